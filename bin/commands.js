@@ -1,0 +1,5 @@
+/**
+ * The list of command modules. Each feature folder owns its command in its cli.js.
+ */
+/** @type {import('yargs').CommandModule<any, any>[]} */
+export const commands = []

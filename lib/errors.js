@@ -1,0 +1,66 @@
+/**
+ * One error class with stable codes, and the process exit codes the CLI maps them to.
+ * The library throws these; only CLI files turn them into exit codes.
+ */
+
+/** Exit codes of every ioswarm command (documented in the README). */
+export const EXIT = Object.freeze({
+  OK: 0,
+  /** A runtime failure: a server that never accepted a client, Redis unreachable, … */
+  RUNTIME: 1,
+  /** Bad flags, bad config: nothing was started. */
+  USAGE: 2,
+  /** The run completed but a `--assert` threshold failed. */
+  THRESHOLD: 3,
+  /** Interrupted by a second signal before results could be flushed. */
+  INTERRUPTED: 130
+})
+
+/** Stable error codes. */
+export const CODES = Object.freeze({
+  INVALID_OPTION: 'IOSWARM_ERR_INVALID_OPTION',
+  NO_CLIENT_CONNECTED: 'IOSWARM_ERR_NO_CLIENT_CONNECTED',
+  LIMIT: 'IOSWARM_ERR_LIMIT',
+  SERVER: 'IOSWARM_ERR_SERVER',
+  BROADCAST: 'IOSWARM_ERR_BROADCAST',
+  COLLECTOR: 'IOSWARM_ERR_COLLECTOR',
+  THRESHOLD: 'IOSWARM_ERR_THRESHOLD',
+  INPUT: 'IOSWARM_ERR_INPUT'
+})
+
+/** @type {Record<string, number>} */
+const EXIT_BY_CODE = {
+  [CODES.INVALID_OPTION]: EXIT.USAGE,
+  [CODES.LIMIT]: EXIT.USAGE,
+  [CODES.INPUT]: EXIT.USAGE,
+  [CODES.THRESHOLD]: EXIT.THRESHOLD
+}
+
+export class IoswarmError extends Error {
+  /**
+   * @param {string} code one of CODES
+   * @param {string} message what went wrong and, where it helps, what is allowed
+   * @param {{ cause?: unknown, flag?: string }} [extra]
+   */
+  constructor (code, message, extra = {}) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause })
+    this.name = 'IoswarmError'
+    this.code = code
+    /** The flag or field the error is about, when there is one. */
+    this.flag = extra.flag
+  }
+
+  /** The exit code a CLI should use for this error. */
+  get exitCode () {
+    return EXIT_BY_CODE[this.code] ?? EXIT.RUNTIME
+  }
+}
+
+/**
+ * A usage error about one flag or config field.
+ * @param {string} flag e.g. '--clients'
+ * @param {string} message e.g. 'must be a whole number from 1 to 100000, got "abc"'
+ */
+export function invalidOption (flag, message) {
+  return new IoswarmError(CODES.INVALID_OPTION, `${flag} ${message}`, { flag })
+}

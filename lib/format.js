@@ -1,0 +1,48 @@
+/**
+ * Formatting for humans: milliseconds, bytes, aligned tables. Output goes to stderr
+ * (JSON to stdout), so nothing here writes.
+ */
+
+/**
+ * @param {number | null | undefined} ms
+ */
+export function formatMs (ms) {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return '-'
+  if (ms >= 10000) return `${(ms / 1000).toFixed(1)}s`
+  if (ms >= 100) return `${Math.round(ms)}ms`
+  if (ms >= 10) return `${ms.toFixed(1)}ms`
+  return `${ms.toFixed(2)}ms`
+}
+
+/**
+ * @param {number} bytes
+ */
+export function formatBytes (bytes) {
+  if (bytes >= 1 << 30) return `${(bytes / (1 << 30)).toFixed(2)} GiB`
+  if (bytes >= 1 << 20) return `${(bytes / (1 << 20)).toFixed(1)} MiB`
+  if (bytes >= 1 << 10) return `${(bytes / (1 << 10)).toFixed(1)} KiB`
+  return `${bytes} B`
+}
+
+/**
+ * An aligned text table: numbers right-aligned, text left-aligned.
+ * @param {string[]} header
+ * @param {(string | number)[][]} rows
+ * @returns {string}
+ */
+export function table (header, rows) {
+  const cells = [header, ...rows.map((r) => r.map((c) => String(c)))]
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || /^[-\d.]+(ms|s|%| KiB| MiB)?$/.test(String(r[i]))))
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)))
+  const line = (/** @type {string[]} */ r) => r.map((c, i) => numeric[i] ? (c ?? '').padStart(widths[i]) : (c ?? '').padEnd(widths[i])).join('  ').trimEnd()
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n')
+}
+
+/**
+ * Counts as `reason: n, reason: n`, largest first.
+ * @param {Record<string, number>} counts
+ */
+export function formatCounts (counts) {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1])
+  return entries.length ? entries.map(([k, v]) => `${k}: ${v}`).join(', ') : 'none'
+}

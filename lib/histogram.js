@@ -1,0 +1,101 @@
+/**
+ * HDR histograms of delays: recorded in integer microseconds, summarised in milliseconds,
+ * encoded in the library's portable compressed form so they can be merged across
+ * simulators and hosts (true percentiles, not averages of percentiles).
+ */
+import hdr from 'hdr-histogram-js'
+
+/** @typedef {import('hdr-histogram-js').Histogram} Histogram */
+
+/**
+ * Summary of a delay distribution, in milliseconds.
+ * @typedef {object} DelaySummary
+ * @property {number} count
+ * @property {number} mean
+ * @property {number} min
+ * @property {number} max
+ * @property {number} p50
+ * @property {number} p90
+ * @property {number} p99
+ */
+
+/** A histogram for delays from 1 µs to 1 h at 3 significant digits (grows past that). */
+export function createHistogram () {
+  return hdr.build({
+    bitBucketSize: 32,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 60_000_000,
+    numberOfSignificantValueDigits: 3
+  })
+}
+
+/**
+ * Records a delay given in milliseconds (negative values are recorded as 0).
+ * @param {Histogram} histogram
+ * @param {number} delayMs
+ */
+export function recordMs (histogram, delayMs) {
+  histogram.recordValue(delayMs > 0 ? Math.round(delayMs * 1000) : 0)
+}
+
+const round3 = (/** @type {number} */ v) => Math.round(v * 1000) / 1000
+
+/**
+ * @param {Histogram} histogram
+ * @returns {DelaySummary}
+ */
+export function summarize (histogram) {
+  const count = histogram.totalCount
+  if (count === 0) return { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p99: 0 }
+  const ms = (/** @type {number} */ us) => round3(us / 1000)
+  return {
+    count,
+    mean: ms(histogram.mean),
+    min: ms(histogram.getValueAtPercentile(0)),
+    max: ms(histogram.maxValue),
+    p50: ms(histogram.getValueAtPercentile(50)),
+    p90: ms(histogram.getValueAtPercentile(90)),
+    p99: ms(histogram.getValueAtPercentile(99))
+  }
+}
+
+/**
+ * Portable encoding (HdrHistogram compressed base64, readable by every HdrHistogram port).
+ * @param {Histogram} histogram
+ */
+export function encode (histogram) {
+  return hdr.encodeIntoCompressedBase64(histogram)
+}
+
+/**
+ * @param {string} encoded
+ * @returns {Histogram}
+ */
+export function decode (encoded) {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false)
+}
+
+/**
+ * Merges encoded histograms into one (empty strings and nulls are skipped).
+ * @param {Iterable<string | null | undefined>} encodedList
+ * @returns {Histogram}
+ */
+export function mergeEncoded (encodedList) {
+  const merged = createHistogram()
+  for (const encoded of encodedList) {
+    if (encoded) merged.add(decode(encoded))
+  }
+  return merged
+}
+
+/**
+ * The distribution as a percentile curve for charts: [{ percentile, ms }] from 0 to 100.
+ * @param {Histogram} histogram
+ * @returns {{ percentile: number, ms: number }[]}
+ */
+export function percentileCurve (histogram) {
+  if (histogram.totalCount === 0) return []
+  const points = [0, 1, 5, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 97.5, 99, 99.5, 99.9, 100]
+  return points.map((percentile) => ({ percentile, ms: round3(histogram.getValueAtPercentile(percentile) / 1000) }))
+}

@@ -1,0 +1,169 @@
+/**
+ * Parsers for option values shared by every command. Each one validates a single flag,
+ * and throws an IoswarmError (exit 2) naming the flag and what is allowed.
+ */
+import { invalidOption } from './errors.js'
+import { TRANSPORTS } from './protocol.js'
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000 }
+
+/**
+ * A whole number within bounds.
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {{ min?: number, max?: number }} [bounds]
+ */
+export function parseInteger (value, flag, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+  const text = String(value).trim()
+  const n = /^-?\d+$/.test(text) ? Number(text) : NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw invalidOption(flag, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`)
+  }
+  return n
+}
+
+/**
+ * A duration: a number in `defaultUnit`, or a number with a unit (ms, s, m, h): `500ms`, `10s`, `1.5m`.
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {{ defaultUnit?: 'ms' | 's', max?: number }} [opts]
+ * @returns {number} milliseconds
+ */
+export function parseDurationMs (value, flag, { defaultUnit = 's', max = 7 * 24 * 3600000 } = {}) {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(String(value).trim())
+  const ms = match ? Number(match[1]) * UNIT_MS[/** @type {'ms'} */ (match[2] ?? defaultUnit)] : NaN
+  if (!Number.isFinite(ms) || ms > max) {
+    throw invalidOption(flag, `must be a duration such as 0, 500ms, 10s or 2m (a bare number is ${defaultUnit === 's' ? 'seconds' : 'milliseconds'}), got ${JSON.stringify(value)}`)
+  }
+  return Math.round(ms)
+}
+
+/**
+ * An http(s) or ws(s) URL; ws/wss are taken as http/https (socket.io starts from HTTP).
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {string} the normalised URL, without a trailing slash on an empty path
+ */
+export function parseHttpUrl (value, flag) {
+  let url
+  try {
+    url = new URL(String(value))
+  } catch {
+    throw invalidOption(flag, `must be a URL such as http://localhost:3000, got ${JSON.stringify(value)}`)
+  }
+  const protocols = { 'http:': 'http:', 'https:': 'https:', 'ws:': 'http:', 'wss:': 'https:' }
+  const protocol = protocols[/** @type {'http:'} */ (url.protocol)]
+  if (!protocol || !url.hostname) {
+    throw invalidOption(flag, `must be an http://, https://, ws:// or wss:// URL with a host, got ${JSON.stringify(value)}`)
+  }
+  url.protocol = protocol
+  return url.href.replace(/\/$/, '')
+}
+
+/**
+ * @typedef {'websocket' | 'polling' | 'upgrade'} Transport
+ * @typedef {{ transport: Transport, weight: number }} MixEntry
+ */
+
+/**
+ * A transport or a weighted mix: `websocket`, `polling`, `upgrade`, `websocket:70,polling:30`.
+ * @param {unknown} value
+ * @param {string} [flag]
+ * @returns {MixEntry[]} weights as given (not normalised), in the order given
+ */
+export function parseTransportMix (value, flag = '--transport') {
+  const allowed = `one of ${TRANSPORTS.join(', ')}, or a mix such as websocket:70,polling:30`
+  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean)
+  if (parts.length === 0) throw invalidOption(flag, `must be ${allowed}, got ${JSON.stringify(value)}`)
+  /** @type {MixEntry[]} */
+  const mix = []
+  for (const part of parts) {
+    const [name, weightText, extra] = part.split(':')
+    if (!TRANSPORTS.includes(name) || extra !== undefined) {
+      throw invalidOption(flag, `has an unknown transport ${JSON.stringify(name)}: must be ${allowed}`)
+    }
+    const weight = weightText === undefined ? 1 : Number(weightText)
+    if (!/^\d+(\.\d+)?$/.test(weightText ?? '1') || !(weight > 0)) {
+      throw invalidOption(flag, `weight of ${name} must be a positive number, got ${JSON.stringify(weightText)}`)
+    }
+    if (mix.some((m) => m.transport === name)) throw invalidOption(flag, `names ${name} twice`)
+    mix.push({ transport: /** @type {Transport} */ (name), weight })
+  }
+  return mix
+}
+
+/**
+ * Which transport each of `count` clients uses: smooth weighted round-robin, so every
+ * stretch of the ramp carries the mix (not all WebSocket first, then all polling), and
+ * the totals are the weights' exact shares rounded by largest remainder.
+ * @param {MixEntry[]} mix
+ * @param {number} count
+ * @returns {Transport[]}
+ */
+export function assignTransports (mix, count) {
+  const total = mix.reduce((sum, m) => sum + m.weight, 0)
+  const current = mix.map(() => 0)
+  /** @type {Transport[]} */
+  const out = new Array(count)
+  for (let i = 0; i < count; i++) {
+    let best = 0
+    for (let k = 0; k < mix.length; k++) {
+      current[k] += mix[k].weight
+      if (current[k] > current[best]) best = k
+    }
+    current[best] -= total
+    out[i] = mix[best].transport
+  }
+  return out
+}
+
+/**
+ * Formats a mix back to its flag form: `websocket:70,polling:30`.
+ * @param {MixEntry[]} mix
+ */
+export function formatTransportMix (mix) {
+  return mix.length === 1 ? mix[0].transport : mix.map((m) => `${m.transport}:${m.weight}`).join(',')
+}
+
+/**
+ * @typedef {{ count: number, intervalMs: number }} Round
+ */
+
+/**
+ * Broadcast rounds: `10x5000,10x2000,10x1000` = 10 messages 5 s apart, then 10 at 2 s,
+ * then 10 at 1 s. The interval is milliseconds unless it has a unit (`10x5s`).
+ * @param {unknown} value
+ * @param {string} [flag]
+ * @returns {Round[]}
+ */
+export function parseRounds (value, flag = '--rounds') {
+  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean)
+  if (parts.length === 0) throw invalidOption(flag, `must be rounds such as 10x5000,10x2000 (count x interval ms), got ${JSON.stringify(value)}`)
+  return parts.map((part) => {
+    const match = /^(\d+)\s*x\s*(.+)$/i.exec(part)
+    if (!match) throw invalidOption(flag, `has ${JSON.stringify(part)}: each round must be COUNTxINTERVAL such as 10x5000 (10 messages, 5000 ms apart)`)
+    return {
+      count: parseInteger(match[1], `${flag} (count in ${part})`, { min: 1, max: 100000 }),
+      intervalMs: parseDurationMs(match[2], `${flag} (interval in ${part})`, { defaultUnit: 'ms', max: 3600000 })
+    }
+  })
+}
+
+/**
+ * Formats rounds back to their flag form.
+ * @param {Round[]} rounds
+ */
+export function formatRounds (rounds) {
+  return rounds.map((r) => `${r.count}x${r.intervalMs}`).join(',')
+}
+
+/**
+ * A namespace: starts with '/'.
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseNamespace (value, flag = '--namespace') {
+  const text = String(value)
+  if (!/^\/[\w\-./]*$/.test(text)) throw invalidOption(flag, `must start with / and contain only letters, digits, - _ . /, got ${JSON.stringify(value)}`)
+  return text
+}

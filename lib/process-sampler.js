@@ -1,0 +1,63 @@
+/**
+ * Samples this process: event-loop delay, event-loop utilisation, CPU and memory.
+ * Used by the simulator for its own health and by the reference server and probe.
+ */
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+
+/**
+ * @typedef {object} ProcessSample
+ * @property {number} t wall-clock epoch ms when taken
+ * @property {number} loopDelayP50Ms event-loop delay over the interval
+ * @property {number} loopDelayP99Ms
+ * @property {number} loopDelayMaxMs
+ * @property {number} elu event-loop utilisation over the interval, 0..1
+ * @property {number} cpuPct CPU over the interval, % of one core (user + system)
+ * @property {number} rssBytes
+ * @property {number} heapUsedBytes
+ */
+
+const round2 = (/** @type {number} */ v) => Math.round(v * 100) / 100
+
+/**
+ * Starts sampling; each `sample()` covers the time since the previous one.
+ * @param {{ resolutionMs?: number }} [options]
+ */
+export function createProcessSampler ({ resolutionMs = 10 } = {}) {
+  const loop = monitorEventLoopDelay({ resolution: resolutionMs })
+  loop.enable()
+  let lastCpu = process.cpuUsage()
+  let lastAt = performance.now()
+  let lastElu = performance.eventLoopUtilization()
+
+  return {
+    /** @returns {ProcessSample} */
+    sample () {
+      const now = performance.now()
+      const cpu = process.cpuUsage()
+      const elu = performance.eventLoopUtilization()
+      const elapsedUs = Math.max(1, (now - lastAt) * 1000)
+      const cpuUs = (cpu.user - lastCpu.user) + (cpu.system - lastCpu.system)
+      const mem = process.memoryUsage()
+      // monitorEventLoopDelay reports the delay including the resolution timer itself.
+      const ms = (/** @type {number} */ ns) => round2(Math.max(0, ns / 1e6 - resolutionMs))
+      const sample = {
+        t: Math.round(performance.timeOrigin + now),
+        loopDelayP50Ms: loop.count ? ms(loop.percentile(50)) : 0,
+        loopDelayP99Ms: loop.count ? ms(loop.percentile(99)) : 0,
+        loopDelayMaxMs: loop.count ? ms(loop.max) : 0,
+        elu: round2(performance.eventLoopUtilization(elu, lastElu).utilization),
+        cpuPct: round2(cpuUs / elapsedUs * 100),
+        rssBytes: mem.rss,
+        heapUsedBytes: mem.heapUsed
+      }
+      loop.reset()
+      lastCpu = cpu
+      lastAt = now
+      lastElu = elu
+      return sample
+    },
+    stop () {
+      loop.disable()
+    }
+  }
+}

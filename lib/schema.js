@@ -1,0 +1,194 @@
+/**
+ * Result shapes, as JSDoc types checked by tsc: what a simulator reports, what the
+ * runner writes to result.json, what reports are built from. Bump SCHEMA_VERSION on any
+ * change that breaks a reader.
+ */
+
+export const SCHEMA_VERSION = 1
+
+/**
+ * @typedef {import('./histogram.js').DelaySummary} DelaySummary
+ * @typedef {import('./process-sampler.js').ProcessSample} ProcessSample
+ * @typedef {DelaySummary & { histogram: string }} EncodedDelay delay summary + portable HDR histogram (µs)
+ */
+
+/**
+ * @typedef {object} HostFacts
+ * @property {string} hostname
+ * @property {string} platform
+ * @property {string} arch
+ * @property {number} cpus
+ * @property {number} memoryBytes
+ * @property {string} release
+ * @property {string} node
+ */
+
+/**
+ * @typedef {object} ClockInfo
+ * @property {number} offsetMs add to this process's wall clock to get the reference clock
+ * @property {number} uncertaintyMs half the best round trip: the offset is within ± this
+ * @property {string} reference what the offset is to: 'local' (same clock), 'redis', 'runner'
+ */
+
+/**
+ * One broadcast message as seen by one simulator.
+ * @typedef {object} MessageReport
+ * @property {string} key event + id: unique within a run
+ * @property {string} id the message's `id` field, or `content:<hash>` when it has none
+ * @property {string} event
+ * @property {number | null} round from the message, when it carries one
+ * @property {number | null} seq
+ * @property {number | null} sentAt sender's wall clock (epoch ms), when the message carries it
+ * @property {number} firstAt local wall clock (epoch ms) of the first receipt in this process
+ * @property {number} received distinct clients that got it
+ * @property {number} expected clients connected when the first copy arrived
+ * @property {number} missing clients connected at the first receipt that never got it
+ * @property {number} duplicates copies received twice by the same client
+ * @property {number} late receipts after the message was closed (not in the histograms)
+ * @property {EncodedDelay} relative delay of each client after the first receipt in this process
+ * @property {(EncodedDelay & { negative: number }) | null} absolute sentAt → receipt, clock-corrected; null without sentAt
+ */
+
+/**
+ * One second of a simulator's connection state.
+ * @typedef {object} TimelinePoint
+ * @property {number} t wall clock epoch ms
+ * @property {number} connected
+ * @property {{ websocket: number, polling: number }} byTransport connected by the transport in use now
+ * @property {number} connects connections established in this second
+ * @property {number} disconnects in this second
+ * @property {number} errors connect errors in this second
+ * @property {number} messages distinct messages seen so far
+ */
+
+/**
+ * @typedef {object} ClientCounts
+ * @property {number} target
+ * @property {number} connected connected at the end (before the simulator closed them)
+ * @property {number} failed clients that never connected
+ * @property {number} everConnected
+ * @property {Record<string, { target: number, connected: number, upgraded: number }>} byTransport by requested mode
+ * @property {number} attempts connection attempts, reconnects included
+ * @property {number} reconnects
+ * @property {Record<string, number>} disconnects by reason
+ * @property {Record<string, number>} errors connect errors by reason
+ * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
+ */
+
+/**
+ * @typedef {object} HealthSummary
+ * @property {number} loopDelayP99MaxMs worst one-second event-loop delay p99
+ * @property {number} cpuPctMax
+ * @property {number} eluMax
+ * @property {number} rssMaxBytes
+ * @property {number} saturatedSeconds seconds in which the simulator itself was saturated
+ */
+
+/**
+ * The result of one simulator process (`ioswarm simulate --json`).
+ * @typedef {object} SimResult
+ * @property {number} schemaVersion
+ * @property {'simulator'} kind
+ * @property {string} id simulator id, unique within a run
+ * @property {{ name: string, version: string }} tool
+ * @property {HostFacts} host
+ * @property {number} pid
+ * @property {number} startedAt epoch ms
+ * @property {number} endedAt
+ * @property {Record<string, unknown>} options the options that produced it (no secrets)
+ * @property {string} engine
+ * @property {{ keepAlive: boolean, maxSockets: number | null }} agent HTTP agent used by polling clients
+ * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null }} server
+ * @property {ClockInfo} clock
+ * @property {ClientCounts} clients
+ * @property {MessageReport[]} messages
+ * @property {{ samples: ProcessSample[], summary: HealthSummary }} health
+ * @property {TimelinePoint[]} timeline
+ */
+
+/**
+ * A message across all simulators of a distribution.
+ * @typedef {object} RunMessage
+ * @property {string} key
+ * @property {string} id
+ * @property {string} event
+ * @property {number | null} round
+ * @property {number | null} seq
+ * @property {number | null} sentAt
+ * @property {number} simulators simulators that reported it
+ * @property {number} received
+ * @property {number} expected
+ * @property {number} missing
+ * @property {DelaySummary} relative merged histogram percentiles
+ * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
+ * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages the 2012 rig's figure: mean of the simulators' means
+ */
+
+/**
+ * @typedef {object} RoundResult
+ * @property {number} round
+ * @property {number} count messages planned
+ * @property {number} intervalMs
+ * @property {number} messages messages seen by at least one simulator
+ * @property {number} received
+ * @property {number} expected
+ * @property {number} missing
+ * @property {DelaySummary} relative
+ * @property {DelaySummary | null} absolute
+ * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages
+ */
+
+/**
+ * @typedef {object} SimulatorSummary
+ * @property {string} id
+ * @property {string} hostname
+ * @property {number} pid
+ * @property {string} engine
+ * @property {string} transport
+ * @property {{ target: number, connected: number, failed: number }} clients
+ * @property {boolean} stale stopped reporting before the end
+ * @property {ClockInfo} clock
+ * @property {HealthSummary | null} health
+ */
+
+/**
+ * @typedef {ProcessSample & { connected: number, byTransport: { websocket: number, polling: number } }} ServerSample
+ */
+
+/**
+ * @typedef {object} DistributionResult
+ * @property {string} name e.g. '2x500'
+ * @property {number} simulators
+ * @property {number} clientsPerSimulator
+ * @property {number} startedAt
+ * @property {number} endedAt
+ * @property {{ target: number, connected: number, failed: number }} clients
+ * @property {SimulatorSummary[]} simulatorList
+ * @property {RoundResult[]} rounds
+ * @property {RunMessage[]} messages
+ * @property {(TimelinePoint & { simulator: string })[]} timeline
+ * @property {(ProcessSample & { simulator: string, saturated: boolean })[]} health
+ * @property {DelaySummary & { curve: { percentile: number, ms: number }[] }} connectTime
+ * @property {ServerSample[]} server
+ */
+
+/**
+ * @typedef {object} ThresholdVerdict
+ * @property {string} expression
+ * @property {boolean} ok
+ * @property {string} actual
+ */
+
+/**
+ * What `ioswarm run` writes to result.json.
+ * @typedef {object} RunResult
+ * @property {number} schemaVersion
+ * @property {'run'} kind
+ * @property {{ id: string, name: string, startedAt: number, endedAt: number, collector: 'memory' | 'redis' }} run
+ * @property {{ name: string, version: string }} tool
+ * @property {HostFacts} host
+ * @property {Record<string, unknown>} options
+ * @property {{ url: string, reference: boolean }} target
+ * @property {DistributionResult[]} distributions
+ * @property {ThresholdVerdict[]} [thresholds]
+ */

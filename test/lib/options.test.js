@@ -1,0 +1,77 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import {
+  parseInteger, parseDurationMs, parseHttpUrl, parseTransportMix, assignTransports, parseRounds, formatRounds, parseNamespace
+} from '../../lib/options.js'
+import { IoswarmError, EXIT } from '../../lib/errors.js'
+
+/** @param {() => unknown} fn @param {RegExp} message */
+function rejectsUsage (fn, message) {
+  assert.throws(fn, (error) => {
+    assert.ok(error instanceof IoswarmError)
+    assert.equal(error.exitCode, EXIT.USAGE)
+    assert.match(error.message, message)
+    return true
+  })
+}
+
+test('parseInteger accepts whole numbers in range and names the flag otherwise', () => {
+  assert.equal(parseInteger('500', '--clients'), 500)
+  rejectsUsage(() => parseInteger('0', '--clients'), /^--clients must be a whole number from 1/)
+  rejectsUsage(() => parseInteger('abc', '--clients'), /--clients .*"abc"/)
+  rejectsUsage(() => parseInteger('1.5', '--clients'), /--clients/)
+})
+
+test('parseDurationMs reads units and bare numbers in the default unit', () => {
+  assert.equal(parseDurationMs('10s', '--ramp'), 10000)
+  assert.equal(parseDurationMs('0', '--ramp'), 0)
+  assert.equal(parseDurationMs(2, '--duration'), 2000)
+  assert.equal(parseDurationMs('250ms', '--ramp'), 250)
+  assert.equal(parseDurationMs('1.5m', '--ramp'), 90000)
+  assert.equal(parseDurationMs('5000', '--rounds', { defaultUnit: 'ms' }), 5000)
+  rejectsUsage(() => parseDurationMs('soon', '--ramp'), /--ramp must be a duration/)
+  rejectsUsage(() => parseDurationMs('-1s', '--ramp'), /--ramp/)
+})
+
+test('parseHttpUrl normalises ws:// and rejects what is not a URL', () => {
+  assert.equal(parseHttpUrl('http://localhost:3000/', '--url'), 'http://localhost:3000')
+  assert.equal(parseHttpUrl('ws://127.0.0.1:3000', '--url'), 'http://127.0.0.1:3000')
+  rejectsUsage(() => parseHttpUrl('localhost:3000', '--url'), /--url must be an http/)
+  rejectsUsage(() => parseHttpUrl('not a url', '--url'), /--url must be a URL/)
+  rejectsUsage(() => parseHttpUrl('ftp://x', '--url'), /--url/)
+})
+
+test('parseTransportMix reads single transports and weighted mixes', () => {
+  assert.deepEqual(parseTransportMix('polling'), [{ transport: 'polling', weight: 1 }])
+  assert.deepEqual(parseTransportMix('websocket:70,polling:30'), [
+    { transport: 'websocket', weight: 70 }, { transport: 'polling', weight: 30 }
+  ])
+  rejectsUsage(() => parseTransportMix('carrier-pigeon'), /--transport has an unknown transport "carrier-pigeon": must be one of websocket, polling, upgrade/)
+  rejectsUsage(() => parseTransportMix('websocket:0,polling:1'), /weight of websocket must be a positive number/)
+  rejectsUsage(() => parseTransportMix('websocket:x'), /weight of websocket/)
+  rejectsUsage(() => parseTransportMix('polling,polling'), /names polling twice/)
+})
+
+test('assignTransports gives exact shares, interleaved along the ramp', () => {
+  const out = assignTransports(parseTransportMix('websocket:70,polling:30'), 100)
+  assert.equal(out.filter((t) => t === 'websocket').length, 70)
+  assert.equal(out.filter((t) => t === 'polling').length, 30)
+  // Every stretch of 10 clients carries the mix, not all WebSocket first.
+  for (let i = 0; i < 100; i += 10) {
+    assert.equal(out.slice(i, i + 10).filter((t) => t === 'polling').length, 3)
+  }
+  assert.deepEqual(assignTransports(parseTransportMix('upgrade'), 3), ['upgrade', 'upgrade', 'upgrade'])
+})
+
+test('parseRounds reads COUNTxINTERVAL lists', () => {
+  const rounds = parseRounds('10x5000,10x2s,3x1000')
+  assert.deepEqual(rounds, [{ count: 10, intervalMs: 5000 }, { count: 10, intervalMs: 2000 }, { count: 3, intervalMs: 1000 }])
+  assert.equal(formatRounds(rounds), '10x5000,10x2000,3x1000')
+  rejectsUsage(() => parseRounds('10by5'), /--rounds has "10by5": each round must be COUNTxINTERVAL/)
+  rejectsUsage(() => parseRounds('0x100'), /count in 0x100/)
+})
+
+test('parseNamespace requires a leading slash', () => {
+  assert.equal(parseNamespace('/chat'), '/chat')
+  rejectsUsage(() => parseNamespace('chat'), /--namespace must start with \//)
+})
