@@ -61,3 +61,16 @@ export function createProcessSampler ({ resolutionMs = 10 } = {}) {
     }
   }
 }
+
+/** Event-loop utilisation at or above which a process counts as saturated. */
+export const SATURATED_ELU = 0.9
+/** Event-loop delay p99 at or above which a process counts as saturated. */
+export const SATURATED_LOOP_DELAY_MS = 50
+
+/**
+ * Was the process saturated during this sample? Then its measurements are suspect.
+ * @param {{ elu: number, loopDelayP99Ms: number }} sample
+ */
+export function isSaturated (sample) {
+  return sample.elu >= SATURATED_ELU || sample.loopDelayP99Ms >= SATURATED_LOOP_DELAY_MS
+}

@@ -67,7 +67,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} connected connected at the end (before the simulator closed them)
  * @property {number} failed clients that never connected
  * @property {number} everConnected
- * @property {Record<string, { target: number, connected: number, upgraded: number }>} byTransport by requested mode
+ * @property {Record<string, { target: number, connected: number, upgraded: number }>} byTransport by requested mode; `upgraded` = clients that upgraded to WebSocket at least once
  * @property {number} attempts connection attempts, reconnects included
  * @property {number} reconnects
  * @property {Record<string, number>} disconnects by reason

@@ -1,0 +1,156 @@
+/**
+ * Connection state of every client of a swarm, and the counts a result needs: connected
+ * now by transport, attempts, connect time, failures and disconnects by reason, reconnects,
+ * and per-second deltas for the timeline. Implements the SwarmEvents an engine calls.
+ */
+import { monotonicMs, wallMs } from '../lib/clock.js'
+import { createHistogram, recordMs, summarize, encode, percentileCurve } from '../lib/histogram.js'
+
+/**
+ * @typedef {import('./engines/types.js').Transport} Transport
+ * @typedef {import('./engines/types.js').SwarmEvents} SwarmEvents
+ */
+
+const WIRE_NONE = 0
+const WIRE_POLLING = 1
+const WIRE_WEBSOCKET = 2
+
+/**
+ * @param {object} options
+ * @param {Transport[]} options.transports requested mode of each client
+ * @param {(i: number, isConnected: boolean) => void} options.onConnectedChange
+ * @param {(i: number, event: string, args: unknown[]) => void} options.onMessage
+ */
+export function createClientTracker ({ transports, onConnectedChange, onMessage }) {
+  const count = transports.length
+  const wire = new Uint8Array(count)
+  const everConnected = new Uint8Array(count)
+  const everUpgraded = new Uint8Array(count)
+  const attemptStartMs = new Float64Array(count)
+  const connectTime = createHistogram()
+  /** @type {Record<string, { target: number, connected: number, upgraded: number }>} */
+  const byMode = {}
+  for (const mode of transports) (byMode[mode] ??= { target: 0, connected: 0, upgraded: 0 }).target++
+  /** @type {Record<string, number>} */
+  const disconnects = {}
+  /** @type {Record<string, number>} */
+  const errors = {}
+  const totals = { connected: 0, websocket: 0, polling: 0, everConnected: 0, attempts: 0, reconnects: 0 }
+  const window = { connects: 0, disconnects: 0, errors: 0 }
+
+  /**
+   * @param {number} i
+   * @param {number} delta +1 or -1
+   */
+  function countWire (i, delta) {
+    if (wire[i] === WIRE_WEBSOCKET) totals.websocket += delta
+    else if (wire[i] === WIRE_POLLING) totals.polling += delta
+  }
+
+  /** @type {SwarmEvents} */
+  const events = {
+    attempt (i) {
+      totals.attempts++
+      attemptStartMs[i] = monotonicMs()
+    },
+    connected (i, wireName) {
+      if (wire[i] !== WIRE_NONE) return
+      recordMs(connectTime, monotonicMs() - attemptStartMs[i])
+      wire[i] = wireName === 'websocket' ? WIRE_WEBSOCKET : WIRE_POLLING
+      countWire(i, 1)
+      totals.connected++
+      byMode[transports[i]].connected++
+      window.connects++
+      if (!everConnected[i]) {
+        everConnected[i] = 1
+        totals.everConnected++
+      }
+      onConnectedChange(i, true)
+    },
+    upgraded (i) {
+      // The upgrade often completes before the namespace CONNECT is acknowledged; then the
+      // client is counted on websocket when it connects, and only the upgrade is noted here.
+      if (!everUpgraded[i]) {
+        everUpgraded[i] = 1
+        byMode[transports[i]].upgraded++
+      }
+      if (wire[i] !== WIRE_POLLING) return
+      countWire(i, -1)
+      wire[i] = WIRE_WEBSOCKET
+      countWire(i, 1)
+    },
+    message (i, event, args) {
+      onMessage(i, event, args)
+    },
+    disconnected (i, reason) {
+      disconnects[reason] = (disconnects[reason] ?? 0) + 1
+      window.disconnects++
+      if (wire[i] === WIRE_NONE) return
+      countWire(i, -1)
+      wire[i] = WIRE_NONE
+      totals.connected--
+      byMode[transports[i]].connected--
+      onConnectedChange(i, false)
+    },
+    connectError (i, reason) {
+      errors[reason] = (errors[reason] ?? 0) + 1
+      window.errors++
+    },
+    reconnected () {
+      totals.reconnects++
+    }
+  }
+
+  return {
+    events,
+
+    /** Connected now, in total and by wire transport. */
+    live () {
+      return { connected: totals.connected, websocket: totals.websocket, polling: totals.polling, errors: sum(errors), byMode }
+    },
+
+    /**
+     * The timeline point for the second that just ended (resets the per-second counts).
+     * @param {number} messages distinct messages seen so far
+     * @returns {import('../lib/schema.js').TimelinePoint}
+     */
+    tick (messages) {
+      const point = {
+        t: Math.round(wallMs()),
+        connected: totals.connected,
+        byTransport: { websocket: totals.websocket, polling: totals.polling },
+        ...window,
+        messages
+      }
+      window.connects = 0
+      window.disconnects = 0
+      window.errors = 0
+      return point
+    },
+
+    /** @returns {import('../lib/schema.js').ClientCounts} */
+    counts () {
+      return {
+        target: count,
+        connected: totals.connected,
+        failed: count - totals.everConnected,
+        everConnected: totals.everConnected,
+        byTransport: structuredClone(byMode),
+        attempts: totals.attempts,
+        reconnects: totals.reconnects,
+        disconnects: { ...disconnects },
+        errors: { ...errors },
+        connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
+      }
+    }
+  }
+}
+
+/**
+ * @param {Record<string, number>} counts
+ */
+function sum (counts) {
+  let total = 0
+  for (const key in counts) total += counts[key]
+  return total
+}

@@ -1,0 +1,70 @@
+/**
+ * The simulator's options: defaults merged and every value validated in one place, so the
+ * CLI and library users get the same precise errors (flag named, allowed values said)
+ * before any socket opens.
+ */
+import { invalidOption } from '../lib/errors.js'
+import { parseInteger, parseDurationMs, parseHttpUrl, parseTransportMix, parseNamespace } from '../lib/options.js'
+import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
+import { ENGINE_NAMES } from './engines/index.js'
+
+/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
+export const MAX_CLIENTS = 1_000_000
+
+/**
+ * @typedef {object} SimOptions
+ * @property {string} url
+ * @property {string} path
+ * @property {string} namespace
+ * @property {string[]} events
+ * @property {number} clients
+ * @property {import('../lib/options.js').MixEntry[]} transport
+ * @property {string} engine
+ * @property {boolean} keepAlive
+ * @property {number | null} rampMs null = the server's pingInterval
+ * @property {number | null} durationMs null = until stopped
+ * @property {number} messageTimeoutMs
+ * @property {boolean} reconnect
+ * @property {string | null} id
+ */
+
+/**
+ * @param {Record<string, unknown>} input raw values (strings from the CLI or typed values)
+ * @returns {SimOptions}
+ */
+export function normalizeSimOptions (input) {
+  const url = parseHttpUrl(input.url ?? 'http://localhost:3000', '--url')
+  const urlPath = new URL(url).pathname
+  const engine = String(input.engine ?? 'sio')
+  if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
+  const events = [input.event ?? DEFAULT_EVENT].flat().map(String)
+  if (events.some((e) => e.length === 0)) throw invalidOption('--event', 'must not be empty')
+  const path = String(input.path ?? DEFAULT_PATH)
+  if (!path.startsWith('/')) throw invalidOption('--path', `must start with /, got ${JSON.stringify(path)}`)
+  return {
+    // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
+    url: new URL(url).origin,
+    path: path.endsWith('/') ? path : `${path}/`,
+    namespace: parseNamespace(input.namespace ?? (urlPath === '' ? '/' : urlPath)),
+    events,
+    clients: parseInteger(input.clients ?? 1, '--clients', { min: 1, max: MAX_CLIENTS }),
+    transport: parseTransportMix(input.transport ?? 'websocket'),
+    engine,
+    keepAlive: input.keepAlive === undefined ? true : Boolean(input.keepAlive),
+    rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
+    durationMs: input.duration === undefined || input.duration === null ? null : positiveDuration(input.duration, '--duration'),
+    messageTimeoutMs: positiveDuration(input.messageTimeout ?? '10s', '--message-timeout'),
+    reconnect: input.reconnect === undefined ? true : Boolean(input.reconnect),
+    id: input.id === undefined || input.id === null ? null : String(input.id)
+  }
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} flag
+ */
+function positiveDuration (value, flag) {
+  const ms = parseDurationMs(value, flag)
+  if (ms <= 0) throw invalidOption(flag, `must be more than 0, got ${JSON.stringify(value)}`)
+  return ms
+}

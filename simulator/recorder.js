@@ -1,0 +1,211 @@
+/**
+ * Records every broadcast message as the swarm receives it: first receipt in this process,
+ * each client's delay relative to it (monotonic clock), absolute latency from the message's
+ * own send timestamp, and which clients that were connected at the first receipt never got
+ * it. A message is closed (reported, its per-client state freed) as soon as every expected
+ * client has it, or `messageTimeoutMs` after its first receipt, so memory stays bounded on
+ * long runs.
+ */
+import { createHash } from 'node:crypto'
+import { monotonicMs, wallMs } from '../lib/clock.js'
+import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.js'
+
+/**
+ * @typedef {import('../lib/schema.js').MessageReport} MessageReport
+ * @typedef {object} OpenMessage
+ * @property {MessageReport} report
+ * @property {number} firstMono
+ * @property {Uint32Array} expectedBits clients connected at the first receipt
+ * @property {Uint32Array} receivedBits
+ * @property {number} receivedExpected
+ * @property {import('../lib/histogram.js').Histogram} relative
+ * @property {import('../lib/histogram.js').Histogram | null} absolute
+ * @property {number} negative absolute latencies below zero (clock skew larger than the latency)
+ */
+
+/**
+ * Identity of a message: its `id` field when it has one, else a hash of its content, so
+ * broadcasts of any server can be measured.
+ * @param {unknown[]} args
+ * @returns {{ id: string, round: number | null, seq: number | null, sentAt: number | null }}
+ */
+export function identify (args) {
+  const first = /** @type {Record<string, unknown> | null} */ (args[0])
+  if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
+    const { id, round, seq, sentAt } = first
+    if (typeof id === 'string' || typeof id === 'number') {
+      return {
+        id: String(id),
+        round: typeof round === 'number' ? round : null,
+        seq: typeof seq === 'number' ? seq : null,
+        sentAt: typeof sentAt === 'number' && Number.isFinite(sentAt) ? sentAt : null
+      }
+    }
+  }
+  const hash = createHash('sha1').update(JSON.stringify(args)).digest('hex').slice(0, 16)
+  return { id: `content:${hash}`, round: null, seq: null, sentAt: null }
+}
+
+/**
+ * @param {object} options
+ * @param {number} options.clients how many clients the swarm has (size of the bit sets)
+ * @param {number} options.messageTimeoutMs close a message this long after its first receipt
+ * @param {() => number} [options.clockOffsetMs] added to the local wall clock for absolute latency
+ * @param {(report: MessageReport) => void} [options.onClose] called once per message when it closes
+ */
+export function createRecorder ({ clients, messageTimeoutMs, clockOffsetMs = () => 0, onClose = () => {} }) {
+  const words = Math.ceil(clients / 32) || 1
+  const connected = new Uint32Array(words)
+  /** @type {Map<string, OpenMessage>} */
+  const open = new Map()
+  /** @type {Map<string, MessageReport>} */
+  const closed = new Map()
+  let lateReceipts = 0
+  /** @type {MessageReport | null} */
+  let lastClosed = null
+
+  /**
+   * @param {OpenMessage} message
+   */
+  function close (message) {
+    const { report } = message
+    report.missing = report.expected - message.receivedExpected
+    report.relative = { ...summarize(message.relative), histogram: encode(message.relative) }
+    if (message.absolute) {
+      report.absolute = { ...summarize(message.absolute), histogram: encode(message.absolute), negative: message.negative }
+    }
+    open.delete(report.key)
+    closed.set(report.key, report)
+    lastClosed = report
+    onClose(report)
+  }
+
+  /**
+   * @param {string} key
+   * @param {string} event
+   * @param {unknown[]} args
+   * @param {number} now
+   * @returns {OpenMessage}
+   */
+  function openMessage (key, event, args, now) {
+    const { id, round, seq, sentAt } = identify(args)
+    const expectedBits = connected.slice()
+    let expected = 0
+    for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
+    /** @type {OpenMessage} */
+    const message = {
+      report: {
+        key,
+        id,
+        event,
+        round,
+        seq,
+        sentAt,
+        firstAt: wallMs(),
+        received: 0,
+        expected,
+        missing: 0,
+        duplicates: 0,
+        late: 0,
+        relative: { ...summarize(createHistogram()), histogram: '' },
+        absolute: null
+      },
+      firstMono: now,
+      expectedBits,
+      receivedBits: new Uint32Array(words),
+      receivedExpected: 0,
+      relative: createHistogram(),
+      absolute: sentAt === null ? null : createHistogram(),
+      negative: 0
+    }
+    open.set(key, message)
+    return message
+  }
+
+  return {
+    /**
+     * Client `i` is connected (true) or not (false) from now on.
+     * @param {number} i
+     * @param {boolean} isConnected
+     */
+    setConnected (i, isConnected) {
+      if (isConnected) connected[i >>> 5] |= 1 << (i & 31)
+      else connected[i >>> 5] &= ~(1 << (i & 31))
+    },
+
+    /**
+     * Client `i` received `event` with `args`. The hot path: once per client per message.
+     * @param {number} i
+     * @param {string} event
+     * @param {unknown[]} args
+     */
+    receive (i, event, args) {
+      const now = monotonicMs()
+      const first = /** @type {{ id?: unknown } | null} */ (args[0])
+      // The common case (a message with an id) builds its key without hashing the content.
+      const rawId = first !== null && typeof first === 'object' ? first.id : undefined
+      const key = typeof rawId === 'string' || typeof rawId === 'number' ? `${event}:${rawId}` : `${event}:${identify(args).id}`
+      let message = open.get(key)
+      if (message === undefined) {
+        const done = closed.get(key)
+        if (done !== undefined) {
+          done.late++
+          lateReceipts++
+          return
+        }
+        message = openMessage(key, event, args, now)
+      }
+      const word = i >>> 5
+      const bit = 1 << (i & 31)
+      if (message.receivedBits[word] & bit) {
+        message.report.duplicates++
+        return
+      }
+      message.receivedBits[word] |= bit
+      message.report.received++
+      recordMs(message.relative, now - message.firstMono)
+      if (message.absolute !== null) {
+        const latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
+        if (latencyMs < 0) message.negative++
+        recordMs(message.absolute, latencyMs)
+      }
+      if (message.expectedBits[word] & bit) {
+        message.receivedExpected++
+        if (message.receivedExpected === message.report.expected) close(message)
+      }
+    },
+
+    /** Closes messages whose timeout has passed. Call about once a second. */
+    sweep () {
+      const now = monotonicMs()
+      for (const message of open.values()) {
+        if (now - message.firstMono >= messageTimeoutMs) close(message)
+      }
+    },
+
+    /** Closes every open message (end of run). */
+    closeAll () {
+      for (const message of [...open.values()]) close(message)
+    },
+
+    /** @returns {MessageReport[]} every message, in order of first receipt */
+    reports () {
+      return [...closed.values()].sort((a, b) => a.firstAt - b.firstAt)
+    },
+
+    /** Live figures for progress lines. */
+    stats () {
+      return { messages: open.size + closed.size, open: open.size, lateReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
+    }
+  }
+}
+
+/**
+ * Number of set bits in a 32-bit word.
+ * @param {number} v
+ */
+function popcount (v) {
+  v -= (v >>> 1) & 0x55555555
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+}

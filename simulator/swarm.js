@@ -1,0 +1,202 @@
+/**
+ * runSwarm: opens N clients against a server, spread over the ramp, records every broadcast
+ * they receive, samples itself every second, and resolves with a JSON-serialisable
+ * SimResult when the duration ends or the signal aborts. It never prints or exits.
+ */
+import { randomUUID } from 'node:crypto'
+import { wallMs } from '../lib/clock.js'
+import { hostFacts } from '../lib/host.js'
+import { assignTransports, formatTransportMix } from '../lib/options.js'
+import { createProcessSampler, isSaturated } from '../lib/process-sampler.js'
+import { DEFAULT_PING_INTERVAL_MS } from '../lib/protocol.js'
+import { SCHEMA_VERSION } from '../lib/schema.js'
+import { VERSION } from '../lib/version.js'
+import { createClientTracker } from './clients.js'
+import { engines } from './engines/index.js'
+import { probeHandshake } from './handshake.js'
+import { normalizeSimOptions } from './options.js'
+import { startRamp } from './ramp.js'
+import { createRecorder } from './recorder.js'
+
+/**
+ * @typedef {import('../lib/schema.js').SimResult} SimResult
+ * @typedef {import('../lib/schema.js').MessageReport} MessageReport
+ * @typedef {import('../lib/schema.js').TimelinePoint} TimelinePoint
+ * @typedef {import('../lib/process-sampler.js').ProcessSample} ProcessSample
+ * @typedef {import('../lib/schema.js').ClockInfo} ClockInfo
+ */
+
+/**
+ * @typedef {object} Progress
+ * @property {'ramping' | 'running'} phase
+ * @property {number} elapsedMs
+ * @property {number} target
+ * @property {number} connected
+ * @property {Record<string, { target: number, connected: number, upgraded: number }>} byMode
+ * @property {number} messages
+ * @property {number | null} lastRelativeP99Ms
+ * @property {number} errors
+ * @property {ProcessSample} health
+ */
+
+/**
+ * @typedef {object} SwarmHooks
+ * @property {AbortSignal} [signal] stops the swarm; the result is still returned
+ * @property {(info: { id: string, rampMs: number, handshake: SimResult['server'] }) => void} [onStart]
+ * @property {(progress: Progress) => void} [onProgress] once a second
+ * @property {(report: MessageReport) => void} [onMessage] when a message closes
+ * @property {(sample: { timeline: TimelinePoint, health: ProcessSample }) => void} [onSample] once a second
+ * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
+ * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
+ */
+
+/** Most one-second samples kept in a result (a day); older ones are still reported live. */
+const MAX_SAMPLES = 86400
+
+/**
+ * @param {Record<string, unknown>} input simulator options (see simulator/options.js)
+ * @param {SwarmHooks} [hooks]
+ * @returns {Promise<SimResult>}
+ */
+export async function runSwarm (input, hooks = {}) {
+  const options = normalizeSimOptions(input)
+  const { signal } = hooks
+  const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
+  const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
+  const startedAt = wallMs()
+  const server = await readServer(options)
+  const transports = assignTransports(options.transport, options.clients)
+  const recorder = createRecorder({
+    clients: options.clients,
+    messageTimeoutMs: options.messageTimeoutMs,
+    clockOffsetMs: () => clock().offsetMs,
+    onClose: (report) => hooks.onMessage?.(report)
+  })
+  const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
+  const pool = engines[options.engine].createPool({
+    url: options.url, path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect
+  }, tracker.events)
+  hooks.onPool?.(pool)
+  hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server })
+
+  const sampler = createProcessSampler()
+  /** @type {TimelinePoint[]} */
+  const timeline = []
+  /** @type {ProcessSample[]} */
+  const health = []
+  let phase = /** @type {'ramping' | 'running'} */ ('ramping')
+  const ramp = startRamp({ count: options.clients, rampMs: server.rampMs, onStart: (i) => pool.connect(i, transports[i]) })
+  ramp.done.then(() => { phase = 'running' })
+
+  const sampleOnce = () => {
+    recorder.sweep()
+    const stats = recorder.stats()
+    const point = tracker.tick(stats.messages)
+    const sample = sampler.sample()
+    if (timeline.length < MAX_SAMPLES) {
+      timeline.push(point)
+      health.push(sample)
+    }
+    hooks.onSample?.({ timeline: point, health: sample })
+    const live = tracker.live()
+    hooks.onProgress?.({
+      phase,
+      elapsedMs: wallMs() - startedAt,
+      target: options.clients,
+      connected: live.connected,
+      byMode: live.byMode,
+      messages: stats.messages,
+      lastRelativeP99Ms: stats.lastRelativeP99Ms,
+      errors: live.errors,
+      health: sample
+    })
+  }
+  const ticker = setInterval(sampleOnce, 1000)
+
+  await waitForEnd(signal, options.durationMs)
+  ramp.stop()
+  clearInterval(ticker)
+  sampleOnce()
+  sampler.stop()
+  recorder.closeAll()
+  const clients = tracker.counts()
+  await pool.close()
+
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    kind: 'simulator',
+    id,
+    tool: { name: 'ioswarm', version: VERSION },
+    host: hostFacts(),
+    pid: process.pid,
+    startedAt: Math.round(startedAt),
+    endedAt: Math.round(wallMs()),
+    options: { ...options, transport: formatTransportMix(options.transport) },
+    engine: options.engine,
+    agent: pool.agent(),
+    server,
+    clock: clock(),
+    clients,
+    messages: recorder.reports(),
+    health: { samples: health, summary: summarizeHealth(health) },
+    timeline
+  }
+}
+
+/**
+ * The server's heartbeat, from its handshake, and the ramp that follows from it.
+ * @param {import('./options.js').SimOptions} options
+ * @returns {Promise<SimResult['server']>}
+ */
+async function readServer (options) {
+  try {
+    const handshake = await probeHandshake({ url: options.url, path: options.path })
+    return {
+      pingIntervalMs: handshake.pingIntervalMs,
+      pingTimeoutMs: handshake.pingTimeoutMs,
+      rampMs: options.rampMs ?? handshake.pingIntervalMs,
+      rampSource: options.rampMs === null ? 'handshake pingInterval' : '--ramp',
+      handshakeError: null
+    }
+  } catch (error) {
+    return {
+      pingIntervalMs: null,
+      pingTimeoutMs: null,
+      rampMs: options.rampMs ?? DEFAULT_PING_INTERVAL_MS,
+      rampSource: options.rampMs === null ? 'default pingInterval (handshake failed)' : '--ramp',
+      handshakeError: /** @type {Error} */ (error).message
+    }
+  }
+}
+
+/**
+ * @param {AbortSignal | undefined} signal
+ * @param {number | null} durationMs
+ */
+function waitForEnd (signal, durationMs) {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(undefined)
+    const timer = durationMs === null ? undefined : setTimeout(done, durationMs)
+    signal?.addEventListener('abort', done, { once: true })
+    function done () {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve(undefined)
+    }
+  })
+}
+
+/**
+ * @param {ProcessSample[]} samples
+ * @returns {import('../lib/schema.js').HealthSummary}
+ */
+export function summarizeHealth (samples) {
+  const max = (/** @type {(s: ProcessSample) => number} */ pick) => samples.reduce((m, s) => Math.max(m, pick(s)), 0)
+  return {
+    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms),
+    cpuPctMax: max((s) => s.cpuPct),
+    eluMax: max((s) => s.elu),
+    rssMaxBytes: max((s) => s.rssBytes),
+    saturatedSeconds: samples.filter(isSaturated).length
+  }
+}

@@ -1,0 +1,70 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRecorder, identify } from '../../simulator/recorder.js'
+import { waitFor } from '../helpers/wait.js'
+
+test('identify uses the id field, else a content hash', () => {
+  assert.deepEqual(identify([{ id: 'a', round: 2, seq: 3, sentAt: 5 }]), { id: 'a', round: 2, seq: 3, sentAt: 5 })
+  assert.equal(identify([{ id: 7 }]).id, '7')
+  const a = identify([{ text: 'x' }])
+  assert.match(a.id, /^content:/)
+  assert.equal(identify([{ text: 'x' }]).id, a.id)
+  assert.notEqual(identify([{ text: 'y' }]).id, a.id)
+  assert.equal(identify(['plain string']).sentAt, null)
+})
+
+test('a message closes when every expected client has it; later copies are late', () => {
+  /** @type {import('../../lib/schema.js').MessageReport[]} */
+  const closed = []
+  const rec = createRecorder({ clients: 40, messageTimeoutMs: 60000, onClose: (r) => closed.push(r) })
+  for (let i = 0; i < 35; i++) rec.setConnected(i, true)
+  for (let i = 0; i < 35; i++) rec.receive(i, 'broadcast', [{ id: 'm1' }])
+  assert.equal(closed.length, 1)
+  assert.equal(closed[0].received, 35)
+  assert.equal(closed[0].expected, 35)
+  assert.equal(closed[0].missing, 0)
+  rec.receive(36, 'broadcast', [{ id: 'm1' }])
+  assert.equal(rec.stats().lateReceipts, 1)
+  assert.equal(rec.reports()[0].late, 1)
+})
+
+test('duplicates are counted once; clients that connected later are received but not expected', () => {
+  const rec = createRecorder({ clients: 70, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 64; i++) rec.setConnected(i, true)
+  rec.receive(0, 'e', [{ id: 1, sentAt: Date.now() }])
+  rec.receive(0, 'e', [{ id: 1, sentAt: Date.now() }])
+  rec.setConnected(65, true)
+  rec.receive(65, 'e', [{ id: 1, sentAt: Date.now() }])
+  rec.setConnected(5, false)
+  rec.closeAll()
+  const [m] = rec.reports()
+  assert.equal(m.duplicates, 1)
+  assert.equal(m.received, 2)
+  assert.equal(m.expected, 64, 'client 5 left after the first receipt: still expected')
+  assert.equal(m.missing, 63)
+  assert.equal(m.relative.count, 2)
+  assert.ok(m.absolute && m.absolute.count === 2)
+})
+
+test('the sweep closes a message after its timeout', async () => {
+  /** @type {string[]} */
+  const closed = []
+  const rec = createRecorder({ clients: 4, messageTimeoutMs: 50, onClose: (r) => closed.push(r.id) })
+  for (let i = 0; i < 4; i++) rec.setConnected(i, true)
+  rec.receive(2, 'e', [{ id: 'slow' }])
+  rec.sweep()
+  assert.deepEqual(closed, [])
+  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 2000 })
+  assert.equal(rec.reports()[0].missing, 3)
+})
+
+test('a clock offset shifts absolute latency; skew beyond the latency is counted as negative', () => {
+  const rec = createRecorder({ clients: 2, messageTimeoutMs: 1000, clockOffsetMs: () => -10000 })
+  rec.setConnected(0, true)
+  rec.receive(0, 'e', [{ id: 'x', sentAt: Date.now() }])
+  rec.closeAll()
+  const abs = rec.reports()[0].absolute
+  assert.ok(abs)
+  assert.equal(abs.negative, 1)
+  assert.equal(abs.max, 0)
+})

@@ -1,0 +1,92 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { startTestServer, startTestSwarm, waitForClients } from '../helpers/swarm.js'
+import { waitFor } from '../helpers/wait.js'
+
+/**
+ * @param {import('../../lib/schema.js').SimResult} result
+ * @param {number} clients
+ * @param {number} messages
+ */
+function assertEveryoneGotEverything (result, clients, messages) {
+  assert.equal(result.clients.target, clients)
+  assert.equal(result.clients.everConnected, clients)
+  assert.equal(result.clients.failed, 0)
+  assert.equal(result.messages.length, messages)
+  for (const m of result.messages) {
+    assert.equal(m.received, clients, `message ${m.id} received`)
+    assert.equal(m.missing, 0, `message ${m.id} missing`)
+    assert.equal(m.relative.count, clients)
+    assert.equal(m.relative.min, 0, 'the first receipt has delay 0')
+    assert.ok(m.relative.max >= 0 && m.relative.p99 >= m.relative.p50)
+    assert.ok(m.absolute && m.absolute.count === clients && m.absolute.min >= 0, 'absolute latency from sentAt')
+    assert.ok(m.relative.histogram.length > 0)
+  }
+}
+
+for (const transport of ['websocket', 'polling', 'upgrade', 'websocket:2,polling:1,upgrade:1']) {
+  test(`${transport}: every client connects and receives every broadcast`, async (t) => {
+    const server = await startTestServer(t)
+    const swarm = startTestSwarm(t, { url: server.url, clients: 24, transport })
+    await waitForClients(server, 24)
+    if (transport === 'upgrade') {
+      await waitFor(() => [...server.io.of('/').sockets.values()].every((s) => s.conn.transport.name === 'websocket'), { message: 'every upgrade client on websocket' })
+    }
+    await server.broadcast({ round: 1, count: 3, size: 64 })
+    await waitFor(() => swarm.closed.length === 3, { message: () => `3 messages closed (have ${swarm.closed.length})` })
+    const result = await swarm.stop()
+    assertEveryoneGotEverything(result, 24, 3)
+    assert.deepEqual(result.messages.map((m) => m.id), ['1.1', '1.2', '1.3'])
+    assert.equal(result.agent.keepAlive, true)
+    const modes = Object.keys(result.clients.byTransport).sort()
+    assert.deepEqual(modes, transport.split(',').map((p) => p.split(':')[0]).sort())
+    if (transport === 'upgrade') assert.equal(result.clients.byTransport.upgrade.upgraded, 24)
+    if (transport === 'polling') {
+      assert.equal(result.timeline.at(-1)?.byTransport.polling, 24, 'polling clients never upgrade')
+    }
+  })
+}
+
+test('clients connected but left out of a broadcast count as missing; a client gone before it does not', async (t) => {
+  const server = await startTestServer(t)
+  const swarm = startTestSwarm(t, { url: server.url, clients: 10, reconnect: false, messageTimeout: '1s' })
+  await waitForClients(server, 10)
+  await server.broadcast({ round: 1, count: 1 })
+  await waitFor(() => swarm.closed.length === 1)
+  swarm.pool.disconnect(3) // on purpose, before the next message: not expected, so not missing
+  await waitForClients(server, 9)
+  const [a, b] = [...server.io.of('/').sockets.values()]
+  a.join('left-out')
+  b.join('left-out')
+  server.io.except('left-out').emit('broadcast', { id: '1.2', round: 1, seq: 2, sentAt: Date.now() })
+  await waitFor(() => swarm.closed.length === 2, { message: 'the second message to close on its timeout' })
+  const result = await swarm.stop()
+  const [first, second] = result.messages
+  assert.equal(first.received, 10)
+  assert.equal(first.missing, 0)
+  assert.equal(second.id, '1.2')
+  assert.equal(second.expected, 9)
+  assert.equal(second.received, 7)
+  assert.equal(second.missing, 2)
+  assert.equal(second.relative.count, 7, 'missing clients are not in the delay histogram')
+  assert.equal(result.clients.disconnects['io client disconnect'], 1)
+})
+
+test('messages without an id are identified by their content', async (t) => {
+  const server = await startTestServer(t)
+  const swarm = startTestSwarm(t, { url: server.url, clients: 8, event: ['news', 'score'] })
+  await waitForClients(server, 8)
+  server.io.emit('news', { headline: 'polls close' })
+  server.io.emit('score', 'A 52 - B 48')
+  server.io.emit('news', { headline: 'polls close' }) // same content: the same message, duplicates
+  server.io.emit('ignored', { headline: 'not listened to' })
+  await waitFor(() => swarm.closed.length === 2)
+  const result = await swarm.stop()
+  assert.equal(result.messages.length, 2)
+  const news = result.messages.find((m) => m.event === 'news')
+  assert.ok(news)
+  assert.match(news.id, /^content:[0-9a-f]{16}$/)
+  assert.equal(news.received, 8)
+  assert.equal(news.absolute, null, 'no sentAt, no absolute latency')
+  assert.equal(result.messages.find((m) => m.event === 'score')?.received, 8)
+})
