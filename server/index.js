@@ -145,11 +145,13 @@ async function route (req, res, ctx) {
  * @returns {Promise<{ value?: unknown, error?: string, status: number }>}
  */
 async function readJson (req, maxBytes) {
+  const tooLarge = { error: `body larger than ${maxBytes} bytes`, status: 413 }
+  if (Number(req.headers['content-length']) > maxBytes) return discard(req, tooLarge)
   const chunks = []
   let size = 0
   for await (const chunk of req) {
     size += chunk.length
-    if (size > maxBytes) return { error: `body larger than ${maxBytes} bytes`, status: 413 }
+    if (size > maxBytes) return discard(req, tooLarge)
     chunks.push(chunk)
   }
   const text = Buffer.concat(chunks).toString('utf8')
@@ -159,6 +161,19 @@ async function readJson (req, maxBytes) {
   } catch (error) {
     return { error: `body is not JSON: ${/** @type {Error} */ (error).message}`, status: 400 }
   }
+}
+
+/**
+ * Reads and drops the rest of a refused body, so the client gets our answer rather than a
+ * reset connection.
+ * @template T
+ * @param {http.IncomingMessage} req
+ * @param {T} answer
+ * @returns {T}
+ */
+function discard (req, answer) {
+  req.resume()
+  return answer
 }
 
 /**

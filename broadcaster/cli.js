@@ -1,0 +1,47 @@
+/**
+ * `ioswarm broadcast`: fire rounds of messages through the app server.
+ */
+import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
+import { formatMs } from '../lib/format.js'
+import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { DEFAULT_ROUNDS, runBroadcast } from './index.js'
+
+/** @type {import('yargs').CommandModule<{}, any>} */
+export const broadcastCommand = {
+  command: 'broadcast',
+  describe: 'Fire rounds of broadcast messages through the app server',
+  builder: (y) => y
+    .usage('$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]\n\nSends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", round, seq, sentAt, payload}.')
+    .option('url', { alias: 'u', type: 'string', default: 'http://localhost:3000', describe: 'App server URL' })
+    .option('token', { type: 'string', describe: 'Broadcast token (or IOSWARM_TOKEN)' })
+    .option('event', { type: 'string', default: DEFAULT_EVENT, describe: 'Event to broadcast on' })
+    .option('size', { type: 'string', default: '0', describe: 'Payload filler size in bytes' })
+    .option('rounds', { alias: 'r', type: 'string', default: DEFAULT_ROUNDS, describe: 'Rounds as COUNTxINTERVAL_MS,…: the default is the 2012 test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s' })
+    .option('via', { type: 'string', default: 'http', choices: ['http', 'socket'], describe: 'POST /broadcast, or an emit on the admin namespace' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the messages sent as one JSON object on stdout' })
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print nothing on stderr' })
+    .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second'),
+  handler: async (argv) => {
+    const stop = stopOnSignals('ioswarm broadcast')
+    const out = progressWriter({ quiet: argv.quiet, everyMs: 0 })
+    try {
+      const result = await runBroadcast(/** @type {import('./index.js').BroadcastOptions} */ (/** @type {unknown} */ (argv)), {
+        signal: stop.signal,
+        onMessage: (m) => {
+          const at = new Date(m.requestedAt).toISOString().slice(11, 23)
+          out.done()
+          if (!argv.quiet) {
+            process.stderr.write(m.error
+              ? `${m.id.padEnd(6)} ${at}  FAILED: ${m.error}\n`
+              : `${m.id.padEnd(6)} ${at}  sent to ${m.recipients} clients, request ${formatMs(m.requestMs)}\n`)
+          }
+        }
+      })
+      const failed = result.messages.filter((m) => m.error).length
+      if (!argv.quiet) process.stderr.write(`ioswarm broadcast: ${result.messages.length} messages sent${failed ? `, ${failed} failed` : ''}\n`)
+      if (argv.json) process.stdout.write(`${JSON.stringify(result)}\n`)
+    } finally {
+      stop.dispose()
+    }
+  }
+}

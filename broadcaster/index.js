@@ -1,0 +1,139 @@
+/**
+ * runBroadcast: fires rounds of messages through the app server on schedule. Each message
+ * is sent at its intended time (round start + k × interval), never "after the previous one
+ * returned", so a slow server shows up as late responses, not as a stretched schedule.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { monotonicMs, wallMs } from '../lib/clock.js'
+import { CODES, IoswarmError, invalidOption } from '../lib/errors.js'
+import { parseHttpUrl, parseInteger, parseRounds } from '../lib/options.js'
+import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { SCHEMA_VERSION } from '../lib/schema.js'
+import { createSender } from './senders.js'
+
+/** The 2012 election-night test's three rounds: 10 messages 5 s apart, then 2 s, then 1 s. */
+export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
+
+/**
+ * @typedef {object} SentMessage
+ * @property {string} id
+ * @property {number} round
+ * @property {number} seq
+ * @property {number} intendedAt wall-clock epoch ms the schedule asked for
+ * @property {number} requestedAt when the request left (epoch ms)
+ * @property {number | null} sentAt the server's emit time, from its answer
+ * @property {number | null} requestMs round trip of the trigger request
+ * @property {number | null} recipients clients the server counted when it emitted
+ * @property {string | null} error
+ */
+
+/**
+ * @typedef {object} BroadcastOptions
+ * @property {string} url
+ * @property {string} token
+ * @property {string} [event]
+ * @property {number | string} [size] payload bytes
+ * @property {string | import('../lib/options.js').Round[]} [rounds]
+ * @property {'http' | 'socket'} [via]
+ */
+
+/**
+ * @param {BroadcastOptions} input
+ * @param {{ signal?: AbortSignal, onMessage?: (m: SentMessage) => void, onRoundEnd?: (round: number, messages: SentMessage[]) => Promise<void> | void }} [hooks]
+ */
+export async function runBroadcast (input, hooks = {}) {
+  const options = normalize(input)
+  const sender = await createSender(options)
+  /** @type {SentMessage[]} */
+  const messages = []
+  const startedAt = wallMs()
+  /** @type {{ error: IoswarmError | null }} */
+  const fatal = { error: null }
+  try {
+    for (const [index, round] of options.rounds.entries()) {
+      if (hooks.signal?.aborted) break
+      const roundNo = index + 1
+      const roundMono = monotonicMs()
+      /** @type {Promise<SentMessage>[]} */
+      const pending = []
+      for (let k = 0; k < round.count && !hooks.signal?.aborted && !fatal.error; k++) {
+        await sleepUntil(roundMono + k * round.intervalMs, hooks.signal)
+        if (hooks.signal?.aborted || fatal.error) break
+        pending.push(fire(sender, options, roundNo, k + 1, fatal).then((m) => {
+          hooks.onMessage?.(m)
+          return m
+        }))
+      }
+      const sent = await Promise.all(pending)
+      messages.push(...sent)
+      if (fatal.error) throw fatal.error
+      if (messages.length > 0 && messages.every((m) => m.error)) {
+        throw new IoswarmError(CODES.BROADCAST, `every broadcast so far failed: ${messages[0].error}`)
+      }
+      // The interval also follows the round's last message, before the next round starts.
+      await sleepUntil(roundMono + round.count * round.intervalMs, hooks.signal)
+      await hooks.onRoundEnd?.(roundNo, sent)
+    }
+  } finally {
+    await sender.close()
+  }
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    kind: 'broadcast',
+    url: options.url,
+    via: options.via,
+    event: options.event,
+    sizeBytes: options.size,
+    rounds: options.rounds,
+    startedAt: Math.round(startedAt),
+    endedAt: Math.round(wallMs()),
+    messages
+  }
+}
+
+/**
+ * @param {Awaited<ReturnType<typeof createSender>>} sender
+ * @param {ReturnType<typeof normalize>} options
+ * @param {number} round
+ * @param {number} seq
+ * @param {{ error: IoswarmError | null }} fatal set when the server refuses us for good (bad token)
+ * @returns {Promise<SentMessage>} never rejects: it runs unawaited while the schedule goes on
+ */
+async function fire (sender, options, round, seq, fatal) {
+  const requestedAt = wallMs()
+  const startMono = monotonicMs()
+  const message = { id: `${round}.${seq}`, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, error: null }
+  try {
+    const [answer] = await sender.send({ event: options.event, size: options.size, round, seq, count: 1 })
+    return { ...message, sentAt: answer.sentAt, recipients: answer.recipients, requestMs: monotonicMs() - startMono }
+  } catch (error) {
+    if (error instanceof IoswarmError && /refused the token/.test(error.message)) fatal.error ??= error
+    return { ...message, error: /** @type {Error} */ (error).message }
+  }
+}
+
+/**
+ * @param {number} targetMono
+ * @param {AbortSignal | undefined} signal
+ */
+async function sleepUntil (targetMono, signal) {
+  const waitMs = targetMono - monotonicMs()
+  if (waitMs > 0) await sleep(waitMs, undefined, { signal }).catch(() => {})
+}
+
+/**
+ * @param {BroadcastOptions} input
+ */
+function normalize (input) {
+  const via = input.via ?? 'http'
+  if (via !== 'http' && via !== 'socket') throw invalidOption('--via', `must be http or socket, got ${JSON.stringify(via)}`)
+  if (!input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
+  return {
+    url: parseHttpUrl(input.url, '--url'),
+    token: input.token,
+    event: input.event ?? DEFAULT_EVENT,
+    size: parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 }),
+    rounds: Array.isArray(input.rounds) ? input.rounds : parseRounds(input.rounds ?? DEFAULT_ROUNDS),
+    via: /** @type {'http' | 'socket'} */ (via)
+  }
+}

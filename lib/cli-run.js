@@ -1,0 +1,64 @@
+/**
+ * What every long-running command's CLI shares: an AbortSignal tied to SIGINT/SIGTERM (the
+ * first signal stops gracefully and flushes, a second one exits at once) and a progress
+ * writer for stderr (one refreshed line on a TTY, a line every few seconds otherwise).
+ */
+import { EXIT } from './errors.js'
+
+/**
+ * @param {string} name shown in the "stopping" message
+ * @returns {{ signal: AbortSignal, dispose(): void }}
+ */
+export function stopOnSignals (name) {
+  const controller = new AbortController()
+  let signals = 0
+  const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
+    signals++
+    if (signals > 1) {
+      process.stderr.write(`\n${name}: second ${sig}, exiting without flushing\n`)
+      process.exit(EXIT.INTERRUPTED)
+    }
+    process.stderr.write(`\n${name}: ${sig} received, stopping and flushing results (send it again to exit at once)\n`)
+    controller.abort()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return {
+    signal: controller.signal,
+    dispose () {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+  }
+}
+
+/**
+ * A progress writer: on a TTY it rewrites one line; otherwise it prints at most one line
+ * every `everyMs`.
+ * @param {{ quiet?: boolean, everyMs?: number, stream?: NodeJS.WriteStream }} [options]
+ */
+export function progressWriter ({ quiet = false, everyMs = 5000, stream = process.stderr } = {}) {
+  let lastAt = 0
+  let onLine = false
+  return {
+    /** @param {string} line */
+    update (line) {
+      if (quiet) return
+      if (stream.isTTY) {
+        const width = stream.columns || 120
+        stream.write(`\r${line.slice(0, width - 1).padEnd(Math.min(width - 1, line.length + 10))}`)
+        onLine = true
+        return
+      }
+      const now = Date.now()
+      if (now - lastAt < everyMs) return
+      lastAt = now
+      stream.write(`${line}\n`)
+    },
+    /** Ends the refreshed line so the next output starts clean. */
+    done () {
+      if (onLine) stream.write('\n')
+      onLine = false
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * `ioswarm simulate` (and `node client.js`): parse, run the swarm, print.
+ */
+import { EXIT, IoswarmError, CODES } from '../lib/errors.js'
+import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
+import { formatCounts } from '../lib/format.js'
+import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { ENGINE_NAMES } from './engines/index.js'
+import { formatProgress, formatSimSummary } from './format.js'
+import { runSwarm } from './swarm.js'
+
+/** @type {import('yargs').CommandModule<{}, any>} */
+export const simulateCommand = {
+  command: 'simulate',
+  describe: 'Open N socket.io clients that listen for broadcasts and measure each message\'s delivery',
+  builder: (y) => y
+    .usage('$0 simulate -c N [options]\n\nOpens N clients, spread over the server\'s heartbeat interval, and records for every broadcast message each client\'s delay relative to the first receipt in this process, absolute latency from the message\'s sentAt, and missing deliveries. Runs until --duration or Ctrl-C, then prints a summary (stderr) and, with --json, the result (stdout).')
+    .option('clients', { alias: 'c', type: 'string', default: '100', describe: 'Number of clients', requiresArg: true })
+    .option('url', { alias: 'u', type: 'string', default: 'http://localhost:3000', describe: 'Server URL (a path is taken as the namespace, as socket.io-client does)' })
+    .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30' })
+    .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation: sio = the real socket.io-client' })
+    .option('path', { type: 'string', default: '/socket.io/', describe: 'Engine.IO path on the server' })
+    .option('namespace', { type: 'string', describe: 'Namespace to join (default: the URL\'s path, else /)' })
+    .option('event', { type: 'string', array: true, default: [DEFAULT_EVENT], describe: 'Broadcast event(s) to measure; * = every event' })
+    .option('ramp', { type: 'string', describe: 'Spread connects over this window: 0 = all at once, 10s, 500ms (default: the server\'s pingInterval, read from its handshake)' })
+    .option('duration', { type: 'string', describe: 'Stop after this long: 60, 90s, 5m (a bare number is seconds; default: until Ctrl-C / SIGTERM)' })
+    .option('keep-alive', { type: 'boolean', default: true, describe: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request, as socket.io-client does without an agent)' })
+    .option('reconnect', { type: 'boolean', default: true, describe: 'Reconnect with socket.io-client\'s backoff after a disconnect' })
+    .option('message-timeout', { type: 'string', default: '10s', describe: 'Close a message this long after its first receipt (or when every expected client has it); later copies count as late' })
+    .option('id', { type: 'string', describe: 'Simulator id in results (default: sim-<random>)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the result as one JSON object on stdout' })
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'No progress or summary on stderr' })
+    .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
+    .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON'),
+  handler: async (argv) => {
+    const progress = progressWriter({ quiet: argv.quiet })
+    const stop = stopOnSignals('ioswarm simulate')
+    let result
+    try {
+      result = await runSwarm(argv, {
+        signal: stop.signal,
+        onStart: ({ id, handshake }) => {
+          if (argv.quiet) return
+          const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
+          process.stderr.write(`ioswarm simulate ${id}: ${argv.clients} clients → ${argv.url}; ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)
+        },
+        onProgress: (p) => progress.update(formatProgress(p))
+      })
+    } finally {
+      progress.done()
+      stop.dispose()
+    }
+    if (!argv.quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
+    if (argv.json) process.stdout.write(`${JSON.stringify(result)}\n`)
+    if (result.clients.everConnected === 0) {
+      throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${formatCounts(result.clients.errors)})`)
+    }
+    process.exitCode = EXIT.OK
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Human output of the simulator: the live progress line and the final summary. Pure
+ * functions from progress snapshots and results to strings; the CLI decides where they go.
+ */
+import { formatBytes, formatCounts, formatMs, table } from '../lib/format.js'
+
+/** Most message rows printed in a summary; the rest are in --json. */
+const MAX_MESSAGE_ROWS = 40
+
+/**
+ * @param {import('./swarm.js').Progress} p
+ */
+export function formatProgress (p) {
+  const modes = Object.entries(p.byMode).map(([mode, c]) => `${mode} ${c.connected}/${c.target}`).join(', ')
+  return [
+    `[${Math.round(p.elapsedMs / 1000)}s] ${p.phase}`,
+    `connected ${p.connected}/${p.target} (${modes})`,
+    `messages ${p.messages}`,
+    `last p99 ${formatMs(p.lastRelativeP99Ms)}`,
+    `errors ${p.errors}`,
+    `sim loop p99 ${formatMs(p.health.loopDelayP99Ms)} cpu ${Math.round(p.health.cpuPct)}%`
+  ].join('  ')
+}
+
+/**
+ * @param {import('../lib/schema.js').SimResult} r
+ */
+export function formatSimSummary (r) {
+  const c = r.clients
+  const opts = /** @type {{ url?: string, transport?: string }} */ (r.options)
+  const lines = [
+    `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}, ` +
+      `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
+    `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
+    `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
+      `attempts ${c.attempts}, reconnects ${c.reconnects}`,
+    `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
+    `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}`,
+    `connect errors: ${formatCounts(c.errors)}`,
+    `disconnects: ${formatCounts(c.disconnects)}`
+  ]
+  if (r.messages.length === 0) {
+    lines.push('messages: none received')
+  } else {
+    const rows = r.messages.slice(0, MAX_MESSAGE_ROWS).map((m) => [
+      m.id.length > 24 ? `${m.id.slice(0, 23)}…` : m.id, m.received, m.missing,
+      formatMs(m.relative.p50), formatMs(m.relative.p90), formatMs(m.relative.p99), formatMs(m.relative.max),
+      formatMs(m.absolute?.p50), formatMs(m.absolute?.p99)
+    ])
+    lines.push('', table(['message', 'received', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99'], rows))
+    if (r.messages.length > MAX_MESSAGE_ROWS) lines.push(`… ${r.messages.length - MAX_MESSAGE_ROWS} more messages in --json`)
+    const missing = r.messages.reduce((sum, m) => sum + m.missing, 0)
+    lines.push(`${r.messages.length} messages, ${missing} missing deliveries`)
+  }
+  const h = r.health.summary
+  lines.push('', `simulator health: loop delay p99 max ${formatMs(h.loopDelayP99MaxMs)}, cpu max ${Math.round(h.cpuPctMax)}%, ` +
+    `rss max ${formatBytes(h.rssMaxBytes)}, saturated ${h.saturatedSeconds}s${h.saturatedSeconds > 0 ? ' (delays measured then include the simulator\'s own lag)' : ''}`)
+  return lines.join('\n')
+}
