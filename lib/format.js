@@ -8,6 +8,7 @@
  */
 export function formatMs (ms) {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return '-'
+  if (ms === 0) return '0ms'
   if (ms >= 10000) return `${(ms / 1000).toFixed(1)}s`
   if (ms >= 100) return `${Math.round(ms)}ms`
   if (ms >= 10) return `${ms.toFixed(1)}ms`

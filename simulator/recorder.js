@@ -2,9 +2,10 @@
  * Records every broadcast message as the swarm receives it: first receipt in this process,
  * each client's delay relative to it (monotonic clock), absolute latency from the message's
  * own send timestamp, and which clients that were connected at the first receipt never got
- * it. A message is closed (reported, its per-client state freed) as soon as every expected
- * client has it, or `messageTimeoutMs` after its first receipt, so memory stays bounded on
- * long runs.
+ * it. A message is closed (reported, its per-client state freed) once every expected client
+ * has it and no copy arrived for `quietMs` (clients that connected meanwhile still count as
+ * receivers), or `messageTimeoutMs` after its first receipt, so memory stays bounded on long
+ * runs.
  */
 import { createHash } from 'node:crypto'
 import { monotonicMs, wallMs } from '../lib/clock.js'
@@ -15,6 +16,7 @@ import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.j
  * @typedef {object} OpenMessage
  * @property {MessageReport} report
  * @property {number} firstMono
+ * @property {number} lastMono latest receipt
  * @property {Uint32Array} expectedBits clients connected at the first receipt
  * @property {Uint32Array} receivedBits
  * @property {number} receivedExpected
@@ -50,10 +52,11 @@ export function identify (args) {
  * @param {object} options
  * @param {number} options.clients how many clients the swarm has (size of the bit sets)
  * @param {number} options.messageTimeoutMs close a message this long after its first receipt
+ * @param {number} [options.quietMs] close a fully delivered message after this long without a copy
  * @param {() => number} [options.clockOffsetMs] added to the local wall clock for absolute latency
  * @param {(report: MessageReport) => void} [options.onClose] called once per message when it closes
  */
-export function createRecorder ({ clients, messageTimeoutMs, clockOffsetMs = () => 0, onClose = () => {} }) {
+export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {} }) {
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
   /** @type {Map<string, OpenMessage>} */
@@ -111,6 +114,7 @@ export function createRecorder ({ clients, messageTimeoutMs, clockOffsetMs = () 
         absolute: null
       },
       firstMono: now,
+      lastMono: now,
       expectedBits,
       receivedBits: new Uint32Array(words),
       receivedExpected: 0,
@@ -163,23 +167,22 @@ export function createRecorder ({ clients, messageTimeoutMs, clockOffsetMs = () 
       }
       message.receivedBits[word] |= bit
       message.report.received++
+      message.lastMono = now
       recordMs(message.relative, now - message.firstMono)
       if (message.absolute !== null) {
         const latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
         if (latencyMs < 0) message.negative++
         recordMs(message.absolute, latencyMs)
       }
-      if (message.expectedBits[word] & bit) {
-        message.receivedExpected++
-        if (message.receivedExpected === message.report.expected) close(message)
-      }
+      if (message.expectedBits[word] & bit) message.receivedExpected++
     },
 
-    /** Closes messages whose timeout has passed. Call about once a second. */
+    /** Closes messages that are fully delivered and quiet, or timed out. Call about once a second. */
     sweep () {
       const now = monotonicMs()
       for (const message of open.values()) {
-        if (now - message.firstMono >= messageTimeoutMs) close(message)
+        const delivered = message.receivedExpected === message.report.expected && now - message.lastMono >= quietMs
+        if (delivered || now - message.firstMono >= messageTimeoutMs) close(message)
       }
     },
 

@@ -89,6 +89,9 @@ export const sioEngine = {
       async close () {
         for (const socket of sockets) socket?.disconnect()
         sockets.length = 0
+        // Polling clients send their close packet in a POST after disconnect(); let those
+        // finish (bounded), then drop every kept-alive socket so the process can exit.
+        await waitForIdle(agent, 2000)
         agent.destroy()
       },
 
@@ -97,4 +100,15 @@ export const sioEngine = {
       }
     }
   }
+}
+
+/**
+ * Resolves when the agent has no request in flight, or after `maxMs`.
+ * @param {http.Agent} agent
+ * @param {number} maxMs
+ */
+async function waitForIdle (agent, maxMs) {
+  const deadline = Date.now() + maxMs
+  const busy = () => Object.values(agent.sockets).some((list) => list && list.length > 0) || Object.keys(agent.requests).length > 0
+  while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
 }

@@ -1,0 +1,105 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { runCli } from '../helpers/cli.js'
+import { startTestServer } from '../helpers/swarm.js'
+import { closedPort } from '../helpers/ports.js'
+
+test('--help explains the command and exits 0', async (t) => {
+  const { code, stdout } = await runCli(t, ['client.js', '--help'])
+  assert.equal(code, 0)
+  for (const flag of ['--clients', '--transport', '--ramp', '--duration', '--keep-alive', '--event', '--json']) {
+    assert.ok(stdout.includes(flag), `help mentions ${flag}`)
+  }
+  assert.match(stdout, /websocket:70,polling:30/)
+})
+
+test('bad input exits 2 with a message naming the flag, before any socket opens', async (t) => {
+  const url = ['--url', 'http://127.0.0.1:1']
+  /** @type {[string[], RegExp][]} */
+  const cases = [
+    [['-c', '0', ...url], /--clients must be a whole number from 1/],
+    [['-c', 'abc', ...url], /--clients must be a whole number .*"abc"/],
+    [['-t', 'smoke-signals', ...url], /--transport has an unknown transport "smoke-signals": must be one of websocket, polling, upgrade/],
+    [['-t', 'websocket:70,polling:-3', ...url], /--transport weight of polling must be a positive number/],
+    [['--url', 'not a url'], /--url must be a URL/],
+    [['--url', ''], /--url must be a URL/],
+    [['--ramp', 'later', ...url], /--ramp must be a duration/],
+    [['--engine', 'warp', ...url], /Invalid values:[\s\S]*engine/],
+    [['--no-such-flag', ...url], /Unknown argument/]
+  ]
+  for (const [args, message] of cases) {
+    const { code, stderr } = await runCli(t, ['client.js', ...args], { timeoutMs: 15000 })
+    assert.equal(code, 2, `${args.join(' ')}: exit code (stderr: ${stderr})`)
+    assert.match(stderr, message, args.join(' '))
+    assert.doesNotMatch(stderr, /connected \d+\//, 'no swarm started')
+  }
+})
+
+test('--json prints a result with every documented field', async (t) => {
+  const server = await startTestServer(t)
+  const run = runCli(t, ['client.js', '-c', '5', '--url', server.url, '--ramp', '0', '--duration', '4', '--json', '-t', 'websocket:1,polling:1'], {
+    onStderr: () => {}
+  })
+  // Broadcast once the clients are in.
+  const deadline = Date.now() + 10000
+  while (server.io.of('/').sockets.size < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await server.broadcast({ round: 1, count: 2 })
+  const { code, stdout, stderr } = await run
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(stdout)
+  assert.equal(result.schemaVersion, 1)
+  assert.equal(result.kind, 'simulator')
+  assert.deepEqual(result.clients.target, 5)
+  assert.equal(result.clients.connected, 5)
+  assert.equal(result.clients.failed, 0)
+  assert.equal(result.messages.length, 2)
+  for (const m of result.messages) {
+    for (const field of ['id', 'received', 'missing', 'relative', 'absolute']) assert.ok(field in m, field)
+    for (const field of ['mean', 'p50', 'p90', 'p99', 'max']) assert.equal(typeof m.relative[field], 'number', field)
+    assert.equal(m.received, 5)
+  }
+  assert.ok(Array.isArray(result.health.samples) && result.health.samples.length >= 3)
+  assert.ok(Array.isArray(result.timeline) && result.timeline.length >= 3)
+  assert.equal(result.options.transport, 'websocket:1,polling:1')
+  assert.equal(result.agent.keepAlive, true)
+  assert.match(stderr, /message\s+received\s+missing/, 'summary table on stderr')
+})
+
+test('a server that is not there: counted connect errors, a clear summary, exit 1', async (t) => {
+  const port = await closedPort()
+  const { code, stderr, stdout } = await runCli(t, ['client.js', '-c', '3', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '2', '--json'])
+  assert.equal(code, 1)
+  assert.match(stderr, /no client ever connected to http:\/\/127\.0\.0\.1:\d+ \(connect errors: .*ECONNREFUSED.*\)/)
+  const result = JSON.parse(stdout)
+  assert.equal(result.clients.failed, 3)
+  assert.ok(Object.values(result.clients.errors).reduce((a, b) => Number(a) + Number(b), 0) >= 3)
+  assert.match(result.server.handshakeError, /no Engine.IO v4 handshake/)
+})
+
+test('a server that is not socket.io: errors say so', async (t) => {
+  const http = await import('node:http')
+  const plain = http.createServer((req, res) => { res.writeHead(404); res.end('nothing here') })
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => plain.close())
+  const { port } = /** @type {import('node:net').AddressInfo} */ (plain.address())
+  const { code, stderr } = await runCli(t, ['client.js', '-c', '2', '-t', 'polling', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '2'])
+  assert.equal(code, 1)
+  assert.match(stderr, /handshake failed \(no Engine.IO v4 handshake .*HTTP 404/)
+  assert.match(stderr, /no client ever connected/)
+})
+
+test('SIGTERM stops the simulator, which still prints its result', async (t) => {
+  const server = await startTestServer(t)
+  let signalled = false
+  const { code, stdout } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '3', '--url', server.url, '--ramp', '0', '--json'], {
+    onStderr: (text, child) => {
+      if (!signalled && /connected 3\/3/.test(text)) {
+        signalled = true
+        child.kill('SIGTERM')
+      }
+    }
+  })
+  assert.ok(signalled, 'the simulator reported 3 connected clients')
+  assert.equal(code, 0)
+  assert.equal(JSON.parse(stdout).clients.everConnected, 3)
+})

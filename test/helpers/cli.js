@@ -1,0 +1,33 @@
+/**
+ * Runs the real CLI binary in a child process and collects its output; the child is killed
+ * by pid if it outlives the test.
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} args arguments after `node`, e.g. ['bin/ioswarm.js', 'simulate', …]
+ * @param {{ env?: Record<string, string>, timeoutMs?: number, onStderr?: (text: string, child: import('node:child_process').ChildProcess) => void }} [options]
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
+ */
+export function runCli (t, args, { env = {}, timeoutMs = 60000, onStderr } = {}) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  child.stderr.on('data', (d) => {
+    stderr += d
+    onStderr?.(stderr, child)
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+  })
+}
