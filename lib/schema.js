@@ -134,7 +134,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} expected
  * @property {number} missing
  * @property {DelaySummary} relative
- * @property {DelaySummary | null} absolute
+ * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages
  */
 
