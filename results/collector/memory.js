@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
-import { assembleSamples, checkId, checkMessageReport, finalsList, simulatorStatus } from './status.js'
+import { assembleSamples, checkId, checkMessageReport, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from './keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
@@ -93,8 +93,7 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
     },
     async reportServerSample (runId, serverId, sample) {
       const run = write(runId)
-      checkId(serverId, 'server id')
-      run.serverSamples.push(copy(sample))
+      run.serverSamples.push(copy({ ...sample, server: checkId(serverId, 'server id') }))
       trim(run.serverSamples, maxSamples)
     },
     async reportFinal (runId, simId, final) {
@@ -113,7 +112,7 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
     async listSimulators (runId) {
       const run = read(runId)
       const now = performance.now()
-      return [...run.simulators.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((info) => {
+      return [...run.simulators.values()].sort((a, b) => compareText(a.id, b.id)).map((info) => {
         const heartbeat = run.heartbeats.get(info.id)
         return copy(simulatorStatus(info, {
           alive: heartbeat !== undefined && heartbeat.expiresAt > now,

@@ -8,7 +8,7 @@ import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from './keys.js'
 import { tooManyReports } from './memory.js'
 import { connectRedis } from './redis-connect.js'
 import { createControl } from './redis-control.js'
-import { assembleSamples, checkId, checkMessageReport, finalsList, simulatorStatus } from './status.js'
+import { assembleSamples, checkId, checkMessageReport, compareText, finalsList, simulatorStatus } from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -125,7 +125,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       const k = keys(runId)
       const [infos, finals, clocks, last, heartbeats] = await Promise.all(
         [k.simulators, k.finals, k.clocks, k.last, k.heartbeats].map((key) => redis.hgetall(key)))
-      const simulators = [...parseHash(infos).values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+      const simulators = [...parseHash(infos).values()].sort((a, b) => compareText(a.id, b.id))
       const alive = await Promise.all(simulators.map((s) => redis.exists(k.heartbeat(s.id))))
       const [f, c, l] = [parseHash(finals), parseHash(clocks), parseHash(last)]
       return simulators.map((info, i) => simulatorStatus(info, {
@@ -149,7 +149,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       const [samples, server] = await Promise.all([readStream(redis, k.samples, 5000, maxSamples), readStream(redis, k.serverSamples, 5000, maxSamples)])
       return assembleSamples(
         samples.map((e) => ({ simulator: e.sim, timeline: JSON.parse(e.timeline), health: JSON.parse(e.health) })),
-        server.map((e) => JSON.parse(e.sample)))
+        server.map((e) => ({ ...JSON.parse(e.sample), server: e.server })))
     },
     async getFinals (runId) {
       return finalsList(parseHash(await redis.hgetall(keys(runId).finals)))

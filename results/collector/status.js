@@ -83,11 +83,11 @@ export function simulatorStatus (info, { alive, lastHeartbeatAt, final, clock, l
  */
 export function assembleSamples (simulatorSamples, serverSamples) {
   const order = (/** @type {{ t: number, simulator: string }} */ a, /** @type {{ t: number, simulator: string }} */ b) =>
-    a.t - b.t || (a.simulator < b.simulator ? -1 : a.simulator > b.simulator ? 1 : 0)
+    a.t - b.t || compareText(a.simulator, b.simulator)
   return {
     timeline: simulatorSamples.map((s) => ({ ...s.timeline, simulator: s.simulator })).sort(order),
     health: simulatorSamples.map((s) => ({ ...s.health, simulator: s.simulator, saturated: isSaturated(s.health) })).sort(order),
-    server: [...serverSamples].sort((a, b) => a.t - b.t)
+    server: [...serverSamples].sort((a, b) => a.t - b.t || compareText(a.server ?? '', b.server ?? ''))
   }
 }
 
@@ -97,5 +97,14 @@ export function assembleSamples (simulatorSamples, serverSamples) {
  * @returns {(FinalReport & { simulator: string })[]}
  */
 export function finalsList (finals) {
-  return [...finals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([simulator, f]) => ({ ...f, simulator }))
+  return [...finals].sort(([a], [b]) => compareText(a, b)).map(([simulator, f]) => ({ ...f, simulator }))
+}
+
+/**
+ * Code-unit order (not locale order: ids sort the same everywhere).
+ * @param {string} a
+ * @param {string} b
+ */
+export function compareText (a, b) {
+  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -154,7 +154,7 @@ export async function runCollectorContract (t, create, hooks = {}) {
     assert.deepEqual(samples.timeline.map((p) => [p.t - T0, p.simulator]).slice(0, 3), [[1000, 'sim-a'], [1000, 'sim-b'], [1000, 'sim-c']])
     assert.equal(samples.timeline[5].connected, 7)
     assert.deepEqual(samples.health.filter((h) => h.saturated).map((h) => h.simulator), ['sim-b'])
-    assert.deepEqual(samples.server.map((s) => s.connected), [330])
+    assert.deepEqual(samples.server.map((s) => [s.server, s.connected]), [['server-1', 330]])
   })
 
   await t.test('finals and simulators: a simulator that stops heartbeating is stale, its reports kept', async () => {
