@@ -29,19 +29,27 @@ export function findRedisServer () {
 }
 
 /**
+ * True when redis-server is on PATH; else skips the test loudly (throws under CI=true).
+ * @param {import('node:test').TestContext} t
+ * @param {string} [needs] what is missing, for the message
+ */
+export function hasRedisServer (t, needs = 'no REDIS_URL and no redis-server on PATH') {
+  if (findRedisServer()) return true
+  const reason = `REDIS TEST SKIPPED: ${needs} (install redis-server${needs.includes('REDIS_URL') ? ' or set REDIS_URL' : ''})`
+  if (process.env.CI === 'true') throw new Error(reason.replace('SKIPPED', 'FAILED under CI=true'))
+  t.diagnostic(reason)
+  t.skip(reason)
+  return false
+}
+
+/**
  * A Redis URL for this test file, or null after skipping the test when there is no Redis.
  * @param {import('node:test').TestContext} t
  * @returns {Promise<string | null>}
  */
 export async function getRedisUrl (t) {
   if (process.env.REDIS_URL) return process.env.REDIS_URL
-  if (!findRedisServer()) {
-    const reason = 'REDIS TESTS SKIPPED: no REDIS_URL and no redis-server on PATH (install redis-server or set REDIS_URL)'
-    if (process.env.CI === 'true') throw new Error(reason.replace('SKIPPED', 'FAILED under CI=true'))
-    t.diagnostic(reason)
-    t.skip(reason)
-    return null
-  }
+  if (!hasRedisServer(t)) return null
   if (!shared) {
     shared = startPrivateRedis()
     // Stopped (and reaped) once the file's tests are done; the 'exit' kill is the fallback.

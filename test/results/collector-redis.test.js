@@ -4,7 +4,7 @@ import net from 'node:net'
 import { Redis } from 'ioredis'
 import { CODES } from '../../lib/errors.js'
 import { createCollector, RUNS_KEY } from '../../results/collector/index.js'
-import { findRedisServer, getRedisUrl, startPrivateRedis } from '../helpers/redis.js'
+import { getRedisUrl, hasRedisServer, startPrivateRedis } from '../helpers/redis.js'
 import { runCollectorContract } from './collector.contract.js'
 import { messageReport } from './make-reports.js'
 
@@ -51,7 +51,7 @@ test('redis collector: the collector contract, and every key of a run under its 
 })
 
 test('an ACL user with a password full of URL characters works, limited to ioswarm:* keys', async (t) => {
-  if (!findRedisServer()) return t.skip('needs redis-server on PATH to start a Redis with a password')
+  if (!hasRedisServer(t, 'this test starts its own Redis with a password and needs redis-server on PATH')) return
   const password = 'p@ss:w/rd#1 %x'
   const redis = await startPrivateRedis(['--requirepass', 'admin-secret'])
   t.after(redis.stop)
