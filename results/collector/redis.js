@@ -3,10 +3,11 @@
  * merged results. Layout in keys.js and results/README.md. Writes are one round trip each
  * (a script or a MULTI); reads page through streams.
  */
+import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
 import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from './keys.js'
 import { tooManyReports } from './memory.js'
-import { connectRedis } from './redis-connect.js'
+import { connectRedis, redactText, redactUrl } from './redis-connect.js'
 import { createControl } from './redis-control.js'
 import { assembleSamples, checkId, checkMessageReport, compareText, finalsList, simulatorStatus } from './status.js'
 
@@ -51,6 +52,7 @@ async function readStream (redis, key, pageSize, maxEntries) {
  */
 export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMITS.messageReports, maxSamples = LIMITS.samples }) {
   const redis = await connectRedis(redisUrl)
+  // Returned by way of withCollectorErrors: callers see IoswarmErrors, never ioredis ones.
   redis.defineCommand('ioswarmReportMessage', { numberOfKeys: 2, lua: REPORT_MESSAGE_LUA })
   const control = createControl(redis)
   const keys = (/** @type {string} */ runId) => runKeys(checkId(runId, 'run id'))
@@ -66,7 +68,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     }
   }
 
-  return {
+  return withCollectorErrors(redisUrl, {
     kind: 'redis',
     async registerRun (runId, { name, startedAt, options }) {
       const k = keys(runId)
@@ -170,5 +172,29 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       await control.close()
       await redis.quit().catch(() => redis.disconnect())
     }
+  })
+}
+
+/**
+ * Turns a failed Redis command into IOSWARM_ERR_COLLECTOR naming the method and the
+ * (redacted) URL; IoswarmErrors (bad ids, bound reached) pass through.
+ * @param {string} url
+ * @param {Collector} collector
+ * @returns {Collector}
+ */
+function withCollectorErrors (url, collector) {
+  const wrapped = /** @type {Record<string, unknown>} */ ({ ...collector })
+  for (const [name, value] of Object.entries(collector)) {
+    if (typeof value !== 'function') continue
+    const method = /** @type {(...args: unknown[]) => Promise<unknown>} */ (value)
+    wrapped[name] = async (/** @type {unknown[]} */ ...args) => {
+      try {
+        return await method(...args)
+      } catch (err) {
+        if (err instanceof IoswarmError) throw err
+        throw new IoswarmError(CODES.COLLECTOR, `Redis at ${redactUrl(url)}: ${name} failed: ${redactText(/** @type {Error} */ (err).message, url)}`)
+      }
+    }
   }
+  return /** @type {Collector} */ (/** @type {unknown} */ (wrapped))
 }

@@ -87,3 +87,17 @@ test('an unreachable Redis fails at once with a collector error naming the redac
   assert.ok(!err.message.includes('hunter2'), err.message)
   await assert.rejects(createCollector({ redisUrl: 'http://127.0.0.1:6379' }), { code: CODES.INVALID_OPTION })
 })
+
+test('when Redis goes away mid-run, writes reject with a collector error instead of hanging', async (t) => {
+  if (!hasRedisServer(t, 'this test stops its own Redis and needs redis-server on PATH')) return
+  const redis = await startPrivateRedis(['--requirepass', 'pw-9'])
+  t.after(redis.stop)
+  const collector = await createCollector({ redisUrl: `redis://:pw-9@127.0.0.1:${redis.port}` })
+  t.after(() => collector.close())
+  await collector.heartbeat('gone-run', 'sim-a', 1000)
+  await redis.stop()
+  const err = await collector.heartbeat('gone-run', 'sim-a', 1000).then(() => assert.fail('wrote to a stopped Redis'), (e) => e)
+  assert.equal(err.code, CODES.COLLECTOR)
+  assert.match(err.message, new RegExp(`^Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}: heartbeat failed: `))
+  assert.ok(!err.message.includes('pw-9'), err.message)
+})
