@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
-import { assembleSamples, checkId, checkMessageReport, compareText, finalsList, simulatorStatus } from './status.js'
+import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from './keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
@@ -50,6 +50,7 @@ function trim (list, max) {
 }
 
 /**
+ * An in-memory collector (same interface and bounds as the Redis one).
  * @param {{ maxMessageReports?: number, maxSamples?: number }} [limits]
  * @returns {Collector}
  */
@@ -76,7 +77,7 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       write(runId).simulators.set(checkId(info.id, 'simulator id'), copy(info))
     },
     async heartbeat (runId, simId, ttlMs) {
-      write(runId).heartbeats.set(checkId(simId, 'simulator id'), { expiresAt: performance.now() + ttlMs, at: Date.now() })
+      write(runId).heartbeats.set(checkId(simId, 'simulator id'), { expiresAt: performance.now() + checkTtl(ttlMs), at: Date.now() })
     },
     async reportMessage (runId, simId, report) {
       const run = write(runId)
@@ -160,6 +161,7 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
 }
 
 /**
+ * The error for a message report past the run's bound (both backends).
  * @param {string} runId
  * @param {number} max
  */

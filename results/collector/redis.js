@@ -9,7 +9,7 @@ import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from './keys.js'
 import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from './redis-connect.js'
 import { createControl } from './redis-control.js'
-import { assembleSamples, checkId, checkMessageReport, compareText, finalsList, simulatorStatus } from './status.js'
+import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -47,6 +47,7 @@ async function readStream (redis, key, pageSize, maxEntries) {
 }
 
 /**
+ * A Redis collector, connected (rejects with IOSWARM_ERR_COLLECTOR when Redis cannot be used).
  * @param {{ redisUrl: string, maxMessageReports?: number, maxSamples?: number }} options
  * @returns {Promise<Collector>}
  */
@@ -84,7 +85,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       const k = keys(runId)
       const now = String(Date.now())
       await redis.multi()
-        .set(k.heartbeat(sim(simId)), now, 'PX', Math.max(1, Math.round(ttlMs)))
+        .set(k.heartbeat(sim(simId)), now, 'PX', checkTtl(ttlMs))
         .hset(k.heartbeats, simId, now)
         .exec()
     },

@@ -37,6 +37,18 @@ export function checkId (id, what) {
 }
 
 /**
+ * Checks a heartbeat's time to live.
+ * @param {unknown} ttlMs
+ * @returns {number} whole milliseconds, at least 1
+ */
+export function checkTtl (ttlMs) {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw invalidOption('heartbeat ttlMs', `must be a positive number of milliseconds, got ${JSON.stringify(ttlMs)}`)
+  }
+  return Math.max(1, Math.round(ttlMs))
+}
+
+/**
  * Checks the parts of a message report the collector relies on.
  * @param {import('../../lib/schema.js').MessageReport} report
  */

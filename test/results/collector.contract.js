@@ -190,6 +190,7 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await assert.rejects(collector.registerRun('bad{id}', { name: 'x', startedAt: T0, options: {} }), { code: CODES.INVALID_OPTION })
     await assert.rejects(collector.reportMessage(runId, 'a|b', reportOf('sim-a', 1, 1)), { code: CODES.INVALID_OPTION })
     await assert.rejects(collector.reportMessage(runId, 'sim-a', /** @type {any} */ ({ key: '' })), { code: CODES.COLLECTOR })
+    await assert.rejects(collector.heartbeat(runId, 'sim-a', Number.NaN), { code: CODES.INVALID_OPTION })
   })
 
   await t.test('message reports past the bound are refused loudly, not dropped', async () => {
