@@ -60,7 +60,9 @@ function mergeEntries (entries, clocks) {
   const withAbsolute = entries.filter((e) => e.report.absolute)
   const sum = (/** @type {'received' | 'expected' | 'missing'} */ field) => reports.reduce((a, r) => a + r[field], 0)
   // A simulator that never reported its clock is taken as sharing the reference clock.
-  const uncertaintyMs = Math.max(0, ...withAbsolute.map((e) => clocks[e.simulator]?.uncertaintyMs ?? 0))
+  // (A loop, not Math.max(...list): a round can hold 100,000s of reports.)
+  let uncertaintyMs = 0
+  for (const e of withAbsolute) uncertaintyMs = Math.max(uncertaintyMs, clocks[e.simulator]?.uncertaintyMs ?? 0)
   return {
     received: sum('received'),
     expected: sum('expected'),
@@ -93,7 +95,7 @@ function groupBy (items, keyOf) {
 }
 
 /** @param {number | null} a @param {number | null} b nulls last */
-const byNullable = (a, b) => (a ?? Infinity) - (b ?? Infinity)
+const byNullable = (a, b) => a === b ? 0 : a === null ? 1 : b === null ? -1 : a - b
 
 /**
  * One RunMessage per message key, sorted by round, seq, then first receipt.
@@ -102,7 +104,7 @@ const byNullable = (a, b) => (a ?? Infinity) - (b ?? Infinity)
  * @returns {RunMessage[]}
  */
 export function mergeMessageReports (entries, clocks) {
-  const merged = [...groupBy(entries, (e) => e.report.key).values()].map((group) => {
+  const messages = [...groupBy(entries, (e) => e.report.key).values()].map((group) => {
     const first = group[0].report
     const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks)
     return {
@@ -120,9 +122,9 @@ export function mergeMessageReports (entries, clocks) {
       }
     }
   })
-  merged.sort((a, b) => byNullable(a.message.round, b.message.round) ||
+  messages.sort((a, b) => byNullable(a.message.round, b.message.round) ||
     byNullable(a.message.seq, b.message.seq) || a.firstAt - b.firstAt)
-  return merged.map((m) => m.message)
+  return messages.map((m) => m.message)
 }
 
 /**
