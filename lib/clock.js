@@ -2,7 +2,7 @@
  * Clocks. Delays inside one process use the monotonic clock; timestamps that cross
  * processes use wall-clock milliseconds with sub-millisecond resolution, anchored once
  * per process (performance.timeOrigin), then corrected by a measured offset when
- * hosts differ (see results/clock-offset.js).
+ * hosts differ (see lib/clock-offset.js).
  */
 import { performance } from 'node:perf_hooks'
 

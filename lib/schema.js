@@ -134,7 +134,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} expected
  * @property {number} missing
  * @property {DelaySummary} relative
- * @property {DelaySummary | null} absolute
+ * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages
  */
 
@@ -152,7 +152,8 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
- * @typedef {ProcessSample & { connected: number, byTransport: { websocket: number, polling: number } }} ServerSample
+ * One second of a server process; `server` (its id, e.g. a cluster worker) is set by the collector.
+ * @typedef {ProcessSample & { connected: number, byTransport: { websocket: number, polling: number }, server?: string }} ServerSample
  */
 
 /**

@@ -1,0 +1,218 @@
+/**
+ * Merging what simulators reported into results, as pure functions used by both collector
+ * backends: histograms are merged (true percentiles across simulators), and the 2012 rig's
+ * "average of averages" is kept next to them for comparison.
+ */
+import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
+
+/**
+ * @typedef {import('../lib/schema.js').DelaySummary} DelaySummary
+ * @typedef {import('../lib/schema.js').ClockInfo} ClockInfo
+ * @typedef {import('../lib/schema.js').RunMessage} RunMessage
+ * @typedef {import('../lib/schema.js').RoundResult} RoundResult
+ * @typedef {import('../lib/schema.js').ProcessSample} ProcessSample
+ * @typedef {import('../lib/schema.js').SimulatorSummary} SimulatorSummary
+ * @typedef {import('../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('./collector/types.js').MessageEntry} MessageEntry
+ * @typedef {import('./collector/types.js').PlannedRound} PlannedRound
+ * @typedef {import('./collector/types.js').FinalReport} FinalReport
+ * @typedef {import('./collector/types.js').RunSamples} RunSamples
+ */
+
+/** A simulator is saturated in a second when its loop was this busy or this late. */
+export const SATURATION = Object.freeze({ elu: 0.9, loopDelayP99Ms: 50 })
+
+/**
+ * Whether a process sample shows a saturated process (its measurements are suspect).
+ * @param {ProcessSample} sample
+ */
+export function isSaturated (sample) {
+  return sample.elu >= SATURATION.elu || sample.loopDelayP99Ms >= SATURATION.loopDelayP99Ms
+}
+
+/**
+ * Merged summary of encoded histograms.
+ * @param {Iterable<string | null | undefined>} encodedList
+ * @returns {DelaySummary}
+ */
+export function mergeSummaries (encodedList) {
+  return summarize(mergeEncoded(encodedList))
+}
+
+const round3 = (/** @type {number} */ v) => Math.round(v * 1000) / 1000
+
+/**
+ * Mean of the means of non-empty summaries (unweighted: the 2012 rig's figure), or null.
+ * @param {(DelaySummary | null)[]} summaries
+ */
+export function meanOfMeans (summaries) {
+  const means = summaries.flatMap((s) => s && s.count > 0 ? [s.mean] : [])
+  return means.length ? round3(means.reduce((a, b) => a + b, 0) / means.length) : null
+}
+
+/**
+ * Totals, merged delays and average of averages over a set of message reports.
+ * @param {MessageEntry[]} entries
+ * @param {Record<string, ClockInfo>} clocks by simulator, for the absolute uncertainty
+ */
+function mergeEntries (entries, clocks) {
+  const reports = entries.map((e) => e.report)
+  const withAbsolute = entries.filter((e) => e.report.absolute)
+  const sum = (/** @type {'received' | 'expected' | 'missing'} */ field) => reports.reduce((a, r) => a + r[field], 0)
+  // A simulator that never reported its clock is taken as sharing the reference clock.
+  // (A loop, not Math.max(...list): a round can hold 100,000s of reports.)
+  let uncertaintyMs = 0
+  for (const e of withAbsolute) uncertaintyMs = Math.max(uncertaintyMs, clocks[e.simulator]?.uncertaintyMs ?? 0)
+  return {
+    received: sum('received'),
+    expected: sum('expected'),
+    missing: sum('missing'),
+    relative: mergeSummaries(reports.map((r) => r.relative.histogram)),
+    absolute: withAbsolute.length ? mergeSummaries(withAbsolute.map((e) => e.report.absolute?.histogram)) : null,
+    uncertaintyMs,
+    avgOfAverages: {
+      relativeMs: meanOfMeans(reports.map((r) => r.relative)) ?? 0,
+      absoluteMs: meanOfMeans(reports.map((r) => r.absolute))
+    }
+  }
+}
+
+/**
+ * @template T
+ * @param {Iterable<T>} items
+ * @param {(item: T) => string | number | null} keyOf
+ */
+function groupBy (items, keyOf) {
+  /** @type {Map<string | number | null, T[]>} */
+  const groups = new Map()
+  for (const item of items) {
+    const key = keyOf(item)
+    const group = groups.get(key)
+    if (group) group.push(item)
+    else groups.set(key, [item])
+  }
+  return groups
+}
+
+/** @param {number | null} a @param {number | null} b nulls last */
+const byNullable = (a, b) => a === b ? 0 : a === null ? 1 : b === null ? -1 : a - b
+
+/**
+ * One RunMessage per message key, sorted by round, seq, then first receipt.
+ * @param {MessageEntry[]} entries one per (simulator, message), as stored
+ * @param {Record<string, ClockInfo>} clocks by simulator
+ * @returns {RunMessage[]}
+ */
+export function mergeMessageReports (entries, clocks) {
+  const messages = [...groupBy(entries, (e) => e.report.key).values()].map((group) => {
+    const first = group[0].report
+    const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks)
+    return {
+      firstAt: Math.min(...group.map((e) => e.report.firstAt)),
+      message: {
+        key: first.key,
+        id: first.id,
+        event: first.event,
+        round: first.round,
+        seq: first.seq,
+        sentAt: group.find((e) => e.report.sentAt !== null)?.report.sentAt ?? null,
+        simulators: new Set(group.map((e) => e.simulator)).size,
+        ...merged,
+        absolute: absolute && { ...absolute, uncertaintyMs }
+      }
+    }
+  })
+  messages.sort((a, b) => byNullable(a.message.round, b.message.round) ||
+    byNullable(a.message.seq, b.message.seq) || a.firstAt - b.firstAt)
+  return messages.map((m) => m.message)
+}
+
+/**
+ * One RoundResult per planned round (1-based, in order) and per other round seen.
+ * Messages without a round are in no round.
+ * @param {MessageEntry[]} entries
+ * @param {Record<string, ClockInfo>} clocks
+ * @param {PlannedRound[]} [planned]
+ * @returns {RoundResult[]}
+ */
+export function groupRounds (entries, clocks, planned = []) {
+  const byRound = groupBy(entries.filter((e) => e.report.round !== null), (e) => e.report.round)
+  const seen = /** @type {number[]} */ ([...byRound.keys()])
+  const rounds = new Set([...planned.map((_, i) => i + 1), ...seen])
+  return [...rounds].sort((a, b) => a - b).map((round) => {
+    const group = byRound.get(round) ?? []
+    const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks)
+    return {
+      round,
+      count: planned[round - 1]?.count ?? 0,
+      intervalMs: planned[round - 1]?.intervalMs ?? 0,
+      messages: new Set(group.map((e) => e.report.key)).size,
+      ...merged,
+      absolute: absolute && { ...absolute, uncertaintyMs }
+    }
+  })
+}
+
+/**
+ * Clients summed over simulators: from their final reports, plus the planned clients of
+ * simulators that never sent one (counted in the target, neither connected nor failed).
+ * @param {(FinalReport & { simulator: string })[]} finals
+ * @param {SimulatorSummary[]} simulatorList
+ */
+export function sumClients (finals, simulatorList) {
+  const finished = new Set(finals.map((f) => f.simulator))
+  const clients = { target: 0, connected: 0, failed: 0 }
+  for (const f of finals) {
+    clients.target += f.clients.target
+    clients.connected += f.clients.connected
+    clients.failed += f.clients.failed
+  }
+  for (const s of simulatorList) {
+    if (!finished.has(s.id)) clients.target += s.clients.target
+  }
+  return clients
+}
+
+/**
+ * A distribution's result (e.g. 2 × 500 clients) from what the collector returned for its run.
+ * @param {object} input
+ * @param {string} input.name e.g. '2x500'
+ * @param {number} input.simulators simulators planned
+ * @param {number} input.clientsPerSimulator
+ * @param {number} input.startedAt epoch ms
+ * @param {number} input.endedAt
+ * @param {RunMessage[]} input.messages from getMessages
+ * @param {RoundResult[]} input.rounds from getRounds
+ * @param {RunSamples} input.samples from getSamples
+ * @param {(FinalReport & { simulator: string })[]} input.finals from getFinals
+ * @param {SimulatorSummary[]} input.simulatorList from listSimulators
+ * @returns {DistributionResult}
+ */
+export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList }) {
+  const connectTime = mergeEncoded(finals.map((f) => f.clients.connectTime.histogram))
+  return {
+    name,
+    simulators,
+    clientsPerSimulator,
+    startedAt,
+    endedAt,
+    clients: sumClients(finals, simulatorList),
+    simulatorList: simulatorList.map(toSimulatorSummary),
+    rounds,
+    messages,
+    timeline: samples.timeline,
+    health: samples.health,
+    connectTime: { ...summarize(connectTime), curve: percentileCurve(connectTime) },
+    server: samples.server
+  }
+}
+
+/**
+ * Only the SimulatorSummary fields (a SimulatorStatus also carries its final report).
+ * @param {SimulatorSummary} s
+ * @returns {SimulatorSummary}
+ */
+export function toSimulatorSummary (s) {
+  const { id, hostname, pid, engine, transport, clients, stale, clock, health } = s
+  return { id, hostname, pid, engine, transport, clients, stale, clock, health }
+}

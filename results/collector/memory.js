@@ -1,0 +1,171 @@
+/**
+ * The in-memory collector: for a runner that forks its simulators locally (their writes
+ * arrive over IPC) and for tests. Stores what the Redis backend stores, with the same
+ * bounds, as JSON copies, so that both behave alike.
+ */
+import { EventEmitter } from 'node:events'
+import { performance } from 'node:perf_hooks'
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
+import { LIMITS } from './keys.js'
+
+/** @typedef {import('./types.js').Collector} Collector */
+
+/** @param {string} runId */
+function emptyRun (runId) {
+  return {
+    /** @type {(import('./types.js').RunInfo & { id: string }) | null} */
+    info: null,
+    id: runId,
+    /** @type {Map<string, import('./types.js').SimulatorInfo>} */
+    simulators: new Map(),
+    /** @type {Map<string, { expiresAt: number, at: number }>} expiresAt on the monotonic clock */
+    heartbeats: new Map(),
+    /** @type {Map<string, import('./types.js').MessageEntry>} by `simId|messageKey` */
+    messages: new Map(),
+    /** @type {{ simulator: string, timeline: import('../../lib/schema.js').TimelinePoint, health: import('../../lib/schema.js').ProcessSample }[]} */
+    samples: [],
+    /** @type {import('../../lib/schema.js').ServerSample[]} */
+    serverSamples: [],
+    /** @type {Map<string, import('./types.js').FinalReport>} */
+    finals: new Map(),
+    /** @type {Map<string, import('../../lib/schema.js').ClockInfo>} */
+    clocks: new Map(),
+    /** @type {Map<string, import('../../lib/schema.js').TimelinePoint>} */
+    last: new Map()
+  }
+}
+
+/** @template T @param {T} value @returns {T} a JSON copy, as Redis would return it */
+const copy = (value) => JSON.parse(JSON.stringify(value))
+
+/**
+ * Drops the oldest entries past the bound, in batches (like MAXLEN ~).
+ * @param {unknown[]} list
+ * @param {number} max
+ */
+function trim (list, max) {
+  if (list.length > max + Math.ceil(max / 10)) list.splice(0, list.length - max)
+}
+
+/**
+ * An in-memory collector (same interface and bounds as the Redis one).
+ * @param {{ maxMessageReports?: number, maxSamples?: number }} [limits]
+ * @returns {Collector}
+ */
+export function createMemoryCollector ({ maxMessageReports = LIMITS.messageReports, maxSamples = LIMITS.samples } = {}) {
+  /** @type {Map<string, ReturnType<typeof emptyRun>>} */
+  const runs = new Map()
+  const control = new EventEmitter()
+  /** @param {string} runId for writes: created on first use */
+  const write = (runId) => {
+    let run = runs.get(checkId(runId, 'run id'))
+    if (!run) runs.set(runId, (run = emptyRun(runId)))
+    return run
+  }
+  /** @param {string} runId for queries: an unknown run reads as empty */
+  const read = (runId) => runs.get(checkId(runId, 'run id')) ?? emptyRun(runId)
+  const clocksOf = (/** @type {ReturnType<typeof emptyRun>} */ run) => Object.fromEntries(run.clocks)
+
+  return {
+    kind: 'memory',
+    async registerRun (runId, { name, startedAt, options }) {
+      write(runId).info = copy({ id: runId, name, startedAt, options })
+    },
+    async registerSimulator (runId, info) {
+      write(runId).simulators.set(checkId(info.id, 'simulator id'), copy(info))
+    },
+    async heartbeat (runId, simId, ttlMs) {
+      write(runId).heartbeats.set(checkId(simId, 'simulator id'), { expiresAt: performance.now() + checkTtl(ttlMs), at: Date.now() })
+    },
+    async reportMessage (runId, simId, report) {
+      const run = write(runId)
+      const field = `${checkId(simId, 'simulator id')}|${checkMessageReport(report).key}`
+      if (run.messages.has(field)) return
+      if (run.messages.size >= maxMessageReports) throw tooManyReports(runId, maxMessageReports)
+      run.messages.set(field, { simulator: simId, report: copy(report) })
+    },
+    async reportSample (runId, simId, { timeline, health }) {
+      const run = write(runId)
+      run.samples.push(copy({ simulator: checkId(simId, 'simulator id'), timeline, health }))
+      run.last.set(simId, copy(timeline))
+      trim(run.samples, maxSamples)
+    },
+    async reportServerSample (runId, serverId, sample) {
+      const run = write(runId)
+      run.serverSamples.push(copy({ ...sample, server: checkId(serverId, 'server id') }))
+      trim(run.serverSamples, maxSamples)
+    },
+    async reportFinal (runId, simId, final) {
+      const run = write(runId)
+      run.finals.set(checkId(simId, 'simulator id'), copy(final))
+      run.clocks.set(simId, copy(final.clock))
+    },
+    async reportClock (runId, simId, clock) {
+      write(runId).clocks.set(checkId(simId, 'simulator id'), copy(clock))
+    },
+
+    async listRuns () {
+      const infos = [...runs.values()].flatMap((r) => r.info ? [copy(r.info)] : [])
+      return infos.sort((a, b) => a.startedAt - b.startedAt)
+    },
+    async listSimulators (runId) {
+      const run = read(runId)
+      const now = performance.now()
+      return [...run.simulators.values()].sort((a, b) => compareText(a.id, b.id)).map((info) => {
+        const heartbeat = run.heartbeats.get(info.id)
+        return copy(simulatorStatus(info, {
+          alive: heartbeat !== undefined && heartbeat.expiresAt > now,
+          lastHeartbeatAt: heartbeat?.at ?? null,
+          final: run.finals.get(info.id) ?? null,
+          clock: run.clocks.get(info.id) ?? null,
+          last: run.last.get(info.id) ?? null
+        }))
+      })
+    },
+    async getMessages (runId) {
+      const run = read(runId)
+      return mergeMessageReports([...run.messages.values()], clocksOf(run))
+    },
+    async getRounds (runId, planned) {
+      const run = read(runId)
+      return groupRounds([...run.messages.values()], clocksOf(run), planned)
+    },
+    async getSamples (runId) {
+      const run = read(runId)
+      return copy(assembleSamples(run.samples, run.serverSamples))
+    },
+    async getFinals (runId) {
+      return copy(finalsList(read(runId).finals))
+    },
+
+    async publishControl (runId, message) {
+      const event = `control:${checkId(runId, 'run id')}`
+      const payload = copy(message)
+      // Delivered later, like Redis pub/sub: never inside the publisher's call.
+      setImmediate(() => control.emit(event, payload))
+    },
+    async subscribeControl (runId, handler) {
+      const event = `control:${checkId(runId, 'run id')}`
+      control.on(event, handler)
+      return async () => { control.off(event, handler) }
+    },
+    async deleteRun (runId) {
+      runs.delete(checkId(runId, 'run id'))
+    },
+    async close () {
+      control.removeAllListeners()
+    }
+  }
+}
+
+/**
+ * The error for a message report past the run's bound (both backends).
+ * @param {string} runId
+ * @param {number} max
+ */
+export function tooManyReports (runId, max) {
+  return new IoswarmError(CODES.COLLECTOR,
+    `run ${runId} already holds ${max} message reports (the collector's bound, maxMessageReports); further reports are refused, not silently dropped`)
+}

@@ -1,0 +1,201 @@
+/**
+ * The Redis collector: simulators on any host write to one Redis; the runner reads the
+ * merged results. Layout in keys.js and results/README.md. Writes are one round trip each
+ * (a script or a MULTI); reads page through streams.
+ */
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from './keys.js'
+import { tooManyReports } from './memory.js'
+import { connectRedis, redactText, redactUrl } from './redis-connect.js'
+import { createControl } from './redis-control.js'
+import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
+
+/**
+ * @typedef {import('./types.js').Collector} Collector
+ * @typedef {import('ioredis').Redis} Redis
+ */
+
+/** @template T @param {Record<string, string>} hash @returns {Map<string, T>} */
+const parseHash = (hash) => new Map(Object.entries(hash).map(([k, v]) => [k, JSON.parse(v)]))
+
+/**
+ * Every entry of a stream, read in pages (exclusive start ids need Redis ≥ 6.2).
+ * @param {Redis} redis
+ * @param {string} key
+ * @param {number} pageSize
+ * @param {number} maxEntries the stream's bound
+ * @returns {Promise<Record<string, string>[]>} each entry's fields
+ */
+async function readStream (redis, key, pageSize, maxEntries) {
+  /** @type {Record<string, string>[]} */
+  const entries = []
+  let start = '-'
+  // MAXLEN ~ may keep up to one stream node (100 entries by default) past the bound.
+  for (let page = 0; page <= maxEntries / pageSize + 2; page++) {
+    const batch = await redis.xrange(key, start, '+', 'COUNT', pageSize)
+    for (const [, fields] of batch) {
+      /** @type {Record<string, string>} */
+      const entry = {}
+      for (let i = 0; i + 1 < fields.length; i += 2) entry[fields[i]] = fields[i + 1]
+      entries.push(entry)
+    }
+    if (batch.length < pageSize) break
+    start = `(${batch[batch.length - 1][0]}`
+  }
+  return entries
+}
+
+/**
+ * A Redis collector, connected (rejects with IOSWARM_ERR_COLLECTOR when Redis cannot be used).
+ * @param {{ redisUrl: string, maxMessageReports?: number, maxSamples?: number }} options
+ * @returns {Promise<Collector>}
+ */
+export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMITS.messageReports, maxSamples = LIMITS.samples }) {
+  const redis = await connectRedis(redisUrl)
+  // Returned by way of withCollectorErrors: callers see IoswarmErrors, never ioredis ones.
+  redis.defineCommand('ioswarmReportMessage', { numberOfKeys: 2, lua: REPORT_MESSAGE_LUA })
+  const control = createControl(redis)
+  const keys = (/** @type {string} */ runId) => runKeys(checkId(runId, 'run id'))
+  const sim = (/** @type {string} */ simId) => checkId(simId, 'simulator id')
+
+  /** @param {string} runId */
+  async function messageEntries (runId) {
+    const k = keys(runId)
+    const [entries, clocks] = await Promise.all([readStream(redis, k.messages, 1000, maxMessageReports), redis.hgetall(k.clocks)])
+    return {
+      entries: entries.map((e) => ({ simulator: e.sim, report: JSON.parse(e.report) })),
+      clocks: Object.fromEntries(parseHash(clocks))
+    }
+  }
+
+  return withCollectorErrors(redisUrl, {
+    kind: 'redis',
+    async registerRun (runId, { name, startedAt, options }) {
+      const k = keys(runId)
+      await Promise.all([
+        redis.hset(k.meta, { id: runId, name, startedAt: String(startedAt), options: JSON.stringify(options) }),
+        redis.zadd(RUNS_KEY, startedAt, runId)
+      ])
+    },
+    async registerSimulator (runId, info) {
+      await redis.hset(keys(runId).simulators, sim(info.id), JSON.stringify(info))
+    },
+    async heartbeat (runId, simId, ttlMs) {
+      const k = keys(runId)
+      const now = String(Date.now())
+      await redis.multi()
+        .set(k.heartbeat(sim(simId)), now, 'PX', checkTtl(ttlMs))
+        .hset(k.heartbeats, simId, now)
+        .exec()
+    },
+    async reportMessage (runId, simId, report) {
+      const k = keys(runId)
+      const { key } = checkMessageReport(report)
+      const stored = await /** @type {any} */ (redis).ioswarmReportMessage(k.messageIndex, k.messages,
+        `${sim(simId)}|${key}`, simId, key, JSON.stringify(report), maxMessageReports)
+      if (stored === -1) throw tooManyReports(runId, maxMessageReports)
+    },
+    async reportSample (runId, simId, { timeline, health }) {
+      const k = keys(runId)
+      await redis.multi()
+        .xadd(k.samples, 'MAXLEN', '~', maxSamples, '*', 'sim', sim(simId), 'timeline', JSON.stringify(timeline), 'health', JSON.stringify(health))
+        .hset(k.last, simId, JSON.stringify(timeline))
+        .exec()
+    },
+    async reportServerSample (runId, serverId, sample) {
+      await redis.xadd(keys(runId).serverSamples, 'MAXLEN', '~', maxSamples, '*', 'server', checkId(serverId, 'server id'), 'sample', JSON.stringify(sample))
+    },
+    async reportFinal (runId, simId, final) {
+      const k = keys(runId)
+      await redis.multi()
+        .hset(k.finals, sim(simId), JSON.stringify(final))
+        .hset(k.clocks, simId, JSON.stringify(final.clock))
+        .exec()
+    },
+    async reportClock (runId, simId, clock) {
+      await redis.hset(keys(runId).clocks, sim(simId), JSON.stringify(clock))
+    },
+
+    async listRuns () {
+      const ids = await redis.zrange(RUNS_KEY, 0, -1)
+      const metas = await Promise.all(ids.map((id) => redis.hgetall(runKeys(id).meta)))
+      return metas.flatMap((m) => m.id
+        ? [{ id: m.id, name: m.name, startedAt: Number(m.startedAt), options: JSON.parse(m.options) }]
+        : [])
+    },
+    async listSimulators (runId) {
+      const k = keys(runId)
+      const [infos, finals, clocks, last, heartbeats] = await Promise.all(
+        [k.simulators, k.finals, k.clocks, k.last, k.heartbeats].map((key) => redis.hgetall(key)))
+      const simulators = [...parseHash(infos).values()].sort((a, b) => compareText(a.id, b.id))
+      const alive = await Promise.all(simulators.map((s) => redis.exists(k.heartbeat(s.id))))
+      const [f, c, l] = [parseHash(finals), parseHash(clocks), parseHash(last)]
+      return simulators.map((info, i) => simulatorStatus(info, {
+        alive: alive[i] === 1,
+        lastHeartbeatAt: heartbeats[info.id] ? Number(heartbeats[info.id]) : null,
+        final: f.get(info.id) ?? null,
+        clock: c.get(info.id) ?? null,
+        last: l.get(info.id) ?? null
+      }))
+    },
+    async getMessages (runId) {
+      const { entries, clocks } = await messageEntries(runId)
+      return mergeMessageReports(entries, clocks)
+    },
+    async getRounds (runId, planned) {
+      const { entries, clocks } = await messageEntries(runId)
+      return groupRounds(entries, clocks, planned)
+    },
+    async getSamples (runId) {
+      const k = keys(runId)
+      const [samples, server] = await Promise.all([readStream(redis, k.samples, 5000, maxSamples), readStream(redis, k.serverSamples, 5000, maxSamples)])
+      return assembleSamples(
+        samples.map((e) => ({ simulator: e.sim, timeline: JSON.parse(e.timeline), health: JSON.parse(e.health) })),
+        server.map((e) => ({ ...JSON.parse(e.sample), server: e.server })))
+    },
+    async getFinals (runId) {
+      return finalsList(parseHash(await redis.hgetall(keys(runId).finals)))
+    },
+
+    publishControl: (runId, message) => control.publish(keys(runId).control, message),
+    subscribeControl: (runId, handler) => control.subscribe(keys(runId).control, handler),
+    async deleteRun (runId) {
+      const k = keys(runId)
+      const simIds = await redis.hkeys(k.simulators)
+      await Promise.all([
+        redis.unlink(k.meta, k.simulators, k.heartbeats, k.finals, k.clocks, k.last, k.messages,
+          k.messageIndex, k.samples, k.serverSamples, ...simIds.map(k.heartbeat)),
+        redis.zrem(RUNS_KEY, runId)
+      ])
+    },
+    async close () {
+      await control.close()
+      await redis.quit().catch(() => redis.disconnect())
+    }
+  })
+}
+
+/**
+ * Turns a failed Redis command into IOSWARM_ERR_COLLECTOR naming the method and the
+ * (redacted) URL; IoswarmErrors (bad ids, bound reached) pass through.
+ * @param {string} url
+ * @param {Collector} collector
+ * @returns {Collector}
+ */
+function withCollectorErrors (url, collector) {
+  const wrapped = /** @type {Record<string, unknown>} */ ({ ...collector })
+  for (const [name, value] of Object.entries(collector)) {
+    if (typeof value !== 'function') continue
+    const method = /** @type {(...args: unknown[]) => Promise<unknown>} */ (value)
+    wrapped[name] = async (/** @type {unknown[]} */ ...args) => {
+      try {
+        return await method(...args)
+      } catch (err) {
+        if (err instanceof IoswarmError) throw err
+        throw new IoswarmError(CODES.COLLECTOR, `Redis at ${redactUrl(url)}: ${name} failed: ${redactText(/** @type {Error} */ (err).message, url)}`)
+      }
+    }
+  }
+  return /** @type {Collector} */ (/** @type {unknown} */ (wrapped))
+}

@@ -1,0 +1,109 @@
+/**
+ * The collector's interface and the shapes it stores, as JSDoc types. Both backends
+ * (memory, Redis) implement Collector and pass the same contract tests.
+ */
+
+/**
+ * @typedef {import('../../lib/schema.js').MessageReport} MessageReport
+ * @typedef {import('../../lib/schema.js').TimelinePoint} TimelinePoint
+ * @typedef {import('../../lib/schema.js').ProcessSample} ProcessSample
+ * @typedef {import('../../lib/schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema.js').ClientCounts} ClientCounts
+ * @typedef {import('../../lib/schema.js').HealthSummary} HealthSummary
+ * @typedef {import('../../lib/schema.js').ClockInfo} ClockInfo
+ * @typedef {import('../../lib/schema.js').RunMessage} RunMessage
+ * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
+ * @typedef {import('../../lib/schema.js').SimulatorSummary} SimulatorSummary
+ */
+
+/**
+ * @typedef {object} RunInfo
+ * @property {string} name
+ * @property {number} startedAt epoch ms
+ * @property {Record<string, unknown>} options the run's options (no secrets)
+ */
+
+/**
+ * @typedef {object} SimulatorInfo
+ * @property {string} id unique within the run
+ * @property {string} hostname
+ * @property {number} pid
+ * @property {number} clients clients this simulator will open
+ * @property {string} transport transport or mix, as given
+ * @property {string} engine
+ * @property {number} startedAt epoch ms
+ */
+
+/**
+ * A simulator's end-of-run summary.
+ * @typedef {object} FinalReport
+ * @property {ClientCounts} clients
+ * @property {HealthSummary} health
+ * @property {ClockInfo} clock
+ * @property {number} endedAt epoch ms
+ */
+
+/**
+ * @typedef {object} SampleReport
+ * @property {TimelinePoint} timeline
+ * @property {ProcessSample} health
+ */
+
+/**
+ * A simulator as the collector sees it now.
+ * @typedef {SimulatorSummary & { startedAt: number, alive: boolean, lastHeartbeatAt: number | null, final: FinalReport | null }} SimulatorStatus
+ */
+
+/**
+ * @typedef {object} RunSamples
+ * @property {(TimelinePoint & { simulator: string })[]} timeline
+ * @property {(ProcessSample & { simulator: string, saturated: boolean })[]} health
+ * @property {ServerSample[]} server
+ */
+
+/** @typedef {{ count: number, intervalMs: number }} PlannedRound */
+
+/**
+ * One stored message report and who sent it.
+ * @typedef {{ simulator: string, report: MessageReport }} MessageEntry
+ */
+
+/**
+ * @typedef {object} CollectorWriter
+ * @property {(runId: string, info: RunInfo) => Promise<void>} registerRun
+ * @property {(runId: string, info: SimulatorInfo) => Promise<void>} registerSimulator
+ * @property {(runId: string, simId: string, ttlMs: number) => Promise<void>} heartbeat
+ * @property {(runId: string, simId: string, report: MessageReport) => Promise<void>} reportMessage a second report of the same (simId, report.key) is ignored
+ * @property {(runId: string, simId: string, sample: SampleReport) => Promise<void>} reportSample
+ * @property {(runId: string, serverId: string, sample: ServerSample) => Promise<void>} reportServerSample
+ * @property {(runId: string, simId: string, final: FinalReport) => Promise<void>} reportFinal
+ * @property {(runId: string, simId: string, clock: ClockInfo) => Promise<void>} reportClock
+ */
+
+/**
+ * @typedef {object} CollectorReader
+ * @property {() => Promise<(RunInfo & { id: string })[]>} listRuns oldest first
+ * @property {(runId: string) => Promise<SimulatorStatus[]>} listSimulators by id
+ * @property {(runId: string) => Promise<RunMessage[]>} getMessages
+ * @property {(runId: string, planned?: PlannedRound[]) => Promise<RoundResult[]>} getRounds
+ * @property {(runId: string) => Promise<RunSamples>} getSamples
+ * @property {(runId: string) => Promise<(FinalReport & { simulator: string })[]>} getFinals by simulator id
+ */
+
+/**
+ * @typedef {object} CollectorControl
+ * @property {(runId: string, message: Record<string, unknown>) => Promise<void>} publishControl e.g. { type: 'stop' }
+ * @property {(runId: string, handler: (message: Record<string, unknown>) => void) => Promise<() => Promise<void>>} subscribeControl resolves to an unsubscribe function once subscribed
+ * @property {(runId: string) => Promise<void>} deleteRun
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * @typedef {CollectorWriter & CollectorReader & CollectorControl & { kind: 'memory' | 'redis' }} Collector
+ */
+
+/** The write methods, by name: what a simulator may call (also over IPC). */
+export const WRITE_METHODS = Object.freeze(/** @type {const} */ ([
+  'registerRun', 'registerSimulator', 'heartbeat', 'reportMessage',
+  'reportSample', 'reportServerSample', 'reportFinal', 'reportClock'
+]))

@@ -1,0 +1,83 @@
+/**
+ * CSV exports of a run's distributions, for spreadsheets and other tools. RFC 4180
+ * (CRLF rows, fields with a comma, quote or line break quoted, quotes doubled). Text that
+ * a spreadsheet would run as a formula (starting with an equals, plus, minus or at sign, a
+ * tab or a CR) is prefixed with a single quote: names and ids come from users and servers
+ * (OWASP "CSV injection").
+ */
+
+/** @typedef {import('../lib/schema.js').DistributionResult} DistributionResult */
+
+/**
+ * One CSV field.
+ * @param {unknown} value
+ */
+export function csvField (value) {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  if (typeof value === 'boolean') return String(value)
+  let text = String(value)
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+/**
+ * @param {string[]} header
+ * @param {unknown[][]} rows
+ */
+function csv (header, rows) {
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n'
+}
+
+const MESSAGE_HEADER = [
+  'distribution', 'round', 'seq', 'id', 'event', 'sent_at', 'simulators', 'received', 'expected', 'missing',
+  'relative_mean_ms', 'relative_p50_ms', 'relative_p90_ms', 'relative_p99_ms', 'relative_max_ms',
+  'absolute_p50_ms', 'absolute_p99_ms', 'absolute_uncertainty_ms', 'avg_of_averages_ms'
+]
+
+/**
+ * One row per message per distribution.
+ * @param {DistributionResult[]} distributions
+ * @returns {string}
+ */
+export function messagesCsv (distributions) {
+  const rows = distributions.flatMap((d) => d.messages.map((m) => [
+    d.name, m.round, m.seq, m.id, m.event, m.sentAt, m.simulators, m.received, m.expected, m.missing,
+    m.relative.mean, m.relative.p50, m.relative.p90, m.relative.p99, m.relative.max,
+    m.absolute?.p50, m.absolute?.p99, m.absolute?.uncertaintyMs, m.avgOfAverages.relativeMs
+  ]))
+  return csv(MESSAGE_HEADER, rows)
+}
+
+const SAMPLE_HEADER = [
+  'distribution', 'kind', 'source', 't', 'time', 'connected', 'websocket', 'polling', 'connects', 'disconnects',
+  'errors', 'messages', 'loop_delay_p50_ms', 'loop_delay_p99_ms', 'loop_delay_max_ms', 'elu', 'cpu_pct',
+  'rss_bytes', 'heap_used_bytes', 'saturated'
+]
+
+/** @param {number} t */
+const iso = (t) => Number.isFinite(t) ? new Date(t).toISOString() : ''
+
+/**
+ * One row per sample: simulator timeline points (kind `timeline`), simulator process
+ * samples (`health`) and server samples (`server`), per distribution.
+ * @param {DistributionResult[]} distributions
+ * @returns {string}
+ */
+export function samplesCsv (distributions) {
+  const rows = distributions.flatMap((d) => [
+    ...d.timeline.map((p) => [
+      d.name, 'timeline', p.simulator, p.t, iso(p.t), p.connected, p.byTransport.websocket, p.byTransport.polling,
+      p.connects, p.disconnects, p.errors, p.messages
+    ]),
+    ...d.health.map((h) => [
+      d.name, 'health', h.simulator, h.t, iso(h.t), null, null, null, null, null, null, null,
+      h.loopDelayP50Ms, h.loopDelayP99Ms, h.loopDelayMaxMs, h.elu, h.cpuPct, h.rssBytes, h.heapUsedBytes, h.saturated
+    ]),
+    ...d.server.map((s) => [
+      d.name, 'server', s.server ?? 'server', s.t, iso(s.t), s.connected, s.byTransport.websocket, s.byTransport.polling,
+      null, null, null, null, s.loopDelayP50Ms, s.loopDelayP99Ms, s.loopDelayMaxMs, s.elu, s.cpuPct, s.rssBytes, s.heapUsedBytes, null
+    ])
+  ])
+  return csv(SAMPLE_HEADER, rows)
+}

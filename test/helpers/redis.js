@@ -1,0 +1,134 @@
+/**
+ * Redis for tests: REDIS_URL when set, else a private redis-server from PATH on a free
+ * loopback port (never the shared one on 6379). Without redis-server the tests skip loudly,
+ * except under CI=true, where a missing Redis fails them.
+ */
+import { spawn } from 'node:child_process'
+import { accessSync, constants } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+
+const START_DEADLINE_MS = 5000
+const STOP_DEADLINE_MS = 3000
+
+/** @typedef {{ url: string, port: number, pid: number, stop: () => Promise<void> }} PrivateRedis */
+
+/** @type {Promise<PrivateRedis> | null} */
+let shared = null
+
+/** Absolute path of redis-server on PATH, or null. */
+export function findRedisServer () {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir || '.', 'redis-server')
+    try {
+      accessSync(file, constants.X_OK)
+      return file
+    } catch {}
+  }
+  return null
+}
+
+/**
+ * True when redis-server is on PATH; else skips the test loudly (throws under CI=true).
+ * @param {import('node:test').TestContext} t
+ * @param {string} [needs] what is missing, for the message
+ */
+export function hasRedisServer (t, needs = 'no REDIS_URL and no redis-server on PATH') {
+  if (findRedisServer()) return true
+  const reason = `REDIS TEST SKIPPED: ${needs} (install redis-server${needs.includes('REDIS_URL') ? ' or set REDIS_URL' : ''})`
+  if (process.env.CI === 'true') throw new Error(reason.replace('SKIPPED', 'FAILED under CI=true'))
+  t.diagnostic(reason)
+  t.skip(reason)
+  return false
+}
+
+/**
+ * A Redis URL for this test file, or null after skipping the test when there is no Redis.
+ * @param {import('node:test').TestContext} t
+ * @returns {Promise<string | null>}
+ */
+export async function getRedisUrl (t) {
+  if (process.env.REDIS_URL) return process.env.REDIS_URL
+  if (!hasRedisServer(t)) return null
+  if (!shared) {
+    shared = startPrivateRedis()
+    // Stopped (and reaped) once the file's tests are done; the 'exit' kill is the fallback.
+    const started = shared
+    process.once('beforeExit', () => { started.then((redis) => redis.stop(), () => {}) })
+  }
+  return (await shared).url
+}
+
+/**
+ * Starts a private redis-server (no persistence, loopback only); stopped on process exit too.
+ * @param {string[]} [extraArgs] more redis-server arguments, e.g. ['--requirepass', 'x']
+ * @returns {Promise<PrivateRedis>}
+ */
+export async function startPrivateRedis (extraArgs = []) {
+  const bin = findRedisServer()
+  if (!bin) throw new Error('redis-server is not on PATH')
+  const port = await freePort()
+  const args = ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1', ...extraArgs]
+  const child = spawn(bin, args, { stdio: 'ignore' })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  child.unref()
+  const stop = async () => {
+    process.removeListener('exit', killOnExit)
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.ref() // keep this process alive until the server has exited
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_DEADLINE_MS)
+    await exited
+    clearTimeout(timer)
+  }
+  try {
+    await waitForPing(port, child)
+  } catch (err) {
+    await stop()
+    throw err
+  }
+  return { url: `redis://127.0.0.1:${port}`, port, pid: /** @type {number} */ (child.pid), stop }
+}
+
+/** A port that was free a moment ago. */
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Polls PING until Redis answers, it exits, or the deadline passes.
+ * @param {number} port
+ * @param {import('node:child_process').ChildProcess} child
+ */
+async function waitForPing (port, child) {
+  const gone = () => child.exitCode !== null || child.signalCode !== null
+  const deadline = Date.now() + START_DEADLINE_MS
+  while (Date.now() < deadline && !gone()) {
+    // Any reply counts (+PONG, or -NOAUTH when a password is required): the server is up.
+    if (await ping(port)) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(gone() ? `redis-server on port ${port} exited at start` : `redis-server on port ${port} did not answer PING within ${START_DEADLINE_MS} ms`)
+}
+
+/** @param {number} port */
+function ping (port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.setTimeout(500)
+    const done = (/** @type {boolean} */ ok) => { socket.destroy(); resolve(ok) }
+    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.once('data', (data) => done(/^[+-]/.test(data.toString())))
+    socket.once('error', () => done(false))
+    socket.once('timeout', () => done(false))
+  })
+}

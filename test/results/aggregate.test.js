@@ -1,0 +1,102 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { buildDistribution, groupRounds, isSaturated, meanOfMeans, mergeMessageReports } from '../../results/aggregate.js'
+import { simulatorStatus } from '../../results/collector/status.js'
+import { delays, finalReport, messageReport, summaryOf } from './make-reports.js'
+
+/**
+ * Merged summaries equal direct ones; max is within the histogram's precision after decoding.
+ * @param {import('../../lib/schema.js').DelaySummary} actual
+ * @param {import('../../lib/schema.js').DelaySummary} expected
+ */
+function assertSummary (actual, expected) {
+  assert.deepEqual({ ...actual, max: 0 }, { ...expected, max: 0 })
+  assert.ok(Math.abs(actual.max - expected.max) <= expected.max * 0.001, `max ${actual.max} vs ${expected.max}`)
+}
+
+const CLOCKS = { a: { offsetMs: 0, uncertaintyMs: 0.3, reference: 'redis' }, b: { offsetMs: 0, uncertaintyMs: 4, reference: 'redis' } }
+
+test('absolute latency merges only the simulators that measured it, with their uncertainty', () => {
+  const withSentAt = messageReport({ round: 1, seq: 1, relativeMs: [1, 2, 3], absoluteMs: [10, 11, 12], sentAt: 5 })
+  const without = messageReport({ round: 1, seq: 1, relativeMs: [4, 5], sentAt: null })
+  const [m] = mergeMessageReports([{ simulator: 'b', report: without }, { simulator: 'a', report: withSentAt }], CLOCKS)
+  assert.equal(m.sentAt, 5)
+  assert.equal(m.received, 5)
+  assertSummary(m.relative, summaryOf([1, 2, 3, 4, 5]))
+  assert.ok(m.absolute)
+  const { uncertaintyMs, ...absolute } = m.absolute
+  assertSummary(absolute, summaryOf([10, 11, 12]))
+  assert.equal(uncertaintyMs, 0.3)
+  assert.deepEqual(m.avgOfAverages, { relativeMs: (summaryOf([1, 2, 3]).mean + summaryOf([4, 5]).mean) / 2, absoluteMs: summaryOf([10, 11, 12]).mean })
+})
+
+test('the average of averages weighs simulators equally, unlike the merged mean', () => {
+  const big = delays(1, 900, 10)
+  const small = delays(2, 100, 200)
+  const [m] = mergeMessageReports([
+    { simulator: 'a', report: messageReport({ round: 1, seq: 1, relativeMs: big }) },
+    { simulator: 'b', report: messageReport({ round: 1, seq: 1, relativeMs: small }) }
+  ], CLOCKS)
+  assert.equal(m.avgOfAverages.relativeMs, Math.round((summaryOf(big).mean + summaryOf(small).mean) / 2 * 1000) / 1000)
+  assert.equal(m.relative.mean, summaryOf([...big, ...small]).mean)
+  assert.ok(m.avgOfAverages.relativeMs > m.relative.mean * 2, 'the two figures differ a lot on unequal simulators')
+})
+
+test('messages sort by round and seq (unnumbered last), then first receipt', () => {
+  const entries = [
+    messageReport({ round: null, seq: null, relativeMs: [1], firstAt: 1, event: 'x' }),
+    messageReport({ round: 2, seq: 1, relativeMs: [1], firstAt: 2 }),
+    messageReport({ round: 1, seq: 2, relativeMs: [1], firstAt: 3 }),
+    messageReport({ round: null, seq: null, relativeMs: [1], firstAt: 0, event: 'y' }),
+    messageReport({ round: 1, seq: 1, relativeMs: [1], firstAt: 9 })
+  ].map((report) => ({ simulator: 'a', report }))
+  assert.deepEqual(mergeMessageReports(entries, {}).map((m) => m.key), ['broadcast:1.1', 'broadcast:1.2', 'broadcast:2.1', 'y:free-null', 'x:free-null'])
+})
+
+test('rounds: planned ones in order, round 0 (outside rounds) when seen, unnumbered messages in none', () => {
+  const entries = [
+    messageReport({ round: 0, seq: 1, relativeMs: [1, 2] }),
+    messageReport({ round: 2, seq: 1, relativeMs: [3], missing: 2 }),
+    messageReport({ round: null, seq: 7, relativeMs: [4] })
+  ].map((report) => ({ simulator: 'a', report }))
+  const rounds = groupRounds(entries, {}, [{ count: 5, intervalMs: 1000 }, { count: 5, intervalMs: 500 }])
+  assert.deepEqual(rounds.map((r) => [r.round, r.count, r.intervalMs, r.messages, r.received, r.missing]),
+    [[0, 0, 0, 1, 2, 0], [1, 5, 1000, 0, 0, 0], [2, 5, 500, 1, 1, 2]])
+  assert.deepEqual(rounds[1].avgOfAverages, { relativeMs: 0, absoluteMs: null })
+})
+
+test('saturation: event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms', () => {
+  const base = { t: 0, loopDelayP50Ms: 0, loopDelayMaxMs: 0, cpuPct: 0, rssBytes: 0, heapUsedBytes: 0 }
+  assert.equal(isSaturated({ ...base, elu: 0.9, loopDelayP99Ms: 0 }), true)
+  assert.equal(isSaturated({ ...base, elu: 0.89, loopDelayP99Ms: 49.9 }), false)
+  assert.equal(isSaturated({ ...base, elu: 0, loopDelayP99Ms: 50 }), true)
+  assert.equal(meanOfMeans([null, { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p99: 0 }]), null)
+})
+
+test('a distribution sums clients from finals, counts the target of simulators without one, merges connect times', () => {
+  const info = (/** @type {string} */ id, /** @type {number} */ clients) => ({ id, hostname: 'h', pid: 1, clients, transport: 'polling', engine: 'sio', startedAt: 0 })
+  const fa = finalReport({ target: 100, connected: 98, failed: 2, connectMs: delays(5, 98, 300) })
+  const fb = finalReport({ target: 120, connected: 120, failed: 0, connectMs: delays(6, 120, 900) })
+  const simulatorList = [
+    simulatorStatus(info('a', 100), { alive: true, lastHeartbeatAt: 1, final: fa, clock: null, last: null }),
+    simulatorStatus(info('b', 120), { alive: false, lastHeartbeatAt: 1, final: fb, clock: null, last: null }),
+    simulatorStatus(info('c', 80), { alive: false, lastHeartbeatAt: null, final: null, clock: null, last: null })
+  ]
+  const d = buildDistribution({
+    name: '3x100',
+    simulators: 3,
+    clientsPerSimulator: 100,
+    startedAt: 1,
+    endedAt: 2,
+    messages: [],
+    rounds: [],
+    samples: { timeline: [], health: [], server: [] },
+    finals: [{ ...fa, simulator: 'a' }, { ...fb, simulator: 'b' }],
+    simulatorList
+  })
+  assert.deepEqual(d.clients, { target: 300, connected: 218, failed: 2 })
+  const all = summaryOf([...delays(5, 98, 300), ...delays(6, 120, 900)])
+  assert.deepEqual([d.connectTime.count, d.connectTime.p50, d.connectTime.p99], [all.count, all.p50, all.p99])
+  assert.equal(d.connectTime.curve.at(-1)?.percentile, 100)
+  assert.deepEqual(d.simulatorList.map((s) => [s.id, s.stale, s.clock.reference, Object.keys(s).length]), [['a', false, 'local', 9], ['b', false, 'local', 9], ['c', true, 'unmeasured', 9]])
+})

@@ -1,0 +1,216 @@
+/**
+ * The collector contract: one test body run against every backend
+ * (collector-memory.test.js, collector-redis.test.js).
+ */
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { CODES } from '../../lib/errors.js'
+import { delays, finalReport, messageReport, sample, summaryOf } from './make-reports.js'
+
+/**
+ * @typedef {import('../../results/collector/types.js').Collector} Collector
+ * @typedef {{ maxMessageReports?: number }} Limits
+ * @typedef {{ afterWrites?: (runId: string) => Promise<void>, afterDelete?: (runId: string) => Promise<void> }} Hooks
+ */
+
+const SIMS = ['sim-a', 'sim-b', 'sim-c']
+const UNCERTAINTY_MS = { 'sim-a': 0.2, 'sim-b': 1.5, 'sim-c': 0.5 }
+const COUNTS = { 'sim-a': 100, 'sim-b': 150, 'sim-c': 80 }
+// Reported out of order on purpose: the collector sorts by round, then seq.
+const MESSAGES = [[2, 1], [1, 2], [1, 1], [2, 2], [1, 3]]
+const T0 = 1_700_000_000_000
+
+/**
+ * Raw delays of one simulator for one message (relative; absolute is 2 ms later).
+ * @param {string} sim
+ * @param {number} round
+ * @param {number} seq
+ */
+function raw (sim, round, seq) {
+  return delays(SIMS.indexOf(sim) * 100 + round * 10 + seq, COUNTS[/** @type {'sim-a'} */ (sim)])
+}
+
+/** @param {string} sim @param {number} round @param {number} seq */
+function reportOf (sim, round, seq) {
+  const relativeMs = raw(sim, round, seq)
+  return messageReport({
+    round,
+    seq,
+    relativeMs,
+    absoluteMs: relativeMs.map((d) => d + 2),
+    missing: SIMS.indexOf(sim),
+    firstAt: T0 + round * 1000 + seq * 10 + SIMS.indexOf(sim),
+    sentAt: T0 + round * 1000 + seq * 10 - 2
+  })
+}
+
+/**
+ * @param {number} actual
+ * @param {number} expected
+ * @param {string} what
+ */
+function assertMaxClose (actual, expected, what) {
+  assert.ok(Math.abs(actual - expected) <= expected * 0.001, `${what}: max ${actual} vs ${expected}`)
+}
+
+/**
+ * @param {Collector} collector
+ * @param {string} runId
+ */
+async function writeRun (collector, runId) {
+  await collector.registerRun(runId, { name: 'contract, "quoted"', startedAt: T0, options: { clients: 330, rounds: '3x1000' } })
+  for (const sim of SIMS) {
+    await collector.registerSimulator(runId, { id: sim, hostname: 'h1', pid: 100 + SIMS.indexOf(sim), clients: COUNTS[/** @type {'sim-a'} */ (sim)], transport: 'websocket', engine: 'lean', startedAt: T0 })
+    await collector.heartbeat(runId, sim, sim === 'sim-c' ? 300 : 60_000)
+    await collector.reportClock(runId, sim, { offsetMs: 0.1, uncertaintyMs: UNCERTAINTY_MS[/** @type {'sim-a'} */ (sim)], reference: 'redis' })
+    await Promise.all(MESSAGES.map(([round, seq]) => collector.reportMessage(runId, sim, reportOf(sim, round, seq))))
+    await collector.reportSample(runId, sim, sample(T0 + 1000, { elu: sim === 'sim-b' ? 0.95 : 0.1 }))
+    await collector.reportSample(runId, sim, sample(T0 + 2000, { connected: 7 }))
+  }
+  await collector.reportMessage(runId, 'sim-a', messageReport({ round: null, seq: 1, relativeMs: [1, 2, 3], firstAt: T0 + 9000 }))
+  await collector.reportServerSample(runId, 'server-1', { ...sample(T0 + 1000).health, connected: 330, byTransport: { websocket: 330, polling: 0 } })
+  for (const sim of ['sim-a', 'sim-b']) {
+    await collector.reportFinal(runId, sim, finalReport({ target: 100, connected: 99, failed: 1, connectMs: [5, 6, 7], clock: { offsetMs: 0.1, uncertaintyMs: UNCERTAINTY_MS[/** @type {'sim-a'} */ (sim)], reference: 'redis' } }))
+  }
+}
+
+/**
+ * Polls until check() is true, within a deadline.
+ * @param {() => Promise<boolean>} check
+ * @param {number} deadlineMs
+ */
+async function waitFor (check, deadlineMs) {
+  const end = Date.now() + deadlineMs
+  while (Date.now() < end) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  assert.fail(`condition not met within ${deadlineMs} ms`)
+}
+
+/**
+ * Runs the contract as subtests of t.
+ * @param {import('node:test').TestContext} t
+ * @param {(limits?: Limits) => Promise<Collector>} create
+ * @param {Hooks} [hooks]
+ */
+export async function runCollectorContract (t, create, hooks = {}) {
+  const collector = await create()
+  const runId = `contract-${randomUUID()}`
+  t.after(async () => {
+    await collector.deleteRun(runId)
+    await collector.close()
+  })
+  await writeRun(collector, runId)
+
+  await t.test('per-message totals are sums over simulators; percentiles are those of all raw delays', async () => {
+    const messages = await collector.getMessages(runId)
+    assert.deepEqual(messages.map((m) => [m.round, m.seq]), [[1, 1], [1, 2], [1, 3], [2, 1], [2, 2], [null, 1]])
+    for (const m of messages.slice(0, 5)) {
+      const round = /** @type {number} */ (m.round)
+      const seq = /** @type {number} */ (m.seq)
+      const all = SIMS.flatMap((sim) => raw(sim, round, seq))
+      assert.equal(m.simulators, 3)
+      assert.equal(m.received, all.length)
+      assert.equal(m.missing, 0 + 1 + 2)
+      assert.equal(m.expected, all.length + 3)
+      assert.equal(m.sentAt, T0 + round * 1000 + seq * 10 - 2)
+      const direct = summaryOf(all)
+      assert.deepEqual([m.relative.count, m.relative.p50, m.relative.p90, m.relative.p99], [direct.count, direct.p50, direct.p90, direct.p99])
+      assertMaxClose(m.relative.max, direct.max, m.key)
+      const absolute = summaryOf(all.map((d) => d + 2))
+      assert.ok(m.absolute)
+      assert.deepEqual([m.absolute.p50, m.absolute.p99, m.absolute.uncertaintyMs], [absolute.p50, absolute.p99, 1.5])
+      const means = SIMS.map((sim) => summaryOf(raw(sim, round, seq)).mean)
+      assert.equal(m.avgOfAverages.relativeMs, Math.round(means.reduce((a, b) => a + b) / 3 * 1000) / 1000)
+    }
+    assert.equal(messages[5].absolute, null)
+    assert.equal(messages[5].avgOfAverages.absoluteMs, null)
+  })
+
+  await t.test('a report sent twice counts once', async () => {
+    const before = await collector.getMessages(runId)
+    const again = reportOf('sim-a', 1, 1)
+    await collector.reportMessage(runId, 'sim-a', again)
+    await collector.reportMessage(runId, 'sim-a', { ...again, received: 9999 })
+    assert.deepEqual(await collector.getMessages(runId), before)
+  })
+
+  await t.test('rounds group messages by round; a planned round with no message is kept', async () => {
+    const rounds = await collector.getRounds(runId, [{ count: 3, intervalMs: 1000 }, { count: 2, intervalMs: 500 }, { count: 4, intervalMs: 250 }])
+    assert.deepEqual(rounds.map((r) => [r.round, r.count, r.intervalMs, r.messages]), [[1, 3, 1000, 3], [2, 2, 500, 2], [3, 4, 250, 0]])
+    const all = SIMS.flatMap((sim) => [1, 2, 3].flatMap((seq) => raw(sim, 1, seq)))
+    assert.equal(rounds[0].received, all.length)
+    assert.equal(rounds[0].missing, 3 * 3)
+    assert.equal(rounds[0].relative.p99, summaryOf(all).p99)
+    assert.equal(rounds[0].absolute?.uncertaintyMs, 1.5)
+    assert.deepEqual([rounds[2].received, rounds[2].relative.count, rounds[2].absolute], [0, 0, null])
+    assert.deepEqual((await collector.getRounds(runId)).map((r) => r.round), [1, 2])
+  })
+
+  await t.test('samples come sorted by time, with simulator and saturation', async () => {
+    const samples = await collector.getSamples(runId)
+    assert.equal(samples.timeline.length, 6)
+    assert.deepEqual(samples.timeline.map((p) => [p.t - T0, p.simulator]).slice(0, 3), [[1000, 'sim-a'], [1000, 'sim-b'], [1000, 'sim-c']])
+    assert.equal(samples.timeline[5].connected, 7)
+    assert.deepEqual(samples.health.filter((h) => h.saturated).map((h) => h.simulator), ['sim-b'])
+    assert.deepEqual(samples.server.map((s) => [s.server, s.connected]), [['server-1', 330]])
+  })
+
+  await t.test('finals and simulators: a simulator that stops heartbeating is stale, its reports kept', async () => {
+    await waitFor(async () => (await collector.listSimulators(runId)).find((s) => s.id === 'sim-c')?.stale === true, 5000)
+    const sims = await collector.listSimulators(runId)
+    assert.deepEqual(sims.map((s) => [s.id, s.alive, s.stale, s.final !== null]), [['sim-a', true, false, true], ['sim-b', true, false, true], ['sim-c', false, true, false]])
+    assert.deepEqual(sims[0].clients, { target: 100, connected: 99, failed: 1 })
+    assert.deepEqual(sims[2].clients, { target: 80, connected: 7, failed: 0 })
+    assert.equal(sims[2].clock.uncertaintyMs, 0.5)
+    assert.equal(typeof sims[2].lastHeartbeatAt, 'number')
+    assert.ok((await collector.getMessages(runId)).slice(0, 5).every((m) => m.simulators === 3))
+    const finals = await collector.getFinals(runId)
+    assert.deepEqual(finals.map((f) => [f.simulator, f.clients.connected]), [['sim-a', 99], ['sim-b', 99]])
+  })
+
+  await t.test('runs are listed with their registration', async () => {
+    const run = (await collector.listRuns()).find((r) => r.id === runId)
+    assert.deepEqual(run, { id: runId, name: 'contract, "quoted"', startedAt: T0, options: { clients: 330, rounds: '3x1000' } })
+  })
+
+  await t.test('control messages reach subscribers once subscribed', async () => {
+    /** @type {(m: Record<string, unknown>) => void} */
+    let deliver = () => {}
+    const arrived = new Promise((resolve) => { deliver = resolve })
+    const unsubscribe = await collector.subscribeControl(runId, (m) => deliver(m))
+    t.after(unsubscribe)
+    await collector.publishControl(runId, { type: 'stop', reason: 'test' })
+    const timeout = new Promise((resolve, reject) => setTimeout(reject, 3000, new Error('no control message within 3 s')).unref())
+    assert.deepEqual(await Promise.race([arrived, timeout]), { type: 'stop', reason: 'test' })
+  })
+
+  await t.test('bad ids and bad reports are refused', async () => {
+    await assert.rejects(collector.registerRun('bad{id}', { name: 'x', startedAt: T0, options: {} }), { code: CODES.INVALID_OPTION })
+    await assert.rejects(collector.reportMessage(runId, 'a|b', reportOf('sim-a', 1, 1)), { code: CODES.INVALID_OPTION })
+    await assert.rejects(collector.reportMessage(runId, 'sim-a', /** @type {any} */ ({ key: '' })), { code: CODES.COLLECTOR })
+    await assert.rejects(collector.heartbeat(runId, 'sim-a', Number.NaN), { code: CODES.INVALID_OPTION })
+  })
+
+  await t.test('message reports past the bound are refused loudly, not dropped', async () => {
+    const small = await create({ maxMessageReports: 2 })
+    const smallRun = `bound-${randomUUID()}`
+    t.after(async () => { await small.deleteRun(smallRun); await small.close() })
+    await small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 1))
+    await small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 2))
+    await small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 2)) // a duplicate is still fine
+    await assert.rejects(small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 3)), { code: CODES.COLLECTOR, message: /2 message reports/ })
+    assert.equal((await small.getMessages(smallRun)).length, 2)
+  })
+
+  await hooks.afterWrites?.(runId)
+
+  await t.test('deleteRun removes the run', async () => {
+    await collector.deleteRun(runId)
+    assert.equal((await collector.listRuns()).some((r) => r.id === runId), false)
+    assert.deepEqual(await collector.getMessages(runId), [])
+    assert.deepEqual(await collector.listSimulators(runId), [])
+    await hooks.afterDelete?.(runId)
+  })
+}

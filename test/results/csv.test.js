@@ -1,0 +1,75 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { buildDistribution, mergeMessageReports } from '../../results/aggregate.js'
+import { assembleSamples } from '../../results/collector/status.js'
+import { csvField, messagesCsv, samplesCsv } from '../../results/csv.js'
+import { messageReport, sample } from './make-reports.js'
+
+/**
+ * A strict RFC 4180 reader, to check what the writer produced.
+ * @param {string} text
+ */
+function parseCsv (text) {
+  assert.ok(text.endsWith('\r\n'), 'the last row ends with CRLF')
+  /** @type {string[][]} */
+  const rows = []
+  const field = /"((?:[^"]|"")*)"|([^",\r\n]*)/y
+  let row = []
+  let i = 0
+  for (let guard = 0; i < text.length && guard < 1e6; guard++) {
+    field.lastIndex = i
+    const m = /** @type {RegExpExecArray} */ (field.exec(text))
+    row.push(m[1] !== undefined ? m[1].replaceAll('""', '"') : m[2])
+    i = field.lastIndex
+    if (text[i] === ',') { i++; continue }
+    assert.equal(text.slice(i, i + 2), '\r\n', `row separator at ${i}`)
+    rows.push(row)
+    row = []
+    i += 2
+  }
+  return rows
+}
+
+/** @param {string} name @param {string} event */
+function distribution (name, event) {
+  const report = messageReport({ round: 1, seq: 2, relativeMs: [1, 2, 3], absoluteMs: [5, 6], missing: 1, sentAt: 99, event })
+  const messages = mergeMessageReports([{ simulator: 'a', report }], { a: { offsetMs: 0, uncertaintyMs: 0.25, reference: 'redis' } })
+  const s = sample(1_700_000_001_000, { elu: 0.95 })
+  const samples = assembleSamples([{ simulator: 'sim,"1"', ...s }], [{ ...s.health, connected: 3, byTransport: { websocket: 2, polling: 1 }, server: 'w-1' }])
+  return buildDistribution({ name, simulators: 1, clientsPerSimulator: 3, startedAt: 0, endedAt: 1, messages, rounds: [], samples, finals: [], simulatorList: [] })
+}
+
+test('fields are quoted per RFC 4180 and formulas are neutralised', () => {
+  assert.equal(csvField('plain'), 'plain')
+  assert.equal(csvField('a,b'), '"a,b"')
+  assert.equal(csvField('say "hi"'), '"say ""hi"""')
+  assert.equal(csvField('two\nlines'), '"two\nlines"')
+  assert.equal(csvField('=HYPERLINK("http://x")'), '"\'=HYPERLINK(""http://x"")"')
+  for (const c of ['+', '-', '@', '\t']) assert.equal(csvField(`${c}1`), `'${c}1`)
+  assert.equal(csvField(-1.5), '-1.5', 'negative numbers stay numbers')
+  assert.deepEqual([csvField(null), csvField(undefined), csvField(NaN), csvField(true)], ['', '', '', 'true'])
+})
+
+test('messages CSV: one row per message per distribution, values round-trip', () => {
+  const d = distribution('2x500', 'news,\r\n"live"')
+  const rows = parseCsv(messagesCsv([d, distribution('=1+1', 'broadcast')]))
+  assert.equal(rows.length, 3)
+  const header = rows[0]
+  const first = Object.fromEntries(header.map((h, i) => [h, rows[1][i]]))
+  assert.equal(first.distribution, '2x500')
+  assert.equal(first.event, 'news,\r\n"live"')
+  assert.deepEqual([first.round, first.seq, first.id, first.received, first.expected, first.missing], ['1', '2', '1.2', '3', '4', '1'])
+  assert.deepEqual([first.relative_p50_ms, first.absolute_p99_ms, first.absolute_uncertainty_ms, first.sent_at], ['2', String(d.messages[0].absolute?.p99), '0.25', '99'])
+  assert.equal(rows[2][0], "'=1+1")
+  assert.ok(rows.every((r) => r.length === header.length))
+})
+
+test('samples CSV: one row per timeline point, process sample and server sample', () => {
+  const rows = parseCsv(samplesCsv([distribution('1x3', 'broadcast')]))
+  assert.deepEqual(rows.map((r) => [r[1], r[2]]), [['kind', 'source'], ['timeline', 'sim,"1"'], ['health', 'sim,"1"'], ['server', 'w-1']])
+  const header = rows[0]
+  const health = Object.fromEntries(header.map((h, i) => [h, rows[2][i]]))
+  assert.deepEqual([health.elu, health.saturated, health.time, health.connected], ['0.95', 'true', '2023-11-14T22:13:21.000Z', ''])
+  const server = Object.fromEntries(header.map((h, i) => [h, rows[3][i]]))
+  assert.deepEqual([server.connected, server.websocket, server.polling], ['3', '2', '1'])
+})
