@@ -38,7 +38,7 @@ export function axis (title, extra = {}) {
 
 /** A linear x axis of seconds since the distribution started. */
 export function secondsAxis () {
-  return axis('seconds since the distribution started', { type: 'linear', min: 0 })
+  return axis('seconds since the distribution started', { type: 'linear' })
 }
 
 /** The hidden 0..1 axis that shading datasets (rounds, saturation) are drawn against. */
@@ -61,7 +61,7 @@ export function chartConfig (type, data, scales) {
       maintainAspectRatio: false,
       animation: false,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
-      plugins: { legend: { display: data.datasets.length <= LEGEND_MAX, position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } } },
+      plugins: { legend: { display: data.datasets.filter((d) => !d.ioswarmNoLegend).length <= LEGEND_MAX, position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } } },
       scales
     }
   }

@@ -15,6 +15,11 @@ import { STAT_COLORS, axis, bandAxis, chartConfig, color, line, spec, tint } fro
 /** Soft, clearly different shades for neighbouring rounds. */
 const ROUND_SHADES = ['rgba(78, 121, 167, 0.12)', 'rgba(242, 142, 43, 0.14)', 'rgba(89, 161, 79, 0.13)', 'rgba(176, 122, 161, 0.14)']
 
+/** More rounds than this are shaded without a legend entry each: the legend would bury the lines. */
+const ROUND_LEGEND_MAX = 6
+/** More messages than this are drawn as lines without dots. */
+const DOTS_MAX = 60
+
 /** Long ids (content hashes) are cut on the axis; the table below the charts has them whole. */
 const LABEL_MAX = 24
 
@@ -50,10 +55,14 @@ function roundBands (ordered, rounds) {
       barPercentage: 1,
       categoryPercentage: 1,
       order: 10,
-      ioswarmBand: true
+      ioswarmBand: true,
+      ioswarmNoLegend: numbers.length > ROUND_LEGEND_MAX
     }
   })
 }
+
+/** @param {RunMessage[]} ordered */
+const dots = (ordered) => (ordered.length > DOTS_MAX ? 0 : 2)
 
 /** @param {RunMessage[]} ordered */
 function labels (ordered) {
@@ -83,7 +92,7 @@ function relativeChart (d, prefix, ordered, bands) {
   const config = chartConfig('line', {
     labels: labels(ordered),
     datasets: [
-      ...stats.map((stat) => line(stat, ordered.map((m) => (m.relative.count > 0 ? m.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: 2 })),
+      ...stats.map((stat) => line(stat, ordered.map((m) => (m.relative.count > 0 ? m.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: dots(ordered) })),
       ...bands
     ]
   }, { x: axis('message id (round.seq)', { ...X_MESSAGES, offset: true }), y: axis('delay after first receipt (ms)', { beginAtZero: true }), band: bandAxis() })
@@ -107,8 +116,8 @@ function absoluteChart (prefix, ordered, bands) {
       : [
           line('p50 − uncertainty', abs((a) => Math.max(0, a.p50 - a.uncertaintyMs)), grey, { borderWidth: 0, ioswarmNoLegend: true }),
           line('p50 − u … p99 + u', abs((a) => a.p99 + a.uncertaintyMs), grey, { borderWidth: 0, fill: '-1', backgroundColor: 'rgba(93, 107, 122, 0.16)' }),
-          line('p50', abs((a) => a.p50), STAT_COLORS.p50, { pointRadius: 2 }),
-          line('p99', abs((a) => a.p99), STAT_COLORS.p99, { pointRadius: 2 }),
+          line('p50', abs((a) => a.p50), STAT_COLORS.p50, { pointRadius: dots(ordered) }),
+          line('p99', abs((a) => a.p99), STAT_COLORS.p99, { pointRadius: dots(ordered) }),
           ...bands
         ]
   }, { x: axis('message id (round.seq)', { ...X_MESSAGES, offset: true }), y: axis('latency (ms)', { beginAtZero: true }), band: bandAxis() })
@@ -141,5 +150,5 @@ function connectTimeChart (d, prefix) {
     datasets: [line('connect time', c.curve.map((p) => ({ x: p.percentile, y: p.ms })), color(0), { pointRadius: 2, fill: 'origin', backgroundColor: tint(color(0), 0.12) })]
   }, { x: axis('percentile of clients', { type: 'linear', min: 0, max: 100 }), y: axis('attempt → connected (ms)', { beginAtZero: true }) })
   return spec(`${prefix}-connect-time`, 'Connect time distribution', c.count ? `${c.count} connections: p50 ${formatMs(c.p50)}, p99 ${formatMs(c.p99)}, max ${formatMs(c.max)}` : 'attempt → connected, per percentile of clients', config,
-    'no data: no client connected')
+    c.count ? 'no data: the result has no connect-time curve' : 'no data: no client connected')
 }

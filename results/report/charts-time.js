@@ -16,20 +16,24 @@ const CARRY_SECONDS = 2
 /**
  * Total connected per transport, second by second. Each simulator samples on its own clock,
  * so its last value is carried over a short gap; beyond that it counts as gone (stale).
+ * Seconds count from the distribution's start (negative for samples taken before it).
  * @param {DistributionResult} d
  * @returns {{ second: number, websocket: number, polling: number }[]}
  */
 export function connectedPerSecond (d) {
   /** @type {Map<string, Map<number, { websocket: number, polling: number }>>} */
   const bySimulator = new Map()
-  let last = -1
+  let first = Infinity
+  let last = -Infinity
   for (const p of d.timeline) {
-    const second = Math.max(0, Math.floor((p.t - d.startedAt) / 1000))
+    const second = Math.floor((p.t - d.startedAt) / 1000)
     if (!bySimulator.has(p.simulator)) bySimulator.set(p.simulator, new Map())
     bySimulator.get(p.simulator)?.set(second, p.byTransport)
+    first = Math.min(first, second)
     last = Math.max(last, second)
   }
-  const totals = Array.from({ length: last + 1 }, (_, second) => ({ second, websocket: 0, polling: 0 }))
+  const length = d.timeline.length ? last - first + 1 : 0
+  const totals = Array.from({ length }, (_, i) => ({ second: first + i, websocket: 0, polling: 0 }))
   for (const seconds of bySimulator.values()) {
     /** @type {{ websocket: number, polling: number } | undefined} */
     let carried

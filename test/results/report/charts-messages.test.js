@@ -44,3 +44,14 @@ test('missing per message and the connect-time curve carry the numbers of the re
   assert.match(missing.caption, /^1 of 10000 expected deliveries never arrived/)
   assert.deepEqual(connect.config?.data.datasets[0].data, d.connectTime.curve.map((p) => ({ x: p.percentile, y: p.ms })))
 })
+
+test('many rounds or messages keep the chart readable: no legend entry per round, no dots', () => {
+  const d = small().distributions[0]
+  const many = { ...d, messages: Array.from({ length: 80 }, (_, k) => ({ ...d.messages[0], id: `${k % 8 + 1}.${k}`, round: k % 8 + 1, seq: k })) }
+  const [relative] = messageCharts(many, 'd1')
+  const datasets = relative.config?.data.datasets
+  assert.equal(datasets.filter((/** @type {{ ioswarmBand?: boolean }} */ s) => s.ioswarmBand).length, 8)
+  assert.ok(datasets.filter((/** @type {{ ioswarmBand?: boolean }} */ s) => s.ioswarmBand).every((/** @type {{ ioswarmNoLegend?: boolean }} */ s) => s.ioswarmNoLegend))
+  assert.equal(datasets[0].pointRadius, 0)
+  assert.equal(relative.config?.options.plugins.legend.display, true)
+})

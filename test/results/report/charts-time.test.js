@@ -14,6 +14,10 @@ test('connectedPerSecond sums simulators, bridges sampling jitter, drops a simul
   // a: samples at 0.9 s, then 2.1 s (nothing in second 1: jitter); b: stops after second 1.
   d.timeline = [point('a', 900, 10), point('a', 2100, 20), point('a', 3000, 20), point('a', 4000, 20), point('a', 5000, 20), point('b', 0, 5), point('b', 1000, 5)]
   assert.deepEqual(connectedPerSecond(d).map((p) => p.websocket), [15, 15, 25, 25, 20, 20])
+  d.timeline = [point('a', -1500, 3), point('a', 0, 4)]
+  assert.deepEqual(connectedPerSecond(d), [{ second: -2, websocket: 3, polling: 0 }, { second: -1, websocket: 3, polling: 0 }, { second: 0, websocket: 4, polling: 0 }])
+  d.timeline = []
+  assert.deepEqual(connectedPerSecond(d), [])
 })
 
 test('the stale simulator of the fixture drops out of the totals, and every simulator has its line', () => {
