@@ -1,0 +1,126 @@
+/**
+ * Charts over time for one distribution: connected clients (per transport and per
+ * simulator), the server's load and memory, and each simulator's own health with its
+ * saturated stretches shaded.
+ */
+import { axis, band, bandAxis, chartConfig, color, line, secondsAxis, secondsSince, spec, tint } from './chart-config.js'
+
+/**
+ * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('./html.js').ChartSpec} ChartSpec
+ */
+
+/** A simulator that missed this many seconds of samples stops counting in the totals: it is gone. */
+const CARRY_SECONDS = 2
+
+/**
+ * Total connected per transport, second by second. Each simulator samples on its own clock,
+ * so its last value is carried over a short gap; beyond that it counts as gone (stale).
+ * Seconds count from the distribution's start (negative for samples taken before it).
+ * @param {DistributionResult} d
+ * @returns {{ second: number, websocket: number, polling: number }[]}
+ */
+export function connectedPerSecond (d) {
+  /** @type {Map<string, Map<number, { websocket: number, polling: number }>>} */
+  const bySimulator = new Map()
+  let first = Infinity
+  let last = -Infinity
+  for (const p of d.timeline) {
+    const second = Math.floor((p.t - d.startedAt) / 1000)
+    if (!bySimulator.has(p.simulator)) bySimulator.set(p.simulator, new Map())
+    bySimulator.get(p.simulator)?.set(second, p.byTransport)
+    first = Math.min(first, second)
+    last = Math.max(last, second)
+  }
+  const length = d.timeline.length ? last - first + 1 : 0
+  const totals = Array.from({ length }, (_, i) => ({ second: first + i, websocket: 0, polling: 0 }))
+  for (const seconds of bySimulator.values()) {
+    /** @type {{ websocket: number, polling: number } | undefined} */
+    let carried
+    let carriedAt = -Infinity
+    for (const total of totals) {
+      const now = seconds.get(total.second)
+      if (now) { carried = now; carriedAt = total.second }
+      if (!carried || total.second - carriedAt > CARRY_SECONDS) continue
+      total.websocket += carried.websocket
+      total.polling += carried.polling
+    }
+  }
+  return totals
+}
+
+/**
+ * @param {DistributionResult} d
+ * @param {string} prefix chart name prefix, unique per distribution
+ * @returns {ChartSpec[]}
+ */
+export function connectionCharts (d, prefix) {
+  const totals = connectedPerSecond(d)
+  const stacked = chartConfig('line', {
+    datasets: [
+      line('websocket', totals.map((p) => ({ x: p.second, y: p.websocket })), color(0), { fill: 'origin', backgroundColor: tint(color(0), 0.35) }),
+      line('polling', totals.map((p) => ({ x: p.second, y: p.polling })), color(1), { fill: '-1', backgroundColor: tint(color(1), 0.35) })
+    ]
+  }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }) })
+  const simulators = [...new Set(d.timeline.map((p) => p.simulator))]
+  const perSimulator = chartConfig('line', {
+    datasets: simulators.map((id, i) => line(id, d.timeline.filter((p) => p.simulator === id).map((p) => ({ x: secondsSince(p.t, d.startedAt), y: p.connected })), color(i)))
+  }, { x: secondsAxis(), y: axis('connected clients', { beginAtZero: true }) })
+  const noTimeline = 'no data: no simulator reported a timeline'
+  return [
+    spec(`${prefix}-connected-transport`, 'Connected clients by transport', `all ${d.simulators} simulators, stacked, by the transport in use; a simulator that stops reporting stops counting (${d.clients.connected} of ${d.clients.target} connected at the end)`, stacked, noTimeline),
+    spec(`${prefix}-connected-simulator`, 'Connected clients per simulator', 'one line per simulator: its ramp, bursts of disconnects, and where it stopped reporting', perSimulator, noTimeline)
+  ]
+}
+
+/**
+ * @param {DistributionResult} d
+ * @param {string} prefix
+ * @returns {ChartSpec[]}
+ */
+export function serverCharts (d, prefix) {
+  const x = (/** @type {{ t: number }} */ s) => secondsSince(s.t, d.startedAt)
+  const load = chartConfig('line', {
+    datasets: [
+      line('CPU % of one core', d.server.map((s) => ({ x: x(s), y: s.cpuPct })), color(0)),
+      line('event-loop delay p99 (ms)', d.server.map((s) => ({ x: x(s), y: s.loopDelayP99Ms })), color(2), { yAxisID: 'y1' })
+    ]
+  }, { x: secondsAxis(), y: axis('CPU %', { beginAtZero: true }), y1: axis('event-loop delay p99 (ms)', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } }) })
+  const memory = chartConfig('line', {
+    datasets: [
+      line('RSS (MiB)', d.server.map((s) => ({ x: x(s), y: Math.round(s.rssBytes / 2 ** 20) })), color(6)),
+      line('connections', d.server.map((s) => ({ x: x(s), y: s.connected })), color(4), { yAxisID: 'y1' }),
+      line('websocket', d.server.map((s) => ({ x: x(s), y: s.byTransport.websocket })), color(0), { yAxisID: 'y1', borderDash: [4, 3] }),
+      line('polling', d.server.map((s) => ({ x: x(s), y: s.byTransport.polling })), color(1), { yAxisID: 'y1', borderDash: [4, 3] })
+    ]
+  }, { x: secondsAxis(), y: axis('RSS (MiB)', { beginAtZero: true }), y1: axis('connections', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } }) })
+  const note = 'no server samples (target was not the reference server and no probe was attached)'
+  return [
+    spec(`${prefix}-server-load`, 'Server CPU and event-loop delay', 'the server under test, sampled every second', load, note),
+    spec(`${prefix}-server-memory`, 'Server memory and connections', 'RSS, and connections the server counts, by transport', memory, note)
+  ]
+}
+
+/**
+ * @param {DistributionResult} d
+ * @param {string} prefix
+ * @returns {ChartSpec[]}
+ */
+export function healthCharts (d, prefix) {
+  const simulators = [...new Set(d.health.map((h) => h.simulator))]
+  const x = (/** @type {{ t: number }} */ h) => secondsSince(h.t, d.startedAt)
+  const bands = simulators
+    .map((id) => d.health.filter((h) => h.simulator === id))
+    .filter((samples) => samples.some((h) => h.saturated))
+    .map((samples) => band(`${samples[0].simulator} saturated`, samples.map((h) => ({ x: x(h), y: h.saturated ? 1 : 0 })), tint('#e15759', 0.16)))
+  /** @param {'loopDelayP99Ms' | 'cpuPct'} field */
+  const lines = (field) => simulators.map((id, i) => line(id, d.health.filter((h) => h.simulator === id).map((h) => ({ x: x(h), y: h[field] })), color(i)))
+  const saturated = bands.length ? `shaded where a simulator was saturated (${bands.length} of ${simulators.length}): its numbers there may be its own` : 'no simulator was saturated'
+  const note = 'no data: no simulator reported its health'
+  return [
+    spec(`${prefix}-health-loop`, 'Simulators: event-loop delay p99', `each simulator's own event loop; ${saturated}`,
+      chartConfig('line', { datasets: [...lines('loopDelayP99Ms'), ...bands] }, { x: secondsAxis(), y: axis('event-loop delay p99 (ms)', { beginAtZero: true }), band: bandAxis() }), note),
+    spec(`${prefix}-health-cpu`, 'Simulators: CPU', `each simulator's CPU, % of one core; ${saturated}`,
+      chartConfig('line', { datasets: [...lines('cpuPct'), ...bands] }, { x: secondsAxis(), y: axis('CPU % of one core', { beginAtZero: true }), band: bandAxis() }), note)
+  ]
+}

@@ -1,0 +1,119 @@
+/**
+ * The parts of a run report page: header with the verdict, overview with caveats, one
+ * section per distribution (rounds, charts, simulators, messages), run details, glossary.
+ */
+import { formatDate } from '../summary.js'
+import { chartCard, escapeHtml } from './html.js'
+import { distributionsTable, messagesTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
+
+/**
+ * @typedef {import('../../lib/schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('./html.js').ChartSpec} ChartSpec
+ */
+
+/** @param {number} ms */
+function duration (ms) {
+  const s = Math.max(0, Math.round(ms / 1000))
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`
+}
+
+/**
+ * @param {RunResult} result
+ * @param {number | undefined} generatedAt
+ */
+export function header (result, generatedAt) {
+  const verdicts = result.thresholds ?? []
+  const failed = verdicts.filter((v) => !v.ok).length
+  const verdict = verdicts.length === 0
+    ? '<div class="verdict none">no thresholds</div>'
+    : `<div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `FAIL: ${failed} of ${verdicts.length} thresholds` : `PASS: ${verdicts.length} of ${verdicts.length} thresholds`}</div>`
+  const facts = [
+    ['target', `${result.target.url}${result.target.reference ? ' (reference server)' : ''}`],
+    ['distributions', result.distributions.map((d) => d.name).join(', ') || 'none'],
+    ['tool', `${result.tool.name} ${result.tool.version} on ${result.host.hostname}`],
+    ...(generatedAt === undefined ? [] : [['report generated', formatDate(generatedAt)]])
+  ]
+  const nav = [['overview', 'Overview'], ...result.distributions.map((d, i) => [`dist-${i + 1}`, `Distribution ${d.name}`]), ['details', 'Run details']]
+  return `<header class="top"><div class="inner"><div>
+<h1>${escapeHtml(result.run.name)}</h1>
+<p class="sub">ioswarm run ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))} · ${escapeHtml(duration(result.run.endedAt - result.run.startedAt))}</p>
+<dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
+<nav>${nav.map(([id, text]) => `<a href="#${id}">${escapeHtml(text)}</a>`).join('')}</nav>
+</div>${verdict}</div></header>`
+}
+
+/**
+ * What to know before trusting the numbers: saturated or stale simulators, failures, losses.
+ * @param {RunResult} result
+ * @returns {string[]}
+ */
+export function caveats (result) {
+  const notes = []
+  for (const d of result.distributions) {
+    for (const s of d.simulatorList) {
+      if (s.health && s.health.saturatedSeconds > 0) notes.push(`${d.name}: simulator ${s.id} was saturated for ${s.health.saturatedSeconds} s; the delays it measured then may be its own, not the server's`)
+      if (s.stale) notes.push(`${d.name}: simulator ${s.id} stopped reporting before the end (stale)`)
+    }
+    const missing = d.rounds.reduce((sum, r) => sum + r.missing, 0)
+    if (missing > 0) notes.push(`${d.name}: ${missing} ${missing === 1 ? 'delivery' : 'deliveries'} missing (clients connected when a message came that never got it)`)
+    if (d.clients.failed > 0) notes.push(`${d.name}: ${d.clients.failed} of ${d.clients.target} clients never connected`)
+    if (d.messages.length === 0) notes.push(`${d.name}: no message reached any simulator`)
+  }
+  return notes
+}
+
+/**
+ * @param {RunResult} result
+ */
+export function overview (result) {
+  const notes = caveats(result)
+  const verdicts = result.thresholds ?? []
+  return `<section id="overview"><h2>Overview</h2>
+${notes.length
+    ? `<ul class="caveats">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`
+    : '<p class="muted">No caveats: no simulator was saturated or went stale, every client connected, no delivery went missing.</p>'}
+${distributionsTable(result)}
+${verdicts.length ? `<h3>Thresholds</h3>${thresholdsTable(verdicts)}` : ''}
+</section>`
+}
+
+/**
+ * @param {DistributionResult} d
+ * @param {number} index
+ * @param {ChartSpec[]} charts
+ */
+export function distributionSection (d, index, charts) {
+  const c = d.clients
+  return `<section id="dist-${index + 1}">
+<h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
+<p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
+<h3>Rounds</h3>
+${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}
+<div class="charts">${charts.map(chartCard).join('\n')}</div>
+<h3>Simulators</h3>
+${simulatorsTable(d)}
+<details><summary>Per-message numbers (${d.messages.length} messages)</summary>${messagesTable(d)}</details>
+</section>`
+}
+
+/**
+ * @param {RunResult} result
+ */
+export function details (result) {
+  const tables = runDetailsTables(result)
+  return `<section id="details"><h2>Run details</h2>
+<h3>Options</h3>${tables.options}
+<h3>Tool and host</h3>${tables.facts}
+</section>`
+}
+
+/** What the numbers mean, for a reader who never ran the tool. */
+export const GLOSSARY = `<footer><dl>
+<dt>Relative delay</dt><dd>how much later a client got a message than the first client of its own simulator process got it (no clock sync needed); percentiles are over all clients, merged across simulators</dd>
+<dt>Absolute latency</dt><dd>from the sender's timestamp to receipt, corrected by each simulator's measured clock offset; ± is the uncertainty of that measurement</dd>
+<dt>Avg of avgs</dt><dd>the mean of the simulators' mean delays: the figure the 2012 rig reported, kept for comparison</dd>
+<dt>Missing</dt><dd>a client that was connected when a message came and never got it</dd>
+<dt>Saturated</dt><dd>a simulator whose own event loop or CPU was overloaded: numbers taken then may be the simulator's, not the server's</dd>
+<dt>Stale</dt><dd>a simulator that stopped reporting before the end of its distribution</dd>
+</dl></footer>`

@@ -1,0 +1,136 @@
+/**
+ * The report's tables: distributions at a glance, rounds, simulators, messages, thresholds,
+ * and the run's options and host, so a report stands on its own.
+ */
+import { formatBytes, formatMs } from '../../lib/format.js'
+import { formatDate, summarizeHealth } from '../summary.js'
+import { htmlTable } from './html.js'
+import { orderMessages } from './charts-messages.js'
+
+/**
+ * @typedef {import('../../lib/schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
+ */
+
+/** @param {number} count @param {number} total */
+function share (count, total) {
+  return total > 0 ? `${count}/${total} (${Number((count / total * 100).toFixed(2))}%)` : `${count}/${total}`
+}
+
+/** @param {RoundResult} r */
+function roundStats (r) {
+  const rel = r.relative.count > 0 ? r.relative : null
+  const abs = r.absolute && r.absolute.count > 0 ? r.absolute : null
+  return { rel, abs }
+}
+
+/**
+ * Worst values over the rounds of a distribution (percentiles of rounds cannot be merged).
+ * @param {DistributionResult} d
+ */
+function worstRound (d) {
+  const worst = (/** @type {(r: RoundResult) => number | null | undefined} */ f) => {
+    const values = d.rounds.map(f).filter((v) => typeof v === 'number')
+    return values.length ? Math.max(...values) : null
+  }
+  return {
+    relP99: worst((r) => roundStats(r).rel?.p99),
+    relMax: worst((r) => roundStats(r).rel?.max),
+    absP99: worst((r) => roundStats(r).abs?.p99),
+    avg: worst((r) => (roundStats(r).rel ? r.avgOfAverages.relativeMs : null))
+  }
+}
+
+/**
+ * One row per distribution: clients, deliveries, worst round, simulators' health.
+ * @param {RunResult} result
+ */
+export function distributionsTable (result) {
+  const rows = result.distributions.map((d) => {
+    const expected = d.rounds.reduce((s, r) => s + r.expected, 0)
+    const missing = d.rounds.reduce((s, r) => s + r.missing, 0)
+    const worst = worstRound(d)
+    const health = summarizeHealth(d)
+    const saturated = health.saturated.reduce((s, x) => s + x.seconds, 0)
+    return [d.name, `${d.simulators} × ${d.clientsPerSimulator}`, share(d.clients.connected, d.clients.target), d.clients.failed,
+      d.messages.length, share(missing, expected), formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
+      formatMs(d.connectTime.count ? d.connectTime.p99 : null), `${saturated} s`, health.stale.length]
+  })
+  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged).</p>' +
+    htmlTable(['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'rel p99', 'rel max', 'abs p99', 'avg of avgs',
+      'connect p99', 'saturated', 'stale sims'], rows)
+}
+
+/**
+ * Per round: what was sent, who got it, how late.
+ * @param {DistributionResult} d
+ */
+export function roundsTable (d) {
+  const rows = d.rounds.map((r) => {
+    const { rel, abs } = roundStats(r)
+    return [r.round, `${r.count} × ${r.intervalMs} ms`, `${r.messages}/${r.count}`, share(r.received, r.expected), r.missing,
+      formatMs(rel?.p50), formatMs(rel?.p90), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
+      formatMs(rel ? r.avgOfAverages.relativeMs : null), formatMs(abs ? r.avgOfAverages.absoluteMs : null)]
+  })
+  return htmlTable(['round', 'plan', 'messages seen', 'clients reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max',
+    'abs p50', 'abs p99', 'avg of avgs rel', 'avg of avgs abs'], rows, { rowClasses: d.rounds.map((r) => (r.missing > 0 ? 'warn' : undefined)) })
+}
+
+/**
+ * @param {DistributionResult} d
+ */
+export function simulatorsTable (d) {
+  const rows = d.simulatorList.map((s) => {
+    const h = s.health
+    const offset = `${s.clock.offsetMs >= 0 ? '+' : ''}${s.clock.offsetMs.toFixed(2)} ms ± ${s.clock.uncertaintyMs.toFixed(2)} ms (${s.clock.reference})`
+    const health = h
+      ? `loop p99 max ${formatMs(h.loopDelayP99MaxMs)}, CPU max ${Math.round(h.cpuPctMax)}%, RSS max ${formatBytes(h.rssMaxBytes)}, saturated ${h.saturatedSeconds} s`
+      : 'not reported'
+    return [s.id, s.hostname, s.pid, s.engine, s.transport, s.clients.target, s.clients.connected, s.clients.failed, s.stale ? 'STALE' : 'no', offset, health]
+  })
+  const rowClasses = d.simulatorList.map((s) => (s.stale || (s.health?.saturatedSeconds ?? 0) > 0 ? 'warn' : undefined))
+  return htmlTable(['simulator', 'host', 'pid', 'engine', 'transport', 'target', 'connected', 'failed', 'stale', 'clock offset', 'health'], rows, { rowClasses })
+}
+
+/**
+ * Every message with its numbers (the charts cut long ids; this table does not).
+ * @param {DistributionResult} d
+ */
+export function messagesTable (d) {
+  const rows = orderMessages(d.messages).map((m) => {
+    const rel = m.relative.count > 0 ? m.relative : null
+    const abs = m.absolute && m.absolute.count > 0 ? m.absolute : null
+    return [m.id, m.event, m.round ?? '-', m.simulators, share(m.received, m.expected), m.missing, formatMs(rel?.p50), formatMs(rel?.p90),
+      formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99), abs ? `± ${formatMs(abs.uncertaintyMs)}` : '-', formatMs(m.avgOfAverages.relativeMs)]
+  })
+  return htmlTable(['id', 'event', 'round', 'simulators', 'reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'clock ±', 'avg of avgs'],
+    rows, { rowClasses: orderMessages(d.messages).map((m) => (m.missing > 0 ? 'warn' : undefined)) })
+}
+
+/**
+ * @param {import('../../lib/schema.js').ThresholdVerdict[]} verdicts
+ */
+export function thresholdsTable (verdicts) {
+  return htmlTable(['verdict', 'threshold', 'actual'], verdicts.map((v) => [v.ok ? 'pass' : 'FAIL', v.expression, v.actual]),
+    { rowClasses: verdicts.map((v) => (v.ok ? 'pass' : 'fail')) })
+}
+
+/**
+ * The run's options as given, then the tool, the collector and the host that ran it.
+ * @param {RunResult} result
+ */
+export function runDetailsTables (result) {
+  const options = Object.entries(result.options ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)])
+  const h = result.host
+  const facts = [
+    ['tool', `${result.tool.name} ${result.tool.version}`],
+    ['run id', result.run.id],
+    ['started', formatDate(result.run.startedAt)],
+    ['ended', formatDate(result.run.endedAt)],
+    ['collector', result.run.collector],
+    ['target', `${result.target.url}${result.target.reference ? ' (reference server)' : ''}`],
+    ['host', `${h.hostname}: ${h.platform} ${h.release} ${h.arch}, ${h.cpus} CPUs, ${formatBytes(h.memoryBytes)}, Node ${h.node}`]
+  ]
+  return { options: options.length ? htmlTable(['option', 'value'], options) : '<p class="muted">no options recorded</p>', facts: htmlTable(['fact', 'value'], facts) }
+}

@@ -1,0 +1,135 @@
+/**
+ * What a person reads in the terminal after a run or a report: aligned tables per
+ * distribution and round, the simulators' health in one line, stale simulators named,
+ * and threshold verdicts. Returns strings; the CLI prints them to stderr.
+ */
+import { formatMs, table } from '../lib/format.js'
+
+/**
+ * @typedef {import('../lib/schema.js').RunResult} RunResult
+ * @typedef {import('../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../lib/schema.js').ThresholdVerdict} ThresholdVerdict
+ */
+
+/**
+ * @typedef {object} HealthOverview the worst simulator of a distribution, per measure
+ * @property {number} simulators
+ * @property {{ ms: number, simulator: string } | null} loopDelayP99 worst one-second event-loop delay p99
+ * @property {{ pct: number, simulator: string } | null} cpu highest CPU, % of one core
+ * @property {{ seconds: number, simulator: string }[]} saturated simulators that were saturated, worst first
+ * @property {string[]} stale ids of simulators that stopped reporting before the end
+ */
+
+/**
+ * Summarises the simulators' health of one distribution.
+ * @param {DistributionResult} distribution
+ * @returns {HealthOverview}
+ */
+export function summarizeHealth (distribution) {
+  /** @type {HealthOverview} */
+  const overview = { simulators: distribution.simulatorList.length, loopDelayP99: null, cpu: null, saturated: [], stale: [] }
+  for (const s of distribution.simulatorList) {
+    if (s.stale) overview.stale.push(s.id)
+    if (!s.health) continue
+    if (!overview.loopDelayP99 || s.health.loopDelayP99MaxMs > overview.loopDelayP99.ms) overview.loopDelayP99 = { ms: s.health.loopDelayP99MaxMs, simulator: s.id }
+    if (!overview.cpu || s.health.cpuPctMax > overview.cpu.pct) overview.cpu = { pct: s.health.cpuPctMax, simulator: s.id }
+    if (s.health.saturatedSeconds > 0) overview.saturated.push({ seconds: s.health.saturatedSeconds, simulator: s.id })
+  }
+  overview.saturated.sort((a, b) => b.seconds - a.seconds)
+  return overview
+}
+
+/**
+ * The numbers of a run as plain data, for `--json` (rounds as in the result, health overviews).
+ * @param {RunResult} result
+ */
+export function summarizeRun (result) {
+  return {
+    run: result.run,
+    target: result.target,
+    distributions: result.distributions.map((d) => ({
+      name: d.name,
+      clients: d.clients,
+      rounds: d.rounds,
+      connectTime: { p50: d.connectTime.p50, p99: d.connectTime.p99, max: d.connectTime.max },
+      health: summarizeHealth(d)
+    }))
+  }
+}
+
+/**
+ * Epoch ms as `2024-06-01 10:00:00 UTC` (UTC so the same result reads the same everywhere).
+ * @param {number} epochMs
+ */
+export function formatDate (epochMs) {
+  if (!Number.isFinite(epochMs)) return '-'
+  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+}
+
+/**
+ * Replaces control characters so a name from a result file cannot drive the terminal.
+ * @param {unknown} text
+ */
+export function plain (text) {
+  // eslint-disable-next-line no-control-regex
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')
+}
+
+/**
+ * The health one-liner: worst event-loop delay, CPU and saturation, with the simulator named.
+ * @param {HealthOverview} h
+ */
+export function formatHealth (h) {
+  if (!h.loopDelayP99 || !h.cpu) return `health: not reported by the ${h.simulators} simulators`
+  const saturated = h.saturated.length
+    ? `saturated ${h.saturated.map((s) => `${s.seconds}s (${plain(s.simulator)})`).join(', ')}`
+    : 'never saturated'
+  return `health of ${h.simulators} simulators: worst event-loop p99 ${formatMs(h.loopDelayP99.ms)} (${plain(h.loopDelayP99.simulator)}), ` +
+    `CPU max ${Math.round(h.cpu.pct)}% (${plain(h.cpu.simulator)}), ${saturated}`
+}
+
+/**
+ * Aligned tables per distribution and round, then health and stale simulators.
+ * @param {RunResult} result
+ * @returns {string}
+ */
+export function formatRunSummary (result) {
+  const target = `${plain(result.target.url)}${result.target.reference ? ' (reference server)' : ''}`
+  const seconds = Math.round((result.run.endedAt - result.run.startedAt) / 1000)
+  const lines = [`run ${plain(result.run.name)} (${plain(result.run.id)}), ${formatDate(result.run.startedAt)}, ${seconds}s, target ${target}`]
+  for (const d of result.distributions) {
+    const c = d.clients
+    lines.push('', `distribution ${plain(d.name)}: ${d.simulators} simulators x ${d.clientsPerSimulator} clients, connected ${c.connected}/${c.target}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
+    lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
+    const health = summarizeHealth(d)
+    lines.push(formatHealth(health))
+    lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
+  }
+  return lines.join('\n')
+}
+
+/** @param {DistributionResult} d */
+function formatRounds (d) {
+  const header = ['round', 'plan', 'messages', 'reached', 'missing', 'rel p50', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'avg of avgs']
+  const rows = d.rounds.map((r) => {
+    const rel = r.relative.count > 0 ? r.relative : null
+    const abs = r.absolute && r.absolute.count > 0 ? r.absolute : null
+    return [r.round, `${r.count}x${r.intervalMs}ms`, r.messages, `${r.received}/${r.expected}`, r.missing,
+      formatMs(rel?.p50), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
+      rel ? formatMs(r.avgOfAverages.relativeMs) : '-']
+  })
+  return table(header, rows)
+}
+
+/**
+ * Threshold verdicts as a table, then one line: all passed, or how many failed.
+ * @param {ThresholdVerdict[]} verdicts
+ * @returns {string}
+ */
+export function formatThresholds (verdicts) {
+  if (verdicts.length === 0) return 'thresholds: none'
+  const failed = verdicts.filter((v) => !v.ok).length
+  const rows = verdicts.map((v) => [v.ok ? 'pass' : 'FAIL', plain(v.expression), plain(v.actual)])
+  const verdict = failed ? `thresholds: ${failed} of ${verdicts.length} FAILED` : `thresholds: all ${verdicts.length} passed`
+  return `${table(['', 'threshold', 'actual'], rows)}\n${verdict}`
+}

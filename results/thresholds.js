@@ -1,0 +1,232 @@
+/**
+ * Pass/fail thresholds for `--assert`, evaluated against a RunResult. A failed threshold
+ * makes the command exit with EXIT.THRESHOLD (3).
+ *
+ * | metric                         | value                                                        | units                |
+ * |--------------------------------|--------------------------------------------------------------|----------------------|
+ * | p50 p90 p99 max mean           | relative delay, worst round of any distribution              | ms, s (bare = ms)    |
+ * | avg                            | relative avg of simulator averages (2012 rig), worst round   | ms, s                |
+ * | abs.p50 … abs.mean, abs.avg    | the same for absolute latency (clock-corrected)              | ms, s                |
+ * | missing                        | missed deliveries, total over all distributions              | count, % of expected |
+ * | connected, failed              | clients connected at the end / never connected, total        | count, % of target   |
+ * | stale                          | simulators that stopped reporting before the end             | count                |
+ * | sim.loopDelayP99               | worst simulator's one-second event-loop delay p99            | ms, s                |
+ * | sim.cpu                        | worst simulator's highest CPU, % of one core                 | %                    |
+ * | sim.saturated                  | worst simulator's seconds of saturation                      | count (seconds)      |
+ *
+ * Operators: < <= > >= =
+ */
+import { invalidOption } from '../lib/errors.js'
+import { formatMs } from '../lib/format.js'
+
+/** @typedef {'<' | '<=' | '>' | '>=' | '='} Operator */
+/** @typedef {'delay' | 'share' | 'percent' | 'count'} MetricKind */
+
+/**
+ * @typedef {object} Threshold
+ * @property {string} expression as given, without spaces
+ * @property {string} metric one of the metrics in the table above
+ * @property {Operator} op
+ * @property {number} value in `unit`
+ * @property {'ms' | '%' | 'count'} unit milliseconds, percent, or a plain count
+ */
+
+const DELAYS = ['p50', 'p90', 'p99', 'max', 'mean']
+
+/** @type {Record<string, { kind: MetricKind, describe: string }>} */
+export const METRICS = Object.freeze({
+  ...Object.fromEntries(DELAYS.map((p) => [p, { kind: 'delay', describe: `relative delay ${p}, worst round` }])),
+  avg: { kind: 'delay', describe: 'relative average of the simulators\' averages (the 2012 figure), worst round' },
+  ...Object.fromEntries(DELAYS.map((p) => [`abs.${p}`, { kind: 'delay', describe: `absolute latency ${p} (clock-corrected), worst round` }])),
+  'abs.avg': { kind: 'delay', describe: 'absolute average of the simulators\' averages, worst round' },
+  missing: { kind: 'share', describe: 'missed deliveries, total (count, or % of expected deliveries)' },
+  connected: { kind: 'share', describe: 'clients connected at the end (count, or % of target)' },
+  failed: { kind: 'share', describe: 'clients that never connected (count, or % of target)' },
+  stale: { kind: 'count', describe: 'simulators that stopped reporting before the end' },
+  'sim.loopDelayP99': { kind: 'delay', describe: 'worst simulator\'s one-second event-loop delay p99' },
+  'sim.cpu': { kind: 'percent', describe: 'worst simulator\'s CPU, % of one core' },
+  'sim.saturated': { kind: 'count', describe: 'worst simulator\'s seconds of saturation' }
+})
+
+const OPERATORS = ['<', '<=', '>', '>=', '=']
+const UNIT_MS = { '': 1, ms: 1, s: 1000, m: 60000 }
+
+/** Help text for the CLI: the grammar and every metric. */
+export function thresholdHelp () {
+  const width = Math.max(...Object.keys(METRICS).map((m) => m.length))
+  const lines = Object.entries(METRICS).map(([name, m]) => `  ${name.padEnd(width)}  ${m.describe}`)
+  return [
+    'Thresholds (--assert METRIC OP VALUE, repeatable; exit 3 when one fails):',
+    `  operators: ${OPERATORS.join(' ')}; delays take ms or s (a bare number is ms);`,
+    '  missing/connected/failed take a count or a %; sim.cpu takes a %.',
+    '  examples: p99<500ms  max<2s  missing=0  connected>=99%  sim.cpu<90%',
+    ...lines
+  ].join('\n')
+}
+
+/**
+ * Parses one threshold expression such as `p99<500ms`, `missing=0` or `connected>=99%`.
+ * @param {string} expr
+ * @returns {Threshold}
+ */
+export function parseThreshold (expr) {
+  const expression = String(expr).replace(/\s+/g, '')
+  const match = /^([a-zA-Z][\w.]*)(<=|>=|<|>|==?)(\d+(?:\.\d+)?)(ms|s|m|%)?$/.exec(expression)
+  if (!match) throw badThreshold(expr, 'is not METRIC OP VALUE')
+  const [, metric, opText, number, unitText = ''] = match
+  const spec = METRICS[metric]
+  if (!spec) throw badThreshold(expr, `has an unknown metric ${JSON.stringify(metric)}`)
+  const op = /** @type {Operator} */ (opText === '==' ? '=' : opText)
+  const n = Number(number)
+  if (spec.kind === 'delay') {
+    if (unitText === '%') throw badThreshold(expr, `takes a duration (ms or s) for ${metric}, not a %`)
+    return { expression, metric, op, value: n * UNIT_MS[/** @type {'ms'} */ (unitText)], unit: 'ms' }
+  }
+  if (spec.kind === 'percent' && (unitText === '' || unitText === '%')) return { expression, metric, op, value: n, unit: '%' }
+  if (spec.kind === 'share' && unitText === '%') return { expression, metric, op, value: n, unit: '%' }
+  if (spec.kind !== 'percent' && unitText === '') {
+    if (!Number.isInteger(n)) throw badThreshold(expr, `takes a whole count for ${metric}`)
+    return { expression, metric, op, value: n, unit: 'count' }
+  }
+  const allowed = { share: 'a count or a %', percent: 'a %', count: 'a whole count' }[spec.kind]
+  throw badThreshold(expr, `takes ${allowed} for ${metric}, not ${JSON.stringify(unitText)}`)
+}
+
+/**
+ * @param {unknown} expr
+ * @param {string} problem
+ */
+function badThreshold (expr, problem) {
+  return invalidOption('--assert', `${JSON.stringify(String(expr))} ${problem}. ` +
+    `Write METRIC OP VALUE such as p99<500ms, missing=0 or connected>=99%. Operators: ${OPERATORS.join(' ')}. ` +
+    `Units: ms or s for delays, a count or % for missing/connected/failed, % for sim.cpu. Metrics: ${Object.keys(METRICS).join(', ')}.`)
+}
+
+/**
+ * Evaluates thresholds against a run: delays are the worst round of any distribution,
+ * counts are totals, sim.* is the worst simulator. No data for a metric fails it.
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {Threshold[]} thresholds
+ * @returns {import('../lib/schema.js').ThresholdVerdict[]}
+ */
+export function evaluateThresholds (result, thresholds) {
+  return thresholds.map((threshold) => {
+    const { value, actual } = measure(result, threshold.metric, threshold.unit)
+    return { expression: threshold.expression, ok: value !== null && compare(value, threshold.op, threshold.value), actual }
+  })
+}
+
+/**
+ * @param {number} actual
+ * @param {Operator} op
+ * @param {number} limit
+ */
+function compare (actual, op, limit) {
+  switch (op) {
+    case '<': return actual < limit
+    case '<=': return actual <= limit
+    case '>': return actual > limit
+    case '>=': return actual >= limit
+    default: return actual === limit
+  }
+}
+
+/**
+ * The value of a metric over a run, in the threshold's unit, and a sentence saying where.
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {string} metric
+ * @param {Threshold['unit']} unit
+ * @returns {{ value: number | null, actual: string }}
+ */
+function measure (result, metric, unit) {
+  if (metric === 'missing' || metric === 'connected' || metric === 'failed') return measureShare(result, metric, unit)
+  if (metric === 'stale') {
+    const stale = result.distributions.flatMap((d) => d.simulatorList.filter((s) => s.stale).map((s) => `${s.id} in ${d.name}`))
+    return { value: stale.length, actual: `stale ${stale.length}${stale.length ? ` (${stale.join(', ')})` : ''}` }
+  }
+  if (metric.startsWith('sim.')) return measureSimulators(result, metric)
+  return measureDelay(result, metric)
+}
+
+/**
+ * Worst (highest) value over every round of every distribution.
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {string} metric
+ */
+function measureDelay (result, metric) {
+  const absolute = metric.startsWith('abs.')
+  const stat = absolute ? metric.slice(4) : metric
+  /** @type {{ value: number, where: string } | null} */
+  let worst = null
+  for (const d of result.distributions) {
+    for (const r of d.rounds) {
+      const value = roundValue(r, stat, absolute)
+      if (value !== null && (worst === null || value > worst.value)) worst = { value, where: `round ${r.round}, ${d.name}` }
+    }
+  }
+  if (!worst) return { value: null, actual: `${metric}: no data (${absolute ? 'no message with sentAt arrived' : 'no message arrived'})` }
+  return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where})` }
+}
+
+/**
+ * @param {import('../lib/schema.js').RoundResult} round
+ * @param {string} stat p50 … mean, or avg
+ * @param {boolean} absolute
+ * @returns {number | null}
+ */
+function roundValue (round, stat, absolute) {
+  const summary = absolute ? round.absolute : round.relative
+  if (!summary || summary.count === 0) return null
+  if (stat === 'avg') return absolute ? round.avgOfAverages.absoluteMs : round.avgOfAverages.relativeMs
+  return summary[/** @type {'p50'} */ (stat)]
+}
+
+/**
+ * Totals over all distributions, as a count or as a % of expected deliveries / target clients.
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {'missing' | 'connected' | 'failed'} metric
+ * @param {Threshold['unit']} unit
+ */
+function measureShare (result, metric, unit) {
+  let count = 0
+  let total = 0
+  for (const d of result.distributions) {
+    if (metric === 'missing') {
+      for (const r of d.rounds) { count += r.missing; total += r.expected }
+    } else {
+      count += d.clients[metric]
+      total += d.clients.target
+    }
+  }
+  const of = metric === 'missing' ? 'expected deliveries' : 'target clients'
+  const pct = total > 0 ? count / total * 100 : null
+  const actual = `${metric} ${count} of ${total} ${of}${pct === null ? '' : ` (${formatPct(pct)})`}`
+  return { value: unit === '%' ? pct : count, actual }
+}
+
+/**
+ * Worst simulator of any distribution, from the simulators' health summaries.
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {string} metric
+ */
+function measureSimulators (result, metric) {
+  /** @type {Record<string, 'loopDelayP99MaxMs' | 'cpuPctMax' | 'saturatedSeconds'>} */
+  const fields = { 'sim.loopDelayP99': 'loopDelayP99MaxMs', 'sim.cpu': 'cpuPctMax', 'sim.saturated': 'saturatedSeconds' }
+  const field = fields[metric]
+  /** @type {{ value: number, where: string } | null} */
+  let worst = null
+  for (const d of result.distributions) {
+    for (const s of d.simulatorList) {
+      const value = s.health?.[field]
+      if (typeof value === 'number' && (worst === null || value > worst.value)) worst = { value, where: `${s.id}, ${d.name}` }
+    }
+  }
+  if (!worst) return { value: null, actual: `${metric}: no data (no simulator reported its health)` }
+  const shown = field === 'cpuPctMax' ? formatPct(worst.value) : field === 'saturatedSeconds' ? `${worst.value}s` : formatMs(worst.value)
+  return { value: worst.value, actual: `${metric} ${shown} (${worst.where})` }
+}
+
+/** @param {number} pct */
+function formatPct (pct) {
+  return `${Number(pct.toFixed(pct >= 10 ? 1 : 3))}%`
+}

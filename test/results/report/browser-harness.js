@@ -1,0 +1,78 @@
+/**
+ * Opens a generated report in the Debian Chromium (never a browser downloaded by npm) and
+ * collects what a test needs: points drawn per chart next to points in the data, console and
+ * page errors, requests that left file://, dialogs (an alert means injected script ran).
+ * Shared by the report's browser tests and the runner's end-to-end report test.
+ */
+import { existsSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { chromium } from 'playwright-core'
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+/**
+ * Why browser tests cannot run here, or null when they can. Under CI=true a missing
+ * browser is a failure, not a skip.
+ * @returns {string | null}
+ */
+export function chromiumMissing () {
+  if (existsSync(CHROMIUM_PATH)) return null
+  const reason = `SKIPPED: no Chromium at ${CHROMIUM_PATH}; install the Debian package: apt-get install -y chromium`
+  if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`)
+  process.stderr.write(`\n*** ${reason} ***\n\n`)
+  return reason
+}
+
+/** Launches headless Chromium with no network-facing background services. */
+export function launchChromium () {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
+  })
+}
+
+/**
+ * @typedef {object} PageCheck
+ * @property {Record<string, number>} drawn points each chart drew (window.__ioswarmCharts)
+ * @property {Record<string, number>} expected points each chart's data had (window.__ioswarmChartPoints)
+ * @property {string[]} notes chart names shown as a "no data" note
+ * @property {string[]} errors console errors and uncaught page errors
+ * @property {string[]} requests URLs requested other than the file itself
+ * @property {string[]} dialogs messages of alert/confirm/prompt dialogs
+ * @property {number} images img elements in the page
+ */
+
+/**
+ * Opens a report file, waits for its charts, screenshots it, and reports what happened.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} file absolute path of the HTML report
+ * @param {string} [screenshot] PNG path for a full-page screenshot
+ * @returns {Promise<PageCheck>}
+ */
+export async function checkReport (browser, file, screenshot) {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 900 } })
+  try {
+    /** @type {Pick<PageCheck, 'errors' | 'requests' | 'dialogs'>} */
+    const seen = { errors: [], requests: [], dialogs: [] }
+    const url = pathToFileURL(file).href
+    page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()) })
+    page.on('pageerror', (e) => seen.errors.push(e.message))
+    page.on('request', (r) => { if (r.url() !== url) seen.requests.push(r.url()) })
+    page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
+    await page.goto(url)
+    await page.waitForFunction(() => /** @type {any} */ (globalThis).__ioswarmCharts !== undefined, null, { timeout: 15000 })
+    const state = await page.evaluate(() => {
+      const w = /** @type {any} */ (globalThis)
+      return {
+        drawn: w.__ioswarmCharts,
+        expected: w.__ioswarmChartPoints,
+        notes: [...w.document.querySelectorAll('p.no-data[data-chart]')].map((el) => el.getAttribute('data-chart')),
+        images: w.document.querySelectorAll('img').length
+      }
+    })
+    if (screenshot) await page.screenshot({ path: screenshot, fullPage: true })
+    return { ...state, ...seen }
+  } finally {
+    await page.close()
+  }
+}

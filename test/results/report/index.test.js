@@ -1,0 +1,97 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { buildCompareReport, buildReport } from '../../../results/report/index.js'
+
+/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
+
+const KINDS = ['connected-transport', 'connected-simulator', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
+  'server-load', 'server-memory', 'health-loop', 'health-cpu']
+const EXPECTED_CHARTS = ['d1', 'd2'].flatMap((d) => KINDS.map((k) => `${d}-${k}`))
+
+/** The page without the inlined Chart.js: what the report itself wrote. */
+const own = (/** @type {string} */ html) => html.replace(/<script>\/\*![\s\S]*?<\/script>/, '')
+/** @param {string} html */
+const chartData = (html) => JSON.parse(/<script type="application\/json" id="ioswarm-charts">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? 'null')
+/** @param {string} html */
+const chartNames = (html) => [...html.matchAll(/data-chart="([^"]+)"/g)].map((m) => m[1])
+
+test('a run report has every chart, each with data, and every table', () => {
+  const html = buildReport(fixture('run-small.json'), { generatedAt: Date.UTC(2024, 5, 2) })
+  assert.deepEqual(chartNames(html), EXPECTED_CHARTS)
+  const data = chartData(html)
+  assert.deepEqual(data.map((/** @type {{ name: string }} */ c) => c.name), EXPECTED_CHARTS)
+  for (const c of data) assert.ok(c.points > 0 && c.config, `${c.name} has data`)
+  for (const header of ['<th>sims × clients</th>', '<th>clients reached</th>', '<th>clock offset</th>', '<th>option</th>', '<th>fact</th>', '<th>abs p99</th>']) {
+    assert.ok(html.includes(header), header)
+  }
+  assert.match(html, /report generated<\/dt><dd>2024-06-02 00:00:00 UTC/)
+  assert.match(html, /4x250-sim-4 stopped reporting before the end \(stale\)/)
+  assert.match(html, /2x500-sim-1 was saturated for 3 s/)
+  assert.match(html, /<div class="verdict none">no thresholds<\/div>/)
+})
+
+test('the same result gives the same page (no clock read without generatedAt)', () => {
+  const run = fixture('run-small.json')
+  assert.equal(buildReport(run), buildReport(run))
+})
+
+test('the verdict in the header follows the thresholds', () => {
+  const run = fixture('run-small.json')
+  const failed = buildReport({ ...run, thresholds: [{ expression: 'p99<1ms', ok: false, actual: 'p99 24.6ms' }, { expression: 'missing<5', ok: true, actual: 'missing 1' }] })
+  assert.match(failed, /<div class="verdict fail">FAIL: 1 of 2 thresholds<\/div>/)
+  assert.match(failed, /<tr class="fail"><td>FAIL<\/td><td>p99&#60;1ms<\/td>/)
+  assert.match(buildReport({ ...run, thresholds: [{ expression: 'p99<1s', ok: true, actual: 'x' }] }), /verdict pass">PASS: 1 of 1/)
+})
+
+test('hostile names, ids and options come out escaped in markup and intact in data', () => {
+  const run = fixture('run-hostile.json')
+  const html = buildReport(run)
+  const page = own(html)
+  assert.doesNotMatch(page, /<script>alert/i)
+  assert.doesNotMatch(page, /<img/i)
+  assert.doesNotMatch(page, /<!--/)
+  // No attribute named onerror anywhere a browser would read one: every "onerror=" is inside escaped text.
+  for (const m of page.matchAll(/onerror=/g)) assert.match(page.slice(m.index - 30, m.index), /&#60;img src=x $/)
+  assert.equal((page.match(/<script/g) ?? []).length, (page.match(/<\/script>/g) ?? []).length, 'every script tag is closed by its own end tag')
+  const data = chartData(html)
+  const relative = data.find((/** @type {{ name: string }} */ c) => c.name === 'd1-relative-delay')
+  assert.equal(relative.config.data.labels[0].slice(0, 10), '1.1</scrip', 'labels keep the raw id (cut to fit)')
+  const perSimulator = data.find((/** @type {{ name: string }} */ c) => c.name === 'd1-connected-simulator')
+  assert.equal(perSimulator.config.data.datasets[0].label, run.distributions[0].simulatorList[0].id)
+  assert.ok(html.includes(escapeText(run.run.name)), 'run name shown as text')
+})
+
+test('a run without server samples or messages says "no data" instead of drawing empty charts', () => {
+  const html = buildReport(fixture('run-sparse.json'))
+  const data = chartData(html)
+  assert.deepEqual(data.map((/** @type {{ name: string }} */ c) => c.name), EXPECTED_CHARTS)
+  const empty = data.filter((/** @type {{ points: number }} */ c) => c.points === 0).map((/** @type {{ name: string }} */ c) => c.name)
+  assert.deepEqual(empty, ['d1-server-load', 'd1-server-memory', ...KINDS.map((k) => `d2-${k}`)])
+  for (const name of empty) assert.match(html, new RegExp(`<p class="no-data" data-chart="${name}">`))
+  assert.match(html, /no server samples \(target was not the reference server and no probe was attached\)/)
+  assert.match(html, /no message reached any simulator of this distribution/)
+  assert.doesNotMatch(own(html).replace(/<script type="application\/json"[\s\S]*?<\/script>/, ''), /undefined|NaN|\[object/)
+})
+
+test('the comparison has one series per distribution of each run, both charts and the table', () => {
+  const small = fixture('run-small.json')
+  const hostile = fixture('run-hostile.json')
+  const html = buildCompareReport([small, hostile], { labels: ['base'] })
+  assert.deepEqual(chartNames(html), ['compare-avg', 'compare-p99'])
+  const [avg, p99] = chartData(html)
+  const labels = [`base ${small.distributions[0].name}`, `base ${small.distributions[1].name}`,
+    `${hostile.run.name} ${hostile.distributions[0].name}`, `${hostile.run.name} ${hostile.distributions[1].name}`]
+  assert.deepEqual(avg.config.data.datasets.map((/** @type {{ label: string }} */ d) => d.label), labels)
+  assert.deepEqual(avg.config.data.labels, ['round 1', 'round 2'])
+  assert.deepEqual(avg.config.data.datasets[0].data, small.distributions[0].rounds.map((r) => r.avgOfAverages.relativeMs))
+  assert.deepEqual(p99.config.data.datasets[1].data, small.distributions[1].rounds.map((r) => r.relative.p99))
+  assert.equal((html.match(/<td>base 2x500<\/td>/g) ?? []).length, 2, 'a table row per round of the series')
+  assert.doesNotMatch(own(html), /<script>alert|<img/)
+})
+
+/** @param {string} text */
+function escapeText (text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}

@@ -1,0 +1,53 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { checkRunResult, readRunResult } from '../../../results/report/load.js'
+import { EXIT, IoswarmError } from '../../../lib/errors.js'
+
+const SMALL = fileURLToPath(new URL('../../fixtures/run-small.json', import.meta.url))
+
+/** @param {Promise<unknown> | (() => unknown)} action @param {RegExp} message */
+async function rejectsInput (action, message) {
+  const run = typeof action === 'function' ? async () => action() : () => action
+  await assert.rejects(run, (error) => {
+    assert.ok(error instanceof IoswarmError)
+    assert.equal(error.exitCode, EXIT.USAGE)
+    assert.match(error.message, message)
+    return true
+  })
+}
+
+test('readRunResult reads a run result', async () => {
+  const run = await readRunResult(SMALL)
+  assert.equal(run.run.id, 'run-fixture-small')
+  assert.equal(run.distributions.length, 2)
+})
+
+test('a missing file or bad JSON names the path, and the position when the parser gives one', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ioswarm-load-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  await rejectsInput(readRunResult(join(dir, 'nope.json')), /^cannot read .*nope\.json: no such file$/)
+  await rejectsInput(readRunResult(dir), /cannot read .*: it is a directory/)
+  const bad = join(dir, 'bad.json')
+  writeFileSync(bad, '{\n  "kind": "run",\n  "schemaVersion" 1\n}')
+  await rejectsInput(readRunResult(bad), /bad\.json is not valid JSON: .*position 37.* \(line 3, column 19\)/)
+  writeFileSync(bad, '')
+  await rejectsInput(readRunResult(bad), /bad\.json is not valid JSON: Unexpected end of JSON input/)
+})
+
+test('checkRunResult rejects what is not a run result of this schema version, saying why', async () => {
+  const good = JSON.parse(JSON.stringify(await readRunResult(SMALL)))
+  await rejectsInput(() => checkRunResult([], 'x.json'), /^x\.json is not an ioswarm result: expected a JSON object$/)
+  await rejectsInput(() => checkRunResult({ ...good, kind: 'simulator' }, 'x.json'), /is a simulator result \(ioswarm simulate --json\)/)
+  await rejectsInput(() => checkRunResult({ ...good, kind: undefined }, 'x.json'), /"kind" is undefined, expected "run"/)
+  await rejectsInput(() => checkRunResult({ ...good, schemaVersion: 2 }, 'x.json'), /has schemaVersion 2, this ioswarm reads schemaVersion 1: it was written by a newer ioswarm/)
+  await rejectsInput(() => checkRunResult({ ...good, schemaVersion: undefined }, 'x.json'), /has schemaVersion undefined/)
+  await rejectsInput(() => checkRunResult({ ...good, target: null }, 'x.json'), /has no "target" object/)
+  const broken = JSON.parse(JSON.stringify(good))
+  delete broken.distributions[1].timeline
+  await rejectsInput(() => checkRunResult(broken, 'x.json'), /^x\.json distributions\[1\]\.timeline is not an array$/)
+  assert.equal(checkRunResult(good, 'x.json'), good)
+})

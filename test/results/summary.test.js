@@ -1,0 +1,62 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun } from '../../results/summary.js'
+
+/** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
+
+test('formatRunSummary prints an aligned round table per distribution, health and stale simulators', () => {
+  const text = formatRunSummary(fixture('run-small.json'))
+  const lines = text.split('\n')
+  assert.equal(lines[0], 'run fixture small (run-fixture-small), 2024-06-01 10:00:00 UTC, 53s, target http://127.0.0.1:3000 (reference server)')
+  assert.ok(lines.includes('distribution 2x500: 2 simulators x 500 clients, connected 1000/1000, failed 0, connect p99 28.5ms'))
+  const header = lines.findIndex((l) => l.startsWith('round  plan'))
+  assert.match(lines[header + 2], /^ {4}1 {2}5x1000ms +5 {2}5000\/5000 +0 +5\.30ms +18\.3ms +31\.4ms +8\.30ms +21\.3ms +5\.71ms$/)
+  assert.match(lines[header + 3], /^ {4}2 {2}5x500ms +5 {2}4999\/5000 +1 +6\.80ms +22\.8ms/)
+  assert.equal(lines[header + 2].length, lines[header].length, 'columns align')
+  assert.match(text, /health of 2 simulators: worst event-loop p99 94\.0ms \(2x500-sim-1\), CPU max 99% \(2x500-sim-1\), saturated 3s \(2x500-sim-1\)/)
+  assert.match(text, /health of 4 simulators: .*never saturated/)
+  assert.match(text, /stale simulators: 4x250-sim-4/)
+})
+
+test('rounds without receipts show dashes, simulators without health say so', () => {
+  const text = formatRunSummary(fixture('run-sparse.json'))
+  assert.match(text, /^ {4}1 {2}5x1000ms +0 {2}0\/0 +0 +- +- +- +- +- +-$/m)
+  assert.match(text, /health: not reported by the 4 simulators/)
+  assert.match(text, /target http:\/\/127\.0\.0\.1:4000,?$/m)
+})
+
+test('names from a result cannot send control characters to the terminal', () => {
+  assert.equal(plain('a\u001b[31mred\u0007\u2028b'), 'a?[31mred??b')
+  const text = formatRunSummary(fixture('run-hostile.json'))
+  assert.ok([...text].every((c) => c === '\n' || (c >= ' ' && c !== '\u007f' && c !== '\u2028')), 'only printable characters and newlines')
+})
+
+test('summarizeHealth names the worst simulator per measure', () => {
+  const [first, second] = fixture('run-small.json').distributions.map(summarizeHealth)
+  assert.deepEqual(first, { simulators: 2, loopDelayP99: { ms: 94, simulator: '2x500-sim-1' }, cpu: { pct: 99, simulator: '2x500-sim-1' }, saturated: [{ seconds: 3, simulator: '2x500-sim-1' }], stale: [] })
+  assert.deepEqual(second.stale, ['4x250-sim-4'])
+})
+
+test('summarizeRun is plain JSON with the rounds as in the result', () => {
+  const run = fixture('run-small.json')
+  const summary = JSON.parse(JSON.stringify(summarizeRun(run)))
+  assert.equal(summary.run.id, 'run-fixture-small')
+  assert.deepEqual(summary.distributions[1].rounds, run.distributions[1].rounds)
+  assert.deepEqual(summary.distributions[1].health.stale, ['4x250-sim-4'])
+})
+
+test('formatThresholds marks each verdict and counts failures', () => {
+  assert.equal(formatThresholds([]), 'thresholds: none')
+  const text = formatThresholds([{ expression: 'p99<1ms', ok: false, actual: 'p99 24.6ms (round 2, 4x250)' }, { expression: 'missing<5', ok: true, actual: 'missing 1' }])
+  assert.match(text, /^FAIL {2}p99<1ms +p99 24\.6ms \(round 2, 4x250\)$/m)
+  assert.match(text, /^pass {2}missing<5 +missing 1$/m)
+  assert.match(text, /thresholds: 1 of 2 FAILED$/)
+  assert.match(formatThresholds([{ expression: 'x', ok: true, actual: 'y' }]), /thresholds: all 1 passed$/)
+})
+
+test('formatDate is UTC', () => {
+  assert.equal(formatDate(Date.UTC(2024, 0, 2, 3, 4, 5)), '2024-01-02 03:04:05 UTC')
+  assert.equal(formatDate(NaN), '-')
+})

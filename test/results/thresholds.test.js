@@ -1,0 +1,82 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { METRICS, evaluateThresholds, parseThreshold, thresholdHelp } from '../../results/thresholds.js'
+import { EXIT, IoswarmError } from '../../lib/errors.js'
+
+/** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
+
+test('parseThreshold reads delays, counts and percentages with their units', () => {
+  assert.deepEqual(parseThreshold('p99<500ms'), { expression: 'p99<500ms', metric: 'p99', op: '<', value: 500, unit: 'ms' })
+  assert.deepEqual(parseThreshold(' p50 <= 200ms '), { expression: 'p50<=200ms', metric: 'p50', op: '<=', value: 200, unit: 'ms' })
+  assert.equal(parseThreshold('max<2s').value, 2000)
+  assert.equal(parseThreshold('avg<300').value, 300, 'a bare delay is milliseconds')
+  assert.equal(parseThreshold('abs.p99<1.5s').value, 1500)
+  assert.equal(parseThreshold('sim.loopDelayP99<50ms').value, 50)
+  assert.deepEqual(parseThreshold('missing=0'), { expression: 'missing=0', metric: 'missing', op: '=', value: 0, unit: 'count' })
+  assert.deepEqual(parseThreshold('missing<=10'), { expression: 'missing<=10', metric: 'missing', op: '<=', value: 10, unit: 'count' })
+  assert.deepEqual(parseThreshold('connected>=99%'), { expression: 'connected>=99%', metric: 'connected', op: '>=', value: 99, unit: '%' })
+  assert.deepEqual(parseThreshold('failed==0'), { expression: 'failed==0', metric: 'failed', op: '=', value: 0, unit: 'count' })
+  assert.deepEqual(parseThreshold('sim.cpu<90%'), { expression: 'sim.cpu<90%', metric: 'sim.cpu', op: '<', value: 90, unit: '%' })
+  assert.equal(parseThreshold('stale=0').unit, 'count')
+})
+
+test('a bad threshold is a usage error naming --assert and what is allowed', () => {
+  /** @type {[string, RegExp][]} */
+  const cases = [['p99', /is not METRIC OP VALUE/], ['p99<abc', /is not METRIC OP VALUE/], ['p42<1s', /unknown metric "p42"/],
+    ['p99<5%', /takes a duration/], ['missing<1.5', /whole count/], ['sim.cpu<5ms', /takes a % for sim.cpu/], ['stale<1%', /whole count/], ['p99!=1ms', /not METRIC/]]
+  for (const [expr, problem] of cases) {
+    assert.throws(() => parseThreshold(expr), (error) => {
+      assert.ok(error instanceof IoswarmError)
+      assert.equal(error.exitCode, EXIT.USAGE)
+      assert.equal(error.flag, '--assert')
+      assert.match(error.message, /^--assert /)
+      assert.match(error.message, problem)
+      assert.match(error.message, /Operators: < <= > >= =/)
+      assert.match(error.message, /Metrics: p50, p90, p99, max, mean, avg, abs\.p50.*sim\.cpu/)
+      return true
+    }, expr)
+  }
+})
+
+test('thresholdHelp lists every metric', () => {
+  const help = thresholdHelp()
+  for (const metric of Object.keys(METRICS)) assert.match(help, new RegExp(`^  ${metric.replace('.', '\\.')} `, 'm'))
+})
+
+test('delays are the worst round of any distribution, and say which', () => {
+  const run = fixture('run-small.json')
+  const [p99, p99Equal, abs, avg] = evaluateThresholds(run, ['p99<24.6ms', 'p99<=24.6ms', 'abs.p99<1s', 'avg<7ms'].map(parseThreshold))
+  assert.deepEqual(p99, { expression: 'p99<24.6ms', ok: false, actual: 'p99 24.6ms (round 2, 4x250)' })
+  assert.equal(p99Equal.ok, true)
+  assert.deepEqual(abs, { expression: 'abs.p99<1s', ok: true, actual: 'abs.p99 27.6ms (round 2, 4x250)' })
+  assert.deepEqual(avg, { expression: 'avg<7ms', ok: false, actual: 'avg 7.98ms (round 2, 4x250)' })
+})
+
+test('missing, connected and failed are totals, as counts or percentages', () => {
+  const run = fixture('run-small.json')
+  const verdicts = evaluateThresholds(run, ['missing=0', 'missing<=1', 'missing<0.01%', 'connected>=99%', 'connected>=99.95%', 'connected=1998', 'failed=0', 'failed<=0.1%'].map(parseThreshold))
+  assert.deepEqual(verdicts.map((v) => v.ok), [false, true, true, true, false, true, false, true])
+  assert.equal(verdicts[0].actual, 'missing 1 of 19980 expected deliveries (0.005%)')
+  assert.equal(verdicts[3].actual, 'connected 1998 of 2000 target clients (99.9%)')
+})
+
+test('sim.* is the worst simulator, stale counts simulators', () => {
+  const run = fixture('run-small.json')
+  const [loop, cpu, saturated, stale] = evaluateThresholds(run, ['sim.loopDelayP99<50ms', 'sim.cpu<=99%', 'sim.saturated=0', 'stale=1'].map(parseThreshold))
+  assert.deepEqual(loop, { expression: 'sim.loopDelayP99<50ms', ok: false, actual: 'sim.loopDelayP99 94.0ms (2x500-sim-1, 2x500)' })
+  assert.deepEqual(cpu, { expression: 'sim.cpu<=99%', ok: true, actual: 'sim.cpu 99% (2x500-sim-1, 2x500)' })
+  assert.equal(saturated.ok, false)
+  assert.deepEqual(stale, { expression: 'stale=1', ok: true, actual: 'stale 1 (4x250-sim-4 in 4x250)' })
+})
+
+test('a metric without data fails and says so', () => {
+  const run = fixture('run-sparse.json')
+  const none = { ...run, distributions: run.distributions.slice(1) }
+  const [p99, abs, cpu, missing] = evaluateThresholds(none, ['p99<1s', 'abs.p99<1s', 'sim.cpu<100%', 'missing<1%'].map(parseThreshold))
+  assert.deepEqual(p99, { expression: 'p99<1s', ok: false, actual: 'p99: no data (no message arrived)' })
+  assert.equal(abs.ok, false)
+  assert.match(cpu.actual, /no simulator reported its health/)
+  assert.equal(missing.ok, false, 'a share of nothing expected is no data')
+})
