@@ -31,6 +31,14 @@ export async function main (args) {
       process.stderr.write(`ioswarm: ${message}\nRun with --help for the options.\n`)
       process.exit(EXIT.USAGE)
     })
+  // A flag given twice takes its last value, as in most CLIs; options declared as arrays
+  // (--event, --assert) keep every value.
+  parser.middleware((argv) => {
+    const arrays = new Set(/** @type {{ getOptions(): { array: string[] } }} */ (/** @type {unknown} */ (parser)).getOptions().array)
+    for (const [key, value] of Object.entries(argv)) {
+      if (Array.isArray(value) && key !== '_' && !arrays.has(key)) argv[key] = value.at(-1)
+    }
+  }, true)
   for (const command of commands) parser.command(command)
   try {
     await parser.parseAsync()

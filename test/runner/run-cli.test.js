@@ -1,0 +1,100 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { runCli } from '../helpers/cli.js'
+import { getRedisUrl } from '../helpers/redis.js'
+
+/**
+ * @param {import('node:test').TestContext} t
+ */
+async function tempDir (t) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-run-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const QUICK = ['--rounds', '2x300,2x200', '--ping-interval', '1s', '--ramp', '500ms', '--quiet']
+
+/**
+ * Every message of every round reached every client of every distribution.
+ * @param {import('../../lib/schema.js').RunResult} result
+ * @param {{ name: string, clients: number }[]} expected
+ */
+function assertComplete (result, expected) {
+  assert.equal(result.schemaVersion, 1)
+  assert.equal(result.kind, 'run')
+  assert.deepEqual(result.distributions.map((d) => d.name), expected.map((e) => e.name))
+  for (const [i, d] of result.distributions.entries()) {
+    assert.equal(d.clients.connected, expected[i].clients, `${d.name} connected`)
+    assert.deepEqual(d.messages.map((m) => m.id), ['1.1', '1.2', '2.1', '2.2'], `${d.name} messages`)
+    for (const m of d.messages) {
+      assert.equal(m.received, expected[i].clients, `${d.name} ${m.id} received`)
+      assert.equal(m.missing, 0)
+      assert.ok(m.relative.p99 >= m.relative.p50 && m.relative.count === expected[i].clients)
+    }
+    assert.deepEqual(d.rounds.map((r) => [r.round, r.messages, r.received]), [[1, 2, 2 * expected[i].clients], [2, 2, 2 * expected[i].clients]])
+    assert.ok(d.timeline.length > 0 && d.health.length > 0, 'samples collected')
+    assert.ok(d.server.length > 0, 'reference server sampled')
+    assert.ok(d.simulatorList.every((s) => !s.stale))
+  }
+}
+
+test('ioswarm run end to end with the embedded collector: result.json, CSVs and report', async (t) => {
+  const out = await tempDir(t)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--distributions', '2x10,1x15', ...QUICK, '--out', out, '--assert', 'missing=0'], { timeoutMs: 120000 })
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
+  assert.equal(result.run.collector, 'memory')
+  assertComplete(result, [{ name: '2x10', clients: 20 }, { name: '1x15', clients: 15 }])
+  assert.deepEqual(result.thresholds.map((/** @type {{ ok: boolean }} */ v) => v.ok), [true])
+  const csv = await readFile(path.join(out, 'messages.csv'), 'utf8')
+  assert.equal(csv.trim().split('\n').length, 1 + 8, 'a header and one row per message per distribution')
+  assert.ok((await stat(path.join(out, 'samples.csv'))).size > 100)
+  assert.match(await readFile(path.join(out, 'report.html'), 'utf8'), /<canvas/)
+  assert.match(stderr, /round\s+plan\s+messages/, 'summary table on stderr')
+})
+
+test('ioswarm run end to end with Redis', async (t) => {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return
+  const out = await tempDir(t)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '12', ...QUICK, '--redis', redisUrl, '--out', out, '--transport', 'websocket:1,polling:1'], { timeoutMs: 120000 })
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
+  assert.equal(result.run.collector, 'redis')
+  assertComplete(result, [{ name: '2x12', clients: 24 }])
+  assert.ok(result.distributions[0].simulatorList.every((/** @type {any} */ s) => s.clock.reference === 'redis'))
+})
+
+test('a failed threshold exits 3 and says which', async (t) => {
+  const out = await tempDir(t)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '1', '--clients', '5', '--rounds', '1x100', '--ping-interval', '1s', '--ramp', '0', '--quiet', '--out', out, '--assert', 'p99<0.001ms', '--assert', 'missing=0'], { timeoutMs: 60000 })
+  assert.equal(code, 3, stderr)
+  assert.match(stderr, /p99<0\.001ms/)
+  assert.match(stderr, /FAIL/i)
+})
+
+test('bad run options exit 2 naming the flag, before anything starts', async (t) => {
+  const out = await tempDir(t)
+  const aFile = path.join(out, 'a-file')
+  await writeFile(aFile, '')
+  /** @type {[string[], RegExp][]} */
+  const cases = [
+    [['--distributions', '0x5'], /--distributions \(simulators in 0x5\) must be a whole number from 1/],
+    [['--distributions', 'lots'], /--distributions has "lots"/],
+    [['--target', 'http://127.0.0.1:1'], /--token is required with --target/],
+    [['--expect-simulators', '3'], /--expect-simulators needs --redis/],
+    [['--assert', 'p99 is small'], /--assert/],
+    [['--out', path.join(aFile, 'results')], /--out cannot be written/],
+    [['--run', 'has spaces'], /--run must be 1 to 100 letters/]
+  ]
+  for (const [args, message] of cases) {
+    // --out is given twice when a case sets it: the last one wins.
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--out', out, ...args], { timeoutMs: 20000 })
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`)
+    assert.match(stderr, message, args.join(' '))
+    assert.doesNotMatch(stderr, /reference server http/, 'nothing started')
+  }
+})
