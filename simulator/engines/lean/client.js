@@ -44,9 +44,9 @@ export class Client {
     this.wire = WIRE.NONE
     /** Bumped whenever a session ends: callbacks of older transports compare and bow out. */
     this.gen = 0
-    /** @type {import('./websocket.js').LeanWebSocket | null} the WebSocket carrying the session */
+    /** @type {import('./websocket.js').SessionSocket | null} the WebSocket carrying the session */
     this.ws = null
-    /** @type {import('./websocket.js').LeanWebSocket | null} a WebSocket being probed for upgrade */
+    /** @type {import('./websocket.js').SessionSocket | null} a WebSocket being probed for upgrade */
     this.probe = null
     /** @type {import('node:http').ClientRequest | null} the poll GET in flight */
     this.getReq = null

@@ -15,7 +15,8 @@ import { RECONNECT_DEFAULTS } from './backoff.js'
  *   heartbeatTickMs?: number,
  *   reconnectionDelayMs?: number,
  *   reconnectionDelayMaxMs?: number,
- *   randomizationFactor?: number
+ *   randomizationFactor?: number,
+ *   wsClient?: 'builtin' | 'ws'
  * }} LeanOptions
  */
 
@@ -25,7 +26,10 @@ import { RECONNECT_DEFAULTS } from './backoff.js'
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} pollBase request path of a poll, up to and including `transport=polling`
- * @property {string} wsUrl WebSocket URL without sid
+ * @property {string} wsUrl WebSocket URL without sid (for `ws`)
+ * @property {string} wsPath request path of the WebSocket handshake without sid (built-in client)
+ * @property {string} hostHeader Host header of the handshake
+ * @property {boolean} wsLibrary use `ws` rather than the built-in client (wss://, permessage-deflate, or asked)
  * @property {string} nsp
  * @property {Set<string> | null} wanted events to decode; null = every event
  * @property {boolean} reconnect
@@ -72,6 +76,9 @@ export function resolveLeanConfig (options) {
     port: Number(url.port) || (secure ? 443 : 80),
     pollBase: `${path}${query}polling${extra}`,
     wsUrl: `${secure ? 'wss' : 'ws'}://${url.host}${path}${query}websocket${extra}`,
+    wsPath: `${path}${query}websocket${extra}`,
+    hostHeader: url.host,
+    wsLibrary: secure || options.perMessageDeflate === true || options.wsClient === 'ws',
     nsp: options.namespace ?? '/',
     wanted: events.includes('*') ? null : new Set(events),
     reconnect: options.reconnect !== false,

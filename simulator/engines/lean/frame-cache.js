@@ -25,18 +25,21 @@ export class FrameCache {
   }
 
   /**
-   * The cached frame with exactly these bytes (a WebSocket text frame), or null.
-   * @param {Buffer} bytes
+   * The cached frame with exactly the bytes data[start, end) (a WebSocket text frame), or null.
+   * @param {Buffer} data
+   * @param {number} [start]
+   * @param {number} [end]
    * @returns {CachedFrame | null}
    */
-  findBytes (bytes) {
+  findBytes (data, start = 0, end = data.length) {
+    const length = end - start
     const ring = this.ring
     const size = ring.length
     // Newest first: clients receive the same broadcast one after another.
     for (let k = 0, at = this.newest; k < size; k++, at = at === 0 ? size - 1 : at - 1) {
       const entry = ring[at]
       if (entry === null) break
-      if (entry.bytes.length === bytes.length && entry.bytes.equals(bytes)) {
+      if (entry.bytes.length === length && entry.bytes.compare(data, start, end) === 0) {
         this.hits++
         return entry
       }

@@ -14,15 +14,39 @@ import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage } fr
 /** @typedef {import('./codec.js').SioHeader} SioHeader */
 
 /**
- * A text frame from the session's WebSocket.
+ * A message from one of the client's WebSockets (the session's, or the upgrade probe):
+ * data[start, end). Text is only read during the call; a binary Buffer is kept.
+ * @param {{ session: LeanSession, client: Client, gen: number }} ws
+ * @param {Buffer} data
+ * @param {number} start
+ * @param {number} end
+ * @param {boolean} isBinary
+ */
+export function onSocketMessage (ws, data, start, end, isBinary) {
+  const c = ws.client
+  if (c.gen !== ws.gen) return
+  if (c.ws === ws) {
+    if (isBinary) onBinary(ws.session, c, data)
+    else onWsText(ws.session, c, data, start, end)
+  } else if (c.probe === ws) {
+    if (!isBinary && end - start === 6 && data.toString('latin1', start, end) === '3probe') ws.session.onProbeAnswered(c)
+    else ws.session.onProbeFailed(c)
+  }
+}
+
+/**
+ * A text frame from the session's WebSocket. The hot path: a cached broadcast is recognised
+ * by its bytes where they lie, without a view, a string or a parse.
  * @param {LeanSession} s
  * @param {Client} c
- * @param {Buffer} bytes
+ * @param {Buffer} data
+ * @param {number} start
+ * @param {number} end
  */
-export function onWsText (s, c, bytes) {
-  const hit = s.cache.findBytes(bytes)
+function onWsText (s, c, data, start, end) {
+  const hit = s.cache.findBytes(data, start, end)
   if (hit !== null && c.binary === null) deliver(s, c, hit)
-  else onPacket(s, c, bytes.toString(), false)
+  else onPacket(s, c, data.toString('utf8', start, end), false)
 }
 
 /**
@@ -125,7 +149,7 @@ function onBinaryHeader (s, c, text, header) {
  * @param {Client} c
  * @param {Buffer} bytes
  */
-export function onBinary (s, c, bytes) {
+function onBinary (s, c, bytes) {
   const pending = c.binary
   if (pending === null) return s.fail(c, 'parse error')
   pending.buffers.push(bytes)

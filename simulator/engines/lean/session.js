@@ -10,7 +10,7 @@ import { DeadlineSweeper } from './scheduler.js'
 import { FrameCache } from './frame-cache.js'
 import { backoffDelayMs } from './backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
-import { openWebSocket, closeWebSocket } from './websocket.js'
+import { openWebSocket } from './websocket.js'
 import { poll, pollSend, flushPost, closePolling } from './polling.js'
 
 /** How long close() waits for polite closes before it resets what is left. */
@@ -27,7 +27,6 @@ export class LeanSession {
     this.nsp = config.nsp
     this.wanted = config.wanted
     this.maxPayloadBytes = config.maxPayloadBytes
-    this.wsUrl = config.wsUrl
     /** @type {import('ws').ClientOptions} */
     this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes }
     const Agent = config.secure ? https.Agent : http.Agent
@@ -186,8 +185,8 @@ export class LeanSession {
     c.gen++
     c.state = STATE.IDLE
     this.sweeper.clear(c.i)
-    if (c.ws !== null) closeWebSocket(c.ws, graceful)
-    if (c.probe !== null) closeWebSocket(c.probe, false)
+    if (c.ws !== null) c.ws.shut(graceful)
+    if (c.probe !== null) c.probe.shut(false)
     c.ws = c.probe = null
     if (c.wire === WIRE.POLLING || c.getReq !== null || c.postReq !== null) closePolling(this, c, graceful && c.wire === WIRE.POLLING)
     c.wire = WIRE.NONE
@@ -250,7 +249,7 @@ export class LeanSession {
     const ws = c.probe
     if (ws === null) return
     c.probe = null
-    closeWebSocket(ws, false)
+    ws.shut(false)
     if (!c.pausing) return
     c.pausing = false
     if (c.getReq === null) this.afterPoll(c)
@@ -286,7 +285,7 @@ export class LeanSession {
 
   /** Disconnects every client, waits (bounded) for polite closes, frees the agent. */
   async close () {
-    /** @type {import('./websocket.js').LeanWebSocket[]} */
+    /** @type {import('./websocket.js').SessionSocket[]} */
     const sockets = []
     for (const c of this.clients) {
       if (c === undefined) continue
@@ -305,7 +304,7 @@ export class LeanSession {
       clearTimeout(timer)
       this.onIdle = null
     }
-    for (const ws of sockets) ws.terminate()
+    for (const ws of sockets) ws.shut(false)
     this.agent.destroy()
   }
 

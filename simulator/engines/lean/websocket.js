@@ -1,13 +1,17 @@
 /**
- * The WebSocket transport over `ws`: the primary transport of `websocket` clients, and the
- * upgrade probe of `upgrade` clients (`2probe` → `3probe`, then `5` once polling is paused).
- * Handlers are shared functions; each socket carries its client, session and generation.
+ * The session's WebSocket: the built-in client for plain ws:// (raw-websocket.js), or `ws`
+ * for wss://, permessage-deflate, or when asked (`wsClient: 'ws'`). Either serves as the
+ * primary transport of `websocket` clients or as the upgrade probe of `upgrade` clients
+ * (`2probe` → `3probe`, then `5` once polling is paused). Handlers are shared functions;
+ * each socket carries its client, session and generation.
  */
 import { WebSocket } from 'ws'
-import { onWsText, onBinary } from './inbound.js'
+import { RawWebSocket } from './raw-websocket.js'
+import { onSocketMessage } from './inbound.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {LeanWebSocket | RawWebSocket} SessionSocket */
 
 export class LeanWebSocket extends WebSocket {
   /**
@@ -28,6 +32,16 @@ export class LeanWebSocket extends WebSocket {
     this.on('error', onError)
     this.on('close', onClose)
   }
+
+  /**
+   * Closes politely (a close frame) or at once: a dead peer would hold a polite close for
+   * ws's 30 s close timeout.
+   * @param {boolean} graceful
+   */
+  shut (graceful) {
+    if (graceful && this.readyState === WebSocket.OPEN) this.close()
+    else this.terminate()
+  }
 }
 
 /**
@@ -37,37 +51,25 @@ export class LeanWebSocket extends WebSocket {
  * @param {boolean} probe
  */
 export function openWebSocket (session, c, probe) {
-  const url = probe ? `${session.wsUrl}&sid=${encodeURIComponent(c.sid)}` : session.wsUrl
-  const ws = new LeanWebSocket(url, session.wsOptions, session, c)
+  const { config } = session
+  /** @type {SessionSocket} */
+  let ws
+  if (config.wsLibrary) {
+    const url = probe ? `${config.wsUrl}&sid=${encodeURIComponent(c.sid)}` : config.wsUrl
+    ws = new LeanWebSocket(url, session.wsOptions, session, c)
+  } else {
+    ws = new RawWebSocket(session, c, probe)
+  }
   session.handles++
   if (probe) c.probe = ws
   else c.ws = ws
 }
 
-/**
- * Closes a WebSocket the session no longer uses: a close frame when leaving politely,
- * a reset otherwise (a dead peer would hold a polite close for ws's 30 s close timeout).
- * @param {LeanWebSocket} ws
- * @param {boolean} graceful
- */
-export function closeWebSocket (ws, graceful) {
-  if (graceful && ws.readyState === WebSocket.OPEN) ws.close()
-  else ws.terminate()
-}
-
-/**
- * Is this socket still the one its client uses?
- * @param {LeanWebSocket} ws
- */
-function current (ws) {
-  const c = ws.client
-  return c.gen === ws.gen && (c.ws === ws || c.probe === ws)
-}
-
 /** @this {WebSocket} */
 function onOpen () {
   const ws = /** @type {LeanWebSocket} */ (this)
-  if (current(ws) && ws.client.probe === ws) ws.send('2probe')
+  const c = ws.client
+  if (c.gen === ws.gen && c.probe === ws) ws.send('2probe')
 }
 
 /**
@@ -76,16 +78,7 @@ function onOpen () {
  * @param {boolean} isBinary
  */
 function onMessage (data, isBinary) {
-  const ws = /** @type {LeanWebSocket} */ (this)
-  const c = ws.client
-  if (c.gen !== ws.gen) return
-  if (c.ws === ws) {
-    if (isBinary) onBinary(ws.session, c, data)
-    else onWsText(ws.session, c, data)
-  } else if (c.probe === ws) {
-    if (!isBinary && data.length === 6 && data.toString() === '3probe') ws.session.onProbeAnswered(c)
-    else ws.session.onProbeFailed(c)
-  }
+  onSocketMessage(/** @type {LeanWebSocket} */ (this), data, 0, data.length, isBinary)
 }
 
 /** @this {WebSocket} */
@@ -98,8 +91,8 @@ function onError () {
 function onClose () {
   const ws = /** @type {LeanWebSocket} */ (this)
   ws.session.onHandleClosed()
-  if (!current(ws)) return
   const c = ws.client
+  if (c.gen !== ws.gen) return
   if (c.probe === ws) ws.session.onProbeFailed(c)
-  else ws.session.onTransportLost(c, ws.failed ? 'websocket error' : 'transport close')
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.failed ? 'websocket error' : 'transport close')
 }
