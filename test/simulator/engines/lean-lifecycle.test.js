@@ -7,12 +7,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { performance } from 'node:perf_hooks'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { startServer, recorder, engineOptions, waitFor, messagesOf } from './lean/helpers.js'
+import { startServer, recorder, engineOptions, waitFor, messagesOf, VARIANTS } from './lean/helpers.js'
 import { startFakePeer } from './lean/fake-peer.js'
 
 /** Short deterministic reconnection delays: a reconnect that should happen does within 50 ms. */
 const FAST_RECONNECT = { reconnectionDelayMs: 50, reconnectionDelayMaxMs: 100, randomizationFactor: 0 }
-const TRANSPORTS = /** @type {const} */ (['websocket', 'polling'])
 
 /**
  * @param {import('node:test').TestContext} t
@@ -34,19 +33,22 @@ test('heartbeat: clients answer pings and stay connected across several ping cyc
     socket.on('heartbeat', () => pongs.set(socket.id, (pongs.get(socket.id) ?? 0) + 1))
   })
   const { pool, log } = openPool(t, server.url)
+  const other = openPool(t, server.url, { wsClient: 'ws' })
   pool.connect(0, 'websocket')
   pool.connect(1, 'polling')
   pool.connect(2, 'upgrade')
-  await waitFor(() => log.connected.size === 3, '3 clients to connect')
-  await waitFor(() => pongs.size === 3 && [...pongs.values()].every((n) => n >= 4), '4 answered pings per client')
-  assert.deepEqual(log.disconnects, [])
-  assert.equal(server.io.engine.clientsCount, 3)
+  other.pool.connect(0, 'websocket')
+  other.pool.connect(1, 'upgrade')
+  await waitFor(() => log.connected.size === 3 && other.log.connected.size === 2, '5 clients to connect')
+  await waitFor(() => pongs.size === 5 && [...pongs.values()].every((n) => n >= 4), '4 answered pings per client')
+  assert.deepEqual([...log.disconnects, ...other.log.disconnects], [])
+  assert.equal(server.io.engine.clientsCount, 5)
 })
 
-for (const transport of TRANSPORTS) {
-  test(`${transport}: a server whose pings stop is noticed after pingInterval + pingTimeout`, async (t) => {
+for (const { label, transport, extra } of VARIANTS) {
+  test(`${label}: a server whose pings stop is noticed after pingInterval + pingTimeout`, async (t) => {
     const peer = await startFakePeer(t)
-    const { pool, log } = openPool(t, peer.url, { reconnect: false })
+    const { pool, log } = openPool(t, peer.url, { reconnect: false, ...extra })
     pool.connect(0, transport)
     await waitFor(() => log.connected.size === 1, 'the client to connect')
     const connectedAt = performance.now()
@@ -57,9 +59,9 @@ for (const transport of TRANSPORTS) {
     assert.ok(silentMs >= 450, `not before the announced window: ${silentMs} ms`)
   })
 
-  test(`${transport}: server-side socket.disconnect() is 'io server disconnect', without reconnection`, async (t) => {
+  test(`${label}: server-side socket.disconnect() is 'io server disconnect', without reconnection`, async (t) => {
     const server = await startServer(t)
-    const { pool, log } = openPool(t, server.url)
+    const { pool, log } = openPool(t, server.url, extra)
     pool.connect(0, transport)
     await waitFor(() => log.connected.size === 1, 'the client to connect')
     for (const socket of server.io.of('/').sockets.values()) socket.disconnect()
@@ -72,10 +74,10 @@ for (const transport of TRANSPORTS) {
     assert.equal(log.attempts, 1)
   })
 
-  test(`${transport}: middleware refusal is a connect error with the server's message`, async (t) => {
+  test(`${label}: middleware refusal is a connect error with the server's message`, async (t) => {
     const server = await startServer(t)
     server.io.use((_socket, next) => next(new Error('nope')))
-    const { pool, log } = openPool(t, server.url)
+    const { pool, log } = openPool(t, server.url, extra)
     pool.connect(0, transport)
     await waitFor(() => log.errors.length === 1, 'the connect error')
     assert.deepEqual(log.errors, [{ i: 0, reason: 'nope' }])
@@ -85,12 +87,12 @@ for (const transport of TRANSPORTS) {
     assert.equal(log.connected.size + log.disconnects.length, 0)
   })
 
-  test(`${transport}: pool.disconnect(i) leaves on purpose: 'io client disconnect' on both sides`, async (t) => {
+  test(`${label}: pool.disconnect(i) leaves on purpose: 'io client disconnect' on both sides`, async (t) => {
     const server = await startServer(t)
     /** @type {string[]} */
     const serverReasons = []
     server.io.on('connection', (socket) => socket.on('disconnect', (reason) => serverReasons.push(reason)))
-    const { pool, log } = openPool(t, server.url)
+    const { pool, log } = openPool(t, server.url, extra)
     pool.connect(0, transport)
     await waitFor(() => log.connected.size === 1, 'the client to connect')
     pool.disconnect(0)
@@ -103,22 +105,24 @@ for (const transport of TRANSPORTS) {
   })
 }
 
-test('server restart: clients see transport close, reconnect and are counted', async (t) => {
-  const first = await startServer(t)
-  const { pool, log } = openPool(t, first.url)
-  const modes = /** @type {const} */ (['websocket', 'websocket', 'polling', 'polling', 'upgrade'])
-  modes.forEach((mode, i) => pool.connect(i, mode))
-  await waitFor(() => log.connected.size === 5 && log.upgraded.length === 1, '5 clients connected, 1 upgraded')
-  await first.close()
-  await waitFor(() => log.disconnects.length === 5, '5 disconnects')
-  assert.ok(log.disconnects.every((d) => d.reason === 'transport close'), JSON.stringify(log.disconnects))
-  const second = await startServer(t, {}, first.port)
-  await waitFor(() => log.reconnected === 5 && log.connected.size === 5, '5 reconnections')
-  assert.equal(second.io.engine.clientsCount, 5)
-  assert.ok(log.attempts >= 10)
-  second.io.emit('broadcast', { id: 'after' })
-  await waitFor(() => log.messages.length === 5, 'a broadcast after the restart')
-})
+for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
+  test(`server restart (${wsClient} client): clients see transport close, reconnect and are counted`, async (t) => {
+    const first = await startServer(t)
+    const { pool, log } = openPool(t, first.url, { wsClient })
+    const modes = /** @type {const} */ (['websocket', 'websocket', 'polling', 'polling', 'upgrade'])
+    modes.forEach((mode, i) => pool.connect(i, mode))
+    await waitFor(() => log.connected.size === 5 && log.upgraded.length === 1, '5 clients connected, 1 upgraded')
+    await first.close()
+    await waitFor(() => log.disconnects.length === 5, '5 disconnects')
+    assert.ok(log.disconnects.every((d) => d.reason === 'transport close'), JSON.stringify(log.disconnects))
+    const second = await startServer(t, {}, first.port)
+    await waitFor(() => log.reconnected === 5 && log.connected.size === 5, '5 reconnections')
+    assert.equal(second.io.engine.clientsCount, 5)
+    assert.ok(log.attempts >= 10)
+    second.io.emit('broadcast', { id: 'after' })
+    await waitFor(() => log.messages.length === 5, 'a broadcast after the restart')
+  })
+}
 
 test('a server that is down: connect errors are counted and retried with backoff', async (t) => {
   const server = await startServer(t)

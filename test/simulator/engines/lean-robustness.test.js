@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { recorder, engineOptions, waitFor } from './lean/helpers.js'
+import { recorder, engineOptions, waitFor, VARIANTS } from './lean/helpers.js'
 import { startFakePeer } from './lean/fake-peer.js'
 
 const placeholder = (/** @type {number} */ num) => `{"_placeholder":true,"num":${num}}`
@@ -34,12 +34,12 @@ const CASES = [
   { name: 'a frame over maxPayloadBytes', ws: [`42["broadcast","${'x'.repeat(300)}"]`], polling: [`42["broadcast","${'x'.repeat(300)}"]`], reason: 'transport error', extra: { maxPayloadBytes: 200 } }
 ]
 
-for (const transport of /** @type {const} */ (['websocket', 'polling'])) {
-  test(`${transport}: malformed input ends the client with a reason, never throws`, async (t) => {
+for (const { label, transport, extra } of VARIANTS) {
+  test(`${label}: malformed input ends the client with a reason, never throws`, async (t) => {
     for (const c of CASES) {
       const peer = await startFakePeer(t, { ws: c.ws, polling: c.polling })
       const { log, events } = recorder()
-      const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false, ...c.extra }), events)
+      const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false, ...extra, ...c.extra }), events)
       t.after(() => pool.close())
       pool.connect(0, transport)
       await waitFor(() => log.disconnects.length === 1, `the end of the client (${c.name})`)

@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { startServer, recorder, engineOptions, waitFor, messagesOf, serverTransports } from './lean/helpers.js'
+import { startServer, recorder, engineOptions, waitFor, messagesOf, serverTransports, VARIANTS } from './lean/helpers.js'
 
 /**
  * Connects `count` lean clients with one transport and returns the pool and its log.
@@ -25,10 +25,10 @@ async function connectPool (t, url, transport, count, extra) {
   return { pool, log }
 }
 
-for (const transport of /** @type {const} */ (['websocket', 'polling'])) {
-  test(`${transport}: clients connect, stay on ${transport} and receive broadcasts`, async (t) => {
+for (const { label, transport, extra } of VARIANTS) {
+  test(`${label}: clients connect, stay on ${transport} and receive broadcasts`, async (t) => {
     const server = await startServer(t)
-    const { log } = await connectPool(t, server.url, transport, 5)
+    const { log } = await connectPool(t, server.url, transport, 5, extra)
     assert.deepEqual([...log.connected.values()], Array(5).fill(transport))
     assert.equal(server.io.engine.clientsCount, 5)
     assert.deepEqual(serverTransports(server.io.of('/')), Array(5).fill(transport))
@@ -45,9 +45,9 @@ for (const transport of /** @type {const} */ (['websocket', 'polling'])) {
     assert.equal(log.errors.length + log.disconnects.length, 0)
   })
 
-  test(`${transport}: binary broadcasts are reassembled from their attachments`, async (t) => {
+  test(`${label}: binary broadcasts are reassembled from their attachments`, async (t) => {
     const server = await startServer(t)
-    const { log } = await connectPool(t, server.url, transport, 3)
+    const { log } = await connectPool(t, server.url, transport, 3, extra)
     const blob = Buffer.from([0, 1, 2, 250, 255])
     server.io.emit('broadcast', { id: 7, blob, parts: [Buffer.from('a'), { deep: Buffer.from('bc') }] }, Buffer.from('x'))
     await waitFor(() => log.messages.length === 3, '3 binary messages')
@@ -63,17 +63,19 @@ for (const transport of /** @type {const} */ (['websocket', 'polling'])) {
   })
 }
 
-test('upgrade: clients connect over polling, then end on websocket as the server sees it', async (t) => {
-  const server = await startServer(t)
-  const { log } = await connectPool(t, server.url, 'upgrade', 4)
-  assert.deepEqual([...log.connected.values()], Array(4).fill('polling'))
-  await waitFor(() => log.upgraded.length === 4, '4 upgrades')
-  await waitFor(() => serverTransports(server.io.of('/')).every((name) => name === 'websocket'), 'server-side websocket transports')
-  assert.equal(server.io.engine.clientsCount, 4)
-  server.io.emit('broadcast', { id: 1 })
-  await waitFor(() => log.messages.length === 4, '4 messages after the upgrade')
-  assert.equal(log.errors.length + log.disconnects.length, 0)
-})
+for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
+  test(`upgrade (${wsClient} client): clients connect over polling, then end on websocket as the server sees it`, async (t) => {
+    const server = await startServer(t)
+    const { log } = await connectPool(t, server.url, 'upgrade', 4, { wsClient })
+    assert.deepEqual([...log.connected.values()], Array(4).fill('polling'))
+    await waitFor(() => log.upgraded.length === 4, '4 upgrades')
+    await waitFor(() => serverTransports(server.io.of('/')).every((name) => name === 'websocket'), 'server-side websocket transports')
+    assert.equal(server.io.engine.clientsCount, 4)
+    server.io.emit('broadcast', { id: 1 })
+    await waitFor(() => log.messages.length === 4, '4 messages after the upgrade')
+    assert.equal(log.errors.length + log.disconnects.length, 0)
+  })
+}
 
 test('polling: large broadcasts sent back to back arrive whole (several packets per response)', async (t) => {
   const server = await startServer(t)

@@ -99,3 +99,13 @@ export function messagesOf (log, i) {
 export function serverTransports (nsp) {
   return [...nsp.sockets.values()].map((s) => s.conn.transport.name)
 }
+
+/**
+ * Every wire variant the lean engine has: both WebSocket clients, and polling.
+ * @type {{ label: string, transport: 'websocket' | 'polling', extra: { wsClient?: 'builtin' | 'ws' } }[]}
+ */
+export const VARIANTS = [
+  { label: 'websocket (built-in client)', transport: 'websocket', extra: {} },
+  { label: 'websocket (ws client)', transport: 'websocket', extra: { wsClient: 'ws' } },
+  { label: 'polling', transport: 'polling', extra: {} }
+]
