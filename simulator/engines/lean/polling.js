@@ -21,7 +21,7 @@ const POST_HEADERS = Object.freeze({ Accept: '*/*', 'Content-Type': 'text/plain;
  */
 export function poll (session, c) {
   const gen = c.gen
-  const req = session.request('GET', session.pollPath(c.sid), GET_HEADERS)
+  const req = request(session, 'GET', pollPath(session, c.sid), GET_HEADERS)
   const fail = () => {
     if (c.gen === gen && c.getReq === req) session.onTransportLost(c, 'xhr poll error')
   }
@@ -58,7 +58,7 @@ export function flushPost (session, c) {
   if (queue === null || c.postReq !== null) return
   c.outQueue = null
   const gen = c.gen
-  const req = post(session, session.pollPath(c.sid), queue.join(EIO_RECORD_SEPARATOR), () => {
+  const req = post(session, pollPath(session, c.sid), queue.join(EIO_RECORD_SEPARATOR), () => {
     if (c.gen !== gen || c.postReq !== req) return
     c.postReq = null
     if (c.pausing) session.afterPoll(c)
@@ -86,13 +86,39 @@ export function closePolling (session, c, graceful) {
     inFlight?.destroy()
     return
   }
-  const path = session.pollPath(c.sid)
+  const path = pollPath(session, c.sid)
   const body = queued === null ? '1' : `${queued.join(EIO_RECORD_SEPARATOR)}${EIO_RECORD_SEPARATOR}1`
   const sendClose = () => {
     post(session, path, body, () => get?.destroy(), () => get?.destroy())
   }
   if (inFlight === null) sendClose()
   else inFlight.once('close', sendClose) // never two POSTs at once for one sid
+}
+
+/**
+ * The request path of a poll, with a cache-busting stamp (as socket.io-client's `t`) and the sid.
+ * @param {LeanSession} session
+ * @param {string} sid '' for the handshake
+ */
+function pollPath (session, sid) {
+  const stamp = (++session.stamp).toString(36)
+  const base = session.config.pollBase
+  return sid === '' ? `${base}&t=${stamp}` : `${base}&sid=${encodeURIComponent(sid)}&t=${stamp}`
+}
+
+/**
+ * An HTTP request on the pool's one agent, counted until it closes.
+ * @param {LeanSession} session
+ * @param {string} method
+ * @param {string} path
+ * @param {Readonly<Record<string, string>>} headers
+ */
+function request (session, method, path, headers) {
+  const { host, port } = session.config
+  const req = session.requestFn({ agent: session.agent, host, port, path, method, headers })
+  session.handles++
+  req.on('close', session.handleClosed)
+  return req
 }
 
 /**
@@ -103,7 +129,7 @@ export function closePolling (session, c, graceful) {
  * @param {() => void} onFail
  */
 function post (session, path, body, onDone, onFail) {
-  const req = session.request('POST', path, POST_HEADERS)
+  const req = request(session, 'POST', path, POST_HEADERS)
   req.on('response', (res) => readBody(session, res, req, onDone, onFail))
   req.on('error', onFail)
   req.end(body)

@@ -8,8 +8,8 @@
  * permessage-deflate (websocket.js). UTF-8 is not validated (as ws's skipUTF8Validation).
  */
 import net from 'node:net'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, readFrameHeader } from './rfc6455.js'
-import { onSocketMessage } from './inbound.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame } from './rfc6455.js'
+import { readFrames, protocolError } from './raw-frames.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -125,123 +125,4 @@ function readHandshake (ws, buf, end) {
   const c = ws.client
   if (c.gen === ws.gen && c.probe === ws) ws.send('2probe')
   if (headEnd + 4 < data.length) readFrames(ws, data, headEnd + 4, data.length)
-}
-
-/**
- * Reads frames from buf[pos, end): whole ones in place, the rest kept for the next read.
- * @param {RawWebSocket} ws
- * @param {Buffer} buf
- * @param {number} pos
- * @param {number} end
- */
-function readFrames (ws, buf, pos, end) {
-  if (ws.payload !== null) {
-    pos = fillPayload(ws, buf, pos, end)
-    if (ws.payload !== null) return
-  }
-  if (ws.partial !== null) {
-    const merged = Buffer.concat([ws.partial, buf.subarray(pos, end)])
-    ws.partial = null
-    return readFrames(ws, merged, 0, merged.length)
-  }
-  const max = ws.session.maxPayloadBytes
-  while (pos < end && !ws.destroyed) {
-    const header = readFrameHeader(buf, pos, end)
-    if (header === null) {
-      ws.partial = Buffer.from(buf.subarray(pos, end))
-      return
-    }
-    if (typeof header === 'string' || header.length > max) return protocolError(ws)
-    const start = pos + header.headerBytes
-    if (end - start < header.length) {
-      ws.payload = Buffer.allocUnsafe(header.length)
-      ws.payloadFill = buf.copy(ws.payload, 0, start, end)
-      ws.frameOpcode = header.opcode
-      ws.frameFin = header.fin
-      return
-    }
-    pos = start + header.length
-    onFrame(ws, header.opcode, header.fin, buf, start, pos, true)
-  }
-}
-
-/**
- * @param {RawWebSocket} ws
- * @param {Buffer} buf
- * @param {number} pos
- * @param {number} end
- * @returns {number} the position after what was used
- */
-function fillPayload (ws, buf, pos, end) {
-  const payload = /** @type {Buffer} */ (ws.payload)
-  const copied = buf.copy(payload, ws.payloadFill, pos, Math.min(end, pos + payload.length - ws.payloadFill))
-  ws.payloadFill += copied
-  if (ws.payloadFill === payload.length) {
-    ws.payload = null
-    onFrame(ws, ws.frameOpcode, ws.frameFin, payload, 0, payload.length, false)
-  }
-  return pos + copied
-}
-
-/**
- * One frame, its payload at data[start, end).
- * @param {RawWebSocket} ws
- * @param {number} opcode
- * @param {boolean} fin
- * @param {Buffer} data
- * @param {number} start
- * @param {number} end
- * @param {boolean} shared data is the shared read buffer: copy before keeping any of it
- */
-function onFrame (ws, opcode, fin, data, start, end, shared) {
-  if (opcode >= OPCODE.CLOSE) return onControl(ws, opcode, data.subarray(start, end))
-  if (opcode === OPCODE.CONTINUATION || !fin) {
-    if (opcode !== OPCODE.CONTINUATION) {
-      if (ws.fragments !== null) return protocolError(ws)
-      ws.fragments = []
-      ws.fragmentOpcode = opcode
-      ws.fragmentBytes = 0
-    } else if (ws.fragments === null) {
-      return protocolError(ws)
-    }
-    ws.fragmentBytes += end - start
-    if (ws.fragmentBytes > ws.session.maxPayloadBytes) return protocolError(ws)
-    ws.fragments.push(shared ? Buffer.from(data.subarray(start, end)) : data.subarray(start, end))
-    if (!fin) return
-    data = Buffer.concat(ws.fragments, ws.fragmentBytes)
-    start = 0
-    end = data.length
-    opcode = ws.fragmentOpcode
-    ws.fragments = null
-    shared = false
-  } else if (ws.fragments !== null) {
-    return protocolError(ws) // a new message inside a fragmented one
-  }
-  if (ws.closing) return
-  if (opcode === OPCODE.TEXT) return onSocketMessage(ws, data, start, end, false)
-  const binary = shared || start !== 0 || end !== data.length ? Buffer.from(data.subarray(start, end)) : data
-  onSocketMessage(ws, binary, 0, binary.length, true)
-}
-
-/**
- * @param {RawWebSocket} ws
- * @param {number} opcode
- * @param {Buffer} payload
- */
-function onControl (ws, opcode, payload) {
-  if (opcode === OPCODE.PING) {
-    if (!ws.closing) ws.write(encodeFrame(OPCODE.PONG, payload))
-  } else if (opcode === OPCODE.CLOSE) {
-    // Echo the status code and close; 'close' reports a clean 'transport close'.
-    if (!ws.closing) {
-      ws.closing = true
-      ws.end(encodeFrame(OPCODE.CLOSE, payload.length >= 2 ? payload.subarray(0, 2) : EMPTY))
-    }
-  }
-}
-
-/** @param {RawWebSocket} ws */
-function protocolError (ws) {
-  ws.failed = true
-  ws.destroy()
 }

@@ -11,10 +11,8 @@ import { FrameCache } from './frame-cache.js'
 import { backoffDelayMs } from './backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
 import { openWebSocket } from './websocket.js'
-import { poll, pollSend, flushPost, closePolling } from './polling.js'
-
-/** How long close() waits for polite closes before it resets what is left. */
-const CLOSE_WAIT_MS = 1000
+import { poll, pollSend, closePolling } from './polling.js'
+import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
 
 export class LeanSession {
   /**
@@ -36,10 +34,11 @@ export class LeanSession {
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
     /** @type {Client[]} */
     this.clients = []
-    /** Open sockets and requests, so close() can wait for them. */
+    /** Open sockets and requests, so closing the pool can wait for them. */
     this.handles = 0
     /** @type {(() => void) | null} */
     this.onIdle = null
+    /** Cache-busting stamp of the last poll. */
     this.stamp = 0
     this.handleClosed = () => this.onHandleClosed()
   }
@@ -211,105 +210,22 @@ export class LeanSession {
     if (this.stop(c, true)) this.events.disconnected(i, 'io client disconnect')
   }
 
-  /**
-   * A poll GET (or, while pausing, the POST) finished: poll again, or complete the upgrade.
-   * @param {Client} c
-   */
+  /** @param {Client} c a poll finished: poll again, or complete a pending upgrade */
   afterPoll (c) {
-    if (c.wire !== WIRE.POLLING) return
-    if (c.state === STATE.OPENING) return this.fail(c, 'parse error') // a handshake answer without open packet
-    if (c.state !== STATE.OPEN && c.state !== STATE.CONNECTED) return
-    if (!c.pausing) poll(this, c)
-    else if (c.getReq === null && c.postReq === null) this.finishUpgrade(c)
+    afterPoll(this, c)
   }
 
-  /** @param {Client} c the probe answered `3probe`: pause polling */
+  /** @param {Client} c the upgrade probe answered `3probe` */
   onProbeAnswered (c) {
-    c.pausing = true
-    this.afterPoll(c)
+    onProbeAnswered(this, c)
   }
 
-  /** @param {Client} c polling is paused: switch to the probe WebSocket */
-  finishUpgrade (c) {
-    const ws = c.probe
-    if (ws === null) return
-    c.probe = null
-    c.ws = ws
-    c.wire = WIRE.WEBSOCKET
-    c.pausing = false
-    ws.send('5')
-    const queued = c.outQueue
-    c.outQueue = null
-    if (queued !== null) for (const packet of queued) ws.send(packet)
-    this.events.upgraded(c.i)
-  }
-
-  /** @param {Client} c the probe failed: stay on polling, as socket.io-client does */
+  /** @param {Client} c the upgrade probe failed */
   onProbeFailed (c) {
-    const ws = c.probe
-    if (ws === null) return
-    c.probe = null
-    ws.shut(false)
-    if (!c.pausing) return
-    c.pausing = false
-    if (c.getReq === null) this.afterPoll(c)
-    flushPost(this, c)
-  }
-
-  /**
-   * The request path of a poll, with cache-busting stamp and session id.
-   * @param {string} sid '' for the handshake
-   */
-  pollPath (sid) {
-    const stamp = (++this.stamp).toString(36)
-    return sid === '' ? `${this.config.pollBase}&t=${stamp}` : `${this.config.pollBase}&sid=${encodeURIComponent(sid)}&t=${stamp}`
-  }
-
-  /**
-   * An HTTP request on the shared agent, counted until it closes.
-   * @param {string} method
-   * @param {string} path
-   * @param {Record<string, string>} headers
-   */
-  request (method, path, headers) {
-    const { host, port } = this.config
-    const req = this.requestFn({ agent: this.agent, host, port, path, method, headers })
-    this.handles++
-    req.on('close', this.handleClosed)
-    return req
+    onProbeFailed(this, c)
   }
 
   onHandleClosed () {
     if (--this.handles === 0 && this.onIdle !== null) this.onIdle()
-  }
-
-  /** Disconnects every client, waits (bounded) for polite closes, frees the agent. */
-  async close () {
-    /** @type {import('./websocket.js').SessionSocket[]} */
-    const sockets = []
-    for (const c of this.clients) {
-      if (c === undefined) continue
-      if (c.ws !== null) sockets.push(c.ws)
-      if (c.probe !== null) sockets.push(c.probe)
-      this.disconnect(c.i)
-    }
-    this.sweeper.stop()
-    if (this.handles > 0) {
-      /** @type {NodeJS.Timeout | undefined} */
-      let timer
-      await new Promise((resolve) => {
-        this.onIdle = () => resolve(undefined)
-        timer = setTimeout(resolve, CLOSE_WAIT_MS)
-      })
-      clearTimeout(timer)
-      this.onIdle = null
-    }
-    for (const ws of sockets) ws.shut(false)
-    this.agent.destroy()
-  }
-
-  /** The HTTP agent polling uses, for the result. */
-  agentInfo () {
-    return { keepAlive: this.config.keepAlive, maxSockets: null }
   }
 }
