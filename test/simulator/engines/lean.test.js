@@ -7,6 +7,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
 import { startServer, recorder, engineOptions, waitFor, messagesOf, serverTransports, VARIANTS } from './lean/helpers.js'
+import { startFakePeer } from './lean/fake-peer.js'
 
 /**
  * Connects `count` lean clients with one transport and returns the pool and its log.
@@ -95,6 +96,21 @@ test('polling: large broadcasts sent back to back arrive whole (several packets 
     assert.ok(got.every((p) => p.big === big))
   }
   assert.ok(flushSizes.some((n) => n >= 2), `some poll response carried several packets: ${flushSizes}`)
+})
+
+test('polling: one GET and one POST at most; packets written during a POST leave together', async (t) => {
+  // The POST carrying CONNECT is held while three pings arrive: the three pongs must wait and
+  // leave in one POST, separated by \x1e, once it is answered.
+  const peer = await startFakePeer(t, { polling: ['2\x1e2\x1e2'], holdConnectPost: true })
+  const { log, events } = recorder()
+  const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false }), events)
+  t.after(() => pool.close())
+  pool.connect(0, 'polling')
+  await waitFor(() => peer.stats.postBodies.length === 2, 'the second POST')
+  assert.deepEqual(peer.stats.postBodies, ['40', '3\x1e3\x1e3'])
+  assert.equal(peer.stats.maxGets, 1)
+  assert.equal(peer.stats.maxPosts, 1)
+  assert.equal(log.connected.size, 1)
 })
 
 test('custom path and a namespace with auth', async (t) => {
