@@ -1,0 +1,265 @@
+#!/usr/bin/env node
+/**
+ * Engine benchmark: lean (built-in WebSocket client), lean-ws (lean on the ws library) and
+ * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process. Each case runs its clients in a child process (so the
+ * server's memory and CPU stay apart) and prints one JSON line:
+ * marginal RSS per client (after gc), CPU µs per delivered frame, connects per second, and
+ * the drain time of one broadcast (first to last receipt in the client process).
+ *
+ *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
+ *                         [--engines lean,sio] [--transports websocket,polling]
+ * (engines: lean, lean-ws, sio)
+ */
+import { fork } from 'node:child_process'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { performance } from 'node:perf_hooks'
+import { Server } from 'socket.io'
+import { io as ioClient } from 'socket.io-client'
+import { leanEngine } from '../simulator/engines/lean.js'
+import { hostFacts } from '../lib/host.js'
+import { makePayload } from '../lib/protocol.js'
+
+/** How long one broadcast may take to reach every client before it counts missing ones. */
+const DRAIN_LIMIT_MS = 20000
+/** How long all clients may take to connect. */
+const CONNECT_LIMIT_MS = 120000
+
+if (process.argv.includes('--child')) runChild()
+else await runParent()
+
+async function runParent () {
+  const { values } = parseArgs({
+    options: {
+      clients: { type: 'string', default: '1000' },
+      broadcasts: { type: 'string', default: '20' },
+      warmup: { type: 'string', default: '5' },
+      'payload-bytes': { type: 'string', default: '100' },
+      engines: { type: 'string', default: 'lean,sio' },
+      transports: { type: 'string', default: 'websocket,polling' }
+    }
+  })
+  const clients = Number(values.clients)
+  const broadcasts = Number(values.broadcasts)
+  const warmup = Number(values.warmup)
+  const payload = makePayload(Number(values['payload-bytes']))
+  const httpServer = createServer()
+  const io = new Server(httpServer)
+  httpServer.listen(0, '127.0.0.1')
+  await once(httpServer, 'listening')
+  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
+  const url = `http://127.0.0.1:${port}`
+  for (const engine of values.engines.split(',')) {
+    for (const transport of values.transports.split(',')) {
+      const result = await runCase({ io, url, engine, transport, clients, broadcasts, warmup, payload })
+      process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, payloadBytes: payload.length, host: hostFacts() })}\n`)
+    }
+  }
+  io.close()
+  httpServer.closeAllConnections()
+}
+
+/**
+ * One engine × transport: connect in a child, broadcast, collect its measurements.
+ * @param {{ io: Server, url: string, engine: string, transport: string, clients: number, broadcasts: number, warmup: number, payload: string }} spec
+ */
+async function runCase ({ io, url, engine, transport, clients, broadcasts, warmup, payload }) {
+  const child = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--expose-gc'] })
+  /** @type {any[]} */
+  const inbox = []
+  /** @type {(() => void) | null} */
+  let wake = null
+  child.on('message', (message) => { inbox.push(message); wake?.() })
+  const next = async (/** @type {string} */ type, /** @type {number} */ limitMs) => {
+    const deadline = Date.now() + limitMs
+    for (;;) {
+      const at = inbox.findIndex((m) => m.type === type)
+      if (at !== -1) return inbox.splice(at, 1)[0]
+      if (Date.now() > deadline) return null
+      await new Promise((resolve) => { wake = () => resolve(undefined); setTimeout(resolve, 50) })
+    }
+  }
+  child.send({ type: 'start', url, engine, transport, clients })
+  const connected = await next('connected', CONNECT_LIMIT_MS)
+  /** One broadcast, waited for in the child; returns its drain time and missing clients. */
+  const broadcast = async (/** @type {number} */ id) => {
+    child.send({ type: 'expect', id })
+    await next('expecting', 10000)
+    io.emit('broadcast', { id, round: 0, seq: id, sentAt: Date.now(), payload })
+    const drained = await next('drained', DRAIN_LIMIT_MS)
+    if (drained === null) child.send({ type: 'give-up' })
+    const final = drained ?? await next('drained', 10000)
+    return { drainMs: final?.drainMs ?? NaN, missing: final?.missing ?? clients }
+  }
+  // Unmeasured broadcasts first, so the measured ones run optimised code.
+  for (let id = 1; id <= warmup; id++) await broadcast(-id)
+  child.send({ type: 'arm' })
+  await next('armed', 10000)
+  const drains = []
+  let missing = 0
+  for (let id = 1; id <= broadcasts; id++) {
+    const result = await broadcast(id)
+    drains.push(result.drainMs)
+    missing += result.missing
+  }
+  child.send({ type: 'report' })
+  const report = await next('report', 10000)
+  child.kill()
+  await once(child, 'exit')
+  const sorted = drains.filter((d) => Number.isFinite(d)).sort((a, b) => a - b)
+  const round1 = (/** @type {number} */ v) => Math.round(v * 10) / 10
+  return {
+    engine,
+    transport,
+    clients,
+    connected: connected?.connected ?? 0,
+    connectsPerSec: connected ? Math.round(connected.connected / (connected.connectMs / 1000)) : 0,
+    rssPerClientBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssBeforeBytes) / Math.max(1, connected.connected)) : null,
+    // The second half only: without the one-off growth of V8's young generation and malloc arenas.
+    rssPerClientSecondHalfBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssHalfBytes) / Math.max(1, connected.connected - connected.half)) : null,
+    cpuUsPerFrame: report ? round1(report.cpuUs / Math.max(1, report.frames)) : null,
+    cpuSystemUsPerFrame: report ? round1(report.cpuSystemUs / Math.max(1, report.frames)) : null,
+    drainMs: { median: round1(sorted[Math.floor(sorted.length / 2)] ?? NaN), max: round1(sorted[sorted.length - 1] ?? NaN) },
+    broadcasts,
+    missing
+  }
+}
+
+/** RSS after two full collections (the marginal measure must not count garbage). */
+function settledRss () {
+  const gc = /** @type {() => void} */ (globalThis.gc)
+  gc()
+  gc()
+  return process.memoryUsage().rss
+}
+
+/** The client side of a case: opens the swarm, counts receipts, measures itself. */
+function runChild () {
+  const state = { id: 0, count: 0, firstAt: 0, lastAt: 0, frames: 0, expected: 0 }
+  let cpuStart = process.cpuUsage()
+  let disconnectAll = () => {}
+  /** @param {number} id */
+  const onBroadcast = (id) => {
+    state.frames++
+    if (id !== state.id) return
+    const now = performance.now()
+    if (state.count++ === 0) state.firstAt = now
+    state.lastAt = now
+    if (state.count === state.expected) drained()
+  }
+  const drained = () => {
+    const id = state.id
+    state.id = 0
+    process.send?.({ type: 'drained', id, drainMs: state.lastAt - state.firstAt, missing: state.expected - state.count })
+  }
+  process.on('message', (/** @type {any} */ message) => {
+    if (message.type === 'start') {
+      state.expected = message.clients
+      disconnectAll = start(message, onBroadcast)
+    } else if (message.type === 'arm') {
+      cpuStart = process.cpuUsage()
+      state.frames = 0
+      process.send?.({ type: 'armed' })
+    } else if (message.type === 'expect') {
+      Object.assign(state, { id: message.id, count: 0, firstAt: 0, lastAt: 0 })
+      process.send?.({ type: 'expecting' })
+    } else if (message.type === 'give-up') {
+      drained()
+    } else if (message.type === 'report') {
+      const cpu = process.cpuUsage(cpuStart)
+      process.send?.({ type: 'report', cpuUs: cpu.user + cpu.system, cpuSystemUs: cpu.system, frames: state.frames })
+      disconnectAll()
+    }
+  })
+}
+
+/**
+ * Opens `clients` clients of one engine in two halves, reporting 'connected' with memory and
+ * timing: RSS before, after the first half and after all (each after gc).
+ * @param {{ url: string, engine: string, transport: 'websocket' | 'polling', clients: number }} spec
+ * @param {(id: number) => void} onBroadcast
+ * @returns {() => void} closes everything
+ */
+function start ({ url, engine, transport, clients }, onBroadcast) {
+  const half = Math.floor(clients / 2)
+  const { open, close } = engine === 'sio' ? sioSwarm(url, transport, onConnect, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onBroadcast)
+  let connected = 0
+  let connectMs = 0
+  let phaseStart = 0
+  let rssHalfBytes = 0
+  const rssBeforeBytes = settledRss()
+  const phase = (/** @type {number} */ from, /** @type {number} */ to) => {
+    phaseStart = performance.now()
+    open(from, to)
+  }
+  const timer = setTimeout(() => report(), CONNECT_LIMIT_MS - 5000)
+  timer.unref()
+  let reported = false
+  function report () {
+    if (reported) return
+    reported = true
+    connectMs += performance.now() - phaseStart
+    process.send?.({ type: 'connected', connected, connectMs, rssBeforeBytes, rssHalfBytes, rssAfterBytes: settledRss(), half })
+  }
+  function onConnect () {
+    connected++
+    if (connected === half) {
+      connectMs += performance.now() - phaseStart
+      rssHalfBytes = settledRss()
+      phase(half, clients)
+    } else if (connected === clients) {
+      report()
+    }
+  }
+  phase(0, half)
+  return close
+}
+
+/**
+ * @param {string} url
+ * @param {string} engine 'lean' (built-in WebSocket client) or 'lean-ws' (the ws library)
+ * @param {'websocket' | 'polling'} transport
+ * @param {() => void} onConnect
+ * @param {(id: number) => void} onBroadcast
+ */
+function leanSwarm (url, engine, transport, onConnect, onBroadcast) {
+  /** @type {import('../simulator/engines/lean/config.js').LeanOptions} */
+  const options = { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-ws' ? 'ws' : 'builtin' }
+  const pool = leanEngine.createPool(options, {
+    attempt () {},
+    connected: onConnect,
+    upgraded () {},
+    message: (_i, _event, args) => onBroadcast(/** @type {{ id: number }} */ (args[0]).id),
+    disconnected () {},
+    connectError () {},
+    reconnected () {}
+  })
+  return {
+    open: (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) pool.connect(i, transport) },
+    close: () => { pool.close() }
+  }
+}
+
+/**
+ * @param {string} url
+ * @param {'websocket' | 'polling'} transport
+ * @param {() => void} onConnect
+ * @param {(id: number) => void} onBroadcast
+ */
+function sioSwarm (url, transport, onConnect, onBroadcast) {
+  /** @type {import('socket.io-client').Socket[]} */
+  const sockets = []
+  return {
+    open: (/** @type {number} */ from, /** @type {number} */ to) => {
+      for (let i = from; i < to; i++) {
+        const socket = ioClient(url, { forceNew: true, transports: [transport], reconnection: false })
+        socket.on('connect', onConnect)
+        socket.on('broadcast', (/** @type {{ id: number }} */ message) => onBroadcast(message.id))
+        sockets.push(socket)
+      }
+    },
+    close: () => { for (const s of sockets) s.disconnect() }
+  }
+}

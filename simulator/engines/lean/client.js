@@ -1,0 +1,72 @@
+/**
+ * The state of one lean client: a small object with no closures and no timers (deadlines
+ * live in the shared DeadlineSweeper, handlers are shared functions that find the client
+ * through the socket or request they run on).
+ */
+
+/** Where a client is in its life. */
+export const STATE = Object.freeze({
+  /** Not started, or ended for good (on purpose, server disconnect, refused). */
+  IDLE: 0,
+  /** Engine.IO handshake in progress (deadline: connect timeout). */
+  OPENING: 1,
+  /** Engine.IO open, namespace CONNECT sent (deadline: ping timeout). */
+  OPEN: 2,
+  /** Namespace connected (deadline: ping timeout). */
+  CONNECTED: 3,
+  /** Waiting to reconnect (deadline: backoff delay). */
+  WAITING: 4
+})
+
+/** The transport carrying the session now. */
+export const WIRE = Object.freeze({ NONE: 0, POLLING: 1, WEBSOCKET: 2 })
+
+/**
+ * A BINARY_EVENT waiting for its attachments.
+ * @typedef {object} PendingBinary
+ * @property {number} expected
+ * @property {Buffer[]} buffers
+ * @property {unknown[] | null} args null when the event is filtered out (attachments are counted, not kept)
+ * @property {string} event
+ */
+
+export class Client {
+  /**
+   * @param {number} i the swarm's index
+   * @param {import('../../../lib/options.js').Transport} mode
+   */
+  constructor (i, mode) {
+    this.i = i
+    this.mode = mode
+    /** @type {number} one of STATE */
+    this.state = STATE.IDLE
+    /** @type {number} one of WIRE */
+    this.wire = WIRE.NONE
+    /** Bumped whenever a session ends: callbacks of older transports compare and bow out. */
+    this.gen = 0
+    /** @type {import('./websocket.js').SessionSocket | null} the WebSocket carrying the session */
+    this.ws = null
+    /** @type {import('./websocket.js').SessionSocket | null} a WebSocket being probed for upgrade */
+    this.probe = null
+    /** @type {import('node:http').ClientRequest | null} the poll GET in flight */
+    this.getReq = null
+    /** @type {import('node:http').ClientRequest | null} the POST in flight */
+    this.postReq = null
+    /** @type {string[] | null} packets waiting for the next POST (or for the upgrade) */
+    this.outQueue = null
+    /** Upgrade probe answered: polling stops once the in-flight requests are done. */
+    this.pausing = false
+    this.sid = ''
+    /** Connection-state-recovery session id and last offset, when the server has recovery on. */
+    this.pid = ''
+    this.offset = ''
+    this.pingWindowMs = 0
+    /** Reconnection attempts since the last successful open (backoff exponent). */
+    this.attempts = 0
+    this.reconnecting = false
+    /** @type {PendingBinary | null} */
+    this.binary = null
+    /** @type {import('./codec.js').DecodedEvent[] | null} events that came before the CONNECT ack (recovered packets) */
+    this.early = null
+  }
+}

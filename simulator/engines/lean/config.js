@@ -1,0 +1,122 @@
+/**
+ * Turns engine options into what the lean engine uses on every request: URLs and paths built
+ * once, the events filter as a Set, limits with socket.io-client's defaults.
+ */
+import { invalidOption } from '../../../lib/errors.js'
+import { DEFAULT_PATH } from '../../../lib/protocol.js'
+import { RECONNECT_DEFAULTS } from './backoff.js'
+
+/**
+ * Engine options plus the lean engine's own knobs.
+ * @typedef {import('../types.js').EngineOptions & {
+ *   perMessageDeflate?: boolean,
+ *   maxPayloadBytes?: number,
+ *   connectTimeoutMs?: number,
+ *   heartbeatTickMs?: number,
+ *   reconnectionDelayMs?: number,
+ *   reconnectionDelayMaxMs?: number,
+ *   randomizationFactor?: number,
+ *   wsClient?: 'builtin' | 'ws'
+ * }} LeanOptions
+ */
+
+/**
+ * @typedef {object} LeanConfig
+ * @property {boolean} secure
+ * @property {string} host hostname without IPv6 brackets
+ * @property {number} port
+ * @property {string} pollBase request path of a poll, up to and including `transport=polling`
+ * @property {string} wsUrl WebSocket URL without sid (for `ws`)
+ * @property {string} wsPath request path of the WebSocket handshake without sid (built-in client)
+ * @property {string} hostHeader Host header of the handshake
+ * @property {boolean} wsLibrary use `ws` rather than the built-in client (wss://, permessage-deflate, or asked)
+ * @property {string} nsp
+ * @property {Set<string> | null} wanted events to decode; null = every event
+ * @property {boolean} reconnect
+ * @property {boolean} keepAlive
+ * @property {Record<string, unknown> | undefined} auth
+ * @property {number} maxPayloadBytes
+ * @property {boolean} perMessageDeflate
+ * @property {number} connectTimeoutMs
+ * @property {number} heartbeatTickMs
+ * @property {import('./backoff.js').BackoffConfig} backoff
+ */
+
+/** socket.io-client's defaults: ws maxPayload (1e8 rounded as in the brief) and the Manager's 20 s timeout. */
+export const LEAN_DEFAULTS = Object.freeze({
+  maxPayloadBytes: 1e8,
+  connectTimeoutMs: 20000,
+  heartbeatTickMs: 100
+})
+
+/**
+ * Validates and resolves lean engine options.
+ * @param {LeanOptions} options
+ * @returns {LeanConfig}
+ */
+export function resolveLeanConfig (options) {
+  let url
+  try {
+    url = new URL(options.url)
+  } catch {
+    throw invalidOption('url', `must be an http(s) URL, got ${JSON.stringify(options.url)}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidOption('url', `must be an http:// or https:// URL, got ${JSON.stringify(options.url)}`)
+  }
+  const secure = url.protocol === 'https:'
+  // socket.io-client always ends the path with a slash (addTrailingSlash).
+  const path = `${(options.path ?? DEFAULT_PATH).replace(/\/$/, '')}/`
+  const extra = url.search.length > 1 ? `&${url.search.slice(1)}` : ''
+  const query = '?EIO=4&transport='
+  const events = options.events ?? ['*']
+  return {
+    secure,
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(url.port) || (secure ? 443 : 80),
+    pollBase: `${path}${query}polling${extra}`,
+    wsUrl: `${secure ? 'wss' : 'ws'}://${url.host}${path}${query}websocket${extra}`,
+    wsPath: `${path}${query}websocket${extra}`,
+    hostHeader: url.host,
+    wsLibrary: secure || options.perMessageDeflate === true || options.wsClient === 'ws',
+    nsp: options.namespace ?? '/',
+    wanted: events.includes('*') ? null : new Set(events),
+    reconnect: options.reconnect !== false,
+    keepAlive: options.keepAlive !== false,
+    auth: options.auth,
+    maxPayloadBytes: positive(options.maxPayloadBytes, LEAN_DEFAULTS.maxPayloadBytes, 'maxPayloadBytes'),
+    perMessageDeflate: options.perMessageDeflate === true,
+    connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
+    heartbeatTickMs: positive(options.heartbeatTickMs, LEAN_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
+    backoff: {
+      minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),
+      maxMs: positive(options.reconnectionDelayMaxMs, RECONNECT_DEFAULTS.maxMs, 'reconnectionDelayMaxMs'),
+      jitter: fraction(options.randomizationFactor, RECONNECT_DEFAULTS.jitter)
+    }
+  }
+}
+
+/**
+ * @param {number | undefined} value
+ * @param {number} fallback
+ * @param {string} name
+ */
+function positive (value, fallback, name) {
+  if (value === undefined) return fallback
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
+    throw invalidOption(name, `must be a positive number, got ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
+/**
+ * @param {number | undefined} value
+ * @param {number} fallback
+ */
+function fraction (value, fallback) {
+  if (value === undefined) return fallback
+  if (!(typeof value === 'number' && value >= 0 && value <= 1)) {
+    throw invalidOption('randomizationFactor', `must be a number from 0 to 1, got ${JSON.stringify(value)}`)
+  }
+  return value
+}

@@ -1,0 +1,229 @@
+/**
+ * What a lean client does with what it receives: Engine.IO packets, then the Socket.IO
+ * packets inside messages. The hot path is a broadcast frame already in the frame cache:
+ * one byte comparison, no string, no JSON.parse, the shared args handed to the swarm.
+ * Anything malformed ends the client with 'parse error' instead of throwing.
+ */
+import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
+import { STATE, WIRE } from './client.js'
+import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage } from './codec.js'
+
+/** @typedef {import('./client.js').Client} Client */
+/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('./codec.js').DecodedEvent} DecodedEvent */
+/** @typedef {import('./codec.js').SioHeader} SioHeader */
+
+/**
+ * A message from one of the client's WebSockets (the session's, or the upgrade probe):
+ * data[start, end). Text is only read during the call; a binary Buffer is kept.
+ * @param {{ session: LeanSession, client: Client, gen: number }} ws
+ * @param {Buffer} data
+ * @param {number} start
+ * @param {number} end
+ * @param {boolean} isBinary
+ */
+export function onSocketMessage (ws, data, start, end, isBinary) {
+  const c = ws.client
+  if (c.gen !== ws.gen) return
+  if (c.ws === ws) {
+    if (isBinary) onBinary(ws.session, c, data)
+    else onWsText(ws.session, c, data, start, end)
+  } else if (c.probe === ws) {
+    if (!isBinary && end - start === 6 && data.toString('latin1', start, end) === '3probe') ws.session.onProbeAnswered(c)
+    else ws.session.onProbeFailed(c)
+  }
+}
+
+/**
+ * A text frame from the session's WebSocket. The hot path: a cached broadcast is recognised
+ * by its bytes where they lie, without a view, a string or a parse.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {Buffer} data
+ * @param {number} start
+ * @param {number} end
+ */
+function onWsText (s, c, data, start, end) {
+  const hit = s.cache.findBytes(data, start, end)
+  if (hit !== null && c.binary === null) deliver(s, c, hit)
+  else onPacket(s, c, data.toString('utf8', start, end), false)
+}
+
+/**
+ * A polling response: packets separated by \x1e, binary ones as `b<base64>`.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} body
+ */
+export function onPollBody (s, c, body) {
+  const gen = c.gen
+  for (let start = 0; ;) {
+    const sep = body.indexOf(EIO_RECORD_SEPARATOR, start)
+    const packet = sep === -1 ? (start === 0 ? body : body.slice(start)) : body.slice(start, sep)
+    if (packet.charCodeAt(0) === 98) onBinary(s, c, Buffer.from(packet.slice(1), 'base64')) // 'b'
+    else onPacket(s, c, packet, true)
+    if (sep === -1 || c.gen !== gen) return
+    start = sep + 1
+  }
+}
+
+/**
+ * One Engine.IO packet as text.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {boolean} lookup try the frame cache (polling; WebSocket frames were tried as bytes)
+ */
+function onPacket (s, c, text, lookup) {
+  switch (text.charCodeAt(0)) {
+    case 52: onMessage(s, c, text, lookup); break // '4' message
+    case 50: s.onPing(c); break // '2' ping
+    case 54: break // '6' noop: the server cycling a poll during an upgrade
+    case 51: break // '3' pong: a v4 client never pings, probe pongs arrive on the probe
+    case 48: s.onOpen(c, text); break // '0' open
+    case 49: s.onTransportLost(c, 'transport close'); break // '1' close
+    default: s.fail(c, 'parse error')
+  }
+}
+
+/**
+ * A Socket.IO packet inside an Engine.IO message.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {boolean} lookup
+ */
+function onMessage (s, c, text, lookup) {
+  // socket.io-parser refuses text while a binary packet still waits for attachments.
+  if (c.binary !== null) return s.fail(c, 'parse error')
+  if (lookup) {
+    const hit = s.cache.findText(text)
+    if (hit !== null) return deliver(s, c, hit)
+  }
+  const header = parseSioHeader(text)
+  if (header === null) return s.fail(c, 'parse error')
+  if (header.nsp !== s.nsp) return // another namespace multiplexed on this connection
+  switch (header.type) {
+    case 2: return onEvent(s, c, text, header)
+    case 5: case 6: return onBinaryHeader(s, c, text, header)
+    case 0: return onNamespaceConnect(s, c, text, header)
+    case 4: return onConnectError(s, c, text, header)
+    case 1: return s.end(c, 'io server disconnect', false, true)
+    // 3 ACK: this client never asks for acknowledgements.
+  }
+}
+
+/**
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {SioHeader} header
+ */
+function onEvent (s, c, text, header) {
+  const decoded = decodeEvent(text, header.dataStart, s.wanted)
+  if (decoded === null) return s.fail(c, 'parse error')
+  // Frames with an ack id are addressed to one client: not worth a cache slot.
+  if (header.ackId === -1) s.cache.add(text, decoded)
+  deliver(s, c, decoded)
+}
+
+/**
+ * BINARY_EVENT / BINARY_ACK: the JSON now, its attachments in the next frames.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {SioHeader} header
+ */
+function onBinaryHeader (s, c, text, header) {
+  let decoded = null
+  if (header.type === 5) {
+    decoded = decodeEvent(text, header.dataStart, s.wanted)
+    if (decoded === null) return s.fail(c, 'parse error')
+  }
+  c.binary = { expected: header.attachments, buffers: [], event: decoded?.event ?? '', args: decoded?.args ?? null }
+}
+
+/**
+ * A binary frame: the next attachment of the pending binary packet.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {Buffer} bytes
+ */
+function onBinary (s, c, bytes) {
+  const pending = c.binary
+  if (pending === null) return s.fail(c, 'parse error')
+  pending.buffers.push(bytes)
+  if (pending.buffers.length < pending.expected) return
+  c.binary = null
+  if (pending.args === null) return
+  try {
+    fillPlaceholders(pending.args, pending.buffers)
+  } catch {
+    return s.fail(c, 'parse error')
+  }
+  deliver(s, c, pending)
+}
+
+/** Most events kept for a client between its Engine.IO open and its CONNECT ack. */
+const MAX_EARLY_EVENTS = 10000
+
+/**
+ * Hands an event to the swarm (args are shared between clients: read-only). Events before
+ * the CONNECT ack (a recovered session's missed packets come first) wait for it, as in
+ * socket.io-client's receive buffer.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {DecodedEvent} decoded
+ */
+function deliver (s, c, decoded) {
+  const args = decoded.args
+  if (args === null) return
+  if (c.state !== STATE.CONNECTED) {
+    if (c.state !== STATE.OPEN) return
+    if (c.early === null) c.early = [decoded]
+    else if (c.early.length < MAX_EARLY_EVENTS) c.early.push(decoded)
+    return
+  }
+  // With connection state recovery the server appends the packet's offset to the args.
+  if (c.pid !== '' && typeof args[args.length - 1] === 'string') c.offset = /** @type {string} */ (args[args.length - 1])
+  s.events.message(c.i, decoded.event, args)
+}
+
+/**
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {SioHeader} header
+ */
+function onNamespaceConnect (s, c, text, header) {
+  if (c.state !== STATE.OPEN) return
+  let data = null
+  try {
+    data = JSON.parse(text.slice(header.dataStart))
+  } catch {}
+  if (data === null || typeof data !== 'object' || typeof data.sid !== 'string') return s.fail(c, 'parse error')
+  const pid = typeof data.pid === 'string' ? data.pid : ''
+  if (pid !== c.pid) c.offset = '' // a new recovery session: the old offset means nothing to it
+  c.pid = pid
+  c.state = STATE.CONNECTED
+  s.events.connected(c.i, c.wire === WIRE.WEBSOCKET ? 'websocket' : 'polling')
+  const early = c.early
+  c.early = null
+  if (early === null) return
+  const gen = c.gen
+  for (let k = 0; k < early.length && c.gen === gen; k++) deliver(s, c, early[k])
+}
+
+/**
+ * CONNECT_ERROR: the namespace refused the client (middleware `next(err)`); socket.io-client
+ * gives up on that socket, so no reconnection.
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {SioHeader} header
+ */
+function onConnectError (s, c, text, header) {
+  const message = connectErrorMessage(text.slice(header.dataStart))
+  if (message === null) return s.fail(c, 'parse error')
+  s.end(c, message, false, true)
+}

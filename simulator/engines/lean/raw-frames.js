@@ -1,0 +1,134 @@
+/**
+ * The frame reader of the built-in WebSocket client (RFC 6455 §5): whole frames are handled
+ * where they lie in the shared read buffer; a frame cut by the end of a read continues in the
+ * socket's own state (a header copy, or a payload buffer of the announced length, filled as
+ * bytes arrive: no quadratic re-concatenation of big frames).
+ */
+import { OPCODE, encodeFrame, readFrameHeader } from './rfc6455.js'
+import { onSocketMessage } from './inbound.js'
+
+/** @typedef {import('./raw-websocket.js').RawWebSocket} RawWebSocket */
+
+const EMPTY = Buffer.alloc(0)
+
+/**
+ * Reads frames from buf[pos, end): whole ones in place, the rest kept for the next read.
+ * @param {RawWebSocket} ws
+ * @param {Buffer} buf
+ * @param {number} pos
+ * @param {number} end
+ */
+export function readFrames (ws, buf, pos, end) {
+  if (ws.payload !== null) {
+    pos = fillPayload(ws, buf, pos, end)
+    if (ws.payload !== null) return
+  }
+  if (ws.partial !== null) {
+    const merged = Buffer.concat([ws.partial, buf.subarray(pos, end)])
+    ws.partial = null
+    return readFrames(ws, merged, 0, merged.length)
+  }
+  const max = ws.session.maxPayloadBytes
+  while (pos < end && !ws.destroyed) {
+    const header = readFrameHeader(buf, pos, end)
+    if (header === null) {
+      ws.partial = Buffer.from(buf.subarray(pos, end))
+      return
+    }
+    if (typeof header === 'string' || header.length > max) return protocolError(ws)
+    const start = pos + header.headerBytes
+    if (end - start < header.length) {
+      ws.payload = Buffer.allocUnsafe(header.length)
+      ws.payloadFill = buf.copy(ws.payload, 0, start, end)
+      ws.frameOpcode = header.opcode
+      ws.frameFin = header.fin
+      return
+    }
+    pos = start + header.length
+    onFrame(ws, header.opcode, header.fin, buf, start, pos, true)
+  }
+}
+
+/**
+ * @param {RawWebSocket} ws
+ * @param {Buffer} buf
+ * @param {number} pos
+ * @param {number} end
+ * @returns {number} the position after what was used
+ */
+function fillPayload (ws, buf, pos, end) {
+  const payload = /** @type {Buffer} */ (ws.payload)
+  const copied = buf.copy(payload, ws.payloadFill, pos, Math.min(end, pos + payload.length - ws.payloadFill))
+  ws.payloadFill += copied
+  if (ws.payloadFill === payload.length) {
+    ws.payload = null
+    onFrame(ws, ws.frameOpcode, ws.frameFin, payload, 0, payload.length, false)
+  }
+  return pos + copied
+}
+
+/**
+ * One frame, its payload at data[start, end).
+ * @param {RawWebSocket} ws
+ * @param {number} opcode
+ * @param {boolean} fin
+ * @param {Buffer} data
+ * @param {number} start
+ * @param {number} end
+ * @param {boolean} shared data is the shared read buffer: copy before keeping any of it
+ */
+function onFrame (ws, opcode, fin, data, start, end, shared) {
+  if (opcode >= OPCODE.CLOSE) return onControl(ws, opcode, data.subarray(start, end))
+  if (opcode === OPCODE.CONTINUATION || !fin) {
+    if (opcode !== OPCODE.CONTINUATION) {
+      if (ws.fragments !== null) return protocolError(ws)
+      ws.fragments = []
+      ws.fragmentOpcode = opcode
+      ws.fragmentBytes = 0
+    } else if (ws.fragments === null) {
+      return protocolError(ws)
+    }
+    ws.fragmentBytes += end - start
+    if (ws.fragmentBytes > ws.session.maxPayloadBytes) return protocolError(ws)
+    ws.fragments.push(shared ? Buffer.from(data.subarray(start, end)) : data.subarray(start, end))
+    if (!fin) return
+    data = Buffer.concat(ws.fragments, ws.fragmentBytes)
+    start = 0
+    end = data.length
+    opcode = ws.fragmentOpcode
+    ws.fragments = null
+    shared = false
+  } else if (ws.fragments !== null) {
+    return protocolError(ws) // a new message inside a fragmented one
+  }
+  if (ws.closing) return
+  if (opcode === OPCODE.TEXT) return onSocketMessage(ws, data, start, end, false)
+  const binary = shared || start !== 0 || end !== data.length ? Buffer.from(data.subarray(start, end)) : data
+  onSocketMessage(ws, binary, 0, binary.length, true)
+}
+
+/**
+ * @param {RawWebSocket} ws
+ * @param {number} opcode
+ * @param {Buffer} payload
+ */
+function onControl (ws, opcode, payload) {
+  if (opcode === OPCODE.PING) {
+    if (!ws.closing) ws.write(encodeFrame(OPCODE.PONG, payload))
+  } else if (opcode === OPCODE.CLOSE) {
+    // Echo the status code and close; 'close' reports a clean 'transport close'.
+    if (!ws.closing) {
+      ws.closing = true
+      ws.end(encodeFrame(OPCODE.CLOSE, payload.length >= 2 ? payload.subarray(0, 2) : EMPTY))
+    }
+  }
+}
+
+/**
+ * The peer broke the protocol: reset the connection, reported as a WebSocket error.
+ * @param {RawWebSocket} ws
+ */
+export function protocolError (ws) {
+  ws.failed = true
+  ws.destroy()
+}

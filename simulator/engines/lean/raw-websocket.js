@@ -1,0 +1,128 @@
+/**
+ * The built-in WebSocket client for plain ws:// (RFC 6455 over a `net` socket), used instead
+ * of `ws` because it is what lets the lean engine reach its per-frame CPU goal: every socket
+ * reads into ONE shared buffer (net's `onread`), so a frame costs no Readable-stream push, no
+ * per-read allocation and no Writable-stream Receiver; a broadcast frame found in the frame
+ * cache is compared in place and never copied. Data is consumed or copied inside the read
+ * callback, before the next read reuses the buffer. `ws` stays in use for wss:// and
+ * permessage-deflate (websocket.js). UTF-8 is not validated (as ws's skipUTF8Validation).
+ */
+import net from 'node:net'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame } from './rfc6455.js'
+import { readFrames, protocolError } from './raw-frames.js'
+
+/** @typedef {import('./client.js').Client} Client */
+/** @typedef {import('./session.js').LeanSession} LeanSession */
+
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
+const HEAD_END = Buffer.from('\r\n\r\n')
+const MAX_HANDSHAKE_BYTES = 16 * 1024
+const EMPTY = Buffer.alloc(0)
+
+export class RawWebSocket extends net.Socket {
+  /**
+   * @param {LeanSession} session
+   * @param {Client} client
+   * @param {boolean} probe an upgrade probe (the path carries the sid)
+   */
+  constructor (session, client, probe) {
+    // `onread` is documented for net.Socket but missing from @types/node's constructor options.
+    super(/** @type {net.SocketConstructorOpts} */ ({ onread: { buffer: READ_BUFFER, callback: onRead } }))
+    this.session = session
+    this.client = client
+    this.gen = client.gen
+    this.probe = probe
+    /** The handshake key until the server accepts it, then ''. */
+    this.key = newKey()
+    /** An 'error' came before 'close', or the peer broke the protocol. */
+    this.failed = false
+    /** A close frame was sent: nothing more is sent or delivered. */
+    this.closing = false
+    /** @type {Buffer | null} handshake bytes or a frame header cut by the end of a read (a copy) */
+    this.partial = null
+    /** @type {Buffer | null} payload of a frame longer than what has arrived */
+    this.payload = null
+    this.payloadFill = 0
+    this.frameOpcode = 0
+    this.frameFin = false
+    /** @type {Buffer[] | null} a fragmented message being assembled */
+    this.fragments = null
+    this.fragmentOpcode = 0
+    this.fragmentBytes = 0
+    this.on('connect', onConnect)
+    this.on('error', onError)
+    this.on('close', onClose)
+    this.setNoDelay(true)
+    this.connect(session.config.port, session.config.host)
+  }
+
+  /** @param {string} text an Engine.IO packet */
+  send (text) {
+    if (this.key === '' && !this.closing && !this.destroyed) this.write(encodeFrame(OPCODE.TEXT, Buffer.from(text)))
+  }
+
+  /** @param {boolean} graceful a close frame (as ws.close()) rather than a reset */
+  shut (graceful) {
+    if (graceful && this.key === '' && !this.closing && !this.destroyed) {
+      this.closing = true
+      this.end(encodeFrame(OPCODE.CLOSE, EMPTY))
+    } else {
+      this.destroy()
+    }
+  }
+}
+
+/** @this {net.Socket} */
+function onConnect () {
+  const ws = /** @type {RawWebSocket} */ (this)
+  const { wsPath, hostHeader } = ws.session.config
+  const path = ws.probe ? `${wsPath}&sid=${encodeURIComponent(ws.client.sid)}` : wsPath
+  ws.write(handshakeRequest(path, hostHeader, ws.key))
+}
+
+/** @this {net.Socket} */
+function onError () {
+  /** @type {RawWebSocket} */ (this).failed = true
+}
+
+/** @this {net.Socket} */
+function onClose () {
+  const ws = /** @type {RawWebSocket} */ (this)
+  ws.session.onHandleClosed()
+  const c = ws.client
+  if (c.gen !== ws.gen) return
+  if (c.probe === ws) ws.session.onProbeFailed(c)
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.failed || ws.key !== '' ? 'websocket error' : 'transport close')
+}
+
+/**
+ * @this {net.Socket}
+ * @param {number} bytes
+ * @param {Buffer} buf the shared read buffer
+ */
+function onRead (bytes, buf) {
+  const ws = /** @type {RawWebSocket} */ (this)
+  if (ws.key !== '') readHandshake(ws, buf, bytes)
+  else readFrames(ws, buf, 0, bytes)
+}
+
+/**
+ * @param {RawWebSocket} ws
+ * @param {Buffer} buf
+ * @param {number} end
+ */
+function readHandshake (ws, buf, end) {
+  const data = ws.partial === null ? buf.subarray(0, end) : Buffer.concat([ws.partial, buf.subarray(0, end)])
+  const headEnd = data.indexOf(HEAD_END)
+  if (headEnd === -1) {
+    if (data.length > MAX_HANDSHAKE_BYTES) return protocolError(ws)
+    ws.partial = Buffer.from(data)
+    return
+  }
+  ws.partial = null
+  if (checkHandshakeResponse(data.toString('latin1', 0, headEnd), ws.key) !== null) return protocolError(ws)
+  ws.key = ''
+  const c = ws.client
+  if (c.gen === ws.gen && c.probe === ws) ws.send('2probe')
+  if (headEnd + 4 < data.length) readFrames(ws, data, headEnd + 4, data.length)
+}

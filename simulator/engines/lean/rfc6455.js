@@ -1,0 +1,121 @@
+/**
+ * The client side of the WebSocket wire format (RFC 6455) that the built-in WebSocket needs:
+ * the opening handshake and masked frames. Pure functions, no I/O.
+ * https://www.rfc-editor.org/rfc/rfc6455
+ */
+import { createHash, randomFillSync } from 'node:crypto'
+
+export const OPCODE = Object.freeze({ CONTINUATION: 0, TEXT: 1, BINARY: 2, CLOSE: 8, PING: 9, PONG: 10 })
+
+/** RFC 6455 §1.3: the GUID the server appends to the key. */
+const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11'
+
+/** Masks come from a pool of random bytes refilled 1,024 frames at a time (RFC 6455 §5.3). */
+const maskPool = Buffer.alloc(4096)
+let maskAt = maskPool.length
+
+/** A fresh random 16-byte key, base64 (RFC 6455 §4.1). */
+export function newKey () {
+  return randomFillSync(Buffer.alloc(16)).toString('base64')
+}
+
+/**
+ * The opening handshake request, headers as `ws` sends them.
+ * @param {string} path path and query
+ * @param {string} host Host header (host:port)
+ * @param {string} key
+ */
+export function handshakeRequest (path, host, key) {
+  return `GET ${path} HTTP/1.1\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nHost: ${host}\r\n\r\n`
+}
+
+/**
+ * Checks the server's handshake response head (up to the blank line).
+ * @param {string} head
+ * @param {string} key the key the request sent
+ * @returns {string | null} null when accepted, else what is wrong
+ */
+export function checkHandshakeResponse (head, key) {
+  const lines = head.split('\r\n')
+  const status = /^HTTP\/1\.1 (\d{3})/.exec(lines[0])
+  if (status === null || status[1] !== '101') return `Unexpected server response: ${status?.[1] ?? lines[0].slice(0, 40)}`
+  const expected = createHash('sha1').update(key + GUID).digest('base64')
+  let upgrade = false
+  let accepted = false
+  for (let k = 1; k < lines.length; k++) {
+    const colon = lines[k].indexOf(':')
+    const name = lines[k].slice(0, colon).trim().toLowerCase()
+    const value = lines[k].slice(colon + 1).trim()
+    if (name === 'upgrade') upgrade = value.toLowerCase() === 'websocket'
+    else if (name === 'sec-websocket-accept') accepted = value === expected
+    else if (name === 'sec-websocket-extensions') return 'Server sent an extension that was not requested'
+  }
+  if (!upgrade) return 'Invalid Upgrade header'
+  return accepted ? null : 'Invalid Sec-WebSocket-Accept header'
+}
+
+/**
+ * A masked client frame carrying `payload` (FIN set: the client never fragments).
+ * @param {number} opcode
+ * @param {Buffer} payload
+ */
+export function encodeFrame (opcode, payload) {
+  const length = payload.length
+  const headerBytes = length < 126 ? 2 : length < 65536 ? 4 : 10
+  const frame = Buffer.allocUnsafe(headerBytes + 4 + length)
+  frame[0] = 0x80 | opcode
+  if (length < 126) {
+    frame[1] = 0x80 | length
+  } else if (length < 65536) {
+    frame[1] = 0x80 | 126
+    frame.writeUInt16BE(length, 2)
+  } else {
+    frame[1] = 0x80 | 127
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2)
+    frame.writeUInt32BE(length >>> 0, 6)
+  }
+  if (maskAt === maskPool.length) {
+    randomFillSync(maskPool)
+    maskAt = 0
+  }
+  const maskStart = headerBytes
+  maskPool.copy(frame, maskStart, maskAt, maskAt + 4)
+  maskAt += 4
+  const dataStart = maskStart + 4
+  for (let k = 0; k < length; k++) frame[dataStart + k] = payload[k] ^ frame[maskStart + (k & 3)]
+  return frame
+}
+
+/**
+ * The header of a server frame at `pos`, or why it is invalid, or null when incomplete.
+ * @typedef {{ fin: boolean, opcode: number, length: number, headerBytes: number }} FrameHeader
+ * @param {Buffer} buf
+ * @param {number} pos
+ * @param {number} end
+ * @returns {FrameHeader | string | null}
+ */
+export function readFrameHeader (buf, pos, end) {
+  if (end - pos < 2) return null
+  const b0 = buf[pos]
+  const b1 = buf[pos + 1]
+  if ((b0 & 0x70) !== 0) return 'RSV bits must be clear' // no extension was negotiated
+  if ((b1 & 0x80) !== 0) return 'a server must not mask its frames'
+  const opcode = b0 & 0x0f
+  const fin = (b0 & 0x80) !== 0
+  let length = b1 & 0x7f
+  let headerBytes = 2
+  if (length === 126) {
+    if (end - pos < 4) return null
+    length = buf.readUInt16BE(pos + 2)
+    headerBytes = 4
+  } else if (length === 127) {
+    if (end - pos < 10) return null
+    const high = buf.readUInt32BE(pos + 2)
+    if (high > 0x1fffff) return 'payload length beyond 2^53'
+    length = high * 2 ** 32 + buf.readUInt32BE(pos + 6)
+    headerBytes = 10
+  }
+  if (opcode >= 8 && (!fin || length > 125)) return 'invalid control frame'
+  if ((opcode > 2 && opcode < 8) || opcode > 10) return `invalid opcode ${opcode}`
+  return { fin, opcode, length, headerBytes }
+}

@@ -1,0 +1,231 @@
+/**
+ * The life of every lean client in one pool: connect, Engine.IO open, namespace CONNECT,
+ * heartbeat deadlines, upgrade from polling, failures and reconnection with
+ * socket.io-client's backoff. One object for the whole pool; clients are small records.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import { STATE, WIRE, Client } from './client.js'
+import { DeadlineSweeper } from './scheduler.js'
+import { FrameCache } from './frame-cache.js'
+import { backoffDelayMs } from './backoff.js'
+import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
+import { openWebSocket } from './websocket.js'
+import { poll, pollSend, closePolling } from './polling.js'
+import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
+
+export class LeanSession {
+  /**
+   * @param {import('./config.js').LeanConfig} config
+   * @param {import('../types.js').SwarmEvents} events
+   */
+  constructor (config, events) {
+    this.config = config
+    this.events = events
+    this.nsp = config.nsp
+    this.wanted = config.wanted
+    this.maxPayloadBytes = config.maxPayloadBytes
+    /** @type {import('ws').ClientOptions} */
+    this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes }
+    const Agent = config.secure ? https.Agent : http.Agent
+    this.agent = new Agent({ keepAlive: config.keepAlive, maxSockets: Infinity })
+    this.requestFn = config.secure ? https.request : http.request
+    this.cache = new FrameCache()
+    this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
+    /** @type {Client[]} */
+    this.clients = []
+    /** Open sockets and requests, so closing the pool can wait for them. */
+    this.handles = 0
+    /** @type {(() => void) | null} */
+    this.onIdle = null
+    /** Cache-busting stamp of the last poll. */
+    this.stamp = 0
+    this.handleClosed = () => this.onHandleClosed()
+  }
+
+  /**
+   * @param {number} i
+   * @param {import('../../../lib/options.js').Transport} mode
+   */
+  connect (i, mode) {
+    let c = this.clients[i]
+    if (c === undefined) c = this.clients[i] = new Client(i, mode)
+    else if (c.state !== STATE.IDLE) return
+    c.mode = mode
+    c.pid = c.offset = ''
+    c.attempts = 0
+    c.reconnecting = false
+    this.startAttempt(c)
+  }
+
+  /** @param {Client} c */
+  startAttempt (c) {
+    c.state = STATE.OPENING
+    c.sid = ''
+    this.sweeper.setIn(c.i, this.config.connectTimeoutMs)
+    const gen = c.gen
+    this.events.attempt(c.i)
+    if (c.gen !== gen || c.state !== STATE.OPENING) return
+    if (c.mode === 'websocket') {
+      c.wire = WIRE.WEBSOCKET
+      openWebSocket(this, c, false)
+    } else {
+      c.wire = WIRE.POLLING
+      poll(this, c)
+    }
+  }
+
+  /**
+   * The Engine.IO open packet: heartbeat window, namespace CONNECT, upgrade probe.
+   * @param {Client} c
+   * @param {string} text
+   */
+  onOpen (c, text) {
+    if (c.state !== STATE.OPENING) return
+    const info = parseOpen(text)
+    if (info === null) return this.fail(c, 'parse error')
+    c.sid = info.sid
+    c.pingWindowMs = info.pingIntervalMs + info.pingTimeoutMs
+    c.state = STATE.OPEN
+    c.attempts = 0
+    this.sweeper.setIn(c.i, c.pingWindowMs)
+    const gen = c.gen
+    this.send(c, encodeConnect(this.nsp, this.connectData(c)))
+    if (c.mode === 'upgrade' && info.upgrades.includes('websocket')) openWebSocket(this, c, true)
+    if (c.reconnecting) {
+      // socket.io-client counts a reconnection when the Engine.IO session reopens.
+      c.reconnecting = false
+      if (c.gen === gen) this.events.reconnected(c.i)
+    }
+  }
+
+  /**
+   * CONNECT payload: the auth, plus pid/offset to recover a connection-state-recovery session.
+   * @param {Client} c
+   * @returns {Record<string, unknown> | undefined}
+   */
+  connectData (c) {
+    if (c.pid === '') return this.config.auth
+    return c.offset === '' ? { pid: c.pid, ...this.config.auth } : { pid: c.pid, offset: c.offset, ...this.config.auth }
+  }
+
+  /** @param {Client} c */
+  onPing (c) {
+    if (c.state !== STATE.OPEN && c.state !== STATE.CONNECTED) return
+    this.sweeper.setIn(c.i, c.pingWindowMs)
+    this.send(c, '3')
+  }
+
+  /**
+   * @param {Client} c
+   * @param {string} packet
+   */
+  send (c, packet) {
+    if (c.wire === WIRE.WEBSOCKET) c.ws?.send(packet)
+    else if (c.wire === WIRE.POLLING) pollSend(this, c, packet)
+  }
+
+  /** @param {number} i */
+  onDeadline (i) {
+    const c = this.clients[i]
+    if (c === undefined) return
+    if (c.state === STATE.WAITING) this.startAttempt(c)
+    else if (c.state === STATE.OPENING) this.end(c, 'timeout', true, false)
+    else if (c.state === STATE.OPEN || c.state === STATE.CONNECTED) this.end(c, 'ping timeout', true, false)
+  }
+
+  /**
+   * A transport failed or closed under the session.
+   * @param {Client} c
+   * @param {string} reason 'transport close', 'websocket error', 'xhr poll error', 'xhr post error'
+   */
+  onTransportLost (c, reason) {
+    // Before the open packet socket.io-client reports the transport's error; after it, 'transport error'.
+    const opened = c.state === STATE.OPEN || c.state === STATE.CONNECTED
+    this.end(c, opened && reason !== 'transport close' ? 'transport error' : reason, true, false)
+  }
+
+  /**
+   * Malformed input: the client is closed like socket.io-client closes on a parse error.
+   * @param {Client} c
+   * @param {string} reason
+   */
+  fail (c, reason) {
+    this.end(c, reason, true, false)
+  }
+
+  /**
+   * Ends client c's session and tells the swarm; waits to reconnect when allowed.
+   * @param {Client} c
+   * @param {string} reason
+   * @param {boolean} retry the end was not on purpose (socket.io-client would reconnect)
+   * @param {boolean} graceful close the transports politely
+   */
+  end (c, reason, retry, graceful) {
+    if (c.state === STATE.IDLE || c.state === STATE.WAITING) return
+    const wasConnected = this.stop(c, graceful)
+    if (retry && this.config.reconnect) {
+      c.state = STATE.WAITING
+      c.reconnecting = true
+      this.sweeper.setIn(c.i, backoffDelayMs(c.attempts++, Math.random, this.config.backoff))
+    }
+    if (wasConnected) this.events.disconnected(c.i, reason)
+    else this.events.connectError(c.i, reason)
+  }
+
+  /**
+   * Frees client c's transports and deadline, leaving it idle.
+   * @param {Client} c
+   * @param {boolean} graceful
+   * @returns {boolean} whether it was connected
+   */
+  stop (c, graceful) {
+    const wasConnected = c.state === STATE.CONNECTED
+    c.gen++
+    c.state = STATE.IDLE
+    this.sweeper.clear(c.i)
+    if (c.ws !== null) c.ws.shut(graceful)
+    if (c.probe !== null) c.probe.shut(false)
+    c.ws = c.probe = null
+    if (c.wire === WIRE.POLLING || c.getReq !== null || c.postReq !== null) closePolling(this, c, graceful && c.wire === WIRE.POLLING)
+    c.wire = WIRE.NONE
+    c.sid = ''
+    c.binary = c.early = null
+    c.pausing = false
+    return wasConnected
+  }
+
+  /** @param {number} i */
+  disconnect (i) {
+    const c = this.clients[i]
+    if (c === undefined) return
+    if (c.state === STATE.WAITING) {
+      this.sweeper.clear(i)
+      c.state = STATE.IDLE
+      c.reconnecting = false
+      return
+    }
+    if (c.state === STATE.IDLE) return
+    if (c.state === STATE.CONNECTED) this.send(c, encodeDisconnect(this.nsp))
+    if (this.stop(c, true)) this.events.disconnected(i, 'io client disconnect')
+  }
+
+  /** @param {Client} c a poll finished: poll again, or complete a pending upgrade */
+  afterPoll (c) {
+    afterPoll(this, c)
+  }
+
+  /** @param {Client} c the upgrade probe answered `3probe` */
+  onProbeAnswered (c) {
+    onProbeAnswered(this, c)
+  }
+
+  /** @param {Client} c the upgrade probe failed */
+  onProbeFailed (c) {
+    onProbeFailed(this, c)
+  }
+
+  onHandleClosed () {
+    if (--this.handles === 0 && this.onIdle !== null) this.onIdle()
+  }
+}

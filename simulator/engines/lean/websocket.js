@@ -1,0 +1,98 @@
+/**
+ * The session's WebSocket: the built-in client for plain ws:// (raw-websocket.js), or `ws`
+ * for wss://, permessage-deflate, or when asked (`wsClient: 'ws'`). Either serves as the
+ * primary transport of `websocket` clients or as the upgrade probe of `upgrade` clients
+ * (`2probe` → `3probe`, then `5` once polling is paused). Handlers are shared functions;
+ * each socket carries its client, session and generation.
+ */
+import { WebSocket } from 'ws'
+import { RawWebSocket } from './raw-websocket.js'
+import { onSocketMessage } from './inbound.js'
+
+/** @typedef {import('./client.js').Client} Client */
+/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {LeanWebSocket | RawWebSocket} SessionSocket */
+
+export class LeanWebSocket extends WebSocket {
+  /**
+   * @param {string} url
+   * @param {import('ws').ClientOptions} options
+   * @param {LeanSession} session
+   * @param {Client} client
+   */
+  constructor (url, options, session, client) {
+    super(url, [], options)
+    this.session = session
+    this.client = client
+    this.gen = client.gen
+    /** An 'error' preceded 'close': the close is a transport error, not a clean close. */
+    this.failed = false
+    this.on('open', onOpen)
+    this.on('message', onMessage)
+    this.on('error', onError)
+    this.on('close', onClose)
+  }
+
+  /**
+   * Closes politely (a close frame) or at once: a dead peer would hold a polite close for
+   * ws's 30 s close timeout.
+   * @param {boolean} graceful
+   */
+  shut (graceful) {
+    if (graceful && this.readyState === WebSocket.OPEN) this.close()
+    else this.terminate()
+  }
+}
+
+/**
+ * Opens the session's WebSocket (`websocket` clients) or the upgrade probe (`upgrade` clients).
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {boolean} probe
+ */
+export function openWebSocket (session, c, probe) {
+  const { config } = session
+  /** @type {SessionSocket} */
+  let ws
+  if (config.wsLibrary) {
+    const url = probe ? `${config.wsUrl}&sid=${encodeURIComponent(c.sid)}` : config.wsUrl
+    ws = new LeanWebSocket(url, session.wsOptions, session, c)
+  } else {
+    ws = new RawWebSocket(session, c, probe)
+  }
+  session.handles++
+  if (probe) c.probe = ws
+  else c.ws = ws
+}
+
+/** @this {WebSocket} */
+function onOpen () {
+  const ws = /** @type {LeanWebSocket} */ (this)
+  const c = ws.client
+  if (c.gen === ws.gen && c.probe === ws) ws.send('2probe')
+}
+
+/**
+ * @this {WebSocket}
+ * @param {Buffer} data
+ * @param {boolean} isBinary
+ */
+function onMessage (data, isBinary) {
+  onSocketMessage(/** @type {LeanWebSocket} */ (this), data, 0, data.length, isBinary)
+}
+
+/** @this {WebSocket} */
+function onError () {
+  // 'close' always follows and reports; without a listener ws would throw.
+  /** @type {LeanWebSocket} */ (this).failed = true
+}
+
+/** @this {WebSocket} */
+function onClose () {
+  const ws = /** @type {LeanWebSocket} */ (this)
+  ws.session.onHandleClosed()
+  const c = ws.client
+  if (c.gen !== ws.gen) return
+  if (c.probe === ws) ws.session.onProbeFailed(c)
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.failed ? 'websocket error' : 'transport close')
+}

@@ -1,0 +1,152 @@
+/**
+ * Conformance of the lean engine against a real socket.io 4.8 server: connect over each
+ * transport, receive broadcasts (text and binary), custom path and namespace, and what the
+ * server sees (client counts, transport names).
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { leanEngine } from '../../../simulator/engines/lean.js'
+import { startServer, recorder, engineOptions, waitFor, messagesOf, serverTransports, VARIANTS } from './lean/helpers.js'
+import { startFakePeer } from './lean/fake-peer.js'
+
+/**
+ * Connects `count` lean clients with one transport and returns the pool and its log.
+ * @param {import('node:test').TestContext} t
+ * @param {string} url
+ * @param {import('../../../lib/options.js').Transport} transport
+ * @param {number} count
+ * @param {Partial<import('../../../simulator/engines/lean/config.js').LeanOptions>} [extra]
+ */
+async function connectPool (t, url, transport, count, extra) {
+  const { log, events } = recorder()
+  const pool = leanEngine.createPool(engineOptions(url, extra), events)
+  t.after(() => pool.close())
+  for (let i = 0; i < count; i++) pool.connect(i, transport)
+  await waitFor(() => log.connected.size === count, `${count} ${transport} clients to connect`)
+  return { pool, log }
+}
+
+for (const { label, transport, extra } of VARIANTS) {
+  test(`${label}: clients connect, stay on ${transport} and receive broadcasts`, async (t) => {
+    const server = await startServer(t)
+    const { log } = await connectPool(t, server.url, transport, 5, extra)
+    assert.deepEqual([...log.connected.values()], Array(5).fill(transport))
+    assert.equal(server.io.engine.clientsCount, 5)
+    assert.deepEqual(serverTransports(server.io.of('/')), Array(5).fill(transport))
+    for (let id = 1; id <= 3; id++) server.io.emit('broadcast', { id, text: 'héllo ✓' })
+    server.io.emit('ignored', { id: 0 })
+    await waitFor(() => log.messages.length === 15, '15 messages')
+    for (let i = 0; i < 5; i++) {
+      assert.deepEqual(messagesOf(log, i).map((m) => m.args), [1, 2, 3].map((id) => [{ id, text: 'héllo ✓' }]))
+    }
+    assert.ok(log.messages.every((m) => m.event === 'broadcast'))
+    // Decode-once: every client got the very same args array.
+    assert.equal(log.messages.filter((m) => m.args === log.messages[0].args).length, 5)
+    assert.deepEqual(serverTransports(server.io.of('/')), Array(5).fill(transport))
+    assert.equal(log.errors.length + log.disconnects.length, 0)
+  })
+
+  test(`${label}: binary broadcasts are reassembled from their attachments`, async (t) => {
+    const server = await startServer(t)
+    const { log } = await connectPool(t, server.url, transport, 3, extra)
+    const blob = Buffer.from([0, 1, 2, 250, 255])
+    server.io.emit('broadcast', { id: 7, blob, parts: [Buffer.from('a'), { deep: Buffer.from('bc') }] }, Buffer.from('x'))
+    await waitFor(() => log.messages.length === 3, '3 binary messages')
+    for (const { args } of log.messages) {
+      const [payload, extra] = /** @type {[any, Buffer]} */ (args)
+      assert.equal(payload.id, 7)
+      assert.deepEqual(Buffer.from(payload.blob), blob)
+      assert.equal(Buffer.from(payload.parts[0]).toString(), 'a')
+      assert.equal(Buffer.from(payload.parts[1].deep).toString(), 'bc')
+      assert.equal(Buffer.from(extra).toString(), 'x')
+    }
+    assert.equal(log.disconnects.length, 0)
+  })
+}
+
+for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
+  test(`upgrade (${wsClient} client): clients connect over polling, then end on websocket as the server sees it`, async (t) => {
+    const server = await startServer(t)
+    const { log } = await connectPool(t, server.url, 'upgrade', 4, { wsClient })
+    assert.deepEqual([...log.connected.values()], Array(4).fill('polling'))
+    await waitFor(() => log.upgraded.length === 4, '4 upgrades')
+    await waitFor(() => serverTransports(server.io.of('/')).every((name) => name === 'websocket'), 'server-side websocket transports')
+    assert.equal(server.io.engine.clientsCount, 4)
+    server.io.emit('broadcast', { id: 1 })
+    await waitFor(() => log.messages.length === 4, '4 messages after the upgrade')
+    assert.equal(log.errors.length + log.disconnects.length, 0)
+  })
+}
+
+test('polling: large broadcasts sent back to back arrive whole (several packets per response)', async (t) => {
+  const server = await startServer(t)
+  /** @type {number[]} */
+  const flushSizes = []
+  server.io.engine.on('connection', (socket) => {
+    socket.on('flush', (/** @type {unknown[]} */ packets) => { flushSizes.push(packets.length) })
+  })
+  const { log } = await connectPool(t, server.url, 'polling', 2)
+  const big = 'x'.repeat(200000)
+  // Emitted in one tick: the server queues them and flushes them into the same poll responses.
+  for (let id = 1; id <= 5; id++) server.io.emit('broadcast', { id, big })
+  await waitFor(() => log.messages.length === 10, '10 large messages')
+  for (let i = 0; i < 2; i++) {
+    const got = messagesOf(log, i).map((m) => /** @type {any} */ (m.args[0]))
+    assert.deepEqual(got.map((p) => p.id), [1, 2, 3, 4, 5])
+    assert.ok(got.every((p) => p.big === big))
+  }
+  assert.ok(flushSizes.some((n) => n >= 2), `some poll response carried several packets: ${flushSizes}`)
+})
+
+test('polling: one GET and one POST at most; packets written during a POST leave together', async (t) => {
+  // The POST carrying CONNECT is held while three pings arrive: the three pongs must wait and
+  // leave in one POST, separated by \x1e, once it is answered.
+  const peer = await startFakePeer(t, { polling: ['2\x1e2\x1e2'], holdConnectPost: true })
+  const { log, events } = recorder()
+  const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false }), events)
+  t.after(() => pool.close())
+  pool.connect(0, 'polling')
+  await waitFor(() => peer.stats.postBodies.length === 2, 'the second POST')
+  assert.deepEqual(peer.stats.postBodies, ['40', '3\x1e3\x1e3'])
+  assert.equal(peer.stats.maxGets, 1)
+  assert.equal(peer.stats.maxPosts, 1)
+  assert.equal(log.connected.size, 1)
+})
+
+test('custom path and a namespace with auth', async (t) => {
+  const server = await startServer(t, { path: '/custom/' })
+  /** @type {unknown[]} */
+  const auths = []
+  server.io.of('/chat').use((socket, next) => {
+    auths.push(socket.handshake.auth)
+    next()
+  })
+  const { log } = await connectPool(t, server.url, 'websocket', 2, { path: '/custom', namespace: '/chat', auth: { token: 't1' } })
+  await connectPool(t, server.url, 'polling', 1, { path: '/custom/', namespace: '/chat', auth: { token: 't2' } })
+  assert.equal(server.io.of('/chat').sockets.size, 3)
+  assert.equal(server.io.of('/').sockets.size, 0)
+  assert.deepEqual(auths, [{ token: 't1' }, { token: 't1' }, { token: 't2' }])
+  server.io.emit('broadcast', { id: 'root-only' })
+  server.io.of('/chat').emit('broadcast', { id: 'chat' })
+  await waitFor(() => log.messages.length === 2, '2 chat messages')
+  assert.deepEqual(log.messages.map((m) => m.args), [[{ id: 'chat' }], [{ id: 'chat' }]])
+})
+
+test("events '*' records every event, numeric names included", async (t) => {
+  const server = await startServer(t)
+  const { log } = await connectPool(t, server.url, 'websocket', 1, { events: ['*'] })
+  server.io.emit('broadcast', 1)
+  server.io.emit('other', 'a', 'b')
+  server.io.emit(/** @type {any} */ (42), 'n')
+  await waitFor(() => log.messages.length === 3, '3 messages')
+  assert.deepEqual(log.messages.map((m) => [m.event, m.args]), [['broadcast', [1]], ['other', ['a', 'b']], ['42', ['n']]])
+})
+
+test('the pool reports one shared keep-alive agent', (t) => {
+  const { events } = recorder()
+  const pool = leanEngine.createPool(engineOptions('http://127.0.0.1:9'), events)
+  t.after(() => pool.close())
+  assert.deepEqual(pool.agent(), { keepAlive: true, maxSockets: null })
+  assert.equal(leanEngine.name, 'lean')
+  assert.throws(() => leanEngine.createPool(engineOptions('ftp://x'), events), /url must be an http/)
+})

@@ -1,0 +1,103 @@
+/**
+ * A deliberately misbehaving Engine.IO peer for tests a real socket.io server cannot stage:
+ * it answers the handshake and the namespace CONNECT, then sends a script (malformed frames)
+ * or nothing at all (a server whose pings stopped). Real sockets on loopback, port 0.
+ */
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import { WebSocketServer } from 'ws'
+
+/** The open packet the peer sends: short heartbeat so a silent peer is noticed fast. */
+export const OPEN_PACKET = '0{"sid":"fake-sid","upgrades":[],"pingInterval":300,"pingTimeout":200,"maxPayload":1000000}'
+const CONNECT_ACK = '40{"sid":"fake-socket"}'
+
+/**
+ * Starts a peer on both transports (WebSocket upgrade and polling on the same port).
+ * @param {import('node:test').TestContext} t
+ * @param {{ ws?: (string | Buffer)[], polling?: string[], holdConnectPost?: boolean }} [script] after the
+ *   CONNECT ack: WebSocket frames, and polling response bodies (one per GET); holdConnectPost
+ *   answers the POST carrying CONNECT only once every scripted body has been served
+ */
+export async function startFakePeer (t, script = {}) {
+  const httpServer = createServer()
+  const wss = new WebSocketServer({ noServer: true })
+  /** @type {Set<import('node:http').ServerResponse>} */
+  const heldPolls = new Set()
+  /** @type {string[]} */
+  const postBodies = []
+  const stats = { handshakes: 0, connects: 0, gets: 0, posts: 0, maxGets: 0, maxPosts: 0, postBodies }
+  /** @type {import('node:http').ServerResponse | null} */
+  let heldPost = null
+  /** @type {string[]} */
+  const pollQueue = []
+  httpServer.on('upgrade', (req, socket, head) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      stats.handshakes++
+      ws.send(OPEN_PACKET)
+      ws.on('message', (data) => {
+        if (String(data).startsWith('40')) {
+          stats.connects++
+          ws.send(CONNECT_ACK)
+          for (const frame of script.ws ?? []) ws.send(frame)
+        }
+      })
+    })
+  })
+  httpServer.on('request', (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    if (req.method === 'POST') {
+      stats.maxPosts = Math.max(stats.maxPosts, ++stats.posts)
+      res.on('close', () => { stats.posts-- })
+      let body = ''
+      req.on('data', (chunk) => { body += chunk })
+      req.on('end', () => {
+        stats.postBodies.push(body)
+        if (body.startsWith('40')) {
+          stats.connects++
+          pollQueue.push(CONNECT_ACK, ...(script.polling ?? []))
+          flushPolls()
+          if (script.holdConnectPost) {
+            heldPost = res
+            return
+          }
+        }
+        res.end('ok')
+      })
+      return
+    }
+    if (!url.searchParams.has('sid')) {
+      stats.handshakes++
+      res.end(OPEN_PACKET)
+      return
+    }
+    stats.maxGets = Math.max(stats.maxGets, ++stats.gets)
+    heldPolls.add(res)
+    res.on('close', () => {
+      stats.gets--
+      heldPolls.delete(res)
+    })
+    flushPolls()
+    if (heldPost !== null && pollQueue.length === 0) {
+      heldPost.end('ok')
+      heldPost = null
+    }
+  })
+  /** Answers one held poll per queued body; with nothing queued, polls stay open: a silent server. */
+  function flushPolls () {
+    for (const res of heldPolls) {
+      const body = pollQueue.shift()
+      if (body === undefined) return
+      heldPolls.delete(res)
+      res.end(body)
+    }
+  }
+  httpServer.listen(0, '127.0.0.1')
+  await once(httpServer, 'listening')
+  t.after(() => {
+    for (const ws of wss.clients) ws.terminate()
+    httpServer.closeAllConnections()
+    httpServer.close()
+  })
+  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
+  return { url: `http://127.0.0.1:${port}`, stats }
+}
