@@ -19,7 +19,7 @@ export const simulateCommand = {
     .option('clients', { alias: 'c', type: 'string', default: '100', describe: 'Number of clients', requiresArg: true })
     .option('url', { alias: 'u', type: 'string', default: 'http://localhost:3000', describe: 'Server URL (a path is taken as the namespace, as socket.io-client does)' })
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30' })
-    .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation: sio = the real socket.io-client' })
+    .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)' })
     .option('path', { type: 'string', default: '/socket.io/', describe: 'Engine.IO path on the server' })
     .option('namespace', { type: 'string', describe: 'Namespace to join (default: the URL\'s path, else /)' })
     .option('event', { type: 'string', array: true, default: [DEFAULT_EVENT], describe: 'Broadcast event(s) to measure; * = every event' })

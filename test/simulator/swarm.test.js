@@ -24,27 +24,37 @@ function assertEveryoneGotEverything (result, clients, messages) {
   }
 }
 
-for (const transport of ['websocket', 'polling', 'upgrade', 'websocket:2,polling:1,upgrade:1']) {
-  test(`${transport}: every client connects and receives every broadcast`, async (t) => {
-    const server = await startTestServer(t)
-    const swarm = startTestSwarm(t, { url: server.url, clients: 24, transport })
-    await waitForClients(server, 24)
-    if (transport === 'upgrade') {
-      await waitFor(() => [...server.io.of('/').sockets.values()].every((s) => s.conn.transport.name === 'websocket'), { message: 'every upgrade client on websocket' })
-    }
-    await server.broadcast({ round: 1, count: 3, size: 64 })
-    await waitFor(() => swarm.closed.length === 3, { message: () => `3 messages closed (have ${swarm.closed.length})` })
-    const result = await swarm.stop()
-    assertEveryoneGotEverything(result, 24, 3)
-    assert.deepEqual(result.messages.map((m) => m.id), ['1.1', '1.2', '1.3'])
-    assert.equal(result.agent.keepAlive, true)
-    const modes = Object.keys(result.clients.byTransport).sort()
-    assert.deepEqual(modes, transport.split(',').map((p) => p.split(':')[0]).sort())
-    if (transport === 'upgrade') assert.equal(result.clients.byTransport.upgrade.upgraded, 24)
-    if (transport === 'polling') {
-      assert.equal(result.timeline.at(-1)?.byTransport.polling, 24, 'polling clients never upgrade')
-    }
-  })
+for (const engine of ['sio', 'lean']) {
+  for (const transport of ['websocket', 'polling', 'upgrade', 'websocket:2,polling:1,upgrade:1']) {
+    test(`${engine} ${transport}: every client connects and receives every broadcast`, (t) => everyoneGetsEverything(t, engine, transport))
+  }
+}
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} engine
+ * @param {string} transport
+ */
+async function everyoneGetsEverything (t, engine, transport) {
+  const server = await startTestServer(t)
+  const swarm = startTestSwarm(t, { url: server.url, clients: 24, transport, engine })
+  await waitForClients(server, 24)
+  if (transport === 'upgrade') {
+    await waitFor(() => [...server.io.of('/').sockets.values()].every((s) => s.conn.transport.name === 'websocket'), { message: 'every upgrade client on websocket' })
+  }
+  await server.broadcast({ round: 1, count: 3, size: 64 })
+  await waitFor(() => swarm.closed.length === 3, { message: () => `3 messages closed (have ${swarm.closed.length})` })
+  const result = await swarm.stop()
+  assertEveryoneGotEverything(result, 24, 3)
+  assert.deepEqual(result.messages.map((m) => m.id), ['1.1', '1.2', '1.3'])
+  assert.equal(result.agent.keepAlive, true)
+  const modes = Object.keys(result.clients.byTransport).sort()
+  assert.deepEqual(modes, transport.split(',').map((p) => p.split(':')[0]).sort())
+  if (transport === 'upgrade') assert.equal(result.clients.byTransport.upgrade.upgraded, 24)
+  if (transport === 'polling') {
+    assert.equal(result.timeline.at(-1)?.byTransport.polling, 24, 'polling clients never upgrade')
+  }
+  assert.equal(result.engine, engine)
 }
 
 test('clients connected but left out of a broadcast count as missing; a client gone before it does not', async (t) => {

@@ -29,7 +29,7 @@ import { RECONNECT_DEFAULTS } from './backoff.js'
  * @property {string} wsUrl WebSocket URL without sid (for `ws`)
  * @property {string} wsPath request path of the WebSocket handshake without sid (built-in client)
  * @property {string} hostHeader Host header of the handshake
- * @property {boolean} wsLibrary use `ws` rather than the built-in client (wss://, permessage-deflate, or asked)
+ * @property {boolean} wsLibrary use `ws` (the default, and always for wss:// and permessage-deflate) rather than the built-in client
  * @property {string} nsp
  * @property {Set<string> | null} wanted events to decode; null = every event
  * @property {boolean} reconnect
@@ -78,7 +78,9 @@ export function resolveLeanConfig (options) {
     wsUrl: `${secure ? 'wss' : 'ws'}://${url.host}${path}${query}websocket${extra}`,
     wsPath: `${path}${query}websocket${extra}`,
     hostHeader: url.host,
-    wsLibrary: secure || options.perMessageDeflate === true || options.wsClient === 'ws',
+    // `ws` unless the built-in RFC 6455 client is asked for: that one is cheaper per frame
+    // (bench/README.md) but is our own code, so it is opt-in (wsClient: 'builtin').
+    wsLibrary: secure || options.perMessageDeflate === true || options.wsClient !== 'builtin',
     nsp: options.namespace ?? '/',
     wanted: events.includes('*') ? null : new Set(events),
     reconnect: options.reconnect !== false,
