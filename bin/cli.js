@@ -31,12 +31,19 @@ export async function main (args) {
       process.stderr.write(`ioswarm: ${message}\nRun with --help for the options.\n`)
       process.exit(EXIT.USAGE)
     })
-  // A flag given twice takes its last value, as in most CLIs; options declared as arrays
-  // (--event, --assert) keep every value.
   parser.middleware((argv) => {
-    const arrays = new Set(/** @type {{ getOptions(): { array: string[] } }} */ (/** @type {unknown} */ (parser)).getOptions().array)
+    const known = /** @type {{ getOptions(): { array: string[], key: Record<string, boolean> } }} */ (/** @type {unknown} */ (parser)).getOptions()
+    const arrays = new Set(known.array)
     for (const [key, value] of Object.entries(argv)) {
-      if (Array.isArray(value) && key !== '_' && !arrays.has(key)) argv[key] = value.at(-1)
+      if (key === '_' || key === '$0') continue
+      // IOSWARM_* variables apply to the commands that have that option; one meant for
+      // another command (IOSWARM_TOKEN while simulating) is not an unknown argument here.
+      if (!known.key[key] && fromEnvOnly(key)) {
+        delete argv[key]
+        continue
+      }
+      // A flag given twice takes its last value, as in most CLIs; array options keep all.
+      if (Array.isArray(value) && !arrays.has(key)) argv[key] = value.at(-1)
     }
   }, true)
   for (const command of commands) parser.command(command)
@@ -45,6 +52,15 @@ export async function main (args) {
   } catch (error) {
     process.exitCode = reportError(error)
   }
+}
+
+/**
+ * Whether an option name came only from an IOSWARM_* environment variable.
+ * @param {string} key an option name, kebab-case or camelCase
+ */
+function fromEnvOnly (key) {
+  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase()
+  return process.env[`IOSWARM_${snake}`] !== undefined
 }
 
 /**

@@ -65,6 +65,17 @@ test('--json prints a result with every documented field', async (t) => {
   assert.match(stderr, /message\s+received\s+missing/, 'summary table on stderr')
 })
 
+test('IOSWARM_* variables set options, and one meant for another command is no error', async (t) => {
+  const port = await closedPort()
+  const { code, stdout, stderr } = await runCli(t, ['client.js', '--duration', '1', '--ramp', '0', '--json'], {
+    env: { IOSWARM_CLIENTS: '2', IOSWARM_URL: `http://127.0.0.1:${port}`, IOSWARM_TOKEN: 'for-serve-and-broadcast' },
+    timeoutMs: 20000
+  })
+  assert.equal(code, 1, stderr) // nobody listens on that port: no client connected
+  assert.doesNotMatch(stderr, /Unknown argument/)
+  assert.equal(JSON.parse(stdout).clients.target, 2)
+})
+
 test('a server that is not there: counted connect errors, a clear summary, exit 1', async (t) => {
   const port = await closedPort()
   const { code, stderr, stdout } = await runCli(t, ['client.js', '-c', '3', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '2', '--json'])

@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
  * @param {import('node:test').TestContext} t
  * @param {string[]} args arguments after `node`, e.g. ['bin/ioswarm.js', 'simulate', …]
  * @param {{ env?: Record<string, string>, timeoutMs?: number, onStderr?: (text: string, child: import('node:child_process').ChildProcess) => void }} [options]
- * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }> & { child: import('node:child_process').ChildProcess }}
  */
 export function runCli (t, args, { env = {}, timeoutMs = 60000, onStderr } = {}) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -24,10 +24,11 @@ export function runCli (t, args, { env = {}, timeoutMs = 60000, onStderr } = {})
     onStderr?.(stderr, child)
   })
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  return new Promise((resolve) => {
+  const done = new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer)
       resolve({ code, signal, stdout, stderr })
     })
   })
+  return Object.assign(done, { child })
 }
