@@ -36,13 +36,14 @@ const upCommand = {
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'Transport or mix, as for simulate' })
     .option('engine', { type: 'string', default: 'sio', describe: 'Client engine, as for simulate' })
     .option('apps', { type: 'string', default: 'sim', choices: ['sim', 'server', 'sim,server'], describe: 'pm2 apps to start: simulators, the reference server, or both' })
+    .option('token', { type: 'string', describe: 'Broadcast token of the reference server app (--apps server; or IOSWARM_TOKEN)' })
     .option('ioswarm-version', { type: 'string', default: VERSION, describe: 'ioswarm version to npm install on the hosts' })
     .option('from', { type: 'string', describe: 'Install from this npm spec instead: a git URL or a tarball URL / path on the hosts' })
     .example('$0 fleet up -f hosts.txt --url http://10.0.0.5:3000 --redis redis://10.0.0.5:6379 --run r1 --simulators 2 -c 500 --dry-run', 'show the ssh and pm2 commands for every host'),
   handler: async (argv) => {
     const hosts = await resolveHosts(argv)
     const env = upEnv(argv)
-    const shownEnv = { ...env, IOSWARM_REDIS: redactUrl(env.IOSWARM_REDIS) }
+    const shownEnv = { ...env, IOSWARM_REDIS: redactUrl(env.IOSWARM_REDIS), ...(env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: '***' } : {}) }
     const steps = planUp(hosts, { ...sshOptions(argv), install: argv.from ?? `ioswarm@${argv.ioswarmVersion}`, apps: argv.apps.split(','), env, shownEnv })
     await execute(steps, argv, `${hosts.length} hosts`)
   }
@@ -124,7 +125,8 @@ function upEnv (argv) {
   parseTransportMix(argv.transport)
   const redis = String(argv.redis)
   if (!/^rediss?:\/\/./.test(redis)) throw invalidOption('--redis', `must be a redis:// or rediss:// URL, got ${JSON.stringify(redactUrl(redis))}`)
-  if (!/^[A-Za-z0-9._-]{1,128}$/.test(String(argv.run))) throw invalidOption('--run', `must be 1 to 128 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(argv.run)}`)
+  // The runner's limit (runner/options.js): the same id is given to `ioswarm run --run`.
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(String(argv.run))) throw invalidOption('--run', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(argv.run)}`)
   return {
     IOSWARM_URL: parseHttpUrl(argv.url, '--url'),
     IOSWARM_REDIS: redis,
@@ -132,7 +134,8 @@ function upEnv (argv) {
     IOSWARM_SIMULATORS: String(parseInteger(argv.simulators, '--simulators', { min: 1, max: 256 })),
     IOSWARM_CLIENTS: String(parseInteger(argv.clients, '--clients', { min: 1, max: 1_000_000 })),
     IOSWARM_TRANSPORT: String(argv.transport),
-    IOSWARM_ENGINE: String(argv.engine)
+    IOSWARM_ENGINE: String(argv.engine),
+    ...(argv.token ? { IOSWARM_TOKEN: String(argv.token) } : {})
   }
 }
 

@@ -38,10 +38,11 @@ test('pm2 runs the ecosystem file: the server and K simulators per host join the
 
   const joined = await waitFor(async () => {
     const sims = await collector.listSimulators(runId)
-    return sims.length === 2 && sims.every((s) => s.alive && s.clients.connected === 20) && sims
+    return sims.length === 2 && sims.every((s) => s.alive && s.clients.connected === 20) ? sims : null
   }, { timeoutMs: 30000, message: 'two simulators alive in Redis with 20 clients each' })
+  assert.ok(joined)
   assert.deepEqual(joined.map((s) => s.id), ['eco-host-0', 'eco-host-1'])
-  const stats = await (await fetch(`${url}/stats`)).json()
+  const stats = /** @type {{ connected: number }} */ (await (await fetch(`${url}/stats`)).json())
   assert.equal(stats.connected, 40, 'the pm2 server holds every client')
 
   await pm2.run(['stop', 'ioswarm-sim'])

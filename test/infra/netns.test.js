@@ -100,6 +100,11 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
 
   const server = startIn(tracked, 'iosw-h1', ['serve', '--host', '10.213.0.11', '--port', '3000', '--token', TOKEN])
   await waitFor(() => server.stderr().includes('listening on'), { timeoutMs: 15000, message: () => `the server in iosw-h1 (${server.stderr()})` })
+  const out = join(dir, 'out')
+  const runner = startIn(tracked, null, ['run', '--target', SERVER, '--token', TOKEN, '--redis', redisUrl, '--run', runId,
+    '--simulators', '0', '--expect-simulators', '6', '--rounds', '2x500,2x2000,1x500', '--ramp', '0', '--message-timeout', '4s', '--out', out])
+
+  // The runner first: it waits for the six simulators while they start.
   const simArgs = (/** @type {string} */ id) => ['simulate', '-q', '-c', String(CLIENTS), '--url', SERVER, '--ramp', '0', '--redis', redisUrl, '--run', runId, '--id', id]
   for (const host of ['h2', 'h3']) for (const i of [0, 1]) startIn(tracked, `iosw-${host}`, simArgs(`${host}-${i}`))
   await pm2.run(['start', 'infra/ecosystem.config.cjs', '--only', 'ioswarm-sim'], {
@@ -107,28 +112,28 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
     env: { IOSWARM_URL: SERVER, IOSWARM_REDIS: redisUrl, IOSWARM_RUN: runId, IOSWARM_SIMULATORS: '2', IOSWARM_CLIENTS: String(CLIENTS), IOSWARM_RAMP: '0', IOSWARM_ID_PREFIX: 'h4' }
   })
 
-  const out = join(dir, 'out')
-  const runner = startIn(tracked, null, ['run', '--target', SERVER, '--token', TOKEN, '--redis', redisUrl, '--run', runId,
-    '--simulators', '0', '--expect-simulators', '6', '--rounds', '2x500,3x2000,1x1000', '--ramp', '0', '--message-timeout', '4s', '--out', out])
   const runnerSaid = (/** @type {RegExp} */ pattern) => waitFor(() => pattern.test(runner.stderr()) || runner.child.exitCode !== null, { timeoutMs: 60000, message: () => `${pattern} from the runner:\n${runner.stderr()}` })
 
   // Round 1 reached every client of every host.
   await runnerSaid(/round 1: /)
   assert.match(runner.stderr(), /round 1: 2 messages × 6 simulators, reached 2400, missing 0/)
 
-  // Cut host 3 while round 2 is broadcast.
+  // Cut host 3 while round 2 is broadcast. Round 2 (4 s) ends once host 3 is stale (5 s heartbeat
+  // TTL), and the link comes back then: an outage of ~5 s, before TCP's retransmission backoff
+  // (0.2, 0.6, 1.4, 3, 6.2 s…) grows long, so host 3 catches up within a few seconds.
   await run('ip', ['link', 'set', 'iosw-v3', 'down'])
   const cutAt = Date.now()
   const stale = await waitFor(async () => {
     const sims = await collector.listSimulators(runId)
-    return sims.filter((s) => s.id.startsWith('h3-')).every((s) => s.stale) && sims
+    return sims.filter((s) => s.id.startsWith('h3-')).every((s) => s.stale) ? sims : null
   }, { timeoutMs: 20000, message: 'the simulators of the cut host to go stale' })
+  assert.ok(stale)
   assert.deepEqual(stale.map((s) => [s.id, s.alive]), [['h2-0', true], ['h2-1', true], ['h3-0', false], ['h3-1', false], ['h4-0', true], ['h4-1', true]])
 
   // The other hosts' round 2 is whole: every message, every one of their clients.
   await runnerSaid(/round 2: /)
   const round2 = (await collector.getMessages(runId)).filter((m) => m.round === 2)
-  assert.deepEqual(round2.map((m) => [m.id, m.simulators, m.received, m.missing]), [['2.1', 4, 800, 0], ['2.2', 4, 800, 0], ['2.3', 4, 800, 0]])
+  assert.deepEqual(round2.map((m) => [m.id, m.simulators, m.received, m.missing]), [['2.1', 4, 800, 0], ['2.2', 4, 800, 0]])
   const samplesBefore = (await collector.getSamples(runId)).timeline.filter((p) => p.simulator === 'h3-0' && p.t > cutAt + 1000).length
 
   await run('ip', ['link', 'set', 'iosw-v3', 'up'])
@@ -146,6 +151,6 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
   // once TCP retransmitted them, and its reports of them were spooled until Redis was back.
   const result = JSON.parse(await readFile(join(out, 'result.json'), 'utf8'))
   const reached = result.distributions[0].messages.map((/** @type {any} */ m) => [m.id, m.simulators, m.received, m.missing])
-  assert.deepEqual(reached, [['1.1', 6, 1200, 0], ['1.2', 6, 1200, 0], ['2.1', 6, 1200, 0], ['2.2', 6, 1200, 0], ['2.3', 6, 1200, 0], ['3.1', 6, 1200, 0]])
+  assert.deepEqual(reached, [['1.1', 6, 1200, 0], ['1.2', 6, 1200, 0], ['2.1', 6, 1200, 0], ['2.2', 6, 1200, 0], ['3.1', 6, 1200, 0]])
   assert.deepEqual(result.distributions[0].simulatorList.map((/** @type {any} */ s) => [s.id, s.stale]), [['h2-0', false], ['h2-1', false], ['h3-0', false], ['h3-1', false], ['h4-0', false], ['h4-1', false]])
 })

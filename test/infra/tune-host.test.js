@@ -89,16 +89,18 @@ test('somaxconn below Node\'s backlog of 511 blocks; below 4096 only warns; unre
 
 test('usage mistakes exit 2 and change nothing', (t) => {
   const dir = sysctlDir(t, LINUX_DEFAULTS)
-  for (const [args, message] of [
+  /** @type {[string[], RegExp][]} */
+  const cases = [
     [[], /--check needs --clients N/],
     [['--clients', 'many'], /--clients must be a whole number of at least 1, got "many"/],
     [['--clients', '10', '--processes', '0'], /--processes must be a whole number/],
     [['--clients', '10', '--transport', 'carrier-pigeon'], /--transport must be websocket, polling, upgrade or a mix/],
     [['--clients', '10', '--fast'], /unknown argument "--fast"/],
     [['--clients'], /--clients needs a value/]
-  ]) {
-    const out = check(dir, /** @type {string[]} */ (args))
+  ]
+  for (const [args, message] of cases) {
+    const out = check(dir, args)
     assert.equal(out.code, 2, `${args.join(' ')}: ${out.stderr}`)
-    assert.match(out.stderr, /** @type {RegExp} */ (message))
+    assert.match(out.stderr, message)
   }
 })
