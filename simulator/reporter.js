@@ -118,7 +118,7 @@ export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, ma
       clearInterval(heartbeatTimer)
       if (queue.length > 0) {
         const idle = new Promise((resolve) => { wakeIdle = () => resolve(undefined) })
-        await Promise.race([idle, sleep(timeoutMs)])
+        await Promise.race([idle, sleep(timeoutMs, undefined, { ref: false })])
       }
       return { undelivered: queue.length, ...stats }
     }

@@ -1,0 +1,95 @@
+/**
+ * pm2 apps for one host of an ioswarm fleet (.cjs: pm2 require()s its config, and this
+ * package is "type": "module").
+ *
+ *   IOSWARM_URL=http://10.0.0.5:3000 IOSWARM_REDIS=redis://10.0.0.5:6379 IOSWARM_RUN=r1 \
+ *   IOSWARM_SIMULATORS=2 IOSWARM_CLIENTS=500 pm2 start infra/ecosystem.config.cjs --only ioswarm-sim
+ *
+ * starts this host's share of a run: IOSWARM_SIMULATORS simulator processes of
+ * IOSWARM_CLIENTS clients each, which register in Redis and join run IOSWARM_RUN, where the
+ * runner (`ioswarm run --redis … --run r1 --simulators 0 --expect-simulators N`) finds them.
+ * `pm2 stop` / `pm2 delete` sends SIGINT, on which every simulator flushes its final report.
+ * Variables are read when pm2 loads this file; infra/README.md lists them all.
+ */
+'use strict'
+const os = require('node:os')
+const path = require('node:path')
+
+const env = process.env
+
+/**
+ * A whole number from the environment, or a clear error (pm2 prints it and starts nothing).
+ * @param {string} name
+ * @param {number} fallback
+ * @param {number} max
+ */
+function count (name, fallback, max) {
+  const text = env[name] ?? String(fallback)
+  const n = /^\d+$/.test(text) ? Number(text) : NaN
+  if (!(n >= 1 && n <= max)) throw new Error(`${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`)
+  return n
+}
+
+/** Optional flags: only those whose variable is set, so `simulate` keeps its own defaults. */
+function optional () {
+  const flags = { IOSWARM_RAMP: '--ramp', IOSWARM_DURATION: '--duration', IOSWARM_PATH: '--path', IOSWARM_MESSAGE_TIMEOUT: '--message-timeout' }
+  return Object.entries(flags).flatMap(([name, flag]) => (env[name] ? [flag, env[name]] : []))
+}
+
+const entry = path.join(__dirname, 'pm2-entry.js')
+const redis = env.IOSWARM_REDIS
+
+const simulator = {
+  name: 'ioswarm-sim',
+  namespace: 'ioswarm',
+  script: entry,
+  // Fork mode: each simulator is its own process with its own clients and its own id
+  // (pm2-entry.js adds --id <prefix>-<NODE_APP_INSTANCE>); nothing is shared between them.
+  exec_mode: 'fork',
+  instances: count('IOSWARM_SIMULATORS', 1, 256),
+  args: [
+    'simulate',
+    '--url', env.IOSWARM_URL || 'http://localhost:3000',
+    '--clients', String(count('IOSWARM_CLIENTS', 100, 1000000)),
+    '--transport', env.IOSWARM_TRANSPORT || 'websocket',
+    '--engine', env.IOSWARM_ENGINE || 'sio',
+    ...(env.IOSWARM_RUN ? ['--run', env.IOSWARM_RUN] : []),
+    ...optional(),
+    '--quiet'
+  ],
+  // The Redis URL may hold a password: passed as the simulator's own variable, not in `ps`.
+  env: {
+    ...(redis ? { IOSWARM_REDIS: redis } : {}),
+    IOSWARM_ID_PREFIX: env.IOSWARM_ID_PREFIX || os.hostname()
+  },
+  // pm2 stop sends SIGINT, then SIGKILL after kill_timeout: the simulator needs that long to
+  // close its clients, wait out open messages and write its final report (retried while
+  // Redis is unreachable). 30 s covers a message timeout of 10 s and a Redis hiccup.
+  kill_timeout: 30000,
+  // A simulator that ended (its --duration, or the runner's stop) must stay ended: a restart
+  // would join the run again as the same id. A crash is reported by pm2, not hidden.
+  autorestart: false,
+  merge_logs: true,
+  time: true
+}
+
+const server = {
+  name: 'ioswarm-server',
+  namespace: 'ioswarm',
+  script: entry,
+  // Fork mode, one process, not pm2's cluster mode: long-polling clients need every request
+  // of a session to reach the same process (sticky sessions), and pm2's cluster mode shares
+  // one port round-robin with no affinity, so polling handshakes would fail and the run would
+  // measure those failures. The reference server's own `--cluster` (Node cluster with
+  // @socket.io/sticky) is the way to use several cores.
+  exec_mode: 'fork',
+  instances: 1,
+  args: ['serve', '--port', String(count('IOSWARM_PORT', 3000, 65535)), ...(env.IOSWARM_HOST ? ['--host', env.IOSWARM_HOST] : [])],
+  env: env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: env.IOSWARM_TOKEN } : {},
+  kill_timeout: 10000,
+  autorestart: true,
+  merge_logs: true,
+  time: true
+}
+
+module.exports = { apps: [simulator, server] }

@@ -1,0 +1,54 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { createRedisCollector } from '../../results/collector/index.js'
+import { closedPort } from '../helpers/ports.js'
+import { getRedisUrl } from '../helpers/redis.js'
+import { waitFor } from '../helpers/wait.js'
+import { pm2Home } from './fixtures/pm2-home.js'
+
+test('pm2 runs the ecosystem file: the server and K simulators per host join the run in Redis, and pm2 stop flushes every final report', async (t) => {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return
+  const runId = `eco-${randomUUID()}`
+  const collector = await createRedisCollector({ redisUrl })
+  t.after(async () => {
+    await collector.deleteRun(runId)
+    await collector.close()
+  })
+  const pm2 = await pm2Home(t)
+  const port = await closedPort()
+  const url = `http://127.0.0.1:${port}`
+  await pm2.run(['start', 'infra/ecosystem.config.cjs'], {
+    env: {
+      IOSWARM_PORT: String(port),
+      IOSWARM_HOST: '127.0.0.1',
+      IOSWARM_TOKEN: 'eco-token',
+      IOSWARM_URL: url,
+      IOSWARM_REDIS: redisUrl,
+      IOSWARM_RUN: runId,
+      IOSWARM_SIMULATORS: '2',
+      IOSWARM_CLIENTS: '20',
+      IOSWARM_RAMP: '0',
+      IOSWARM_ID_PREFIX: 'eco-host'
+    }
+  })
+  const apps = await pm2.list()
+  assert.deepEqual(apps.map((a) => [a.name, a.pm2_env.exec_mode]).sort(), [['ioswarm-server', 'fork_mode'], ['ioswarm-sim', 'fork_mode'], ['ioswarm-sim', 'fork_mode']])
+
+  const joined = await waitFor(async () => {
+    const sims = await collector.listSimulators(runId)
+    return sims.length === 2 && sims.every((s) => s.alive && s.clients.connected === 20) ? sims : null
+  }, { timeoutMs: 30000, message: 'two simulators alive in Redis with 20 clients each' })
+  assert.ok(joined)
+  assert.deepEqual(joined.map((s) => s.id), ['eco-host-0', 'eco-host-1'])
+  const stats = /** @type {{ connected: number }} */ (await (await fetch(`${url}/stats`)).json())
+  assert.equal(stats.connected, 40, 'the pm2 server holds every client')
+
+  await pm2.run(['stop', 'ioswarm-sim'])
+  const finals = await collector.getFinals(runId)
+  assert.deepEqual(finals.map((f) => [f.simulator, f.clients.target, f.clients.connected]), [['eco-host-0', 20, 20], ['eco-host-1', 20, 20]])
+  const after = await collector.listSimulators(runId)
+  assert.ok(after.every((s) => !s.stale && s.final !== null), 'stopped simulators are finished, not stale')
+  assert.ok((await pm2.list()).filter((a) => a.name === 'ioswarm-sim').every((a) => a.pm2_env.status === 'stopped'))
+})
