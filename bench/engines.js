@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Engine benchmark: lean (built-in WebSocket client), lean-ws (lean on the ws library) and
+ * Engine benchmark: lean (the default: on the ws library), lean-builtin (lean with its opt-in built-in WebSocket client) and
  * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process. Each case runs its clients in a child process (so the
  * server's memory and CPU stay apart) and prints one JSON line:
  * marginal RSS per client (after gc), CPU µs per delivered frame, connects per second, and
@@ -8,7 +8,7 @@
  *
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
  *                         [--engines lean,sio] [--transports websocket,polling]
- * (engines: lean, lean-ws, sio)
+ * (engines: lean, lean-builtin, sio)
  */
 import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -219,14 +219,14 @@ function start ({ url, engine, transport, clients }, onBroadcast) {
 
 /**
  * @param {string} url
- * @param {string} engine 'lean' (built-in WebSocket client) or 'lean-ws' (the ws library)
+ * @param {string} engine 'lean' (the ws library, the default) or 'lean-builtin' (the built-in WebSocket client)
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
  * @param {(id: number) => void} onBroadcast
  */
 function leanSwarm (url, engine, transport, onConnect, onBroadcast) {
   /** @type {import('../simulator/engines/lean/config.js').LeanOptions} */
-  const options = { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-ws' ? 'ws' : 'builtin' }
+  const options = { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws' }
   const pool = leanEngine.createPool(options, {
     attempt () {},
     connected: onConnect,
