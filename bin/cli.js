@@ -35,7 +35,7 @@ export async function main (args) {
     const known = /** @type {{ getOptions(): { array: string[], key: Record<string, boolean> } }} */ (/** @type {unknown} */ (parser)).getOptions()
     const arrays = new Set(known.array)
     for (const [key, value] of Object.entries(argv)) {
-      if (key === '_' || key === '$0') continue
+      if (key === '_' || key === '$0' || key === '--') continue
       // IOSWARM_* variables apply to the commands that have that option; one meant for
       // another command (IOSWARM_TOKEN while simulating) is not an unknown argument here.
       if (!known.key[key] && fromEnvOnly(key)) {
