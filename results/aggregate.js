@@ -4,6 +4,7 @@
  * "average of averages" is kept next to them for comparison.
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
+import { isSaturated, SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/process-sampler.js'
 
 /**
  * @typedef {import('../lib/schema.js').DelaySummary} DelaySummary
@@ -20,15 +21,8 @@ import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
  */
 
 /** A simulator is saturated in a second when its loop was this busy or this late. */
-export const SATURATION = Object.freeze({ elu: 0.9, loopDelayP99Ms: 50 })
-
-/**
- * Whether a process sample shows a saturated process (its measurements are suspect).
- * @param {ProcessSample} sample
- */
-export function isSaturated (sample) {
-  return sample.elu >= SATURATION.elu || sample.loopDelayP99Ms >= SATURATION.loopDelayP99Ms
-}
+export const SATURATION = Object.freeze({ elu: SATURATED_ELU, loopDelayP99Ms: SATURATED_LOOP_DELAY_MS })
+export { isSaturated }
 
 /**
  * Merged summary of encoded histograms.

@@ -23,15 +23,26 @@ function startSimulator (t, o) {
   return { done, kill: (/** @type {NodeJS.Signals} */ sig) => done.child.kill(sig) }
 }
 
-test('three simulators through Redis: totals are sums, percentiles are merged, a killed one goes stale and keeps its reports', async (t) => {
-  const redisUrl = await getRedisUrl(t)
-  if (!redisUrl) return
+/**
+ * A Redis collector and a fresh run id; the run is deleted and the collector closed after.
+ * @param {import('node:test').TestContext} t
+ * @param {string} redisUrl
+ * @param {string} name
+ */
+async function runCollector (t, redisUrl, name) {
   const collector = await createCollector({ redisUrl })
-  const runId = `t-three-${process.pid}`
+  const runId = `t-${name}-${process.pid}`
   t.after(async () => {
     await collector.deleteRun(runId)
     await collector.close()
   })
+  return { collector, runId }
+}
+
+test('three simulators through Redis: totals are sums, percentiles are merged, a killed one goes stale and keeps its reports', async (t) => {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return
+  const { collector, runId } = await runCollector(t, redisUrl, 'three')
   await collector.registerRun(runId, { name: 'three', startedAt: Date.now(), options: {} })
   const server = await startTestServer(t)
   const sims = ['s1', 's2', 's3'].map((id) => startSimulator(t, { url: server.url, redisUrl, runId, id, clients: 10 }))
@@ -86,12 +97,7 @@ test('three simulators through Redis: totals are sums, percentiles are merged, a
 test('a simulator whose clock is 4 s off measures its offset through Redis and corrects absolute latency', async (t) => {
   const redisUrl = await getRedisUrl(t)
   if (!redisUrl) return
-  const collector = await createCollector({ redisUrl })
-  const runId = `t-skew-${process.pid}`
-  t.after(async () => {
-    await collector.deleteRun(runId)
-    await collector.close()
-  })
+  const { collector, runId } = await runCollector(t, redisUrl, 'skew')
   // The server runs in this process: its clock is ours, measured against Redis TIME.
   const sender = await estimateClockOffset(() => collector.time(), { reference: 'redis' })
   await collector.registerRun(runId, { name: 'skew', startedAt: Date.now(), options: { senderClockOffsetMs: sender.offsetMs, senderClockUncertaintyMs: sender.uncertaintyMs } })
