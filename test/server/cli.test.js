@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
-import { startServeProcess } from './serve-process.js'
+import { startServeProcess } from './processes.js'
 
 test('serve --help lists the cluster, adapter, parser and transport knobs', async (t) => {
   const { code, stdout } = await runCli(t, ['bin/ioswarm.js', 'serve', '--help'])

@@ -8,7 +8,7 @@ import { createCollector } from '../../results/collector/index.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
-import { TOKEN, startServeProcess } from './serve-process.js'
+import { TOKEN, startServeProcess } from './processes.js'
 
 const CLIENTS = 16
 

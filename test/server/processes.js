@@ -1,9 +1,11 @@
 /**
- * `ioswarm serve` as a real child process (a cluster primary cannot share the test
- * process): started with --json, and stopped in t.after, the primary by SIGTERM and every
- * worker by its pid should one outlive it.
+ * Child processes for the server tests, each stopped in t.after: `ioswarm serve` (a cluster
+ * primary cannot share the test process), started with --json and stopped, the primary by
+ * SIGTERM and every worker by its pid should one outlive it; and tcp-child.js for the
+ * /proc probe.
  */
 import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { ROOT } from '../helpers/cli.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -53,4 +55,19 @@ export async function startServeProcess (t, args) {
     exited,
     stats: async () => (await fetch(`${info.url}/stats`)).json()
   }
+}
+
+const CHILD = fileURLToPath(new URL('./tcp-child.js', import.meta.url))
+
+/**
+ * Starts tcp-child.js; killed by pid after the test.
+ * @param {import('node:test').TestContext} t
+ */
+export async function startTcpChild (t) {
+  const child = spawn(process.execPath, [CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
+  t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  let out = ''
+  child.stdout.on('data', (d) => { out += d })
+  await waitFor(() => out.includes('ready'), { message: 'the child to connect to itself' })
+  return child
 }
