@@ -2,9 +2,10 @@
  * The list of command modules. Each feature folder owns its command in its cli.js.
  */
 import { broadcastCommand } from '../broadcaster/cli.js'
+import { probeCommand } from '../server/probe-cli.js'
 import { reportCommand } from '../results/cli.js'
 import { serveCommand } from '../server/cli.js'
 import { simulateCommand } from '../simulator/cli.js'
 
 /** @type {import('yargs').CommandModule<any, any>[]} */
-export const commands = [simulateCommand, serveCommand, broadcastCommand, reportCommand]
+export const commands = [simulateCommand, serveCommand, broadcastCommand, reportCommand, probeCommand]
