@@ -11,7 +11,13 @@ export function monotonicMs () {
   return performance.now()
 }
 
+/**
+ * A deliberate error added to this process's wall clock, for testing that clock offsets
+ * are measured and corrected (IOSWARM_CLOCK_SKEW_MS=5000 pretends this host is 5 s ahead).
+ */
+const SKEW_MS = Number(process.env.IOSWARM_CLOCK_SKEW_MS) || 0
+
 /** Wall-clock epoch milliseconds, fractional: one anchor per process, monotonic after it. */
 export function wallMs () {
-  return performance.timeOrigin + performance.now()
+  return performance.timeOrigin + performance.now() + SKEW_MS
 }

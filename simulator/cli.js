@@ -5,6 +5,7 @@ import { EXIT, IoswarmError, CODES } from '../lib/errors.js'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { formatCounts } from '../lib/format.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { linkCollector, simulatorId } from './collector-link.js'
 import { ENGINE_NAMES } from './engines/index.js'
 import { PARSER_NAMES } from './engines/sio.js'
 import { formatProgress, formatSimSummary } from './format.js'
@@ -29,7 +30,10 @@ export const simulateCommand = {
     .option('keep-alive', { type: 'boolean', default: true, describe: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request, as socket.io-client does without an agent)' })
     .option('reconnect', { type: 'boolean', default: true, describe: 'Reconnect with socket.io-client\'s backoff after a disconnect' })
     .option('message-timeout', { type: 'string', default: '10s', describe: 'Close a message this long after its first receipt (or when every expected client has it); later copies count as late' })
-    .option('id', { type: 'string', describe: 'Simulator id in results (default: sim-<random>)' })
+    .option('id', { type: 'string', describe: 'Simulator id in results (default: <hostname>-<pid>)' })
+    .option('redis', { type: 'string', describe: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run' })
+    .option('run', { type: 'string', describe: 'Run id to join (the same for every simulator of one test)' })
+    .option('ipc', { type: 'boolean', hidden: true, describe: 'Report to the parent `ioswarm run` over IPC' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the result as one JSON object on stdout' })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'No progress or summary on stderr' })
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
@@ -37,10 +41,14 @@ export const simulateCommand = {
   handler: async (argv) => {
     const progress = progressWriter({ quiet: argv.quiet })
     const stop = stopOnSignals('ioswarm simulate')
+    const id = simulatorId(argv.id)
+    const controlStop = new AbortController()
+    const link = argv.redis || argv.ipc ? await linkCollector(/** @type {any} */ (argv), id, controlStop) : null
     let result
     try {
-      result = await runSwarm(argv, {
-        signal: stop.signal,
+      result = await runSwarm({ ...argv, id }, {
+        ...link?.hooks,
+        signal: AbortSignal.any([stop.signal, controlStop.signal]),
         onStart: ({ id, handshake }) => {
           if (argv.quiet) return
           const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
@@ -51,6 +59,10 @@ export const simulateCommand = {
     } finally {
       progress.done()
       stop.dispose()
+    }
+    if (link) {
+      const sent = await link.finish(result)
+      if (sent.undelivered > 0) process.stderr.write(`ioswarm simulate: ${sent.undelivered} reports could not be delivered to the collector (last error: ${sent.lastError})\n`)
     }
     if (!argv.quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
     if (argv.json) process.stdout.write(`${JSON.stringify(result)}\n`)

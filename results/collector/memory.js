@@ -3,6 +3,7 @@
  * arrive over IPC) and for tests. Stores what the Redis backend stores, with the same
  * bounds, as JSON copies, so that both behave alike.
  */
+import { wallMs } from '../../lib/clock.js'
 import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
@@ -70,6 +71,10 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
 
   return {
     kind: 'memory',
+    /** The reference clock: this process's wall clock (every simulator shares the host's). */
+    async time () {
+      return wallMs()
+    },
     async registerRun (runId, { name, startedAt, options }) {
       write(runId).info = copy({ id: runId, name, startedAt, options })
     },

@@ -3,6 +3,7 @@
  * merged results. Layout in keys.js and results/README.md. Writes are one round trip each
  * (a script or a MULTI); reads page through streams.
  */
+import { redisTimeReader } from '../../lib/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
 import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from './keys.js'
@@ -71,6 +72,8 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
 
   return withCollectorErrors(redisUrl, {
     kind: 'redis',
+    /** The reference clock of a run across hosts: Redis TIME, in epoch ms. */
+    time: redisTimeReader(redis),
     async registerRun (runId, { name, startedAt, options }) {
       const k = keys(runId)
       await Promise.all([

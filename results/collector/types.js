@@ -99,7 +99,7 @@
  */
 
 /**
- * @typedef {CollectorWriter & CollectorReader & CollectorControl & { kind: 'memory' | 'redis' }} Collector
+ * @typedef {CollectorWriter & CollectorReader & CollectorControl & { kind: 'memory' | 'redis', time: () => Promise<number> }} Collector the reference clock `time()` (epoch ms) is what clock offsets are measured against
  */
 
 /** The write methods, by name: what a simulator may call (also over IPC). */

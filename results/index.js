@@ -1,0 +1,12 @@
+/**
+ * The public entry of results/: the collector, IPC transport, aggregation, CSV, reports and
+ * thresholds. Other feature folders and CLI files import from here only.
+ */
+export { createCollector, redactUrl } from './collector/index.js'
+export { createIpcWriter, attachIpcReader } from './ipc.js'
+export { buildDistribution } from './aggregate.js'
+export { messagesCsv, samplesCsv } from './csv.js'
+export { buildReport, buildCompareReport } from './report/index.js'
+export { formatRunSummary, formatThresholds } from './summary.js'
+export { parseThreshold, evaluateThresholds, thresholdHelp } from './thresholds.js'
+export { waitForRound, formatRoundLine } from './rounds.js'

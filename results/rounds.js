@@ -1,0 +1,44 @@
+/**
+ * After a round of broadcasts: wait until every live simulator has reported every message
+ * of the round (bounded), then read the round's totals. Used by the runner and by
+ * `ioswarm broadcast --redis`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { formatMs } from '../lib/format.js'
+
+/**
+ * @param {import('./collector/types.js').Collector} collector
+ * @param {string} runId
+ * @param {{ round: number, messageIds: string[], timeoutMs: number, signal?: AbortSignal }} options
+ * @returns {Promise<{ round: import('../lib/schema.js').RoundResult | null, complete: boolean, simulators: number }>}
+ */
+export async function waitForRound (collector, runId, { round, messageIds, timeoutMs, signal }) {
+  const deadline = Date.now() + timeoutMs
+  const wanted = new Set(messageIds)
+  let complete = false
+  let simulators = 0
+  while (!signal?.aborted) {
+    const live = (await collector.listSimulators(runId)).filter((s) => s.alive || s.final)
+    simulators = live.length
+    const messages = (await collector.getMessages(runId)).filter((m) => wanted.has(m.id))
+    complete = messages.length === wanted.size && messages.every((m) => m.simulators >= simulators)
+    if (complete || Date.now() > deadline) break
+    await sleep(500)
+  }
+  const rounds = await collector.getRounds(runId)
+  return { round: rounds.find((r) => r.round === round) ?? null, complete, simulators }
+}
+
+/**
+ * One line for a round's results: clients reached, missing, relative and absolute p50/p99.
+ * @param {number} roundNo
+ * @param {import('../lib/schema.js').RoundResult | null} round
+ * @param {{ complete: boolean, simulators: number }} status
+ */
+export function formatRoundLine (roundNo, round, status) {
+  if (!round || round.messages === 0) return `round ${roundNo}: no simulator reported a message yet (${status.simulators} simulators)`
+  const abs = round.absolute ? `, absolute p50 ${formatMs(round.absolute.p50)} p99 ${formatMs(round.absolute.p99)}` : ''
+  return `round ${roundNo}: ${round.messages} messages × ${status.simulators} simulators, reached ${round.received}, missing ${round.missing}, ` +
+    `relative p50 ${formatMs(round.relative.p50)} p99 ${formatMs(round.relative.p99)} max ${formatMs(round.relative.max)}${abs}` +
+    (status.complete ? '' : ' (incomplete: some simulators had not reported every message in time)')
+}

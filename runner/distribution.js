@@ -1,0 +1,172 @@
+/**
+ * One distribution of a test (e.g. 2 simulators × 500 clients): start the simulators,
+ * wait for their clients (the ramp over the heartbeat interval), broadcast the rounds,
+ * wait for every report, stop the simulators, and merge what they measured.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { runBroadcast } from '../broadcaster/index.js'
+import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
+import { startCli } from './processes.js'
+
+/**
+ * @typedef {import('./options.js').RunOptions} RunOptions
+ * @typedef {import('./options.js').Distribution} Distribution
+ * @typedef {import('../results/collector/types.js').Collector} Collector
+ * @typedef {object} RunHooks
+ * @property {AbortSignal} [signal]
+ * @property {(line: string) => void} [log] phase changes and round results
+ * @property {(line: string) => void} [status] the live status line
+ */
+
+/**
+ * @param {object} ctx
+ * @param {RunOptions} ctx.options
+ * @param {Collector} ctx.collector
+ * @param {string} ctx.runId this distribution's run id in the collector
+ * @param {string} ctx.url the app server
+ * @param {string} ctx.token
+ * @param {number} ctx.rampMs
+ * @param {{ offsetMs: number, uncertaintyMs: number }} ctx.senderClock
+ * @param {Distribution} distribution
+ * @param {RunHooks} hooks
+ * @returns {Promise<import('../lib/schema.js').DistributionResult>}
+ */
+export async function runDistribution (ctx, distribution, hooks) {
+  const { options, collector, runId } = ctx
+  const log = hooks.log ?? (() => {})
+  const startedAt = Date.now()
+  await collector.registerRun(runId, {
+    name: options.name ?? runId,
+    startedAt,
+    options: { distribution: distribution.name, url: ctx.url, senderClockOffsetMs: ctx.senderClock.offsetMs, senderClockUncertaintyMs: ctx.senderClock.uncertaintyMs }
+  })
+  const children = startSimulators(ctx, distribution)
+  const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector)) : []
+  const sampling = sampleServer(ctx)
+  try {
+    log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}, ramp ${Math.round(ctx.rampMs / 100) / 10} s`)
+    await waitForClients(ctx, distribution, children, hooks)
+    log(`${distribution.name}: broadcasting ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
+    await runBroadcast({ url: ctx.url, token: ctx.token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via }, {
+      signal: hooks.signal,
+      onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
+      onRoundEnd: async (round, sent) => {
+        const status = await waitForRound(collector, runId, { round, messageIds: sent.map((m) => m.id), timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
+        log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
+      }
+    })
+  } finally {
+    sampling.stop()
+    await stopSimulators(ctx, children)
+    await Promise.all(readers.map((r) => r.idle()))
+  }
+  await waitForFinals(collector, runId, 15000)
+  const [messages, rounds, samples, finals, simulatorList] = await Promise.all([
+    collector.getMessages(runId), collector.getRounds(runId, options.rounds), collector.getSamples(runId),
+    collector.getFinals(runId), collector.listSimulators(runId)
+  ])
+  for (const s of simulatorList.filter((s) => s.stale)) log(`${distribution.name}: simulator ${s.id} (${s.hostname}, pid ${s.pid}) stopped reporting: stale; its delivered reports are kept`)
+  return buildDistribution({
+    name: distribution.name,
+    simulators: distribution.simulators + options.expectSimulators,
+    clientsPerSimulator: distribution.clients,
+    startedAt,
+    endedAt: Date.now(),
+    messages,
+    rounds,
+    samples,
+    finals,
+    simulatorList
+  })
+}
+
+/**
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ * @param {Distribution} distribution
+ */
+function startSimulators (ctx, distribution) {
+  const { options } = ctx
+  return Array.from({ length: distribution.simulators }, (_, i) => startCli([
+    'simulate', '--quiet', '--run', ctx.runId, '--id', `${distribution.name}-sim${i + 1}`,
+    '--clients', String(distribution.clients), '--url', ctx.url, '--transport', options.transport,
+    '--engine', options.engine, '--ramp', `${ctx.rampMs}ms`, '--message-timeout', `${options.messageTimeoutMs}ms`,
+    '--event', options.event,
+    ...(options.redis ? ['--redis', options.redis] : ['--ipc'])
+  ]))
+}
+
+/**
+ * Waits until every simulator (local and expected remote ones) has registered and their
+ * clients are connected, or the ramp plus the connect timeout has passed.
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ * @param {Distribution} distribution
+ * @param {import('./processes.js').Child[]} children
+ * @param {RunHooks} hooks
+ */
+async function waitForClients (ctx, distribution, children, hooks) {
+  const wantedSimulators = distribution.simulators + ctx.options.expectSimulators
+  const deadline = Date.now() + ctx.rampMs + ctx.options.connectTimeoutMs
+  let connected = 0
+  let target = 0
+  while (!hooks.signal?.aborted) {
+    const dead = children.filter((c) => c.process.exitCode !== null)
+    if (dead.length === children.length && children.length > 0) {
+      throw new Error(`every simulator exited before its clients connected; the last one said: ${dead[0].stderr().trim().split('\n').slice(-3).join(' | ')}`)
+    }
+    const sims = (await ctx.collector.listSimulators(ctx.runId)).filter((s) => s.alive)
+    connected = sims.reduce((sum, s) => sum + s.clients.connected, 0)
+    target = sims.reduce((sum, s) => sum + s.clients.target, 0)
+    hooks.status?.(`${distribution.name}: simulators ${sims.length}/${wantedSimulators}, connected ${connected}/${target}`)
+    if (sims.length >= wantedSimulators && connected >= target && target > 0) return
+    if (Date.now() > deadline) break
+    await sleep(500)
+  }
+  hooks.log?.(`${distribution.name}: going on with ${connected}/${target} clients connected after the ramp and --connect-timeout`)
+}
+
+/**
+ * Polls the reference server's GET /stats once a second into the collector.
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ */
+function sampleServer (ctx) {
+  const stats = new URL('/stats', ctx.url)
+  let failures = 0
+  const timer = setInterval(async () => {
+    if (failures > 3) return // not the reference server, or it is gone: stop asking
+    try {
+      const response = await fetch(stats, { signal: AbortSignal.timeout(900) })
+      const sample = /** @type {any} */ (await response.json())
+      if (!response.ok || typeof sample?.rssBytes !== 'number') throw new Error('not an ioswarm /stats')
+      await ctx.collector.reportServerSample(ctx.runId, 'server', sample)
+      failures = 0
+    } catch {
+      failures++
+    }
+  }, 1000)
+  return { stop: () => clearInterval(timer) }
+}
+
+/**
+ * Stops the simulators: a `stop` control message for those elsewhere, SIGTERM for ours.
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ * @param {import('./processes.js').Child[]} children
+ */
+async function stopSimulators (ctx, children) {
+  if (ctx.collector.kind === 'redis') await ctx.collector.publishControl(ctx.runId, { type: 'stop' }).catch(() => {})
+  await Promise.all(children.map((c) => c.stop()))
+}
+
+/**
+ * Waits (bounded) until every registered simulator has sent its final report or is stale.
+ * @param {Collector} collector
+ * @param {string} runId
+ * @param {number} timeoutMs
+ */
+async function waitForFinals (collector, runId, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const sims = await collector.listSimulators(runId)
+    if (sims.every((s) => s.final || !s.alive)) return
+    await sleep(250)
+  }
+}

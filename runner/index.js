@@ -1,0 +1,86 @@
+/**
+ * runTest: one whole test. Starts the reference server (or uses --target), runs each
+ * distribution of simulators in turn against it, and returns a RunResult (result.json).
+ * The collector is Redis with --redis, else in memory in this process, with local
+ * simulators reporting over IPC.
+ */
+import { randomBytes } from 'node:crypto'
+import { estimateClockOffset } from '../lib/clock-offset.js'
+import { hostFacts } from '../lib/host.js'
+import { formatRounds } from '../lib/options.js'
+import { SCHEMA_VERSION } from '../lib/schema.js'
+import { VERSION } from '../lib/version.js'
+import { createCollector, evaluateThresholds, redactUrl } from '../results/index.js'
+import { probeHandshake } from '../simulator/index.js'
+import { runDistribution } from './distribution.js'
+import { newRunId, normalizeRunOptions } from './options.js'
+import { startServerProcess } from './processes.js'
+
+/**
+ * @param {Record<string, unknown>} input see runner/options.js
+ * @param {import('./distribution.js').RunHooks} [hooks]
+ * @returns {Promise<import('../lib/schema.js').RunResult>}
+ */
+export async function runTest (input, hooks = {}) {
+  const options = normalizeRunOptions(input)
+  const log = hooks.log ?? (() => {})
+  const runId = options.runId ?? newRunId()
+  const startedAt = Date.now()
+  const collector = await createCollector({ redisUrl: options.redis })
+  const token = options.token ?? randomBytes(18).toString('base64url')
+  const server = options.target ? null : await startServerProcess({ token, pingIntervalMs: options.pingIntervalMs })
+  try {
+    const url = options.target ?? /** @type {{ url: string }} */ (server).url
+    log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
+    const rampMs = options.rampMs ?? (await probeHandshake({ url, path: '/socket.io/' }).catch(() => ({ pingIntervalMs: 25000 }))).pingIntervalMs
+    // sentAt is stamped by the server; a server we started shares this host's clock.
+    const senderClock = collector.kind === 'redis' && server
+      ? await estimateClockOffset(() => collector.time(), { reference: 'redis' })
+      : { offsetMs: 0, uncertaintyMs: 0 }
+    const distributions = []
+    for (const distribution of options.distributions) {
+      if (hooks.signal?.aborted) break
+      const distRunId = options.distributions.length > 1 ? `${runId}-${distribution.name}` : runId
+      distributions.push(await runDistribution({ options, collector, runId: distRunId, url, token, rampMs, senderClock }, distribution, hooks))
+    }
+    /** @type {import('../lib/schema.js').RunResult} */
+    const result = {
+      schemaVersion: SCHEMA_VERSION,
+      kind: 'run',
+      run: { id: runId, name: options.name ?? runId, startedAt, endedAt: Date.now(), collector: collector.kind },
+      tool: { name: 'ioswarm', version: VERSION },
+      host: hostFacts(),
+      options: publicOptions(options),
+      target: { url, reference: server !== null },
+      distributions
+    }
+    if (options.thresholds.length > 0) result.thresholds = evaluateThresholds(result, options.thresholds)
+    return result
+  } finally {
+    await server?.stop()
+    await collector.close()
+  }
+}
+
+/**
+ * The options as recorded in result.json: no token, no Redis password.
+ * @param {import('./options.js').RunOptions} options
+ */
+function publicOptions (options) {
+  return {
+    target: options.target,
+    distributions: options.distributions.map((d) => d.name).join(','),
+    expectSimulators: options.expectSimulators,
+    rounds: formatRounds(options.rounds),
+    transport: options.transport,
+    engine: options.engine,
+    rampMs: options.rampMs,
+    pingIntervalMs: options.target ? null : options.pingIntervalMs,
+    sizeBytes: options.sizeBytes,
+    event: options.event,
+    via: options.via,
+    redis: options.redis ? redactUrl(options.redis) : null,
+    messageTimeoutMs: options.messageTimeoutMs,
+    assert: options.thresholds.map((t) => t.expression)
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The runner's options: defaults merged and validated in one place (flag named, allowed
+ * values said) before any process starts.
+ */
+import { randomBytes } from 'node:crypto'
+import { invalidOption } from '../lib/errors.js'
+import { parseDurationMs, parseHttpUrl, parseInteger, parseRounds, parseTransportMix, formatTransportMix } from '../lib/options.js'
+import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
+import { parseThreshold } from '../results/index.js'
+import { ENGINE_NAMES } from '../simulator/index.js'
+
+/**
+ * @typedef {{ name: string, simulators: number, clients: number }} Distribution
+ * @typedef {ReturnType<typeof normalizeRunOptions>} RunOptions
+ */
+
+/**
+ * `10x1000,20x500` → ten simulators of 1,000 clients, then twenty of 500.
+ * @param {unknown} value
+ */
+export function parseDistributions (value) {
+  const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean)
+  if (parts.length === 0) throw invalidOption('--distributions', 'must be SIMULATORSxCLIENTS,… such as 10x1000,20x500')
+  return parts.map((part) => {
+    const match = /^(\d+)\s*x\s*(\d+)$/i.exec(part)
+    if (!match) throw invalidOption('--distributions', `has ${JSON.stringify(part)}: each must be SIMULATORSxCLIENTS such as 10x1000 (10 simulators of 1,000 clients)`)
+    const simulators = parseInteger(match[1], `--distributions (simulators in ${part})`, { min: 1, max: 1000 })
+    const clients = parseInteger(match[2], `--distributions (clients in ${part})`, { min: 1, max: 1_000_000 })
+    return { name: `${simulators}x${clients}`, simulators, clients }
+  })
+}
+
+/**
+ * @param {Record<string, any>} input
+ */
+export function normalizeRunOptions (input) {
+  const expectSimulators = parseInteger(input.expectSimulators ?? 0, '--expect-simulators', { min: 0, max: 10000 })
+  const simulators = parseInteger(input.simulators ?? 2, '--simulators', { min: 0, max: 1000 })
+  const distributions = input.distributions
+    ? parseDistributions(input.distributions)
+    : [{ name: `${simulators}x${input.clients ?? 100}`, simulators, clients: parseInteger(input.clients ?? 100, '--clients', { min: 1, max: 1_000_000 }) }]
+  if (expectSimulators > 0 && !input.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
+  if (expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
+  if (distributions.some((d) => d.simulators === 0) && expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
+  const target = input.target ? parseHttpUrl(input.target, '--target') : null
+  if (target && !input.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
+  const engine = String(input.engine ?? 'sio')
+  if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
+  const runId = input.run === undefined ? null : String(input.run)
+  if (runId !== null && !/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption('--run', `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  return {
+    target,
+    token: input.token ? String(input.token) : null,
+    distributions,
+    expectSimulators,
+    rounds: parseRounds(input.rounds ?? DEFAULT_ROUNDS),
+    transport: formatTransportMix(parseTransportMix(input.transport ?? 'websocket')),
+    engine,
+    rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
+    pingIntervalMs: parseDurationMs(input.pingInterval ?? '25s', '--ping-interval'),
+    sizeBytes: parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 }),
+    event: String(input.event ?? DEFAULT_EVENT),
+    via: /** @type {'http' | 'socket'} */ (input.via ?? 'http'),
+    redis: input.redis ? String(input.redis) : null,
+    runId,
+    name: input.name ? String(input.name) : null,
+    out: input.out ? String(input.out) : null,
+    messageTimeoutMs: parseDurationMs(input.messageTimeout ?? '10s', '--message-timeout'),
+    connectTimeoutMs: parseDurationMs(input.connectTimeout ?? '60s', '--connect-timeout'),
+    thresholds: [input.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
+  }
+}
+
+/** A run id that sorts by time: run-20261121-014228-ab12. */
+export function newRunId () {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
+  return `run-${stamp}-${randomBytes(2).toString('hex')}`
+}

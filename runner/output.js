@@ -1,0 +1,31 @@
+/**
+ * Writes a run's files: result.json, messages.csv, samples.csv and report.html.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { CODES, IoswarmError } from '../lib/errors.js'
+import { buildReport, messagesCsv, samplesCsv } from '../results/index.js'
+
+/**
+ * @param {string} dir
+ * @param {import('../lib/schema.js').RunResult} result
+ * @returns {Promise<Record<string, string>>} the paths written, by kind
+ */
+export async function writeRunFiles (dir, result) {
+  const files = {
+    result: path.join(dir, 'result.json'),
+    messages: path.join(dir, 'messages.csv'),
+    samples: path.join(dir, 'samples.csv'),
+    report: path.join(dir, 'report.html')
+  }
+  try {
+    await mkdir(dir, { recursive: true })
+    await writeFile(files.result, `${JSON.stringify(result, null, 1)}\n`)
+    await writeFile(files.messages, messagesCsv(result.distributions))
+    await writeFile(files.samples, samplesCsv(result.distributions))
+    await writeFile(files.report, buildReport(result, { generatedAt: Date.now() }))
+  } catch (error) {
+    throw new IoswarmError(CODES.INPUT, `cannot write the results to ${dir}: ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
+  return files
+}

@@ -1,0 +1,63 @@
+/**
+ * The processes a local test starts: the reference server and the simulators, each a
+ * child process of the runner (so none shares the runner's event loop), each stopped by
+ * its pid with SIGTERM, then SIGKILL after a grace period.
+ */
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { CODES, IoswarmError } from '../lib/errors.js'
+
+const CLI = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
+
+/**
+ * @typedef {object} Child
+ * @property {import('node:child_process').ChildProcess} process
+ * @property {number} pid
+ * @property {() => string} stderr the last lines it wrote
+ * @property {Promise<{ code: number | null, signal: string | null }>} exited
+ * @property {(graceMs?: number) => Promise<void>} stop SIGTERM, then SIGKILL after graceMs
+ */
+
+/**
+ * @param {string[]} args CLI arguments
+ * @returns {Child}
+ */
+export function startCli (args) {
+  const child = fork(CLI, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  let tail = ''
+  child.stderr?.on('data', (data) => { tail = (tail + data).slice(-4000) })
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }))
+  return {
+    process: child,
+    pid: /** @type {number} */ (child.pid),
+    stderr: () => tail,
+    exited,
+    async stop (graceMs = 20000) {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}
+
+/**
+ * Starts `ioswarm serve` on a free loopback port and resolves once it listens.
+ * @param {{ token: string, pingIntervalMs: number, host?: string }} options
+ * @returns {Promise<Child & { url: string }>}
+ */
+export async function startServerProcess ({ token, pingIntervalMs, host = '127.0.0.1' }) {
+  const child = startCli(['serve', '--port', '0', '--host', host, '--token', token, '--ping-interval', `${pingIntervalMs}ms`, '--json'])
+  const line = new Promise((resolve, reject) => {
+    let out = ''
+    child.process.stdout?.on('data', (data) => {
+      out += data
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')))
+    })
+    child.exited.then(({ code }) => reject(new IoswarmError(CODES.SERVER, `the reference server exited (code ${code}) before listening: ${child.stderr().trim()}`)))
+  })
+  const { url } = JSON.parse(/** @type {string} */ (await line))
+  return { ...child, url }
+}

@@ -1,0 +1,6 @@
+/**
+ * The public entry of simulator/: run a swarm, read a server's handshake.
+ */
+export { runSwarm } from './swarm.js'
+export { probeHandshake } from './handshake.js'
+export { ENGINE_NAMES } from './engines/index.js'

@@ -1,0 +1,126 @@
+/**
+ * Sends what a simulator measures to a collector writer (Redis, or the runner over IPC):
+ * registration, a heartbeat with a TTL, every closed message, one sample a second, and the
+ * final report. Writes go through one ordered queue that retries with backoff while the
+ * collector is unreachable, so a Redis blip loses nothing: message reports and the final
+ * report are never dropped; one-second samples are dropped oldest-first past a bound.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/**
+ * @typedef {import('../results/collector/types.js').CollectorWriter} CollectorWriter
+ * @typedef {import('../results/collector/types.js').SimulatorInfo} SimulatorInfo
+ * @typedef {{ method: keyof CollectorWriter, args: unknown[], droppable: boolean }} QueuedWrite
+ */
+
+const RETRY_MIN_MS = 100
+const RETRY_MAX_MS = 5000
+
+/**
+ * @param {object} options
+ * @param {CollectorWriter} options.writer
+ * @param {string} options.runId
+ * @param {SimulatorInfo} options.info
+ * @param {number} [options.heartbeatMs] how often the heartbeat is renewed
+ * @param {number} [options.maxQueuedSamples] samples kept while the collector is away
+ */
+export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, maxQueuedSamples = 3600 }) {
+  /** @type {QueuedWrite[]} */
+  const queue = []
+  const stats = { sent: 0, retries: 0, droppedSamples: 0, lastError: /** @type {string | null} */ (null) }
+  let queuedSamples = 0
+  let pumping = false
+  let closed = false
+  /** @type {() => void} */
+  let wakeIdle = () => {}
+  /** @type {NodeJS.Timeout | undefined} */
+  let heartbeatTimer
+
+  /**
+   * @param {keyof CollectorWriter} method
+   * @param {unknown[]} args
+   * @param {boolean} [droppable]
+   */
+  function enqueue (method, args, droppable = false) {
+    if (droppable && queuedSamples >= maxQueuedSamples) {
+      const oldest = queue.findIndex((w) => w.droppable)
+      queue.splice(oldest, 1)
+      queuedSamples--
+      stats.droppedSamples++
+    }
+    queue.push({ method, args, droppable })
+    if (droppable) queuedSamples++
+    if (!pumping) pump()
+  }
+
+  async function pump () {
+    pumping = true
+    let backoffMs = RETRY_MIN_MS
+    while (queue.length > 0) {
+      const write = queue[0]
+      try {
+        await /** @type {(...a: unknown[]) => Promise<void>} */ (writer[write.method])(...write.args)
+        queue.shift()
+        if (write.droppable) queuedSamples--
+        stats.sent++
+        backoffMs = RETRY_MIN_MS
+      } catch (error) {
+        stats.retries++
+        stats.lastError = /** @type {Error} */ (error).message
+        await sleep(backoffMs)
+        backoffMs = Math.min(RETRY_MAX_MS, backoffMs * 2)
+      }
+    }
+    pumping = false
+    wakeIdle()
+  }
+
+  function beat () {
+    // Not queued: a heartbeat that cannot be delivered now is worthless later.
+    writer.heartbeat(runId, info.id, heartbeatMs * 5).catch(() => {})
+  }
+
+  return {
+    stats,
+
+    /** Registers the simulator and starts its heartbeat. */
+    start () {
+      enqueue('registerSimulator', [runId, info])
+      enqueue('heartbeat', [runId, info.id, heartbeatMs * 5])
+      heartbeatTimer = setInterval(beat, heartbeatMs)
+      heartbeatTimer.unref()
+    },
+
+    /** @param {import('../lib/schema.js').MessageReport} report */
+    message (report) {
+      if (!closed) enqueue('reportMessage', [runId, info.id, report])
+    },
+
+    /** @param {{ timeline: import('../lib/schema.js').TimelinePoint, health: import('../lib/process-sampler.js').ProcessSample }} sample */
+    sample (sample) {
+      if (!closed) enqueue('reportSample', [runId, info.id, sample], true)
+    },
+
+    /** @param {import('../lib/schema.js').ClockInfo} clock */
+    clock (clock) {
+      if (!closed) enqueue('reportClock', [runId, info.id, clock])
+    },
+
+    /**
+     * Queues the final report and waits until everything queued is delivered or `timeoutMs`
+     * passes. Resolves with how many writes were left undelivered.
+     * @param {import('../results/collector/types.js').FinalReport} final
+     * @param {number} timeoutMs
+     */
+    async finish (final, timeoutMs) {
+      enqueue('reportFinal', [runId, info.id, final])
+      closed = true
+      clearInterval(heartbeatTimer)
+      if (queue.length > 0) {
+        const idle = new Promise((resolve) => { wakeIdle = () => resolve(undefined) })
+        await Promise.race([idle, sleep(timeoutMs)])
+      }
+      return { undelivered: queue.length, ...stats }
+    }
+  }
+}
