@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
+import { createIpc } from './cluster-ipc.js'
 import { totalStats } from './cluster-stats.js'
 import { connectServerReporter } from './reporting.js'
 
@@ -132,66 +133,6 @@ function forkWorker (options, token, index, workers) {
     worker.on('message', onMessage)
     worker.on('exit', onExit)
   })
-}
-
-/**
- * The primary's side of the IPC: stats queries to every worker, the connection totals
- * gossip, and the answer to a worker's GET /stats.
- * @param {Map<Worker, { index: number, connected: number }>} workers
- * @param {() => Promise<unknown>} collectStats
- */
-function createIpc (workers, collectStats) {
-  /** @type {Map<number, { answers: Map<Worker, ServerSample>, done: () => void }>} */
-  const queries = new Map()
-  let nextReqId = 1
-  const totalTimer = setInterval(() => {
-    let connected = 0
-    for (const info of workers.values()) connected += info.connected
-    for (const worker of workers.keys()) if (worker.isConnected()) worker.send({ type: 'ioswarm:total', connected })
-  }, 1000)
-  return {
-    /** @type {(worker: Worker, message: any) => void} */
-    onMessage (worker, message) {
-      switch (message?.type) {
-        case 'ioswarm:count': {
-          const info = workers.get(worker)
-          if (info) info.connected = message.connected
-          break
-        }
-        case 'ioswarm:stats-answer': {
-          const query = queries.get(message.reqId)
-          query?.answers.set(worker, message.sample)
-          if (query && query.answers.size >= workers.size) query.done()
-          break
-        }
-        case 'ioswarm:stats-request':
-          collectStats().then((stats) => {
-            if (worker.isConnected()) worker.send({ type: 'ioswarm:stats-result', reqId: message.reqId, stats })
-          })
-          break
-      }
-    },
-    /**
-     * Every worker's stats; a worker that does not answer in time is listed with an error.
-     * @param {number} timeoutMs
-     */
-    async queryAll (timeoutMs) {
-      const reqId = nextReqId++
-      /** @type {Map<Worker, ServerSample>} */
-      const answers = new Map()
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs)
-        queries.set(reqId, { answers, done: () => { clearTimeout(timer); resolve(undefined) } })
-        for (const worker of workers.keys()) if (worker.isConnected()) worker.send({ type: 'ioswarm:stats-query', reqId })
-        if (workers.size === 0) resolve(undefined)
-      })
-      queries.delete(reqId)
-      return [...workers.entries()].map(([worker, info]) => ({ index: info.index, pid: worker.process.pid ?? 0, sample: answers.get(worker) ?? null }))
-    },
-    stop () {
-      clearInterval(totalTimer)
-    }
-  }
 }
 
 /**

@@ -47,11 +47,17 @@ for (const adapter of ['cluster', 'redis', 'redis-streams']) {
     const server = await startServeProcess(t, ['--cluster', '2', '--adapter', adapter, ...redisArgs])
     assert.equal(server.workers.length, 2)
     assert.match(server.stderr(), new RegExp(`2 workers .*adapter ${adapter}`))
-    const swarm = startTestSwarm(t, { url: server.url, clients: CLIENTS, transport: 'websocket:1,polling:1', reconnect: false })
-    const stats = await waitFor(async () => {
-      const s = await server.stats()
-      return s.connected === CLIENTS && s
-    }, { timeoutMs: 30000, message: 'every client connected' })
+    // Reconnection on: a connect attempt that fails on a loaded machine is retried (and shown
+    // below); a polling session sent to the wrong worker would still show as a disconnect.
+    const swarm = startTestSwarm(t, { url: server.url, clients: CLIENTS, transport: 'websocket:1,polling:1' })
+    let stats = await server.stats()
+    await waitFor(async () => {
+      stats = await server.stats()
+      return stats.connected === CLIENTS
+    }, { timeoutMs: 30000, message: 'every client connected' }).catch(async (error) => {
+      const { clients } = await swarm.stop()
+      throw new Error(`${error.message}: server ${JSON.stringify(stats)}; client errors ${JSON.stringify(clients.errors)}, disconnects ${JSON.stringify(clients.disconnects)}`)
+    })
     assert.deepEqual(stats.byTransport, { websocket: CLIENTS / 2, polling: CLIENTS / 2 })
     assert.equal(stats.workers.length, 2)
     for (const w of stats.workers) assert.ok(w.connected > 0, `worker ${w.worker} has clients: ${JSON.stringify(stats.workers.map((/** @type {any} */ x) => x.byTransport))}`)
@@ -81,6 +87,7 @@ for (const adapter of ['cluster', 'redis', 'redis-streams']) {
       assert.equal(m.missing, 0)
     }
     // Polling clients kept their sessions: every request reached the worker holding it.
+    if (result.clients.attempts > CLIENTS) t.diagnostic(`connect attempts retried: ${JSON.stringify(result.clients.errors)}`)
     assert.equal(result.clients.everConnected, CLIENTS)
     assert.deepEqual(result.clients.disconnects, {}, 'no client lost its session')
     assert.equal(result.clients.byTransport.polling.connected, CLIENTS / 2)
