@@ -1,6 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { io } from 'socket.io-client'
+import { createCollector } from '../../results/collector/index.js'
 import { runCli } from '../helpers/cli.js'
+import { getRedisUrl } from '../helpers/redis.js'
+import { waitFor } from '../helpers/wait.js'
 import { startServeProcess } from './processes.js'
 
 test('serve --help lists the cluster, adapter, parser and transport knobs', async (t) => {
@@ -34,4 +39,21 @@ test('serve --cluster 1 --json prints the primary and worker pids; SIGTERM stops
   process.kill(server.pid, 'SIGTERM')
   assert.equal(await server.exited, 0)
   assert.throws(() => process.kill(server.workers[0].pid, 0), /ESRCH/, 'the worker is gone too')
+})
+
+test('serve --redis --run (one process): samples reported under --id, with the clients it counts', async (t) => {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return
+  const runId = `solo-${randomUUID().slice(0, 8)}`
+  const collector = await createCollector({ redisUrl })
+  t.after(async () => {
+    await collector.deleteRun(runId)
+    await collector.close()
+  })
+  const server = await startServeProcess(t, ['--redis', redisUrl, '--run', runId, '--id', 'solo'])
+  assert.match(server.stderr(), new RegExp(`reporting samples to run ${runId} as solo\\n`))
+  const client = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+  t.after(() => client.close())
+  await waitFor(async () => (await collector.getSamples(runId)).server.some((s) => s.server === 'solo' && s.connected === 1),
+    { timeoutMs: 10000, message: 'a sample from solo counting the client' })
 })
