@@ -22,7 +22,7 @@ export async function main (args) {
     .help()
     .alias('h', 'help')
     .strict()
-    .demandCommand(1, 'Name a command: run, simulate, serve, broadcast, report, fleet.')
+    .demandCommand(1, 'Name a command: run, simulate, serve, broadcast, report, fleet, probe.')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilog('Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed.\nDocs: README.md')

@@ -17,10 +17,13 @@ export const broadcastCommand = {
     .option('event', { type: 'string', default: DEFAULT_EVENT, describe: 'Event to broadcast on' })
     .option('size', { type: 'string', default: '0', describe: 'Payload filler size in bytes' })
     .option('rounds', { alias: 'r', type: 'string', default: DEFAULT_ROUNDS, describe: 'Rounds as COUNTxINTERVAL_MS,…: the default is the 2012 test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s' })
-    .option('via', { type: 'string', default: 'http', choices: ['http', 'socket'], describe: 'POST /broadcast, or an emit on the admin namespace' })
+    .option('via', { type: 'string', default: 'http', choices: ['http', 'socket', 'redis-emitter'], describe: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)' })
+    .option('redis', { type: 'string', describe: 'Redis URL for --via redis-emitter (or IOSWARM_REDIS)' })
+    .option('message', { type: 'string', describe: 'Your own message shape, a JSON template: placeholders {{id}} {{round}} {{seq}} {{sentAt}} {{payload}} stand for values ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the messages sent as one JSON object on stdout' })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print nothing on stderr' })
-    .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second'),
+    .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second')
+    .example('$0 broadcast --via redis-emitter --redis redis://localhost:6379 --event score --message \'{"matchId":7,"ref":"{{id}}","ts":{{sentAt}}}\'', 'your own event shape, into a server on the Redis adapter'),
   handler: async (argv) => {
     const stop = stopOnSignals('ioswarm broadcast')
     const out = progressWriter({ quiet: argv.quiet, everyMs: 0 })
@@ -33,7 +36,7 @@ export const broadcastCommand = {
           if (!argv.quiet) {
             process.stderr.write(m.error
               ? `${m.id.padEnd(6)} ${at}  FAILED: ${m.error}\n`
-              : `${m.id.padEnd(6)} ${at}  sent to ${m.recipients} clients, request ${formatMs(m.requestMs)}\n`)
+              : `${m.id.padEnd(6)} ${at}  sent${m.recipients === null ? '' : ` to ${m.recipients} clients`}, request ${formatMs(m.requestMs)}\n`)
           }
         }
       })

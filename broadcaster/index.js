@@ -10,6 +10,7 @@ import { parseHttpUrl, parseInteger, parseRounds } from '../lib/options.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { createSender } from './senders.js'
+import { parseMessageTemplate } from './template.js'
 
 /** The 2012 election-night test's three rounds: 10 messages 5 s apart, then 2 s, then 1 s. */
 export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
@@ -34,8 +35,12 @@ export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
  * @property {string} [event]
  * @property {number | string} [size] payload bytes
  * @property {string | import('../lib/options.js').Round[]} [rounds]
- * @property {'http' | 'socket'} [via]
+ * @property {'http' | 'socket' | 'redis-emitter'} [via]
+ * @property {string | null} [redis] Redis URL for via redis-emitter
+ * @property {string | null} [message] JSON template of the message (placeholders {{id}} {{round}} {{seq}} {{sentAt}} {{payload}})
  */
+
+const VIAS = ['http', 'socket', 'redis-emitter']
 
 /**
  * @param {BroadcastOptions} input
@@ -83,6 +88,7 @@ export async function runBroadcast (input, hooks = {}) {
     url: options.url,
     via: options.via,
     event: options.event,
+    message: options.template?.text ?? null,
     sizeBytes: options.size,
     rounds: options.rounds,
     startedAt: Math.round(startedAt),
@@ -126,14 +132,17 @@ async function sleepUntil (targetMono, signal) {
  */
 function normalize (input) {
   const via = input.via ?? 'http'
-  if (via !== 'http' && via !== 'socket') throw invalidOption('--via', `must be http or socket, got ${JSON.stringify(via)}`)
-  if (!input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
+  if (!VIAS.includes(via)) throw invalidOption('--via', `must be one of ${VIAS.join(', ')}, got ${JSON.stringify(via)}`)
+  if (via === 'redis-emitter' && !input.redis) throw invalidOption('--redis', 'is required with --via redis-emitter: the Redis of the server\'s Redis adapter')
+  if (via !== 'redis-emitter' && !input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
   return {
     url: parseHttpUrl(input.url, '--url'),
-    token: input.token,
+    token: input.token ?? '',
+    redisUrl: input.redis ?? null,
+    template: input.message ? parseMessageTemplate(String(input.message)) : null,
     event: input.event ?? DEFAULT_EVENT,
     size: parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 }),
     rounds: Array.isArray(input.rounds) ? input.rounds : parseRounds(input.rounds ?? DEFAULT_ROUNDS),
-    via: /** @type {'http' | 'socket'} */ (via)
+    via: /** @type {'http' | 'socket' | 'redis-emitter'} */ (via)
   }
 }

@@ -1,22 +1,44 @@
 /**
  * How a broadcast request reaches the app server: POST /broadcast over keep-alive HTTP, or
- * an emit on the reference server's admin namespace. Both carry the token; neither logs it.
+ * an emit on the reference server's admin namespace (both carry the token; neither logs
+ * it), or a publish through @socket.io/redis-emitter for any server on the Redis adapter.
  */
 import { io } from 'socket.io-client'
+import { wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { ADMIN_NAMESPACE } from '../lib/protocol.js'
+import { emitterSender } from './emitter.js'
+import { renderMessage } from './template.js'
 
 /**
- * @typedef {{ id: string, sentAt: number, recipients: number }} SentAnswer
- * @typedef {{ send(body: Record<string, unknown>): Promise<SentAnswer[]>, close(): Promise<void> }} Sender
+ * @typedef {{ id: string, sentAt: number, recipients: number | null }} SentAnswer
+ * @typedef {{ event: string, size: number, round: number, seq: number, count: 1 }} SendRequest
+ * @typedef {{ send(body: SendRequest): Promise<SentAnswer[]>, close(): Promise<void> }} Sender
+ * @typedef {import('./template.js').MessageTemplate} MessageTemplate
  */
 
 /**
- * @param {{ url: string, token: string, via: 'http' | 'socket' }} options
+ * @param {{ url: string, token: string, via: 'http' | 'socket' | 'redis-emitter', redisUrl?: string | null, template?: MessageTemplate | null }} options
  * @returns {Promise<Sender>}
  */
-export async function createSender ({ url, token, via }) {
-  return via === 'socket' ? socketSender(url, token) : httpSender(url, token)
+export async function createSender ({ url, token, via, redisUrl, template }) {
+  if (via === 'redis-emitter') return emitterSender(/** @type {string} */ (redisUrl), template ?? null)
+  const sender = via === 'socket' ? await socketSender(url, token) : httpSender(url, token)
+  return template ? withTemplate(sender, template) : sender
+}
+
+/**
+ * Sends the rendered template as the message the server emits as is; {{sentAt}} is the
+ * time the request leaves (the server's emit follows by the request's one-way time).
+ * @param {Sender} sender
+ * @param {MessageTemplate} template
+ * @returns {Sender}
+ */
+function withTemplate (sender, template) {
+  return {
+    send: (body) => sender.send(/** @type {SendRequest} */ ({ ...body, message: renderMessage(template, body, wallMs()) })),
+    close: () => sender.close()
+  }
 }
 
 /**

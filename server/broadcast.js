@@ -21,13 +21,17 @@ export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
  * @property {number} [round]
  * @property {number} [seq] of the first message
  * @property {string} [id] for a single message
+ * @property {unknown} [message] emitted exactly as given instead of {id, round, seq, sentAt, payload}
+ *   (the broadcaster's --message template, already rendered); the answer still carries an id
  */
 
 /**
- * @param {{ io: import('socket.io').Server, defaultEvent: string }} options
+ * A broadcast function for the server's HTTP endpoint and admin namespace.
+ * @param {{ io: import('socket.io').Server, defaultEvent: string, recipients?: (local: number) => number }} options
+ *   recipients: clients the emit reaches, from this process's count (a cluster adds the other workers')
  * @returns {(body: unknown) => Promise<{ id: string, event: string, sentAt: number, recipients: number }[]>}
  */
-export function createBroadcastHandler ({ io, defaultEvent }) {
+export function createBroadcastHandler ({ io, defaultEvent, recipients = (local) => local }) {
   let counter = 0
   return async function broadcast (body) {
     const request = validate(body, defaultEvent)
@@ -39,8 +43,8 @@ export function createBroadcastHandler ({ io, defaultEvent }) {
       const seq = request.seq + k
       const id = request.id ?? (request.round > 0 ? `${request.round}.${seq}` : `s${counter}`)
       const sentAt = wallMs()
-      io.emit(request.event, { id, round: request.round, seq, sentAt, payload })
-      sent.push({ id, event: request.event, sentAt, recipients: io.of('/').sockets.size })
+      io.emit(request.event, request.message !== undefined ? request.message : { id, round: request.round, seq, sentAt, payload })
+      sent.push({ id, event: request.event, sentAt, recipients: recipients(io.of('/').sockets.size) })
     }
     return sent
   }
@@ -66,8 +70,12 @@ function validate (body, defaultEvent) {
   if (b.id !== undefined && (typeof b.id !== 'string' || b.id.length > 200 || count !== 1)) {
     throw invalidOption('id', 'must be a string of at most 200 characters, and only with count 1')
   }
+  if (b.message !== undefined && (count !== 1 || b.payload !== undefined)) {
+    throw invalidOption('message', 'is sent as is: only with count 1 and without payload')
+  }
   return {
     event,
+    message: b.message,
     payload: b.payload,
     size: int(b.size, 'size', 0, MAX_PAYLOAD_BYTES, 0),
     count,

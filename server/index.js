@@ -2,16 +2,23 @@
  * The reference app server under test: a socket.io 4 server that relays each broadcast to
  * every client with io.emit, a token-guarded POST /broadcast and admin namespace to trigger
  * broadcasts, and GET /stats with its own CPU, memory, event-loop delay and connections.
+ * With an adapter, io.emit reaches the clients of every server process sharing it.
  */
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { Server } from 'socket.io'
-import { IoswarmError, CODES } from '../lib/errors.js'
+import { IoswarmError, CODES, invalidOption } from '../lib/errors.js'
 import { parseInteger } from '../lib/options.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
+import { createAdapterSetup } from './adapters.js'
 import { createBroadcastHandler } from './broadcast.js'
-import { tokenMatches, bearerToken } from './token.js'
+import { trackConnections } from './connections.js'
+import { route, sendJson } from './http.js'
+import { tokenMatches } from './token.js'
+
+/** Socket.IO packet encodings the server can speak (clients must use the same). */
+export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
 
 /**
  * @typedef {import('../lib/schema.js').ServerSample} ServerSample
@@ -24,30 +31,101 @@ import { tokenMatches, bearerToken } from './token.js'
  * @property {number} [pingIntervalMs]
  * @property {number} [pingTimeoutMs]
  * @property {number} [maxBodyBytes] largest POST /broadcast body
+ * @property {string} [parser] 'json' (default) or 'msgpack' (socket.io-msgpack-parser)
+ * @property {boolean} [perMessageDeflate] WebSocket permessage-deflate (default off, as socket.io)
+ * @property {number} [maxHttpBufferSize] largest message a client may send, bytes (default 1e6)
+ * @property {string} [adapter] 'memory' (default), 'cluster', 'redis' or 'redis-streams'
+ * @property {string | null} [redisUrl] for the Redis adapters
+ * @property {boolean} [sticky] a node:cluster worker behind @socket.io/sticky: the primary
+ *   listens and hands connections over, so this server does not listen itself
  */
 
 /**
- * Starts the reference server; resolves once it listens.
+ * @typedef {object} ServerHooks
+ * @property {(sample: ServerSample) => void} [onSample] called every sampleIntervalMs
+ * @property {number} [sampleIntervalMs]
+ * @property {() => Promise<unknown>} [stats] what GET /stats answers instead of this process's stats (a cluster's totals)
+ * @property {(local: number) => number} [recipients] clients a broadcast reaches, from this process's count
+ */
+
+/**
+ * Starts the reference server; resolves once it listens (or, when sticky, once it is ready
+ * to be handed connections).
  * @param {ServerOptions} [options]
- * @param {{ onSample?: (sample: ServerSample) => void, sampleIntervalMs?: number }} [hooks]
+ * @param {ServerHooks} [hooks]
  */
 export async function startServer (options = {}, hooks = {}) {
   const port = parseInteger(options.port ?? 3000, '--port', { min: 0, max: 65535 })
   const token = options.token || randomBytes(18).toString('base64url')
-  const tokenGenerated = !options.token
+  const parser = await loadParser(options.parser ?? 'json')
+  const adapterSetup = await createAdapterSetup(options.adapter ?? 'memory', { redisUrl: options.redisUrl })
   const httpServer = http.createServer()
   const io = new Server(httpServer, {
     path: options.path ?? DEFAULT_PATH,
     pingInterval: options.pingIntervalMs ?? 25000,
     pingTimeout: options.pingTimeoutMs ?? 20000,
-    cors: { origin: '*' }
+    perMessageDeflate: options.perMessageDeflate ?? false,
+    maxHttpBufferSize: options.maxHttpBufferSize ?? 1e6,
+    cors: { origin: '*' },
+    ...(parser ? { parser } : {}),
+    ...(adapterSetup.adapter ? { adapter: adapterSetup.adapter } : {})
   })
   const connections = trackConnections(io)
-  const broadcast = createBroadcastHandler({ io, defaultEvent: options.event ?? DEFAULT_EVENT })
+  const broadcast = createBroadcastHandler({ io, defaultEvent: options.event ?? DEFAULT_EVENT, recipients: hooks.recipients })
   const sampler = createProcessSampler()
   const stats = () => ({ ...sampler.sample(), ...connections.counts() })
-  const sampleTimer = hooks.onSample ? setInterval(() => hooks.onSample?.(stats()), hooks.sampleIntervalMs ?? 1000) : undefined
+  // Its own sampler: GET /stats covers the time since the previous GET, the hook one second.
+  const hookSampler = hooks.onSample ? createProcessSampler() : undefined
+  const sampleTimer = hookSampler && setInterval(() => hooks.onSample?.({ ...hookSampler.sample(), ...connections.counts() }), hooks.sampleIntervalMs ?? 1000)
+  serveAdmin(io, token, broadcast)
 
+  httpServer.on('request', (req, res) => {
+    // socket.io answers its own path; everything else is ours.
+    if (req.url?.startsWith(io.path())) return
+    route(req, res, { token, broadcast, stats: hooks.stats ?? stats, maxBodyBytes: options.maxBodyBytes ?? 1 << 20 }).catch((error) => {
+      sendJson(res, 500, { error: /** @type {Error} */ (error).message })
+    })
+  })
+
+  let address
+  try {
+    address = options.sticky ? await attachSticky(io) : await listen(httpServer, port, options.host)
+    await adapterSetup.ready()
+  } catch (error) {
+    clearInterval(sampleTimer)
+    io.close()
+    await adapterSetup.close()
+    throw error
+  }
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : 'localhost'
+
+  return {
+    io,
+    httpServer,
+    port: address.port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    token,
+    tokenGenerated: !options.token,
+    stats,
+    broadcast,
+    async close () {
+      clearInterval(sampleTimer)
+      sampler.stop()
+      hookSampler?.stop()
+      io.disconnectSockets(true)
+      await new Promise((resolve) => io.close(() => resolve(undefined)))
+      await adapterSetup.close()
+    }
+  }
+}
+
+/**
+ * The admin namespace: broadcasts by emit, for a token in the handshake auth.
+ * @param {Server} io
+ * @param {string} token
+ * @param {(body: unknown) => Promise<unknown>} broadcast
+ */
+function serveAdmin (io, token, broadcast) {
   io.of(ADMIN_NAMESPACE).use((socket, next) => {
     next(tokenMatches(token, socket.handshake.auth?.token) ? undefined : new Error('unauthorized: a valid token is required'))
   }).on('connection', (socket) => {
@@ -60,128 +138,39 @@ export async function startServer (options = {}, hooks = {}) {
       }
     })
   })
+}
 
-  httpServer.on('request', (req, res) => {
-    // socket.io answers its own path; everything else is ours.
-    if (req.url?.startsWith(io.path())) return
-    route(req, res, { token, broadcast, stats, maxBodyBytes: options.maxBodyBytes ?? 1 << 20 }).catch((error) => {
-      sendJson(res, 500, { error: /** @type {Error} */ (error).message })
-    })
-  })
+/**
+ * socket.io's `parser` option for a parser name; undefined = socket.io's default (JSON).
+ * @param {string} name
+ */
+async function loadParser (name) {
+  if (!PARSER_NAMES.includes(name)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  if (name === 'json') return undefined
+  return (await import('socket.io-msgpack-parser')).default
+}
 
+/**
+ * @param {http.Server} httpServer
+ * @param {number} port
+ * @param {string | undefined} host
+ * @returns {Promise<import('node:net').AddressInfo>}
+ */
+async function listen (httpServer, port, host) {
   await new Promise((resolve, reject) => {
     httpServer.once('error', (error) => reject(new IoswarmError(CODES.SERVER, `cannot listen on port ${port}: ${error.message}`, { cause: error })))
-    httpServer.listen(port, options.host, () => resolve(undefined))
+    httpServer.listen(port, host, () => resolve(undefined))
   })
-  const address = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : 'localhost'
-
-  return {
-    io,
-    httpServer,
-    port: address.port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
-    token,
-    tokenGenerated,
-    stats,
-    broadcast,
-    async close () {
-      clearInterval(sampleTimer)
-      sampler.stop()
-      io.disconnectSockets(true)
-      await new Promise((resolve) => io.close(() => resolve(undefined)))
-    }
-  }
+  return /** @type {import('node:net').AddressInfo} */ (httpServer.address())
 }
 
 /**
- * Counts connected clients of the main namespace by the transport they use now.
+ * Lets a sticky-session primary hand this worker its connections (@socket.io/sticky).
  * @param {Server} io
+ * @returns {Promise<{ port: number }>} port 0: the primary knows the real one
  */
-function trackConnections (io) {
-  const counts = { websocket: 0, polling: 0 }
-  io.on('connection', (socket) => {
-    let transport = /** @type {'websocket' | 'polling'} */ (socket.conn.transport.name === 'websocket' ? 'websocket' : 'polling')
-    counts[transport]++
-    socket.conn.once('upgrade', () => {
-      counts.polling--
-      counts.websocket++
-      transport = 'websocket'
-    })
-    socket.once('disconnect', () => { counts[transport]-- })
-  })
-  return {
-    counts: () => ({ connected: counts.websocket + counts.polling, byTransport: { ...counts } })
-  }
-}
-
-/**
- * @param {http.IncomingMessage} req
- * @param {http.ServerResponse} res
- * @param {{ token: string, broadcast: (body: unknown) => Promise<unknown>, stats: () => unknown, maxBodyBytes: number }} ctx
- */
-async function route (req, res, ctx) {
-  const { pathname } = new URL(req.url ?? '/', 'http://x')
-  if (req.method === 'GET' && pathname === '/stats') return sendJson(res, 200, ctx.stats())
-  if (req.method === 'GET' && pathname === '/') return sendJson(res, 200, { name: 'ioswarm reference server', broadcast: 'POST /broadcast', stats: 'GET /stats' })
-  if (pathname !== '/broadcast') return sendJson(res, 404, { error: 'not found' })
-  if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST' })
-  if (!tokenMatches(ctx.token, bearerToken(req))) {
-    res.setHeader('www-authenticate', 'Bearer')
-    return sendJson(res, 401, { error: 'unauthorized: send the token as "Authorization: Bearer <token>"' })
-  }
-  const body = await readJson(req, ctx.maxBodyBytes)
-  if (body.error) return sendJson(res, body.status, { error: body.error })
-  try {
-    sendJson(res, 200, { messages: await ctx.broadcast(body.value) })
-  } catch (error) {
-    sendJson(res, error instanceof IoswarmError ? 400 : 500, { error: /** @type {Error} */ (error).message })
-  }
-}
-
-/**
- * @param {http.IncomingMessage} req
- * @param {number} maxBytes
- * @returns {Promise<{ value?: unknown, error?: string, status: number }>}
- */
-async function readJson (req, maxBytes) {
-  const tooLarge = { error: `body larger than ${maxBytes} bytes`, status: 413 }
-  if (Number(req.headers['content-length']) > maxBytes) return discard(req, tooLarge)
-  const chunks = []
-  let size = 0
-  for await (const chunk of req) {
-    size += chunk.length
-    if (size > maxBytes) return discard(req, tooLarge)
-    chunks.push(chunk)
-  }
-  const text = Buffer.concat(chunks).toString('utf8')
-  if (text.trim() === '') return { value: {}, status: 200 }
-  try {
-    return { value: JSON.parse(text), status: 200 }
-  } catch (error) {
-    return { error: `body is not JSON: ${/** @type {Error} */ (error).message}`, status: 400 }
-  }
-}
-
-/**
- * Reads and drops the rest of a refused body, so the client gets our answer rather than a
- * reset connection.
- * @template T
- * @param {http.IncomingMessage} req
- * @param {T} answer
- * @returns {T}
- */
-function discard (req, answer) {
-  req.resume()
-  return answer
-}
-
-/**
- * @param {http.ServerResponse} res
- * @param {number} status
- * @param {unknown} body
- */
-function sendJson (res, status, body) {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(body))
+async function attachSticky (io) {
+  const { setupWorker } = await import('@socket.io/sticky')
+  setupWorker(io)
+  return { port: 0 }
 }

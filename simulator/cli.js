@@ -7,6 +7,7 @@ import { formatCounts } from '../lib/format.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { linkCollector, simulatorId } from './collector-link.js'
 import { ENGINE_NAMES } from './engines/index.js'
+import { PARSER_NAMES } from './engines/sio.js'
 import { formatProgress, formatSimSummary } from './format.js'
 import { runSwarm } from './swarm.js'
 
@@ -21,6 +22,7 @@ export const simulateCommand = {
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30' })
     .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)' })
     .option('path', { type: 'string', default: '/socket.io/', describe: 'Engine.IO path on the server' })
+    .option('parser', { type: 'string', default: 'json', choices: PARSER_NAMES, describe: 'Socket.IO packet encoding; must match the server\'s (msgpack = socket.io-msgpack-parser)' })
     .option('namespace', { type: 'string', describe: 'Namespace to join (default: the URL\'s path, else /)' })
     .option('event', { type: 'string', array: true, default: [DEFAULT_EVENT], describe: 'Broadcast event(s) to measure; * = every event' })
     .option('ramp', { type: 'string', describe: 'Spread connects over this window: 0 = all at once, 10s, 500ms (default: the server\'s pingInterval, read from its handshake)' })

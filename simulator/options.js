@@ -7,6 +7,7 @@ import { invalidOption } from '../lib/errors.js'
 import { parseInteger, parseDurationMs, parseHttpUrl, parseTransportMix, parseNamespace } from '../lib/options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { ENGINE_NAMES } from './engines/index.js'
+import { PARSER_NAMES } from './engines/sio.js'
 
 /** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
 export const MAX_CLIENTS = 1_000_000
@@ -26,6 +27,7 @@ export const MAX_CLIENTS = 1_000_000
  * @property {number} messageTimeoutMs
  * @property {boolean} reconnect
  * @property {string | null} id
+ * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
  */
 
 /**
@@ -39,6 +41,8 @@ export function normalizeSimOptions (input) {
   if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
   const events = [input.event ?? DEFAULT_EVENT].flat().map(String)
   if (events.some((e) => e.length === 0)) throw invalidOption('--event', 'must not be empty')
+  const parser = String(input.parser ?? 'json')
+  if (!PARSER_NAMES.includes(parser)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')} (the server's parser), got ${JSON.stringify(parser)}`)
   const path = String(input.path ?? DEFAULT_PATH)
   if (!path.startsWith('/')) throw invalidOption('--path', `must start with /, got ${JSON.stringify(path)}`)
   return {
@@ -55,7 +59,8 @@ export function normalizeSimOptions (input) {
     durationMs: input.duration === undefined || input.duration === null ? null : positiveDuration(input.duration, '--duration'),
     messageTimeoutMs: positiveDuration(input.messageTimeout ?? '10s', '--message-timeout'),
     reconnect: input.reconnect === undefined ? true : Boolean(input.reconnect),
-    id: input.id === undefined || input.id === null ? null : String(input.id)
+    id: input.id === undefined || input.id === null ? null : String(input.id),
+    parser
   }
 }
 

@@ -74,7 +74,7 @@ export async function runSwarm (input, hooks = {}) {
   })
   const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
   const pool = engines[options.engine].createPool({
-    url: options.url, path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect
+    url: options.url, path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser
   }, tracker.events)
   hooks.onPool?.(pool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server })

@@ -10,6 +10,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import { Manager } from 'socket.io-client'
+import msgpackParser from 'socket.io-msgpack-parser'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -38,6 +39,18 @@ export function connectErrorReason (error) {
   return detail ? `${error.message} (${detail})` : error.message
 }
 
+/** Socket.IO packet encodings a client can speak; the server must use the same one. */
+export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
+
+/**
+ * socket.io's `parser` option for a parser name: undefined = the default JSON parser.
+ * Exported so that other engines (and servers) pick the very same msgpack implementation.
+ * @param {string} name one of PARSER_NAMES
+ */
+export function sioParser (name) {
+  return name === 'msgpack' ? msgpackParser : undefined
+}
+
 /** @type {import('./types.js').Engine} */
 export const sioEngine = {
   name: 'sio',
@@ -49,6 +62,7 @@ export const sioEngine = {
     /** @type {(Socket | undefined)[]} */
     const sockets = []
     const listenAll = options.events.includes('*')
+    const parser = sioParser(options.parser ?? 'json')
 
     return {
       connect (i, transport) {
@@ -57,7 +71,8 @@ export const sioEngine = {
           path: options.path,
           agent: /** @type {any} */ (agent),
           reconnection: options.reconnect,
-          autoConnect: false
+          autoConnect: false,
+          ...(parser ? { parser } : {})
         })
         const socket = manager.socket(options.namespace, { auth: options.auth ?? {} })
         sockets[i] = socket

@@ -30,6 +30,7 @@
  * @property {boolean} keepAlive HTTP keep-alive for polling requests
  * @property {boolean} reconnect reconnect with the engine's backoff after a disconnect
  * @property {Record<string, unknown>} [auth] handshake auth payload
+ * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  */
 
 /**

@@ -1,8 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { io } from 'socket.io-client'
 import { runBroadcast } from '../../broadcaster/index.js'
-import { startTestServer } from '../helpers/swarm.js'
+import { startTestServer, waitForClients } from '../helpers/swarm.js'
 import { closedPort } from '../helpers/ports.js'
+import { waitFor } from '../helpers/wait.js'
 
 test('rounds are sent on schedule with round.seq ids, over HTTP and over the admin socket', async (t) => {
   const server = await startTestServer(t)
@@ -42,4 +44,35 @@ test('bad options are usage errors naming the flag', async () => {
   await assert.rejects(runBroadcast({ url: 'http://x', token: '', rounds: '1x1' }), /--token is required/)
   await assert.rejects(runBroadcast({ url: 'http://x', token: 't', rounds: 'soon' }), /--rounds/)
   await assert.rejects(runBroadcast({ url: 'http://x', token: 't', size: -4 }), /--size/)
+})
+
+test('--message: the server emits the rendered template, over HTTP and the admin socket', async (t) => {
+  const server = await startTestServer(t)
+  const listener = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+  t.after(() => listener.close())
+  await waitForClients(server, 1)
+  /** @type {any[]} */
+  const received = []
+  listener.on('score', (m) => received.push(m))
+  const message = '{"type":"score","ref":"m-{{id}}","r":{{round}},"n":{{seq}},"ts":{{sentAt}},"body":{{payload}}}'
+  for (const via of /** @type {const} */ (['http', 'socket'])) {
+    const before = Date.now()
+    const result = await runBroadcast({ url: server.url, token: 'test-token', rounds: '2x20', event: 'score', size: 3, message, via })
+    assert.equal(result.message, message)
+    assert.ok(result.messages.every((m) => m.error === null), via)
+    await waitFor(() => received.length === (via === 'http' ? 2 : 4), { message: `${via}: two messages` })
+    const [first] = received.slice(-2)
+    assert.deepEqual({ ...first, ts: 0 }, { type: 'score', ref: 'm-1.1', r: 1, n: 1, ts: 0, body: 'ios' })
+    assert.ok(first.ts >= before - 1 && first.ts <= Date.now(), 'sentAt is a wall-clock number')
+  }
+})
+
+test('a --message that is not JSON, or names an unknown placeholder, is a usage error', async () => {
+  await assert.rejects(runBroadcast({ url: 'http://x', token: 't', message: '{"id": {{id}' }), (error) => {
+    assert.equal(/** @type {import('../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
+    assert.match(/** @type {Error} */ (error).message, /^--message must be a JSON template/)
+    return true
+  })
+  await assert.rejects(runBroadcast({ url: 'http://x', token: 't', message: '{"id": {{uuid}}}' }), /--message has an unknown placeholder \{\{uuid\}\}/)
+  await assert.rejects(runBroadcast({ url: 'http://x', token: '', via: 'redis-emitter' }), /--redis is required with --via redis-emitter/)
 })

@@ -1,7 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { io } from 'socket.io-client'
+import WebSocket from 'ws'
 import { startTestServer, startTestSwarm, waitForClients } from '../helpers/swarm.js'
+import { waitFor } from '../helpers/wait.js'
 import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
 
 /**
@@ -88,4 +90,65 @@ test('GET /stats counts connections by transport, and its own process health', a
   assert.equal(typeof stats.loopDelayP99Ms, 'number')
   assert.equal(typeof stats.cpuPct, 'number')
   await swarm.stop()
+})
+
+test('--parser msgpack: sio clients with the msgpack parser get every broadcast; JSON clients cannot connect', async (t) => {
+  const server = await startTestServer(t, { parser: 'msgpack' })
+  const swarm = startTestSwarm(t, { url: server.url, clients: 6, transport: 'websocket:1,polling:1', parser: 'msgpack' })
+  await waitForClients(server, 6)
+  await server.broadcast({ round: 1, count: 2, size: 100 })
+  await waitFor(() => swarm.closed.length === 2, { message: () => `2 messages closed (have ${swarm.closed.length})` })
+  const result = await swarm.stop()
+  assert.equal(result.options.parser, 'msgpack')
+  for (const m of result.messages) {
+    assert.equal(m.received, 6, `message ${m.id}`)
+    assert.equal(m.missing, 0)
+    assert.ok(m.absolute && m.absolute.count === 6, 'sentAt decoded from msgpack')
+  }
+
+  const json = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+  t.after(() => json.close())
+  const outcome = await new Promise((resolve) => {
+    json.once('connect', () => resolve('connected'))
+    json.once('connect_error', (error) => resolve(`refused: ${error.message}`))
+    json.io.once('close', (reason) => resolve(`closed: ${reason}`))
+  })
+  assert.notEqual(outcome, 'connected', 'a JSON-parser client does not speak to a msgpack server')
+})
+
+test('--per-message-deflate is negotiated only when asked for', async (t) => {
+  for (const perMessageDeflate of [false, true]) {
+    const server = await startTestServer(t, { perMessageDeflate })
+    // ws offers permessage-deflate by default; the server accepts it or not.
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`)
+    t.after(() => ws.close())
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    assert.equal(ws.extensions.includes('permessage-deflate'), perMessageDeflate)
+    ws.close()
+    await server.close()
+  }
+})
+
+test('--max-http-buffer-size: a client message past it closes that client', async (t) => {
+  const server = await startTestServer(t, { maxHttpBufferSize: 1024 })
+  const client = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+  t.after(() => client.close())
+  await new Promise((resolve) => client.once('connect', () => resolve(undefined)))
+  const gone = new Promise((resolve) => client.once('disconnect', (reason) => resolve(reason)))
+  client.emit('chat', 'x'.repeat(512))
+  client.emit('chat', 'x'.repeat(2048))
+  assert.equal(await gone, 'transport close')
+})
+
+test('a broadcast with `message` emits it exactly as given', async (t) => {
+  const server = await startTestServer(t)
+  const listener = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+  t.after(() => listener.close())
+  await waitForClients(server, 1)
+  const received = new Promise((resolve) => listener.once('score', resolve))
+  const message = { type: 'goal', data: { team: 'A', n: 2 } }
+  const [answer] = await server.broadcast({ event: 'score', message, id: 'goal-1' })
+  assert.equal(answer.id, 'goal-1')
+  assert.deepEqual(await received, message)
+  await assert.rejects(server.broadcast({ message, count: 2 }), /message is sent as is: only with count 1/)
 })
