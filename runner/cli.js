@@ -25,6 +25,7 @@ export const runCommand = {
     .option('rounds', { alias: 'r', type: 'string', default: DEFAULT_ROUNDS, describe: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test)' })
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling, upgrade, or a mix: websocket:70,polling:30' })
     .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation of the simulators' })
+    .option('parser', { type: 'string', default: 'json', choices: ['json', 'msgpack'], describe: 'Socket.IO encoding of the simulators; must match the server\'s' })
     .option('ramp', { type: 'string', describe: 'Spread connects over this window (default: the server\'s pingInterval)' })
     .option('ping-interval', { type: 'string', default: '25s', describe: 'pingInterval of the reference server this starts' })
     .option('target', { type: 'string', describe: 'Test this server instead of starting the reference server (needs --token)' })

@@ -74,6 +74,7 @@ function publicOptions (options) {
     rounds: formatRounds(options.rounds),
     transport: options.transport,
     engine: options.engine,
+    parser: options.parser,
     rampMs: options.rampMs,
     pingIntervalMs: options.target ? null : options.pingIntervalMs,
     sizeBytes: options.sizeBytes,

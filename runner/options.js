@@ -57,6 +57,7 @@ export function normalizeRunOptions (input) {
     rounds: parseRounds(input.rounds ?? DEFAULT_ROUNDS),
     transport: formatTransportMix(parseTransportMix(input.transport ?? 'websocket')),
     engine,
+    parser: String(input.parser ?? 'json'),
     rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
     pingIntervalMs: parseDurationMs(input.pingInterval ?? '25s', '--ping-interval'),
     sizeBytes: parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 }),

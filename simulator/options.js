@@ -43,6 +43,7 @@ export function normalizeSimOptions (input) {
   if (events.some((e) => e.length === 0)) throw invalidOption('--event', 'must not be empty')
   const parser = String(input.parser ?? 'json')
   if (!PARSER_NAMES.includes(parser)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')} (the server's parser), got ${JSON.stringify(parser)}`)
+  if (parser !== 'json' && engine !== 'sio') throw invalidOption('--parser', `${parser} works with --engine sio only (the ${engine} engine speaks socket.io's default JSON encoding)`)
   const path = String(input.path ?? DEFAULT_PATH)
   if (!path.startsWith('/')) throw invalidOption('--path', `must start with /, got ${JSON.stringify(path)}`)
   return {

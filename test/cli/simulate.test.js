@@ -25,6 +25,7 @@ test('bad input exits 2 with a message naming the flag, before any socket opens'
     [['--url', ''], /--url must be a URL/],
     [['--ramp', 'later', ...url], /--ramp must be a duration/],
     [['--engine', 'warp', ...url], /Invalid values:[\s\S]*engine/],
+    [['--engine', 'lean', '--parser', 'msgpack', ...url], /--parser msgpack works with --engine sio only/],
     [['--no-such-flag', ...url], /Unknown argument/]
   ]
   for (const [args, message] of cases) {
