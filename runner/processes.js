@@ -21,10 +21,11 @@ const CLI = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
 
 /**
  * @param {string[]} args CLI arguments
+ * @param {Record<string, string>} [env] added to this process's environment
  * @returns {Child}
  */
-export function startCli (args) {
-  const child = fork(CLI, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+export function startCli (args, env = {}) {
+  const child = fork(CLI, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, ...env } })
   let tail = ''
   child.stderr?.on('data', (data) => { tail = (tail + data).slice(-4000) })
   const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }))
@@ -49,7 +50,9 @@ export function startCli (args) {
  * @returns {Promise<Child & { url: string }>}
  */
 export async function startServerProcess ({ token, pingIntervalMs, host = '127.0.0.1' }) {
-  const child = startCli(['serve', '--port', '0', '--host', host, '--token', token, '--ping-interval', `${pingIntervalMs}ms`, '--json'])
+  // The token goes by environment: it stays out of `ps`, and a token that starts with '-'
+  // cannot be taken for a flag.
+  const child = startCli(['serve', '--port', '0', '--host', host, '--ping-interval', `${pingIntervalMs}ms`, '--json'], { IOSWARM_TOKEN: token })
   const line = new Promise((resolve, reject) => {
     let out = ''
     child.process.stdout?.on('data', (data) => {
