@@ -153,7 +153,8 @@ export const SCHEMA_VERSION = 1
 
 /**
  * One second of a server process; `server` (its id, e.g. a cluster worker) is set by the collector.
- * @typedef {ProcessSample & { connected: number, byTransport: { websocket: number, polling: number }, server?: string }} ServerSample
+ * @typedef {ProcessSample & { connected: number, byTransport: { websocket: number, polling: number }, server?: string, workers?: (ProcessSample & { worker: number, pid?: number })[], primary?: ProcessSample }} ServerSample
+ *   a cluster (`serve --cluster K`) adds each worker's and the primary's own sample to the totals
  */
 
 /**

@@ -74,6 +74,19 @@ export function connectionCharts (d, prefix) {
 }
 
 /**
+ * One CPU line per worker of a clustered server (`serve --cluster K`), beside the total.
+ * @param {DistributionResult['server']} samples
+ * @param {(s: { t: number }) => number} x
+ */
+export function workerCpuLines (samples, x) {
+  const workers = [...new Set(samples.flatMap((s) => (s.workers ?? []).map((w) => w.worker)))].sort((a, b) => a - b)
+  return workers.map((worker, k) => line(`worker ${worker} CPU %`, samples.flatMap((s) => {
+    const w = s.workers?.find((v) => v.worker === worker)
+    return w ? [{ x: x(s), y: w.cpuPct }] : []
+  }), color(3 + k), { borderDash: [2, 2] }))
+}
+
+/**
  * @param {DistributionResult} d
  * @param {string} prefix
  * @returns {ChartSpec[]}
@@ -82,8 +95,9 @@ export function serverCharts (d, prefix) {
   const x = (/** @type {{ t: number }} */ s) => secondsSince(s.t, d.startedAt)
   const load = chartConfig('line', {
     datasets: [
-      line('CPU % of one core', d.server.map((s) => ({ x: x(s), y: s.cpuPct })), color(0)),
-      line('event-loop delay p99 (ms)', d.server.map((s) => ({ x: x(s), y: s.loopDelayP99Ms })), color(2), { yAxisID: 'y1' })
+      line(d.server.some((s) => s.workers) ? 'CPU % total' : 'CPU % of one core', d.server.map((s) => ({ x: x(s), y: s.cpuPct })), color(0)),
+      line('event-loop delay p99 (ms)', d.server.map((s) => ({ x: x(s), y: s.loopDelayP99Ms })), color(2), { yAxisID: 'y1' }),
+      ...workerCpuLines(d.server, x)
     ]
   }, { x: secondsAxis(), y: axis('CPU %', { beginAtZero: true }), y1: axis('event-loop delay p99 (ms)', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } }) })
   const memory = chartConfig('line', {

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { connectedPerSecond, connectionCharts, healthCharts, serverCharts } from '../../../results/report/charts-time.js'
+import { connectedPerSecond, connectionCharts, healthCharts, serverCharts, workerCpuLines } from '../../../results/report/charts-time.js'
 
 /** @returns {import('../../../lib/schema.js').RunResult} */
 const small = () => JSON.parse(readFileSync(new URL('../../fixtures/run-small.json', import.meta.url), 'utf8'))
@@ -45,4 +45,24 @@ test('health charts shade exactly the saturated seconds of the saturated simulat
   assert.equal(bands[0].label, '2x500-sim-1 saturated')
   assert.deepEqual(bands[0].data.filter((/** @type {{ y: number }} */ p) => p.y === 1).map((/** @type {{ x: number }} */ p) => p.x), [10, 11, 12])
   assert.match(loop.caption, /saturated \(1 of 2\)/)
+})
+
+test('a clustered server gets a CPU line per worker beside the total', () => {
+  const sample = (/** @type {number} */ t, /** @type {number[]} */ cpus) => ({
+    t,
+    loopDelayP50Ms: 0,
+    loopDelayP99Ms: 1,
+    loopDelayMaxMs: 1,
+    elu: 0.1,
+    cpuPct: cpus.reduce((a, b) => a + b, 0),
+    rssBytes: 1,
+    heapUsedBytes: 1,
+    connected: 2,
+    byTransport: { websocket: 2, polling: 0 },
+    workers: cpus.map((cpuPct, i) => ({ worker: i + 1, t, loopDelayP50Ms: 0, loopDelayP99Ms: 1, loopDelayMaxMs: 1, elu: 0.1, cpuPct, rssBytes: 1, heapUsedBytes: 1 }))
+  })
+  const lines = workerCpuLines([sample(1000, [10, 20]), sample(2000, [30, 5])], (s) => s.t / 1000)
+  assert.deepEqual(lines.map((l) => l.label), ['worker 1 CPU %', 'worker 2 CPU %'])
+  assert.deepEqual(lines[1].data, [{ x: 1, y: 20 }, { x: 2, y: 5 }])
+  assert.deepEqual(workerCpuLines([{ ...sample(1000, []), workers: undefined }], (s) => s.t), [], 'no lines for a single process')
 })
