@@ -3,6 +3,7 @@
  * library it drives (simulator/cli.js, server/cli.js, …). Maps errors to exit codes.
  */
 import yargs from 'yargs'
+import { loadConfigFile } from '../lib/config-file.js'
 import { EXIT, IoswarmError } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
 import { commands } from './commands.js'
@@ -13,11 +14,21 @@ import { commands } from './commands.js'
  * @returns {Promise<void>}
  */
 export async function main (args) {
+  // yargs turns any error of a config parser into "Invalid JSON config file"; keep ours.
+  /** @type {unknown} */
+  let configError
   const parser = yargs(args)
     .scriptName('ioswarm')
     .usage('$0 <command> [options]\n\nLoad-test a Socket.IO server with a swarm of real clients and measure how long each broadcast takes to reach all of them.')
     .env('IOSWARM')
-    .config('config', 'JSON file of options (flag names as keys)')
+    .config('config', 'JSON or YAML file of options (flag names as keys)', (file) => {
+      try {
+        return loadConfigFile(file)
+      } catch (error) {
+        configError = error
+        return {}
+      }
+    })
     .version(VERSION)
     .help()
     .alias('h', 'help')
@@ -32,6 +43,7 @@ export async function main (args) {
       process.exit(EXIT.USAGE)
     })
   parser.middleware((argv) => {
+    if (configError) throw configError
     const known = /** @type {{ getOptions(): { array: string[], key: Record<string, boolean> } }} */ (/** @type {unknown} */ (parser)).getOptions()
     const arrays = new Set(known.array)
     for (const [key, value] of Object.entries(argv)) {
