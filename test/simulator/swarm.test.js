@@ -100,3 +100,20 @@ test('messages without an id are identified by their content', async (t) => {
   assert.equal(news.absolute, null, 'no sentAt, no absolute latency')
   assert.equal(result.messages.find((m) => m.event === 'score')?.received, 8)
 })
+
+test('--ramp 2s with 200 clients: connections reach the server spread evenly over the window', async (t) => {
+  const server = await startTestServer(t)
+  /** @type {number[]} */
+  const connectedAt = []
+  server.io.on('connection', () => connectedAt.push(Date.now()))
+  const swarm = startTestSwarm(t, { url: server.url, clients: 200, ramp: '2s' })
+  await waitForClients(server, 200)
+  await swarm.stop()
+  const start = connectedAt[0]
+  // Four half-second windows each get about a quarter (50 ± 20): a burst would break this;
+  // the exact times are not asserted.
+  const bins = [0, 0, 0, 0]
+  for (const at of connectedAt) bins[Math.min(3, Math.floor((at - start) / 500))]++
+  for (const [k, n] of bins.entries()) assert.ok(n >= 30 && n <= 70, `window ${k} has ${n} connections: ${bins}`)
+  assert.ok(connectedAt[199] - start >= 1700, `the last connection came ${connectedAt[199] - start} ms after the first`)
+})
