@@ -26,7 +26,9 @@ test('rounds are sent on schedule with round.seq ids, over HTTP and over the adm
     assert.ok(result.messages.every((m) => m.error === null && typeof m.sentAt === 'number'))
     // Scheduled from the round start: message k of round 1 goes out about k × 100 ms after the first.
     const r1 = result.messages.filter((m) => m.round === 1).map((m) => m.requestedAt - result.messages[0].requestedAt)
-    assert.ok(r1[2] >= 195 && r1[2] < 600, `third message at +${r1[2]} ms`)
+    // Not before its time (a schedule measured from the round start); the upper bound only
+    // catches a schedule gone wrong, with room for a loaded machine.
+    assert.ok(r1[2] >= 195 && r1[2] < 2000, `third message at +${r1[2]} ms`)
   }
 })
 
