@@ -173,7 +173,7 @@ export function mergeWorkerResults (results, id) {
     timeline: mergeTimelines(results.map((r) => r.timeline)),
     workers: {
       note: RELATIVE_NOTE,
-      list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, exitCode: null }))
+      list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
     }
   }
 }

@@ -31,6 +31,7 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   assert.equal(result.clients.connectTime.count, 20)
   assert.deepEqual(result.workers.list.map((/** @type {any} */ w) => [w.id, w.clients.target, w.exitCode]), [['wt-w1', 10, 0], ['wt-w2', 10, 0]])
   assert.notEqual(result.workers.list[0].pid, result.workers.list[1].pid)
+  assert.ok(result.workers.list.every((/** @type {any} */ w) => w.rssMaxBytes > 0), 'each worker\'s own RSS')
   assert.equal(result.workers.note, RELATIVE_NOTE)
   assert.deepEqual(result.messages.map((/** @type {any} */ m) => m.id), ['1.1', '1.2'])
   for (const m of result.messages) {
