@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * Scale run: the reference server (`ioswarm serve`, or `--cluster K`) and one simulator of
+ * Scale run: the reference server (`ioswarm serve`, `--cluster K`, or `--servers S` separate
+ * processes on their own ports, each below its per-process fd limit) and one simulator of
  * the lean engine over WebSocket spread over `--processes M` worker processes
  * (`ioswarm simulate --workers M`) and `--destinations D` loopback addresses
  * (127.0.0.1-127.0.0.D, the server binds 0.0.0.0). Connects every client, sends one
  * broadcast, stops the simulator and prints one JSON line: connected, received, missing,
- * RSS per process, connect time.
+ * RSS per process, connect time. With --servers S, the broadcast is posted to every server
+ * at once with one message id, so the simulator sees it as one message.
  *
- *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--cluster 0]
+ *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]
  *                       [--ramp 20s] [--payload-bytes 100] [--connect-limit-s 300] [--drain-s 15]
  */
 import { spawn } from 'node:child_process'
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '20000' },
     processes: { type: 'string', default: '4' },
     destinations: { type: 'string', default: '4' },
+    servers: { type: 'string', default: '1' },
     cluster: { type: 'string', default: '0' },
     ramp: { type: 'string', default: '20s' },
     'payload-bytes': { type: 'string', default: '100' },
@@ -35,20 +38,23 @@ const { values } = parseArgs({
 })
 const clients = Number(values.clients)
 
-const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--token', TOKEN, '--cluster', values.cluster, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const servers = Array.from({ length: Number(values.servers) }, () =>
+  spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--token', TOKEN, '--cluster', values.cluster, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] }))
 /** @type {{ child?: import('node:child_process').ChildProcess }} */
 const sim = {}
 process.on('exit', () => {
-  for (const child of [sim.child, server]) if (child?.pid && child.exitCode === null) process.kill(child.pid, 'SIGTERM')
+  for (const child of [sim.child, ...servers]) if (child?.pid && child.exitCode === null) process.kill(child.pid, 'SIGTERM')
 })
-const [line] = /** @type {[Buffer]} */ (await once(/** @type {import('node:stream').Readable} */ (server.stdout), 'data'))
-const { port, workers: serverWorkers } = JSON.parse(String(line).split('\n')[0])
-const base = `http://127.0.0.1:${port}`
+const listening = await Promise.all(servers.map(async (server) => {
+  const [line] = /** @type {[Buffer]} */ (await once(/** @type {import('node:stream').Readable} */ (server.stdout), 'data'))
+  return /** @type {{ port: number, workers: unknown[] }} */ (JSON.parse(String(line).split('\n')[0]))
+}))
+const bases = listening.map((l) => `http://127.0.0.1:${l.port}`)
 
 const startedMs = Date.now()
 const simulator = spawn(process.execPath, [
   BIN, 'simulate', '--workers', values.processes, '-c', String(clients), '--engine', 'lean', '--transport', 'websocket',
-  '--url', `http://127.0.0.1-127.0.0.${values.destinations}:${port}`, '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet'
+  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet'
 ], { stdio: ['ignore', 'pipe', 'inherit'] })
 sim.child = simulator
 let stdout = ''
@@ -58,9 +64,9 @@ const simulatorExit = once(simulator, 'close')
 const connected = await waitForConnected()
 const connectMs = connected.atMs - startedMs
 const serverAtPeak = connected.stats
-const sent = /** @type {{ messages: { recipients: number }[] }} */ (await (await fetch(`${base}/broadcast`, {
-  method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ count: 1, size: Number(values['payload-bytes']) })
-})).json())
+const sent = await Promise.all(bases.map(async (base) => /** @type {{ messages: { recipients: number }[] }} */ (await (await fetch(`${base}/broadcast`, {
+  method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'scale-1', count: 1, size: Number(values['payload-bytes']) })
+})).json())))
 // The simulator closes the message when every client has it; this waits for the stragglers.
 await sleep(Number(values['drain-s']) * 1000)
 if (simulator.pid) process.kill(simulator.pid, 'SIGTERM')
@@ -72,20 +78,21 @@ process.stdout.write(`${JSON.stringify({
   clients,
   processes: Number(values.processes),
   destinations: Number(values.destinations),
+  servers: servers.length,
   serverCluster: Number(values.cluster),
   connectedAtServer: serverAtPeak.connected,
   everConnected: result.clients?.everConnected,
   connectErrors: result.clients?.errors,
   connectMs,
   connectTimeP99Ms: result.clients?.connectTime?.p99,
-  recipientsAtServer: sent.messages?.[0]?.recipients,
+  recipientsAtServer: sent.reduce((sum, r) => sum + (r.messages?.[0]?.recipients ?? 0), 0),
   received: message?.received ?? 0,
   expected: message?.expected ?? 0,
   missing: message?.missing ?? 0,
   relativeMs: message && { p50: message.relative.p50, p99: message.relative.p99, max: message.relative.max },
   simulatorRssMaxBytes: result.workers?.list.map((/** @type {any} */ w) => ({ id: w.id, rssMaxBytes: w.rssMaxBytes, clients: w.clients.target })),
   serverRssBytes: serverAtPeak.rssBytes,
-  serverWorkers: serverWorkers?.length ?? 0,
+  serverWorkers: listening[0].workers?.length ?? 0,
   preflight: result.preflight?.needs,
   host: hostFacts(),
   loadavg: readFileSync('/proc/loadavg', 'utf8').trim()
@@ -98,15 +105,18 @@ process.exit(0)
  */
 async function waitForConnected () {
   const deadline = Date.now() + Number(values['connect-limit-s']) * 1000
-  let best = { connected: -1, rssBytes: 0 }
+  let best = { connected: -1, rssBytes: [0] }
   let bestAtMs = Date.now()
   for (;;) {
-    const stats = /** @type {{ connected: number, rssBytes: number }} */ (await (await fetch(`${base}/stats`)).json())
-    if (stats.connected > best.connected) {
-      best = stats
+    // A busy server (a cluster primary handing over thousands of connects) may not answer in time.
+    const all = await Promise.all(bases.map((base) => fetch(`${base}/stats`, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.json()).then((s) => /** @type {{ connected: number, rssBytes: number }} */ (s), () => ({ connected: 0, rssBytes: 0 }))))
+    const connected = all.reduce((sum, s) => sum + s.connected, 0)
+    if (connected > best.connected) {
+      best = { connected, rssBytes: all.map((s) => s.rssBytes) }
       bestAtMs = Date.now()
     }
-    if (stats.connected >= clients || Date.now() > deadline || Date.now() - bestAtMs > 30000 || sim.child?.exitCode !== null) {
+    if (connected >= clients || Date.now() > deadline || Date.now() - bestAtMs > 30000 || sim.child?.exitCode !== null) {
       return { stats: best, atMs: bestAtMs }
     }
     await sleep(1000)
