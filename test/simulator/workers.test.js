@@ -2,8 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { RELATIVE_NOTE, workerArgs } from '../../simulator/workers.js'
 import { normalizeSimOptions } from '../../simulator/options.js'
+import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
+import { getRedisUrl } from '../helpers/redis.js'
 import { startTestServer, waitForClients } from '../helpers/swarm.js'
+import { waitFor } from '../helpers/wait.js'
 
 test('a worker gets every option of the simulator as flags', () => {
   const options = normalizeSimOptions({ url: ['http://127.0.0.1-127.0.0.2:3000/chat'], transport: 'websocket:3,polling:1', engine: 'lean', ramp: '2s', keepAlive: false, event: ['a', 'b'] })
@@ -57,4 +60,30 @@ test('SIGTERM to the parent stops every worker, which still report; the merged r
   for (const w of result.workers.list) {
     assert.throws(() => process.kill(w.pid, 0), { code: 'ESRCH' }, `worker ${w.pid} is gone`)
   }
+})
+
+test('with --redis, each worker registers and reports to the collector on its own', async (t) => {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return
+  const server = await startTestServer(t)
+  const runId = `workers-${process.pid}-${Date.now()}`
+  const redis = new Redis(redisUrl)
+  t.after(async () => {
+    const keys = await redis.keys(`ioswarm:{${runId}}:*`)
+    if (keys.length > 0) await redis.del(...keys)
+    await redis.zrem('ioswarm:runs', runId)
+    redis.disconnect()
+  })
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '4', '--url', server.url, '--ramp', '0', '--redis', redisUrl, '--run', runId, '--id', 'rw', '--json', '--quiet'])
+  await waitForClients(server, 4)
+  await server.broadcast({ round: 1, count: 1, size: 16 })
+  // Each worker reports the message once every one of its clients has it.
+  await waitFor(async () => (await redis.xlen(`ioswarm:{${runId}}:messages`)) >= 2, { timeoutMs: 15000, message: 'a message report from each worker in Redis' })
+  run.child.kill('SIGTERM')
+  const { code, stderr } = await run
+  assert.equal(code, 0, stderr)
+  const simulators = await redis.hgetall(`ioswarm:{${runId}}:simulators`)
+  assert.deepEqual(Object.keys(simulators).sort(), ['rw-w1', 'rw-w2'])
+  const reports = await redis.xrange(`ioswarm:{${runId}}:messages`, '-', '+')
+  assert.deepEqual(reports.map(([, fields]) => fields[fields.indexOf('sim') + 1]).sort(), ['rw-w1', 'rw-w2'])
 })
