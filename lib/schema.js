@@ -101,6 +101,9 @@ export const SCHEMA_VERSION = 1
  * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null }} server
  * @property {ClockInfo} clock
  * @property {ClientCounts} clients
+ * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)
+ * @property {{ needs: { fdsPerProcess: number, portsPerDestination: number, memoryBytes: number }, limits: Record<string, number | string>, warnings: string[] }} [preflight] what the run needed against the machine's limits
+ * @property {{ note: string, list: { id: string, pid: number, clients: { target: number, connected: number, failed: number }, rssMaxBytes: number, exitCode: number | null }[] }} [workers] set when --workers K merged K processes into this result
  * @property {MessageReport[]} messages
  * @property {{ samples: ProcessSample[], summary: HealthSummary }} health
  * @property {TimelinePoint[]} timeline

@@ -10,6 +10,7 @@ import { ENGINE_NAMES } from './engines/index.js'
 import { PARSER_NAMES } from './engines/sio.js'
 import { formatProgress, formatSimSummary } from './format.js'
 import { runSwarm } from './swarm.js'
+import { runWorkers } from './workers.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -18,7 +19,7 @@ export const simulateCommand = {
   builder: (y) => y
     .usage('$0 simulate -c N [options]\n\nOpens N clients, spread over the server\'s heartbeat interval, and records for every broadcast message each client\'s delay relative to the first receipt in this process, absolute latency from the message\'s sentAt, and missing deliveries. Runs until --duration or Ctrl-C, then prints a summary (stderr) and, with --json, the result (stdout).')
     .option('clients', { alias: 'c', type: 'string', default: '100', describe: 'Number of clients', requiresArg: true })
-    .option('url', { alias: 'u', type: 'string', default: 'http://localhost:3000', describe: 'Server URL (a path is taken as the namespace, as socket.io-client does)' })
+    .option('url', { alias: 'u', type: 'string', array: true, default: ['http://localhost:3000'], describe: 'Server URL (a path is taken as the namespace, as socket.io-client does); give it several times, or as an address range such as http://127.0.0.1-127.0.0.8:3000, to spread clients round-robin over destinations (ephemeral ports are per destination)' })
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30' })
     .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)' })
     .option('path', { type: 'string', default: '/socket.io/', describe: 'Engine.IO path on the server' })
@@ -34,11 +35,13 @@ export const simulateCommand = {
     .option('redis', { type: 'string', describe: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run' })
     .option('run', { type: 'string', describe: 'Run id to join (the same for every simulator of one test)' })
     .option('ipc', { type: 'boolean', hidden: true, describe: 'Report to the parent `ioswarm run` over IPC' })
+    .option('workers', { type: 'number', default: 1, describe: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the result as one JSON object on stdout' })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'No progress or summary on stderr' })
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
     .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON'),
   handler: async (argv) => {
+    if (argv.workers !== 1) return runWorkersCommand(argv)
     const progress = progressWriter({ quiet: argv.quiet })
     const stop = stopOnSignals('ioswarm simulate')
     const id = simulatorId(argv.id)
@@ -49,7 +52,8 @@ export const simulateCommand = {
       result = await runSwarm({ ...argv, id }, {
         ...link?.hooks,
         signal: AbortSignal.any([stop.signal, controlStop.signal]),
-        onStart: ({ id, handshake }) => {
+        onStart: ({ id, handshake, preflight }) => {
+          writeWarnings(preflight.warnings)
           if (argv.quiet) return
           const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
           process.stderr.write(`ioswarm simulate ${id}: ${argv.clients} clients → ${argv.url}; ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)
@@ -64,11 +68,46 @@ export const simulateCommand = {
       const sent = await link.finish(result)
       if (sent.undelivered > 0) process.stderr.write(`ioswarm simulate: ${sent.undelivered} reports could not be delivered to the collector (last error: ${sent.lastError})\n`)
     }
-    if (!argv.quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
-    if (argv.json) process.stdout.write(`${JSON.stringify(result)}\n`)
-    if (result.clients.everConnected === 0) {
-      throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${formatCounts(result.clients.errors)})`)
-    }
-    process.exitCode = EXIT.OK
+    finish(argv, result)
+  }
+}
+
+/**
+ * Prints the result and sets the exit code.
+ * @param {any} argv
+ * @param {import('../lib/schema.js').SimResult} result
+ */
+function finish (argv, result) {
+  if (!argv.quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
+  if (argv.json) process.stdout.write(`${JSON.stringify(result)}\n`)
+  if (result.clients.everConnected === 0) {
+    throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${formatCounts(result.clients.errors)})`)
+  }
+  process.exitCode = EXIT.OK
+}
+
+/** @param {string[]} warnings */
+function writeWarnings (warnings) {
+  for (const w of warnings) process.stderr.write(`ioswarm simulate: warning: ${w}\n`)
+}
+
+/**
+ * `--workers K`: K child simulators; each reports to the collector on its own under --redis.
+ * @param {any} argv
+ */
+async function runWorkersCommand (argv) {
+  if (argv.ipc) throw new IoswarmError(CODES.INVALID_OPTION, '--workers cannot be used under `ioswarm run` (IPC); give the runner more --simulators instead', { flag: '--workers' })
+  const stop = stopOnSignals('ioswarm simulate')
+  const id = simulatorId(argv.id)
+  try {
+    const result = await runWorkers({ ...argv, id }, {
+      signal: stop.signal,
+      onPreflight: (p) => writeWarnings(p.warnings),
+      onWorkerStderr: (k, text) => process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `))
+    })
+    if (!argv.quiet) process.stderr.write(`ioswarm simulate ${id}: ${result.workers?.note}\n`)
+    finish(argv, result)
+  } finally {
+    stop.dispose()
   }
 }

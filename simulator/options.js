@@ -8,13 +8,15 @@ import { parseInteger, parseDurationMs, parseHttpUrl, parseTransportMix, parseNa
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { ENGINE_NAMES } from './engines/index.js'
 import { PARSER_NAMES } from './engines/sio.js'
+import { expandDestinations } from './destinations.js'
 
 /** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
 export const MAX_CLIENTS = 1_000_000
 
 /**
  * @typedef {object} SimOptions
- * @property {string} url
+ * @property {string} url the first destination
+ * @property {string[]} urls every destination (--url several times or an address range); client i goes to urls[i % length]
  * @property {string} path
  * @property {string} namespace
  * @property {string[]} events
@@ -35,8 +37,10 @@ export const MAX_CLIENTS = 1_000_000
  * @returns {SimOptions}
  */
 export function normalizeSimOptions (input) {
-  const url = parseHttpUrl(input.url ?? 'http://localhost:3000', '--url')
+  const urls = expandDestinations(input.url).map((u) => parseHttpUrl(u, '--url'))
+  const url = urls[0]
   const urlPath = new URL(url).pathname
+  if (urls.some((u) => new URL(u).pathname !== urlPath)) throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)
   const engine = String(input.engine ?? 'sio')
   if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
   const events = [input.event ?? DEFAULT_EVENT].flat().map(String)
@@ -49,6 +53,7 @@ export function normalizeSimOptions (input) {
   return {
     // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
     url: new URL(url).origin,
+    urls: urls.map((u) => new URL(u).origin),
     path: path.endsWith('/') ? path : `${path}/`,
     namespace: parseNamespace(input.namespace ?? (urlPath === '' ? '/' : urlPath)),
     events,

@@ -12,9 +12,11 @@ import { DEFAULT_PING_INTERVAL_MS } from '../lib/protocol.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 import { createClientTracker } from './clients.js'
+import { createDestinationPool } from './destinations.js'
 import { engines } from './engines/index.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
+import { checkPreflight, pollingShareOf, readLimits } from './preflight.js'
 import { startRamp } from './ramp.js'
 import { createRecorder } from './recorder.js'
 
@@ -42,12 +44,13 @@ import { createRecorder } from './recorder.js'
 /**
  * @typedef {object} SwarmHooks
  * @property {AbortSignal} [signal] stops the swarm; the result is still returned
- * @property {(info: { id: string, rampMs: number, handshake: SimResult['server'] }) => void} [onStart]
+ * @property {(info: { id: string, rampMs: number, handshake: SimResult['server'], preflight: import('./preflight.js').Preflight }) => void} [onStart]
  * @property {(progress: Progress) => void} [onProgress] once a second
  * @property {(report: MessageReport) => void} [onMessage] when a message closes
  * @property {(sample: { timeline: TimelinePoint, health: ProcessSample }) => void} [onSample] once a second
  * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
+ * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
  */
 
 /** Most one-second samples kept in a result (a day); older ones are still reported live. */
@@ -61,6 +64,10 @@ const MAX_SAMPLES = 86400
 export async function runSwarm (input, hooks = {}) {
   const options = normalizeSimOptions(input)
   const { signal } = hooks
+  // Before any socket (the handshake probe included): a run that cannot fit stops here.
+  const preflight = checkPreflight({
+    clients: options.clients, processes: 1, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport)
+  }, hooks.limits ?? readLimits())
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
@@ -73,11 +80,11 @@ export async function runSwarm (input, hooks = {}) {
     onClose: (report) => hooks.onMessage?.(report)
   })
   const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
-  const pool = engines[options.engine].createPool({
-    url: options.url, path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser
-  }, tracker.events)
+  const pool = createDestinationPool(engines[options.engine], {
+    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser
+  }, options.urls, options.clients, tracker.events)
   hooks.onPool?.(pool)
-  hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server })
+  hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
 
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
@@ -120,6 +127,7 @@ export async function runSwarm (input, hooks = {}) {
   sampler.stop()
   recorder.closeAll()
   const clients = tracker.counts()
+  const destinations = pool.destinations()
   await pool.close()
 
   return {
@@ -137,6 +145,8 @@ export async function runSwarm (input, hooks = {}) {
     server,
     clock: clock(),
     clients,
+    destinations,
+    preflight,
     messages: recorder.reports(),
     health: { samples: health, summary: summarizeHealth(health) },
     timeline

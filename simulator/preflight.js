@@ -1,0 +1,122 @@
+/**
+ * Preflight: what a requested run needs (file descriptors per process, ephemeral ports per
+ * destination, memory) against this machine's limits, checked before any socket opens. A
+ * hidden client-side limit fakes server results (DESIGN.md), so a run that cannot fit stops
+ * with the limit named and how to raise it, and one that barely fits says so.
+ */
+import { readFileSync } from 'node:fs'
+import os from 'node:os'
+import { CODES, IoswarmError } from '../lib/errors.js'
+
+/** Descriptors a simulator process holds besides its clients (stdio, epoll, timers, Redis, probe). */
+export const FD_MARGIN = 64
+/** Above this share of a limit, the run goes on with a warning. */
+export const WARN_RATIO = 0.8
+/** Fixed RSS of one simulator process (Node, modules), bytes. */
+const BASE_BYTES = 80 * 1024 * 1024
+/**
+ * RSS per client, KiB, by engine and wire transport: bench/README.md's 1,000–4,000-client
+ * figures, rounded up (polling peaks higher during connects).
+ * @type {Record<string, { websocket: number, polling: number }>}
+ */
+export const KIB_PER_CLIENT = {
+  lean: { websocket: 24, polling: 40 },
+  sio: { websocket: 40, polling: 72 }
+}
+
+/**
+ * @typedef {object} Limits
+ * @property {number} fdSoft open files soft limit (what the process gets)
+ * @property {number} fdHard open files hard limit (what ulimit -n can raise it to)
+ * @property {number} ports ephemeral ports per (source address, destination address:port)
+ * @property {string} portRange e.g. '32768 60999'
+ * @property {number} freeBytes memory available now
+ */
+
+/**
+ * @typedef {object} Need
+ * @property {number} clients in all processes
+ * @property {number} processes simulator processes sharing the clients (--workers)
+ * @property {number} destinations destination address:port pairs the clients are spread over
+ * @property {string} engine
+ * @property {number} pollingShare 0..1: share of clients that start on polling (2 sockets while upgrading or polling)
+ */
+
+/**
+ * @typedef {object} Preflight
+ * @property {{ fdsPerProcess: number, portsPerDestination: number, memoryBytes: number }} needs
+ * @property {Limits} limits
+ * @property {string[]} warnings limits above 80 % use
+ */
+
+/**
+ * Share of clients that poll (polling, or upgrade: two sockets while the upgrade runs).
+ * @param {import('../lib/options.js').MixEntry[]} mix
+ */
+export function pollingShareOf (mix) {
+  const total = mix.reduce((sum, m) => sum + m.weight, 0)
+  const polling = mix.filter((m) => m.transport !== 'websocket').reduce((sum, m) => sum + m.weight, 0)
+  return total > 0 ? polling / total : 0
+}
+
+/**
+ * The machine's limits, read from /proc (Linux); unknown values are Infinity.
+ * @returns {Limits}
+ */
+export function readLimits () {
+  const [fdSoft, fdHard] = readOpenFiles()
+  let ports = Infinity
+  let portRange = 'unknown'
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
+    ports = high - low + 1
+    portRange = `${low} ${high}`
+  } catch {}
+  return { fdSoft, fdHard, ports, portRange, freeBytes: os.freemem() }
+}
+
+/** @returns {[number, number]} */
+function readOpenFiles () {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))
+    const [soft, hard] = (line ?? '').slice('Max open files'.length).trim().split(/\s+/)
+    const num = (/** @type {string | undefined} */ v) => (v === undefined || v === 'unlimited' ? Infinity : Number(v))
+    return [num(soft), num(hard)]
+  } catch {
+    return [Infinity, Infinity]
+  }
+}
+
+/**
+ * Checks a run against limits; throws IoswarmError LIMIT naming every limit it exceeds.
+ * @param {Need} need
+ * @param {Limits} limits
+ * @returns {Preflight}
+ */
+export function checkPreflight (need, limits) {
+  const socketsPerClient = 1 + need.pollingShare
+  const perProcess = Math.ceil(need.clients / need.processes)
+  const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + FD_MARGIN
+  const portsPerDestination = Math.ceil(Math.ceil(need.clients / need.destinations) * socketsPerClient)
+  const kib = KIB_PER_CLIENT[need.engine] ?? KIB_PER_CLIENT.sio
+  const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
+  const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)
+  const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)}`
+  const checks = [
+    { name: 'file descriptors per process (ulimit -n)', need: fdsPerProcess, limit: limits.fdSoft, how: fdHow },
+    { name: `ephemeral ports per destination (net.ipv4.ip_local_port_range ${limits.portRange})`, need: portsPerDestination, limit: limits.ports, how: 'spread the clients over more destinations (--url given several times, or a range such as http://127.0.0.1-127.0.0.8:3000), or widen the range with infra/tune-host.sh' },
+    { name: 'memory (available now)', need: memoryBytes, limit: limits.freeBytes, how: 'use --engine lean, fewer clients per host, or more hosts', mib: true }
+  ]
+  const show = (/** @type {number} */ v, /** @type {boolean | undefined} */ mib) => (mib ? `${Math.round(v / 1048576)} MiB` : String(v))
+  const errors = []
+  const warnings = []
+  for (const c of checks) {
+    const text = `${c.name}: needs ${show(c.need, c.mib)}, limit ${show(c.limit, c.mib)}`
+    if (c.need > c.limit) errors.push(`${text}; ${c.how}`)
+    else if (c.need > c.limit * WARN_RATIO) warnings.push(`${text} (over ${WARN_RATIO * 100} %)`)
+  }
+  if (errors.length > 0) {
+    throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)):\n  ${errors.join('\n  ')}`)
+  }
+  return { needs: { fdsPerProcess, portsPerDestination, memoryBytes }, limits, warnings }
+}

@@ -1,0 +1,248 @@
+/**
+ * `--workers K`: one simulator spread over K child processes (`ioswarm simulate` with its
+ * share of the clients), so one command passes the per-process file-descriptor cap and uses
+ * every core. Child processes, not worker threads: the fd limit is per process. The results
+ * are merged into one SimResult; relative delays stay relative to each worker's own first
+ * receipt (their histograms are merged, their origins are not shared).
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { CODES, IoswarmError } from '../lib/errors.js'
+import { formatTransportMix } from '../lib/options.js'
+import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
+import { normalizeSimOptions } from './options.js'
+import { checkPreflight, pollingShareOf, readLimits } from './preflight.js'
+
+const BIN = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
+
+/** Most worker processes (the machine's cores, not this cap, are the real bound). */
+export const MAX_WORKERS = 64
+
+/**
+ * The child's `simulate` flags from normalized options (its share and id come separately).
+ * @param {import('./options.js').SimOptions} o
+ * @param {{ redis?: string, run?: string }} link
+ * @returns {string[]}
+ */
+export function workerArgs (o, link) {
+  const args = [
+    ...o.urls.flatMap((u) => ['--url', u]), '--path', o.path, '--namespace', o.namespace,
+    ...o.events.flatMap((e) => ['--event', e]), '--transport', formatTransportMix(o.transport), '--engine', o.engine,
+    '--parser', o.parser, '--message-timeout', `${o.messageTimeoutMs}ms`,
+    o.keepAlive ? '--keep-alive' : '--no-keep-alive', o.reconnect ? '--reconnect' : '--no-reconnect'
+  ]
+  if (o.rampMs !== null) args.push('--ramp', `${o.rampMs}ms`)
+  if (o.durationMs !== null) args.push('--duration', `${o.durationMs}ms`)
+  if (link.redis) args.push('--redis', link.redis, '--run', String(link.run))
+  return args
+}
+
+/**
+ * Runs K simulate processes and merges their results.
+ * @param {Record<string, unknown> & { workers: number | string, id: string }} input simulator options, plus redis/run to report each worker to a collector
+ * @param {{ signal?: AbortSignal, limits?: import('./preflight.js').Limits, onWorkerStderr?: (k: number, text: string) => void, onPreflight?: (preflight: import('./preflight.js').Preflight) => void }} [hooks]
+ * @returns {Promise<import('../lib/schema.js').SimResult>}
+ */
+export async function runWorkers (input, hooks = {}) {
+  const options = normalizeSimOptions(input)
+  const count = Number(input.workers)
+  if (!Number.isInteger(count) || count < 1 || count > MAX_WORKERS) throw new IoswarmError(CODES.INVALID_OPTION, `--workers must be a whole number from 1 to ${MAX_WORKERS}, got ${JSON.stringify(input.workers)}`, { flag: '--workers' })
+  if (count > options.clients) throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
+  const preflight = checkPreflight({
+    clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport)
+  }, hooks.limits ?? readLimits())
+  hooks.onPreflight?.(preflight)
+  const base = workerArgs(options, { redis: /** @type {string | undefined} */ (input.redis), run: /** @type {string | undefined} */ (input.run) })
+  const children = Array.from({ length: count }, (_, k) => {
+    const share = Math.floor(options.clients / count) + (k < options.clients % count ? 1 : 0)
+    return runChild([BIN, 'simulate', ...base, '--clients', String(share), '--id', `${input.id}-w${k + 1}`, '--json', '--quiet'], (text) => hooks.onWorkerStderr?.(k + 1, text))
+  })
+  // Each child is stopped by its own pid; they flush and print their result.
+  const stop = () => { for (const c of children) c.stop() }
+  hooks.signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const outcomes = await Promise.all(children.map((c) => c.done))
+    const failed = outcomes.filter((o) => !o.result)
+    if (failed.length > 0) {
+      throw new IoswarmError(CODES.SERVER, `${failed.length} of ${count} workers gave no result: ${failed.map((f) => `pid ${f.pid} exit ${f.exitCode}: ${f.stderr.trim().split('\n').at(-1)}`).join('; ')}`)
+    }
+    const merged = mergeWorkerResults(outcomes.map((o) => /** @type {import('../lib/schema.js').SimResult} */ (o.result)), String(input.id))
+    merged.preflight = preflight
+    merged.options = { ...merged.options, workers: count }
+    if (merged.workers) merged.workers.list.forEach((w, k) => { w.exitCode = outcomes[k].exitCode })
+    return merged
+  } finally {
+    hooks.signal?.removeEventListener('abort', stop)
+    stop()
+  }
+}
+
+/** Stops of running children: if the parent exits first (a second signal), they go with it. */
+const liveStops = new Set()
+const stopAll = () => { for (const stop of liveStops) stop() }
+
+/**
+ * @param {string[]} args
+ * @param {(text: string) => void} onStderr
+ */
+function runChild (args, onStderr) {
+  // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops each
+  // child once (a child given two signals exits without its result).
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, 'SIGTERM')
+  }
+  liveStops.add(stop)
+  if (liveStops.size === 1) process.on('exit', stopAll)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d
+    onStderr(d)
+  })
+  /** @type {Promise<{ pid: number, exitCode: number | null, stderr: string, result: import('../lib/schema.js').SimResult | null }>} */
+  const done = new Promise((resolve) => {
+    child.on('close', (exitCode) => {
+      liveStops.delete(stop)
+      if (liveStops.size === 0) process.off('exit', stopAll)
+      let result = null
+      try {
+        result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '')
+      } catch {}
+      resolve({ pid: child.pid ?? 0, exitCode, stderr, result })
+    })
+  })
+  return { done, stop }
+}
+
+/** @typedef {import('../lib/schema.js').SimResult} SimResult */
+
+export const RELATIVE_NOTE = 'relative delays are relative to the first receipt in each worker process; their histograms are merged'
+
+/**
+ * Merges worker results into one SimResult: counts summed, histograms merged, messages by key.
+ * @param {SimResult[]} results
+ * @param {string} id the merged simulator's id
+ * @returns {SimResult}
+ */
+export function mergeWorkerResults (results, id) {
+  const [first] = results
+  const clients = results.map((r) => r.clients)
+  const connectTime = mergeEncoded(clients.map((c) => c.connectTime.histogram))
+  /** @type {Map<string, { url: string, target: number, connected: number, everConnected: number }>} */
+  const destinations = new Map()
+  for (const d of results.flatMap((r) => r.destinations ?? [])) {
+    const into = destinations.get(d.url) ?? { url: d.url, target: 0, connected: 0, everConnected: 0 }
+    destinations.set(d.url, { url: d.url, target: into.target + d.target, connected: into.connected + d.connected, everConnected: into.everConnected + d.everConnected })
+  }
+  const samples = results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t)
+  const summaries = results.map((r) => r.health.summary)
+  const maxOf = (/** @type {(s: import('../lib/schema.js').HealthSummary) => number} */ pick) => Math.max(...summaries.map(pick))
+  return {
+    ...first,
+    id,
+    pid: process.pid,
+    startedAt: Math.min(...results.map((r) => r.startedAt)),
+    endedAt: Math.max(...results.map((r) => r.endedAt)),
+    options: { ...first.options, id, clients: sumOf(clients, (c) => c.target) },
+    clients: {
+      target: sumOf(clients, (c) => c.target),
+      connected: sumOf(clients, (c) => c.connected),
+      failed: sumOf(clients, (c) => c.failed),
+      everConnected: sumOf(clients, (c) => c.everConnected),
+      byTransport: sumRecords(clients.map((c) => c.byTransport)),
+      attempts: sumOf(clients, (c) => c.attempts),
+      reconnects: sumOf(clients, (c) => c.reconnects),
+      disconnects: sumRecords(clients.map((c) => c.disconnects)),
+      errors: sumRecords(clients.map((c) => c.errors)),
+      connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
+    },
+    destinations: [...destinations.values()],
+    messages: mergeMessages(results.flatMap((r) => r.messages)),
+    health: {
+      samples,
+      summary: {
+        loopDelayP99MaxMs: maxOf((s) => s.loopDelayP99MaxMs),
+        cpuPctMax: maxOf((s) => s.cpuPctMax),
+        eluMax: maxOf((s) => s.eluMax),
+        rssMaxBytes: maxOf((s) => s.rssMaxBytes),
+        saturatedSeconds: maxOf((s) => s.saturatedSeconds)
+      }
+    },
+    timeline: mergeTimelines(results.map((r) => r.timeline)),
+    workers: {
+      note: RELATIVE_NOTE,
+      list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
+    }
+  }
+}
+
+/**
+ * @template T
+ * @param {T[]} list
+ * @param {(item: T) => number} pick
+ */
+function sumOf (list, pick) {
+  return list.reduce((sum, item) => sum + pick(item), 0)
+}
+
+/**
+ * Sums records key by key, numbers at any depth (byTransport's { target, connected, upgraded }).
+ * @template {Record<string, any>} T
+ * @param {T[]} records
+ * @returns {T}
+ */
+function sumRecords (records) {
+  /** @type {Record<string, any>} */
+  const out = {}
+  for (const record of records) {
+    for (const [key, value] of Object.entries(record)) {
+      out[key] = typeof value === 'number' ? (out[key] ?? 0) + value : sumRecords([out[key] ?? {}, value])
+    }
+  }
+  return /** @type {T} */ (out)
+}
+
+/**
+ * @param {import('../lib/schema.js').MessageReport[]} reports
+ * @returns {import('../lib/schema.js').MessageReport[]}
+ */
+function mergeMessages (reports) {
+  /** @type {Map<string, import('../lib/schema.js').MessageReport[]>} */
+  const byKey = new Map()
+  for (const r of reports) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r])
+  return [...byKey.values()].map((group) => {
+    const relative = mergeEncoded(group.map((m) => m.relative.histogram))
+    const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
+    const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
+    return {
+      ...group[0],
+      firstAt: Math.min(...group.map((m) => m.firstAt)),
+      received: sumOf(group, (m) => m.received),
+      expected: sumOf(group, (m) => m.expected),
+      missing: sumOf(group, (m) => m.missing),
+      duplicates: sumOf(group, (m) => m.duplicates),
+      late: sumOf(group, (m) => m.late),
+      relative: { ...summarize(relative), histogram: encode(relative) },
+      absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) }
+    }
+  }).sort((a, b) => a.firstAt - b.firstAt)
+}
+
+/**
+ * Sums the workers' per-second points by wall-clock second.
+ * @param {import('../lib/schema.js').TimelinePoint[][]} timelines
+ */
+function mergeTimelines (timelines) {
+  /** @type {Map<number, import('../lib/schema.js').TimelinePoint>} */
+  const bySecond = new Map()
+  for (const point of timelines.flat()) {
+    const second = Math.round(point.t / 1000)
+    const into = bySecond.get(second)
+    bySecond.set(second, into
+      ? { ...sumRecords([into, point]), t: into.t, messages: Math.max(into.messages, point.messages) }
+      : { ...point, byTransport: { ...point.byTransport } })
+  }
+  return [...bySecond.values()].sort((a, b) => a.t - b.t)
+}

@@ -1,0 +1,89 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { RELATIVE_NOTE, workerArgs } from '../../simulator/workers.js'
+import { normalizeSimOptions } from '../../simulator/options.js'
+import { Redis } from 'ioredis'
+import { runCli } from '../helpers/cli.js'
+import { getRedisUrl } from '../helpers/redis.js'
+import { startTestServer, waitForClients } from '../helpers/swarm.js'
+import { waitFor } from '../helpers/wait.js'
+
+test('a worker gets every option of the simulator as flags', () => {
+  const options = normalizeSimOptions({ url: ['http://127.0.0.1-127.0.0.2:3000/chat'], transport: 'websocket:3,polling:1', engine: 'lean', ramp: '2s', keepAlive: false, event: ['a', 'b'] })
+  const args = workerArgs(options, { redis: 'redis://127.0.0.1:6399', run: 'r1' })
+  assert.deepEqual(args, [
+    '--url', 'http://127.0.0.1:3000', '--url', 'http://127.0.0.2:3000', '--path', '/socket.io/', '--namespace', '/chat',
+    '--event', 'a', '--event', 'b', '--transport', 'websocket:3,polling:1', '--engine', 'lean', '--parser', 'json', '--message-timeout', '10000ms',
+    '--no-keep-alive', '--reconnect', '--ramp', '2000ms', '--redis', 'redis://127.0.0.1:6399', '--run', 'r1'
+  ])
+})
+
+test('simulate --workers 2 -c 20: 20 clients over two processes, every message received 20 times, one merged result', async (t) => {
+  const server = await startTestServer(t)
+  // --duration ends the run by itself (a SIGTERM right after the broadcast could race the frames
+  // still in the workers' sockets); 10 s leaves room for slow child starts on a loaded machine.
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '20', '--engine', 'lean', '--url', server.url, '--ramp', '0', '--duration', '10s', '--id', 'wt', '--json'])
+  await waitForClients(server, 20)
+  await server.broadcast({ round: 1, count: 2, size: 32 })
+  const { code, stdout, stderr } = await run
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(stdout)
+  assert.equal(result.id, 'wt')
+  assert.equal(result.clients.target, 20)
+  assert.equal(result.clients.everConnected, 20)
+  assert.equal(result.clients.byTransport.websocket.target, 20)
+  assert.equal(result.clients.connectTime.count, 20)
+  assert.deepEqual(result.workers.list.map((/** @type {any} */ w) => [w.id, w.clients.target, w.exitCode]), [['wt-w1', 10, 0], ['wt-w2', 10, 0]])
+  assert.notEqual(result.workers.list[0].pid, result.workers.list[1].pid)
+  assert.ok(result.workers.list.every((/** @type {any} */ w) => w.rssMaxBytes > 0), 'each worker\'s own RSS')
+  assert.equal(result.workers.note, RELATIVE_NOTE)
+  assert.deepEqual(result.messages.map((/** @type {any} */ m) => m.id), ['1.1', '1.2'])
+  for (const m of result.messages) {
+    assert.equal(m.received, 20)
+    assert.equal(m.expected, 20)
+    assert.equal(m.missing, 0)
+    assert.equal(m.relative.count, 20, 'both workers\' histograms merged')
+  }
+  assert.equal(result.destinations[0].everConnected, 20)
+  assert.equal(result.options.workers, 2)
+})
+
+test('SIGTERM to the parent stops every worker, which still report; the merged result is printed', async (t) => {
+  const server = await startTestServer(t)
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '4', '--url', server.url, '--ramp', '0', '--json', '--quiet'])
+  await waitForClients(server, 4)
+  run.child.kill('SIGTERM')
+  const { code, stdout, stderr } = await run
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(stdout)
+  assert.equal(result.clients.everConnected, 4)
+  for (const w of result.workers.list) {
+    assert.throws(() => process.kill(w.pid, 0), { code: 'ESRCH' }, `worker ${w.pid} is gone`)
+  }
+})
+
+test('with --redis, each worker registers and reports to the collector on its own', async (t) => {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return
+  const server = await startTestServer(t)
+  const runId = `workers-${process.pid}-${Date.now()}`
+  const redis = new Redis(redisUrl)
+  t.after(async () => {
+    const keys = await redis.keys(`ioswarm:{${runId}}:*`)
+    if (keys.length > 0) await redis.del(...keys)
+    await redis.zrem('ioswarm:runs', runId)
+    redis.disconnect()
+  })
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '4', '--url', server.url, '--ramp', '0', '--redis', redisUrl, '--run', runId, '--id', 'rw', '--json', '--quiet'])
+  await waitForClients(server, 4)
+  await server.broadcast({ round: 1, count: 1, size: 16 })
+  // Each worker reports the message once every one of its clients has it.
+  await waitFor(async () => (await redis.xlen(`ioswarm:{${runId}}:messages`)) >= 2, { timeoutMs: 15000, message: 'a message report from each worker in Redis' })
+  run.child.kill('SIGTERM')
+  const { code, stderr } = await run
+  assert.equal(code, 0, stderr)
+  const simulators = await redis.hgetall(`ioswarm:{${runId}}:simulators`)
+  assert.deepEqual(Object.keys(simulators).sort(), ['rw-w1', 'rw-w2'])
+  const reports = await redis.xrange(`ioswarm:{${runId}}:messages`, '-', '+')
+  assert.deepEqual(reports.map(([, fields]) => fields[fields.indexOf('sim') + 1]).sort(), ['rw-w1', 'rw-w2'])
+})
