@@ -4,6 +4,8 @@ import { io } from 'socket.io-client'
 import { CODES } from '../../lib/errors.js'
 import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
 import { createBroadcastLimiter, parseBroadcastRate } from '../../server/broadcast-limit.js'
+import { normalizeServeOptions } from '../../server/options.js'
+import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 
 test('rates parse per second and per minute; 0 and off mean no limit; the rest is a usage error', () => {
@@ -48,4 +50,12 @@ test('over the rate, POST /broadcast answers 429 with Retry-After and the admin 
   assert.equal(reply.ok, false)
   assert.match(reply.error, /rate limit/)
   assert.ok(reply.retryAfterMs > 0)
+})
+
+test('serve --broadcast-rate: 100/s by default, a bad value exits 2 naming the flag', async (t) => {
+  assert.equal(normalizeServeOptions({}).broadcastRate, '100/s')
+  assert.equal(normalizeServeOptions({ broadcastRate: '600/m' }).broadcastRate, '600/m')
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--broadcast-rate', 'fast'], { timeoutMs: 20000 })
+  assert.equal(code, 2)
+  assert.match(stderr, /--broadcast-rate/)
 })
