@@ -5,6 +5,7 @@ import { CODES } from '../../lib/errors.js'
 import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
 import { createBroadcastLimiter, parseBroadcastRate } from '../../server/broadcast-limit.js'
 import { normalizeServeOptions } from '../../server/options.js'
+import { startServerProcess } from '../../runner/processes.js'
 import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 
@@ -58,4 +59,12 @@ test('serve --broadcast-rate: 100/s by default, a bad value exits 2 naming the f
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--broadcast-rate', 'fast'], { timeoutMs: 20000 })
   assert.equal(code, 2)
   assert.match(stderr, /--broadcast-rate/)
+})
+
+test('the server the runner starts for itself has no rate limit: fast rounds are not refused', async (t) => {
+  const server = await startServerProcess({ token: 'runner-token', pingIntervalMs: 25000 })
+  t.after(() => server.stop(3000))
+  // Twice the default bucket, at once.
+  const statuses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${server.url}/broadcast`, { method: 'POST', headers: { authorization: 'Bearer runner-token' }, body: '{}' }).then((r) => r.status)))
+  assert.deepEqual([...new Set(statuses)], [200])
 })
