@@ -30,6 +30,7 @@ export const serveCommand = {
     .option('per-message-deflate', { type: 'boolean', default: false, describe: 'Compress WebSocket frames (permessage-deflate)' })
     .option('ping-interval', { type: 'string', default: '25s', describe: 'Engine.IO pingInterval (simulators ramp over it)' })
     .option('ping-timeout', { type: 'string', default: '20s', describe: 'Engine.IO pingTimeout' })
+    .option('broadcast-rate', { type: 'string', default: '100/s', describe: 'Broadcasts accepted per second (POST /broadcast and admin emits together; per worker): 100/s, 600/m, 0 = no limit. Over it: HTTP 429 with Retry-After' })
     .option('max-http-buffer-size', { type: 'string', default: '1mb', describe: 'Largest message a client may send: 1000000, 512kb, 1mb' })
     .option('json', { type: 'boolean', default: false, describe: 'Print {"url", "port", "pid", "workers"} as one JSON line on stdout once listening' })
     .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis'),

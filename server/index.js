@@ -13,6 +13,7 @@ import { createProcessSampler } from '../lib/process-sampler.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { createAdapterSetup } from './adapters.js'
 import { createBroadcastHandler } from './broadcast.js'
+import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply, refuseOverRate } from './broadcast-limit.js'
 import { trackConnections } from './connections.js'
 import { route, sendJson } from './http.js'
 import { tokenMatches } from './token.js'
@@ -31,6 +32,7 @@ export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
  * @property {number} [pingIntervalMs]
  * @property {number} [pingTimeoutMs]
  * @property {number} [maxBodyBytes] largest POST /broadcast body
+ * @property {string | number} [broadcastRate] broadcasts accepted per second, HTTP and admin together: '100/s' (default), '600/m', 0 = no limit
  * @property {string} [parser] 'json' (default) or 'msgpack' (socket.io-msgpack-parser)
  * @property {boolean} [perMessageDeflate] WebSocket permessage-deflate (default off, as socket.io)
  * @property {number} [maxHttpBufferSize] largest message a client may send, bytes (default 1e6)
@@ -57,6 +59,7 @@ export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
 export async function startServer (options = {}, hooks = {}) {
   const port = parseInteger(options.port ?? 3000, '--port', { min: 0, max: 65535 })
   const token = options.token || randomBytes(18).toString('base64url')
+  const limiter = createBroadcastLimiter(parseBroadcastRate(options.broadcastRate ?? DEFAULT_BROADCAST_RATE))
   const parser = await loadParser(options.parser ?? 'json')
   const adapterSetup = await createAdapterSetup(options.adapter ?? 'memory', { redisUrl: options.redisUrl })
   const httpServer = http.createServer()
@@ -77,11 +80,12 @@ export async function startServer (options = {}, hooks = {}) {
   // Its own sampler: GET /stats covers the time since the previous GET, the hook one second.
   const hookSampler = hooks.onSample ? createProcessSampler() : undefined
   const sampleTimer = hookSampler && setInterval(() => hooks.onSample?.({ ...hookSampler.sample(), ...connections.counts() }), hooks.sampleIntervalMs ?? 1000)
-  serveAdmin(io, token, broadcast)
+  serveAdmin(io, token, broadcast, limiter)
 
   httpServer.on('request', (req, res) => {
     // socket.io answers its own path; everything else is ours.
     if (req.url?.startsWith(io.path())) return
+    if (refuseOverRate(req, res, token, limiter)) return
     route(req, res, { token, broadcast, stats: hooks.stats ?? stats, maxBodyBytes: options.maxBodyBytes ?? 1 << 20 }).catch((error) => {
       sendJson(res, 500, { error: /** @type {Error} */ (error).message })
     })
@@ -124,13 +128,16 @@ export async function startServer (options = {}, hooks = {}) {
  * @param {Server} io
  * @param {string} token
  * @param {(body: unknown) => Promise<unknown>} broadcast
+ * @param {ReturnType<typeof createBroadcastLimiter>} limiter
  */
-function serveAdmin (io, token, broadcast) {
+function serveAdmin (io, token, broadcast, limiter) {
   io.of(ADMIN_NAMESPACE).use((socket, next) => {
     next(tokenMatches(token, socket.handshake.auth?.token) ? undefined : new Error('unauthorized: a valid token is required'))
   }).on('connection', (socket) => {
     socket.on('broadcast', async (body, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {}
+      const taken = limiter.take()
+      if (!taken.ok) return reply(rateLimitedReply(limiter.ratePerSec, taken.retryAfterMs))
       try {
         reply({ ok: true, messages: await broadcast(body) })
       } catch (error) {

@@ -7,6 +7,7 @@ import { invalidOption } from '../lib/errors.js'
 import { parseDurationMs, parseInteger } from '../lib/options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { ADAPTER_NAMES } from './adapters.js'
+import { DEFAULT_BROADCAST_RATE, parseBroadcastRate } from './broadcast-limit.js'
 import { PARSER_NAMES } from './index.js'
 
 /** Most worker processes `--cluster` accepts. */
@@ -25,6 +26,7 @@ const SIZE_UNITS = { b: 1, kb: 1024, mb: 1024 ** 2 }
  * @property {number} pingTimeoutMs
  * @property {boolean} perMessageDeflate
  * @property {number} maxHttpBufferSize bytes
+ * @property {string} broadcastRate broadcasts per second accepted, as given (100/s, 600/m, 0)
  * @property {string} parser json or msgpack
  * @property {number} cluster worker processes; 0 = one process, no cluster
  * @property {string} adapter memory, cluster, redis or redis-streams
@@ -49,6 +51,8 @@ export function normalizeServeOptions (input) {
   if (runId && !redisUrl) throw invalidOption('--run', 'needs --redis URL: samples are reported to the collector in Redis')
   const parser = String(input.parser ?? 'json')
   if (!PARSER_NAMES.includes(parser)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')}, got ${JSON.stringify(parser)}`)
+  const broadcastRate = String(input.broadcastRate ?? DEFAULT_BROADCAST_RATE)
+  parseBroadcastRate(broadcastRate) // a bad rate is a usage error before anything starts
   const serverId = input.id ? String(input.id) : defaultServerId()
   if (!ID_PATTERN.test(serverId)) throw invalidOption('--id', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(serverId)}`)
   return {
@@ -61,6 +65,7 @@ export function normalizeServeOptions (input) {
     pingTimeoutMs: parseDurationMs(input.pingTimeout ?? '20s', '--ping-timeout'),
     perMessageDeflate: Boolean(input.perMessageDeflate ?? false),
     maxHttpBufferSize: parseBytes(input.maxHttpBufferSize ?? '1mb', '--max-http-buffer-size'),
+    broadcastRate,
     parser,
     cluster,
     adapter,

@@ -4,17 +4,22 @@
  * final report. Writes go through one ordered queue that retries with backoff while the
  * collector is unreachable, so a Redis blip loses nothing: message reports and the final
  * report are never dropped; one-second samples are dropped oldest-first past a bound.
+ * Past a bound on queued writes (count or estimated bytes) the rest goes to a disk spool,
+ * in order, so a long outage costs disk rather than growing memory without limit.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
+import { createSpool } from './spool.js'
 
 /**
  * @typedef {import('../results/collector/types.js').CollectorWriter} CollectorWriter
  * @typedef {import('../results/collector/types.js').SimulatorInfo} SimulatorInfo
- * @typedef {{ method: keyof CollectorWriter, args: unknown[], droppable: boolean }} QueuedWrite
+ * @typedef {{ method: keyof CollectorWriter, args: unknown[], droppable: boolean, bytes: number }} QueuedWrite
  */
 
 const RETRY_MIN_MS = 100
 const RETRY_MAX_MS = 5000
+/** Writes read back from the spool at a time: what replaying holds in memory. */
+const SPOOL_BATCH = 1000
 
 /**
  * @param {object} options
@@ -23,12 +28,17 @@ const RETRY_MAX_MS = 5000
  * @param {SimulatorInfo} options.info
  * @param {number} [options.heartbeatMs] how often the heartbeat is renewed
  * @param {number} [options.maxQueuedSamples] samples kept while the collector is away
+ * @param {number} [options.maxQueuedWrites] other writes kept in memory before spooling to disk
+ * @param {number} [options.maxQueuedBytes] their estimated size kept in memory before spooling
+ * @param {string} [options.spoolDir] where the spool file goes (default: os.tmpdir())
  */
-export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, maxQueuedSamples = 3600 }) {
+export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, maxQueuedSamples = 3600, maxQueuedWrites = 10000, maxQueuedBytes = 50 * 1024 * 1024, spoolDir }) {
   /** @type {QueuedWrite[]} */
   const queue = []
-  const stats = { sent: 0, retries: 0, droppedSamples: 0, lastError: /** @type {string | null} */ (null) }
+  const spool = createSpool({ dir: spoolDir })
+  const stats = { sent: 0, retries: 0, droppedSamples: 0, spooled: 0, lastError: /** @type {string | null} */ (null) }
   let queuedSamples = 0
+  let queuedBytes = 0
   let pumping = false
   let closed = false
   /** @type {() => void} */
@@ -42,26 +52,46 @@ export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, ma
    * @param {boolean} [droppable]
    */
   function enqueue (method, args, droppable = false) {
-    if (droppable && queuedSamples >= maxQueuedSamples) {
-      const oldest = queue.findIndex((w) => w.droppable)
-      queue.splice(oldest, 1)
-      queuedSamples--
-      stats.droppedSamples++
+    if (droppable) {
+      if (queuedSamples >= maxQueuedSamples) {
+        const oldest = queue.findIndex((w) => w.droppable)
+        queue.splice(oldest, 1)
+        queuedSamples--
+        stats.droppedSamples++
+      }
+      queue.push({ method, args, droppable, bytes: 0 })
+      queuedSamples++
+    } else if (spool.size > 0 || queue.length - queuedSamples >= maxQueuedWrites || queuedBytes >= maxQueuedBytes) {
+      // Once spooling, everything not droppable goes to the spool until it drains: order kept.
+      spool.append({ method, args })
+      stats.spooled++
+    } else {
+      const bytes = JSON.stringify(args).length
+      queue.push({ method, args, droppable, bytes })
+      queuedBytes += bytes
     }
-    queue.push({ method, args, droppable })
-    if (droppable) queuedSamples++
     if (!pumping) pump()
+  }
+
+  /** Refills the memory queue from the spool once the writes ahead of it are delivered. */
+  function refill () {
+    for (const value of spool.take(SPOOL_BATCH)) {
+      const { method, args } = /** @type {{ method: keyof CollectorWriter, args: unknown[] }} */ (value)
+      queue.push({ method, args, droppable: false, bytes: 0 })
+    }
   }
 
   async function pump () {
     pumping = true
     let backoffMs = RETRY_MIN_MS
-    while (queue.length > 0) {
+    while (queue.length > 0 || spool.size > 0) {
+      if (queue.length === 0) refill()
       const write = queue[0]
       try {
         await /** @type {(...a: unknown[]) => Promise<void>} */ (writer[write.method])(...write.args)
         queue.shift()
         if (write.droppable) queuedSamples--
+        queuedBytes -= write.bytes
         stats.sent++
         backoffMs = RETRY_MIN_MS
       } catch (error) {
@@ -116,11 +146,13 @@ export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, ma
       enqueue('reportFinal', [runId, info.id, final])
       closed = true
       clearInterval(heartbeatTimer)
-      if (queue.length > 0) {
+      if (queue.length > 0 || spool.size > 0) {
         const idle = new Promise((resolve) => { wakeIdle = () => resolve(undefined) })
         await Promise.race([idle, sleep(timeoutMs, undefined, { ref: false })])
       }
-      return { undelivered: queue.length, ...stats }
+      const undelivered = queue.length + spool.size
+      spool.close()
+      return { undelivered, ...stats }
     }
   }
 }

@@ -52,12 +52,20 @@ export function parseOpen (text) {
     return null
   }
   if (data === null || typeof data !== 'object' || typeof data.sid !== 'string' || data.sid === '') return null
-  const pingIntervalMs = Number(data.pingInterval)
-  const pingTimeoutMs = Number(data.pingTimeout)
+  // Number() of an object whose toString/valueOf is not callable throws: only numbers and
+  // numeric strings are read (found by bench/fuzz.js: `"pingTimeout":{"toString":null}`).
+  const pingIntervalMs = numeric(data.pingInterval)
+  const pingTimeoutMs = numeric(data.pingTimeout)
   if (!(pingIntervalMs > 0) || !(pingTimeoutMs > 0)) return null
   const upgrades = Array.isArray(data.upgrades) ? data.upgrades.filter((/** @type {unknown} */ u) => typeof u === 'string') : []
   return { sid: data.sid, upgrades, pingIntervalMs, pingTimeoutMs }
 }
+
+/**
+ * @param {unknown} value
+ * @returns {number} NaN unless a number or a string
+ */
+const numeric = (value) => typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN
 
 /** @param {number} code */
 const isDigit = (code) => code >= 48 && code <= 57

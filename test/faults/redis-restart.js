@@ -1,0 +1,80 @@
+/**
+ * A private redis-server that a test can stop and start again on the same port with its
+ * data kept (append-only file in a temporary directory), to play a Redis outage. Never the
+ * shared server on 6379: the port is a free one chosen at start.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { findRedisServer } from '../helpers/redis.js'
+import { waitFor } from '../helpers/wait.js'
+
+/**
+ * Starts a restartable private Redis; everything is stopped and removed in t.after.
+ * @param {import('node:test').TestContext} t
+ */
+export async function startRestartableRedis (t) {
+  const found = findRedisServer()
+  if (!found) throw new Error('redis-server is not on PATH')
+  const bin = found
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ioswarm-redis-'))
+  const port = await freePort()
+  /** @type {import('node:child_process').ChildProcess | null} */
+  let child = null
+
+  async function start () {
+    // appendfsync always: a write Redis acknowledged is on disk before the outage begins.
+    child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes',
+      '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' })
+    await waitFor(() => answers(port), { timeoutMs: 5000, intervalMs: 50, message: `redis-server on port ${port}` })
+  }
+
+  async function stop () {
+    const running = child
+    child = null
+    if (!running || running.exitCode !== null || running.signalCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    running.kill('SIGTERM')
+    const timer = setTimeout(() => running.kill('SIGKILL'), 3000)
+    await exited
+    clearTimeout(timer)
+  }
+
+  t.after(async () => {
+    await stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+  await start()
+  return { url: `redis://127.0.0.1:${port}`, port, start, stop, get pid () { return child?.pid ?? null } }
+}
+
+/** A port that was free a moment ago. */
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * True when something on the port answers PING.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+function answers (port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.setTimeout(500)
+    const done = (/** @type {boolean} */ ok) => { socket.destroy(); resolve(ok) }
+    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
+    socket.once('error', () => done(false))
+    socket.once('timeout', () => done(false))
+  })
+}

@@ -1,0 +1,97 @@
+/**
+ * Fault: the server under test is killed (SIGKILL: no goodbye packet) mid-run and started
+ * again on the same port. Every client must reconnect on its own, the result must count the
+ * disconnects with their reason and the reconnects, and the run must go on measuring.
+ */
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { test } from 'node:test'
+import { startCli } from '../../runner/processes.js'
+import { runSwarm } from '../../simulator/swarm.js'
+import { waitFor } from '../helpers/wait.js'
+
+const CLIENTS = 6
+const TOKEN = 'restart-token'
+
+/** A port that was free a moment ago. */
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * `ioswarm serve` on a fixed port, killed by pid after the test.
+ * @param {import('node:test').TestContext} t
+ * @param {number} port
+ */
+async function serve (t, port) {
+  const child = startCli(['serve', '--port', String(port), '--host', '127.0.0.1', '--json'], { IOSWARM_TOKEN: TOKEN })
+  t.after(() => child.stop(3000))
+  await waitFor(async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null)
+    return res?.ok
+  }, { timeoutMs: 10000, intervalMs: 100, message: `the server on port ${port}` })
+  return child
+}
+
+/**
+ * Explicit ids: a restarted server counts its default ids (s1, s2…) from the start again,
+ * and a repeated id is, rightly, a late copy of a closed message.
+ * @param {number} port
+ * @param {string} id
+ */
+async function broadcast (port, id) {
+  const res = await fetch(`http://127.0.0.1:${port}/broadcast`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id })
+  })
+  assert.equal(res.status, 200)
+}
+
+for (const engine of ['lean', 'sio']) {
+  test(`${engine}: after the server is killed and restarted every client reconnects and the run goes on`, async (t) => {
+    const port = await freePort()
+    const first = await serve(t, port)
+    let connected = 0
+    /** @type {import('../../lib/schema.js').MessageReport[]} */
+    const closed = []
+    const controller = new AbortController()
+    t.after(() => controller.abort())
+    const result = runSwarm({ url: `http://127.0.0.1:${port}`, clients: CLIENTS, engine, ramp: 0, messageTimeout: '3s', duration: 60 }, {
+      signal: controller.signal,
+      onProgress: (p) => { connected = p.connected },
+      onMessage: (report) => closed.push(report)
+    })
+    const allConnected = () => waitFor(() => connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (have ${connected})` })
+    await allConnected()
+    await broadcast(port, 'before')
+    await waitFor(() => closed.length === 1, { message: 'the first message closed' })
+
+    first.process.kill('SIGKILL')
+    await waitFor(() => connected === 0, { timeoutMs: 5000, message: () => `every client to notice the kill (connected ${connected})` })
+    await serve(t, port)
+    await allConnected()
+    await broadcast(port, 'after-1')
+    await broadcast(port, 'after-2')
+    await waitFor(() => closed.length === 3, { message: 'the messages after the restart closed' })
+
+    controller.abort()
+    const { clients, messages } = await result
+    assert.equal(clients.reconnects, CLIENTS, 'each client reconnected once')
+    assert.deepEqual(clients.disconnects, { 'transport close': CLIENTS }, 'one disconnect per client, with its reason')
+    assert.ok(clients.attempts >= 2 * CLIENTS, `a first attempt and at least one reconnect attempt each (attempts ${clients.attempts})`)
+    assert.equal(clients.connected, CLIENTS)
+    assert.equal(messages.length, 3)
+    for (const m of messages) {
+      // Sent only while every client was connected: each was expected by all and got it.
+      assert.deepEqual({ expected: m.expected, received: m.received, missing: m.missing }, { expected: CLIENTS, received: CLIENTS, missing: 0 }, m.key)
+    }
+  })
+}
