@@ -15,7 +15,8 @@ import { startFramePeer, frame, writeInPieces } from './frame-peer.js'
  */
 function connectOne (t, url) {
   const { log, events } = recorder()
-  const pool = leanEngine.createPool(engineOptions(url, { reconnect: false, events: ['*'] }), events)
+  // This file tests the built-in client byte by byte; `ws` is the engine's default.
+  const pool = leanEngine.createPool(engineOptions(url, { reconnect: false, events: ['*'], wsClient: 'builtin' }), events)
   t.after(() => pool.close())
   pool.connect(0, 'websocket')
   return log
