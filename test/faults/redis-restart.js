@@ -10,6 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { findRedisServer } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
+import { freePort } from '../helpers/ports.js'
 
 /**
  * Starts a restartable private Redis; everything is stopped and removed in t.after.
@@ -48,18 +49,6 @@ export async function startRestartableRedis (t) {
   })
   await start()
   return { url: `redis://127.0.0.1:${port}`, port, start, stop, get pid () { return child?.pid ?? null } }
-}
-
-/** A port that was free a moment ago. */
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address())
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**

@@ -4,26 +4,14 @@
  * disconnects with their reason and the reconnects, and the run must go on measuring.
  */
 import assert from 'node:assert/strict'
-import net from 'node:net'
 import { test } from 'node:test'
 import { startCli } from '../../runner/processes.js'
 import { runSwarm } from '../../simulator/swarm.js'
 import { waitFor } from '../helpers/wait.js'
+import { freePort } from '../helpers/ports.js'
 
 const CLIENTS = 6
 const TOKEN = 'restart-token'
-
-/** A port that was free a moment ago. */
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address())
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /**
  * `ioswarm serve` on a fixed port, killed by pid after the test.

@@ -4,7 +4,7 @@
 import net from 'node:net'
 
 /** @returns {Promise<number>} */
-export async function closedPort () {
+export async function freePort () {
   const server = net.createServer()
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
   const { port } = /** @type {net.AddressInfo} */ (server.address())

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import { freePort } from './ports.js'
 
 const START_DEADLINE_MS = 5000
 const STOP_DEADLINE_MS = 3000
@@ -90,18 +91,6 @@ export async function startPrivateRedis (extraArgs = []) {
     throw err
   }
   return { url: `redis://127.0.0.1:${port}`, port, pid: /** @type {number} */ (child.pid), stop }
-}
-
-/** A port that was free a moment ago. */
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address())
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**

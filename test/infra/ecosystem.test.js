@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createRedisCollector } from '../../results/collector/index.js'
-import { closedPort } from '../helpers/ports.js'
+import { freePort } from '../helpers/ports.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { pm2Home } from './fixtures/pm2-home.js'
@@ -17,7 +17,7 @@ test('pm2 runs the ecosystem file: the server and K simulators per host join the
     await collector.close()
   })
   const pm2 = await pm2Home(t)
-  const port = await closedPort()
+  const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   await pm2.run(['start', 'infra/ecosystem.config.cjs'], {
     env: {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { createRedisCollector } from '../../results/collector/index.js'
-import { closedPort } from '../helpers/ports.js'
+import { freePort } from '../helpers/ports.js'
 import { hasRedisServer } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { pm2Home, ROOT } from './fixtures/pm2-home.js'
@@ -91,7 +91,7 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
     await rm(dir, { recursive: true, force: true })
   })
 
-  const redisPort = await closedPort()
+  const redisPort = await freePort()
   const up = await run(SCRIPT, ['up', '4', '--redis-port', String(redisPort)], { env })
   assert.match(up.stdout, /^iosw-h4 10\.213\.0\.14 iosw-v4$/m)
   const redisUrl = `redis://10.213.0.1:${redisPort}`

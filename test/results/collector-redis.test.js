@@ -1,12 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import net from 'node:net'
 import { Redis } from 'ioredis'
 import { CODES } from '../../lib/errors.js'
 import { createCollector, RUNS_KEY } from '../../results/collector/index.js'
 import { getRedisUrl, hasRedisServer, startPrivateRedis } from '../helpers/redis.js'
 import { runCollectorContract } from './collector.contract.js'
 import { messageReport } from './make-reports.js'
+import { freePort } from '../helpers/ports.js'
 
 /**
  * Every key whose name mentions the run (bounded SCAN).
@@ -75,12 +75,7 @@ test('an ACL user with a password full of URL characters works, limited to ioswa
 })
 
 test('an unreachable Redis fails at once with a collector error naming the redacted URL', async () => {
-  const port = await new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = /** @type {net.AddressInfo} */ (server.address())
-      server.close(() => resolve(address.port))
-    })
-  })
+  const port = await freePort()
   const err = await createCollector({ redisUrl: `redis://:hunter2@127.0.0.1:${port}/0` }).then(() => assert.fail('connected'), (e) => e)
   assert.equal(err.code, CODES.COLLECTOR)
   assert.match(err.message, new RegExp(`^cannot use Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}/0: .*ECONNREFUSED`))
