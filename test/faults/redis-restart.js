@@ -5,10 +5,9 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { findRedisServer } from '../helpers/redis.js'
+import { findRedisServer, ping } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { freePort } from '../helpers/ports.js'
 
@@ -29,7 +28,7 @@ export async function startRestartableRedis (t) {
     // appendfsync always: a write Redis acknowledged is on disk before the outage begins.
     child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes',
       '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' })
-    await waitFor(() => answers(port), { timeoutMs: 5000, intervalMs: 50, message: `redis-server on port ${port}` })
+    await waitFor(() => ping(port), { timeoutMs: 5000, intervalMs: 50, message: `redis-server on port ${port}` })
   }
 
   async function stop () {
@@ -49,21 +48,4 @@ export async function startRestartableRedis (t) {
   })
   await start()
   return { url: `redis://127.0.0.1:${port}`, port, start, stop, get pid () { return child?.pid ?? null } }
-}
-
-/**
- * True when something on the port answers PING.
- * @param {number} port
- * @returns {Promise<boolean>}
- */
-function answers (port) {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1')
-    socket.setTimeout(500)
-    const done = (/** @type {boolean} */ ok) => { socket.destroy(); resolve(ok) }
-    socket.once('connect', () => socket.write('PING\r\n'))
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
-    socket.once('error', () => done(false))
-    socket.once('timeout', () => done(false))
-  })
 }

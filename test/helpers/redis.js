@@ -109,8 +109,13 @@ async function waitForPing (port, child) {
   throw new Error(gone() ? `redis-server on port ${port} exited at start` : `redis-server on port ${port} did not answer PING within ${START_DEADLINE_MS} ms`)
 }
 
-/** @param {number} port */
-function ping (port) {
+/**
+ * True when a Redis on this loopback port answers PING (any reply: +PONG, or -NOAUTH when a
+ * password is required).
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+export function ping (port) {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1')
     socket.setTimeout(500)
