@@ -50,6 +50,36 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
+ * Messages older than the simulator's newest `keepClosed`, folded together per (event, round)
+ * so a long run's memory stays flat: counts summed, histograms merged. Event '*' (round null)
+ * holds messages past the recorder's number of rollups.
+ * @typedef {object} MessageRollup
+ * @property {string} event
+ * @property {number | null} round
+ * @property {number} messages
+ * @property {number} received
+ * @property {number} expected
+ * @property {number} missing
+ * @property {number} duplicates
+ * @property {number} late
+ * @property {number} firstAt first receipt of the oldest message folded in (epoch ms)
+ * @property {number} lastAt first receipt of the newest message folded in
+ * @property {EncodedDelay} relative
+ * @property {(EncodedDelay & { negative: number }) | null} absolute
+ */
+
+/**
+ * The recorder's memory bounds and what they cost in a run.
+ * @typedef {object} RecorderInfo
+ * @property {number} maxOpen most messages open at once (--max-open-messages)
+ * @property {number} keepClosed closed reports kept whole (--keep-messages)
+ * @property {number} rolledUpMessages reports folded into messageRollups
+ * @property {number} untrackedMessages new messages seen while maxOpen were open: not recorded
+ * @property {number} untrackedReceipts copies of those messages
+ * @property {number} lateReceipts copies after their message closed
+ */
+
+/**
  * One second of a simulator's connection state.
  * @typedef {object} TimelinePoint
  * @property {number} t wall clock epoch ms
@@ -104,7 +134,9 @@ export const SCHEMA_VERSION = 1
  * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)
  * @property {{ needs: { fdsPerProcess: number, portsPerDestination: number, memoryBytes: number }, limits: Record<string, number | string>, warnings: string[] }} [preflight] what the run needed against the machine's limits
  * @property {{ note: string, list: { id: string, pid: number, clients: { target: number, connected: number, failed: number }, rssMaxBytes: number, exitCode: number | null }[] }} [workers] set when --workers K merged K processes into this result
- * @property {MessageReport[]} messages
+ * @property {MessageReport[]} messages the newest --keep-messages messages, whole
+ * @property {MessageRollup[]} [messageRollups] older messages, folded per (event, round)
+ * @property {RecorderInfo} [recorder] the recorder's bounds and what they cost
  * @property {{ samples: ProcessSample[], summary: HealthSummary }} health
  * @property {TimelinePoint[]} timeline
  */

@@ -11,6 +11,7 @@ import { PARSER_NAMES } from './engines/sio.js'
 import { formatProgress, formatSimSummary } from './format.js'
 import { runSwarm } from './swarm.js'
 import { runWorkers } from './workers.js'
+import { RECORDER_LIMITS } from './recorder.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -31,6 +32,8 @@ export const simulateCommand = {
     .option('keep-alive', { type: 'boolean', default: true, describe: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request, as socket.io-client does without an agent)' })
     .option('reconnect', { type: 'boolean', default: true, describe: 'Reconnect with socket.io-client\'s backoff after a disconnect' })
     .option('message-timeout', { type: 'string', default: '10s', describe: 'Close a message this long after its first receipt (or when every expected client has it); later copies count as late' })
+    .option('max-open-messages', { type: 'number', default: RECORDER_LIMITS.maxOpen, describe: 'Most messages recorded at once (each holds ≈ 150 KB of histograms while open); copies of further new messages are counted as untracked, so a flooding server cannot exhaust memory' })
+    .option('keep-messages', { type: 'number', default: RECORDER_LIMITS.keepClosed, describe: 'Closed messages kept whole in this simulator\'s result; older ones are folded into per-round rollups (counts summed, histograms merged) so memory stays flat on long runs. A collector (--redis, ioswarm run) gets every message whole regardless' })
     .option('id', { type: 'string', describe: 'Simulator id in results (default: <hostname>-<pid>)' })
     .option('redis', { type: 'string', describe: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run' })
     .option('run', { type: 'string', describe: 'Run id to join (the same for every simulator of one test)' })

@@ -15,7 +15,7 @@ export function formatProgress (p) {
   return [
     `[${Math.round(p.elapsedMs / 1000)}s] ${p.phase}`,
     `connected ${p.connected}/${p.target} (${modes})`,
-    `messages ${p.messages}`,
+    `messages ${p.messages}${p.untrackedReceipts ? ` (${p.untrackedReceipts} copies NOT recorded: --max-open-messages)` : ''}`,
     `last p99 ${formatMs(p.lastRelativeP99Ms)}`,
     `errors ${p.errors}`,
     `sim loop p99 ${formatMs(p.health.loopDelayP99Ms)} cpu ${Math.round(p.health.cpuPct)}%`
@@ -51,6 +51,14 @@ export function formatSimSummary (r) {
     if (r.messages.length > MAX_MESSAGE_ROWS) lines.push(`… ${r.messages.length - MAX_MESSAGE_ROWS} more messages in --json`)
     const missing = r.messages.reduce((sum, m) => sum + m.missing, 0)
     lines.push(`${r.messages.length} messages, ${missing} missing deliveries`)
+  }
+  for (const g of r.messageRollups ?? []) {
+    lines.push(`rolled up (older than the newest ${r.recorder?.keepClosed} messages): ${g.event}${g.round === null ? '' : ` round ${g.round}`}: ` +
+      `${g.messages} messages, received ${g.received}, missing ${g.missing}, rel p50 ${formatMs(g.relative.p50)}, p99 ${formatMs(g.relative.p99)}, max ${formatMs(g.relative.max)}`)
+  }
+  if (r.recorder && r.recorder.untrackedReceipts > 0) {
+    lines.push(`NOT RECORDED: ${r.recorder.untrackedMessages} messages (${r.recorder.untrackedReceipts} copies) arrived while ${r.recorder.maxOpen} messages were open ` +
+      '(a flood, or messages that never complete); raise --max-open-messages or shorten --message-timeout')
   }
   const h = r.health.summary
   lines.push('', `simulator health: loop delay p99 max ${formatMs(h.loopDelayP99MaxMs)}, cpu max ${Math.round(h.cpuPctMax)}%, ` +

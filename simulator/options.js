@@ -9,6 +9,7 @@ import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { ENGINE_NAMES } from './engines/index.js'
 import { PARSER_NAMES } from './engines/sio.js'
 import { expandDestinations } from './destinations.js'
+import { RECORDER_LIMITS } from './recorder.js'
 
 /** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
 export const MAX_CLIENTS = 1_000_000
@@ -27,6 +28,8 @@ export const MAX_CLIENTS = 1_000_000
  * @property {number | null} rampMs null = the server's pingInterval
  * @property {number | null} durationMs null = until stopped
  * @property {number} messageTimeoutMs
+ * @property {number} maxOpenMessages most messages recorded at once (floods past it are counted, not recorded)
+ * @property {number} keepMessages closed messages kept whole in the result; older ones are rolled up per round
  * @property {boolean} reconnect
  * @property {string | null} id
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
@@ -64,6 +67,8 @@ export function normalizeSimOptions (input) {
     rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
     durationMs: input.duration === undefined || input.duration === null ? null : positiveDuration(input.duration, '--duration'),
     messageTimeoutMs: positiveDuration(input.messageTimeout ?? '10s', '--message-timeout'),
+    maxOpenMessages: parseInteger(input.maxOpenMessages ?? RECORDER_LIMITS.maxOpen, '--max-open-messages', { min: 1, max: 100_000 }),
+    keepMessages: parseInteger(input.keepMessages ?? RECORDER_LIMITS.keepClosed, '--keep-messages', { min: 0, max: 10_000_000 }),
     reconnect: input.reconnect === undefined ? true : Boolean(input.reconnect),
     id: input.id === undefined || input.id === null ? null : String(input.id),
     parser

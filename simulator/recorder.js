@@ -4,12 +4,24 @@
  * own send timestamp, and which clients that were connected at the first receipt never got
  * it. A message is closed (reported, its per-client state freed) once every expected client
  * has it and no copy arrived for `quietMs` (clients that connected meanwhile still count as
- * receivers), or `messageTimeoutMs` after its first receipt, so memory stays bounded on long
- * runs.
+ * receivers), or `messageTimeoutMs` after its first receipt.
+ *
+ * Memory stays bounded on long runs and under floods: at most `maxOpen` messages are open at
+ * once (an open message holds two live histograms, ≈ 70 KB each, and two bit sets); receipts of
+ * further new messages are counted as untracked, not recorded. At most `keepClosed` closed
+ * reports are kept whole; older ones are folded into one rollup per (event, round): counts
+ * summed, histograms merged. A collector got every report whole when it closed.
  */
 import { createHash } from 'node:crypto'
 import { monotonicMs, wallMs } from '../lib/clock.js'
-import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.js'
+import { createHistogram, recordMs, summarize, encode, decode } from '../lib/histogram.js'
+
+/** Defaults of the recorder's memory bounds (see the module comment). */
+export const RECORDER_LIMITS = Object.freeze({ maxOpen: 256, keepClosed: 1000 })
+/** Keys remembered after their report was rolled up or their message left untracked, so a late copy is not taken for a new message. */
+const REMEMBERED_KEYS = 100_000
+/** Distinct (event, round) rollups; messages past it share one rollup with event '*'. */
+const MAX_ROLLUPS = 64
 
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
@@ -23,6 +35,9 @@ import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.j
  * @property {import('../lib/histogram.js').Histogram} relative
  * @property {import('../lib/histogram.js').Histogram | null} absolute
  * @property {number} negative absolute latencies below zero (clock skew larger than the latency)
+ * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
+ * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
+ * @typedef {Omit<MessageRollup, 'relative' | 'absolute'> & { relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
  */
 
 /**
@@ -55,8 +70,10 @@ export function identify (args) {
  * @param {number} [options.quietMs] close a fully delivered message after this long without a copy
  * @param {() => number} [options.clockOffsetMs] added to the local wall clock for absolute latency
  * @param {(report: MessageReport) => void} [options.onClose] called once per message when it closes
+ * @param {number} [options.maxOpen] most messages open at once; receipts of more are untracked
+ * @param {number} [options.keepClosed] closed reports kept whole; older ones are rolled up
  */
-export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {} }) {
+export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed }) {
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
   /** @type {Map<string, OpenMessage>} */
@@ -64,8 +81,70 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
   /** @type {Map<string, MessageReport>} */
   const closed = new Map()
   let lateReceipts = 0
+  let untrackedReceipts = 0
+  let untrackedMessages = 0
+  let rolledUpMessages = 0
   /** @type {MessageReport | null} */
   let lastClosed = null
+  /** Keys of rolled-up messages (value true) and of untracked ones (false), oldest first, bounded. */
+  /** @type {Map<string, boolean>} */
+  const forgotten = new Map()
+  /** @type {Map<string, Rollup>} */
+  const rollups = new Map()
+
+  /**
+   * @param {string} key
+   * @param {boolean} rolledUp
+   */
+  function forget (key, rolledUp) {
+    forgotten.set(key, rolledUp)
+    if (forgotten.size > REMEMBERED_KEYS) forgotten.delete(/** @type {string} */ (forgotten.keys().next().value))
+  }
+
+  /**
+   * Folds the oldest kept report into its (event, round) rollup.
+   * @param {MessageReport} report
+   */
+  function rollUp (report) {
+    closed.delete(report.key)
+    forget(report.key, true)
+    rolledUpMessages++
+    let groupKey = `${report.event}\u0000${report.round}`
+    if (!rollups.has(groupKey) && rollups.size >= MAX_ROLLUPS - 1) groupKey = '*'
+    let group = rollups.get(groupKey)
+    if (group === undefined) {
+      group = {
+        event: groupKey === '*' ? '*' : report.event,
+        round: groupKey === '*' ? null : report.round,
+        messages: 0,
+        received: 0,
+        expected: 0,
+        missing: 0,
+        duplicates: 0,
+        late: 0,
+        firstAt: report.firstAt,
+        lastAt: report.firstAt,
+        relative: createHistogram(),
+        absolute: null,
+        negative: 0
+      }
+      rollups.set(groupKey, group)
+    }
+    group.messages++
+    group.received += report.received
+    group.expected += report.expected
+    group.missing += report.missing
+    group.duplicates += report.duplicates
+    group.late += report.late
+    group.firstAt = Math.min(group.firstAt, report.firstAt)
+    group.lastAt = Math.max(group.lastAt, report.firstAt)
+    if (report.relative.histogram) group.relative.add(decode(report.relative.histogram))
+    if (report.absolute) {
+      group.absolute ??= createHistogram()
+      if (report.absolute.histogram) group.absolute.add(decode(report.absolute.histogram))
+      group.negative += report.absolute.negative ?? 0
+    }
+  }
 
   /**
    * @param {OpenMessage} message
@@ -81,6 +160,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     closed.set(report.key, report)
     lastClosed = report
     onClose(report)
+    if (closed.size > keepClosed) rollUp(/** @type {MessageReport} */ (closed.values().next().value))
   }
 
   /**
@@ -157,6 +237,19 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
           lateReceipts++
           return
         }
+        const gone = forgotten.get(key)
+        if (gone !== undefined) {
+          if (gone) lateReceipts++
+          else untrackedReceipts++
+          return
+        }
+        if (open.size >= maxOpen) {
+          // A flood: more messages in flight than the recorder holds. Counted, not recorded.
+          untrackedMessages++
+          untrackedReceipts++
+          forget(key, false)
+          return
+        }
         message = openMessage(key, event, args, now)
       }
       const word = i >>> 5
@@ -191,14 +284,37 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       for (const message of [...open.values()]) close(message)
     },
 
-    /** @returns {MessageReport[]} every message, in order of first receipt */
+    /** @returns {MessageReport[]} the kept messages (the newest `keepClosed`), in order of first receipt */
     reports () {
       return [...closed.values()].sort((a, b) => a.firstAt - b.firstAt)
     },
 
+    /** @returns {MessageRollup[]} messages older than the kept ones, one entry per (event, round) */
+    rollups () {
+      return [...rollups.values()].map((g) => ({
+        event: g.event,
+        round: g.round,
+        messages: g.messages,
+        received: g.received,
+        expected: g.expected,
+        missing: g.missing,
+        duplicates: g.duplicates,
+        late: g.late,
+        firstAt: g.firstAt,
+        lastAt: g.lastAt,
+        relative: { ...summarize(g.relative), histogram: encode(g.relative) },
+        absolute: g.absolute && { ...summarize(g.absolute), histogram: encode(g.absolute), negative: g.negative }
+      })).sort((a, b) => a.firstAt - b.firstAt)
+    },
+
+    /** @returns {RecorderInfo} the bounds and what they cost */
+    info () {
+      return { maxOpen, keepClosed, rolledUpMessages, untrackedMessages, untrackedReceipts, lateReceipts }
+    },
+
     /** Live figures for progress lines. */
     stats () {
-      return { messages: open.size + closed.size, open: open.size, lateReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
+      return { messages: open.size + closed.size + rolledUpMessages, open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
     }
   }
 }

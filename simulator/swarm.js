@@ -36,6 +36,7 @@ import { createRecorder } from './recorder.js'
  * @property {number} connected
  * @property {Record<string, { target: number, connected: number, upgraded: number }>} byMode
  * @property {number} messages
+ * @property {number} [untrackedReceipts] copies not recorded because --max-open-messages were open
  * @property {number | null} lastRelativeP99Ms
  * @property {number} errors
  * @property {ProcessSample} health
@@ -76,6 +77,8 @@ export async function runSwarm (input, hooks = {}) {
   const recorder = createRecorder({
     clients: options.clients,
     messageTimeoutMs: options.messageTimeoutMs,
+    maxOpen: options.maxOpenMessages,
+    keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
     onClose: (report) => hooks.onMessage?.(report)
   })
@@ -113,6 +116,7 @@ export async function runSwarm (input, hooks = {}) {
       connected: live.connected,
       byMode: live.byMode,
       messages: stats.messages,
+      untrackedReceipts: stats.untrackedReceipts,
       lastRelativeP99Ms: stats.lastRelativeP99Ms,
       errors: live.errors,
       health: sample
@@ -148,6 +152,8 @@ export async function runSwarm (input, hooks = {}) {
     destinations,
     preflight,
     messages: recorder.reports(),
+    messageRollups: recorder.rollups(),
+    recorder: recorder.info(),
     health: { samples: health, summary: summarizeHealth(health) },
     timeline
   }

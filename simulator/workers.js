@@ -29,6 +29,7 @@ export function workerArgs (o, link) {
     ...o.urls.flatMap((u) => ['--url', u]), '--path', o.path, '--namespace', o.namespace,
     ...o.events.flatMap((e) => ['--event', e]), '--transport', formatTransportMix(o.transport), '--engine', o.engine,
     '--parser', o.parser, '--message-timeout', `${o.messageTimeoutMs}ms`,
+    '--max-open-messages', String(o.maxOpenMessages), '--keep-messages', String(o.keepMessages),
     o.keepAlive ? '--keep-alive' : '--no-keep-alive', o.reconnect ? '--reconnect' : '--no-reconnect'
   ]
   if (o.rampMs !== null) args.push('--ramp', `${o.rampMs}ms`)
@@ -160,6 +161,8 @@ export function mergeWorkerResults (results, id) {
     },
     destinations: [...destinations.values()],
     messages: mergeMessages(results.flatMap((r) => r.messages)),
+    messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
+    recorder: mergeRecorderInfo(results.flatMap((r) => (r.recorder ? [r.recorder] : []))),
     health: {
       samples,
       summary: {
@@ -228,6 +231,55 @@ function mergeMessages (reports) {
       absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) }
     }
   }).sort((a, b) => a.firstAt - b.firstAt)
+}
+
+/**
+ * Merges the workers' rollups of the same (event, round). A message a worker kept whole and
+ * another rolled up is counted in both lists (each holds only that worker's clients).
+ * @param {import('../lib/schema.js').MessageRollup[]} rollups
+ * @returns {import('../lib/schema.js').MessageRollup[]}
+ */
+function mergeRollups (rollups) {
+  /** @type {Map<string, import('../lib/schema.js').MessageRollup[]>} */
+  const byKey = new Map()
+  for (const r of rollups) {
+    const key = `${r.event}\u0000${r.round}`
+    byKey.set(key, [...(byKey.get(key) ?? []), r])
+  }
+  return [...byKey.values()].map((group) => {
+    const relative = mergeEncoded(group.map((m) => m.relative.histogram))
+    const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
+    const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
+    return {
+      ...group[0],
+      messages: Math.max(...group.map((m) => m.messages)),
+      firstAt: Math.min(...group.map((m) => m.firstAt)),
+      lastAt: Math.max(...group.map((m) => m.lastAt)),
+      received: sumOf(group, (m) => m.received),
+      expected: sumOf(group, (m) => m.expected),
+      missing: sumOf(group, (m) => m.missing),
+      duplicates: sumOf(group, (m) => m.duplicates),
+      late: sumOf(group, (m) => m.late),
+      relative: { ...summarize(relative), histogram: encode(relative) },
+      absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) }
+    }
+  }).sort((a, b) => a.firstAt - b.firstAt)
+}
+
+/**
+ * @param {import('../lib/schema.js').RecorderInfo[]} infos
+ * @returns {import('../lib/schema.js').RecorderInfo | undefined}
+ */
+function mergeRecorderInfo (infos) {
+  if (infos.length === 0) return undefined
+  return {
+    maxOpen: infos[0].maxOpen,
+    keepClosed: infos[0].keepClosed,
+    rolledUpMessages: Math.max(...infos.map((i) => i.rolledUpMessages)),
+    untrackedMessages: Math.max(...infos.map((i) => i.untrackedMessages)),
+    untrackedReceipts: sumOf(infos, (i) => i.untrackedReceipts),
+    lateReceipts: sumOf(infos, (i) => i.lateReceipts)
+  }
 }
 
 /**

@@ -72,3 +72,45 @@ test('a clock offset shifts absolute latency; skew beyond the latency is counted
   assert.equal(abs.negative, 1)
   assert.equal(abs.max, 0)
 })
+
+test('older closed messages are rolled up per (event, round): counts and histograms conserved, late copies still late', () => {
+  /** @type {import('../../lib/schema.js').MessageReport[]} */
+  const sent = []
+  const rec = createRecorder({ clients: 8, messageTimeoutMs: 60000, keepClosed: 3, onClose: (r) => sent.push(r) })
+  for (let i = 0; i < 8; i++) rec.setConnected(i, true)
+  for (let m = 0; m < 10; m++) {
+    const round = m < 6 ? 1 : 2
+    const receivers = m === 4 ? 6 : 8 // message 4 misses two clients
+    for (let i = 0; i < receivers; i++) rec.receive(i, 'b', [{ id: `m${m}`, round, sentAt: Date.now() }])
+    rec.closeAll()
+  }
+  assert.equal(sent.length, 10, 'the collector hook saw every message whole')
+  assert.deepEqual(rec.reports().map((r) => r.id), ['m7', 'm8', 'm9'])
+  const rollups = rec.rollups()
+  assert.deepEqual(rollups.map((g) => [g.event, g.round, g.messages]), [['b', 1, 6], ['b', 2, 1]])
+  assert.equal(rollups[0].received, 6 * 8 - 2)
+  assert.equal(rollups[0].missing, 2)
+  assert.equal(rollups[0].relative.count, 46, 'merged histogram holds every receipt of the folded messages')
+  assert.equal(rollups[0].absolute?.count, 46)
+  const info = rec.info()
+  assert.equal(info.rolledUpMessages, 7)
+  assert.equal(rec.stats().messages, 10)
+  // A late copy of a rolled-up message is late, not a new message.
+  rec.receive(0, 'b', [{ id: 'm0', round: 1 }])
+  assert.equal(rec.stats().lateReceipts, 1)
+  assert.equal(rec.stats().open, 0)
+})
+
+test('past maxOpen open messages, new messages are counted as untracked, not recorded; tracking resumes once they close', () => {
+  const rec = createRecorder({ clients: 4, messageTimeoutMs: 60000, maxOpen: 2 })
+  for (let i = 0; i < 4; i++) rec.setConnected(i, true)
+  for (let m = 0; m < 5; m++) for (let i = 0; i < 4; i++) rec.receive(i, 'b', [{ id: m }])
+  assert.equal(rec.stats().open, 2)
+  assert.deepEqual([rec.info().untrackedMessages, rec.info().untrackedReceipts], [3, 12])
+  rec.closeAll()
+  for (let i = 0; i < 4; i++) rec.receive(i, 'b', [{ id: 4 }]) // still untracked: not reopened halfway
+  for (let i = 0; i < 4; i++) rec.receive(i, 'b', [{ id: 5 }])
+  rec.closeAll()
+  assert.deepEqual(rec.reports().map((r) => [r.id, r.received]), [['0', 4], ['1', 4], ['5', 4]])
+  assert.equal(rec.info().untrackedReceipts, 16)
+})
