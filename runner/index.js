@@ -12,8 +12,10 @@ import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, evaluateThresholds, redactUrl } from '../results/index.js'
 import { probeHandshake } from '../simulator/index.js'
+import { readLimits } from '../simulator/preflight.js'
 import { runDistribution } from './distribution.js'
 import { newRunId, normalizeRunOptions } from './options.js'
+import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 
 /**
@@ -25,6 +27,8 @@ export async function runTest (input, hooks = {}) {
   const options = normalizeRunOptions(input)
   const log = hooks.log ?? (() => {})
   const runId = options.runId ?? newRunId()
+  // Before any process starts: the local simulators and the reference server together.
+  for (const warning of checkRunPreflight(options, hooks.limits ?? readLimits())) log(`warning: ${warning}`)
   const startedAt = Date.now()
   const collector = await createCollector({ redisUrl: options.redis })
   const token = options.token ?? randomBytes(18).toString('base64url')

@@ -1,0 +1,54 @@
+/**
+ * The runner's preflight: every local simulator of a distribution and the reference server
+ * share this machine, so their needs add up. Each simulator checks only itself; this checks
+ * the sum (and the reference server, one process holding every client's socket) before any
+ * process starts, with the same limits and the same wording.
+ */
+import { CODES, IoswarmError } from '../lib/errors.js'
+import { parseTransportMix } from '../lib/options.js'
+import { checkPreflight, FD_MARGIN, pollingShareOf, WARN_RATIO } from '../simulator/preflight.js'
+
+/** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
+const SERVER_KIB_PER_CLIENT = 40
+
+/**
+ * @param {import('./options.js').RunOptions} options
+ * @param {import('../simulator/preflight.js').Limits} limits
+ * @returns {string[]} warnings (limits above 80 % use)
+ * @throws {IoswarmError} LIMIT naming the limit a distribution exceeds and how to raise it
+ */
+export function checkRunPreflight (options, limits) {
+  const pollingShare = pollingShareOf(parseTransportMix(options.transport))
+  const warnings = new Set()
+  for (const d of options.distributions) {
+    if (d.simulators === 0) continue
+    const clients = d.simulators * d.clients
+    const serverBytes = options.target ? 0 : clients * SERVER_KIB_PER_CLIENT * 1024
+    let sims
+    try {
+      // Memory is checked below, for the simulators and the server together.
+      sims = checkPreflight({ clients, processes: d.simulators, destinations: 1, engine: options.engine, pollingShare }, { ...limits, freeBytes: Infinity })
+    } catch (error) {
+      if (!(error instanceof IoswarmError)) throw error
+      throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)
+    }
+    for (const w of sims.warnings) warnings.add(`distribution ${d.name}: ${w}`)
+    const memoryBytes = sims.needs.memoryBytes + serverBytes
+    const mib = (/** @type {number} */ v) => `${Math.round(v / 1048576)} MiB`
+    const memory = `memory (available now): needs ${mib(memoryBytes)} (simulators ${mib(sims.needs.memoryBytes)}${serverBytes ? ` + reference server ${mib(serverBytes)}` : ''}), limit ${mib(limits.freeBytes)}`
+    if (memoryBytes > limits.freeBytes) {
+      throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${memory}; use --engine lean, fewer clients per host, or simulators on more hosts (--redis with --expect-simulators)`)
+    }
+    if (memoryBytes > limits.freeBytes * WARN_RATIO) warnings.add(`distribution ${d.name}: ${memory} (over ${WARN_RATIO * 100} %)`)
+    if (!options.target) {
+      const serverFds = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
+      const text = `reference server file descriptors (ulimit -n): needs ${serverFds} for ${clients} clients in one process, limit ${limits.fdSoft}`
+      if (serverFds > limits.fdSoft) {
+        throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${text}; raise it with \`ulimit -n ${serverFds}\` (up to the hard limit ${limits.fdHard}), ` +
+          'or run the server yourself in cluster mode (`ioswarm serve --cluster K --host 0.0.0.0`) and point --target at it')
+      }
+      if (serverFds > limits.fdSoft * WARN_RATIO) warnings.add(`distribution ${d.name}: ${text} (over ${WARN_RATIO * 100} %)`)
+    }
+  }
+  return [...warnings]
+}
