@@ -38,6 +38,26 @@ export function parseDurationMs (value, flag, { defaultUnit = 's', max = 7 * 24 
   return Math.round(ms)
 }
 
+const UNIT_BYTES = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
+
+/**
+ * A size in bytes: a whole number, or a number with a unit: `512KB`, `10MB`, `1.5MiB`
+ * (KB/MB/GB count in 1000s as socket.io's maxHttpBufferSize 1e6 does; KiB/MiB/GiB in 1024s).
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {{ min?: number, max?: number }} [bounds]
+ * @returns {number} bytes
+ */
+export function parseBytes (value, flag, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i.exec(String(value).trim())
+  const bytes = match ? Math.round(Number(match[1]) * UNIT_BYTES[/** @type {'b'} */ ((match[2] ?? 'b').toLowerCase())]) : NaN
+  if (!Number.isSafeInteger(bytes)) {
+    throw invalidOption(flag, `must be a size such as 1000000, 512KB, 10MB or 1MiB (KB, MB, GB = 1000-based; KiB, MiB, GiB = 1024-based), got ${JSON.stringify(value)}`)
+  }
+  if (bytes < min || bytes > max) throw invalidOption(flag, `must be from ${min} to ${max} bytes, got ${JSON.stringify(value)} (${bytes} bytes)`)
+  return bytes
+}
+
 /**
  * An http(s) or ws(s) URL; ws/wss are taken as http/https (socket.io starts from HTTP).
  * @param {unknown} value

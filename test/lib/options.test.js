@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  parseInteger, parseDurationMs, parseHttpUrl, parseTransportMix, assignTransports, parseRounds, formatRounds, parseNamespace
+  parseInteger, parseDurationMs, parseBytes, parseHttpUrl, parseTransportMix, assignTransports, parseRounds, formatRounds, parseNamespace
 } from '../../lib/options.js'
 import { IoswarmError, EXIT } from '../../lib/errors.js'
 
@@ -31,6 +31,21 @@ test('parseDurationMs reads units and bare numbers in the default unit', () => {
   assert.equal(parseDurationMs('5000', '--rounds', { defaultUnit: 'ms' }), 5000)
   rejectsUsage(() => parseDurationMs('soon', '--ramp'), /--ramp must be a duration/)
   rejectsUsage(() => parseDurationMs('-1s', '--ramp'), /--ramp/)
+})
+
+test('parseBytes reads bare bytes and 1000- or 1024-based units, bounded', () => {
+  assert.equal(parseBytes('1000000', '--max-payload'), 1e6)
+  assert.equal(parseBytes(2048, '--max-payload'), 2048)
+  assert.equal(parseBytes('10MB', '--max-payload'), 10e6)
+  assert.equal(parseBytes('512 kb', '--max-payload'), 512000)
+  assert.equal(parseBytes('1MiB', '--max-payload'), 1048576)
+  assert.equal(parseBytes('1.5KiB', '--max-payload'), 1536)
+  assert.equal(parseBytes('1GB', '--max-payload'), 1e9)
+  rejectsUsage(() => parseBytes('big', '--max-payload'), /^--max-payload must be a size such as 1000000, 512KB, 10MB or 1MiB .*"big"/)
+  rejectsUsage(() => parseBytes('-1', '--max-payload'), /--max-payload must be a size/)
+  rejectsUsage(() => parseBytes('10 MBs', '--max-payload'), /--max-payload must be a size/)
+  rejectsUsage(() => parseBytes('10', '--max-payload', { min: 1000 }), /^--max-payload must be from 1000 to \d+ bytes, got "10" \(10 bytes\)/)
+  rejectsUsage(() => parseBytes('1GiB', '--max-payload', { max: 1e8 }), /--max-payload must be from 0 to 100000000 bytes, got "1GiB" \(1073741824 bytes\)/)
 })
 
 test('parseHttpUrl normalises ws:// and rejects what is not a URL', () => {
