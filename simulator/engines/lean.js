@@ -14,7 +14,7 @@ export const leanEngine = Object.freeze({
   /**
    * Opens a pool of lean clients.
    * @param {LeanOptions} options engine options, plus: wsClient ('builtin' | 'ws'), perMessageDeflate,
-   *   maxPayloadBytes, connectTimeoutMs, heartbeatTickMs, and socket.io-client's reconnection delays
+   *   connectTimeoutMs, heartbeatTickMs, and socket.io-client's reconnection delays
    *   (reconnectionDelayMs, reconnectionDelayMaxMs, randomizationFactor)
    * @param {import('./types.js').SwarmEvents} events
    * @returns {import('./types.js').EnginePool}

@@ -5,12 +5,12 @@
 import { invalidOption } from '../../../lib/errors.js'
 import { DEFAULT_PATH } from '../../../lib/protocol.js'
 import { RECONNECT_DEFAULTS } from './backoff.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js'
 
 /**
  * Engine options plus the lean engine's own knobs.
  * @typedef {import('../types.js').EngineOptions & {
  *   perMessageDeflate?: boolean,
- *   maxPayloadBytes?: number,
  *   connectTimeoutMs?: number,
  *   heartbeatTickMs?: number,
  *   reconnectionDelayMs?: number,
@@ -35,16 +35,16 @@ import { RECONNECT_DEFAULTS } from './backoff.js'
  * @property {boolean} reconnect
  * @property {boolean} keepAlive
  * @property {Record<string, unknown> | undefined} auth
- * @property {number} maxPayloadBytes
+ * @property {number} maxPayloadBytes largest WebSocket message (all fragments) or polling response body
  * @property {boolean} perMessageDeflate
  * @property {number} connectTimeoutMs
  * @property {number} heartbeatTickMs
  * @property {import('./backoff.js').BackoffConfig} backoff
  */
 
-/** socket.io-client's defaults: ws maxPayload (1e8 rounded as in the brief) and the Manager's 20 s timeout. */
+/** The simulator's payload limit (limits.js: not socket.io-client's 100 MiB) and the Manager's 20 s timeout. */
 export const LEAN_DEFAULTS = Object.freeze({
-  maxPayloadBytes: 1e8,
+  maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES,
   connectTimeoutMs: 20000,
   heartbeatTickMs: 100
 })
@@ -86,7 +86,7 @@ export function resolveLeanConfig (options) {
     reconnect: options.reconnect !== false,
     keepAlive: options.keepAlive !== false,
     auth: options.auth,
-    maxPayloadBytes: positive(options.maxPayloadBytes, LEAN_DEFAULTS.maxPayloadBytes, 'maxPayloadBytes'),
+    maxPayloadBytes: payloadLimit(options.maxPayloadBytes),
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
     heartbeatTickMs: positive(options.heartbeatTickMs, LEAN_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
@@ -107,6 +107,18 @@ function positive (value, fallback, name) {
   if (value === undefined) return fallback
   if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
     throw invalidOption(name, `must be a positive number, got ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
+/**
+ * A whole number of bytes up to MAX_PAYLOAD_LIMIT_BYTES (ws reads its maxPayload as a 32-bit integer).
+ * @param {number | undefined} value
+ */
+function payloadLimit (value) {
+  if (value === undefined) return LEAN_DEFAULTS.maxPayloadBytes
+  if (!(Number.isSafeInteger(value) && value > 0 && value <= MAX_PAYLOAD_LIMIT_BYTES)) {
+    throw invalidOption('maxPayloadBytes', `must be a whole number of bytes from 1 to ${MAX_PAYLOAD_LIMIT_BYTES}, got ${JSON.stringify(value)}`)
   }
   return value
 }

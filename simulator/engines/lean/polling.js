@@ -5,6 +5,7 @@
  */
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
+import { PAYLOAD_TOO_LARGE } from '../limits.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -22,8 +23,8 @@ const POST_HEADERS = Object.freeze({ Accept: '*/*', 'Content-Type': 'text/plain;
 export function poll (session, c) {
   const gen = c.gen
   const req = request(session, 'GET', pollPath(session, c.sid), GET_HEADERS)
-  const fail = () => {
-    if (c.gen === gen && c.getReq === req) session.onTransportLost(c, 'xhr poll error')
+  const fail = (/** @type {string} */ reason = 'xhr poll error') => {
+    if (c.gen === gen && c.getReq === req) session.onTransportLost(c, reason)
   }
   c.getReq = req
   req.on('response', (res) => readBody(session, res, req, (body) => {
@@ -32,7 +33,7 @@ export function poll (session, c) {
     onPollBody(session, c, body)
     if (c.gen === gen && c.getReq === null) session.afterPoll(c)
   }, fail))
-  req.on('error', fail)
+  req.on('error', () => fail())
   req.end()
 }
 
@@ -63,8 +64,8 @@ export function flushPost (session, c) {
     c.postReq = null
     if (c.pausing) session.afterPoll(c)
     else flushPost(session, c)
-  }, () => {
-    if (c.gen === gen && c.postReq === req) session.onTransportLost(c, 'xhr post error')
+  }, (reason = 'xhr post error') => {
+    if (c.gen === gen && c.postReq === req) session.onTransportLost(c, reason)
   })
   c.postReq = req
 }
@@ -126,30 +127,33 @@ function request (session, method, path, headers) {
  * @param {string} path
  * @param {string} body
  * @param {() => void} onDone
- * @param {() => void} onFail
+ * @param {(reason?: string) => void} onFail
  */
 function post (session, path, body, onDone, onFail) {
   const req = request(session, 'POST', path, POST_HEADERS)
   req.on('response', (res) => readBody(session, res, req, onDone, onFail))
-  req.on('error', onFail)
+  req.on('error', () => onFail())
   req.end(body)
   return req
 }
 
 /**
  * Reads a whole response body within the payload limit. A non-200 status, an oversized or
- * cut-off body fail the request (and destroy it, freeing its socket).
+ * cut-off body fail the request (and destroy it, freeing its socket); an oversized one, known
+ * from Content-Length or counted as it arrives, fails with PAYLOAD_TOO_LARGE and is never
+ * held beyond the limit.
  * @param {LeanSession} session
  * @param {IncomingMessage} res
  * @param {ClientRequest} req
  * @param {(body: string) => void} onBody
- * @param {() => void} onFail
+ * @param {(reason?: string) => void} onFail
  */
 function readBody (session, res, req, onBody, onFail) {
-  if (res.statusCode !== 200) {
+  const declaredTooLarge = Number(res.headers['content-length']) > session.maxPayloadBytes
+  if (res.statusCode !== 200 || declaredTooLarge) {
     res.resume()
     req.destroy()
-    onFail()
+    onFail(res.statusCode !== 200 ? undefined : PAYLOAD_TOO_LARGE)
     return
   }
   /** @type {Buffer[]} */
@@ -163,7 +167,7 @@ function readBody (session, res, req, onBody, onFail) {
       tooLarge = true
       chunks.length = 0
       req.destroy()
-      onFail()
+      onFail(PAYLOAD_TOO_LARGE)
       return
     }
     chunks.push(chunk)

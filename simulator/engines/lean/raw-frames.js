@@ -10,6 +10,8 @@ import { onSocketMessage } from './inbound.js'
 /** @typedef {import('./raw-websocket.js').RawWebSocket} RawWebSocket */
 
 const EMPTY = Buffer.alloc(0)
+/** Close status 1009, Message Too Big (RFC 6455 §7.4.1). */
+const CLOSE_MESSAGE_TOO_BIG = Buffer.from([0x03, 0xf1])
 
 /**
  * Reads frames from buf[pos, end): whole ones in place, the rest kept for the next read.
@@ -35,7 +37,11 @@ export function readFrames (ws, buf, pos, end) {
       ws.partial = Buffer.from(buf.subarray(pos, end))
       return
     }
-    if (typeof header === 'string' || header.length > max) return protocolError(ws)
+    if (typeof header === 'string') return protocolError(ws)
+    // Checked on the header, before any of the payload is kept: a continuation counts with
+    // the fragments before it, so a message cut into many small frames is bounded too.
+    const before = header.opcode === OPCODE.CONTINUATION && ws.fragments !== null ? ws.fragmentBytes : 0
+    if (before + header.length > max) return payloadTooLarge(ws)
     const start = pos + header.headerBytes
     if (end - start < header.length) {
       ws.payload = Buffer.allocUnsafe(header.length)
@@ -89,7 +95,6 @@ function onFrame (ws, opcode, fin, data, start, end, shared) {
       return protocolError(ws)
     }
     ws.fragmentBytes += end - start
-    if (ws.fragmentBytes > ws.session.maxPayloadBytes) return protocolError(ws)
     ws.fragments.push(shared ? Buffer.from(data.subarray(start, end)) : data.subarray(start, end))
     if (!fin) return
     data = Buffer.concat(ws.fragments, ws.fragmentBytes)
@@ -122,6 +127,18 @@ function onControl (ws, opcode, payload) {
       ws.end(encodeFrame(OPCODE.CLOSE, payload.length >= 2 ? payload.subarray(0, 2) : EMPTY))
     }
   }
+}
+
+/**
+ * A message over the payload limit: close with 1009 (Message Too Big, as ws does) and reset,
+ * without reading the rest; reported as PAYLOAD_TOO_LARGE.
+ * @param {RawWebSocket} ws
+ */
+function payloadTooLarge (ws) {
+  ws.tooLarge = true
+  ws.failed = true
+  if (!ws.closing) ws.write(encodeFrame(OPCODE.CLOSE, CLOSE_MESSAGE_TOO_BIG))
+  ws.destroy()
 }
 
 /**

@@ -10,6 +10,7 @@
 import net from 'node:net'
 import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame } from './rfc6455.js'
 import { readFrames, protocolError } from './raw-frames.js'
+import { PAYLOAD_TOO_LARGE } from '../limits.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -36,6 +37,8 @@ export class RawWebSocket extends net.Socket {
     this.key = newKey()
     /** An 'error' came before 'close', or the peer broke the protocol. */
     this.failed = false
+    /** The peer announced a message over the payload limit. */
+    this.tooLarge = false
     /** A close frame was sent: nothing more is sent or delivered. */
     this.closing = false
     /** @type {Buffer | null} handshake bytes or a frame header cut by the end of a read (a copy) */
@@ -92,7 +95,7 @@ function onClose () {
   const c = ws.client
   if (c.gen !== ws.gen) return
   if (c.probe === ws) ws.session.onProbeFailed(c)
-  else if (c.ws === ws) ws.session.onTransportLost(c, ws.failed || ws.key !== '' ? 'websocket error' : 'transport close')
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed || ws.key !== '' ? 'websocket error' : 'transport close')
 }
 
 /**

@@ -13,6 +13,7 @@ import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
 import { openWebSocket } from './websocket.js'
 import { poll, pollSend, closePolling } from './polling.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
+import { PAYLOAD_TOO_LARGE } from '../limits.js'
 
 export class LeanSession {
   /**
@@ -137,12 +138,15 @@ export class LeanSession {
   /**
    * A transport failed or closed under the session.
    * @param {Client} c
-   * @param {string} reason 'transport close', 'websocket error', 'xhr poll error', 'xhr post error'
+   * @param {string} reason 'transport close', 'websocket error', 'xhr poll error', 'xhr post error', PAYLOAD_TOO_LARGE
    */
   onTransportLost (c, reason) {
     // Before the open packet socket.io-client reports the transport's error; after it, 'transport error'.
+    // A payload over the limit keeps its own reason (the sio engine reports it the same way), and
+    // reconnects like any transport error: after the backoff delay, never in a tight loop.
     const opened = c.state === STATE.OPEN || c.state === STATE.CONNECTED
-    this.end(c, opened && reason !== 'transport close' ? 'transport error' : reason, true, false)
+    const generic = opened && reason !== 'transport close' && reason !== PAYLOAD_TOO_LARGE
+    this.end(c, generic ? 'transport error' : reason, true, false)
   }
 
   /**

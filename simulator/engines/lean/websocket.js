@@ -8,6 +8,7 @@
 import { WebSocket } from 'ws'
 import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from './inbound.js'
+import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../limits.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -27,6 +28,8 @@ export class LeanWebSocket extends WebSocket {
     this.gen = client.gen
     /** An 'error' preceded 'close': the close is a transport error, not a clean close. */
     this.failed = false
+    /** The error was a message over maxPayload. */
+    this.tooLarge = false
     this.on('open', onOpen)
     this.on('message', onMessage)
     this.on('error', onError)
@@ -81,10 +84,19 @@ function onMessage (data, isBinary) {
   onSocketMessage(/** @type {LeanWebSocket} */ (this), data, 0, data.length, isBinary)
 }
 
-/** @this {WebSocket} */
-function onError () {
+/**
+ * @this {WebSocket}
+ * @param {Error & { code?: string }} error
+ */
+function onError (error) {
   // 'close' always follows and reports; without a listener ws would throw.
-  /** @type {LeanWebSocket} */ (this).failed = true
+  const ws = /** @type {LeanWebSocket} */ (this)
+  ws.failed = true
+  if (error.code !== WS_TOO_LARGE_CODE) return
+  // ws has sent a 1009 close and would read (and drop) the rest of the message until the server
+  // answers, up to its 30 s close timeout; socket.io-client reports at once, so end it now.
+  ws.tooLarge = true
+  ws.terminate()
 }
 
 /** @this {WebSocket} */
@@ -94,5 +106,5 @@ function onClose () {
   const c = ws.client
   if (c.gen !== ws.gen) return
   if (c.probe === ws) ws.session.onProbeFailed(c)
-  else if (c.ws === ws) ws.session.onTransportLost(c, ws.failed ? 'websocket error' : 'transport close')
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed ? 'websocket error' : 'transport close')
 }

@@ -1,12 +1,13 @@
 /**
  * Malformed input never crashes the lean engine: the client that got it ends with
- * 'parse error' (or 'transport error' past the payload limit).
+ * 'parse error' (or PAYLOAD_TOO_LARGE past the payload limit).
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
 import { recorder, engineOptions, waitFor, VARIANTS } from './lean/helpers.js'
 import { startFakePeer } from './lean/fake-peer.js'
+import { PAYLOAD_TOO_LARGE } from '../../../simulator/engines/limits.js'
 
 const placeholder = (/** @type {number} */ num) => `{"_placeholder":true,"num":${num}}`
 
@@ -31,7 +32,7 @@ const CASES = [
   },
   { name: 'an attachment nobody announced', ws: [Buffer.from([1, 2])], polling: ['bAQI='] },
   { name: 'a payload cut after a good packet (empty packet)', ws: ['42["broadcast",1]', ''], polling: ['42["broadcast",1]\x1e'], delivered: 1 },
-  { name: 'a frame over maxPayloadBytes', ws: [`42["broadcast","${'x'.repeat(300)}"]`], polling: [`42["broadcast","${'x'.repeat(300)}"]`], reason: 'transport error', extra: { maxPayloadBytes: 200 } }
+  { name: 'a frame over maxPayloadBytes', ws: [`42["broadcast","${'x'.repeat(300)}"]`], polling: [`42["broadcast","${'x'.repeat(300)}"]`], reason: PAYLOAD_TOO_LARGE, extra: { maxPayloadBytes: 200 } }
 ]
 
 for (const { label, transport, extra } of VARIANTS) {

@@ -16,13 +16,14 @@ test('builds paths once, with the trailing slash socket.io-client adds and the U
   assert.equal(resolveLeanConfig({ ...base, url: 'http://h' }).port, 80)
 })
 
-test('defaults follow socket.io-client, and bad values are refused with the option named', () => {
+test('defaults follow socket.io-client (the payload limit the simulator\'s), and bad values are refused with the option named', () => {
   const config = resolveLeanConfig(base)
-  assert.equal(config.maxPayloadBytes, 1e8)
+  assert.equal(config.maxPayloadBytes, 1e6)
   assert.equal(config.connectTimeoutMs, 20000)
   assert.equal(config.perMessageDeflate, false)
   assert.deepEqual(config.backoff, { minMs: 1000, maxMs: 5000, jitter: 0.5 })
   assert.throws(() => resolveLeanConfig({ ...base, url: 'nope' }), /url must be an http/)
-  assert.throws(() => resolveLeanConfig({ ...base, maxPayloadBytes: 0 }), /maxPayloadBytes must be a positive number/)
+  assert.throws(() => resolveLeanConfig({ ...base, maxPayloadBytes: 0 }), /maxPayloadBytes must be a whole number of bytes from 1 to 268435456/)
+  assert.throws(() => resolveLeanConfig({ ...base, maxPayloadBytes: 2 ** 31 }), /maxPayloadBytes must be a whole number/)
   assert.throws(() => resolveLeanConfig({ ...base, randomizationFactor: 2 }), /randomizationFactor must be a number from 0 to 1/)
 })
