@@ -6,11 +6,17 @@
  * Polling in Node goes through xmlhttprequest-ssl, which uses `agent: opts.agent || false`:
  * without an agent every poll opens a new TCP connection (ephemeral ports, TIME_WAIT). We
  * always pass an agent chosen on purpose and report it.
+ *
+ * Payload limit: WebSocket messages are bounded by ws's `maxPayload`, which socket.io-client
+ * passes through. Polling responses are not bounded by socket.io-client at all in Node:
+ * xmlhttprequest-ssl keeps the whole body (re-concatenating it on every chunk), so the limit
+ * is applied in the agent we hand it, which cuts a response the moment it passes the limit.
  */
 import http from 'node:http'
 import https from 'node:https'
 import { Manager } from 'socket.io-client'
 import msgpackParser from 'socket.io-msgpack-parser'
+import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from './limits.js'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -29,11 +35,60 @@ function transportOptions (transport) {
   return { transports: ['polling', 'websocket'], upgrade: true }
 }
 
+/** Code of the error the agent destroys an oversized response with. */
+const RESPONSE_TOO_LARGE_CODE = 'IOSWARM_RESPONSE_TOO_LARGE'
+
+/**
+ * Whether a socket.io-client transport error (a disconnect's details, a connect_error) was a
+ * payload over the limit: ws's ErrorEvent carries its error; xmlhttprequest-ssl keeps the
+ * error that ended the request as its statusText.
+ * @param {unknown} error
+ */
+export function isPayloadTooLarge (error) {
+  const e = /** @type {{ description?: { error?: { code?: unknown } }, context?: { statusText?: { code?: unknown } } } | undefined} */ (error)
+  return e?.description?.error?.code === WS_TOO_LARGE_CODE || e?.context?.statusText?.code === RESPONSE_TOO_LARGE_CODE
+}
+
+/**
+ * Cuts every response on `agent` whose body passes `maxBytes` (declared or as it arrives):
+ * the response is destroyed with an error socket.io-client reports as a transport error.
+ * Hooking addRequest is what agent-base (the proxy agents) does; it runs after the request's
+ * own 'response' callback, so xmlhttprequest-ssl still sees the error and fails the poll.
+ * @param {http.Agent} agent
+ * @param {number} maxBytes
+ */
+export function limitResponses (agent, maxBytes) {
+  const target = /** @type {http.Agent & { addRequest: (req: http.ClientRequest, options: object) => void }} */ (agent)
+  const addRequest = target.addRequest
+  target.addRequest = function (req, options) {
+    req.once('response', (/** @type {http.IncomingMessage} */ res) => limitBody(res, maxBytes))
+    return addRequest.call(this, req, options)
+  }
+}
+
+/**
+ * @param {http.IncomingMessage} res
+ * @param {number} maxBytes
+ */
+function limitBody (res, maxBytes) {
+  const tooLarge = () => res.destroy(Object.assign(new Error(`response body over ${maxBytes} bytes`), { code: RESPONSE_TOO_LARGE_CODE }))
+  if (Number(res.headers['content-length']) > maxBytes) return tooLarge()
+  let bytes = 0
+  const onData = (/** @type {Buffer} */ chunk) => {
+    bytes += chunk.length
+    if (bytes <= maxBytes) return
+    res.off('data', onData)
+    tooLarge()
+  }
+  res.on('data', onData)
+}
+
 /**
  * A readable reason from a socket.io-client connect_error.
  * @param {Error & { description?: unknown, context?: unknown }} error
  */
 export function connectErrorReason (error) {
+  if (isPayloadTooLarge(error)) return PAYLOAD_TOO_LARGE
   const description = /** @type {{ code?: string, message?: string, error?: { code?: string } } | undefined} */ (error.description)
   const detail = description?.code ?? description?.error?.code ?? (typeof description === 'number' ? `HTTP ${description}` : undefined)
   return detail ? `${error.message} (${detail})` : error.message
@@ -59,6 +114,10 @@ export const sioEngine = {
     // One shared agent: keep-alive reuses sockets across polls; maxSockets Infinity so no
     // hidden cap (the 2012 rig's http.globalAgent.maxSockets = 5 faked its server results).
     const agent = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity })
+    const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES
+    limitResponses(agent, maxPayloadBytes)
+    /** @type {object} ws's maxPayload: not in ManagerOptions' types, but engine.io-client passes it to ws */
+    const wsLimit = { maxPayload: maxPayloadBytes }
     /** @type {(Socket | undefined)[]} */
     const sockets = []
     const listenAll = options.events.includes('*')
@@ -72,6 +131,7 @@ export const sioEngine = {
           agent: /** @type {any} */ (agent),
           reconnection: options.reconnect,
           autoConnect: false,
+          ...wsLimit,
           ...(parser ? { parser } : {})
         })
         const socket = manager.socket(options.namespace, { auth: options.auth ?? {} })
@@ -86,7 +146,7 @@ export const sioEngine = {
           if (wasConnected) events.reconnected(i)
           wasConnected = true
         })
-        socket.on('disconnect', (reason) => events.disconnected(i, reason))
+        socket.on('disconnect', (reason, details) => events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason))
         socket.on('connect_error', (error) => events.connectError(i, connectErrorReason(error)))
         if (listenAll) {
           socket.onAny((event, ...args) => events.message(i, event, args))

@@ -31,6 +31,8 @@
  * @property {boolean} reconnect reconnect with the engine's backoff after a disconnect
  * @property {Record<string, unknown>} [auth] handshake auth payload
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
+ * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts
+ *   (default DEFAULT_MAX_PAYLOAD_BYTES in limits.js); a bigger one closes the client with reason PAYLOAD_TOO_LARGE
  */
 
 /**
