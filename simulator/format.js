@@ -3,6 +3,7 @@
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
 import { formatBytes, formatCounts, formatMs, table } from '../lib/format.js'
+import { PAYLOAD_TOO_LARGE } from './engines/limits.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -39,6 +40,12 @@ export function formatSimSummary (r) {
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]
+  const tooLarge = (c.disconnects[PAYLOAD_TOO_LARGE] ?? 0) + (c.errors[PAYLOAD_TOO_LARGE] ?? 0)
+  if (tooLarge > 0) {
+    const limit = /** @type {{ maxPayloadBytes?: number }} */ (r.options).maxPayloadBytes
+    lines.push(`${tooLarge} clients closed: ${PAYLOAD_TOO_LARGE} (${limit ?? '?'} bytes; a client closed again after reconnecting counts again). ` +
+      'Raise --max-payload if the server\'s messages are that big.')
+  }
   if (r.messages.length === 0) {
     lines.push('messages: none received')
   } else {

@@ -4,10 +4,11 @@
  * before any socket opens.
  */
 import { invalidOption } from '../lib/errors.js'
-import { parseInteger, parseDurationMs, parseHttpUrl, parseTransportMix, parseNamespace } from '../lib/options.js'
+import { parseInteger, parseDurationMs, parseBytes, parseHttpUrl, parseTransportMix, parseNamespace } from '../lib/options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { ENGINE_NAMES } from './engines/index.js'
 import { PARSER_NAMES } from './engines/sio.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES } from './engines/limits.js'
 import { expandDestinations } from './destinations.js'
 import { RECORDER_LIMITS } from './recorder.js'
 
@@ -33,6 +34,7 @@ export const MAX_CLIENTS = 1_000_000
  * @property {boolean} reconnect
  * @property {string | null} id
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
+ * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  */
 
 /**
@@ -71,7 +73,8 @@ export function normalizeSimOptions (input) {
     keepMessages: parseInteger(input.keepMessages ?? RECORDER_LIMITS.keepClosed, '--keep-messages', { min: 0, max: 10_000_000 }),
     reconnect: input.reconnect === undefined ? true : Boolean(input.reconnect),
     id: input.id === undefined || input.id === null ? null : String(input.id),
-    parser
+    parser,
+    maxPayloadBytes: parseBytes(input.maxPayload ?? DEFAULT_MAX_PAYLOAD_BYTES, '--max-payload', { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES })
   }
 }
 

@@ -29,7 +29,7 @@ export function workerArgs (o, link) {
     ...o.urls.flatMap((u) => ['--url', u]), '--path', o.path, '--namespace', o.namespace,
     ...o.events.flatMap((e) => ['--event', e]), '--transport', formatTransportMix(o.transport), '--engine', o.engine,
     '--parser', o.parser, '--message-timeout', `${o.messageTimeoutMs}ms`,
-    '--max-open-messages', String(o.maxOpenMessages), '--keep-messages', String(o.keepMessages),
+    '--max-open-messages', String(o.maxOpenMessages), '--keep-messages', String(o.keepMessages), '--max-payload', String(o.maxPayloadBytes),
     o.keepAlive ? '--keep-alive' : '--no-keep-alive', o.reconnect ? '--reconnect' : '--no-reconnect'
   ]
   if (o.rampMs !== null) args.push('--ramp', `${o.rampMs}ms`)

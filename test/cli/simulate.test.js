@@ -7,7 +7,7 @@ import { freePort } from '../helpers/ports.js'
 test('--help explains the command and exits 0', async (t) => {
   const { code, stdout } = await runCli(t, ['client.js', '--help'])
   assert.equal(code, 0)
-  for (const flag of ['--clients', '--transport', '--ramp', '--duration', '--keep-alive', '--event', '--json']) {
+  for (const flag of ['--clients', '--transport', '--ramp', '--duration', '--keep-alive', '--event', '--json', '--max-payload']) {
     assert.ok(stdout.includes(flag), `help mentions ${flag}`)
   }
   assert.match(stdout, /websocket:70,polling:30/)
@@ -26,6 +26,8 @@ test('bad input exits 2 with a message naming the flag, before any socket opens'
     [['--ramp', 'later', ...url], /--ramp must be a duration/],
     [['--engine', 'warp', ...url], /Invalid values:[\s\S]*engine/],
     [['--engine', 'lean', '--parser', 'msgpack', ...url], /--parser msgpack works with --engine sio only/],
+    [['--max-payload', 'huge', ...url], /--max-payload must be a size such as 1000000, 512KB, 10MB or 1MiB/],
+    [['--max-payload', '1GB', ...url], /--max-payload must be from 1000 to 268435456 bytes, got "1GB"/],
     [['--no-such-flag', ...url], /Unknown argument/]
   ]
   for (const [args, message] of cases) {

@@ -14,7 +14,7 @@ test('a worker gets every option of the simulator as flags', () => {
   assert.deepEqual(args, [
     '--url', 'http://127.0.0.1:3000', '--url', 'http://127.0.0.2:3000', '--path', '/socket.io/', '--namespace', '/chat',
     '--event', 'a', '--event', 'b', '--transport', 'websocket:3,polling:1', '--engine', 'lean', '--parser', 'json', '--message-timeout', '10000ms',
-    '--max-open-messages', '256', '--keep-messages', '1000',
+    '--max-open-messages', '256', '--keep-messages', '1000', '--max-payload', '1000000',
     '--no-keep-alive', '--reconnect', '--ramp', '2000ms', '--redis', 'redis://127.0.0.1:6399', '--run', 'r1'
   ])
 })
