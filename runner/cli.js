@@ -31,6 +31,7 @@ export const runCommand = {
     .option('target', { type: 'string', describe: 'Test this server instead of starting the reference server (needs --token)' })
     .option('token', { type: 'string', describe: 'Broadcast token of --target (or IOSWARM_TOKEN)' })
     .option('size', { type: 'string', default: '0', describe: 'Payload bytes per message' })
+    .option('max-payload', { type: 'string', describe: 'The simulators\' payload limit (simulate --max-payload): 1MB, 10MB, 1MiB (default: 1MB, or two messages of --size when that is more); simulators joining through Redis set their own' })
     .option('event', { type: 'string', default: DEFAULT_EVENT, describe: 'Broadcast event' })
     .option('via', { type: 'string', default: 'http', choices: ['http', 'socket'], describe: 'How broadcasts are triggered' })
     .option('redis', { type: 'string', describe: 'Collector in Redis (or IOSWARM_REDIS); without it, results are collected in memory here' })

@@ -91,7 +91,7 @@ function startSimulators (ctx, distribution) {
     'simulate', '--quiet', '--run', ctx.runId, '--id', `${distribution.name}-sim${i + 1}`,
     '--clients', String(distribution.clients), '--url', ctx.url, '--transport', options.transport,
     '--engine', options.engine, '--ramp', `${ctx.rampMs}ms`, '--message-timeout', `${options.messageTimeoutMs}ms`,
-    '--event', options.event, '--parser', options.parser,
+    '--event', options.event, '--parser', options.parser, '--max-payload', String(options.maxPayloadBytes),
     ...(options.redis ? ['--redis', options.redis] : ['--ipc'])
   ]))
 }

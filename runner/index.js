@@ -82,6 +82,7 @@ function publicOptions (options) {
     rampMs: options.rampMs,
     pingIntervalMs: options.target ? null : options.pingIntervalMs,
     sizeBytes: options.sizeBytes,
+    maxPayloadBytes: options.maxPayloadBytes,
     event: options.event,
     via: options.via,
     redis: options.redis ? redactUrl(options.redis) : null,

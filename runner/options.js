@@ -4,11 +4,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import { invalidOption } from '../lib/errors.js'
-import { parseDurationMs, parseHttpUrl, parseInteger, parseRounds, parseTransportMix, formatTransportMix } from '../lib/options.js'
+import { parseBytes, parseDurationMs, parseHttpUrl, parseInteger, parseRounds, parseTransportMix, formatTransportMix } from '../lib/options.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
 import { parseThreshold } from '../results/index.js'
-import { ENGINE_NAMES } from '../simulator/index.js'
+import { ENGINE_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../simulator/index.js'
 
 /**
  * @typedef {{ name: string, simulators: number, clients: number }} Distribution
@@ -47,6 +47,7 @@ export function normalizeRunOptions (input) {
   if (target && !input.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
   const engine = String(input.engine ?? 'sio')
   if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
+  const sizeBytes = parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 })
   const runId = input.run === undefined ? null : String(input.run)
   if (runId !== null && !/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption('--run', `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
   return {
@@ -60,7 +61,8 @@ export function normalizeRunOptions (input) {
     parser: String(input.parser ?? 'json'),
     rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
     pingIntervalMs: parseDurationMs(input.pingInterval ?? '25s', '--ping-interval'),
-    sizeBytes: parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 }),
+    sizeBytes,
+    maxPayloadBytes: simulatorPayloadLimit(input.maxPayload, sizeBytes),
     event: String(input.event ?? DEFAULT_EVENT),
     via: /** @type {'http' | 'socket'} */ (input.via ?? 'http'),
     redis: input.redis ? String(input.redis) : null,
@@ -71,6 +73,24 @@ export function normalizeRunOptions (input) {
     connectTimeoutMs: parseDurationMs(input.connectTimeout ?? '60s', '--connect-timeout'),
     thresholds: [input.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
   }
+}
+
+/** Room for a message's own fields and framing around its --size payload. */
+const MESSAGE_OVERHEAD_BYTES = 1024
+
+/**
+ * The simulators' --max-payload: as given (refused if one message of --size cannot fit), else
+ * the simulator's default, raised to two messages of --size (a polling response may carry
+ * several) when that is more.
+ * @param {unknown} value
+ * @param {number} sizeBytes
+ */
+function simulatorPayloadLimit (value, sizeBytes) {
+  const message = sizeBytes + MESSAGE_OVERHEAD_BYTES
+  if (value === undefined || value === null) return Math.max(DEFAULT_MAX_PAYLOAD_BYTES, 2 * message)
+  const limit = parseBytes(value, '--max-payload', { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES })
+  if (limit < message) throw invalidOption('--max-payload', `${limit} is smaller than one message of --size ${sizeBytes} (about ${message} bytes with its fields): every client would be closed`)
+  return limit
 }
 
 /** A run id that sorts by time: run-20261121-014228-ab12. */
