@@ -166,16 +166,34 @@ function memoryOf (pid) {
   return { rssBytes: kb('VmRSS'), peakBytes: kb('VmHWM') }
 }
 
+/**
+ * The memory of a young process once it has warmed up (its peak unchanged for 300 ms, or 5 s
+ * at most): a just-connected simulator still peaks ≈ 20 MB higher for a few hundred ms with
+ * no traffic at all.
+ * @param {number} pid
+ */
+async function steadyMemoryOf (pid) {
+  const deadline = Date.now() + 5000
+  let last = memoryOf(pid)
+  let since = Date.now()
+  while (Date.now() - since < 300 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25))
+    const now = memoryOf(pid)
+    if (now.peakBytes !== last.peakBytes) since = Date.now()
+    last = now
+  }
+  return last
+}
+
 test('a real 100 MB frame against `simulate --engine lean` with the default limit: RSS stays flat, the close is reported', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   const peer = await startSwarmPeer(t)
   const run = runCli(t, ['client.js', '--engine', 'lean', '-c', '1', '--url', peer.url, '--ramp', '0', '--no-reconnect', '--json'], { timeoutMs: 30000 })
   const pid = /** @type {number} */ (run.child.pid)
-  await waitFor(() => peer.sessions.length === 1, 'the client connected', 15000)
-  const before = memoryOf(pid)
-  const head = Buffer.from('42["broadcast","')
   const big = Buffer.alloc(100e6, 'x')
-  head.copy(big)
+  Buffer.from('42["broadcast","').copy(big)
   big.write('"]', big.length - 2)
+  await waitFor(() => peer.sessions.length === 1, 'the client connected', 15000)
+  const before = await steadyMemoryOf(pid)
   const ws = peer.sessions[0]
   ws.send(big, { binary: false })
   await waitFor(() => ws.readyState === ws.CLOSED, 'the client closed its connection', 10000)
@@ -184,9 +202,10 @@ test('a real 100 MB frame against `simulate --engine lean` with the default limi
   const { code, stdout, stderr } = await run
   const growth = after.peakBytes - before.rssBytes
   t.diagnostic(`child RSS ${Math.round(before.rssBytes / 1e6)} MB after connect (peak so far ${Math.round(before.peakBytes / 1e6)} MB), peak ${Math.round(after.peakBytes / 1e6)} MB after the 100 MB frame (+${Math.round(growth / 1e6)} MB)`)
-  // Measured: +0 to +24 MB (a transient peak of the young process, seen with small frames too);
-  // with --max-payload 200MB the same frame takes the peak from ≈ 105 MB to ≈ 900 MB.
-  assert.ok(growth < 50e6, `peak RSS grew by ${Math.round(growth / 1e6)} MB`)
+  // Against the RSS, not the peak, after warm-up: the young process's own transient peak
+  // (≈ 20 MB over its RSS) counts against the bound. Measured: the frame leaves the peak where
+  // it was; with --max-payload 200MB the same frame takes it from ≈ 105 MB to ≈ 900 MB.
+  assert.ok(growth < 50e6, `peak RSS is ${Math.round(growth / 1e6)} MB over the RSS before the frame`)
   assert.equal(code, 0, stderr)
   const result = JSON.parse(stdout)
   assert.equal(result.options.maxPayloadBytes, 1e6)
