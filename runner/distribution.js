@@ -87,13 +87,14 @@ export async function runDistribution (ctx, distribution, hooks) {
  */
 function startSimulators (ctx, distribution) {
   const { options } = ctx
+  // The Redis URL goes by environment: its password stays out of `ps` (as the token does).
   return Array.from({ length: distribution.simulators }, (_, i) => startCli([
     'simulate', '--quiet', '--run', ctx.runId, '--id', `${distribution.name}-sim${i + 1}`,
     '--clients', String(distribution.clients), '--url', ctx.url, '--transport', options.transport,
     '--engine', options.engine, '--ramp', `${ctx.rampMs}ms`, '--message-timeout', `${options.messageTimeoutMs}ms`,
     '--event', options.event, '--parser', options.parser, '--max-payload', String(options.maxPayloadBytes),
-    ...(options.redis ? ['--redis', options.redis] : ['--ipc'])
-  ]))
+    ...(options.redis ? [] : ['--ipc'])
+  ], options.redis ? { IOSWARM_REDIS: options.redis } : {}))
 }
 
 /**

@@ -34,8 +34,18 @@ export function workerArgs (o, link) {
   ]
   if (o.rampMs !== null) args.push('--ramp', `${o.rampMs}ms`)
   if (o.durationMs !== null) args.push('--duration', `${o.durationMs}ms`)
-  if (link.redis) args.push('--redis', link.redis, '--run', String(link.run))
+  if (link.redis) args.push('--run', String(link.run))
   return args
+}
+
+/**
+ * The child's environment additions: the Redis URL goes this way, so that its password
+ * stays out of `ps` (the command lines of the workers).
+ * @param {{ redis?: string }} link
+ * @returns {Record<string, string>}
+ */
+export function workerEnv (link) {
+  return link.redis ? { IOSWARM_REDIS: link.redis } : {}
 }
 
 /**
@@ -53,10 +63,11 @@ export async function runWorkers (input, hooks = {}) {
     clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   hooks.onPreflight?.(preflight)
-  const base = workerArgs(options, { redis: /** @type {string | undefined} */ (input.redis), run: /** @type {string | undefined} */ (input.run) })
+  const link = { redis: /** @type {string | undefined} */ (input.redis), run: /** @type {string | undefined} */ (input.run) }
+  const base = workerArgs(options, link)
   const children = Array.from({ length: count }, (_, k) => {
     const share = Math.floor(options.clients / count) + (k < options.clients % count ? 1 : 0)
-    return runChild([BIN, 'simulate', ...base, '--clients', String(share), '--id', `${input.id}-w${k + 1}`, '--json', '--quiet'], (text) => hooks.onWorkerStderr?.(k + 1, text))
+    return runChild([BIN, 'simulate', ...base, '--clients', String(share), '--id', `${input.id}-w${k + 1}`, '--json', '--quiet'], (text) => hooks.onWorkerStderr?.(k + 1, text), workerEnv(link))
   })
   // Each child is stopped by its own pid; they flush and print their result.
   const stop = () => { for (const c of children) c.stop() }
@@ -85,11 +96,12 @@ const stopAll = () => { for (const stop of liveStops) stop() }
 /**
  * @param {string[]} args
  * @param {(text: string) => void} onStderr
+ * @param {Record<string, string>} env added to this process's environment
  */
-function runChild (args, onStderr) {
+function runChild (args, onStderr, env) {
   // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops each
   // child once (a child given two signals exits without its result).
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...env } })
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, 'SIGTERM')
   }

@@ -3,11 +3,19 @@
  * (redis://user:pass@host:6379/0, rediss:// for TLS). The password never appears in an
  * error message: URLs are redacted, and ioredis errors are not attached as causes because
  * a failed AUTH carries its arguments (`err.command.args`).
+ *
+ * A server certificate signed by a private CA is trusted the standard Node way:
+ * NODE_EXTRA_CA_CERTS=/path/ca.pem (read at process start, inherited by the simulators a
+ * runner forks and by pm2 or Kubernetes children), so every command trusts it alike.
  */
 import { Redis } from 'ioredis'
 import { CODES, IoswarmError, invalidOption } from '../../lib/errors.js'
 
 const CONNECT_TIMEOUT_MS = 5000
+
+/** Node's TLS errors that mean "no trusted CA signed this certificate". */
+const UNTRUSTED_CERT = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'])
 
 /**
  * The URL with its password replaced by `***` (the user name is kept: it helps).
@@ -58,6 +66,9 @@ export async function connectRedis (url) {
   /** @type {Error | undefined} */
   let lastError
   const client = new Redis(url, {
+    // ioredis turns TLS on for a URL starting with lowercase "rediss://" only; REDISS://
+    // would silently go in clear text.
+    tls: protocol === 'rediss:' ? {} : undefined,
     lazyConnect: true,
     connectTimeout: CONNECT_TIMEOUT_MS,
     // Fail fast on the first connection (a wrong URL must not hang), retry once it worked.
@@ -76,7 +87,10 @@ export async function connectRedis (url) {
     return client
   } catch (err) {
     client.disconnect()
-    const reason = lastError?.message ?? /** @type {Error} */ (err).message
-    throw new IoswarmError(CODES.COLLECTOR, `cannot use Redis at ${redactUrl(url)}: ${redactText(reason, url)}`)
+    const error = /** @type {Error & { code?: string }} */ (lastError ?? err)
+    let hint = ''
+    if (UNTRUSTED_CERT.has(error.code ?? '')) hint = ' (a certificate from a private CA? trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem)'
+    else if (protocol === 'redis:' && error.code === 'ECONNRESET') hint = ' (if this Redis speaks TLS, use rediss://)'
+    throw new IoswarmError(CODES.COLLECTOR, `cannot use Redis at ${redactUrl(url)}: ${redactText(error.message, url)}${hint}`)
   }
 }

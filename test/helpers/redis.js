@@ -66,12 +66,33 @@ export async function getRedisUrl (t) {
  * @returns {Promise<PrivateRedis>}
  */
 export async function startPrivateRedis (extraArgs = []) {
+  const port = await freePort()
+  const { pid, stop } = await spawnRedis(['--port', String(port), ...extraArgs], () => ping(port))
+  return { url: `redis://127.0.0.1:${port}`, port, pid, stop }
+}
+
+/**
+ * Spawns redis-server with these arguments (after no persistence and loopback only) and
+ * resolves once `probe()` answers; rejects with the server's last output if it exits first
+ * (e.g. `Bad directive` for an option this build lacks). Stopped on process exit too.
+ * @param {string[]} args
+ * @param {() => Promise<boolean>} probe true once the server answers
+ * @returns {Promise<{ pid: number, stop: () => Promise<void> }>}
+ */
+export async function spawnRedis (args, probe) {
   const bin = findRedisServer()
   if (!bin) throw new Error('redis-server is not on PATH')
-  const port = await freePort()
-  const args = ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1', ...extraArgs]
-  const child = spawn(bin, args, { stdio: 'ignore' })
+  const child = spawn(bin, ['--save', '', '--appendonly', 'no', '--bind', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const keep = (/** @type {Buffer} */ data) => { output = (output + data).slice(-2000) }
+  for (const stream of [child.stdout, child.stderr]) {
+    // A pipe is a handle: unref'd, it does not keep the test process alive.
+    const pipe = /** @type {import('node:net').Socket} */ (stream)
+    pipe.on('data', keep)
+    pipe.unref()
+  }
   const exited = new Promise((resolve) => child.once('exit', resolve))
+  const closed = new Promise((resolve) => child.once('close', resolve))
   const killOnExit = () => child.kill('SIGKILL')
   process.once('exit', killOnExit)
   child.unref()
@@ -85,28 +106,31 @@ export async function startPrivateRedis (extraArgs = []) {
     clearTimeout(timer)
   }
   try {
-    await waitForPing(port, child)
+    await waitForProbe(probe, child)
   } catch (err) {
     await stop()
-    throw err
+    // Its last words (stdout and stderr closed), within a bound.
+    let timer
+    await Promise.race([closed, new Promise((resolve) => { timer = setTimeout(resolve, 1000) })])
+    clearTimeout(timer)
+    throw new Error(`${/** @type {Error} */ (err).message}${output ? `; it said: ${output.trim()}` : ''}`)
   }
-  return { url: `redis://127.0.0.1:${port}`, port, pid: /** @type {number} */ (child.pid), stop }
+  return { pid: /** @type {number} */ (child.pid), stop }
 }
 
 /**
- * Polls PING until Redis answers, it exits, or the deadline passes.
- * @param {number} port
+ * Polls the probe until Redis answers, it exits, or the deadline passes.
+ * @param {() => Promise<boolean>} probe
  * @param {import('node:child_process').ChildProcess} child
  */
-async function waitForPing (port, child) {
+async function waitForProbe (probe, child) {
   const gone = () => child.exitCode !== null || child.signalCode !== null
   const deadline = Date.now() + START_DEADLINE_MS
   while (Date.now() < deadline && !gone()) {
-    // Any reply counts (+PONG, or -NOAUTH when a password is required): the server is up.
-    if (await ping(port)) return
+    if (await probe()) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error(gone() ? `redis-server on port ${port} exited at start` : `redis-server on port ${port} did not answer PING within ${START_DEADLINE_MS} ms`)
+  throw new Error(gone() ? `redis-server (${child.spawnargs.slice(1).join(' ')}) exited at start` : `redis-server did not answer within ${START_DEADLINE_MS} ms`)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { RELATIVE_NOTE, workerArgs } from '../../simulator/workers.js'
+import { RELATIVE_NOTE, workerArgs, workerEnv } from '../../simulator/workers.js'
 import { normalizeSimOptions } from '../../simulator/options.js'
 import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
@@ -8,15 +8,18 @@ import { getRedisUrl } from '../helpers/redis.js'
 import { startTestServer, waitForClients } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
-test('a worker gets every option of the simulator as flags', () => {
+test('a worker gets every option of the simulator as flags, the Redis URL by environment', () => {
   const options = normalizeSimOptions({ url: ['http://127.0.0.1-127.0.0.2:3000/chat'], transport: 'websocket:3,polling:1', engine: 'lean', ramp: '2s', keepAlive: false, event: ['a', 'b'] })
   const args = workerArgs(options, { redis: 'redis://127.0.0.1:6399', run: 'r1' })
   assert.deepEqual(args, [
     '--url', 'http://127.0.0.1:3000', '--url', 'http://127.0.0.2:3000', '--path', '/socket.io/', '--namespace', '/chat',
     '--event', 'a', '--event', 'b', '--transport', 'websocket:3,polling:1', '--engine', 'lean', '--parser', 'json', '--message-timeout', '10000ms',
     '--max-open-messages', '256', '--keep-messages', '1000', '--max-payload', '1000000',
-    '--no-keep-alive', '--reconnect', '--ramp', '2000ms', '--redis', 'redis://127.0.0.1:6399', '--run', 'r1'
+    '--no-keep-alive', '--reconnect', '--ramp', '2000ms', '--run', 'r1'
   ])
+  // The URL (and its password) by environment, out of `ps`.
+  assert.deepEqual(workerEnv({ redis: 'redis://:pw@127.0.0.1:6399' }), { IOSWARM_REDIS: 'redis://:pw@127.0.0.1:6399' })
+  assert.deepEqual(workerEnv({}), {})
 })
 
 test('simulate --workers 2 -c 20: 20 clients over two processes, every message received 20 times, one merged result', async (t) => {
