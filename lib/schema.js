@@ -100,8 +100,8 @@ export const SCHEMA_VERSION = 1
  * @property {Record<string, { target: number, connected: number, upgraded: number }>} byTransport by requested mode; `upgraded` = clients that upgraded to WebSocket at least once
  * @property {number} attempts connection attempts, reconnects included
  * @property {number} reconnects
- * @property {Record<string, number>} disconnects by reason
- * @property {Record<string, number>} errors connect errors by reason
+ * @property {Record<string, number>} disconnects by reason (keys bounded and escaped, lib/reasons.js)
+ * @property {Record<string, number>} errors connect errors by reason (the server's text: keys bounded in length and number, lib/reasons.js)
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
  */
 
@@ -199,7 +199,8 @@ export const SCHEMA_VERSION = 1
  * @property {number} clientsPerSimulator
  * @property {number} startedAt
  * @property {number} endedAt
- * @property {{ target: number, connected: number, failed: number }} clients
+ * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number> }} clients
+ *   errors and disconnects: by reason, summed over the simulators' final reports (bounded as in lib/reasons.js; absent in older results)
  * @property {SimulatorSummary[]} simulatorList
  * @property {RoundResult[]} rounds
  * @property {RunMessage[]} messages

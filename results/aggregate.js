@@ -5,6 +5,7 @@
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
 import { isSaturated, SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/process-sampler.js'
+import { mergeReasonCounts } from '../lib/reasons.js'
 
 /**
  * @typedef {import('../lib/schema.js').DelaySummary} DelaySummary
@@ -149,9 +150,11 @@ export function groupRounds (entries, clocks, planned = []) {
 
 /**
  * Clients summed over simulators: from their final reports, plus the planned clients of
- * simulators that never sent one (counted in the target, neither connected nor failed).
+ * simulators that never sent one (counted in the target, neither connected nor failed);
+ * connect errors and disconnects by reason merged (bounded, lib/reasons.js).
  * @param {(FinalReport & { simulator: string })[]} finals
  * @param {SimulatorSummary[]} simulatorList
+ * @returns {import('../lib/schema.js').DistributionResult['clients']}
  */
 export function sumClients (finals, simulatorList) {
   const finished = new Set(finals.map((f) => f.simulator))
@@ -164,7 +167,11 @@ export function sumClients (finals, simulatorList) {
   for (const s of simulatorList) {
     if (!finished.has(s.id)) clients.target += s.clients.target
   }
-  return clients
+  return {
+    ...clients,
+    errors: mergeReasonCounts(finals.map((f) => f.clients.errors)),
+    disconnects: mergeReasonCounts(finals.map((f) => f.clients.disconnects))
+  }
 }
 
 /**

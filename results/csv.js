@@ -6,6 +6,8 @@
  * (OWASP "CSV injection").
  */
 
+import { reasonRows } from '../lib/reasons.js'
+
 /** @typedef {import('../lib/schema.js').DistributionResult} DistributionResult */
 
 /**
@@ -80,4 +82,14 @@ export function samplesCsv (distributions) {
     ])
   ])
   return csv(SAMPLE_HEADER, rows)
+}
+
+/**
+ * One row per (distribution, kind, reason): connect errors and disconnects by reason,
+ * summed over the simulators (the reason is the server's text; csvField quotes and defuses it).
+ * @param {DistributionResult[]} distributions
+ * @returns {string}
+ */
+export function reasonsCsv (distributions) {
+  return csv(['distribution', 'kind', 'reason', 'count'], distributions.flatMap((d) => reasonRows(d.clients).map((r) => [d.name, r.kind, r.reason, r.count])))
 }

@@ -5,7 +5,7 @@
 export { createCollector, redactUrl } from './collector/index.js'
 export { createIpcWriter, attachIpcReader } from './ipc.js'
 export { buildDistribution } from './aggregate.js'
-export { messagesCsv, samplesCsv } from './csv.js'
+export { messagesCsv, reasonsCsv, samplesCsv } from './csv.js'
 export { buildReport, buildCompareReport } from './report/index.js'
 export { formatRunSummary, formatThresholds } from './summary.js'
 export { parseThreshold, evaluateThresholds, thresholdHelp } from './thresholds.js'

@@ -18,7 +18,7 @@ export const runCommand = {
   command: 'run',
   describe: 'Run a whole test: server (or --target), simulators, broadcast rounds, results and report',
   builder: (y) => y
-    .usage('$0 run [options]\n\nStarts the reference server (or uses --target), starts --simulators processes of --clients each (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds, collects every simulator\'s measurements, and writes result.json, messages.csv, samples.csv and report.html to --out.')
+    .usage('$0 run [options]\n\nStarts the reference server (or uses --target), starts --simulators processes of --clients each (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds, collects every simulator\'s measurements, and writes result.json, messages.csv, samples.csv, reasons.csv and report.html to --out.')
     .option('simulators', { alias: 's', type: 'string', default: '2', describe: 'Simulator processes started on this machine' })
     .option('clients', { alias: 'c', type: 'string', default: '100', describe: 'Clients per simulator' })
     .option('distributions', { alias: 'd', type: 'string', describe: 'Several layouts run one after another, SIMULATORSxCLIENTS: 10x1000,20x500 (overrides --simulators/--clients)' })

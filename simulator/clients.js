@@ -5,6 +5,7 @@
  */
 import { monotonicMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, percentileCurve } from '../lib/histogram.js'
+import { createReasonCounter } from '../lib/reasons.js'
 
 /**
  * @typedef {import('./engines/types.js').Transport} Transport
@@ -31,10 +32,9 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
   /** @type {Record<string, { target: number, connected: number, upgraded: number }>} */
   const byMode = {}
   for (const mode of transports) (byMode[mode] ??= { target: 0, connected: 0, upgraded: 0 }).target++
-  /** @type {Record<string, number>} */
-  const disconnects = {}
-  /** @type {Record<string, number>} */
-  const errors = {}
+  // Reasons are the server's text: counted safely and bounded (lib/reasons.js).
+  const disconnects = createReasonCounter()
+  const errors = createReasonCounter()
   const totals = { connected: 0, websocket: 0, polling: 0, everConnected: 0, attempts: 0, reconnects: 0 }
   const window = { connects: 0, disconnects: 0, errors: 0 }
 
@@ -83,7 +83,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       onMessage(i, event, args)
     },
     disconnected (i, reason) {
-      disconnects[reason] = (disconnects[reason] ?? 0) + 1
+      disconnects.add(reason)
       window.disconnects++
       if (wire[i] === WIRE_NONE) return
       countWire(i, -1)
@@ -93,7 +93,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       onConnectedChange(i, false)
     },
     connectError (i, reason) {
-      errors[reason] = (errors[reason] ?? 0) + 1
+      errors.add(reason)
       window.errors++
     },
     reconnected () {
@@ -106,7 +106,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
 
     /** Connected now, in total and by wire transport. */
     live () {
-      return { connected: totals.connected, websocket: totals.websocket, polling: totals.polling, errors: sum(errors), byMode }
+      return { connected: totals.connected, websocket: totals.websocket, polling: totals.polling, errors: errors.total(), byMode }
     },
 
     /**
@@ -138,19 +138,10 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
         byTransport: structuredClone(byMode),
         attempts: totals.attempts,
         reconnects: totals.reconnects,
-        disconnects: { ...disconnects },
-        errors: { ...errors },
+        disconnects: disconnects.record(),
+        errors: errors.record(),
         connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
       }
     }
   }
-}
-
-/**
- * @param {Record<string, number>} counts
- */
-function sum (counts) {
-  let total = 0
-  for (const key in counts) total += counts[key]
-  return total
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { formatTransportMix } from '../lib/options.js'
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
+import { mergeReasonCounts } from '../lib/reasons.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits } from './preflight.js'
 
@@ -167,8 +168,8 @@ export function mergeWorkerResults (results, id) {
       byTransport: sumRecords(clients.map((c) => c.byTransport)),
       attempts: sumOf(clients, (c) => c.attempts),
       reconnects: sumOf(clients, (c) => c.reconnects),
-      disconnects: sumRecords(clients.map((c) => c.disconnects)),
-      errors: sumRecords(clients.map((c) => c.errors)),
+      disconnects: mergeReasonCounts(clients.map((c) => c.disconnects)),
+      errors: mergeReasonCounts(clients.map((c) => c.errors)),
       connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
     },
     destinations: [...destinations.values()],

@@ -4,7 +4,7 @@
  */
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
-import { distributionsTable, messagesTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
+import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
 
 /**
  * @typedef {import('../../lib/schema.js').RunResult} RunResult
@@ -85,6 +85,7 @@ ${verdicts.length ? `<h3>Thresholds</h3>${thresholdsTable(verdicts)}` : ''}
  */
 export function distributionSection (d, index, charts) {
   const c = d.clients
+  const reasons = reasonsTable(d)
   return `<section id="dist-${index + 1}">
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
 <p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
@@ -93,6 +94,7 @@ ${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}
 <div class="charts">${charts.map(chartCard).join('\n')}</div>
 <h3>Simulators</h3>
 ${simulatorsTable(d)}
+${reasons ? `<h3>Connect errors and disconnects</h3>${reasons}` : ''}
 <details><summary>Per-message numbers (${d.messages.length} messages)</summary>${messagesTable(d)}</details>
 </section>`
 }

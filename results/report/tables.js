@@ -3,6 +3,7 @@
  * and the run's options and host, so a report stands on its own.
  */
 import { formatBytes, formatMs } from '../../lib/format.js'
+import { reasonRows } from '../../lib/reasons.js'
 import { formatDate, summarizeHealth } from '../summary.js'
 import { htmlTable } from './html.js'
 import { orderMessages } from './charts-messages.js'
@@ -91,6 +92,17 @@ export function simulatorsTable (d) {
   })
   const rowClasses = d.simulatorList.map((s) => (s.stale || (s.health?.saturatedSeconds ?? 0) > 0 ? 'warn' : undefined))
   return htmlTable(['simulator', 'host', 'pid', 'engine', 'transport', 'target', 'connected', 'failed', 'stale', 'clock offset', 'health'], rows, { rowClasses })
+}
+
+/**
+ * Connect errors and disconnects by reason, summed over the simulators; null when the
+ * result has none (or predates them). A reason is the server's text: escaped like any cell.
+ * @param {DistributionResult} d
+ * @returns {string | null}
+ */
+export function reasonsTable (d) {
+  const rows = reasonRows(d.clients).map((r) => [r.kind, r.reason, r.count])
+  return rows.length ? htmlTable(['kind', 'reason', 'count'], rows, { rowClasses: rows.map((r) => (r[0] === 'connect error' ? 'warn' : undefined)) }) : null
 }
 
 /**

@@ -73,7 +73,7 @@ test('saturation: event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms', (
   assert.equal(meanOfMeans([null, { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p99: 0 }]), null)
 })
 
-test('a distribution sums clients from finals, counts the target of simulators without one, merges connect times', () => {
+test('a distribution sums clients (connect errors by reason too) from finals, counts the target of simulators without one, merges connect times', () => {
   const info = (/** @type {string} */ id, /** @type {number} */ clients) => ({ id, hostname: 'h', pid: 1, clients, transport: 'polling', engine: 'sio', startedAt: 0 })
   const fa = finalReport({ target: 100, connected: 98, failed: 2, connectMs: delays(5, 98, 300) })
   const fb = finalReport({ target: 120, connected: 120, failed: 0, connectMs: delays(6, 120, 900) })
@@ -94,7 +94,7 @@ test('a distribution sums clients from finals, counts the target of simulators w
     finals: [{ ...fa, simulator: 'a' }, { ...fb, simulator: 'b' }],
     simulatorList
   })
-  assert.deepEqual(d.clients, { target: 300, connected: 218, failed: 2 })
+  assert.deepEqual(d.clients, { target: 300, connected: 218, failed: 2, errors: { timeout: 2 }, disconnects: {} })
   const all = summaryOf([...delays(5, 98, 300), ...delays(6, 120, 900)])
   assert.deepEqual([d.connectTime.count, d.connectTime.p50, d.connectTime.p99], [all.count, all.p50, all.p99])
   assert.equal(d.connectTime.curve.at(-1)?.percentile, 100)

@@ -52,6 +52,7 @@ test('ioswarm run end to end with the embedded collector: result.json, CSVs and 
   const csv = await readFile(path.join(out, 'messages.csv'), 'utf8')
   assert.equal(csv.trim().split('\n').length, 1 + 8, 'a header and one row per message per distribution')
   assert.ok((await stat(path.join(out, 'samples.csv'))).size > 100)
+  assert.equal(await readFile(path.join(out, 'reasons.csv'), 'utf8'), 'distribution,kind,reason,count\r\n', 'a clean run: no connect error, no disconnect')
   assert.match(await readFile(path.join(out, 'report.html'), 'utf8'), /<canvas/)
   assert.match(stderr, /round\s+plan\s+messages/, 'summary table on stderr')
 })

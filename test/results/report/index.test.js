@@ -61,6 +61,12 @@ test('hostile names, ids and options come out escaped in markup and intact in da
   const perSimulator = data.find((/** @type {{ name: string }} */ c) => c.name === 'd1-connected-simulator')
   assert.equal(perSimulator.config.data.datasets[0].label, run.distributions[0].simulatorList[0].id)
   assert.ok(html.includes(escapeText(run.run.name)), 'run name shown as text')
+  // Connect error and disconnect reasons (a server's text) are table cells, escaped.
+  assert.equal((page.match(/<h3>Connect errors and disconnects<\/h3>/g) ?? []).length, 2, 'a reasons table per distribution')
+  assert.ok(page.includes('<td>&#60;img src=x onerror=alert(10)&#62;</td><td class="num">2</td>'))
+  assert.ok(page.includes('<td>__proto__</td><td class="num">1</td>'))
+  assert.doesNotMatch(page, /<svg/)
+  assert.doesNotMatch(own(buildReport(fixture('run-small.json'))), /Connect errors and disconnects/, 'no table for a result without reasons')
 })
 
 test('a run without server samples or messages says "no data" instead of drawing empty charts', () => {
