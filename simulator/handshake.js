@@ -6,6 +6,7 @@
  */
 import WebSocket from 'ws'
 import { EIO_PACKET } from '../lib/protocol.js'
+import { reasonKey } from '../lib/reasons.js'
 
 /**
  * @typedef {object} Handshake
@@ -33,7 +34,8 @@ export async function probeHandshake ({ url, path, timeoutMs = 5000 }) {
       await fetch(closeUrl, { method: 'POST', body: EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
       return open.handshake
     }
-    pollingError = new Error(`polling handshake answered HTTP ${response.status}: ${body.slice(0, 120)}`)
+    // The body is the server's text, shown in results and on the terminal: escaped, bounded.
+    pollingError = new Error(`polling handshake answered HTTP ${response.status}: ${reasonKey(body.slice(0, 120))}`)
   } catch (error) {
     pollingError = error
   }

@@ -111,3 +111,15 @@ test('report and reasons.csv from both engines\' results: counts summed, every r
   assert.ok(lines.includes('2x500,connect error,two\\nlines\\r\\n\\u001b[31mred\\u202e,2'), 'one row: the newline is escaped')
   assert.equal(lines.filter((l) => l.includes(',connect error,')).length, HOSTILE.length)
 })
+
+test('a handshake refused with a hostile body: the error in the result is escaped and bounded', async (t) => {
+  const httpServer = http.createServer((req, res) => res.writeHead(404).end(`\u001b[2J\u001b]0;pwned\u0007no\nsocket.io here${'y'.repeat(10_000)}`))
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => httpServer.close(() => resolve(undefined))))
+  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
+  const result = await runSwarm({ url: `http://127.0.0.1:${port}`, clients: 1, ramp: 0, duration: 0.2, reconnect: false })
+  const error = result.server.handshakeError ?? ''
+  assert.match(error, /polling handshake answered HTTP 404: \\u001b\[2J\\u001b\]0;pwned\\u0007no\\nsocket\.io here/)
+  assert.doesNotMatch(error, /[\u0000-\u001f]/) // eslint-disable-line no-control-regex
+  assert.ok(error.length < 1000, `${error.length} chars`)
+})
