@@ -21,3 +21,12 @@ const SKEW_MS = Number(process.env.IOSWARM_CLOCK_SKEW_MS) || 0
 export function wallMs () {
   return performance.timeOrigin + performance.now() + SKEW_MS
 }
+
+/**
+ * CPU time this process has used so far (user + system, all its threads), in ms. One
+ * getrusage call, about 1 µs: too dear for a per-frame path (see simulator/recorder.js).
+ */
+export function processCpuMs () {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}

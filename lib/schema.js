@@ -31,6 +31,17 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
+ * The simulator's own floor for one message in one process: the CPU time the process used
+ * draining it to its clients, next to the wall time it took. `cpuMs` close to `spreadMs`
+ * means the process was busy the whole time (the simulator may have made the spread);
+ * `cpuMs` far below it means the spread came from the server or the network. `cpuMs` can
+ * exceed `spreadMs` slightly: it counts every thread of the process (e.g. GC helpers).
+ * @typedef {object} FloorReport
+ * @property {number} cpuMs process CPU (user + system) from the first receipt until every expected client had it, or else until its last receipt (within 1 ms)
+ * @property {number} spreadMs wall time (monotonic) of the same interval
+ */
+
+/**
  * One broadcast message as seen by one simulator.
  * @typedef {object} MessageReport
  * @property {string} key event + id: unique within a run
@@ -47,6 +58,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} late receipts after the message was closed (not in the histograms)
  * @property {EncodedDelay} relative delay of each client after the first receipt in this process
  * @property {(EncodedDelay & { negative: number }) | null} absolute sentAt → receipt, clock-corrected; null without sentAt
+ * @property {FloorReport} [floor] the simulator's own floor (absent from reports of older simulators); with --workers, the worker with the largest cpuMs
  */
 
 /**
@@ -157,6 +169,26 @@ export const SCHEMA_VERSION = 1
  * @property {DelaySummary} relative merged histogram percentiles
  * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages the 2012 rig's figure: mean of the simulators' means
+ * @property {MessageFloor | null} [floor] the simulators' own floors; null when none reported one
+ */
+
+/**
+ * A message's floors over simulators: the largest (the slowest drain) with its own spread, and
+ * the busiest simulator's share.
+ * @typedef {FloorReport & { simulator: string, busyMax: number }} MessageFloor
+ *   cpuMs, spreadMs and simulator: the simulator with the largest cpuMs; busyMax: the largest
+ *   cpuMs ÷ spreadMs of any simulator (about 1 = busy all along, so that simulator may have made
+ *   its spread; 0 when every spread was 0)
+ */
+
+/**
+ * Floors over the messages of a round, each message's floor being its largest over simulators.
+ * @typedef {object} RoundFloor
+ * @property {number} messages messages with a floor
+ * @property {number} p50Ms median message floor (CPU ms)
+ * @property {number} maxMs largest message floor
+ * @property {number} spreadAtMaxMs the wall spread of the simulator and message with the largest floor
+ * @property {number} busyMax the largest cpuMs ÷ spreadMs of any simulator and message (1 = busy all along); 0 when every spread was 0
  */
 
 /**
@@ -171,6 +203,7 @@ export const SCHEMA_VERSION = 1
  * @property {DelaySummary} relative
  * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages
+ * @property {RoundFloor | null} [floor] the simulators' own floors; null when none reported one
  */
 
 /**

@@ -11,9 +11,14 @@
  * further new messages are counted as untracked, not recorded. At most `keepClosed` closed
  * reports are kept whole; older ones are folded into one rollup per (event, round): counts
  * summed, histograms merged. A collector got every report whole when it closed.
+ *
+ * The simulator's own floor per message: the CPU time this process used from the message's
+ * first receipt until every expected client had it (or, if some never did, until its last
+ * receipt), next to the wall time of the same interval. CPU close to the wall time means the
+ * process was busy all along: the simulator itself could be what spread the delays.
  */
 import { createHash } from 'node:crypto'
-import { monotonicMs, wallMs } from '../lib/clock.js'
+import { monotonicMs, processCpuMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, decode } from '../lib/histogram.js'
 
 /** Defaults of the recorder's memory bounds (see the module comment). */
@@ -35,10 +40,22 @@ const MAX_ROLLUPS = 64
  * @property {import('../lib/histogram.js').Histogram} relative
  * @property {import('../lib/histogram.js').Histogram | null} absolute
  * @property {number} negative absolute latencies below zero (clock skew larger than the latency)
+ * @property {number} cpuFirstMs process CPU at the first receipt
+ * @property {number} cpuEndMs process CPU when every expected client had it, else at about the latest receipt
+ * @property {number} cpuEndMono when cpuEndMs was read
+ * @property {boolean} drained every expected client has it
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
  * @typedef {Omit<MessageRollup, 'relative' | 'absolute'> & { relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
  */
+
+/**
+ * A CPU read costs about 1 µs (a getrusage call; bench/recorder.js puts a whole receipt at
+ * ~0.5 µs), so receipts of a message still being drained reuse a read at most this old; its
+ * first receipt and the one that completes it read exactly. A message that is never
+ * completed has its floor end within this much of its last receipt.
+ */
+const CPU_READ_MS = 1
 
 /**
  * Identity of a message: its `id` field when it has one, else a hash of its content, so
@@ -86,6 +103,14 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
   let rolledUpMessages = 0
   /** @type {MessageReport | null} */
   let lastClosed = null
+  let cpuReadMs = 0
+  let cpuReadMono = -Infinity
+
+  /** @param {number} now */
+  function readCpu (now) {
+    cpuReadMs = processCpuMs()
+    cpuReadMono = now
+  }
   /** Keys of rolled-up messages (value true) and of untracked ones (false), oldest first, bounded. */
   /** @type {Map<string, boolean>} */
   const forgotten = new Map()
@@ -152,6 +177,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
   function close (message) {
     const { report } = message
     report.missing = report.expected - message.receivedExpected
+    report.floor = { cpuMs: round3(message.cpuEndMs - message.cpuFirstMs), spreadMs: round3(message.cpuEndMono - message.firstMono) }
     report.relative = { ...summarize(message.relative), histogram: encode(message.relative) }
     if (message.absolute) {
       report.absolute = { ...summarize(message.absolute), histogram: encode(message.absolute), negative: message.negative }
@@ -175,6 +201,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     const expectedBits = connected.slice()
     let expected = 0
     for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
+    readCpu(now)
     /** @type {OpenMessage} */
     const message = {
       report: {
@@ -191,7 +218,8 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         duplicates: 0,
         late: 0,
         relative: { ...summarize(createHistogram()), histogram: '' },
-        absolute: null
+        absolute: null,
+        floor: { cpuMs: 0, spreadMs: 0 }
       },
       firstMono: now,
       lastMono: now,
@@ -200,7 +228,11 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       receivedExpected: 0,
       relative: createHistogram(),
       absolute: sentAt === null ? null : createHistogram(),
-      negative: 0
+      negative: 0,
+      cpuFirstMs: cpuReadMs,
+      cpuEndMs: cpuReadMs,
+      cpuEndMono: now,
+      drained: false
     }
     open.set(key, message)
     return message
@@ -268,6 +300,16 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         recordMs(message.absolute, latencyMs)
       }
       if (message.expectedBits[word] & bit) message.receivedExpected++
+      if (!message.drained) {
+        if (message.receivedExpected === message.report.expected) {
+          readCpu(now)
+          message.drained = true
+        } else if (now - cpuReadMono >= CPU_READ_MS) {
+          readCpu(now)
+        }
+        message.cpuEndMs = cpuReadMs
+        message.cpuEndMono = cpuReadMono
+      }
     },
 
     /** Closes messages that are fully delivered and quiet, or timed out. Call about once a second. */
@@ -318,6 +360,9 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     }
   }
 }
+
+/** @param {number} v */
+const round3 = (v) => Math.round(v * 1000) / 1000
 
 /**
  * Number of set bits in a 32-bit word.

@@ -2,6 +2,21 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRecorder, identify } from '../../simulator/recorder.js'
 import { waitFor } from '../helpers/wait.js'
+import { performance } from 'node:perf_hooks'
+import { processCpuMs } from '../../lib/clock.js'
+
+/**
+ * Keeps this process busy until it has used `cpuMs` more CPU (bounded by 5 s of wall time:
+ * a loaded machine gives a spinning process less CPU than wall time).
+ * @param {number} cpuMs
+ */
+function spinCpu (cpuMs) {
+  const start = processCpuMs()
+  const deadline = Date.now() + 5000
+  let spins = 0
+  while (processCpuMs() - start < cpuMs && Date.now() < deadline) spins++
+  return spins
+}
 
 test('identify uses the id field, else a content hash', () => {
   assert.deepEqual(identify([{ id: 'a', round: 2, seq: 3, sentAt: 5 }]), { id: 'a', round: 2, seq: 3, sentAt: 5 })
@@ -113,4 +128,46 @@ test('past maxOpen open messages, new messages are counted as untracked, not rec
   rec.closeAll()
   assert.deepEqual(rec.reports().map((r) => [r.id, r.received]), [['0', 4], ['1', 4], ['5', 4]])
   assert.equal(rec.info().untrackedReceipts, 16)
+})
+
+// CPU is read for the whole process: helper threads (GC, JIT) add to it, in steps of up to a
+// scheduler tick. So the spin after the drain is three times the one inside it, and the
+// bounds leave room for that.
+test('the floor is the CPU used from the first receipt until every expected client has the message', () => {
+  const rec = createRecorder({ clients: 8, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 4; i++) rec.setConnected(i, true)
+  const before = performance.now()
+  rec.receive(0, 'e', [{ id: 'busy' }])
+  const spinStart = performance.now()
+  spinCpu(20) // the simulator itself busy between receipts
+  const spinMs = performance.now() - spinStart
+  for (let i = 1; i < 4; i++) rec.receive(i, 'e', [{ id: 'busy' }])
+  const drainMs = performance.now() - before
+  rec.setConnected(5, true)
+  spinCpu(60) // after every expected client had it: not part of the drain
+  rec.receive(5, 'e', [{ id: 'busy' }])
+  rec.receive(2, 'e', [{ id: 'quick' }])
+  rec.closeAll()
+  const [busy, quick] = rec.reports()
+  assert.ok(busy.floor, 'a floor on every report')
+  assert.ok(busy.floor.cpuMs >= 20 && busy.floor.cpuMs < 60, `floor ${busy.floor.cpuMs} ms: the 20 ms spin, not the 60 ms one after`)
+  assert.ok(busy.floor.spreadMs >= spinMs && busy.floor.spreadMs <= drainMs, `spread ${busy.floor.spreadMs} ms: the wall time from first receipt to the last expected one`)
+  assert.equal(busy.received, 5)
+  assert.ok(quick.floor && quick.floor.cpuMs < 5 && quick.floor.spreadMs < 5, `one receipt: floor ${JSON.stringify(quick.floor)}`)
+})
+
+test('a message some client never got has its floor end at its last receipt', () => {
+  const rec = createRecorder({ clients: 4, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 4; i++) rec.setConnected(i, true)
+  const before = performance.now()
+  rec.receive(0, 'e', [{ id: 'partial' }])
+  spinCpu(20)
+  rec.receive(1, 'e', [{ id: 'partial' }])
+  const lastMs = performance.now() - before
+  spinCpu(60) // after the last receipt, before the message closes
+  rec.closeAll()
+  const [m] = rec.reports()
+  assert.equal(m.missing, 2)
+  assert.ok(m.floor && m.floor.cpuMs >= 20 && m.floor.cpuMs < 60, `floor ${m.floor?.cpuMs} ms: until the last receipt only`)
+  assert.ok(m.floor.spreadMs <= lastMs, `spread ${m.floor.spreadMs} ms ends at the last receipt (${lastMs} ms)`)
 })
