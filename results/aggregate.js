@@ -12,6 +12,8 @@ import { mergeReasonCounts } from '../lib/reasons.js'
  * @typedef {import('../lib/schema.js').ClockInfo} ClockInfo
  * @typedef {import('../lib/schema.js').RunMessage} RunMessage
  * @typedef {import('../lib/schema.js').RoundResult} RoundResult
+ * @typedef {import('../lib/schema.js').MessageFloor} MessageFloor
+ * @typedef {import('../lib/schema.js').RoundFloor} RoundFloor
  * @typedef {import('../lib/schema.js').ProcessSample} ProcessSample
  * @typedef {import('../lib/schema.js').SimulatorSummary} SimulatorSummary
  * @typedef {import('../lib/schema.js').DistributionResult} DistributionResult
@@ -73,6 +75,39 @@ function mergeEntries (entries, clocks) {
 }
 
 /**
+ * One message's floors over the simulators that reported one: the largest with its own
+ * spread, and the largest CPU share of its spread any simulator had.
+ * @param {MessageEntry[]} entries one message's, one per simulator
+ * @returns {MessageFloor | null} null when no simulator reported a floor (older simulators)
+ */
+export function messageFloor (entries) {
+  /** @type {{ cpuMs: number, spreadMs: number, simulator: string } | null} */
+  let top = null
+  let busyMax = 0
+  for (const { report: { floor }, simulator } of entries) {
+    if (!floor) continue
+    if (!top || floor.cpuMs > top.cpuMs) top = { cpuMs: floor.cpuMs, spreadMs: floor.spreadMs, simulator }
+    if (floor.spreadMs > 0) busyMax = Math.max(busyMax, floor.cpuMs / floor.spreadMs)
+  }
+  return top && { ...top, busyMax: round3(busyMax) }
+}
+
+/**
+ * A round's floors: median and largest of its messages' floors (each the largest over simulators).
+ * @param {MessageEntry[]} entries the round's, one per (simulator, message)
+ * @returns {RoundFloor | null}
+ */
+function roundFloor (entries) {
+  const floors = [...groupBy(entries, (e) => e.report.key).values()].flatMap((group) => messageFloor(group) ?? [])
+  if (floors.length === 0) return null
+  floors.sort((a, b) => a.cpuMs - b.cpuMs)
+  const top = floors[floors.length - 1]
+  let busyMax = 0
+  for (const f of floors) busyMax = Math.max(busyMax, f.busyMax)
+  return { messages: floors.length, p50Ms: floors[Math.ceil(floors.length / 2) - 1].cpuMs, maxMs: top.cpuMs, spreadAtMaxMs: top.spreadMs, busyMax }
+}
+
+/**
  * @template T
  * @param {Iterable<T>} items
  * @param {(item: T) => string | number | null} keyOf
@@ -113,7 +148,8 @@ export function mergeMessageReports (entries, clocks) {
         sentAt: group.find((e) => e.report.sentAt !== null)?.report.sentAt ?? null,
         simulators: new Set(group.map((e) => e.simulator)).size,
         ...merged,
-        absolute: absolute && { ...absolute, uncertaintyMs }
+        absolute: absolute && { ...absolute, uncertaintyMs },
+        floor: messageFloor(group)
       }
     }
   })
@@ -143,7 +179,8 @@ export function groupRounds (entries, clocks, planned = []) {
       intervalMs: planned[round - 1]?.intervalMs ?? 0,
       messages: new Set(group.map((e) => e.report.key)).size,
       ...merged,
-      absolute: absolute && { ...absolute, uncertaintyMs }
+      absolute: absolute && { ...absolute, uncertaintyMs },
+      floor: roundFloor(group)
     }
   })
 }

@@ -241,7 +241,9 @@ function mergeMessages (reports) {
       duplicates: sumOf(group, (m) => m.duplicates),
       late: sumOf(group, (m) => m.late),
       relative: { ...summarize(relative), histogram: encode(relative) },
-      absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) }
+      absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) },
+      // Each worker drains its own clients: the simulator's floor is its slowest worker's.
+      floor: group.reduce((top, m) => (m.floor && (!top || m.floor.cpuMs > top.cpuMs) ? m.floor : top), group[0].floor)
     }
   }).sort((a, b) => a.firstAt - b.firstAt)
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { buildDistribution, groupRounds, isSaturated, meanOfMeans, mergeMessageReports } from '../../results/aggregate.js'
+import { buildDistribution, groupRounds, isSaturated, meanOfMeans, mergeMessageReports, messageFloor } from '../../results/aggregate.js'
 import { simulatorStatus } from '../../results/collector/status.js'
 import { delays, finalReport, messageReport, summaryOf } from './make-reports.js'
 
@@ -63,6 +63,30 @@ test('rounds: planned ones in order, round 0 (outside rounds) when seen, unnumbe
   assert.deepEqual(rounds.map((r) => [r.round, r.count, r.intervalMs, r.messages, r.received, r.missing]),
     [[0, 0, 0, 1, 2, 0], [1, 5, 1000, 0, 0, 0], [2, 5, 500, 1, 1, 2]])
   assert.deepEqual(rounds[1].avgOfAverages, { relativeMs: 0, absoluteMs: null })
+})
+
+test('a message\'s floor: the simulator with the largest CPU, with its spread, and the busiest share of any', () => {
+  const report = (/** @type {import('../../lib/schema.js').FloorReport | undefined} */ floor) => messageReport({ round: 1, seq: 1, relativeMs: [1], floor })
+  const floor = messageFloor([
+    { simulator: 'a', report: report({ cpuMs: 45, spreadMs: 50 }) }, // busy all along, but not the slowest drain
+    { simulator: 'b', report: report({ cpuMs: 60, spreadMs: 600 }) },
+    { simulator: 'c', report: report(undefined) }, // an older simulator: no floor
+    { simulator: 'd', report: report({ cpuMs: 0, spreadMs: 0 }) } // one receipt: no share
+  ])
+  assert.deepEqual(floor, { cpuMs: 60, spreadMs: 600, simulator: 'b', busyMax: 0.9 })
+  assert.equal(messageFloor([{ simulator: 'c', report: report(undefined) }]), null)
+  const [m] = mergeMessageReports([{ simulator: 'a', report: report({ cpuMs: 2, spreadMs: 8 }) }], {})
+  assert.deepEqual(m.floor, { cpuMs: 2, spreadMs: 8, simulator: 'a', busyMax: 0.25 })
+})
+
+test('a round\'s floor: median and largest of its messages\' floors; null when no simulator reported one', () => {
+  const entries = [[1, 'a', 4, 40], [1, 'b', 9, 12], [2, 'a', 2, 20], [3, 'a', 6, 30], [3, 'b', 1, 2]].map(([seq, simulator, cpuMs, spreadMs]) =>
+    ({ simulator: String(simulator), report: messageReport({ round: 1, seq: Number(seq), relativeMs: [1], floor: { cpuMs: Number(cpuMs), spreadMs: Number(spreadMs) } }) }))
+  entries.push({ simulator: 'a', report: messageReport({ round: 2, seq: 1, relativeMs: [1] }) })
+  const [one, two] = groupRounds(entries, {})
+  // message floors: 1.1 → 9 (b, 12 ms), 1.2 → 2, 1.3 → 6; shares up to 9/12 = 0.75
+  assert.deepEqual(one.floor, { messages: 3, p50Ms: 6, maxMs: 9, spreadAtMaxMs: 12, busyMax: 0.75 })
+  assert.equal(two.floor, null)
 })
 
 test('saturation: event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms', () => {

@@ -40,7 +40,8 @@ function reportOf (sim, round, seq) {
     absoluteMs: relativeMs.map((d) => d + 2),
     missing: SIMS.indexOf(sim),
     firstAt: T0 + round * 1000 + seq * 10 + SIMS.indexOf(sim),
-    sentAt: T0 + round * 1000 + seq * 10 - 2
+    sentAt: T0 + round * 1000 + seq * 10 - 2,
+    floor: { cpuMs: 1 + SIMS.indexOf(sim) + seq, spreadMs: 10 * (SIMS.indexOf(sim) + 1) }
   })
 }
 
@@ -123,7 +124,9 @@ export async function runCollectorContract (t, create, hooks = {}) {
       assert.deepEqual([m.absolute.p50, m.absolute.p99, m.absolute.uncertaintyMs], [absolute.p50, absolute.p99, 1.5])
       const means = SIMS.map((sim) => summaryOf(raw(sim, round, seq)).mean)
       assert.equal(m.avgOfAverages.relativeMs, Math.round(means.reduce((a, b) => a + b) / 3 * 1000) / 1000)
+      assert.deepEqual(m.floor, { cpuMs: 3 + seq, spreadMs: 30, simulator: 'sim-c', busyMax: (1 + seq) / 10 }, 'the largest floor, and sim-a the busiest')
     }
+    assert.equal(messages[5].floor, null, 'no floor reported')
     assert.equal(messages[5].absolute, null)
     assert.equal(messages[5].avgOfAverages.absoluteMs, null)
   })
@@ -144,6 +147,8 @@ export async function runCollectorContract (t, create, hooks = {}) {
     assert.equal(rounds[0].missing, 3 * 3)
     assert.equal(rounds[0].relative.p99, summaryOf(all).p99)
     assert.equal(rounds[0].absolute?.uncertaintyMs, 1.5)
+    assert.deepEqual(rounds[0].floor, { messages: 3, p50Ms: 5, maxMs: 6, spreadAtMaxMs: 30, busyMax: 0.4 })
+    assert.equal(rounds[2].floor, null)
     assert.deepEqual([rounds[2].received, rounds[2].relative.count, rounds[2].absolute], [0, 0, null])
     assert.deepEqual((await collector.getRounds(runId)).map((r) => r.round), [1, 2])
   })

@@ -39,10 +39,11 @@ export function summaryOf (delaysMs) {
 
 /**
  * A MessageReport as one simulator would send it.
- * @param {{ round: number | null, seq: number | null, relativeMs: number[], absoluteMs?: number[] | null, missing?: number, firstAt?: number, sentAt?: number | null, event?: string }} spec
+ * @param {{ round: number | null, seq: number | null, relativeMs: number[], absoluteMs?: number[] | null, missing?: number, firstAt?: number, sentAt?: number | null, event?: string, floor?: import('../../lib/schema.js').FloorReport }} spec
+ *   without `floor`, the report has none (as from a simulator older than the field)
  * @returns {import('../../lib/schema.js').MessageReport}
  */
-export function messageReport ({ round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast' }) {
+export function messageReport ({ round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast', floor }) {
   const id = round === null ? `free-${seq}` : `${round}.${seq}`
   return {
     key: `${event}:${id}`,
@@ -58,7 +59,8 @@ export function messageReport ({ round, seq, relativeMs, absoluteMs = null, miss
     duplicates: 0,
     late: 0,
     relative: encodedDelay(relativeMs),
-    absolute: absoluteMs ? { ...encodedDelay(absoluteMs), negative: 0 } : null
+    absolute: absoluteMs ? { ...encodedDelay(absoluteMs), negative: 0 } : null,
+    ...(floor ? { floor } : {})
   }
 }
 

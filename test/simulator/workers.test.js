@@ -48,6 +48,7 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
     assert.equal(m.expected, 20)
     assert.equal(m.missing, 0)
     assert.equal(m.relative.count, 20, 'both workers\' histograms merged')
+    assert.ok(m.floor && m.floor.cpuMs >= 0 && m.floor.spreadMs >= 0, `a floor carried through the merge: ${JSON.stringify(m.floor)}`)
   }
   assert.equal(result.destinations[0].everConnected, 20)
   assert.equal(result.options.workers, 2)
