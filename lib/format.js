@@ -16,6 +16,15 @@ export function formatMs (ms) {
 }
 
 /**
+ * A process's CPU time as a share of a wall time, in percent (it may pass 100 %: a process's
+ * helper threads run beside its main one).
+ * @param {number | null | undefined} share
+ */
+export function formatBusy (share) {
+  return share === null || share === undefined || Number.isNaN(share) ? '-' : `${Math.round(share * 100)}%`
+}
+
+/**
  * @param {number} bytes
  */
 export function formatBytes (bytes) {

@@ -34,11 +34,14 @@ function csv (header, rows) {
 const MESSAGE_HEADER = [
   'distribution', 'round', 'seq', 'id', 'event', 'sent_at', 'simulators', 'received', 'expected', 'missing',
   'relative_mean_ms', 'relative_p50_ms', 'relative_p90_ms', 'relative_p99_ms', 'relative_max_ms',
-  'absolute_p50_ms', 'absolute_p99_ms', 'absolute_uncertainty_ms', 'avg_of_averages_ms'
+  'absolute_p50_ms', 'absolute_p99_ms', 'absolute_uncertainty_ms', 'avg_of_averages_ms',
+  'floor_cpu_ms', 'floor_spread_ms', 'floor_simulator', 'floor_busy_max'
 ]
 
 /**
- * One row per message per distribution.
+ * One row per message per distribution. The floor columns: the simulator that spent the most
+ * CPU draining the message, that CPU and its wall spread, and the largest CPU ÷ spread of any
+ * simulator (empty when no simulator reported a floor).
  * @param {DistributionResult[]} distributions
  * @returns {string}
  */
@@ -46,7 +49,8 @@ export function messagesCsv (distributions) {
   const rows = distributions.flatMap((d) => d.messages.map((m) => [
     d.name, m.round, m.seq, m.id, m.event, m.sentAt, m.simulators, m.received, m.expected, m.missing,
     m.relative.mean, m.relative.p50, m.relative.p90, m.relative.p99, m.relative.max,
-    m.absolute?.p50, m.absolute?.p99, m.absolute?.uncertaintyMs, m.avgOfAverages.relativeMs
+    m.absolute?.p50, m.absolute?.p99, m.absolute?.uncertaintyMs, m.avgOfAverages.relativeMs,
+    m.floor?.cpuMs, m.floor?.spreadMs, m.floor?.simulator, m.floor?.busyMax
   ]))
   return csv(MESSAGE_HEADER, rows)
 }

@@ -4,7 +4,7 @@
  * `ioswarm broadcast --redis`.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { formatMs } from '../lib/format.js'
+import { formatBusy, formatMs } from '../lib/format.js'
 
 /**
  * @param {import('./collector/types.js').Collector} collector
@@ -30,7 +30,19 @@ export async function waitForRound (collector, runId, { round, messageIds, timeo
 }
 
 /**
- * One line for a round's results: clients reached, missing, relative and absolute p50/p99.
+ * The simulators' own floor over a round's messages, for a person: the median and largest
+ * CPU a simulator spent draining a message, the wall spread of that largest drain, and the
+ * busiest share any simulator had. Compare with the relative delays: a floor close to the
+ * spread (busiest near 100 %) means the simulator itself may have made it.
+ * @param {import('../lib/schema.js').RoundFloor} floor
+ */
+export function formatRoundFloor (floor) {
+  return `simulator floor p50 ${formatMs(floor.p50Ms)} max ${formatMs(floor.maxMs)} (in a ${formatMs(floor.spreadAtMaxMs)} spread), busiest ${formatBusy(floor.busyMax)}`
+}
+
+/**
+ * One line for a round's results: clients reached, missing, relative and absolute p50/p99,
+ * and the simulators' own floor.
  * @param {number} roundNo
  * @param {import('../lib/schema.js').RoundResult | null} round
  * @param {{ complete: boolean, simulators: number }} status
@@ -40,5 +52,6 @@ export function formatRoundLine (roundNo, round, status) {
   const abs = round.absolute ? `, absolute p50 ${formatMs(round.absolute.p50)} p99 ${formatMs(round.absolute.p99)}` : ''
   return `round ${roundNo}: ${round.messages} messages × ${status.simulators} simulators, reached ${round.received}, missing ${round.missing}, ` +
     `relative p50 ${formatMs(round.relative.p50)} p99 ${formatMs(round.relative.p99)} max ${formatMs(round.relative.max)}${abs}` +
+    (round.floor ? `; ${formatRoundFloor(round.floor)}` : '') +
     (status.complete ? '' : ' (incomplete: some simulators had not reported every message in time)')
 }

@@ -3,7 +3,7 @@
  * distribution and round, the simulators' health in one line, stale simulators named,
  * and threshold verdicts. Returns strings; the CLI prints them to stderr.
  */
-import { formatMs, table } from '../lib/format.js'
+import { formatBusy, formatMs, table } from '../lib/format.js'
 
 /**
  * @typedef {import('../lib/schema.js').RunResult} RunResult
@@ -105,21 +105,27 @@ export function formatRunSummary (result) {
     lines.push(formatHealth(health))
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
   }
+  if (result.distributions.some((d) => d.rounds.some((r) => r.floor))) lines.push('', FLOOR_NOTE)
   return lines.join('\n')
 }
 
 /** @param {DistributionResult} d */
 function formatRounds (d) {
-  const header = ['round', 'plan', 'messages', 'reached', 'missing', 'rel p50', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'avg of avgs']
+  const header = ['round', 'plan', 'messages', 'reached', 'missing', 'rel p50', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'avg of avgs',
+    'floor p50', 'floor max', 'busiest']
   const rows = d.rounds.map((r) => {
     const rel = r.relative.count > 0 ? r.relative : null
     const abs = r.absolute && r.absolute.count > 0 ? r.absolute : null
     return [r.round, `${r.count}x${r.intervalMs}ms`, r.messages, `${r.received}/${r.expected}`, r.missing,
       formatMs(rel?.p50), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
-      rel ? formatMs(r.avgOfAverages.relativeMs) : '-']
+      rel ? formatMs(r.avgOfAverages.relativeMs) : '-', formatMs(r.floor?.p50Ms), formatMs(r.floor?.maxMs), formatBusy(r.floor?.busyMax)]
   })
   return table(header, rows)
 }
+
+/** How to read the floor columns of the rounds tables. */
+export const FLOOR_NOTE = 'floor: CPU time a simulator process spent draining a message to its clients (p50 and max over the messages, each the largest over simulators); ' +
+  'busiest: the largest share of a drain\'s wall time any simulator spent on CPU. Near 100 %, the simulator itself may have made the spread; far below, the server or the network did.'
 
 /**
  * Threshold verdicts as a table, then one line: all passed, or how many failed.

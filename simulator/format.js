@@ -2,7 +2,7 @@
  * Human output of the simulator: the live progress line and the final summary. Pure
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
-import { formatBytes, formatCounts, formatMs, table } from '../lib/format.js'
+import { formatBusy, formatBytes, formatCounts, formatMs, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './engines/limits.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
@@ -52,12 +52,15 @@ export function formatSimSummary (r) {
     const rows = r.messages.slice(0, MAX_MESSAGE_ROWS).map((m) => [
       m.id.length > 24 ? `${m.id.slice(0, 23)}…` : m.id, m.received, m.missing,
       formatMs(m.relative.p50), formatMs(m.relative.p90), formatMs(m.relative.p99), formatMs(m.relative.max),
-      formatMs(m.absolute?.p50), formatMs(m.absolute?.p99)
+      formatMs(m.absolute?.p50), formatMs(m.absolute?.p99),
+      formatMs(m.floor?.cpuMs), formatBusy(m.floor && m.floor.spreadMs > 0 ? m.floor.cpuMs / m.floor.spreadMs : null)
     ])
-    lines.push('', table(['message', 'received', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99'], rows))
+    lines.push('', table(['message', 'received', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'floor', 'busy'], rows))
     if (r.messages.length > MAX_MESSAGE_ROWS) lines.push(`… ${r.messages.length - MAX_MESSAGE_ROWS} more messages in --json`)
     const missing = r.messages.reduce((sum, m) => sum + m.missing, 0)
     lines.push(`${r.messages.length} messages, ${missing} missing deliveries`)
+    lines.push('floor: CPU this simulator spent from a message\'s first receipt to its last expected one; busy: that share of the wall time ' +
+      '(near 100 %: the simulator may have made the spread)')
   }
   for (const g of r.messageRollups ?? []) {
     lines.push(`rolled up (older than the newest ${r.recorder?.keepClosed} messages): ${g.event}${g.round === null ? '' : ` round ${g.round}`}: ` +

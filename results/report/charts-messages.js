@@ -1,5 +1,6 @@
 /**
- * Charts per message for one distribution: relative delay percentiles, absolute latency with
+ * Charts per message for one distribution: relative delay percentiles with the simulators' own
+ * floor, absolute latency with
  * its clock uncertainty, missing deliveries; and the connect-time distribution. Messages are
  * categories on x (their ids), shaded by round so round boundaries show.
  */
@@ -89,16 +90,26 @@ export function messageCharts (d, prefix) {
  */
 function relativeChart (d, prefix, ordered, bands) {
   const stats = /** @type {const} */ (['p50', 'p90', 'p99', 'max'])
+  const withFloor = ordered.some((m) => m.floor)
+  const floor = withFloor
+    ? [line('simulator floor', ordered.map((m) => m.floor?.cpuMs ?? null), FLOOR_COLOR, { pointRadius: dots(ordered), borderDash: [5, 4] })]
+    : []
   const config = chartConfig('line', {
     labels: labels(ordered),
     datasets: [
       ...stats.map((stat) => line(stat, ordered.map((m) => (m.relative.count > 0 ? m.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: dots(ordered) })),
+      ...floor,
       ...bands
     ]
   }, { x: axis('message id (round.seq)', { ...X_MESSAGES, offset: true }), y: axis('delay after first receipt (ms)', { beginAtZero: true }), band: bandAxis() })
   return spec(`${prefix}-relative-delay`, 'Relative delay per message',
-    `each client's delay after the first client of its simulator got the message; merged over ${d.simulators} simulators`, config, NO_MESSAGE)
+    `each client's delay after the first client of its simulator got the message; merged over ${d.simulators} simulators` +
+    (withFloor ? '. Dashed: the simulator floor, the most CPU a simulator spent draining the message (near max: the simulator may have made the spread; far below: the server or network did)' : ''),
+    config, NO_MESSAGE)
 }
+
+/** The simulator floor's line: dark and dashed, apart from the delay statistics. */
+const FLOOR_COLOR = '#3d4752'
 
 /**
  * p50 and p99 with a band from p50 − u to p99 + u, u being the clock offset's uncertainty.

@@ -115,6 +115,7 @@ export const GLOSSARY = `<footer><dl>
 <dt>Relative delay</dt><dd>how much later a client got a message than the first client of its own simulator process got it (no clock sync needed); percentiles are over all clients, merged across simulators</dd>
 <dt>Absolute latency</dt><dd>from the sender's timestamp to receipt, corrected by each simulator's measured clock offset; ± is the uncertainty of that measurement</dd>
 <dt>Avg of avgs</dt><dd>the mean of the simulators' mean delays: the figure the 2012 rig reported, kept for comparison</dd>
+<dt>Simulator floor</dt><dd>the CPU time a simulator process spent between a message's first receipt and its delivery to every expected client (the most over simulators); busiest is the largest share of such a drain's wall time a simulator spent on CPU. Near 100 % (floor close to the spread), the simulator itself may have made the spread; far below, the server or the network did. The CPU is the whole process's, helper threads included, so it can pass 100 % on short drains</dd>
 <dt>Missing</dt><dd>a client that was connected when a message came and never got it</dd>
 <dt>Saturated</dt><dd>a simulator whose own event loop or CPU was overloaded: numbers taken then may be the simulator's, not the server's</dd>
 <dt>Stale</dt><dd>a simulator that stopped reporting before the end of its distribution</dd>

@@ -2,7 +2,7 @@
  * The report's tables: distributions at a glance, rounds, simulators, messages, thresholds,
  * and the run's options and host, so a report stands on its own.
  */
-import { formatBytes, formatMs } from '../../lib/format.js'
+import { formatBusy, formatBytes, formatMs } from '../../lib/format.js'
 import { reasonRows } from '../../lib/reasons.js'
 import { formatDate, summarizeHealth } from '../summary.js'
 import { htmlTable } from './html.js'
@@ -39,7 +39,9 @@ function worstRound (d) {
     relP99: worst((r) => roundStats(r).rel?.p99),
     relMax: worst((r) => roundStats(r).rel?.max),
     absP99: worst((r) => roundStats(r).abs?.p99),
-    avg: worst((r) => (roundStats(r).rel ? r.avgOfAverages.relativeMs : null))
+    avg: worst((r) => (roundStats(r).rel ? r.avgOfAverages.relativeMs : null)),
+    floorMax: worst((r) => r.floor?.maxMs),
+    busyMax: worst((r) => r.floor?.busyMax)
   }
 }
 
@@ -56,11 +58,12 @@ export function distributionsTable (result) {
     const saturated = health.saturated.reduce((s, x) => s + x.seconds, 0)
     return [d.name, `${d.simulators} × ${d.clientsPerSimulator}`, share(d.clients.connected, d.clients.target), d.clients.failed,
       d.messages.length, share(missing, expected), formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
-      formatMs(d.connectTime.count ? d.connectTime.p99 : null), `${saturated} s`, health.stale.length]
+      formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null), `${saturated} s`, health.stale.length]
   })
-  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged).</p>' +
+  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged). ' +
+    'Floor: the most CPU a simulator spent draining a message; busiest: the largest share of a drain\'s wall time a simulator spent on CPU.</p>' +
     htmlTable(['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'rel p99', 'rel max', 'abs p99', 'avg of avgs',
-      'connect p99', 'saturated', 'stale sims'], rows)
+      'floor max', 'busiest', 'connect p99', 'saturated', 'stale sims'], rows)
 }
 
 /**
@@ -72,10 +75,11 @@ export function roundsTable (d) {
     const { rel, abs } = roundStats(r)
     return [r.round, `${r.count} × ${r.intervalMs} ms`, `${r.messages}/${r.count}`, share(r.received, r.expected), r.missing,
       formatMs(rel?.p50), formatMs(rel?.p90), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
-      formatMs(rel ? r.avgOfAverages.relativeMs : null), formatMs(abs ? r.avgOfAverages.absoluteMs : null)]
+      formatMs(rel ? r.avgOfAverages.relativeMs : null), formatMs(abs ? r.avgOfAverages.absoluteMs : null),
+      formatMs(r.floor?.p50Ms), formatMs(r.floor?.maxMs), formatBusy(r.floor?.busyMax)]
   })
   return htmlTable(['round', 'plan', 'messages seen', 'clients reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max',
-    'abs p50', 'abs p99', 'avg of avgs rel', 'avg of avgs abs'], rows, { rowClasses: d.rounds.map((r) => (r.missing > 0 ? 'warn' : undefined)) })
+    'abs p50', 'abs p99', 'avg of avgs rel', 'avg of avgs abs', 'floor p50', 'floor max', 'busiest'], rows, { rowClasses: d.rounds.map((r) => (r.missing > 0 ? 'warn' : undefined)) })
 }
 
 /**
@@ -114,10 +118,12 @@ export function messagesTable (d) {
     const rel = m.relative.count > 0 ? m.relative : null
     const abs = m.absolute && m.absolute.count > 0 ? m.absolute : null
     return [m.id, m.event, m.round ?? '-', m.simulators, share(m.received, m.expected), m.missing, formatMs(rel?.p50), formatMs(rel?.p90),
-      formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99), abs ? `± ${formatMs(abs.uncertaintyMs)}` : '-', formatMs(m.avgOfAverages.relativeMs)]
+      formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99), abs ? `± ${formatMs(abs.uncertaintyMs)}` : '-', formatMs(m.avgOfAverages.relativeMs),
+      m.floor ? `${formatMs(m.floor.cpuMs)} in ${formatMs(m.floor.spreadMs)} (${m.floor.simulator})` : '-', formatBusy(m.floor?.busyMax)]
   })
-  return htmlTable(['id', 'event', 'round', 'simulators', 'reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'clock ±', 'avg of avgs'],
-    rows, { rowClasses: orderMessages(d.messages).map((m) => (m.missing > 0 ? 'warn' : undefined)) })
+  const header = ['id', 'event', 'round', 'simulators', 'reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'clock ±', 'avg of avgs',
+    'floor (simulator)', 'busiest']
+  return htmlTable(header, rows, { rowClasses: orderMessages(d.messages).map((m) => (m.missing > 0 ? 'warn' : undefined)) })
 }
 
 /**

@@ -57,7 +57,8 @@ test('--json prints a result with every documented field', async (t) => {
   assert.equal(result.clients.failed, 0)
   assert.equal(result.messages.length, 2)
   for (const m of result.messages) {
-    for (const field of ['id', 'received', 'missing', 'relative', 'absolute']) assert.ok(field in m, field)
+    for (const field of ['id', 'received', 'missing', 'relative', 'absolute', 'floor']) assert.ok(field in m, field)
+    for (const field of ['cpuMs', 'spreadMs']) assert.equal(typeof m.floor[field], 'number', `floor.${field}`)
     for (const field of ['mean', 'p50', 'p90', 'p99', 'max']) assert.equal(typeof m.relative[field], 'number', field)
     assert.equal(m.received, 5)
   }
@@ -66,6 +67,8 @@ test('--json prints a result with every documented field', async (t) => {
   assert.equal(result.options.transport, 'websocket:1,polling:1')
   assert.equal(result.agent.keepAlive, true)
   assert.match(stderr, /message\s+received\s+missing/, 'summary table on stderr')
+  assert.match(stderr, /abs p99\s+floor\s+busy\n/, 'the simulator\'s floor per message')
+  assert.match(stderr, /\n *1\.1 .*\d(ms|s)\s+(\d+%|-)\n/, 'a floor and busy share on the first message')
 })
 
 test('IOSWARM_* variables set options, and one meant for another command is no error', async (t) => {

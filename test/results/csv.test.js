@@ -32,8 +32,9 @@ function parseCsv (text) {
 
 /** @param {string} name @param {string} event */
 function distribution (name, event) {
-  const report = messageReport({ round: 1, seq: 2, relativeMs: [1, 2, 3], absoluteMs: [5, 6], missing: 1, sentAt: 99, event })
-  const messages = mergeMessageReports([{ simulator: 'a', report }], { a: { offsetMs: 0, uncertaintyMs: 0.25, reference: 'redis' } })
+  const report = messageReport({ round: 1, seq: 2, relativeMs: [1, 2, 3], absoluteMs: [5, 6], missing: 1, sentAt: 99, event, floor: { cpuMs: 1.5, spreadMs: 3 } })
+  const older = messageReport({ round: 1, seq: 3, relativeMs: [1], sentAt: 99, event }) // from a simulator without floors
+  const messages = mergeMessageReports([{ simulator: '=a', report }, { simulator: 'b', report: older }], { '=a': { offsetMs: 0, uncertaintyMs: 0.25, reference: 'redis' } })
   const s = sample(1_700_000_001_000, { elu: 0.95 })
   const samples = assembleSamples([{ simulator: 'sim,"1"', ...s }], [{ ...s.health, connected: 3, byTransport: { websocket: 2, polling: 1 }, server: 'w-1' }])
   return buildDistribution({ name, simulators: 1, clientsPerSimulator: 3, startedAt: 0, endedAt: 1, messages, rounds: [], samples, finals: [], simulatorList: [] })
@@ -53,14 +54,17 @@ test('fields are quoted per RFC 4180 and formulas are neutralised', () => {
 test('messages CSV: one row per message per distribution, values round-trip', () => {
   const d = distribution('2x500', 'news,\r\n"live"')
   const rows = parseCsv(messagesCsv([d, distribution('=1+1', 'broadcast')]))
-  assert.equal(rows.length, 3)
+  assert.equal(rows.length, 5)
   const header = rows[0]
   const first = Object.fromEntries(header.map((h, i) => [h, rows[1][i]]))
   assert.equal(first.distribution, '2x500')
   assert.equal(first.event, 'news,\r\n"live"')
   assert.deepEqual([first.round, first.seq, first.id, first.received, first.expected, first.missing], ['1', '2', '1.2', '3', '4', '1'])
   assert.deepEqual([first.relative_p50_ms, first.absolute_p99_ms, first.absolute_uncertainty_ms, first.sent_at], ['2', String(d.messages[0].absolute?.p99), '0.25', '99'])
-  assert.equal(rows[2][0], "'=1+1")
+  assert.deepEqual([first.floor_cpu_ms, first.floor_spread_ms, first.floor_simulator, first.floor_busy_max], ['1.5', '3', "'=a", '0.5'])
+  const older = Object.fromEntries(header.map((h, i) => [h, rows[2][i]]))
+  assert.deepEqual([older.id, older.floor_cpu_ms, older.floor_spread_ms, older.floor_simulator, older.floor_busy_max], ['1.3', '', '', '', ''])
+  assert.equal(rows[3][0], "'=1+1")
   assert.ok(rows.every((r) => r.length === header.length))
 })
 

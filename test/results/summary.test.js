@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun } from '../../results/summary.js'
+import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun } from '../../results/summary.js'
 
 /** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -12,17 +12,19 @@ test('formatRunSummary prints an aligned round table per distribution, health an
   assert.equal(lines[0], 'run fixture small (run-fixture-small), 2024-06-01 10:00:00 UTC, 53s, target http://127.0.0.1:3000 (reference server)')
   assert.ok(lines.includes('distribution 2x500: 2 simulators x 500 clients, connected 1000/1000, failed 0, connect p99 28.5ms'))
   const header = lines.findIndex((l) => l.startsWith('round  plan'))
-  assert.match(lines[header + 2], /^ {4}1 {2}5x1000ms +5 {2}5000\/5000 +0 +5\.30ms +18\.3ms +31\.4ms +8\.30ms +21\.3ms +5\.71ms$/)
+  assert.match(lines[header + 2], /^ {4}1 {2}5x1000ms +5 {2}5000\/5000 +0 +5\.30ms +18\.3ms +31\.4ms +8\.30ms +21\.3ms +5\.71ms +24\.1ms +26\.8ms +95%$/)
   assert.match(lines[header + 3], /^ {4}2 {2}5x500ms +5 {2}4999\/5000 +1 +6\.80ms +22\.8ms/)
   assert.equal(lines[header + 2].length, lines[header].length, 'columns align')
   assert.match(text, /health of 2 simulators: worst event-loop p99 94\.0ms \(2x500-sim-1\), CPU max 99% \(2x500-sim-1\), saturated 3s \(2x500-sim-1\)/)
   assert.match(text, /health of 4 simulators: .*never saturated/)
   assert.match(text, /stale simulators: 4x250-sim-4/)
+  assert.match(lines[header + 3], / 1\.36ms +1\.52ms +6%$/, 'round 2: the simulators were not the bottleneck')
+  assert.equal(lines.at(-1), FLOOR_NOTE)
 })
 
 test('rounds without receipts show dashes, simulators without health say so', () => {
   const text = formatRunSummary(fixture('run-sparse.json'))
-  assert.match(text, /^ {4}1 {2}5x1000ms +0 {2}0\/0 +0 +- +- +- +- +- +-$/m)
+  assert.match(text, /^ {4}1 {2}5x1000ms +0 {2}0\/0 +0 +- +- +- +- +- +- +- +- +-$/m)
   assert.match(text, /health: not reported by the 4 simulators/)
   assert.match(text, /target http:\/\/127\.0\.0\.1:4000,?$/m)
 })

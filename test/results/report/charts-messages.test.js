@@ -13,14 +13,25 @@ test('orderMessages sorts by round and sequence, then sentAt, messages without t
   assert.deepEqual(ordered.map((x) => x.id), ['1.1', '1.3', '2.3', 'content:abc'])
 })
 
-test('relative delay has a line per statistic and a shaded band per round', () => {
+test('relative delay has a line per statistic, the simulator floor, and a shaded band per round', () => {
   const d = small().distributions[0]
   const [relative] = messageCharts(d, 'd1')
   const datasets = relative.config?.data.datasets
-  assert.deepEqual(datasets.map((/** @type {{ label: string }} */ s) => s.label), ['p50', 'p90', 'p99', 'max', 'round 1 (5 × 1000 ms)', 'round 2 (5 × 500 ms)'])
-  assert.deepEqual(datasets[4].data, [1, 1, 1, 1, 1, null, null, null, null, null])
+  assert.deepEqual(datasets.map((/** @type {{ label: string }} */ s) => s.label), ['p50', 'p90', 'p99', 'max', 'simulator floor', 'round 1 (5 × 1000 ms)', 'round 2 (5 × 500 ms)'])
+  assert.deepEqual(datasets[4].data, d.messages.map((m) => m.floor?.cpuMs))
+  assert.ok(datasets[4].data[2] > datasets[4].data[0] * 10, 'the saturated simulator\'s drains stand out')
+  assert.deepEqual(datasets[5].data, [1, 1, 1, 1, 1, null, null, null, null, null])
   assert.deepEqual(relative.config?.data.labels.slice(4, 6), ['1.5', '2.1'])
+  assert.equal(relative.points, 50)
+  assert.match(relative.caption, /Dashed: the simulator floor/)
+})
+
+test('results of simulators without a floor draw the delays alone', () => {
+  const d = small().distributions[0]
+  const [relative] = messageCharts({ ...d, messages: d.messages.map(({ floor, ...m }) => m) }, 'd1')
+  assert.deepEqual(relative.config?.data.datasets.slice(0, 5).map((/** @type {{ label: string }} */ s) => s.label), ['p50', 'p90', 'p99', 'max', 'round 1 (5 × 1000 ms)'])
   assert.equal(relative.points, 40)
+  assert.doesNotMatch(relative.caption, /floor/)
 })
 
 test('absolute latency spans p50 − u to p99 + u and says when no message carried sentAt', () => {

@@ -10,15 +10,16 @@ const rows = (html) => [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1).map(
 
 test('the distributions table has the worst round and the health of each distribution', () => {
   const [first, second] = rows(distributionsTable(fixture('run-small.json')))
-  assert.deepEqual(first, ['2x500', '2 × 500', '1000/1000 (100%)', '0', '10', '1/10000 (0.01%)', '22.8ms', '37.4ms', '25.8ms', '7.33ms', '28.5ms', '3 s', '0'])
-  assert.equal(second[12], '1')
+  assert.deepEqual(first, ['2x500', '2 × 500', '1000/1000 (100%)', '0', '10', '1/10000 (0.01%)', '22.8ms', '37.4ms', '25.8ms', '7.33ms', '26.8ms', '95%', '28.5ms', '3 s', '0'])
+  assert.deepEqual(second.slice(10, 12), ['1.64ms', '6%'])
+  assert.equal(second[14], '1')
 })
 
 test('the rounds table has plan, reach and delays, and marks rounds with missing deliveries', () => {
   const html = roundsTable(fixture('run-small.json').distributions[0])
-  assert.deepEqual(rows(html)[1], ['2', '5 × 500 ms', '5/5', '4999/5000 (99.98%)', '1', '6.80ms', '15.2ms', '22.8ms', '37.4ms', '9.80ms', '25.8ms', '7.33ms', '10.3ms'])
+  assert.deepEqual(rows(html)[1], ['2', '5 × 500 ms', '5/5', '4999/5000 (99.98%)', '1', '6.80ms', '15.2ms', '22.8ms', '37.4ms', '9.80ms', '25.8ms', '7.33ms', '10.3ms', '1.36ms', '1.52ms', '6%'])
   assert.match(html, /<tr class="warn"><td class="num">2<\/td>/)
-  assert.deepEqual(rows(roundsTable(fixture('run-sparse.json').distributions[1]))[0].slice(5), ['-', '-', '-', '-', '-', '-', '-', '-'])
+  assert.deepEqual(rows(roundsTable(fixture('run-sparse.json').distributions[1]))[0].slice(5), ['-', '-', '-', '-', '-', '-', '-', '-', '-', '-', '-'])
 })
 
 test('the simulators table has clock offset ± uncertainty, health, and marks stale simulators', () => {
@@ -32,7 +33,9 @@ test('the simulators table has clock offset ± uncertainty, health, and marks st
 
 test('messages, thresholds and run details', () => {
   const run = fixture('run-small.json')
-  assert.equal(rows(messagesTable(run.distributions[0])).length, 10)
+  const messages = rows(messagesTable(run.distributions[0]))
+  assert.equal(messages.length, 10)
+  assert.deepEqual(messages[2].slice(14), ['24.1ms in 25.4ms (2x500-sim-1)', '95%'], 'the floor, its spread and its simulator')
   assert.match(thresholdsTable([{ expression: 'p99<1ms', ok: false, actual: 'p99 2ms' }]), /<tr class="fail"><td>FAIL<\/td>/)
   const details = runDetailsTables(run)
   assert.ok(rows(details.options).some((r) => r[0] === 'rounds' && r[1] === '5x1000,5x500'))
