@@ -85,7 +85,8 @@ export function messageFloor (entries) {
   let top = null
   let busyMax = 0
   for (const { report: { floor }, simulator } of entries) {
-    if (!floor) continue
+    // Absent from older simulators' reports; a malformed one is skipped, not merged as NaN.
+    if (!floor || !Number.isFinite(floor.cpuMs) || !Number.isFinite(floor.spreadMs)) continue
     if (!top || floor.cpuMs > top.cpuMs) top = { cpuMs: floor.cpuMs, spreadMs: floor.spreadMs, simulator }
     if (floor.spreadMs > 0) busyMax = Math.max(busyMax, floor.cpuMs / floor.spreadMs)
   }

@@ -71,7 +71,8 @@ test('a message\'s floor: the simulator with the largest CPU, with its spread, a
     { simulator: 'a', report: report({ cpuMs: 45, spreadMs: 50 }) }, // busy all along, but not the slowest drain
     { simulator: 'b', report: report({ cpuMs: 60, spreadMs: 600 }) },
     { simulator: 'c', report: report(undefined) }, // an older simulator: no floor
-    { simulator: 'd', report: report({ cpuMs: 0, spreadMs: 0 }) } // one receipt: no share
+    { simulator: 'd', report: report({ cpuMs: 0, spreadMs: 0 }) }, // one receipt: no share
+    { simulator: 'e', report: report(/** @type {any} */ ({ cpuMs: '999', spreadMs: null })) } // malformed: skipped
   ])
   assert.deepEqual(floor, { cpuMs: 60, spreadMs: 600, simulator: 'b', busyMax: 0.9 })
   assert.equal(messageFloor([{ simulator: 'c', report: report(undefined) }]), null)
