@@ -8,7 +8,9 @@
  *
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
  *                         [--engines lean,sio] [--transports websocket,polling]
- * (engines: lean, lean-builtin, sio)
+ *                         [--artillery-bin PATH] [--artillery-rate 100] [--artillery-baseline 50]
+ * (engines: lean, lean-builtin, sio, artillery: Artillery's socketio engine, memory and connect
+ * CPU only, see artillery-case.js)
  */
 import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -21,6 +23,7 @@ import { io as ioClient } from 'socket.io-client'
 import { leanEngine } from '../simulator/engines/lean.js'
 import { hostFacts } from '../lib/host.js'
 import { makePayload } from '../lib/protocol.js'
+import { findArtilleryBin, runArtilleryCase } from './artillery-case.js'
 
 /** How long one broadcast may take to reach every client before it counts missing ones. */
 const DRAIN_LIMIT_MS = 20000
@@ -38,7 +41,10 @@ async function runParent () {
       warmup: { type: 'string', default: '5' },
       'payload-bytes': { type: 'string', default: '100' },
       engines: { type: 'string', default: 'lean,sio' },
-      transports: { type: 'string', default: 'websocket,polling' }
+      transports: { type: 'string', default: 'websocket,polling' },
+      'artillery-bin': { type: 'string' },
+      'artillery-rate': { type: 'string', default: '100' },
+      'artillery-baseline': { type: 'string', default: '50' }
     }
   })
   const clients = Number(values.clients)
@@ -53,12 +59,36 @@ async function runParent () {
   const url = `http://127.0.0.1:${port}`
   for (const engine of values.engines.split(',')) {
     for (const transport of values.transports.split(',')) {
-      const result = await runCase({ io, url, engine, transport, clients, broadcasts, warmup, payload })
-      process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, payloadBytes: payload.length, host: hostFacts() })}\n`)
+      const result = engine === 'artillery'
+        ? await artilleryCase(io, url, transport, clients, values)
+        : { ...await runCase({ io, url, engine, transport, clients, broadcasts, warmup, payload }), payloadBytes: payload.length }
+      process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, host: hostFacts() })}\n`)
     }
   }
   io.close()
   httpServer.closeAllConnections()
+}
+
+/**
+ * Artillery's socketio engine at the same N, or a line saying why it was skipped.
+ * @param {Server} io
+ * @param {string} url
+ * @param {string} transport
+ * @param {number} clients
+ * @param {Record<string, string | boolean | undefined>} values
+ */
+async function artilleryCase (io, url, transport, clients, values) {
+  const found = findArtilleryBin(/** @type {string | undefined} */ (values['artillery-bin']))
+  if ('skipped' in found) return { engine: 'artillery', transport, clients, skipped: found.skipped }
+  const asked = Number(values['artillery-baseline'])
+  if (!(Number.isInteger(asked) && asked >= 1)) throw new Error(`--artillery-baseline must be a whole number of users, at least 1, got ${JSON.stringify(values['artillery-baseline'])}`)
+  // At most a quarter of N, so that the per-client slope spans most of the users.
+  const baseline = Math.max(1, Math.min(asked, Math.floor(clients / 4)))
+  const ratePerSec = Number(values['artillery-rate'])
+  if (!(Number.isInteger(ratePerSec) && ratePerSec >= 1)) throw new Error(`--artillery-rate must be a whole number of arrivals per second, at least 1, got ${JSON.stringify(values['artillery-rate'])}`)
+  // Artillery connects at its ramp's pace: the limit is the ramp plus the usual margin.
+  const connectLimitMs = Math.ceil(clients / ratePerSec) * 1000 + CONNECT_LIMIT_MS
+  return runArtilleryCase({ io, bin: found.bin, url, transport, clients, baseline, ratePerSec, connectLimitMs })
 }
 
 /**

@@ -32,7 +32,7 @@ function count (name, fallback, max) {
 
 /** Optional flags: only those whose variable is set, so `simulate` keeps its own defaults. */
 function optional () {
-  const flags = { IOSWARM_RAMP: '--ramp', IOSWARM_DURATION: '--duration', IOSWARM_PATH: '--path', IOSWARM_MESSAGE_TIMEOUT: '--message-timeout' }
+  const flags = { IOSWARM_RAMP: '--ramp', IOSWARM_DURATION: '--duration', IOSWARM_PATH: '--path', IOSWARM_MESSAGE_TIMEOUT: '--message-timeout', IOSWARM_WS_CLIENT: '--ws-client' }
   return Object.entries(flags).flatMap(([name, flag]) => (env[name] ? [flag, env[name]] : []))
 }
 

@@ -8,7 +8,7 @@ import { EXIT, invalidOption } from '../lib/errors.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
 import { formatRunSummary, formatThresholds, thresholdHelp } from '../results/index.js'
-import { ENGINE_NAMES } from '../simulator/index.js'
+import { ENGINE_NAMES, WS_CLIENT_NAMES } from '../simulator/index.js'
 import { runTest } from './index.js'
 import { newRunId } from './options.js'
 import { writeRunFiles } from './output.js'
@@ -25,6 +25,7 @@ export const runCommand = {
     .option('rounds', { alias: 'r', type: 'string', default: DEFAULT_ROUNDS, describe: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test)' })
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling, upgrade, or a mix: websocket:70,polling:30' })
     .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation of the simulators' })
+    .option('ws-client', { type: 'string', choices: WS_CLIENT_NAMES, describe: 'WebSocket client of --engine lean simulators: ws (default, the ws library) or builtin (ioswarm\'s own, ws:// only, cheaper per frame; see `ioswarm simulate --help`)' })
     .option('parser', { type: 'string', default: 'json', choices: ['json', 'msgpack'], describe: 'Socket.IO encoding of the simulators; must match the server\'s' })
     .option('ramp', { type: 'string', describe: 'Spread connects over this window (default: the server\'s pingInterval)' })
     .option('ping-interval', { type: 'string', default: '25s', describe: 'pingInterval of the reference server this starts' })

@@ -86,15 +86,29 @@ export async function runDistribution (ctx, distribution, hooks) {
  * @param {Distribution} distribution
  */
 function startSimulators (ctx, distribution) {
-  const { options } = ctx
   // The Redis URL goes by environment: its password stays out of `ps` (as the token does).
-  return Array.from({ length: distribution.simulators }, (_, i) => startCli([
+  /** @type {Record<string, string>} */
+  const env = ctx.options.redis ? { IOSWARM_REDIS: ctx.options.redis } : {}
+  return Array.from({ length: distribution.simulators }, (_, i) => startCli(simulatorArgs(ctx, distribution, i), env))
+}
+
+/**
+ * The `ioswarm simulate` arguments of local simulator i.
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'runId' | 'url' | 'rampMs'>} ctx
+ * @param {Distribution} distribution
+ * @param {number} i
+ * @returns {string[]}
+ */
+export function simulatorArgs (ctx, distribution, i) {
+  const { options } = ctx
+  return [
     'simulate', '--quiet', '--run', ctx.runId, '--id', `${distribution.name}-sim${i + 1}`,
     '--clients', String(distribution.clients), '--url', ctx.url, '--transport', options.transport,
     '--engine', options.engine, '--ramp', `${ctx.rampMs}ms`, '--message-timeout', `${options.messageTimeoutMs}ms`,
     '--event', options.event, '--parser', options.parser, '--max-payload', String(options.maxPayloadBytes),
+    ...(options.wsClient ? ['--ws-client', options.wsClient] : []),
     ...(options.redis ? [] : ['--ipc'])
-  ], options.redis ? { IOSWARM_REDIS: options.redis } : {}))
+  ]
 }
 
 /**

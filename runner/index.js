@@ -79,6 +79,7 @@ function publicOptions (options) {
     transport: options.transport,
     engine: options.engine,
     parser: options.parser,
+    wsClient: options.wsClient,
     rampMs: options.rampMs,
     pingIntervalMs: options.target ? null : options.pingIntervalMs,
     sizeBytes: options.sizeBytes,

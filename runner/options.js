@@ -8,7 +8,7 @@ import { parseBytes, parseDurationMs, parseHttpUrl, parseInteger, parseRounds, p
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
 import { parseThreshold } from '../results/index.js'
-import { ENGINE_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../simulator/index.js'
+import { ENGINE_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES, parseWsClient } from '../simulator/index.js'
 
 /**
  * @typedef {{ name: string, simulators: number, clients: number }} Distribution
@@ -59,6 +59,7 @@ export function normalizeRunOptions (input) {
     transport: formatTransportMix(parseTransportMix(input.transport ?? 'websocket')),
     engine,
     parser: String(input.parser ?? 'json'),
+    wsClient: parseWsClient(input.wsClient, engine, target ? [target] : []),
     rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
     pingIntervalMs: parseDurationMs(input.pingInterval ?? '25s', '--ping-interval'),
     sizeBytes,

@@ -12,6 +12,7 @@ import { formatProgress, formatSimSummary } from './format.js'
 import { runSwarm } from './swarm.js'
 import { runWorkers } from './workers.js'
 import { RECORDER_LIMITS } from './recorder.js'
+import { WS_CLIENT_NAMES } from './options.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -23,6 +24,7 @@ export const simulateCommand = {
     .option('url', { alias: 'u', type: 'string', array: true, default: ['http://localhost:3000'], describe: 'Server URL (a path is taken as the namespace, as socket.io-client does); give it several times, or as an address range such as http://127.0.0.1-127.0.0.8:3000, to spread clients round-robin over destinations (ephemeral ports are per destination)' })
     .option('transport', { alias: 't', type: 'string', default: 'websocket', describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30' })
     .option('engine', { type: 'string', default: 'sio', choices: ENGINE_NAMES, describe: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)' })
+    .option('ws-client', { type: 'string', choices: WS_CLIENT_NAMES, describe: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md' })
     .option('path', { type: 'string', default: '/socket.io/', describe: 'Engine.IO path on the server' })
     .option('parser', { type: 'string', default: 'json', choices: PARSER_NAMES, describe: 'Socket.IO packet encoding; must match the server\'s (msgpack = socket.io-msgpack-parser)' })
     .option('namespace', { type: 'string', describe: 'Namespace to join (default: the URL\'s path, else /)' })

@@ -28,9 +28,9 @@ export function formatProgress (p) {
  */
 export function formatSimSummary (r) {
   const c = r.clients
-  const opts = /** @type {{ url?: string, transport?: string }} */ (r.options)
+  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null }} */ (r.options)
   const lines = [
-    `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}, ` +
+    `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
       `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
     `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +

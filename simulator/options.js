@@ -35,7 +35,13 @@ export const MAX_CLIENTS = 1_000_000
  * @property {string | null} id
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
+ * @property {WsClient | null} wsClient the lean engine's WebSocket client; null for --engine sio
  */
+
+/** @typedef {'ws' | 'builtin'} WsClient */
+
+/** The lean engine's WebSocket clients: the `ws` library (the default) or its own RFC 6455 client. */
+export const WS_CLIENT_NAMES = Object.freeze(/** @type {WsClient[]} */ (['ws', 'builtin']))
 
 /**
  * @param {Record<string, unknown>} input raw values (strings from the CLI or typed values)
@@ -74,8 +80,32 @@ export function normalizeSimOptions (input) {
     reconnect: input.reconnect === undefined ? true : Boolean(input.reconnect),
     id: input.id === undefined || input.id === null ? null : String(input.id),
     parser,
-    maxPayloadBytes: parseBytes(input.maxPayload ?? DEFAULT_MAX_PAYLOAD_BYTES, '--max-payload', { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES })
+    maxPayloadBytes: parseBytes(input.maxPayload ?? DEFAULT_MAX_PAYLOAD_BYTES, '--max-payload', { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES }),
+    wsClient: parseWsClient(input.wsClient, engine, urls)
   }
+}
+
+/**
+ * `--ws-client`: which WebSocket client the lean engine uses. The built-in one speaks plain
+ * ws:// only; the engine would quietly fall back to `ws` for https://, so that is refused here
+ * rather than measured under the wrong name.
+ * @param {unknown} value undefined or null = not given
+ * @param {string} engine
+ * @param {string[]} urls every destination
+ * @returns {WsClient | null} null for engines other than lean
+ */
+export function parseWsClient (value, engine, urls) {
+  const given = value !== undefined && value !== null
+  if (engine !== 'lean') {
+    if (given) throw invalidOption('--ws-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own WebSocket (add --engine lean)`)
+    return null
+  }
+  if (!given) return 'ws'
+  const name = String(value)
+  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  const secure = urls.find((u) => u.startsWith('https:'))
+  if (name === 'builtin' && secure) throw invalidOption('--ws-client', `builtin speaks ws:// only (no TLS), and ${secure} is https://: use --ws-client ws`)
+  return /** @type {WsClient} */ (name)
 }
 
 /**

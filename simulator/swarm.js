@@ -84,7 +84,7 @@ export async function runSwarm (input, hooks = {}) {
   })
   const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
   const pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes
+    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined
   }, options.urls, options.clients, tracker.events)
   hooks.onPool?.(pool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })

@@ -33,6 +33,7 @@ export function workerArgs (o, link) {
     '--max-open-messages', String(o.maxOpenMessages), '--keep-messages', String(o.keepMessages), '--max-payload', String(o.maxPayloadBytes),
     o.keepAlive ? '--keep-alive' : '--no-keep-alive', o.reconnect ? '--reconnect' : '--no-reconnect'
   ]
+  if (o.wsClient !== null) args.push('--ws-client', o.wsClient)
   if (o.rampMs !== null) args.push('--ramp', `${o.rampMs}ms`)
   if (o.durationMs !== null) args.push('--duration', `${o.durationMs}ms`)
   if (link.redis) args.push('--run', String(link.run))

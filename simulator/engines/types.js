@@ -33,6 +33,7 @@
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts
  *   (default DEFAULT_MAX_PAYLOAD_BYTES in limits.js); a bigger one closes the client with reason PAYLOAD_TOO_LARGE
+ * @property {'ws' | 'builtin'} [wsClient] the lean engine's WebSocket client (the sio engine has its own)
  */
 
 /**

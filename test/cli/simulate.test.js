@@ -7,10 +7,11 @@ import { freePort } from '../helpers/ports.js'
 test('--help explains the command and exits 0', async (t) => {
   const { code, stdout } = await runCli(t, ['client.js', '--help'])
   assert.equal(code, 0)
-  for (const flag of ['--clients', '--transport', '--ramp', '--duration', '--keep-alive', '--event', '--json', '--max-payload']) {
+  for (const flag of ['--clients', '--transport', '--ramp', '--duration', '--keep-alive', '--event', '--json', '--max-payload', '--ws-client']) {
     assert.ok(stdout.includes(flag), `help mentions ${flag}`)
   }
   assert.match(stdout, /websocket:70,polling:30/)
+  assert.match(stdout, /--ws-client[\s\S]*ws \(default\)[\s\S]*builtin[\s\S]*cheaper per frame[\s\S]*\[choices: "ws", "builtin"\]/)
 })
 
 test('bad input exits 2 with a message naming the flag, before any socket opens', async (t) => {
@@ -28,6 +29,10 @@ test('bad input exits 2 with a message naming the flag, before any socket opens'
     [['--engine', 'lean', '--parser', 'msgpack', ...url], /--parser msgpack works with --engine sio only/],
     [['--max-payload', 'huge', ...url], /--max-payload must be a size such as 1000000, 512KB, 10MB or 1MiB/],
     [['--max-payload', '1GB', ...url], /--max-payload must be from 1000 to 268435456 bytes, got "1GB"/],
+    [['--engine', 'lean', '--ws-client', 'undici', ...url], /Invalid values:[\s\S]*ws-client/],
+    [['--ws-client', 'builtin', ...url], /--ws-client works with --engine lean only; --engine sio uses socket\.io-client's own WebSocket/],
+    [['--engine', 'lean', '--ws-client', 'builtin', '--url', 'https://127.0.0.1:1'], /--ws-client builtin speaks ws:\/\/ only \(no TLS\)/],
+    [['--engine', 'lean', '--ws-client', 'builtin', '--workers', '2', '--url', 'https://127.0.0.1:1'], /--ws-client builtin speaks ws:\/\/ only/],
     [['--no-such-flag', ...url], /Unknown argument/]
   ]
   for (const [args, message] of cases) {

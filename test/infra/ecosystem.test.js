@@ -1,11 +1,33 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { createRedisCollector } from '../../results/collector/index.js'
 import { freePort } from '../helpers/ports.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { pm2Home } from './fixtures/pm2-home.js'
+import { ROOT } from '../helpers/cli.js'
+
+/**
+ * The simulator app's arguments as pm2 would read them with this environment.
+ * @param {Record<string, string>} env
+ * @returns {string[]}
+ */
+function simulatorAppArgs (env) {
+  const script = 'process.stdout.write(JSON.stringify(require("./infra/ecosystem.config.cjs").apps[0].args))'
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IOSWARM_')))
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, env: { ...clean, ...env }, timeout: 10000 }).toString())
+}
+
+test('optional simulate flags come from their variables only when set', () => {
+  const plain = simulatorAppArgs({ IOSWARM_ENGINE: 'lean' })
+  assert.ok(!plain.includes('--ws-client') && !plain.includes('--ramp'), plain.join(' '))
+  const set = simulatorAppArgs({ IOSWARM_ENGINE: 'lean', IOSWARM_WS_CLIENT: 'builtin', IOSWARM_RAMP: '5s' })
+  assert.deepEqual(set.slice(set.indexOf('--engine'), set.indexOf('--engine') + 2), ['--engine', 'lean'])
+  assert.deepEqual(set.slice(set.indexOf('--ws-client'), set.indexOf('--ws-client') + 2), ['--ws-client', 'builtin'])
+  assert.deepEqual(set.slice(set.indexOf('--ramp'), set.indexOf('--ramp') + 2), ['--ramp', '5s'])
+})
 
 test('pm2 runs the ecosystem file: the server and K simulators per host join the run in Redis, and pm2 stop flushes every final report', async (t) => {
   const redisUrl = await getRedisUrl(t)

@@ -45,9 +45,14 @@ test('--config through the CLI: values apply, mistakes exit 2 with the file name
   const p = await files(t, {
     'bad.json': '{ "clients": 2,, }',
     'typo.json': '{ "clients": 2, "cleints": 3 }',
-    'wrong-type.json': '{ "clients": "many" }'
+    'wrong-type.json': '{ "clients": "many" }',
+    'ws-client.yml': 'clients: 2\nws-client: builtin\n'
   })
-  for (const [file, message] of [['bad.json', /--config: .*bad\.json is not valid JSON: line 1, column/], ['typo.json', /Unknown argument: cleints/], ['wrong-type.json', /--clients must be a whole number .*"many"/]]) {
+  for (const [file, message] of [
+    ['bad.json', /--config: .*bad\.json is not valid JSON: line 1, column/], ['typo.json', /Unknown argument: cleints/], ['wrong-type.json', /--clients must be a whole number .*"many"/],
+    // A simulate option read from the file reaches the same checks as the flag (sio is the default engine).
+    ['ws-client.yml', /--ws-client works with --engine lean only/]
+  ]) {
     const { code, stderr } = await runCli(t, ['client.js', '--config', p[/** @type {string} */ (file)], '--url', 'http://127.0.0.1:1'], { timeoutMs: 15000 })
     assert.equal(code, 2, `${file}: ${stderr}`)
     assert.match(stderr, /** @type {RegExp} */ (message))

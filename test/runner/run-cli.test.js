@@ -91,7 +91,9 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
     [['--out', path.join(aFile, 'results')], /--out cannot be written/],
     [['--run', 'has spaces'], /--run must be 1 to 100 letters/],
     [['--max-payload', 'lots'], /--max-payload must be a size such as 1000000, 512KB/],
-    [['--size', '2000000', '--max-payload', '1MB'], /--max-payload 1000000 is smaller than one message of --size 2000000/]
+    [['--size', '2000000', '--max-payload', '1MB'], /--max-payload 1000000 is smaller than one message of --size 2000000/],
+    [['--ws-client', 'builtin'], /--ws-client works with --engine lean only/],
+    [['--engine', 'lean', '--ws-client', 'builtin', '--target', 'https://127.0.0.1:1', '--token', 't'], /--ws-client builtin speaks ws:\/\/ only/]
   ]
   for (const [args, message] of cases) {
     // --out is given twice when a case sets it: the last one wins.

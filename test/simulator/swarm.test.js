@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import diagnostics from 'node:diagnostics_channel'
 import { startTestServer, startTestSwarm, waitForClients } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { runSwarm } from '../../simulator/swarm.js'
@@ -76,6 +77,31 @@ async function everyoneGetsEverything (t, engine, transport) {
     assert.equal(result.timeline.at(-1)?.byTransport.polling, 24, 'polling clients never upgrade')
   }
   assert.equal(result.engine, engine)
+}
+
+for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
+  test(`lean --ws-client ${wsClient}: websocket and upgrade clients get every broadcast, and the ws library opens their sockets only when asked to`, async (t) => {
+    // The ws library opens a WebSocket with http.request (seen on Node's http client channel);
+    // the built-in client writes its handshake on a plain net socket (not seen there).
+    /** @type {string[]} */
+    const wsLibraryHandshakes = []
+    const onRequest = (/** @type {any} */ message) => {
+      if (String(message.request.path).includes('transport=websocket')) wsLibraryHandshakes.push(message.request.path)
+    }
+    diagnostics.subscribe('http.client.request.start', onRequest)
+    t.after(() => diagnostics.unsubscribe('http.client.request.start', onRequest))
+    const server = await startTestServer(t)
+    const swarm = startTestSwarm(t, { url: server.url, clients: 12, transport: 'websocket:1,upgrade:1', engine: 'lean', wsClient })
+    await waitForClients(server, 12)
+    await waitFor(() => [...server.io.of('/').sockets.values()].every((s) => s.conn.transport.name === 'websocket'), { message: 'every client on websocket' })
+    await server.broadcast({ round: 1, count: 2, size: 64 })
+    await waitFor(() => swarm.closed.length === 2, { message: () => `2 messages closed (have ${swarm.closed.length})` })
+    const result = await swarm.stop()
+    assertEveryoneGotEverything(result, 12, 2)
+    assert.equal(result.clients.byTransport.upgrade.upgraded, 6)
+    assert.equal(result.options.wsClient, wsClient)
+    assert.equal(wsLibraryHandshakes.length, wsClient === 'ws' ? 12 : 0, `WebSocket handshakes made by the ws library: ${wsLibraryHandshakes.length}`)
+  })
 }
 
 test('clients connected but left out of a broadcast count as missing; a client gone before it does not', async (t) => {

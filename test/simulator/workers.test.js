@@ -15,11 +15,14 @@ test('a worker gets every option of the simulator as flags, the Redis URL by env
     '--url', 'http://127.0.0.1:3000', '--url', 'http://127.0.0.2:3000', '--path', '/socket.io/', '--namespace', '/chat',
     '--event', 'a', '--event', 'b', '--transport', 'websocket:3,polling:1', '--engine', 'lean', '--parser', 'json', '--message-timeout', '10000ms',
     '--max-open-messages', '256', '--keep-messages', '1000', '--max-payload', '1000000',
-    '--no-keep-alive', '--reconnect', '--ramp', '2000ms', '--run', 'r1'
+    '--no-keep-alive', '--reconnect', '--ws-client', 'ws', '--ramp', '2000ms', '--run', 'r1'
   ])
   // The URL (and its password) by environment, out of `ps`.
   assert.deepEqual(workerEnv({ redis: 'redis://:pw@127.0.0.1:6399' }), { IOSWARM_REDIS: 'redis://:pw@127.0.0.1:6399' })
   assert.deepEqual(workerEnv({}), {})
+  const builtin = workerArgs(normalizeSimOptions({ url: ['http://127.0.0.1:3000'], engine: 'lean', wsClient: 'builtin' }), {})
+  assert.deepEqual(builtin.slice(builtin.indexOf('--ws-client'), builtin.indexOf('--ws-client') + 2), ['--ws-client', 'builtin'])
+  assert.ok(!workerArgs(normalizeSimOptions({ url: ['http://127.0.0.1:3000'] }), {}).includes('--ws-client'), 'nothing for --engine sio')
 })
 
 test('simulate --workers 2 -c 20: 20 clients over two processes, every message received 20 times, one merged result', async (t) => {

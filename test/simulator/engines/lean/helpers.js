@@ -105,7 +105,7 @@ export function serverTransports (nsp) {
  * @type {{ label: string, transport: 'websocket' | 'polling', extra: { wsClient?: 'builtin' | 'ws' } }[]}
  */
 export const VARIANTS = [
-  { label: 'websocket (built-in client)', transport: 'websocket', extra: {} },
+  { label: 'websocket (built-in client)', transport: 'websocket', extra: { wsClient: 'builtin' } },
   { label: 'websocket (ws client)', transport: 'websocket', extra: { wsClient: 'ws' } },
   { label: 'polling', transport: 'polling', extra: {} }
 ]
