@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
 import { startCli } from './processes.js'
+import { staleLine, watchStale } from './stale.js'
 
 /**
  * @typedef {import('./options.js').RunOptions} RunOptions
@@ -44,6 +45,7 @@ export async function runDistribution (ctx, distribution, hooks) {
   const children = startSimulators(ctx, distribution)
   const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector)) : []
   const sampling = sampleServer(ctx)
+  const watcher = watchStale({ collector, runId, name: distribution.name, log })
   try {
     log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}, ramp ${Math.round(ctx.rampMs / 100) / 10} s`)
     await waitForClients(ctx, distribution, children, hooks)
@@ -58,7 +60,8 @@ export async function runDistribution (ctx, distribution, hooks) {
     })
   } finally {
     sampling.stop()
-    await stopSimulators(ctx, children)
+    await watcher.stop()
+    await stopSimulators(ctx, children, watcher.stale, (line) => log(`${distribution.name}: ${line}`))
     await Promise.all(readers.map((r) => r.idle()))
   }
   await waitForFinals(collector, runId, 15000)
@@ -66,7 +69,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     collector.getMessages(runId), collector.getRounds(runId, options.rounds), collector.getSamples(runId),
     collector.getFinals(runId), collector.listSimulators(runId)
   ])
-  for (const s of simulatorList.filter((s) => s.stale)) log(`${distribution.name}: simulator ${s.id} (${s.hostname}, pid ${s.pid}) stopped reporting: stale; its delivered reports are kept`)
+  for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   return buildDistribution({
     name: distribution.name,
     simulators: distribution.simulators + options.expectSimulators,
@@ -89,7 +92,16 @@ function startSimulators (ctx, distribution) {
   // The Redis URL goes by environment: its password stays out of `ps` (as the token does).
   /** @type {Record<string, string>} */
   const env = ctx.options.redis ? { IOSWARM_REDIS: ctx.options.redis } : {}
-  return Array.from({ length: distribution.simulators }, (_, i) => startCli(simulatorArgs(ctx, distribution, i), env))
+  return Array.from({ length: distribution.simulators }, (_, i) => ({ ...startCli(simulatorArgs(ctx, distribution, i), env), id: simulatorId(distribution, i) }))
+}
+
+/**
+ * The id of local simulator i.
+ * @param {Distribution} distribution
+ * @param {number} i
+ */
+function simulatorId (distribution, i) {
+  return `${distribution.name}-sim${i + 1}`
 }
 
 /**
@@ -102,7 +114,7 @@ function startSimulators (ctx, distribution) {
 export function simulatorArgs (ctx, distribution, i) {
   const { options } = ctx
   return [
-    'simulate', '--quiet', '--run', ctx.runId, '--id', `${distribution.name}-sim${i + 1}`,
+    'simulate', '--quiet', '--run', ctx.runId, '--id', simulatorId(distribution, i),
     '--clients', String(distribution.clients), '--url', ctx.url, '--transport', options.transport,
     '--engine', options.engine, '--ramp', `${ctx.rampMs}ms`, '--message-timeout', `${options.messageTimeoutMs}ms`,
     '--event', options.event, '--parser', options.parser, '--max-payload', String(options.maxPayloadBytes),
@@ -125,7 +137,7 @@ async function waitForClients (ctx, distribution, children, hooks) {
   let connected = 0
   let target = 0
   while (!hooks.signal?.aborted) {
-    const dead = children.filter((c) => c.process.exitCode !== null)
+    const dead = children.filter((c) => !c.running())
     if (dead.length === children.length && children.length > 0) {
       throw new Error(`every simulator exited before its clients connected; the last one said: ${dead[0].stderr().trim().split('\n').slice(-3).join(' | ')}`)
     }
@@ -163,13 +175,21 @@ function sampleServer (ctx) {
 }
 
 /**
- * Stops the simulators: a `stop` control message for those elsewhere, SIGTERM for ours.
+ * Stops the simulators: a `stop` control message for those elsewhere, SIGTERM for ours,
+ * except those of ours that are stale: hung, they would not handle it; SIGKILL at once.
  * @param {Parameters<typeof runDistribution>[0]} ctx
- * @param {import('./processes.js').Child[]} children
+ * @param {(import('./processes.js').Child & { id: string })[]} children
+ * @param {Set<string>} stale simulator ids
+ * @param {(line: string) => void} log
  */
-async function stopSimulators (ctx, children) {
+async function stopSimulators (ctx, children, stale, log) {
   if (ctx.collector.kind === 'redis') await ctx.collector.publishControl(ctx.runId, { type: 'stop' }).catch(() => {})
-  await Promise.all(children.map((c) => c.stop()))
+  await Promise.all(children.map(async (c) => {
+    if (!stale.has(c.id) || !c.running()) return c.stop()
+    c.process.kill('SIGKILL')
+    await c.exited
+    log(`simulator ${c.id} (pid ${c.pid}) killed (SIGKILL): stale, it would not have handled a SIGTERM`)
+  }))
 }
 
 /**

@@ -16,6 +16,7 @@ const CLI = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
  * @property {number} pid
  * @property {() => string} stderr the last lines it wrote
  * @property {Promise<{ code: number | null, signal: string | null }>} exited
+ * @property {() => boolean} running not exited yet
  * @property {(graceMs?: number) => Promise<void>} stop SIGTERM, then SIGKILL after graceMs
  */
 
@@ -29,14 +30,18 @@ export function startCli (args, env = {}) {
   let tail = ''
   child.stderr?.on('data', (data) => { tail = (tail + data).slice(-4000) })
   const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }))
+  const running = () => child.exitCode === null && child.signalCode === null
   return {
     process: child,
     pid: /** @type {number} */ (child.pid),
     stderr: () => tail,
     exited,
+    running,
     async stop (graceMs = 20000) {
-      if (child.exitCode !== null || child.signalCode !== null) return
+      if (!running()) return
       child.kill('SIGTERM')
+      // A stopped process (SIGSTOP, Ctrl-Z) keeps the SIGTERM pending until it continues.
+      child.kill('SIGCONT')
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
       await exited
       clearTimeout(timer)
