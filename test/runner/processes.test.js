@@ -13,3 +13,13 @@ test('the reference server process takes any token, even one that looks like a f
   await server.stop()
   assert.equal((await server.exited).code, 0, 'SIGTERM stops it cleanly')
 })
+
+test('a stopped (SIGSTOP) child still gets its SIGTERM and exits cleanly, not by the SIGKILL after the grace', async (t) => {
+  const server = await startServerProcess({ token: 'x', pingIntervalMs: 1000 })
+  t.after(() => { if (server.running()) server.process.kill('SIGKILL') })
+  server.process.kill('SIGSTOP')
+  // The grace is long enough that a SIGKILL after it would show as signal 'SIGKILL'.
+  await server.stop(15000)
+  assert.deepEqual(await server.exited, { code: 0, signal: null }, 'resumed, handled SIGTERM')
+  assert.equal(server.running(), false)
+})
