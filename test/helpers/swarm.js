@@ -58,3 +58,40 @@ export function waitForClients (server, count) {
     message: () => `${count} clients on the server (have ${server.io.of('/').sockets.size})`
   })
 }
+
+/**
+ * Waits until `count` clients are on the main namespace and each of them has answered two
+ * pings since this was called. The server counts a socket as soon as it sends the CONNECT
+ * ack; a client that has not read it yet does not count itself connected, so a broadcast
+ * sent now may reach it in the same read as its ack, and it is received but not expected.
+ * The second ping goes out after the first pong, so after the CONNECT ack: its pong proves
+ * the client has read the ack. Needs a server with a short pingIntervalMs.
+ * @param {{ io: import('socket.io').Server }} server
+ * @param {number} count
+ */
+export async function waitForClientsReady (server, count) {
+  const nsp = server.io.of('/')
+  /** @type {Set<string>} */
+  const ready = new Set()
+  /** @type {(() => void)[]} */
+  const detach = []
+  const watch = (/** @type {import('socket.io').Socket} */ socket) => {
+    let pongs = 0
+    const onPacket = (/** @type {{ type: string }} */ packet) => {
+      if (packet.type === 'pong' && ++pongs === 2) ready.add(socket.id)
+    }
+    socket.conn.on('packet', onPacket)
+    detach.push(() => socket.conn.off('packet', onPacket))
+  }
+  for (const socket of nsp.sockets.values()) watch(socket)
+  nsp.on('connection', watch)
+  try {
+    await waitFor(() => [...ready].filter((id) => nsp.sockets.has(id)).length === count && nsp.sockets.size === count, {
+      timeoutMs: 20000,
+      message: () => `${count} clients on the server that answered two pings (have ${nsp.sockets.size} clients, ${ready.size} answered)`
+    })
+  } finally {
+    nsp.off('connection', watch)
+    for (const off of detach) off()
+  }
+}
