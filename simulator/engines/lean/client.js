@@ -48,10 +48,12 @@ export class Client {
     this.ws = null
     /** @type {import('./websocket.js').SessionSocket | null} a WebSocket being probed for upgrade */
     this.probe = null
-    /** @type {import('node:http').ClientRequest | null} the poll GET in flight */
+    /** @type {import('./polling.js').PollRequest | null} the poll GET in flight */
     this.getReq = null
-    /** @type {import('node:http').ClientRequest | null} the POST in flight */
+    /** @type {import('./polling.js').PollRequest | null} the POST in flight */
     this.postReq = null
+    /** @type {import('undici').Client | null} keep-alive connection for polls, made on first use */
+    this.httpGet = null
     /** @type {string[] | null} packets waiting for the next POST (or for the upgrade) */
     this.outQueue = null
     /** Upgrade probe answered: polling stops once the in-flight requests are done. */

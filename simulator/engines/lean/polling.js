@@ -1,19 +1,52 @@
 /**
- * The HTTP long-polling transport over one shared keep-alive agent: at most one GET and one
- * POST in flight per client (Engine.IO v4 closes a session that overlaps requests); packets
- * written while a POST is in flight wait and leave together, joined by the record separator.
+ * The HTTP long-polling transport: at most one GET and one POST in flight per client
+ * (Engine.IO v4 closes a session that overlaps requests); packets written while a POST is in
+ * flight wait and leave together, joined by the record separator.
+ *
+ * Requests go over undici's low-level `dispatch`: Node's http client costs ≈ 60 µs of CPU
+ * per request here, undici's dispatch ≈ 20 µs (bench/README.md), and a polling client makes
+ * one request per frame it receives. Each client polls on its own keep-alive connection
+ * (undici's Pool scans its connections for a free one, and long polls keep nearly all of
+ * them busy); POSTs are short, so they share one pool per destination.
  */
+import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
-/** @typedef {import('node:http').ClientRequest} ClientRequest */
-/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 
-const GET_HEADERS = Object.freeze({ Accept: '*/*' })
-const POST_HEADERS = Object.freeze({ Accept: '*/*', 'Content-Type': 'text/plain;charset=UTF-8' })
+const GET_HEADERS = Object.freeze({ accept: '*/*' })
+const POST_HEADERS = Object.freeze({ accept: '*/*', 'content-type': 'text/plain;charset=UTF-8' })
+const ABORTED = new httpErrors.RequestAbortedError()
+
+/**
+ * One request in flight: destroy() aborts it (its callbacks are not called after that), and
+ * settled callbacks run once it is over, however it ended.
+ */
+export class PollRequest {
+  constructor () {
+    /** @type {((error: Error) => void) | null} */
+    this.abort = null
+    this.aborted = false
+    this.over = false
+    /** @type {(() => void)[] | null} */
+    this.waiters = null
+  }
+
+  destroy () {
+    if (this.over || this.aborted) return
+    this.aborted = true
+    this.abort?.(ABORTED)
+  }
+
+  /** @param {() => void} callback */
+  onSettled (callback) {
+    if (this.over) callback()
+    else (this.waiters ??= []).push(callback)
+  }
+}
 
 /**
  * Starts the Engine.IO handshake GET (no sid yet), or the next poll.
@@ -22,19 +55,16 @@ const POST_HEADERS = Object.freeze({ Accept: '*/*', 'Content-Type': 'text/plain;
  */
 export function poll (session, c) {
   const gen = c.gen
-  const req = request(session, 'GET', pollPath(session, c.sid), GET_HEADERS)
-  const fail = (/** @type {string} */ reason = 'xhr poll error') => {
-    if (c.gen === gen && c.getReq === req) session.onTransportLost(c, reason)
-  }
-  c.getReq = req
-  req.on('response', (res) => readBody(session, res, req, (body) => {
+  c.httpGet ??= new HttpClient(session.origin, session.httpOptions)
+  const req = request(session, c.httpGet, 'GET', pollPath(session, c.sid), GET_HEADERS, null, (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
     onPollBody(session, c, body)
     if (c.gen === gen && c.getReq === null) session.afterPoll(c)
-  }, fail))
-  req.on('error', () => fail())
-  req.end()
+  }, (reason = 'xhr poll error') => {
+    if (c.gen === gen && c.getReq === req) session.onTransportLost(c, reason)
+  })
+  c.getReq = req
 }
 
 /**
@@ -59,7 +89,7 @@ export function flushPost (session, c) {
   if (queue === null || c.postReq !== null) return
   c.outQueue = null
   const gen = c.gen
-  const req = post(session, pollPath(session, c.sid), queue.join(EIO_RECORD_SEPARATOR), () => {
+  const req = post(session, c, pollPath(session, c.sid), queue.join(EIO_RECORD_SEPARATOR), () => {
     if (c.gen !== gen || c.postReq !== req) return
     c.postReq = null
     if (c.pausing) session.afterPoll(c)
@@ -90,10 +120,10 @@ export function closePolling (session, c, graceful) {
   const path = pollPath(session, c.sid)
   const body = queued === null ? '1' : `${queued.join(EIO_RECORD_SEPARATOR)}${EIO_RECORD_SEPARATOR}1`
   const sendClose = () => {
-    post(session, path, body, () => get?.destroy(), () => get?.destroy())
+    post(session, c, path, body, () => get?.destroy(), () => get?.destroy())
   }
   if (inFlight === null) sendClose()
-  else inFlight.once('close', sendClose) // never two POSTs at once for one sid
+  else inFlight.onSettled(sendClose) // never two POSTs at once for one sid
 }
 
 /**
@@ -108,75 +138,111 @@ function pollPath (session, sid) {
 }
 
 /**
- * An HTTP request on the pool's one agent, counted until it closes.
+ * Sends one request on a client's connection and reads the whole response body within the
+ * payload limit, counted as a session handle until it is over. A non-200 status, a cut-off
+ * body or a connection error fail it; an oversized body, known from Content-Length or
+ * counted as it arrives, fails with PAYLOAD_TOO_LARGE and is never held beyond the limit.
  * @param {LeanSession} session
- * @param {string} method
+ * @param {HttpClient | HttpPool} connection
+ * @param {'GET' | 'POST'} method
  * @param {string} path
  * @param {Readonly<Record<string, string>>} headers
+ * @param {string | null} body
+ * @param {(body: string) => void} onBody
+ * @param {(reason?: string) => void} onFail
  */
-function request (session, method, path, headers) {
-  const { host, port } = session.config
-  const req = session.requestFn({ agent: session.agent, host, port, path, method, headers })
+function request (session, connection, method, path, headers, body, onBody, onFail) {
+  const req = new PollRequest()
+  const limit = session.maxPayloadBytes
+  /** @type {Buffer[]} */
+  const chunks = []
+  let bytes = 0
+  let failed = false
+  const fail = (/** @type {string | undefined} */ reason) => {
+    if (failed || req.aborted) return
+    failed = true
+    chunks.length = 0
+    req.abort?.(ABORTED)
+    onFail(reason)
+  }
+  const settle = () => {
+    if (req.over) return
+    req.over = true
+    session.handleClosed()
+    const waiters = req.waiters
+    req.waiters = null
+    if (waiters !== null) for (const w of waiters) w()
+  }
   session.handles++
-  req.on('close', session.handleClosed)
+  connection.dispatch({ origin: session.origin, path, method, headers, body, reset: !session.config.keepAlive }, {
+    onConnect (abort) {
+      req.abort = abort
+      if (req.aborted) abort(ABORTED)
+    },
+    onHeaders (statusCode, rawHeaders) {
+      if (statusCode !== 200) fail(undefined)
+      else if (declaredLength(rawHeaders) > limit) fail(PAYLOAD_TOO_LARGE)
+      return true
+    },
+    onData (chunk) {
+      if (failed) return true
+      bytes += chunk.length
+      if (bytes > limit) fail(PAYLOAD_TOO_LARGE)
+      else chunks.push(chunk)
+      return true
+    },
+    onComplete () {
+      settle()
+      if (failed || req.aborted) return
+      onBody(chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks, bytes).toString())
+    },
+    onError () {
+      // Later, not inside undici's error handling: what follows may dispatch on this connection.
+      queueMicrotask(() => {
+        settle()
+        fail(undefined)
+      })
+    }
+  })
   return req
 }
 
 /**
  * @param {LeanSession} session
+ * @param {Client} c
  * @param {string} path
  * @param {string} body
  * @param {() => void} onDone
  * @param {(reason?: string) => void} onFail
  */
-function post (session, path, body, onDone, onFail) {
-  const req = request(session, 'POST', path, POST_HEADERS)
-  req.on('response', (res) => readBody(session, res, req, onDone, onFail))
-  req.on('error', () => onFail())
-  req.end(body)
-  return req
+function post (session, c, path, body, onDone, onFail) {
+  session.postPool ??= new HttpPool(session.origin, session.httpOptions)
+  return request(session, session.postPool, 'POST', path, POST_HEADERS, body, onDone, onFail)
 }
 
 /**
- * Reads a whole response body within the payload limit. A non-200 status, an oversized or
- * cut-off body fail the request (and destroy it, freeing its socket); an oversized one, known
- * from Content-Length or counted as it arrives, fails with PAYLOAD_TOO_LARGE and is never
- * held beyond the limit.
- * @param {LeanSession} session
- * @param {IncomingMessage} res
- * @param {ClientRequest} req
- * @param {(body: string) => void} onBody
- * @param {(reason?: string) => void} onFail
+ * The Content-Length of a response from undici's raw headers (name, value, …), or -1.
+ * @param {Buffer[] | string[] | null} raw
  */
-function readBody (session, res, req, onBody, onFail) {
-  const declaredTooLarge = Number(res.headers['content-length']) > session.maxPayloadBytes
-  if (res.statusCode !== 200 || declaredTooLarge) {
-    res.resume()
-    req.destroy()
-    onFail(res.statusCode !== 200 ? undefined : PAYLOAD_TOO_LARGE)
-    return
+function declaredLength (raw) {
+  if (raw === null) return -1
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]
+    if (name.length === 14 && name.toString().toLowerCase() === 'content-length') return Number(raw[i + 1].toString())
   }
-  /** @type {Buffer[]} */
-  const chunks = []
-  let bytes = 0
-  let tooLarge = false
-  res.on('data', (/** @type {Buffer} */ chunk) => {
-    if (tooLarge) return
-    bytes += chunk.length
-    if (bytes > session.maxPayloadBytes) {
-      tooLarge = true
-      chunks.length = 0
-      req.destroy()
-      onFail(PAYLOAD_TOO_LARGE)
-      return
-    }
-    chunks.push(chunk)
-  })
-  res.on('error', () => {}) // reported by 'close' below
-  res.on('close', () => {
-    if (!res.complete) onFail()
-  })
-  res.on('end', () => {
-    if (!tooLarge) onBody(chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks, bytes).toString())
-  })
+  return -1
+}
+
+/**
+ * Closes every polling connection of a session (end of the swarm).
+ * @param {LeanSession} session
+ */
+export function closeConnections (session) {
+  for (const c of session.clients) {
+    if (c === undefined || c.httpGet === null) continue
+    c.httpGet.destroy().catch(() => {})
+    c.httpGet = null
+  }
+  session.postPool?.destroy().catch(() => {})
+  session.postPool = null
 }

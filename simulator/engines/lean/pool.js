@@ -4,6 +4,7 @@
  */
 import { resolveLeanConfig } from './config.js'
 import { LeanSession } from './session.js'
+import { closeConnections } from './polling.js'
 
 /** How long close() waits for polite closes before it resets what is left. */
 const CLOSE_WAIT_MS = 1000
@@ -20,13 +21,13 @@ export function createLeanPool (options, events) {
     connect: (i, transport) => session.connect(i, transport),
     disconnect: (i) => session.disconnect(i),
     close: () => closeSession(session),
-    // maxSockets null: the agent sets no limit (Infinity, which JSON cannot carry).
+    // Polling: one keep-alive connection per client for polls, a shared pool for posts; no limit (null: Infinity, which JSON cannot carry).
     agent: () => ({ keepAlive: session.config.keepAlive, maxSockets: null })
   }
 }
 
 /**
- * Disconnects every client, waits (bounded) for polite closes, frees the agent.
+ * Disconnects every client, waits (bounded) for polite closes, closes their connections.
  * @param {LeanSession} session
  */
 async function closeSession (session) {
@@ -50,5 +51,5 @@ async function closeSession (session) {
     session.onIdle = null
   }
   for (const ws of sockets) ws.shut(false)
-  session.agent.destroy()
+  closeConnections(session)
 }

@@ -3,8 +3,6 @@
  * heartbeat deadlines, upgrade from polling, failures and reconnection with
  * socket.io-client's backoff. One object for the whole pool; clients are small records.
  */
-import http from 'node:http'
-import https from 'node:https'
 import { STATE, WIRE, Client } from './client.js'
 import { DeadlineSweeper } from './scheduler.js'
 import { FrameCache } from './frame-cache.js'
@@ -28,9 +26,11 @@ export class LeanSession {
     this.maxPayloadBytes = config.maxPayloadBytes
     /** @type {import('ws').ClientOptions} */
     this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes }
-    const Agent = config.secure ? https.Agent : http.Agent
-    this.agent = new Agent({ keepAlive: config.keepAlive, maxSockets: Infinity })
-    this.requestFn = config.secure ? https.request : http.request
+    this.origin = `${config.secure ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
+    /** Polling connections: no undici timeouts (a long poll lasts a ping interval; the ping deadline notices a dead server), keep-alive kept as long as the server allows. */
+    this.httpOptions = { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30000, keepAliveMaxTimeout: 600000 }
+    /** @type {import('undici').Pool | null} connections for POSTs, shared: they are short */
+    this.postPool = null
     this.cache = new FrameCache()
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
     /** @type {Client[]} */
