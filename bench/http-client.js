@@ -66,6 +66,7 @@ async function viaHttp (url, total, concurrency) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   await loop(total, concurrency, (done) => {
     http.request(`${url}${PATH}`, { agent }, (res) => {
+      /** @type {Buffer[]} */
       const chunks = []
       res.on('data', (d) => chunks.push(d)).on('end', () => { Buffer.concat(chunks).toString(); done() })
     }).end()
