@@ -86,10 +86,13 @@ async function soak () {
     afterWarmup: start,
     end,
     simulator: result && {
-      messages: result.messages.length,
-      received: result.messages.reduce((sum, m) => sum + m.received, 0),
-      missing: result.messages.reduce((sum, m) => sum + m.missing, 0),
+      messagesKept: result.messages.length,
+      messagesRolledUp: (result.messageRollups ?? []).reduce((sum, g) => sum + g.messages, 0),
+      received: [...result.messages, ...(result.messageRollups ?? [])].reduce((sum, m) => sum + m.received, 0),
+      missing: [...result.messages, ...(result.messageRollups ?? [])].reduce((sum, m) => sum + m.missing, 0),
+      recorder: result.recorder,
       reconnects: result.clients.reconnects,
+      disconnects: result.clients.disconnects,
       connectedAtEnd: result.clients.connected
     },
     host: hostFacts()
