@@ -6,7 +6,7 @@
  */
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { parseTransportMix } from '../lib/options.js'
-import { checkPreflight, FD_MARGIN, pollingShareOf, WARN_RATIO } from '../simulator/preflight.js'
+import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf, WARN_RATIO } from '../simulator/preflight.js'
 
 /** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
 const SERVER_KIB_PER_CLIENT = 40
@@ -18,7 +18,9 @@ const SERVER_KIB_PER_CLIENT = 40
  * @throws {IoswarmError} LIMIT naming the limit a distribution exceeds and how to raise it
  */
 export function checkRunPreflight (options, limits) {
-  const pollingShare = pollingShareOf(parseTransportMix(options.transport))
+  const mix = parseTransportMix(options.transport)
+  const pollingShare = pollingShareOf(mix)
+  const upgradeShare = upgradeShareOf(mix)
   const warnings = new Set()
   for (const d of options.distributions) {
     if (d.simulators === 0) continue
@@ -27,7 +29,7 @@ export function checkRunPreflight (options, limits) {
     let sims
     try {
       // Memory is checked below, for the simulators and the server together.
-      sims = checkPreflight({ clients, processes: d.simulators, destinations: 1, engine: options.engine, pollingShare }, { ...limits, freeBytes: Infinity })
+      sims = checkPreflight({ clients, processes: d.simulators, destinations: 1, engine: options.engine, pollingShare, upgradeShare }, { ...limits, freeBytes: Infinity })
     } catch (error) {
       if (!(error instanceof IoswarmError)) throw error
       throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)

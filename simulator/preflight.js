@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { CODES, IoswarmError } from '../lib/errors.js'
+import { POST_CONNECTIONS } from './engines/lean/polling.js'
 
 /** Descriptors a simulator process holds besides its clients (stdio, epoll, timers, Redis, probe). */
 export const FD_MARGIN = 64
@@ -39,7 +40,8 @@ export const KIB_PER_CLIENT = {
  * @property {number} processes simulator processes sharing the clients (--workers)
  * @property {number} destinations destination address:port pairs the clients are spread over
  * @property {string} engine
- * @property {number} pollingShare 0..1: share of clients that start on polling (2 sockets while upgrading or polling)
+ * @property {number} pollingShare 0..1: share of clients that start on polling (polling or upgrade)
+ * @property {number} [upgradeShare] 0..1: share of clients in upgrade mode (two sockets while the upgrade runs); default pollingShare
  */
 
 /**
@@ -54,9 +56,25 @@ export const KIB_PER_CLIENT = {
  * @param {import('../lib/options.js').MixEntry[]} mix
  */
 export function pollingShareOf (mix) {
+  return shareOf(mix, (t) => t !== 'websocket')
+}
+
+/**
+ * Share of clients in upgrade mode (polling first, then a WebSocket probe beside it).
+ * @param {import('../lib/options.js').MixEntry[]} mix
+ */
+export function upgradeShareOf (mix) {
+  return shareOf(mix, (t) => t === 'upgrade')
+}
+
+/**
+ * @param {import('../lib/options.js').MixEntry[]} mix
+ * @param {(transport: string) => boolean} pick
+ */
+function shareOf (mix, pick) {
   const total = mix.reduce((sum, m) => sum + m.weight, 0)
-  const polling = mix.filter((m) => m.transport !== 'websocket').reduce((sum, m) => sum + m.weight, 0)
-  return total > 0 ? polling / total : 0
+  const picked = mix.filter((m) => pick(m.transport)).reduce((sum, m) => sum + m.weight, 0)
+  return total > 0 ? picked / total : 0
 }
 
 /**
@@ -94,10 +112,15 @@ function readOpenFiles () {
  * @returns {Preflight}
  */
 export function checkPreflight (need, limits) {
-  const socketsPerClient = 1 + need.pollingShare
+  // socket.io-client's polling holds a GET and, at times, a POST connection per client. The
+  // lean engine polls on one connection per client and posts over a bounded pool per
+  // destination; only its upgrading clients hold two sockets for a while.
+  const lean = need.engine === 'lean'
+  const socketsPerClient = 1 + (lean ? need.upgradeShare ?? need.pollingShare : need.pollingShare)
+  const postPool = lean && need.pollingShare > 0 ? POST_CONNECTIONS : 0
   const perProcess = Math.ceil(need.clients / need.processes)
-  const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + FD_MARGIN
-  const portsPerDestination = Math.ceil(Math.ceil(need.clients / need.destinations) * socketsPerClient)
+  const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + postPool * need.destinations + FD_MARGIN
+  const portsPerDestination = Math.ceil(Math.ceil(need.clients / need.destinations) * socketsPerClient) + postPool * need.processes
   const kib = KIB_PER_CLIENT[need.engine] ?? KIB_PER_CLIENT.sio
   const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
   const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)

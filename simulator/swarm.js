@@ -16,7 +16,7 @@ import { createDestinationPool } from './destinations.js'
 import { engines } from './engines/index.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
-import { checkPreflight, pollingShareOf, readLimits } from './preflight.js'
+import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 import { startRamp } from './ramp.js'
 import { createRecorder } from './recorder.js'
 
@@ -67,7 +67,7 @@ export async function runSwarm (input, hooks = {}) {
   const { signal } = hooks
   // Before any socket (the handshake probe included): a run that cannot fit stops here.
   const preflight = checkPreflight({
-    clients: options.clients, processes: 1, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport)
+    clients: options.clients, processes: 1, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`

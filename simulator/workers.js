@@ -12,7 +12,7 @@ import { formatTransportMix } from '../lib/options.js'
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
 import { normalizeSimOptions } from './options.js'
-import { checkPreflight, pollingShareOf, readLimits } from './preflight.js'
+import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 
 const BIN = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
 
@@ -62,7 +62,7 @@ export async function runWorkers (input, hooks = {}) {
   if (!Number.isInteger(count) || count < 1 || count > MAX_WORKERS) throw new IoswarmError(CODES.INVALID_OPTION, `--workers must be a whole number from 1 to ${MAX_WORKERS}, got ${JSON.stringify(input.workers)}`, { flag: '--workers' })
   if (count > options.clients) throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
   const preflight = checkPreflight({
-    clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport)
+    clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   hooks.onPreflight?.(preflight)
   const link = { redis: /** @type {string | undefined} */ (input.redis), run: /** @type {string | undefined} */ (input.run) }

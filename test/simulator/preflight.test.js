@@ -2,7 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { parseTransportMix } from '../../lib/options.js'
-import { checkPreflight, FD_MARGIN, pollingShareOf, readLimits } from '../../simulator/preflight.js'
+import { checkPreflight, FD_MARGIN, pollingShareOf, readLimits, upgradeShareOf } from '../../simulator/preflight.js'
+import { POST_CONNECTIONS } from '../../simulator/engines/lean/polling.js'
 import { execFile } from 'node:child_process'
 import { ROOT } from '../helpers/cli.js'
 
@@ -16,8 +17,8 @@ test('a run well inside the limits passes with no warning, and says what it need
   assert.equal(result.needs.portsPerDestination, 1000)
 })
 
-test('polling clients need two descriptors; more than the fd limit stops with the limit, the numbers and how to raise it', () => {
-  assert.throws(() => checkPreflight(need({ clients: 12000, pollingShare: 1 }), LIMITS), (error) => {
+test('socket.io-client polling needs two descriptors per client; more than the fd limit stops with the limit, the numbers and how to raise it', () => {
+  assert.throws(() => checkPreflight(need({ clients: 12000, engine: 'sio', pollingShare: 1 }), LIMITS), (error) => {
     assert.ok(error instanceof IoswarmError)
     assert.equal(error.code, CODES.LIMIT)
     assert.equal(error.exitCode, 2)
@@ -26,6 +27,13 @@ test('polling clients need two descriptors; more than the fd limit stops with th
     assert.match(error.message, /--workers 2/)
     return true
   })
+})
+
+test('lean polling needs one descriptor per client and a bounded pool for posts; upgrading clients two', () => {
+  const polling = checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
+  assert.equal(polling.needs.fdsPerProcess, 19000 + POST_CONNECTIONS + FD_MARGIN)
+  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 1 }), LIMITS), /needs 38192, limit 20000/)
+  assert.equal(upgradeShareOf(parseTransportMix('websocket:2,polling:1,upgrade:1')), 0.25)
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {

@@ -7,7 +7,7 @@
  * per request here, undici's dispatch ≈ 20 µs (bench/README.md), and a polling client makes
  * one request per frame it receives. Each client polls on its own keep-alive connection
  * (undici's Pool scans its connections for a free one, and long polls keep nearly all of
- * them busy); POSTs are short, so they share one pool per destination.
+ * them busy); POSTs are short, so they share one bounded pool per destination (POST_CONNECTIONS).
  */
 import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
@@ -20,6 +20,13 @@ import { PAYLOAD_TOO_LARGE } from '../limits.js'
 const GET_HEADERS = Object.freeze({ accept: '*/*' })
 const POST_HEADERS = Object.freeze({ accept: '*/*', 'content-type': 'text/plain;charset=UTF-8' })
 const ABORTED = new httpErrors.RequestAbortedError()
+/**
+ * Connections for POSTs per destination. POSTs (pongs, CONNECT, CLOSE) take a round trip, so a
+ * few hundred carry thousands of clients; more would cost a file descriptor and an ephemeral
+ * port each (a connect burst would otherwise open one per client), and undici's Pool scans
+ * them all for a free one on every request.
+ */
+export const POST_CONNECTIONS = 128
 
 /**
  * One request in flight: destroy() aborts it (its callbacks are not called after that), and
@@ -216,7 +223,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
  * @param {(reason?: string) => void} onFail
  */
 function post (session, c, path, body, onDone, onFail) {
-  session.postPool ??= new HttpPool(session.origin, session.httpOptions)
+  session.postPool ??= new HttpPool(session.origin, { ...session.httpOptions, connections: POST_CONNECTIONS })
   return request(session, session.postPool, 'POST', path, POST_HEADERS, body, onDone, onFail)
 }
 
