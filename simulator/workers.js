@@ -226,27 +226,12 @@ function sumRecords (records) {
  * @returns {import('../lib/schema.js').MessageReport[]}
  */
 function mergeMessages (reports) {
-  /** @type {Map<string, import('../lib/schema.js').MessageReport[]>} */
-  const byKey = new Map()
-  for (const r of reports) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r])
-  return [...byKey.values()].map((group) => {
-    const relative = mergeEncoded(group.map((m) => m.relative.histogram))
-    const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
-    const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
-    return {
-      ...group[0],
-      firstAt: Math.min(...group.map((m) => m.firstAt)),
-      received: sumOf(group, (m) => m.received),
-      expected: sumOf(group, (m) => m.expected),
-      missing: sumOf(group, (m) => m.missing),
-      duplicates: sumOf(group, (m) => m.duplicates),
-      late: sumOf(group, (m) => m.late),
-      relative: { ...summarize(relative), histogram: encode(relative) },
-      absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) },
-      // Each worker drains its own clients: the simulator's floor is its slowest worker's.
-      floor: group.reduce((top, m) => (m.floor && (!top || m.floor.cpuMs > top.cpuMs) ? m.floor : top), group[0].floor)
-    }
-  }).sort((a, b) => a.firstAt - b.firstAt)
+  return [...groupBy(reports, (r) => r.key).values()].map((group) => ({
+    ...group[0],
+    ...mergeDeliveries(group),
+    // Each worker drains its own clients: the simulator's floor is its slowest worker's.
+    floor: group.reduce((top, m) => (m.floor && (!top || m.floor.cpuMs > top.cpuMs) ? m.floor : top), group[0].floor)
+  })).sort((a, b) => a.firstAt - b.firstAt)
 }
 
 /**
@@ -256,30 +241,32 @@ function mergeMessages (reports) {
  * @returns {import('../lib/schema.js').MessageRollup[]}
  */
 function mergeRollups (rollups) {
-  /** @type {Map<string, import('../lib/schema.js').MessageRollup[]>} */
-  const byKey = new Map()
-  for (const r of rollups) {
-    const key = `${r.event}\u0000${r.round}`
-    byKey.set(key, [...(byKey.get(key) ?? []), r])
+  return [...groupBy(rollups, (r) => `${r.event}\u0000${r.round}`).values()].map((group) => ({
+    ...group[0],
+    ...mergeDeliveries(group),
+    messages: Math.max(...group.map((m) => m.messages)),
+    lastAt: Math.max(...group.map((m) => m.lastAt))
+  })).sort((a, b) => a.firstAt - b.firstAt)
+}
+
+/**
+ * What message reports and rollups share, merged over the workers: counts summed, histograms merged.
+ * @param {(import('../lib/schema.js').MessageReport | import('../lib/schema.js').MessageRollup)[]} group
+ */
+function mergeDeliveries (group) {
+  const relative = mergeEncoded(group.map((m) => m.relative.histogram))
+  const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
+  const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
+  return {
+    firstAt: Math.min(...group.map((m) => m.firstAt)),
+    received: sumOf(group, (m) => m.received),
+    expected: sumOf(group, (m) => m.expected),
+    missing: sumOf(group, (m) => m.missing),
+    duplicates: sumOf(group, (m) => m.duplicates),
+    late: sumOf(group, (m) => m.late),
+    relative: { ...summarize(relative), histogram: encode(relative) },
+    absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) }
   }
-  return [...byKey.values()].map((group) => {
-    const relative = mergeEncoded(group.map((m) => m.relative.histogram))
-    const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
-    const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
-    return {
-      ...group[0],
-      messages: Math.max(...group.map((m) => m.messages)),
-      firstAt: Math.min(...group.map((m) => m.firstAt)),
-      lastAt: Math.max(...group.map((m) => m.lastAt)),
-      received: sumOf(group, (m) => m.received),
-      expected: sumOf(group, (m) => m.expected),
-      missing: sumOf(group, (m) => m.missing),
-      duplicates: sumOf(group, (m) => m.duplicates),
-      late: sumOf(group, (m) => m.late),
-      relative: { ...summarize(relative), histogram: encode(relative) },
-      absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: encode(absolute), negative: sumOf(absolutes, (a) => a.negative) }
-    }
-  }).sort((a, b) => a.firstAt - b.firstAt)
 }
 
 /**
@@ -296,6 +283,24 @@ function mergeRecorderInfo (infos) {
     untrackedReceipts: sumOf(infos, (i) => i.untrackedReceipts),
     lateReceipts: sumOf(infos, (i) => i.lateReceipts)
   }
+}
+
+/**
+ * @template T
+ * @param {T[]} items
+ * @param {(item: T) => string} keyOf
+ * @returns {Map<string, T[]>} groups in order of first appearance
+ */
+function groupBy (items, keyOf) {
+  /** @type {Map<string, T[]>} */
+  const groups = new Map()
+  for (const item of items) {
+    const key = keyOf(item)
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [item])
+    else group.push(item)
+  }
+  return groups
 }
 
 /**

@@ -30,12 +30,12 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   const server = await startTestServer(t, { pingIntervalMs: 200 })
   // --duration ends the run by itself (a SIGTERM right after the broadcast could race the frames
   // still in the workers' sockets); 20 s leaves slow child starts on a loaded machine room.
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '20', '--engine', 'lean', '--url', server.url, '--ramp', '0', '--duration', '20s', '--id', 'wt', '--json'], { timeoutMs: 60000 })
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '20', '--engine', 'lean', '--url', server.url, '--ramp', '0', '--duration', '20s', '--id', 'wt', '--keep-messages', '2', '--json'], { timeoutMs: 60000 })
   // Not just 20 on the server: 20 that know they are connected, else a client that reads its
   // CONNECT ack and the broadcast together is received but not expected (expected 18 of 20,
   // seen in a full CI run and 2 of 26 runs under load; every message was received 20 times).
   await waitForClientsReady(server, 20)
-  await server.broadcast({ round: 1, count: 2, size: 32 })
+  await server.broadcast({ round: 1, count: 3, size: 32 })
   const { code, stdout, stderr } = await run
   assert.equal(code, 0, stderr)
   const result = JSON.parse(stdout)
@@ -48,7 +48,10 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   assert.notEqual(result.workers.list[0].pid, result.workers.list[1].pid)
   assert.ok(result.workers.list.every((/** @type {any} */ w) => w.rssMaxBytes > 0), 'each worker\'s own RSS')
   assert.equal(result.workers.note, RELATIVE_NOTE)
-  assert.deepEqual(result.messages.map((/** @type {any} */ m) => m.id), ['1.1', '1.2'])
+  // --keep-messages 2: the oldest of three is rolled up, in each worker and in the merge.
+  assert.deepEqual(result.messages.map((/** @type {any} */ m) => m.id), ['1.2', '1.3'])
+  assert.deepEqual(result.messageRollups.map((/** @type {any} */ g) => [g.event, g.round, g.messages, g.received, g.missing, g.relative.count]), [['broadcast', 1, 1, 20, 0, 20]])
+  assert.equal(result.recorder.rolledUpMessages, 1)
   for (const m of result.messages) {
     assert.equal(m.received, 20)
     assert.equal(m.expected, 20)
