@@ -150,3 +150,20 @@ export function ping (port) {
     socket.once('timeout', () => done(false))
   })
 }
+
+/**
+ * Every key on a Redis server, sorted (a bounded SCAN: at most 1,000 batches).
+ * @param {import('ioredis').Redis} redis
+ * @returns {Promise<string[]>}
+ */
+export async function scanAllKeys (redis) {
+  const keys = []
+  let cursor = '0'
+  for (let i = 0; i < 1000; i++) {
+    const [next, batch] = await redis.scan(cursor, 'COUNT', 1000)
+    keys.push(...batch)
+    cursor = next
+    if (cursor === '0') return keys.sort()
+  }
+  throw new Error('SCAN did not finish within 1,000 batches')
+}

@@ -5,25 +5,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
-import { hasRedisServer, startPrivateRedis } from '../helpers/redis.js'
+import { hasRedisServer, scanAllKeys, startPrivateRedis } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { startServeProcess, TOKEN } from '../server/processes.js'
-
-/**
- * Every key on the server (bounded SCAN).
- * @param {Redis} redis
- */
-async function allKeys (redis) {
-  const keys = []
-  let cursor = '0'
-  for (let i = 0; i < 1000; i++) {
-    const [next, batch] = await redis.scan(cursor, 'COUNT', 1000)
-    keys.push(...batch)
-    cursor = next
-    if (cursor === '0') return keys.sort()
-  }
-  assert.fail('SCAN did not finish')
-}
 
 test('a whole run (runner, simulators, a server reporting samples) writes no key outside ioswarm:{RUN}: and the registry', async (t) => {
   if (!hasRedisServer(t, 'this test scans every key of its own Redis and needs redis-server on PATH')) return
@@ -42,7 +26,7 @@ test('a whole run (runner, simulators, a server reporting samples) writes no key
     '--rounds', '2x200', '--ramp', '0', '--redis', redis.url, '--run', runId, '--out', out, '--quiet'], { timeoutMs: 60000 })
   assert.equal(run.code, 0, run.stderr)
 
-  const keys = await allKeys(inspector)
+  const keys = await scanAllKeys(inspector)
   assert.deepEqual(keys.filter((k) => k !== 'ioswarm:runs' && !k.startsWith(prefix)), [], 'keys outside the run')
   const own = keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length))
   for (const key of ['meta', 'simulators', 'heartbeats', 'messages', 'message-index', 'samples', 'server-samples', 'finals', 'clocks']) {

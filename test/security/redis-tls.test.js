@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
+import { scanAllKeys } from '../helpers/redis.js'
 import { startTlsRedis } from '../helpers/redis-tls.js'
 import { startTestServer, waitForClients } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
@@ -45,22 +46,6 @@ async function tlsRedisWithAclUser (t) {
  */
 function assertNoSecret (text, where) {
   for (const secret of SECRETS) assert.ok(!text.includes(secret), `${where} shows a password`)
-}
-
-/**
- * Every key on the server (bounded SCAN).
- * @param {Redis} redis
- */
-async function allKeys (redis) {
-  const keys = []
-  let cursor = '0'
-  for (let i = 0; i < 1000; i++) {
-    const [next, batch] = await redis.scan(cursor, 'COUNT', 1000)
-    keys.push(...batch)
-    cursor = next
-    if (cursor === '0') return keys.sort()
-  }
-  assert.fail('SCAN did not finish')
 }
 
 /**
@@ -111,7 +96,7 @@ test('ioswarm run over rediss:// with a private CA (NODE_EXTRA_CA_CERTS) and an 
   for (const file of ['result.json', 'report.html', 'messages.csv', 'samples.csv']) assertNoSecret(await readFile(path.join(out, file), 'utf8'), file)
 
   // Nothing outside the run's keys and the registry; no command of ioswarm was refused.
-  const keys = await allKeys(redis.admin)
+  const keys = await scanAllKeys(redis.admin)
   assert.ok(keys.length > 5, `the run wrote its keys (${keys.join(', ')})`)
   assert.deepEqual(keys.filter((k) => k !== 'ioswarm:runs' && !k.startsWith('ioswarm:{tls-run}:')), [])
   const denied = /** @type {unknown[]} */ (await redis.admin.call('ACL', 'LOG'))

@@ -15,7 +15,7 @@ import { leanEngine } from '../../../simulator/engines/lean.js'
 import { sioEngine } from '../../../simulator/engines/sio.js'
 import { PAYLOAD_TOO_LARGE } from '../../../simulator/engines/limits.js'
 import { recorder, engineOptions, waitFor } from './lean/helpers.js'
-import { startFakePeer, OPEN_PACKET } from './lean/fake-peer.js'
+import { listenForTest, startFakePeer, OPEN_PACKET } from './lean/fake-peer.js'
 import { startFramePeer, frame } from './lean/frame-peer.js'
 import { runCli } from '../../helpers/cli.js'
 
@@ -145,15 +145,7 @@ async function startSwarmPeer (t) {
       sessions.push(ws)
     })
   })
-  httpServer.listen(0, '127.0.0.1')
-  await once(httpServer, 'listening')
-  t.after(() => {
-    for (const ws of wss.clients) ws.terminate()
-    httpServer.closeAllConnections()
-    httpServer.close()
-  })
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-  return { url: `http://127.0.0.1:${port}`, sessions }
+  return { url: await listenForTest(t, httpServer, wss), sessions }
 }
 
 /**

@@ -91,6 +91,18 @@ export async function startFakePeer (t, script = {}) {
       res.end(body)
     }
   }
+  return { url: await listenForTest(t, httpServer, wss), stats }
+}
+
+/**
+ * Listens on a free loopback port; after the test, ends every WebSocket and connection and
+ * closes the server.
+ * @param {import('node:test').TestContext} t
+ * @param {import('node:http').Server} httpServer
+ * @param {WebSocketServer} wss
+ * @returns {Promise<string>} the server's http:// URL
+ */
+export async function listenForTest (t, httpServer, wss) {
   httpServer.listen(0, '127.0.0.1')
   await once(httpServer, 'listening')
   t.after(() => {
@@ -99,5 +111,5 @@ export async function startFakePeer (t, script = {}) {
     httpServer.close()
   })
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-  return { url: `http://127.0.0.1:${port}`, stats }
+  return `http://127.0.0.1:${port}`
 }
