@@ -89,6 +89,19 @@ export function formatHealth (h) {
 }
 
 /**
+ * Where a distribution's clients on stale simulators went: a stale simulator sent no final
+ * report, so its clients count in the target and not as connected.
+ * @param {DistributionResult} d
+ */
+function staleClients (d) {
+  const stale = (d.simulatorList ?? []).filter((s) => s.stale)
+  if (stale.length === 0) return ''
+  const target = stale.reduce((sum, s) => sum + s.clients.target, 0)
+  const connected = stale.reduce((sum, s) => sum + s.clients.connected, 0)
+  return ` (${target} of them on ${stale.length} stale simulator${stale.length === 1 ? '' : 's'}, ${connected} connected when last heard from)`
+}
+
+/**
  * Aligned tables per distribution and round, then health and stale simulators.
  * @param {RunResult} result
  * @returns {string}
@@ -99,7 +112,7 @@ export function formatRunSummary (result) {
   const lines = [`run ${plain(result.run.name)} (${plain(result.run.id)}), ${formatDate(result.run.startedAt)}, ${seconds}s, target ${target}`]
   for (const d of result.distributions) {
     const c = d.clients
-    lines.push('', `distribution ${plain(d.name)}: ${d.simulators} simulators x ${d.clientsPerSimulator} clients, connected ${c.connected}/${c.target}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
+    lines.push('', `distribution ${plain(d.name)}: ${d.simulators} simulators x ${d.clientsPerSimulator} clients, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
     lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))

@@ -18,6 +18,7 @@ test('formatRunSummary prints an aligned round table per distribution, health an
   assert.match(text, /health of 2 simulators: worst event-loop p99 94\.0ms \(2x500-sim-1\), CPU max 99% \(2x500-sim-1\), saturated 3s \(2x500-sim-1\)/)
   assert.match(text, /health of 4 simulators: .*never saturated/)
   assert.match(text, /stale simulators: 4x250-sim-4/)
+  assert.ok(lines.includes('distribution 4x250: 4 simulators x 250 clients, connected 998/1000 (250 of them on 1 stale simulator, 250 connected when last heard from), failed 2, connect p99 28.0ms'), lines.find((l) => l.startsWith('distribution 4x250')))
   assert.match(lines[header + 3], / 1\.36ms +1\.52ms +6%$/, 'round 2: the simulators were not the bottleneck')
   assert.equal(lines.at(-1), FLOOR_NOTE)
 })
