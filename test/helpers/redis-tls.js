@@ -8,9 +8,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
 import { freePort } from './ports.js'
-import { findRedisServer, spawnRedis } from './redis.js'
+import { findRedisServer, ping, spawnRedis } from './redis.js'
 
 /** @typedef {{ url: string, port: number, pid: number, caFile: string, ca: Buffer, stop: () => Promise<void> }} TlsRedis */
 
@@ -37,7 +36,7 @@ export async function startTlsRedis (t, extraArgs = []) {
   try {
     server = await spawnRedis(['--port', '0', '--tls-port', String(port), '--tls-cert-file', path.join(dir, 'server.crt'),
       '--tls-key-file', path.join(dir, 'server.key'), '--tls-ca-cert-file', caFile, '--tls-auth-clients', 'no', ...extraArgs],
-    () => tlsPing(port, ca))
+    () => ping(port, ca))
   } catch (error) {
     const message = /** @type {Error} */ (error).message
     if (/Bad directive[\s\S]*tls|tls[\s\S]*Bad directive/i.test(message)) return skip(t, 'this redis-server was built without TLS')
@@ -72,22 +71,4 @@ function makeCertificates (dir) {
   openssl(['req', ...key, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost'])
   writeFileSync(path.join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n')
   openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.cnf'])
-}
-
-/**
- * True when a TLS Redis on this loopback port answers PING (any reply, e.g. -NOAUTH).
- * @param {number} port
- * @param {Buffer} ca
- * @returns {Promise<boolean>}
- */
-function tlsPing (port, ca) {
-  return new Promise((resolve) => {
-    const socket = tls.connect({ port, host: '127.0.0.1', ca })
-    socket.setTimeout(500)
-    const done = (/** @type {boolean} */ ok) => { socket.destroy(); resolve(ok) }
-    socket.once('secureConnect', () => socket.write('PING\r\n'))
-    socket.once('data', (data) => done(/^[+-]/.test(data.toString())))
-    socket.once('error', () => done(false))
-    socket.once('timeout', () => done(false))
-  })
 }

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import net from 'node:net'
+import tls from 'node:tls'
 import path from 'node:path'
 import { freePort } from './ports.js'
 
@@ -135,16 +136,17 @@ async function waitForProbe (probe, child) {
 
 /**
  * True when a Redis on this loopback port answers PING (any reply: +PONG, or -NOAUTH when a
- * password is required).
+ * password is required); over TLS when `ca` (the certificate authority to trust) is given.
  * @param {number} port
+ * @param {Buffer} [ca]
  * @returns {Promise<boolean>}
  */
-export function ping (port) {
+export function ping (port, ca) {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1')
+    const socket = ca ? tls.connect({ port, host: '127.0.0.1', ca }) : net.connect(port, '127.0.0.1')
     socket.setTimeout(500)
     const done = (/** @type {boolean} */ ok) => { socket.destroy(); resolve(ok) }
-    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.once(ca ? 'secureConnect' : 'connect', () => socket.write('PING\r\n'))
     socket.once('data', (data) => done(/^[+-]/.test(data.toString())))
     socket.once('error', () => done(false))
     socket.once('timeout', () => done(false))
