@@ -7,8 +7,6 @@
  */
 import { performance } from 'node:perf_hooks'
 import { invalidOption } from '../lib/errors.js'
-import { sendJson } from './http.js'
-import { bearerToken, tokenMatches } from './token.js'
 
 export const DEFAULT_BROADCAST_RATE = '100/s'
 
@@ -66,23 +64,4 @@ export function createBroadcastLimiter (ratePerSec, nowMs = () => performance.no
  */
 export function rateLimitedReply (ratePerSec, retryAfterMs) {
   return { ok: false, error: `broadcast rate limit exceeded (${ratePerSec}/s): retry after ${retryAfterMs} ms`, retryAfterMs }
-}
-
-/**
- * Answers 429 (with Retry-After) to an authorized POST /broadcast over the rate; true when
- * it did. Unauthorized requests pass through untouched: the router refuses them.
- * @param {import('node:http').IncomingMessage} req
- * @param {import('node:http').ServerResponse} res
- * @param {string} token
- * @param {ReturnType<typeof createBroadcastLimiter>} limiter
- */
-export function refuseOverRate (req, res, token, limiter) {
-  if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/broadcast') return false
-  if (!tokenMatches(token, bearerToken(req))) return false
-  const taken = limiter.take()
-  if (taken.ok) return false
-  req.resume() // drop the body: the client gets our answer, not a reset
-  res.setHeader('retry-after', String(Math.ceil(taken.retryAfterMs / 1000)))
-  sendJson(res, 429, rateLimitedReply(limiter.ratePerSec, taken.retryAfterMs))
-  return true
 }

@@ -4,6 +4,7 @@
  */
 import { IoswarmError } from '../lib/errors.js'
 import { tokenMatches, bearerToken } from './token.js'
+import { rateLimitedReply } from './broadcast-limit.js'
 
 /**
  * @typedef {import('node:http').IncomingMessage} IncomingMessage
@@ -13,6 +14,7 @@ import { tokenMatches, bearerToken } from './token.js'
  * @property {(body: unknown) => Promise<unknown>} broadcast
  * @property {() => unknown} stats may return a promise (a cluster asks its workers)
  * @property {number} maxBodyBytes
+ * @property {ReturnType<typeof import('./broadcast-limit.js').createBroadcastLimiter>} [limiter] charged per authorized broadcast, before its body is read
  */
 
 /**
@@ -30,6 +32,12 @@ export async function route (req, res, ctx) {
   if (!tokenMatches(ctx.token, bearerToken(req))) {
     res.setHeader('www-authenticate', 'Bearer')
     return sendJson(res, 401, { error: 'unauthorized: send the token as "Authorization: Bearer <token>"' })
+  }
+  const taken = ctx.limiter?.take() ?? { ok: true, retryAfterMs: 0 }
+  if (!taken.ok) {
+    discard(req, null) // the client gets our answer, not a reset
+    res.setHeader('retry-after', String(Math.ceil(taken.retryAfterMs / 1000)))
+    return sendJson(res, 429, rateLimitedReply(ctx.limiter?.ratePerSec ?? 0, taken.retryAfterMs))
   }
   const body = await readJson(req, ctx.maxBodyBytes)
   if (body.error) return sendJson(res, body.status, { error: body.error })

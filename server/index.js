@@ -13,7 +13,7 @@ import { createProcessSampler } from '../lib/process-sampler.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
 import { createAdapterSetup } from './adapters.js'
 import { createBroadcastHandler } from './broadcast.js'
-import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply, refuseOverRate } from './broadcast-limit.js'
+import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply } from './broadcast-limit.js'
 import { trackConnections } from './connections.js'
 import { route, sendJson } from './http.js'
 import { tokenMatches } from './token.js'
@@ -85,8 +85,7 @@ export async function startServer (options = {}, hooks = {}) {
   httpServer.on('request', (req, res) => {
     // socket.io answers its own path; everything else is ours.
     if (req.url?.startsWith(io.path())) return
-    if (refuseOverRate(req, res, token, limiter)) return
-    route(req, res, { token, broadcast, stats: hooks.stats ?? stats, maxBodyBytes: options.maxBodyBytes ?? 1 << 20 }).catch((error) => {
+    route(req, res, { token, broadcast, limiter, stats: hooks.stats ?? stats, maxBodyBytes: options.maxBodyBytes ?? 1 << 20 }).catch((error) => {
       sendJson(res, 500, { error: /** @type {Error} */ (error).message })
     })
   })
