@@ -7,6 +7,7 @@ import { stopOnSignals } from '../lib/cli-run.js'
 import { parseDurationMs, parseHttpUrl, parseInteger, parseTransportMix } from '../lib/options.js'
 import { VERSION } from '../lib/version.js'
 import { redactUrl } from '../results/collector/index.js'
+import { parseEngine, parseRunId } from '../runner/options.js'
 import { describeFailure, formatResult, runPlan, succeeded } from './fleet/exec.js'
 import { parseHostsList, readHostsFile } from './fleet/hosts.js'
 import { formatPlan, planDown, planExec, planUp } from './fleet/plan.js'
@@ -125,16 +126,16 @@ function upEnv (argv) {
   parseTransportMix(argv.transport)
   const redis = String(argv.redis)
   if (!/^rediss?:\/\/./.test(redis)) throw invalidOption('--redis', `must be a redis:// or rediss:// URL, got ${JSON.stringify(redactUrl(redis))}`)
-  // The runner's limit (runner/options.js): the same id is given to `ioswarm run --run`.
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(String(argv.run))) throw invalidOption('--run', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(argv.run)}`)
+  // The same id is given to `ioswarm run --run`: the runner's rules.
+  const run = parseRunId(argv.run)
   return {
     IOSWARM_URL: parseHttpUrl(argv.url, '--url'),
     IOSWARM_REDIS: redis,
-    IOSWARM_RUN: String(argv.run),
+    IOSWARM_RUN: run,
     IOSWARM_SIMULATORS: String(parseInteger(argv.simulators, '--simulators', { min: 1, max: 256 })),
     IOSWARM_CLIENTS: String(parseInteger(argv.clients, '--clients', { min: 1, max: 1_000_000 })),
     IOSWARM_TRANSPORT: String(argv.transport),
-    IOSWARM_ENGINE: String(argv.engine),
+    IOSWARM_ENGINE: parseEngine(argv.engine),
     ...(argv.token ? { IOSWARM_TOKEN: String(argv.token) } : {})
   }
 }

@@ -45,11 +45,9 @@ export function normalizeRunOptions (input) {
   if (distributions.some((d) => d.simulators === 0) && expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
   const target = input.target ? parseHttpUrl(input.target, '--target') : null
   if (target && !input.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
-  const engine = String(input.engine ?? 'sio')
-  if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
+  const engine = parseEngine(input.engine ?? 'sio')
   const sizeBytes = parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 })
-  const runId = input.run === undefined ? null : String(input.run)
-  if (runId !== null && !/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption('--run', `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  const runId = input.run === undefined ? null : parseRunId(input.run)
   return {
     target,
     token: input.token ? String(input.token) : null,
@@ -98,4 +96,25 @@ function simulatorPayloadLimit (value, sizeBytes) {
 export function newRunId () {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
   return `run-${stamp}-${randomBytes(2).toString('hex')}`
+}
+
+/**
+ * A run id: the Redis key prefix of a run, so a short set of safe characters.
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseRunId (value, flag = '--run') {
+  const runId = String(value)
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  return runId
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseEngine (value, flag = '--engine') {
+  const engine = String(value)
+  if (!ENGINE_NAMES.includes(engine)) throw invalidOption(flag, `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
+  return engine
 }

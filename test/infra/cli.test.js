@@ -57,6 +57,19 @@ test('fleet up --dry-run never shows the Redis password or the server token', as
   assert.match(stdout, /'\\''IOSWARM_TOKEN=\*\*\*'\\'' IOSWARM_ID_PREFIX=h1 pm2 start infra\/ecosystem\.config\.cjs --only ioswarm-sim,ioswarm-server'$/m)
 })
 
+test('fleet up checks what every host would be given: a bad --engine or --run exits 2 before any host is touched', async (t) => {
+  const base = ['bin/ioswarm.js', 'fleet', 'up', '--hosts', 'h1', '--ssh', FAKE_SSH, '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379']
+  for (const [args, message] of /** @type {[string[], RegExp][]} */ ([
+    [['--run', 'r1', '--engine', 'leen'], /--engine must be one of sio, lean, got "leen"/],
+    [['--run', 'has spaces'], /--run must be 1 to 100 letters/]
+  ])) {
+    const { code, stdout, stderr } = await runCli(t, [...base, ...args])
+    assert.equal(code, 2, stderr)
+    assert.equal(stdout, '')
+    assert.match(stderr, message)
+  }
+})
+
 test('fleet exec --dry-run lines are exactly what runs: pasted into a shell, hostile words arrive intact', async (t) => {
   const words = ["it's", '$(echo INJECTED)', '`echo INJECTED`', 'a b', '*', '~', '-n', '\\', '"', '', '!', 'x;echo INJECTED', 'line\nbreak']
   const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'u@h1,h2:2200', '--ssh', FAKE_SSH, '--dry-run', '--', 'printf', '[%s]\\n', ...words])
