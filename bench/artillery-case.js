@@ -251,6 +251,9 @@ async function stop (child, seen) {
   }
   for (const [pid, startTicks] of seen) {
     const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
-    if (text !== null && parseStat(text).startTicks === startTicks && pid !== process.pid) process.kill(pid, 'SIGKILL')
+    if (text === null || parseStat(text).startTicks !== startTicks || pid === process.pid) continue
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {} // gone since the read: what we wanted
   }
 }

@@ -10,6 +10,7 @@
 import { fork } from 'node:child_process'
 import http from 'node:http'
 import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
 import { hostFacts } from '../lib/host.js'
@@ -25,7 +26,7 @@ if (process.argv.includes('--child')) {
   const total = Number(values.requests)
   const concurrency = Number(values.concurrency)
   if (!(total > 0 && concurrency > 0 && Number(values.runs) > 0)) throw new Error('--requests, --concurrency and --runs must be positive')
-  const child = fork(new URL(import.meta.url).pathname, ['--child'])
+  const child = fork(fileURLToPath(import.meta.url), ['--child'])
   const [port] = await once(child, 'message')
   const url = `http://127.0.0.1:${port}`
   try {

@@ -4,7 +4,6 @@
  * "average of averages" is kept next to them for comparison.
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
-import { isSaturated, SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/process-sampler.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
 
 /**
@@ -22,10 +21,6 @@ import { mergeReasonCounts } from '../lib/reasons.js'
  * @typedef {import('./collector/types.js').FinalReport} FinalReport
  * @typedef {import('./collector/types.js').RunSamples} RunSamples
  */
-
-/** A simulator is saturated in a second when its loop was this busy or this late. */
-export const SATURATION = Object.freeze({ elu: SATURATED_ELU, loopDelayP99Ms: SATURATED_LOOP_DELAY_MS })
-export { isSaturated }
 
 /**
  * Merged summary of encoded histograms.

@@ -3,7 +3,7 @@
  * answers from stored records (the merging itself is in ../aggregate.js).
  */
 import { CODES, IoswarmError, invalidOption } from '../../lib/errors.js'
-import { isSaturated } from '../aggregate.js'
+import { isSaturated } from '../../lib/process-sampler.js'
 
 /**
  * @typedef {import('./types.js').SimulatorInfo} SimulatorInfo

@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { buildDistribution, groupRounds, isSaturated, meanOfMeans, mergeMessageReports, messageFloor } from '../../results/aggregate.js'
+import { buildDistribution, groupRounds, meanOfMeans, mergeMessageReports, messageFloor } from '../../results/aggregate.js'
+import { isSaturated } from '../../lib/process-sampler.js'
 import { simulatorStatus } from '../../results/collector/status.js'
 import { delays, finalReport, messageReport, summaryOf } from './make-reports.js'
 
