@@ -6,7 +6,7 @@
  */
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { parseTransportMix } from '../lib/options.js'
-import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf, WARN_RATIO } from '../simulator/preflight.js'
+import { checkPreflight, FD_MARGIN, formatMiB, judgeLimits, pollingShareOf, upgradeShareOf } from '../simulator/preflight.js'
 
 /** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
 const SERVER_KIB_PER_CLIENT = 40
@@ -34,23 +34,26 @@ export function checkRunPreflight (options, limits) {
       if (!(error instanceof IoswarmError)) throw error
       throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)
     }
-    for (const w of sims.warnings) warnings.add(`distribution ${d.name}: ${w}`)
     const memoryBytes = sims.needs.memoryBytes + serverBytes
-    const mib = (/** @type {number} */ v) => `${Math.round(v / 1048576)} MiB`
-    const memory = `memory (available now): needs ${mib(memoryBytes)} (simulators ${mib(sims.needs.memoryBytes)}${serverBytes ? ` + reference server ${mib(serverBytes)}` : ''}), limit ${mib(limits.freeBytes)}`
-    if (memoryBytes > limits.freeBytes) {
-      throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${memory}; use --engine lean, fewer clients per host, or simulators on more hosts (--redis with --expect-simulators)`)
-    }
-    if (memoryBytes > limits.freeBytes * WARN_RATIO) warnings.add(`distribution ${d.name}: ${memory} (over ${WARN_RATIO * 100} %)`)
-    if (!options.target) {
-      const serverFds = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
-      const text = `reference server file descriptors (ulimit -n): needs ${serverFds} for ${clients} clients in one process, limit ${limits.fdSoft}`
-      if (serverFds > limits.fdSoft) {
-        throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${text}; raise it with \`ulimit -n ${serverFds}\` (up to the hard limit ${limits.fdHard}), ` +
-          'or run the server yourself in cluster mode (`ioswarm serve --cluster K --host 0.0.0.0`) and point --target at it')
-      }
-      if (serverFds > limits.fdSoft * WARN_RATIO) warnings.add(`distribution ${d.name}: ${text} (over ${WARN_RATIO * 100} %)`)
-    }
+    const serverFds = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
+    const judged = judgeLimits([
+      {
+        text: `memory (available now): needs ${formatMiB(memoryBytes)} (simulators ${formatMiB(sims.needs.memoryBytes)}${serverBytes ? ` + reference server ${formatMiB(serverBytes)}` : ''}), limit ${formatMiB(limits.freeBytes)}`,
+        need: memoryBytes,
+        limit: limits.freeBytes,
+        how: 'use --engine lean, fewer clients per host, or simulators on more hosts (--redis with --expect-simulators)'
+      },
+      ...(options.target
+        ? []
+        : [{
+            text: `reference server file descriptors (ulimit -n): needs ${serverFds} for ${clients} clients in one process, limit ${limits.fdSoft}`,
+            need: serverFds,
+            limit: limits.fdSoft,
+            how: `raise it with \`ulimit -n ${serverFds}\` (up to the hard limit ${limits.fdHard}), or run the server yourself in cluster mode (\`ioswarm serve --cluster K --host 0.0.0.0\`) and point --target at it`
+          }])
+    ])
+    if (judged.errors.length > 0) throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${judged.errors.join(`\n  distribution ${d.name}: `)}`)
+    for (const w of [...sims.warnings, ...judged.warnings]) warnings.add(`distribution ${d.name}: ${w}`)
   }
   return [...warnings]
 }

@@ -125,21 +125,35 @@ export function checkPreflight (need, limits) {
   const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
   const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)
   const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)}`
-  const checks = [
-    { name: 'file descriptors per process (ulimit -n)', need: fdsPerProcess, limit: limits.fdSoft, how: fdHow },
-    { name: `ephemeral ports per destination (net.ipv4.ip_local_port_range ${limits.portRange})`, need: portsPerDestination, limit: limits.ports, how: 'spread the clients over more destinations (--url given several times, or a range such as http://127.0.0.1-127.0.0.8:3000), or widen the range with infra/tune-host.sh' },
-    { name: 'memory (available now)', need: memoryBytes, limit: limits.freeBytes, how: 'use --engine lean, fewer clients per host, or more hosts', mib: true }
-  ]
-  const show = (/** @type {number} */ v, /** @type {boolean | undefined} */ mib) => (mib ? `${Math.round(v / 1048576)} MiB` : String(v))
-  const errors = []
-  const warnings = []
-  for (const c of checks) {
-    const text = `${c.name}: needs ${show(c.need, c.mib)}, limit ${show(c.limit, c.mib)}`
-    if (c.need > c.limit) errors.push(`${text}; ${c.how}`)
-    else if (c.need > c.limit * WARN_RATIO) warnings.push(`${text} (over ${WARN_RATIO * 100} %)`)
-  }
+  const ports = `ephemeral ports per destination (net.ipv4.ip_local_port_range ${limits.portRange})`
+  const { errors, warnings } = judgeLimits([
+    { text: `file descriptors per process (ulimit -n): needs ${fdsPerProcess}, limit ${limits.fdSoft}`, need: fdsPerProcess, limit: limits.fdSoft, how: fdHow },
+    { text: `${ports}: needs ${portsPerDestination}, limit ${limits.ports}`, need: portsPerDestination, limit: limits.ports, how: 'spread the clients over more destinations (--url given several times, or a range such as http://127.0.0.1-127.0.0.8:3000), or widen the range with infra/tune-host.sh' },
+    { text: `memory (available now): needs ${formatMiB(memoryBytes)}, limit ${formatMiB(limits.freeBytes)}`, need: memoryBytes, limit: limits.freeBytes, how: 'use --engine lean, fewer clients per host, or more hosts' }
+  ])
   if (errors.length > 0) {
     throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)):\n  ${errors.join('\n  ')}`)
   }
   return { needs: { fdsPerProcess, portsPerDestination, memoryBytes }, limits, warnings }
+}
+
+/**
+ * Each need against its limit: over it is an error (its text and how to raise it), over
+ * WARN_RATIO of it a warning. Shared with the runner's preflight, which adds up processes.
+ * @param {{ text: string, need: number, limit: number, how: string }[]} checks
+ * @returns {{ errors: string[], warnings: string[] }}
+ */
+export function judgeLimits (checks) {
+  const errors = []
+  const warnings = []
+  for (const c of checks) {
+    if (c.need > c.limit) errors.push(`${c.text}; ${c.how}`)
+    else if (c.need > c.limit * WARN_RATIO) warnings.push(`${c.text} (over ${WARN_RATIO * 100} %)`)
+  }
+  return { errors, warnings }
+}
+
+/** @param {number} bytes */
+export function formatMiB (bytes) {
+  return `${Math.round(bytes / 1048576)} MiB`
 }
