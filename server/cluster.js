@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
 import { createIpc } from './cluster-ipc.js'
+import { listen } from './http.js'
 import { totalStats } from './cluster-stats.js'
 import { connectServerReporter } from './reporting.js'
 
@@ -147,16 +148,4 @@ async function stopWorkers (list) {
     if (worker.isConnected()) worker.send({ type: 'ioswarm:close' })
     else worker.process.kill('SIGTERM')
   })))
-}
-
-/**
- * @param {http.Server} httpServer
- * @param {number} port
- * @param {string | undefined} host
- */
-async function listen (httpServer, port, host) {
-  await new Promise((resolve, reject) => {
-    httpServer.once('error', (error) => reject(new IoswarmError(CODES.SERVER, `cannot listen on port ${port}: ${error.message}`, { cause: error })))
-    httpServer.listen(port, host, () => resolve(undefined))
-  })
 }

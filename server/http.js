@@ -2,7 +2,7 @@
  * The reference server's own HTTP endpoints, beside socket.io's path: POST /broadcast
  * (token-guarded), GET /stats, GET /.
  */
-import { IoswarmError } from '../lib/errors.js'
+import { CODES, IoswarmError } from '../lib/errors.js'
 import { tokenMatches, bearerToken } from './token.js'
 import { rateLimitedReply } from './broadcast-limit.js'
 
@@ -94,4 +94,19 @@ function discard (req, answer) {
 export function sendJson (res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
+}
+
+/**
+ * Listens; a port in use (or any listen error) becomes a SERVER error naming the port.
+ * @param {import('node:http').Server} httpServer
+ * @param {number} port
+ * @param {string | undefined} host
+ * @returns {Promise<import('node:net').AddressInfo>}
+ */
+export async function listen (httpServer, port, host) {
+  await new Promise((resolve, reject) => {
+    httpServer.once('error', (error) => reject(new IoswarmError(CODES.SERVER, `cannot listen on port ${port}: ${error.message}`, { cause: error })))
+    httpServer.listen(port, host, () => resolve(undefined))
+  })
+  return /** @type {import('node:net').AddressInfo} */ (httpServer.address())
 }

@@ -7,7 +7,7 @@
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { Server } from 'socket.io'
-import { IoswarmError, CODES, invalidOption } from '../lib/errors.js'
+import { invalidOption } from '../lib/errors.js'
 import { parseInteger } from '../lib/options.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
@@ -15,7 +15,7 @@ import { createAdapterSetup } from './adapters.js'
 import { createBroadcastHandler } from './broadcast.js'
 import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply } from './broadcast-limit.js'
 import { trackConnections } from './connections.js'
-import { route, sendJson } from './http.js'
+import { listen, route, sendJson } from './http.js'
 import { tokenMatches } from './token.js'
 
 /** Socket.IO packet encodings the server can speak (clients must use the same). */
@@ -154,20 +154,6 @@ async function loadParser (name) {
   if (!PARSER_NAMES.includes(name)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
   if (name === 'json') return undefined
   return (await import('socket.io-msgpack-parser')).default
-}
-
-/**
- * @param {http.Server} httpServer
- * @param {number} port
- * @param {string | undefined} host
- * @returns {Promise<import('node:net').AddressInfo>}
- */
-async function listen (httpServer, port, host) {
-  await new Promise((resolve, reject) => {
-    httpServer.once('error', (error) => reject(new IoswarmError(CODES.SERVER, `cannot listen on port ${port}: ${error.message}`, { cause: error })))
-    httpServer.listen(port, host, () => resolve(undefined))
-  })
-  return /** @type {import('node:net').AddressInfo} */ (httpServer.address())
 }
 
 /**
