@@ -10,7 +10,7 @@ import { wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { makePayload } from '../lib/protocol.js'
 // The collector's connect: fail fast on a wrong URL, passwords redacted in every error.
-import { connectRedis, redactUrl } from '../results/collector/redis-connect.js'
+import { connectRedis, redactUrl } from '../lib/redis.js'
 import { renderMessage } from './template.js'
 
 /** The Redis adapter's default channel prefix (its `key` option). */

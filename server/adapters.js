@@ -12,7 +12,7 @@ import cluster from 'node:cluster'
 import { invalidOption } from '../lib/errors.js'
 // A leaf module of the collector (ioredis and lib/errors only): the same fail-fast connect
 // and password redaction as the collector, without pulling in its aggregation code.
-import { connectRedis } from '../results/collector/redis-connect.js'
+import { connectRedis } from '../lib/redis.js'
 
 export const ADAPTER_NAMES = Object.freeze(['memory', 'cluster', 'redis', 'redis-streams'])
 

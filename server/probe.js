@@ -12,7 +12,7 @@
 import os from 'node:os'
 import { invalidOption } from '../lib/errors.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
-import { LIMITS, runKeys } from '../results/collector/keys.js'
+import { LIMITS, runKeys } from '../lib/collector-keys.js'
 import { countEngineClients } from './connections.js'
 
 /** The collector's rule for ids that go into keys (results/README.md). */
@@ -87,7 +87,7 @@ export function attachProbe (io, options) {
 /** @param {string} url */
 async function connect (url) {
   // Loaded here so that a probe given a client, or never attached, costs no ioredis import.
-  const { connectRedis } = await import('../results/collector/redis-connect.js')
+  const { connectRedis } = await import('../lib/redis.js')
   return connectRedis(url)
 }
 

@@ -23,5 +23,5 @@ export async function createCollector ({ redisUrl, ...limits } = {}) {
 
 export { createMemoryCollector, createRedisCollector }
 export { WRITE_METHODS } from './types.js'
-export { redactUrl } from './redis-connect.js'
-export { runKeys, RUNS_KEY, LIMITS } from './keys.js'
+export { redactUrl } from '../../lib/redis.js'
+export { runKeys, RUNS_KEY, LIMITS } from '../../lib/collector-keys.js'

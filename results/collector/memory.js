@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
 import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
-import { LIMITS } from './keys.js'
+import { LIMITS } from '../../lib/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
 

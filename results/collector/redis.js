@@ -6,9 +6,9 @@
 import { redisTimeReader } from '../../lib/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
-import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from './keys.js'
+import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
 import { tooManyReports } from './memory.js'
-import { connectRedis, redactText, redactUrl } from './redis-connect.js'
+import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'
 import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
 

@@ -140,7 +140,7 @@ test('connectRedis: REDISS:// in capitals is TLS too, localhost is checked again
   if (!redis) return
   // A child process: NODE_EXTRA_CA_CERTS is read at process start only.
   const script = `
-    import { connectRedis } from './results/collector/redis-connect.js'
+    import { connectRedis } from './lib/redis.js'
     const out = {}
     for (const url of JSON.parse(process.argv[1])) {
       try {

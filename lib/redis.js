@@ -9,7 +9,7 @@
  * runner forks and by pm2 or Kubernetes children), so every command trusts it alike.
  */
 import { Redis } from 'ioredis'
-import { CODES, IoswarmError, invalidOption } from '../../lib/errors.js'
+import { CODES, IoswarmError, invalidOption } from './errors.js'
 
 const CONNECT_TIMEOUT_MS = 5000
 
