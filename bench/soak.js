@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { hostFacts } from '../lib/host.js'
-import { startCli, startServerProcess } from '../runner/processes.js'
+import { startServerProcess } from '../runner/processes.js'
+import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { createProcSampler } from '../server/proc-sampler.js'
 
 const { values } = parseArgs({
@@ -35,10 +36,7 @@ if (![clients, durationMs, sampleMs, payloadBytes].every((n) => n > 0) || !(warm
 
 const token = randomBytes(12).toString('hex')
 const server = await startServerProcess({ token, pingIntervalMs: 25000 })
-const sim = startCli(['simulate', '-c', String(clients), '--url', server.url, '--engine', values.engine ?? 'lean',
-  '--transport', values.transport ?? 'websocket', '--ramp', '10s', '--quiet', '--json'])
-let simOut = ''
-sim.process.stdout?.on('data', (d) => { simOut += d })
+const sim = forkSimulator({ ...normalizeSimOptions({ clients, url: server.url, engine: values.engine, transport: values.transport, ramp: '10s' }), id: 'soak' })
 try {
   await soak()
 } finally {
@@ -71,8 +69,7 @@ async function soak () {
     await sleep(Math.max(0, startedAt + tick * 1000 - Date.now()))
   }
   await sim.stop(30000)
-  /** @type {import('../lib/schema.js').SimResult | null} */
-  const result = simOut.trim() ? JSON.parse(simOut) : null
+  const { result } = await sim.outcome
   const start = samples.find((s) => s.elapsedS * 1000 >= warmupMs) ?? samples[0]
   const end = samples.at(-1)
   process.stdout.write(`${JSON.stringify({

@@ -8,12 +8,13 @@ import { monotonicMs, wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError, invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseInteger, parseRounds } from '../lib/options.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { DEFAULT_ROUNDS } from '../lib/cli-options/run.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { createSender } from './senders.js'
 import { parseMessageTemplate } from './template.js'
 
 /** The 2012 election-night test's three rounds: 10 messages 5 s apart, then 2 s, then 1 s. */
-export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
+export { DEFAULT_ROUNDS }
 
 /**
  * @typedef {object} SentMessage

@@ -5,8 +5,9 @@
  *   IOSWARM_URL=http://10.0.0.5:3000 IOSWARM_REDIS=redis://10.0.0.5:6379 IOSWARM_RUN=r1 \
  *   IOSWARM_SIMULATORS=2 IOSWARM_CLIENTS=500 pm2 start infra/ecosystem.config.cjs --only ioswarm-sim
  *
- * starts this host's share of a run: IOSWARM_SIMULATORS simulator processes of
- * IOSWARM_CLIENTS clients each, which register in Redis and join run IOSWARM_RUN, where the
+ * starts this host's share of a run: IOSWARM_SIMULATORS simulator processes, each an
+ * `ioswarm simulate` given every other IOSWARM_<OPTION> variable (IOSWARM_CLIENTS clients,
+ * IOSWARM_TRANSPORT, IOSWARM_ENGINE, … any simulate option), which register in Redis and join run IOSWARM_RUN, where the
  * runner (`ioswarm run --redis … --run r1 --simulators 0 --expect-simulators N`) finds them.
  * `pm2 stop` / `pm2 delete` sends SIGINT, on which every simulator flushes its final report.
  * Variables are read when pm2 loads this file; infra/README.md lists them all.
@@ -30,14 +31,19 @@ function count (name, fallback, max) {
   return n
 }
 
-/** Optional flags: only those whose variable is set, so `simulate` keeps its own defaults. */
-function optional () {
-  const flags = { IOSWARM_RAMP: '--ramp', IOSWARM_DURATION: '--duration', IOSWARM_PATH: '--path', IOSWARM_MESSAGE_TIMEOUT: '--message-timeout', IOSWARM_WS_CLIENT: '--ws-client' }
-  return Object.entries(flags).flatMap(([name, flag]) => (env[name] ? [flag, env[name]] : []))
+/** Settings of this file, not options of `ioswarm simulate`. */
+const OWN = new Set(['IOSWARM_SIMULATORS', 'IOSWARM_ID_PREFIX', 'IOSWARM_PORT', 'IOSWARM_HOST', 'IOSWARM_TOKEN'])
+
+/**
+ * Every other IOSWARM_* variable, for the simulators: `ioswarm simulate` reads its options
+ * from IOSWARM_<OPTION> (lib/cli-options is the one table of them; pm2-entry.js keeps only
+ * the variables of the command it runs), so a new simulator option needs nothing here.
+ */
+function simulateEnv () {
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => name.startsWith('IOSWARM_') && !OWN.has(name) && value !== undefined && value !== ''))
 }
 
 const entry = path.join(__dirname, 'pm2-entry.js')
-const redis = env.IOSWARM_REDIS
 
 const simulator = {
   name: 'ioswarm-sim',
@@ -47,19 +53,10 @@ const simulator = {
   // (pm2-entry.js adds --id <prefix>-<NODE_APP_INSTANCE>); nothing is shared between them.
   exec_mode: 'fork',
   instances: count('IOSWARM_SIMULATORS', 1, 256),
-  args: [
-    'simulate',
-    '--url', env.IOSWARM_URL || 'http://localhost:3000',
-    '--clients', String(count('IOSWARM_CLIENTS', 100, 1000000)),
-    '--transport', env.IOSWARM_TRANSPORT || 'websocket',
-    '--engine', env.IOSWARM_ENGINE || 'sio',
-    ...(env.IOSWARM_RUN ? ['--run', env.IOSWARM_RUN] : []),
-    ...optional(),
-    '--quiet'
-  ],
-  // The Redis URL may hold a password: passed as the simulator's own variable, not in `ps`.
+  args: ['simulate', '--quiet'],
+  // Options as the simulator's own variables: out of `ps` (the Redis URL may hold a password).
   env: {
-    ...(redis ? { IOSWARM_REDIS: redis } : {}),
+    ...simulateEnv(),
     IOSWARM_ID_PREFIX: env.IOSWARM_ID_PREFIX || os.hostname()
   },
   // pm2 stop sends SIGINT, then SIGKILL after kill_timeout: the simulator needs that long to

@@ -3,23 +3,18 @@
  * …args`, with two things a static pm2 app cannot give:
  * - each simulator instance its own id, `<prefix>-<NODE_APP_INSTANCE>` (pm2 numbers the
  *   instances of an app but cannot put that number into its arguments);
- * - an environment without the ecosystem's own IOSWARM_* variables: the CLI reads every
- *   IOSWARM_<OPTION> as a flag and is strict, so IOSWARM_SIMULATORS (an ecosystem setting,
- *   not a `simulate` flag) would stop it. The ecosystem passes what the command needs as
- *   arguments, and only the secrets (Redis URL, token) as the command's own variables.
+ * - an environment with only the IOSWARM_* variables of the command's own options (read
+ *   from the one options table, lib/cli-options): the CLI reads every IOSWARM_<OPTION> as a
+ *   flag, and the ecosystem's own settings (IOSWARM_SIMULATORS, …) are not flags.
  */
 import os from 'node:os'
 import { hideBin } from 'yargs/helpers'
 import { main } from '../bin/cli.js'
-
-/** IOSWARM_* variables each command keeps (its own flags, given by env to keep them out of `ps`). */
-const KEEP = /** @type {Record<string, string[]>} */ ({ simulate: ['IOSWARM_REDIS'], serve: ['IOSWARM_TOKEN'] })
+import { foreignEnvNames } from '../lib/cli-options/index.js'
 
 const args = hideBin(process.argv)
 const command = args[0] ?? ''
 const prefix = (process.env.IOSWARM_ID_PREFIX || os.hostname()).replace(/[^A-Za-z0-9._-]+/g, '-')
-for (const name of Object.keys(process.env)) {
-  if (name.startsWith('IOSWARM_') && !(KEEP[command] ?? []).includes(name)) delete process.env[name]
-}
+for (const name of foreignEnvNames(command, process.env)) delete process.env[name]
 if (command === 'simulate') args.push('--id', `${prefix}-${process.env.NODE_APP_INSTANCE ?? '0'}`)
 await main(args)

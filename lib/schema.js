@@ -145,7 +145,7 @@ export const SCHEMA_VERSION = 1
  * @property {ClientCounts} clients
  * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)
  * @property {{ needs: { fdsPerProcess: number, portsPerDestination: number, memoryBytes: number }, limits: Record<string, number | string>, warnings: string[] }} [preflight] what the run needed against the machine's limits
- * @property {{ note: string, list: { id: string, pid: number, clients: { target: number, connected: number, failed: number }, rssMaxBytes: number, exitCode: number | null }[] }} [workers] set when --workers K merged K processes into this result
+ * @property {{ note: string, list: { id: string, pid: number, clients: { target: number, connected: number, failed: number }, rssMaxBytes: number, exitCode: number | null, died?: string, messagesBeforeDeath?: number }[] }} [workers] set when --workers K merged K processes into this result
  * @property {MessageReport[]} messages the newest --keep-messages messages, whole
  * @property {MessageRollup[]} [messageRollups] older messages, folded per (event, round)
  * @property {RecorderInfo} [recorder] the recorder's bounds and what they cost

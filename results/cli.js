@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { EXIT, invalidOption } from '../lib/errors.js'
+import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { buildCompareReport, buildReport } from './report/index.js'
 import { readRunResult } from './report/load.js'
 import { formatRunSummary, formatThresholds, summarizeRun } from './summary.js'
@@ -25,17 +26,12 @@ import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds.
 export const reportCommand = {
   command: 'report <results..>',
   describe: 'Write an HTML report from result.json (several side by side with --compare), print a summary, check thresholds',
-  builder: (yargs) => yargs
-    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result.json files written by ioswarm run' })
-    .option('out', { type: 'string', describe: 'HTML file to write [default: report.html, or compare.html, next to the first result]' })
-    .option('compare', { type: 'boolean', default: false, describe: 'one page comparing the runs: average and p99 delay per round, each distribution of each file a series' })
-    .option('label', { type: 'string', array: true, describe: 'with --compare, a label per file (default: the run names)' })
-    .option('assert', { type: 'string', array: true, describe: 'a threshold such as p99<500ms, repeatable; exit 3 when one fails (metrics below)' })
-    .option('json', { type: 'boolean', default: false, describe: 'also print the summary and verdicts as JSON to stdout' })
+  builder: (yargs) => declareOptions(yargs
+    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result.json files written by ioswarm run' }), 'report')
     .example('$0 report result.json --assert p99<500ms', 'report.html next to result.json; exit 3 if p99 > 500 ms')
     .example('$0 report a.json b.json --compare', 'compare.html: two runs side by side')
     .epilog(thresholdHelp()),
-  handler: (argv) => runReport(/** @type {ReportArgs} */ (/** @type {unknown} */ (argv)))
+  handler: (argv) => runReport(/** @type {ReportArgs} */ (/** @type {unknown} */ ({ ...argv, ...parseOptions('report', argv) })))
 }
 
 /**

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
-import { startCli } from './processes.js'
+import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 
 /**
@@ -85,42 +85,26 @@ export async function runDistribution (ctx, distribution, hooks) {
 }
 
 /**
+ * Forks the distribution's local simulators; each reports to the collector (over IPC for the
+ * in-memory one, else to Redis itself).
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
  */
 function startSimulators (ctx, distribution) {
-  // The Redis URL goes by environment: its password stays out of `ps` (as the token does).
-  /** @type {Record<string, string>} */
-  const env = ctx.options.redis ? { IOSWARM_REDIS: ctx.options.redis } : {}
-  return Array.from({ length: distribution.simulators }, (_, i) => ({ ...startCli(simulatorArgs(ctx, distribution, i), env), id: simulatorId(distribution, i) }))
+  const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
+  return Array.from({ length: distribution.simulators }, (_, i) => forkSimulator(simulatorOptions(ctx, distribution, i), { link }))
 }
 
 /**
- * The id of local simulator i.
+ * The normalised options of local simulator i: the run's simulate options (checked when the
+ * run started), with this distribution's clients, the server's URL, the run's ramp and an id.
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
  * @param {Distribution} distribution
  * @param {number} i
  */
-function simulatorId (distribution, i) {
-  return `${distribution.name}-sim${i + 1}`
-}
-
-/**
- * The `ioswarm simulate` arguments of local simulator i.
- * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'runId' | 'url' | 'rampMs'>} ctx
- * @param {Distribution} distribution
- * @param {number} i
- * @returns {string[]}
- */
-export function simulatorArgs (ctx, distribution, i) {
-  const { options } = ctx
-  return [
-    'simulate', '--quiet', '--run', ctx.runId, '--id', simulatorId(distribution, i),
-    '--clients', String(distribution.clients), '--url', ctx.url, '--transport', options.transport,
-    '--engine', options.engine, '--ramp', `${ctx.rampMs}ms`, '--message-timeout', `${options.messageTimeoutMs}ms`,
-    '--event', options.event, '--parser', options.parser, '--max-payload', String(options.maxPayloadBytes),
-    ...(options.wsClient ? ['--ws-client', options.wsClient] : []),
-    ...(options.redis ? [] : ['--ipc'])
-  ]
+export function simulatorOptions (ctx, distribution, i) {
+  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
+  return { ...options, id: `${distribution.name}-sim${i + 1}` }
 }
 
 /**
@@ -128,7 +112,7 @@ export function simulatorArgs (ctx, distribution, i) {
  * clients are connected, or the ramp plus the connect timeout has passed.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
- * @param {import('./processes.js').Child[]} children
+ * @param {import('../simulator/spawn.js').SimulatorChild[]} children
  * @param {RunHooks} hooks
  */
 async function waitForClients (ctx, distribution, children, hooks) {
@@ -139,7 +123,7 @@ async function waitForClients (ctx, distribution, children, hooks) {
   while (!hooks.signal?.aborted) {
     const dead = children.filter((c) => !c.running())
     if (dead.length === children.length && children.length > 0) {
-      throw new Error(`every simulator exited before its clients connected; the last one said: ${dead[0].stderr().trim().split('\n').slice(-3).join(' | ')}`)
+      throw new Error(`every simulator exited before its clients connected; the last one said: ${dead[0].failure() ?? `exit ${dead[0].process.exitCode}`}`)
     }
     const sims = (await ctx.collector.listSimulators(ctx.runId)).filter((s) => s.alive)
     connected = sims.reduce((sum, s) => sum + s.clients.connected, 0)
@@ -178,7 +162,7 @@ function sampleServer (ctx) {
  * Stops the simulators: a `stop` control message for those elsewhere, SIGTERM for ours,
  * except those of ours that are stale: hung, they would not handle it; SIGKILL at once.
  * @param {Parameters<typeof runDistribution>[0]} ctx
- * @param {(import('./processes.js').Child & { id: string })[]} children
+ * @param {import('../simulator/spawn.js').SimulatorChild[]} children
  * @param {Set<string>} stale simulator ids
  * @param {(line: string) => void} log
  */

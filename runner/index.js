@@ -36,7 +36,7 @@ export async function runTest (input, hooks = {}) {
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
-    const rampMs = options.rampMs ?? (await probeHandshake({ url, path: '/socket.io/' }).catch(() => ({ pingIntervalMs: 25000 }))).pingIntervalMs
+    const rampMs = options.rampMs ?? (await probeHandshake({ url, path: options.path }).catch(() => ({ pingIntervalMs: 25000 }))).pingIntervalMs
     // sentAt is stamped by the server; a server we started shares this host's clock.
     const senderClock = collector.kind === 'redis' && server
       ? await estimateClockOffset(() => collector.time(), { reference: 'redis' })

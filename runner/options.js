@@ -1,19 +1,23 @@
 /**
- * The runner's options: defaults merged and validated in one place (flag named, allowed
- * values said) before any process starts.
+ * The runner's normaliser: every option parsed by its row in the one options table
+ * (lib/cli-options), and the simulators' options checked by the simulator's own normaliser,
+ * all before any process starts, so `run` exits 2 naming a flag exactly as `simulate` would.
  */
 import { randomBytes } from 'node:crypto'
 import { invalidOption } from '../lib/errors.js'
-import { parseBytes, parseDurationMs, parseHttpUrl, parseInteger, parseRounds, parseTransportMix, formatTransportMix } from '../lib/options.js'
-import { DEFAULT_EVENT } from '../lib/protocol.js'
-import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
+import { parseOptions, pickPassOn } from '../lib/cli-options/index.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_CLIENTS } from '../lib/cli-options/simulate.js'
+import { parseHttpUrl, parseInteger, formatTransportMix } from '../lib/options.js'
 import { parseThreshold } from '../results/index.js'
-import { ENGINE_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES, parseWsClient } from '../simulator/index.js'
+import { normalizeSimOptions } from '../simulator/index.js'
 
 /**
  * @typedef {{ name: string, simulators: number, clients: number }} Distribution
  * @typedef {ReturnType<typeof normalizeRunOptions>} RunOptions
  */
+
+/** Where the simulators' options are checked before the server's URL is known. */
+const PLACEHOLDER_URL = 'http://127.0.0.1:1'
 
 /**
  * `10x1000,20x500` → ten simulators of 1,000 clients, then twenty of 500.
@@ -26,51 +30,56 @@ export function parseDistributions (value) {
     const match = /^(\d+)\s*x\s*(\d+)$/i.exec(part)
     if (!match) throw invalidOption('--distributions', `has ${JSON.stringify(part)}: each must be SIMULATORSxCLIENTS such as 10x1000 (10 simulators of 1,000 clients)`)
     const simulators = parseInteger(match[1], `--distributions (simulators in ${part})`, { min: 1, max: 1000 })
-    const clients = parseInteger(match[2], `--distributions (clients in ${part})`, { min: 1, max: 1_000_000 })
+    const clients = parseInteger(match[2], `--distributions (clients in ${part})`, { min: 1, max: MAX_CLIENTS })
     return { name: `${simulators}x${clients}`, simulators, clients }
   })
 }
 
 /**
- * @param {Record<string, any>} input
+ * @param {Record<string, any>} input raw values, flag names in camelCase
  */
 export function normalizeRunOptions (input) {
-  const expectSimulators = parseInteger(input.expectSimulators ?? 0, '--expect-simulators', { min: 0, max: 10000 })
-  const simulators = parseInteger(input.simulators ?? 2, '--simulators', { min: 0, max: 1000 })
-  const distributions = input.distributions
-    ? parseDistributions(input.distributions)
-    : [{ name: `${simulators}x${input.clients ?? 100}`, simulators, clients: parseInteger(input.clients ?? 100, '--clients', { min: 1, max: 1_000_000 }) }]
-  if (expectSimulators > 0 && !input.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
-  if (expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
-  if (distributions.some((d) => d.simulators === 0) && expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
-  const target = input.target ? parseHttpUrl(input.target, '--target') : null
-  if (target && !input.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
-  const engine = parseEngine(input.engine ?? 'sio')
-  const sizeBytes = parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 })
-  const runId = input.run === undefined ? null : parseRunId(input.run)
+  const o = parseOptions('run', input)
+  const distributions = o.distributions
+    ? parseDistributions(o.distributions)
+    : [{ name: `${o.simulators}x${o.clients}`, simulators: o.simulators, clients: o.clients }]
+  if (o.expectSimulators > 0 && !o.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
+  if (o.expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
+  if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
+  const target = o.target ? parseHttpUrl(o.target, '--target') : null
+  if (target && !o.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
+  if (o.via === 'redis-emitter') throw invalidOption('--via', 'redis-emitter is for `ioswarm broadcast` into a server on the Redis adapter; a run broadcasts with http or socket')
+  // What every local simulator gets: the simulate options given to run, checked now by the
+  // simulator's own normaliser (the URL and ramp are known once the server is up).
+  const simulatorInput = { ...pickPassOn(input), maxPayload: simulatorPayloadLimit(input.maxPayload, o.size) }
+  const simulator = normalizeSimOptions({ ...simulatorInput, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
+  const [event] = simulator.events
+  if (event === '*') throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
   return {
     target,
-    token: input.token ? String(input.token) : null,
+    token: o.token ? String(o.token) : null,
     distributions,
-    expectSimulators,
-    rounds: parseRounds(input.rounds ?? DEFAULT_ROUNDS),
-    transport: formatTransportMix(parseTransportMix(input.transport ?? 'websocket')),
-    engine,
-    parser: String(input.parser ?? 'json'),
-    wsClient: parseWsClient(input.wsClient, engine, target ? [target] : []),
-    rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
-    pingIntervalMs: parseDurationMs(input.pingInterval ?? '25s', '--ping-interval'),
-    sizeBytes,
-    maxPayloadBytes: simulatorPayloadLimit(input.maxPayload, sizeBytes),
-    event: String(input.event ?? DEFAULT_EVENT),
-    via: /** @type {'http' | 'socket'} */ (input.via ?? 'http'),
-    redis: input.redis ? String(input.redis) : null,
-    runId,
-    name: input.name ? String(input.name) : null,
-    out: input.out ? String(input.out) : null,
-    messageTimeoutMs: parseDurationMs(input.messageTimeout ?? '10s', '--message-timeout'),
-    connectTimeoutMs: parseDurationMs(input.connectTimeout ?? '60s', '--connect-timeout'),
-    thresholds: [input.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
+    expectSimulators: o.expectSimulators,
+    rounds: /** @type {import('../lib/options.js').Round[]} */ (o.rounds),
+    simulatorInput,
+    path: simulator.path,
+    transport: formatTransportMix(simulator.transport),
+    engine: simulator.engine,
+    parser: simulator.parser,
+    wsClient: simulator.wsClient,
+    rampMs: /** @type {number | null} */ (o.rampMs),
+    pingIntervalMs: /** @type {number} */ (o.pingInterval),
+    sizeBytes: /** @type {number} */ (o.size),
+    maxPayloadBytes: simulator.maxPayloadBytes,
+    event,
+    via: /** @type {'http' | 'socket'} */ (o.via),
+    redis: o.redis ? String(o.redis) : null,
+    runId: o.run === undefined ? null : parseRunId(o.run),
+    name: o.name ? String(o.name) : null,
+    out: o.out ? String(o.out) : null,
+    messageTimeoutMs: simulator.messageTimeoutMs,
+    connectTimeoutMs: /** @type {number} */ (o.connectTimeout),
+    thresholds: [o.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
   }
 }
 
@@ -81,13 +90,14 @@ const MESSAGE_OVERHEAD_BYTES = 1024
  * The simulators' --max-payload: as given (refused if one message of --size cannot fit), else
  * the simulator's default, raised to two messages of --size (a polling response may carry
  * several) when that is more.
- * @param {unknown} value
+ * @param {unknown} value the raw --max-payload, undefined when not given
  * @param {number} sizeBytes
+ * @returns {string | number} the value to hand the simulators
  */
 function simulatorPayloadLimit (value, sizeBytes) {
   const message = sizeBytes + MESSAGE_OVERHEAD_BYTES
   if (value === undefined || value === null) return Math.max(DEFAULT_MAX_PAYLOAD_BYTES, 2 * message)
-  const limit = parseBytes(value, '--max-payload', { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES })
+  const limit = normalizeSimOptions({ url: PLACEHOLDER_URL, maxPayload: value }).maxPayloadBytes
   if (limit < message) throw invalidOption('--max-payload', `${limit} is smaller than one message of --size ${sizeBytes} (about ${message} bytes with its fields): every client would be closed`)
   return limit
 }
@@ -107,14 +117,4 @@ export function parseRunId (value, flag = '--run') {
   const runId = String(value)
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
   return runId
-}
-
-/**
- * @param {unknown} value
- * @param {string} [flag]
- */
-export function parseEngine (value, flag = '--engine') {
-  const engine = String(value)
-  if (!ENGINE_NAMES.includes(engine)) throw invalidOption(flag, `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
-  return engine
 }

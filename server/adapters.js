@@ -14,7 +14,9 @@ import { invalidOption } from '../lib/errors.js'
 // and password redaction as the collector, without pulling in its aggregation code.
 import { connectRedis } from '../lib/redis.js'
 
-export const ADAPTER_NAMES = Object.freeze(['memory', 'cluster', 'redis', 'redis-streams'])
+import { ADAPTER_NAMES } from '../lib/cli-options/serve.js'
+
+export { ADAPTER_NAMES }
 
 /**
  * @typedef {object} AdapterSetup

@@ -3,10 +3,9 @@
  */
 import { stopOnSignals } from '../lib/cli-run.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { DEFAULT_EVENT } from '../lib/protocol.js'
-import { ADAPTER_NAMES } from './adapters.js'
+import { declareOptions } from '../lib/cli-options/index.js'
 import { startCluster } from './cluster.js'
-import { PARSER_NAMES, startServer } from './index.js'
+import { startServer } from './index.js'
 import { normalizeServeOptions } from './options.js'
 import { connectServerReporter } from './reporting.js'
 
@@ -14,25 +13,8 @@ import { connectServerReporter } from './reporting.js'
 export const serveCommand = {
   command: 'serve',
   describe: 'Run the reference socket.io server under test (relays broadcasts to all clients)',
-  builder: (y) => y
-    .usage('$0 serve [options]\n\nA socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client with io.emit. Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". GET /stats returns connections by transport, CPU, RSS and event-loop delay (with --cluster: the total and each worker).')
-    .option('port', { alias: 'p', type: 'string', default: '3000', describe: 'Port to listen on (0 = a free port, printed)' })
-    .option('host', { type: 'string', describe: 'Address to bind (default: all interfaces)' })
-    .option('token', { type: 'string', describe: 'Broadcast token (or IOSWARM_TOKEN); generated and printed once when missing' })
-    .option('path', { type: 'string', default: '/socket.io/', describe: 'Engine.IO path' })
-    .option('event', { type: 'string', default: DEFAULT_EVENT, describe: 'Event name broadcasts are emitted on' })
-    .option('cluster', { type: 'string', default: '0', describe: 'Worker processes on the one port, with sticky sessions for polling (0 = a single process)' })
-    .option('adapter', { type: 'string', choices: ADAPTER_NAMES, describe: 'How a broadcast reaches every worker\'s clients (default: cluster with --cluster 2+, else memory); redis ones need --redis' })
-    .option('redis', { type: 'string', describe: 'Redis URL (or IOSWARM_REDIS): for the redis adapters, and with --run for reporting samples' })
-    .option('run', { type: 'string', describe: 'Run id (or IOSWARM_RUN): report a sample a second per process to the collector in --redis' })
-    .option('id', { type: 'string', describe: 'Server id in the collector (default: server-<hostname>; workers add -w<k>, the primary -primary)' })
-    .option('parser', { type: 'string', default: 'json', choices: PARSER_NAMES, describe: 'Socket.IO packet encoding (msgpack = socket.io-msgpack-parser; clients need the same)' })
-    .option('per-message-deflate', { type: 'boolean', default: false, describe: 'Compress WebSocket frames (permessage-deflate)' })
-    .option('ping-interval', { type: 'string', default: '25s', describe: 'Engine.IO pingInterval (simulators ramp over it)' })
-    .option('ping-timeout', { type: 'string', default: '20s', describe: 'Engine.IO pingTimeout' })
-    .option('broadcast-rate', { type: 'string', default: '100/s', describe: 'Broadcasts accepted per second (POST /broadcast and admin emits together; per worker): 100/s, 600/m, 0 = no limit. Over it: HTTP 429 with Retry-After' })
-    .option('max-http-buffer-size', { type: 'string', default: '1mb', describe: 'Largest message a client may send: 1000000, 512kb, 1mb' })
-    .option('json', { type: 'boolean', default: false, describe: 'Print {"url", "port", "pid", "workers"} as one JSON line on stdout once listening' })
+  builder: (y) => declareOptions(y
+    .usage('$0 serve [options]\n\nA socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client with io.emit. Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". GET /stats returns connections by transport, CPU, RSS and event-loop delay (with --cluster: the total and each worker).'), 'serve')
     .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis'),
   handler: async (argv) => {
     const options = normalizeServeOptions(argv)
@@ -61,7 +43,7 @@ export const serveCommand = {
         }
       })
       : await startSingle(options, onError)
-    printListening(server, options, argv.json)
+    printListening(server, options, Boolean(argv.json))
     await stopped
     stop.dispose()
     await server.close()

@@ -18,8 +18,9 @@ import { trackConnections } from './connections.js'
 import { listen, route, sendJson } from './http.js'
 import { tokenMatches } from './token.js'
 
-/** Socket.IO packet encodings the server can speak (clients must use the same). */
-export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
+import { PARSER_NAMES } from '../lib/cli-options/simulate.js'
+
+export { PARSER_NAMES }
 
 /**
  * @typedef {import('../lib/schema.js').ServerSample} ServerSample

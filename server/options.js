@@ -4,16 +4,12 @@
  */
 import os from 'node:os'
 import { invalidOption } from '../lib/errors.js'
-import { parseDurationMs, parseInteger } from '../lib/options.js'
-import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
-import { ADAPTER_NAMES } from './adapters.js'
-import { DEFAULT_BROADCAST_RATE, parseBroadcastRate } from './broadcast-limit.js'
-import { PARSER_NAMES } from './index.js'
+import { parseOptions } from '../lib/cli-options/index.js'
+import { parseBytes } from '../lib/options.js'
+import { parseBroadcastRate } from './broadcast-limit.js'
 
-/** Most worker processes `--cluster` accepts. */
-export const MAX_WORKERS = 64
+export { MAX_SERVER_WORKERS as MAX_WORKERS } from '../lib/cli-options/serve.js'
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
-const SIZE_UNITS = { b: 1, kb: 1024, mb: 1024 ** 2 }
 
 /**
  * @typedef {object} ServeOptions
@@ -40,33 +36,32 @@ const SIZE_UNITS = { b: 1, kb: 1024, mb: 1024 ** 2 }
  * @returns {ServeOptions}
  */
 export function normalizeServeOptions (input) {
-  const cluster = parseInteger(input.cluster ?? 0, '--cluster', { min: 0, max: MAX_WORKERS })
-  const adapter = String(input.adapter ?? (cluster > 1 ? 'cluster' : 'memory'))
-  if (!ADAPTER_NAMES.includes(adapter)) throw invalidOption('--adapter', `must be one of ${ADAPTER_NAMES.join(', ')}, got ${JSON.stringify(adapter)}`)
+  const o = parseOptions('serve', input)
+  const cluster = /** @type {number} */ (o.cluster)
+  const adapter = String(o.adapter ?? (cluster > 1 ? 'cluster' : 'memory'))
   if (adapter === 'cluster' && cluster === 0) throw invalidOption('--adapter', 'cluster relays through the node:cluster primary: use it with --cluster K')
   if (adapter === 'memory' && cluster > 1) throw invalidOption('--adapter', `memory would keep each broadcast on one of the ${cluster} workers: use cluster, redis or redis-streams`)
-  const redisUrl = input.redis ? String(input.redis) : null
+  const redisUrl = o.redis ? String(o.redis) : null
   if (adapter.startsWith('redis') && !redisUrl) throw invalidOption('--redis', `is required with --adapter ${adapter}: the Redis the server processes share`)
-  const runId = input.run ? String(input.run) : null
+  const runId = o.run ? String(o.run) : null
   if (runId && !redisUrl) throw invalidOption('--run', 'needs --redis URL: samples are reported to the collector in Redis')
-  const parser = String(input.parser ?? 'json')
-  if (!PARSER_NAMES.includes(parser)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')}, got ${JSON.stringify(parser)}`)
-  const broadcastRate = String(input.broadcastRate ?? DEFAULT_BROADCAST_RATE)
+  const broadcastRate = String(o.broadcastRate)
   parseBroadcastRate(broadcastRate) // a bad rate is a usage error before anything starts
-  const serverId = input.id ? String(input.id) : defaultServerId()
+  const serverId = o.id ? String(o.id) : defaultServerId()
   if (!ID_PATTERN.test(serverId)) throw invalidOption('--id', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(serverId)}`)
   return {
-    port: parseInteger(input.port ?? 3000, '--port', { min: 0, max: 65535 }),
-    host: input.host ? String(input.host) : undefined,
-    token: input.token ? String(input.token) : undefined,
-    path: String(input.path ?? DEFAULT_PATH),
-    event: String(input.event ?? DEFAULT_EVENT),
-    pingIntervalMs: parseDurationMs(input.pingInterval ?? '25s', '--ping-interval'),
-    pingTimeoutMs: parseDurationMs(input.pingTimeout ?? '20s', '--ping-timeout'),
-    perMessageDeflate: Boolean(input.perMessageDeflate ?? false),
-    maxHttpBufferSize: parseBytes(input.maxHttpBufferSize ?? '1mb', '--max-http-buffer-size'),
+    port: o.port,
+    host: o.host ? String(o.host) : undefined,
+    token: o.token ? String(o.token) : undefined,
+    path: o.path,
+    event: String(o.event),
+    pingIntervalMs: o.pingInterval,
+    pingTimeoutMs: o.pingTimeout,
+    perMessageDeflate: o.perMessageDeflate,
+    // KB/MB are 1000-based and KiB/MiB 1024-based, as for every size option (lib/options.js).
+    maxHttpBufferSize: parseBytes(o.maxHttpBufferSize, '--max-http-buffer-size', { min: 1, max: 1024 ** 3 }),
     broadcastRate,
-    parser,
+    parser: o.parser,
     cluster,
     adapter,
     redisUrl,
@@ -78,18 +73,4 @@ export function normalizeServeOptions (input) {
 /** `server-<hostname>`, with the characters a collector id may not hold replaced. */
 export function defaultServerId () {
   return `server-${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80) || 'host'}`
-}
-
-/**
- * A size in bytes: 1000000, 512kb, 1mb (units of 1024).
- * @param {unknown} value
- * @param {string} flag
- */
-export function parseBytes (value, flag) {
-  const match = /^(\d+)\s*(b|kb|mb)?$/i.exec(String(value).trim())
-  const bytes = match ? Number(match[1]) * SIZE_UNITS[/** @type {'b'} */ ((match[2] ?? 'b').toLowerCase())] : NaN
-  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 1024 ** 3) {
-    throw invalidOption(flag, `must be a size from 1 byte to 1024mb, such as 1000000, 512kb or 1mb, got ${JSON.stringify(value)}`)
-  }
-  return bytes
 }

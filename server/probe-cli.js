@@ -6,7 +6,7 @@ import os from 'node:os'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { formatBytes } from '../lib/format.js'
 import { invalidOption } from '../lib/errors.js'
-import { parseDurationMs, parseInteger } from '../lib/options.js'
+import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { runProcessProbe } from './proc-probe.js'
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
@@ -15,22 +15,17 @@ const ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
 export const probeCommand = {
   command: 'probe',
   describe: 'Sample a server process from outside (/proc) and report to the collector: for servers not written in Node',
-  builder: (y) => y
-    .usage('$0 probe --pid PID --redis URL --run RUN_ID [--id ID]\n\nEvery second: CPU (% of one core, from /proc/PID/stat), RSS, and the process\'s established TCP connections (its socket fds matched in /proc/PID/net/tcp and tcp6), written to the run\'s server samples in Redis. Event-loop figures and transports cannot be seen from outside: they are left empty. Linux only; stops when the process exits. For a Node server, `import { attachProbe } from \'ioswarm/probe\'` sees more.')
-    .option('pid', { type: 'string', demandOption: true, describe: 'Process to sample' })
-    .option('redis', { type: 'string', demandOption: true, describe: 'Redis URL of the collector (or IOSWARM_REDIS)' })
-    .option('run', { type: 'string', demandOption: true, describe: 'Run id the samples belong to (or IOSWARM_RUN)' })
-    .option('id', { type: 'string', describe: 'Server id in the run (default: proc-<hostname>-<pid>)' })
-    .option('interval', { type: 'string', default: '1s', describe: 'Time between samples' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print nothing on stderr but errors' }),
-  handler: async (argv) => {
-    const pid = parseInteger(argv.pid, '--pid', { min: 1, max: 2 ** 22 })
+  builder: (y) => declareOptions(y
+    .usage('$0 probe --pid PID --redis URL --run RUN_ID [--id ID]\n\nEvery second: CPU (% of one core, from /proc/PID/stat), RSS, and the process\'s established TCP connections (its socket fds matched in /proc/PID/net/tcp and tcp6), written to the run\'s server samples in Redis. Event-loop figures and transports cannot be seen from outside: they are left empty. Linux only; stops when the process exits. For a Node server, `import { attachProbe } from \'ioswarm/probe\'` sees more.'), 'probe'),
+  handler: async (args) => {
+    const argv = parseOptions('probe', args)
+    const pid = /** @type {number} */ (argv.pid)
     const serverId = argv.id ? String(argv.id) : `proc-${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80)}-${pid}`
     for (const [flag, value] of [['--run', String(argv.run)], ['--id', serverId]]) {
       if (!ID_PATTERN.test(value)) throw invalidOption(flag, `must be 1 to 128 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(value)}`)
     }
-    const intervalMs = parseDurationMs(argv.interval, '--interval')
-    if (intervalMs < 100) throw invalidOption('--interval', `must be at least 100ms, got ${JSON.stringify(argv.interval)}`)
+    const intervalMs = /** @type {number} */ (argv.interval)
+    if (intervalMs < 100) throw invalidOption('--interval', `must be at least 100ms, got ${intervalMs} ms`)
     const stop = stopOnSignals('ioswarm probe')
     const progress = progressWriter({ quiet: argv.quiet })
     let failures = 0

@@ -1,13 +1,13 @@
 /**
  * Links a simulator CLI to a collector: Redis (`--redis URL --run ID`) or the runner that
- * forked it (`--ipc`). Measures the clock offset to the run's reference clock, forwards
+ * forked it (over IPC). Measures the clock offset to the run's reference clock, forwards
  * every report through the retrying reporter, and stops the swarm on a `stop` control
- * message. Composition for the CLI: runSwarm itself knows nothing of collectors.
+ * message. Composition for runLinkedSwarm: runSwarm itself knows nothing of collectors.
  */
 import os from 'node:os'
 import { estimateClockOffset } from '../lib/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
-import { formatTransportMix, parseTransportMix } from '../lib/options.js'
+import { formatTransportMix } from '../lib/options.js'
 import { createCollector, createIpcWriter } from '../results/index.js'
 import { createSimReporter } from './reporter.js'
 
@@ -27,16 +27,24 @@ export function simulatorId (id) {
 }
 
 /**
- * @param {{ redis?: string, run?: string, ipc?: boolean, clients: string, transport: string, engine: string }} argv
- * @param {string} id
+ * Where a simulator reports: a collector in Redis, or the runner that forked it over IPC.
+ * @typedef {object} CollectorLinkOptions
+ * @property {string} runId the run every simulator of a test shares
+ * @property {string | null} [redisUrl] report to the collector in this Redis
+ * @property {boolean} [ipc] report to the parent process over IPC (a runner with the in-memory collector)
+ */
+
+/**
+ * @param {CollectorLinkOptions} link
+ * @param {import('./options.js').SimOptions & { id: string }} options
  * @param {AbortController} stopper aborted on a `stop` control message
  */
-export async function linkCollector (argv, id, stopper) {
-  if (!argv.run) throw invalidOption('--run', 'is required with --redis or --ipc: the run id every simulator of a test shares')
-  const runId = argv.run
-  if (argv.ipc && typeof process.send !== 'function') throw invalidOption('--ipc', 'only works when started by `ioswarm run` (no IPC channel)')
-  const collector = argv.ipc ? null : await createCollector({ redisUrl: argv.redis })
+export async function linkCollector (link, options, stopper) {
+  const { runId } = link
+  if (link.ipc && typeof process.send !== 'function') throw new Error('reporting over IPC needs a process forked with an IPC channel')
+  const collector = link.ipc ? null : await createCollector({ redisUrl: link.redisUrl })
   const writer = collector ?? createIpcWriter()
+  const id = options.id
   const reporter = createSimReporter({
     writer,
     runId,
@@ -44,9 +52,9 @@ export async function linkCollector (argv, id, stopper) {
       id,
       hostname: os.hostname(),
       pid: process.pid,
-      clients: Number(argv.clients),
-      transport: formatTransportMix(parseTransportMix(argv.transport)),
-      engine: argv.engine,
+      clients: options.clients,
+      transport: formatTransportMix(options.transport),
+      engine: options.engine,
       startedAt: Date.now()
     }
   })

@@ -1,8 +1,11 @@
 /**
- * The public entry of simulator/: run a swarm, read a server's handshake.
+ * The public entry of simulator/: run a swarm (in this process, or in simulator children),
+ * normalise its options, read a server's handshake.
  */
-export { runSwarm } from './swarm.js'
+export { runSwarm, startSwarm } from './swarm.js'
+export { runLinkedSwarm } from './linked.js'
+export { forkSimulator, CHILD_MESSAGE } from './spawn.js'
+export { runWorkers, mergeWorkerResults } from './workers.js'
+export { normalizeSimOptions, parseWsClient } from './options.js'
 export { probeHandshake } from './handshake.js'
-export { ENGINE_NAMES } from './engines/index.js'
-export { DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from './engines/limits.js'
-export { WS_CLIENT_NAMES, parseWsClient } from './options.js'
+export { ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../lib/cli-options/simulate.js'

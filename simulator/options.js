@@ -1,19 +1,16 @@
 /**
- * The simulator's options: defaults merged and every value validated in one place, so the
- * CLI and library users get the same precise errors (flag named, allowed values said)
- * before any socket opens.
+ * The simulator's normaliser: every option parsed by its row in the one options table
+ * (lib/cli-options), then the checks that involve several options, so the CLI, library
+ * users, `ioswarm run` and `fleet up` get the same precise errors (flag named, allowed
+ * values said) before any socket opens.
  */
 import { invalidOption } from '../lib/errors.js'
-import { parseInteger, parseDurationMs, parseBytes, parseHttpUrl, parseTransportMix, parseNamespace } from '../lib/options.js'
-import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
-import { ENGINE_NAMES } from './engines/index.js'
-import { PARSER_NAMES } from './engines/sio.js'
-import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES } from './engines/limits.js'
+import { parseHttpUrl, parseNamespace } from '../lib/options.js'
+import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
+import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 import { expandDestinations } from './destinations.js'
-import { RECORDER_LIMITS } from './recorder.js'
 
-/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
-export const MAX_CLIENTS = 1_000_000
+export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
 /**
  * @typedef {object} SimOptions
@@ -36,53 +33,40 @@ export const MAX_CLIENTS = 1_000_000
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  * @property {WsClient | null} wsClient the lean engine's WebSocket client; null for --engine sio
+ * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
 
 /** @typedef {'ws' | 'builtin'} WsClient */
 
-/** The lean engine's WebSocket clients: the `ws` library (the default) or its own RFC 6455 client. */
-export const WS_CLIENT_NAMES = Object.freeze(/** @type {WsClient[]} */ (['ws', 'builtin']))
-
 /**
- * @param {Record<string, unknown>} input raw values (strings from the CLI or typed values)
+ * @param {Record<string, unknown>} input raw values (strings from the CLI or typed values), flag names in camelCase
  * @returns {SimOptions}
  */
 export function normalizeSimOptions (input) {
-  const urls = expandDestinations(input.url).map((u) => parseHttpUrl(u, '--url'))
-  const url = urls[0]
-  const urlPath = new URL(url).pathname
+  const o = parseOptions('simulate', input)
+  const urls = expandDestinations(o.url).map((u) => parseHttpUrl(u, '--url'))
+  const urlPath = new URL(urls[0]).pathname
   if (urls.some((u) => new URL(u).pathname !== urlPath)) throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)
-  const engine = String(input.engine ?? 'sio')
-  if (!ENGINE_NAMES.includes(engine)) throw invalidOption('--engine', `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
-  const events = [input.event ?? DEFAULT_EVENT].flat().map(String)
-  if (events.some((e) => e.length === 0)) throw invalidOption('--event', 'must not be empty')
-  const parser = String(input.parser ?? 'json')
-  if (!PARSER_NAMES.includes(parser)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')} (the server's parser), got ${JSON.stringify(parser)}`)
-  if (parser !== 'json' && engine !== 'sio') throw invalidOption('--parser', `${parser} works with --engine sio only (the ${engine} engine speaks socket.io's default JSON encoding)`)
-  const path = String(input.path ?? DEFAULT_PATH)
-  if (!path.startsWith('/')) throw invalidOption('--path', `must start with /, got ${JSON.stringify(path)}`)
-  return {
-    // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
-    url: new URL(url).origin,
-    urls: urls.map((u) => new URL(u).origin),
-    path: path.endsWith('/') ? path : `${path}/`,
-    namespace: parseNamespace(input.namespace ?? (urlPath === '' ? '/' : urlPath)),
-    events,
-    clients: parseInteger(input.clients ?? 1, '--clients', { min: 1, max: MAX_CLIENTS }),
-    transport: parseTransportMix(input.transport ?? 'websocket'),
-    engine,
-    keepAlive: input.keepAlive === undefined ? true : Boolean(input.keepAlive),
-    rampMs: input.ramp === undefined || input.ramp === null ? null : parseDurationMs(input.ramp, '--ramp'),
-    durationMs: input.duration === undefined || input.duration === null ? null : positiveDuration(input.duration, '--duration'),
-    messageTimeoutMs: positiveDuration(input.messageTimeout ?? '10s', '--message-timeout'),
-    maxOpenMessages: parseInteger(input.maxOpenMessages ?? RECORDER_LIMITS.maxOpen, '--max-open-messages', { min: 1, max: 100_000 }),
-    keepMessages: parseInteger(input.keepMessages ?? RECORDER_LIMITS.keepClosed, '--keep-messages', { min: 0, max: 10_000_000 }),
-    reconnect: input.reconnect === undefined ? true : Boolean(input.reconnect),
-    id: input.id === undefined || input.id === null ? null : String(input.id),
-    parser,
-    maxPayloadBytes: parseBytes(input.maxPayload ?? DEFAULT_MAX_PAYLOAD_BYTES, '--max-payload', { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES }),
-    wsClient: parseWsClient(input.wsClient, engine, urls)
+  if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
+  // Every passOn option under its normalised key: a simulator option added to the table
+  // reaches the swarm (and every simulator child, over IPC) with no other change.
+  /** @type {Record<string, unknown>} */
+  const passed = {}
+  for (const def of passOnOptions()) {
+    const key = def.to ?? keyOf(def.name)
+    passed[key] = o[key]
   }
+  return /** @type {SimOptions} */ ({
+    ...passed,
+    // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
+    url: new URL(urls[0]).origin,
+    urls: urls.map((u) => new URL(u).origin),
+    namespace: parseNamespace(o.namespace ?? (urlPath === '' ? '/' : urlPath)),
+    rampMs: o.rampMs,
+    durationMs: o.durationMs,
+    id: o.id === undefined || o.id === null ? null : String(o.id),
+    wsClient: parseWsClient(o.wsClient, o.engine, urls)
+  })
 }
 
 /**
@@ -106,14 +90,4 @@ export function parseWsClient (value, engine, urls) {
   const secure = urls.find((u) => u.startsWith('https:'))
   if (name === 'builtin' && secure) throw invalidOption('--ws-client', `builtin speaks ws:// only (no TLS), and ${secure} is https://: use --ws-client ws`)
   return /** @type {WsClient} */ (name)
-}
-
-/**
- * @param {unknown} value
- * @param {string} flag
- */
-function positiveDuration (value, flag) {
-  const ms = parseDurationMs(value, flag)
-  if (ms <= 0) throw invalidOption(flag, `must be more than 0, got ${JSON.stringify(value)}`)
-  return ms
 }

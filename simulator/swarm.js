@@ -63,7 +63,17 @@ const MAX_SAMPLES = 86400
  * @returns {Promise<SimResult>}
  */
 export async function runSwarm (input, hooks = {}) {
-  const options = normalizeSimOptions(input)
+  return startSwarm(normalizeSimOptions(input), hooks)
+}
+
+/**
+ * runSwarm on options already normalised (by normalizeSimOptions, in this process or in the
+ * parent that sent them over IPC).
+ * @param {import('./options.js').SimOptions} options
+ * @param {SwarmHooks} [hooks]
+ * @returns {Promise<SimResult>}
+ */
+export async function startSwarm (options, hooks = {}) {
   const { signal } = hooks
   // Before any socket (the handshake probe included): a run that cannot fit stops here.
   const preflight = checkPreflight({

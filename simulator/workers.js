@@ -1,89 +1,63 @@
 /**
- * `--workers K`: one simulator spread over K child processes (`ioswarm simulate` with its
- * share of the clients), so one command passes the per-process file-descriptor cap and uses
+ * `--workers K`: one simulator spread over K child processes (simulator children, each with
+ * its share of the clients, options and results over IPC: spawn.js), so one command passes the per-process file-descriptor cap and uses
  * every core. Child processes, not worker threads: the fd limit is per process. The results
  * are merged into one SimResult; relative delays stay relative to each worker's own first
  * receipt (their histograms are merged, their origins are not shared).
  */
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { formatTransportMix } from '../lib/options.js'
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
-import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
+import { forkSimulator } from './spawn.js'
 
-const BIN = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
-
-/** Most worker processes (the machine's cores, not this cap, are the real bound). */
-export const MAX_WORKERS = 64
+export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 
 /**
- * The child's `simulate` flags from normalized options (its share and id come separately).
- * @param {import('./options.js').SimOptions} o
- * @param {{ redis?: string, run?: string }} link
- * @returns {string[]}
- */
-export function workerArgs (o, link) {
-  const args = [
-    ...o.urls.flatMap((u) => ['--url', u]), '--path', o.path, '--namespace', o.namespace,
-    ...o.events.flatMap((e) => ['--event', e]), '--transport', formatTransportMix(o.transport), '--engine', o.engine,
-    '--parser', o.parser, '--message-timeout', `${o.messageTimeoutMs}ms`,
-    '--max-open-messages', String(o.maxOpenMessages), '--keep-messages', String(o.keepMessages), '--max-payload', String(o.maxPayloadBytes),
-    o.keepAlive ? '--keep-alive' : '--no-keep-alive', o.reconnect ? '--reconnect' : '--no-reconnect'
-  ]
-  if (o.wsClient !== null) args.push('--ws-client', o.wsClient)
-  if (o.rampMs !== null) args.push('--ramp', `${o.rampMs}ms`)
-  if (o.durationMs !== null) args.push('--duration', `${o.durationMs}ms`)
-  if (link.redis) args.push('--run', String(link.run))
-  return args
-}
-
-/**
- * The child's environment additions: the Redis URL goes this way, so that its password
- * stays out of `ps` (the command lines of the workers).
- * @param {{ redis?: string }} link
- * @returns {Record<string, string>}
- */
-export function workerEnv (link) {
-  return link.redis ? { IOSWARM_REDIS: link.redis } : {}
-}
-
-/**
- * Runs K simulate processes and merges their results.
- * @param {Record<string, unknown> & { workers: number | string, id: string }} input simulator options, plus redis/run to report each worker to a collector
- * @param {{ signal?: AbortSignal, limits?: import('./preflight.js').Limits, onWorkerStderr?: (k: number, text: string) => void, onPreflight?: (preflight: import('./preflight.js').Preflight) => void }} [hooks]
+ * Runs K simulator children and merges their results. A worker that dies is named in
+ * `workers.list` (exit code or signal, its last stderr line), and the messages it had closed
+ * before it died are merged with the others'; only when every worker dies does this throw.
+ * @param {import('./options.js').SimOptions & { id: string }} options normalised options of the whole simulator
+ * @param {number} count worker processes
+ * @param {{ link?: import('./collector-link.js').CollectorLinkOptions | null, signal?: AbortSignal, limits?: import('./preflight.js').Limits, onWorkerStderr?: (k: number, text: string) => void, onPreflight?: (preflight: import('./preflight.js').Preflight) => void }} [hooks] link: each worker reports to this collector on its own
  * @returns {Promise<import('../lib/schema.js').SimResult>}
  */
-export async function runWorkers (input, hooks = {}) {
-  const options = normalizeSimOptions(input)
-  const count = Number(input.workers)
-  if (!Number.isInteger(count) || count < 1 || count > MAX_WORKERS) throw new IoswarmError(CODES.INVALID_OPTION, `--workers must be a whole number from 1 to ${MAX_WORKERS}, got ${JSON.stringify(input.workers)}`, { flag: '--workers' })
+export async function runWorkers (options, count, hooks = {}) {
   if (count > options.clients) throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
   const preflight = checkPreflight({
     clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   hooks.onPreflight?.(preflight)
-  const link = { redis: /** @type {string | undefined} */ (input.redis), run: /** @type {string | undefined} */ (input.run) }
-  const base = workerArgs(options, link)
   const children = Array.from({ length: count }, (_, k) => {
     const share = Math.floor(options.clients / count) + (k < options.clients % count ? 1 : 0)
-    return runChild([BIN, 'simulate', ...base, '--clients', String(share), '--id', `${input.id}-w${k + 1}`, '--json', '--quiet'], (text) => hooks.onWorkerStderr?.(k + 1, text), workerEnv(link))
+    return forkSimulator({ ...options, clients: share, id: `${options.id}-w${k + 1}` }, {
+      link: hooks.link ?? null,
+      forwardMessages: true,
+      onStderr: (text) => hooks.onWorkerStderr?.(k + 1, text)
+    })
   })
-  // Each child is stopped by its own pid; they flush and print their result.
+  // Each child is stopped by its own pid; it flushes and sends its result.
   const stop = () => { for (const c of children) c.stop() }
   hooks.signal?.addEventListener('abort', stop, { once: true })
   try {
-    const outcomes = await Promise.all(children.map((c) => c.done))
-    const failed = outcomes.filter((o) => !o.result)
-    if (failed.length > 0) {
-      throw new IoswarmError(CODES.SERVER, `${failed.length} of ${count} workers gave no result: ${failed.map((f) => `pid ${f.pid} exit ${f.exitCode}: ${f.stderr.trim().split('\n').at(-1)}`).join('; ')}`)
+    const outcomes = await Promise.all(children.map((c) => c.outcome))
+    const living = outcomes.flatMap((o) => (o.result ? [o.result] : []))
+    if (living.length === 0) {
+      throw new IoswarmError(outcomes[0].error?.exitCode === 2 ? CODES.INVALID_OPTION : CODES.SERVER, `every worker failed: ${outcomes.map((o, k) => `pid ${children[k].pid} ${describeExit(o, children[k].stderr())}`).join('; ')}`)
     }
-    const merged = mergeWorkerResults(outcomes.map((o) => /** @type {import('../lib/schema.js').SimResult} */ (o.result)), String(input.id))
+    const lost = children.flatMap((c, k) => (outcomes[k].result ? [] : c.messages))
+    const merged = mergeWorkerResults(living, options.id, lost)
     merged.preflight = preflight
     merged.options = { ...merged.options, workers: count }
-    if (merged.workers) merged.workers.list.forEach((w, k) => { w.exitCode = outcomes[k].exitCode })
+    if (merged.workers) {
+      merged.workers.list = children.map((c, k) => {
+        const o = outcomes[k]
+        const own = merged.workers?.list.find((w) => w.id === c.id)
+        return own
+          ? { ...own, exitCode: o.exitCode }
+          : { id: c.id, pid: c.pid, clients: { target: 0, connected: 0, failed: 0 }, rssMaxBytes: 0, exitCode: o.exitCode, died: describeExit(o, c.stderr()), messagesBeforeDeath: c.messages.length }
+      })
+    }
     return merged
   } finally {
     hooks.signal?.removeEventListener('abort', stop)
@@ -91,44 +65,14 @@ export async function runWorkers (input, hooks = {}) {
   }
 }
 
-/** Stops of running children: if the parent exits first (a second signal), they go with it. */
-const liveStops = new Set()
-const stopAll = () => { for (const stop of liveStops) stop() }
-
 /**
- * @param {string[]} args
- * @param {(text: string) => void} onStderr
- * @param {Record<string, string>} env added to this process's environment
+ * @param {import('./spawn.js').SimulatorOutcome} outcome
+ * @param {string} stderr
  */
-function runChild (args, onStderr, env) {
-  // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops each
-  // child once (a child given two signals exits without its result).
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...env } })
-  const stop = () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, 'SIGTERM')
-  }
-  liveStops.add(stop)
-  if (liveStops.size === 1) process.on('exit', stopAll)
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
-  child.stderr.setEncoding('utf8').on('data', (d) => {
-    stderr += d
-    onStderr(d)
-  })
-  /** @type {Promise<{ pid: number, exitCode: number | null, stderr: string, result: import('../lib/schema.js').SimResult | null }>} */
-  const done = new Promise((resolve) => {
-    child.on('close', (exitCode) => {
-      liveStops.delete(stop)
-      if (liveStops.size === 0) process.off('exit', stopAll)
-      let result = null
-      try {
-        result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '')
-      } catch {}
-      resolve({ pid: child.pid ?? 0, exitCode, stderr, result })
-    })
-  })
-  return { done, stop }
+function describeExit (outcome, stderr) {
+  const how = outcome.signal ? `killed by ${outcome.signal}` : `exit ${outcome.exitCode}`
+  const why = outcome.error?.message ?? stderr.trim().split('\n').at(-1) ?? ''
+  return why ? `${how}: ${why}` : how
 }
 
 /** @typedef {import('../lib/schema.js').SimResult} SimResult */
@@ -139,9 +83,10 @@ export const RELATIVE_NOTE = 'relative delays are relative to the first receipt 
  * Merges worker results into one SimResult: counts summed, histograms merged, messages by key.
  * @param {SimResult[]} results
  * @param {string} id the merged simulator's id
+ * @param {import('../lib/schema.js').MessageReport[]} [lostWorkerMessages] what workers that died had closed before
  * @returns {SimResult}
  */
-export function mergeWorkerResults (results, id) {
+export function mergeWorkerResults (results, id, lostWorkerMessages = []) {
   const [first] = results
   const clients = results.map((r) => r.clients)
   const connectTime = mergeEncoded(clients.map((c) => c.connectTime.histogram))
@@ -174,7 +119,7 @@ export function mergeWorkerResults (results, id) {
       connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
     },
     destinations: [...destinations.values()],
-    messages: mergeMessages(results.flatMap((r) => r.messages)),
+    messages: mergeMessages([...results.flatMap((r) => r.messages), ...lostWorkerMessages]),
     messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
     recorder: mergeRecorderInfo(results.flatMap((r) => (r.recorder ? [r.recorder] : []))),
     health: {

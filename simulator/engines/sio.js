@@ -94,8 +94,7 @@ export function connectErrorReason (error) {
   return detail ? `${error.message} (${detail})` : error.message
 }
 
-/** Socket.IO packet encodings a client can speak; the server must use the same one. */
-export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
+export { PARSER_NAMES } from '../../lib/cli-options/simulate.js'
 
 /**
  * socket.io's `parser` option for a parser name: undefined = the default JSON parser.

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { startCli } from '../../runner/processes.js'
+import { forkChild } from '../../lib/child.js'
+import { BIN } from '../helpers/cli.js'
 import { runSwarm } from '../../simulator/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { freePort } from '../helpers/ports.js'
@@ -19,7 +20,7 @@ const TOKEN = 'restart-token'
  * @param {number} port
  */
 async function serve (t, port) {
-  const child = startCli(['serve', '--port', String(port), '--host', '127.0.0.1', '--json'], { IOSWARM_TOKEN: TOKEN })
+  const child = forkChild(BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', '--json'], { env: { IOSWARM_TOKEN: TOKEN } })
   t.after(() => child.stop(3000))
   await waitFor(async () => {
     const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null)

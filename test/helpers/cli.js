@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/** The ioswarm binary. */
+export const BIN = fileURLToPath(new URL('../../bin/ioswarm.js', import.meta.url))
 
 /**
  * @param {import('node:test').TestContext} t

@@ -37,7 +37,7 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
   const install = `'npm install --global --no-audit --no-fund ioswarm@${VERSION} && { command -v pm2 >/dev/null 2>&1 || npm install --global --no-audit --no-fund pm2@7; }'`
   const start = (/** @type {string} */ prefix) => '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
     "env IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 " +
-    `IOSWARM_CLIENTS=500 IOSWARM_TRANSPORT=websocket:70,polling:30 IOSWARM_ENGINE=sio IOSWARM_ID_PREFIX=${prefix} pm2 start infra/ecosystem.config.cjs --only ioswarm-sim'`
+    `IOSWARM_CLIENTS=500 IOSWARM_TRANSPORT=websocket:70,polling:30 IOSWARM_ID_PREFIX=${prefix} pm2 start infra/ecosystem.config.cjs --only ioswarm-sim'`
   assert.equal(stdout, [
     `deploy@sim-1: ${SSH} -- deploy@sim-1 ${install}`,
     `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${install}`,

@@ -10,23 +10,22 @@ import { pm2Home } from './fixtures/pm2-home.js'
 import { ROOT } from '../helpers/cli.js'
 
 /**
- * The simulator app's arguments as pm2 would read them with this environment.
+ * The simulator app as pm2 would read it with this environment.
  * @param {Record<string, string>} env
- * @returns {string[]}
+ * @returns {{ args: string[], env: Record<string, string> }}
  */
-function simulatorAppArgs (env) {
-  const script = 'process.stdout.write(JSON.stringify(require("./infra/ecosystem.config.cjs").apps[0].args))'
+function simulatorApp (env) {
+  const script = 'const [app] = require("./infra/ecosystem.config.cjs").apps; process.stdout.write(JSON.stringify({ args: app.args, env: app.env }))'
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IOSWARM_')))
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, env: { ...clean, ...env }, timeout: 10000 }).toString())
 }
 
-test('optional simulate flags come from their variables only when set', () => {
-  const plain = simulatorAppArgs({ IOSWARM_ENGINE: 'lean' })
-  assert.ok(!plain.includes('--ws-client') && !plain.includes('--ramp'), plain.join(' '))
-  const set = simulatorAppArgs({ IOSWARM_ENGINE: 'lean', IOSWARM_WS_CLIENT: 'builtin', IOSWARM_RAMP: '5s' })
-  assert.deepEqual(set.slice(set.indexOf('--engine'), set.indexOf('--engine') + 2), ['--engine', 'lean'])
-  assert.deepEqual(set.slice(set.indexOf('--ws-client'), set.indexOf('--ws-client') + 2), ['--ws-client', 'builtin'])
-  assert.deepEqual(set.slice(set.indexOf('--ramp'), set.indexOf('--ramp') + 2), ['--ramp', '5s'])
+test('the simulators get every IOSWARM_* option variable that is set, and none of the file\'s own settings', () => {
+  const plain = simulatorApp({ IOSWARM_ENGINE: 'lean' })
+  assert.deepEqual(plain.args, ['simulate', '--quiet'])
+  assert.ok(!('IOSWARM_WS_CLIENT' in plain.env) && !('IOSWARM_RAMP' in plain.env), JSON.stringify(plain.env))
+  const set = simulatorApp({ IOSWARM_ENGINE: 'lean', IOSWARM_WS_CLIENT: 'builtin', IOSWARM_RAMP: '5s', IOSWARM_SIMULATORS: '3', IOSWARM_TOKEN: 't', IOSWARM_ID_PREFIX: 'h' })
+  assert.deepEqual(set.env, { IOSWARM_ENGINE: 'lean', IOSWARM_WS_CLIENT: 'builtin', IOSWARM_RAMP: '5s', IOSWARM_ID_PREFIX: 'h' })
 })
 
 test('pm2 runs the ecosystem file: the server and K simulators per host join the run in Redis, and pm2 stop flushes every final report', async (t) => {

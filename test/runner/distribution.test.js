@@ -1,21 +1,23 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { simulatorArgs } from '../../runner/distribution.js'
+import { simulatorOptions } from '../../runner/distribution.js'
 import { normalizeRunOptions } from '../../runner/options.js'
+import { normalizeSimOptions } from '../../simulator/index.js'
 
 /** @param {Record<string, unknown>} input */
-function argsFor (input) {
+function optionsFor (input) {
   const options = normalizeRunOptions({ simulators: 1, clients: 50, ...input })
-  return simulatorArgs({ options, runId: 'r1', url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], 0)
+  return simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], 0)
 }
 
-test('local simulators get the run\'s simulate options as flags, --ws-client only for the lean engine', () => {
-  assert.deepEqual(argsFor({ engine: 'lean', wsClient: 'builtin' }), [
-    'simulate', '--quiet', '--run', 'r1', '--id', '1x50-sim1', '--clients', '50', '--url', 'http://127.0.0.1:3000',
-    '--transport', 'websocket', '--engine', 'lean', '--ramp', '500ms', '--message-timeout', '10000ms',
-    '--event', 'broadcast', '--parser', 'json', '--max-payload', '1000000', '--ws-client', 'builtin', '--ipc'
-  ])
-  const lean = argsFor({ engine: 'lean' })
-  assert.deepEqual(lean.slice(lean.indexOf('--ws-client'), lean.indexOf('--ws-client') + 2), ['--ws-client', 'ws'])
-  assert.ok(!argsFor({ engine: 'sio' }).includes('--ws-client'))
+test('local simulators get the simulate options given to run, normalised by the simulator\'s own normaliser', () => {
+  const options = optionsFor({ engine: 'lean', wsClient: 'builtin', maxOpenMessages: '7', keepMessages: '3', transport: 'websocket:1,polling:1', keepAlive: false })
+  assert.deepEqual(options, {
+    ...normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 50, ramp: '500ms', engine: 'lean', wsClient: 'builtin', maxOpenMessages: 7, keepMessages: 3, transport: 'websocket:1,polling:1', keepAlive: false, maxPayload: 1_000_000 }),
+    id: '1x50-sim1'
+  })
+  assert.equal(options.maxOpenMessages, 7)
+  assert.equal(options.keepAlive, false)
+  assert.equal(optionsFor({ engine: 'lean' }).wsClient, 'ws')
+  assert.equal(optionsFor({ engine: 'sio' }).wsClient, null)
 })

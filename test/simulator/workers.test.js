@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { RELATIVE_NOTE, workerArgs, workerEnv } from '../../simulator/workers.js'
+import { RELATIVE_NOTE } from '../../simulator/workers.js'
+import { forkSimulator } from '../../simulator/spawn.js'
 import { normalizeSimOptions } from '../../simulator/options.js'
 import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
@@ -8,21 +9,19 @@ import { getRedisUrl } from '../helpers/redis.js'
 import { startTestServer, waitForClients, waitForClientsReady } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
-test('a worker gets every option of the simulator as flags, the Redis URL by environment', () => {
-  const options = normalizeSimOptions({ url: ['http://127.0.0.1-127.0.0.2:3000/chat'], transport: 'websocket:3,polling:1', engine: 'lean', ramp: '2s', keepAlive: false, event: ['a', 'b'] })
-  const args = workerArgs(options, { redis: 'redis://127.0.0.1:6399', run: 'r1' })
-  assert.deepEqual(args, [
-    '--url', 'http://127.0.0.1:3000', '--url', 'http://127.0.0.2:3000', '--path', '/socket.io/', '--namespace', '/chat',
-    '--event', 'a', '--event', 'b', '--transport', 'websocket:3,polling:1', '--engine', 'lean', '--parser', 'json', '--message-timeout', '10000ms',
-    '--max-open-messages', '256', '--keep-messages', '1000', '--max-payload', '1000000',
-    '--no-keep-alive', '--reconnect', '--ws-client', 'ws', '--ramp', '2000ms', '--run', 'r1'
-  ])
-  // The URL (and its password) by environment, out of `ps`.
-  assert.deepEqual(workerEnv({ redis: 'redis://:pw@127.0.0.1:6399' }), { IOSWARM_REDIS: 'redis://:pw@127.0.0.1:6399' })
-  assert.deepEqual(workerEnv({}), {})
-  const builtin = workerArgs(normalizeSimOptions({ url: ['http://127.0.0.1:3000'], engine: 'lean', wsClient: 'builtin' }), {})
-  assert.deepEqual(builtin.slice(builtin.indexOf('--ws-client'), builtin.indexOf('--ws-client') + 2), ['--ws-client', 'builtin'])
-  assert.ok(!workerArgs(normalizeSimOptions({ url: ['http://127.0.0.1:3000'] }), {}).includes('--ws-client'), 'nothing for --engine sio')
+test('a worker gets the simulator\'s normalised options over IPC: nothing on its command line', async (t) => {
+  const server = await startTestServer(t, { pingIntervalMs: 200 })
+  const options = { ...normalizeSimOptions({ url: server.url, clients: 2, engine: 'lean', ramp: '0', duration: '1s', maxOpenMessages: 9, event: ['a', 'b'] }), id: 'ipc-w' }
+  const child = forkSimulator(options)
+  t.after(() => child.stop(2000))
+  assert.deepEqual(child.process.spawnargs.slice(-2), [child.process.spawnargs.at(-2), 'ipc-w'], 'the child entry and its id as a label, no flags')
+  assert.ok(child.process.spawnargs.at(-2)?.endsWith('simulator/child.js'))
+  const { result, exitCode } = await child.outcome
+  assert.equal(exitCode, 0)
+  assert.ok(result)
+  assert.equal(result.id, 'ipc-w')
+  assert.deepEqual(result.options, { ...options, transport: 'websocket' })
+  assert.equal(result.clients.everConnected, 2)
 })
 
 test('simulate --workers 2 -c 20: 20 clients over two processes, every message received 20 times, one merged result', async (t) => {

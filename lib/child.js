@@ -1,0 +1,63 @@
+/**
+ * Child processes of ioswarm (the reference server of a run, simulator children): forked
+ * with an IPC channel, stderr kept (its tail, for error messages), each stopped by its pid
+ * with SIGTERM and then SIGKILL after a grace period. Each runs in its own process group, so
+ * a Ctrl-C on the terminal reaches only the parent, which stops every child once (a child
+ * given two signals exits without flushing); children still running when the parent exits
+ * are sent SIGTERM.
+ */
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+
+/**
+ * @typedef {object} Child
+ * @property {import('node:child_process').ChildProcess} process
+ * @property {number} pid
+ * @property {() => string} stderr the last lines it wrote
+ * @property {Promise<{ code: number | null, signal: string | null }>} exited
+ * @property {() => boolean} running not exited yet
+ * @property {(graceMs?: number) => Promise<void>} stop SIGTERM, then SIGKILL after graceMs
+ */
+
+/** Children still running, stopped if this process exits first. */
+const live = new Set()
+const stopAll = () => { for (const child of live) child.kill('SIGTERM') }
+
+/**
+ * @param {string} modulePath the script to run
+ * @param {string[]} args its arguments
+ * @param {{ env?: Record<string, string>, onStderr?: (text: string) => void }} [options] env: added to this process's environment
+ * @returns {Child}
+ */
+export function forkChild (modulePath, args, { env = {}, onStderr } = {}) {
+  const child = fork(modulePath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true, env: { ...process.env, ...env } })
+  let tail = ''
+  child.stderr?.setEncoding('utf8').on('data', (/** @type {string} */ data) => {
+    tail = (tail + data).slice(-4000)
+    onStderr?.(data)
+  })
+  live.add(child)
+  if (live.size === 1) process.on('exit', stopAll)
+  const exited = once(child, 'exit').then(([code, signal]) => {
+    live.delete(child)
+    if (live.size === 0) process.off('exit', stopAll)
+    return { code, signal }
+  })
+  const running = () => child.exitCode === null && child.signalCode === null
+  return {
+    process: child,
+    pid: /** @type {number} */ (child.pid),
+    stderr: () => tail,
+    exited,
+    running,
+    async stop (graceMs = 20000) {
+      if (!running()) return
+      child.kill('SIGTERM')
+      // A stopped process (SIGSTOP, Ctrl-Z) keeps the SIGTERM pending until it continues.
+      child.kill('SIGCONT')
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Every option of every command, defined once: name, alias, type, default, help, the
+ * commands that have it, and how its value is parsed. The yargs declarations, `--config`
+ * files and `IOSWARM_*` variables (through yargs), the normalisers' defaults, what `run` and
+ * `fleet up` pass on to their simulators, the pm2 ecosystem's environment and the Kubernetes
+ * ConfigMap (scripts/gen-infra.js) are all derived from these tables.
+ *
+ * A command name is the words after `ioswarm`: 'simulate', 'run', 'fleet up', ….
+ * An option with `passOn: true` is a simulator option that `run` and `fleet up` also accept
+ * and hand, unchanged, to every simulator they start: adding one is one table row.
+ */
+import { invalidOption } from '../errors.js'
+import { BROADCAST_OPTIONS } from './broadcast.js'
+import { FLEET_OPTIONS } from './fleet.js'
+import { REPORT_OPTIONS } from './report.js'
+import { RUN_OPTIONS } from './run.js'
+import { SERVE_OPTIONS } from './serve.js'
+import { SIMULATE_OPTIONS } from './simulate.js'
+
+/**
+ * @typedef {object} OptionDef
+ * @property {string} name the flag without dashes, kebab-case: 'max-payload'
+ * @property {string} [alias] one-letter alias
+ * @property {'string' | 'boolean' | 'number'} type as yargs reads it (parse does the rest)
+ * @property {boolean} [array] may be given several times
+ * @property {unknown} [default] used when the option is not given (by the normalisers, not yargs, so that callers can tell "not given")
+ * @property {string} [defaultText] how --help shows the default when it is not a plain value
+ * @property {string | Record<string, string>} describe help text, or one per command
+ * @property {string[]} commands the commands that have it
+ * @property {string[]} [required] commands on which it must be given
+ * @property {readonly string[]} [choices]
+ * @property {boolean} [hidden]
+ * @property {boolean} [passOn] a simulator option that run and fleet up hand to their simulators
+ * @property {boolean} [secret] never on a command line (passwords): children get it by environment
+ * @property {(value: any, flag: string) => unknown} [parse] the value (default applied; undefined if none) → its normalised form
+ * @property {string} [to] the key of the normalised value, when not the flag's camelCase (`ramp` → `rampMs`: units in names)
+ */
+
+/** @type {OptionDef[]} */
+export const OPTIONS = [...SIMULATE_OPTIONS, ...RUN_OPTIONS, ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS]
+
+/** Commands that start simulators and take every passOn option for them. */
+export const STARTS_SIMULATORS = Object.freeze(['run', 'fleet up'])
+
+/**
+ * The options of a command, in table order.
+ * @param {string} command
+ * @returns {OptionDef[]}
+ */
+export function optionsOf (command) {
+  return OPTIONS.filter((o) => o.commands.includes(command) || (o.passOn && STARTS_SIMULATORS.includes(command)))
+}
+
+/** The simulator options that run and fleet up pass on. */
+export function passOnOptions () {
+  return OPTIONS.filter((o) => o.passOn)
+}
+
+/**
+ * camelCase key of a flag name, as yargs gives it: 'max-payload' → 'maxPayload'.
+ * @param {string} name
+ */
+export function keyOf (name) {
+  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+}
+
+/**
+ * The environment variable of an option: IOSWARM_MAX_PAYLOAD.
+ * @param {OptionDef | string} option
+ */
+export function envNameOf (option) {
+  const name = typeof option === 'string' ? option : option.name
+  return `IOSWARM_${name.toUpperCase().replace(/-/g, '_')}`
+}
+
+/**
+ * Declares a command's options on a yargs instance.
+ * @template {import('yargs').Argv<any>} Y
+ * @param {Y} yargs
+ * @param {string} command
+ * @returns {Y}
+ */
+export function declareOptions (yargs, command) {
+  for (const o of optionsOf(command)) {
+    const describe = typeof o.describe === 'string' ? o.describe : o.describe[command] ?? o.describe.simulate ?? Object.values(o.describe)[0]
+    const shown = o.defaultText ?? (o.default === undefined ? undefined : [o.default].flat().join(' '))
+    yargs.option(o.name, {
+      type: o.type,
+      ...(o.alias ? { alias: o.alias } : {}),
+      ...(o.array ? { array: true } : {}),
+      ...(o.hidden ? { hidden: true } : {}),
+      ...(o.required?.includes(command) ? { demandOption: true } : {}),
+      ...(o.type !== 'boolean' && o.type !== 'number' && !o.array ? { requiresArg: true } : {}),
+      ...(shown === undefined ? {} : { defaultDescription: shown }),
+      // Choices are checked by parseOptions, with the message every other bad value gets.
+      describe: o.choices ? `${describe} [choices: ${o.choices.map((c) => JSON.stringify(c)).join(', ')}]` : describe
+    })
+  }
+  return yargs
+}
+
+/**
+ * A command's options from raw input (CLI argv, a config object, a library caller): each
+ * option of the command that is given, or has a default, parsed by its table row. Keys are
+ * the option's `to`, else its camelCase name; cross-option checks stay with the command's
+ * normaliser.
+ * @param {string} command
+ * @param {Record<string, unknown>} input
+ * @returns {Record<string, any>}
+ */
+export function parseOptions (command, input) {
+  /** @type {Record<string, any>} */
+  const out = {}
+  for (const o of optionsOf(command)) {
+    const key = keyOf(o.name)
+    let value = input[key] ?? input[o.name] ?? o.default
+    if (value !== undefined && !o.array && Array.isArray(value)) value = value.at(-1)
+    if (value !== undefined && o.choices && !(o.array ? [value].flat() : [value]).every((v) => o.choices?.includes(String(v)))) {
+      throw invalidOption(`--${o.name}`, `must be one of ${o.choices.join(', ')}, got ${JSON.stringify(value)}`)
+    }
+    out[o.to ?? key] = o.parse ? o.parse(value, `--${o.name}`) : value
+  }
+  return out
+}
+
+/**
+ * The given (not defaulted) values of the passOn options in raw input: what a runner or a
+ * fleet hands to its simulators, before the simulator's own normaliser checks them.
+ * @param {Record<string, unknown>} input
+ * @returns {Record<string, unknown>}
+ */
+export function pickPassOn (input) {
+  /** @type {Record<string, unknown>} */
+  const out = {}
+  for (const o of passOnOptions()) {
+    const value = input[keyOf(o.name)] ?? input[o.name]
+    if (value !== undefined) out[keyOf(o.name)] = value
+  }
+  return out
+}
+
+/**
+ * The simulator options a `fleet up` hands to each host's simulators, by environment
+ * variable (the pm2 ecosystem passes IOSWARM_<OPTION> variables of `simulate` through): every
+ * option of `simulate` that `fleet up` also has.
+ */
+export function fleetSimulatorOptions () {
+  const fleet = new Set(optionsOf('fleet up'))
+  return optionsOf('simulate').filter((o) => fleet.has(o))
+}
+
+/** Environment variable names of every `simulate` option: what the pm2 ecosystem passes through. */
+export function simulateEnvNames () {
+  return optionsOf('simulate').map(envNameOf)
+}
+
+/**
+ * The IOSWARM_* variables of an environment that are options of a command (what the pm2
+ * entry keeps: the CLI reads each as its flag, and other IOSWARM_* settings are not flags).
+ * @param {string} command
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string[]} the names to drop
+ */
+export function foreignEnvNames (command, env) {
+  const own = new Set(optionsOf(command).map(envNameOf))
+  return Object.keys(env).filter((name) => name.startsWith('IOSWARM_') && !own.has(name))
+}

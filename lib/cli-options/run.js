@@ -1,0 +1,183 @@
+/**
+ * Options of `ioswarm run` (a whole test) that are not simulator options, and those it
+ * shares with other commands (collector, token, output). Its simulators' options are the
+ * simulator's own (passOn in simulate.js).
+ */
+import { parseDurationMs, parseInteger, parseRounds } from '../options.js'
+
+/** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
+export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
+
+/** @type {import('./index.js').OptionDef[]} */
+export const RUN_OPTIONS = [
+  {
+    name: 'simulators',
+    alias: 's',
+    type: 'string',
+    default: 2,
+    commands: ['run', 'fleet up'],
+    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host' },
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 1000 })
+  },
+  {
+    name: 'distributions',
+    alias: 'd',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Several layouts run one after another, SIMULATORSxCLIENTS: 10x1000,20x500 (overrides --simulators/--clients)'
+  },
+  {
+    name: 'rounds',
+    alias: 'r',
+    type: 'string',
+    default: DEFAULT_ROUNDS,
+    commands: ['run', 'broadcast'],
+    describe: {
+      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test)',
+      broadcast: 'Rounds as COUNTxINTERVAL_MS,…: the default is the 2012 test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s'
+    },
+    parse: (v, flag) => parseRounds(v, flag)
+  },
+  {
+    name: 'ping-interval',
+    type: 'string',
+    default: '25s',
+    commands: ['run', 'serve'],
+    describe: { run: 'pingInterval of the reference server this starts', serve: 'Engine.IO pingInterval (simulators ramp over it)' },
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  {
+    name: 'target',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Test this server instead of starting the reference server (needs --token)'
+  },
+  {
+    name: 'token',
+    type: 'string',
+    secret: true,
+    commands: ['run', 'serve', 'broadcast', 'fleet up'],
+    describe: {
+      run: 'Broadcast token of --target (or IOSWARM_TOKEN)',
+      serve: 'Broadcast token (or IOSWARM_TOKEN); generated and printed once when missing',
+      broadcast: 'Broadcast token (or IOSWARM_TOKEN)',
+      'fleet up': 'Broadcast token of the reference server app (--apps server; or IOSWARM_TOKEN)'
+    }
+  },
+  {
+    name: 'size',
+    type: 'string',
+    default: 0,
+    commands: ['run', 'broadcast'],
+    describe: { run: 'Payload bytes per message', broadcast: 'Payload filler size in bytes' },
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10 * 1024 * 1024 })
+  },
+  {
+    name: 'via',
+    type: 'string',
+    default: 'http',
+    choices: ['http', 'socket', 'redis-emitter'],
+    commands: ['run', 'broadcast'],
+    describe: {
+      run: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)',
+      broadcast: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)'
+    }
+  },
+  {
+    name: 'redis',
+    type: 'string',
+    secret: true,
+    commands: ['simulate', 'run', 'serve', 'broadcast', 'probe', 'fleet up', 'fleet status'],
+    required: ['probe', 'fleet up', 'fleet status'],
+    describe: {
+      simulate: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run',
+      run: 'Collector in Redis (or IOSWARM_REDIS); without it, results are collected in memory here',
+      serve: 'Redis URL (or IOSWARM_REDIS): for the redis adapters, and with --run for reporting samples',
+      broadcast: 'Redis URL for --via redis-emitter and for --run (or IOSWARM_REDIS)',
+      probe: 'Redis URL of the collector (or IOSWARM_REDIS)',
+      'fleet up': 'Redis URL the simulators report to, as the hosts reach it',
+      'fleet status': 'Redis URL of the run'
+    }
+  },
+  {
+    name: 'run',
+    type: 'string',
+    commands: ['simulate', 'run', 'serve', 'broadcast', 'probe', 'fleet up', 'fleet status'],
+    required: ['probe', 'fleet up', 'fleet status'],
+    describe: {
+      simulate: 'Run id to join (the same for every simulator of one test; with --redis)',
+      run: 'Run id (default: run-<date>-<random>); simulators elsewhere join with --run',
+      serve: 'Run id (or IOSWARM_RUN): report a sample a second per process to the collector in --redis',
+      broadcast: 'With --redis: after each round, wait for the simulators of this run to report it and print the round\'s results',
+      probe: 'Run id the samples belong to (or IOSWARM_RUN)',
+      'fleet up': 'Run id the simulators join (the runner waits for it: ioswarm run --run ID --expect-simulators N)',
+      'fleet status': 'Run id'
+    }
+  },
+  {
+    name: 'expect-simulators',
+    type: 'string',
+    default: 0,
+    commands: ['run'],
+    describe: 'Also wait for this many simulators that join the run through Redis',
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10000 })
+  },
+  {
+    name: 'name',
+    type: 'string',
+    commands: ['run'],
+    describe: 'A name for the run, shown in reports'
+  },
+  {
+    name: 'out',
+    alias: 'o',
+    type: 'string',
+    commands: ['run', 'report'],
+    describe: {
+      run: 'Directory for result.json, CSVs and report.html (default: ioswarm-results/<run id>)',
+      report: 'HTML file to write [default: report.html, or compare.html, next to the first result]'
+    }
+  },
+  {
+    name: 'connect-timeout',
+    type: 'string',
+    default: '60s',
+    commands: ['run'],
+    describe: 'How long past the ramp to wait for clients before broadcasting anyway',
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  {
+    name: 'assert',
+    type: 'string',
+    array: true,
+    commands: ['run', 'report'],
+    describe: {
+      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms (exit 3 if one fails)',
+      report: 'a threshold such as p99<500ms, repeatable; exit 3 when one fails (metrics below)'
+    }
+  },
+  {
+    name: 'json',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate', 'run', 'serve', 'broadcast', 'report', 'fleet status'],
+    describe: {
+      simulate: 'Print the result as one JSON object on stdout',
+      run: 'Print result.json on stdout as well',
+      serve: 'Print {"url", "port", "pid", "workers"} as one JSON line on stdout once listening',
+      broadcast: 'Print the messages sent as one JSON object on stdout',
+      report: 'also print the summary and verdicts as JSON to stdout',
+      'fleet status': 'Print the status as JSON on stdout'
+    },
+    parse: Boolean
+  },
+  {
+    name: 'quiet',
+    alias: 'q',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate', 'run', 'broadcast', 'probe'],
+    describe: { simulate: 'No progress or summary on stderr', run: 'No progress on stderr', broadcast: 'Print nothing on stderr', probe: 'Print nothing on stderr but errors' },
+    parse: Boolean
+  }
+]

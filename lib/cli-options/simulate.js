@@ -1,0 +1,241 @@
+/**
+ * The simulator's options (`ioswarm simulate`, `node client.js`). Those marked passOn are
+ * also options of `run` and `fleet up`, which hand them to every simulator they start.
+ */
+import { invalidOption } from '../errors.js'
+import { parseBytes, parseDurationMs, parseInteger, parseTransportMix } from '../options.js'
+import { DEFAULT_EVENT, DEFAULT_PATH } from '../protocol.js'
+
+/** Client engines: the real socket.io-client, and the protocol spoken directly. */
+export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
+/** Socket.IO packet encodings; a client must use its server's. */
+export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
+/** The lean engine's WebSocket clients: the `ws` library (the default) or its own RFC 6455 client. */
+export const WS_CLIENT_NAMES = Object.freeze(/** @type {('ws' | 'builtin')[]} */ (['ws', 'builtin']))
+/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
+export const MAX_CLIENTS = 1_000_000
+/** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
+export const MAX_WORKERS = 64
+/** The recorder's bounds: messages recorded at once, closed messages kept whole. */
+export const RECORDER_LIMITS = Object.freeze({ maxOpen: 256, keepClosed: 1000 })
+/**
+ * The payload a client accepts by default: 1 MB, socket.io's own `maxHttpBufferSize` (what a
+ * default server accepts from one client). socket.io-client's default is ws's 100 MiB, fine
+ * for one browser but not for a swarm: 10,000 clients each buffering 100 MB is 1 TB.
+ */
+export const DEFAULT_MAX_PAYLOAD_BYTES = 1_000_000
+/** Highest limit: above socket.io-client's 100 MiB, below one V8 string and ws's 32-bit maxPayload. */
+export const MAX_PAYLOAD_LIMIT_BYTES = 256 * 1024 * 1024
+/** Lowest limit: an Engine.IO open packet and a CONNECT ack must fit. */
+export const MIN_PAYLOAD_LIMIT_BYTES = 1000
+
+/**
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function positiveDurationMs (value, flag) {
+  const ms = parseDurationMs(value, flag)
+  if (ms <= 0) throw invalidOption(flag, `must be more than 0, got ${JSON.stringify(value)}`)
+  return ms
+}
+
+/** @param {unknown} value @param {string} flag */
+const optionalDurationMs = (value, flag) => (value === undefined || value === null ? null : parseDurationMs(value, flag))
+
+/** @type {import('./index.js').OptionDef[]} */
+export const SIMULATE_OPTIONS = [
+  {
+    name: 'clients',
+    alias: 'c',
+    type: 'string',
+    default: 100,
+    commands: ['simulate'],
+    passOn: true,
+    describe: { simulate: 'Number of clients', run: 'Clients per simulator', 'fleet up': 'Clients per simulator' },
+    parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
+  },
+  {
+    name: 'url',
+    alias: 'u',
+    type: 'string',
+    array: true,
+    default: ['http://localhost:3000'],
+    commands: ['simulate', 'fleet up'],
+    required: ['fleet up'],
+    describe: {
+      simulate: 'Server URL (a path is taken as the namespace, as socket.io-client does); give it several times, or as an address range such as http://127.0.0.1-127.0.0.8:3000, to spread clients round-robin over destinations (ephemeral ports are per destination)',
+      'fleet up': 'Server under test, as the hosts reach it'
+    }
+  },
+  {
+    name: 'transport',
+    alias: 't',
+    type: 'string',
+    default: 'websocket',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30',
+    parse: (v, flag) => parseTransportMix(v, flag)
+  },
+  {
+    name: 'engine',
+    type: 'string',
+    default: 'sio',
+    choices: ENGINE_NAMES,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)'
+  },
+  {
+    name: 'ws-client',
+    type: 'string',
+    choices: WS_CLIENT_NAMES,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md'
+  },
+  {
+    name: 'path',
+    type: 'string',
+    default: DEFAULT_PATH,
+    commands: ['simulate', 'serve'],
+    passOn: true,
+    describe: 'Engine.IO path on the server',
+    parse: (v, flag) => {
+      const path = String(v)
+      if (!path.startsWith('/')) throw invalidOption(flag, `must start with /, got ${JSON.stringify(path)}`)
+      return path.endsWith('/') ? path : `${path}/`
+    }
+  },
+  {
+    name: 'parser',
+    type: 'string',
+    default: 'json',
+    choices: PARSER_NAMES,
+    commands: ['simulate', 'serve'],
+    passOn: true,
+    describe: { simulate: 'Socket.IO packet encoding; must match the server\'s (msgpack = socket.io-msgpack-parser)', serve: 'Socket.IO packet encoding (msgpack = socket.io-msgpack-parser; clients need the same)' }
+  },
+  {
+    name: 'namespace',
+    type: 'string',
+    defaultText: 'the URL\'s path, else /',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Namespace to join'
+  },
+  {
+    name: 'event',
+    to: 'events',
+    type: 'string',
+    array: true,
+    default: [DEFAULT_EVENT],
+    commands: ['simulate'],
+    passOn: true,
+    describe: { simulate: 'Broadcast event(s) to measure; * = every event', run: 'Broadcast event: the runner broadcasts on it and its simulators measure it' },
+    parse: (v, flag) => {
+      const events = [v].flat().map(String)
+      if (events.length === 0 || events.some((e) => e.length === 0)) throw invalidOption(flag, 'must not be empty')
+      return events
+    }
+  },
+  {
+    name: 'ramp',
+    to: 'rampMs',
+    type: 'string',
+    defaultText: 'the server\'s pingInterval, read from its handshake',
+    commands: ['simulate', 'run', 'fleet up'],
+    describe: 'Spread connects over this window: 0 = all at once, 10s, 500ms',
+    parse: optionalDurationMs
+  },
+  {
+    name: 'duration',
+    to: 'durationMs',
+    type: 'string',
+    defaultText: 'until Ctrl-C / SIGTERM',
+    commands: ['simulate', 'fleet up'],
+    describe: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+    parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
+  },
+  {
+    name: 'keep-alive',
+    type: 'boolean',
+    default: true,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request, as socket.io-client does without an agent)',
+    parse: Boolean
+  },
+  {
+    name: 'reconnect',
+    type: 'boolean',
+    default: true,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Reconnect with socket.io-client\'s backoff after a disconnect',
+    parse: Boolean
+  },
+  {
+    name: 'max-payload',
+    to: 'maxPayloadBytes',
+    type: 'string',
+    default: '1MB',
+    commands: ['simulate'],
+    passOn: true,
+    describe: {
+      simulate: 'Largest WebSocket message or polling response one client accepts: 1000000, 512KB, 10MB, 1MiB (KB/MB = 1000-based, KiB/MiB = 1024-based; up to 256MiB). A bigger one closes the client (it reconnects after the usual backoff), counted as "payload over --max-payload". Default: socket.io\'s own maxHttpBufferSize (1e6); socket.io-client\'s 100 MiB would let 10,000 clients hold 1 TB. Raise it when your messages (several, in one polling response) are bigger',
+      run: 'The simulators\' payload limit (simulate --max-payload): 1MB, 10MB, 1MiB (default: 1MB, or two messages of --size when that is more); simulators joining through Redis set their own'
+    },
+    parse: (v, flag) => parseBytes(v, flag, { min: MIN_PAYLOAD_LIMIT_BYTES, max: MAX_PAYLOAD_LIMIT_BYTES })
+  },
+  {
+    name: 'message-timeout',
+    to: 'messageTimeoutMs',
+    type: 'string',
+    default: '10s',
+    commands: ['simulate', 'broadcast'],
+    passOn: true,
+    describe: {
+      simulate: 'Close a message this long after its first receipt (or when every expected client has it); later copies count as late',
+      run: 'How long a message may take to reach every client',
+      broadcast: 'With --run: how long to wait for every simulator\'s reports of a round (plus 5 s)'
+    },
+    parse: positiveDurationMs
+  },
+  {
+    name: 'max-open-messages',
+    type: 'string',
+    default: RECORDER_LIMITS.maxOpen,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Most messages recorded at once (each holds ≈ 150 KB of histograms while open); copies of further new messages are counted as untracked, so a flooding server cannot exhaust memory',
+    parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 100_000 })
+  },
+  {
+    name: 'keep-messages',
+    type: 'string',
+    default: RECORDER_LIMITS.keepClosed,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Closed messages kept whole in a simulator\'s result; older ones are folded into per-round rollups (counts summed, histograms merged) so memory stays flat on long runs. A collector (--redis, ioswarm run) gets every message whole regardless',
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10_000_000 })
+  },
+  {
+    name: 'id',
+    type: 'string',
+    commands: ['simulate', 'serve', 'probe'],
+    describe: {
+      simulate: 'Simulator id in results (default: <hostname>-<pid>)',
+      serve: 'Server id in the collector (default: server-<hostname>; workers add -w<k>, the primary -primary)',
+      probe: 'Server id in the run (default: proc-<hostname>-<pid>)'
+    }
+  },
+  {
+    name: 'workers',
+    type: 'string',
+    default: 1,
+    commands: ['simulate', 'fleet up'],
+    describe: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged',
+    parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_WORKERS })
+  }
+]

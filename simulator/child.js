@@ -1,0 +1,62 @@
+/**
+ * The entry of a simulator child process, forked by `ioswarm run` (its local simulators) and
+ * by `simulate --workers` (its worker processes); see spawn.js for the parent's side. The
+ * protocol, all over the Node IPC channel (never argv or stdout):
+ *
+ *   parent → child  { type: 'ioswarm:simulate', options, link, forwardMessages }   once
+ *                   { type: 'ioswarm:stop' }                       stop gracefully and flush
+ *   child → parent  { type: 'ioswarm:collector', method, args }    collector writes (link.ipc)
+ *                   { type: 'ioswarm:message', report }            each closed message (forwardMessages)
+ *                   { type: 'ioswarm:result', result, delivery }   the final result
+ *                   { type: 'ioswarm:error', error: { code, message, exitCode } }
+ *
+ * SIGTERM and SIGINT stop the swarm gracefully too (pm2, a runner's stop, Ctrl-C on a
+ * terminal); a second one exits at once.
+ */
+import { EXIT, IoswarmError } from '../lib/errors.js'
+import { CHILD_MESSAGE } from './spawn.js'
+import { runLinkedSwarm } from './linked.js'
+
+if (typeof process.send !== 'function') {
+  process.stderr.write('simulator/child.js is started by ioswarm over IPC (child_process.fork), not by hand: use `ioswarm simulate`\n')
+  process.exit(EXIT.USAGE)
+}
+
+const stopper = new AbortController()
+let signals = 0
+const onSignal = () => {
+  if (++signals > 1) process.exit(EXIT.INTERRUPTED)
+  stopper.abort()
+}
+process.on('SIGTERM', onSignal)
+process.on('SIGINT', onSignal)
+
+/**
+ * @param {unknown} message
+ * @returns {Promise<void>}
+ */
+function send (message) {
+  return new Promise((resolve) => {
+    if (!process.connected) return resolve()
+    process.send?.(message, () => resolve())
+  })
+}
+
+process.on('message', async (/** @type {any} */ message) => {
+  if (message?.type === CHILD_MESSAGE.STOP) return stopper.abort()
+  if (message?.type !== CHILD_MESSAGE.SIMULATE) return
+  try {
+    const { result, delivery } = await runLinkedSwarm(message.options, message.link ?? null, {
+      signal: stopper.signal,
+      onMessage: message.forwardMessages ? (report) => { send({ type: CHILD_MESSAGE.MESSAGE, report }) } : undefined
+    })
+    await send({ type: CHILD_MESSAGE.RESULT, result, delivery })
+  } catch (error) {
+    const err = /** @type {Error} */ (error)
+    const code = error instanceof IoswarmError ? error.code : undefined
+    const exitCode = error instanceof IoswarmError ? error.exitCode : EXIT.RUNTIME
+    await send({ type: CHILD_MESSAGE.ERROR, error: { code, message: err?.message ?? String(error), exitCode } })
+    process.exitCode = exitCode
+  }
+  process.disconnect?.()
+})

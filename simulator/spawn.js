@@ -1,0 +1,64 @@
+/**
+ * The parent's side of a simulator child (simulator/child.js): fork it, send it normalised
+ * options over IPC, and get its closed messages and its result back the same way. Used by
+ * `ioswarm run` for its local simulators and by `simulate --workers` for its workers.
+ */
+import { fileURLToPath } from 'node:url'
+import { forkChild } from '../lib/child.js'
+
+const CHILD = fileURLToPath(new URL('./child.js', import.meta.url))
+
+/** The `type` of every message between a simulator child and its parent. */
+export const CHILD_MESSAGE = Object.freeze({
+  SIMULATE: 'ioswarm:simulate',
+  STOP: 'ioswarm:stop',
+  MESSAGE: 'ioswarm:message',
+  RESULT: 'ioswarm:result',
+  ERROR: 'ioswarm:error'
+})
+
+/**
+ * @typedef {import('../lib/child.js').Child & {
+ *   id: string,
+ *   outcome: Promise<SimulatorOutcome>,
+ *   messages: import('../lib/schema.js').MessageReport[],
+ *   failure: () => string | null
+ * }} SimulatorChild
+ * @typedef {object} SimulatorOutcome
+ * @property {import('../lib/schema.js').SimResult | null} result null when the child died before sending it
+ * @property {{ undelivered: number, lastError: string | null } | null} delivery
+ * @property {{ code?: string, message: string, exitCode: number } | null} error the error it reported
+ * @property {number | null} exitCode
+ * @property {string | null} signal
+ */
+
+/**
+ * @param {import('./options.js').SimOptions & { id: string }} options normalised options and the child's id
+ * @param {object} [spec]
+ * @param {import('./collector-link.js').CollectorLinkOptions | null} [spec.link] where it reports (null: nowhere)
+ * @param {boolean} [spec.forwardMessages] send each closed message to the parent too (kept in `messages`)
+ * @param {(text: string) => void} [spec.onStderr]
+ * @returns {SimulatorChild}
+ */
+export function forkSimulator (options, { link = null, forwardMessages = false, onStderr } = {}) {
+  // Its id as the only argument: a label for `ps` and `top`; everything else comes over IPC.
+  const child = forkChild(CHILD, [options.id], { onStderr })
+  /** @type {import('../lib/schema.js').MessageReport[]} */
+  const messages = []
+  /** @type {SimulatorOutcome['result']} */
+  let result = null
+  /** @type {SimulatorOutcome['delivery']} */
+  let delivery = null
+  /** @type {SimulatorOutcome['error']} */
+  let error = null
+  child.process.on('message', (/** @type {any} */ m) => {
+    if (m?.type === CHILD_MESSAGE.MESSAGE) messages.push(m.report)
+    else if (m?.type === CHILD_MESSAGE.RESULT) ({ result, delivery } = m)
+    else if (m?.type === CHILD_MESSAGE.ERROR) error = m.error
+  })
+  child.process.send({ type: CHILD_MESSAGE.SIMULATE, options, link, forwardMessages })
+  const outcome = child.exited.then(({ code, signal }) => ({ result, delivery, error, exitCode: code, signal }))
+  // What it said last: the error it reported, else its last stderr line.
+  const failure = () => error?.message ?? (child.stderr().trim().split('\n').at(-1) || null)
+  return { ...child, id: options.id, outcome, messages, failure }
+}
