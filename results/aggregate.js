@@ -5,6 +5,7 @@
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
+import { groupBy, mergeDeliveries } from './merge.js'
 
 /**
  * @typedef {import('../lib/schema.js').DelaySummary} DelaySummary
@@ -49,24 +50,32 @@ export function meanOfMeans (summaries) {
  */
 function mergeEntries (entries, clocks) {
   const reports = entries.map((e) => e.report)
-  const withAbsolute = entries.filter((e) => e.report.absolute)
-  const sum = (/** @type {'received' | 'expected' | 'missing'} */ field) => reports.reduce((a, r) => a + r[field], 0)
+  const { received, expected, missing, relative, absolute } = mergeDeliveries(reports, { histograms: false })
   // A simulator that never reported its clock is taken as sharing the reference clock.
   // (A loop, not Math.max(...list): a round can hold 100,000s of reports.)
   let uncertaintyMs = 0
-  for (const e of withAbsolute) uncertaintyMs = Math.max(uncertaintyMs, clocks[e.simulator]?.uncertaintyMs ?? 0)
+  for (const e of entries) if (e.report.absolute) uncertaintyMs = Math.max(uncertaintyMs, clocks[e.simulator]?.uncertaintyMs ?? 0)
   return {
-    received: sum('received'),
-    expected: sum('expected'),
-    missing: sum('missing'),
-    relative: mergeSummaries(reports.map((r) => r.relative.histogram)),
-    absolute: withAbsolute.length ? mergeSummaries(withAbsolute.map((e) => e.report.absolute?.histogram)) : null,
+    received,
+    expected,
+    missing,
+    relative: summaryOf(relative),
+    absolute: absolute && summaryOf(absolute),
     uncertaintyMs,
     avgOfAverages: {
       relativeMs: meanOfMeans(reports.map((r) => r.relative)) ?? 0,
       absoluteMs: meanOfMeans(reports.map((r) => r.absolute))
     }
   }
+}
+
+/**
+ * A merged delay summary without its histogram fields.
+ * @param {DelaySummary & { histogram?: unknown, negative?: number }} merged
+ * @returns {DelaySummary}
+ */
+function summaryOf ({ histogram, negative, ...summary }) {
+  return summary
 }
 
 /**
@@ -101,23 +110,6 @@ function roundFloor (entries) {
   let busyMax = 0
   for (const f of floors) busyMax = Math.max(busyMax, f.busyMax)
   return { messages: floors.length, p50Ms: floors[Math.ceil(floors.length / 2) - 1].cpuMs, maxMs: top.cpuMs, spreadAtMaxMs: top.spreadMs, busyMax }
-}
-
-/**
- * @template T
- * @param {Iterable<T>} items
- * @param {(item: T) => string | number | null} keyOf
- */
-function groupBy (items, keyOf) {
-  /** @type {Map<string | number | null, T[]>} */
-  const groups = new Map()
-  for (const item of items) {
-    const key = keyOf(item)
-    const group = groups.get(key)
-    if (group) group.push(item)
-    else groups.set(key, [item])
-  }
-  return groups
 }
 
 /** @param {number | null} a @param {number | null} b nulls last */

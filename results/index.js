@@ -4,7 +4,8 @@
  */
 export { createCollector, redactUrl } from './collector/index.js'
 export { createIpcWriter, attachIpcReader } from './ipc.js'
-export { buildDistribution } from './aggregate.js'
+export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
+export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'
 export { messagesCsv, reasonsCsv, samplesCsv } from './csv.js'
 export { buildReport, buildCompareReport } from './report/index.js'
 export { formatRunSummary, formatThresholds } from './summary.js'

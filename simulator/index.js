@@ -5,7 +5,7 @@
 export { runSwarm, startSwarm } from './swarm.js'
 export { runLinkedSwarm } from './linked.js'
 export { forkSimulator, CHILD_MESSAGE } from './spawn.js'
-export { runWorkers, mergeWorkerResults } from './workers.js'
+export { runWorkers } from './workers.js'
 export { normalizeSimOptions, parseWsClient } from './options.js'
 export { probeHandshake } from './handshake.js'
 export { ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../lib/cli-options/simulate.js'

@@ -20,9 +20,11 @@
 import { createHash } from 'node:crypto'
 import { monotonicMs, processCpuMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, decode } from '../lib/histogram.js'
+// Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
+import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
-/** Defaults of the recorder's memory bounds (see the module comment). */
-export const RECORDER_LIMITS = Object.freeze({ maxOpen: 256, keepClosed: 1000 })
+export { RECORDER_LIMITS }
+
 /** Keys remembered after their report was rolled up or their message left untracked, so a late copy is not taken for a new message. */
 const REMEMBERED_KEYS = 100_000
 /** Distinct (event, round) rollups; messages past it share one rollup with event '*'. */

@@ -37,10 +37,11 @@ export const CHILD_MESSAGE = Object.freeze({
  * @param {object} [spec]
  * @param {import('./collector-link.js').CollectorLinkOptions | null} [spec.link] where it reports (null: nowhere)
  * @param {boolean} [spec.forwardMessages] send each closed message to the parent too (kept in `messages`)
+ * @param {(report: import('../lib/schema.js').MessageReport) => void} [spec.onMessage] each forwarded message, as it arrives
  * @param {(text: string) => void} [spec.onStderr]
  * @returns {SimulatorChild}
  */
-export function forkSimulator (options, { link = null, forwardMessages = false, onStderr } = {}) {
+export function forkSimulator (options, { link = null, forwardMessages = false, onMessage, onStderr } = {}) {
   // Its id as the only argument: a label for `ps` and `top`; everything else comes over IPC.
   const child = forkChild(CHILD, [options.id], { onStderr })
   /** @type {import('../lib/schema.js').MessageReport[]} */
@@ -52,8 +53,10 @@ export function forkSimulator (options, { link = null, forwardMessages = false, 
   /** @type {SimulatorOutcome['error']} */
   let error = null
   child.process.on('message', (/** @type {any} */ m) => {
-    if (m?.type === CHILD_MESSAGE.MESSAGE) messages.push(m.report)
-    else if (m?.type === CHILD_MESSAGE.RESULT) ({ result, delivery } = m)
+    if (m?.type === CHILD_MESSAGE.MESSAGE) {
+      messages.push(m.report)
+      onMessage?.(m.report)
+    } else if (m?.type === CHILD_MESSAGE.RESULT) ({ result, delivery } = m)
     else if (m?.type === CHILD_MESSAGE.ERROR) error = m.error
   })
   child.process.send({ type: CHILD_MESSAGE.SIMULATE, options, link, forwardMessages })

@@ -126,6 +126,13 @@ test('every IOSWARM_ variable is an option of the command its container runs; Co
         if (ref) assert.ok(ref.name === config.metadata.name && ref.key in config.data, `${file}: ${variable.name} reads a key the ConfigMap has`)
         checked++
       }
+      for (const from of container.envFrom ?? []) {
+        const source = find('ConfigMap', from.configMapRef?.name)
+        for (const key of Object.keys(source.data)) {
+          assert.ok(known.has(key), `${file}: ${key} (ConfigMap ${source.metadata.name}) is not an option of ioswarm ${cli.command}`)
+          checked++
+        }
+      }
     }
   }
   assert.ok(checked >= 8, `checked ${checked} variables`)

@@ -2,6 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { RELATIVE_NOTE } from '../../simulator/workers.js'
 import { forkSimulator } from '../../simulator/spawn.js'
+import { runWorkers } from '../../simulator/workers.js'
+import { readdirSync, readFileSync } from 'node:fs'
 import { normalizeSimOptions } from '../../simulator/options.js'
 import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
@@ -101,3 +103,59 @@ test('with --redis, each worker registers and reports to the collector on its ow
   const reports = await redis.xrange(`ioswarm:{${runId}}:messages`, '-', '+')
   assert.deepEqual(reports.map(([, fields]) => fields[fields.indexOf('sim') + 1]).sort(), ['rw-w1', 'rw-w2'])
 })
+
+test('a worker that dies is named in the merged result, and the messages it had closed are kept', async (t) => {
+  const server = await startTestServer(t, { pingIntervalMs: 200 })
+  const options = { ...normalizeSimOptions({ url: server.url, clients: 4, engine: 'lean', ramp: '0', duration: '30s' }), id: 'die' }
+  /** @type {Map<number, string[]>} */
+  const closed = new Map()
+  /** @type {(() => void) | null} */
+  let bothClosed = null
+  const closedEverywhere = new Promise((resolve) => { bothClosed = () => resolve(undefined) })
+  const stop = new AbortController()
+  t.after(() => stop.abort())
+  const running = runWorkers(options, 2, {
+    signal: stop.signal,
+    onWorkerMessage: (k, report) => {
+      closed.set(k, [...(closed.get(k) ?? []), report.id])
+      if (closed.size === 2) bothClosed?.()
+    }
+  })
+  await waitForClientsReady(server, 4)
+  await server.broadcast({ round: 1, count: 1, size: 8 })
+  await closedEverywhere
+  const victim = /** @type {number} */ (await waitFor(() => workerPid('die-w2'), { timeoutMs: 5000, message: 'the pid of worker die-w2' }))
+  process.kill(victim, 'SIGKILL')
+  await waitFor(() => !alive(victim), { timeoutMs: 5000, message: 'worker die-w2 gone' })
+  stop.abort()
+  const result = await running
+  const dead = result.workers?.list.find((w) => w.id === 'die-w2')
+  assert.match(dead?.died ?? '', /killed by SIGKILL/)
+  assert.equal(dead?.messagesBeforeDeath, 1)
+  assert.equal(result.workers?.list.find((w) => w.id === 'die-w1')?.exitCode, 0)
+  assert.equal(result.clients.target, 2, 'only the living worker\'s clients are counted')
+  assert.deepEqual(result.messages.map((m) => [m.id, m.received]), [['1.1', 4]], 'the dead worker\'s receipts are merged')
+})
+
+/**
+ * The pid of this process's child simulator labelled `id` (its argument), or null.
+ * @param {string} id
+ */
+function workerPid (id) {
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
+      if (cmdline.some((a) => a.endsWith('simulator/child.js')) && cmdline.includes(id)) return Number(entry)
+    } catch {}
+  }
+  return null
+}
+
+/** @param {number} pid */
+function alive (pid) {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z')
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Merging simulator results and message reports across processes: the one place where
+ * counts are summed and histograms merged, used by `simulate --workers` (whole results) and
+ * by a run's aggregation (message reports from every simulator, aggregate.js).
+ */
+import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
+import { mergeReasonCounts } from '../lib/reasons.js'
+
+/** @typedef {import('../lib/schema.js').SimResult} SimResult */
+
+export const RELATIVE_NOTE = 'relative delays are relative to the first receipt in each worker process; their histograms are merged'
+
+/**
+ * Merges the results of several simulator processes that measured one simulator's clients
+ * (`simulate --workers K`) into one SimResult: counts summed, histograms merged, messages by
+ * key; each message's floor is its slowest process's.
+ * @param {SimResult[]} results
+ * @param {string} id the merged simulator's id
+ * @param {import('../lib/schema.js').MessageReport[]} [lostWorkerMessages] what workers that died had closed before
+ * @returns {SimResult}
+ */
+export function mergeSimResults (results, id, lostWorkerMessages = []) {
+  const [first] = results
+  const clients = results.map((r) => r.clients)
+  const connectTime = mergeEncoded(clients.map((c) => c.connectTime.histogram))
+  /** @type {Map<string, { url: string, target: number, connected: number, everConnected: number }>} */
+  const destinations = new Map()
+  for (const d of results.flatMap((r) => r.destinations ?? [])) {
+    const into = destinations.get(d.url) ?? { url: d.url, target: 0, connected: 0, everConnected: 0 }
+    destinations.set(d.url, { url: d.url, target: into.target + d.target, connected: into.connected + d.connected, everConnected: into.everConnected + d.everConnected })
+  }
+  const samples = results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t)
+  const summaries = results.map((r) => r.health.summary)
+  const maxOf = (/** @type {(s: import('../lib/schema.js').HealthSummary) => number} */ pick) => Math.max(...summaries.map(pick))
+  return {
+    ...first,
+    id,
+    pid: process.pid,
+    startedAt: Math.min(...results.map((r) => r.startedAt)),
+    endedAt: Math.max(...results.map((r) => r.endedAt)),
+    options: { ...first.options, id, clients: sumOf(clients, (c) => c.target) },
+    clients: {
+      target: sumOf(clients, (c) => c.target),
+      connected: sumOf(clients, (c) => c.connected),
+      failed: sumOf(clients, (c) => c.failed),
+      everConnected: sumOf(clients, (c) => c.everConnected),
+      byTransport: sumRecords(clients.map((c) => c.byTransport)),
+      attempts: sumOf(clients, (c) => c.attempts),
+      reconnects: sumOf(clients, (c) => c.reconnects),
+      disconnects: mergeReasonCounts(clients.map((c) => c.disconnects)),
+      errors: mergeReasonCounts(clients.map((c) => c.errors)),
+      connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
+    },
+    destinations: [...destinations.values()],
+    messages: mergeMessages([...results.flatMap((r) => r.messages), ...lostWorkerMessages]),
+    messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
+    recorder: mergeRecorderInfo(results.flatMap((r) => (r.recorder ? [r.recorder] : []))),
+    health: {
+      samples,
+      summary: {
+        loopDelayP99MaxMs: maxOf((s) => s.loopDelayP99MaxMs),
+        cpuPctMax: maxOf((s) => s.cpuPctMax),
+        eluMax: maxOf((s) => s.eluMax),
+        rssMaxBytes: maxOf((s) => s.rssMaxBytes),
+        saturatedSeconds: maxOf((s) => s.saturatedSeconds)
+      }
+    },
+    timeline: mergeTimelines(results.map((r) => r.timeline)),
+    workers: {
+      note: RELATIVE_NOTE,
+      list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
+    }
+  }
+}
+
+/**
+ * @template T
+ * @param {T[]} list
+ * @param {(item: T) => number} pick
+ */
+export function sumOf (list, pick) {
+  return list.reduce((sum, item) => sum + pick(item), 0)
+}
+
+/**
+ * Sums records key by key, numbers at any depth (byTransport's { target, connected, upgraded }).
+ * @template {Record<string, any>} T
+ * @param {T[]} records
+ * @returns {T}
+ */
+function sumRecords (records) {
+  /** @type {Record<string, any>} */
+  const out = {}
+  for (const record of records) {
+    for (const [key, value] of Object.entries(record)) {
+      out[key] = typeof value === 'number' ? (out[key] ?? 0) + value : sumRecords([out[key] ?? {}, value])
+    }
+  }
+  return /** @type {T} */ (out)
+}
+
+/**
+ * @param {import('../lib/schema.js').MessageReport[]} reports
+ * @returns {import('../lib/schema.js').MessageReport[]}
+ */
+function mergeMessages (reports) {
+  return [...groupBy(reports, (r) => r.key).values()].map((group) => ({
+    ...group[0],
+    ...mergeDeliveries(group),
+    // Each worker drains its own clients: the simulator's floor is its slowest worker's.
+    floor: group.reduce((top, m) => (m.floor && (!top || m.floor.cpuMs > top.cpuMs) ? m.floor : top), group[0].floor)
+  })).sort((a, b) => a.firstAt - b.firstAt)
+}
+
+/**
+ * Merges the workers' rollups of the same (event, round). A message a worker kept whole and
+ * another rolled up is counted in both lists (each holds only that worker's clients).
+ * @param {import('../lib/schema.js').MessageRollup[]} rollups
+ * @returns {import('../lib/schema.js').MessageRollup[]}
+ */
+function mergeRollups (rollups) {
+  return [...groupBy(rollups, (r) => `${r.event}\u0000${r.round}`).values()].map((group) => ({
+    ...group[0],
+    ...mergeDeliveries(group),
+    messages: Math.max(...group.map((m) => m.messages)),
+    lastAt: Math.max(...group.map((m) => m.lastAt))
+  })).sort((a, b) => a.firstAt - b.firstAt)
+}
+
+/**
+ * What message reports and rollups share, merged over processes (workers, simulators): counts
+ * summed, histograms merged. One function for `--workers` and for a run's aggregation.
+ * @param {(import('../lib/schema.js').MessageReport | import('../lib/schema.js').MessageRollup)[]} group
+ * @param {{ histograms?: boolean }} [options] histograms: false leaves the encoded merged histograms empty (a run's aggregation only needs their summaries)
+ */
+export function mergeDeliveries (group, { histograms = true } = {}) {
+  const relative = mergeEncoded(group.map((m) => m.relative.histogram))
+  const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
+  const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
+  // A loop, not Math.min(...list): a run's round can hold 100,000s of reports.
+  let firstAt = Infinity
+  for (const m of group) firstAt = Math.min(firstAt, m.firstAt)
+  return {
+    firstAt,
+    received: sumOf(group, (m) => m.received),
+    expected: sumOf(group, (m) => m.expected),
+    missing: sumOf(group, (m) => m.missing),
+    duplicates: sumOf(group, (m) => m.duplicates ?? 0),
+    late: sumOf(group, (m) => m.late ?? 0),
+    relative: { ...summarize(relative), histogram: histograms ? encode(relative) : '' },
+    absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: histograms ? encode(absolute) : '', negative: sumOf(absolutes, (a) => a.negative ?? 0) }
+  }
+}
+
+/**
+ * @param {import('../lib/schema.js').RecorderInfo[]} infos
+ * @returns {import('../lib/schema.js').RecorderInfo | undefined}
+ */
+function mergeRecorderInfo (infos) {
+  if (infos.length === 0) return undefined
+  return {
+    maxOpen: infos[0].maxOpen,
+    keepClosed: infos[0].keepClosed,
+    rolledUpMessages: Math.max(...infos.map((i) => i.rolledUpMessages)),
+    untrackedMessages: Math.max(...infos.map((i) => i.untrackedMessages)),
+    untrackedReceipts: sumOf(infos, (i) => i.untrackedReceipts),
+    lateReceipts: sumOf(infos, (i) => i.lateReceipts)
+  }
+}
+
+/**
+ * @template T, K
+ * @param {Iterable<T>} items
+ * @param {(item: T) => K} keyOf
+ * @returns {Map<K, T[]>} groups in order of first appearance
+ */
+export function groupBy (items, keyOf) {
+  /** @type {Map<K, T[]>} */
+  const groups = new Map()
+  for (const item of items) {
+    const key = keyOf(item)
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [item])
+    else group.push(item)
+  }
+  return groups
+}
+
+/**
+ * Sums the workers' per-second points by wall-clock second.
+ * @param {import('../lib/schema.js').TimelinePoint[][]} timelines
+ */
+function mergeTimelines (timelines) {
+  /** @type {Map<number, import('../lib/schema.js').TimelinePoint>} */
+  const bySecond = new Map()
+  for (const point of timelines.flat()) {
+    const second = Math.round(point.t / 1000)
+    const into = bySecond.get(second)
+    bySecond.set(second, into
+      ? { ...sumRecords([into, point]), t: into.t, messages: Math.max(into.messages, point.messages) }
+      : { ...point, byTransport: { ...point.byTransport } })
+  }
+  return [...bySecond.values()].sort((a, b) => a.t - b.t)
+}
