@@ -12,8 +12,20 @@ function report (delaysMs, over = {}) {
   const h = createHistogram()
   for (const d of delaysMs) recordMs(h, d)
   return /** @type {import('../../lib/schema.js').MessageReport} */ (/** @type {unknown} */ ({
-    key: 'm1', id: 'm1', event: 'broadcast', round: 1, seq: 1, firstAt: 1000 + delaysMs.length, received: delaysMs.length, expected: delaysMs.length + 1, missing: 1, duplicates: 0, late: 2,
-    relative: { histogram: encode(h) }, absolute: { histogram: encode(h), negative: 1 }, ...over
+    key: 'm1',
+    id: 'm1',
+    event: 'broadcast',
+    round: 1,
+    seq: 1,
+    firstAt: 1000 + delaysMs.length,
+    received: delaysMs.length,
+    expected: delaysMs.length + 1,
+    missing: 1,
+    duplicates: 0,
+    late: 2,
+    relative: { histogram: encode(h) },
+    absolute: { histogram: encode(h), negative: 1 },
+    ...over
   }))
 }
 
