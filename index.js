@@ -15,7 +15,7 @@ export { runBroadcast, DEFAULT_ROUNDS } from './broadcaster/index.js'
 /** The reference server under test. */
 export { startServer } from './server/index.js'
 /** Sample your own socket.io server into a run's collector (also `ioswarm/probe`). */
-export { attachProbe } from './server/probe.js'
+export { attachProbe } from './server/probe/index.js'
 /** Results: the collector, merging across simulators, reports, thresholds. */
 export {
   createCollector, buildDistribution, mergeMessageReports, mergeSimResults, mergeDeliveries,

@@ -18,7 +18,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { stringify } from 'yaml'
-import { clockTicksPerSecond, parseStat } from '../server/proc-sampler.js'
+import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 
 export const DEFAULT_ARTILLERY_BIN = '/work/artillery/node_modules/.bin/artillery'
 export const NO_BROADCAST_NOTE = 'broadcast delay not measured: Artillery\'s socketio engine cannot time a server push to its users without custom code (a processor function), which this bench does not add'

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util'
 import { hostFacts } from '../lib/host.js'
 import { startServerProcess } from '../runner/processes.js'
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
-import { createProcSampler } from '../server/proc-sampler.js'
+import { createProcSampler } from '../server/probe/proc-sampler.js'
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@ import { broadcastCommand } from '../broadcaster/cli.js'
 import { fleetCommand } from '../infra/cli.js'
 import { reportCommand } from '../results/cli.js'
 import { runCommand } from '../runner/cli.js'
-import { probeCommand } from '../server/probe-cli.js'
+import { probeCommand } from '../server/probe/cli.js'
 import { serveCommand } from '../server/cli.js'
 import { simulateCommand } from '../simulator/cli.js'
 

@@ -3,7 +3,7 @@
  * and throws an IoswarmError (exit 2) naming the flag and what is allowed.
  */
 import { invalidOption } from './errors.js'
-import { TRANSPORTS } from './protocol.js'
+import { MODE_NAMES } from './transports.js'
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000 }
 
@@ -81,7 +81,7 @@ export function parseHttpUrl (value, flag) {
 }
 
 /**
- * @typedef {'websocket' | 'polling' | 'upgrade'} Transport
+ * @typedef {import('./transports.js').ClientMode} Transport
  * @typedef {{ transport: Transport, weight: number }} MixEntry
  */
 
@@ -92,14 +92,14 @@ export function parseHttpUrl (value, flag) {
  * @returns {MixEntry[]} weights as given (not normalised), in the order given
  */
 export function parseTransportMix (value, flag = '--transport') {
-  const allowed = `one of ${TRANSPORTS.join(', ')}, or a mix such as websocket:70,polling:30`
+  const allowed = `one of ${MODE_NAMES.join(', ')}, or a mix such as websocket:70,polling:30`
   const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean)
   if (parts.length === 0) throw invalidOption(flag, `must be ${allowed}, got ${JSON.stringify(value)}`)
   /** @type {MixEntry[]} */
   const mix = []
   for (const part of parts) {
     const [name, weightText, extra] = part.split(':')
-    if (!TRANSPORTS.includes(name) || extra !== undefined) {
+    if (!(/** @type {string[]} */ (MODE_NAMES)).includes(name) || extra !== undefined) {
       throw invalidOption(flag, `has an unknown transport ${JSON.stringify(name)}: must be ${allowed}`)
     }
     const weight = weightText === undefined ? 1 : Number(weightText)

@@ -16,9 +16,6 @@ export const ADMIN_NAMESPACE = '/ioswarm-admin'
 export const DEFAULT_PING_INTERVAL_MS = 25000
 export const DEFAULT_PING_TIMEOUT_MS = 20000
 
-/** The transports a simulated client can use. `upgrade` = polling first, then WebSocket. */
-export const TRANSPORTS = Object.freeze(['websocket', 'polling', 'upgrade'])
-
 /** Engine.IO v4 packet types (the first character of a text packet). */
 export const EIO_PACKET = Object.freeze({
   OPEN: '0', CLOSE: '1', PING: '2', PONG: '3', MESSAGE: '4', UPGRADE: '5', NOOP: '6'

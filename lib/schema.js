@@ -96,7 +96,7 @@ export const SCHEMA_VERSION = 1
  * @typedef {object} TimelinePoint
  * @property {number} t wall clock epoch ms
  * @property {number} connected
- * @property {{ websocket: number, polling: number }} byTransport connected by the transport in use now
+ * @property {import('./transports.js').ByTransport} byTransport connected by the transport in use now
  * @property {number} connects connections established in this second
  * @property {number} disconnects in this second
  * @property {number} errors connect errors in this second
@@ -221,7 +221,7 @@ export const SCHEMA_VERSION = 1
 
 /**
  * One second of a server process; `server` (its id, e.g. a cluster worker) is set by the collector.
- * @typedef {ProcessSample & { connected: number, byTransport: { websocket: number, polling: number }, server?: string, workers?: (ProcessSample & { worker: number, pid?: number })[], primary?: ProcessSample }} ServerSample
+ * @typedef {ProcessSample & { connected: number, byTransport: import('./transports.js').ByTransport, server?: string, workers?: (ProcessSample & { worker: number, pid?: number })[], primary?: ProcessSample }} ServerSample
  *   a cluster (`serve --cluster K`) adds each worker's and the primary's own sample to the totals
  */
 

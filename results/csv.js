@@ -6,6 +6,7 @@
  * (OWASP "CSV injection").
  */
 
+import { WIRE_NAMES } from '../lib/transports.js'
 import { reasonRows } from '../lib/reasons.js'
 
 /** @typedef {import('../lib/schema.js').DistributionResult} DistributionResult */
@@ -56,7 +57,7 @@ export function messagesCsv (distributions) {
 }
 
 const SAMPLE_HEADER = [
-  'distribution', 'kind', 'source', 't', 'time', 'connected', 'websocket', 'polling', 'connects', 'disconnects',
+  'distribution', 'kind', 'source', 't', 'time', 'connected', ...WIRE_NAMES, 'connects', 'disconnects',
   'errors', 'messages', 'loop_delay_p50_ms', 'loop_delay_p99_ms', 'loop_delay_max_ms', 'elu', 'cpu_pct',
   'rss_bytes', 'heap_used_bytes', 'saturated'
 ]
@@ -73,15 +74,15 @@ const iso = (t) => Number.isFinite(t) ? new Date(t).toISOString() : ''
 export function samplesCsv (distributions) {
   const rows = distributions.flatMap((d) => [
     ...d.timeline.map((p) => [
-      d.name, 'timeline', p.simulator, p.t, iso(p.t), p.connected, p.byTransport.websocket, p.byTransport.polling,
+      d.name, 'timeline', p.simulator, p.t, iso(p.t), p.connected, ...WIRE_NAMES.map((name) => p.byTransport[name]),
       p.connects, p.disconnects, p.errors, p.messages
     ]),
     ...d.health.map((h) => [
-      d.name, 'health', h.simulator, h.t, iso(h.t), null, null, null, null, null, null, null,
+      d.name, 'health', h.simulator, h.t, iso(h.t), null, ...WIRE_NAMES.map(() => null), null, null, null, null,
       h.loopDelayP50Ms, h.loopDelayP99Ms, h.loopDelayMaxMs, h.elu, h.cpuPct, h.rssBytes, h.heapUsedBytes, h.saturated
     ]),
     ...d.server.map((s) => [
-      d.name, 'server', s.server ?? 'server', s.t, iso(s.t), s.connected, s.byTransport.websocket, s.byTransport.polling,
+      d.name, 'server', s.server ?? 'server', s.t, iso(s.t), s.connected, ...WIRE_NAMES.map((name) => s.byTransport[name]),
       null, null, null, null, s.loopDelayP50Ms, s.loopDelayP99Ms, s.loopDelayMaxMs, s.elu, s.cpuPct, s.rssBytes, s.heapUsedBytes, null
     ])
   ])

@@ -3,6 +3,7 @@
  * Totals: CPU, memory and connections add up; event-loop delay and utilisation are the
  * worst process's (a saturated worker is what delays its clients).
  */
+import { perTransport, totalOf } from '../lib/transports.js'
 
 /**
  * @typedef {import('../lib/process-sampler.js').ProcessSample} ProcessSample
@@ -20,8 +21,7 @@ export function totalStats (primary, workers, adapter) {
   const sum = (/** @type {(s: ProcessSample) => number} */ pick) => all.reduce((total, s) => total + pick(s), 0)
   const max = (/** @type {(s: ProcessSample) => number} */ pick) => Math.max(...all.map(pick))
   const round2 = (/** @type {number} */ v) => Math.round(v * 100) / 100
-  const websocket = answered.reduce((total, s) => total + s.byTransport.websocket, 0)
-  const polling = answered.reduce((total, s) => total + s.byTransport.polling, 0)
+  const byTransport = perTransport((name) => answered.reduce((total, s) => total + s.byTransport[name], 0))
   return {
     t: primary.t,
     loopDelayP50Ms: max((s) => s.loopDelayP50Ms),
@@ -31,8 +31,8 @@ export function totalStats (primary, workers, adapter) {
     cpuPct: round2(sum((s) => s.cpuPct)),
     rssBytes: sum((s) => s.rssBytes),
     heapUsedBytes: sum((s) => s.heapUsedBytes),
-    connected: websocket + polling,
-    byTransport: { websocket, polling },
+    connected: totalOf(byTransport),
+    byTransport,
     cluster: {
       adapter,
       workers: workers.length,

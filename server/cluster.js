@@ -6,6 +6,7 @@
  * The primary also answers GET /stats for the worker that got the request: it asks every
  * worker over IPC and adds them up.
  */
+import { perTransport } from '../lib/transports.js'
 import cluster from 'node:cluster'
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
@@ -49,7 +50,7 @@ export async function startCluster (options, hooks = {}) {
   const reporter = options.runId && options.redisUrl
     ? await connectServerReporter({ redisUrl: options.redisUrl, runId: options.runId, serverId: `${options.serverId}-primary`, onError: hooks.onError })
     : undefined
-  const reportTimer = reporter && setInterval(() => reporter.report({ ...sampler.sample(), connected: 0, byTransport: { websocket: 0, polling: 0 } }), 1000)
+  const reportTimer = reporter && setInterval(() => reporter.report({ ...sampler.sample(), connected: 0, byTransport: perTransport(() => 0) }), 1000)
   const statsSampler = createProcessSampler()
   /** @type {Map<Worker, { index: number, connected: number }>} */
   const workers = new Map()

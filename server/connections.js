@@ -4,9 +4,10 @@
  * table when asked (the probe, which may be attached late and must cost nothing between
  * samples).
  */
+import { perTransport, totalOf, wireOf } from '../lib/transports.js'
 
 /**
- * @typedef {{ connected: number, byTransport: { websocket: number, polling: number } }} ConnectionCounts
+ * @typedef {{ connected: number, byTransport: import('../lib/transports.js').ByTransport }} ConnectionCounts
  */
 
 /**
@@ -15,19 +16,19 @@
  * @returns {{ counts: () => ConnectionCounts }}
  */
 export function trackConnections (io) {
-  const counts = { websocket: 0, polling: 0 }
+  const counts = perTransport(() => 0)
   io.on('connection', (socket) => {
-    let transport = /** @type {'websocket' | 'polling'} */ (socket.conn.transport.name === 'websocket' ? 'websocket' : 'polling')
+    let transport = wireOf(socket.conn.transport.name)
     counts[transport]++
-    socket.conn.once('upgrade', () => {
-      counts.polling--
-      counts.websocket++
-      transport = 'websocket'
+    socket.conn.once('upgrade', (/** @type {{ name: string }} */ upgraded) => {
+      counts[transport]--
+      transport = wireOf(upgraded.name)
+      counts[transport]++
     })
     socket.once('disconnect', () => { counts[transport]-- })
   })
   return {
-    counts: () => ({ connected: counts.websocket + counts.polling, byTransport: { ...counts } })
+    counts: () => ({ connected: totalOf(counts), byTransport: { ...counts } })
   }
 }
 
@@ -38,12 +39,9 @@ export function trackConnections (io) {
  * @returns {ConnectionCounts}
  */
 export function countEngineClients (io) {
-  const byTransport = { websocket: 0, polling: 0 }
+  const byTransport = perTransport(() => 0)
   const clients = /** @type {Record<string, { transport?: { name?: string } }>} */ (/** @type {any} */ (io.engine)?.clients ?? {})
-  for (const sid in clients) {
-    // Anything but polling is a persistent connection (websocket, or webtransport where enabled).
-    if (clients[sid].transport?.name === 'polling') byTransport.polling++
-    else byTransport.websocket++
-  }
-  return { connected: byTransport.websocket + byTransport.polling, byTransport }
+  // A transport we do not know (webtransport, where enabled) counts as a persistent connection.
+  for (const sid in clients) byTransport[wireOf(clients[sid].transport?.name)]++
+  return { connected: totalOf(byTransport), byTransport }
 }

@@ -6,15 +6,17 @@
 import { monotonicMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, percentileCurve } from '../lib/histogram.js'
 import { createReasonCounter } from '../lib/reasons.js'
+import { CLIENT_MODES, WIRE_NAMES, perTransport, wireOf } from '../lib/transports.js'
 
 /**
  * @typedef {import('./engines/types.js').Transport} Transport
  * @typedef {import('./engines/types.js').SwarmEvents} SwarmEvents
  */
 
+/** A client's wire transport: 0 = not connected, else 1 + its index in WIRE_NAMES. */
 const WIRE_NONE = 0
-const WIRE_POLLING = 1
-const WIRE_WEBSOCKET = 2
+/** @param {string} name */
+const wireNumber = (name) => WIRE_NAMES.indexOf(wireOf(name)) + 1
 
 /**
  * @param {object} options
@@ -35,7 +37,9 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
   // Reasons are the server's text: counted safely and bounded (lib/reasons.js).
   const disconnects = createReasonCounter()
   const errors = createReasonCounter()
-  const totals = { connected: 0, websocket: 0, polling: 0, everConnected: 0, attempts: 0, reconnects: 0 }
+  const totals = { connected: 0, everConnected: 0, attempts: 0, reconnects: 0 }
+  /** Connected clients by wire transport: index = wire number. */
+  const byWire = new Int32Array(WIRE_NAMES.length + 1)
   const window = { connects: 0, disconnects: 0, errors: 0 }
 
   /**
@@ -43,9 +47,11 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
    * @param {number} delta +1 or -1
    */
   function countWire (i, delta) {
-    if (wire[i] === WIRE_WEBSOCKET) totals.websocket += delta
-    else if (wire[i] === WIRE_POLLING) totals.polling += delta
+    byWire[wire[i]] += delta
   }
+
+  /** Connected now by wire transport. */
+  const connectedByTransport = () => perTransport((name) => byWire[WIRE_NAMES.indexOf(name) + 1])
 
   /** @type {SwarmEvents} */
   const events = {
@@ -56,7 +62,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
     connected (i, wireName) {
       if (wire[i] !== WIRE_NONE) return
       recordMs(connectTime, monotonicMs() - attemptStartMs[i])
-      wire[i] = wireName === 'websocket' ? WIRE_WEBSOCKET : WIRE_POLLING
+      wire[i] = wireNumber(wireName)
       countWire(i, 1)
       totals.connected++
       byMode[transports[i]].connected++
@@ -74,9 +80,11 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
         everUpgraded[i] = 1
         byMode[transports[i]].upgraded++
       }
-      if (wire[i] !== WIRE_POLLING) return
+      // To the last transport of its mode (upgrade: polling → websocket), once connected on another.
+      const to = wireNumber(/** @type {string} */ (CLIENT_MODES[transports[i]].at(-1)))
+      if (wire[i] === WIRE_NONE || wire[i] === to) return
       countWire(i, -1)
-      wire[i] = WIRE_WEBSOCKET
+      wire[i] = to
       countWire(i, 1)
     },
     message (i, event, args) {
@@ -106,7 +114,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
 
     /** Connected now, in total and by wire transport. */
     live () {
-      return { connected: totals.connected, websocket: totals.websocket, polling: totals.polling, errors: errors.total(), byMode }
+      return { connected: totals.connected, ...connectedByTransport(), errors: errors.total(), byMode }
     },
 
     /**
@@ -118,7 +126,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       const point = {
         t: Math.round(wallMs()),
         connected: totals.connected,
-        byTransport: { websocket: totals.websocket, polling: totals.polling },
+        byTransport: connectedByTransport(),
         ...window,
         messages
       }

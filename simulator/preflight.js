@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { CODES, IoswarmError } from '../lib/errors.js'
+import { modeShape } from '../lib/transports.js'
 import { POST_CONNECTIONS } from './engines/lean/polling.js'
 
 /** Descriptors a simulator process holds besides its clients (stdio, epoll, timers, Redis, probe). */
@@ -56,7 +57,7 @@ export const KIB_PER_CLIENT = {
  * @param {import('../lib/options.js').MixEntry[]} mix
  */
 export function pollingShareOf (mix) {
-  return shareOf(mix, (t) => t !== 'websocket')
+  return shareOf(mix, (t) => modeShape(t).startsPolling)
 }
 
 /**
@@ -64,12 +65,12 @@ export function pollingShareOf (mix) {
  * @param {import('../lib/options.js').MixEntry[]} mix
  */
 export function upgradeShareOf (mix) {
-  return shareOf(mix, (t) => t === 'upgrade')
+  return shareOf(mix, (t) => modeShape(t).upgrades)
 }
 
 /**
  * @param {import('../lib/options.js').MixEntry[]} mix
- * @param {(transport: string) => boolean} pick
+ * @param {(transport: import('../lib/transports.js').ClientMode) => boolean} pick
  */
 function shareOf (mix, pick) {
   const total = mix.reduce((sum, m) => sum + m.weight, 0)

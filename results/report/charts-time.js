@@ -3,11 +3,13 @@
  * simulator), the server's load and memory, and each simulator's own health with its
  * saturated stretches shaded.
  */
+import { perTransport, WIRE_NAMES } from '../../lib/transports.js'
 import { axis, band, bandAxis, chartConfig, color, line, secondsAxis, secondsSince, spec, tint } from './chart-config.js'
 
 /**
  * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
  * @typedef {import('./html.js').ChartSpec} ChartSpec
+ * @typedef {import('../../lib/transports.js').ByTransport} ByTransport
  */
 
 /** A simulator that missed this many seconds of samples stops counting in the totals: it is gone. */
@@ -18,10 +20,10 @@ const CARRY_SECONDS = 2
  * so its last value is carried over a short gap; beyond that it counts as gone (stale).
  * Seconds count from the distribution's start (negative for samples taken before it).
  * @param {DistributionResult} d
- * @returns {{ second: number, websocket: number, polling: number }[]}
+ * @returns {({ second: number } & ByTransport)[]}
  */
 export function connectedPerSecond (d) {
-  /** @type {Map<string, Map<number, { websocket: number, polling: number }>>} */
+  /** @type {Map<string, Map<number, ByTransport>>} */
   const bySimulator = new Map()
   let first = Infinity
   let last = -Infinity
@@ -33,17 +35,16 @@ export function connectedPerSecond (d) {
     last = Math.max(last, second)
   }
   const length = d.timeline.length ? last - first + 1 : 0
-  const totals = Array.from({ length }, (_, i) => ({ second: first + i, websocket: 0, polling: 0 }))
+  const totals = Array.from({ length }, (_, i) => ({ second: first + i, ...perTransport(() => 0) }))
   for (const seconds of bySimulator.values()) {
-    /** @type {{ websocket: number, polling: number } | undefined} */
+    /** @type {ByTransport | undefined} */
     let carried
     let carriedAt = -Infinity
     for (const total of totals) {
       const now = seconds.get(total.second)
       if (now) { carried = now; carriedAt = total.second }
       if (!carried || total.second - carriedAt > CARRY_SECONDS) continue
-      total.websocket += carried.websocket
-      total.polling += carried.polling
+      for (const name of WIRE_NAMES) total[name] += carried[name]
     }
   }
   return totals
@@ -58,8 +59,7 @@ export function connectionCharts (d, prefix) {
   const totals = connectedPerSecond(d)
   const stacked = chartConfig('line', {
     datasets: [
-      line('websocket', totals.map((p) => ({ x: p.second, y: p.websocket })), color(0), { fill: 'origin', backgroundColor: tint(color(0), 0.35) }),
-      line('polling', totals.map((p) => ({ x: p.second, y: p.polling })), color(1), { fill: '-1', backgroundColor: tint(color(1), 0.35) })
+      ...WIRE_NAMES.map((name, k) => line(name, totals.map((p) => ({ x: p.second, y: p[name] })), color(k), { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) }))
     ]
   }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }) })
   const simulators = [...new Set(d.timeline.map((p) => p.simulator))]
@@ -104,8 +104,7 @@ export function serverCharts (d, prefix) {
     datasets: [
       line('RSS (MiB)', d.server.map((s) => ({ x: x(s), y: Math.round(s.rssBytes / 2 ** 20) })), color(6)),
       line('connections', d.server.map((s) => ({ x: x(s), y: s.connected })), color(4), { yAxisID: 'y1' }),
-      line('websocket', d.server.map((s) => ({ x: x(s), y: s.byTransport.websocket })), color(0), { yAxisID: 'y1', borderDash: [4, 3] }),
-      line('polling', d.server.map((s) => ({ x: x(s), y: s.byTransport.polling })), color(1), { yAxisID: 'y1', borderDash: [4, 3] })
+      ...WIRE_NAMES.map((name, k) => line(name, d.server.map((s) => ({ x: x(s), y: s.byTransport[name] })), color(k), { yAxisID: 'y1', borderDash: [4, 3] }))
     ]
   }, { x: secondsAxis(), y: axis('RSS (MiB)', { beginAtZero: true }), y1: axis('connections', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } }) })
   const note = 'no server samples (target was not the reference server and no probe was attached)'

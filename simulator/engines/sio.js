@@ -12,6 +12,7 @@
  * xmlhttprequest-ssl keeps the whole body (re-concatenating it on every chunk), so the limit
  * is applied in the agent we hand it, which cuts a response the moment it passes the limit.
  */
+import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import http from 'node:http'
 import https from 'node:https'
 import { Manager } from 'socket.io-client'
@@ -30,9 +31,9 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from 
  * @param {Transport} transport
  */
 function transportOptions (transport) {
-  if (transport === 'websocket') return { transports: ['websocket'], upgrade: false }
-  if (transport === 'polling') return { transports: ['polling'], upgrade: false }
-  return { transports: ['polling', 'websocket'], upgrade: true }
+  // socket.io-client's transport names are ours (lib/transports.js); several = upgrade.
+  const transports = [...CLIENT_MODES[transport]]
+  return { transports, upgrade: transports.length > 1 }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -141,7 +142,7 @@ export const sioEngine = {
         })
         manager.on('reconnect_attempt', () => events.attempt(i))
         socket.on('connect', () => {
-          events.connected(i, manager.engine.transport.name === 'websocket' ? 'websocket' : 'polling')
+          events.connected(i, wireOf(manager.engine.transport.name))
           if (wasConnected) events.reconnected(i)
           wasConnected = true
         })

@@ -6,7 +6,7 @@
 
 /**
  * @typedef {import('../../lib/options.js').Transport} Transport
- * @typedef {'websocket' | 'polling'} WireTransport
+ * @typedef {import('../../lib/transports.js').WireTransport} WireTransport
  */
 
 /**

@@ -48,7 +48,7 @@ test('npm pack → npm install the tarball → import \'ioswarm\' runs a swarm; 
 
   const installed = path.join(project, 'node_modules/ioswarm')
   assert.ok(existsSync(path.join(installed, 'types/index.d.ts')), 'type declarations are shipped')
-  assert.ok(existsSync(path.join(installed, 'types/server/probe.d.ts')))
+  assert.ok(existsSync(path.join(installed, 'types/server/probe/index.d.ts')))
   assert.ok(!existsSync(path.join(installed, 'test')) && !existsSync(path.join(installed, 'bench')), 'no tests or benchmarks in the package')
 
   await writeFile(path.join(project, 'swarm.js'), SCRIPT)

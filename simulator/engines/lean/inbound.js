@@ -5,7 +5,8 @@
  * Anything malformed ends the client with 'parse error' instead of throwing.
  */
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
-import { STATE, WIRE } from './client.js'
+import { STATE } from './client.js'
+import { BY_WIRE } from './transports.js'
 import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage } from './codec.js'
 
 /** @typedef {import('./client.js').Client} Client */
@@ -206,7 +207,7 @@ function onNamespaceConnect (s, c, text, header) {
   if (pid !== c.pid) c.offset = '' // a new recovery session: the old offset means nothing to it
   c.pid = pid
   c.state = STATE.CONNECTED
-  s.events.connected(c.i, c.wire === WIRE.WEBSOCKET ? 'websocket' : 'polling')
+  s.events.connected(c.i, /** @type {import('./transports.js').LeanTransport} */ (BY_WIRE[c.wire]).name)
   const early = c.early
   c.early = null
   if (early === null) return

@@ -9,7 +9,9 @@ import { FrameCache } from './frame-cache.js'
 import { backoffDelayMs } from './backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
 import { openWebSocket } from './websocket.js'
-import { poll, pollSend, closePolling } from './polling.js'
+import { closePolling } from './polling.js'
+import { BY_WIRE, transports } from './transports.js'
+import { CLIENT_MODES } from '../../../lib/transports.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
 
@@ -67,13 +69,9 @@ export class LeanSession {
     const gen = c.gen
     this.events.attempt(c.i)
     if (c.gen !== gen || c.state !== STATE.OPENING) return
-    if (c.mode === 'websocket') {
-      c.wire = WIRE.WEBSOCKET
-      openWebSocket(this, c, false)
-    } else {
-      c.wire = WIRE.POLLING
-      poll(this, c)
-    }
+    const first = transports[CLIENT_MODES[c.mode][0]]
+    c.wire = first.wire
+    first.open(this, c)
   }
 
   /**
@@ -92,7 +90,9 @@ export class LeanSession {
     this.sweeper.setIn(c.i, c.pingWindowMs)
     const gen = c.gen
     this.send(c, encodeConnect(this.nsp, this.connectData(c)))
-    if (c.mode === 'upgrade' && info.upgrades.includes('websocket')) openWebSocket(this, c, true)
+    // A mode of several transports upgrades to the next one the server offers (upgrade.js).
+    const next = CLIENT_MODES[c.mode][1]
+    if (next === 'websocket' && info.upgrades.includes(next)) openWebSocket(this, c, true)
     if (c.reconnecting) {
       // socket.io-client counts a reconnection when the Engine.IO session reopens.
       c.reconnecting = false
@@ -122,8 +122,7 @@ export class LeanSession {
    * @param {string} packet
    */
   send (c, packet) {
-    if (c.wire === WIRE.WEBSOCKET) c.ws?.send(packet)
-    else if (c.wire === WIRE.POLLING) pollSend(this, c, packet)
+    BY_WIRE[c.wire]?.send(this, c, packet)
   }
 
   /** @param {number} i */

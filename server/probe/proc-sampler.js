@@ -7,10 +7,11 @@
  *
  * proc(5): https://man7.org/linux/man-pages/man5/proc.5.html
  */
+import { perTransport } from '../../lib/transports.js'
 import { execFileSync } from 'node:child_process'
 import { readFile, readdir, readlink } from 'node:fs/promises'
-import { wallMs } from '../lib/clock.js'
-import { CODES, IoswarmError } from '../lib/errors.js'
+import { wallMs } from '../../lib/clock.js'
+import { CODES, IoswarmError } from '../../lib/errors.js'
 
 const TCP_ESTABLISHED = '01'
 
@@ -100,7 +101,7 @@ export async function createProcSampler (pid, { clockTicks = clockTicksPerSecond
         cpuPct: Math.round(cpuTicks / clockTicks / elapsedS * 10000) / 100,
         rssBytes: now.rssBytes,
         connected: now.connected,
-        byTransport: { websocket: null, polling: null },
+        byTransport: perTransport(() => null),
         loopDelayP50Ms: null,
         loopDelayP99Ms: null,
         loopDelayMaxMs: null,

@@ -8,10 +8,10 @@ import { Redis } from 'ioredis'
 import { Server } from 'socket.io'
 import { io as connect } from 'socket.io-client'
 import { attachProbe } from 'ioswarm/probe'
-import { createCollector } from '../../results/collector/index.js'
-import { ROOT } from '../helpers/cli.js'
-import { getRedisUrl } from '../helpers/redis.js'
-import { waitFor } from '../helpers/wait.js'
+import { createCollector } from '../../../results/collector/index.js'
+import { ROOT } from '../../helpers/cli.js'
+import { getRedisUrl } from '../../helpers/redis.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /**
  * A plain socket.io server, as a user would have it, with one websocket and one polling client.
@@ -58,7 +58,7 @@ test('attachProbe with a Redis URL: samples of a plain socket.io server arrive i
   t.after(() => probe.stop())
   await probe.ready
   assert.equal(await connections(), before + 1, 'the probe opened its own connection')
-  /** @type {import('../../lib/schema.js').ServerSample[]} */
+  /** @type {import('../../../lib/schema.js').ServerSample[]} */
   let samples = []
   await waitFor(async () => {
     samples = (await collector.getSamples(runId)).server
@@ -115,8 +115,8 @@ test('the probe\'s import graph stays light: no socket.io-client, no reports, no
       else packages.add(spec)
     }
   }
-  visit(path.join(ROOT, 'server/probe.js'))
+  visit(path.join(ROOT, 'server/probe/index.js'))
   const files = [...seen].map((f) => path.relative(ROOT, f)).sort()
-  assert.deepEqual(files, ['lib/collector-keys.js', 'lib/errors.js', 'lib/process-sampler.js', 'lib/redis.js', 'server/connections.js', 'server/probe.js'])
+  assert.deepEqual(files, ['lib/collector-keys.js', 'lib/errors.js', 'lib/process-sampler.js', 'lib/redis.js', 'lib/transports.js', 'server/connections.js', 'server/probe/index.js'])
   assert.deepEqual([...packages].filter((p) => !p.startsWith('node:')), ['ioredis'])
 })

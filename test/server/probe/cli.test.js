@@ -1,11 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { createCollector } from '../../results/collector/index.js'
-import { runCli } from '../helpers/cli.js'
-import { getRedisUrl } from '../helpers/redis.js'
-import { waitFor } from '../helpers/wait.js'
-import { startTcpChild } from './processes.js'
+import { createCollector } from '../../../results/collector/index.js'
+import { runCli } from '../../helpers/cli.js'
+import { getRedisUrl } from '../../helpers/redis.js'
+import { waitFor } from '../../helpers/wait.js'
+import { startTcpChild } from '../processes.js'
 
 const linuxOnly = { skip: process.platform !== 'linux' && 'needs Linux /proc' }
 
@@ -20,7 +20,7 @@ test('ioswarm probe --pid: samples of a running process arrive; it stops when th
   })
   const child = await startTcpChild(t)
   const probe = runCli(t, ['bin/ioswarm.js', 'probe', '--pid', String(child.pid), '--redis', redisUrl, '--run', runId, '--id', 'legacy-1', '--interval', '200ms'])
-  /** @type {import('../../lib/schema.js').ServerSample[]} */
+  /** @type {import('../../../lib/schema.js').ServerSample[]} */
   let samples = []
   await waitFor(async () => {
     samples = (await collector.getSamples(runId)).server

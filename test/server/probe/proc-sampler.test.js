@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createProcSampler, establishedInodes, parseStat } from '../../server/proc-sampler.js'
-import { startTcpChild } from './processes.js'
+import { createProcSampler, establishedInodes, parseStat } from '../../../server/probe/proc-sampler.js'
+import { startTcpChild } from '../processes.js'
 
 test('parseStat counts fields from the last parenthesis, whatever the command name holds', () => {
   const fields = ['S', ...Array.from({ length: 49 }, (_, i) => String(i + 4))]

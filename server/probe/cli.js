@@ -3,11 +3,11 @@
  * collector, for servers not written in Node. Stops when the process exits.
  */
 import os from 'node:os'
-import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
-import { formatBytes } from '../lib/format.js'
-import { invalidOption } from '../lib/errors.js'
-import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
-import { runProcessProbe } from './proc-probe.js'
+import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
+import { formatBytes } from '../../lib/format.js'
+import { invalidOption } from '../../lib/errors.js'
+import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
+import { runProcessProbe } from './proc.js'
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
 

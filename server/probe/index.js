@@ -10,10 +10,10 @@
  * URL, and does nothing at all until attachProbe is called.
  */
 import os from 'node:os'
-import { invalidOption } from '../lib/errors.js'
-import { createProcessSampler } from '../lib/process-sampler.js'
-import { LIMITS, runKeys } from '../lib/collector-keys.js'
-import { countEngineClients } from './connections.js'
+import { invalidOption } from '../../lib/errors.js'
+import { createProcessSampler } from '../../lib/process-sampler.js'
+import { LIMITS, runKeys } from '../../lib/collector-keys.js'
+import { countEngineClients } from '../connections.js'
 
 /** The collector's rule for ids that go into keys (results/README.md). */
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
@@ -87,7 +87,7 @@ export function attachProbe (io, options) {
 /** @param {string} url */
 async function connect (url) {
   // Loaded here so that a probe given a client, or never attached, costs no ioredis import.
-  const { connectRedis } = await import('../lib/redis.js')
+  const { connectRedis } = await import('../../lib/redis.js')
   return connectRedis(url)
 }
 

@@ -1,0 +1,35 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { CLIENT_MODES, MODE_NAMES, WIRE_NAMES, modeShape, perTransport, totalOf, wireOf } from '../../lib/transports.js'
+import { samplesCsv } from '../../results/csv.js'
+import { connectionCharts } from '../../results/report/charts-time.js'
+import { transports as leanTransports } from '../../simulator/engines/lean/transports.js'
+import { parseTransportMix } from '../../lib/options.js'
+
+test('wire transports and client modes: every mode uses known wire transports; the lean engine has a module for each', () => {
+  assert.deepEqual(WIRE_NAMES, ['websocket', 'polling'])
+  assert.deepEqual(MODE_NAMES, ['websocket', 'polling', 'upgrade'])
+  for (const mode of MODE_NAMES) for (const wire of CLIENT_MODES[mode]) assert.ok(WIRE_NAMES.includes(wire), `${mode}: ${wire}`)
+  assert.deepEqual(Object.keys(leanTransports).sort(), [...WIRE_NAMES].sort())
+  assert.deepEqual(modeShape('upgrade'), { startsPolling: true, upgrades: true })
+  assert.deepEqual(modeShape('websocket'), { startsPolling: false, upgrades: false })
+  assert.deepEqual(parseTransportMix('upgrade:1,websocket:3').map((m) => m.transport), ['upgrade', 'websocket'])
+})
+
+test('per-transport records, totals and names from a library\'s transport name', () => {
+  assert.deepEqual(perTransport(() => 0), { websocket: 0, polling: 0 })
+  assert.equal(totalOf({ websocket: 3, polling: 4 }), 7)
+  assert.equal(totalOf({ websocket: null, polling: null }), 0)
+  assert.equal(wireOf('polling'), 'polling')
+  assert.equal(wireOf('websocket'), 'websocket')
+  assert.equal(wireOf('webtransport'), 'websocket', 'another persistent transport counts as a persistent connection')
+})
+
+test('CSV columns and chart series follow the list of wire transports', () => {
+  const header = samplesCsv([]).split('\n')[0].split(',')
+  for (const name of WIRE_NAMES) assert.ok(header.includes(name), `samples.csv has a ${name} column`)
+  const d = /** @type {any} */ ({ name: 'd', startedAt: 0, simulators: 1, clients: { connected: 3, target: 3 }, timeline: [{ t: 1000, simulator: 's', connected: 3, byTransport: { websocket: 1, polling: 2 } }], server: [], health: [] })
+  const [stacked] = connectionCharts(d, 'x')
+  const datasets = /** @type {any} */ (stacked).config.data.datasets
+  assert.deepEqual(datasets.map((/** @type {any} */ s) => s.label), WIRE_NAMES)
+})
