@@ -17,7 +17,7 @@ import { staleLine, watchStale } from './stale.js'
  * @property {AbortSignal} [signal]
  * @property {(line: string) => void} [log] phase changes and round results
  * @property {(line: string) => void} [status] the live status line
- * @property {import('../simulator/preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
+ * @property {import('../lib/limits.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
  */
 
 /**

@@ -6,14 +6,15 @@
  */
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { parseTransportMix } from '../lib/options.js'
-import { checkPreflight, FD_MARGIN, formatMiB, judgeLimits, pollingShareOf, upgradeShareOf } from '../simulator/preflight.js'
+import { formatMiB, judgeLimits } from '../lib/limits.js'
+import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../simulator/index.js'
 
 /** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
 const SERVER_KIB_PER_CLIENT = 40
 
 /**
  * @param {import('./options.js').RunOptions} options
- * @param {import('../simulator/preflight.js').Limits} limits
+ * @param {import('../lib/limits.js').Limits} limits
  * @returns {string[]} warnings (limits above 80 % use)
  * @throws {IoswarmError} LIMIT naming the limit a distribution exceeds and how to raise it
  */

@@ -4,16 +4,13 @@
  * hidden client-side limit fakes server results (DESIGN.md), so a run that cannot fit stops
  * with the limit named and how to raise it, and one that barely fits says so.
  */
-import { readFileSync } from 'node:fs'
-import os from 'node:os'
 import { CODES, IoswarmError } from '../lib/errors.js'
+import { formatMiB, judgeLimits } from '../lib/limits.js'
 import { modeShape } from '../lib/transports.js'
 import { POST_CONNECTIONS } from './engines/lean/polling.js'
 
 /** Descriptors a simulator process holds besides its clients (stdio, epoll, timers, Redis, probe). */
 export const FD_MARGIN = 64
-/** Above this share of a limit, the run goes on with a warning. */
-export const WARN_RATIO = 0.8
 /** Fixed RSS of one simulator process (Node, modules), bytes. */
 const BASE_BYTES = 80 * 1024 * 1024
 /**
@@ -27,13 +24,10 @@ export const KIB_PER_CLIENT = {
 }
 
 /**
- * @typedef {object} Limits
- * @property {number} fdSoft open files soft limit (what the process gets)
- * @property {number} fdHard open files hard limit (what ulimit -n can raise it to)
- * @property {number} ports ephemeral ports per (source address, destination address:port)
- * @property {string} portRange e.g. '32768 60999'
- * @property {number} freeBytes memory available now
+ * @typedef {import('../lib/limits.js').Limits} Limits
  */
+
+export { readLimits, judgeLimits, formatMiB, WARN_RATIO } from '../lib/limits.js'
 
 /**
  * @typedef {object} Need
@@ -79,34 +73,6 @@ function shareOf (mix, pick) {
 }
 
 /**
- * The machine's limits, read from /proc (Linux); unknown values are Infinity.
- * @returns {Limits}
- */
-export function readLimits () {
-  const [fdSoft, fdHard] = readOpenFiles()
-  let ports = Infinity
-  let portRange = 'unknown'
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
-    ports = high - low + 1
-    portRange = `${low} ${high}`
-  } catch {}
-  return { fdSoft, fdHard, ports, portRange, freeBytes: os.freemem() }
-}
-
-/** @returns {[number, number]} */
-function readOpenFiles () {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))
-    const [soft, hard] = (line ?? '').slice('Max open files'.length).trim().split(/\s+/)
-    const num = (/** @type {string | undefined} */ v) => (v === undefined || v === 'unlimited' ? Infinity : Number(v))
-    return [num(soft), num(hard)]
-  } catch {
-    return [Infinity, Infinity]
-  }
-}
-
-/**
  * Checks a run against limits; throws IoswarmError LIMIT naming every limit it exceeds.
  * @param {Need} need
  * @param {Limits} limits
@@ -136,25 +102,4 @@ export function checkPreflight (need, limits) {
     throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)):\n  ${errors.join('\n  ')}`)
   }
   return { needs: { fdsPerProcess, portsPerDestination, memoryBytes }, limits, warnings }
-}
-
-/**
- * Each need against its limit: over it is an error (its text and how to raise it), over
- * WARN_RATIO of it a warning. Shared with the runner's preflight, which adds up processes.
- * @param {{ text: string, need: number, limit: number, how: string }[]} checks
- * @returns {{ errors: string[], warnings: string[] }}
- */
-export function judgeLimits (checks) {
-  const errors = []
-  const warnings = []
-  for (const c of checks) {
-    if (c.need > c.limit) errors.push(`${c.text}; ${c.how}`)
-    else if (c.need > c.limit * WARN_RATIO) warnings.push(`${c.text} (over ${WARN_RATIO * 100} %)`)
-  }
-  return { errors, warnings }
-}
-
-/** @param {number} bytes */
-export function formatMiB (bytes) {
-  return `${Math.round(bytes / 1048576)} MiB`
 }
