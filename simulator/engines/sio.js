@@ -165,8 +165,11 @@ export const sioEngine = {
         for (const socket of sockets) socket?.disconnect()
         sockets.length = 0
         // Polling clients send their close packet in a POST after disconnect(); let those
-        // finish (bounded), then drop every kept-alive socket so the process can exit.
+        // finish (bounded), then drop every kept-alive socket so the process can exit. A
+        // server that holds long-polls open (python-socketio) makes engine.io-client send
+        // requests after that: refused from then on, or they keep the process alive.
         await waitForIdle(agent, 2000)
+        refuseRequests(agent)
         agent.destroy()
       },
 
@@ -175,6 +178,15 @@ export const sioEngine = {
       }
     }
   }
+}
+
+/**
+ * From now on, every request through `agent` is destroyed before it opens a socket.
+ * @param {http.Agent} agent
+ */
+function refuseRequests (agent) {
+  const target = /** @type {http.Agent & { addRequest: (req: http.ClientRequest, options: object) => void }} */ (agent)
+  target.addRequest = (req) => { req.destroy(new Error('the swarm is closed')) }
 }
 
 /**

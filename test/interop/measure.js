@@ -1,0 +1,42 @@
+/**
+ * One interop case: `ioswarm simulate` (the real binary) against a peer server, every client
+ * connected as the *server* counts them, every broadcast measured with nothing missing, and a
+ * clean exit of the simulator by itself within a bounded time.
+ */
+import assert from 'node:assert/strict'
+import { runCli } from '../helpers/cli.js'
+import { waitFor } from '../helpers/wait.js'
+
+/** What every case runs: 5 clients for 8 s (room for a slow start on a busy machine), all at once. */
+const CLIENTS = 5
+const DURATION_S = 8
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {import('../helpers/peers.js').Peer} peer
+ * @param {{ engine: string, transport: string, url?: string, namespace?: string, args?: string[], messages?: number }} spec
+ * @returns {Promise<any>} the simulator's result
+ */
+export async function measureAgainst (t, peer, { engine, transport, url = peer.url, namespace = '/', args = [], messages = 2 }) {
+  const startedAt = Date.now()
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '-c', String(CLIENTS), '--engine', engine, '-t', transport, '--url', url,
+    '--ramp', '0', '--duration', `${DURATION_S}s`, '--event', 'news', '--json', '--quiet', ...args], { timeoutMs: (DURATION_S + 20) * 1000 })
+  await waitFor(async () => (await peer.count()).byNamespace[namespace] === CLIENTS, { timeoutMs: DURATION_S * 1000, intervalMs: 50, message: `${CLIENTS} clients on ${namespace} as the server counts them` })
+  await peer.emit(messages)
+  const { code, stdout, stderr } = await run
+  const tookMs = Date.now() - startedAt
+  assert.equal(code, 0, `exit code; stderr: ${stderr.slice(-2000)}`)
+  assert.ok(tookMs < (DURATION_S + 10) * 1000, `exited by itself, ${tookMs} ms after start (duration ${DURATION_S} s)`)
+  const result = JSON.parse(stdout)
+  assert.equal(result.clients.everConnected, CLIENTS, `connected: ${JSON.stringify(result.clients.errors)}`)
+  assert.equal(result.messages.length, messages, `messages measured: ${JSON.stringify(result.messages.map((/** @type {any} */ m) => m.id))}`)
+  for (const m of result.messages) {
+    assert.equal(m.received, CLIENTS, `${m.id} received`)
+    assert.equal(m.missing, 0, `${m.id} missing`)
+    assert.ok(m.absolute && m.absolute.count === CLIENTS, `${m.id}: absolute latency from its sentAt`)
+  }
+  return result
+}
+
+/** Both engines, every transport. */
+export const MATRIX = ['sio', 'lean'].flatMap((engine) => ['websocket', 'polling', 'upgrade'].map((transport) => ({ engine, transport })))

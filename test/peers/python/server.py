@@ -1,0 +1,79 @@
+"""A python-socketio 5 server on aiohttp, for ioswarm's interop tests (Debian python3-socketio).
+
+Listens on 127.0.0.1 on a free port (or PORT), prints {"port": N} on stdout once listening,
+and broadcasts a `news` event {id, sentAt} to every client when POST /emit?count=N is called.
+GET /count answers {"connected": N}: the clients the server itself counts.
+Runs until SIGTERM/SIGINT.
+"""
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+
+import socketio
+from aiohttp import web
+
+NAMESPACES = [ns for ns in os.environ.get('NAMESPACES', '/').split(',') if ns]
+sio = socketio.AsyncServer(async_mode='aiohttp', cors_allowed_origins='*',
+                           ping_interval=float(os.environ.get('PING_INTERVAL', '25')),
+                           ping_timeout=float(os.environ.get('PING_TIMEOUT', '20')))
+app = web.Application()
+sio.attach(app)
+connected = {ns: set() for ns in NAMESPACES}
+sent = 0
+
+
+def handlers(ns):
+    async def connect(sid, environ, auth=None):
+        connected[ns].add(sid)
+
+    async def disconnect(sid):
+        connected[ns].discard(sid)
+
+    sio.on('connect', connect, namespace=ns)
+    sio.on('disconnect', disconnect, namespace=ns)
+
+
+for ns in NAMESPACES:
+    handlers(ns)
+
+
+async def emit(request):
+    global sent
+    count = int(request.query.get('count', '1'))
+    event = request.query.get('event', 'news')
+    for _ in range(count):
+        sent += 1
+        for ns in NAMESPACES:
+            await sio.emit(event, {'id': f'py-{sent}', 'sentAt': time.time() * 1000}, namespace=ns)
+    return web.json_response({'sent': count})
+
+
+async def count(request):
+    return web.json_response({'connected': sum(len(s) for s in connected.values()), 'byNamespace': {ns: len(s) for ns, s in connected.items()}})
+
+
+app.router.add_post('/emit', emit)
+app.router.add_get('/count', count)
+
+
+async def main():
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, '127.0.0.1', int(os.environ.get('PORT', '0')))
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    print(json.dumps({'port': port}), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await runner.cleanup()
+
+
+if __name__ == '__main__':
+    asyncio.run(main())
+    sys.exit(0)
