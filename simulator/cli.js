@@ -58,7 +58,7 @@ async function runOne (options, link, quiet, signal) {
         writeWarnings(preflight.warnings)
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
-        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)
+        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)
       },
       onProgress: (p) => progress.update(formatProgress(p))
     })

@@ -1,5 +1,5 @@
 /**
- * Reads the server's heartbeat settings from an Engine.IO v4 handshake before the swarm
+ * Reads the server's heartbeat settings and protocol version (Engine.IO v3 or v4) from its handshake before the swarm
  * starts, so the ramp can spread connections over the real pingInterval. Tries polling
  * first (one GET), then WebSocket for servers that disabled polling, and closes the probe
  * session at once so it does not linger on the server.
@@ -14,6 +14,7 @@ import { reasonKey } from '../lib/reasons.js'
  * @property {number} pingTimeoutMs
  * @property {number | null} maxPayload
  * @property {string[]} upgrades
+ * @property {3 | 4} eio the Engine.IO protocol version the server speaks (3: socket.io 2.x)
  */
 
 /**
@@ -27,11 +28,14 @@ export async function probeHandshake ({ url, path, timeoutMs = 5000 }) {
   try {
     const response = await fetch(base, { signal: AbortSignal.timeout(timeoutMs) })
     const body = await response.text()
-    if (response.ok && body.startsWith(EIO_PACKET.OPEN)) {
-      const open = parseOpen(body.split('\x1e')[0])
+    // An Engine.IO v3 server (socket.io 2.x) ignores EIO=4 and frames packets as `<length>:<packet>`.
+    const v3 = /^(\d+):0/.exec(body)
+    if (response.ok && (body.startsWith(EIO_PACKET.OPEN) || v3)) {
+      const open = parseOpen(v3 ? body.slice(v3[1].length + 1, v3[1].length + 1 + Number(v3[1])) : body.split('\x1e')[0], v3 ? 3 : 4)
       const closeUrl = new URL(base)
       closeUrl.searchParams.set('sid', open.sid)
-      await fetch(closeUrl, { method: 'POST', body: EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
+      if (v3) closeUrl.searchParams.set('EIO', '3')
+      await fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
       return open.handshake
     }
     // The body is the server's text, shown in results and on the terminal: escaped, bounded.
@@ -42,7 +46,7 @@ export async function probeHandshake ({ url, path, timeoutMs = 5000 }) {
   try {
     return await probeWebSocket(base, timeoutMs)
   } catch (error) {
-    throw new Error(`no Engine.IO v4 handshake at ${base.origin}${base.pathname} (polling: ${reason(pollingError)}; websocket: ${reason(error)})`)
+    throw new Error(`no Engine.IO handshake at ${base.origin}${base.pathname} (polling: ${reason(pollingError)}; websocket: ${reason(error)})`)
   }
 }
 
@@ -58,24 +62,38 @@ function probeWebSocket (base, timeoutMs) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(wsUrl, { handshakeTimeout: timeoutMs })
     const timer = setTimeout(() => { socket.terminate(); reject(new Error('timed out')) }, timeoutMs)
-    socket.once('message', (data) => {
+    /** @type {string | null} */
+    let open = null
+    // Over WebSocket both versions open alike; a socket.io 2.x server then connects '/' by
+    // itself (`40`) at once, where a v4 server waits for the client's CONNECT.
+    const settle = (/** @type {3 | 4} */ eio) => {
       clearTimeout(timer)
       socket.close()
       try {
-        resolve(parseOpen(String(data)).handshake)
+        resolve(parseOpen(/** @type {string} */ (open), eio).handshake)
       } catch (error) {
         reject(error)
       }
+    }
+    socket.on('message', (data) => {
+      if (open === null) {
+        open = String(data)
+        setTimeout(() => { if (socket.readyState === WebSocket.OPEN) settle(4) }, V2_CONNECT_WAIT_MS)
+      } else if (String(data) === '40') settle(3)
     })
     socket.once('error', (error) => { clearTimeout(timer); reject(error) })
   })
 }
 
+/** How long the WebSocket probe waits for a socket.io 2.x server's own `40`. */
+const V2_CONNECT_WAIT_MS = 300
+
 /**
  * @param {string} packet
+ * @param {3 | 4} eio
  * @returns {{ sid: string, handshake: Handshake }}
  */
-function parseOpen (packet) {
+function parseOpen (packet, eio) {
   if (!packet.startsWith(EIO_PACKET.OPEN)) throw new Error(`expected an Engine.IO open packet, got ${JSON.stringify(packet.slice(0, 40))}`)
   const open = JSON.parse(packet.slice(1))
   if (typeof open.pingInterval !== 'number' || typeof open.sid !== 'string') throw new Error('open packet without sid/pingInterval')
@@ -85,7 +103,8 @@ function parseOpen (packet) {
       pingIntervalMs: open.pingInterval,
       pingTimeoutMs: typeof open.pingTimeout === 'number' ? open.pingTimeout : 0,
       maxPayload: typeof open.maxPayload === 'number' ? open.maxPayload : null,
-      upgrades: Array.isArray(open.upgrades) ? open.upgrades : []
+      upgrades: Array.isArray(open.upgrades) ? open.upgrades : [],
+      eio
     }
   }
 }

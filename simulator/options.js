@@ -33,6 +33,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  * @property {WsClient | null} wsClient the lean engine's WebSocket client; null for --engine sio
+ * @property {3 | 4 | null} eio the server's Engine.IO version as forced by --eio; null = detected from the handshake
  * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
 

@@ -94,7 +94,7 @@ export async function startSwarm (options, hooks = {}) {
   })
   const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
   const pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined
+    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio
   }, options.urls, options.clients, tracker.events)
   hooks.onPool?.(pool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
@@ -175,24 +175,40 @@ export async function startSwarm (options, hooks = {}) {
  * @returns {Promise<SimResult['server']>}
  */
 async function readServer (options) {
+  const forced = /** @type {3 | 4 | null} */ (/** @type {any} */ (options).eio ?? null)
   try {
     const handshake = await probeHandshake({ url: options.url, path: options.path })
+    const eio = forced ?? handshake.eio
     return {
       pingIntervalMs: handshake.pingIntervalMs,
       pingTimeoutMs: handshake.pingTimeoutMs,
       rampMs: options.rampMs ?? handshake.pingIntervalMs,
       rampSource: options.rampMs === null ? 'handshake pingInterval' : '--ramp',
-      handshakeError: null
+      handshakeError: null,
+      eio,
+      eioSource: forced === null ? 'handshake' : '--eio',
+      protocol: protocolName(eio)
     }
   } catch (error) {
+    const eio = forced ?? 4
     return {
       pingIntervalMs: null,
       pingTimeoutMs: null,
       rampMs: options.rampMs ?? DEFAULT_PING_INTERVAL_MS,
       rampSource: options.rampMs === null ? 'default pingInterval (handshake failed)' : '--ramp',
-      handshakeError: /** @type {Error} */ (error).message
+      handshakeError: /** @type {Error} */ (error).message,
+      eio,
+      eioSource: forced === null ? 'default (handshake failed)' : '--eio',
+      protocol: protocolName(eio)
     }
   }
+}
+
+/**
+ * @param {3 | 4} eio
+ */
+function protocolName (eio) {
+  return eio === 3 ? 'Engine.IO v3 / Socket.IO v2 (socket.io 2.x)' : 'Engine.IO v4 / Socket.IO v5 (socket.io 3.x, 4.x)'
 }
 
 /**

@@ -117,6 +117,16 @@ export const SIMULATE_OPTIONS = [
     describe: { simulate: 'Socket.IO packet encoding; must match the server\'s (msgpack = socket.io-msgpack-parser)', serve: 'Socket.IO packet encoding (msgpack = socket.io-msgpack-parser; clients need the same)' }
   },
   {
+    name: 'eio',
+    type: 'string',
+    choices: ['3', '4'],
+    defaultText: 'detected from the server\'s handshake',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Engine.IO protocol version of the server: 3 = socket.io 2.x (Socket.IO v2 packets, client pings), 4 = socket.io 3 and 4. Both engines speak both',
+    parse: (v) => (v === undefined || v === null ? null : Number(v))
+  },
+  {
     name: 'namespace',
     type: 'string',
     defaultText: 'the URL\'s path, else /',

@@ -12,10 +12,11 @@
  * xmlhttprequest-ssl keeps the whole body (re-concatenating it on every chunk), so the limit
  * is applied in the agent we hand it, which cuts a response the moment it passes the limit.
  */
-import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import http from 'node:http'
 import https from 'node:https'
+import { createRequire } from 'node:module'
 import { Manager } from 'socket.io-client'
+import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from './limits.js'
 
@@ -123,8 +124,50 @@ export const sioEngine = {
     const listenAll = options.events.includes('*')
     const parser = sioParser(options.parser ?? 'json')
 
+    /**
+     * A client of a socket.io 2.x server (Engine.IO v3): socket.io-client 2.5, the client made
+     * for it (the v3/v4 client refuses to talk to it). It has no onAny and no disconnect details.
+     * @param {number} i
+     * @param {Transport} transport
+     */
+    function connectV2 (i, transport) {
+      const { Manager: ManagerV2 } = loadClientV2()
+      const manager = new ManagerV2(options.url, {
+        ...transportOptions(transport),
+        path: options.path,
+        agent,
+        reconnection: options.reconnect,
+        autoConnect: false,
+        ...wsLimit,
+        ...(parser ? { parser } : {})
+      })
+      const socket = manager.socket(options.namespace)
+      sockets[i] = /** @type {Socket} */ (socket)
+      let wasConnected = false
+      manager.on('open', () => { manager.engine.once('upgrade', () => events.upgraded(i)) })
+      manager.on('reconnect_attempt', () => events.attempt(i))
+      socket.on('connect', () => {
+        events.connected(i, wireOf(manager.engine.transport.name))
+        if (wasConnected) events.reconnected(i)
+        wasConnected = true
+      })
+      socket.on('disconnect', (/** @type {string} */ reason) => events.disconnected(i, reason))
+      socket.on('connect_error', (/** @type {Error} */ error) => events.connectError(i, connectErrorReason(error)))
+      // A namespace the server refuses: 'error' with its text (v2 has no CONNECT_ERROR).
+      socket.on('error', (/** @type {unknown} */ error) => events.connectError(i, typeof error === 'string' ? error : String(/** @type {Error} */ (error)?.message ?? error)))
+      const onevent = socket.onevent
+      socket.onevent = function (/** @type {{ data: unknown[] }} */ packet) {
+        const [event, ...args] = packet.data
+        if (listenAll || options.events.includes(String(event))) events.message(i, String(event), args)
+        return onevent.call(this, packet)
+      }
+      events.attempt(i)
+      socket.open()
+    }
+
     return {
       connect (i, transport) {
+        if (options.eio === 3) return connectV2(i, transport)
         const manager = new Manager(options.url, {
           ...transportOptions(transport),
           path: options.path,
@@ -178,6 +221,15 @@ export const sioEngine = {
       }
     }
   }
+}
+
+/** @type {any} */
+let clientV2 = null
+
+/** socket.io-client 2.5 (an npm alias of this package), loaded only for socket.io 2.x servers. */
+function loadClientV2 () {
+  clientV2 ??= createRequire(import.meta.url)('socket.io-client-v2')
+  return clientV2
 }
 
 /**

@@ -63,6 +63,8 @@ export class Client {
     this.pid = ''
     this.offset = ''
     this.pingWindowMs = 0
+    /** Engine.IO v3: the client pings; a ping is out and its pong awaited. */
+    this.pingPending = false
     /** Reconnection attempts since the last successful open (backoff exponent). */
     this.attempts = 0
     this.reconnecting = false

@@ -220,3 +220,33 @@ export function connectErrorMessage (json) {
   if (data !== null && typeof data === 'object' && typeof data.message === 'string') return data.message
   return null
 }
+
+/**
+ * An Engine.IO v3 polling payload: each packet as `<length>:<packet>`, the length in
+ * characters (socket.io 2.x servers; v4 separates packets with \x1e instead).
+ * @param {string[]} packets
+ */
+export function encodePayloadV3 (packets) {
+  let out = ''
+  for (const p of packets) out += `${p.length}:${p}`
+  return out
+}
+
+/**
+ * Splits an Engine.IO v3 polling payload into its packets.
+ * @param {string} body
+ * @returns {string[] | null} null when malformed
+ */
+export function splitPayloadV3 (body) {
+  /** @type {string[]} */
+  const packets = []
+  for (let at = 0; at < body.length;) {
+    const colon = body.indexOf(':', at)
+    if (colon <= at || colon - at > 10) return null
+    const length = Number(body.slice(at, colon))
+    if (!Number.isSafeInteger(length) || colon + 1 + length > body.length) return null
+    packets.push(body.slice(colon + 1, colon + 1 + length))
+    at = colon + 1 + length
+  }
+  return packets
+}

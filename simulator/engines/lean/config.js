@@ -23,6 +23,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
 /**
  * @typedef {object} LeanConfig
  * @property {boolean} secure
+ * @property {3 | 4} eio Engine.IO protocol version
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} pollBase request path of a poll, up to and including `transport=polling`
@@ -68,10 +69,13 @@ export function resolveLeanConfig (options) {
   // socket.io-client always ends the path with a slash (addTrailingSlash).
   const path = `${(options.path ?? DEFAULT_PATH).replace(/\/$/, '')}/`
   const extra = url.search.length > 1 ? `&${url.search.slice(1)}` : ''
-  const query = '?EIO=4&transport='
+  // Engine.IO v3 (socket.io 2.x servers) or v4: from the handshake, or --eio.
+  const eio = options.eio === 3 ? 3 : 4
+  const query = `?EIO=${eio}&transport=`
   const events = options.events ?? ['*']
   return {
     secure,
+    eio,
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: Number(url.port) || (secure ? 443 : 80),
     pollBase: `${path}${query}polling${extra}`,

@@ -7,7 +7,7 @@
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { STATE } from './client.js'
 import { BY_WIRE } from './transports.js'
-import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage } from './codec.js'
+import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage, splitPayloadV3 } from './codec.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -27,7 +27,8 @@ export function onSocketMessage (ws, data, start, end, isBinary) {
   const c = ws.client
   if (c.gen !== ws.gen) return
   if (c.ws === ws) {
-    if (isBinary) onBinary(ws.session, c, data)
+    // Engine.IO v3 sends a binary message with its packet type (4) as the first byte.
+    if (isBinary) onBinary(ws.session, c, ws.session.eio3 ? data.subarray(1) : data)
     else onWsText(ws.session, c, data, start, end)
   } else if (c.probe === ws) {
     if (!isBinary && end - start === 6 && data.toString('latin1', start, end) === '3probe') ws.session.onProbeAnswered(c)
@@ -57,6 +58,7 @@ function onWsText (s, c, data, start, end) {
  * @param {string} body
  */
 export function onPollBody (s, c, body) {
+  if (s.eio3) return onPollBodyV3(s, c, body)
   const gen = c.gen
   for (let start = 0; ;) {
     const sep = body.indexOf(EIO_RECORD_SEPARATOR, start)
@@ -65,6 +67,24 @@ export function onPollBody (s, c, body) {
     else onPacket(s, c, packet, true)
     if (sep === -1 || c.gen !== gen) return
     start = sep + 1
+  }
+}
+
+/**
+ * An Engine.IO v3 polling response: `<length>:<packet>` after one another; binary packets as
+ * `b4<base64>` (the packet type after the b).
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} body
+ */
+function onPollBodyV3 (s, c, body) {
+  const packets = splitPayloadV3(body)
+  if (packets === null) return s.fail(c, 'parse error')
+  const gen = c.gen
+  for (let k = 0; k < packets.length && c.gen === gen; k++) {
+    const packet = packets[k]
+    if (packet.charCodeAt(0) === 98) onBinary(s, c, Buffer.from(packet.slice(2), 'base64'))
+    else onPacket(s, c, packet, true)
   }
 }
 
@@ -80,7 +100,7 @@ function onPacket (s, c, text, lookup) {
     case 52: onMessage(s, c, text, lookup); break // '4' message
     case 50: s.onPing(c); break // '2' ping
     case 54: break // '6' noop: the server cycling a poll during an upgrade
-    case 51: break // '3' pong: a v4 client never pings, probe pongs arrive on the probe
+    case 51: s.onPong(c); break // '3' pong: to a v3 client's ping (probe pongs arrive on the probe)
     case 48: s.onOpen(c, text); break // '0' open
     case 49: s.onTransportLost(c, 'transport close'); break // '1' close
     default: s.fail(c, 'parse error')
@@ -202,6 +222,8 @@ function onNamespaceConnect (s, c, text, header) {
   try {
     data = JSON.parse(text.slice(header.dataStart))
   } catch {}
+  // Socket.IO v2 (Engine.IO v3) acknowledges a namespace with no payload: `40` or `40/nsp`.
+  if (s.eio3 && header.dataStart >= text.length) data = { sid: '' }
   if (data === null || typeof data !== 'object' || typeof data.sid !== 'string') return s.fail(c, 'parse error')
   const pid = typeof data.pid === 'string' ? data.pid : ''
   if (pid !== c.pid) c.offset = '' // a new recovery session: the old offset means nothing to it

@@ -9,6 +9,7 @@
  * (undici's Pool scans its connections for a free one, and long polls keep nearly all of
  * them busy); POSTs are short, so they share one bounded pool per destination (POST_CONNECTIONS).
  */
+import { encodePayloadV3 } from './codec.js'
 import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
@@ -96,7 +97,7 @@ export function flushPost (session, c) {
   if (queue === null || c.postReq !== null) return
   c.outQueue = null
   const gen = c.gen
-  const req = post(session, c, pollPath(session, c.sid), queue.join(EIO_RECORD_SEPARATOR), () => {
+  const req = post(session, c, pollPath(session, c.sid), payloadOf(session, queue), () => {
     if (c.gen !== gen || c.postReq !== req) return
     c.postReq = null
     if (c.pausing) session.afterPoll(c)
@@ -125,12 +126,21 @@ export function closePolling (session, c, graceful) {
     return
   }
   const path = pollPath(session, c.sid)
-  const body = queued === null ? '1' : `${queued.join(EIO_RECORD_SEPARATOR)}${EIO_RECORD_SEPARATOR}1`
+  const body = payloadOf(session, [...(queued ?? []), '1'])
   const sendClose = () => {
     post(session, c, path, body, () => get?.destroy(), () => get?.destroy())
   }
   if (inFlight === null) sendClose()
   else inFlight.onSettled(sendClose) // never two POSTs at once for one sid
+}
+
+/**
+ * Packets as one polling body: separated by \x1e (Engine.IO v4), or length-prefixed (v3).
+ * @param {LeanSession} session
+ * @param {string[]} packets
+ */
+function payloadOf (session, packets) {
+  return session.eio3 ? encodePayloadV3(packets) : packets.join(EIO_RECORD_SEPARATOR)
 }
 
 /**

@@ -24,6 +24,8 @@ export class LeanSession {
     this.config = config
     this.events = events
     this.nsp = config.nsp
+    /** Engine.IO v3 / Socket.IO v2 (socket.io 2.x servers): client pings, length-prefixed polling, implicit '/'. */
+    this.eio3 = config.eio === 3
     this.wanted = config.wanted
     this.maxPayloadBytes = config.maxPayloadBytes
     /** @type {import('ws').ClientOptions} */
@@ -44,6 +46,9 @@ export class LeanSession {
     /** Cache-busting stamp of the last poll. */
     this.stamp = 0
     this.handleClosed = () => this.onHandleClosed()
+    /** Engine.IO v3 heartbeat, from the open packet (the same for every client of one server). */
+    this.pingIntervalMs = 25000
+    this.pingTimeoutMs = 20000
   }
 
   /**
@@ -87,9 +92,19 @@ export class LeanSession {
     c.pingWindowMs = info.pingIntervalMs + info.pingTimeoutMs
     c.state = STATE.OPEN
     c.attempts = 0
-    this.sweeper.setIn(c.i, c.pingWindowMs)
     const gen = c.gen
-    this.send(c, encodeConnect(this.nsp, this.connectData(c)))
+    if (this.eio3) {
+      // The client pings every pingInterval and waits pingTimeout for the pong. Socket.IO v2
+      // connects '/' by itself; other namespaces are asked for, with no payload (no auth in v2).
+      c.pingPending = false
+      this.pingIntervalMs = info.pingIntervalMs
+      this.pingTimeoutMs = info.pingTimeoutMs
+      this.sweeper.setIn(c.i, info.pingIntervalMs)
+      if (this.nsp !== '/') this.send(c, encodeConnect(this.nsp, undefined))
+    } else {
+      this.sweeper.setIn(c.i, c.pingWindowMs)
+      this.send(c, encodeConnect(this.nsp, this.connectData(c)))
+    }
     // A mode of several transports upgrades to the next one the server offers (upgrade.js).
     const next = CLIENT_MODES[c.mode][1]
     if (next === 'websocket' && info.upgrades.includes(next)) openWebSocket(this, c, true)
@@ -108,6 +123,16 @@ export class LeanSession {
   connectData (c) {
     if (c.pid === '') return this.config.auth
     return c.offset === '' ? { pid: c.pid, ...this.config.auth } : { pid: c.pid, offset: c.offset, ...this.config.auth }
+  }
+
+  /**
+   * Engine.IO v3: the server answered the client's ping; the next one goes after pingInterval.
+   * @param {Client} c
+   */
+  onPong (c) {
+    if (!this.eio3 || !c.pingPending || (c.state !== STATE.OPEN && c.state !== STATE.CONNECTED)) return
+    c.pingPending = false
+    this.sweeper.setIn(c.i, this.pingIntervalMs)
   }
 
   /** @param {Client} c */
@@ -131,7 +156,11 @@ export class LeanSession {
     if (c === undefined) return
     if (c.state === STATE.WAITING) this.startAttempt(c)
     else if (c.state === STATE.OPENING) this.end(c, 'timeout', true, false)
-    else if (c.state === STATE.OPEN || c.state === STATE.CONNECTED) this.end(c, 'ping timeout', true, false)
+    else if ((c.state === STATE.OPEN || c.state === STATE.CONNECTED) && this.eio3 && !c.pingPending) {
+      c.pingPending = true
+      this.sweeper.setIn(i, this.pingTimeoutMs)
+      this.send(c, '2')
+    } else if (c.state === STATE.OPEN || c.state === STATE.CONNECTED) this.end(c, 'ping timeout', true, false)
   }
 
   /**
