@@ -259,6 +259,7 @@ function leanSwarm (url, engine, transport, onConnect, onBroadcast) {
   const options = { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws' }
   const pool = leanEngine.createPool(options, {
     attempt () {},
+    unmeasured () {},
     connected: onConnect,
     upgraded () {},
     message: (_i, _event, args) => onBroadcast(/** @type {{ id: number }} */ (args[0]).id),

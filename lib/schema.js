@@ -114,6 +114,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} reconnects
  * @property {Record<string, number>} disconnects by reason (keys bounded and escaped, lib/reasons.js)
  * @property {Record<string, number>} errors connect errors by reason (the server's text: keys bounded in length and number, lib/reasons.js)
+ * @property {Record<string, number>} [unmeasuredEvents] receipts of events that were not measured (not in --event), by event name (bounded as reasons)
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
  */
 
@@ -232,7 +233,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} clientsPerSimulator
  * @property {number} startedAt
  * @property {number} endedAt
- * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number> }} clients
+ * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number>, unmeasuredEvents?: Record<string, number> }} clients
  *   errors and disconnects: by reason, summed over the simulators' final reports (bounded as in lib/reasons.js; absent in older results)
  * @property {SimulatorSummary[]} simulatorList
  * @property {RoundResult[]} rounds

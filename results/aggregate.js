@@ -195,7 +195,8 @@ export function sumClients (finals, simulatorList) {
   return {
     ...clients,
     errors: mergeReasonCounts(finals.map((f) => f.clients.errors)),
-    disconnects: mergeReasonCounts(finals.map((f) => f.clients.disconnects))
+    disconnects: mergeReasonCounts(finals.map((f) => f.clients.disconnects)),
+    unmeasuredEvents: mergeReasonCounts(finals.map((f) => f.clients.unmeasuredEvents ?? {}))
   }
 }
 

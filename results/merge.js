@@ -49,6 +49,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
       reconnects: sumOf(clients, (c) => c.reconnects),
       disconnects: mergeReasonCounts(clients.map((c) => c.disconnects)),
       errors: mergeReasonCounts(clients.map((c) => c.errors)),
+      unmeasuredEvents: mergeReasonCounts(clients.map((c) => c.unmeasuredEvents ?? {})),
       connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
     },
     destinations: [...destinations.values()],

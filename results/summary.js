@@ -109,11 +109,19 @@ function staleClients (d) {
 export function formatRunSummary (result) {
   const target = `${plain(result.target.url)}${result.target.reference ? ' (reference server)' : ''}`
   const seconds = Math.round((result.run.endedAt - result.run.startedAt) / 1000)
-  const lines = [`run ${plain(result.run.name)} (${plain(result.run.id)}), ${formatDate(result.run.startedAt)}, ${seconds}s, target ${target}`]
+  const named = result.run.name === result.run.id ? plain(result.run.id) : `${plain(result.run.name)} (${plain(result.run.id)})`
+  const lines = [`run ${named}, ${formatDate(result.run.startedAt)}, ${seconds}s, target ${target}`]
   for (const d of result.distributions) {
     const c = d.clients
-    lines.push('', `distribution ${plain(d.name)}: ${d.simulators} simulators x ${d.clientsPerSimulator} clients, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
+    // The simulators that took part (local ones and those that joined through Redis), as registered.
+    const simulators = d.simulatorList?.length || d.simulators
+    const layout = simulators === d.simulators && simulators * d.clientsPerSimulator === c.target
+      ? `${simulators} simulators x ${d.clientsPerSimulator} clients`
+      : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
+    lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
     lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
+    const unmeasured = unmeasuredCaveat(d)
+    if (unmeasured) lines.push(unmeasured)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
@@ -151,4 +159,17 @@ export function formatThresholds (verdicts) {
   const rows = verdicts.map((v) => [v.ok ? 'pass' : 'FAIL', plain(v.expression), plain(v.actual)])
   const verdict = failed ? `thresholds: ${failed} of ${verdicts.length} FAILED` : `thresholds: all ${verdicts.length} passed`
   return `${table(['', 'threshold', 'actual'], rows)}\n${verdict}`
+}
+
+/**
+ * When a distribution measured no message but its clients received other events: which,
+ * how many, and the flag that measures them.
+ * @param {DistributionResult} d
+ * @returns {string | null}
+ */
+export function unmeasuredCaveat (d) {
+  const other = Object.entries(/** @type {{ unmeasuredEvents?: Record<string, number> }} */ (d.clients).unmeasuredEvents ?? {}).sort((a, b) => b[1] - a[1])
+  const measured = d.rounds.reduce((sum, r) => sum + r.received, 0)
+  if (other.length === 0 || measured > 0) return null
+  return `CAVEAT: no broadcast was measured, but the clients received other events: ${other.slice(0, 5).map(([name, n]) => `${JSON.stringify(plain(name))} ×${n}`).join(', ')}; measure them with --event ${plain(other[0][0])} (or --event '*')`
 }

@@ -37,6 +37,8 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
   // Reasons are the server's text: counted safely and bounded (lib/reasons.js).
   const disconnects = createReasonCounter()
   const errors = createReasonCounter()
+  // Events that arrived but are not measured (--event), by name: bounded like reasons.
+  const unmeasured = createReasonCounter()
   const totals = { connected: 0, everConnected: 0, attempts: 0, reconnects: 0 }
   /** Connected clients by wire transport: index = wire number. */
   const byWire = new Int32Array(WIRE_NAMES.length + 1)
@@ -89,6 +91,9 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
     },
     message (i, event, args) {
       onMessage(i, event, args)
+    },
+    unmeasured (i, event) {
+      unmeasured.add(event)
     },
     disconnected (i, reason) {
       disconnects.add(reason)
@@ -148,6 +153,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
         reconnects: totals.reconnects,
         disconnects: disconnects.record(),
         errors: errors.record(),
+        unmeasuredEvents: unmeasured.record(),
         connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
       }
     }

@@ -46,8 +46,9 @@ export function formatSimSummary (r) {
     lines.push(`${tooLarge} clients closed: ${PAYLOAD_TOO_LARGE} (${limit ?? '?'} bytes; a client closed again after reconnecting counts again). ` +
       'Raise --max-payload if the server\'s messages are that big.')
   }
+  const hint = unmeasuredHint(r)
   if (r.messages.length === 0) {
-    lines.push('messages: none received')
+    lines.push(`messages: none received${hint ? `. ${hint}` : ''}`)
   } else {
     const rows = r.messages.slice(0, MAX_MESSAGE_ROWS).map((m) => [
       m.id.length > 24 ? `${m.id.slice(0, 23)}…` : m.id, m.received, m.missing,
@@ -74,4 +75,19 @@ export function formatSimSummary (r) {
   lines.push('', `simulator health: loop delay p99 max ${formatMs(h.loopDelayP99MaxMs)}, cpu max ${Math.round(h.cpuPctMax)}%, ` +
     `rss max ${formatBytes(h.rssMaxBytes)}, saturated ${h.saturatedSeconds}s${h.saturatedSeconds > 0 ? ' (delays measured then include the simulator\'s own lag)' : ''}`)
   return lines.join('\n')
+}
+
+/**
+ * What arrived that was not measured, when the measured events got nothing: which events and
+ * how many, and the flag that would measure them.
+ * @param {import('../lib/schema.js').SimResult} r
+ * @returns {string | null}
+ */
+export function unmeasuredHint (r) {
+  const other = Object.entries(r.clients.unmeasuredEvents ?? {}).sort((a, b) => b[1] - a[1])
+  const measured = r.messages.length + (r.messageRollups?.length ?? 0)
+  if (other.length === 0 || measured > 0) return null
+  const events = /** @type {{ events?: string[] }} */ (r.options).events ?? []
+  const list = other.slice(0, 5).map(([name, n]) => `${JSON.stringify(name)} ×${n}`).join(', ')
+  return `Measured ${events.map((e) => JSON.stringify(e)).join(', ')}, but other events arrived: ${list}${other.length > 5 ? ', …' : ''}. Measure them with --event ${/^[\w.:-]+$/.test(other[0][0]) ? other[0][0] : JSON.stringify(other[0][0])} (or --event '*' for every event)`
 }

@@ -122,6 +122,7 @@ export const sioEngine = {
     /** @type {(Socket | undefined)[]} */
     const sockets = []
     const listenAll = options.events.includes('*')
+    const wanted = new Set(options.events)
     const parser = sioParser(options.parser ?? 'json')
 
     /**
@@ -158,7 +159,8 @@ export const sioEngine = {
       const onevent = socket.onevent
       socket.onevent = function (/** @type {{ data: unknown[] }} */ packet) {
         const [event, ...args] = packet.data
-        if (listenAll || options.events.includes(String(event))) events.message(i, String(event), args)
+        if (listenAll || wanted.has(String(event))) events.message(i, String(event), args)
+        else events.unmeasured(i, String(event))
         return onevent.call(this, packet)
       }
       events.attempt(i)
@@ -195,6 +197,7 @@ export const sioEngine = {
           socket.onAny((event, ...args) => events.message(i, event, args))
         } else {
           for (const event of options.events) socket.on(event, (...args) => events.message(i, event, args))
+          socket.onAny((event) => { if (!wanted.has(event)) events.unmeasured(i, String(event)) })
         }
         events.attempt(i)
         socket.connect()

@@ -16,6 +16,7 @@
  * @property {(i: number, wire: WireTransport) => void} connected the namespace CONNECT was acknowledged
  * @property {(i: number) => void} upgraded the transport was upgraded from polling to WebSocket
  * @property {(i: number, event: string, args: unknown[]) => void} message an event the swarm listens to arrived
+ * @property {(i: number, event: string) => void} unmeasured an event it does not listen to (--event) arrived: only counted by name
  * @property {(i: number, reason: string) => void} disconnected a connected client lost its connection
  * @property {(i: number, reason: string) => void} connectError an attempt failed
  * @property {(i: number) => void} reconnected a client connected again after a disconnect

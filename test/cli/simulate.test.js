@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 import { freePort } from '../helpers/ports.js'
+import { waitFor } from '../helpers/wait.js'
 
 test('--help explains the command and exits 0', async (t) => {
   const { code, stdout } = await runCli(t, ['client.js', '--help'])
@@ -124,4 +125,21 @@ test('SIGTERM stops the simulator, which still prints its result', async (t) => 
   assert.ok(signalled, 'the simulator reported 3 connected clients')
   assert.equal(code, 0)
   assert.equal(JSON.parse(stdout).clients.everConnected, 3)
+})
+
+test('events that arrive but are not measured are counted, and the summary says how to measure them (both engines)', async (t) => {
+  const server = await startTestServer(t)
+  for (const engine of ['sio', 'lean']) {
+    const run = runCli(t, ['client.js', '-c', '3', '--engine', engine, '--url', server.url, '--ramp', '0', '--duration', '3', '--json'])
+    await waitFor(() => server.io.of('/').sockets.size === 3, { message: '3 clients' })
+    server.io.emit('news', { id: `n-${engine}` })
+    server.io.emit('news', { id: `m-${engine}` })
+    const { code, stdout, stderr } = await run
+    assert.equal(code, 0, stderr)
+    const result = JSON.parse(stdout)
+    assert.deepEqual(result.messages, [])
+    assert.deepEqual(result.clients.unmeasuredEvents, { news: 6 }, engine)
+    assert.match(stderr, /messages: none received\. Measured "broadcast", but other events arrived: "news" ×6\. Measure them with --event news \(or --event '\*' for every event\)/, engine)
+    await waitFor(() => server.io.of('/').sockets.size === 0, { message: 'the clients gone' })
+  }
 })

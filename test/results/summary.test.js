@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun } from '../../results/summary.js'
+import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun, unmeasuredCaveat } from '../../results/summary.js'
 
 /** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -62,4 +62,15 @@ test('formatThresholds marks each verdict and counts failures', () => {
 test('formatDate is UTC', () => {
   assert.equal(formatDate(Date.UTC(2024, 0, 2, 3, 4, 5)), '2024-01-02 03:04:05 UTC')
   assert.equal(formatDate(NaN), '-')
+})
+
+test('a distribution that measured nothing while other events arrived gets a caveat naming them; the run id is not repeated as its name', () => {
+  const run = fixture('run-small.json')
+  const [d] = run.distributions
+  const quiet = { ...d, rounds: d.rounds.map((r) => ({ ...r, received: 0 })), clients: { ...d.clients, unmeasuredEvents: { news: 3700, 'score\u001b[2J': 2 } } }
+  assert.equal(unmeasuredCaveat(quiet), 'CAVEAT: no broadcast was measured, but the clients received other events: "news" ×3700, "score?[2J" ×2; measure them with --event news (or --event \'*\')')
+  assert.equal(unmeasuredCaveat({ ...quiet, rounds: d.rounds }), null, 'nothing to say when broadcasts were measured')
+  const lines = formatRunSummary({ ...run, run: { ...run.run, name: run.run.id }, distributions: [quiet] }).split('\n')
+  assert.match(lines[0], new RegExp(`^run ${run.run.id}, `))
+  assert.ok(lines.some((l) => l.startsWith('CAVEAT: no broadcast was measured')))
 })

@@ -133,7 +133,8 @@ export function peekEventName (text, dataStart) {
 export function decodeEvent (text, dataStart, wanted) {
   if (wanted !== null) {
     const name = peekEventName(text, dataStart)
-    if (name !== null && !wanted.has(name)) return RESERVED_EVENTS.has(name) ? null : IGNORED
+    // Not measured: kept by name only (counted, never parsed; cached once per frame).
+    if (name !== null && !wanted.has(name)) return RESERVED_EVENTS.has(name) ? null : { event: name, args: null }
   }
   let payload
   try {
@@ -149,7 +150,7 @@ export function decodeEvent (text, dataStart, wanted) {
     return null
   }
   const event = String(first)
-  if (wanted !== null && !wanted.has(event)) return IGNORED
+  if (wanted !== null && !wanted.has(event)) return { event, args: null }
   payload.shift()
   return { event, args: payload }
 }

@@ -198,7 +198,11 @@ const MAX_EARLY_EVENTS = 10000
  */
 function deliver (s, c, decoded) {
   const args = decoded.args
-  if (args === null) return
+  if (args === null) {
+    // An event not measured (--event): counted by name, so a run that measured nothing says what did arrive.
+    if (decoded.event !== '' && c.state === STATE.CONNECTED) s.events.unmeasured(c.i, decoded.event)
+    return
+  }
   if (c.state !== STATE.CONNECTED) {
     if (c.state !== STATE.OPEN) return
     if (c.early === null) c.early = [decoded]

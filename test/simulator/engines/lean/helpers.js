@@ -68,6 +68,8 @@ export function recorder () {
     errors: [],
     /** @type {{ i: number, event: string, args: unknown[] }[]} */
     messages: [],
+    /** @type {{ i: number, event: string }[]} */
+    unmeasured: [],
     connectedCount: 0
   }
   /** @type {import('../../../../simulator/engines/types.js').SwarmEvents} */
@@ -76,6 +78,7 @@ export function recorder () {
     connected: (i, wire) => { log.connected.set(i, wire); log.connectedCount++ },
     upgraded: (i) => { log.upgraded.push(i) },
     message: (i, event, args) => { log.messages.push({ i, event, args }) },
+    unmeasured: (i, event) => { log.unmeasured.push({ i, event }) },
     disconnected: (i, reason) => { log.disconnects.push({ i, reason }); log.connected.delete(i) },
     connectError: (i, reason) => { log.errors.push({ i, reason }) },
     reconnected: () => { log.reconnected++ }
