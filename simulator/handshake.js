@@ -18,12 +18,12 @@ import { reasonKey } from '../lib/reasons.js'
  */
 
 /**
- * @param {{ url: string, path: string, timeoutMs?: number }} options
+ * @param {{ url: string, path: string, query?: Record<string, string>, timeoutMs?: number }} options
  * @returns {Promise<Handshake>}
  */
-export async function probeHandshake ({ url, path, timeoutMs = 5000 }) {
+export async function probeHandshake ({ url, path, query = {}, timeoutMs = 5000 }) {
   const base = new URL(path, url)
-  base.search = '?EIO=4&transport=polling'
+  base.search = new URLSearchParams({ ...query, EIO: '4', transport: 'polling' }).toString()
   let pollingError
   try {
     const response = await fetch(base, { signal: AbortSignal.timeout(timeoutMs) })

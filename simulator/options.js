@@ -33,6 +33,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  * @property {WsClient | null} wsClient the lean engine's WebSocket client; null for --engine sio
+ * @property {Record<string, string>} query handshake query parameters, from the URL's query string
  * @property {3 | 4 | null} eio the server's Engine.IO version as forced by --eio; null = detected from the handshake
  * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
@@ -48,6 +49,11 @@ export function normalizeSimOptions (input) {
   const urls = expandDestinations(o.url).map((u) => parseHttpUrl(u, '--url'))
   const urlPath = new URL(urls[0]).pathname
   if (urls.some((u) => new URL(u).pathname !== urlPath)) throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)
+  const search = new URL(urls[0]).search
+  if (urls.some((u) => new URL(u).search !== search)) throw invalidOption('--url', `every destination must have the same query string, got ${urls.join(', ')}`)
+  // The URL's query goes to the server with every handshake, as socket.io-client does with
+  // io('http://host/nsp?token=…'); Engine.IO's own parameters are not the user's to set.
+  const query = Object.fromEntries([...new URLSearchParams(search)].filter(([k]) => k !== 'EIO' && k !== 'transport' && k !== 'sid'))
   if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
   // Every passOn option under its normalised key: a simulator option added to the table
   // reaches the swarm (and every simulator child, over IPC) with no other change.
@@ -63,6 +69,7 @@ export function normalizeSimOptions (input) {
     url: new URL(urls[0]).origin,
     urls: urls.map((u) => new URL(u).origin),
     namespace: parseNamespace(o.namespace ?? (urlPath === '' ? '/' : urlPath)),
+    query,
     rampMs: o.rampMs,
     durationMs: o.durationMs,
     id: o.id === undefined || o.id === null ? null : String(o.id),

@@ -94,7 +94,7 @@ export async function startSwarm (options, hooks = {}) {
   })
   const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
   const pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio
+    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio, query: options.query
   }, options.urls, options.clients, tracker.events)
   hooks.onPool?.(pool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
@@ -177,7 +177,7 @@ export async function startSwarm (options, hooks = {}) {
 async function readServer (options) {
   const forced = /** @type {3 | 4 | null} */ (/** @type {any} */ (options).eio ?? null)
   try {
-    const handshake = await probeHandshake({ url: options.url, path: options.path })
+    const handshake = await probeHandshake({ url: options.url, path: options.path, query: options.query })
     const eio = forced ?? handshake.eio
     return {
       pingIntervalMs: handshake.pingIntervalMs,

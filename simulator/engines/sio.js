@@ -136,6 +136,7 @@ export const sioEngine = {
       const manager = new ManagerV2(options.url, {
         ...transportOptions(transport),
         path: options.path,
+        query: options.query ?? {},
         agent,
         reconnection: options.reconnect,
         autoConnect: false,
@@ -173,6 +174,7 @@ export const sioEngine = {
         const manager = new Manager(options.url, {
           ...transportOptions(transport),
           path: options.path,
+          query: options.query ?? {},
           agent: /** @type {any} */ (agent),
           reconnection: options.reconnect,
           autoConnect: false,

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 import { freePort } from '../helpers/ports.js'
+import http from 'node:http'
+import { Server } from 'socket.io'
 import { waitFor } from '../helpers/wait.js'
 
 test('--help explains the command and exits 0', async (t) => {
@@ -141,5 +143,24 @@ test('events that arrive but are not measured are counted, and the summary says 
     assert.deepEqual(result.clients.unmeasuredEvents, { news: 6 }, engine)
     assert.match(stderr, /messages: none received\. Measured "broadcast", but other events arrived: "news" ×6\. Measure them with --event news \(or --event '\*' for every event\)/, engine)
     await waitFor(() => server.io.of('/').sockets.size === 0, { message: 'the clients gone' })
+  }
+})
+
+test('the URL\'s query string reaches the server\'s handshake on both engines and transports; a refused connect says why', async (t) => {
+  const httpServer = http.createServer()
+  const io = new Server(httpServer)
+  io.use((socket, next) => (socket.handshake.query.token === 's3cret' ? next() : next(new Error('no token'))))
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => { io.close() })
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}`
+  for (const engine of ['sio', 'lean']) {
+    for (const transport of ['websocket', 'polling']) {
+      const ok = await runCli(t, ['client.js', '-c', '2', '--engine', engine, '-t', transport, '--url', `${url}/?token=s3cret`, '--ramp', '0', '--duration', '1', '--json', '--quiet'])
+      assert.equal(ok.code, 0, ok.stderr)
+      assert.equal(JSON.parse(ok.stdout).clients.everConnected, 2, `${engine} ${transport}`)
+      const refused = await runCli(t, ['client.js', '-c', '2', '--engine', engine, '-t', transport, '--url', url, '--ramp', '0', '--duration', '1', '--json', '--quiet', '--no-reconnect'])
+      assert.equal(refused.code, 1, refused.stderr)
+      assert.deepEqual(Object.keys(JSON.parse(refused.stdout).clients.errors), ['no token'], `${engine} ${transport}`)
+    }
   }
 })

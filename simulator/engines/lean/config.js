@@ -68,7 +68,9 @@ export function resolveLeanConfig (options) {
   const secure = url.protocol === 'https:'
   // socket.io-client always ends the path with a slash (addTrailingSlash).
   const path = `${(options.path ?? DEFAULT_PATH).replace(/\/$/, '')}/`
-  const extra = url.search.length > 1 ? `&${url.search.slice(1)}` : ''
+  const params = new URLSearchParams(url.search)
+  for (const [k, v] of Object.entries(options.query ?? {})) params.set(k, v)
+  const extra = params.size > 0 ? `&${params}` : ''
   // Engine.IO v3 (socket.io 2.x servers) or v4: from the handshake, or --eio.
   const eio = options.eio === 3 ? 3 : 4
   const query = `?EIO=${eio}&transport=`
