@@ -30,7 +30,7 @@ export async function emitterSender (redisUrl, template) {
     async send (body) {
       const id = `${body.round}.${body.seq}`
       const sentAt = wallMs()
-      const message = template ? renderMessage(template, body, sentAt) : { id, round: body.round, seq: body.seq, sentAt, payload: makePayload(body.size) }
+      const message = template ? renderMessage(template, body, sentAt) : { id, ...(body.batch ? { batch: body.batch } : {}), round: body.round, seq: body.seq, sentAt, payload: makePayload(body.size) }
       emitter.emit(body.event, message)
       let subscribers
       try {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { monotonicMs, wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError, invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseInteger, parseRounds } from '../lib/options.js'
+import { randomBytes } from 'node:crypto'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { DEFAULT_ROUNDS } from '../lib/cli-options/run.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
@@ -19,6 +20,7 @@ export { DEFAULT_ROUNDS }
 /**
  * @typedef {object} SentMessage
  * @property {string} id
+ * @property {string} batch this invocation's batch id (in every message it sent)
  * @property {number} round
  * @property {number} seq
  * @property {number} intendedAt wall-clock epoch ms the schedule asked for
@@ -38,7 +40,7 @@ export { DEFAULT_ROUNDS }
  * @property {string | import('../lib/options.js').Round[]} [rounds]
  * @property {'http' | 'socket' | 'redis-emitter'} [via]
  * @property {string | null} [redis] Redis URL for via redis-emitter
- * @property {string | null} [message] JSON template of the message (placeholders {{id}} {{round}} {{seq}} {{sentAt}} {{payload}})
+ * @property {string | null} [message] JSON template of the message (placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}})
  */
 
 const VIAS = ['http', 'socket', 'redis-emitter']
@@ -86,6 +88,7 @@ export async function runBroadcast (input, hooks = {}) {
   return {
     schemaVersion: SCHEMA_VERSION,
     kind: 'broadcast',
+    batch: options.batch,
     url: options.url,
     via: options.via,
     event: options.event,
@@ -109,9 +112,9 @@ export async function runBroadcast (input, hooks = {}) {
 async function fire (sender, options, round, seq, fatal) {
   const requestedAt = wallMs()
   const startMono = monotonicMs()
-  const message = { id: `${round}.${seq}`, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, error: null }
+  const message = { id: `${round}.${seq}`, batch: options.batch, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, error: null }
   try {
-    const [answer] = await sender.send({ event: options.event, size: options.size, round, seq, count: 1 })
+    const [answer] = await sender.send({ event: options.event, size: options.size, round, seq, count: 1, batch: options.batch })
     return { ...message, sentAt: answer.sentAt, recipients: answer.recipients, requestMs: monotonicMs() - startMono }
   } catch (error) {
     if (error instanceof IoswarmError && /refused the token/.test(error.message)) fatal.error ??= error
@@ -137,6 +140,9 @@ function normalize (input) {
   if (via === 'redis-emitter' && !input.redis) throw invalidOption('--redis', 'is required with --via redis-emitter: the Redis of the server\'s Redis adapter')
   if (via !== 'redis-emitter' && !input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
   return {
+    // One per invocation, in every message: a second `ioswarm broadcast` while the same
+    // simulators run sends ids 1.1, 1.2, … again, and the batch keeps them apart.
+    batch: randomBytes(3).toString('hex'),
     url: parseHttpUrl(input.url, '--url'),
     token: input.token ?? '',
     redisUrl: input.redis ?? null,

@@ -12,7 +12,7 @@ import { renderMessage } from './template.js'
 
 /**
  * @typedef {{ id: string, sentAt: number, recipients: number | null }} SentAnswer
- * @typedef {{ event: string, size: number, round: number, seq: number, count: 1 }} SendRequest
+ * @typedef {{ event: string, size: number, round: number, seq: number, count: 1, batch?: string }} SendRequest
  * @typedef {{ send(body: SendRequest): Promise<SentAnswer[]>, close(): Promise<void> }} Sender
  * @typedef {import('./template.js').MessageTemplate} MessageTemplate
  */

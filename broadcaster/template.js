@@ -1,6 +1,6 @@
 /**
  * `--message`: the user's own event shape, as a JSON template with placeholders
- * `{{id}} {{round}} {{seq}} {{sentAt}} {{payload}}`. A placeholder standing alone where a
+ * `{{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}}`. A placeholder standing alone where a
  * JSON value goes becomes that value with its type (`"ts": {{sentAt}}` → a number); inside
  * a string it is written into the string (`"ref": "msg-{{id}}"`). The template is checked
  * once, when the broadcast starts.
@@ -8,7 +8,7 @@
 import { invalidOption } from '../lib/errors.js'
 import { makePayload } from '../lib/protocol.js'
 
-export const PLACEHOLDERS = Object.freeze(['id', 'round', 'seq', 'sentAt', 'payload'])
+export const PLACEHOLDERS = Object.freeze(['id', 'batch', 'round', 'seq', 'sentAt', 'payload'])
 
 // Private-use characters mark placeholders in the parsed tree: one pair inside strings,
 // another for a whole value.
@@ -17,7 +17,7 @@ const AS_VALUE = ['\uE002', '\uE003']
 const MARK = /\uE000(\w+)\uE001/g
 
 /**
- * @typedef {{ id: string, round: number, seq: number, sentAt: number, payload: string }} TemplateValues
+ * @typedef {{ id: string, batch: string, round: number, seq: number, sentAt: number, payload: string }} TemplateValues
  * @typedef {{ text: string, placeholders: string[], render: (values: TemplateValues) => unknown }} MessageTemplate
  */
 
@@ -64,12 +64,12 @@ export function parseMessageTemplate (text, flag = '--message') {
 /**
  * The template filled in for one message of the schedule.
  * @param {MessageTemplate} template
- * @param {{ round: number, seq: number, size: number }} message
+ * @param {{ round: number, seq: number, size: number, batch?: string }} message
  * @param {number} sentAt wall-clock epoch ms
  */
-export function renderMessage (template, { round, seq, size }, sentAt) {
+export function renderMessage (template, { round, seq, size, batch = '' }, sentAt) {
   const payload = template.placeholders.includes('payload') ? makePayload(size) : ''
-  return template.render({ id: `${round}.${seq}`, round, seq, sentAt, payload })
+  return template.render({ id: `${round}.${seq}`, batch, round, seq, sentAt, payload })
 }
 
 /**

@@ -46,6 +46,7 @@ export const SCHEMA_VERSION = 1
  * @typedef {object} MessageReport
  * @property {string} key event + id: unique within a run
  * @property {string} id the message's `id` field, or `content:<hash>` when it has none
+ * @property {string} [batch] the `ioswarm broadcast` invocation that sent it (its `batch` field): ids repeat across invocations, keys do not
  * @property {string} event
  * @property {number | null} round from the message, when it carries one
  * @property {number | null} seq
@@ -159,6 +160,7 @@ export const SCHEMA_VERSION = 1
  * @typedef {object} RunMessage
  * @property {string} key
  * @property {string} id
+ * @property {string} [batch] the broadcaster invocation that sent it
  * @property {string} event
  * @property {number | null} round
  * @property {number | null} seq

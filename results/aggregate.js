@@ -130,6 +130,7 @@ export function mergeMessageReports (entries, clocks) {
       message: {
         key: first.key,
         id: first.id,
+        ...(first.batch === undefined ? {} : { batch: first.batch }),
         event: first.event,
         round: first.round,
         seq: first.seq,

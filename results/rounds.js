@@ -9,10 +9,10 @@ import { formatBusy, formatMs } from '../lib/format.js'
 /**
  * @param {import('./collector/types.js').Collector} collector
  * @param {string} runId
- * @param {{ round: number, messageIds: string[], timeoutMs: number, signal?: AbortSignal }} options
+ * @param {{ round: number, messageIds: string[], batch?: string, timeoutMs: number, signal?: AbortSignal }} options batch: the broadcaster's (messages of another broadcaster with the same ids are not this round's)
  * @returns {Promise<{ round: import('../lib/schema.js').RoundResult | null, complete: boolean, simulators: number }>}
  */
-export async function waitForRound (collector, runId, { round, messageIds, timeoutMs, signal }) {
+export async function waitForRound (collector, runId, { round, messageIds, batch, timeoutMs, signal }) {
   const deadline = Date.now() + timeoutMs
   const wanted = new Set(messageIds)
   let complete = false
@@ -20,7 +20,8 @@ export async function waitForRound (collector, runId, { round, messageIds, timeo
   while (!signal?.aborted) {
     const live = (await collector.listSimulators(runId)).filter((s) => s.alive || s.final)
     simulators = live.length
-    const messages = (await collector.getMessages(runId)).filter((m) => wanted.has(m.id))
+    // A server that does not echo the batch (not the reference server) leaves it out: matched by id.
+    const messages = (await collector.getMessages(runId)).filter((m) => wanted.has(m.id) && (batch === undefined || m.batch === undefined || m.batch === batch))
     complete = messages.length === wanted.size && messages.every((m) => m.simulators >= simulators)
     if (complete || Date.now() > deadline) break
     await sleep(500)

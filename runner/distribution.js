@@ -54,7 +54,7 @@ export async function runDistribution (ctx, distribution, hooks) {
       signal: hooks.signal,
       onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
       onRoundEnd: async (round, sent) => {
-        const status = await waitForRound(collector, runId, { round, messageIds: sent.map((m) => m.id), timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
+        const status = await waitForRound(collector, runId, { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
         log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
       }
     })

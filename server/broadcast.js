@@ -21,6 +21,7 @@ export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
  * @property {number} [round]
  * @property {number} [seq] of the first message
  * @property {string} [id] for a single message
+ * @property {string} [batch] the broadcaster invocation: carried in each message so that ids of two invocations never collide
  * @property {unknown} [message] emitted exactly as given instead of {id, round, seq, sentAt, payload}
  *   (the broadcaster's --message template, already rendered); the answer still carries an id
  */
@@ -43,7 +44,7 @@ export function createBroadcastHandler ({ io, defaultEvent, recipients = (local)
       const seq = request.seq + k
       const id = request.id ?? (request.round > 0 ? `${request.round}.${seq}` : `s${counter}`)
       const sentAt = wallMs()
-      io.emit(request.event, request.message !== undefined ? request.message : { id, round: request.round, seq, sentAt, payload })
+      io.emit(request.event, request.message !== undefined ? request.message : { id, ...(request.batch === undefined ? {} : { batch: request.batch }), round: request.round, seq, sentAt, payload })
       sent.push({ id, event: request.event, sentAt, recipients: recipients(io.of('/').sockets.size) })
     }
     return sent
@@ -67,6 +68,9 @@ function validate (body, defaultEvent) {
     return /** @type {number} */ (v)
   }
   const count = int(b.count, 'count', 1, 10000, 1)
+  if (b.batch !== undefined && (typeof b.batch !== 'string' || !/^[A-Za-z0-9_-]{1,40}$/.test(b.batch))) {
+    throw invalidOption('batch', 'must be 1 to 40 letters, digits, - or _')
+  }
   if (b.id !== undefined && (typeof b.id !== 'string' || b.id.length > 200 || count !== 1)) {
     throw invalidOption('id', 'must be a string of at most 200 characters, and only with count 1')
   }
@@ -82,6 +86,7 @@ function validate (body, defaultEvent) {
     intervalMs: int(b.intervalMs, 'intervalMs', 0, 60000, 0),
     round: int(b.round, 'round', 0, 1e6, 0),
     seq: int(b.seq, 'seq', 1, 1e9, 1),
-    id: b.id
+    id: b.id,
+    batch: b.batch
   }
 }

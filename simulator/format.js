@@ -67,6 +67,9 @@ export function formatSimSummary (r) {
     lines.push(`rolled up (older than the newest ${r.recorder?.keepClosed} messages): ${g.event}${g.round === null ? '' : ` round ${g.round}`}: ` +
       `${g.messages} messages, received ${g.received}, missing ${g.missing}, rel p50 ${formatMs(g.relative.p50)}, p99 ${formatMs(g.relative.p99)}, max ${formatMs(g.relative.max)}`)
   }
+  if (r.recorder && r.recorder.lateReceipts > 0) {
+    lines.push(`late copies: ${r.recorder.lateReceipts} (arrived after their message closed: --message-timeout, or once every expected client had it and 1 s passed; not in the delays)`)
+  }
   if (r.recorder && r.recorder.untrackedReceipts > 0) {
     lines.push(`NOT RECORDED: ${r.recorder.untrackedMessages} messages (${r.recorder.untrackedReceipts} copies) arrived while ${r.recorder.maxOpen} messages were open ` +
       '(a flood, or messages that never complete); raise --max-open-messages or shorten --message-timeout')

@@ -63,15 +63,16 @@ const CPU_READ_MS = 1
  * Identity of a message: its `id` field when it has one, else a hash of its content, so
  * broadcasts of any server can be measured.
  * @param {unknown[]} args
- * @returns {{ id: string, round: number | null, seq: number | null, sentAt: number | null }}
+ * @returns {{ id: string, batch?: string, round: number | null, seq: number | null, sentAt: number | null }}
  */
 export function identify (args) {
   const first = /** @type {Record<string, unknown> | null} */ (args[0])
   if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
-    const { id, round, seq, sentAt } = first
+    const { id, batch, round, seq, sentAt } = first
     if (typeof id === 'string' || typeof id === 'number') {
       return {
         id: String(id),
+        ...(typeof batch === 'string' ? { batch } : {}),
         round: typeof round === 'number' ? round : null,
         seq: typeof seq === 'number' ? seq : null,
         sentAt: typeof sentAt === 'number' && Number.isFinite(sentAt) ? sentAt : null
@@ -199,7 +200,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
    * @returns {OpenMessage}
    */
   function openMessage (key, event, args, now) {
-    const { id, round, seq, sentAt } = identify(args)
+    const { id, batch, round, seq, sentAt } = identify(args)
     const expectedBits = connected.slice()
     let expected = 0
     for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
@@ -209,6 +210,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       report: {
         key,
         id,
+        ...(batch === undefined ? {} : { batch }),
         event,
         round,
         seq,
@@ -259,10 +261,15 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
      */
     receive (i, event, args) {
       const now = monotonicMs()
-      const first = /** @type {{ id?: unknown } | null} */ (args[0])
+      const first = /** @type {{ id?: unknown, batch?: unknown } | null} */ (args[0])
       // The common case (a message with an id) builds its key without hashing the content.
-      const rawId = first !== null && typeof first === 'object' ? first.id : undefined
-      const key = typeof rawId === 'string' || typeof rawId === 'number' ? `${event}:${rawId}` : `${event}:${identify(args).id}`
+      // `batch` (one per `ioswarm broadcast`) keeps ids of two broadcasters apart.
+      const isObject = first !== null && typeof first === 'object'
+      const rawId = isObject ? first.id : undefined
+      const batch = isObject ? first.batch : undefined
+      const key = typeof rawId === 'string' || typeof rawId === 'number'
+        ? (typeof batch === 'string' ? `${event}:${batch}/${rawId}` : `${event}:${rawId}`)
+        : `${event}:${identify(args).id}`
       let message = open.get(key)
       if (message === undefined) {
         const done = closed.get(key)

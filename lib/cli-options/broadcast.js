@@ -16,6 +16,6 @@ export const BROADCAST_OPTIONS = [
     name: 'message',
     type: 'string',
     commands: ['broadcast'],
-    describe: 'Your own message shape, a JSON template: placeholders {{id}} {{round}} {{seq}} {{sentAt}} {{payload}} stand for values ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
+    describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
   }
 ]

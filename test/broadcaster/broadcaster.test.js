@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { io } from 'socket.io-client'
 import { runBroadcast } from '../../broadcaster/index.js'
-import { startTestServer, waitForClients } from '../helpers/swarm.js'
+import { startTestServer, startTestSwarm, waitForClients, waitForClientsReady } from '../helpers/swarm.js'
 import { freePort } from '../helpers/ports.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -77,4 +77,20 @@ test('a --message that is not JSON, or names an unknown placeholder, is a usage 
   })
   await assert.rejects(runBroadcast({ url: 'http://x', token: 't', message: '{"id": {{uuid}}}' }), /--message has an unknown placeholder \{\{uuid\}\}/)
   await assert.rejects(runBroadcast({ url: 'http://x', token: '', via: 'redis-emitter' }), /--redis is required with --via redis-emitter/)
+})
+
+test('two broadcasters during one swarm: ids repeat, batches keep them apart, every message is measured, none is late', async (t) => {
+  // Short pings: waitForClientsReady waits for two pongs from every client.
+  const server = await startTestServer(t, { pingIntervalMs: 200 })
+  const swarm = startTestSwarm(t, { url: server.url, clients: 3, ramp: 0, engine: 'lean' })
+  await waitForClientsReady(server, 3)
+  const first = await runBroadcast({ url: server.url, token: 'test-token', rounds: '1x0' })
+  const second = await runBroadcast({ url: server.url, token: 'test-token', rounds: '1x0' })
+  assert.notEqual(first.batch, second.batch)
+  assert.match(first.batch, /^[0-9a-f]{6}$/)
+  // Both close (fully delivered and quiet) before the swarm stops.
+  await waitFor(() => swarm.closed.length === 2, { timeoutMs: 10000, message: 'both messages closed' })
+  const result = await swarm.stop()
+  assert.deepEqual(result.messages.map((m) => [m.id, m.batch, m.received]).sort(), [['1.1', first.batch, 3], ['1.1', second.batch, 3]].sort())
+  assert.equal(result.recorder?.lateReceipts, 0)
 })

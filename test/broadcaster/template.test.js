@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseMessageTemplate, renderMessage } from '../../broadcaster/template.js'
 
-const values = { id: '2.7', round: 2, seq: 7, sentAt: 1712345678901.25, payload: 'abc' }
+const values = { id: '2.7', batch: 'a1b2c3', round: 2, seq: 7, sentAt: 1712345678901.25, payload: 'abc' }
 
 test('a placeholder alone is the value with its type; inside a string it is written into it', () => {
   const template = parseMessageTemplate('{"id":{{id}},"r":{{round}},"s":{{ seq }},"ts":{{sentAt}},"p":{{payload}},"ref":"msg-{{id}}/{{round}}","quoted":"{{sentAt}}"}')
@@ -22,7 +22,7 @@ test('renderMessage fills id, round, seq, sentAt and a payload of the requested 
 
 test('a template that is not JSON, or names an unknown placeholder, is a usage error naming the flag', () => {
   assert.throws(() => parseMessageTemplate('{"id": {{id}}'), (error) => {
-    assert.match(/** @type {Error} */ (error).message, /^--message must be a JSON template \(placeholders \{\{id\}\} \{\{round\}\} \{\{seq\}\} \{\{sentAt\}\} \{\{payload\}\}/)
+    assert.match(/** @type {Error} */ (error).message, /^--message must be a JSON template \(placeholders \{\{id\}\} \{\{batch\}\} \{\{round\}\} \{\{seq\}\} \{\{sentAt\}\} \{\{payload\}\}/)
     assert.equal(/** @type {any} */ (error).exitCode, 2)
     return true
   })
