@@ -9,6 +9,8 @@ const files = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.js') && !f.split(/[\\/]/).includes('fixtures'))
   .map((f) => `test/${f}`)
   .sort()
-const args = ['--test', '--test-concurrency=1', ...process.argv.slice(2), ...files]
+// TAP as before, then a last word on every skipped test (scripts/skip-summary.js).
+const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout']
+const args = ['--test', '--test-concurrency=1', ...reporters, ...process.argv.slice(2), ...files]
 const { status, signal } = spawnSync(process.execPath, args, { stdio: 'inherit' })
 process.exitCode = status ?? (signal ? 1 : 0)
