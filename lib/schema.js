@@ -142,7 +142,7 @@ export const SCHEMA_VERSION = 1
  * @property {Record<string, unknown>} options the options that produced it (no secrets)
  * @property {string} engine
  * @property {{ keepAlive: boolean, maxSockets: number | null }} agent HTTP agent used by polling clients
- * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null, eio: 3 | 4, eioSource: string, protocol: string }} server the server as its handshake showed it: heartbeat, protocol
+ * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null, diagnosis: string | null, eio: 3 | 4, eioSource: string, protocol: string }} server the server as its handshake showed it: heartbeat, protocol
  * @property {ClockInfo} clock
  * @property {ClientCounts} clients
  * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)

@@ -11,7 +11,7 @@ import { formatRounds } from '../lib/options.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, evaluateThresholds, redactUrl } from '../results/index.js'
-import { probeHandshake } from '../simulator/index.js'
+import { diagnoseConnect, normalizeSimOptions, probeHandshake } from '../simulator/index.js'
 import { readLimits } from '../lib/limits.js'
 import { runDistribution } from './distribution.js'
 import { newRunId, normalizeRunOptions } from './options.js'
@@ -37,6 +37,10 @@ export async function runTest (input, hooks = {}) {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
     const rampMs = options.rampMs ?? (await probeHandshake({ url, path: options.path }).catch(() => ({ pingIntervalMs: 25000 }))).pingIntervalMs
+    // Before any simulator: a parser mismatch or a refused namespace, named (simulators see the same).
+    const sim = normalizeSimOptions({ ...options.simulatorInput, url })
+    const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query: sim.query, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? (await probeHandshake({ url: sim.url, path: sim.path, query: sim.query }).catch(() => ({ eio: /** @type {4} */ (4) }))).eio })
+    if (problem) log(`warning: ${problem}`)
     // sentAt is stamped by the server; a server we started shares this host's clock.
     const senderClock = collector.kind === 'redis' && server
       ? await estimateClockOffset(() => collector.time(), { reference: 'redis' })

@@ -55,7 +55,7 @@ async function runOne (options, link, quiet, signal) {
     const { result, delivery } = await runLinkedSwarm(options, link, {
       signal,
       onStart: ({ id, handshake, preflight }) => {
-        writeWarnings(preflight.warnings)
+        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : [])])
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)

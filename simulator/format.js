@@ -33,6 +33,7 @@ export function formatSimSummary (r) {
     `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
       `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
     `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
+    ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,

@@ -38,8 +38,10 @@ export async function probeHandshake ({ url, path, query = {}, timeoutMs = 5000 
       await fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
       return open.handshake
     }
-    // The body is the server's text, shown in results and on the terminal: escaped, bounded.
-    pollingError = new Error(`polling handshake answered HTTP ${response.status}: ${reasonKey(body.slice(0, 120))}`)
+    // The body is the server's text, shown in results and on the terminal: tags and line
+    // breaks dropped, escaped, bounded.
+    const hint = response.status === 404 ? ` (nothing at ${base.pathname}: is --path right? socket.io's default is /socket.io/)` : ''
+    pollingError = new Error(`polling handshake answered HTTP ${response.status}${hint}: ${excerpt(body)}`)
   } catch (error) {
     pollingError = error
   }
@@ -115,4 +117,13 @@ function parseOpen (packet, eio) {
 function reason (error) {
   const err = /** @type {{ cause?: { code?: string }, code?: string, message?: string }} */ (error)
   return err?.cause?.code ?? err?.code ?? err?.message ?? String(error)
+}
+
+/**
+ * A short, readable excerpt of a response body that is not Engine.IO (an HTML error page, say).
+ * @param {string} body
+ */
+export function excerpt (body) {
+  const text = body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
+  return JSON.stringify(reasonKey(text.length > 100 ? `${text.slice(0, 100)}…` : text))
 }

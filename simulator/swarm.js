@@ -14,6 +14,7 @@ import { VERSION } from '../lib/version.js'
 import { createClientTracker } from './clients.js'
 import { createDestinationPool } from './destinations.js'
 import { engines } from './engines/index.js'
+import { diagnoseConnect } from './diagnose.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
@@ -179,7 +180,9 @@ async function readServer (options) {
   try {
     const handshake = await probeHandshake({ url: options.url, path: options.path, query: options.query })
     const eio = forced ?? handshake.eio
+    const { problem } = await diagnoseConnect({ url: options.url, path: options.path, query: options.query, namespace: options.namespace, parser: options.parser, eio })
     return {
+      diagnosis: problem,
       pingIntervalMs: handshake.pingIntervalMs,
       pingTimeoutMs: handshake.pingTimeoutMs,
       rampMs: options.rampMs ?? handshake.pingIntervalMs,
@@ -197,6 +200,7 @@ async function readServer (options) {
       rampMs: options.rampMs ?? DEFAULT_PING_INTERVAL_MS,
       rampSource: options.rampMs === null ? 'default pingInterval (handshake failed)' : '--ramp',
       handshakeError: /** @type {Error} */ (error).message,
+      diagnosis: null,
       eio,
       eioSource: forced === null ? 'default (handshake failed)' : '--eio',
       protocol: protocolName(eio)

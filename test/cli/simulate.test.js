@@ -98,7 +98,7 @@ test('a server that is not there: counted connect errors, a clear summary, exit 
   const result = JSON.parse(stdout)
   assert.equal(result.clients.failed, 3)
   assert.ok(Object.values(result.clients.errors).reduce((a, b) => Number(a) + Number(b), 0) >= 3)
-  assert.match(result.server.handshakeError, /no Engine.IO v4 handshake/)
+  assert.match(result.server.handshakeError, /no Engine.IO handshake/)
 })
 
 test('a server that is not socket.io: errors say so', async (t) => {
@@ -109,7 +109,7 @@ test('a server that is not socket.io: errors say so', async (t) => {
   const { port } = /** @type {import('node:net').AddressInfo} */ (plain.address())
   const { code, stderr } = await runCli(t, ['client.js', '-c', '2', '-t', 'polling', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '2'])
   assert.equal(code, 1)
-  assert.match(stderr, /handshake failed \(no Engine.IO v4 handshake .*HTTP 404/)
+  assert.match(stderr, /handshake failed \(no Engine.IO handshake .*HTTP 404 \(nothing at \/socket.io\/: is --path right\? socket.io.s default is \/socket.io\/\): "nothing here"/)
   assert.match(stderr, /no client ever connected/)
 })
 
@@ -161,6 +161,7 @@ test('the URL\'s query string reaches the server\'s handshake on both engines an
       const refused = await runCli(t, ['client.js', '-c', '2', '--engine', engine, '-t', transport, '--url', url, '--ramp', '0', '--duration', '1', '--json', '--quiet', '--no-reconnect'])
       assert.equal(refused.code, 1, refused.stderr)
       assert.deepEqual(Object.keys(JSON.parse(refused.stdout).clients.errors), ['no token'], `${engine} ${transport}`)
+      assert.equal(JSON.parse(refused.stdout).server.diagnosis, 'the server refused namespace /: no token', 'named at first contact')
     }
   }
 })

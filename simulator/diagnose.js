@@ -1,0 +1,116 @@
+/**
+ * First contact with the namespace, before the swarm starts: one polling session sends the
+ * CONNECT the swarm will send and reads the answer, so that what would otherwise look like a
+ * network problem is named: a parser mismatch (a msgpack server spoken to in JSON, or the
+ * reverse), a namespace refused and why. Best effort: a server that answers nothing useful
+ * gives no diagnosis, never an error.
+ */
+import msgpackParser from 'socket.io-msgpack-parser'
+import { connectErrorMessage, encodePayloadV3, splitPayloadV3 } from './engines/lean/codec.js'
+
+/**
+ * @typedef {object} Diagnosis
+ * @property {'ok' | 'parser-mismatch' | 'namespace-refused' | 'unknown'} verdict
+ * @property {string | null} problem what to tell the user, with the flag that fixes it
+ */
+
+/**
+ * @param {{ url: string, path: string, query?: Record<string, string>, namespace: string, parser: string, eio: 3 | 4, timeoutMs?: number }} options
+ * @returns {Promise<Diagnosis>}
+ */
+export async function diagnoseConnect (options) {
+  const other = options.parser === 'msgpack' ? 'json' : 'msgpack'
+  const answer = await tryConnect(options, options.parser)
+  if (answer.kind === 'connected') return { verdict: 'ok', problem: null }
+  if (answer.kind === 'refused') return { verdict: 'namespace-refused', problem: `the server refused namespace ${options.namespace}: ${answer.message}` }
+  if (answer.kind === 'closed' && (await tryConnect(options, other)).kind === 'connected') {
+    return {
+      verdict: 'parser-mismatch',
+      problem: other === 'msgpack'
+        ? 'the server closed the connection on a JSON CONNECT and accepted a msgpack one: it speaks socket.io-msgpack-parser; add --parser msgpack (with --engine sio)'
+        : 'the server closed the connection on a msgpack CONNECT and accepted a JSON one: it uses socket.io\'s default parser; remove --parser msgpack'
+    }
+  }
+  return { verdict: 'unknown', problem: null }
+}
+
+/**
+ * One polling session: open, CONNECT in `parser`, read the answer, close.
+ * @param {Parameters<typeof diagnoseConnect>[0]} options
+ * @param {string} parser
+ * @returns {Promise<{ kind: 'connected' | 'refused' | 'closed' | 'unknown', message?: string }>}
+ */
+async function tryConnect ({ url, path, query = {}, namespace, eio, timeoutMs = 3000 }, parser) {
+  const base = new URL(path, url)
+  const params = { ...query, EIO: String(eio), transport: 'polling' }
+  base.search = new URLSearchParams(params).toString()
+  const signal = AbortSignal.timeout(timeoutMs)
+  try {
+    const packets = split(await (await fetch(base, { signal })).text(), eio)
+    const open = packets?.[0]
+    if (!packets || !open?.startsWith('0')) return { kind: 'unknown' }
+    const sid = JSON.parse(open.slice(1)).sid
+    const session = new URL(base)
+    session.searchParams.set('sid', sid)
+    // A v2 server connects '/' by itself (its `40` may already be in the open response).
+    if (eio === 3 && namespace === '/' && parser === 'json') return classify(packets.slice(1), parser) ?? { kind: 'connected' }
+    const connect = parser === 'msgpack' ? `b${Buffer.from(msgpackEncode(namespace)).toString('base64')}` : `40${namespace === '/' ? '' : `${namespace},`}`
+    await (await fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal })).text()
+    const reply = split(await (await fetch(session, { signal })).text(), eio) ?? []
+    await fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal }).then((r) => r.text(), () => {})
+    return classify(reply, parser) ?? { kind: 'unknown' }
+  } catch {
+    return { kind: 'unknown' }
+  }
+}
+
+/**
+ * @param {string[]} packets the answer to a CONNECT
+ * @param {string} parser
+ * @returns {{ kind: 'connected' | 'refused' | 'closed', message?: string } | null}
+ */
+function classify (packets, parser) {
+  for (const packet of packets) {
+    if (packet === '1') return { kind: 'closed' }
+    if (parser === 'json' && packet.startsWith('40')) return { kind: 'connected' }
+    if (parser === 'json' && packet.startsWith('44')) {
+      const comma = packet.startsWith('44/') ? packet.indexOf(',') : 1
+      return { kind: 'refused', message: connectErrorMessage(packet.slice(comma + 1)) ?? 'no reason given' }
+    }
+    if (parser === 'msgpack' && packet.startsWith('b')) {
+      const decoded = msgpackDecode(Buffer.from(packet.slice(1), 'base64'))
+      if (decoded?.type === 0) return { kind: 'connected' }
+      if (decoded?.type === 4) return { kind: 'refused', message: String(decoded.data?.message ?? decoded.data ?? 'no reason given') }
+    }
+  }
+  return null
+}
+
+/**
+ * @param {string} body
+ * @param {3 | 4} eio
+ */
+function split (body, eio) {
+  return eio === 3 ? splitPayloadV3(body) : body.split('\x1e')
+}
+
+/** @param {string} nsp */
+function msgpackEncode (nsp) {
+  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new msgpackParser.Encoder().encode({ type: 0, nsp })))
+  return bytes
+}
+
+/**
+ * @param {Buffer} bytes
+ * @returns {{ type?: number, data?: any } | null}
+ */
+function msgpackDecode (bytes) {
+  /** @type {any} */
+  let packet = null
+  const decoder = new msgpackParser.Decoder()
+  decoder.on('decoded', (/** @type {any} */ p) => { packet = p })
+  try {
+    decoder.add(bytes)
+  } catch {}
+  return packet
+}
