@@ -2,7 +2,14 @@
  * `ioswarm fleet up|exec|status|down`: pm2 on every host of a hosts file, driven over plain
  * ssh (no agent of our own), like the 2012 rig's `bees up` / `bees exec` / `bees down`.
  */
+import { execFile } from 'node:child_process'
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { EXIT, invalidOption } from '../lib/errors.js'
+import { VERSION } from '../lib/version.js'
 import { stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, envNameOf, fleetSimulatorOptions, keyOf, parseOptions } from '../lib/cli-options/index.js'
 import { parseHttpUrl, parseInteger } from '../lib/options.js'
@@ -13,6 +20,10 @@ import { describeFailure, formatResult, runPlan, succeeded } from './fleet/exec.
 import { parseHostsList, readHostsFile } from './fleet/hosts.js'
 import { formatPlan, planDown, planExec, planUp } from './fleet/plan.js'
 import { formatFleetStatus, readFleetStatus } from './fleet/status.js'
+
+const execFileP = promisify(execFile)
+/** This checkout: what `fleet up` packs for the hosts by default. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** @type {import('yargs').CommandModule<any, any>} */
 const upCommand = {
@@ -26,7 +37,8 @@ const upCommand = {
     const env = upEnv(args)
     const hosts = await resolveHosts(argv)
     const shownEnv = { ...env, IOSWARM_REDIS: redactUrl(env.IOSWARM_REDIS), ...(env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: '***' } : {}) }
-    const steps = planUp(hosts, { ...sshOptions(argv), install: argv.from ?? `ioswarm@${argv.ioswarmVersion}`, apps: /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(',')), env, shownEnv })
+    const source = await packageSource(argv)
+    const steps = planUp(hosts, { ...sshOptions(argv), ...source, apps: /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(',')), env, shownEnv })
     await execute(steps, argv, `${hosts.length} hosts`)
   }
 }
@@ -137,6 +149,24 @@ export function upEnv (argv) {
  */
 function parseSimulatorsPerHost (value) {
   return parseInteger(value, '--simulators', { min: 1, max: 256 })
+}
+
+/**
+ * What the hosts install: --from, or --ioswarm-version from the registry, or by default this
+ * checkout, packed here (`npm pack`) and copied to each host over ssh; no version of ioswarm
+ * is published to the npm registry yet. A dry run does not pack: it shows where it would.
+ * @param {Record<string, any>} argv
+ * @returns {Promise<{ install: string, tarball?: string }>}
+ */
+async function packageSource (argv) {
+  if (argv.from) return { install: String(argv.from) }
+  if (argv.ioswarmVersion) return { install: `ioswarm@${argv.ioswarmVersion}` }
+  const remote = `/tmp/ioswarm-${VERSION}.tgz`
+  if (argv.dryRun) return { install: remote, tarball: path.join(os.tmpdir(), 'ioswarm-fleet-…', `ioswarm-${VERSION}.tgz`) }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-fleet-'))
+  process.stderr.write(`ioswarm fleet up: packing this checkout (${ROOT}) for the hosts…\n`)
+  await execFileP('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, timeout: 300000 })
+  return { install: remote, tarball: path.join(dir, `ioswarm-${VERSION}.tgz`) }
 }
 
 /**

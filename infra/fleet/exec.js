@@ -4,6 +4,7 @@
  * exceptions: a fleet is expected to have a host down.
  */
 import { spawn } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 
 /** Output kept per host and stream; beyond it the start is dropped and `truncated` set. */
 export const MAX_OUTPUT_BYTES = 1 << 20
@@ -71,18 +72,21 @@ export async function runPlan (steps, { parallel = 32, signal, onResult } = {}) 
  * @param {AbortSignal} [signal]
  * @returns {Promise<HostResult>}
  */
-export function runCommand (step, { host, argv }, signal) {
+export function runCommand (step, { host, argv, stdinFile }, signal) {
   const startedAt = performance.now()
   if (signal?.aborted) return Promise.resolve(skipped(step, host.label, 'aborted'))
   return new Promise((resolve) => {
     // stdin closed: a command waiting for input would otherwise hang its host forever.
     // Its own process group: an abort stops ssh and anything it started, and a Ctrl-C in the
     // terminal reaches our handler (which aborts) rather than every ssh at once.
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    // A file to send (a package tarball) is the command's stdin; otherwise stdin is closed.
+    const stdin = stdinFile ? openSync(stdinFile, 'r') : 'ignore'
+    const child = spawn(argv[0], argv.slice(1), { stdio: [stdin, 'pipe', 'pipe'], detached: true })
+    if (typeof stdin === 'number') closeSync(stdin)
     const out = collector()
     const err = collector()
-    child.stdout.on('data', out.add)
-    child.stderr.on('data', err.add)
+    child.stdout?.on('data', out.add)
+    child.stderr?.on('data', err.add)
     /** @type {string | null} */
     let error = null
     /** @type {NodeJS.Timeout | undefined} */

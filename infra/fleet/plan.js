@@ -16,7 +16,7 @@ export const ECOSYSTEM_PATH = 'infra/ecosystem.config.cjs'
 
 /**
  * @typedef {import('./hosts.js').FleetHost} FleetHost
- * @typedef {{ host: FleetHost, argv: string[], shown?: string[] }} HostCommand argv runs; shown (when secrets were masked) is printed
+ * @typedef {{ host: FleetHost, argv: string[], shown?: string[], stdinFile?: string }} HostCommand argv runs (with stdinFile as its stdin); shown (when secrets were masked) is printed
  * @typedef {{ name: string, commands: HostCommand[] }} Step
  * @typedef {{ ssh?: string, connectTimeoutS?: number, sshOptions?: string[] }} SshOptions
  */
@@ -85,7 +85,8 @@ export function idPrefixes (hosts) {
 /**
  * The plan of `fleet up`: install on every host, then start its apps.
  * @param {FleetHost[]} hosts
- * @param {{ install: string, apps: ('sim' | 'server')[], env: Record<string, string>, shownEnv?: Record<string, string> } & SshOptions} options
+ * @param {{ install: string, tarball?: string, apps: ('sim' | 'server')[], env: Record<string, string>, shownEnv?: Record<string, string> } & SshOptions} options
+ *   tarball: a local package file, copied to each host first (over the same ssh) and installed from there;
  *   shownEnv: env as printed by --dry-run (passwords masked); default env
  * @returns {Step[]}
  */
@@ -93,7 +94,11 @@ export function planUp (hosts, options) {
   const prefixes = idPrefixes(hosts)
   const start = (/** @type {Record<string, string>} */ env, /** @type {number} */ i) =>
     sshArgv(hosts[i], startCommand(options.apps, { ...env, IOSWARM_ID_PREFIX: prefixes[i] }), options)
+  const copy = options.tarball === undefined
+    ? []
+    : [{ name: 'copy', commands: hosts.map((host) => ({ host, argv: sshArgv(host, shellJoin(['sh', '-c', `cat > ${options.install}`]), options), stdinFile: options.tarball })) }]
   return [
+    ...copy,
     { name: 'install', commands: hosts.map((host) => ({ host, argv: sshArgv(host, installCommand(options.install), options) })) },
     {
       name: 'start',
@@ -134,5 +139,5 @@ export function planDown (hosts, options = {}) {
  * @param {Step[]} steps
  */
 export function formatPlan (steps) {
-  return steps.flatMap((step) => step.commands.map(({ host, argv, shown }) => `${host.label}: ${shellJoin(shown ?? argv, displayQuote)}`)).join('\n')
+  return steps.flatMap((step) => step.commands.map(({ host, argv, shown, stdinFile }) => `${host.label}: ${shellJoin(shown ?? argv, displayQuote)}${stdinFile ? ` < ${displayQuote(stdinFile)}` : ''}`)).join('\n')
 }

@@ -32,6 +32,6 @@ export const FLEET_OPTIONS = [
     commands: ['fleet up'],
     describe: 'pm2 apps to start: simulators, the reference server, or both'
   },
-  { name: 'ioswarm-version', type: 'string', default: VERSION, commands: ['fleet up'], describe: 'ioswarm version to npm install on the hosts' },
-  { name: 'from', type: 'string', commands: ['fleet up'], describe: 'Install from this npm spec instead: a git URL or a tarball URL / path on the hosts' }
+  { name: 'ioswarm-version', type: 'string', commands: ['fleet up'], describe: `Install this version of ioswarm from the npm registry on the hosts (e.g. ${VERSION}) instead of this checkout` },
+  { name: 'from', type: 'string', commands: ['fleet up'], describe: 'Install from this npm spec on the hosts instead of this checkout: a git URL, or a tarball URL or path on the hosts' }
 ]

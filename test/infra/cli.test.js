@@ -32,7 +32,7 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
   const file = await hostsFile(t, '# rack A\ndeploy@sim-1\nsim-2:2222  # the slow one\n')
   const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'fleet', 'up', '-f', file, '--dry-run',
     '--url', 'http://10.0.0.5:3000', '--redis', 'redis://:pw@10.0.0.5:6379', '--run', 'r1',
-    '--simulators', '2', '-c', '500', '-t', 'websocket:70,polling:30'])
+    '--simulators', '2', '-c', '500', '-t', 'websocket:70,polling:30', '--ioswarm-version', VERSION])
   assert.equal(code, 0, stderr)
   const install = `'npm install --global --no-audit --no-fund ioswarm@${VERSION} && { command -v pm2 >/dev/null 2>&1 || npm install --global --no-audit --no-fund pm2@7; }'`
   const start = (/** @type {string} */ prefix) => '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
@@ -46,6 +46,15 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
     ''
   ].join('\n'))
   assert.ok(!stdout.includes('pw@'), 'the Redis password is masked')
+})
+
+test('fleet up deploys this checkout by default: packed here, copied to each host over ssh, installed from the copy', async (t) => {
+  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'fleet', 'up', '--hosts', 'h1', '--dry-run',
+    '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379', '--run', 'r1'])
+  assert.equal(code, 0, stderr)
+  const [copy, install] = stdout.split('\n')
+  assert.ok(copy.startsWith('h1: ssh ') && copy.includes(` -- h1 'sh -c '\\''cat > /tmp/ioswarm-${VERSION}.tgz'\\''' < `) && copy.endsWith(`ioswarm-${VERSION}.tgz'`), copy)
+  assert.match(install, new RegExp(`npm install --global --no-audit --no-fund /tmp/ioswarm-${VERSION}\\.tgz`))
 })
 
 test('fleet up --dry-run never shows the Redis password or the server token', async (t) => {

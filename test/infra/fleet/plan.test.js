@@ -1,7 +1,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseHostsText } from '../../../infra/fleet/hosts.js'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runCommand } from '../../../infra/fleet/exec.js'
+import { parseHostsList, parseHostsText } from '../../../infra/fleet/hosts.js'
 import { downCommand, formatPlan, idPrefixes, installCommand, planDown, planExec, planUp, sshArgv, startCommand } from '../../../infra/fleet/plan.js'
+
+const FAKE_SSH = fileURLToPath(new URL('../fixtures/fake-ssh', import.meta.url))
 
 const hosts = parseHostsText('deploy@sim-1\nsim-2:2222\n[::1]:22\n', 'hosts.txt')
 const SSH = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-o', 'ServerAliveInterval=10', '-o', 'ServerAliveCountMax=3']
@@ -50,4 +57,20 @@ test('planExec quotes every word for the remote shell; planDown deletes the name
   const [step] = planExec(hosts.slice(0, 1), ['echo', "it's", '$(id)'])
   assert.equal(step.commands[0].argv.at(-1), "echo 'it'\\''s' '$(id)'")
   assert.equal(formatPlan(planDown(hosts.slice(1, 2))), `sim-2:2222: ${SSH.join(' ')} -p 2222 -- sim-2 'pm2 delete ioswarm'`)
+})
+
+test('fleet up by default copies a package of this checkout to each host over ssh, then installs it from there', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-copy-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const tarball = path.join(dir, 'local.tgz')
+  await writeFile(tarball, Buffer.from([0x1f, 0x8b, 0, 1, 2, 3, 255]))
+  const remote = path.join(dir, 'on-host.tgz')
+  const [host] = parseHostsList('h1')
+  const steps = planUp([host], { install: remote, tarball, apps: ['sim'], env: {}, ssh: FAKE_SSH })
+  assert.deepEqual(steps.map((s) => s.name), ['copy', 'install', 'start'])
+  assert.match(formatPlan(steps).split('\n')[0], / < .*local\.tgz$/)
+  assert.match(formatPlan(steps).split('\n')[1], /npm install --global --no-audit --no-fund .*on-host\.tgz/)
+  const copied = await runCommand('copy', steps[0].commands[0])
+  assert.equal(copied.code, 0, copied.stderr)
+  assert.deepEqual(await readFile(remote), await readFile(tarball), 'the file arrived whole through ssh\'s stdin')
 })
