@@ -1,7 +1,7 @@
 /**
  * `ioswarm run`: one command for a whole test.
  */
-import { access, mkdir } from 'node:fs/promises'
+import { access, mkdir, rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { EXIT, invalidOption } from '../lib/errors.js'
@@ -26,8 +26,12 @@ export const runCommand = {
     const { json, quiet } = parseOptions('run', argv)
     const runId = options.runId ?? newRunId()
     const out = path.resolve(options.out ?? path.join('ioswarm-results', runId))
+    // Made now (a folder that cannot be written stops the run before it starts), and removed
+    // again if the run fails before writing anything in it (Redis unreachable, say).
+    const made = await mkdir(out, { recursive: true }).catch((error) => {
+      throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
+    })
     try {
-      await mkdir(out, { recursive: true })
       await access(out, 2)
     } catch (error) {
       throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
@@ -44,6 +48,9 @@ export const runCommand = {
         },
         status: (line) => progress.update(line)
       })
+    } catch (error) {
+      if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
+      throw error
     } finally {
       progress.done()
       stop.dispose()

@@ -73,8 +73,9 @@ export function compareCharts (series) {
  * @param {CompareSeries[]} series
  */
 export function compareTables (results, labels, series) {
-  const runs = htmlTable(['label', 'run', 'id', 'started', 'target', 'distributions', 'tool'], results.map((r, i) => [
-    labels[i] ?? r.run.name, r.run.name, r.run.id, formatDate(r.run.startedAt), r.target.url, r.distributions.map((d) => d.name).join(', '), `${r.tool.name} ${r.tool.version}`
+  // The label, name and id are often the same text: each is shown once.
+  const runs = htmlTable(['run', 'started', 'target', 'distributions', 'tool'], results.map((r, i) => [
+    [...new Set([labels[i] ?? r.run.name, r.run.name, r.run.id])].join(' · '), formatDate(r.run.startedAt), r.target.url, r.distributions.map((d) => d.name).join(', '), `${r.tool.name} ${r.tool.version}`
   ]))
   const rows = series.flatMap((s) => s.rounds.map((r) => [s.label, r.round, r.plan, r.messages, formatMs(r.avgMs), formatMs(r.meanMs), formatMs(r.p99Ms), formatMs(r.maxMs), `${r.missing}/${r.expected}`]))
   const numbers = htmlTable(['series', 'round', 'plan', 'messages', 'avg of avgs', 'mean', 'p99', 'max', 'missing'], rows)

@@ -139,7 +139,11 @@ export function thresholdsTable (verdicts) {
  * @param {RunResult} result
  */
 export function runDetailsTables (result) {
-  const options = Object.entries(result.options ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)])
+  // Set options only, under a readable name: `ramp` (2 s), not `rampMs 2000` or `wsClient null`.
+  const options = Object.entries(result.options ?? {}).flatMap(([k, v]) => {
+    if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) return []
+    return [[optionLabel(k), optionValue(k, v)]]
+  })
   const h = result.host
   const facts = [
     ['tool', `${result.tool.name} ${result.tool.version}`],
@@ -151,4 +155,30 @@ export function runDetailsTables (result) {
     ['host', `${h.hostname}: ${h.platform} ${h.release} ${h.arch}, ${h.cpus} CPUs, ${formatBytes(h.memoryBytes)}, Node ${h.node}`]
   ]
   return { options: options.length ? htmlTable(['option', 'value'], options) : '<p class="muted">no options recorded</p>', facts: htmlTable(['fact', 'value'], facts) }
+}
+
+/**
+ * `rampMs` → `ramp`, `maxPayloadBytes` → `max payload`, `expectSimulators` → `expect simulators`.
+ * @param {string} key
+ */
+export function optionLabel (key) {
+  return key.replace(/(Ms|Bytes)$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
+}
+
+/**
+ * A value with the unit its key names: 2000 (rampMs) → 2 s, 1000000 (maxPayloadBytes) → 1 MB.
+ * @param {string} key
+ * @param {unknown} value
+ */
+export function optionValue (key, value) {
+  if (typeof value === 'number' && key.endsWith('Ms')) return value >= 1000 && value % 100 === 0 ? `${value / 1000} s` : `${value} ms`
+  if (typeof value === 'number' && key.endsWith('Bytes')) {
+    // As sizes are written on the command line: 1MB = 1,000,000 bytes, 1MiB = 1,048,576.
+    if (value > 0 && value % 1e6 === 0) return `${value / 1e6} MB`
+    if (value > 0 && value % 1048576 === 0) return `${value / 1048576} MiB`
+    return formatBytes(value)
+  }
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) return value.join(', ')
+  return JSON.stringify(value) ?? String(value)
 }

@@ -5,6 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
+import { freePort } from '../helpers/ports.js'
+import { existsSync } from 'node:fs'
 
 /**
  * @param {import('node:test').TestContext} t
@@ -102,4 +104,14 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
     assert.match(stderr, message, args.join(' '))
     assert.doesNotMatch(stderr, /reference server http/, 'nothing started')
   }
+})
+
+test('a run that fails before it starts (Redis unreachable) leaves no empty results folder', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-norun-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  const out = path.join(dir, 'results')
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--redis', `redis://127.0.0.1:${await freePort()}`, '--out', out, '--rounds', '1x1'])
+  assert.equal(code, 1, stderr)
+  assert.match(stderr, /cannot use Redis/)
+  assert.equal(existsSync(out), false)
 })

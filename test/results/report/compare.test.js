@@ -31,3 +31,11 @@ test('the tables list every run and every series round', () => {
   assert.equal((tables.runs.match(/<tr>/g) ?? []).length, 1 + 2)
   assert.doesNotMatch(tables.runs + tables.numbers, /<script>|<img/)
 })
+
+test('the runs table shows a run\'s label, name and id once each when they are the same text', () => {
+  const run = JSON.parse(readFileSync(new URL('../../fixtures/run-small.json', import.meta.url), 'utf8'))
+  const same = { ...run, run: { ...run.run, name: run.run.id } }
+  const { runs } = compareTables([same], [], compareSeries([same], []))
+  assert.equal(runs.split(run.run.id).length - 1, 1, runs)
+  assert.doesNotMatch(runs, /<th>label<\/th>|<th>id<\/th>/)
+})

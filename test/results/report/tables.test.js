@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { distributionsTable, messagesTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from '../../../results/report/tables.js'
+import { distributionsTable, messagesTable, roundsTable, optionLabel, optionValue, runDetailsTables, simulatorsTable, thresholdsTable } from '../../../results/report/tables.js'
 
 /** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -40,4 +40,14 @@ test('messages, thresholds and run details', () => {
   const details = runDetailsTables(run)
   assert.ok(rows(details.options).some((r) => r[0] === 'rounds' && r[1] === '5x1000,5x500'))
   assert.ok(rows(details.facts).some((r) => r[0] === 'host' && /^loadgen-1: linux 6\.1\.0 x64, 2 CPUs, 8\.00 GiB, Node v20\.20\.2$/.test(r[1])))
+})
+
+test('the options table shows set options under readable names with their units, and leaves unset ones out', () => {
+  const run = fixture('run-small.json')
+  const { options } = runDetailsTables({ ...run, options: { target: null, wsClient: null, rampMs: 2000, maxPayloadBytes: 1_000_000, messageTimeoutMs: 250, engine: 'lean', assert: [] } })
+  assert.doesNotMatch(options, /null|wsClient|rampMs|>assert</)
+  assert.match(options, /<td>ramp<\/td><td[^>]*>2 s<\/td>/)
+  assert.match(options, /<td>message timeout<\/td><td[^>]*>250 ms<\/td>/)
+  assert.match(options, /<td>max payload<\/td><td[^>]*>1 MB<\/td>/)
+  assert.deepEqual([optionLabel('expectSimulators'), optionValue('engine', 'lean')], ['expect simulators', 'lean'])
 })
