@@ -74,3 +74,11 @@ test('a distribution that measured nothing while other events arrived gets a cav
   assert.match(lines[0], new RegExp(`^run ${run.run.id}, `))
   assert.ok(lines.some((l) => l.startsWith('CAVEAT: no broadcast was measured')))
 })
+
+test('a distribution whose simulators joined through Redis counts them as registered, not as the local layout', () => {
+  const run = fixture('run-small.json')
+  const [d] = run.distributions
+  const joined = { ...d, name: '0x100', simulators: 0, clientsPerSimulator: 100, simulatorList: [...d.simulatorList, ...d.simulatorList.map((s) => ({ ...s, id: `${s.id}-b` }))] }
+  const line = formatRunSummary({ ...run, distributions: [joined] }).split('\n').find((l) => l.startsWith('distribution 0x100'))
+  assert.match(line ?? '', new RegExp(`^distribution 0x100: ${joined.simulatorList.length} simulators, ${d.clients.target} clients, connected ${d.clients.connected}/${d.clients.target}`))
+})
