@@ -39,6 +39,7 @@ export { PARSER_NAMES }
  * @property {number} [maxHttpBufferSize] largest message a client may send, bytes (default 1e6)
  * @property {string} [adapter] 'memory' (default), 'cluster', 'redis' or 'redis-streams'
  * @property {string | null} [redisUrl] for the Redis adapters
+ * @property {'close' | 'disconnect'} [shutdown] close (default): clients reconnect; disconnect: io.disconnectSockets(true) first
  * @property {boolean} [sticky] a node:cluster worker behind @socket.io/sticky: the primary
  *   listens and hands connections over, so this server does not listen itself
  */
@@ -116,7 +117,9 @@ export async function startServer (options = {}, hooks = {}) {
       clearInterval(sampleTimer)
       sampler.stop()
       hookSampler?.stop()
-      io.disconnectSockets(true)
+      // By default as a stock socket.io server: the transports close and clients reconnect
+      // (to the next instance, in a rolling restart). `disconnect` tells them to stay away.
+      if (options.shutdown === 'disconnect') io.disconnectSockets(true)
       await new Promise((resolve) => io.close(() => resolve(undefined)))
       await adapterSetup.close()
     }

@@ -21,6 +21,7 @@ const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
  * @property {number} pingIntervalMs
  * @property {number} pingTimeoutMs
  * @property {boolean} perMessageDeflate
+ * @property {'close' | 'disconnect'} shutdown how closing treats connected clients
  * @property {number} maxHttpBufferSize bytes
  * @property {string} broadcastRate broadcasts per second accepted, as given (100/s, 600/m, 0)
  * @property {string} parser json or msgpack
@@ -58,6 +59,7 @@ export function normalizeServeOptions (input) {
     pingIntervalMs: o.pingInterval,
     pingTimeoutMs: o.pingTimeout,
     perMessageDeflate: o.perMessageDeflate,
+    shutdown: /** @type {'close' | 'disconnect'} */ (o.shutdown),
     // KB/MB are 1000-based and KiB/MiB 1024-based, as for every size option (lib/options.js).
     maxHttpBufferSize: parseBytes(o.maxHttpBufferSize, '--max-http-buffer-size', { min: 1, max: 1024 ** 3 }),
     broadcastRate,

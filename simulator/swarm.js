@@ -95,7 +95,7 @@ export async function startSwarm (options, hooks = {}) {
   })
   const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
   const pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio, query: options.query
+    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio, query: options.query
   }, options.urls, options.clients, tracker.events)
   hooks.onPool?.(pool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })

@@ -46,6 +46,14 @@ export const SERVE_OPTIONS = [
     describe: 'How a broadcast reaches every worker\'s clients; redis ones need --redis'
   },
   {
+    name: 'shutdown',
+    type: 'string',
+    default: 'close',
+    choices: ['close', 'disconnect'],
+    commands: ['serve'],
+    describe: 'On SIGTERM/SIGINT: close = close every connection as a stock socket.io server\'s io.close() does (clients reconnect, to the next instance in a rolling restart); disconnect = io.disconnectSockets(true) first (clients get "io server disconnect" and, by socket.io-client\'s rule, stay away)'
+  },
+  {
     name: 'per-message-deflate',
     type: 'boolean',
     default: false,

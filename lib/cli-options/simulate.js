@@ -186,6 +186,15 @@ export const SIMULATE_OPTIONS = [
     parse: Boolean
   },
   {
+    name: 'reconnect-on-server-disconnect',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Connect again after the server disconnects a client on purpose ("io server disconnect"), after the usual backoff, as many apps do by calling socket.connect(); socket.io-client itself stays away (the default)',
+    parse: Boolean
+  },
+  {
     name: 'max-payload',
     to: 'maxPayloadBytes',
     type: 'string',

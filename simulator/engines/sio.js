@@ -12,6 +12,7 @@
  * xmlhttprequest-ssl keeps the whole body (re-concatenating it on every chunk), so the limit
  * is applied in the agent we hand it, which cuts a response the moment it passes the limit.
  */
+import { backoffDelayMs } from './lean/backoff.js'
 import http from 'node:http'
 import https from 'node:https'
 import { createRequire } from 'node:module'
@@ -193,7 +194,13 @@ export const sioEngine = {
           if (wasConnected) events.reconnected(i)
           wasConnected = true
         })
-        socket.on('disconnect', (reason, details) => events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason))
+        socket.on('disconnect', (reason, details) => {
+          events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason)
+          // socket.io-client stays away after a server disconnect; many apps call connect() again.
+          if (reason === 'io server disconnect' && options.reconnectOnServerDisconnect && options.reconnect !== false) {
+            setTimeout(() => { if (sockets[i] === socket) { events.attempt(i); socket.connect() } }, backoffDelayMs(0)).unref()
+          }
+        })
         socket.on('connect_error', (error) => events.connectError(i, connectErrorReason(error)))
         if (listenAll) {
           socket.onAny((event, ...args) => events.message(i, event, args))

@@ -33,6 +33,7 @@
  * @property {Record<string, unknown>} [auth] handshake auth payload
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  * @property {Record<string, string>} [query] query parameters of every handshake request (the URL's query string)
+ * @property {boolean} [reconnectOnServerDisconnect] reconnect (after the backoff) when the server disconnects a client on purpose
  * @property {3 | 4} [eio] Engine.IO protocol version of the server (3: socket.io 2.x); default 4
  * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts
  *   (default DEFAULT_MAX_PAYLOAD_BYTES in limits.js); a bigger one closes the client with reason PAYLOAD_TOO_LARGE

@@ -18,9 +18,10 @@ const TOKEN = 'restart-token'
  * `ioswarm serve` on a fixed port, killed by pid after the test.
  * @param {import('node:test').TestContext} t
  * @param {number} port
+ * @param {string[]} [args] more `serve` flags
  */
-async function serve (t, port) {
-  const child = forkChild(BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', '--json'], { env: { IOSWARM_TOKEN: TOKEN } })
+async function serve (t, port, args = []) {
+  const child = forkChild(BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', '--json', ...args], { env: { IOSWARM_TOKEN: TOKEN } })
   t.after(() => child.stop(3000))
   await waitFor(async () => {
     const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null)
@@ -82,5 +83,64 @@ for (const engine of ['lean', 'sio']) {
       // Sent only while every client was connected: each was expected by all and got it.
       assert.deepEqual({ expected: m.expected, received: m.received, missing: m.missing }, { expected: CLIENTS, received: CLIENTS, missing: 0 }, m.key)
     }
+  })
+}
+
+/**
+ * A swarm against `port` whose connected count and reasons can be watched.
+ * @param {import('node:test').TestContext} t
+ * @param {number} port
+ * @param {Record<string, unknown>} options
+ */
+function watchedSwarm (t, port, options) {
+  const state = { connected: 0 }
+  const controller = new AbortController()
+  t.after(() => controller.abort())
+  const result = runSwarm({ url: `http://127.0.0.1:${port}`, clients: CLIENTS, ramp: 0, duration: 60, ...options }, {
+    signal: controller.signal,
+    onProgress: (p) => { state.connected = p.connected }
+  })
+  return {
+    state,
+    all: () => waitFor(() => state.connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (have ${state.connected})` }),
+    none: () => waitFor(() => state.connected === 0, { timeoutMs: 5000, message: () => `every client gone (connected ${state.connected})` }),
+    stop: () => { controller.abort(); return result }
+  }
+}
+
+for (const engine of ['lean', 'sio']) {
+  test(`${engine}: ioswarm serve stopped with SIGTERM (a deploy) closes like stock socket.io: clients come back to the next instance`, async (t) => {
+    const port = await freePort()
+    const first = await serve(t, port)
+    const swarm = watchedSwarm(t, port, { engine })
+    await swarm.all()
+    await first.stop()
+    await swarm.none()
+    await serve(t, port)
+    await swarm.all()
+    const { clients } = await swarm.stop()
+    assert.equal(clients.reconnects, CLIENTS)
+    assert.deepEqual(clients.disconnects, { 'transport close': CLIENTS })
+  })
+
+  test(`${engine}: serve --shutdown disconnect says "io server disconnect": honoured by default, reconnected with --reconnect-on-server-disconnect`, async (t) => {
+    const port = await freePort()
+    const first = await serve(t, port, ['--shutdown', 'disconnect'])
+    const stays = watchedSwarm(t, port, { engine })
+    const returns = watchedSwarm(t, port, { engine, reconnectOnServerDisconnect: true })
+    await stays.all()
+    await returns.all()
+    await first.stop()
+    await stays.none()
+    await returns.none()
+    await serve(t, port)
+    await returns.all()
+    // The other swarm had as long (and a reconnect takes ≈ 1 s of backoff): it stayed away.
+    assert.equal(stays.state.connected, 0)
+    const [away, back] = await Promise.all([stays.stop(), returns.stop()])
+    assert.deepEqual(away.clients.disconnects, { 'io server disconnect': CLIENTS })
+    assert.equal(away.clients.reconnects, 0)
+    assert.deepEqual(back.clients.disconnects, { 'io server disconnect': CLIENTS })
+    assert.equal(back.clients.connected, CLIENTS)
   })
 }

@@ -24,6 +24,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
  * @typedef {object} LeanConfig
  * @property {boolean} secure
  * @property {3 | 4} eio Engine.IO protocol version
+ * @property {boolean} reconnectOnServerDisconnect
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} pollBase request path of a poll, up to and including `transport=polling`
@@ -90,6 +91,7 @@ export function resolveLeanConfig (options) {
     nsp: options.namespace ?? '/',
     wanted: events.includes('*') ? null : new Set(events),
     reconnect: options.reconnect !== false,
+    reconnectOnServerDisconnect: options.reconnectOnServerDisconnect === true,
     keepAlive: options.keepAlive !== false,
     auth: options.auth,
     maxPayloadBytes: payloadLimit(options.maxPayloadBytes),

@@ -129,7 +129,8 @@ function onMessage (s, c, text, lookup) {
     case 5: case 6: return onBinaryHeader(s, c, text, header)
     case 0: return onNamespaceConnect(s, c, text, header)
     case 4: return onConnectError(s, c, text, header)
-    case 1: return s.end(c, 'io server disconnect', false, true)
+    // socket.io-client stays away after this; apps that call connect() again: --reconnect-on-server-disconnect.
+    case 1: return s.end(c, 'io server disconnect', s.config.reconnectOnServerDisconnect, true)
     // 3 ACK: this client never asks for acknowledgements.
   }
 }
