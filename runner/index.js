@@ -36,10 +36,12 @@ export async function runTest (input, hooks = {}) {
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
-    const rampMs = options.rampMs ?? (await probeHandshake({ url, path: options.path }).catch(() => ({ pingIntervalMs: 25000 }))).pingIntervalMs
-    // Before any simulator: a parser mismatch or a refused namespace, named (simulators see the same).
+    // One look at the server before any simulator: its heartbeat (the ramp), its protocol, and
+    // a parser mismatch or a refused namespace, named (each simulator sees the same).
     const sim = normalizeSimOptions({ ...options.simulatorInput, url })
-    const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query: sim.query, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? (await probeHandshake({ url: sim.url, path: sim.path, query: sim.query }).catch(() => ({ eio: /** @type {4} */ (4) }))).eio })
+    const handshake = await probeHandshake({ url: sim.url, path: sim.path, query: sim.query }).catch(() => null)
+    const rampMs = options.rampMs ?? handshake?.pingIntervalMs ?? 25000
+    const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query: sim.query, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? handshake?.eio ?? 4 })
     if (problem) log(`warning: ${problem}`)
     // sentAt is stamped by the server; a server we started shares this host's clock.
     const senderClock = collector.kind === 'redis' && server

@@ -62,7 +62,6 @@ export function normalizeRunOptions (input) {
     expectSimulators: o.expectSimulators,
     rounds: /** @type {import('../lib/options.js').Round[]} */ (o.rounds),
     simulatorInput,
-    path: simulator.path,
     transport: formatTransportMix(simulator.transport),
     engine: simulator.engine,
     parser: simulator.parser,
