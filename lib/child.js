@@ -30,7 +30,7 @@ const stopAll = () => { for (const child of live) child.kill('SIGTERM') }
  * @returns {Child}
  */
 export function forkChild (modulePath, args, { env = {}, onStderr } = {}) {
-  const child = fork(modulePath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true, env: { ...process.env, ...env } })
+  const child = fork(modulePath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true, env: { ...process.env, ...env }, execArgv: inheritedExecArgv() })
   let tail = ''
   child.stderr?.setEncoding('utf8').on('data', (/** @type {string} */ data) => {
     tail = (tail + data).slice(-4000)
@@ -60,4 +60,21 @@ export function forkChild (modulePath, args, { env = {}, onStderr } = {}) {
       clearTimeout(timer)
     }
   }
+}
+
+/**
+ * This process's Node flags for a child, less those that only make sense for this process's
+ * own entry (`node --input-type=module -e …` would make every child refuse its script).
+ * @returns {string[]}
+ */
+function inheritedExecArgv () {
+  /** @type {string[]} */
+  const out = []
+  const argv = process.execArgv
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k]
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') k++ // and its code
+    else if (!a.startsWith('--input-type') && !a.startsWith('--eval=') && !a.startsWith('--print=')) out.push(a)
+  }
+  return out
 }

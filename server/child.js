@@ -23,10 +23,12 @@ process.on('message', async function onServe (/** @type {any} */ message) {
     const close = () => {
       if (closing) return
       closing = true
-      server.close().finally(() => process.disconnect?.())
+      server.close().finally(() => { if (process.connected) process.disconnect() })
     }
     process.on('SIGTERM', close)
     process.on('SIGINT', close)
+    // The runner is gone (killed): close rather than serve on orphaned.
+    process.on('disconnect', close)
     process.send?.({ type: 'ioswarm:listening', url: server.url, port: server.port })
   } catch (error) {
     process.send?.({ type: 'ioswarm:error', message: /** @type {Error} */ (error).message }, () => process.exit(EXIT.RUNTIME))

@@ -30,6 +30,8 @@ const onSignal = () => {
 }
 process.on('SIGTERM', onSignal)
 process.on('SIGINT', onSignal)
+// The parent is gone (killed): stop and flush what can be flushed, rather than run on orphaned.
+process.on('disconnect', () => stopper.abort())
 
 /**
  * @param {unknown} message
@@ -58,5 +60,5 @@ process.on('message', async (/** @type {any} */ message) => {
     await send({ type: CHILD_MESSAGE.ERROR, error: { code, message: err?.message ?? String(error), exitCode } })
     process.exitCode = exitCode
   }
-  process.disconnect?.()
+  if (process.connected) process.disconnect()
 })
