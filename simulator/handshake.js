@@ -125,5 +125,5 @@ function reason (error) {
  */
 export function excerpt (body) {
   const text = body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
-  return JSON.stringify(reasonKey(text.length > 100 ? `${text.slice(0, 100)}…` : text))
+  return `"${reasonKey(text.length > 100 ? `${text.slice(0, 100)}…` : text)}"`
 }
