@@ -69,9 +69,9 @@ export function resolveLeanConfig (options) {
   const secure = url.protocol === 'https:'
   // socket.io-client always ends the path with a slash (addTrailingSlash).
   const path = `${(options.path ?? DEFAULT_PATH).replace(/\/$/, '')}/`
-  const params = new URLSearchParams(url.search)
-  for (const [k, v] of Object.entries(options.query ?? {})) params.set(k, v)
-  const extra = params.size > 0 ? `&${params}` : ''
+  // The URL's own query as written, then --query-style parameters encoded as socket.io-client does.
+  const pairs = [url.search.slice(1), ...Object.entries(options.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)].filter(Boolean)
+  const extra = pairs.length > 0 ? `&${pairs.join('&')}` : ''
   // Engine.IO v3 (socket.io 2.x servers) or v4: from the handshake, or --eio.
   const eio = options.eio === 3 ? 3 : 4
   const query = `?EIO=${eio}&transport=`
