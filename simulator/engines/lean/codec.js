@@ -36,8 +36,6 @@ const RESERVED_EVENTS = new Set(['connect', 'connect_error', 'disconnect', 'disc
  * @property {number} dataStart index of the JSON payload in the text
  */
 
-/** The verdict for an event the swarm does not listen to. */
-export const IGNORED = Object.freeze({ event: '', args: null })
 
 /**
  * Parses an Engine.IO open packet (`0{"sid":…}`).
