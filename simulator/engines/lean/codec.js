@@ -36,7 +36,6 @@ const RESERVED_EVENTS = new Set(['connect', 'connect_error', 'disconnect', 'disc
  * @property {number} dataStart index of the JSON payload in the text
  */
 
-
 /**
  * Parses an Engine.IO open packet (`0{"sid":…}`).
  * @param {string} text the whole packet, type character included
