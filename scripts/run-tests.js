@@ -1,7 +1,7 @@
 /**
- * Runs every test/**\/*.test.js with node's test runner, in two groups at once: the interop
- * and package tests (other people's servers and `npm pack`: mostly waiting, on their own
- * processes) beside everything else, one file at a time. The second group's output is held
+ * Runs every test/**\/*.test.js with node's test runner, in two groups at once, each one file
+ * at a time: the tests that mostly wait on processes of their own (interop peers, `npm pack`,
+ * the CLI binary, pm2, network namespaces) beside everything else. The second group's output is held
  * and printed after the first's, so the two never interleave; the last line adds them up.
  * (Node 20's `node --test DIR` would also run every other .js file under test/, and has no globs.)
  */
@@ -12,7 +12,10 @@ const files = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.js') && !f.split(/[\\/]/).includes('fixtures'))
   .map((f) => `test/${f}`)
   .sort()
-const apart = (/** @type {string} */ f) => f.startsWith('test/interop/') || f.startsWith('test/package/')
+// Files that mostly wait on processes of their own (peers, the CLI binary, pm2, namespaces):
+// they run beside the rest, which keeps the whole suite well under ten minutes on two cores.
+const APART = ['test/interop/', 'test/package/', 'test/infra/', 'test/cli/', 'test/security/']
+const apart = (/** @type {string} */ f) => APART.some((dir) => f.startsWith(dir))
 // TAP, then a last word on every skipped test and the totals (scripts/skip-summary.js).
 const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout']
 const extra = process.argv.slice(2)
