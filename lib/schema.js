@@ -105,6 +105,18 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
+ * @typedef {object} Storm
+ * @property {number} startedAt wall-clock epoch ms of the first drop
+ * @property {number} dropped clients that dropped during the storm
+ * @property {number} back of them, connected again
+ * @property {Record<string, number>} reasons disconnects by reason
+ * @property {Record<string, number>} errors failed connection attempts by reason, during the storm
+ * @property {number} attempts connection attempts during the storm
+ * @property {{ p50: number | null, p90: number | null, p99: number | null, p100: number | null }} backMs time from the first drop until that share of the dropped clients was connected again (null: never)
+ * @property {number | null} endedMs time from the first drop until every dropped client was back (null: some never came back)
+ */
+
+/**
  * @typedef {object} ClientCounts
  * @property {number} target
  * @property {number} connected connected at the end (before the simulator closed them)
@@ -115,6 +127,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} reconnects
  * @property {Record<string, number>} disconnects by reason (keys bounded and escaped, lib/reasons.js)
  * @property {Record<string, number>} errors connect errors by reason (the server's text: keys bounded in length and number, lib/reasons.js)
+ * @property {{ list: Storm[], more: number }} [storms] reconnect storms: waves of disconnects, from the first drop until every dropped client was back
  * @property {Record<string, number>} [unmeasuredEvents] receipts of events that were not measured (not in --event), by event name (bounded as reasons)
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
  */

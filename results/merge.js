@@ -50,6 +50,8 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
       disconnects: mergeReasonCounts(clients.map((c) => c.disconnects)),
       errors: mergeReasonCounts(clients.map((c) => c.errors)),
       unmeasuredEvents: mergeReasonCounts(clients.map((c) => c.unmeasuredEvents ?? {})),
+      // Each worker saw its own clients' storm: listed side by side, not merged.
+      storms: { list: clients.flatMap((c) => c.storms?.list ?? []).sort((a, b) => a.startedAt - b.startedAt), more: sumOf(clients, (c) => c.storms?.more ?? 0) },
       connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
     },
     destinations: [...destinations.values()],

@@ -3,6 +3,7 @@
  * now by transport, attempts, connect time, failures and disconnects by reason, reconnects,
  * and per-second deltas for the timeline. Implements the SwarmEvents an engine calls.
  */
+import { createStormTracker } from './storms.js'
 import { monotonicMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, percentileCurve } from '../lib/histogram.js'
 import { createReasonCounter } from '../lib/reasons.js'
@@ -43,6 +44,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
   /** Connected clients by wire transport: index = wire number. */
   const byWire = new Int32Array(WIRE_NAMES.length + 1)
   const window = { connects: 0, disconnects: 0, errors: 0 }
+  const storms = createStormTracker(count)
 
   /**
    * @param {number} i
@@ -59,6 +61,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
   const events = {
     attempt (i) {
       totals.attempts++
+      storms.attempt()
       attemptStartMs[i] = monotonicMs()
     },
     connected (i, wireName) {
@@ -68,6 +71,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       countWire(i, 1)
       totals.connected++
       byMode[transports[i]].connected++
+      storms.connected(i)
       window.connects++
       if (!everConnected[i]) {
         everConnected[i] = 1
@@ -99,6 +103,8 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       disconnects.add(reason)
       window.disconnects++
       if (wire[i] === WIRE_NONE) return
+      // Closing on purpose (the swarm's own end) is no storm.
+      if (reason !== 'io client disconnect') storms.dropped(i, reason, totals.connected)
       countWire(i, -1)
       wire[i] = WIRE_NONE
       totals.connected--
@@ -107,6 +113,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
     },
     connectError (i, reason) {
       errors.add(reason)
+      storms.failed(reason)
       window.errors++
     },
     reconnected () {
@@ -154,6 +161,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
         disconnects: disconnects.record(),
         errors: errors.record(),
         unmeasuredEvents: unmeasured.record(),
+        storms: storms.record(),
         connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
       }
     }

@@ -47,6 +47,7 @@ export function formatSimSummary (r) {
     lines.push(`${tooLarge} clients closed: ${PAYLOAD_TOO_LARGE} (${limit ?? '?'} bytes; a client closed again after reconnecting counts again). ` +
       'Raise --max-payload if the server\'s messages are that big.')
   }
+  for (const s of c.storms?.list ?? []) lines.push(formatStorm(s))
   const hint = unmeasuredHint(r)
   if (r.messages.length === 0) {
     lines.push(`messages: none received${hint ? `. ${hint}` : ''}`)
@@ -94,4 +95,14 @@ export function unmeasuredHint (r) {
   const events = /** @type {{ events?: string[] }} */ (r.options).events ?? []
   const list = other.slice(0, 5).map(([name, n]) => `${JSON.stringify(name)} ×${n}`).join(', ')
   return `Measured ${events.map((e) => JSON.stringify(e)).join(', ')}, but other events arrived: ${list}${other.length > 5 ? ', …' : ''}. Measure them with --event ${/^[\w.:-]+$/.test(other[0][0]) ? other[0][0] : JSON.stringify(other[0][0])} (or --event '*' for every event)`
+}
+
+/**
+ * One line for a reconnect storm.
+ * @param {import('../lib/schema.js').Storm} s
+ */
+export function formatStorm (s) {
+  const at = new Date(s.startedAt).toISOString().slice(11, 19)
+  const back = `back: 50 % in ${formatMs(s.backMs.p50)}, 90 % in ${formatMs(s.backMs.p90)}, 99 % in ${formatMs(s.backMs.p99)}, all in ${s.endedMs === null ? `- (${s.back} of ${s.dropped} back)` : formatMs(s.endedMs)}`
+  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}`
 }

@@ -121,6 +121,13 @@ for (const engine of ['lean', 'sio']) {
     const { clients } = await swarm.stop()
     assert.equal(clients.reconnects, CLIENTS)
     assert.deepEqual(clients.disconnects, { 'transport close': CLIENTS })
+    // Measured as a storm: every client dropped, all back, the times in order.
+    const [storm, ...others] = clients.storms?.list ?? []
+    assert.deepEqual(others, [])
+    assert.deepEqual([storm.dropped, storm.back, storm.reasons], [CLIENTS, CLIENTS, { 'transport close': CLIENTS }])
+    const { p50, p90, p99, p100 } = storm.backMs
+    assert.ok(p50 !== null && p90 !== null && p99 !== null && p100 !== null && p50 <= p90 && p90 <= p99 && p99 <= p100 && p100 === storm.endedMs, JSON.stringify(storm))
+    assert.ok(storm.attempts >= CLIENTS, `reconnect attempts counted: ${storm.attempts}`)
   })
 
   test(`${engine}: serve --shutdown disconnect says "io server disconnect": honoured by default, reconnected with --reconnect-on-server-disconnect`, async (t) => {

@@ -1,0 +1,35 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { STORM_MIN_CLIENTS, createStormTracker } from '../../simulator/storms.js'
+
+test('a wave of drops is one storm, from the first drop until the last dropped client is back', () => {
+  const storms = createStormTracker(20)
+  for (let i = 0; i < 10; i++) storms.dropped(i, i < 8 ? 'transport close' : 'ping timeout', 20 - i)
+  storms.failed('xhr poll error')
+  for (let i = 0; i < 12; i++) storms.attempt()
+  for (let i = 0; i < 9; i++) storms.connected(i)
+  const open = storms.record().list
+  assert.equal(open.length, 1)
+  assert.deepEqual([open[0].dropped, open[0].back, open[0].endedMs, open[0].backMs.p100], [10, 9, null, null], 'still open: the last one is not back')
+  storms.connected(9)
+  storms.connected(15) // never dropped: not counted
+  const [storm] = storms.record().list
+  assert.deepEqual([storm.dropped, storm.back, storm.attempts], [10, 10, 12])
+  assert.deepEqual(storm.reasons, { 'transport close': 8, 'ping timeout': 2 })
+  assert.deepEqual(storm.errors, { 'xhr poll error': 1 })
+  assert.ok(storm.endedMs !== null && storm.backMs.p100 === storm.endedMs)
+  assert.equal(storms.record().list.length, 1, 'closed once every dropped client was back')
+})
+
+test('a few clients dropping from a big swarm is no storm; every client of a small one is', () => {
+  const big = createStormTracker(100)
+  for (let i = 0; i < STORM_MIN_CLIENTS - 1; i++) big.dropped(i, 'transport close', 100)
+  for (let i = 0; i < STORM_MIN_CLIENTS - 1; i++) big.connected(i)
+  assert.deepEqual(big.record().list, [])
+  const small = createStormTracker(2)
+  small.dropped(0, 'transport close', 2)
+  small.dropped(1, 'transport close', 1)
+  small.connected(0)
+  small.connected(1)
+  assert.equal(small.record().list.length, 1)
+})
