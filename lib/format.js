@@ -56,3 +56,13 @@ export function formatCounts (counts) {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1])
   return entries.length ? entries.map(([k, v]) => `${k}: ${v}`).join(', ') : 'none'
 }
+
+/**
+ * One line for a reconnect storm.
+ * @param {import('../lib/schema.js').Storm} s
+ */
+export function formatStorm (s) {
+  const at = new Date(s.startedAt).toISOString().slice(11, 19)
+  const back = `back: 50 % in ${formatMs(s.backMs.p50)}, 90 % in ${formatMs(s.backMs.p90)}, 99 % in ${formatMs(s.backMs.p99)}, all in ${s.endedMs === null ? `- (${s.back} of ${s.dropped} back)` : formatMs(s.endedMs)}`
+  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}`
+}

@@ -248,7 +248,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} clientsPerSimulator
  * @property {number} startedAt
  * @property {number} endedAt
- * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number>, unmeasuredEvents?: Record<string, number> }} clients
+ * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number>, unmeasuredEvents?: Record<string, number>, storms?: (Storm & { simulator: string })[] }} clients
  *   errors and disconnects: by reason, summed over the simulators' final reports (bounded as in lib/reasons.js; absent in older results)
  * @property {SimulatorSummary[]} simulatorList
  * @property {RoundResult[]} rounds
@@ -275,7 +275,7 @@ export const SCHEMA_VERSION = 1
  * @property {{ name: string, version: string }} tool
  * @property {HostFacts} host
  * @property {Record<string, unknown>} options
- * @property {{ url: string, reference: boolean }} target
+ * @property {{ url: string, reference: boolean, restarts?: { atMs: number, downMs: number | null, error: string | null }[] }} target restarts: --restart-server-at's restarts of the reference server
  * @property {DistributionResult[]} distributions
  * @property {ThresholdVerdict[]} [thresholds]
  */

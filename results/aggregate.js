@@ -197,7 +197,9 @@ export function sumClients (finals, simulatorList) {
     ...clients,
     errors: mergeReasonCounts(finals.map((f) => f.clients.errors)),
     disconnects: mergeReasonCounts(finals.map((f) => f.clients.disconnects)),
-    unmeasuredEvents: mergeReasonCounts(finals.map((f) => f.clients.unmeasuredEvents ?? {}))
+    unmeasuredEvents: mergeReasonCounts(finals.map((f) => f.clients.unmeasuredEvents ?? {})),
+    // Each simulator's storms, named: a restart shows as one storm per simulator.
+    storms: finals.flatMap((f) => (f.clients.storms?.list ?? []).map((s) => ({ ...s, simulator: f.simulator }))).sort((a, b) => a.startedAt - b.startedAt)
   }
 }
 

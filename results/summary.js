@@ -3,7 +3,7 @@
  * distribution and round, the simulators' health in one line, stale simulators named,
  * and threshold verdicts. Returns strings; the CLI prints them to stderr.
  */
-import { formatBusy, formatMs, table } from '../lib/format.js'
+import { formatBusy, formatMs, formatStorm, table } from '../lib/format.js'
 
 /**
  * @typedef {import('../lib/schema.js').RunResult} RunResult
@@ -122,6 +122,7 @@ export function formatRunSummary (result) {
     lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
+    for (const s of d.clients.storms ?? []) lines.push(`${plain(s.simulator)}: ${formatStorm(s)}`)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)

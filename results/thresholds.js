@@ -43,6 +43,8 @@ export const METRICS = Object.freeze({
   connected: { kind: 'share', describe: 'clients connected at the end (count, or % of target)' },
   failed: { kind: 'share', describe: 'clients that never connected (count, or % of target)' },
   stale: { kind: 'count', describe: 'simulators that stopped reporting before the end' },
+  ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`recover.${p}`, { kind: 'delay', describe: `reconnect storms: time until ${p === 'max' ? 'every' : `${p.slice(1)} % of the`} dropped client${p === 'max' ? ' was' : 's were'} back, worst storm (no storm: no data)` }])),
+  lost: { kind: 'count', describe: 'clients a reconnect storm dropped that never came back' },
   'sim.loopDelayP99': { kind: 'delay', describe: 'worst simulator\'s one-second event-loop delay p99' },
   'sim.cpu': { kind: 'percent', describe: 'worst simulator\'s CPU, % of one core' },
   'sim.saturated': { kind: 'count', describe: 'worst simulator\'s seconds of saturation' }
@@ -145,6 +147,7 @@ function measure (result, metric, unit) {
     return { value: stale.length, actual: `stale ${stale.length}${stale.length ? ` (${stale.join(', ')})` : ''}` }
   }
   if (metric.startsWith('sim.')) return measureSimulators(result, metric)
+  if (metric.startsWith('recover.') || metric === 'lost') return measureStorms(result, metric)
   return measureDelay(result, metric)
 }
 
@@ -229,4 +232,29 @@ function measureSimulators (result, metric) {
 /** @param {number} pct */
 function formatPct (pct) {
   return `${Number(pct.toFixed(pct >= 10 ? 1 : 3))}%`
+}
+
+/**
+ * Reconnect storms of every simulator of every distribution: the worst time to recover, or
+ * the clients that never came back.
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {string} metric recover.p50 … recover.max, or lost
+ */
+function measureStorms (result, metric) {
+  const storms = result.distributions.flatMap((d) => (d.clients.storms ?? []).map((s) => ({ ...s, where: `${s.simulator}, ${d.name}` })))
+  if (metric === 'lost') {
+    const lost = storms.reduce((sum, s) => sum + s.dropped - s.back, 0)
+    return { value: lost, actual: `lost ${lost} clients in ${storms.length} storm${storms.length === 1 ? '' : 's'}` }
+  }
+  if (storms.length === 0) return { value: null, actual: `${metric}: no data (no reconnect storm in this run)` }
+  const key = /** @type {'p50' | 'p90' | 'p99' | 'p100'} */ (metric === 'recover.max' ? 'p100' : metric.slice(8))
+  /** @type {{ value: number, where: string } | null} */
+  let worst = null
+  for (const s of storms) {
+    // A share of clients that never came back took forever.
+    const value = s.backMs[key] ?? Infinity
+    if (worst === null || value > worst.value) worst = { value, where: s.where }
+  }
+  const w = /** @type {{ value: number, where: string }} */ (worst)
+  return { value: w.value, actual: `${metric} ${Number.isFinite(w.value) ? formatMs(w.value) : 'never (not every dropped client came back)'} (${w.where})` }
 }

@@ -17,6 +17,7 @@ import { runDistribution } from './distribution.js'
 import { newRunId, normalizeRunOptions } from './options.js'
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
+import { scheduleServerRestarts } from './restart.js'
 
 /**
  * @param {Record<string, unknown>} input see runner/options.js
@@ -32,7 +33,18 @@ export async function runTest (input, hooks = {}) {
   const startedAt = Date.now()
   const collector = await createCollector({ redisUrl: options.redis })
   const token = options.token ?? randomBytes(18).toString('base64url')
-  const server = options.target ? null : await startServerProcess({ token, pingIntervalMs: options.pingIntervalMs })
+  const started = options.target ? null : { current: await startServerProcess({ token, pingIntervalMs: options.pingIntervalMs }) }
+  const server = started?.current ?? null
+  const restarts = started && options.restartServerAtMs.length > 0
+    ? scheduleServerRestarts({
+      atMs: options.restartServerAtMs,
+      startedMono: performance.now(),
+      signal: options.restartSignal,
+      server: started,
+      start: () => startServerProcess({ token, pingIntervalMs: options.pingIntervalMs, port: Number(new URL(started.current.url).port) }),
+      log
+    })
+    : null
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
@@ -61,13 +73,14 @@ export async function runTest (input, hooks = {}) {
       tool: { name: 'ioswarm', version: VERSION },
       host: hostFacts(),
       options: publicOptions(options),
-      target: { url, reference: server !== null },
+      target: { url, reference: server !== null, ...(restarts ? { restarts: restarts.restarts } : {}) },
       distributions
     }
     if (options.thresholds.length > 0) result.thresholds = evaluateThresholds(result, options.thresholds)
     return result
   } finally {
-    await server?.stop()
+    await restarts?.stop()
+    await started?.current.stop()
     await collector.close()
   }
 }
@@ -94,6 +107,8 @@ function publicOptions (options) {
     via: options.via,
     redis: options.redis ? redactUrl(options.redis) : null,
     messageTimeoutMs: options.messageTimeoutMs,
+    restartServerAtMs: options.restartServerAtMs.length > 0 ? options.restartServerAtMs : null,
+    restartSignal: options.restartServerAtMs.length > 0 ? options.restartSignal : null,
     assert: options.thresholds.map((t) => t.expression)
   }
 }

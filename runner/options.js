@@ -48,6 +48,7 @@ export function normalizeRunOptions (input) {
   if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
   const target = o.target ? parseHttpUrl(o.target, '--target') : null
   if (target && !o.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
+  if (o.restartServerAt.length > 0 && target) throw invalidOption('--restart-server-at', 'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
   if (o.via === 'redis-emitter') throw invalidOption('--via', 'redis-emitter is for `ioswarm broadcast` into a server on the Redis adapter; a run broadcasts with http or socket')
   // What every local simulator gets: the simulate options given to run, checked now by the
   // simulator's own normaliser (the URL and ramp are known once the server is up).
@@ -78,6 +79,8 @@ export function normalizeRunOptions (input) {
     out: o.out ? String(o.out) : null,
     messageTimeoutMs: simulator.messageTimeoutMs,
     connectTimeoutMs: /** @type {number} */ (o.connectTimeout),
+    restartServerAtMs: /** @type {number[]} */ (o.restartServerAt),
+    restartSignal: /** @type {'SIGTERM' | 'SIGKILL'} */ (`SIG${o.restartSignal}`),
     thresholds: [o.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
   }
 }

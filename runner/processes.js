@@ -16,13 +16,13 @@ const SERVER_CHILD = fileURLToPath(new URL('../server/child.js', import.meta.url
 
 /**
  * Starts the reference server on a free port and resolves once it listens.
- * @param {{ token: string, pingIntervalMs: number, host?: string }} options
+ * @param {{ token: string, pingIntervalMs: number, host?: string, port?: number }} options port: 0 (default) = a free one
  * @returns {Promise<Child & { url: string }>}
  */
-export async function startServerProcess ({ token, pingIntervalMs, host = '127.0.0.1' }) {
+export async function startServerProcess ({ token, pingIntervalMs, host = '127.0.0.1', port = 0 }) {
   // No broadcast rate limit: the runner is this server's only broadcaster (the token is
   // private to the run), and rounds such as 500x0 go faster than the default 100/s.
-  const options = { ...normalizeServeOptions({ port: 0, host, pingInterval: `${pingIntervalMs}ms`, broadcastRate: '0' }), token }
+  const options = { ...normalizeServeOptions({ port, host, pingInterval: `${pingIntervalMs}ms`, broadcastRate: '0' }), token }
   const child = forkChild(SERVER_CHILD, [])
   child.process.send({ type: 'ioswarm:serve', options })
   const answer = new Promise((resolve, reject) => {

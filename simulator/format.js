@@ -2,7 +2,7 @@
  * Human output of the simulator: the live progress line and the final summary. Pure
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
-import { formatBusy, formatBytes, formatCounts, formatMs, table } from '../lib/format.js'
+import { formatBusy, formatBytes, formatCounts, formatMs, formatStorm, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './engines/limits.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
@@ -95,14 +95,4 @@ export function unmeasuredHint (r) {
   const events = /** @type {{ events?: string[] }} */ (r.options).events ?? []
   const list = other.slice(0, 5).map(([name, n]) => `${JSON.stringify(name)} ×${n}`).join(', ')
   return `Measured ${events.map((e) => JSON.stringify(e)).join(', ')}, but other events arrived: ${list}${other.length > 5 ? ', …' : ''}. Measure them with --event ${/^[\w.:-]+$/.test(other[0][0]) ? other[0][0] : JSON.stringify(other[0][0])} (or --event '*' for every event)`
-}
-
-/**
- * One line for a reconnect storm.
- * @param {import('../lib/schema.js').Storm} s
- */
-export function formatStorm (s) {
-  const at = new Date(s.startedAt).toISOString().slice(11, 19)
-  const back = `back: 50 % in ${formatMs(s.backMs.p50)}, 90 % in ${formatMs(s.backMs.p90)}, 99 % in ${formatMs(s.backMs.p99)}, all in ${s.endedMs === null ? `- (${s.back} of ${s.dropped} back)` : formatMs(s.endedMs)}`
-  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}`
 }

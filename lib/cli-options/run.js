@@ -47,6 +47,22 @@ export const RUN_OPTIONS = [
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {
+    name: 'restart-server-at',
+    type: 'string',
+    array: true,
+    commands: ['run'],
+    describe: 'Restart the reference server this long after the run starts (repeatable: 30s 90s), on the same port: a deploy in the middle of the test. The rounds go on; every simulator measures the reconnect storm',
+    parse: (v, flag) => [v ?? []].flat().map((t) => parseDurationMs(t, flag))
+  },
+  {
+    name: 'restart-signal',
+    type: 'string',
+    default: 'TERM',
+    choices: ['TERM', 'KILL'],
+    commands: ['run'],
+    describe: 'How --restart-server-at stops the server: TERM (it closes its connections, as a deploy does) or KILL (a crash: no goodbye, clients notice by their ping timeout or a failed poll)'
+  },
+  {
     name: 'target',
     type: 'string',
     commands: ['run'],
