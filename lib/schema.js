@@ -166,6 +166,7 @@ export const SCHEMA_VERSION = 1
  * @property {RecorderInfo} [recorder] the recorder's bounds and what they cost
  * @property {{ samples: ProcessSample[], summary: HealthSummary }} health
  * @property {TimelinePoint[]} timeline
+ * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
  */
 
 /**

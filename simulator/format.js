@@ -48,6 +48,10 @@ export function formatSimSummary (r) {
       'Raise --max-payload if the server\'s messages are that big.')
   }
   for (const s of c.storms?.list ?? []) lines.push(formatStorm(s))
+  if (r.churn) {
+    const { minMs, maxMs } = r.churn.lifetimeMs
+    lines.push(`churn: ${r.churn.sessionsClosed} sessions closed at the end of their lifetime (${minMs === maxMs ? formatMs(minMs) : `${formatMs(minMs)}..${formatMs(maxMs)}`}) and reopened: ${r.churn.perSecond} connects and as many disconnects per second`)
+  }
   const hint = unmeasuredHint(r)
   if (r.messages.length === 0) {
     lines.push(`messages: none received${hint ? `. ${hint}` : ''}`)

@@ -8,6 +8,7 @@ import { invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseNamespace } from '../lib/options.js'
 import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
 import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
+import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
@@ -34,6 +35,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  * @property {WsClient | null} wsClient the lean engine's WebSocket client; null for --engine sio
  * @property {Record<string, string>} query handshake query parameters, from the URL's query string
+ * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
  * @property {3 | 4 | null} eio the server's Engine.IO version as forced by --eio; null = detected from the handshake
  * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
@@ -54,6 +56,7 @@ export function normalizeSimOptions (input) {
   // The URL's query goes to the server with every handshake, as socket.io-client does with
   // io('http://host/nsp?token=…'); Engine.IO's own parameters are not the user's to set.
   const query = Object.fromEntries([...new URLSearchParams(search)].filter(([k]) => k !== 'EIO' && k !== 'transport' && k !== 'sid'))
+  o.sessionLifetime = parseLifetime(o.sessionLifetime, '--session-lifetime')
   if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
   // Every passOn option under its normalised key: a simulator option added to the table
   // reaches the swarm (and every simulator child, over IPC) with no other change.

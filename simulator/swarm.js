@@ -20,6 +20,7 @@ import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 import { startRamp } from './ramp.js'
 import { createRecorder } from './recorder.js'
+import { createChurn } from './churn.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -106,7 +107,15 @@ export async function startSwarm (options, hooks = {}) {
   /** @type {ProcessSample[]} */
   const health = []
   let phase = /** @type {'ramping' | 'running'} */ ('ramping')
-  const ramp = startRamp({ count: options.clients, rampMs: server.rampMs, onStart: (i) => pool.connect(i, transports[i]) })
+  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } }) : null
+  const ramp = startRamp({
+    count: options.clients,
+    rampMs: server.rampMs,
+    onStart: (i) => {
+      pool.connect(i, transports[i])
+      churn?.started(i)
+    }
+  })
   ramp.done.then(() => { phase = 'running' })
 
   const sampleOnce = () => {
@@ -137,6 +146,7 @@ export async function startSwarm (options, hooks = {}) {
 
   await waitForEnd(signal, options.durationMs)
   ramp.stop()
+  churn?.stop()
   clearInterval(ticker)
   sampleOnce()
   sampler.stop()
@@ -166,8 +176,18 @@ export async function startSwarm (options, hooks = {}) {
     messageRollups: recorder.rollups(),
     recorder: recorder.info(),
     health: { samples: health, summary: summarizeHealth(health) },
-    timeline
+    timeline,
+    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed(), wallMs() - startedAt) } : {})
   }
+}
+
+/**
+ * @param {{ minMs: number, maxMs: number }} lifetime
+ * @param {number} closed sessions closed at the end of their lifetime
+ * @param {number} elapsedMs
+ */
+function churnSummary (lifetime, closed, elapsedMs) {
+  return { lifetimeMs: lifetime, sessionsClosed: closed, perSecond: Math.round(closed / Math.max(1, elapsedMs / 1000) * 100) / 100 }
 }
 
 /**

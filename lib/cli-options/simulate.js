@@ -195,6 +195,15 @@ export const SIMULATE_OPTIONS = [
     parse: Boolean
   },
   {
+    name: 'session-lifetime',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    defaultText: 'sessions last the whole run',
+    describe: 'Churn: each client closes after this long and a new session opens in its place at once: 5m, or a range 2m..8m (drawn uniformly per session). The summary states the rate of connects and disconnects',
+    to: 'sessionLifetime'
+  },
+  {
     name: 'max-payload',
     to: 'maxPayloadBytes',
     type: 'string',
