@@ -127,6 +127,8 @@ export function formatRunSummary (result) {
     lines.push(formatHealth(health))
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
   }
+  const layouts = compareLayouts(result.distributions)
+  if (layouts.length > 0) lines.push('', ...layouts)
   if (result.distributions.some((d) => d.rounds.some((r) => r.floor))) lines.push('', FLOOR_NOTE)
   return lines.join('\n')
 }
@@ -173,4 +175,68 @@ export function unmeasuredCaveat (d) {
   const measured = d.rounds.reduce((sum, r) => sum + r.received, 0)
   if (other.length === 0 || measured > 0) return null
   return `CAVEAT: no broadcast was measured, but the clients received other events: ${other.slice(0, 5).map(([name, n]) => `${JSON.stringify(plain(name))} ×${n}`).join(', ')}; measure them with --event ${plain(other[0][0])} (or --event '*')`
+}
+
+/** Layouts of one total agree when their median relative p50s are this close (share of the larger)… */
+export const LAYOUT_TOLERANCE = 0.2
+/** …or within this many ms (on fast runs a share of a few ms is noise). */
+const LAYOUT_TOLERANCE_MS = 5
+
+/**
+ * The 2012 validity check, made automatic: layouts of the same total number of clients
+ * (10x1000 and 20x500) must measure the same (median relative p50 within ±20 % or 5 ms, the
+ * same share of missing deliveries); when they do not, the one whose simulators were busier
+ * is named, since a busy simulator makes its own spread.
+ * @param {DistributionResult[]} distributions
+ * @returns {string[]} one line per pair of layouts that can be compared
+ */
+export function compareLayouts (distributions) {
+  /** @type {Map<number, DistributionResult[]>} */
+  const byTotal = new Map()
+  for (const d of distributions) {
+    const total = d.clients.target
+    byTotal.set(total, [...(byTotal.get(total) ?? []), d])
+  }
+  const lines = []
+  for (const [total, group] of byTotal) {
+    for (let k = 1; k < group.length; k++) {
+      const [a, b] = [group[0], group[k]]
+      const [pa, pb] = [medianP50(a), medianP50(b)]
+      if (pa === null || pb === null) continue
+      const [ma, mb] = [missingShare(a), missingShare(b)]
+      const close = Math.abs(pa - pb) <= Math.max(LAYOUT_TOLERANCE * Math.max(pa, pb), LAYOUT_TOLERANCE_MS)
+      const sameMissing = Math.abs(ma - mb) <= 0.01
+      const figures = `median rel p50 ${formatMs(pa)} vs ${formatMs(pb)}, missing ${formatShare(ma)} vs ${formatShare(mb)}`
+      if (close && sameMissing) {
+        lines.push(`layouts of ${total} clients: ${plain(a.name)} and ${plain(b.name)} agree (${figures}; tolerance ±${LAYOUT_TOLERANCE * 100} % or ${LAYOUT_TOLERANCE_MS} ms)`)
+      } else {
+        const [ba, bb] = [busiest(a), busiest(b)]
+        const busier = ba === bb ? 'neither layout\'s simulators were busier' : `${plain(ba > bb ? a.name : b.name)}'s simulators were busier (busiest ${Math.round(Math.max(ba, bb) * 100)} % vs ${Math.round(Math.min(ba, bb) * 100)} %): add simulators or --workers there and compare again`
+        lines.push(`LAYOUTS DISAGREE, ${total} clients: ${plain(a.name)} vs ${plain(b.name)} (${figures}); ${busier}`)
+      }
+    }
+  }
+  return lines
+}
+
+/** @param {DistributionResult} d */
+function medianP50 (d) {
+  const values = d.rounds.filter((r) => r.relative.count > 0).map((r) => r.relative.p50).sort((x, y) => x - y)
+  return values.length ? values[Math.ceil(values.length / 2) - 1] : null
+}
+
+/** @param {DistributionResult} d */
+function missingShare (d) {
+  const expected = d.rounds.reduce((sum, r) => sum + r.expected, 0)
+  return expected > 0 ? d.rounds.reduce((sum, r) => sum + r.missing, 0) / expected : 0
+}
+
+/** @param {DistributionResult} d the largest share of a drain any simulator spent on CPU */
+function busiest (d) {
+  return d.rounds.reduce((top, r) => Math.max(top, r.floor?.busyMax ?? 0), 0)
+}
+
+/** @param {number} share */
+function formatShare (share) {
+  return `${Math.round(share * 1000) / 10} %`
 }

@@ -2,6 +2,8 @@
  * The parts of a run report page: header with the verdict, overview with caveats, one
  * section per distribution (rounds, charts, simulators, messages), run details, glossary.
  */
+import { formatStorm } from '../../lib/format.js'
+import { compareLayouts, unmeasuredCaveat } from '../summary.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
@@ -59,7 +61,12 @@ export function caveats (result) {
     if (missing > 0) notes.push(`${d.name}: ${missing} ${missing === 1 ? 'delivery' : 'deliveries'} missing (clients connected when a message came that never got it)`)
     if (d.clients.failed > 0) notes.push(`${d.name}: ${d.clients.failed} of ${d.clients.target} clients never connected`)
     if (d.messages.length === 0) notes.push(`${d.name}: no message reached any simulator`)
+    const unmeasured = unmeasuredCaveat(d)
+    if (unmeasured) notes.push(`${d.name}: ${unmeasured.replace(/^CAVEAT: /, '')}`)
+    for (const s of d.clients.storms ?? []) notes.push(`${d.name}: ${s.simulator}: ${formatStorm(s)}`)
   }
+  // Layouts of one total that disagree (the 2012 validity check); agreeing ones are said too.
+  notes.push(...compareLayouts(result.distributions))
   return notes
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun, unmeasuredCaveat } from '../../results/summary.js'
+import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun, unmeasuredCaveat, compareLayouts } from '../../results/summary.js'
 
 /** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -81,4 +81,15 @@ test('a distribution whose simulators joined through Redis counts them as regist
   const joined = { ...d, name: '0x100', simulators: 0, clientsPerSimulator: 100, simulatorList: [...d.simulatorList, ...d.simulatorList.map((s) => ({ ...s, id: `${s.id}-b` }))] }
   const line = formatRunSummary({ ...run, distributions: [joined] }).split('\n').find((l) => l.startsWith('distribution 0x100'))
   assert.match(line ?? '', new RegExp(`^distribution 0x100: ${joined.simulatorList.length} simulators, ${d.clients.target} clients, connected ${d.clients.connected}/${d.clients.target}`))
+})
+
+test('layouts of the same total are compared: they agree, or the busier one is named', () => {
+  const run = fixture('run-small.json')
+  const [a, b] = run.distributions
+  assert.deepEqual(compareLayouts([a, b]), ['layouts of 1000 clients: 2x500 and 4x250 agree (median rel p50 5.30ms vs 5.90ms, missing 0 % vs 0 %; tolerance ±20 % or 5 ms)'])
+  const slow = { ...b, rounds: b.rounds.map((r) => ({ ...r, relative: { ...r.relative, p50: r.relative.p50 * 10 }, floor: { ...(r.floor ?? {}), busyMax: 0.97 } })) }
+  const [line] = compareLayouts([a, /** @type {any} */ (slow)])
+  assert.match(line, /^LAYOUTS DISAGREE, 1000 clients: 2x500 vs 4x250 \(median rel p50 5\.30ms vs 59\.0ms, .*\); 4x250's simulators were busier \(busiest 97 % vs \d+ %\)/)
+  assert.deepEqual(compareLayouts([a]), [], 'nothing to compare')
+  assert.ok(formatRunSummary(run).includes('layouts of 1000 clients: 2x500 and 4x250 agree'))
 })
