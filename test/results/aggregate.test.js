@@ -120,7 +120,7 @@ test('a distribution sums clients (connect errors by reason too) from finals, co
     finals: [{ ...fa, simulator: 'a' }, { ...fb, simulator: 'b' }],
     simulatorList
   })
-  assert.deepEqual(d.clients, { target: 300, connected: 218, failed: 2, errors: { timeout: 2 }, disconnects: {}, unmeasuredEvents: {} })
+  assert.deepEqual(d.clients, { target: 300, connected: 218, failed: 2, errors: { timeout: 2 }, disconnects: {}, unmeasuredEvents: {}, storms: [] })
   const all = summaryOf([...delays(5, 98, 300), ...delays(6, 120, 900)])
   assert.deepEqual([d.connectTime.count, d.connectTime.p50, d.connectTime.p99], [all.count, all.p50, all.p99])
   assert.equal(d.connectTime.curve.at(-1)?.percentile, 100)
