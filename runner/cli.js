@@ -3,6 +3,7 @@
  */
 import { access, mkdir } from 'node:fs/promises'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
@@ -10,7 +11,7 @@ import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
 import { formatRunSummary, formatThresholds, thresholdHelp } from '../results/index.js'
 import { ENGINE_NAMES, WS_CLIENT_NAMES } from '../simulator/index.js'
 import { runTest } from './index.js'
-import { newRunId } from './options.js'
+import { newRunId, parseMetricsLinger } from './options.js'
 import { writeRunFiles } from './output.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
@@ -43,6 +44,9 @@ export const runCommand = {
     .option('message-timeout', { type: 'string', default: '10s', describe: 'How long a message may take to reach every client' })
     .option('connect-timeout', { type: 'string', default: '60s', describe: 'How long past the ramp to wait for clients before broadcasting anyway' })
     .option('assert', { type: 'string', array: true, describe: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms (exit 3 if one fails)' })
+    .option('metrics-port', { type: 'string', describe: 'Serve live Prometheus metrics of the whole run (all simulators merged) on this port at /metrics (0 = a free port, logged)' })
+    .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)' })
+    .option('metrics-linger', { type: 'string', default: '0s', describe: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json on stdout as well' })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'No progress on stderr' })
     .example('$0 run --distributions 2x500,4x250 --rounds 5x1000,5x500', 'compare two layouts of 1,000 clients')
@@ -67,7 +71,8 @@ export const runCommand = {
           progress.done()
           if (!argv.quiet) process.stderr.write(`${line}\n`)
         },
-        status: (line) => progress.update(line)
+        status: (line) => progress.update(line),
+        metricsLinger: (url) => lingerMetrics(url, argv.metricsLinger, stop.signal)
       })
     } finally {
       progress.done()
@@ -80,4 +85,17 @@ export const runCommand = {
     if (argv.json) process.stdout.write(`${JSON.stringify(result)}\n`)
     process.exitCode = result.thresholds?.some((t) => !t.ok) ? EXIT.THRESHOLD : EXIT.OK
   }
+}
+
+/**
+ * Waits --metrics-linger (or until Ctrl-C) while the metrics server still answers.
+ * @param {string} url
+ * @param {unknown} value
+ * @param {AbortSignal} signal
+ */
+async function lingerMetrics (url, value, signal) {
+  const ms = parseMetricsLinger(value)
+  if (ms === 0) return
+  process.stderr.write(`metrics: serving ${url} for ${Math.round(ms / 1000)} s more (--metrics-linger)\n`)
+  await sleep(ms, undefined, { signal }).catch(() => {})
 }

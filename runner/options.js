@@ -70,6 +70,9 @@ export function normalizeRunOptions (input) {
     out: input.out ? String(input.out) : null,
     messageTimeoutMs: parseDurationMs(input.messageTimeout ?? '10s', '--message-timeout'),
     connectTimeoutMs: parseDurationMs(input.connectTimeout ?? '60s', '--connect-timeout'),
+    metricsPort: parseMetricsPort(input.metricsPort),
+    metricsHost: String(input.metricsHost ?? '127.0.0.1'),
+    metricsLingerMs: parseMetricsLinger(input.metricsLinger),
     thresholds: [input.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
   }
 }
@@ -117,4 +120,22 @@ export function parseEngine (value, flag = '--engine') {
   const engine = String(value)
   if (!ENGINE_NAMES.includes(engine)) throw invalidOption(flag, `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
   return engine
+}
+
+/**
+ * --metrics-port: null when not given; 0 = a free port (logged).
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseMetricsPort (value, flag = '--metrics-port') {
+  if (value === undefined || value === null || value === '') return null
+  return parseInteger(value, flag, { min: 0, max: 65535 })
+}
+
+/**
+ * --metrics-linger: how long the metrics stay served after the run (default 0).
+ * @param {unknown} value
+ */
+export function parseMetricsLinger (value) {
+  return value === undefined || value === null ? 0 : parseDurationMs(value, '--metrics-linger')
 }

@@ -1,0 +1,39 @@
+/**
+ * A small HTTP server for a prom-client registry: GET /metrics, nothing else.
+ */
+import http from 'node:http'
+
+/**
+ * Serves `registry()` (a function: the runner swaps registries between distributions) on
+ * host:port. Resolves once listening.
+ * @param {{ port: number, host?: string, registry: () => import('prom-client').Registry }} options
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ */
+export async function serveMetrics ({ port, host = '127.0.0.1', registry }) {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics here\n')
+      return
+    }
+    const current = registry()
+    current.metrics().then((text) => {
+      res.writeHead(200, { 'content-type': current.contentType }).end(text)
+    }, (error) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`${error.message}\n`)
+    })
+  })
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve(undefined))
+  })
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address())
+  const shown = address.address.includes(':') ? `[${address.address}]` : address.address
+  return {
+    url: `http://${shown}:${address.port}/metrics`,
+    port: address.port,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve(undefined))
+    })
+  }
+}
