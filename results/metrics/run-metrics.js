@@ -68,6 +68,8 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
   }
   /** @type {Map<string, number>} simulator → newest sample time applied */
   const lastSampleAt = new Map()
+  /** @type {Set<string>} simulators whose registration or samples arrive here (not only in the list) */
+  const fed = new Set()
 
   return {
     registry,
@@ -76,6 +78,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
      * @param {{ id: string, clients: number, transport: string }} info
      */
     observeSimulator (info) {
+      fed.add(info.id)
       for (const [transport, share] of transportShares(info.transport)) m.target.set({ simulator: sim(info.id), transport }, Math.round(info.clients * share))
       m.up.set({ simulator: sim(info.id) }, 1)
     },
@@ -87,6 +90,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
     observeSample (simId, { timeline, health }) {
       if ((lastSampleAt.get(simId) ?? -Infinity) >= timeline.t) return
       lastSampleAt.set(simId, timeline.t)
+      fed.add(simId)
       const simulator = sim(simId)
       for (const [transport, n] of Object.entries(timeline.byTransport)) m.connected.set({ simulator, transport }, n)
       m.connects.inc({ simulator }, timeline.connects)
@@ -120,14 +124,15 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       setByReason(m.disconnectsByReason, reasons, finals.map((f) => f.clients.disconnects))
     },
     /**
-     * The collector's simulator list (also those joined through Redis): alive, and counts for
-     * simulators whose samples this process does not see.
+     * The collector's simulator list (also those joined through Redis): alive, and counts
+     * (transport "all") for simulators whose registration and samples this process does not
+     * see (they write to Redis directly).
      * @param {SimulatorStatus[]} list
      */
     observeSimulators (list) {
       for (const s of list) {
         m.up.set({ simulator: sim(s.id) }, s.alive && !s.final ? 1 : 0)
-        if (!lastSampleAt.has(s.id)) {
+        if (!fed.has(s.id)) {
           m.connected.set({ simulator: sim(s.id), transport: 'all' }, s.clients.connected)
           m.target.set({ simulator: sim(s.id), transport: 'all' }, s.clients.target)
         }
