@@ -7,7 +7,7 @@ import { invalidOption } from '../lib/errors.js'
 import { parseBytes, parseDurationMs, parseHttpUrl, parseInteger, parseRounds, parseTransportMix, formatTransportMix } from '../lib/options.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { DEFAULT_ROUNDS } from '../broadcaster/index.js'
-import { parseThreshold } from '../results/index.js'
+import { parseMetricsPort, parseThreshold } from '../results/index.js'
 import { ENGINE_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES, parseWsClient } from '../simulator/index.js'
 
 /**
@@ -120,16 +120,6 @@ export function parseEngine (value, flag = '--engine') {
   const engine = String(value)
   if (!ENGINE_NAMES.includes(engine)) throw invalidOption(flag, `must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(engine)}`)
   return engine
-}
-
-/**
- * --metrics-port: null when not given; 0 = a free port (logged).
- * @param {unknown} value
- * @param {string} [flag]
- */
-export function parseMetricsPort (value, flag = '--metrics-port') {
-  if (value === undefined || value === null || value === '') return null
-  return parseInteger(value, flag, { min: 0, max: 65535 })
 }
 
 /**

@@ -13,6 +13,7 @@ import { runSwarm } from './swarm.js'
 import { runWorkers } from './workers.js'
 import { RECORDER_LIMITS } from './recorder.js'
 import { WS_CLIENT_NAMES } from './options.js'
+import { startSimulatorMetrics } from './metrics.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -41,6 +42,8 @@ export const simulateCommand = {
     .option('redis', { type: 'string', describe: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run' })
     .option('run', { type: 'string', describe: 'Run id to join (the same for every simulator of one test)' })
     .option('ipc', { type: 'boolean', hidden: true, describe: 'Report to the parent `ioswarm run` over IPC' })
+    .option('metrics-port', { type: 'string', describe: 'Serve this simulator\'s live Prometheus metrics on this port at /metrics (0 = a free port, printed); for pm2 fleets scraped per host' })
+    .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)' })
     .option('workers', { type: 'number', default: 1, describe: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the result as one JSON object on stdout' })
     .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'No progress or summary on stderr' })
@@ -52,11 +55,15 @@ export const simulateCommand = {
     const stop = stopOnSignals('ioswarm simulate')
     const id = simulatorId(argv.id)
     const controlStop = new AbortController()
+    const metrics = await startSimulatorMetrics(/** @type {any} */ (argv), id)
     const link = argv.redis || argv.ipc ? await linkCollector(/** @type {any} */ (argv), id, controlStop) : null
+    if (metrics && !argv.quiet) process.stderr.write(`ioswarm simulate ${id}: metrics ${metrics.url}\n`)
     let result
     try {
       result = await runSwarm({ ...argv, id }, {
         ...link?.hooks,
+        onMessage: (report) => { link?.hooks.onMessage(report); metrics?.metrics.observeMessage(id, report) },
+        onSample: (sample) => { link?.hooks.onSample(sample); metrics?.metrics.observeSample(id, sample) },
         signal: AbortSignal.any([stop.signal, controlStop.signal]),
         onStart: ({ id, handshake, preflight }) => {
           writeWarnings(preflight.warnings)
@@ -69,6 +76,7 @@ export const simulateCommand = {
     } finally {
       progress.done()
       stop.dispose()
+      await metrics?.close()
     }
     if (link) {
       const sent = await link.finish(result)
@@ -103,6 +111,7 @@ function writeWarnings (warnings) {
  */
 async function runWorkersCommand (argv) {
   if (argv.ipc) throw new IoswarmError(CODES.INVALID_OPTION, '--workers cannot be used under `ioswarm run` (IPC); give the runner more --simulators instead', { flag: '--workers' })
+  if (argv.metricsPort !== undefined) throw new IoswarmError(CODES.INVALID_OPTION, '--metrics-port cannot be used with --workers yet: run one simulate per process (pm2 instances), each with its own --metrics-port', { flag: '--metrics-port' })
   const stop = stopOnSignals('ioswarm simulate')
   const id = simulatorId(argv.id)
   try {

@@ -2,6 +2,7 @@
  * A small HTTP server for a prom-client registry: GET /metrics, nothing else.
  */
 import http from 'node:http'
+import { parseInteger } from '../../lib/options.js'
 
 /**
  * Serves `registry()` (a function: the runner swaps registries between distributions) on
@@ -36,4 +37,14 @@ export async function serveMetrics ({ port, host = '127.0.0.1', registry }) {
       server.close(() => resolve(undefined))
     })
   }
+}
+
+/**
+ * --metrics-port: null when not given; 0 = a free port (logged).
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseMetricsPort (value, flag = '--metrics-port') {
+  if (value === undefined || value === null || value === '') return null
+  return parseInteger(value, flag, { min: 0, max: 65535 })
 }

@@ -10,7 +10,7 @@ export { createRunMetrics, transportShares, MAX_SIMULATOR_LABELS, MAX_REASON_LAB
 export { createServerMetrics } from './server-metrics.js'
 export { createLabelBound, OTHER_LABEL } from './labels.js'
 export { DELAY_BUCKETS_SECONDS, bucketCounts } from './hdr-buckets.js'
-export { serveMetrics } from './http.js'
+export { serveMetrics, parseMetricsPort } from './http.js'
 export { meterCollector, pollCollector }
 
 /**
