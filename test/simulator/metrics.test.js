@@ -15,7 +15,7 @@ test('simulate --metrics-port serves this simulator\'s clients, samples and mess
     const body = await (await fetch(url).catch(() => null))?.text()
     return body && connected.test(body) && /ioswarm_simulator_rss_bytes\{simulator="simA"/.test(body) ? body : null
   }, { timeoutMs: 20000, intervalMs: 200, message: 'five connected clients in /metrics' })
-  assert.match(text, /ioswarm_clients_target\{simulator="simA",transport="websocket",.*\} 5/)
+  assert.match(String(text), /ioswarm_clients_target\{simulator="simA",transport="websocket",.*\} 5/)
   await server.broadcast({ id: 'm1' })
   await waitFor(async () => /ioswarm_messages_received_total\{simulator="simA",.*\} 5/.test(await (await fetch(url)).text()), { timeoutMs: 20000, intervalMs: 200, message: 'the message report in /metrics' })
   assert.equal((await fetch(`http://127.0.0.1:${port}/other`)).status, 404)
