@@ -6,6 +6,7 @@ import { CODES, IoswarmError } from '../lib/errors.js'
 import { DEFAULT_EVENT } from '../lib/protocol.js'
 import { ADAPTER_NAMES } from './adapters.js'
 import { startCluster } from './cluster.js'
+import { createServerMetrics, serveMetrics } from '../results/metrics/index.js'
 import { PARSER_NAMES, startServer } from './index.js'
 import { normalizeServeOptions } from './options.js'
 import { connectServerReporter } from './reporting.js'
@@ -32,6 +33,8 @@ export const serveCommand = {
     .option('ping-timeout', { type: 'string', default: '20s', describe: 'Engine.IO pingTimeout' })
     .option('broadcast-rate', { type: 'string', default: '100/s', describe: 'Broadcasts accepted per second (POST /broadcast and admin emits together; per worker): 100/s, 600/m, 0 = no limit. Over it: HTTP 429 with Retry-After' })
     .option('max-http-buffer-size', { type: 'string', default: '1mb', describe: 'Largest message a client may send: 1000000, 512kb, 1mb' })
+    .option('metrics-port', { type: 'string', describe: 'Serve this server\'s live Prometheus metrics (connected by transport, broadcasts and emits, CPU, memory, event-loop delay) on this port at /metrics (0 = a free port, printed; not with --cluster)' })
+    .option('metrics-host', { type: 'string', default: '127.0.0.1', describe: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print {"url", "port", "pid", "workers"} as one JSON line on stdout once listening' })
     .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis'),
   handler: async (argv) => {
@@ -79,12 +82,28 @@ async function startSingle (options, onError) {
   const reporter = options.runId && options.redisUrl
     ? await connectServerReporter({ redisUrl: options.redisUrl, runId: options.runId, serverId: options.serverId, onError })
     : undefined
-  const server = await startServer(options, { onSample: reporter?.report })
+  const metrics = options.metricsPort === null ? null : createServerMetrics({ server: options.serverId })
+  const metricsServer = metrics ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: () => metrics.registry }) : null
+  if (metricsServer) process.stderr.write(`ioswarm serve: metrics ${metricsServer.url}\n`)
+  const server = await startServer(options, {
+    onSample: reporter || metrics
+      ? (sample) => {
+          reporter?.report(sample)
+          metrics?.observeSample(sample)
+        }
+      : undefined,
+    // Called once per broadcast message (never per client): the emits it makes.
+    recipients: (local) => {
+      metrics?.observeBroadcast(1, local)
+      return local
+    }
+  })
   return {
     ...server,
     workers: () => [],
     async close () {
       await server.close()
+      await metricsServer?.close()
       await reporter?.close()
     }
   }

@@ -3,6 +3,7 @@
  * said), for the single server and the cluster alike, before anything listens.
  */
 import os from 'node:os'
+import { parseMetricsPort } from '../results/metrics/http.js'
 import { invalidOption } from '../lib/errors.js'
 import { parseDurationMs, parseInteger } from '../lib/options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
@@ -33,6 +34,8 @@ const SIZE_UNITS = { b: 1, kb: 1024, mb: 1024 ** 2 }
  * @property {string | null} redisUrl for the Redis adapters and the collector
  * @property {string | null} runId report samples to the collector under this run
  * @property {string} serverId this server's id in the collector; workers add -w<k>
+ * @property {number | null} metricsPort serve Prometheus metrics on this port (null = none)
+ * @property {string} metricsHost the address the metrics server binds
  */
 
 /**
@@ -53,6 +56,8 @@ export function normalizeServeOptions (input) {
   if (!PARSER_NAMES.includes(parser)) throw invalidOption('--parser', `must be one of ${PARSER_NAMES.join(', ')}, got ${JSON.stringify(parser)}`)
   const broadcastRate = String(input.broadcastRate ?? DEFAULT_BROADCAST_RATE)
   parseBroadcastRate(broadcastRate) // a bad rate is a usage error before anything starts
+  const metricsPort = parseMetricsPort(input.metricsPort)
+  if (metricsPort !== null && cluster > 0) throw invalidOption('--metrics-port', 'serves one process\'s metrics: use it without --cluster (the cluster\'s totals are in GET /stats and reach `ioswarm run --metrics-port` through its server probe)')
   const serverId = input.id ? String(input.id) : defaultServerId()
   if (!ID_PATTERN.test(serverId)) throw invalidOption('--id', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(serverId)}`)
   return {
@@ -71,7 +76,9 @@ export function normalizeServeOptions (input) {
     adapter,
     redisUrl,
     runId,
-    serverId
+    serverId,
+    metricsPort,
+    metricsHost: String(input.metricsHost ?? '127.0.0.1')
   }
 }
 
