@@ -83,7 +83,7 @@ async function startSingle (options, onError) {
     ? await connectServerReporter({ redisUrl: options.redisUrl, runId: options.runId, serverId: options.serverId, onError })
     : undefined
   const metrics = options.metricsPort === null ? null : createServerMetrics({ server: options.serverId })
-  const metricsServer = metrics ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: () => metrics.registry }) : null
+  const metricsServer = metrics ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: () => metrics.registry }).catch(async (error) => { await reporter?.close(); throw error }) : null
   if (metricsServer) process.stderr.write(`ioswarm serve: metrics ${metricsServer.url}\n`)
   const server = await startServer(options, {
     onSample: reporter || metrics
@@ -97,6 +97,10 @@ async function startSingle (options, onError) {
       metrics?.observeBroadcast(1, local)
       return local
     }
+  }).catch(async (error) => {
+    await metricsServer?.close()
+    await reporter?.close()
+    throw error
   })
   return {
     ...server,

@@ -2,6 +2,7 @@
  * A small HTTP server for a prom-client registry: GET /metrics, nothing else.
  */
 import http from 'node:http'
+import { invalidOption } from '../../lib/errors.js'
 import { parseInteger } from '../../lib/options.js'
 
 /**
@@ -24,7 +25,7 @@ export async function serveMetrics ({ port, host = '127.0.0.1', registry }) {
     })
   })
   await new Promise((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => reject(invalidOption('--metrics-port', `cannot listen on ${host}:${port} (${/** @type {NodeJS.ErrnoException} */ (error).code ?? error.message}); nothing was started`)))
     server.listen(port, host, () => resolve(undefined))
   })
   const address = /** @type {import('node:net').AddressInfo} */ (server.address())
