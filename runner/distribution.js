@@ -61,6 +61,9 @@ export async function runDistribution (ctx, distribution, hooks) {
         log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
       }
     })
+  } catch (error) {
+    await metering?.stop()
+    throw error
   } finally {
     sampling.stop()
     await watcher.stop()
