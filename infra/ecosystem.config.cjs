@@ -32,7 +32,8 @@ function count (name, fallback, max) {
 }
 
 /** Settings of this file, not options of `ioswarm simulate`. */
-const OWN = new Set(['IOSWARM_SIMULATORS', 'IOSWARM_ID_PREFIX', 'IOSWARM_PORT', 'IOSWARM_HOST', 'IOSWARM_TOKEN'])
+// The metrics port is a base: each instance gets its own (pm2-entry.js).
+const OWN = new Set(['IOSWARM_SIMULATORS', 'IOSWARM_ID_PREFIX', 'IOSWARM_PORT', 'IOSWARM_HOST', 'IOSWARM_TOKEN', 'IOSWARM_METRICS_PORT', 'IOSWARM_METRICS_HOST'])
 
 /**
  * Every other IOSWARM_* variable, for the simulators: `ioswarm simulate` reads its options
@@ -57,7 +58,9 @@ const simulator = {
   // Options as the simulator's own variables: out of `ps` (the Redis URL may hold a password).
   env: {
     ...simulateEnv(),
-    IOSWARM_ID_PREFIX: env.IOSWARM_ID_PREFIX || os.hostname()
+    IOSWARM_ID_PREFIX: env.IOSWARM_ID_PREFIX || os.hostname(),
+    // Instance i serves its metrics on base + i (pm2-entry.js): one port per process.
+    ...(env.IOSWARM_METRICS_PORT ? { IOSWARM_METRICS_PORT_BASE: String(count('IOSWARM_METRICS_PORT', 9464, 65535)), IOSWARM_METRICS_HOST_BIND: env.IOSWARM_METRICS_HOST || '0.0.0.0' } : {})
   },
   // pm2 stop sends SIGINT, then SIGKILL after kill_timeout: the simulator needs that long to
   // close its clients, wait out open messages and write its final report (retried while
@@ -81,7 +84,11 @@ const server = {
   // @socket.io/sticky) is the way to use several cores.
   exec_mode: 'fork',
   instances: 1,
-  args: ['serve', '--port', String(count('IOSWARM_PORT', 3000, 65535)), ...(env.IOSWARM_HOST ? ['--host', env.IOSWARM_HOST] : [])],
+  args: [
+    'serve', '--port', String(count('IOSWARM_PORT', 3000, 65535)), ...(env.IOSWARM_HOST ? ['--host', env.IOSWARM_HOST] : []),
+    // The server's metrics one port below the simulators' first (IOSWARM_METRICS_PORT - 1).
+    ...(env.IOSWARM_METRICS_PORT ? ['--metrics-port', String(count('IOSWARM_METRICS_PORT', 9464, 65535) - 1), '--metrics-host', env.IOSWARM_METRICS_HOST || '0.0.0.0'] : [])
+  ],
   env: env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: env.IOSWARM_TOKEN } : {},
   kill_timeout: 10000,
   autorestart: true,

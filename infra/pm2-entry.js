@@ -15,6 +15,11 @@ import { foreignEnvNames } from '../lib/cli-options/index.js'
 const args = hideBin(process.argv)
 const command = args[0] ?? ''
 const prefix = (process.env.IOSWARM_ID_PREFIX || os.hostname()).replace(/[^A-Za-z0-9._-]+/g, '-')
+const instance = Number(process.env.NODE_APP_INSTANCE ?? 0)
+const metricsBase = process.env.IOSWARM_METRICS_PORT_BASE
+const metricsHost = process.env.IOSWARM_METRICS_HOST_BIND
 for (const name of foreignEnvNames(command, process.env)) delete process.env[name]
-if (command === 'simulate') args.push('--id', `${prefix}-${process.env.NODE_APP_INSTANCE ?? '0'}`)
+if (command === 'simulate') args.push('--id', `${prefix}-${instance}`)
+// Each simulator instance its own metrics port: base + instance (pm2 cannot template args).
+if (command === 'simulate' && metricsBase) args.push('--metrics-port', String(Number(metricsBase) + instance), '--metrics-host', metricsHost || '0.0.0.0')
 await main(args)

@@ -3,6 +3,7 @@
  */
 import { access, mkdir, rmdir } from 'node:fs/promises'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
@@ -46,7 +47,8 @@ export const runCommand = {
           progress.done()
           if (!quiet) process.stderr.write(`${line}\n`)
         },
-        status: (line) => progress.update(line)
+        status: (line) => progress.update(line),
+        metricsLinger: (url) => lingerMetrics(url, options.metricsLingerMs, stop.signal)
       })
     } catch (error) {
       if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
@@ -62,4 +64,16 @@ export const runCommand = {
     if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
     process.exitCode = result.thresholds?.some((t) => !t.ok) ? EXIT.THRESHOLD : EXIT.OK
   }
+}
+
+/**
+ * Waits --metrics-linger (or until Ctrl-C) while the metrics server still answers.
+ * @param {string} url
+ * @param {number} ms
+ * @param {AbortSignal} signal
+ */
+async function lingerMetrics (url, ms, signal) {
+  if (ms === 0) return
+  process.stderr.write(`metrics: serving ${url} for ${Math.round(ms / 1000)} s more (--metrics-linger)\n`)
+  await sleep(ms, undefined, { signal }).catch(() => {})
 }

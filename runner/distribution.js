@@ -17,6 +17,7 @@ import { staleLine, watchStale } from './stale.js'
  * @property {AbortSignal} [signal]
  * @property {(line: string) => void} [log] phase changes and round results
  * @property {(line: string) => void} [status] the live status line
+ * @property {(metricsUrl: string) => Promise<void>} [metricsLinger] with --metrics-port: awaited after the run, before the metrics server closes
  * @property {import('../lib/limits.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
  */
 
@@ -29,6 +30,7 @@ import { staleLine, watchStale } from './stale.js'
  * @param {string} ctx.token
  * @param {number} ctx.rampMs
  * @param {{ offsetMs: number, uncertaintyMs: number }} ctx.senderClock
+ * @param {ReturnType<typeof import('../results/index.js').createLiveMetrics> | null} [ctx.live] live metrics (--metrics-port)
  * @param {Distribution} distribution
  * @param {RunHooks} hooks
  * @returns {Promise<import('../lib/schema.js').DistributionResult>}
@@ -42,6 +44,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     startedAt,
     options: { distribution: distribution.name, url: ctx.url, senderClockOffsetMs: ctx.senderClock.offsetMs, senderClockUncertaintyMs: ctx.senderClock.uncertaintyMs }
   })
+  const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const children = startSimulators(ctx, distribution)
   const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector)) : []
   const sampling = sampleServer(ctx)
@@ -58,6 +61,9 @@ export async function runDistribution (ctx, distribution, hooks) {
         log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
       }
     })
+  } catch (error) {
+    await metering?.stop()
+    throw error
   } finally {
     sampling.stop()
     await watcher.stop()
@@ -65,6 +71,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     await Promise.all(readers.map((r) => r.idle()))
   }
   await waitForFinals(collector, runId, 15000)
+  await metering?.stop()
   const [messages, rounds, samples, finals, simulatorList] = await Promise.all([
     collector.getMessages(runId), collector.getRounds(runId, options.rounds), collector.getSamples(runId),
     collector.getFinals(runId), collector.listSimulators(runId)

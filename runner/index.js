@@ -10,7 +10,7 @@ import { hostFacts } from '../lib/host.js'
 import { formatRounds } from '../lib/options.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
-import { createCollector, evaluateThresholds, redactUrl } from '../results/index.js'
+import { createCollector, createLiveMetrics, evaluateThresholds, redactUrl, serveMetrics } from '../results/index.js'
 import { diagnoseConnect, normalizeSimOptions, probeHandshake } from '../simulator/index.js'
 import { readLimits } from '../lib/limits.js'
 import { runDistribution } from './distribution.js'
@@ -31,7 +31,12 @@ export async function runTest (input, hooks = {}) {
   // Before any process starts: the local simulators and the reference server together.
   for (const warning of checkRunPreflight(options, hooks.limits ?? readLimits())) log(`warning: ${warning}`)
   const startedAt = Date.now()
-  const collector = await createCollector({ redisUrl: options.redis })
+  const stored = await createCollector({ redisUrl: options.redis })
+  // --metrics-port: the collector is metered (its writes feed the live metrics) and served.
+  const live = options.metricsPort === null ? null : createLiveMetrics({ collector: stored, run: runId })
+  const collector = live?.collector ?? stored
+  const metricsServer = live ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: live.registry }).catch(async (error) => { await stored.close(); throw error }) : null
+  if (metricsServer) log(`metrics: ${metricsServer.url}`)
   const token = options.token ?? randomBytes(18).toString('base64url')
   const started = options.target ? null : { current: await startServerProcess({ token, pingIntervalMs: options.pingIntervalMs }) }
   const server = started?.current ?? null
@@ -63,7 +68,7 @@ export async function runTest (input, hooks = {}) {
     for (const distribution of options.distributions) {
       if (hooks.signal?.aborted) break
       const distRunId = options.distributions.length > 1 ? `${runId}-${distribution.name}` : runId
-      distributions.push(await runDistribution({ options, collector, runId: distRunId, url, token, rampMs, senderClock }, distribution, hooks))
+      distributions.push(await runDistribution({ options, collector, runId: distRunId, url, token, rampMs, senderClock, live }, distribution, hooks))
     }
     /** @type {import('../lib/schema.js').RunResult} */
     const result = {
@@ -77,8 +82,11 @@ export async function runTest (input, hooks = {}) {
       distributions
     }
     if (options.thresholds.length > 0) result.thresholds = evaluateThresholds(result, options.thresholds)
+    // Still serving: the last scrape can see the final values (--metrics-linger, or a test).
+    if (metricsServer && hooks.metricsLinger) await hooks.metricsLinger(metricsServer.url)
     return result
   } finally {
+    await metricsServer?.close()
     await restarts?.stop()
     await started?.current.stop()
     await collector.close()

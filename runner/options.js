@@ -80,6 +80,9 @@ export function normalizeRunOptions (input) {
     messageTimeoutMs: simulator.messageTimeoutMs,
     connectTimeoutMs: /** @type {number} */ (o.connectTimeout),
     restartServerAtMs: /** @type {number[]} */ (o.restartServerAt),
+    metricsPort: /** @type {number | null} */ (o.metricsPort),
+    metricsHost: String(o.metricsHost),
+    metricsLingerMs: /** @type {number} */ (o.metricsLinger),
     restartSignal: /** @type {'SIGTERM' | 'SIGKILL'} */ (`SIG${o.restartSignal}`),
     thresholds: [o.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
   }

@@ -8,6 +8,7 @@ import { startCluster } from './cluster.js'
 import { startServer } from './index.js'
 import { normalizeServeOptions } from './options.js'
 import { connectServerReporter } from './reporting.js'
+import { createServerMetrics, serveMetrics } from '../results/metrics/index.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const serveCommand = {
@@ -61,12 +62,32 @@ async function startSingle (options, onError) {
   const reporter = options.runId && options.redisUrl
     ? await connectServerReporter({ redisUrl: options.redisUrl, runId: options.runId, serverId: options.serverId, onError })
     : undefined
-  const server = await startServer(options, { onSample: reporter?.report })
+  const metrics = options.metricsPort === null ? null : createServerMetrics({ server: options.serverId })
+  const metricsServer = metrics ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: () => metrics.registry }).catch(async (error) => { await reporter?.close(); throw error }) : null
+  if (metricsServer) process.stderr.write(`ioswarm serve: metrics ${metricsServer.url}\n`)
+  const server = await startServer(options, {
+    onSample: reporter || metrics
+      ? (sample) => {
+          reporter?.report(sample)
+          metrics?.observeSample(sample)
+        }
+      : undefined,
+    // Called once per broadcast message (never per client): the emits it makes.
+    recipients: (local) => {
+      metrics?.observeBroadcast(1, local)
+      return local
+    }
+  }).catch(async (error) => {
+    await metricsServer?.close()
+    await reporter?.close()
+    throw error
+  })
   return {
     ...server,
     workers: () => [],
     async close () {
       await server.close()
+      await metricsServer?.close()
       await reporter?.close()
     }
   }

@@ -30,6 +30,8 @@ const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
  * @property {string | null} redisUrl for the Redis adapters and the collector
  * @property {string | null} runId report samples to the collector under this run
  * @property {string} serverId this server's id in the collector; workers add -w<k>
+ * @property {number | null} metricsPort serve Prometheus metrics on this port (null = none)
+ * @property {string} metricsHost the address the metrics server binds
  */
 
 /**
@@ -48,6 +50,7 @@ export function normalizeServeOptions (input) {
   if (runId && !redisUrl) throw invalidOption('--run', 'needs --redis URL: samples are reported to the collector in Redis')
   const broadcastRate = String(o.broadcastRate)
   parseBroadcastRate(broadcastRate) // a bad rate is a usage error before anything starts
+  if (o.metricsPort !== null && cluster > 0) throw invalidOption('--metrics-port', 'serves one process\'s metrics: use it without --cluster (the cluster\'s totals are in GET /stats and reach `ioswarm run --metrics-port` through its server probe)')
   const serverId = o.id ? String(o.id) : defaultServerId()
   if (!ID_PATTERN.test(serverId)) throw invalidOption('--id', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(serverId)}`)
   return {
@@ -68,7 +71,9 @@ export function normalizeServeOptions (input) {
     adapter,
     redisUrl,
     runId,
-    serverId
+    serverId,
+    metricsPort: /** @type {number | null} */ (o.metricsPort),
+    metricsHost: String(o.metricsHost)
   }
 }
 

@@ -10,6 +10,7 @@ import { formatProgress, formatSimSummary } from './format.js'
 import { runLinkedSwarm } from './linked.js'
 import { normalizeSimOptions } from './options.js'
 import { runWorkers } from './workers.js'
+import { startSimulatorMetrics } from './metrics.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -21,15 +22,16 @@ export const simulateCommand = {
     .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON'),
   handler: async (argv) => {
     const options = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
-    const { workers, json, quiet, redis, run } = parseOptions('simulate', argv)
+    const { workers, json, quiet, redis, run, metricsPort, metricsHost } = parseOptions('simulate', argv)
     if (redis && !run) throw invalidOption('--run', 'is required with --redis: the run id every simulator of a test shares')
+    if (metricsPort !== null && workers > 1) throw invalidOption('--metrics-port', 'cannot be used with --workers yet: run one simulate per process (pm2 instances), each with its own --metrics-port')
     const link = redis ? { redisUrl: String(redis), runId: String(run) } : null
     const stop = stopOnSignals('ioswarm simulate')
     let result
     try {
       result = workers > 1
         ? await runWorkersCommand(options, workers, link, quiet, stop.signal)
-        : await runOne(options, link, quiet, stop.signal)
+        : await runOne(options, link, quiet, stop.signal, metricsPort === null ? null : { port: metricsPort, host: String(metricsHost), run: run ? String(run) : null })
     } finally {
       stop.dispose()
     }
@@ -48,12 +50,17 @@ export const simulateCommand = {
  * @param {import('./collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {AbortSignal} signal
+ * @param {{ port: number, host: string, run: string | null } | null} serveMetrics --metrics-port
  */
-async function runOne (options, link, quiet, signal) {
+async function runOne (options, link, quiet, signal, serveMetrics) {
   const progress = progressWriter({ quiet })
+  const metrics = serveMetrics ? await startSimulatorMetrics(options, serveMetrics) : null
+  if (metrics && !quiet) process.stderr.write(`ioswarm simulate ${options.id}: metrics ${metrics.url}\n`)
   try {
     const { result, delivery } = await runLinkedSwarm(options, link, {
       signal,
+      onMessage: metrics ? (report) => metrics.metrics.observeMessage(options.id, report) : undefined,
+      onSample: metrics ? (sample) => metrics.metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
         writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : [])])
         if (quiet) return
@@ -66,6 +73,7 @@ async function runOne (options, link, quiet, signal) {
     return result
   } finally {
     progress.done()
+    await metrics?.close()
   }
 }
 

@@ -173,6 +173,32 @@ export const RUN_OPTIONS = [
     }
   },
   {
+    name: 'metrics-port',
+    type: 'string',
+    commands: ['run', 'simulate', 'serve'],
+    describe: {
+      run: 'Serve live Prometheus metrics of the whole run (all simulators merged) on this port at /metrics (0 = a free port, logged)',
+      simulate: 'Serve this simulator\'s live Prometheus metrics on this port at /metrics (0 = a free port, printed); for pm2 fleets scraped per host',
+      serve: 'Serve this server\'s live Prometheus metrics (connected by transport, broadcasts and emits, CPU, memory, event-loop delay) on this port at /metrics (0 = a free port, printed; not with --cluster)'
+    },
+    parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseInteger(v, flag, { min: 0, max: 65535 }))
+  },
+  {
+    name: 'metrics-host',
+    type: 'string',
+    default: '127.0.0.1',
+    commands: ['run', 'simulate', 'serve'],
+    describe: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)'
+  },
+  {
+    name: 'metrics-linger',
+    type: 'string',
+    default: '0s',
+    commands: ['run'],
+    describe: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  {
     name: 'json',
     type: 'boolean',
     default: false,

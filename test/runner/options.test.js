@@ -11,3 +11,12 @@ test('the simulators\' payload limit: the simulator default, raised for big --si
   assert.equal(normalizeRunOptions({ size: '5000000', maxPayload: '20MB' }).maxPayloadBytes, 20e6)
   assert.throws(() => normalizeRunOptions({ size: '5000000', maxPayload: '5MB' }), /--max-payload 5000000 is smaller than one message of --size 5000000/)
 })
+
+test('--metrics-port, --metrics-host and --metrics-linger: none by default, checked when given', () => {
+  const none = normalizeRunOptions({})
+  assert.deepEqual([none.metricsPort, none.metricsHost, none.metricsLingerMs], [null, '127.0.0.1', 0])
+  const given = normalizeRunOptions({ metricsPort: '9464', metricsHost: '0.0.0.0', metricsLinger: '30s' })
+  assert.deepEqual([given.metricsPort, given.metricsHost, given.metricsLingerMs], [9464, '0.0.0.0', 30000])
+  assert.throws(() => normalizeRunOptions({ metricsPort: 'http' }), /--metrics-port must be a whole number from 0 to 65535/)
+  assert.throws(() => normalizeRunOptions({ metricsLinger: 'a while' }), /--metrics-linger must be a duration/)
+})

@@ -95,6 +95,8 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
     [['--max-payload', 'lots'], /--max-payload must be a size such as 1000000, 512KB/],
     [['--size', '2000000', '--max-payload', '1MB'], /--max-payload 1000000 is smaller than one message of --size 2000000/],
     [['--ws-client', 'builtin'], /--ws-client works with --engine lean only/],
+    [['--metrics-port', '99999'], /--metrics-port must be a whole number from 0 to 65535/],
+    [['--metrics-linger', 'soon'], /--metrics-linger must be a duration/],
     [['--engine', 'lean', '--ws-client', 'builtin', '--target', 'https://127.0.0.1:1', '--token', 't'], /--ws-client builtin speaks ws:\/\/ only/]
   ]
   for (const [args, message] of cases) {

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * Live-metrics benchmark: the CPU cost of one Prometheus scrape of `ioswarm run
+ * --metrics-port` at a given run shape, and of feeding one closed message report (decoding
+ * its HDR histograms into the buckets). The state is what a run of `--simulators` ×
+ * `--clients` leaves after `--messages` messages: every simulator registered, sampled, and
+ * one report per message whose histogram holds one delay per client. A scrape's cost depends
+ * on the number of series (simulators × metrics), not on clients; feeding a report depends on
+ * its histogram's distinct values. Prints one JSON line.
+ *
+ *   node bench/metrics.js [--simulators 20] [--clients 500] [--messages 50] [--scrapes 200]
+ */
+import { parseArgs } from 'node:util'
+import { performance } from 'node:perf_hooks'
+import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { hostFacts } from '../lib/host.js'
+import { createRunMetrics } from '../results/metrics/index.js'
+
+const { values } = parseArgs({
+  options: {
+    simulators: { type: 'string', default: '20' },
+    clients: { type: 'string', default: '500' },
+    messages: { type: 'string', default: '50' },
+    scrapes: { type: 'string', default: '200' }
+  }
+})
+const simulators = Number(values.simulators)
+const clients = Number(values.clients)
+const messages = Number(values.messages)
+const scrapes = Number(values.scrapes)
+
+/** One delay per client, spread like a broadcast over a few hundred ms, with a tail. */
+function delays () {
+  const h = createHistogram()
+  for (let c = 0; c < clients; c++) recordMs(h, Math.random() ** 3 * 400)
+  return { ...summarize(h), histogram: encode(h) }
+}
+
+const metrics = createRunMetrics({ run: 'bench', distribution: `${simulators}x${clients}` })
+/** @type {any[]} */
+const reports = Array.from({ length: messages }, (_, i) => ({ key: `m|${i}`, id: String(i), event: 'm', round: 1, seq: i, sentAt: 1, firstAt: 1, received: clients, expected: clients, missing: 0, duplicates: 0, late: 0, relative: delays(), absolute: { ...delays(), negative: 0 } }))
+let feedCpuUs = 0
+for (let s = 0; s < simulators; s++) {
+  const id = `sim${s}`
+  metrics.observeSimulator({ id, clients, transport: 'websocket:70,polling:30' })
+  metrics.observeSample(id, { timeline: { t: 1, connected: clients, byTransport: { websocket: clients * 0.7, polling: clients * 0.3 }, connects: 1, disconnects: 0, errors: 0, messages }, health: { t: 1, loopDelayP50Ms: 1, loopDelayP99Ms: 12, loopDelayMaxMs: 20, elu: 0.3, cpuPct: 30, rssBytes: 2e8, heapUsedBytes: 1e8 } })
+  const cpu = process.cpuUsage()
+  for (const report of reports) metrics.observeMessage(id, report)
+  const used = process.cpuUsage(cpu)
+  feedCpuUs += used.user + used.system
+}
+metrics.observeRounds(/** @type {any} */ ([{ round: 1, count: messages, messages, missing: 0, relative: reports[0].relative, absolute: reports[0].absolute }]))
+metrics.observeServerSample(/** @type {any} */ ({ t: 1, connected: simulators * clients, byTransport: { websocket: simulators * clients * 0.7, polling: simulators * clients * 0.3 }, cpuPct: 80, rssBytes: 5e8, loopDelayP99Ms: 15 }))
+
+for (let i = 0; i < 20; i++) await metrics.registry.metrics() // warm up
+const cpu = process.cpuUsage()
+const started = performance.now()
+let bytes = 0
+for (let i = 0; i < scrapes; i++) bytes = (await metrics.registry.metrics()).length
+const wallMs = performance.now() - started
+const used = process.cpuUsage(cpu)
+const series = (await metrics.registry.getMetricsAsJSON()).reduce((n, m) => n + /** @type {any} */ (m).values.length, 0)
+
+process.stdout.write(`${JSON.stringify({
+  bench: 'metrics',
+  simulators,
+  clients: simulators * clients,
+  messages,
+  series,
+  scrapeBytes: bytes,
+  scrapeCpuUs: Math.round((used.user + used.system) / scrapes),
+  scrapeWallUs: Math.round(wallMs * 1000 / scrapes),
+  feedCpuUsPerReport: Math.round(feedCpuUs / (simulators * messages)),
+  host: hostFacts(),
+  node: process.version
+})}\n`)

@@ -1,0 +1,45 @@
+/**
+ * Prometheus histogram buckets from an encoded HDR histogram (µs): read once per closed
+ * message report, never per receipt.
+ */
+import { decode } from '../../lib/histogram.js'
+
+/**
+ * Bucket bounds in seconds for delays and latencies: 1 ms to 30 s, roughly ×2–2.5 per step.
+ * Below 1 ms a broadcast over a real network is not resolved by anyone's dashboard; 30 s is
+ * past the default --message-timeout (10 s) and a ramp of a default pingInterval (25 s), so a
+ * delay beyond it lands in +Inf only when something is badly wrong. 15 buckets keep a series
+ * set small (per label set: 17 series), and 1-2-5 steps give histogram_quantile an error of
+ * at most one step's width, where the exact HDR percentiles are the gauges next to them.
+ */
+export const DELAY_BUCKETS_SECONDS = Object.freeze([0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30])
+
+/**
+ * Counts of an encoded histogram per bucket (not cumulative; the last entry is +Inf) and the
+ * sum of its values in seconds.
+ * @param {string} encoded HDR histogram of µs values (lib/histogram.js encode)
+ * @param {readonly number[]} boundsSeconds ascending
+ * @returns {{ counts: number[], sumSeconds: number, count: number }}
+ */
+export function bucketCounts (encoded, boundsSeconds = DELAY_BUCKETS_SECONDS) {
+  const counts = new Array(boundsSeconds.length + 1).fill(0)
+  if (!encoded) return { counts, sumSeconds: 0, count: 0 }
+  const histogram = /** @type {any} */ (decode(encoded))
+  const boundsUs = boundsSeconds.map((s) => s * 1e6)
+  let sumUs = 0
+  let count = 0
+  let b = 0
+  const values = histogram.recordedValuesIterator
+  values.reset()
+  while (values.hasNext()) {
+    const step = values.next()
+    const us = step.valueIteratedTo
+    const n = step.countAtValueIteratedTo
+    while (b < boundsUs.length && us > boundsUs[b]) b++
+    counts[b] += n
+    sumUs += us * n
+    count += n
+  }
+  histogram.destroy?.()
+  return { counts, sumSeconds: sumUs / 1e6, count }
+}

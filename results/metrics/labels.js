@@ -1,0 +1,41 @@
+/**
+ * Bounded label values. Every distinct label value is a series in Prometheus, so a value
+ * that comes from the run (a simulator id, a reason text, later a namespace or room) is
+ * admitted only while fewer than `max` distinct values have been seen; later ones are
+ * folded into OTHER_LABEL. The first values seen keep their series for the whole run (a
+ * "top N by count" would have to move counts between series after the fact, which a
+ * counter scraped already cannot undo), so a run with 10,000 rooms makes at most max + 1.
+ */
+
+/** The label value past a bound. */
+export const OTHER_LABEL = 'other'
+
+/**
+ * @param {number} max most distinct values besides OTHER_LABEL
+ */
+export function createLabelBound (max) {
+  if (!Number.isInteger(max) || max < 1) throw new RangeError(`a label bound must be an integer >= 1, got ${max}`)
+  /** @type {Set<string>} */
+  const admitted = new Set()
+  let folded = 0
+  return {
+    /**
+     * The label value to use for `value`.
+     * @param {unknown} value
+     */
+    value (value) {
+      const text = String(value ?? '')
+      if (admitted.has(text)) return text
+      if (admitted.size < max && text !== OTHER_LABEL) {
+        admitted.add(text)
+        return text
+      }
+      folded++
+      return OTHER_LABEL
+    },
+    /** How many distinct values have their own series, and how many lookups were folded. */
+    stats () {
+      return { admitted: admitted.size, folded }
+    }
+  }
+}

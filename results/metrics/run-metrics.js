@@ -1,0 +1,193 @@
+/**
+ * The live metrics of a run (or of one simulator): prom-client metrics fed from what the
+ * collector already receives — simulator registrations, one-second samples, closed message
+ * reports, final reports, server samples, the simulator list and the rounds — never from
+ * the simulator's per-receipt path.
+ */
+import client from 'prom-client'
+import { isSaturated } from '../../lib/process-sampler.js'
+import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
+import { createLabelBound } from './labels.js'
+
+/** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
+export const MAX_SIMULATOR_LABELS = 200
+/** Reasons with their own series (lib/reasons.js bounds them to 50 per simulator already). */
+export const MAX_REASON_LABELS = 20
+
+const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99', 'p99'], ['1', 'max']])
+
+/**
+ * @typedef {import('../collector/types.js').SampleReport} SampleReport
+ * @typedef {import('../../lib/schema.js').MessageReport} MessageReport
+ * @typedef {import('../../lib/schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
+ * @typedef {import('../collector/types.js').SimulatorStatus} SimulatorStatus
+ * @typedef {import('../collector/types.js').FinalReport} FinalReport
+ * @typedef {ReturnType<typeof createRunMetrics>} RunMetrics
+ */
+
+/**
+ * @param {{ run: string, distribution?: string, maxSimulators?: number, maxReasons?: number }} labels
+ */
+export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_SIMULATOR_LABELS, maxReasons = MAX_REASON_LABELS }) {
+  const registry = new client.Registry()
+  registry.setDefaultLabels({ run, distribution })
+  const simulators = createLabelBound(maxSimulators)
+  const reasons = createLabelBound(maxReasons)
+  const sim = (/** @type {string} */ id) => simulators.value(id)
+  const g = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Gauge({ name, help, labelNames, registers: [registry] })
+  const c = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Counter({ name, help, labelNames, registers: [registry] })
+
+  const m = {
+    connected: g('ioswarm_clients_connected', 'Clients connected now, by the transport in use', ['simulator', 'transport']),
+    target: g('ioswarm_clients_target', 'Clients the simulator opens', ['simulator', 'transport']),
+    up: g('ioswarm_simulator_up', '1 while the simulator heartbeats, 0 once it stopped', ['simulator']),
+    connects: c('ioswarm_connects_total', 'Connections established', ['simulator']),
+    connectErrors: c('ioswarm_connect_errors_total', 'Connect errors', ['simulator']),
+    disconnects: c('ioswarm_disconnects_total', 'Disconnects', ['simulator']),
+    errorsByReason: g('ioswarm_connect_errors_by_reason', 'Connect errors by reason, from the simulators\' final reports', ['reason']),
+    disconnectsByReason: g('ioswarm_disconnects_by_reason', 'Disconnects by reason, from the simulators\' final reports', ['reason']),
+    messages: c('ioswarm_messages_total', 'Messages seen (closed reports)', ['simulator']),
+    received: c('ioswarm_messages_received_total', 'Deliveries: distinct clients that got a message', ['simulator']),
+    expected: c('ioswarm_messages_expected_total', 'Deliveries expected: clients connected at a message\'s first receipt', ['simulator']),
+    missing: c('ioswarm_messages_missing_total', 'Deliveries missing: connected at the first receipt, never received', ['simulator']),
+    relative: createHdrHistogramMetric({ registry, name: 'ioswarm_message_relative_delay_seconds', help: 'Delay of each client after the first receipt in its simulator', labelNames: ['simulator'] }),
+    absolute: createHdrHistogramMetric({ registry, name: 'ioswarm_message_latency_seconds', help: 'Absolute latency sentAt to receipt, clock-corrected', labelNames: ['simulator'] }),
+    roundNumber: g('ioswarm_round_last', 'The last completed round (rounds with every message reported)'),
+    roundRelative: g('ioswarm_round_relative_delay_seconds', 'Exact HDR percentiles of the relative delay over the last completed round, all simulators merged', ['quantile']),
+    roundAbsolute: g('ioswarm_round_latency_seconds', 'Exact HDR percentiles of the absolute latency over the last completed round, all simulators merged', ['quantile']),
+    roundMissing: g('ioswarm_round_missing', 'Missing deliveries in the last completed round'),
+    loopDelay: g('ioswarm_simulator_loop_delay_p99_seconds', 'Simulator event-loop delay p99 over the last second', ['simulator']),
+    cpu: g('ioswarm_simulator_cpu_percent', 'Simulator CPU over the last second, % of one core', ['simulator']),
+    rss: g('ioswarm_simulator_rss_bytes', 'Simulator resident memory', ['simulator']),
+    saturated: g('ioswarm_simulator_saturated', '1 when the simulator itself was saturated in the last second (its numbers are suspect)', ['simulator']),
+    serverConnected: g('ioswarm_server_clients_connected', 'Clients connected to the server, by transport (server probe)', ['transport']),
+    serverCpu: g('ioswarm_server_cpu_percent', 'Server CPU over the last second, % of one core (server probe)'),
+    serverRss: g('ioswarm_server_rss_bytes', 'Server resident memory (server probe)'),
+    serverLoopDelay: g('ioswarm_server_loop_delay_p99_seconds', 'Server event-loop delay p99 (server probe)')
+  }
+  /** @type {Map<string, number>} simulator → newest sample time applied */
+  const lastSampleAt = new Map()
+  /** @type {Set<string>} simulators whose registration or samples arrive here (not only in the list) */
+  const fed = new Set()
+
+  return {
+    registry,
+    /**
+     * A simulator registered: its target by transport mix (`websocket:70,polling:30`).
+     * @param {{ id: string, clients: number, transport: string }} info
+     */
+    observeSimulator (info) {
+      fed.add(info.id)
+      for (const [transport, share] of transportShares(info.transport)) m.target.set({ simulator: sim(info.id), transport }, Math.round(info.clients * share))
+      m.up.set({ simulator: sim(info.id) }, 1)
+    },
+    /**
+     * One second of a simulator; applied once per (simulator, t), so it can be fed twice.
+     * @param {string} simId
+     * @param {SampleReport} sample
+     */
+    observeSample (simId, { timeline, health }) {
+      if ((lastSampleAt.get(simId) ?? -Infinity) >= timeline.t) return
+      lastSampleAt.set(simId, timeline.t)
+      fed.add(simId)
+      const simulator = sim(simId)
+      for (const [transport, n] of Object.entries(timeline.byTransport)) m.connected.set({ simulator, transport }, n)
+      m.connects.inc({ simulator }, timeline.connects)
+      m.connectErrors.inc({ simulator }, timeline.errors)
+      m.disconnects.inc({ simulator }, timeline.disconnects)
+      m.loopDelay.set({ simulator }, health.loopDelayP99Ms / 1000)
+      m.cpu.set({ simulator }, health.cpuPct)
+      m.rss.set({ simulator }, health.rssBytes)
+      m.saturated.set({ simulator }, isSaturated(health) ? 1 : 0)
+    },
+    /**
+     * A closed message report: counts, and its HDR histograms into the Prometheus buckets.
+     * @param {string} simId
+     * @param {MessageReport} report
+     */
+    observeMessage (simId, report) {
+      const simulator = sim(simId)
+      m.messages.inc({ simulator })
+      m.received.inc({ simulator }, report.received)
+      m.expected.inc({ simulator }, report.expected)
+      m.missing.inc({ simulator }, report.missing)
+      m.relative.addEncoded({ simulator }, report.relative.histogram)
+      m.absolute.addEncoded({ simulator }, report.absolute?.histogram)
+    },
+    /**
+     * Final reports of every simulator so far: reasons summed (their keys are bounded already).
+     * @param {FinalReport[]} finals
+     */
+    observeFinals (finals) {
+      setByReason(m.errorsByReason, reasons, finals.map((f) => f.clients.errors))
+      setByReason(m.disconnectsByReason, reasons, finals.map((f) => f.clients.disconnects))
+    },
+    /**
+     * The collector's simulator list (also those joined through Redis): alive, and counts
+     * (transport "all") for simulators whose registration and samples this process does not
+     * see (they write to Redis directly).
+     * @param {SimulatorStatus[]} list
+     */
+    observeSimulators (list) {
+      for (const s of list) {
+        m.up.set({ simulator: sim(s.id) }, s.alive && !s.final ? 1 : 0)
+        if (!fed.has(s.id)) {
+          m.connected.set({ simulator: sim(s.id), transport: 'all' }, s.clients.connected)
+          m.target.set({ simulator: sim(s.id), transport: 'all' }, s.clients.target)
+        }
+      }
+    },
+    /**
+     * The rounds so far: the exact percentiles of the last round whose messages are all in.
+     * @param {RoundResult[]} rounds
+     */
+    observeRounds (rounds) {
+      const done = rounds.filter((r) => r.messages > 0 && r.messages >= r.count).at(-1)
+      if (!done) return
+      m.roundNumber.set(done.round)
+      m.roundMissing.set(done.missing)
+      for (const [quantile, field] of QUANTILES) {
+        m.roundRelative.set({ quantile }, done.relative[field] / 1000)
+        if (done.absolute) m.roundAbsolute.set({ quantile }, done.absolute[field] / 1000)
+      }
+    },
+    /** @param {ServerSample} sample */
+    observeServerSample (sample) {
+      for (const [transport, n] of Object.entries(sample.byTransport ?? {})) m.serverConnected.set({ transport }, n)
+      m.serverCpu.set(sample.cpuPct)
+      m.serverRss.set(sample.rssBytes)
+      m.serverLoopDelay.set(sample.loopDelayP99Ms / 1000)
+    },
+    /** The label bounds' use (admitted values, folded lookups). */
+    labelStats: () => ({ simulators: simulators.stats(), reasons: reasons.stats() })
+  }
+}
+
+/**
+ * @param {client.Gauge<string>} gauge
+ * @param {ReturnType<typeof createLabelBound>} bound
+ * @param {(Record<string, number> | undefined)[]} records
+ */
+function setByReason (gauge, bound, records) {
+  /** @type {Map<string, number>} */
+  const sums = new Map()
+  for (const record of records) {
+    for (const [reason, n] of Object.entries(record ?? {})) {
+      const label = bound.value(reason)
+      sums.set(label, (sums.get(label) ?? 0) + n)
+    }
+  }
+  for (const [reason, n] of sums) gauge.set({ reason }, n)
+}
+
+/**
+ * `websocket:70,polling:30` → [['websocket', 0.7], ['polling', 0.3]]; a single name → 1.
+ * @param {string} mix
+ * @returns {[string, number][]}
+ */
+export function transportShares (mix) {
+  const parts = String(mix).split(',').map((p) => p.trim().split(':'))
+  const total = parts.reduce((sum, [, w]) => sum + (Number(w) || 1), 0)
+  return parts.map(([name, w]) => [name, (Number(w) || 1) / total])
+}

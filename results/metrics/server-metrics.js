@@ -1,0 +1,39 @@
+/**
+ * The reference server's own metrics (`ioswarm serve --metrics-port`): connections by
+ * transport, broadcasts and emits per second (as counters: rate() gives per second), and its
+ * process sample, fed once a second by the server's sample hook.
+ */
+import client from 'prom-client'
+
+/**
+ * @param {{ server?: string }} [labels]
+ */
+export function createServerMetrics ({ server = 'server' } = {}) {
+  const registry = new client.Registry()
+  registry.setDefaultLabels({ server })
+  const g = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Gauge({ name, help, labelNames, registers: [registry] })
+  const connected = g('ioswarm_server_clients_connected', 'Clients connected, by transport', ['transport'])
+  const cpu = g('ioswarm_server_cpu_percent', 'CPU over the last second, % of one core')
+  const rss = g('ioswarm_server_rss_bytes', 'Resident memory')
+  const loopDelay = g('ioswarm_server_loop_delay_p99_seconds', 'Event-loop delay p99 over the last second')
+  const broadcasts = new client.Counter({ name: 'ioswarm_server_broadcasts_total', help: 'Broadcast messages emitted (io.emit calls)', registers: [registry] })
+  const emits = new client.Counter({ name: 'ioswarm_server_emits_total', help: 'Frames emitted to clients: each broadcast times the clients connected then', registers: [registry] })
+  return {
+    registry,
+    /** @param {import('../../lib/schema.js').ServerSample} sample */
+    observeSample (sample) {
+      for (const [transport, n] of Object.entries(sample.byTransport ?? {})) connected.set({ transport }, n)
+      cpu.set(sample.cpuPct)
+      rss.set(sample.rssBytes)
+      loopDelay.set(sample.loopDelayP99Ms / 1000)
+    },
+    /**
+     * @param {number} messages broadcasts emitted
+     * @param {number} recipients clients each went to
+     */
+    observeBroadcast (messages, recipients) {
+      broadcasts.inc(messages)
+      emits.inc(messages * recipients)
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict'
+import test from 'node:test'
+import { io } from 'socket.io-client'
+import { createServerMetrics } from '../../../results/metrics/server-metrics.js'
+import { runCli } from '../../helpers/cli.js'
+import { freePort } from '../../helpers/ports.js'
+import { waitFor } from '../../helpers/wait.js'
+
+test('server metrics: connected by transport, broadcasts, emits, process sample', async () => {
+  const m = createServerMetrics({ server: 'srv' })
+  m.observeSample(/** @type {any} */ ({ t: 1, connected: 3, byTransport: { websocket: 2, polling: 1 }, cpuPct: 25, rssBytes: 1e8, loopDelayP99Ms: 4 }))
+  m.observeBroadcast(2, 3)
+  const text = await m.registry.metrics()
+  assert.match(text, /ioswarm_server_clients_connected\{transport="polling",server="srv"\} 1/)
+  assert.match(text, /ioswarm_server_emits_total\{server="srv"\} 6/)
+  assert.match(text, /ioswarm_server_broadcasts_total\{server="srv"\} 2/)
+  assert.match(text, /ioswarm_server_loop_delay_p99_seconds\{server="srv"\} 0.004/)
+})
+
+test('ioswarm serve --metrics-port serves the reference server\'s own metrics', { timeout: 30000 }, async (t) => {
+  const port = await freePort()
+  let stderr = ''
+  const serve = runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--token', 'tok', '--id', 'ref', '--metrics-port', String(port)], { onStderr: (text) => { stderr = text } })
+  const url = /** @type {RegExpExecArray} */ (await waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr), { timeoutMs: 15000, message: () => `serve listening (stderr: ${stderr})` }))[1]
+  assert.match(stderr, new RegExp(`metrics http://127.0.0.1:${port}/metrics`))
+  const socket = io(url, { transports: ['websocket'] })
+  t.after(() => socket.close())
+  await new Promise((resolve) => socket.once('connect', () => resolve(undefined)))
+  const response = await fetch(new URL('/broadcast', url), { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: '{}' })
+  assert.equal(response.status, 200)
+  const metrics = `http://127.0.0.1:${port}/metrics`
+  await waitFor(async () => {
+    const text = await (await fetch(metrics)).text()
+    return /ioswarm_server_clients_connected\{transport="websocket",server="ref"\} 1/.test(text) && /ioswarm_server_emits_total\{server="ref"\} 1/.test(text)
+  }, { timeoutMs: 10000, intervalMs: 100, message: 'one client and one emit in /metrics' })
+  serve.child.kill('SIGTERM')
+  assert.equal((await serve).code, 0)
+})
+
+test('serve --metrics-port with --cluster is refused naming the flag', async (t) => {
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'serve', '--cluster', '2', '--metrics-port', '0'])
+  assert.equal(code, 2)
+  assert.match(stderr, /--metrics-port serves one process's metrics/)
+})
