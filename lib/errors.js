@@ -12,6 +12,8 @@ export const EXIT = Object.freeze({
   USAGE: 2,
   /** The run completed but a `--assert` threshold failed. */
   THRESHOLD: 3,
+  /** `ioswarm capacity` could not decide: a step its own simulators limited (saturated, busy, out of descriptors) stopped the search. */
+  INCONCLUSIVE: 4,
   /** Interrupted by a second signal before results could be flushed. */
   INTERRUPTED: 130
 })

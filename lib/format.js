@@ -4,6 +4,15 @@
  */
 
 /**
+ * Replaces control characters so a name from a result file (or a server) cannot drive the terminal.
+ * @param {unknown} text
+ */
+export function plain (text) {
+  // eslint-disable-next-line no-control-regex
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')
+}
+
+/**
  * @param {number | null | undefined} ms
  */
 export function formatMs (ms) {

@@ -30,8 +30,36 @@ export const EIO_RECORD_SEPARATOR = '\x1e'
  * @property {number} round 1-based round number, 0 when sent outside rounds
  * @property {number} seq 1-based sequence within the round
  * @property {number} sentAt wall-clock epoch ms (fractional) when the server emitted it
+ * @property {string} [room] the room it was sent to; absent when sent to everyone
  * @property {string} [payload] filler of the requested size
  */
+
+/** The reference server's room events: `join` / `leave` with `{ room }` or a room name. */
+export const JOIN_EVENT = 'join'
+export const LEAVE_EVENT = 'leave'
+/** The event the reference server relays from a client to a room (`serve --relay-event`). */
+export const DEFAULT_RELAY_EVENT = 'chat'
+/** Longest room name the reference server accepts. */
+export const MAX_ROOM_NAME_LENGTH = 200
+/** Most rooms one socket may be in on the reference server (its own id room not counted). */
+export const MAX_ROOMS_PER_SOCKET = 1000
+
+/**
+ * The name of room k of `--rooms R`: room-0 … room-{R-1}.
+ * @param {number} k
+ */
+export function roomName (k) {
+  return `room-${k}`
+}
+
+/**
+ * The room of message `seq` when a broadcast goes round-robin over `rooms` rooms.
+ * @param {number} seq 1-based
+ * @param {number} rooms
+ */
+export function roundRobinRoom (seq, rooms) {
+  return roomName((seq - 1) % rooms)
+}
 
 /**
  * A filler payload of exactly `bytes` ASCII characters.
@@ -41,4 +69,14 @@ export function makePayload (bytes) {
   if (bytes <= 0) return ''
   const unit = 'ioswarm-payload-'
   return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)
+}
+
+/**
+ * The room message `seq` of a broadcast request goes to: its `room`, else round-robin over
+ * `rooms` rooms; null = everyone.
+ * @param {{ room?: string | null, rooms?: number | null, seq: number }} request
+ * @returns {string | null}
+ */
+export function broadcastRoom ({ room, rooms, seq }) {
+  return room ?? (rooms ? roundRobinRoom(seq, rooms) : null)
 }

@@ -44,10 +44,12 @@ export const SCHEMA_VERSION = 1
 /**
  * One broadcast message as seen by one simulator.
  * @typedef {object} MessageReport
- * @property {string} key event + id: unique within a run
+ * @property {string} key event + id (+ namespace when not '/'): unique within a run
  * @property {string} id the message's `id` field, or `content:<hash>` when it has none
  * @property {string} [batch] the `ioswarm broadcast` invocation that sent it (its `batch` field): ids repeat across invocations, keys do not
  * @property {string} event
+ * @property {string} [namespace] the namespace it arrived on (absent from reports of older simulators: '/')
+ * @property {string | null} [room] its target room, when it carries one and the swarm has rooms; then only that room's clients expect it
  * @property {number | null} round from the message, when it carries one
  * @property {number | null} seq
  * @property {number | null} sentAt sender's wall clock (epoch ms), when the message carries it
@@ -56,6 +58,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} expected clients connected when the first copy arrived
  * @property {number} missing clients connected at the first receipt that never got it
  * @property {number} duplicates copies received twice by the same client
+ * @property {number} [misdelivered] copies to clients never meant to be in its target room (not in the histograms)
  * @property {number} late receipts after the message was closed (not in the histograms)
  * @property {EncodedDelay} relative delay of each client after the first receipt in this process
  * @property {(EncodedDelay & { negative: number }) | null} absolute sentAt → receipt, clock-corrected; null without sentAt
@@ -74,6 +77,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} expected
  * @property {number} missing
  * @property {number} duplicates
+ * @property {number} [misdelivered]
  * @property {number} late
  * @property {number} firstAt first receipt of the oldest message folded in (epoch ms)
  * @property {number} lastAt first receipt of the newest message folded in
@@ -129,6 +133,7 @@ export const SCHEMA_VERSION = 1
  * @property {Record<string, number>} errors connect errors by reason (the server's text: keys bounded in length and number, lib/reasons.js)
  * @property {{ list: Storm[], more: number }} [storms] reconnect storms: waves of disconnects, from the first drop until every dropped client was back
  * @property {Record<string, number>} [unmeasuredEvents] receipts of events that were not measured (not in --event), by event name (bounded as reasons)
+ * @property {NamespaceCounts[]} [namespaces] per namespace (with several, or one other than '/'): connected now, connects, drops and refusals by reason
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
  */
 
@@ -155,7 +160,7 @@ export const SCHEMA_VERSION = 1
  * @property {Record<string, unknown>} options the options that produced it (no secrets)
  * @property {string} engine
  * @property {{ keepAlive: boolean, maxSockets: number | null }} agent HTTP agent used by polling clients
- * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null, diagnosis: string | null, eio: 3 | 4, eioSource: string, protocol: string }} server the server as its handshake showed it: heartbeat, protocol
+ * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null, diagnosis: string | null, eio: 3 | 4 | null, eioSource: string, protocol: string }} server the server as its handshake showed it: heartbeat, protocol (eio null: a plain WebSocket server, --protocol websocket)
  * @property {ClockInfo} clock
  * @property {ClientCounts} clients
  * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)
@@ -166,7 +171,30 @@ export const SCHEMA_VERSION = 1
  * @property {RecorderInfo} [recorder] the recorder's bounds and what they cost
  * @property {{ samples: ProcessSample[], summary: HealthSummary }} health
  * @property {TimelinePoint[]} timeline
+ * @property {ScenarioReport} [scenario] joins and emits (--join, --emit), when the clients do either
  * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
+ */
+
+/**
+ * What a simulator's clients did besides listening (--join, --emit): counts, and the time
+ * from a join or an emit to its ack.
+ * @typedef {object} ScenarioReport
+ * @property {{ event: string, sent: number, acked: number, unacked: number, failed: number, reasons: Record<string, number>, time: EncodedDelay }} [joins]
+ *   unacked: no ack within --ack-timeout (taken as joined: a server that does not ack); failed: an ack of {ok:false} or {error}, or the connection ended first
+ * @property {{ event: string, emitters: number, sent: number, acked: number, timedOut: number, failed: number, reasons: Record<string, number>, ackTime: EncodedDelay | null }} [emits]
+ *   ackTime: emit → ack (--emit-ack), else null; timedOut: no ack within --ack-timeout; failed: the connection ended first
+ * @property {{ calls: Record<string, number>, errors: Record<string, number>, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay } }} [hooks]
+ *   --scenario: hook calls, errors thrown by hooks (by message), and the hooks' own emits (emitWithAck timed)
+ */
+
+/**
+ * One namespace of a swarm's clients (--namespace).
+ * @typedef {object} NamespaceCounts
+ * @property {string} name
+ * @property {number} connected now
+ * @property {number} connects namespace CONNECTs acknowledged, reconnects included
+ * @property {Record<string, number>} disconnects drops of this namespace by reason
+ * @property {Record<string, number>} refused CONNECT_ERRORs of this namespace (its middleware's) by reason
  */
 
 /**
@@ -176,6 +204,8 @@ export const SCHEMA_VERSION = 1
  * @property {string} id
  * @property {string} [batch] the broadcaster invocation that sent it
  * @property {string} event
+ * @property {string} [namespace] the namespace it arrived on ('/' by default; absent from older results)
+ * @property {string | null} [room] its target room (null: for every client; absent from older results)
  * @property {number | null} round
  * @property {number | null} seq
  * @property {number | null} sentAt
@@ -183,6 +213,8 @@ export const SCHEMA_VERSION = 1
  * @property {number} received
  * @property {number} expected
  * @property {number} missing
+ * @property {number} [duplicates] second copies to one client, summed over simulators (absent from older results)
+ * @property {number} [misdelivered] copies to clients not in its target room, summed over simulators (absent from older results)
  * @property {DelaySummary} relative merged histogram percentiles
  * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages the 2012 rig's figure: mean of the simulators' means
@@ -217,6 +249,8 @@ export const SCHEMA_VERSION = 1
  * @property {number} received
  * @property {number} expected
  * @property {number} missing
+ * @property {number} [duplicates] second copies to one client (absent from older results)
+ * @property {number} [misdelivered] copies to clients not in the message's target room (absent from older results)
  * @property {DelaySummary} relative
  * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages
@@ -237,9 +271,20 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
+ * What the reference server's app namespaces counted since it started (GET /stats `app`).
+ * @typedef {object} AppCounts
+ * @property {Record<string, number>} namespaces sockets connected to each app namespace now
+ * @property {number} refused namespace connections refused by --auth-token
+ * @property {{ joins: number, leaves: number, rejected: number }} rooms join and leave requests accepted, and refused (bad room, too many rooms)
+ * @property {{ received: number, relayed: number, rejected: number, limited: number }} relay
+ *   emits of the relay event: received, relayed, refused for a bad payload, refused by the per-client rate
+ */
+
+/**
  * One second of a server process; `server` (its id, e.g. a cluster worker) is set by the collector.
- * @typedef {ProcessSample & { connected: number, byTransport: import('./transports.js').ByTransport, server?: string, workers?: (ProcessSample & { worker: number, pid?: number })[], primary?: ProcessSample }} ServerSample
- *   a cluster (`serve --cluster K`) adds each worker's and the primary's own sample to the totals
+ * @typedef {ProcessSample & { connected: number, byTransport: import('./transports.js').ByTransport, app?: AppCounts, server?: string, workers?: (ProcessSample & { worker: number, pid?: number })[], primary?: ProcessSample }} ServerSample
+ *   a cluster (`serve --cluster K`) adds each worker's and the primary's own sample to the totals;
+ *   `app`: the reference server's app counts (absent from probes)
  */
 
 /**
@@ -249,8 +294,9 @@ export const SCHEMA_VERSION = 1
  * @property {number} clientsPerSimulator
  * @property {number} startedAt
  * @property {number} endedAt
- * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number>, unmeasuredEvents?: Record<string, number>, storms?: (Storm & { simulator: string })[] }} clients
- *   errors and disconnects: by reason, summed over the simulators' final reports (bounded as in lib/reasons.js; absent in older results)
+ * @property {{ target: number, connected: number, failed: number, errors?: Record<string, number>, disconnects?: Record<string, number>, unmeasuredEvents?: Record<string, number>, storms?: (Storm & { simulator: string })[], namespaces?: NamespaceCounts[] }} clients
+ *   errors and disconnects: by reason, summed over the simulators' final reports (bounded as in lib/reasons.js; absent in older results);
+ *   namespaces: per namespace, summed over the simulators (with --namespace)
  * @property {SimulatorSummary[]} simulatorList
  * @property {RoundResult[]} rounds
  * @property {RunMessage[]} messages
@@ -258,6 +304,35 @@ export const SCHEMA_VERSION = 1
  * @property {(ProcessSample & { simulator: string, saturated: boolean })[]} health
  * @property {DelaySummary & { curve: { percentile: number, ms: number }[] }} connectTime
  * @property {ServerSample[]} server
+ * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
+ * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
+ */
+
+/**
+ * Delivery figures of a set of messages over every simulator of a distribution: counts
+ * summed, delays from merged histograms (true percentiles).
+ * @typedef {object} DeliveryRow
+ * @property {string} namespace '*' in the total row
+ * @property {string | null} room the target room; null for messages to every client, for the folded rooms (foldedRooms > 0) and in total rows
+ * @property {number} foldedRooms rooms folded into this row (past the top rooms by traffic); 0 otherwise
+ * @property {string} event '*' in total rows
+ * @property {number} messages distinct messages
+ * @property {number} expected
+ * @property {number} received
+ * @property {number} missing
+ * @property {number} misdelivered
+ * @property {number} duplicates
+ * @property {DelaySummary} relative
+ * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
+ */
+
+/**
+ * @typedef {object} DeliveryBreakdown
+ * @property {number} topRooms most rooms listed on their own; the others are folded into one row per namespace and event
+ * @property {number} rooms distinct (namespace, room) pairs that had a message
+ * @property {DeliveryRow[]} rows per (namespace, room, event): rooms by traffic (received + missing + misdelivered + duplicates), most first; messages to everyone first, folded rooms last
+ * @property {DeliveryRow[]} namespaces one total row per namespace (every room and event)
+ * @property {DeliveryRow} total every message of the distribution
  */
 
 /**

@@ -11,11 +11,14 @@
  */
 import { invalidOption } from '../errors.js'
 import { BROADCAST_OPTIONS } from './broadcast.js'
+import { CAPACITY_OPTIONS } from './capacity.js'
 import { FLEET_OPTIONS } from './fleet.js'
 import { REPORT_OPTIONS } from './report.js'
 import { RUN_OPTIONS } from './run.js'
+import { SCENARIO_OPTIONS } from './scenario.js'
 import { SERVE_OPTIONS } from './serve.js'
 import { SIMULATE_OPTIONS } from './simulate.js'
+import { WEBSOCKET_OPTIONS } from './websocket.js'
 
 /**
  * @typedef {object} OptionDef
@@ -30,17 +33,18 @@ import { SIMULATE_OPTIONS } from './simulate.js'
  * @property {string[]} [required] commands on which it must be given
  * @property {readonly string[]} [choices]
  * @property {boolean} [hidden]
- * @property {boolean} [passOn] a simulator option that run and fleet up hand to their simulators
+ * @property {boolean} [passOn] a simulator option that run, capacity and fleet up hand to their simulators
+ * @property {string[]} [notOn] commands that start simulators but do not take this passOn option (capacity sets the clients itself)
  * @property {boolean} [secret] never on a command line (passwords): children get it by environment
  * @property {(value: any, flag: string) => unknown} [parse] the value (default applied; undefined if none) → its normalised form
  * @property {string} [to] the key of the normalised value, when not the flag's camelCase (`ramp` → `rampMs`: units in names)
  */
 
 /** @type {OptionDef[]} */
-export const OPTIONS = [...SIMULATE_OPTIONS, ...RUN_OPTIONS, ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS]
+export const OPTIONS = [...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS, ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS]
 
 /** Commands that start simulators and take every passOn option for them. */
-export const STARTS_SIMULATORS = Object.freeze(['run', 'fleet up'])
+export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])
 
 /**
  * The options of a command, in table order.
@@ -48,7 +52,7 @@ export const STARTS_SIMULATORS = Object.freeze(['run', 'fleet up'])
  * @returns {OptionDef[]}
  */
 export function optionsOf (command) {
-  return OPTIONS.filter((o) => o.commands.includes(command) || (o.passOn && STARTS_SIMULATORS.includes(command)))
+  return OPTIONS.filter((o) => o.commands.includes(command) || (o.passOn && STARTS_SIMULATORS.includes(command) && !o.notOn?.includes(command)))
 }
 
 /** The simulator options that run and fleet up pass on. */
@@ -115,6 +119,8 @@ export function parseOptions (command, input) {
     const key = keyOf(o.name)
     let value = input[key] ?? input[o.name] ?? o.default
     if (value !== undefined && !o.array && Array.isArray(value)) value = value.at(-1)
+    // Several values through one variable (IOSWARM_HEADER, the pm2 ecosystem, a ConfigMap): one per line.
+    if (value !== undefined && o.array) value = [value].flat().flatMap((v) => (typeof v === 'string' && v.includes('\n') ? v.split('\n').filter((line) => line !== '') : [v]))
     if (value !== undefined && o.choices && !(o.array ? [value].flat() : [value]).every((v) => o.choices?.includes(String(v)))) {
       throw invalidOption(`--${o.name}`, `must be one of ${o.choices.join(', ')}, got ${JSON.stringify(value)}`)
     }

@@ -3,7 +3,8 @@
  * shares with other commands (collector, token, output). Its simulators' options are the
  * simulator's own (passOn in simulate.js).
  */
-import { parseDurationMs, parseInteger, parseRounds } from '../options.js'
+import { invalidOption } from '../errors.js'
+import { parseDurationMs, parseHttpUrl, parseInteger, parseRounds } from '../options.js'
 
 /** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
 export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
@@ -15,8 +16,8 @@ export const RUN_OPTIONS = [
     alias: 's',
     type: 'string',
     default: 2,
-    commands: ['run', 'fleet up'],
-    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host' },
+    commands: ['run', 'fleet up', 'capacity'],
+    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host', capacity: 'Simulator processes started on this machine; each step\'s clients are spread over them' },
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 1000 })
   },
   {
@@ -42,8 +43,8 @@ export const RUN_OPTIONS = [
     name: 'ping-interval',
     type: 'string',
     default: '25s',
-    commands: ['run', 'serve'],
-    describe: { run: 'pingInterval of the reference server this starts', serve: 'Engine.IO pingInterval (simulators ramp over it)' },
+    commands: ['run', 'serve', 'capacity'],
+    describe: { run: 'pingInterval of the reference server this starts', serve: 'Engine.IO pingInterval (simulators ramp over it)', capacity: 'pingInterval of the reference server this starts (the default --ramp)' },
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {
@@ -65,27 +66,28 @@ export const RUN_OPTIONS = [
   {
     name: 'target',
     type: 'string',
-    commands: ['run'],
+    commands: ['run', 'capacity'],
     describe: 'Test this server instead of starting the reference server (needs --token)'
   },
   {
     name: 'token',
     type: 'string',
     secret: true,
-    commands: ['run', 'serve', 'broadcast', 'fleet up'],
+    commands: ['run', 'serve', 'broadcast', 'fleet up', 'capacity'],
     describe: {
       run: 'Broadcast token of --target (or IOSWARM_TOKEN)',
       serve: 'Broadcast token (or IOSWARM_TOKEN); generated and printed once when missing',
       broadcast: 'Broadcast token (or IOSWARM_TOKEN)',
-      'fleet up': 'Broadcast token of the reference server app (--apps server; or IOSWARM_TOKEN)'
+      'fleet up': 'Broadcast token of the reference server app (--apps server; or IOSWARM_TOKEN)',
+      capacity: 'Broadcast token of --target (or IOSWARM_TOKEN)'
     }
   },
   {
     name: 'size',
     type: 'string',
     default: 0,
-    commands: ['run', 'broadcast'],
-    describe: { run: 'Payload bytes per message', broadcast: 'Payload filler size in bytes' },
+    commands: ['run', 'broadcast', 'capacity'],
+    describe: { run: 'Payload bytes per message', broadcast: 'Payload filler size in bytes', capacity: 'Payload bytes per message' },
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10 * 1024 * 1024 })
   },
   {
@@ -93,10 +95,11 @@ export const RUN_OPTIONS = [
     type: 'string',
     default: 'http',
     choices: ['http', 'socket', 'redis-emitter'],
-    commands: ['run', 'broadcast'],
+    commands: ['run', 'broadcast', 'capacity'],
     describe: {
       run: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)',
-      broadcast: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)'
+      broadcast: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)',
+      capacity: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)'
     }
   },
   {
@@ -141,24 +144,25 @@ export const RUN_OPTIONS = [
   {
     name: 'name',
     type: 'string',
-    commands: ['run'],
+    commands: ['run', 'capacity'],
     describe: 'A name for the run, shown in reports'
   },
   {
     name: 'out',
     alias: 'o',
     type: 'string',
-    commands: ['run', 'report'],
+    commands: ['run', 'report', 'capacity'],
     describe: {
       run: 'Directory for result.json, CSVs and report.html (default: ioswarm-results/<run id>)',
-      report: 'HTML file to write [default: report.html, or compare.html, next to the first result]'
+      report: 'HTML file to write [default: report.html, or compare.html, next to the first result]',
+      capacity: 'Directory for result.json, steps.csv and report.html (default: ioswarm-results/<id>)'
     }
   },
   {
     name: 'connect-timeout',
     type: 'string',
     default: '60s',
-    commands: ['run'],
+    commands: ['run', 'capacity'],
     describe: 'How long past the ramp to wait for clients before broadcasting anyway',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
@@ -168,7 +172,7 @@ export const RUN_OPTIONS = [
     array: true,
     commands: ['run', 'report'],
     describe: {
-      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms (exit 3 if one fails)',
+      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms, misdelivered=0, ack.p99<200ms (exit 3 if one fails; metrics below)',
       report: 'a threshold such as p99<500ms, repeatable; exit 3 when one fails (metrics below)'
     }
   },
@@ -178,7 +182,7 @@ export const RUN_OPTIONS = [
     commands: ['run', 'simulate', 'serve'],
     describe: {
       run: 'Serve live Prometheus metrics of the whole run (all simulators merged) on this port at /metrics (0 = a free port, logged)',
-      simulate: 'Serve this simulator\'s live Prometheus metrics on this port at /metrics (0 = a free port, printed); for pm2 fleets scraped per host',
+      simulate: 'Serve this simulator\'s live Prometheus metrics on this port at /metrics (0 = a free port, printed); with --workers the parent serves every worker\'s (one series per worker); for pm2 fleets scraped per host',
       serve: 'Serve this server\'s live Prometheus metrics (connected by transport, broadcasts and emits, CPU, memory, event-loop delay) on this port at /metrics (0 = a free port, printed; not with --cluster)'
     },
     parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseInteger(v, flag, { min: 0, max: 65535 }))
@@ -199,17 +203,37 @@ export const RUN_OPTIONS = [
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {
+    name: 'otlp',
+    type: 'string',
+    commands: ['run', 'simulate', 'serve'],
+    describe: 'Also push the same metrics as --metrics-port over OTLP/HTTP (JSON) to this OpenTelemetry endpoint, such as http://collector:4318 (/v1/metrics is added to a URL without a path); headers such as an API key from OTEL_EXPORTER_OTLP_HEADERS',
+    parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseOtlpUrl(v, flag))
+  },
+  {
+    name: 'otlp-interval',
+    type: 'string',
+    default: '10s',
+    commands: ['run', 'simulate', 'serve'],
+    describe: 'How often --otlp pushes (and once more when the command ends)',
+    parse: (v, flag) => {
+      const ms = parseDurationMs(v, flag)
+      if (ms < 100) throw invalidOption(flag, `must be at least 100ms, got ${JSON.stringify(v)}`)
+      return ms
+    }
+  },
+  {
     name: 'json',
     type: 'boolean',
     default: false,
-    commands: ['simulate', 'run', 'serve', 'broadcast', 'report', 'fleet status'],
+    commands: ['simulate', 'run', 'serve', 'broadcast', 'report', 'fleet status', 'capacity'],
     describe: {
       simulate: 'Print the result as one JSON object on stdout',
       run: 'Print result.json on stdout as well',
       serve: 'Print {"url", "port", "pid", "workers"} as one JSON line on stdout once listening',
       broadcast: 'Print the messages sent as one JSON object on stdout',
       report: 'also print the summary and verdicts as JSON to stdout',
-      'fleet status': 'Print the status as JSON on stdout'
+      'fleet status': 'Print the status as JSON on stdout',
+      capacity: 'Print result.json on stdout as well'
     },
     parse: Boolean
   },
@@ -218,8 +242,19 @@ export const RUN_OPTIONS = [
     alias: 'q',
     type: 'boolean',
     default: false,
-    commands: ['simulate', 'run', 'broadcast', 'probe'],
-    describe: { simulate: 'No progress or summary on stderr', run: 'No progress on stderr', broadcast: 'Print nothing on stderr', probe: 'Print nothing on stderr but errors' },
+    commands: ['simulate', 'run', 'broadcast', 'probe', 'capacity'],
+    describe: { simulate: 'No progress or summary on stderr', run: 'No progress on stderr', broadcast: 'Print nothing on stderr', probe: 'Print nothing on stderr but errors', capacity: 'No progress on stderr (the answer is still printed)' },
     parse: Boolean
   }
 ]
+
+/**
+ * --otlp: an http(s) URL; a URL without a path gets OTLP/HTTP's metrics path /v1/metrics.
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function parseOtlpUrl (value, flag) {
+  const url = new URL(parseHttpUrl(value, flag))
+  if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/metrics'
+  return url.href
+}

@@ -2,13 +2,51 @@
  * Options of `ioswarm serve` (the reference server) and `ioswarm probe` (a /proc probe of
  * any server process).
  */
+import { invalidOption } from '../errors.js'
 import { parseDurationMs, parseInteger } from '../options.js'
-import { DEFAULT_EVENT } from '../protocol.js'
+import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../protocol.js'
 
 /** How a broadcast reaches every worker's clients. */
 export const ADAPTER_NAMES = Object.freeze(['memory', 'cluster', 'redis', 'redis-streams'])
 /** Most worker processes `serve --cluster` accepts. */
 export const MAX_SERVER_WORKERS = 64
+/** Most app namespaces one reference server serves (`--namespace`, repeatable). */
+export const MAX_NAMESPACES = 100
+/** Events socket.io reserves: a broadcast or relay on one of them would confuse every client. */
+export const RESERVED_EVENTS = Object.freeze(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener'])
+
+/**
+ * `--namespace /a --namespace /b` → ['/a', '/b'] (duplicates dropped); null when not given
+ * (or given empty, as an empty IOSWARM_NAMESPACE).
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {string[] | null}
+ */
+export function parseNamespaces (value, flag) {
+  if (value === undefined || value === null) return null
+  const names = [...new Set([value].flat().map(String))].filter((name) => name !== '')
+  if (names.length === 0) return null
+  if (names.length > MAX_NAMESPACES) throw invalidOption(flag, `must be given 1 to ${MAX_NAMESPACES} times, got ${names.length}`)
+  for (const name of names) {
+    if (!/^\/[^\s]{0,199}$/.test(name)) throw invalidOption(flag, `must be a namespace: / followed by up to 199 characters without spaces, got ${JSON.stringify(name)}`)
+    if (name === ADMIN_NAMESPACE) throw invalidOption(flag, `must not be the admin namespace ${ADMIN_NAMESPACE}`)
+  }
+  return names
+}
+
+/**
+ * An event name a client may emit or the server may broadcast: 1 to 200 characters, not reserved.
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {string[]} [alsoTaken] other events of the server it must not be
+ */
+export function parseEventName (value, flag, alsoTaken = []) {
+  const event = String(value)
+  if (event.length === 0 || event.length > 200 || RESERVED_EVENTS.includes(event) || alsoTaken.includes(event)) {
+    throw invalidOption(flag, `must be an event name of 1 to 200 characters, not one of ${[...RESERVED_EVENTS, ...alsoTaken].join(', ')}, got ${JSON.stringify(event)}`)
+  }
+  return event
+}
 
 /** @type {import('./index.js').OptionDef[]} */
 export const SERVE_OPTIONS = [
@@ -82,6 +120,50 @@ export const SERVE_OPTIONS = [
     default: '1MB',
     commands: ['serve'],
     describe: 'Largest message a client may send: 1000000, 512KB, 1MB, 1MiB (KB/MB = 1000-based, KiB/MiB = 1024-based)'
+  },
+  {
+    name: 'auth-token',
+    type: 'string',
+    secret: true,
+    commands: ['serve', 'run', 'capacity'],
+    describe: {
+      serve: 'Refuse a client\'s connection to an app namespace unless its handshake carries this token: auth {"token": "…"}, the query parameter token=…, or the header "Authorization: Bearer …" (constant-time check; or IOSWARM_AUTH_TOKEN). Refused clients get CONNECT_ERROR "unauthorized", counted in GET /stats',
+      run: 'The reference server this run starts refuses clients without this token, as serve --auth-token (or IOSWARM_AUTH_TOKEN; handed to the server over IPC, never on a command line, and redacted in result.json). The run\'s simulators bring it by environment as auth {"token": …} unless given an identity of their own (--auth, --query, --header, --scenario; {{env.IOSWARM_AUTH_TOKEN}} reads it)',
+      capacity: 'The reference server this starts refuses clients without this token, as run --auth-token (the simulators bring it from their environment unless given --auth, --query or --header)'
+    },
+    parse: (v, flag) => {
+      if (v === undefined || v === null || v === '') return null
+      const token = String(v)
+      if (token.length > 1000) throw invalidOption(flag, `must be at most 1000 characters, got ${token.length}`)
+      return token
+    }
+  },
+  {
+    name: 'namespace',
+    to: 'namespaces',
+    type: 'string',
+    array: true,
+    commands: ['serve', 'broadcast'],
+    describe: {
+      serve: 'An app namespace clients connect to and broadcasts go to (default /); repeatable (--namespace /chat --namespace /scores). Each has the auth check, rooms and the relay; the connections of each are in GET /stats',
+      broadcast: 'Namespace to broadcast into; repeatable, each message goes into each (default: every namespace of the reference server; / with --via redis-emitter)'
+    },
+    parse: parseNamespaces
+  },
+  {
+    name: 'relay-event',
+    type: 'string',
+    default: DEFAULT_RELAY_EVENT,
+    commands: ['serve'],
+    describe: 'A client\'s emit of this event with an object { room?, … } is emitted to everyone in that room (the sender too), or without room to the whole namespace, unchanged, and acked { ok: true, recipients }',
+    parse: (v, flag) => parseEventName(v, flag, [JOIN_EVENT, LEAVE_EVENT])
+  },
+  {
+    name: 'relay-rate',
+    type: 'string',
+    default: '100/s',
+    commands: ['serve'],
+    describe: 'Relayed emits accepted per second from one client (--relay-event): 100/s, 600/m, 0 = no limit. Over it the emit is acked { ok: false, error, retryAfterMs } and not relayed'
   },
   { name: 'pid', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
   { name: 'interval', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }

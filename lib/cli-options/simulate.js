@@ -12,6 +12,8 @@ export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
 export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
 /** The lean engine's WebSocket clients: the `ws` library (the default) or its own RFC 6455 client. */
 export const WS_CLIENT_NAMES = Object.freeze(/** @type {('ws' | 'builtin')[]} */ (['ws', 'builtin']))
+/** Clients of one simulator when --clients is not given. */
+export const DEFAULT_CLIENTS = 100
 /** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
 export const MAX_CLIENTS = 1_000_000
 /** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
@@ -48,9 +50,10 @@ export const SIMULATE_OPTIONS = [
     name: 'clients',
     alias: 'c',
     type: 'string',
-    default: 100,
+    default: DEFAULT_CLIENTS,
     commands: ['simulate'],
     passOn: true,
+    notOn: ['capacity'],
     describe: { simulate: 'Number of clients', run: 'Clients per simulator', 'fleet up': 'Clients per simulator' },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
   },
@@ -92,7 +95,7 @@ export const SIMULATE_OPTIONS = [
     choices: WS_CLIENT_NAMES,
     commands: ['simulate'],
     passOn: true,
-    describe: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md'
+    describe: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md. The same two clients serve --protocol websocket'
   },
   {
     name: 'path',
@@ -129,10 +132,11 @@ export const SIMULATE_OPTIONS = [
   {
     name: 'namespace',
     type: 'string',
+    array: true,
     defaultText: 'the URL\'s path, else /',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Namespace to join'
+    describe: 'Namespace to join; give it several times (--namespace /chat --namespace /news) and each client joins every one over its one connection, as socket.io-client\'s Manager does: each namespace is counted and measured on its own'
   },
   {
     name: 'event',
@@ -154,8 +158,11 @@ export const SIMULATE_OPTIONS = [
     to: 'rampMs',
     type: 'string',
     defaultText: 'the server\'s pingInterval, read from its handshake',
-    commands: ['simulate', 'run', 'fleet up'],
-    describe: 'Spread connects over this window: 0 = all at once, 10s, 500ms',
+    commands: ['simulate', 'run', 'capacity', 'fleet up'],
+    describe: {
+      simulate: 'Spread connects over this window: 0 = all at once, 10s, 500ms',
+      capacity: 'Spread the clients each step adds over this window: 0 = all at once, 10s, 500ms'
+    },
     parse: optionalDurationMs
   },
   {
@@ -199,6 +206,7 @@ export const SIMULATE_OPTIONS = [
     type: 'string',
     commands: ['simulate'],
     passOn: true,
+    notOn: ['capacity'],
     defaultText: 'sessions last the whole run',
     describe: 'Churn: each client closes after this long and a new session opens in its place at once: 5m, or a range 2m..8m (drawn uniformly per session). The summary states the rate of connects and disconnects',
     to: 'sessionLifetime'

@@ -4,7 +4,7 @@ import yargs from 'yargs'
 import { OPTIONS, STARTS_SIMULATORS, declareOptions, envNameOf, keyOf, optionsOf, parseOptions, passOnOptions, pickPassOn } from '../../lib/cli-options/index.js'
 import { commands } from '../../bin/commands.js'
 
-const COMMANDS = ['simulate', 'run', 'serve', 'broadcast', 'report', 'probe', 'fleet up', 'fleet exec', 'fleet down', 'fleet status']
+const COMMANDS = ['simulate', 'run', 'capacity', 'serve', 'broadcast', 'report', 'probe', 'fleet up', 'fleet exec', 'fleet down', 'fleet status']
 
 test('no command has two options of one name or one alias', () => {
   for (const command of COMMANDS) {
@@ -15,17 +15,19 @@ test('no command has two options of one name or one alias', () => {
   for (const o of OPTIONS) assert.match(o.name, /^[a-z][a-z0-9-]*$/, o.name)
 })
 
-test('every passOn option is a simulate option that run and fleet up also declare', () => {
+test('every passOn option is a simulate option that run, capacity and fleet up also declare (unless the row says notOn)', () => {
   assert.ok(passOnOptions().length >= 12)
   for (const o of passOnOptions()) {
     assert.ok(o.commands.includes('simulate'), o.name)
-    for (const command of STARTS_SIMULATORS) assert.ok(optionsOf(command).includes(o), `${command} --${o.name}`)
+    for (const command of STARTS_SIMULATORS) assert.equal(optionsOf(command).includes(o), !o.notOn?.includes(command), `${command} --${o.name}`)
   }
+  // capacity sets the clients itself, and measures without churn.
+  assert.deepEqual(passOnOptions().filter((o) => o.notOn?.includes('capacity')).map((o) => o.name), ['clients', 'session-lifetime'])
 })
 
 test('yargs declarations come from the table: every option of a command, and nothing else, in --help', () => {
   const builderOf = Object.fromEntries(commands.map((c) => [String(c.command).split(' ')[0], c.builder]))
-  for (const command of ['simulate', 'run', 'serve', 'broadcast', 'probe']) {
+  for (const command of ['simulate', 'run', 'capacity', 'serve', 'broadcast', 'probe']) {
     const y = yargs([])
     const builder = /** @type {(y: import('yargs').Argv) => unknown} */ (builderOf[command])
     builder(y)

@@ -1,0 +1,84 @@
+/**
+ * What `ioswarm capacity` writes to result.json (kind 'capacity'), as JSDoc types: the
+ * search's steps and its answer. Carries lib/schema.js's SCHEMA_VERSION.
+ */
+
+/**
+ * @typedef {'pass' | 'fail' | 'inconclusive'} StepVerdict
+ * @typedef {'found' | 'max' | 'failed-at-start' | 'inconclusive' | 'stopped'} CapacityOutcome
+ *   found: narrowed to --precision; max: every step passed up to --max; failed-at-start: the
+ *   first step failed; inconclusive: a step the simulators limited stopped the search;
+ *   stopped: interrupted before an answer
+ */
+
+/**
+ * @typedef {object} StepDelays the worst round of a step
+ * @property {number | null} p50
+ * @property {number | null} p99
+ * @property {number | null} max
+ */
+
+/**
+ * One simulator's health over a step's rounds (or over its connects, when that decided).
+ * @typedef {object} StepSimulator
+ * @property {string} id
+ * @property {number} clients wanted of it in this step
+ * @property {number} connected when the rounds began
+ * @property {number} samples one-second samples in the window
+ * @property {number} saturatedSeconds samples with event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms
+ * @property {number} eluMax
+ * @property {number} loopDelayP99MaxMs
+ * @property {number} loopDelayMaxMs the longest its event loop was held up
+ * @property {number} cpuPctMax % of one core
+ */
+
+/**
+ * @typedef {object} CapacityStep
+ * @property {number} step 1-based
+ * @property {'grow' | 'narrow' | 'again'} phase again: an inconclusive step measured once more
+ * @property {number} clients wanted over all simulators
+ * @property {number} connected when the rounds began
+ * @property {number} startedAt epoch ms (the resize)
+ * @property {number} roundsAt epoch ms (the first broadcast)
+ * @property {number} endedAt
+ * @property {number} connectMs from the resize until every client was connected (or the wait ended)
+ * @property {number[]} roundNumbers the broadcast rounds of this step (message ids ROUND.SEQ)
+ * @property {number} messages distinct messages the simulators reported
+ * @property {number} expected deliveries expected (clients connected at each message), unreported simulators included
+ * @property {number} missing
+ * @property {number} unreported deliveries of messages a simulator never reported (none of its clients got them): in missing
+ * @property {StepDelays} relative relative delay, worst round
+ * @property {StepDelays | null} absolute absolute latency, worst round; null without sentAt
+ * @property {{ busyMax: number, p50Ms: number, maxMs: number } | null} floor the simulators' own floor over the rounds:
+ *   busyMax the largest CPU share of a message's spread, maxMs the most CPU a simulator spent draining one message
+ * @property {StepSimulator[]} simulators
+ * @property {{ cpuPctMax: number, rssMaxBytes: number, connectedMax: number } | null} server the reference server's /stats over the rounds
+ * @property {import('./schema.js').ThresholdVerdict[]} slo each SLO (and the implicit one: every client connected)
+ * @property {{ fdsPerSimulator: number, fdLimit: number, warnings: string[] }} limits checked before the step
+ * @property {StepVerdict} verdict
+ * @property {string} why what decided the verdict, for a person
+ * @property {'saturated' | 'busy' | 'limit' | null} limitedBy inconclusive steps: which simulator limit
+ */
+
+/**
+ * @typedef {object} CapacityResult
+ * @property {number} schemaVersion
+ * @property {'capacity'} kind
+ * @property {{ id: string, name: string, startedAt: number, endedAt: number }} run
+ * @property {{ name: string, version: string }} tool
+ * @property {import('./schema.js').HostFacts} host
+ * @property {Record<string, unknown>} options as given (no token)
+ * @property {{ url: string, reference: boolean }} target
+ * @property {{ simulators: number, engine: string, transport: string }} swarm
+ * @property {string[]} slo the SLO expressions
+ * @property {CapacityOutcome} outcome
+ * @property {number | null} capacity clients: the last passing step (found, max), null otherwise
+ * @property {{ passed: number | null, failed: number | null, inconclusive: number | null }} bounds
+ *   largest passing step, smallest failing one above it, the step that stopped the search
+ * @property {string} answer the one line the CLI prints
+ * @property {string[]} advice what to change when the simulators limited the search, or the start failed
+ * @property {CapacityStep[]} steps in the order they ran
+ * @property {number} durationMs
+ */
+
+export {}

@@ -1,0 +1,97 @@
+/**
+ * Options of `ioswarm capacity` (the capacity search) of its own. It also takes the server,
+ * target, broadcast and output options of `run` (their rows in run.js list 'capacity') and
+ * every simulator option (passOn), except --clients: the search sets the clients.
+ */
+import { invalidOption } from '../errors.js'
+import { parseInteger, parseRounds } from '../options.js'
+import { MAX_CLIENTS } from './simulate.js'
+
+/** Rounds each step broadcasts: three messages a second apart. */
+export const CAPACITY_ROUNDS = '3x1000'
+
+/** Narrowest and widest --precision, in percent. */
+const PRECISION_PCT = Object.freeze({ min: 0.1, max: 50 })
+
+/**
+ * `5%` (or `5`) → 0.05: the search stops when the first failing step is within this share
+ * above the last passing one.
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function parsePrecision (value, flag) {
+  const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(String(value).trim())
+  const pct = match ? Number(match[1]) : NaN
+  if (!Number.isFinite(pct) || pct < PRECISION_PCT.min || pct > PRECISION_PCT.max) {
+    throw invalidOption(flag, `must be a percentage from ${PRECISION_PCT.min}% to ${PRECISION_PCT.max}% such as 5%, got ${JSON.stringify(value)}`)
+  }
+  return pct / 100
+}
+
+/**
+ * `2` → each growing step has twice the clients of the last passing one.
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function parseGrowth (value, flag) {
+  const text = String(value).trim()
+  const factor = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN
+  if (!(factor >= 1.1 && factor <= 10)) throw invalidOption(flag, `must be a factor from 1.1 to 10 such as 2 (each growing step has that many times the clients of the last passing one), got ${JSON.stringify(value)}`)
+  return factor
+}
+
+/** @param {unknown} v @param {string} flag */
+const clientCount = (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
+
+/** @type {import('./index.js').OptionDef[]} */
+export const CAPACITY_OPTIONS = [
+  {
+    name: 'slo',
+    type: 'string',
+    array: true,
+    commands: ['capacity'],
+    required: ['capacity'],
+    describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%. Delays are the worst round of a step; missing and connected count over the step. Without a connected SLO, every client of a step must connect'
+  },
+  {
+    name: 'start',
+    type: 'string',
+    default: 1000,
+    commands: ['capacity'],
+    describe: 'Clients of the first step (over all simulators). If it fails the SLO, the search stops (exit 3): start lower',
+    parse: clientCount
+  },
+  {
+    name: 'max',
+    type: 'string',
+    default: 100000,
+    commands: ['capacity'],
+    describe: 'Most clients the search tries; every step passing up to here gives "at least --max"',
+    parse: clientCount
+  },
+  {
+    name: 'precision',
+    type: 'string',
+    default: '5%',
+    commands: ['capacity'],
+    describe: 'Stop narrowing when the first failing step is within this share above the last passing one (0.1% to 50%); the answer is the last passing step',
+    parse: parsePrecision
+  },
+  {
+    name: 'growth',
+    type: 'string',
+    default: 2,
+    commands: ['capacity'],
+    describe: 'Until a step fails, each step has this many times the clients of the last (1.1 to 10; capped at --max)',
+    parse: parseGrowth
+  },
+  {
+    name: 'rounds',
+    alias: 'r',
+    type: 'string',
+    default: CAPACITY_ROUNDS,
+    commands: ['capacity'],
+    describe: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,… (its own message ids each step)',
+    parse: (v, flag) => parseRounds(v, flag)
+  }
+]

@@ -1,0 +1,257 @@
+/**
+ * What each simulated client is and does beyond listening: its identity in the handshake
+ * (auth, query, headers, from templates and a feeder), its rooms, and where a user's own
+ * message shape keeps its id, send time and room. Simulator options (passOn: `run` and
+ * `fleet up` hand them to every simulator). Templates are checked by the simulator's
+ * normaliser, which knows the feeder's fields (simulator/identity.js).
+ */
+import { invalidOption } from '../errors.js'
+import { parseFieldPath } from '../fields.js'
+import { parseDurationMs, parseInteger } from '../options.js'
+
+/** Headers the transports set themselves: a user's value would break the handshake. */
+const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'])
+/** Query parameters Engine.IO sets itself. */
+export const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 'b64'])
+/** Most rooms `--rooms` spreads clients over. */
+export const MAX_ROOMS = 1_000_000
+
+/**
+ * `--header 'Name: value'` (repeatable) → [name, value template] pairs.
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {[string, string][]}
+ */
+export function parseHeaders (value, flag) {
+  if (value === undefined || value === null) return []
+  return [value].flat().map((item) => {
+    const text = String(item)
+    const colon = text.indexOf(':')
+    const name = colon === -1 ? '' : text.slice(0, colon).trim()
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalidOption(flag, `must be 'Name: value' with a header name of letters, digits and - (e.g. 'Authorization: Bearer {{row.token}}'), got ${JSON.stringify(text)}`)
+    if (TRANSPORT_HEADERS.has(name.toLowerCase())) throw invalidOption(flag, `cannot set ${name}: the transports set it themselves`)
+    const headerValue = text.slice(colon + 1).trim()
+    if (/[\r\n\0]/.test(headerValue)) throw invalidOption(flag, `${name}'s value must not contain line breaks`)
+    return /** @type {[string, string]} */ ([name, headerValue])
+  })
+}
+
+/**
+ * `--query 'k=v&k2={{i}}'` → [key, value template] pairs (values are templates; keys as written).
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {[string, string][]}
+ */
+export function parseQueryTemplate (value, flag) {
+  if (value === undefined || value === null || value === '') return []
+  return String(value).replace(/^\?/, '').split('&').filter(Boolean).map((pair) => {
+    const eq = pair.indexOf('=')
+    const key = decodeURIComponent(eq === -1 ? pair : pair.slice(0, eq))
+    if (key === '') throw invalidOption(flag, `must be k=v pairs joined by &, got ${JSON.stringify(value)}`)
+    if (ENGINE_QUERY_KEYS.includes(key)) throw invalidOption(flag, `cannot set ${key}: Engine.IO sets it itself`)
+    return /** @type {[string, string]} */ ([key, eq === -1 ? '' : pair.slice(eq + 1)])
+  })
+}
+
+/** @param {unknown} v */
+const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
+
+/** Most namespaces one client joins. */
+export const MAX_NAMESPACES = 16
+/** Fastest emit rate of one client. */
+export const MAX_EMITS_PER_SECOND = 1000
+
+/**
+ * `--emit-rate 1/10s`, `5/s`, `30/m`, `2/500ms`: emits per window → the mean interval.
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {number} milliseconds between one client's emits, on average
+ */
+export function parseRate (value, flag) {
+  const match = /^(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)$/.exec(String(value).trim())
+  const count = match ? Number(match[1]) : NaN
+  const windowMs = match ? parseDurationMs(`${match[2] ?? 1}${match[3]}`, flag) : NaN
+  if (!(count > 0) || !(windowMs > 0)) throw invalidOption(flag, `must be a rate per client such as 1/10s, 5/s, 30/m or 2/500ms, got ${JSON.stringify(value)}`)
+  const intervalMs = windowMs / count
+  if (intervalMs < 1000 / MAX_EMITS_PER_SECOND) throw invalidOption(flag, `is more than ${MAX_EMITS_PER_SECOND} emits a second per client, got ${JSON.stringify(value)}`)
+  return intervalMs
+}
+
+/**
+ * `--emitters 10%` (a share of the clients) or `25` (a count).
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {{ share: number } | { count: number }}
+ */
+export function parseEmitters (value, flag) {
+  const text = String(value).trim()
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(text)
+  if (pct) {
+    const share = Number(pct[1]) / 100
+    if (!(share > 0 && share <= 1)) throw invalidOption(flag, `must be a share from 0% (exclusive) to 100%, or a count of clients, got ${JSON.stringify(value)}`)
+    return { share }
+  }
+  if (/^\d+$/.test(text) && Number(text) >= 1) return { count: Number(text) }
+  throw invalidOption(flag, `must be a share such as 10% or a count of clients such as 25, got ${JSON.stringify(value)}`)
+}
+
+/** @type {import('./index.js').OptionDef[]} */
+export const SCENARIO_OPTIONS = [
+  {
+    name: 'auth',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Handshake auth payload of each client (Socket.IO v4+ CONNECT packet), a JSON object template: \'{"token":"{{row.token}}","user":"u{{i}}"}\'. Placeholders: {{i}} (the client\'s index in the whole run), {{sim}} (simulator id), {{room}}, {{rand}} (new at each attempt), {{row.FIELD}} (--feeder), {{env.NAME}} (the simulator\'s environment: keeps a secret off the command line)',
+    parse: optionalText
+  },
+  {
+    name: 'query',
+    to: 'queryTemplate',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Handshake query parameters of each client, values are templates: \'token={{row.token}}&user=u{{i}}\' (added to the URL\'s own query string)',
+    parse: (v, flag) => { parseQueryTemplate(v, flag); return optionalText(v) }
+  },
+  {
+    name: 'header',
+    to: 'headers',
+    type: 'string',
+    array: true,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'A header on every polling request and on the WebSocket upgrade, value a template (repeatable): --header \'Authorization: Bearer {{row.token}}\' --header \'Cookie: sid={{row.sid}}\'',
+    parse: (v, flag) => parseHeaders(v, flag).map(([name, value]) => `${name}: ${value}`)
+  },
+  {
+    name: 'feeder',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Per-client data for {{row.FIELD}}: a CSV file with a header row, or JSON lines; client i (index in the whole run) gets row i mod rows',
+    parse: optionalText
+  },
+  {
+    name: 'rooms',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Put client i in room room-{i mod R} (with --join, it joins it after each connect); messages that carry a room are expected only by its clients, and a copy to anyone else is counted misdelivered',
+    parse: (v, flag) => (v === undefined || v === null ? null : parseInteger(v, flag, { min: 1, max: MAX_ROOMS }))
+  },
+  {
+    name: 'room',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Each client\'s room as a template instead of --rooms: \'{{row.room}}\', \'team-{{i}}\'',
+    parse: optionalText
+  },
+  {
+    name: 'scenario',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'A module of hooks for what flags cannot say, run for every client on either engine: identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, join, leave, every. See examples/ and the README',
+    parse: optionalText
+  },
+  {
+    name: 'join',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'After each connect (and reconnect) each client emits this to join its room, and waits for the ack (up to --ack-timeout): \'join {"room":"{{room}}"}\'. A client is in its room from the ack on (or from the emit, when the server does not ack); an ack of {ok:false} or {error} is a failed join. Join time and failures are measured',
+    parse: optionalText
+  },
+  {
+    name: 'emit',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'What emitting clients (--emitters) send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\'. An object payload is stamped with an id and sentAt (at --id-field/--sent-at-field) unless the template places {{id}}/{{sentAt}} itself; when the server relays it (a chat), receivers measure it like a broadcast (the event is measured too). Placeholders: those of --auth, and {{id}} {{sentAt}} {{seq}}',
+    parse: optionalText
+  },
+  {
+    name: 'emit-rate',
+    to: 'emitIntervalMs',
+    type: 'string',
+    default: '1/10s',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'How often each emitting client emits: 1/10s, 5/s, 30/m, 2/500ms (at most 1000/s per client)',
+    parse: parseRate
+  },
+  {
+    name: 'emit-timing',
+    type: 'string',
+    default: 'poisson',
+    choices: ['poisson', 'fixed'],
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'poisson = exponential gaps with the rate\'s mean (independent users: no synchronized bursts); fixed = exactly the rate\'s interval, each client starting at a random point of it'
+  },
+  {
+    name: 'emitters',
+    type: 'string',
+    default: '100%',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Which clients emit: a share (10%) or a count (25), spread evenly over the run\'s client indices',
+    parse: parseEmitters
+  },
+  {
+    name: 'emit-ack',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Ask for an ack with each emit and time emit → ack (HDR histogram); no ack within --ack-timeout is a timeout',
+    parse: Boolean
+  },
+  {
+    name: 'ack-timeout',
+    to: 'ackTimeoutMs',
+    type: 'string',
+    default: '10s',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'How long an emit (--emit-ack) or a join waits for its ack',
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  {
+    name: 'id-field',
+    type: 'string',
+    default: 'id',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Where a message\'s id is, as a dot path into the event\'s first argument: meta.id (messages without one are told apart by a hash of their content)',
+    parse: parseFieldPath
+  },
+  {
+    name: 'sent-at-field',
+    type: 'string',
+    default: 'sentAt',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Where a message\'s send time is (dot path), for absolute latency: epoch seconds, ms, µs or ns (told apart by size) or an ISO 8601 string',
+    parse: parseFieldPath
+  },
+  {
+    name: 'room-field',
+    type: 'string',
+    default: 'room',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Where a message\'s target room is (dot path); with --rooms/--room, only that room\'s clients expect it',
+    parse: parseFieldPath
+  },
+  {
+    name: 'client-offset',
+    type: 'string',
+    default: 0,
+    commands: ['simulate'],
+    describe: 'Index of this simulator\'s first client in the whole run ({{i}} = offset + the client\'s own index; feeder rows follow it). ioswarm run and simulate --workers set it for each simulator; give it to simulators you start by hand',
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: Number.MAX_SAFE_INTEGER })
+  }
+]
