@@ -14,8 +14,9 @@ export const broadcastCommand = {
   command: 'broadcast',
   describe: 'Fire rounds of broadcast messages through the app server',
   builder: (y) => declareOptions(y
-    .usage('$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]\n\nSends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", round, seq, sentAt, payload}.'), 'broadcast')
+    .usage('$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]\n\nSends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", batch, round, seq, sentAt, room, payload} (room only when sent to one: --rooms, --to).'), 'broadcast')
     .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second')
+    .example('$0 broadcast --token $TOKEN --rooms 4 --namespace /chat', 'message k to room-{(k-1) mod 4} of /chat (simulate --rooms 4 puts client i in room-{i mod 4})')
     .example('$0 broadcast --via redis-emitter --redis redis://localhost:6379 --event score --message \'{"matchId":7,"ref":"{{id}}","ts":{{sentAt}}}\'', 'your own event shape, into a server on the Redis adapter'),
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('broadcast', args) }
@@ -37,7 +38,7 @@ export const broadcastCommand = {
           if (!argv.quiet) {
             process.stderr.write(m.error
               ? `${m.id.padEnd(6)} ${at}  FAILED: ${m.error}\n`
-              : `${m.id.padEnd(6)} ${at}  sent${m.recipients === null ? '' : ` to ${m.recipients} clients`}, request ${formatMs(m.requestMs)}\n`)
+              : `${m.id.padEnd(6)} ${at}  sent${sentTo(m)}, request ${formatMs(m.requestMs)}\n`)
           }
         },
         onRoundEnd: collector
@@ -56,4 +57,13 @@ export const broadcastCommand = {
       await collector?.close()
     }
   }
+}
+
+/**
+ * Where a message went, for its progress line: ` to 12 clients`, ` to room-3 (4 clients)`.
+ * @param {{ room: string | null, recipients: number | null }} m
+ */
+function sentTo ({ room, recipients }) {
+  if (room === null) return recipients === null ? '' : ` to ${recipients} clients`
+  return ` to ${room}${recipients === null ? '' : ` (${recipients} clients)`}`
 }

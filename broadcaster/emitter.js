@@ -3,12 +3,14 @@
  * any server on @socket.io/redis-adapter (the user's own included): no endpoint, no token.
  * The emitter does not wait for Redis; a thin client in front of ioredis does, so a failed
  * publish is an error here and PUBLISH's answer (how many server processes are subscribed)
- * catches a wrong Redis or adapter key at the first message.
+ * catches a wrong Redis, adapter key or namespace at the first message. Each message goes
+ * into each namespace asked for (default /), to its room when it has one
+ * (`emitter.of(nsp).to(room)`).
  */
 import { Emitter } from '@socket.io/redis-emitter'
 import { wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { makePayload } from '../lib/protocol.js'
+import { broadcastRoom, makePayload } from '../lib/protocol.js'
 // The collector's connect: fail fast on a wrong URL, passwords redacted in every error.
 import { connectRedis, redactUrl } from '../lib/redis.js'
 import { renderMessage } from './template.js'
@@ -23,26 +25,35 @@ const ADAPTER_KEY = 'socket.io'
  */
 export async function emitterSender (redisUrl, template) {
   const redis = await connectRedis(redisUrl)
-  /** @type {Promise<number> | undefined} */
-  let published
-  const emitter = new Emitter({ publish: (/** @type {string} */ channel, /** @type {Buffer} */ message) => { published = redis.publish(channel, message) } }, { key: ADAPTER_KEY })
+  /** @type {Promise<number>[]} */
+  let published = []
+  const emitter = new Emitter({ publish: (/** @type {string} */ channel, /** @type {Buffer} */ message) => { published.push(redis.publish(channel, message)) } }, { key: ADAPTER_KEY })
   return {
     async send (body) {
       const id = `${body.round}.${body.seq}`
+      const room = broadcastRoom(body)
       const sentAt = wallMs()
-      const message = template ? renderMessage(template, body, sentAt) : { id, ...(body.batch ? { batch: body.batch } : {}), round: body.round, seq: body.seq, sentAt, payload: makePayload(body.size) }
-      emitter.emit(body.event, message)
+      const message = template
+        ? renderMessage(template, { ...body, room }, sentAt)
+        : { id, ...(body.batch ? { batch: body.batch } : {}), round: body.round, seq: body.seq, sentAt, ...(room === null ? {} : { room }), payload: makePayload(body.size) }
+      const namespaces = body.namespace ?? ['/']
+      published = []
+      for (const name of namespaces) {
+        const nsp = emitter.of(name)
+        ;(room === null ? nsp : nsp.to(room)).emit(body.event, message)
+      }
       let subscribers
       try {
-        subscribers = await published
+        subscribers = await Promise.all(published)
       } catch (error) {
         throw new IoswarmError(CODES.BROADCAST, `PUBLISH to Redis at ${redactUrl(redisUrl)} failed: ${/** @type {Error} */ (error).message}`)
       }
-      if (subscribers === 0) {
-        throw new IoswarmError(CODES.BROADCAST, `no server is subscribed to the Redis adapter channel ${ADAPTER_KEY}#/# at ${redactUrl(redisUrl)}: is the server on @socket.io/redis-adapter, with this Redis and the default key?`)
+      const unheard = namespaces.filter((_, i) => subscribers[i] === 0)
+      if (unheard.length > 0) {
+        throw new IoswarmError(CODES.BROADCAST, `no server is subscribed to the Redis adapter channel ${unheard.map((name) => `${ADAPTER_KEY}#${name}#`).join(', ')} at ${redactUrl(redisUrl)}: is the server on @socket.io/redis-adapter, with this Redis and the default key${unheard.some((name) => name !== '/') ? ', and does it serve that namespace' : ''}?`)
       }
       // How many clients got it is the servers' business: the emitter cannot know.
-      return [{ id, sentAt, recipients: null }]
+      return [{ id, sentAt, recipients: null, ...(room === null ? {} : { room }) }]
     },
     async close () {
       await redis.quit().catch(() => redis.disconnect())

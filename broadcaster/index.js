@@ -8,8 +8,10 @@ import { monotonicMs, wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError, invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseInteger, parseRounds } from '../lib/options.js'
 import { randomBytes } from 'node:crypto'
-import { DEFAULT_EVENT } from '../lib/protocol.js'
+import { DEFAULT_EVENT, broadcastRoom } from '../lib/protocol.js'
 import { DEFAULT_ROUNDS } from '../lib/cli-options/run.js'
+import { MAX_BROADCAST_ROOMS, parseRoomName } from '../lib/cli-options/broadcast.js'
+import { parseNamespaces } from '../lib/cli-options/serve.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { createSender } from './senders.js'
 import { parseMessageTemplate } from './template.js'
@@ -28,6 +30,7 @@ export { DEFAULT_ROUNDS }
  * @property {number | null} sentAt the server's emit time, from its answer
  * @property {number | null} requestMs round trip of the trigger request
  * @property {number | null} recipients clients the server counted when it emitted
+ * @property {string | null} room the room it was sent to; null = everyone
  * @property {string | null} error
  */
 
@@ -40,7 +43,12 @@ export { DEFAULT_ROUNDS }
  * @property {string | import('../lib/options.js').Round[]} [rounds]
  * @property {'http' | 'socket' | 'redis-emitter'} [via]
  * @property {string | null} [redis] Redis URL for via redis-emitter
- * @property {string | null} [message] JSON template of the message (placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}})
+ * @property {string | null} [message] JSON template of the message (placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}} {{room}})
+ * @property {number | string | null} [rooms] message k of a round to room-{(k-1) mod rooms}
+ * @property {string | null} [room] every message to this room (`--to`)
+ * @property {string | string[] | null} [namespaces] into each of these namespaces (default: the server's own; / for redis-emitter)
+ * @property {number} [firstRound] number of the first round (default 1): a caller that broadcasts again to the same
+ *   simulators (`ioswarm capacity`, one call per step) keeps message ids apart for servers that do not echo the batch
  */
 
 const VIAS = ['http', 'socket', 'redis-emitter']
@@ -60,7 +68,7 @@ export async function runBroadcast (input, hooks = {}) {
   try {
     for (const [index, round] of options.rounds.entries()) {
       if (hooks.signal?.aborted) break
-      const roundNo = index + 1
+      const roundNo = options.firstRound + index
       const roundMono = monotonicMs()
       /** @type {Promise<SentMessage>[]} */
       const pending = []
@@ -94,6 +102,9 @@ export async function runBroadcast (input, hooks = {}) {
     event: options.event,
     message: options.template?.text ?? null,
     sizeBytes: options.size,
+    rooms: options.rooms,
+    room: options.room,
+    namespaces: options.namespaces,
     rounds: options.rounds,
     startedAt: Math.round(startedAt),
     endedAt: Math.round(wallMs()),
@@ -112,9 +123,20 @@ export async function runBroadcast (input, hooks = {}) {
 async function fire (sender, options, round, seq, fatal) {
   const requestedAt = wallMs()
   const startMono = monotonicMs()
-  const message = { id: `${round}.${seq}`, batch: options.batch, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, error: null }
+  const room = broadcastRoom({ room: options.room, rooms: options.rooms, seq })
+  const message = { id: `${round}.${seq}`, batch: options.batch, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, room, error: null }
   try {
-    const [answer] = await sender.send({ event: options.event, size: options.size, round, seq, count: 1, batch: options.batch })
+    const [answer] = await sender.send({
+      event: options.event,
+      size: options.size,
+      round,
+      seq,
+      count: 1,
+      batch: options.batch,
+      ...(options.room === null ? {} : { room: options.room }),
+      ...(options.rooms === null ? {} : { rooms: options.rooms }),
+      ...(options.namespaces === null ? {} : { namespace: options.namespaces })
+    })
     return { ...message, sentAt: answer.sentAt, recipients: answer.recipients, requestMs: monotonicMs() - startMono }
   } catch (error) {
     if (error instanceof IoswarmError && /refused the token/.test(error.message)) fatal.error ??= error
@@ -139,7 +161,13 @@ function normalize (input) {
   if (!VIAS.includes(via)) throw invalidOption('--via', `must be one of ${VIAS.join(', ')}, got ${JSON.stringify(via)}`)
   if (via === 'redis-emitter' && !input.redis) throw invalidOption('--redis', 'is required with --via redis-emitter: the Redis of the server\'s Redis adapter')
   if (via !== 'redis-emitter' && !input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
+  const rooms = input.rooms === undefined || input.rooms === null ? null : parseInteger(input.rooms, '--rooms', { min: 1, max: MAX_BROADCAST_ROOMS })
+  const room = input.room === undefined || input.room === null ? null : parseRoomName(input.room, '--to')
+  if (rooms !== null && room !== null) throw invalidOption('--to', 'and --rooms cannot both be given: --to sends every message to one room, --rooms goes round-robin over room-0 … room-{R-1}')
   return {
+    rooms,
+    room,
+    namespaces: parseNamespaces(input.namespaces ?? null, '--namespace'),
     // One per invocation, in every message: a second `ioswarm broadcast` while the same
     // simulators run sends ids 1.1, 1.2, … again, and the batch keeps them apart.
     batch: randomBytes(3).toString('hex'),
@@ -150,6 +178,7 @@ function normalize (input) {
     event: input.event ?? DEFAULT_EVENT,
     size: parseInteger(input.size ?? 0, '--size', { min: 0, max: 10 * 1024 * 1024 }),
     rounds: Array.isArray(input.rounds) ? input.rounds : parseRounds(input.rounds ?? DEFAULT_ROUNDS),
+    firstRound: parseInteger(input.firstRound ?? 1, 'firstRound', { min: 1, max: 1_000_000 }),
     via: /** @type {'http' | 'socket' | 'redis-emitter'} */ (via)
   }
 }

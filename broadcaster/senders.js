@@ -6,13 +6,22 @@
 import { io } from 'socket.io-client'
 import { wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { ADMIN_NAMESPACE } from '../lib/protocol.js'
+import { ADMIN_NAMESPACE, broadcastRoom } from '../lib/protocol.js'
 import { emitterSender } from './emitter.js'
 import { renderMessage } from './template.js'
 
 /**
- * @typedef {{ id: string, sentAt: number, recipients: number | null }} SentAnswer
- * @typedef {{ event: string, size: number, round: number, seq: number, count: 1, batch?: string }} SendRequest
+ * @typedef {{ id: string, sentAt: number, recipients: number | null, room?: string }} SentAnswer
+ * @typedef {object} SendRequest the POST /broadcast body of one message
+ * @property {string} event
+ * @property {number} size
+ * @property {number} round
+ * @property {number} seq
+ * @property {1} count
+ * @property {string} [batch]
+ * @property {string} [room] to this room
+ * @property {number} [rooms] to room-{(seq-1) mod rooms}
+ * @property {string[]} [namespace] into each of these namespaces (the server's default: all of its own)
  * @typedef {{ send(body: SendRequest): Promise<SentAnswer[]>, close(): Promise<void> }} Sender
  * @typedef {import('./template.js').MessageTemplate} MessageTemplate
  */
@@ -36,7 +45,7 @@ export async function createSender ({ url, token, via, redisUrl, template }) {
  */
 function withTemplate (sender, template) {
   return {
-    send: (body) => sender.send(/** @type {SendRequest} */ ({ ...body, message: renderMessage(template, body, wallMs()) })),
+    send: (body) => sender.send(/** @type {SendRequest} */ ({ ...body, message: renderMessage(template, { ...body, room: broadcastRoom(body) }, wallMs()) })),
     close: () => sender.close()
   }
 }

@@ -15,15 +15,16 @@ const UNIT_MS = /** @type {Record<string, number>} */ ({ s: 1000, m: 60000 })
 /**
  * Parses a rate: `100/s`, `600/m`, `100` (per second), `0` or `off` (no limit).
  * @param {string | number} text
- * @returns {number} broadcasts per second; Infinity = no limit
+ * @param {string} [flag] named in the error
+ * @returns {number} per second; Infinity = no limit
  */
-export function parseBroadcastRate (text) {
+export function parseBroadcastRate (text, flag = '--broadcast-rate') {
   const value = String(text).trim()
   if (value === '0' || value === 'off') return Infinity
   const match = /^(\d+(?:\.\d+)?)(?:\/(s|m))?$/.exec(value)
   const count = match ? Number(match[1]) : NaN
   if (!match || !(count > 0) || !Number.isFinite(count)) {
-    throw invalidOption('--broadcast-rate', `must be a positive number of broadcasts per second or minute (100/s, 600/m) or 0/off, got ${JSON.stringify(text)}`)
+    throw invalidOption(flag, `must be a positive number per second or minute (100/s, 600/m) or 0/off, got ${JSON.stringify(text)}`)
   }
   return count * 1000 / UNIT_MS[match[2] ?? 's']
 }

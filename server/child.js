@@ -1,13 +1,15 @@
 /**
- * The entry of a reference server started as a child process by `ioswarm run` (see
- * runner/processes.js): its options come over IPC (the token stays out of argv and the
- * environment), and it answers once listening. SIGTERM or SIGINT closes it.
+ * The entry of a reference server (socket.io, or the plain WebSocket one when its options say
+ * protocol 'websocket') started as a child process by `ioswarm run` (see runner/processes.js):
+ * its options come over IPC (the token stays out of argv and the environment), and it
+ * answers once listening. SIGTERM or SIGINT closes it.
  *
  *   parent → child  { type: 'ioswarm:serve', options }     normalised ServeOptions with a token
  *   child → parent  { type: 'ioswarm:listening', url, port } or { type: 'ioswarm:error', message }
  */
 import { EXIT } from '../lib/errors.js'
 import { startServer } from './index.js'
+import { startWebSocketServer } from './websocket.js'
 
 if (typeof process.send !== 'function') {
   process.stderr.write('server/child.js is started by ioswarm over IPC (child_process.fork), not by hand: use `ioswarm serve`\n')
@@ -18,7 +20,7 @@ process.on('message', async function onServe (/** @type {any} */ message) {
   if (message?.type !== 'ioswarm:serve') return
   process.off('message', onServe)
   try {
-    const server = await startServer(message.options)
+    const server = await (message.options.protocol === 'websocket' ? startWebSocketServer : startServer)(message.options)
     let closing = false
     const close = () => {
       if (closing) return

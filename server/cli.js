@@ -5,18 +5,23 @@ import { stopOnSignals } from '../lib/cli-run.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { declareOptions } from '../lib/cli-options/index.js'
 import { startCluster } from './cluster.js'
+import { localRecipients } from './broadcast.js'
 import { startServer } from './index.js'
+import { startWebSocketServer } from './websocket.js'
 import { normalizeServeOptions } from './options.js'
 import { connectServerReporter } from './reporting.js'
-import { createServerMetrics, serveMetrics } from '../results/metrics/index.js'
+import { createServerMetrics, startMetricsOutputs } from '../results/metrics/index.js'
+import { redactUrl } from '../lib/redis.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const serveCommand = {
   command: 'serve',
   describe: 'Run the reference socket.io server under test (relays broadcasts to all clients)',
   builder: (y) => declareOptions(y
-    .usage('$0 serve [options]\n\nA socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client with io.emit. Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". GET /stats returns connections by transport, CPU, RSS and event-loop delay (with --cluster: the total and each worker).'), 'serve')
-    .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis'),
+    .usage('$0 serve [options]\n\nA socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client of its namespaces, or to a room (`broadcast --rooms R` / `--to ROOM`). Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". Clients may emit `join` / `leave` with { room } (acked { ok: true, room }) and the --relay-event with { room?, … } (relayed to the room, acked { ok: true, recipients }). GET /stats returns connections by transport and namespace, refused connections, joins, relays, CPU, RSS and event-loop delay (with --cluster: the total and each worker).'), 'serve')
+    .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis')
+    .example('IOSWARM_AUTH_TOKEN=s3cret $0 serve --namespace /chat --relay-event chat', 'a chat: clients need the token, join rooms and relay chat lines')
+    .example('$0 serve --protocol websocket --port 8080', 'a plain WebSocket server (no Socket.IO): each broadcast reaches every client as one JSON text frame'),
   handler: async (argv) => {
     const options = normalizeServeOptions(argv)
     const stop = stopOnSignals('ioswarm serve')
@@ -62,10 +67,21 @@ async function startSingle (options, onError) {
   const reporter = options.runId && options.redisUrl
     ? await connectServerReporter({ redisUrl: options.redisUrl, runId: options.runId, serverId: options.serverId, onError })
     : undefined
-  const metrics = options.metricsPort === null ? null : createServerMetrics({ server: options.serverId })
-  const metricsServer = metrics ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: () => metrics.registry }).catch(async (error) => { await reporter?.close(); throw error }) : null
-  if (metricsServer) process.stderr.write(`ioswarm serve: metrics ${metricsServer.url}\n`)
-  const server = await startServer(options, {
+  const metrics = options.metricsPort === null && options.otlp === null ? null : createServerMetrics({ server: options.serverId })
+  const metricsServer = metrics
+    ? await startMetricsOutputs({
+      registry: () => metrics.registry,
+      port: options.metricsPort,
+      host: options.metricsHost,
+      otlp: options.otlp,
+      otlpIntervalMs: options.otlpIntervalMs,
+      command: 'serve',
+      onOtlpError: (error) => process.stderr.write(`ioswarm serve: warning: --otlp: pushing to ${redactUrl(String(options.otlp))} failed: ${error.message}\n`)
+    }).catch(async (error) => { await reporter?.close(); throw error })
+    : null
+  if (metricsServer?.url) process.stderr.write(`ioswarm serve: metrics ${metricsServer.url}\n`)
+  const start = options.protocol === 'websocket' ? startWebSocketServer : startServer
+  const server = await start(options, {
     onSample: reporter || metrics
       ? (sample) => {
           reporter?.report(sample)
@@ -73,7 +89,8 @@ async function startSingle (options, onError) {
         }
       : undefined,
     // Called once per broadcast message (never per client): the emits it makes.
-    recipients: (local) => {
+    recipients: (targets) => {
+      const local = localRecipients(targets)
       metrics?.observeBroadcast(1, local)
       return local
     }
@@ -103,8 +120,13 @@ function printListening (server, options, json) {
     ? `\n  broadcast token (generated; pass --token or IOSWARM_TOKEN to choose it): ${server.token}`
     : '\n  broadcast token: as given'
   const workers = server.workers()
-  const shape = workers.length > 0 ? `${workers.length} workers (pids ${workers.map((w) => w.pid).join(', ')}), adapter ${options.adapter}` : `one process, adapter ${options.adapter}`
+  const shape = options.protocol === 'websocket'
+    ? 'plain WebSocket (ws), one process, any path, JSON text frames'
+    : `${workers.length > 0 ? `${workers.length} workers (pids ${workers.map((w) => w.pid).join(', ')}), adapter ${options.adapter}` : `one process, adapter ${options.adapter}`}, parser ${options.parser}`
+  const app = options.protocol === 'websocket'
+    ? (options.authToken === null ? '' : '\n  clients need the --auth-token (?token= or Authorization: Bearer); others are closed with 1008')
+    : `\n  namespaces ${options.namespaces.join(', ')}; rooms by emit join/leave; relay event ${JSON.stringify(options.relayEvent)}${options.authToken === null ? '' : '; clients need the --auth-token'}`
   const reporting = options.runId ? `\n  reporting samples to run ${options.runId} as ${options.serverId}${workers.length ? '-w<k>' : ''}` : ''
-  process.stderr.write(`ioswarm serve: listening on ${server.url} (port ${server.port}): ${shape}, parser ${options.parser}${tokenNote}${reporting}\n  trigger: ioswarm broadcast --url ${server.url} --token <token>\n`)
+  process.stderr.write(`ioswarm serve: listening on ${server.url} (port ${server.port}): ${shape}${app}${tokenNote}${reporting}\n  trigger: ioswarm broadcast --url ${server.url} --token <token>\n`)
   if (json) process.stdout.write(`${JSON.stringify({ url: server.url, port: server.port, pid: process.pid, workers })}\n`)
 }

@@ -11,7 +11,7 @@
 
 /**
  * Starts the totals timer; `onMessage` goes on cluster's 'message' event.
- * @param {Map<Worker, { index: number, connected: number }>} workers
+ * @param {Map<Worker, { index: number, connected: Record<string, number> }>} workers connected: sockets per app namespace, as the worker last counted
  * @param {() => Promise<unknown>} collectStats
  */
 export function createIpc (workers, collectStats) {
@@ -19,9 +19,12 @@ export function createIpc (workers, collectStats) {
   const queries = new Map()
   let nextReqId = 1
   const totalTimer = setInterval(() => {
-    let connected = 0
-    for (const info of workers.values()) connected += info.connected
-    for (const worker of workers.keys()) if (worker.isConnected()) worker.send({ type: 'ioswarm:total', connected })
+    /** @type {Record<string, number>} */
+    const namespaces = {}
+    for (const info of workers.values()) {
+      for (const [name, n] of Object.entries(info.connected)) namespaces[name] = (namespaces[name] ?? 0) + n
+    }
+    for (const worker of workers.keys()) if (worker.isConnected()) worker.send({ type: 'ioswarm:total', namespaces })
   }, 1000)
   return {
     /** @type {(worker: Worker, message: any) => void} */
@@ -29,7 +32,7 @@ export function createIpc (workers, collectStats) {
       switch (message?.type) {
         case 'ioswarm:count': {
           const info = workers.get(worker)
-          if (info) info.connected = message.connected
+          if (info && message.namespaces !== null && typeof message.namespaces === 'object') info.connected = message.namespaces
           break
         }
         case 'ioswarm:stats-answer': {

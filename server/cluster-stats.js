@@ -1,9 +1,11 @@
 /**
  * GET /stats of a cluster: the total over the primary and every worker, and each of them.
  * Totals: CPU, memory and connections add up; event-loop delay and utilisation are the
- * worst process's (a saturated worker is what delays its clients).
+ * worst process's (a saturated worker is what delays its clients); the app counts (per
+ * namespace, refused, rooms, relay) add up.
  */
 import { perTransport, totalOf } from '../lib/transports.js'
+import { sumAppCounts } from './app.js'
 
 /**
  * @typedef {import('../lib/process-sampler.js').ProcessSample} ProcessSample
@@ -33,6 +35,7 @@ export function totalStats (primary, workers, adapter) {
     heapUsedBytes: sum((s) => s.heapUsedBytes),
     connected: totalOf(byTransport),
     byTransport,
+    app: sumAppCounts(answered.flatMap((s) => s.app ? [s.app] : [])),
     cluster: {
       adapter,
       workers: workers.length,

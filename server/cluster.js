@@ -52,7 +52,7 @@ export async function startCluster (options, hooks = {}) {
     : undefined
   const reportTimer = reporter && setInterval(() => reporter.report({ ...sampler.sample(), connected: 0, byTransport: perTransport(() => 0) }), 1000)
   const statsSampler = createProcessSampler()
-  /** @type {Map<Worker, { index: number, connected: number }>} */
+  /** @type {Map<Worker, { index: number, connected: Record<string, number> }>} */
   const workers = new Map()
   const ipc = createIpc(workers, () => collectStats())
   let stopping = false
@@ -106,11 +106,11 @@ export async function startCluster (options, hooks = {}) {
  * @param {import('./options.js').ServeOptions} options
  * @param {string} token
  * @param {number} index
- * @param {Map<Worker, { index: number, connected: number }>} workers
+ * @param {Map<Worker, { index: number, connected: Record<string, number> }>} workers
  */
 function forkWorker (options, token, index, workers) {
   const worker = cluster.fork()
-  workers.set(worker, { index, connected: 0 })
+  workers.set(worker, { index, connected: {} })
   return new Promise((resolve, reject) => {
     const fail = (/** @type {string} */ why) => {
       clearTimeout(timer)

@@ -11,22 +11,31 @@ import { perTransport, totalOf, wireOf } from '../lib/transports.js'
  */
 
 /**
- * Counts connected clients of the main namespace by the transport they use now.
+ * Counts connected clients by the transport they use now: an Engine.IO connection counts
+ * once it has a socket on one of `namespaces` (a client multiplexing several namespaces over
+ * its connection is one client), until it closes.
  * @param {import('socket.io').Server} io
+ * @param {string[]} [namespaces] the app namespaces
  * @returns {{ counts: () => ConnectionCounts }}
  */
-export function trackConnections (io) {
+export function trackConnections (io, namespaces = ['/']) {
   const counts = perTransport(() => 0)
-  io.on('connection', (socket) => {
-    let transport = wireOf(socket.conn.transport.name)
+  /** @type {WeakSet<object>} */
+  const counted = new WeakSet()
+  const onConnection = (/** @type {import('socket.io').Socket} */ socket) => {
+    const conn = socket.conn
+    if (counted.has(conn)) return
+    counted.add(conn)
+    let transport = wireOf(conn.transport.name)
     counts[transport]++
-    socket.conn.once('upgrade', (/** @type {{ name: string }} */ upgraded) => {
+    conn.once('upgrade', (/** @type {{ name: string }} */ upgraded) => {
       counts[transport]--
       transport = wireOf(upgraded.name)
       counts[transport]++
     })
-    socket.once('disconnect', () => { counts[transport]-- })
-  })
+    conn.once('close', () => { counts[transport]-- })
+  }
+  for (const name of namespaces) io.of(name).on('connection', onConnection)
   return {
     counts: () => ({ connected: totalOf(counts), byTransport: { ...counts } })
   }

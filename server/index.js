@@ -1,8 +1,10 @@
 /**
  * The reference app server under test: a socket.io 4 server that relays each broadcast to
- * every client with io.emit, a token-guarded POST /broadcast and admin namespace to trigger
- * broadcasts, and GET /stats with its own CPU, memory, event-loop delay and connections.
- * With an adapter, io.emit reaches the clients of every server process sharing it.
+ * every client of its app namespaces, or to a room of them, a token-guarded POST /broadcast
+ * and admin namespace to trigger broadcasts, and GET /stats with its own CPU, memory,
+ * event-loop delay and connections. Clients may be required to bring a token, join and
+ * leave rooms, and have their emits relayed to a room (server/app.js). With an adapter, a
+ * broadcast reaches the clients of every server process sharing it.
  */
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
@@ -10,8 +12,10 @@ import { Server } from 'socket.io'
 import { invalidOption } from '../lib/errors.js'
 import { parseInteger } from '../lib/options.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
-import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH } from '../lib/protocol.js'
+import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../lib/protocol.js'
+import { parseEventName, parseNamespaces } from '../lib/cli-options/serve.js'
 import { createAdapterSetup } from './adapters.js'
+import { serveApp } from './app.js'
 import { createBroadcastHandler } from './broadcast.js'
 import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply } from './broadcast-limit.js'
 import { trackConnections } from './connections.js'
@@ -40,6 +44,10 @@ export { PARSER_NAMES }
  * @property {string} [adapter] 'memory' (default), 'cluster', 'redis' or 'redis-streams'
  * @property {string | null} [redisUrl] for the Redis adapters
  * @property {'close' | 'disconnect'} [shutdown] close (default): clients reconnect; disconnect: io.disconnectSockets(true) first
+ * @property {string[]} [namespaces] the app namespaces clients connect to and broadcasts go to (default ['/'])
+ * @property {string | null} [authToken] refuse app-namespace connections whose handshake lacks it (auth.token, query token, Authorization: Bearer)
+ * @property {string} [relayEvent] the client emit relayed to a room (default 'chat')
+ * @property {string | number} [relayRate] relays accepted per second from one client: '100/s' (default), 0 = no limit
  * @property {boolean} [sticky] a node:cluster worker behind @socket.io/sticky: the primary
  *   listens and hands connections over, so this server does not listen itself
  */
@@ -49,7 +57,7 @@ export { PARSER_NAMES }
  * @property {(sample: ServerSample) => void} [onSample] called every sampleIntervalMs
  * @property {number} [sampleIntervalMs]
  * @property {() => Promise<unknown>} [stats] what GET /stats answers instead of this process's stats (a cluster's totals)
- * @property {(local: number) => number} [recipients] clients a broadcast reaches, from this process's count
+ * @property {(targets: import('./broadcast.js').BroadcastTarget[]) => number} [recipients] clients one broadcast message reaches, from this process's counts
  */
 
 /**
@@ -62,6 +70,9 @@ export async function startServer (options = {}, hooks = {}) {
   const port = parseInteger(options.port ?? 3000, '--port', { min: 0, max: 65535 })
   const token = options.token || randomBytes(18).toString('base64url')
   const limiter = createBroadcastLimiter(parseBroadcastRate(options.broadcastRate ?? DEFAULT_BROADCAST_RATE))
+  const namespaces = parseNamespaces(options.namespaces ?? null, '--namespace') ?? ['/']
+  const relayEvent = parseEventName(options.relayEvent ?? DEFAULT_RELAY_EVENT, '--relay-event', [JOIN_EVENT, LEAVE_EVENT])
+  const relayRatePerSec = parseBroadcastRate(options.relayRate ?? DEFAULT_BROADCAST_RATE, '--relay-rate')
   const parser = await loadParser(options.parser ?? 'json')
   const adapterSetup = await createAdapterSetup(options.adapter ?? 'memory', { redisUrl: options.redisUrl })
   const httpServer = http.createServer()
@@ -75,13 +86,14 @@ export async function startServer (options = {}, hooks = {}) {
     ...(parser ? { parser } : {}),
     ...(adapterSetup.adapter ? { adapter: adapterSetup.adapter } : {})
   })
-  const connections = trackConnections(io)
-  const broadcast = createBroadcastHandler({ io, defaultEvent: options.event ?? DEFAULT_EVENT, recipients: hooks.recipients })
+  const connections = trackConnections(io, namespaces)
+  const app = serveApp(io, { namespaces, authToken: options.authToken ?? null, relayEvent, relayRatePerSec })
+  const broadcast = createBroadcastHandler({ io, defaultEvent: options.event ?? DEFAULT_EVENT, namespaces, recipients: hooks.recipients })
   const sampler = createProcessSampler()
-  const stats = () => ({ ...sampler.sample(), ...connections.counts() })
+  const stats = () => ({ ...sampler.sample(), ...connections.counts(), app: app.counts() })
   // Its own sampler: GET /stats covers the time since the previous GET, the hook one second.
   const hookSampler = hooks.onSample ? createProcessSampler() : undefined
-  const sampleTimer = hookSampler && setInterval(() => hooks.onSample?.({ ...hookSampler.sample(), ...connections.counts() }), hooks.sampleIntervalMs ?? 1000)
+  const sampleTimer = hookSampler && setInterval(() => hooks.onSample?.({ ...hookSampler.sample(), ...connections.counts(), app: app.counts() }), hooks.sampleIntervalMs ?? 1000)
   serveAdmin(io, token, broadcast, limiter)
 
   httpServer.on('request', (req, res) => {
@@ -111,6 +123,7 @@ export async function startServer (options = {}, hooks = {}) {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     token,
     tokenGenerated: !options.token,
+    namespaces,
     stats,
     broadcast,
     async close () {

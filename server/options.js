@@ -7,6 +7,7 @@ import { invalidOption } from '../lib/errors.js'
 import { parseOptions } from '../lib/cli-options/index.js'
 import { parseBytes } from '../lib/options.js'
 import { parseBroadcastRate } from './broadcast-limit.js'
+import { checkServeProtocol } from './websocket-options.js'
 
 export { MAX_SERVER_WORKERS as MAX_WORKERS } from '../lib/cli-options/serve.js'
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
@@ -30,8 +31,15 @@ const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
  * @property {string | null} redisUrl for the Redis adapters and the collector
  * @property {string | null} runId report samples to the collector under this run
  * @property {string} serverId this server's id in the collector; workers add -w<k>
+ * @property {string[]} namespaces the app namespaces
+ * @property {string | null} authToken clients must bring it (null = no check)
+ * @property {string} relayEvent the client emit relayed to a room
+ * @property {string} relayRate relays accepted per second from one client, as given (100/s, 0)
  * @property {number | null} metricsPort serve Prometheus metrics on this port (null = none)
  * @property {string} metricsHost the address the metrics server binds
+ * @property {string | null} otlp push the same metrics over OTLP/HTTP to this endpoint (null = none)
+ * @property {number} otlpIntervalMs between pushes
+ * @property {'socketio' | 'websocket'} protocol socketio: the socket.io server; websocket: the plain ws server (server/websocket.js)
  */
 
 /**
@@ -40,6 +48,7 @@ const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
  */
 export function normalizeServeOptions (input) {
   const o = parseOptions('serve', input)
+  checkServeProtocol(input, o)
   const cluster = /** @type {number} */ (o.cluster)
   const adapter = String(o.adapter ?? (cluster > 1 ? 'cluster' : 'memory'))
   if (adapter === 'cluster' && cluster === 0) throw invalidOption('--adapter', 'cluster relays through the node:cluster primary: use it with --cluster K')
@@ -50,7 +59,11 @@ export function normalizeServeOptions (input) {
   if (runId && !redisUrl) throw invalidOption('--run', 'needs --redis URL: samples are reported to the collector in Redis')
   const broadcastRate = String(o.broadcastRate)
   parseBroadcastRate(broadcastRate) // a bad rate is a usage error before anything starts
-  if (o.metricsPort !== null && cluster > 0) throw invalidOption('--metrics-port', 'serves one process\'s metrics: use it without --cluster (the cluster\'s totals are in GET /stats and reach `ioswarm run --metrics-port` through its server probe)')
+  const relayRate = String(o.relayRate)
+  parseBroadcastRate(relayRate, '--relay-rate')
+  for (const [flag, given] of [['--metrics-port', o.metricsPort !== null], ['--otlp', o.otlp !== null]]) {
+    if (given && cluster > 0) throw invalidOption(String(flag), 'gives one process\'s metrics: use it without --cluster (the cluster\'s totals are in GET /stats and reach `ioswarm run --metrics-port` or `--otlp` through its server probe)')
+  }
   const serverId = o.id ? String(o.id) : defaultServerId()
   if (!ID_PATTERN.test(serverId)) throw invalidOption('--id', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(serverId)}`)
   return {
@@ -72,8 +85,15 @@ export function normalizeServeOptions (input) {
     redisUrl,
     runId,
     serverId,
+    namespaces: o.namespaces ?? ['/'],
+    authToken: o.authToken,
+    relayEvent: o.relayEvent,
+    relayRate,
     metricsPort: /** @type {number | null} */ (o.metricsPort),
-    metricsHost: String(o.metricsHost)
+    metricsHost: String(o.metricsHost),
+    otlp: /** @type {string | null} */ (o.otlp),
+    otlpIntervalMs: /** @type {number} */ (o.otlpInterval),
+    protocol: /** @type {'socketio' | 'websocket'} */ (o.protocol)
   }
 }
 

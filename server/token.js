@@ -1,5 +1,5 @@
 /**
- * The broadcast token check: constant-time, and never echoed anywhere.
+ * Token checks (the broadcast token, `--auth-token`): constant-time, and never echoed anywhere.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 
@@ -17,12 +17,32 @@ export function tokenMatches (expected, presented) {
 }
 
 /**
+ * The token of an `Authorization: Bearer <token>` header value; undefined for anything else.
+ * @param {unknown} header
+ */
+export function bearerOf (header) {
+  return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined
+}
+
+/**
  * The token of a request: `Authorization: Bearer <token>`, or the `x-ioswarm-token` header.
  * @param {import('node:http').IncomingMessage} req
  */
 export function bearerToken (req) {
-  const auth = req.headers.authorization
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim()
+  const bearer = bearerOf(req.headers.authorization)
+  if (bearer !== undefined) return bearer
   const header = req.headers['x-ioswarm-token']
   return typeof header === 'string' ? header : undefined
+}
+
+/**
+ * Whether a Socket.IO handshake carries `token` in one of the places apps put it: the
+ * CONNECT packet's `auth.token`, the query parameter `token`, or `Authorization: Bearer`.
+ * @param {string} token
+ * @param {{ auth?: any, query?: any, headers?: Record<string, unknown> }} handshake
+ */
+export function handshakeCarries (token, handshake) {
+  return tokenMatches(token, handshake.auth?.token) ||
+    tokenMatches(token, handshake.query?.token) ||
+    tokenMatches(token, bearerOf(handshake.headers?.authorization))
 }

@@ -5,8 +5,8 @@
  * primary: stats on request, its connection count every second, close on request.
  *
  * Messages (all with a `type` starting with `ioswarm:`, beside sticky's and the adapter's):
- * worker → primary first: hello (listening), then primary → worker: config, stats-query {reqId}, stats-result {reqId, stats}, total {connected}, close
- * worker → primary: ready, failed {message}, stats-answer {reqId, sample}, stats-request {reqId}, count {connected},
+ * worker → primary first: hello (listening), then primary → worker: config, stats-query {reqId}, stats-result {reqId, stats}, total {namespaces}, close
+ * worker → primary: ready, failed {message}, stats-answer {reqId, sample}, stats-request {reqId}, count {namespaces} (sockets per app namespace),
  *   sid {reqId} (answered by sid-ack {reqId}: see registerSessionsFirst)
  */
 import cluster from 'node:cluster'
@@ -42,12 +42,18 @@ async function runWorker (config, index) {
   /** @type {Map<number, (stats: unknown) => void>} */
   const waiting = new Map()
   let nextReqId = 1
-  let clusterConnected = 0
-  let reportedConnected = 0
+  /** @type {Record<string, number>} sockets per app namespace: the cluster's, and ours as last reported */
+  let clusterConnected = {}
+  /** @type {Record<string, number>} */
+  let reportedConnected = {}
   const server = await startServer({ ...config, port: 0, sticky: true }, {
     onSample: reporter?.report,
-    // A broadcast reaches this worker's clients now plus the others' at their last count.
-    recipients: (local) => Math.max(local, clusterConnected - reportedConnected + local),
+    // A broadcast to a namespace reaches this worker's clients now plus the others' at their
+    // last count. A room's members are counted on this worker only: the others' are not
+    // known here, so a room broadcast's recipients are a lower bound in a cluster.
+    recipients: (targets) => targets.reduce((total, t) => total + (t.room !== null
+      ? t.local
+      : Math.max(t.local, (clusterConnected[t.namespace] ?? 0) - (reportedConnected[t.namespace] ?? 0) + t.local)), 0),
     stats: () => new Promise((resolve) => {
       const reqId = nextReqId++
       const timer = setTimeout(() => { waiting.delete(reqId); resolve({ error: `the cluster primary did not answer within ${STATS_TIMEOUT_MS} ms` }) }, STATS_TIMEOUT_MS)
@@ -57,8 +63,8 @@ async function runWorker (config, index) {
   })
   registerSessionsFirst(server.io)
   const countTimer = setInterval(() => {
-    reportedConnected = server.io.of('/').sockets.size
-    process.send?.({ type: 'ioswarm:count', connected: reportedConnected })
+    reportedConnected = Object.fromEntries(server.namespaces.map((name) => [name, server.io.of(name).sockets.size]))
+    process.send?.({ type: 'ioswarm:count', namespaces: reportedConnected })
   }, COUNT_EVERY_MS)
 
   let closing = false
@@ -73,7 +79,7 @@ async function runWorker (config, index) {
   process.on('message', (/** @type {any} */ message) => {
     if (message?.type === 'ioswarm:stats-query') process.send?.({ type: 'ioswarm:stats-answer', reqId: message.reqId, sample: server.stats() })
     else if (message?.type === 'ioswarm:stats-result') waiting.get(message.reqId)?.(message.stats)
-    else if (message?.type === 'ioswarm:total') clusterConnected = message.connected
+    else if (message?.type === 'ioswarm:total') clusterConnected = message.namespaces
     else if (message?.type === 'ioswarm:close') close()
     else if (message?.type === 'ioswarm:sid-ack') sessionAcks.get(message.reqId)?.()
   })

@@ -5,14 +5,15 @@ import { runBroadcast } from '../../broadcaster/index.js'
 import { startTestServer, startTestSwarm, waitForClients, waitForClientsReady } from '../helpers/swarm.js'
 import { freePort } from '../helpers/ports.js'
 import { waitFor } from '../helpers/wait.js'
+import { connect, join, record } from '../helpers/sio-client.js'
 
 test('rounds are sent on schedule with round.seq ids, over HTTP and over the admin socket', async (t) => {
   const server = await startTestServer(t)
   /** @type {unknown[]} */
   const seen = []
-  server.io.on('connection', () => {})
-  const original = server.io.emit.bind(server.io)
-  server.io.emit = (/** @type {string} */ event, /** @type {unknown[]} */ ...args) => { seen.push(args[0]); return original(event, ...args) }
+  const main = server.io.of('/')
+  const original = main.emit.bind(main)
+  main.emit = (/** @type {string} */ event, /** @type {unknown[]} */ ...args) => { seen.push(args[0]); return original(event, ...args) }
   for (const via of /** @type {const} */ (['http', 'socket'])) {
     seen.length = 0
     /** @type {number[]} */
@@ -32,6 +33,16 @@ test('rounds are sent on schedule with round.seq ids, over HTTP and over the adm
   }
 })
 
+test('firstRound numbers the rounds from there: a second call to the same swarm sends new ids', async (t) => {
+  const server = await startTestServer(t)
+  /** @type {number[]} */
+  const rounds = []
+  const result = await runBroadcast({ url: server.url, token: 'test-token', rounds: '2x10,1x10', firstRound: 4 }, { onRoundEnd: (round) => { rounds.push(round) } })
+  assert.deepEqual(result.messages.map((m) => m.id), ['4.1', '4.2', '5.1'])
+  assert.deepEqual(rounds, [4, 5])
+  await assert.rejects(runBroadcast({ url: server.url, token: 'test-token', rounds: '1x10', firstRound: 0 }), /firstRound must be a whole number from 1/)
+})
+
 test('a wrong token stops the broadcast with a clear error', async (t) => {
   const server = await startTestServer(t)
   await assert.rejects(runBroadcast({ url: server.url, token: 'nope', rounds: '2x10' }), /refused the token \(HTTP 401/)
@@ -46,6 +57,57 @@ test('bad options are usage errors naming the flag', async () => {
   await assert.rejects(runBroadcast({ url: 'http://x', token: '', rounds: '1x1' }), /--token is required/)
   await assert.rejects(runBroadcast({ url: 'http://x', token: 't', rounds: 'soon' }), /--rounds/)
   await assert.rejects(runBroadcast({ url: 'http://x', token: 't', size: -4 }), /--size/)
+  await assert.rejects(runBroadcast({ url: 'http://x', token: 't', rooms: 0 }), /^IoswarmError: --rooms must be a whole number from 1 to 1000000, got 0/)
+  await assert.rejects(runBroadcast({ url: 'http://x', token: 't', room: '' }), /^IoswarmError: --to must be a room name of 1 to 200 characters/)
+  await assert.rejects(runBroadcast({ url: 'http://x', token: 't', room: 'a', rooms: 2 }), /^IoswarmError: --to and --rooms cannot both be given/)
+  await assert.rejects(runBroadcast({ url: 'http://x', token: 't', namespaces: ['chat'] }), /^IoswarmError: --namespace must be a namespace/)
+})
+
+/**
+ * Clients of `namespace`, client i in room-{i mod rooms}, each recording the broadcasts it gets.
+ * @param {import('node:test').TestContext} t
+ * @param {string} url
+ * @param {number} clients
+ * @param {number} rooms
+ */
+async function clientsInRooms (t, url, clients, rooms) {
+  const sockets = await Promise.all(Array.from({ length: clients }, () => connect(t, url)))
+  await Promise.all(sockets.map((s, i) => join(s, `room-${i % rooms}`)))
+  return sockets.map((s) => record(s, 'broadcast'))
+}
+
+test('--rooms R goes round-robin and --to sends to one room, over HTTP and the admin socket; messages say their room', async (t) => {
+  const server = await startTestServer(t)
+  const got = await clientsInRooms(t, server.url, 3, 3)
+  for (const via of /** @type {const} */ (['http', 'socket'])) {
+    const robin = await runBroadcast({ url: server.url, token: 'test-token', rounds: '4x0', rooms: 3, via })
+    assert.deepEqual(robin.messages.map((m) => [m.id, m.room, m.recipients, m.error]), [
+      ['1.1', 'room-0', 1, null], ['1.2', 'room-1', 1, null], ['1.3', 'room-2', 1, null], ['1.4', 'room-0', 1, null]
+    ], via)
+    assert.equal(robin.rooms, 3)
+    const one = await runBroadcast({ url: server.url, token: 'test-token', rounds: '2x0', room: 'room-2', via })
+    assert.deepEqual(one.messages.map((m) => [m.id, m.room]), [['1.1', 'room-2'], ['1.2', 'room-2']])
+  }
+  await waitFor(() => got[2].length === 6, { message: () => `room-2's six messages (have ${got[2].length})` })
+  await waitFor(() => got[0].length === 4, { message: () => `room-0's four messages (have ${got[0].length})` })
+  // Messages of one round go out at once (interval 0): compared as sets.
+  const seen = got.map((list) => list.map((m) => `${m.id}@${m.room}`).sort())
+  assert.deepEqual(seen[0], ['1.1@room-0', '1.1@room-0', '1.4@room-0', '1.4@room-0'])
+  assert.deepEqual(seen[1], ['1.2@room-1', '1.2@room-1'])
+  assert.deepEqual(seen[2], ['1.1@room-2', '1.1@room-2', '1.2@room-2', '1.2@room-2', '1.3@room-2', '1.3@room-2'])
+})
+
+test('--namespace: each message into each namespace given', async (t) => {
+  const server = await startTestServer(t, { namespaces: ['/', '/a', '/b'] })
+  const [root, a, b] = await Promise.all(['', '/a', '/b'].map((nsp) => connect(t, `${server.url}${nsp}`)))
+  const got = [root, a, b].map((s) => record(s, 'broadcast'))
+  const result = await runBroadcast({ url: server.url, token: 'test-token', rounds: '1x0', namespaces: ['/a', '/b'] })
+  assert.equal(result.messages[0].recipients, 2)
+  assert.deepEqual(result.namespaces, ['/a', '/b'])
+  const all = await runBroadcast({ url: server.url, token: 'test-token', rounds: '1x0', event: 'broadcast', size: 1 })
+  assert.equal(all.messages[0].recipients, 3, 'by default, every namespace of the server')
+  await waitFor(() => got.every((list) => list.some((m) => m.payload === 'i')), { message: 'the broadcast to every namespace' })
+  assert.deepEqual(got.map((list) => list.length), [1, 2, 2])
 })
 
 test('--message: the server emits the rendered template, over HTTP and the admin socket', async (t) => {

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseMessageTemplate, renderMessage } from '../../broadcaster/template.js'
 
-const values = { id: '2.7', batch: 'a1b2c3', round: 2, seq: 7, sentAt: 1712345678901.25, payload: 'abc' }
+const values = { id: '2.7', batch: 'a1b2c3', round: 2, seq: 7, sentAt: 1712345678901.25, payload: 'abc', room: null }
 
 test('a placeholder alone is the value with its type; inside a string it is written into it', () => {
   const template = parseMessageTemplate('{"id":{{id}},"r":{{round}},"s":{{ seq }},"ts":{{sentAt}},"p":{{payload}},"ref":"msg-{{id}}/{{round}}","quoted":"{{sentAt}}"}')
@@ -18,6 +18,12 @@ test('nested shapes, arrays, escapes and braces in strings are kept', () => {
 test('renderMessage fills id, round, seq, sentAt and a payload of the requested size', () => {
   const template = parseMessageTemplate('{"id":{{id}},"p":{{payload}},"ts":{{sentAt}}}')
   assert.deepEqual(renderMessage(template, { round: 3, seq: 1, size: 5 }, 42), { id: '3.1', p: 'ioswa', ts: 42 })
+})
+
+test('{{room}}: the target room as a value, null when to everyone; inside a string, nothing then', () => {
+  const template = parseMessageTemplate('{"room":{{room}},"topic":"live/{{room}}"}')
+  assert.deepEqual(renderMessage(template, { round: 1, seq: 2, size: 0, room: 'room-1' }, 1), { room: 'room-1', topic: 'live/room-1' })
+  assert.deepEqual(renderMessage(template, { round: 1, seq: 2, size: 0 }, 1), { room: null, topic: 'live/' })
 })
 
 test('a template that is not JSON, or names an unknown placeholder, is a usage error naming the flag', () => {

@@ -11,7 +11,7 @@ import { startServeProcess } from './processes.js'
 test('serve --help lists the cluster, adapter, parser and transport knobs', async (t) => {
   const { code, stdout } = await runCli(t, ['bin/ioswarm.js', 'serve', '--help'])
   assert.equal(code, 0)
-  for (const flag of ['--cluster', '--adapter', '--redis', '--run', '--parser', '--per-message-deflate', '--ping-interval', '--ping-timeout', '--max-http-buffer-size']) {
+  for (const flag of ['--cluster', '--adapter', '--redis', '--run', '--parser', '--per-message-deflate', '--ping-interval', '--ping-timeout', '--max-http-buffer-size', '--auth-token', '--namespace', '--relay-event', '--relay-rate']) {
     assert.ok(stdout.includes(flag), flag)
   }
 })
@@ -20,6 +20,21 @@ test('serve: an impossible combination exits 2 before anything listens', async (
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--cluster', '2', '--adapter', 'redis'])
   assert.equal(code, 2)
   assert.match(stderr, /--redis is required with --adapter redis/)
+})
+
+test('serve: a bad --namespace, --relay-event or --relay-rate exits 2 naming the flag', async (t) => {
+  /** @type {[string[], RegExp][]} */
+  const cases = [
+    [['--namespace', 'chat'], /--namespace must be a namespace: \/ followed by/],
+    [['--namespace', '/ioswarm-admin'], /--namespace must not be the admin namespace/],
+    [['--relay-event', 'disconnect'], /--relay-event must be an event name of 1 to 200 characters, not one of connect/],
+    [['--relay-rate', 'lots'], /--relay-rate must be a positive number per second or minute/]
+  ]
+  for (const [args, message] of cases) {
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', ...args])
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`)
+    assert.match(stderr, message)
+  }
 })
 
 test('serve: an unreachable Redis for the adapter exits 1 with the redacted URL', async (t) => {

@@ -6,6 +6,7 @@ import { runBroadcast } from '../../broadcaster/index.js'
 import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
 import { createCollector } from '../../results/collector/index.js'
 import { getRedisUrl } from '../helpers/redis.js'
+import { connect, join, record, refusal } from '../helpers/sio-client.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { TOKEN, startServeProcess } from './processes.js'
@@ -94,3 +95,48 @@ for (const adapter of ['cluster', 'redis', 'redis-streams']) {
     if (redisUrl) await assertSamplesReported(t, redisUrl, runId)
   })
 }
+
+test('--cluster 2: auth, rooms, room broadcasts and relays reach exactly the room across both workers', async (t) => {
+  const authToken = 'cluster-auth-token'
+  const server = await startServeProcess(t, ['--cluster', '2', '--namespace', '/', '--namespace', '/a'], { IOSWARM_AUTH_TOKEN: authToken })
+  assert.match(server.stderr(), /namespaces \/, \/a; .*clients need the --auth-token/)
+  assert.doesNotMatch(server.stderr(), new RegExp(authToken))
+  assert.equal(await refusal(t, `${server.url}/a`), 'unauthorized')
+  // Eight clients on /a, round-robin over the workers; client i in room-{i mod 2}.
+  const clients = []
+  for (let i = 0; i < 8; i++) clients.push(await connect(t, `${server.url}/a`, { auth: { token: authToken } }))
+  await Promise.all(clients.map((c, i) => join(c, `room-${i % 2}`)))
+  const got = clients.map((c) => record(c, 'broadcast'))
+  const stats = await server.stats()
+  assert.deepEqual(stats.app.namespaces, { '/': 0, '/a': 8 })
+  assert.equal(stats.app.refused, 1)
+  assert.equal(stats.app.rooms.joins, 8)
+  for (const w of stats.workers) assert.ok(w.app.namespaces['/a'] > 0, `worker ${w.worker} has clients: ${JSON.stringify(stats.workers.map((/** @type {any} */ x) => x.app))}`)
+
+  // One admin connection: every broadcast leaves one worker, in order, so the last one
+  // (to everyone) reaching a client means the earlier ones had reached it too.
+  const admin = await connect(t, `${server.url}${ADMIN_NAMESPACE}`, { auth: { token: TOKEN } })
+  const send = async (/** @type {object} */ body) => {
+    const reply = await admin.timeout(10000).emitWithAck('broadcast', { namespace: '/a', ...body })
+    assert.equal(reply.ok, true, reply.error)
+    return reply.messages
+  }
+  const [toRoom] = await send({ room: 'room-1', round: 1, seq: 1 })
+  assert.ok(toRoom.recipients >= 1 && toRoom.recipients <= 4, `a room's recipients are this worker's members: ${toRoom.recipients}`)
+  const robin = await send({ rooms: 2, round: 2, seq: 1, count: 2 })
+  assert.deepEqual(robin.map((/** @type {any} */ m) => m.room), ['room-0', 'room-1'])
+  await send({ id: 'fence' })
+  await waitFor(() => got.every((list) => list.some((m) => m.id === 'fence')), { timeoutMs: 10000, message: 'the fence at every client' })
+  got.forEach((list, i) => {
+    assert.deepEqual(list.map((m) => m.id), i % 2 === 1 ? ['1.1', '2.2', 'fence'] : ['2.1', 'fence'], `client ${i} in room-${i % 2}`)
+  })
+
+  // A relay from client 0 reaches room-0 on both workers; the fence after it, from the same client, everyone.
+  const lines = clients.map((c) => record(c, 'chat'))
+  const relayed = await clients[0].timeout(10000).emitWithAck('chat', { room: 'room-0', id: 'c0-1' })
+  assert.equal(relayed.ok, true)
+  await clients[0].timeout(10000).emitWithAck('chat', { id: 'c0-fence' })
+  await waitFor(() => lines.every((list) => list.some((m) => m.id === 'c0-fence')), { timeoutMs: 10000, message: 'the relayed fence at every client' })
+  lines.forEach((list, i) => assert.deepEqual(list.map((m) => m.id), i % 2 === 0 ? ['c0-1', 'c0-fence'] : ['c0-fence'], `client ${i}`))
+  assert.deepEqual((await server.stats()).app.relay, { received: 2, relayed: 2, rejected: 0, limited: 0 })
+})

@@ -24,11 +24,12 @@ function alive (pid) {
 /**
  * @param {import('node:test').TestContext} t
  * @param {string[]} args more `serve` flags
+ * @param {Record<string, string>} [env] more environment variables (IOSWARM_AUTH_TOKEN)
  * @returns {Promise<{ url: string, port: number, pid: number, workers: { index: number, pid: number }[], stderr: () => string, stats: () => Promise<any>, exited: Promise<number | null> }>}
  */
-export async function startServeProcess (t, args) {
+export async function startServeProcess (t, args, env = {}) {
   const child = spawn(process.execPath, ['bin/ioswarm.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--token', TOKEN, '--json', ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' }
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env }
   })
   let stdout = ''
   let stderr = ''

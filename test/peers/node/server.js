@@ -1,15 +1,24 @@
 /**
  * A socket.io server of a pinned version (2, 3 or 4, from test/peers/node_modules), for
  * ioswarm's interop tests. Configured by environment: SIO_VERSION (2|3|4), PARSER (json|msgpack),
- * SIO_PATH, NAMESPACES (comma-separated), ALLOW_EIO3 (1), PING_INTERVAL_MS. Listens on
+ * SIO_PATH, NAMESPACES (comma-separated), ALLOW_EIO3 (1), PING_INTERVAL_MS, AUTH_TOKEN. Listens on
  * 127.0.0.1:0, prints {"port": N} once listening; POST /emit?count=N&event=E broadcasts
- * {id, sentAt} on every namespace; GET /count answers the clients the server counts.
+ * {id, sentAt} on every namespace (with &rooms=R, message n goes to room-{(n-1) mod R} with
+ * io.of(ns).to(room), carrying `room`); GET /count answers the clients the server counts, the
+ * handshakes refused and the rooms' sizes.
+ *
+ * What an app does with it, in each version's own API: AUTH_TOKEN refuses a handshake without
+ * the token in the query parameter `token`, an `Authorization: Bearer` header or (socket.io
+ * 3 and 4) `auth.token`, with the error "unauthorized"; `join` with a room name (or
+ * `{ room }`) joins it and acks `{ ok: true, room }`; `chat` with `{ room, … }` is relayed
+ * unchanged to the room (the sender too) and acked `{ ok: true }`.
  */
 import http from 'node:http'
 
 const version = process.env.SIO_VERSION ?? '4'
 const namespaces = (process.env.NAMESPACES ?? '/').split(',').filter(Boolean)
 const pingInterval = Number(process.env.PING_INTERVAL_MS ?? 25000)
+const authToken = process.env.AUTH_TOKEN || null
 const options = {
   path: process.env.SIO_PATH ?? '/socket.io',
   pingInterval,
@@ -23,12 +32,62 @@ const server = http.createServer()
 const io = version === '2'
   ? (await import('socket.io-v2')).default(server, options)
   : new (await import(`socket.io-v${version}`)).Server(server, options)
-for (const ns of namespaces) io.of(ns).on('connection', () => {})
+let refused = 0
+
+/** @param {any} payload */
+const roomOf = (payload) => {
+  const room = typeof payload === 'string' ? payload : payload?.room
+  return typeof room === 'string' && room.length > 0 ? room : null
+}
+
+for (const ns of namespaces) {
+  const nsp = io.of(ns)
+  if (authToken) {
+    nsp.use((/** @type {any} */ socket, /** @type {(error?: Error) => void} */ next) => {
+      const { query, headers, auth } = socket.handshake
+      if (query.token === authToken || headers.authorization === `Bearer ${authToken}` || auth?.token === authToken) return next()
+      refused++
+      next(new Error('unauthorized'))
+    })
+  }
+  nsp.on('connection', (/** @type {any} */ socket) => {
+    socket.on('join', (/** @type {unknown} */ payload, /** @type {unknown} */ ack) => {
+      const reply = typeof ack === 'function' ? ack : () => {}
+      const room = roomOf(payload)
+      if (room === null) return reply({ ok: false, error: 'room must be a string' })
+      // socket.io 2 joins through its adapter with a callback; 3 and 4 join at once.
+      if (version === '2') socket.join(room, () => reply({ ok: true, room }))
+      else {
+        socket.join(room)
+        reply({ ok: true, room })
+      }
+    })
+    socket.on('chat', (/** @type {any} */ payload, /** @type {unknown} */ ack) => {
+      const reply = typeof ack === 'function' ? ack : () => {}
+      const room = roomOf(payload)
+      if (room === null) return reply({ ok: false, error: 'chat takes { room, … }' })
+      nsp.to(room).emit('chat', payload)
+      reply({ ok: true })
+    })
+  })
+}
 
 /** @param {string} ns */
 const countOf = (ns) => {
   const sockets = io.of(ns).sockets
   return sockets instanceof Map ? sockets.size : Object.keys(sockets).length
+}
+
+/**
+ * The sizes of a namespace's rooms, without each socket's own room.
+ * @param {string} ns
+ */
+function roomsOf (ns) {
+  const nsp = io.of(ns)
+  const rooms = nsp.adapter.rooms
+  const own = (/** @type {string} */ name) => (nsp.sockets instanceof Map ? nsp.sockets.has(name) : name in nsp.sockets)
+  const entries = rooms instanceof Map ? [...rooms].map(([name, sids]) => [name, sids.size]) : Object.entries(rooms).map(([name, room]) => [name, room.length])
+  return Object.fromEntries(entries.filter(([name]) => !own(name)))
 }
 
 let sent = 0
@@ -37,13 +96,24 @@ server.on('request', (req, res) => {
   if (url.pathname === '/emit' && req.method === 'POST') {
     const count = Number(url.searchParams.get('count') ?? 1)
     const event = url.searchParams.get('event') ?? 'news'
+    const rooms = Number(url.searchParams.get('rooms') ?? 0)
     for (let n = 0; n < count; n++) {
       sent++
-      for (const ns of namespaces) io.of(ns).emit(event, { id: `v${version}-${sent}`, sentAt: Date.now() })
+      const room = rooms > 0 ? `room-${n % rooms}` : null
+      for (const ns of namespaces) {
+        const message = { id: `v${version}-${sent}`, sentAt: Date.now(), ...(room === null ? {} : { room }) }
+        if (room === null) io.of(ns).emit(event, message)
+        else io.of(ns).to(room).emit(event, message)
+      }
     }
     res.end(JSON.stringify({ sent: count }))
   } else if (url.pathname === '/count') {
-    res.end(JSON.stringify({ connected: namespaces.reduce((total, ns) => total + countOf(ns), 0), byNamespace: Object.fromEntries(namespaces.map((ns) => [ns, countOf(ns)])) }))
+    res.end(JSON.stringify({
+      connected: namespaces.reduce((total, ns) => total + countOf(ns), 0),
+      byNamespace: Object.fromEntries(namespaces.map((ns) => [ns, countOf(ns)])),
+      refused,
+      rooms: Object.fromEntries(namespaces.map((ns) => [ns, roomsOf(ns)]))
+    }))
   } else if (!url.pathname.startsWith(options.path)) {
     res.statusCode = 404
     res.end('not found')

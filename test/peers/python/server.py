@@ -5,15 +5,14 @@ and broadcasts a `news` event {id, sentAt} to every client when POST /emit?count
 GET /count answers {"connected": N}: the clients the server itself counts.
 Runs until SIGTERM/SIGINT.
 """
-import asyncio
 import json
 import os
-import signal
-import sys
 import time
 
 import socketio
 from aiohttp import web
+
+from listen import serve
 
 NAMESPACES = [ns for ns in os.environ.get('NAMESPACES', '/').split(',') if ns]
 sio = socketio.AsyncServer(async_mode='aiohttp', cors_allowed_origins='*',
@@ -59,21 +58,5 @@ app.router.add_post('/emit', emit)
 app.router.add_get('/count', count)
 
 
-async def main():
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, '127.0.0.1', int(os.environ.get('PORT', '0')))
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(json.dumps({'port': port}), flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await runner.cleanup()
-
-
 if __name__ == '__main__':
-    asyncio.run(main())
-    sys.exit(0)
+    serve(app)
