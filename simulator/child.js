@@ -5,10 +5,12 @@
  *
  *   parent → child  { type: 'ioswarm:simulate', options, link, forwardMessages }   once
  *                   { type: 'ioswarm:stop' }                       stop gracefully and flush
+ *                   { type: 'ioswarm:resize', clients, rampMs }    grow or shrink the swarm (up to options.maxClients)
  *   child → parent  { type: 'ioswarm:collector', method, args }    collector writes (link.ipc)
  *                   { type: 'ioswarm:message', report }            each closed message (forwardMessages)
  *                   { type: 'ioswarm:result', result, delivery }   the final result
  *                   { type: 'ioswarm:error', error: { code, message, exitCode } }
+ *                   { type: 'ioswarm:resized', clients, error }    each resize, in order (error: null or why not)
  *
  * SIGTERM and SIGINT stop the swarm gracefully too (pm2, a runner's stop, Ctrl-C on a
  * terminal); a second one exits at once.
@@ -44,12 +46,31 @@ function send (message) {
   })
 }
 
+/** @type {import('./resize.js').Resize | null} */
+let resize = null
+
+/**
+ * @param {{ clients: unknown, rampMs?: unknown }} message
+ * @returns {string | null} why it was not done
+ */
+function resizeSwarm ({ clients, rampMs }) {
+  if (resize === null) return 'the swarm has not started yet'
+  try {
+    resize(Number(clients), typeof rampMs === 'number' ? rampMs : undefined)
+    return null
+  } catch (error) {
+    return /** @type {Error} */ (error).message
+  }
+}
+
 process.on('message', async (/** @type {any} */ message) => {
   if (message?.type === CHILD_MESSAGE.STOP) return stopper.abort()
+  if (message?.type === CHILD_MESSAGE.RESIZE) return send({ type: CHILD_MESSAGE.RESIZED, clients: message.clients, error: resizeSwarm(message) })
   if (message?.type !== CHILD_MESSAGE.SIMULATE) return
   try {
     const { result, delivery } = await runLinkedSwarm(message.options, message.link ?? null, {
       signal: stopper.signal,
+      onResizable: (fn) => { resize = fn },
       onMessage: message.forwardMessages ? (report) => { send({ type: CHILD_MESSAGE.MESSAGE, report }) } : undefined
     })
     await send({ type: CHILD_MESSAGE.RESULT, result, delivery })

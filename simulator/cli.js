@@ -5,6 +5,7 @@ import { EXIT, IoswarmError, CODES, invalidOption } from '../lib/errors.js'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { formatCounts } from '../lib/format.js'
+import { redactUrl } from '../lib/redis.js'
 import { simulatorId } from './collector-link.js'
 import { formatProgress, formatSimSummary } from './format.js'
 import { runLinkedSwarm } from './linked.js'
@@ -19,21 +20,36 @@ export const simulateCommand = {
   builder: (y) => declareOptions(y
     .usage('$0 simulate -c N [options]\n\nOpens N clients, spread over the server\'s heartbeat interval, and records for every broadcast message each client\'s delay relative to the first receipt in this process, absolute latency from the message\'s sentAt, and missing deliveries. Runs until --duration or Ctrl-C, then prints a summary (stderr) and, with --json, the result (stdout).'), 'simulate')
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
-    .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON'),
+    .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON')
+    .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0', 'four worker processes, their metrics on one port')
+    .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score', 'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
   handler: async (argv) => {
     const options = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
-    const { workers, json, quiet, redis, run, metricsPort, metricsHost } = parseOptions('simulate', argv)
+    const { workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval } = parseOptions('simulate', argv)
     if (redis && !run) throw invalidOption('--run', 'is required with --redis: the run id every simulator of a test shares')
-    if (metricsPort !== null && workers > 1) throw invalidOption('--metrics-port', 'cannot be used with --workers yet: run one simulate per process (pm2 instances), each with its own --metrics-port')
     const link = redis ? { redisUrl: String(redis), runId: String(run) } : null
+    // --metrics-port, --otlp: one process serves its own; with --workers the parent all of its workers'.
+    const metrics = metricsPort === null && !otlp
+      ? null
+      : await startSimulatorMetrics(options, {
+        port: /** @type {number | null} */ (metricsPort),
+        host: String(metricsHost),
+        otlp: otlp ? String(otlp) : null,
+        otlpIntervalMs: Number(otlpInterval),
+        run: run ? String(run) : null,
+        workers: workers > 1,
+        onOtlpError: (error) => process.stderr.write(`ioswarm simulate: warning: --otlp: pushing to ${redactUrl(String(otlp))} failed: ${error.message}\n`)
+      })
+    if (metrics?.url && !quiet) process.stderr.write(`ioswarm simulate ${options.id}: metrics ${metrics.url}\n`)
     const stop = stopOnSignals('ioswarm simulate')
     let result
     try {
       result = workers > 1
-        ? await runWorkersCommand(options, workers, link, quiet, stop.signal)
-        : await runOne(options, link, quiet, stop.signal, metricsPort === null ? null : { port: metricsPort, host: String(metricsHost), run: run ? String(run) : null })
+        ? await runWorkersCommand(options, workers, link, quiet, stop.signal, metrics?.metrics ?? null)
+        : await runOne(options, link, quiet, stop.signal, metrics?.metrics ?? null)
     } finally {
       stop.dispose()
+      await metrics?.close()
     }
     if (!quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
     if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
@@ -50,17 +66,15 @@ export const simulateCommand = {
  * @param {import('./collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {AbortSignal} signal
- * @param {{ port: number, host: string, run: string | null } | null} serveMetrics --metrics-port
+ * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed by this process's hooks
  */
-async function runOne (options, link, quiet, signal, serveMetrics) {
+async function runOne (options, link, quiet, signal, metrics) {
   const progress = progressWriter({ quiet })
-  const metrics = serveMetrics ? await startSimulatorMetrics(options, serveMetrics) : null
-  if (metrics && !quiet) process.stderr.write(`ioswarm simulate ${options.id}: metrics ${metrics.url}\n`)
   try {
     const { result, delivery } = await runLinkedSwarm(options, link, {
       signal,
-      onMessage: metrics ? (report) => metrics.metrics.observeMessage(options.id, report) : undefined,
-      onSample: metrics ? (sample) => metrics.metrics.observeSample(options.id, sample) : undefined,
+      onMessage: metrics ? (report) => metrics.observeMessage(options.id, report) : undefined,
+      onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
         writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : [])])
         if (quiet) return
@@ -73,7 +87,6 @@ async function runOne (options, link, quiet, signal, serveMetrics) {
     return result
   } finally {
     progress.done()
-    await metrics?.close()
   }
 }
 
@@ -89,11 +102,13 @@ function writeWarnings (warnings) {
  * @param {import('./collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {AbortSignal} signal
+ * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed with every worker's records
  */
-async function runWorkersCommand (options, workers, link, quiet, signal) {
+async function runWorkersCommand (options, workers, link, quiet, signal, metrics) {
   const result = await runWorkers(options, workers, {
     link,
     signal,
+    metrics,
     onPreflight: (p) => writeWarnings(p.warnings),
     onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }
   })

@@ -2,6 +2,10 @@
  * Connection state of every client of a swarm, and the counts a result needs: connected
  * now by transport, attempts, connect time, failures and disconnects by reason, reconnects,
  * and per-second deltas for the timeline. Implements the SwarmEvents an engine calls.
+ *
+ * With several namespaces (--namespace /a --namespace /b, multiplexed on one connection as
+ * socket.io-client's Manager does) each namespace connects and drops on its own and is
+ * counted on its own; the client counts as connected while every one of its namespaces is.
  */
 import { createStormTracker } from './storms.js'
 import { monotonicMs, wallMs } from '../lib/clock.js'
@@ -21,12 +25,22 @@ const wireNumber = (name) => WIRE_NAMES.indexOf(wireOf(name)) + 1
 
 /**
  * @param {object} options
- * @param {Transport[]} options.transports requested mode of each client
- * @param {(i: number, isConnected: boolean) => void} options.onConnectedChange
- * @param {(i: number, event: string, args: unknown[]) => void} options.onMessage
+ * @param {Transport[]} options.transports requested mode of each client (of every client the swarm may hold)
+ * @param {number} [options.target] clients wanted (0 … target-1); default all of them (setTarget changes it)
+ * @param {string[]} [options.namespaces] the namespaces each client joins (default: '/')
+ * @param {(i: number, k: number, isConnected: boolean, reason?: string) => void} options.onConnectedChange client i's namespace k (index in namespaces) connected or dropped (and why)
+ * @param {(i: number, k: number, event: string, args: unknown[]) => void} options.onMessage an event on client i's namespace k
  */
-export function createClientTracker ({ transports, onConnectedChange, onMessage }) {
+export function createClientTracker ({ transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage }) {
   const count = transports.length
+  let wanted = target
+  const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
+  /** Namespace k of client i is connected: bit k of up[i] (one namespace: the wire state says it). */
+  const up = namespaces.length > 1 ? new Uint32Array(count) : null
+  const allUp = 2 ** namespaces.length - 1
+  const perNamespace = namespaces.map((name) => ({ name, connected: 0, connects: 0, disconnects: createReasonCounter(), refused: createReasonCounter() }))
+  /** @param {string | undefined} nsp */
+  const indexOf = (nsp) => (nsp === undefined ? 0 : nspIndex.get(nsp) ?? -1)
   const wire = new Uint8Array(count)
   const everConnected = new Uint8Array(count)
   const everUpgraded = new Uint8Array(count)
@@ -34,7 +48,12 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
   const connectTime = createHistogram()
   /** @type {Record<string, { target: number, connected: number, upgraded: number }>} */
   const byMode = {}
-  for (const mode of transports) (byMode[mode] ??= { target: 0, connected: 0, upgraded: 0 }).target++
+  /** Each mode's target: the modes of clients 0 … wanted-1. */
+  function countTargets () {
+    for (const mode of transports) (byMode[mode] ??= { target: 0, connected: 0, upgraded: 0 }).target = 0
+    for (let i = 0; i < wanted; i++) byMode[transports[i]].target++
+  }
+  countTargets()
   // Reasons are the server's text: counted safely and bounded (lib/reasons.js).
   const disconnects = createReasonCounter()
   const errors = createReasonCounter()
@@ -54,6 +73,24 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
     byWire[wire[i]] += delta
   }
 
+  /**
+   * @param {number} i
+   * @param {number} k
+   * @param {string} reason
+   */
+  function namespaceDropped (i, k, reason) {
+    perNamespace[k].connected--
+    perNamespace[k].disconnects.add(reason)
+    onConnectedChange(i, k, false, reason)
+  }
+
+  /** Wanted clients that never connected (a resized swarm: its closed clients are not wanted). */
+  function neverConnected () {
+    let n = 0
+    for (let i = 0; i < wanted; i++) if (!everConnected[i]) n++
+    return n
+  }
+
   /** Connected now by wire transport. */
   const connectedByTransport = () => perTransport((name) => byWire[WIRE_NAMES.indexOf(name) + 1])
 
@@ -64,8 +101,17 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       storms.attempt()
       attemptStartMs[i] = monotonicMs()
     },
-    connected (i, wireName) {
-      if (wire[i] !== WIRE_NONE) return
+    connected (i, wireName, nsp) {
+      const k = indexOf(nsp)
+      if (k === -1) return
+      if (up !== null) {
+        if (up[i] & (1 << k)) return
+        up[i] |= 1 << k
+      } else if (wire[i] !== WIRE_NONE) return
+      perNamespace[k].connected++
+      perNamespace[k].connects++
+      onConnectedChange(i, k, true)
+      if (up !== null && up[i] !== allUp) return
       recordMs(connectTime, monotonicMs() - attemptStartMs[i])
       wire[i] = wireNumber(wireName)
       countWire(i, 1)
@@ -77,7 +123,6 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
         everConnected[i] = 1
         totals.everConnected++
       }
-      onConnectedChange(i, true)
     },
     upgraded (i) {
       // The upgrade often completes before the namespace CONNECT is acknowledged; then the
@@ -93,13 +138,26 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       wire[i] = to
       countWire(i, 1)
     },
-    message (i, event, args) {
-      onMessage(i, event, args)
+    message (i, event, args, nsp) {
+      const k = indexOf(nsp)
+      if (k !== -1) onMessage(i, k, event, args)
     },
     unmeasured (i, event) {
       unmeasured.add(event)
     },
-    disconnected (i, reason) {
+    disconnected (i, reason, nsp) {
+      const k = indexOf(nsp)
+      if (k === -1) return
+      if (up !== null) {
+        if (!(up[i] & (1 << k))) return
+        const wasUp = up[i] === allUp
+        up[i] &= ~(1 << k)
+        namespaceDropped(i, k, reason)
+        // The client was connected while every namespace was: it drops with the first one.
+        if (!wasUp) return
+      } else if (wire[i] !== WIRE_NONE) {
+        namespaceDropped(i, 0, reason)
+      }
       disconnects.add(reason)
       window.disconnects++
       if (wire[i] === WIRE_NONE) return
@@ -109,9 +167,10 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
       wire[i] = WIRE_NONE
       totals.connected--
       byMode[transports[i]].connected--
-      onConnectedChange(i, false)
     },
-    connectError (i, reason) {
+    connectError (i, reason, nsp) {
+      // A namespace refused (its middleware's error): counted for that namespace too.
+      if (nsp !== undefined && indexOf(nsp) !== -1) perNamespace[indexOf(nsp)].refused.add(reason)
       errors.add(reason)
       storms.failed(reason)
       window.errors++
@@ -123,6 +182,15 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
 
   return {
     events,
+
+    /**
+     * The swarm was resized (simulator/resize.js): clients 0 … n-1 are wanted from now on.
+     * @param {number} n
+     */
+    setTarget (n) {
+      wanted = n
+      countTargets()
+    },
 
     /** Connected now, in total and by wire transport. */
     live () {
@@ -151,9 +219,9 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
     /** @returns {import('../lib/schema.js').ClientCounts} */
     counts () {
       return {
-        target: count,
+        target: wanted,
         connected: totals.connected,
-        failed: count - totals.everConnected,
+        failed: wanted === count ? count - totals.everConnected : neverConnected(),
         everConnected: totals.everConnected,
         byTransport: structuredClone(byMode),
         attempts: totals.attempts,
@@ -161,6 +229,7 @@ export function createClientTracker ({ transports, onConnectedChange, onMessage 
         disconnects: disconnects.record(),
         errors: errors.record(),
         unmeasuredEvents: unmeasured.record(),
+        ...(namespaces.length > 1 || namespaces[0] !== '/' ? { namespaces: perNamespace.map((n) => ({ name: n.name, connected: n.connected, connects: n.connects, disconnects: n.disconnects.record(), refused: n.refused.record() })) } : {}),
         storms: storms.record(),
         connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
       }

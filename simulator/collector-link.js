@@ -87,7 +87,8 @@ export async function linkCollector (link, options, stopper) {
      */
     async finish (result) {
       clearInterval(clockTimer)
-      const sent = await reporter.finish({ clients: result.clients, health: result.health.summary, clock: result.clock, endedAt: result.endedAt }, 10000)
+      // The scenario's histograms travel whole: the run merges them over its simulators.
+      const sent = await reporter.finish({ clients: result.clients, health: result.health.summary, clock: result.clock, endedAt: result.endedAt, ...(result.scenario ? { scenario: result.scenario } : {}) }, 10000)
       await unsubscribe()
       await collector?.close()
       return sent

@@ -63,27 +63,28 @@ export function createDestinationPool (engine, options, urls, clients, events) {
   /** @type {import('./engines/types.js').SwarmEvents} */
   const counted = {
     ...events,
-    connected (i, wire) {
+    connected (i, wire, nsp) {
       if (!connected[i]) {
         connected[i] = 1
         counts[i % urls.length].connected++
         if (!ever[i]) counts[i % urls.length].everConnected++
         ever[i] = 1
       }
-      events.connected(i, wire)
+      events.connected(i, wire, nsp)
     },
-    disconnected (i, reason) {
+    disconnected (i, reason, nsp) {
       if (connected[i]) {
         connected[i] = 0
         counts[i % urls.length].connected--
       }
-      events.disconnected(i, reason)
+      events.disconnected(i, reason, nsp)
     }
   }
   const pools = urls.map((url) => engine.createPool({ ...options, url }, counted))
   return {
     connect: (i, transport) => pools[i % pools.length].connect(i, transport),
     disconnect: (i) => pools[i % pools.length].disconnect(i),
+    emit: (i, nsp, event, args, callback, timeoutMs) => pools[i % pools.length].emit(i, nsp, event, args, callback, timeoutMs),
     close: async () => { await Promise.all(pools.map((p) => p.close())) },
     agent: () => pools[0].agent(),
     destinations: () => counts.map((c) => ({ ...c }))

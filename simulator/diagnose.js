@@ -15,7 +15,8 @@ import { connectErrorMessage, encodePayloadV3, splitPayloadV3 } from './engines/
  */
 
 /**
- * @param {{ url: string, path: string, query?: Record<string, string>, namespace: string, parser: string, eio: 3 | 4, timeoutMs?: number }} options
+ * @param {{ url: string, path: string, query?: Record<string, string>, headers?: Record<string, string>, auth?: Record<string, unknown>, namespace: string, parser: string, eio: 3 | 4, timeoutMs?: number }} options
+ *   query, headers and auth: the first client's (--query, --header, --auth), so a server that wants them does not refuse the first contact
  * @returns {Promise<Diagnosis>}
  */
 export async function diagnoseConnect (options) {
@@ -40,13 +41,13 @@ export async function diagnoseConnect (options) {
  * @param {string} parser
  * @returns {Promise<{ kind: 'connected' | 'refused' | 'closed' | 'unknown', message?: string }>}
  */
-async function tryConnect ({ url, path, query = {}, namespace, eio, timeoutMs = 3000 }, parser) {
+async function tryConnect ({ url, path, query = {}, headers = {}, auth, namespace, eio, timeoutMs = 3000 }, parser) {
   const base = new URL(path, url)
   const params = { ...query, EIO: String(eio), transport: 'polling' }
   base.search = new URLSearchParams(params).toString()
   const signal = AbortSignal.timeout(timeoutMs)
   try {
-    const packets = split(await (await fetch(base, { signal })).text(), eio)
+    const packets = split(await (await fetch(base, { signal, headers })).text(), eio)
     const open = packets?.[0]
     if (!packets || !open?.startsWith('0')) return { kind: 'unknown' }
     const sid = JSON.parse(open.slice(1)).sid
@@ -54,10 +55,12 @@ async function tryConnect ({ url, path, query = {}, namespace, eio, timeoutMs = 
     session.searchParams.set('sid', sid)
     // A v2 server connects '/' by itself (its `40` may already be in the open response).
     if (eio === 3 && namespace === '/' && parser === 'json') return classify(packets.slice(1), parser) ?? { kind: 'connected' }
-    const connect = parser === 'msgpack' ? `b${Buffer.from(msgpackEncode(namespace)).toString('base64')}` : `40${namespace === '/' ? '' : `${namespace},`}`
-    await (await fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal })).text()
-    const reply = split(await (await fetch(session, { signal })).text(), eio) ?? []
-    await fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal }).then((r) => r.text(), () => {})
+    // Socket.IO v2 has no CONNECT payload: auth goes with v4+ only.
+    const data = eio === 3 || auth === undefined ? '' : JSON.stringify(auth)
+    const connect = parser === 'msgpack' ? `b${Buffer.from(msgpackEncode(namespace, eio === 3 ? undefined : auth)).toString('base64')}` : `40${namespace === '/' ? '' : `${namespace},`}${data}`
+    await (await fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal, headers })).text()
+    const reply = split(await (await fetch(session, { signal, headers })).text(), eio) ?? []
+    await fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal, headers }).then((r) => r.text(), () => {})
     return classify(reply, parser) ?? { kind: 'unknown' }
   } catch {
     return { kind: 'unknown' }
@@ -94,9 +97,12 @@ function split (body, eio) {
   return eio === 3 ? splitPayloadV3(body) : body.split('\x1e')
 }
 
-/** @param {string} nsp */
-function msgpackEncode (nsp) {
-  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new msgpackParser.Encoder().encode({ type: 0, nsp })))
+/**
+ * @param {string} nsp
+ * @param {Record<string, unknown>} [auth]
+ */
+function msgpackEncode (nsp, auth) {
+  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new msgpackParser.Encoder().encode({ type: 0, nsp, ...(auth === undefined ? {} : { data: auth }) })))
   return bytes
 }
 

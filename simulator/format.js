@@ -4,6 +4,7 @@
  */
 import { formatBusy, formatBytes, formatCounts, formatMs, formatStorm, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './engines/limits.js'
+import { formatCopies, formatNamespaces, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -28,10 +29,12 @@ export function formatProgress (p) {
  */
 export function formatSimSummary (r) {
   const c = r.clients
-  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null }} */ (r.options)
+  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null, protocol?: string }} */ (r.options)
   const lines = [
-    `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
-      `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
+    opts.protocol === 'websocket'
+      ? `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
+      : `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
+        `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
     `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
@@ -73,6 +76,11 @@ export function formatSimSummary (r) {
     lines.push(`rolled up (older than the newest ${r.recorder?.keepClosed} messages): ${g.event}${g.round === null ? '' : ` round ${g.round}`}: ` +
       `${g.messages} messages, received ${g.received}, missing ${g.missing}, rel p50 ${formatMs(g.relative.p50)}, p99 ${formatMs(g.relative.p99)}, max ${formatMs(g.relative.max)}`)
   }
+  const kept = [...r.messages, ...(r.messageRollups ?? [])]
+  if (kept.length > 0) {
+    lines.push(formatCopies({ misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0), duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0) }))
+  }
+  lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario))
   if (r.recorder && r.recorder.lateReceipts > 0) {
     lines.push(`late copies: ${r.recorder.lateReceipts} (arrived after their message closed: --message-timeout, or once every expected client had it and 1 s passed; not in the delays)`)
   }
@@ -98,5 +106,8 @@ export function unmeasuredHint (r) {
   if (other.length === 0 || measured > 0) return null
   const events = /** @type {{ events?: string[] }} */ (r.options).events ?? []
   const list = other.slice(0, 5).map(([name, n]) => `${JSON.stringify(name)} ×${n}`).join(', ')
+  if (/** @type {{ protocol?: string }} */ (r.options).protocol === 'websocket') {
+    return `Every message was left out by --match: ${list}${other.length > 5 ? ', …' : ''}. Match what you want measured (--match ${/^[^=\s]+=\S+$/.test(other[0][0]) ? other[0][0] : 'FIELD=VALUE'}), or drop --match to measure every message`
+  }
   return `Measured ${events.map((e) => JSON.stringify(e)).join(', ')}, but other events arrived: ${list}${other.length > 5 ? ', …' : ''}. Measure them with --event ${/^[\w.:-]+$/.test(other[0][0]) ? other[0][0] : JSON.stringify(other[0][0])} (or --event '*' for every event)`
 }

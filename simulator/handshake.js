@@ -18,15 +18,16 @@ import { reasonKey } from '../lib/reasons.js'
  */
 
 /**
- * @param {{ url: string, path: string, query?: Record<string, string>, timeoutMs?: number }} options
+ * @param {{ url: string, path: string, query?: Record<string, string>, headers?: Record<string, string>, timeoutMs?: number }} options
+ *   query and headers: the first client's, for servers that check them before the handshake
  * @returns {Promise<Handshake>}
  */
-export async function probeHandshake ({ url, path, query = {}, timeoutMs = 5000 }) {
+export async function probeHandshake ({ url, path, query = {}, headers = {}, timeoutMs = 5000 }) {
   const base = new URL(path, url)
   base.search = new URLSearchParams({ ...query, EIO: '4', transport: 'polling' }).toString()
   let pollingError
   try {
-    const response = await fetch(base, { signal: AbortSignal.timeout(timeoutMs) })
+    const response = await fetch(base, { signal: AbortSignal.timeout(timeoutMs), headers })
     const body = await response.text()
     // An Engine.IO v3 server (socket.io 2.x) ignores EIO=4 and frames packets as `<length>:<packet>`.
     const v3 = /^(\d+):0/.exec(body)
@@ -35,7 +36,7 @@ export async function probeHandshake ({ url, path, query = {}, timeoutMs = 5000 
       const closeUrl = new URL(base)
       closeUrl.searchParams.set('sid', open.sid)
       if (v3) closeUrl.searchParams.set('EIO', '3')
-      await fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
+      await fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs), headers }).then((r) => r.text(), () => {})
       return open.handshake
     }
     // The body is the server's text, shown in results and on the terminal: tags and line
@@ -46,7 +47,7 @@ export async function probeHandshake ({ url, path, query = {}, timeoutMs = 5000 
     pollingError = error
   }
   try {
-    return await probeWebSocket(base, timeoutMs)
+    return await probeWebSocket(base, timeoutMs, headers)
   } catch (error) {
     throw new Error(`no Engine.IO handshake at ${base.origin}${base.pathname} (polling: ${reason(pollingError)}; websocket: ${reason(error)})`)
   }
@@ -55,14 +56,15 @@ export async function probeHandshake ({ url, path, query = {}, timeoutMs = 5000 
 /**
  * @param {URL} base
  * @param {number} timeoutMs
+ * @param {Record<string, string>} headers
  * @returns {Promise<Handshake>}
  */
-function probeWebSocket (base, timeoutMs) {
+function probeWebSocket (base, timeoutMs, headers) {
   const wsUrl = new URL(base)
   wsUrl.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:'
   wsUrl.searchParams.set('transport', 'websocket')
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, { handshakeTimeout: timeoutMs })
+    const socket = new WebSocket(wsUrl, { handshakeTimeout: timeoutMs, headers })
     const timer = setTimeout(() => { socket.terminate(); reject(new Error('timed out')) }, timeoutMs)
     /** @type {string | null} */
     let open = null

@@ -8,8 +8,14 @@ import { invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseNamespace } from '../lib/options.js'
 import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
 import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
+import { MAX_NAMESPACES } from '../lib/cli-options/scenario.js'
 import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
+import { compileIdentities } from './identity.js'
+import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
+import { compileBehaviours } from './behaviours.js'
+import { checkScenarioPath } from './scenario.js'
+import { resolve } from 'node:path'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
@@ -18,7 +24,8 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {string} url the first destination
  * @property {string[]} urls every destination (--url several times or an address range); client i goes to urls[i % length]
  * @property {string} path
- * @property {string} namespace
+ * @property {string} namespace the first of namespaces
+ * @property {string[]} namespaces every namespace each client joins (--namespace, several)
  * @property {string[]} events
  * @property {number} clients
  * @property {import('../lib/options.js').MixEntry[]} transport
@@ -33,10 +40,33 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {string | null} id
  * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
- * @property {WsClient | null} wsClient the lean engine's WebSocket client; null for --engine sio
+ * @property {WsClient | null} wsClient the WebSocket client of the lean engine and of --protocol websocket; null for --engine sio
  * @property {Record<string, string>} query handshake query parameters, from the URL's query string
  * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
  * @property {3 | 4 | null} eio the server's Engine.IO version as forced by --eio; null = detected from the handshake
+ * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)
+ * @property {string | null} auth --auth template
+ * @property {string | null} queryTemplate --query template
+ * @property {string[]} headers --header 'Name: value' templates
+ * @property {string | null} feeder absolute path of the --feeder file
+ * @property {number | null} rooms --rooms
+ * @property {string | null} room --room template
+ * @property {string} idField dot path of a message's id
+ * @property {string} sentAtField dot path of a message's send time
+ * @property {string} roomField dot path of a message's target room
+ * @property {'socketio' | 'websocket'} protocol wire protocol family; with websocket, url and urls are ws(s):// endpoints and engine is 'websocket'
+ * @property {string | null} sendOnOpen --send-on-open template (websocket)
+ * @property {string[]} subprotocols --subprotocol (websocket)
+ * @property {[string, string][]} match --match field=value pairs (websocket)
+ * @property {string | null} join --join 'EVENT <json template>'
+ * @property {string | null} emit --emit 'EVENT <json template>'
+ * @property {number} emitIntervalMs mean interval between one client's emits (--emit-rate)
+ * @property {'poisson' | 'fixed'} emitTiming
+ * @property {{ share: number } | { count: number }} emitters
+ * @property {boolean} emitAck
+ * @property {number} ackTimeoutMs
+ * @property {string | null} scenario absolute path of the --scenario module
+ * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
  * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
 
@@ -57,6 +87,12 @@ export function normalizeSimOptions (input) {
   // io('http://host/nsp?token=…'); Engine.IO's own parameters are not the user's to set.
   const query = Object.fromEntries([...new URLSearchParams(search)].filter(([k]) => k !== 'EIO' && k !== 'transport' && k !== 'sid'))
   o.sessionLifetime = parseLifetime(o.sessionLifetime, '--session-lifetime')
+  // A feeder is read by each simulator process: an absolute path, whatever its working directory.
+  if (o.feeder) o.feeder = resolve(o.feeder)
+  checkProtocolFlags(input, o)
+  if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
+  // Templates, the feeder and rooms are checked here, once, with the flag named.
+  compileBehaviours(o, compileIdentities(o, { simId: 'check' }))
   if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
   // Every passOn option under its normalised key: a simulator option added to the table
   // reaches the swarm (and every simulator child, over IPC) with no other change.
@@ -66,18 +102,37 @@ export function normalizeSimOptions (input) {
     const key = def.to ?? keyOf(def.name)
     passed[key] = o[key]
   }
+  if (o.protocol === 'websocket') {
+    // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
+    const wsUrls = urls.map(webSocketUrl)
+    return /** @type {SimOptions} */ ({ ...passed, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, wsClient: webSocketClient(o.wsClient, wsUrls) })
+  }
   return /** @type {SimOptions} */ ({
     ...passed,
     // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
     url: new URL(urls[0]).origin,
     urls: urls.map((u) => new URL(u).origin),
-    namespace: parseNamespace(o.namespace ?? (urlPath === '' ? '/' : urlPath)),
+    ...namespacesOf(o.namespace, urlPath),
     query,
     rampMs: o.rampMs,
     durationMs: o.durationMs,
     id: o.id === undefined || o.id === null ? null : String(o.id),
+    clientOffset: o.clientOffset,
     wsClient: parseWsClient(o.wsClient, o.engine, urls)
   })
+}
+
+/**
+ * `--namespace` (several) or the URL's path, as socket.io-client reads io('http://host/chat').
+ * @param {unknown} given
+ * @param {string} urlPath
+ * @returns {{ namespace: string, namespaces: string[] }}
+ */
+function namespacesOf (given, urlPath) {
+  const list = given === undefined || given === null ? [] : [given].flat().map((n) => parseNamespace(n))
+  const namespaces = [...new Set(list.length > 0 ? list : [parseNamespace(urlPath === '' ? '/' : urlPath)])]
+  if (namespaces.length > MAX_NAMESPACES) throw invalidOption('--namespace', `takes at most ${MAX_NAMESPACES} namespaces, got ${namespaces.length}`)
+  return { namespace: namespaces[0], namespaces }
 }
 
 /**

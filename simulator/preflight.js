@@ -20,6 +20,8 @@ const BASE_BYTES = 80 * 1024 * 1024
  */
 export const KIB_PER_CLIENT = {
   lean: { websocket: 24, polling: 40 },
+  // Plain WebSocket (--protocol websocket): one WebSocket per client, no polling.
+  websocket: { websocket: 24, polling: 24 },
   sio: { websocket: 40, polling: 72 }
 }
 

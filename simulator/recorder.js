@@ -12,6 +12,13 @@
  * reports are kept whole; older ones are folded into one rollup per (event, round): counts
  * summed, histograms merged. A collector got every report whole when it closed.
  *
+ * Rooms: a message that carries a target room (--room-field) is expected only by the clients
+ * that joined that room and are connected when it first arrives; a copy to a client that was
+ * never meant to be in the room is misdelivered (counted, not timed), a second copy to one
+ * client a duplicate. A client whose join is still pending is meant to be in the room: its
+ * copy is received, not misdelivered. Without rooms (--rooms, --room, a scenario's joins) the
+ * room field means nothing and every message is for every connected client.
+ *
  * The simulator's own floor per message: the CPU time this process used from the message's
  * first receipt until every expected client had it (or, if some never did, until its last
  * receipt), next to the wall time of the same interval. CPU close to the wall time means the
@@ -20,6 +27,7 @@
 import { createHash } from 'node:crypto'
 import { monotonicMs, processCpuMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, decode } from '../lib/histogram.js'
+import { fieldGetter, toEpochMs } from '../lib/fields.js'
 // Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
 import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
@@ -36,7 +44,9 @@ const MAX_ROLLUPS = 64
  * @property {MessageReport} report
  * @property {number} firstMono
  * @property {number} lastMono latest receipt
- * @property {Uint32Array} expectedBits clients connected at the first receipt
+ * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt
+ * @property {Set<number> | null} members for a room message: the clients meant to be in the room (the rest are misdelivered copies)
+ * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is neither expected nor counted
  * @property {Uint32Array} receivedBits
  * @property {number} receivedExpected
  * @property {import('../lib/histogram.js').Histogram} relative
@@ -48,7 +58,7 @@ const MAX_ROLLUPS = 64
  * @property {boolean} drained every expected client has it
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
- * @typedef {Omit<MessageRollup, 'relative' | 'absolute'> & { relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
+ * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered'> & { misdelivered: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
  */
 
 /**
@@ -60,27 +70,52 @@ const MAX_ROLLUPS = 64
 const CPU_READ_MS = 1
 
 /**
- * Identity of a message: its `id` field when it has one, else a hash of its content, so
- * broadcasts of any server can be measured.
- * @param {unknown[]} args
- * @returns {{ id: string, batch?: string, round: number | null, seq: number | null, sentAt: number | null }}
+ * Where a message keeps its id, send time and target room (--id-field, --sent-at-field,
+ * --room-field): getters of the event's first argument.
+ * @typedef {{ id: import('../lib/fields.js').FieldGetter, sentAt: import('../lib/fields.js').FieldGetter, room: import('../lib/fields.js').FieldGetter }} MessageFields
  */
-export function identify (args) {
+
+/** ioswarm's own message shape: `{ id, batch, round, seq, sentAt, room, payload }`. */
+export const DEFAULT_FIELDS = Object.freeze(messageFields({}))
+
+/**
+ * Getters for a message's fields from their dot paths.
+ * @param {{ idField?: string, sentAtField?: string, roomField?: string }} paths
+ * @returns {MessageFields}
+ */
+export function messageFields ({ idField = 'id', sentAtField = 'sentAt', roomField = 'room' }) {
+  return { id: fieldGetter(idField), sentAt: fieldGetter(sentAtField), room: fieldGetter(roomField) }
+}
+
+/**
+ * Identity of a message: its id field when it has one, else a hash of its content, so
+ * broadcasts of any server can be measured; its send time (as epoch ms) and target room
+ * when it carries them.
+ * @param {unknown[]} args
+ * @param {MessageFields} [fields]
+ * @returns {{ id: string, batch?: string, round: number | null, seq: number | null, sentAt: number | null, room: string | null }}
+ */
+export function identify (args, fields = DEFAULT_FIELDS) {
   const first = /** @type {Record<string, unknown> | null} */ (args[0])
   if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
-    const { id, batch, round, seq, sentAt } = first
+    const id = fields.id(first)
+    const { batch, round, seq } = first
+    const room = fields.room(first)
     if (typeof id === 'string' || typeof id === 'number') {
       return {
         id: String(id),
         ...(typeof batch === 'string' ? { batch } : {}),
         round: typeof round === 'number' ? round : null,
         seq: typeof seq === 'number' ? seq : null,
-        sentAt: typeof sentAt === 'number' && Number.isFinite(sentAt) ? sentAt : null
+        sentAt: toEpochMs(fields.sentAt(first)),
+        room: typeof room === 'string' || typeof room === 'number' ? String(room) : null
       }
     }
   }
-  const hash = createHash('sha1').update(JSON.stringify(args)).digest('hex').slice(0, 16)
-  return { id: `content:${hash}`, round: null, seq: null, sentAt: null }
+  // Bytes (a plain WebSocket binary frame) are hashed as they are, not as JSON arrays of numbers.
+  const bytes = args.length === 1 && Buffer.isBuffer(first)
+  const hash = createHash('sha1').update(bytes ? first : JSON.stringify(args)).digest('hex').slice(0, 16)
+  return { id: `${bytes ? 'bytes' : 'content'}:${hash}`, round: null, seq: null, sentAt: null, room: null }
 }
 
 /**
@@ -92,8 +127,31 @@ export function identify (args) {
  * @param {(report: MessageReport) => void} [options.onClose] called once per message when it closes
  * @param {number} [options.maxOpen] most messages open at once; receipts of more are untracked
  * @param {number} [options.keepClosed] closed reports kept whole; older ones are rolled up
+ * @param {MessageFields} [options.fields] where messages keep their id, send time and room
+ * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
  */
-export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed }) {
+export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/' }) {
+  const idOf = fields.id
+  // Content ids by args array: engines that decode a frame once hand every client the same
+  // array, so a message without an id is hashed once per process, not once per copy.
+  /** @type {WeakMap<unknown[], string>} */
+  const contentIds = new WeakMap()
+  const keyPrefix = namespace === '/' ? '' : `${namespace}#`
+  /**
+   * Rooms by name: the clients meant to be in each (assigned) and those in it now (joined
+   * and not disconnected since). Null until a room is assigned: then room fields count.
+   * @type {Map<string, { members: Set<number>, joined: Set<number> }> | null}
+   */
+  let rooms = null
+  /** Keys of this process's own emits (a chat line), by sender: no one expects its own line back. @type {Map<string, number>} */
+  const own = new Map()
+  /** @param {string} name */
+  const roomNamed = (name) => {
+    rooms ??= new Map()
+    let room = rooms.get(name)
+    if (room === undefined) rooms.set(name, room = { members: new Set(), joined: new Set() })
+    return room
+  }
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
   /** @type {Map<string, OpenMessage>} */
@@ -108,6 +166,13 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
   let lastClosed = null
   let cpuReadMs = 0
   let cpuReadMono = -Infinity
+
+  /** @param {unknown[]} args */
+  function contentId (args) {
+    const id = identify(args, fields).id
+    contentIds.set(args, id)
+    return id
+  }
 
   /** @param {number} now */
   function readCpu (now) {
@@ -149,6 +214,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         expected: 0,
         missing: 0,
         duplicates: 0,
+        misdelivered: 0,
         late: 0,
         firstAt: report.firstAt,
         lastAt: report.firstAt,
@@ -163,6 +229,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     group.expected += report.expected
     group.missing += report.missing
     group.duplicates += report.duplicates
+    group.misdelivered += report.misdelivered ?? 0
     group.late += report.late
     group.firstAt = Math.min(group.firstAt, report.firstAt)
     group.lastAt = Math.max(group.lastAt, report.firstAt)
@@ -200,10 +267,34 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
    * @returns {OpenMessage}
    */
   function openMessage (key, event, args, now) {
-    const { id, batch, round, seq, sentAt } = identify(args)
-    const expectedBits = connected.slice()
+    const { id, batch, round, seq, sentAt, room } = identify(args, fields)
+    const targeted = rooms !== null && room !== null
+    const target = targeted ? rooms?.get(room) : undefined
+    let expectedBits
     let expected = 0
-    for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
+    if (targeted) {
+      // Expected: the room's joined clients that are connected now (a room unknown here: none).
+      expectedBits = new Uint32Array(words)
+      for (const c of target?.joined ?? []) {
+        if (connected[c >>> 5] & (1 << (c & 31))) {
+          expectedBits[c >>> 5] |= 1 << (c & 31)
+          expected++
+        }
+      }
+    } else {
+      expectedBits = connected.slice()
+      for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
+    }
+    const sender = own.get(key)
+    if (sender !== undefined) {
+      own.delete(key)
+      // A server may send it back to its sender (io.to(room)) or not (socket.to(room)): either
+      // is right, and that copy is not counted as received.
+      if (expectedBits[sender >>> 5] & (1 << (sender & 31))) {
+        expectedBits[sender >>> 5] &= ~(1 << (sender & 31))
+        expected--
+      }
+    }
     readCpu(now)
     /** @type {OpenMessage} */
     const message = {
@@ -212,6 +303,8 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         id,
         ...(batch === undefined ? {} : { batch }),
         event,
+        namespace,
+        room: targeted ? room : null,
         round,
         seq,
         sentAt,
@@ -220,6 +313,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         expected,
         missing: 0,
         duplicates: 0,
+        misdelivered: 0,
         late: 0,
         relative: { ...summarize(createHistogram()), histogram: '' },
         absolute: null,
@@ -228,6 +322,8 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       firstMono: now,
       lastMono: now,
       expectedBits,
+      members: targeted ? target?.members ?? new Set() : null,
+      sender: sender ?? -1,
       receivedBits: new Uint32Array(words),
       receivedExpected: 0,
       relative: createHistogram(),
@@ -254,6 +350,41 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     },
 
     /**
+     * Client `i` is meant to be in `room` (from --rooms/--room, or a scenario's join): its
+     * copies of the room's messages are never misdelivered.
+     * @param {number} i
+     * @param {string} room
+     */
+    assignRoom (i, room) {
+      roomNamed(room).members.add(i)
+    },
+
+    /**
+     * Client `i` is in `room` now (its join was acknowledged, or sent to a server that does
+     * not acknowledge) or no longer (it left, or its session ended: rooms do not outlive it).
+     * @param {number} i
+     * @param {string} room
+     * @param {boolean} isIn
+     */
+    setJoined (i, room, isIn) {
+      const { joined } = roomNamed(room)
+      if (isIn) joined.add(i)
+      else joined.delete(i)
+    },
+
+    /**
+     * Client `i` of this process emitted a message with this id that the server may relay
+     * as `event`: its own copy, if any, is received but never expected.
+     * @param {number} i
+     * @param {string} event
+     * @param {string} id
+     */
+    ownMessage (i, event, id) {
+      own.set(`${keyPrefix}${event}:${id}`, i)
+      if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
+    },
+
+    /**
      * Client `i` received `event` with `args`. The hot path: once per client per message.
      * @param {number} i
      * @param {string} event
@@ -261,15 +392,15 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
      */
     receive (i, event, args) {
       const now = monotonicMs()
-      const first = /** @type {{ id?: unknown, batch?: unknown } | null} */ (args[0])
+      const first = /** @type {{ batch?: unknown } | null} */ (args[0])
       // The common case (a message with an id) builds its key without hashing the content.
       // `batch` (one per `ioswarm broadcast`) keeps ids of two broadcasters apart.
       const isObject = first !== null && typeof first === 'object'
-      const rawId = isObject ? first.id : undefined
+      const rawId = isObject ? idOf(first) : undefined
       const batch = isObject ? first.batch : undefined
-      const key = typeof rawId === 'string' || typeof rawId === 'number'
+      const key = keyPrefix + (typeof rawId === 'string' || typeof rawId === 'number'
         ? (typeof batch === 'string' ? `${event}:${batch}/${rawId}` : `${event}:${rawId}`)
-        : `${event}:${identify(args).id}`
+        : `${event}:${contentIds.get(args) ?? contentId(args)}`)
       let message = open.get(key)
       if (message === undefined) {
         const done = closed.get(key)
@@ -300,6 +431,13 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         return
       }
       message.receivedBits[word] |= bit
+      // The sender's own line back (io.to(room) includes it): not a delivery anyone waited for.
+      if (i === message.sender) return
+      // A copy for a room this client was never meant to be in: counted, never timed.
+      if (message.members !== null && !(message.expectedBits[word] & bit) && !message.members.has(i)) {
+        message.report.misdelivered = (message.report.misdelivered ?? 0) + 1
+        return
+      }
       message.report.received++
       message.lastMono = now
       recordMs(message.relative, now - message.firstMono)
@@ -330,6 +468,13 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       }
     },
 
+    /** @returns {number} open messages that some client expected to get has not received yet */
+    undelivered () {
+      let n = 0
+      for (const message of open.values()) if (message.receivedExpected < message.report.expected) n++
+      return n
+    },
+
     /** Closes every open message (end of run). */
     closeAll () {
       for (const message of [...open.values()]) close(message)
@@ -350,6 +495,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         expected: g.expected,
         missing: g.missing,
         duplicates: g.duplicates,
+        misdelivered: g.misdelivered,
         late: g.late,
         firstAt: g.firstAt,
         lastAt: g.lastAt,

@@ -12,6 +12,8 @@ const CHILD = fileURLToPath(new URL('./child.js', import.meta.url))
 export const CHILD_MESSAGE = Object.freeze({
   SIMULATE: 'ioswarm:simulate',
   STOP: 'ioswarm:stop',
+  RESIZE: 'ioswarm:resize',
+  RESIZED: 'ioswarm:resized',
   MESSAGE: 'ioswarm:message',
   RESULT: 'ioswarm:result',
   ERROR: 'ioswarm:error'
@@ -22,7 +24,8 @@ export const CHILD_MESSAGE = Object.freeze({
  *   id: string,
  *   outcome: Promise<SimulatorOutcome>,
  *   messages: import('../lib/schema.js').MessageReport[],
- *   failure: () => string | null
+ *   failure: () => string | null,
+ *   resize: (clients: number, rampMs?: number) => Promise<void>
  * }} SimulatorChild
  * @typedef {object} SimulatorOutcome
  * @property {import('../lib/schema.js').SimResult | null} result null when the child died before sending it
@@ -39,11 +42,12 @@ export const CHILD_MESSAGE = Object.freeze({
  * @param {boolean} [spec.forwardMessages] send each closed message to the parent too (kept in `messages`)
  * @param {(report: import('../lib/schema.js').MessageReport) => void} [spec.onMessage] each forwarded message, as it arrives
  * @param {(text: string) => void} [spec.onStderr]
+ * @param {Record<string, string>} [spec.env] added to its environment (what {{env.NAME}} templates read: secrets off its options)
  * @returns {SimulatorChild}
  */
-export function forkSimulator (options, { link = null, forwardMessages = false, onMessage, onStderr } = {}) {
+export function forkSimulator (options, { link = null, forwardMessages = false, onMessage, onStderr, env } = {}) {
   // Its id as the only argument: a label for `ps` and `top`; everything else comes over IPC.
-  const child = forkChild(CHILD, [options.id], { onStderr })
+  const child = forkChild(CHILD, [options.id], { onStderr, env })
   /** @type {import('../lib/schema.js').MessageReport[]} */
   const messages = []
   /** @type {SimulatorOutcome['result']} */
@@ -52,8 +56,15 @@ export function forkSimulator (options, { link = null, forwardMessages = false, 
   let delivery = null
   /** @type {SimulatorOutcome['error']} */
   let error = null
+  /** Resizes sent and not yet answered, oldest first (the child answers each in order). */
+  /** @type {{ resolve: () => void, reject: (error: Error) => void }[]} */
+  const resizing = []
   child.process.on('message', (/** @type {any} */ m) => {
-    if (m?.type === CHILD_MESSAGE.MESSAGE) {
+    if (m?.type === CHILD_MESSAGE.RESIZED) {
+      const pending = resizing.shift()
+      if (m.error) pending?.reject(new Error(m.error))
+      else pending?.resolve()
+    } else if (m?.type === CHILD_MESSAGE.MESSAGE) {
       messages.push(m.report)
       onMessage?.(m.report)
     } else if (m?.type === CHILD_MESSAGE.RESULT) ({ result, delivery } = m)
@@ -63,5 +74,16 @@ export function forkSimulator (options, { link = null, forwardMessages = false, 
   const outcome = child.exited.then(({ code, signal }) => ({ result, delivery, error, exitCode: code, signal }))
   // What it said last: the error it reported, else its last stderr line.
   const failure = () => error?.message ?? (child.stderr().trim().split('\n').at(-1) || null)
-  return { ...child, id: options.id, outcome, messages, failure }
+  child.exited.then(() => { for (const p of resizing.splice(0)) p.reject(new Error(`simulator ${options.id} exited: ${failure() ?? 'no reason given'}`)) })
+  /**
+   * Grows or shrinks its swarm (up to options.maxClients); resolves once the child took it.
+   * @param {number} clients
+   * @param {number} [rampMs] spread new clients over this window (default: the swarm's ramp)
+   */
+  const resize = (clients, rampMs) => new Promise((resolve, reject) => {
+    if (!child.running() || !child.process.connected) return reject(new Error(`simulator ${options.id} is not running`))
+    resizing.push({ resolve: () => resolve(undefined), reject })
+    child.process.send({ type: CHILD_MESSAGE.RESIZE, clients, rampMs })
+  })
+  return { ...child, id: options.id, outcome, messages, failure, resize }
 }

@@ -4,7 +4,8 @@
  * SimResult when the duration ends or the signal aborts. It never prints or exits.
  */
 import { randomUUID } from 'node:crypto'
-import { wallMs } from '../lib/clock.js'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { monotonicMs, wallMs } from '../lib/clock.js'
 import { hostFacts } from '../lib/host.js'
 import { assignTransports, formatTransportMix } from '../lib/options.js'
 import { createProcessSampler, isSaturated } from '../lib/process-sampler.js'
@@ -18,9 +19,14 @@ import { diagnoseConnect } from './diagnose.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
-import { startRamp } from './ramp.js'
-import { createRecorder } from './recorder.js'
+import { messageFields } from './recorder.js'
+import { createDeliveries } from './deliveries.js'
+import { createBehaviours } from './behaviours.js'
+import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
+import { compileIdentities } from './identity.js'
+import { webSocketServerInfo } from './websocket-options.js'
+import { createSizer } from './resize.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -54,6 +60,7 @@ import { createChurn } from './churn.js'
  * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
  * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
+ * @property {(resize: import('./resize.js').Resize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients; `ioswarm capacity`)
  */
 
 /** Most one-second samples kept in a result (a day); older ones are still reported live. */
@@ -84,21 +91,51 @@ export async function startSwarm (options, hooks = {}) {
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
-  const server = await readServer(options)
-  const transports = assignTransports(options.transport, options.clients)
-  const recorder = createRecorder({
-    clients: options.clients,
+  const identities = compileIdentities(options, { simId: id })
+  const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
+  // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
+  const capacity = Math.max(options.clients, options.maxClients ?? 0)
+  const sized = capacity === options.clients ? options : { ...options, clients: capacity }
+  const transports = assignTransports(options.transport, capacity)
+  const namespaces = options.namespaces ?? [options.namespace]
+  const recorder = createDeliveries({
+    namespaces,
+    clients: capacity,
     messageTimeoutMs: options.messageTimeoutMs,
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
+    fields: messageFields(options),
     onClose: (report) => hooks.onMessage?.(report)
   })
-  const tracker = createClientTracker({ transports, onConnectedChange: recorder.setConnected, onMessage: recorder.receive })
-  const pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, events: options.events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio, query: options.query
-  }, options.urls, options.clients, tracker.events)
-  hooks.onPool?.(pool)
+  assignRooms(identities, recorder, capacity)
+  /** @type {import('./engines/types.js').EnginePool | null} */
+  let pool = null
+  const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (pool)
+  const behaviours = createBehaviours({ options: sized, identities, deliveries: recorder, pool: usePool })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries: recorder, pool: usePool, simId: id }) : null
+  // Rendered at each attempt only when some client's handshake carries something of its own.
+  const identity = hookRunner?.identity ?? (options.auth || options.queryTemplate || options.headers?.length || options.sendOnOpen ? identities.of : undefined)
+  const server = options.protocol === 'websocket' ? webSocketServerInfo(options) : await readServer(options, identity ? identity(0) : identities.of(0))
+  // A relayed emit (a chat line) is measured like a broadcast.
+  const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent) ? options.events : [...options.events, behaviours.emitEvent]
+  const tracker = createClientTracker({
+    transports,
+    target: options.clients,
+    namespaces,
+    onConnectedChange: (i, k, isUp, reason) => {
+      recorder.setConnected(i, k, isUp)
+      behaviours.onNamespace(i, k, isUp)
+      hookRunner?.onNamespace(i, k, isUp, reason)
+    },
+    onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive
+  })
+  // onEvent sees every event; the recorder still measures only the measured ones.
+  const events = hookRunner?.wantsEvents ? ['*'] : measured
+  const clientPool = pool = createDestinationPool(engines[options.engine], {
+    path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
+  }, options.urls, capacity, tracker.events)
+  hooks.onPool?.(clientPool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
 
   const sampler = createProcessSampler()
@@ -107,16 +144,20 @@ export async function startSwarm (options, hooks = {}) {
   /** @type {ProcessSample[]} */
   const health = []
   let phase = /** @type {'ramping' | 'running'} */ ('ramping')
-  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } }) : null
-  const ramp = startRamp({
-    count: options.clients,
+  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: (i) => { clientPool.disconnect(i); clientPool.connect(i, transports[i]) } }) : null
+  const sizer = createSizer({
+    clients: options.clients,
+    capacity,
     rampMs: server.rampMs,
-    onStart: (i) => {
-      pool.connect(i, transports[i])
+    start: (i) => {
+      clientPool.connect(i, transports[i])
       churn?.started(i)
-    }
+    },
+    stop: (i) => clientPool.disconnect(i),
+    onTarget: tracker.setTarget
   })
-  ramp.done.then(() => { phase = 'running' })
+  sizer.done.then(() => { phase = 'running' })
+  hooks.onResizable?.(sizer.resize)
 
   const sampleOnce = () => {
     recorder.sweep()
@@ -132,7 +173,7 @@ export async function startSwarm (options, hooks = {}) {
     hooks.onProgress?.({
       phase,
       elapsedMs: wallMs() - startedAt,
-      target: options.clients,
+      target: sizer.target(),
       connected: live.connected,
       byMode: live.byMode,
       messages: stats.messages,
@@ -145,15 +186,24 @@ export async function startSwarm (options, hooks = {}) {
   const ticker = setInterval(sampleOnce, 1000)
 
   await waitForEnd(signal, options.durationMs)
-  ramp.stop()
+  sizer.stop()
   churn?.stop()
+  behaviours.stop()
+  hookRunner?.stop()
+  // Clients that emit stop with lines in flight: their acks and the copies the server relays
+  // would count as failed and missing. Wait for them (bounded) before closing.
+  if (behaviours.emitEvent !== null || hookRunner !== null) {
+    await drainEmits(() => behaviours.pendingAcks() === 0 && (hookRunner?.pendingAcks() ?? 0) === 0 && recorder.undelivered() === 0)
+  }
   clearInterval(ticker)
   sampleOnce()
   sampler.stop()
   recorder.closeAll()
   const clients = tracker.counts()
-  const destinations = pool.destinations()
-  await pool.close()
+  const destinations = clientPool.destinations()
+  await clientPool.close()
+  const scenario = behaviours.record() ?? (hookRunner ? {} : null)
+  if (scenario && hookRunner) scenario.hooks = hookRunner.record()
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -166,7 +216,7 @@ export async function startSwarm (options, hooks = {}) {
     endedAt: Math.round(wallMs()),
     options: { ...options, transport: formatTransportMix(options.transport) },
     engine: options.engine,
-    agent: pool.agent(),
+    agent: clientPool.agent(),
     server,
     clock: clock(),
     clients,
@@ -177,7 +227,39 @@ export async function startSwarm (options, hooks = {}) {
     recorder: recorder.info(),
     health: { samples: health, summary: summarizeHealth(health) },
     timeline,
+    ...(scenario ? { scenario } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed(), wallMs() - startedAt) } : {})
+  }
+}
+
+/**
+ * The tracker's message handler when a scenario's onEvent sees every event: the measured ones
+ * still go to the recorder.
+ * @param {string[]} measured --event (and the emitted event)
+ * @param {ReturnType<typeof createDeliveries>} recorder
+ * @param {NonNullable<ReturnType<typeof createHookRunner>>} hooks
+ * @returns {(i: number, k: number, event: string, args: unknown[]) => void}
+ */
+function routeToHooks (measured, recorder, hooks) {
+  const all = measured.includes('*')
+  const wanted = new Set(measured)
+  return (i, k, event, args) => {
+    if (all || wanted.has(event)) recorder.receive(i, k, event, args)
+    hooks.onEvent(i, k, event, args)
+  }
+}
+
+/**
+ * Every client is meant to be in its room (--rooms, --room) in every namespace it joins.
+ * @param {import('./identity.js').Identities} identities
+ * @param {ReturnType<typeof createDeliveries>} deliveries
+ * @param {number} clients
+ */
+function assignRooms (identities, deliveries, clients) {
+  if (identities.roomOf(0) === null) return
+  for (let i = 0; i < clients; i++) {
+    const room = /** @type {string} */ (identities.roomOf(i))
+    for (let k = 0; k < deliveries.namespaces.length; k++) deliveries.assignRoom(i, k, room)
   }
 }
 
@@ -193,16 +275,20 @@ function churnSummary (lifetime, closed, elapsedMs) {
 /**
  * The server's heartbeat, from its handshake, and the ramp that follows from it.
  * @param {import('./options.js').SimOptions} options
+ * @param {import('./identity.js').ClientIdentity} first the first client's identity: what it sends, the probes send
  * @returns {Promise<SimResult['server']>}
  */
-async function readServer (options) {
+async function readServer (options, first) {
   const forced = /** @type {3 | 4 | null} */ (/** @type {any} */ (options).eio ?? null)
   try {
-    const handshake = await probeHandshake({ url: options.url, path: options.path, query: options.query })
+    const query = { ...options.query, ...first.query }
+    const handshake = await probeHandshake({ url: options.url, path: options.path, query, headers: first.headers })
     const eio = forced ?? handshake.eio
-    const { problem } = await diagnoseConnect({ url: options.url, path: options.path, query: options.query, namespace: options.namespace, parser: options.parser, eio })
+    const { problem } = await diagnoseConnect({ url: options.url, path: options.path, query, headers: first.headers, auth: first.auth, namespace: options.namespace, parser: options.parser, eio })
+    // Socket.IO v2 has no CONNECT payload: an auth given for it would silently go nowhere.
+    const noAuth = eio === 3 && first.auth !== undefined ? `${NO_AUTH_IN_V2}${problem ? `; ${problem}` : ''}` : null
     return {
-      diagnosis: problem,
+      diagnosis: noAuth ?? problem,
       pingIntervalMs: handshake.pingIntervalMs,
       pingTimeoutMs: handshake.pingTimeoutMs,
       rampMs: options.rampMs ?? handshake.pingIntervalMs,
@@ -228,6 +314,9 @@ async function readServer (options) {
   }
 }
 
+/** The first contact's word when an identity has `auth` and the server speaks Socket.IO v2. */
+export const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), which has no handshake auth: --auth (or a scenario\'s identity().auth) is not sent; carry the token with --query or --header'
+
 /**
  * @param {3 | 4} eio
  */
@@ -250,6 +339,19 @@ function waitForEnd (signal, durationMs) {
       resolve(undefined)
     }
   })
+}
+
+/** Longest wait at the end of a run for the emits still in flight (acks, relayed copies). */
+export const END_DRAIN_MS = 2000
+
+/**
+ * Resolves once `isIdle()` holds, or after END_DRAIN_MS (a message that never completes, a
+ * server that never acks).
+ * @param {() => boolean} isIdle
+ */
+async function drainEmits (isIdle) {
+  const deadline = monotonicMs() + END_DRAIN_MS
+  while (!isIdle() && monotonicMs() < deadline) await sleep(20)
 }
 
 /**

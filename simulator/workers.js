@@ -9,6 +9,7 @@ import { CODES, IoswarmError } from '../lib/errors.js'
 import { mergeSimResults } from '../results/index.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 import { forkSimulator } from './spawn.js'
+import { followWorkers } from './metrics.js'
 
 export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 export { RELATIVE_NOTE } from '../results/index.js'
@@ -19,7 +20,7 @@ export { RELATIVE_NOTE } from '../results/index.js'
  * before it died are merged with the others'; only when every worker dies does this throw.
  * @param {import('./options.js').SimOptions & { id: string }} options normalised options of the whole simulator
  * @param {number} count worker processes
- * @param {{ link?: import('./collector-link.js').CollectorLinkOptions | null, signal?: AbortSignal, limits?: import('./preflight.js').Limits, onWorkerStderr?: (k: number, text: string) => void, onWorkerMessage?: (k: number, report: import('../lib/schema.js').MessageReport) => void, onPreflight?: (preflight: import('./preflight.js').Preflight) => void }} [hooks] link: each worker reports to this collector on its own
+ * @param {{ link?: import('./collector-link.js').CollectorLinkOptions | null, signal?: AbortSignal, limits?: import('./preflight.js').Limits, onWorkerStderr?: (k: number, text: string) => void, onWorkerMessage?: (k: number, report: import('../lib/schema.js').MessageReport) => void, onPreflight?: (preflight: import('./preflight.js').Preflight) => void, metrics?: import('../results/metrics/run-metrics.js').RunMetrics | null }} [hooks] link: each worker reports to this collector on its own; metrics: fed with every worker's reports and samples while they run (the parent's `--metrics-port`)
  * @returns {Promise<import('../lib/schema.js').SimResult>}
  */
 export async function runWorkers (options, count, hooks = {}) {
@@ -28,14 +29,22 @@ export async function runWorkers (options, count, hooks = {}) {
     clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   hooks.onPreflight?.(preflight)
-  const children = Array.from({ length: count }, (_, k) => {
+  const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
+  const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
+  let offset = options.clientOffset ?? 0
+  const children = ids.map((id, k) => {
     const share = Math.floor(options.clients / count) + (k < options.clients % count ? 1 : 0)
-    return forkSimulator({ ...options, clients: share, id: `${options.id}-w${k + 1}` }, {
-      link: hooks.link ?? null,
+    // Each worker's clients keep their index in the whole run ({{i}}, feeder rows).
+    const clientOffset = offset
+    offset += share
+    const child = forkSimulator({ ...options, clients: share, clientOffset, id }, {
+      link: view?.link ?? hooks.link ?? null,
       forwardMessages: true,
       onMessage: (report) => hooks.onWorkerMessage?.(k + 1, report),
       onStderr: (text) => hooks.onWorkerStderr?.(k + 1, text)
     })
+    view?.attach(child.process)
+    return child
   })
   // Each child is stopped by its own pid; it flushes and sends its result.
   const stop = () => { for (const c of children) c.stop() }
@@ -63,6 +72,7 @@ export async function runWorkers (options, count, hooks = {}) {
   } finally {
     hooks.signal?.removeEventListener('abort', stop)
     stop()
+    await view?.stop().catch(() => {})
   }
 }
 

@@ -1,12 +1,14 @@
 /**
  * Engines by name. `sio` is the real socket.io-client (fidelity); `lean` speaks the
- * protocol directly for scale.
+ * protocol directly for scale; `websocket` is the plain WebSocket client of
+ * `--protocol websocket` (chosen by the protocol, not by --engine).
  */
 import { leanEngine } from './lean.js'
 import { sioEngine } from './sio.js'
+import { websocketEngine } from './websocket.js'
 
 /** @type {Record<string, import('./types.js').Engine>} */
-export const engines = { sio: sioEngine, lean: leanEngine }
+export const engines = { sio: sioEngine, lean: leanEngine, websocket: websocketEngine }
 
-/** Names of the available engines, for --help and validation. */
-export const ENGINE_NAMES = Object.keys(engines)
+/** Names of the Socket.IO engines (--engine), for --help and validation. */
+export const ENGINE_NAMES = ['sio', 'lean']

@@ -120,105 +120,112 @@ export const sioEngine = {
     limitResponses(agent, maxPayloadBytes)
     /** @type {object} ws's maxPayload: not in ManagerOptions' types, but engine.io-client passes it to ws */
     const wsLimit = { maxPayload: maxPayloadBytes }
-    /** @type {(Socket | undefined)[]} */
-    const sockets = []
+    const namespaces = options.namespaces ?? [options.namespace]
+    const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
+    /** Each client's sockets, one per namespace, on its own Manager. @type {(Socket[] | undefined)[]} */
+    const clients = []
     const listenAll = options.events.includes('*')
     const wanted = new Set(options.events)
     const parser = sioParser(options.parser ?? 'json')
+    const v2 = options.eio === 3
 
     /**
-     * A client of a socket.io 2.x server (Engine.IO v3): socket.io-client 2.5, the client made
-     * for it (the v3/v4 client refuses to talk to it). It has no onAny and no disconnect details.
+     * Events of one namespace's socket, for socket.io-client 4 and 2 alike (2 has no onAny, no
+     * disconnect details, and reports a refused namespace as 'error'). A transport that fails
+     * before it opens reaches every socket of the Manager: counted once, by the first one.
      * @param {number} i
-     * @param {Transport} transport
+     * @param {Socket} socket
+     * @param {any} manager
+     * @param {string} nsp
+     * @param {{ connectedBefore: boolean }} state
      */
-    function connectV2 (i, transport) {
-      const { Manager: ManagerV2 } = loadClientV2()
-      const manager = new ManagerV2(options.url, {
-        ...transportOptions(transport),
-        path: options.path,
-        query: options.query ?? {},
-        agent,
-        reconnection: options.reconnect,
-        autoConnect: false,
-        ...wsLimit,
-        ...(parser ? { parser } : {})
-      })
-      const socket = manager.socket(options.namespace)
-      sockets[i] = /** @type {Socket} */ (socket)
-      let wasConnected = false
-      manager.on('open', () => { manager.engine.once('upgrade', () => events.upgraded(i)) })
-      manager.on('reconnect_attempt', () => events.attempt(i))
+    function watch (i, socket, manager, nsp, state) {
+      const first = nsp === namespaces[0]
       socket.on('connect', () => {
-        events.connected(i, wireOf(manager.engine.transport.name))
-        if (wasConnected) events.reconnected(i)
-        wasConnected = true
+        events.connected(i, wireOf(manager.engine.transport.name), nsp)
+        if (!first) return
+        if (state.connectedBefore) events.reconnected(i)
+        state.connectedBefore = true
       })
-      socket.on('disconnect', (/** @type {string} */ reason) => events.disconnected(i, reason))
-      socket.on('connect_error', (/** @type {Error} */ error) => events.connectError(i, connectErrorReason(error)))
-      // A namespace the server refuses: 'error' with its text (v2 has no CONNECT_ERROR).
-      socket.on('error', (/** @type {unknown} */ error) => events.connectError(i, typeof error === 'string' ? error : String(/** @type {Error} */ (error)?.message ?? error)))
-      const onevent = socket.onevent
-      socket.onevent = function (/** @type {{ data: unknown[] }} */ packet) {
-        const [event, ...args] = packet.data
-        if (listenAll || wanted.has(String(event))) events.message(i, String(event), args)
-        else events.unmeasured(i, String(event))
-        return onevent.call(this, packet)
+      socket.on('disconnect', (/** @type {string} */ reason, /** @type {unknown} */ details) => {
+        events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason, nsp)
+        // socket.io-client stays away after a server disconnect; many apps call connect() again.
+        if (reason === 'io server disconnect' && options.reconnectOnServerDisconnect && options.reconnect !== false) {
+          setTimeout(() => { if (clients[i]?.includes(socket)) { if (first) events.attempt(i); socket.connect() } }, backoffDelayMs(0)).unref()
+        }
+      })
+      socket.on('connect_error', (/** @type {Error} */ error) => {
+        // While the Manager's transport is open, a connect_error is this namespace refusing. So
+        // is an error made from a CONNECT_ERROR packet (socket.io-client sets its `data`): the
+        // last namespace of a Manager to be refused closes the Manager before it tells its
+        // socket, and was not counted at all.
+        const refused = manager._readyState === 'open' || Object.hasOwn(error, 'data')
+        if (refused || first) events.connectError(i, connectErrorReason(error), refused ? nsp : undefined)
+      })
+      // socket.io 2: a namespace the server refuses answers with 'error' and its text.
+      if (v2) socket.on('error', (/** @type {unknown} */ error) => events.connectError(i, typeof error === 'string' ? error : String(/** @type {Error} */ (error)?.message ?? error), nsp))
+      if (v2) {
+        // socket.io-client 2 has no onAny: every event passes through onevent.
+        const raw = /** @type {any} */ (socket)
+        /** @type {(packet: { data: unknown[] }) => unknown} */
+        const onevent = raw.onevent
+        raw.onevent = function (/** @type {{ data: unknown[] }} */ packet) {
+          const [event, ...args] = packet.data
+          if (listenAll || wanted.has(String(event))) events.message(i, String(event), args, nsp)
+          else events.unmeasured(i, String(event))
+          return onevent.call(this, packet)
+        }
+      } else if (listenAll) {
+        socket.onAny((event, ...args) => events.message(i, String(event), args, nsp))
+      } else {
+        for (const event of options.events) socket.on(event, (...args) => events.message(i, event, args, nsp))
+        socket.onAny((event) => { if (!wanted.has(event)) events.unmeasured(i, String(event)) })
       }
-      events.attempt(i)
-      socket.open()
     }
 
     return {
       connect (i, transport) {
-        if (options.eio === 3) return connectV2(i, transport)
-        const manager = new Manager(options.url, {
+        const identity = options.identity?.(i) ?? {}
+        // socket.io-client 2.5 for a socket.io 2.x server (Engine.IO v3): the v4 client refuses to talk to it.
+        const ManagerClass = v2 ? loadClientV2().Manager : Manager
+        const manager = new ManagerClass(options.url, {
           ...transportOptions(transport),
           path: options.path,
-          query: options.query ?? {},
+          query: { ...options.query, ...identity.query },
+          ...(identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agent),
           reconnection: options.reconnect,
           autoConnect: false,
           ...wsLimit,
           ...(parser ? { parser } : {})
         })
-        const socket = manager.socket(options.namespace, { auth: options.auth ?? {} })
-        sockets[i] = socket
-        let wasConnected = false
-        manager.on('open', () => {
-          manager.engine.once('upgrade', () => events.upgraded(i))
-        })
+        manager.on('open', () => { manager.engine.once('upgrade', () => events.upgraded(i)) })
         manager.on('reconnect_attempt', () => events.attempt(i))
-        socket.on('connect', () => {
-          events.connected(i, wireOf(manager.engine.transport.name))
-          if (wasConnected) events.reconnected(i)
-          wasConnected = true
-        })
-        socket.on('disconnect', (reason, details) => {
-          events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason)
-          // socket.io-client stays away after a server disconnect; many apps call connect() again.
-          if (reason === 'io server disconnect' && options.reconnectOnServerDisconnect && options.reconnect !== false) {
-            setTimeout(() => { if (sockets[i] === socket) { events.attempt(i); socket.connect() } }, backoffDelayMs(0)).unref()
-          }
-        })
-        socket.on('connect_error', (error) => events.connectError(i, connectErrorReason(error)))
-        if (listenAll) {
-          socket.onAny((event, ...args) => events.message(i, event, args))
-        } else {
-          for (const event of options.events) socket.on(event, (...args) => events.message(i, event, args))
-          socket.onAny((event) => { if (!wanted.has(event)) events.unmeasured(i, String(event)) })
-        }
+        const state = { connectedBefore: false }
+        // Socket.IO v2 has no CONNECT payload: no auth.
+        const sockets = namespaces.map((nsp) => /** @type {Socket} */ (v2 ? manager.socket(nsp) : manager.socket(nsp, { auth: identity.auth ?? options.auth ?? {} })))
+        clients[i] = sockets
+        sockets.forEach((socket, k) => watch(i, socket, manager, namespaces[k], state))
         events.attempt(i)
-        socket.connect()
+        for (const socket of sockets) v2 ? /** @type {any} */ (socket).open() : socket.connect()
       },
 
       disconnect (i) {
-        sockets[i]?.disconnect()
+        for (const socket of clients[i] ?? []) socket.disconnect()
+      },
+
+      emit (i, nsp, event, args, callback, timeoutMs = 10000) {
+        const socket = clients[i]?.[nspIndex.get(nsp) ?? -1]
+        if (!socket?.connected) return false
+        if (callback === undefined) socket.emit(event, ...args)
+        else if (v2) emitWithTimeout(socket, event, args, callback, timeoutMs)
+        else socket.timeout(timeoutMs).emit(event, ...args, (/** @type {Error | null} */ error, /** @type {unknown[]} */ ...answer) => callback(error ?? null, answer))
+        return true
       },
 
       async close () {
-        for (const socket of sockets) socket?.disconnect()
-        sockets.length = 0
+        for (const sockets of clients) for (const socket of sockets ?? []) socket.disconnect()
+        clients.length = 0
         // Polling clients send their close packet in a POST after disconnect(); let those
         // finish (bounded), then drop every kept-alive socket so the process can exit. A
         // server that holds long-polls open (python-socketio) makes engine.io-client send
@@ -233,6 +240,26 @@ export const sioEngine = {
       }
     }
   }
+}
+
+/**
+ * socket.io-client 2 has no emit timeout: an ack with a timer of our own.
+ * @param {Socket} socket
+ * @param {string} event
+ * @param {unknown[]} args
+ * @param {(error: Error | null, args: unknown[]) => void} callback
+ * @param {number} timeoutMs
+ */
+function emitWithTimeout (socket, event, args, callback, timeoutMs) {
+  let done = false
+  const timer = setTimeout(() => { if (!done) { done = true; callback(new Error('operation has timed out'), []) } }, timeoutMs)
+  timer.unref()
+  socket.emit(event, ...args, (/** @type {unknown[]} */ ...answer) => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    callback(null, answer)
+  })
 }
 
 /** @type {any} */

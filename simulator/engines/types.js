@@ -1,6 +1,6 @@
 /**
  * The engine interface: an engine opens and drives one kind of client (socket.io-client,
- * or the lean protocol implementation) and tells the swarm what happens through
+ * the lean protocol implementation, or a plain WebSocket client: engine `websocket`) and tells the swarm what happens through
  * SwarmEvents. Clients are identified by their index; the swarm keeps all counts.
  */
 
@@ -13,12 +13,12 @@
  * Callbacks an engine calls. All take the client index first.
  * @typedef {object} SwarmEvents
  * @property {(i: number) => void} attempt a connection attempt starts (first or reconnect)
- * @property {(i: number, wire: WireTransport) => void} connected the namespace CONNECT was acknowledged
+ * @property {(i: number, wire: WireTransport, nsp?: string) => void} connected namespace `nsp` (default: the first one) acknowledged the CONNECT
  * @property {(i: number) => void} upgraded the transport was upgraded from polling to WebSocket
- * @property {(i: number, event: string, args: unknown[]) => void} message an event the swarm listens to arrived
+ * @property {(i: number, event: string, args: unknown[], nsp?: string) => void} message an event the swarm listens to arrived on namespace `nsp`
  * @property {(i: number, event: string) => void} unmeasured an event it does not listen to (--event) arrived: only counted by name
- * @property {(i: number, reason: string) => void} disconnected a connected client lost its connection
- * @property {(i: number, reason: string) => void} connectError an attempt failed
+ * @property {(i: number, reason: string, nsp?: string) => void} disconnected namespace `nsp` of a client lost its connection (a lost transport: once per connected namespace)
+ * @property {(i: number, reason: string, nsp?: string) => void} connectError an attempt failed; with `nsp`, that namespace refused the client
  * @property {(i: number) => void} reconnected a client connected again after a disconnect
  */
 
@@ -26,24 +26,32 @@
  * @typedef {object} EngineOptions
  * @property {string} url http(s) base URL of the server
  * @property {string} path Engine.IO path, e.g. '/socket.io/'
- * @property {string} namespace e.g. '/'
+ * @property {string} namespace e.g. '/': the first of `namespaces`
+ * @property {string[]} [namespaces] every namespace each client joins over its one connection (default: [namespace])
  * @property {string[]} events events to record; '*' records every event
  * @property {boolean} keepAlive HTTP keep-alive for polling requests
  * @property {boolean} reconnect reconnect with the engine's backoff after a disconnect
  * @property {Record<string, unknown>} [auth] handshake auth payload
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  * @property {Record<string, string>} [query] query parameters of every handshake request (the URL's query string)
+ * @property {(i: number) => import('../identity.js').ClientIdentity} [identity] client i's own auth, query and headers (--auth, --query, --header); rendered at each connection
  * @property {boolean} [reconnectOnServerDisconnect] reconnect (after the backoff) when the server disconnects a client on purpose
  * @property {3 | 4} [eio] Engine.IO protocol version of the server (3: socket.io 2.x); default 4
  * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts
  *   (default DEFAULT_MAX_PAYLOAD_BYTES in limits.js); a bigger one closes the client with reason PAYLOAD_TOO_LARGE
- * @property {'ws' | 'builtin'} [wsClient] the lean engine's WebSocket client (the sio engine has its own)
+ * @property {'ws' | 'builtin'} [wsClient] the WebSocket client of the lean and websocket engines (the sio engine has its own)
+ * @property {string[]} [subprotocols] plain WebSocket (engine websocket): subprotocols offered in the handshake
+ * @property {[string, string][]} [match] plain WebSocket: measure only JSON messages whose field (dot path) has this value
  */
 
 /**
  * @typedef {object} EnginePool
  * @property {(i: number, transport: Transport) => void} connect open client i
  * @property {(i: number) => void} disconnect close client i on purpose (no reconnect)
+ * @property {(i: number, nsp: string, event: string, args: unknown[], callback?: (error: Error | null, args: unknown[]) => void, timeoutMs?: number) => boolean} emit
+ *   client i emits `event` on namespace `nsp`; with `callback` it asks for an ack, and the callback gets the ack's
+ *   arguments, or an error after `timeoutMs` (default 10 s) or when the connection ends first. False when client i
+ *   is not connected to `nsp` (nothing was sent)
  * @property {() => Promise<void>} close close every client and free shared resources
  * @property {() => { keepAlive: boolean, maxSockets: number | null }} agent the HTTP agent polling uses
  */

@@ -113,6 +113,7 @@ export function createHarness (filtered) {
       const c = new Client(0, 'websocket')
       session.clients[0] = c
       c.state = STATE.CONNECTED
+      c.up = 1 // its namespace is connected
       c.wire = WIRE.NONE
       return c
     },

@@ -28,14 +28,21 @@ export function startTestSwarm (t, options) {
   const closed = []
   /** @type {import('../../simulator/engines/types.js').EnginePool | undefined} */
   let pool
+  /** @type {import('../../simulator/swarm.js').Progress | null} */
+  let progress = null
   const result = runSwarm({ ramp: 0, duration: 60, ...options }, {
     signal: controller.signal,
     onMessage: (report) => closed.push(report),
-    onPool: (p) => { pool = p }
+    onPool: (p) => { pool = p },
+    onProgress: (p) => { progress = p }
   })
   t.after(() => controller.abort())
   return {
     closed,
+    /** The latest progress (once a second), or null before the first. */
+    get progress () {
+      return progress
+    },
     get pool () {
       if (!pool) throw new Error('swarm has not started its clients yet')
       return pool

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRecorder, identify } from '../../simulator/recorder.js'
+import { createRecorder, identify, messageFields } from '../../simulator/recorder.js'
 import { waitFor } from '../helpers/wait.js'
 import { performance } from 'node:perf_hooks'
 import { processCpuMs } from '../../lib/clock.js'
@@ -19,7 +19,9 @@ function spinCpu (cpuMs) {
 }
 
 test('identify uses the id field, else a content hash', () => {
-  assert.deepEqual(identify([{ id: 'a', round: 2, seq: 3, sentAt: 5 }]), { id: 'a', round: 2, seq: 3, sentAt: 5 })
+  assert.deepEqual(identify([{ id: 'a', round: 2, seq: 3, sentAt: 1764000000000 }]), { id: 'a', round: 2, seq: 3, sentAt: 1764000000000, room: null })
+  assert.equal(identify([{ id: 'a', sentAt: 5 }]).sentAt, null, 'a number that is no time after 1973 is not a send time')
+  assert.deepEqual(identify([{ meta: { key: 'k1', ts: 1764000000.5 }, to: 'r' }], messageFields({ idField: 'meta.key', sentAtField: 'meta.ts', roomField: 'to' })), { id: 'k1', round: null, seq: null, sentAt: 1764000000500, room: 'r' })
   assert.equal(identify([{ id: 7 }]).id, '7')
   const a = identify([{ text: 'x' }])
   assert.match(a.id, /^content:/)

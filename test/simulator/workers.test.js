@@ -159,3 +159,22 @@ function alive (pid) {
     return false
   }
 }
+
+test('--protocol websocket --workers 2: plain WebSocket clients over two processes, one merged result', async (t) => {
+  const { startWebSocketServer } = await import('../../server/websocket.js')
+  const server = await startWebSocketServer({ port: 0, host: '127.0.0.1', token: 'w' })
+  t.after(() => server.close())
+  const options = { ...normalizeSimOptions({ protocol: 'websocket', url: server.url, clients: 10, ramp: '0', duration: '20s' }), id: 'wsw' }
+  const controller = new AbortController()
+  let closed = 0
+  const running = runWorkers(options, 2, { signal: controller.signal, onWorkerMessage: () => { closed++ } })
+  await waitFor(() => server.wss.clients.size === 10, { timeoutMs: 20000, message: '10 clients on the plain server' })
+  await server.broadcast({ round: 1, count: 2 })
+  // Each worker closes each message once every one of its clients has it.
+  await waitFor(() => closed === 4, { timeoutMs: 15000, message: 'both messages closed in both workers' })
+  controller.abort()
+  const result = await running
+  assert.equal(result.options.protocol, 'websocket')
+  assert.equal(result.clients.everConnected, 10)
+  assert.deepEqual(result.messages.map((m) => [m.id, m.received, m.missing]), [['1.1', 10, 0], ['1.2', 10, 0]])
+})

@@ -28,6 +28,7 @@ export const WIRE = Object.freeze({ NONE: 0, POLLING: 1, WEBSOCKET: 2 })
  * @property {Buffer[]} buffers
  * @property {unknown[] | null} args null when the event is filtered out (attachments are counted, not kept)
  * @property {string} event
+ * @property {number} [ns] its namespace's index
  */
 
 export class Client {
@@ -72,5 +73,19 @@ export class Client {
     this.binary = null
     /** @type {import('./codec.js').DecodedEvent[] | null} events that came before the CONNECT ack (recovered packets) */
     this.early = null
+    /** This attempt's own query parameters (`&k=v…`), from --query templates; '' when none. */
+    this.querySuffix = ''
+    /** @type {Record<string, string> | null} this attempt's own headers (--header), null when none */
+    this.headers = null
+    /** @type {Record<string, unknown> | undefined} this attempt's auth payload (--auth) */
+    this.auth = undefined
+    /** Namespaces connected now: bit k = the session's namespace k (its CONNECT was acknowledged). */
+    this.up = 0
+    /** Namespaces that refused this session (CONNECT_ERROR). */
+    this.refused = 0
+    /** @type {Map<number, import('./namespaces.js').AckWaiter> | null} emits waiting for their acknowledgement, by ack id */
+    this.acks = null
+    /** The next ack id (socket.io-client counts from 0 per Manager). */
+    this.nextAck = 0
   }
 }

@@ -22,8 +22,9 @@ const RESERVED_EVENTS = new Set(['connect', 'connect_error', 'disconnect', 'disc
  */
 
 /**
- * A decoded event: `args` is null when the event is filtered out (not decoded).
- * @typedef {{ event: string, args: unknown[] | null }} DecodedEvent
+ * A decoded event: `args` is null when the event is filtered out (not decoded); `ns` is the
+ * index of its namespace in the session's list (absent: 0).
+ * @typedef {{ event: string, args: unknown[] | null, ns?: number }} DecodedEvent
  */
 
 /**
@@ -192,6 +193,18 @@ function nspPrefix (nsp) {
  */
 export function encodeConnect (nsp, data) {
   return `40${nspPrefix(nsp)}${data === undefined ? '' : JSON.stringify(data)}`
+}
+
+/**
+ * An EVENT packet (Engine.IO message included): `42[/nsp,][ackId]["event",…args]`. JSON only:
+ * binary arguments would need a BINARY_EVENT with attachments.
+ * @param {string} nsp
+ * @param {string} event
+ * @param {unknown[]} args
+ * @param {number} ackId -1 = no acknowledgement asked for
+ */
+export function encodeEvent (nsp, event, args, ackId) {
+  return `42${nspPrefix(nsp)}${ackId === -1 ? '' : ackId}${JSON.stringify([event, ...args])}`
 }
 
 /**

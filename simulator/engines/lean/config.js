@@ -32,11 +32,13 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
  * @property {string} wsPath request path of the WebSocket handshake without sid (built-in client)
  * @property {string} hostHeader Host header of the handshake
  * @property {boolean} wsLibrary use `ws` (the default, and always for wss:// and permessage-deflate) rather than the built-in client
- * @property {string} nsp
+ * @property {string} nsp the first namespace
+ * @property {string[]} nsps every namespace each client joins over its one session
  * @property {Set<string> | null} wanted events to decode; null = every event
  * @property {boolean} reconnect
  * @property {boolean} keepAlive
  * @property {Record<string, unknown> | undefined} auth
+ * @property {((i: number) => import('../../identity.js').ClientIdentity) | undefined} identity each client's own auth, query and headers, rendered at each attempt
  * @property {number} maxPayloadBytes largest WebSocket message (all fragments) or polling response body
  * @property {boolean} perMessageDeflate
  * @property {number} connectTimeoutMs
@@ -88,12 +90,14 @@ export function resolveLeanConfig (options) {
     // `ws` unless the built-in RFC 6455 client is asked for: that one is cheaper per frame
     // (bench/README.md) but is our own code, so it is opt-in (wsClient: 'builtin').
     wsLibrary: secure || options.perMessageDeflate === true || options.wsClient !== 'builtin',
-    nsp: options.namespace ?? '/',
+    nsp: options.namespaces?.[0] ?? options.namespace ?? '/',
+    nsps: options.namespaces ?? [options.namespace ?? '/'],
     wanted: events.includes('*') ? null : new Set(events),
     reconnect: options.reconnect !== false,
     reconnectOnServerDisconnect: options.reconnectOnServerDisconnect === true,
     keepAlive: options.keepAlive !== false,
     auth: options.auth,
+    identity: options.identity,
     maxPayloadBytes: payloadLimit(options.maxPayloadBytes),
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),

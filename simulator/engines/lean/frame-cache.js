@@ -7,7 +7,7 @@
 
 /**
  * @typedef {import('./codec.js').DecodedEvent} DecodedEvent
- * @typedef {{ text: string, bytes: Buffer, event: string, args: unknown[] | null }} CachedFrame
+ * @typedef {{ text: string, bytes: Buffer, event: string, args: unknown[] | null, ns?: number }} CachedFrame
  */
 
 export class FrameCache {
@@ -79,6 +79,20 @@ export class FrameCache {
     const bytes = Buffer.from(text)
     if (bytes.length > this.maxFrameBytes) return
     this.newest = (this.newest + 1) % this.ring.length
-    this.ring[this.newest] = { text: bytes.toString(), bytes, event: decoded.event, args: decoded.args }
+    this.ring[this.newest] = { text: bytes.toString(), bytes, event: decoded.event, args: decoded.args, ns: decoded.ns ?? 0 }
+  }
+
+  /**
+   * Remembers a decoded frame by its bytes data[start, end) (copied; no text: a binary frame,
+   * found by findBytes only), unless it is too large to keep.
+   * @param {Buffer} data
+   * @param {number} start
+   * @param {number} end
+   * @param {DecodedEvent} decoded
+   */
+  addBytes (data, start, end, decoded) {
+    if (end - start > this.maxFrameBytes) return
+    this.newest = (this.newest + 1) % this.ring.length
+    this.ring[this.newest] = { text: '', bytes: Buffer.from(data.subarray(start, end)), event: decoded.event, args: decoded.args }
   }
 }

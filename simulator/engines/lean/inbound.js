@@ -8,6 +8,7 @@ import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { STATE } from './client.js'
 import { BY_WIRE } from './transports.js'
 import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage, splitPayloadV3 } from './codec.js'
+import { onAck, onNamespaceRefused, onServerDisconnect } from './namespaces.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -123,15 +124,21 @@ function onMessage (s, c, text, lookup) {
   }
   const header = parseSioHeader(text)
   if (header === null) return s.fail(c, 'parse error')
-  if (header.nsp !== s.nsp) return // another namespace multiplexed on this connection
+  const ns = s.nspIndex.get(header.nsp)
+  if (ns === undefined) {
+    // A namespace this client did not join: socket.io 2 connects '/' by itself. If '/' refuses
+    // (middleware on '/'), the server connects no other namespace of the client: a refusal of
+    // each, as socket.io-client 2 reports it on every socket.
+    if (s.eio3 && header.type === 4 && header.nsp === '/') onRootRefused(s, c, text, header)
+    return
+  }
   switch (header.type) {
-    case 2: return onEvent(s, c, text, header)
-    case 5: case 6: return onBinaryHeader(s, c, text, header)
-    case 0: return onNamespaceConnect(s, c, text, header)
-    case 4: return onConnectError(s, c, text, header)
-    // socket.io-client stays away after this; apps that call connect() again: --reconnect-on-server-disconnect.
-    case 1: return s.end(c, 'io server disconnect', s.config.reconnectOnServerDisconnect, true)
-    // 3 ACK: this client never asks for acknowledgements.
+    case 2: return onEvent(s, c, text, header, ns)
+    case 5: case 6: return onBinaryHeader(s, c, text, header, ns)
+    case 0: return onNamespaceConnect(s, c, text, header, ns)
+    case 4: return onConnectError(s, c, text, header, ns)
+    case 1: return onServerDisconnect(s, c, ns)
+    case 3: if (!onAck(c, header.ackId, text.slice(header.dataStart))) s.fail(c, 'parse error')
   }
 }
 
@@ -140,10 +147,12 @@ function onMessage (s, c, text, lookup) {
  * @param {Client} c
  * @param {string} text
  * @param {SioHeader} header
+ * @param {number} ns
  */
-function onEvent (s, c, text, header) {
+function onEvent (s, c, text, header, ns) {
   const decoded = decodeEvent(text, header.dataStart, s.wanted)
   if (decoded === null) return s.fail(c, 'parse error')
+  decoded.ns = ns
   // Frames with an ack id are addressed to one client: not worth a cache slot.
   if (header.ackId === -1) s.cache.add(text, decoded)
   deliver(s, c, decoded)
@@ -155,14 +164,18 @@ function onEvent (s, c, text, header) {
  * @param {Client} c
  * @param {string} text
  * @param {SioHeader} header
+ * @param {number} ns
  */
-function onBinaryHeader (s, c, text, header) {
+function onBinaryHeader (s, c, text, header, ns) {
   let decoded = null
   if (header.type === 5) {
     decoded = decodeEvent(text, header.dataStart, s.wanted)
     if (decoded === null) return s.fail(c, 'parse error')
+  } else if (!onAck(c, header.ackId, text.slice(header.dataStart))) {
+    // BINARY_ACK: answered now; its attachments are read and dropped (placeholders stay in the args).
+    return s.fail(c, 'parse error')
   }
-  c.binary = { expected: header.attachments, buffers: [], event: decoded?.event ?? '', args: decoded?.args ?? null }
+  c.binary = { expected: header.attachments, buffers: [], event: decoded?.event ?? '', args: decoded?.args ?? null, ns }
 }
 
 /**
@@ -199,20 +212,22 @@ const MAX_EARLY_EVENTS = 10000
  */
 function deliver (s, c, decoded) {
   const args = decoded.args
+  const ns = decoded.ns ?? 0
+  const isUp = (c.up & (1 << ns)) !== 0
   if (args === null) {
     // An event not measured (--event): counted by name, so a run that measured nothing says what did arrive.
-    if (decoded.event !== '' && c.state === STATE.CONNECTED) s.events.unmeasured(c.i, decoded.event)
+    if (decoded.event !== '' && isUp) s.events.unmeasured(c.i, decoded.event)
     return
   }
-  if (c.state !== STATE.CONNECTED) {
-    if (c.state !== STATE.OPEN) return
+  if (!isUp) {
+    if (c.state !== STATE.OPEN && c.state !== STATE.CONNECTED) return
     if (c.early === null) c.early = [decoded]
     else if (c.early.length < MAX_EARLY_EVENTS) c.early.push(decoded)
     return
   }
   // With connection state recovery the server appends the packet's offset to the args.
-  if (c.pid !== '' && typeof args[args.length - 1] === 'string') c.offset = /** @type {string} */ (args[args.length - 1])
-  s.events.message(c.i, decoded.event, args)
+  if (ns === 0 && c.pid !== '' && typeof args[args.length - 1] === 'string') c.offset = /** @type {string} */ (args[args.length - 1])
+  s.events.message(c.i, decoded.event, args, s.nsps[ns])
 }
 
 /**
@@ -220,9 +235,10 @@ function deliver (s, c, decoded) {
  * @param {Client} c
  * @param {string} text
  * @param {SioHeader} header
+ * @param {number} ns
  */
-function onNamespaceConnect (s, c, text, header) {
-  if (c.state !== STATE.OPEN) return
+function onNamespaceConnect (s, c, text, header, ns) {
+  if ((c.state !== STATE.OPEN && c.state !== STATE.CONNECTED) || (c.up & (1 << ns)) !== 0) return
   let data = null
   try {
     data = JSON.parse(text.slice(header.dataStart))
@@ -230,16 +246,36 @@ function onNamespaceConnect (s, c, text, header) {
   // Socket.IO v2 (Engine.IO v3) acknowledges a namespace with no payload: `40` or `40/nsp`.
   if (s.eio3 && header.dataStart >= text.length) data = { sid: '' }
   if (data === null || typeof data !== 'object' || typeof data.sid !== 'string') return s.fail(c, 'parse error')
-  const pid = typeof data.pid === 'string' ? data.pid : ''
-  if (pid !== c.pid) c.offset = '' // a new recovery session: the old offset means nothing to it
-  c.pid = pid
+  if (ns === 0) {
+    const pid = typeof data.pid === 'string' ? data.pid : ''
+    if (pid !== c.pid) c.offset = '' // a new recovery session: the old offset means nothing to it
+    c.pid = pid
+  }
+  c.up |= 1 << ns
   c.state = STATE.CONNECTED
-  s.events.connected(c.i, /** @type {import('./transports.js').LeanTransport} */ (BY_WIRE[c.wire]).name)
+  s.events.connected(c.i, /** @type {import('./transports.js').LeanTransport} */ (BY_WIRE[c.wire]).name, s.nsps[ns])
   const early = c.early
-  c.early = null
   if (early === null) return
+  // The events that came for this namespace before its ack; the others wait for theirs.
+  const mine = early.filter((e) => (e.ns ?? 0) === ns)
+  const rest = early.filter((e) => (e.ns ?? 0) !== ns)
+  c.early = rest.length > 0 ? rest : null
   const gen = c.gen
-  for (let k = 0; k < early.length && c.gen === gen; k++) deliver(s, c, early[k])
+  for (let k = 0; k < mine.length && c.gen === gen; k++) deliver(s, c, mine[k])
+}
+
+/**
+ * Socket.IO v2: the implicit '/' refused a client that did not ask for it (see onMessage).
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {string} text
+ * @param {SioHeader} header
+ */
+function onRootRefused (s, c, text, header) {
+  const message = connectErrorMessage(text.slice(header.dataStart))
+  if (message === null) return s.fail(c, 'parse error')
+  const gen = c.gen
+  for (let k = 0; k < s.nsps.length && c.gen === gen; k++) if ((c.up & (1 << k)) === 0) onNamespaceRefused(s, c, k, message)
 }
 
 /**
@@ -249,9 +285,10 @@ function onNamespaceConnect (s, c, text, header) {
  * @param {Client} c
  * @param {string} text
  * @param {SioHeader} header
+ * @param {number} ns
  */
-function onConnectError (s, c, text, header) {
+function onConnectError (s, c, text, header, ns) {
   const message = connectErrorMessage(text.slice(header.dataStart))
   if (message === null) return s.fail(c, 'parse error')
-  s.end(c, message, false, true)
+  onNamespaceRefused(s, c, ns, message)
 }

@@ -64,7 +64,7 @@ export class PollRequest {
 export function poll (session, c) {
   const gen = c.gen
   c.httpGet ??= new HttpClient(session.origin, session.httpOptions)
-  const req = request(session, c.httpGet, 'GET', pollPath(session, c.sid), GET_HEADERS, null, (body) => {
+  const req = request(session, c.httpGet, 'GET', pollPath(session, c, c.sid), c.headers === null ? GET_HEADERS : { ...GET_HEADERS, ...c.headers }, null, (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
     onPollBody(session, c, body)
@@ -97,7 +97,7 @@ export function flushPost (session, c) {
   if (queue === null || c.postReq !== null) return
   c.outQueue = null
   const gen = c.gen
-  const req = post(session, c, pollPath(session, c.sid), payloadOf(session, queue), () => {
+  const req = post(session, c, pollPath(session, c, c.sid), payloadOf(session, queue), () => {
     if (c.gen !== gen || c.postReq !== req) return
     c.postReq = null
     if (c.pausing) session.afterPoll(c)
@@ -125,7 +125,7 @@ export function closePolling (session, c, graceful) {
     inFlight?.destroy()
     return
   }
-  const path = pollPath(session, c.sid)
+  const path = pollPath(session, c, c.sid)
   const body = payloadOf(session, [...(queued ?? []), '1'])
   const sendClose = () => {
     post(session, c, path, body, () => get?.destroy(), () => get?.destroy())
@@ -146,11 +146,12 @@ function payloadOf (session, packets) {
 /**
  * The request path of a poll, with a cache-busting stamp (as socket.io-client's `t`) and the sid.
  * @param {LeanSession} session
+ * @param {Client} c
  * @param {string} sid '' for the handshake
  */
-function pollPath (session, sid) {
+function pollPath (session, c, sid) {
   const stamp = (++session.stamp).toString(36)
-  const base = session.config.pollBase
+  const base = `${session.config.pollBase}${c.querySuffix}`
   return sid === '' ? `${base}&t=${stamp}` : `${base}&sid=${encodeURIComponent(sid)}&t=${stamp}`
 }
 
@@ -234,7 +235,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
  */
 function post (session, c, path, body, onDone, onFail) {
   session.postPool ??= new HttpPool(session.origin, { ...session.httpOptions, connections: POST_CONNECTIONS })
-  return request(session, session.postPool, 'POST', path, POST_HEADERS, body, onDone, onFail)
+  return request(session, session.postPool, 'POST', path, c.headers === null ? POST_HEADERS : { ...POST_HEADERS, ...c.headers }, body, onDone, onFail)
 }
 
 /**

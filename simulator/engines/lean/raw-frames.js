@@ -2,12 +2,23 @@
  * The frame reader of the built-in WebSocket client (RFC 6455 §5): whole frames are handled
  * where they lie in the shared read buffer; a frame cut by the end of a read continues in the
  * socket's own state (a header copy, or a payload buffer of the announced length, filled as
- * bytes arrive: no quadratic re-concatenation of big frames).
+ * bytes arrive: no quadratic re-concatenation of big frames). Messages go to the socket's
+ * `deliver` (the lean engine's Engine.IO reader, or the plain WebSocket pool's), pongs to its
+ * `onPong`; a close frame's status and reason are kept on the socket.
  */
 import { OPCODE, encodeFrame, readFrameHeader } from './rfc6455.js'
-import { onSocketMessage } from './inbound.js'
 
-/** @typedef {import('./raw-websocket.js').RawWebSocket} RawWebSocket */
+/**
+ * What the reader needs of a socket: a net.Socket with the frame state below.
+ * @typedef {import('node:net').Socket & {
+ *   session: { maxPayloadBytes: number },
+ *   partial: Buffer | null, payload: Buffer | null, payloadFill: number, frameOpcode: number, frameFin: boolean,
+ *   fragments: Buffer[] | null, fragmentOpcode: number, fragmentBytes: number,
+ *   closing: boolean, failed: boolean, tooLarge: boolean, closeCode: number, closeReason: string,
+ *   deliver (data: Buffer, start: number, end: number, isBinary: boolean): void,
+ *   onPong (): void
+ * }} RawWebSocket
+ */
 
 const EMPTY = Buffer.alloc(0)
 /** Close status 1009, Message Too Big (RFC 6455 §7.4.1). */
@@ -107,9 +118,9 @@ function onFrame (ws, opcode, fin, data, start, end, shared) {
     return protocolError(ws) // a new message inside a fragmented one
   }
   if (ws.closing) return
-  if (opcode === OPCODE.TEXT) return onSocketMessage(ws, data, start, end, false)
+  if (opcode === OPCODE.TEXT) return ws.deliver(data, start, end, false)
   const binary = shared || start !== 0 || end !== data.length ? Buffer.from(data.subarray(start, end)) : data
-  onSocketMessage(ws, binary, 0, binary.length, true)
+  ws.deliver(binary, 0, binary.length, true)
 }
 
 /**
@@ -120,7 +131,12 @@ function onFrame (ws, opcode, fin, data, start, end, shared) {
 function onControl (ws, opcode, payload) {
   if (opcode === OPCODE.PING) {
     if (!ws.closing) ws.write(encodeFrame(OPCODE.PONG, payload))
+  } else if (opcode === OPCODE.PONG) {
+    if (!ws.closing) ws.onPong()
   } else if (opcode === OPCODE.CLOSE) {
+    // RFC 6455 §7.1.5: no status code in the frame is "1005".
+    ws.closeCode = payload.length >= 2 ? payload.readUInt16BE(0) : 1005
+    ws.closeReason = payload.length > 2 ? payload.toString('utf8', 2) : ''
     // Echo the status code and close; 'close' reports a clean 'transport close'.
     if (!ws.closing) {
       ws.closing = true

@@ -10,6 +10,7 @@
 import net from 'node:net'
 import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame } from './rfc6455.js'
 import { readFrames, protocolError } from './raw-frames.js'
+import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
 
 /** @typedef {import('./client.js').Client} Client */
@@ -52,6 +53,9 @@ export class RawWebSocket extends net.Socket {
     this.fragments = null
     this.fragmentOpcode = 0
     this.fragmentBytes = 0
+    /** Status and reason of the peer's close frame; 0 = none came. */
+    this.closeCode = 0
+    this.closeReason = ''
     this.on('connect', onConnect)
     this.on('error', onError)
     this.on('close', onClose)
@@ -63,6 +67,20 @@ export class RawWebSocket extends net.Socket {
   send (text) {
     if (this.key === '' && !this.closing && !this.destroyed) this.write(encodeFrame(OPCODE.TEXT, Buffer.from(text)))
   }
+
+  /**
+   * A whole message from the frame reader: data[start, end), valid only during the call for text.
+   * @param {Buffer} data
+   * @param {number} start
+   * @param {number} end
+   * @param {boolean} isBinary
+   */
+  deliver (data, start, end, isBinary) {
+    onSocketMessage(this, data, start, end, isBinary)
+  }
+
+  /** A pong: Engine.IO heartbeats are packets, so this client never pings. */
+  onPong () {}
 
   /** @param {boolean} graceful a close frame (as ws.close()) rather than a reset */
   shut (graceful) {
@@ -79,8 +97,9 @@ export class RawWebSocket extends net.Socket {
 function onConnect () {
   const ws = /** @type {RawWebSocket} */ (this)
   const { wsPath, hostHeader } = ws.session.config
-  const path = ws.probe ? `${wsPath}&sid=${encodeURIComponent(ws.client.sid)}` : wsPath
-  ws.write(handshakeRequest(path, hostHeader, ws.key))
+  const c = ws.client
+  const path = ws.probe ? `${wsPath}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${wsPath}${c.querySuffix}`
+  ws.write(handshakeRequest(path, hostHeader, ws.key, c.headers))
 }
 
 /** @this {net.Socket} */

@@ -24,24 +24,31 @@ export function newKey () {
  * @param {string} path path and query
  * @param {string} host Host header (host:port)
  * @param {string} key
+ * @param {Record<string, string> | null} [headers] the client's own (--header), after the protocol's
  */
-export function handshakeRequest (path, host, key) {
-  return `GET ${path} HTTP/1.1\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nHost: ${host}\r\n\r\n`
+export function handshakeRequest (path, host, key, headers = null) {
+  let extra = ''
+  if (headers !== null) for (const name in headers) extra += `${name}: ${headers[name]}\r\n`
+  return `GET ${path} HTTP/1.1\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nHost: ${host}\r\n${extra}\r\n`
 }
 
 /**
  * Checks the server's handshake response head (up to the blank line).
  * @param {string} head
  * @param {string} key the key the request sent
- * @returns {string | null} null when accepted, else what is wrong
+ * @param {string[] | null} [protocols] subprotocols the request offered; null = not checked
+ *   (the lean engine offers none); [] = none offered, so the server must not pick one
+ * @returns {string | null} null when accepted, else what is wrong (ws's wording)
  */
-export function checkHandshakeResponse (head, key) {
+export function checkHandshakeResponse (head, key, protocols = null) {
   const lines = head.split('\r\n')
   const status = /^HTTP\/1\.1 (\d{3})/.exec(lines[0])
   if (status === null || status[1] !== '101') return `Unexpected server response: ${status?.[1] ?? lines[0].slice(0, 40)}`
   const expected = createHash('sha1').update(key + GUID).digest('base64')
   let upgrade = false
   let accepted = false
+  /** @type {string | null} */
+  let protocol = null
   for (let k = 1; k < lines.length; k++) {
     const colon = lines[k].indexOf(':')
     const name = lines[k].slice(0, colon).trim().toLowerCase()
@@ -49,9 +56,16 @@ export function checkHandshakeResponse (head, key) {
     if (name === 'upgrade') upgrade = value.toLowerCase() === 'websocket'
     else if (name === 'sec-websocket-accept') accepted = value === expected
     else if (name === 'sec-websocket-extensions') return 'Server sent an extension that was not requested'
+    else if (name === 'sec-websocket-protocol') protocol = value
   }
   if (!upgrade) return 'Invalid Upgrade header'
-  return accepted ? null : 'Invalid Sec-WebSocket-Accept header'
+  if (!accepted) return 'Invalid Sec-WebSocket-Accept header'
+  // RFC 6455 §4.1: the server picks one of the offered subprotocols, or none when none was offered.
+  if (protocols === null) return null
+  if (protocol !== null && protocols.length === 0) return 'Server sent a subprotocol but none was requested'
+  if (protocol !== null && !protocols.includes(protocol)) return 'Server sent an invalid subprotocol'
+  if (protocol === null && protocols.length > 0) return 'Server sent no subprotocol'
+  return null
 }
 
 /**

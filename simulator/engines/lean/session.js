@@ -14,6 +14,7 @@ import { BY_WIRE, transports } from './transports.js'
 import { CLIENT_MODES } from '../../../lib/transports.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { emit, failAcks } from './namespaces.js'
 
 export class LeanSession {
   /**
@@ -24,6 +25,10 @@ export class LeanSession {
     this.config = config
     this.events = events
     this.nsp = config.nsp
+    /** Every namespace each client joins (several: multiplexed on its one session). */
+    this.nsps = config.nsps
+    this.nspIndex = new Map(config.nsps.map((nsp, k) => [nsp, k]))
+    this.allNamespaces = 2 ** config.nsps.length - 1
     /** Engine.IO v3 / Socket.IO v2 (socket.io 2.x servers): client pings, length-prefixed polling, implicit '/'. */
     this.eio3 = config.eio === 3
     this.wanted = config.wanted
@@ -70,6 +75,7 @@ export class LeanSession {
   startAttempt (c) {
     c.state = STATE.OPENING
     c.sid = ''
+    if (this.config.identity !== undefined) this.applyIdentity(c, this.config.identity(c.i))
     this.sweeper.setIn(c.i, this.config.connectTimeoutMs)
     const gen = c.gen
     this.events.attempt(c.i)
@@ -77,6 +83,19 @@ export class LeanSession {
     const first = transports[CLIENT_MODES[c.mode][0]]
     c.wire = first.wire
     first.open(this, c)
+  }
+
+  /**
+   * This attempt's own query parameters, headers and auth (--query, --header, --auth).
+   * @param {Client} c
+   * @param {import('../../identity.js').ClientIdentity} identity
+   */
+  applyIdentity (c, identity) {
+    let suffix = ''
+    if (identity.query !== undefined) for (const key in identity.query) suffix += `&${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
+    c.querySuffix = suffix
+    c.headers = identity.headers ?? null
+    c.auth = identity.auth
   }
 
   /**
@@ -100,10 +119,11 @@ export class LeanSession {
       this.pingIntervalMs = info.pingIntervalMs
       this.pingTimeoutMs = info.pingTimeoutMs
       this.sweeper.setIn(c.i, info.pingIntervalMs)
-      if (this.nsp !== '/') this.send(c, encodeConnect(this.nsp, undefined))
+      for (const nsp of this.nsps) if (nsp !== '/') this.send(c, encodeConnect(nsp, undefined))
     } else {
       this.sweeper.setIn(c.i, c.pingWindowMs)
-      this.send(c, encodeConnect(this.nsp, this.connectData(c)))
+      // Connection state recovery (pid/offset) is kept for the first namespace.
+      for (let k = 0; k < this.nsps.length; k++) this.send(c, encodeConnect(this.nsps[k], k === 0 ? this.connectData(c) : c.auth ?? this.config.auth))
     }
     // A mode of several transports upgrades to the next one the server offers (upgrade.js).
     const next = CLIENT_MODES[c.mode][1]
@@ -121,8 +141,9 @@ export class LeanSession {
    * @returns {Record<string, unknown> | undefined}
    */
   connectData (c) {
-    if (c.pid === '') return this.config.auth
-    return c.offset === '' ? { pid: c.pid, ...this.config.auth } : { pid: c.pid, offset: c.offset, ...this.config.auth }
+    const auth = c.auth ?? this.config.auth
+    if (c.pid === '') return auth
+    return c.offset === '' ? { pid: c.pid, ...auth } : { pid: c.pid, offset: c.offset, ...auth }
   }
 
   /**
@@ -192,27 +213,53 @@ export class LeanSession {
    * @param {string} reason
    * @param {boolean} retry the end was not on purpose (socket.io-client would reconnect)
    * @param {boolean} graceful close the transports politely
+   * @param {string} [refusedBy] the namespace that refused the client, when that is why
    */
-  end (c, reason, retry, graceful) {
+  end (c, reason, retry, graceful, refusedBy) {
     if (c.state === STATE.IDLE || c.state === STATE.WAITING) return
-    const wasConnected = this.stop(c, graceful)
+    const up = this.stop(c, graceful)
     if (retry && this.config.reconnect) {
       c.state = STATE.WAITING
       c.reconnecting = true
       this.sweeper.setIn(c.i, backoffDelayMs(c.attempts++, Math.random, this.config.backoff))
     }
-    if (wasConnected) this.events.disconnected(c.i, reason)
-    else this.events.connectError(c.i, reason)
+    if (up === 0) this.events.connectError(c.i, reason, refusedBy)
+    else this.dropped(c.i, up, reason)
+  }
+
+  /**
+   * Tells the swarm that each namespace in `up` was lost.
+   * @param {number} i
+   * @param {number} up bits of the namespaces that were connected
+   * @param {string} reason
+   */
+  dropped (i, up, reason) {
+    for (let k = 0; k < this.nsps.length; k++) if (up & (1 << k)) this.events.disconnected(i, reason, this.nsps[k])
+  }
+
+  /**
+   * The client's own emit (EnginePool.emit).
+   * @param {number} i
+   * @param {string} nsp
+   * @param {string} event
+   * @param {unknown[]} args
+   * @param {((error: Error | null, args: unknown[]) => void) | undefined} callback
+   * @param {number} timeoutMs
+   */
+  emit (i, nsp, event, args, callback, timeoutMs) {
+    return emit(this, i, nsp, event, args, callback, timeoutMs)
   }
 
   /**
    * Frees client c's transports and deadline, leaving it idle.
    * @param {Client} c
    * @param {boolean} graceful
-   * @returns {boolean} whether it was connected
+   * @returns {number} bits of the namespaces that were connected (0: none)
    */
   stop (c, graceful) {
-    const wasConnected = c.state === STATE.CONNECTED
+    const up = c.state === STATE.CONNECTED ? c.up : 0
+    c.up = c.refused = 0
+    failAcks(c, -1, 'disconnected')
     c.gen++
     c.state = STATE.IDLE
     this.sweeper.clear(c.i)
@@ -224,7 +271,7 @@ export class LeanSession {
     c.sid = ''
     c.binary = c.early = null
     c.pausing = false
-    return wasConnected
+    return up
   }
 
   /** @param {number} i */
@@ -238,8 +285,8 @@ export class LeanSession {
       return
     }
     if (c.state === STATE.IDLE) return
-    if (c.state === STATE.CONNECTED) this.send(c, encodeDisconnect(this.nsp))
-    if (this.stop(c, true)) this.events.disconnected(i, 'io client disconnect')
+    if (c.state === STATE.CONNECTED) for (let k = 0; k < this.nsps.length; k++) if (c.up & (1 << k)) this.send(c, encodeDisconnect(this.nsps[k]))
+    this.dropped(i, this.stop(c, true), 'io client disconnect')
   }
 
   /** @param {Client} c a poll finished: poll again, or complete a pending upgrade */

@@ -58,8 +58,8 @@ export function openWebSocket (session, c, probe) {
   /** @type {SessionSocket} */
   let ws
   if (config.wsLibrary) {
-    const url = probe ? `${config.wsUrl}&sid=${encodeURIComponent(c.sid)}` : config.wsUrl
-    ws = new LeanWebSocket(url, session.wsOptions, session, c)
+    const url = probe ? `${config.wsUrl}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${config.wsUrl}${c.querySuffix}`
+    ws = new LeanWebSocket(url, c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }, session, c)
   } else {
     ws = new RawWebSocket(session, c, probe)
   }

@@ -1,0 +1,129 @@
+/**
+ * The namespaces of a lean client, multiplexed on its one Engine.IO session as
+ * socket.io-client's Manager does (--namespace /a --namespace /b): each is connected,
+ * refused or disconnected by the server on its own. And the client's own emits: EVENT
+ * packets, with an ack id when an acknowledgement is awaited (bounded by a timeout; a session
+ * that ends fails what it still waits for).
+ *
+ * With one namespace, a refusal or a server disconnect ends the session (socket.io-client's
+ * socket gives up, and its Manager closes with its last socket); with several, the session
+ * ends when no namespace is left.
+ */
+import { encodeConnect, encodeEvent } from './codec.js'
+import { STATE } from './client.js'
+
+/** @typedef {import('./client.js').Client} Client */
+/** @typedef {import('./session.js').LeanSession} LeanSession */
+/**
+ * @typedef {object} AckWaiter
+ * @property {number} ns the namespace the emit went to
+ * @property {(error: Error | null, args: unknown[]) => void} callback
+ * @property {NodeJS.Timeout} timer
+ */
+
+/**
+ * A namespace refused the client (CONNECT_ERROR, its middleware's `next(err)`).
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {number} ns
+ * @param {string} message
+ */
+export function onNamespaceRefused (s, c, ns, message) {
+  if (s.nsps.length === 1) return s.end(c, message, false, true, s.nsps[0])
+  c.refused |= 1 << ns
+  s.events.connectError(c.i, message, s.nsps[ns])
+  if (c.up === 0 && c.refused === s.allNamespaces) s.stop(c, true)
+}
+
+/**
+ * The server disconnected the client from a namespace on purpose (DISCONNECT).
+ * @param {LeanSession} s
+ * @param {Client} c
+ * @param {number} ns
+ */
+export function onServerDisconnect (s, c, ns) {
+  // socket.io-client stays away after this; apps that call connect() again: --reconnect-on-server-disconnect.
+  if (s.nsps.length === 1) return s.end(c, 'io server disconnect', s.config.reconnectOnServerDisconnect, true)
+  if (!(c.up & (1 << ns))) return
+  c.up &= ~(1 << ns)
+  failAcks(c, ns, 'io server disconnect')
+  s.events.disconnected(c.i, 'io server disconnect', s.nsps[ns])
+  if (s.config.reconnectOnServerDisconnect) s.send(c, encodeConnect(s.nsps[ns], c.auth ?? s.config.auth))
+  else if (c.up === 0) s.stop(c, true)
+}
+
+/**
+ * Emits `event` with `args` on client i's namespace; with `callback`, asks for an ack and
+ * calls it with the ack's arguments, or with an error after `timeoutMs` or when the session ends.
+ * @param {LeanSession} s
+ * @param {number} i
+ * @param {string} nsp
+ * @param {string} event
+ * @param {unknown[]} args
+ * @param {((error: Error | null, args: unknown[]) => void) | undefined} callback
+ * @param {number} timeoutMs
+ * @returns {boolean} false when the client is not connected to that namespace (nothing sent)
+ */
+export function emit (s, i, nsp, event, args, callback, timeoutMs) {
+  // JSON only: socket.io sends binary arguments as attachments, which this client does not write.
+  if (args.some((a) => Buffer.isBuffer(a) || a instanceof ArrayBuffer || ArrayBuffer.isView(a))) throw new TypeError('binary emit arguments need --engine sio (the lean engine emits JSON)')
+  const c = s.clients[i]
+  const ns = s.nspIndex.get(nsp)
+  if (c === undefined || ns === undefined || !(c.up & (1 << ns)) || c.state !== STATE.CONNECTED) return false
+  let ackId = -1
+  if (callback !== undefined) {
+    ackId = c.nextAck++
+    const id = ackId
+    const timer = setTimeout(() => {
+      if (c.acks?.delete(id)) callback(new Error('operation has timed out'), [])
+    }, timeoutMs)
+    timer.unref()
+    ;(c.acks ??= new Map()).set(ackId, { ns, callback, timer })
+  }
+  s.send(c, encodeEvent(nsp, event, args, ackId))
+  return true
+}
+
+/**
+ * An ACK packet: the answer to one of this client's emits.
+ * @param {Client} c
+ * @param {number} ackId
+ * @param {string} json the ack's arguments, a JSON array
+ * @returns {boolean} false when malformed
+ */
+export function onAck (c, ackId, json) {
+  const waiter = c.acks?.get(ackId)
+  if (waiter === undefined) return true // timed out already, or not ours: socket.io-client ignores it too
+  let args
+  try {
+    args = JSON.parse(json)
+  } catch {
+    return false
+  }
+  if (!Array.isArray(args)) return false
+  c.acks?.delete(ackId)
+  clearTimeout(waiter.timer)
+  waiter.callback(null, args)
+  return true
+}
+
+/**
+ * Fails the emits still waiting for an ack (all, or those of one namespace): the session or
+ * the namespace is gone. Called back later, never inside the transport's own handler.
+ * @param {Client} c
+ * @param {number} ns -1 = every namespace
+ * @param {string} reason
+ */
+export function failAcks (c, ns, reason) {
+  const acks = c.acks
+  if (acks === null || acks.size === 0) return
+  /** @type {AckWaiter[]} */
+  const failed = []
+  for (const [id, waiter] of acks) {
+    if (ns !== -1 && waiter.ns !== ns) continue
+    acks.delete(id)
+    clearTimeout(waiter.timer)
+    failed.push(waiter)
+  }
+  if (failed.length > 0) queueMicrotask(() => { for (const w of failed) w.callback(new Error(reason), []) })
+}

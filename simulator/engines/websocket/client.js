@@ -1,0 +1,38 @@
+/**
+ * The state of one plain WebSocket client: a small record with no closures and no timers
+ * (its deadlines live in the pool's DeadlineSweeper).
+ */
+
+/** @typedef {import('./ws-socket.js').PlainWsSocket | import('./raw-socket.js').PlainRawSocket} PlainSocket */
+
+/** Where a client is in its life. */
+export const STATE = Object.freeze({
+  /** Not started, or ended on purpose. */
+  IDLE: 0,
+  /** TCP connect and handshake (deadline: connect timeout). */
+  OPENING: 1,
+  /** Open, its first round trip under way (deadline: the same connect timeout). */
+  OPEN: 2,
+  CONNECTED: 3,
+  /** Waiting to reconnect (deadline: backoff delay). */
+  WAITING: 4
+})
+
+export class PlainClient {
+  /** @param {number} i */
+  constructor (i) {
+    this.i = i
+    /** @type {number} one of STATE */
+    this.state = STATE.IDLE
+    /** Bumped whenever a connection ends: callbacks of older sockets compare and bow out. */
+    this.gen = 0
+    /** @type {PlainSocket | null} */
+    this.ws = null
+    /** Attempts since the last connection (backoff exponent). */
+    this.attempts = 0
+    /** The next connection is a reconnection (counted when it connects). */
+    this.reconnecting = false
+    /** @type {string | null} this attempt's --send-on-open message, rendered */
+    this.openMessage = null
+  }
+}

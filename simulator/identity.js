@@ -1,0 +1,99 @@
+/**
+ * Who each client is: its handshake auth, query and headers and its room, rendered from the
+ * templates of --auth, --query, --header and --room (or --rooms) for client `i`, whose index
+ * in the whole run is `clientOffset + i` ({{i}}; feeder row `{{i}} mod rows`; {{env.NAME}}
+ * the simulator's environment). Checked when
+ * the options are normalised (every placeholder known, every feeder field present), rendered
+ * at each connection attempt: nothing is kept per client.
+ */
+import { invalidOption } from '../lib/errors.js'
+import { loadFeeder } from '../lib/feeder.js'
+import { compileJsonTemplate, compileMessageTemplate, compileTextTemplate } from '../lib/template.js'
+import { parseHeaders, parseQueryTemplate } from '../lib/cli-options/scenario.js'
+
+/** Placeholders of a client's templates. */
+export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
+
+/**
+ * What a client sends in its handshake; absent fields are not sent.
+ * @typedef {object} ClientIdentity
+ * @property {Record<string, unknown>} [auth] the CONNECT packet's payload
+ * @property {Record<string, string>} [query] handshake query parameters (besides the URL's)
+ * @property {Record<string, string>} [headers] on every polling request and the WebSocket upgrade
+ * @property {string} [openMessage] what a plain WebSocket client sends once open (--send-on-open), rendered
+ */
+
+/**
+ * @typedef {object} Identities
+ * @property {(i: number) => ClientIdentity} of the identity of client i, rendered now
+ * @property {(i: number) => string | null} roomOf client i's room; null without --rooms/--room
+ * @property {(i: number) => import('../lib/template.js').Lookup} lookupOf client i's placeholders ({{i}} {{sim}} {{room}} {{rand}} {{row.FIELD}}), for other templates (--join, --emit)
+ * @property {(flag: string, extra?: readonly string[]) => import('../lib/template.js').TemplateRules} rules how another client template is checked (--join, --emit): these placeholders, plus `extra`
+ * @property {boolean} personal whether identities differ between clients (else `of` returns one shared object)
+ * @property {{ path: string, rows: number, fields: string[] } | null} feeder
+ */
+
+/**
+ * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], sendOnOpen?: string | null, feeder?: string | null, rooms?: number | null, room?: string | null, clientOffset?: number }} options
+ *   normalised simulator options
+ * @param {{ simId: string, env?: NodeJS.ProcessEnv }} context env: what {{env.NAME}} reads (default: this process's environment)
+ * @returns {Identities}
+ */
+export function compileIdentities (options, { simId, env = process.env }) {
+  const feeder = options.feeder ? loadFeeder(options.feeder) : null
+  const hasRooms = Boolean(options.rooms || options.room)
+  const names = hasRooms ? CLIENT_PLACEHOLDERS : CLIENT_PLACEHOLDERS.filter((n) => n !== 'room')
+  const rules = (/** @type {string} */ flag, /** @type {readonly string[]} */ allowed = names) => ({ flag, names: allowed, rowFields: feeder ? feeder.fields : null, env: true })
+  for (const [flag, text] of [['--auth', options.auth], ['--query', options.queryTemplate], ['--header', (options.headers ?? []).join('\n')], ['--send-on-open', options.sendOnOpen]]) {
+    if (!hasRooms && text && /\{\{\s*room\s*\}\}/.test(text)) throw invalidOption(/** @type {string} */ (flag), 'uses {{room}}, which needs --rooms R or --room TEMPLATE')
+  }
+  if (options.auth && !options.auth.trim().startsWith('{')) throw invalidOption('--auth', `must be a JSON object template such as '{"token":"{{row.token}}"}', got ${JSON.stringify(options.auth)}`)
+  const auth = options.auth ? compileJsonTemplate(options.auth, rules('--auth')) : null
+  const query = parseQueryTemplate(options.queryTemplate, '--query').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--query'))]))
+  const headers = parseHeaders(options.headers, '--header').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--header'))]))
+  const openMessage = options.sendOnOpen ? compileMessageTemplate(options.sendOnOpen, rules('--send-on-open')) : null
+  const room = options.room ? compileTextTemplate(options.room, rules('--room', CLIENT_PLACEHOLDERS.filter((n) => n !== 'room'))) : null
+  const offset = options.clientOffset ?? 0
+  const rows = feeder?.rows ?? []
+
+  /**
+   * @param {number} i local index
+   * @param {string | null} roomName
+   */
+  const lookupFor = (i, roomName) => (/** @type {string} */ name) => {
+    const global = offset + i
+    switch (name) {
+      case 'i': return global
+      case 'sim': return simId
+      case 'room': return roomName
+      case 'rand': return Math.random().toString(36).slice(2, 10)
+      default: return name.startsWith('env.') ? env[name.slice(4)] ?? '' : rows[global % rows.length]?.[name.slice(4)] ?? ''
+    }
+  }
+  /** @param {number} i */
+  const roomOf = (i) => {
+    if (room) return String(room.render(lookupFor(i, null)))
+    return options.rooms ? `room-${(offset + i) % options.rooms}` : null
+  }
+  /** @param {number} i */
+  const render = (i) => {
+    const lookup = lookupFor(i, roomOf(i))
+    /** @type {ClientIdentity} */
+    const identity = {}
+    if (auth) identity.auth = /** @type {Record<string, unknown>} */ (auth.render(lookup))
+    if (query.length > 0) identity.query = Object.fromEntries(query.map(([k, v]) => [k, String(v.render(lookup))]))
+    if (headers.length > 0) identity.headers = Object.fromEntries(headers.map(([k, v]) => [k, String(v.render(lookup))]))
+    if (openMessage) identity.openMessage = String(openMessage.render(lookup))
+    return identity
+  }
+  const personal = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v)].some((t) => t !== null && t.placeholders.length > 0)
+  const shared = personal ? null : render(0)
+  return {
+    of: shared ? () => shared : render,
+    roomOf,
+    lookupOf: (i) => lookupFor(i, roomOf(i)),
+    rules: (flag, extra = []) => rules(flag, [...names, ...extra]),
+    personal,
+    feeder: feeder ? { path: feeder.path, rows: feeder.rows.length, fields: feeder.fields } : null
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * `--scenario file.js`: what flags cannot say, as a module of hooks run for every client on
+ * either engine through one small socket facade (emit, emitWithAck, join, leave, every):
+ *
+ *   export function identity (i, ctx) { return { auth: { token: ctx.row.token } } }   // each attempt, synchronous
+ *   export async function onConnect (socket, ctx) { await socket.join(ctx.room) }     // each namespace connect
+ *   export function onEvent (socket, event, args, ctx) { … }                           // every event that arrives
+ *   export function onDisconnect (socket, reason, ctx) { … }
+ *
+ * `ctx` is { i (index in the run), local (in this simulator), sim, room, row, namespace }.
+ * Hooks run with the same measurement and limits as flags: emits are counted and acks timed,
+ * joins make their clients expected by their room, an error in a hook is counted by its
+ * message (it never stops the swarm), and `every` timers end with the client's session.
+ */
+import { pathToFileURL } from 'node:url'
+import { existsSync } from 'node:fs'
+import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { monotonicMs } from '../lib/clock.js'
+import { invalidOption } from '../lib/errors.js'
+import { createReasonCounter } from '../lib/reasons.js'
+import { fieldGetter } from '../lib/fields.js'
+
+/** The hooks a scenario module may export. */
+export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect'])
+/** Fewest milliseconds between two runs of one `every` callback. */
+const MIN_EVERY_MS = 10
+
+/**
+ * @typedef {object} ScenarioHooks
+ * @property {(i: number, ctx: HookContext) => import('./identity.js').ClientIdentity | undefined} [identity]
+ * @property {(socket: HookSocket, ctx: HookContext) => unknown} [onConnect]
+ * @property {(socket: HookSocket, event: string, args: unknown[], ctx: HookContext) => unknown} [onEvent]
+ * @property {(socket: HookSocket, reason: string, ctx: HookContext) => unknown} [onDisconnect]
+ * @typedef {{ i: number, local: number, sim: string, room: string | null, row: Record<string, unknown> | null, namespace: string }} HookContext
+ * @typedef {object} HookSocket
+ * @property {number} index the client's index in the run
+ * @property {string} namespace
+ * @property {boolean} connected
+ * @property {(event: string, ...args: unknown[]) => boolean} emit
+ * @property {(event: string, ...args: unknown[]) => Promise<unknown[]>} emitWithAck resolves with the ack's arguments; rejects on timeout (--ack-timeout) or disconnect
+ * @property {(room: string, options?: { event?: string, payload?: unknown }) => Promise<boolean>} join emits the join (default `join` with `{ room }`) and counts the client in the room from the ack
+ * @property {(room: string, options?: { event?: string, payload?: unknown }) => boolean} leave
+ * @property {(ms: number, callback: () => unknown) => void} every runs callback every `ms` while this namespace session lasts
+ */
+
+/**
+ * Checks that a scenario file exists (the module itself is checked when loaded).
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function checkScenarioPath (value, flag) {
+  const path = String(value)
+  if (!/\.(m?js)$/.test(path)) throw invalidOption(flag, `must be a JavaScript module (.js or .mjs), got ${JSON.stringify(path)}`)
+  if (!existsSync(path)) throw invalidOption(flag, `cannot read ${JSON.stringify(path)}: no such file`)
+  return path
+}
+
+/**
+ * Loads a scenario module and checks its exports.
+ * @param {string} path absolute
+ * @returns {Promise<ScenarioHooks>}
+ */
+export async function loadScenario (path) {
+  let module
+  try {
+    module = await import(pathToFileURL(path).href)
+  } catch (error) {
+    throw invalidOption('--scenario', `${path} could not be loaded: ${/** @type {Error} */ (error).message}`)
+  }
+  const names = Object.keys(module).filter((n) => n !== 'default')
+  const unknown = names.filter((n) => !HOOK_NAMES.includes(n))
+  if (unknown.length > 0) throw invalidOption('--scenario', `${path} exports ${unknown.join(', ')}; a scenario exports hooks: ${HOOK_NAMES.join(', ')}`)
+  for (const name of names) if (typeof module[name] !== 'function') throw invalidOption('--scenario', `${path}: ${name} must be a function`)
+  if (names.length === 0) throw invalidOption('--scenario', `${path} exports no hook (${HOOK_NAMES.join(', ')})`)
+  return /** @type {ScenarioHooks} */ (module)
+}
+
+/**
+ * Runs a scenario's hooks for every client.
+ * @param {object} context
+ * @param {ScenarioHooks} context.hooks
+ * @param {import('./options.js').SimOptions} context.options
+ * @param {import('./identity.js').Identities} context.identities
+ * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
+ * @param {() => import('./engines/types.js').EnginePool} context.pool
+ * @param {string} context.simId
+ */
+export function createHookRunner ({ hooks, options, identities, deliveries, pool, simId }) {
+  const namespaces = deliveries.namespaces
+  const idOf = fieldGetter(options.idField)
+  const sessions = namespaces.map(() => new Uint32Array(options.clients))
+  /** @type {Map<string, NodeJS.Timeout[]>} timers of `every`, by client and namespace */
+  const timers = new Map()
+  const errors = createReasonCounter()
+  const calls = { identity: 0, onConnect: 0, onEvent: 0, onDisconnect: 0 }
+  const emits = { sent: 0, acked: 0, timedOut: 0, failed: 0, ackTime: createHistogram() }
+  /** emitWithAck calls waiting for their ack (the run's end waits for them, bounded). */
+  let pendingAcks = 0
+  let stopped = false
+
+  /** A hook's error; those of hooks the swarm's own end cut short (a pending emitWithAck) are not. @param {unknown} error */
+  const fail = (error) => { if (!stopped) errors.add(error instanceof Error ? error.message : String(error)) }
+  /**
+   * Runs a hook; a throw or a rejection is counted, never thrown.
+   * @param {() => unknown} run
+   */
+  const guard = (run) => {
+    try {
+      const out = run()
+      if (out instanceof Promise) out.catch(fail)
+    } catch (error) {
+      fail(error)
+    }
+  }
+
+  /** @param {number} i @param {number} k @returns {HookContext} */
+  const contextOf = (i, k) => {
+    const lookup = identities.lookupOf(i)
+    const rows = identities.feeder ? /** @type {Record<string, unknown>} */ (Object.fromEntries(identities.feeder.fields.map((f) => [f, lookup(`row.${f}`)]))) : null
+    return { i: options.clientOffset + i, local: i, sim: simId, room: identities.roomOf(i), row: rows, namespace: namespaces[k] }
+  }
+
+  /**
+   * The facade a hook gets for client i's namespace k.
+   * @param {number} i
+   * @param {number} k
+   * @returns {HookSocket}
+   */
+  function socketOf (i, k) {
+    const nsp = namespaces[k]
+    const session = sessions[k][i]
+    const live = () => sessions[k][i] === session && !stopped
+    const send = (/** @type {string} */ event, /** @type {unknown[]} */ args, /** @type {((error: Error | null, args: unknown[]) => void) | undefined} */ callback) => {
+      // A line the server may relay back to its room: its sender is not expected to get it.
+      const id = idOf(args[0])
+      if (typeof id === 'string' || typeof id === 'number') deliveries.ownMessage(i, k, event, String(id))
+      const sent = live() && pool().emit(i, nsp, event, args, callback, options.ackTimeoutMs)
+      if (sent) emits.sent++
+      return sent
+    }
+    const emitWithAck = (/** @type {string} */ event, /** @type {unknown[]} */ args) => new Promise((resolve, reject) => {
+      const startMs = monotonicMs()
+      const sent = send(event, args, (error, answer) => {
+        pendingAcks--
+        if (error === null) {
+          emits.acked++
+          recordMs(emits.ackTime, monotonicMs() - startMs)
+          return resolve(answer)
+        }
+        if (/timed out|timeout/i.test(error.message)) emits.timedOut++
+        else emits.failed++
+        reject(error)
+      })
+      if (sent) pendingAcks++
+      else reject(new Error(`not connected to ${nsp}`))
+    })
+    return {
+      index: options.clientOffset + i,
+      namespace: nsp,
+      get connected () { return live() },
+      emit: (event, ...args) => send(event, args, undefined),
+      emitWithAck: (event, ...args) => emitWithAck(event, args),
+      async join (room, { event = 'join', payload = { room } } = {}) {
+        deliveries.assignRoom(i, k, room)
+        await emitWithAck(event, [payload])
+        if (!live()) return false
+        deliveries.setJoined(i, k, room, true)
+        return true
+      },
+      leave (room, { event = 'leave', payload = { room } } = {}) {
+        deliveries.setJoined(i, k, room, false)
+        return send(event, [payload], undefined)
+      },
+      every (ms, callback) {
+        if (!live()) return
+        const key = `${i}/${k}`
+        const timer = setInterval(() => { if (live()) guard(callback) }, Math.max(MIN_EVERY_MS, ms))
+        timer.unref()
+        timers.set(key, [...(timers.get(key) ?? []), timer])
+      }
+    }
+  }
+
+  /** @param {number} i @param {number} k */
+  function clearTimers (i, k) {
+    const key = `${i}/${k}`
+    for (const timer of timers.get(key) ?? []) clearInterval(timer)
+    timers.delete(key)
+  }
+
+  return {
+    /** @type {((i: number) => import('./identity.js').ClientIdentity) | null} */
+    identity: hooks.identity
+      ? (i) => {
+          const own = identities.of(i)
+          calls.identity++
+          try {
+            const given = /** @type {NonNullable<ScenarioHooks['identity']>} */ (hooks.identity)(i, contextOf(i, 0))
+            if (given instanceof Promise) throw new Error('identity() must return synchronously (it runs at every connection attempt)')
+            return given ? { ...own, ...given } : own
+          } catch (error) {
+            fail(error)
+            return own
+          }
+        }
+      : null,
+
+    /** Whether every arriving event goes to onEvent. */
+    wantsEvents: hooks.onEvent !== undefined,
+
+    /**
+     * @param {number} i
+     * @param {number} k
+     * @param {boolean} isUp
+     * @param {string} [reason]
+     */
+    onNamespace (i, k, isUp, reason = '') {
+      if (!isUp) {
+        clearTimers(i, k)
+        const socket = socketOf(i, k)
+        sessions[k][i]++
+        if (hooks.onDisconnect) {
+          calls.onDisconnect++
+          guard(() => hooks.onDisconnect?.(socket, reason, contextOf(i, k)))
+        }
+        return
+      }
+      sessions[k][i]++
+      if (!hooks.onConnect || stopped) return
+      calls.onConnect++
+      guard(() => hooks.onConnect?.(socketOf(i, k), contextOf(i, k)))
+    },
+
+    /**
+     * @param {number} i
+     * @param {number} k
+     * @param {string} event
+     * @param {unknown[]} args
+     */
+    onEvent (i, k, event, args) {
+      if (stopped) return
+      calls.onEvent++
+      guard(() => hooks.onEvent?.(socketOf(i, k), event, args, contextOf(i, k)))
+    },
+
+    /** @returns {number} emitWithAck calls still waiting for their ack */
+    pendingAcks: () => pendingAcks,
+
+    stop () {
+      stopped = true
+      for (const list of timers.values()) for (const timer of list) clearInterval(timer)
+      timers.clear()
+    },
+
+    /** @returns {NonNullable<import('../lib/schema.js').ScenarioReport['hooks']>} */
+    record () {
+      return {
+        calls: { ...calls },
+        errors: errors.record(),
+        emits: { sent: emits.sent, acked: emits.acked, timedOut: emits.timedOut, failed: emits.failed, ackTime: { ...summarize(emits.ackTime), histogram: encode(emits.ackTime) } }
+      }
+    }
+  }
+}

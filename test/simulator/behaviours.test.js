@@ -1,0 +1,99 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { startAppServer } from '../helpers/app-server.js'
+import { startTestSwarm } from '../helpers/swarm.js'
+import { waitFor } from '../helpers/wait.js'
+import { runSwarm } from '../../simulator/swarm.js'
+
+for (const engine of ['sio', 'lean']) {
+  for (const transport of ['websocket', 'polling']) {
+    test(`${engine} ${transport}: emitters send chat lines with acks; the server relays them to the room and receivers measure them`, async (t) => {
+      const server = await startAppServer(t)
+      const swarm = startTestSwarm(t, {
+        url: server.url,
+        engine,
+        transport,
+        clients: 6,
+        rooms: 2,
+        join: 'join {"room":"{{room}}"}',
+        emit: 'chat {"room":"{{room}}","text":"line {{seq}} from {{i}}"}',
+        emitRate: '20/s',
+        emitters: '50%',
+        emitAck: true,
+        event: 'none'
+      })
+      await waitFor(() => server.counts.chats >= 30, { timeoutMs: 15000, message: () => `30 chat lines relayed (have ${server.counts.chats})` })
+      const stoppedAt = Date.now()
+      const result = await swarm.stop()
+      const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
+      assert.equal(emits.emitters, 3, '50% of 6 clients, spread over the indices')
+      assert.ok(emits.sent >= 30, `sent ${emits.sent}`)
+      assert.equal(emits.acked + emits.timedOut + emits.failed, emits.sent, `every emit is accounted for: ${JSON.stringify(emits)}`)
+      assert.ok(emits.acked >= 25, `acked ${emits.acked}`)
+      assert.equal(emits.timedOut, 0)
+      assert.equal(emits.ackTime?.count, emits.acked, 'each ack timed')
+      assert.ok((emits.ackTime?.max ?? Infinity) < 2000)
+      const lines = result.messages.filter((m) => m.event === 'chat')
+      assert.ok(lines.length >= 25, `relayed lines measured: ${lines.length}`)
+      for (const m of lines.filter((m) => m.firstAt < stoppedAt - 1500)) {
+        assert.match(m.id, /^e[0-5]\.\d+$/)
+        assert.equal(m.expected, 2, `${m.id}: the room's other two clients expect it (3 per room, the sender not)`)
+        assert.deepEqual([m.missing, m.misdelivered, m.duplicates], [0, 0, 0], m.id)
+        assert.equal(m.received, 2, `${m.id}: the server sends it back to its sender too, which is not counted`)
+        assert.ok(m.absolute && m.absolute.count === 3, 'absolute latency from the emitter\'s sentAt')
+      }
+    })
+  }
+
+  test(`${engine}: the run ends after the lines in flight: their acks and relayed copies are counted, not failed or missing`, async (t) => {
+    // Each line is relayed and acked 300 ms after the server hears it: at any time, lines are in flight.
+    const server = await startAppServer(t, { relayDelayMs: 300 })
+    const swarm = startTestSwarm(t, { url: server.url, engine, clients: 3, emit: 'chat {"text":"hi"}', emitRate: '20/s', emitTiming: 'fixed', emitAck: true, event: 'none' })
+    await waitFor(() => server.counts.chats >= 20, { timeoutMs: 15000, message: () => `20 lines heard (have ${server.counts.chats})` })
+    const result = await swarm.stop()
+    const emits = result.scenario?.emits
+    assert.ok(emits && emits.sent >= 20, JSON.stringify(emits))
+    assert.deepEqual([emits.acked, emits.timedOut, emits.failed], [emits.sent, 0, 0], 'every line in flight at the end was acked')
+    const lines = result.messages.filter((m) => m.event === 'chat')
+    assert.equal(lines.length, emits.sent, 'every line measured')
+    for (const m of lines) assert.deepEqual([m.expected, m.received, m.missing], [2, 2, 0], `${m.id}: the two others (the sender's copy back is not counted)`)
+  })
+
+  test(`${engine}: a server that never acks yields timeouts, not a hang`, async (t) => {
+    const server = await startAppServer(t, { relay: false })
+    const stop = new AbortController()
+    t.after(() => stop.abort())
+    let done = false
+    const run = runSwarm({ url: server.url, engine, clients: 2, ramp: 0, duration: 30, emit: 'chat {"text":"hi"}', emitRate: '10/s', emitAck: true, ackTimeout: '200ms' }, { signal: stop.signal }).finally(() => { done = true })
+    // The first emits have timed out once their 200 ms have passed since the server heard them.
+    await waitFor(() => server.counts.firstChatAt > 0 && Date.now() - server.counts.firstChatAt > 600, { timeoutMs: 15000 })
+    stop.abort()
+    const result = await run
+    assert.equal(done, true)
+    const emits = result.scenario?.emits
+    assert.ok(emits && emits.timedOut > 0, `timeouts counted: ${JSON.stringify(emits)}`)
+    assert.equal(emits.acked, 0)
+    assert.equal(emits.ackTime?.count, 0)
+    assert.equal(emits.acked + emits.timedOut + emits.failed, emits.sent)
+  })
+}
+
+test('joins: a refused join is a failure with its reason; a server that does not ack joins takes a client in from the emit', async (t) => {
+  const server = await startAppServer(t, { ackJoins: false })
+  const swarm = startTestSwarm(t, { url: server.url, engine: 'lean', clients: 3, room: 'full', join: 'join {"room":"{{room}}"}' })
+  await waitFor(() => server.counts.joins === 3, { timeoutMs: 10000 })
+  const refused = await swarm.stop()
+  assert.deepEqual([refused.scenario?.joins?.failed, refused.scenario?.joins?.acked], [3, 0])
+  assert.deepEqual(refused.scenario?.joins?.reasons, { 'no such room': 3 })
+
+  const silent = startTestSwarm(t, { url: server.url, engine: 'lean', clients: 2, rooms: 1, join: 'join {"room":"{{room}}"}', ackTimeout: '300ms' })
+  await waitFor(() => server.roomSize('room-0') === 2, { timeoutMs: 10000 })
+  // Past the ack timeout, the clients count as in their room: a room message is expected by both.
+  await waitFor(() => Date.now() - server.counts.lastJoinAt > 500, { timeoutMs: 5000 })
+  server.io.to('room-0').emit('broadcast', { id: 'm', sentAt: Date.now(), room: 'room-0' })
+  await waitFor(() => silent.closed.some((m) => m.id === 'm'), { timeoutMs: 10000 })
+  const result = await silent.stop()
+  assert.deepEqual([result.scenario?.joins?.unacked, result.scenario?.joins?.acked], [2, 0])
+  const m = result.messages.find((x) => x.id === 'm')
+  assert.deepEqual([m?.expected, m?.received, m?.missing], [2, 2, 0])
+})

@@ -1,0 +1,163 @@
+/**
+ * The plain WebSocket pool against real `ws` servers in this process, for both clients (ws
+ * and builtin): the first round trip, refusals, reconnection after a close, timeouts, the
+ * payload limit, closing on purpose, and frames decoded once.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { once } from 'node:events'
+import { WebSocketServer } from 'ws'
+import { websocketEngine } from '../../../../simulator/engines/websocket.js'
+import { PAYLOAD_TOO_LARGE } from '../../../../simulator/engines/limits.js'
+import { recorder, waitFor } from '../lean/helpers.js'
+
+const CLIENTS = /** @type {const} */ (['ws', 'builtin'])
+
+/**
+ * A ws server on a free loopback port, closed after the test.
+ * @param {import('node:test').TestContext} t
+ * @param {import('ws').ServerOptions} [options]
+ */
+async function startWss (t, options = {}) {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', ...options })
+  await once(wss, 'listening')
+  t.after(() => {
+    for (const ws of wss.clients) ws.terminate()
+    return new Promise((resolve) => wss.close(() => resolve(undefined)))
+  })
+  return { wss, url: `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (wss.address()).port}/feed` }
+}
+
+/**
+ * A pool of plain WebSocket clients, closed after the test.
+ * @param {import('node:test').TestContext} t
+ * @param {string} url
+ * @param {Partial<import('../../../../simulator/engines/websocket/config.js').PlainOptions>} [extra]
+ */
+function openPool (t, url, extra = {}) {
+  const { log, events } = recorder()
+  const pool = websocketEngine.createPool({ url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: true, heartbeatTickMs: 20, ...extra }, events)
+  t.after(() => pool.close())
+  return { pool, log }
+}
+
+for (const wsClient of CLIENTS) {
+  test(`${wsClient}: connected after the first round trip, the --send-on-open message first, headers and query on the upgrade`, async (t) => {
+    const { wss, url } = await startWss(t)
+    /** @type {string[]} */
+    const seen = []
+    wss.on('connection', (ws, req) => {
+      seen.push(`open ${req.url} ${req.headers['x-user']}`)
+      ws.on('message', (data) => seen.push(`message ${data}`))
+      ws.on('ping', () => seen.push('ping'))
+    })
+    const identity = (/** @type {number} */ i) => ({ query: { user: `u${i}` }, headers: { 'X-User': `u${i}` }, openMessage: `{"sub":${i}}` })
+    const { pool, log } = openPool(t, `${url}?v=1`, { wsClient, identity })
+    pool.connect(3, 'websocket')
+    await waitFor(() => log.connectedCount === 1, 'the client connected')
+    assert.deepEqual(seen, ['open /feed?v=1&user=u3 u3', 'message {"sub":3}', 'ping'], 'the subscribe, then the ping whose pong settles the client')
+    assert.equal(log.connected.get(3), 'websocket')
+    assert.equal(log.attempts, 1)
+  })
+
+  test(`${wsClient}: a close right after the handshake is a refusal, not a connection; reconnects with the backoff`, async (t) => {
+    const { wss, url } = await startWss(t)
+    let refusals = 0
+    wss.on('connection', (ws) => { refusals++; ws.close(1008, 'bad token') })
+    const { pool, log } = openPool(t, url, { wsClient, reconnect: true })
+    pool.connect(0, 'websocket')
+    await waitFor(() => log.errors.length >= 2, 'two refusals (the second after the backoff)')
+    assert.deepEqual(log.errors.slice(0, 2).map((e) => e.reason), ['refused: close 1008 policy violation: bad token', 'refused: close 1008 policy violation: bad token'])
+    assert.equal(log.connectedCount, 0)
+    assert.equal(log.attempts, refusals)
+  })
+
+  test(`${wsClient}: a server close after connecting is a disconnect by code and reason; the client reconnects`, async (t) => {
+    const { wss, url } = await startWss(t)
+    let connections = 0
+    wss.on('connection', (ws) => {
+      if (++connections === 1) ws.once('ping', () => setImmediate(() => ws.close(1011, 'boom')))
+    })
+    const { pool, log } = openPool(t, url, { wsClient })
+    pool.connect(0, 'websocket')
+    await waitFor(() => log.reconnected === 1, 'reconnected after the backoff', 8000)
+    assert.deepEqual(log.disconnects, [{ i: 0, reason: 'close 1011 internal error: boom' }])
+    assert.equal(log.connectedCount, 2)
+    assert.deepEqual(log.errors, [])
+  })
+
+  test(`${wsClient}: a server that never answers pings: its clients count as connected at the connect timeout`, async (t) => {
+    const { wss, url } = await startWss(t, { autoPong: false })
+    const { pool, log } = openPool(t, url, { wsClient, connectTimeoutMs: 200 })
+    pool.connect(0, 'websocket')
+    await waitFor(() => wss.clients.size === 1, 'the server has the client')
+    assert.equal(log.connectedCount, 0, 'not before the timeout')
+    await waitFor(() => log.connectedCount === 1, 'connected at the timeout')
+  })
+
+  test(`${wsClient}: a handshake that never finishes times out and is retried`, async (t) => {
+    const server = net.createServer(() => {})
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    t.after(() => { server.close() })
+    /** @type {net.Socket[]} */
+    const sockets = []
+    server.on('connection', (s) => sockets.push(s))
+    t.after(() => { for (const s of sockets) s.destroy() })
+    const { pool, log } = openPool(t, `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`, { wsClient, connectTimeoutMs: 150 })
+    pool.connect(0, 'websocket')
+    await waitFor(() => log.errors.length === 1, 'a timeout')
+    assert.equal(log.errors[0].reason, 'timeout')
+  })
+
+  test(`${wsClient}: a message over --max-payload closes the client with that reason`, async (t) => {
+    const { wss, url } = await startWss(t)
+    const { pool, log } = openPool(t, url, { wsClient, maxPayloadBytes: 1000, reconnect: false })
+    pool.connect(0, 'websocket')
+    await waitFor(() => log.connectedCount === 1, 'connected')
+    for (const ws of wss.clients) ws.send('x'.repeat(2000))
+    await waitFor(() => log.disconnects.length === 1, 'closed')
+    assert.equal(log.disconnects[0].reason, PAYLOAD_TOO_LARGE)
+  })
+
+  test(`${wsClient}: one frame to many clients is decoded once, text and binary apart; disconnect and close are polite`, async (t) => {
+    const { wss, url } = await startWss(t)
+    /** @type {number[]} */
+    const codes = []
+    wss.on('connection', (ws) => ws.on('close', (code) => codes.push(code)))
+    const { pool, log } = openPool(t, url, { wsClient, match: [['type', 'score']] })
+    for (let i = 0; i < 3; i++) pool.connect(i, 'websocket')
+    await waitFor(() => log.connectedCount === 3, 'connected')
+    for (const ws of wss.clients) {
+      ws.send('{"type":"score","id":1}')
+      ws.send(Buffer.from('{"type":"score","id":2}'))
+      ws.send('{"type":"ping"}')
+    }
+    await waitFor(() => log.messages.length === 6 && log.unmeasured.length === 3, 'every copy')
+    const texts = log.messages.filter((m) => /** @type {any} */ (m.args[0]).id === 1)
+    assert.equal(texts.length, 3)
+    assert.ok(texts.every((m) => m.args === texts[0].args && m.event === 'message'), 'the same args for every client')
+    assert.deepEqual(log.unmeasured.map((u) => u.event), ['type=ping', 'type=ping', 'type=ping'])
+    pool.disconnect(1)
+    assert.deepEqual(log.disconnects, [{ i: 1, reason: 'io client disconnect' }])
+    await pool.close()
+    await waitFor(() => codes.length === 3, 'the server saw every close')
+    assert.deepEqual(codes, [1000, 1000, 1000])
+    assert.equal(log.disconnects.length, 3)
+  })
+
+  test(`${wsClient}: subprotocols are offered; one the server did not pick fails the handshake`, async (t) => {
+    /** @type {string[][]} */
+    const offered = []
+    const { url } = await startWss(t, { handleProtocols: (protocols) => { offered.push([...protocols]); return protocols.has('b') ? 'b' : false } })
+    const { pool, log } = openPool(t, url, { wsClient, subprotocols: ['a', 'b'], reconnect: false })
+    pool.connect(0, 'websocket')
+    await waitFor(() => log.connectedCount === 1, 'connected with b')
+    const other = openPool(t, url, { wsClient, subprotocols: ['c'], reconnect: false })
+    other.pool.connect(0, 'websocket')
+    await waitFor(() => other.log.errors.length === 1, 'refused')
+    assert.equal(other.log.errors[0].reason, 'Server sent no subprotocol')
+    assert.deepEqual(offered, [['a', 'b'], ['c']])
+  })
+}

@@ -1,0 +1,80 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { formatSimSummary } from '../../simulator/format.js'
+import { startAppServer } from '../helpers/app-server.js'
+import { runCli } from '../helpers/cli.js'
+import { waitFor } from '../helpers/wait.js'
+import { encodedDelay, recordRoomMessages } from '../results/make-reports.js'
+
+/**
+ * A SimResult with what formatSimSummary reads, and the given parts.
+ * @param {Partial<import('../../lib/schema.js').SimResult>} over
+ * @returns {import('../../lib/schema.js').SimResult}
+ */
+function simResult (over) {
+  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
+    id: 's1',
+    engine: 'lean',
+    options: { url: 'http://127.0.0.1:1', transport: 'websocket' },
+    agent: { keepAlive: true, maxSockets: null },
+    server: { rampMs: 0, rampSource: 'given', handshakeError: null, diagnosis: null },
+    clients: { target: 6, connected: 6, failed: 0, everConnected: 6, byTransport: {}, attempts: 6, reconnects: 0, disconnects: {}, errors: {}, connectTime: { ...encodedDelay([1]), curve: [] } },
+    messages: [],
+    health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
+    timeline: [],
+    ...over
+  }))
+}
+
+test('simulate\'s summary: copies in capitals when wrong, namespaces, joins, emits and hooks', () => {
+  const messages = recordRoomMessages({ clients: 6, rooms: 3, messages: [{ id: 'm1', room: 'room-1', to: [1, 4, 0] }, { id: 'm2', room: null, twice: [2] }] })
+  const text = formatSimSummary(simResult({
+    messages,
+    messageRollups: [{ event: 'broadcast', round: 1, messages: 3, received: 18, expected: 18, missing: 0, duplicates: 1, misdelivered: 2, late: 0, firstAt: 0, lastAt: 0, relative: encodedDelay([1]), absolute: null }],
+    clients: { ...simResult({}).clients, namespaces: [{ name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: 6 } }] },
+    scenario: {
+      joins: { event: 'join', sent: 6, acked: 5, unacked: 0, failed: 1, reasons: { 'no such room': 1 }, time: encodedDelay([2, 3, 4, 5, 6]) },
+      hooks: { calls: { identity: 0, onConnect: 6, onEvent: 0, onDisconnect: 0 }, errors: { boom: 2 }, emits: { sent: 0, acked: 0, timedOut: 0, failed: 0, ackTime: encodedDelay([]) } }
+    }
+  }))
+  assert.match(text, /^copies: MISDELIVERED 3 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m, 'kept messages and rollups')
+  assert.match(text, /^namespace \/admin: connected 0, connects 0, refused 6 \(unauthorized: 6\), drops 0$/m)
+  assert.match(text, /^joins \(join\): sent 6, acked 5, failed 1 \(no such room: 1\), unacked 0; join time p50 4\.00ms, p99 6\.00ms, max 6\.00ms$/m)
+  assert.match(text, /^HOOK ERRORS 2: boom: 2$/m)
+  const quiet = formatSimSummary(simResult({ messages: recordRoomMessages({ clients: 2, rooms: 1, messages: [{ id: 'a', room: null }] }) }))
+  assert.match(quiet, /^copies: misdelivered 0, duplicated 0$/m)
+  assert.doesNotMatch(quiet, /namespace |joins |emits |hook/)
+  assert.doesNotMatch(formatSimSummary(simResult({})), /copies:/, 'no message, no copies line')
+})
+
+test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces: the merged result and summary count a server\'s wrong and second copies exactly', async (t) => {
+  const server = await startAppServer(t, { namespaces: ['/', '/news'] })
+  // --duration ends the run by itself (a SIGTERM right after the server's emits could race their
+  // frames in the workers' sockets); 20 s leaves slow child starts on a loaded machine room.
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '6', '--url', server.url, '--ramp', '0', '--duration', '20s', '--id', 'ws',
+    '--rooms', '3', '--namespace', '/', '--namespace', '/news', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}"}', '--emit-rate', '5/s',
+    '--emitters', '50%', '--emit-ack', '--event', 'broadcast', '--event', 'chat', '--json'], { timeoutMs: 60000 })
+  const joined = () => ['room-0', 'room-1', 'room-2'].every((r) => server.roomSize(r) === 2 && server.roomSize(r, '/news') === 2)
+  await waitFor(joined, { timeoutMs: 15000, message: 'two clients in each room of / and /news' })
+  await waitFor(() => server.counts.chats > 0, { timeoutMs: 10000, message: 'chat lines from the emitters' })
+  const now = Date.now()
+  // Wrong: room-1's message reaches room-0's two clients too. Twice: room-2's message, two copies each.
+  server.io.to('room-0').to('room-1').emit('broadcast', { id: 'wrong', sentAt: now, room: 'room-1' })
+  server.io.to('room-2').emit('broadcast', { id: 'twice', sentAt: now, room: 'room-2' })
+  server.io.to('room-2').emit('broadcast', { id: 'twice', sentAt: now, room: 'room-2' })
+  const { code, stdout, stderr } = await run
+  assert.equal(code, 0, stderr)
+  const result = /** @type {import('../../lib/schema.js').SimResult} */ (JSON.parse(stdout))
+  const byId = Object.fromEntries(result.messages.map((m) => [m.id, m]))
+  assert.deepEqual([byId.wrong.room, byId.wrong.expected, byId.wrong.received, byId.wrong.misdelivered], ['room-1', 2, 2, 2])
+  assert.deepEqual([byId.twice.expected, byId.twice.received, byId.twice.duplicates, byId.twice.misdelivered], [2, 2, 2, 0])
+  assert.deepEqual([result.scenario?.joins?.sent, result.scenario?.joins?.acked, result.scenario?.joins?.failed], [12, 12, 0], 'two namespaces × six clients, both workers merged')
+  assert.equal(result.scenario?.emits?.emitters, 3)
+  assert.ok((result.scenario?.emits?.ackTime?.count ?? 0) > 0, 'acks timed in the merged histogram')
+  assert.deepEqual(result.clients.namespaces?.map((n) => [n.name, n.connects]), [['/', 6], ['/news', 6]])
+  assert.match(stderr, /^copies: MISDELIVERED 2 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m)
+  assert.match(stderr, /^namespace \/news: connected \d, connects 6, refused 0, drops \d/m)
+  assert.match(stderr, /^joins \(join\): sent 12, acked 12, failed 0, unacked 0; join time p50 /m)
+  // An emit still waiting for its ack when the swarm ends is cut short (failed, with its reason): not asserted.
+  assert.match(stderr, /^emits \(chat\): 3 emitters, sent \d+, acked \d+, timed out 0, failed \d+( \([^)]*\))?; ack time p50 /m)
+})
