@@ -6,6 +6,7 @@
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
 import { groupBy, mergeDeliveries } from './merge.js'
+import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
 
 /**
  * @typedef {import('../lib/schema.js').DelaySummary} DelaySummary
@@ -50,7 +51,7 @@ export function meanOfMeans (summaries) {
  */
 function mergeEntries (entries, clocks) {
   const reports = entries.map((e) => e.report)
-  const { received, expected, missing, relative, absolute } = mergeDeliveries(reports, { histograms: false })
+  const { received, expected, missing, duplicates, misdelivered, relative, absolute } = mergeDeliveries(reports, { histograms: false })
   // A simulator that never reported its clock is taken as sharing the reference clock.
   // (A loop, not Math.max(...list): a round can hold 100,000s of reports.)
   let uncertaintyMs = 0
@@ -59,6 +60,8 @@ function mergeEntries (entries, clocks) {
     received,
     expected,
     missing,
+    duplicates,
+    misdelivered,
     relative: summaryOf(relative),
     absolute: absolute && summaryOf(absolute),
     uncertaintyMs,
@@ -132,6 +135,8 @@ export function mergeMessageReports (entries, clocks) {
         id: first.id,
         ...(first.batch === undefined ? {} : { batch: first.batch }),
         event: first.event,
+        namespace: first.namespace ?? '/',
+        room: first.room ?? null,
         round: first.round,
         seq: first.seq,
         sentAt: group.find((e) => e.report.sentAt !== null)?.report.sentAt ?? null,
@@ -199,8 +204,21 @@ export function sumClients (finals, simulatorList) {
     disconnects: mergeReasonCounts(finals.map((f) => f.clients.disconnects)),
     unmeasuredEvents: mergeReasonCounts(finals.map((f) => f.clients.unmeasuredEvents ?? {})),
     // Each simulator's storms, named: a restart shows as one storm per simulator.
-    storms: finals.flatMap((f) => (f.clients.storms?.list ?? []).map((s) => ({ ...s, simulator: f.simulator }))).sort((a, b) => a.startedAt - b.startedAt)
+    storms: finals.flatMap((f) => (f.clients.storms?.list ?? []).map((s) => ({ ...s, simulator: f.simulator }))).sort((a, b) => a.startedAt - b.startedAt),
+    ...optional('namespaces', mergeNamespaceCounts(finals.map((f) => f.clients.namespaces)))
   }
+}
+
+/**
+ * `{ [key]: value }`, or nothing when the value is undefined (absent, not `undefined`, in JSON and deepEqual).
+ * @template {string} K
+ * @template V
+ * @param {K} key
+ * @param {V | undefined} value
+ * @returns {{ [k in K]?: V }}
+ */
+function optional (key, value) {
+  return /** @type {{ [k in K]?: V }} */ (value === undefined ? {} : { [key]: value })
 }
 
 /**
@@ -216,9 +234,10 @@ export function sumClients (finals, simulatorList) {
  * @param {RunSamples} input.samples from getSamples
  * @param {(FinalReport & { simulator: string })[]} input.finals from getFinals
  * @param {SimulatorSummary[]} input.simulatorList from listSimulators
+ * @param {import('../lib/schema.js').DeliveryBreakdown} [input.deliveries] from getDeliveries
  * @returns {DistributionResult}
  */
-export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList }) {
+export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList, deliveries }) {
   const connectTime = mergeEncoded(finals.map((f) => f.clients.connectTime.histogram))
   return {
     name,
@@ -233,7 +252,9 @@ export function buildDistribution ({ name, simulators, clientsPerSimulator, star
     timeline: samples.timeline,
     health: samples.health,
     connectTime: { ...summarize(connectTime), curve: percentileCurve(connectTime) },
-    server: samples.server
+    server: samples.server,
+    ...optional('scenario', mergeScenarioReports(finals.map((f) => f.scenario))),
+    ...optional('deliveries', deliveries)
   }
 }
 

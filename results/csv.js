@@ -36,13 +36,16 @@ const MESSAGE_HEADER = [
   'distribution', 'round', 'seq', 'id', 'event', 'sent_at', 'simulators', 'received', 'expected', 'missing',
   'relative_mean_ms', 'relative_p50_ms', 'relative_p90_ms', 'relative_p99_ms', 'relative_max_ms',
   'absolute_p50_ms', 'absolute_p99_ms', 'absolute_uncertainty_ms', 'avg_of_averages_ms',
-  'floor_cpu_ms', 'floor_spread_ms', 'floor_simulator', 'floor_busy_max'
+  'floor_cpu_ms', 'floor_spread_ms', 'floor_simulator', 'floor_busy_max',
+  'namespace', 'room', 'duplicates', 'misdelivered'
 ]
 
 /**
  * One row per message per distribution. The floor columns: the simulator that spent the most
  * CPU draining the message, that CPU and its wall spread, and the largest CPU ÷ spread of any
- * simulator (empty when no simulator reported a floor).
+ * simulator (empty when no simulator reported a floor). The namespace, room and copy counts
+ * come last (added later: columns keep their places); room is empty for a message to every
+ * client, and the four are empty in results older than them.
  * @param {DistributionResult[]} distributions
  * @returns {string}
  */
@@ -51,9 +54,37 @@ export function messagesCsv (distributions) {
     d.name, m.round, m.seq, m.id, m.event, m.sentAt, m.simulators, m.received, m.expected, m.missing,
     m.relative.mean, m.relative.p50, m.relative.p90, m.relative.p99, m.relative.max,
     m.absolute?.p50, m.absolute?.p99, m.absolute?.uncertaintyMs, m.avgOfAverages.relativeMs,
-    m.floor?.cpuMs, m.floor?.spreadMs, m.floor?.simulator, m.floor?.busyMax
+    m.floor?.cpuMs, m.floor?.spreadMs, m.floor?.simulator, m.floor?.busyMax,
+    m.namespace, m.room, m.duplicates, m.misdelivered
   ]))
   return csv(MESSAGE_HEADER, rows)
+}
+
+const DELIVERY_HEADER = [
+  'distribution', 'scope', 'namespace', 'room', 'rooms_folded', 'event', 'messages', 'expected', 'received', 'missing',
+  'misdelivered', 'duplicates', 'relative_mean_ms', 'relative_p50_ms', 'relative_p90_ms', 'relative_p99_ms', 'relative_max_ms',
+  'absolute_p50_ms', 'absolute_p99_ms', 'absolute_max_ms', 'absolute_uncertainty_ms'
+]
+
+/**
+ * The delivery breakdown of each distribution: one row per (namespace, room, event) (scope
+ * `room`: the top rooms by traffic; an empty room is either the messages to everyone
+ * (rooms_folded 0) or the other rooms folded together (rooms_folded their number)), then one per namespace (scope
+ * `namespace`) and the distribution's total (scope `total`). Delays are merged percentiles.
+ * @param {DistributionResult[]} distributions
+ * @returns {string}
+ */
+export function deliveriesCsv (distributions) {
+  /** @param {string} name @param {string} scope @param {import('../lib/schema.js').DeliveryRow} r */
+  const row = (name, scope, r) => [
+    name, scope, r.namespace, r.room, r.foldedRooms, r.event, r.messages, r.expected, r.received, r.missing,
+    r.misdelivered, r.duplicates, r.relative.mean, r.relative.p50, r.relative.p90, r.relative.p99, r.relative.max,
+    r.absolute?.p50, r.absolute?.p99, r.absolute?.max, r.absolute?.uncertaintyMs
+  ]
+  const rows = distributions.flatMap((d) => d.deliveries
+    ? [...d.deliveries.rows.map((r) => row(d.name, 'room', r)), ...d.deliveries.namespaces.map((r) => row(d.name, 'namespace', r)), row(d.name, 'total', d.deliveries.total)]
+    : [])
+  return csv(DELIVERY_HEADER, rows)
 }
 
 const SAMPLE_HEADER = [

@@ -5,6 +5,7 @@
  */
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
+import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
 
 /** @typedef {import('../lib/schema.js').SimResult} SimResult */
 
@@ -13,7 +14,7 @@ export const RELATIVE_NOTE = 'relative delays are relative to the first receipt 
 /**
  * Merges the results of several simulator processes that measured one simulator's clients
  * (`simulate --workers K`) into one SimResult: counts summed, histograms merged, messages by
- * key; each message's floor is its slowest process's.
+ * key; each message's floor is its slowest process's; joins, emits and namespaces merged.
  * @param {SimResult[]} results
  * @param {string} id the merged simulator's id
  * @param {import('../lib/schema.js').MessageReport[]} [lostWorkerMessages] what workers that died had closed before
@@ -32,6 +33,8 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
   const samples = results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t)
   const summaries = results.map((r) => r.health.summary)
   const maxOf = (/** @type {(s: import('../lib/schema.js').HealthSummary) => number} */ pick) => Math.max(...summaries.map(pick))
+  const namespaces = mergeNamespaceCounts(clients.map((c) => c.namespaces))
+  const scenario = mergeScenarioReports(results.map((r) => r.scenario))
   return {
     ...first,
     id,
@@ -52,6 +55,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
       unmeasuredEvents: mergeReasonCounts(clients.map((c) => c.unmeasuredEvents ?? {})),
       // Each worker saw its own clients' storm: listed side by side, not merged.
       storms: { list: clients.flatMap((c) => c.storms?.list ?? []).sort((a, b) => a.startedAt - b.startedAt), more: sumOf(clients, (c) => c.storms?.more ?? 0) },
+      ...(namespaces ? { namespaces } : {}),
       connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
     },
     destinations: [...destinations.values()],
@@ -69,6 +73,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
       }
     },
     timeline: mergeTimelines(results.map((r) => r.timeline)),
+    ...(scenario ? { scenario } : {}),
     workers: {
       note: RELATIVE_NOTE,
       list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
@@ -149,6 +154,7 @@ export function mergeDeliveries (group, { histograms = true } = {}) {
     expected: sumOf(group, (m) => m.expected),
     missing: sumOf(group, (m) => m.missing),
     duplicates: sumOf(group, (m) => m.duplicates ?? 0),
+    misdelivered: sumOf(group, (m) => m.misdelivered ?? 0),
     late: sumOf(group, (m) => m.late ?? 0),
     relative: { ...summarize(relative), histogram: histograms ? encode(relative) : '' },
     absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: histograms ? encode(absolute) : '', negative: sumOf(absolutes, (a) => a.negative ?? 0) }

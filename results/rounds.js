@@ -43,7 +43,7 @@ export function formatRoundFloor (floor) {
 
 /**
  * One line for a round's results: clients reached, missing, relative and absolute p50/p99,
- * and the simulators' own floor.
+ * copies to the wrong clients or twice (when there were any), and the simulators' own floor.
  * @param {number} roundNo
  * @param {import('../lib/schema.js').RoundResult | null} round
  * @param {{ complete: boolean, simulators: number }} status
@@ -53,6 +53,7 @@ export function formatRoundLine (roundNo, round, status) {
   const abs = round.absolute ? `, absolute p50 ${formatMs(round.absolute.p50)} p99 ${formatMs(round.absolute.p99)}` : ''
   return `round ${roundNo}: ${round.messages} messages × ${status.simulators} simulators, reached ${round.received}, missing ${round.missing}, ` +
     `relative p50 ${formatMs(round.relative.p50)} p99 ${formatMs(round.relative.p99)} max ${formatMs(round.relative.max)}${abs}` +
+    (round.misdelivered ? `, MISDELIVERED ${round.misdelivered}` : '') + (round.duplicates ? `, DUPLICATED ${round.duplicates}` : '') +
     (round.floor ? `; ${formatRoundFloor(round.floor)}` : '') +
     (status.complete ? '' : ' (incomplete: some simulators had not reported every message in time)')
 }

@@ -3,7 +3,13 @@
  * distribution and round, the simulators' health in one line, stale simulators named,
  * and threshold verdicts. Returns strings; the CLI prints them to stderr.
  */
-import { formatBusy, formatMs, formatStorm, table } from '../lib/format.js'
+import { formatBusy, formatMs, formatStorm, plain, table } from '../lib/format.js'
+
+import { deliveryFaults } from './deliveries.js'
+import { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
+import { scenarioNumbers } from './scenario.js'
+
+export { plain }
 
 /**
  * @typedef {import('../lib/schema.js').RunResult} RunResult
@@ -40,7 +46,8 @@ export function summarizeHealth (distribution) {
 }
 
 /**
- * The numbers of a run as plain data, for `--json` (rounds as in the result, health overviews).
+ * The numbers of a run as plain data, for `--json` (rounds as in the result, health overviews,
+ * delivery totals, joins and emits without their histograms).
  * @param {RunResult} result
  */
 export function summarizeRun (result) {
@@ -52,7 +59,9 @@ export function summarizeRun (result) {
       clients: d.clients,
       rounds: d.rounds,
       connectTime: { p50: d.connectTime.p50, p99: d.connectTime.p99, max: d.connectTime.max },
-      health: summarizeHealth(d)
+      health: summarizeHealth(d),
+      ...(d.deliveries ? { deliveries: { total: d.deliveries.total, namespaces: d.deliveries.namespaces } } : {}),
+      ...(d.scenario ? { scenario: scenarioNumbers(d.scenario) } : {})
     }))
   }
 }
@@ -64,15 +73,6 @@ export function summarizeRun (result) {
 export function formatDate (epochMs) {
   if (!Number.isFinite(epochMs)) return '-'
   return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`
-}
-
-/**
- * Replaces control characters so a name from a result file cannot drive the terminal.
- * @param {unknown} text
- */
-export function plain (text) {
-  // eslint-disable-next-line no-control-regex
-  return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')
 }
 
 /**
@@ -122,6 +122,7 @@ export function formatRunSummary (result) {
     lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
+    lines.push(...scenarioLines(d))
     for (const s of d.clients.storms ?? []) lines.push(`${plain(s.simulator)}: ${formatStorm(s)}`)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))
@@ -131,6 +132,23 @@ export function formatRunSummary (result) {
   if (layouts.length > 0) lines.push('', ...layouts)
   if (result.distributions.some((d) => d.rounds.some((r) => r.floor))) lines.push('', FLOOR_NOTE)
   return lines.join('\n')
+}
+
+/**
+ * What an application scenario adds: wrong and second copies, clients per namespace, joins,
+ * emits, hooks, and the deliveries by namespace, room and event (absent from older results).
+ * @param {DistributionResult} d
+ * @returns {string[]}
+ */
+function scenarioLines (d) {
+  const faults = deliveryFaults(d)
+  const table = formatDeliveryTable(d.deliveries)
+  return [
+    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated })] : []),
+    ...formatNamespaces(d.clients.namespaces),
+    ...formatScenario(d.scenario),
+    ...(table ? [table] : [])
+  ]
 }
 
 /** @param {DistributionResult} d */

@@ -13,11 +13,16 @@
  * | sim.loopDelayP99               | worst simulator's one-second event-loop delay p99            | ms, s                |
  * | sim.cpu                        | worst simulator's highest CPU, % of one core                 | %                    |
  * | sim.saturated                  | worst simulator's seconds of saturation                      | count (seconds)      |
+ * | misdelivered, duplicated       | copies to clients outside the target room / second copies    | count, % of arrived  |
+ * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
+ * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
+ * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
  *
  * Operators: < <= > >= =
  */
 import { invalidOption } from '../lib/errors.js'
 import { formatMs } from '../lib/format.js'
+import { SCENARIO_METRICS, formatPct, measureScenario } from './thresholds-scenario.js'
 
 /** @typedef {'<' | '<=' | '>' | '>=' | '='} Operator */
 /** @typedef {'delay' | 'share' | 'percent' | 'count'} MetricKind */
@@ -47,8 +52,12 @@ export const METRICS = Object.freeze({
   lost: { kind: 'count', describe: 'clients a reconnect storm dropped that never came back' },
   'sim.loopDelayP99': { kind: 'delay', describe: 'worst simulator\'s one-second event-loop delay p99' },
   'sim.cpu': { kind: 'percent', describe: 'worst simulator\'s CPU, % of one core' },
-  'sim.saturated': { kind: 'count', describe: 'worst simulator\'s seconds of saturation' }
+  'sim.saturated': { kind: 'count', describe: 'worst simulator\'s seconds of saturation' },
+  ...SCENARIO_METRICS
 })
+
+/** Metrics that take a count or a %. */
+const SHARES = Object.keys(METRICS).filter((m) => METRICS[m].kind === 'share')
 
 const OPERATORS = ['<', '<=', '>', '>=', '=']
 const UNIT_MS = { '': 1, ms: 1, s: 1000, m: 60000 }
@@ -60,8 +69,8 @@ export function thresholdHelp () {
   return [
     'Thresholds (--assert METRIC OP VALUE, repeatable; exit 3 when one fails):',
     `  operators: ${OPERATORS.join(' ')}; delays take ms or s (a bare number is ms);`,
-    '  missing/connected/failed take a count or a %; sim.cpu takes a %.',
-    '  examples: p99<500ms  max<2s  missing=0  connected>=99%  sim.cpu<90%',
+    `  ${SHARES.join('/')} take a count or a %; sim.cpu takes a %.`,
+    '  examples: p99<500ms  max<2s  missing=0  connected>=99%  sim.cpu<90%  misdelivered=0  duplicated=0  ack.p99<200ms  ack.timeouts<1%',
     ...lines
   ].join('\n')
 }
@@ -72,36 +81,48 @@ export function thresholdHelp () {
  * @returns {Threshold}
  */
 export function parseThreshold (expr) {
+  return parseThresholdOf(expr, '--assert')
+}
+
+/**
+ * parseThreshold for another flag of the same grammar (`ioswarm capacity --slo`).
+ * @param {string} expr
+ * @param {string} flag named in errors
+ * @returns {Threshold}
+ */
+export function parseThresholdOf (expr, flag) {
   const expression = String(expr).replace(/\s+/g, '')
   const match = /^([a-zA-Z][\w.]*)(<=|>=|<|>|==?)(\d+(?:\.\d+)?)(ms|s|m|%)?$/.exec(expression)
-  if (!match) throw badThreshold(expr, 'is not METRIC OP VALUE')
+  const badThreshold = (/** @type {string} */ problem) => thresholdError(expr, problem, flag)
+  if (!match) throw badThreshold('is not METRIC OP VALUE')
   const [, metric, opText, number, unitText = ''] = match
   const spec = METRICS[metric]
-  if (!spec) throw badThreshold(expr, `has an unknown metric ${JSON.stringify(metric)}`)
+  if (!spec) throw badThreshold(`has an unknown metric ${JSON.stringify(metric)}`)
   const op = /** @type {Operator} */ (opText === '==' ? '=' : opText)
   const n = Number(number)
   if (spec.kind === 'delay') {
-    if (unitText === '%') throw badThreshold(expr, `takes a duration (ms or s) for ${metric}, not a %`)
+    if (unitText === '%') throw badThreshold(`takes a duration (ms or s) for ${metric}, not a %`)
     return { expression, metric, op, value: n * UNIT_MS[/** @type {'ms'} */ (unitText)], unit: 'ms' }
   }
   if (spec.kind === 'percent' && (unitText === '' || unitText === '%')) return { expression, metric, op, value: n, unit: '%' }
   if (spec.kind === 'share' && unitText === '%') return { expression, metric, op, value: n, unit: '%' }
   if (spec.kind !== 'percent' && unitText === '') {
-    if (!Number.isInteger(n)) throw badThreshold(expr, `takes a whole count for ${metric}`)
+    if (!Number.isInteger(n)) throw badThreshold(`takes a whole count for ${metric}`)
     return { expression, metric, op, value: n, unit: 'count' }
   }
   const allowed = { share: 'a count or a %', percent: 'a %', count: 'a whole count' }[spec.kind]
-  throw badThreshold(expr, `takes ${allowed} for ${metric}, not ${JSON.stringify(unitText)}`)
+  throw badThreshold(`takes ${allowed} for ${metric}, not ${JSON.stringify(unitText)}`)
 }
 
 /**
  * @param {unknown} expr
  * @param {string} problem
+ * @param {string} flag
  */
-function badThreshold (expr, problem) {
-  return invalidOption('--assert', `${JSON.stringify(String(expr))} ${problem}. ` +
+function thresholdError (expr, problem, flag) {
+  return invalidOption(flag, `${JSON.stringify(String(expr))} ${problem}. ` +
     `Write METRIC OP VALUE such as p99<500ms, missing=0 or connected>=99%. Operators: ${OPERATORS.join(' ')}. ` +
-    `Units: ms or s for delays, a count or % for missing/connected/failed, % for sim.cpu. Metrics: ${Object.keys(METRICS).join(', ')}.`)
+    `Units: ms or s for delays, a count or % for ${SHARES.join('/')}, % for sim.cpu. Metrics: ${Object.keys(METRICS).join(', ')}.`)
 }
 
 /**
@@ -148,6 +169,7 @@ function measure (result, metric, unit) {
   }
   if (metric.startsWith('sim.')) return measureSimulators(result, metric)
   if (metric.startsWith('recover.') || metric === 'lost') return measureStorms(result, metric)
+  if (metric in SCENARIO_METRICS) return measureScenario(result, metric, unit)
   return measureDelay(result, metric)
 }
 
@@ -227,11 +249,6 @@ function measureSimulators (result, metric) {
   if (!worst) return { value: null, actual: `${metric}: no data (no simulator reported its health)` }
   const shown = field === 'cpuPctMax' ? formatPct(worst.value) : field === 'saturatedSeconds' ? `${worst.value}s` : formatMs(worst.value)
   return { value: worst.value, actual: `${metric} ${shown} (${worst.where})` }
-}
-
-/** @param {number} pct */
-function formatPct (pct) {
-  return `${Number(pct.toFixed(pct >= 10 ? 1 : 3))}%`
 }
 
 /**

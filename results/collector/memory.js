@@ -8,7 +8,8 @@ import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
-import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
+import { deliveryBreakdown } from '../deliveries.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from '../../lib/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
@@ -25,10 +26,14 @@ function emptyRun (runId) {
     heartbeats: new Map(),
     /** @type {Map<string, import('./types.js').MessageEntry>} by `simId|messageKey` */
     messages: new Map(),
+    /** @type {import('./types.js').MessageEntry[]} the same entries in the order stored (never trimmed: reports past the bound are refused) */
+    messageLog: [],
     /** @type {{ simulator: string, timeline: import('../../lib/schema.js').TimelinePoint, health: import('../../lib/schema.js').ProcessSample }[]} */
     samples: [],
     /** @type {import('../../lib/schema.js').ServerSample[]} */
     serverSamples: [],
+    /** Entries trimmed off the front so far: a cursor is a position counted from the first ever stored. */
+    trimmed: { samples: 0, serverSamples: 0 },
     /** @type {Map<string, import('./types.js').FinalReport>} */
     finals: new Map(),
     /** @type {Map<string, import('../../lib/schema.js').ClockInfo>} */
@@ -45,9 +50,24 @@ const copy = (value) => JSON.parse(JSON.stringify(value))
  * Drops the oldest entries past the bound, in batches (like MAXLEN ~).
  * @param {unknown[]} list
  * @param {number} max
+ * @returns {number} entries dropped
  */
 function trim (list, max) {
-  if (list.length > max + Math.ceil(max / 10)) list.splice(0, list.length - max)
+  return list.length > max + Math.ceil(max / 10) ? list.splice(0, list.length - max).length : 0
+}
+
+/**
+ * The entries of a trimmed list after position `from` (counted from the first ever stored).
+ * @template T
+ * @param {T[]} list
+ * @param {number} trimmed entries dropped off its front so far
+ * @param {string} from
+ * @param {number} limit
+ */
+function after (list, trimmed, from, limit) {
+  const start = Math.max(0, Number.parseInt(from, 10) - trimmed)
+  const entries = list.slice(start, start + limit)
+  return { entries, next: String(trimmed + start + entries.length), full: entries.length >= limit }
 }
 
 /**
@@ -89,18 +109,20 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const field = `${checkId(simId, 'simulator id')}|${checkMessageReport(report).key}`
       if (run.messages.has(field)) return
       if (run.messages.size >= maxMessageReports) throw tooManyReports(runId, maxMessageReports)
-      run.messages.set(field, { simulator: simId, report: copy(report) })
+      const entry = { simulator: simId, report: copy(report) }
+      run.messages.set(field, entry)
+      run.messageLog.push(entry)
     },
     async reportSample (runId, simId, { timeline, health }) {
       const run = write(runId)
       run.samples.push(copy({ simulator: checkId(simId, 'simulator id'), timeline, health }))
       run.last.set(simId, copy(timeline))
-      trim(run.samples, maxSamples)
+      run.trimmed.samples += trim(run.samples, maxSamples)
     },
     async reportServerSample (runId, serverId, sample) {
       const run = write(runId)
       run.serverSamples.push(copy({ ...sample, server: checkId(serverId, 'server id') }))
-      trim(run.serverSamples, maxSamples)
+      run.trimmed.serverSamples += trim(run.serverSamples, maxSamples)
     },
     async reportFinal (runId, simId, final) {
       const run = write(runId)
@@ -137,12 +159,29 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const run = read(runId)
       return groupRounds([...run.messages.values()], clocksOf(run), planned)
     },
+    async getDeliveries (runId, options) {
+      const run = read(runId)
+      return deliveryBreakdown([...run.messages.values()], clocksOf(run), options)
+    },
     async getSamples (runId) {
       const run = read(runId)
       return copy(assembleSamples(run.samples, run.serverSamples))
     },
     async getFinals (runId) {
       return copy(finalsList(read(runId).finals))
+    },
+    async readSince (runId, cursor, limit = READ_LIMIT) {
+      const run = read(runId)
+      const r = checkRead(cursor, limit)
+      const from = r.cursor ?? { messages: '0', samples: '0', serverSamples: '0' }
+      const [m, s, v] = [after(run.messageLog, 0, from.messages, r.limit), after(run.samples, run.trimmed.samples, from.samples, r.limit), after(run.serverSamples, run.trimmed.serverSamples, from.serverSamples, r.limit)]
+      return copy({
+        messages: m.entries,
+        samples: s.entries,
+        serverSamples: v.entries,
+        cursor: { messages: m.next, samples: s.next, serverSamples: v.next },
+        more: m.full || s.full || v.full
+      })
     },
 
     async publishControl (runId, message) {

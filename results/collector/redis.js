@@ -6,11 +6,13 @@
 import { redisTimeReader } from '../../lib/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { deliveryBreakdown } from '../deliveries.js'
 import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
 import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'
-import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
+import { readNewEntries, readStream } from './redis-streams.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -19,33 +21,6 @@ import { assembleSamples, checkId, checkMessageReport, checkTtl, compareText, fi
 
 /** @template T @param {Record<string, string>} hash @returns {Map<string, T>} */
 const parseHash = (hash) => new Map(Object.entries(hash).map(([k, v]) => [k, JSON.parse(v)]))
-
-/**
- * Every entry of a stream, read in pages (exclusive start ids need Redis ≥ 6.2).
- * @param {Redis} redis
- * @param {string} key
- * @param {number} pageSize
- * @param {number} maxEntries the stream's bound
- * @returns {Promise<Record<string, string>[]>} each entry's fields
- */
-async function readStream (redis, key, pageSize, maxEntries) {
-  /** @type {Record<string, string>[]} */
-  const entries = []
-  let start = '-'
-  // MAXLEN ~ may keep up to one stream node (100 entries by default) past the bound.
-  for (let page = 0; page <= maxEntries / pageSize + 2; page++) {
-    const batch = await redis.xrange(key, start, '+', 'COUNT', pageSize)
-    for (const [, fields] of batch) {
-      /** @type {Record<string, string>} */
-      const entry = {}
-      for (let i = 0; i + 1 < fields.length; i += 2) entry[fields[i]] = fields[i + 1]
-      entries.push(entry)
-    }
-    if (batch.length < pageSize) break
-    start = `(${batch[batch.length - 1][0]}`
-  }
-  return entries
-}
 
 /**
  * A Redis collector, connected (rejects with IOSWARM_ERR_COLLECTOR when Redis cannot be used).
@@ -150,6 +125,10 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       const { entries, clocks } = await messageEntries(runId)
       return groupRounds(entries, clocks, planned)
     },
+    async getDeliveries (runId, options) {
+      const { entries, clocks } = await messageEntries(runId)
+      return deliveryBreakdown(entries, clocks, options)
+    },
     async getSamples (runId) {
       const k = keys(runId)
       const [samples, server] = await Promise.all([readStream(redis, k.samples, 5000, maxSamples), readStream(redis, k.serverSamples, 5000, maxSamples)])
@@ -159,6 +138,10 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     },
     async getFinals (runId) {
       return finalsList(parseHash(await redis.hgetall(keys(runId).finals)))
+    },
+    async readSince (runId, cursor, limit = READ_LIMIT) {
+      const read = checkRead(cursor, limit)
+      return readNewEntries(redis, keys(runId), read.cursor, read.limit)
     },
 
     publishControl: (runId, message) => control.publish(keys(runId).control, message),

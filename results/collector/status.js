@@ -59,6 +59,28 @@ export function checkMessageReport (report) {
   return report
 }
 
+/** Entries of each record that one readSince returns at most, unless told. */
+export const READ_LIMIT = 1000
+
+/**
+ * Checks readSince's cursor and limit.
+ * @param {unknown} cursor
+ * @param {unknown} limit
+ * @returns {{ cursor: import('./types.js').ReadCursor | null, limit: number }}
+ */
+export function checkRead (cursor, limit) {
+  if (cursor !== null) {
+    const c = /** @type {Record<string, unknown>} */ (cursor)
+    if (typeof c !== 'object' || !['messages', 'samples', 'serverSamples'].every((k) => typeof c[k] === 'string' && /^\d+(-\d+)?$/.test(/** @type {string} */ (c[k])))) {
+      throw invalidOption('read cursor', `must be null or what readSince returned, got ${JSON.stringify(cursor)?.slice(0, 100)}`)
+    }
+  }
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100_000) {
+    throw invalidOption('read limit', `must be a whole number from 1 to 100000, got ${JSON.stringify(limit)}`)
+  }
+  return { cursor: /** @type {import('./types.js').ReadCursor | null} */ (cursor), limit }
+}
+
 /**
  * A simulator's state from its stored records.
  * @param {SimulatorInfo} info as registered

@@ -41,6 +41,7 @@
  * @property {HealthSummary} health
  * @property {ClockInfo} clock
  * @property {number} endedAt epoch ms
+ * @property {import('../../lib/schema.js').ScenarioReport} [scenario] joins and emits (--join, --emit, --scenario), with their histograms
  */
 
 /**
@@ -69,6 +70,23 @@
  */
 
 /**
+ * Where a reader stopped in a run's three append-only records: message reports, simulator
+ * samples and server samples. Opaque (stream ids in Redis, positions in memory): pass back
+ * what readSince returned; null reads from the start.
+ * @typedef {{ messages: string, samples: string, serverSamples: string }} ReadCursor
+ */
+
+/**
+ * What was stored after a cursor, in the order it was stored, and the cursor after it.
+ * @typedef {object} NewRecords
+ * @property {MessageEntry[]} messages a report refused as a duplicate was never stored, so is never read
+ * @property {{ simulator: string, timeline: TimelinePoint, health: ProcessSample }[]} samples
+ * @property {ServerSample[]} serverSamples with `server` set
+ * @property {ReadCursor} cursor
+ * @property {boolean} more some record had `limit` entries after the cursor: read again for the rest
+ */
+
+/**
  * @typedef {object} CollectorWriter
  * @property {(runId: string, info: RunInfo) => Promise<void>} registerRun
  * @property {(runId: string, info: SimulatorInfo) => Promise<void>} registerSimulator
@@ -88,6 +106,8 @@
  * @property {(runId: string, planned?: PlannedRound[]) => Promise<RoundResult[]>} getRounds
  * @property {(runId: string) => Promise<RunSamples>} getSamples
  * @property {(runId: string) => Promise<(FinalReport & { simulator: string })[]>} getFinals by simulator id
+ * @property {(runId: string, options?: { topRooms?: number }) => Promise<import('../../lib/schema.js').DeliveryBreakdown>} getDeliveries delivery figures per namespace, room and event (merged histograms), the top rooms by traffic
+ * @property {(runId: string, cursor: ReadCursor | null, limit?: number) => Promise<NewRecords>} readSince what was stored after `cursor`, at most `limit` entries of each record (default 1000): a live reader's way to see each report once, without reading the whole run again
  */
 
 /**

@@ -7,7 +7,9 @@
 import client from 'prom-client'
 import { isSaturated } from '../../lib/process-sampler.js'
 import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
-import { createLabelBound } from './labels.js'
+import { boundedGaugeSetter, createLabelBound } from './labels.js'
+import { createRoomMetrics } from './room-metrics.js'
+import { createStormMetrics } from './storm-metrics.js'
 
 /** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
 export const MAX_SIMULATOR_LABELS = 200
@@ -27,9 +29,9 @@ const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99'
  */
 
 /**
- * @param {{ run: string, distribution?: string, maxSimulators?: number, maxReasons?: number }} labels
+ * @param {{ run: string, distribution?: string, maxSimulators?: number, maxReasons?: number, maxNamespaces?: number, maxRooms?: number }} labels
  */
-export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_SIMULATOR_LABELS, maxReasons = MAX_REASON_LABELS }) {
+export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_SIMULATOR_LABELS, maxReasons = MAX_REASON_LABELS, maxNamespaces, maxRooms }) {
   const registry = new client.Registry()
   registry.setDefaultLabels({ run, distribution })
   const simulators = createLabelBound(maxSimulators)
@@ -66,10 +68,18 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
     serverRss: g('ioswarm_server_rss_bytes', 'Server resident memory (server probe)'),
     serverLoopDelay: g('ioswarm_server_loop_delay_p99_seconds', 'Server event-loop delay p99 (server probe)')
   }
+  const byRoom = createRoomMetrics(registry, { maxNamespaces, maxRooms })
+  const storms = createStormMetrics(registry)
   /** @type {Map<string, number>} simulator → newest sample time applied */
   const lastSampleAt = new Map()
-  /** @type {Set<string>} simulators whose registration or samples arrive here (not only in the list) */
-  const fed = new Set()
+  // Per-simulator gauges: past the bound, "other" is the sum (counts) or the largest (health).
+  const set = Object.fromEntries(/** @type {const} */ ([
+    ['connected', 'sum'], ['target', 'sum'], ['up', 'sum'], ['loopDelay', 'max'], ['cpu', 'max'], ['rss', 'max'], ['saturated', 'max']
+  ]).map(([name, combine]) => [name, boundedGaugeSetter(m[name], 'simulator', simulators, combine)]))
+  /** @param {string} simId @param {string} mix @param {number} clients */
+  const setTarget = (simId, mix, clients) => {
+    for (const [transport, share] of transportShares(mix)) set.target(simId, { transport }, Math.round(clients * share))
+  }
 
   return {
     registry,
@@ -78,9 +88,8 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
      * @param {{ id: string, clients: number, transport: string }} info
      */
     observeSimulator (info) {
-      fed.add(info.id)
-      for (const [transport, share] of transportShares(info.transport)) m.target.set({ simulator: sim(info.id), transport }, Math.round(info.clients * share))
-      m.up.set({ simulator: sim(info.id) }, 1)
+      setTarget(info.id, info.transport, info.clients)
+      set.up(info.id, {}, 1)
     },
     /**
      * One second of a simulator; applied once per (simulator, t), so it can be fed twice.
@@ -90,16 +99,15 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
     observeSample (simId, { timeline, health }) {
       if ((lastSampleAt.get(simId) ?? -Infinity) >= timeline.t) return
       lastSampleAt.set(simId, timeline.t)
-      fed.add(simId)
       const simulator = sim(simId)
-      for (const [transport, n] of Object.entries(timeline.byTransport)) m.connected.set({ simulator, transport }, n)
+      for (const [transport, n] of Object.entries(timeline.byTransport)) set.connected(simId, { transport }, n)
       m.connects.inc({ simulator }, timeline.connects)
       m.connectErrors.inc({ simulator }, timeline.errors)
       m.disconnects.inc({ simulator }, timeline.disconnects)
-      m.loopDelay.set({ simulator }, health.loopDelayP99Ms / 1000)
-      m.cpu.set({ simulator }, health.cpuPct)
-      m.rss.set({ simulator }, health.rssBytes)
-      m.saturated.set({ simulator }, isSaturated(health) ? 1 : 0)
+      set.loopDelay(simId, {}, health.loopDelayP99Ms / 1000)
+      set.cpu(simId, {}, health.cpuPct)
+      set.rss(simId, {}, health.rssBytes)
+      set.saturated(simId, {}, isSaturated(health) ? 1 : 0)
     },
     /**
      * A closed message report: counts, and its HDR histograms into the Prometheus buckets.
@@ -114,28 +122,26 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       m.missing.inc({ simulator }, report.missing)
       m.relative.addEncoded({ simulator }, report.relative.histogram)
       m.absolute.addEncoded({ simulator }, report.absolute?.histogram)
+      byRoom.observeMessage(report)
     },
     /**
-     * Final reports of every simulator so far: reasons summed (their keys are bounded already).
+     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms.
      * @param {FinalReport[]} finals
      */
     observeFinals (finals) {
       setByReason(m.errorsByReason, reasons, finals.map((f) => f.clients.errors))
       setByReason(m.disconnectsByReason, reasons, finals.map((f) => f.clients.disconnects))
+      storms.observeFinals(finals)
     },
     /**
-     * The collector's simulator list (also those joined through Redis): alive, and counts
-     * (transport "all") for simulators whose registration and samples this process does not
-     * see (they write to Redis directly).
+     * The collector's simulator list (every simulator of the run, whoever it reports to):
+     * up, and the target by transport (the final report's once there is one).
      * @param {SimulatorStatus[]} list
      */
     observeSimulators (list) {
       for (const s of list) {
-        m.up.set({ simulator: sim(s.id) }, s.alive && !s.final ? 1 : 0)
-        if (!fed.has(s.id)) {
-          m.connected.set({ simulator: sim(s.id), transport: 'all' }, s.clients.connected)
-          m.target.set({ simulator: sim(s.id), transport: 'all' }, s.clients.target)
-        }
+        set.up(s.id, {}, s.alive && !s.final ? 1 : 0)
+        setTarget(s.id, s.transport, s.clients.target)
       }
     },
     /**
@@ -160,7 +166,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       m.serverLoopDelay.set(sample.loopDelayP99Ms / 1000)
     },
     /** The label bounds' use (admitted values, folded lookups). */
-    labelStats: () => ({ simulators: simulators.stats(), reasons: reasons.stats() })
+    labelStats: () => ({ simulators: simulators.stats(), reasons: reasons.stats(), ...byRoom.labelStats() })
   }
 }
 

@@ -76,3 +76,4 @@ export function buildCompareReport (results, { labels = [] } = {}) {
   ].join('\n')
   return htmlPage({ title: `ioswarm comparison of ${results.length} runs`, body, charts })
 }
+export { buildCapacityReport, capacityChart, CAPACITY_CHARTS } from './capacity.js'

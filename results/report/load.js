@@ -72,6 +72,11 @@ export function checkRunResult (value, path) {
     }
     if (!isObject(d.clients)) throw fail(`distributions[${i}].clients is not an object`)
     if (!isObject(d.connectTime) || !Array.isArray(d.connectTime.curve)) throw fail(`distributions[${i}].connectTime.curve is not an array`)
+    // Absent from older results; when present, the shape the tables read.
+    const b = d.deliveries
+    if (b !== undefined && (!isObject(b) || !Array.isArray(b.rows) || !Array.isArray(b.namespaces) || !isObject(b.total))) throw fail(`distributions[${i}].deliveries is not a delivery breakdown (rows, namespaces, total)`)
+    if (d.scenario !== undefined && !isObject(d.scenario)) throw fail(`distributions[${i}].scenario is not an object`)
+    if (d.clients.namespaces !== undefined && !Array.isArray(d.clients.namespaces)) throw fail(`distributions[${i}].clients.namespaces is not an array`)
   })
   return /** @type {import('../../lib/schema.js').RunResult} */ (/** @type {unknown} */ (value))
 }

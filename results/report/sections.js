@@ -7,6 +7,8 @@ import { compareLayouts, unmeasuredCaveat } from '../summary.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
+import { deliveriesTable, namespacesTable, scenarioTable } from './tables-scenario.js'
+import { deliveryFaults } from '../deliveries.js'
 
 /**
  * @typedef {import('../../lib/schema.js').RunResult} RunResult
@@ -64,9 +66,33 @@ export function caveats (result) {
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) notes.push(`${d.name}: ${unmeasured.replace(/^CAVEAT: /, '')}`)
     for (const s of d.clients.storms ?? []) notes.push(`${d.name}: ${s.simulator}: ${formatStorm(s)}`)
+    notes.push(...scenarioCaveats(d))
   }
   // Layouts of one total that disagree (the 2012 validity check); agreeing ones are said too.
   notes.push(...compareLayouts(result.distributions))
+  return notes
+}
+
+/**
+ * What an application scenario did wrong: copies to the wrong clients or twice, refused
+ * namespaces, failed joins, emits never acked, errors in the scenario's hooks.
+ * @param {DistributionResult} d
+ * @returns {string[]}
+ */
+function scenarioCaveats (d) {
+  const notes = []
+  const faults = deliveryFaults(d)
+  if (faults && faults.misdelivered > 0) notes.push(`${d.name}: ${faults.misdelivered} copies misdelivered (to clients not in the message's room)`)
+  if (faults && faults.duplicated > 0) notes.push(`${d.name}: ${faults.duplicated} copies duplicated (a second copy to one client)`)
+  for (const n of d.clients.namespaces ?? []) {
+    const refused = Object.values(n.refused).reduce((sum, k) => sum + k, 0)
+    if (refused > 0) notes.push(`${d.name}: namespace ${n.name} refused ${refused} connects`)
+  }
+  const { joins, emits, hooks } = d.scenario ?? {}
+  if (joins && joins.failed > 0) notes.push(`${d.name}: ${joins.failed} of ${joins.sent} joins (${joins.event}) failed`)
+  if (emits && emits.timedOut + emits.failed > 0) notes.push(`${d.name}: ${emits.timedOut} of ${emits.sent} emits (${emits.event}) were never acked, ${emits.failed} failed`)
+  const hookErrors = Object.values(hooks?.errors ?? {}).reduce((sum, k) => sum + k, 0)
+  if (hookErrors > 0) notes.push(`${d.name}: the scenario's hooks threw ${hookErrors} errors`)
   return notes
 }
 
@@ -93,14 +119,20 @@ ${verdicts.length ? `<h3>Thresholds</h3>${thresholdsTable(verdicts)}` : ''}
 export function distributionSection (d, index, charts) {
   const c = d.clients
   const reasons = reasonsTable(d)
+  const deliveries = deliveriesTable(d)
+  const scenario = scenarioTable(d)
+  const namespaces = namespacesTable(d)
   return `<section id="dist-${index + 1}">
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
 <p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
 <h3>Rounds</h3>
 ${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}
+${deliveries ? `<h3>Delivery by namespace, room and event</h3>${deliveries}` : ''}
+${scenario ? `<h3>Emits, acks and joins</h3>${scenario}` : ''}
 <div class="charts">${charts.map(chartCard).join('\n')}</div>
 <h3>Simulators</h3>
 ${simulatorsTable(d)}
+${namespaces ? `<h3>Clients per namespace</h3>${namespaces}` : ''}
 ${reasons ? `<h3>Connect errors and disconnects</h3>${reasons}` : ''}
 <details><summary>Per-message numbers (${d.messages.length} messages)</summary>${messagesTable(d)}</details>
 </section>`
@@ -124,6 +156,9 @@ export const GLOSSARY = `<footer><dl>
 <dt>Avg of avgs</dt><dd>the mean of the simulators' mean delays: the figure the 2012 rig reported, kept for comparison</dd>
 <dt>Simulator floor</dt><dd>the CPU time a simulator process spent between a message's first receipt and its delivery to every expected client (the most over simulators); busiest is the largest share of such a drain's wall time a simulator spent on CPU. Near 100 % (floor close to the spread), the simulator itself may have made the spread; far below, the server or the network did. The CPU is the whole process's, helper threads included, so it can pass 100 % on short drains</dd>
 <dt>Missing</dt><dd>a client that was connected when a message came and never got it</dd>
+<dt>Misdelivered</dt><dd>a copy of a message for a room that reached a client not in that room (counted, never in the delays)</dd>
+<dt>Duplicated</dt><dd>a second copy of a message to the same client (counted, never in the delays)</dd>
+<dt>Ack time</dt><dd>from a client's emit to the server's acknowledgement (--emit with --emit-ack, a scenario's emitWithAck); join time is the same for --join</dd>
 <dt>Saturated</dt><dd>a simulator whose own event loop or CPU was overloaded: numbers taken then may be the simulator's, not the server's</dd>
 <dt>Stale</dt><dd>a simulator that stopped reporting before the end of its distribution</dd>
 </dl></footer>`

@@ -7,6 +7,7 @@ import { reasonRows } from '../../lib/reasons.js'
 import { formatDate, summarizeHealth } from '../summary.js'
 import { htmlTable } from './html.js'
 import { orderMessages } from './charts-messages.js'
+import { deliveryFaults } from '../deliveries.js'
 
 /**
  * @typedef {import('../../lib/schema.js').RunResult} RunResult
@@ -56,13 +57,14 @@ export function distributionsTable (result) {
     const worst = worstRound(d)
     const health = summarizeHealth(d)
     const saturated = health.saturated.reduce((s, x) => s + x.seconds, 0)
+    const faults = deliveryFaults(d)
     return [d.name, `${d.simulators} × ${d.clientsPerSimulator}`, share(d.clients.connected, d.clients.target), d.clients.failed,
-      d.messages.length, share(missing, expected), formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
+      d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-', formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
       formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null), `${saturated} s`, health.stale.length]
   })
   return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged). ' +
     'Floor: the most CPU a simulator spent draining a message; busiest: the largest share of a drain\'s wall time a simulator spent on CPU.</p>' +
-    htmlTable(['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'rel p99', 'rel max', 'abs p99', 'avg of avgs',
+    htmlTable(['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'misdelivered', 'duplicated', 'rel p99', 'rel max', 'abs p99', 'avg of avgs',
       'floor max', 'busiest', 'connect p99', 'saturated', 'stale sims'], rows)
 }
 

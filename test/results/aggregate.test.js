@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { buildDistribution, groupRounds, meanOfMeans, mergeMessageReports, messageFloor } from '../../results/aggregate.js'
 import { isSaturated } from '../../lib/process-sampler.js'
 import { simulatorStatus } from '../../results/collector/status.js'
-import { delays, finalReport, messageReport, summaryOf } from './make-reports.js'
+import { deliveryBreakdown } from '../../results/deliveries.js'
+import { delays, encodedDelay, finalReport, messageReport, summaryOf } from './make-reports.js'
 
 /**
  * Merged summaries equal direct ones; max is within the histogram's precision after decoding.
@@ -125,4 +126,48 @@ test('a distribution sums clients (connect errors by reason too) from finals, co
   assert.deepEqual([d.connectTime.count, d.connectTime.p50, d.connectTime.p99], [all.count, all.p50, all.p99])
   assert.equal(d.connectTime.curve.at(-1)?.percentile, 100)
   assert.deepEqual(d.simulatorList.map((s) => [s.id, s.stale, s.clock.reference, Object.keys(s).length]), [['a', false, 'local', 9], ['b', false, 'local', 9], ['c', true, 'unmeasured', 9]])
+})
+
+test('a message across simulators keeps its namespace and room and sums wrong and second copies; its round too', () => {
+  const entries = ['a', 'b'].map((simulator, k) => ({
+    simulator,
+    report: messageReport({ round: 1, seq: 1, namespace: '/chat', room: 'room-7', relativeMs: [1, 2], misdelivered: k + 1, duplicates: k })
+  }))
+  entries.push({ simulator: 'a', report: messageReport({ round: 1, seq: 2, relativeMs: [3] }) })
+  const [m, older] = mergeMessageReports(entries, {})
+  assert.deepEqual([m.key, m.namespace, m.room, m.received, m.misdelivered, m.duplicates], ['/chat#broadcast:1.1', '/chat', 'room-7', 4, 3, 1])
+  assert.deepEqual([older.namespace, older.room, older.misdelivered], ['/', null, 0], 'an older report: on /, for everyone')
+  const [round] = groupRounds(entries, {})
+  assert.deepEqual([round.received, round.misdelivered, round.duplicates], [5, 3, 1])
+})
+
+test('a distribution merges its simulators\' joins, emits and namespaces, and carries its delivery breakdown', () => {
+  const scenario = (/** @type {number} */ seed) => ({
+    joins: { event: 'join', sent: 5, acked: 4, unacked: 0, failed: 1, reasons: { 'no such room': 1 }, time: encodedDelay(delays(seed, 4, 30)) },
+    emits: { event: 'chat', emitters: 1, sent: 20, acked: 20, timedOut: 0, failed: 0, reasons: {}, ackTime: encodedDelay(delays(seed + 5, 20, 90)) }
+  })
+  const final = (/** @type {number} */ seed) => {
+    const f = finalReport({ target: 5, connected: 5, failed: 0, connectMs: [1] })
+    return { ...f, clients: { ...f.clients, namespaces: [{ name: '/chat', connected: 5, connects: 5 + seed, disconnects: {}, refused: { unauthorized: seed } }] }, scenario: scenario(seed) }
+  }
+  const deliveries = deliveryBreakdown([{ simulator: 'a', report: messageReport({ round: 1, seq: 1, room: 'room-1', relativeMs: [1], misdelivered: 2 }) }], {})
+  const d = buildDistribution({
+    name: '2x5',
+    simulators: 2,
+    clientsPerSimulator: 5,
+    startedAt: 1,
+    endedAt: 2,
+    messages: [],
+    rounds: [],
+    samples: { timeline: [], health: [], server: [] },
+    finals: [{ ...final(1), simulator: 'a' }, { ...final(2), simulator: 'b' }],
+    simulatorList: [],
+    deliveries
+  })
+  assert.deepEqual(d.clients.namespaces, [{ name: '/chat', connected: 10, connects: 13, disconnects: {}, refused: { unauthorized: 3 } }])
+  assert.deepEqual([d.scenario?.joins?.sent, d.scenario?.joins?.failed, d.scenario?.emits?.acked], [10, 2, 40])
+  assert.equal(d.scenario?.emits?.ackTime?.p99, summaryOf([...delays(6, 20, 90), ...delays(7, 20, 90)]).p99)
+  assert.equal(d.deliveries?.total.misdelivered, 2)
+  const plain = buildDistribution({ ...d, deliveries: undefined, messages: [], rounds: [], samples: { timeline: [], health: [], server: [] }, finals: [{ ...finalReport({ target: 1, connected: 1, failed: 0, connectMs: [1] }), simulator: 'a' }], simulatorList: [] })
+  assert.deepEqual(['scenario' in plain, 'deliveries' in plain, 'namespaces' in plain.clients], [false, false, false], 'nothing of the kind: no field')
 })

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { CODES } from '../../lib/errors.js'
-import { delays, finalReport, messageReport, sample, summaryOf } from './make-reports.js'
+import { delays, encodedDelay, finalReport, messageReport, sample, summaryOf } from './make-reports.js'
 
 /**
  * @typedef {import('../../results/collector/types.js').Collector} Collector
@@ -175,6 +175,31 @@ export async function runCollectorContract (t, create, hooks = {}) {
     assert.deepEqual(finals.map((f) => [f.simulator, f.clients.connected]), [['sim-a', 99], ['sim-b', 99]])
   })
 
+  await t.test('a final report keeps its scenario whole; deliveries per namespace, room and event come from the stored reports', async (st) => {
+    const own = `scenario-${randomUUID()}`
+    st.after(() => collector.deleteRun(own))
+    const scenario = {
+      joins: { event: 'join', sent: 3, acked: 2, unacked: 0, failed: 1, reasons: { 'no such room': 1 }, time: encodedDelay([4, 5]) },
+      emits: { event: 'chat', emitters: 1, sent: 4, acked: 3, timedOut: 1, failed: 0, reasons: {}, ackTime: encodedDelay([10, 20, 30]) }
+    }
+    const final = { ...finalReport({ target: 3, connected: 3, failed: 0, connectMs: [1] }), scenario }
+    final.clients.namespaces = [{ name: '/chat', connected: 3, connects: 3, disconnects: {}, refused: { unauthorized: 2 } }]
+    await collector.reportFinal(own, 'sim-a', final)
+    assert.deepEqual(await collector.getFinals(own), [{ ...final, simulator: 'sim-a' }])
+    for (const [sim, misdelivered] of [['sim-a', 1], ['sim-b', 2]]) {
+      await collector.reportClock(own, String(sim), { offsetMs: 0, uncertaintyMs: Number(misdelivered), reference: 'redis' })
+      await collector.reportMessage(own, String(sim), messageReport({ round: null, seq: 1, id: 'line-1', event: 'chat', namespace: '/chat', room: 'room-2', relativeMs: raw(String(sim), 1, 1), absoluteMs: [7], sentAt: T0, misdelivered: Number(misdelivered) }))
+      await collector.reportMessage(own, String(sim), messageReport({ round: 1, seq: 1, relativeMs: [1, 2] }))
+    }
+    const deliveries = await collector.getDeliveries(own)
+    assert.deepEqual(deliveries.rows.map((r) => [r.namespace, r.room, r.event, r.messages, r.received, r.misdelivered]),
+      [['/', null, 'broadcast', 1, 4, 0], ['/chat', 'room-2', 'chat', 1, COUNTS['sim-a'] + COUNTS['sim-b'], 3]])
+    assert.equal(deliveries.rows[1].relative.p99, summaryOf([...raw('sim-a', 1, 1), ...raw('sim-b', 1, 1)]).p99, 'merged histograms')
+    assert.equal(deliveries.rows[1].absolute?.uncertaintyMs, 2)
+    assert.deepEqual([deliveries.total.messages, deliveries.rooms, deliveries.namespaces.length], [2, 1, 2])
+    assert.equal((await collector.getDeliveries(own, { topRooms: 0 })).rows[1].foldedRooms, 1)
+  })
+
   await t.test('runs are listed with their registration', async () => {
     const run = (await collector.listRuns()).find((r) => r.id === runId)
     assert.deepEqual(run, { id: runId, name: 'contract, "quoted"', startedAt: T0, options: { clients: 330, rounds: '3x1000' } })
@@ -207,6 +232,52 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 2)) // a duplicate is still fine
     await assert.rejects(small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 3)), { code: CODES.COLLECTOR, message: /2 message reports/ })
     assert.equal((await small.getMessages(smallRun)).length, 2)
+  })
+
+  await t.test('readSince: what was stored after a cursor, once, in the order stored, in pages of at most limit', async () => {
+    const all = await collector.readSince(runId, null, 100)
+    assert.equal(all.more, false)
+    assert.equal(all.messages.length, SIMS.length * MESSAGES.length + 1, 'a report sent twice is read once')
+    assert.deepEqual(all.messages.filter((e) => e.simulator === 'sim-b').map((e) => [e.report.round, e.report.seq]).sort(), [...MESSAGES].sort())
+    assert.deepEqual(all.messages.find((e) => e.simulator === 'sim-c' && e.report.key === reportOf('sim-c', 2, 1).key)?.report, reportOf('sim-c', 2, 1))
+    assert.deepEqual(all.samples.map((s) => [s.simulator, s.timeline.t - T0, s.timeline.connected]),
+      SIMS.flatMap((sim) => [[sim, 1000, 10], [sim, 2000, 7]]), 'samples in the order stored')
+    assert.equal(all.samples[2].health.elu, 0.95)
+    assert.deepEqual(all.serverSamples.map((s) => [s.server, s.connected]), [['server-1', 330]])
+    assert.deepEqual(await collector.readSince(runId, all.cursor), { messages: [], samples: [], serverSamples: [], cursor: all.cursor, more: false }, 'nothing new')
+
+    // Pages: the same entries, each once, `more` until the last page.
+    const paged = { messages: /** @type {string[]} */ ([]), samples: /** @type {number[]} */ ([]) }
+    let cursor = null
+    for (let page = 0; page < 20; page++) {
+      const got = await collector.readSince(runId, cursor, 4)
+      assert.ok(got.messages.length <= 4 && got.samples.length <= 4)
+      paged.messages.push(...got.messages.map((e) => `${e.simulator}|${e.report.key}`))
+      paged.samples.push(...got.samples.map((s) => s.timeline.connected))
+      cursor = got.cursor
+      if (!got.more) break
+    }
+    assert.deepEqual(paged.messages, all.messages.map((e) => `${e.simulator}|${e.report.key}`))
+    assert.deepEqual(paged.samples, all.samples.map((s) => s.timeline.connected))
+
+    // New writes after the cursor, and only they.
+    const later = `${runId}-later`
+    await collector.reportSample(later, 'sim-a', sample(T0 + 1000))
+    const first = await collector.readSince(later, null)
+    await collector.reportMessage(later, 'sim-a', reportOf('sim-a', 3, 1))
+    await collector.reportSample(later, 'sim-a', sample(T0 + 2000, { connected: 3 }))
+    await collector.reportServerSample(later, 'server-1', { ...sample(T0 + 2000).health, connected: 3, byTransport: { websocket: 3, polling: 0 } })
+    const next = await collector.readSince(later, first.cursor)
+    await collector.deleteRun(later)
+    assert.deepEqual([first.messages.length, first.samples.length, first.serverSamples.length], [0, 1, 0])
+    assert.deepEqual(next.messages.map((e) => [e.simulator, e.report.round]), [['sim-a', 3]])
+    assert.deepEqual(next.samples.map((s) => s.timeline.connected), [3])
+    assert.deepEqual(next.serverSamples.map((s) => s.connected), [3])
+
+    const unknown = await collector.readSince(`${runId}-never`, null)
+    assert.deepEqual([unknown.messages, unknown.samples, unknown.serverSamples, unknown.more], [[], [], [], false])
+    await assert.rejects(collector.readSince(runId, /** @type {any} */ ({ messages: 'x' })), { code: CODES.INVALID_OPTION })
+    await assert.rejects(collector.readSince(runId, null, 0), { code: CODES.INVALID_OPTION })
   })
 
   await hooks.afterWrites?.(runId)

@@ -1,8 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { buildDistribution, mergeMessageReports } from '../../results/aggregate.js'
 import { assembleSamples } from '../../results/collector/status.js'
-import { csvField, messagesCsv, samplesCsv } from '../../results/csv.js'
+import { csvField, deliveriesCsv, messagesCsv, samplesCsv } from '../../results/csv.js'
 import { messageReport, sample } from './make-reports.js'
 
 /**
@@ -76,4 +77,26 @@ test('samples CSV: one row per timeline point, process sample and server sample'
   assert.deepEqual([health.elu, health.saturated, health.time, health.connected], ['0.95', 'true', '2023-11-14T22:13:21.000Z', ''])
   const server = Object.fromEntries(header.map((h, i) => [h, rows[3][i]]))
   assert.deepEqual([server.connected, server.websocket, server.polling], ['3', '2', '1'])
+})
+
+test('messages CSV: namespace, room and copy counts come last; deliveries CSV: rows, namespaces, total per distribution', () => {
+  const run = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(new URL('../fixtures/run-hostile.json', import.meta.url), 'utf8')))
+  const messages = parseCsv(messagesCsv(run.distributions))
+  assert.deepEqual(messages[0].slice(-4), ['namespace', 'room', 'duplicates', 'misdelivered'])
+  assert.deepEqual(messages[1].slice(-4), ['/', '', '0', '0'])
+  const rows = parseCsv(deliveriesCsv(run.distributions))
+  const header = rows[0]
+  const records = rows.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])))
+  assert.ok(rows.every((r) => r.length === header.length))
+  const first = records.filter((r) => r.distribution === run.distributions[0].name)
+  assert.deepEqual(first.map((r) => r.scope).filter((s, i, all) => all.indexOf(s) === i), ['room', 'namespace', 'total'])
+  assert.equal(first.filter((r) => r.scope === 'room').length, 22, 'everyone, the top 20 rooms, and the 5 others folded')
+  const room7 = first.find((r) => r.room.startsWith('room-7<'))
+  assert.deepEqual([room7?.room, room7?.namespace, room7?.event, room7?.misdelivered, room7?.missing], ['room-7</td><script>alert(15)</script>', '/<b>chat</b>', '<img src=x onerror=alert(13)>', '3', '1'], 'hostile names are data')
+  const folded = first.find((r) => r.rooms_folded === '5')
+  assert.deepEqual([folded?.room, folded?.messages], ['', '10'])
+  const total = first.find((r) => r.scope === 'total')
+  assert.deepEqual([total?.namespace, total?.event, total?.misdelivered, total?.duplicates], ['*', '*', '3', '2'])
+  assert.equal(Number(total?.relative_p99_ms), run.distributions[0].deliveries?.total.relative.p99)
+  assert.equal(parseCsv(deliveriesCsv([{ ...run.distributions[0], deliveries: undefined }])).length, 1, 'an older result: the header only')
 })

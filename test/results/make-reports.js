@@ -3,6 +3,7 @@
  * real HDR histograms from known raw delays.
  */
 import { createHistogram, encode, recordMs, summarize } from '../../lib/histogram.js'
+import { createRecorder } from '../../simulator/recorder.js'
 
 /**
  * Deterministic pseudo-random delays (ms, 3 decimals) in [0, spreadMs).
@@ -39,16 +40,18 @@ export function summaryOf (delaysMs) {
 
 /**
  * A MessageReport as one simulator would send it.
- * @param {{ round: number | null, seq: number | null, relativeMs: number[], absoluteMs?: number[] | null, missing?: number, firstAt?: number, sentAt?: number | null, event?: string, floor?: import('../../lib/schema.js').FloorReport }} spec
- *   without `floor`, the report has none (as from a simulator older than the field)
+ * @param {{ round: number | null, seq: number | null, relativeMs: number[], absoluteMs?: number[] | null, missing?: number, firstAt?: number, sentAt?: number | null, event?: string, floor?: import('../../lib/schema.js').FloorReport, id?: string, namespace?: string, room?: string | null, misdelivered?: number, duplicates?: number }} spec
+ *   without `floor`, the report has none (as from a simulator older than the field); without `namespace`, none either (older simulators)
  * @returns {import('../../lib/schema.js').MessageReport}
  */
-export function messageReport ({ round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast', floor }) {
-  const id = round === null ? `free-${seq}` : `${round}.${seq}`
+export function messageReport ({ round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast', floor, id: givenId, namespace, room, misdelivered, duplicates = 0 }) {
+  const id = givenId ?? (round === null ? `free-${seq}` : `${round}.${seq}`)
   return {
-    key: `${event}:${id}`,
+    key: `${namespace === undefined || namespace === '/' ? '' : `${namespace}#`}${event}:${id}`,
     id,
     event,
+    ...(namespace === undefined ? {} : { namespace }),
+    ...(room === undefined ? {} : { room }),
     round,
     seq,
     sentAt,
@@ -56,7 +59,8 @@ export function messageReport ({ round, seq, relativeMs, absoluteMs = null, miss
     received: relativeMs.length,
     expected: relativeMs.length + missing,
     missing,
-    duplicates: 0,
+    duplicates,
+    ...(misdelivered === undefined ? {} : { misdelivered }),
     late: 0,
     relative: encodedDelay(relativeMs),
     absolute: absoluteMs ? { ...encodedDelay(absoluteMs), negative: 0 } : null,
@@ -99,4 +103,29 @@ export function sample (t, { connected = 10, elu = 0.2, loopDelayP99Ms = 2 } = {
     timeline: { t, connected, byTransport: { websocket: connected, polling: 0 }, connects: 1, disconnects: 0, errors: 0, messages: 0 },
     health: { t, loopDelayP50Ms: 1, loopDelayP99Ms, loopDelayMaxMs: loopDelayP99Ms + 1, elu, cpuPct: 20, rssBytes: 70e6, heapUsedBytes: 30e6 }
   }
+}
+
+/**
+ * Message reports of one simulator as its real recorder closes them: client i is in room
+ * `room-{i mod rooms}` (assigned and joined) and connected; each message reaches the clients
+ * in `to` (default: its room's), and the clients in `twice` a second time. Delays are what
+ * the recorder measures (close to 0: one synchronous burst).
+ * @param {{ clients: number, rooms: number, namespace?: string, messages: { id: string, room: string | null, event?: string, to?: number[], twice?: number[] }[] }} spec
+ * @returns {import('../../lib/schema.js').MessageReport[]}
+ */
+export function recordRoomMessages ({ clients, rooms, namespace = '/', messages }) {
+  const recorder = createRecorder({ clients, messageTimeoutMs: 60_000, namespace })
+  const roomOf = (/** @type {number} */ i) => `room-${i % rooms}`
+  for (let i = 0; i < clients; i++) {
+    recorder.setConnected(i, true)
+    recorder.assignRoom(i, roomOf(i))
+    recorder.setJoined(i, roomOf(i), true)
+  }
+  for (const m of messages) {
+    const to = m.to ?? Array.from({ length: clients }, (_, i) => i).filter((i) => m.room === null || roomOf(i) === m.room)
+    const args = [{ id: m.id, sentAt: Date.now(), ...(m.room === null ? {} : { room: m.room }) }]
+    for (const i of [...to, ...(m.twice ?? [])]) recorder.receive(i, m.event ?? 'broadcast', args)
+  }
+  recorder.closeAll()
+  return recorder.reports()
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHistogram, encode, recordMs } from '../../lib/histogram.js'
-import { groupBy, mergeDeliveries } from '../../results/merge.js'
+import { groupBy, mergeDeliveries, mergeSimResults } from '../../results/merge.js'
+import { delays, encodedDelay, recordRoomMessages, summaryOf } from './make-reports.js'
 
 /**
  * A message report of one process.
@@ -40,6 +41,53 @@ test('mergeDeliveries: counts summed, histograms merged exactly, the earliest fi
   assert.equal(light.relative.histogram, '', 'no encoding when only the summary is needed')
   assert.equal(light.relative.p99, merged.relative.p99)
   assert.equal(mergeDeliveries([report([1], { absolute: null })]).absolute, null)
+})
+
+test('mergeDeliveries sums misdelivered copies (absent from older reports: none)', () => {
+  const merged = mergeDeliveries([report([1], { misdelivered: 3, duplicates: 1 }), report([2], { misdelivered: 2 }), report([3])])
+  assert.deepEqual([merged.misdelivered, merged.duplicates, merged.received], [5, 1, 3])
+})
+
+/**
+ * A worker's SimResult: what mergeSimResults reads.
+ * @param {string} id
+ * @param {Partial<import('../../lib/schema.js').SimResult>} over
+ * @returns {import('../../lib/schema.js').SimResult}
+ */
+function simResult (id, over) {
+  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
+    id,
+    pid: 1,
+    startedAt: 1000,
+    endedAt: 2000,
+    options: { clients: 6 },
+    clients: { target: 6, connected: 6, failed: 0, everConnected: 6, byTransport: {}, attempts: 6, reconnects: 0, disconnects: {}, errors: {}, connectTime: { ...encodedDelay([1, 2]), curve: [] } },
+    messages: [],
+    health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
+    timeline: [],
+    ...over
+  }))
+}
+
+test('mergeSimResults (--workers): messages keep their room and sum misdelivered copies; joins, emits and namespaces merged', () => {
+  // Two workers, each with its own clients in rooms: the same message reaches a wrong client in both.
+  const spec = { clients: 6, rooms: 3, messages: [{ id: 'm1', room: 'room-1', to: [1, 4, 0] }, { id: 'all', room: null, twice: [5] }] }
+  /** @type {(refused: number) => import('../../lib/schema.js').NamespaceCounts[]} */
+  const nsp = (refused) => [{ name: '/', connected: 6, connects: 6, disconnects: {}, refused: {} }, { name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: refused } }]
+  const emits = (/** @type {number} */ seed) => ({ emits: { event: 'chat', emitters: 2, sent: 10, acked: 9, timedOut: 1, failed: 0, reasons: {}, ackTime: encodedDelay(delays(seed, 9)) } })
+  const merged = mergeSimResults([
+    simResult('w1', { messages: recordRoomMessages(spec), clients: { ...simResult('w', {}).clients, namespaces: nsp(6) }, scenario: emits(1) }),
+    simResult('w2', { messages: recordRoomMessages(spec), clients: { ...simResult('w', {}).clients, namespaces: nsp(2) }, scenario: emits(2) })
+  ], 'sim')
+  const byId = Object.fromEntries(merged.messages.map((m) => [m.id, m]))
+  assert.deepEqual([byId.m1.room, byId.m1.expected, byId.m1.received, byId.m1.misdelivered], ['room-1', 4, 4, 2])
+  assert.deepEqual([byId.all.room, byId.all.received, byId.all.duplicates], [null, 12, 2])
+  assert.deepEqual(merged.clients.namespaces?.map((n) => [n.name, n.connected, n.refused]), [['/', 12, {}], ['/admin', 0, { unauthorized: 8 }]])
+  assert.deepEqual([merged.scenario?.emits?.sent, merged.scenario?.emits?.timedOut], [20, 2])
+  assert.equal(merged.scenario?.emits?.ackTime?.p99, summaryOf([...delays(1, 9), ...delays(2, 9)]).p99)
+  const plain = mergeSimResults([simResult('w1', {}), simResult('w2', {})], 'sim')
+  assert.equal('scenario' in plain, false, 'no scenario when no worker had one')
+  assert.equal('namespaces' in plain.clients, false)
 })
 
 test('groupBy keeps the order of first appearance, with keys of any type', () => {

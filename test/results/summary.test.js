@@ -93,3 +93,26 @@ test('layouts of the same total are compared: they agree, or the busier one is n
   assert.deepEqual(compareLayouts([a]), [], 'nothing to compare')
   assert.ok(formatRunSummary(run).includes('layouts of 1000 clients: 2x500 and 4x250 agree'))
 })
+
+test('a distribution with a scenario: copies, namespaces, joins, emits, hooks and the delivery table, before its health', () => {
+  const text = formatRunSummary(fixture('run-small.json'))
+  const lines = text.split('\n')
+  const at = (/** @type {string} */ start) => lines.findIndex((l) => l.startsWith(start))
+  assert.equal(lines[at('copies:')], 'copies: MISDELIVERED 3 copies (to clients not in the message\'s room), DUPLICATED 2 copies (a second copy to one client)')
+  assert.ok(at('copies:') < at('namespace /chat:') && at('namespace /chat:') < at('joins (join)') && at('joins (join)') < at('emits (chat)'))
+  assert.ok(at('HOOK ERRORS 3') > 0 && at('deliveries by namespace, room and event') > at('HOOK ERRORS 3'))
+  assert.ok(at('deliveries by namespace') < at('health of 2 simulators'))
+  assert.ok(lines.includes('copies: misdelivered 0, duplicated 0'), 'the second distribution: none went wrong')
+  const older = fixture('run-small.json')
+  older.distributions = older.distributions.map((d) => ({ ...d, deliveries: undefined, scenario: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m), clients: { ...d.clients, namespaces: undefined } }))
+  assert.doesNotMatch(formatRunSummary(older), /copies:|namespace |joins |emits |deliveries by/, 'an older result prints as before')
+})
+
+test('summarizeRun carries delivery totals and the scenario\'s numbers, without histograms', () => {
+  const summary = JSON.parse(JSON.stringify(summarizeRun(fixture('run-small.json'))))
+  const [d, plainBroadcasts] = summary.distributions
+  assert.deepEqual([d.deliveries.total.misdelivered, d.deliveries.namespaces.length], [3, 2])
+  assert.equal(d.scenario.emits.ackTime.p99 > 0, true)
+  assert.doesNotMatch(JSON.stringify(summary), /"histogram"/)
+  assert.equal(plainBroadcasts.scenario, undefined)
+})

@@ -94,3 +94,61 @@ test('storm thresholds: recover.* is the worst storm\'s time (never, if clients 
   assert.equal(check(withStorms([]), 'lost=0').ok, true, 'no storm, nobody lost')
   assert.match(check(withStorms([]), 'recover.p99<10s').actual, /no reconnect storm in this run/)
 })
+
+test('misdelivered and duplicated: totals of the delivery breakdowns, as counts or % of the copies that arrived', () => {
+  const run = fixture('run-small.json')
+  const [mis, misPct, dup, dupZero] = evaluateThresholds(run, ['misdelivered=0', 'misdelivered<0.1%', 'duplicated<=2', 'duplicated=0'].map(parseThreshold))
+  // 2x500: 13,438 received + 3 misdelivered + 2 duplicated; 4x250: 9,980 received.
+  assert.deepEqual(mis, { expression: 'misdelivered=0', ok: false, actual: 'misdelivered 3 of 23423 copies that arrived (0.013%)' })
+  assert.equal(misPct.ok, true)
+  assert.deepEqual([dup.ok, dupZero.ok], [true, false])
+  // A result without breakdowns (older than it) reads the messages' counts, when they have them.
+  const older = { ...run, distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map((m) => ({ ...m, misdelivered: 1 })) })) }
+  assert.equal(evaluateThresholds(older, [parseThreshold('misdelivered=20')])[0].ok, true)
+  const oldest = { ...run, distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m) })) }
+  assert.deepEqual(evaluateThresholds(oldest, [parseThreshold('misdelivered=0')])[0], { expression: 'misdelivered=0', ok: false, actual: 'misdelivered: no data (the result predates delivery checks)' })
+  const sparse = fixture('run-sparse.json')
+  assert.match(evaluateThresholds({ ...sparse, distributions: sparse.distributions.slice(1) }, [parseThreshold('duplicated=0')])[0].actual, /no data \(no message arrived\)/)
+})
+
+test('ack.*: emit → ack percentiles of --emit and the hooks\' emitWithAck, merged, worst distribution; no emit acked = no data', () => {
+  const run = fixture('run-small.json')
+  const ack = run.distributions[0].scenario
+  assert.ok(ack?.emits?.ackTime && ack.hooks)
+  const [p99, max, p50] = evaluateThresholds(run, ['ack.p99<200ms', 'ack.max<100ms', 'ack.p50<=25ms'].map(parseThreshold))
+  assert.equal(p99.ok, true)
+  assert.match(p99.actual, /^ack\.p99 4\d\.\d+ms \(2x500, 2430 acks\)$/, '2,390 --emit acks and 40 of the hooks')
+  assert.equal(max.ok, false, 'the slowest ack took 150 ms more')
+  assert.equal(p50.ok, true)
+  const none = { ...run, distributions: run.distributions.slice(1) }
+  assert.deepEqual(evaluateThresholds(none, [parseThreshold('ack.p99<1s')])[0].ok, false)
+  assert.match(evaluateThresholds(none, [parseThreshold('ack.p99<1s')])[0].actual, /no data \(no emit was acked/)
+})
+
+test('ack.timeouts and join.failed: totals, as counts or % of what was sent; nothing sent = no data', () => {
+  const run = fixture('run-small.json')
+  const [timeouts, timeoutsPct, joins, joinsPct] = evaluateThresholds(run, ['ack.timeouts=0', 'ack.timeouts<1%', 'join.failed<=4', 'join.failed<0.1%'].map(parseThreshold))
+  assert.deepEqual(timeouts, { expression: 'ack.timeouts=0', ok: false, actual: 'ack.timeouts 8 of 2440 emits sent (0.328%)' })
+  assert.equal(timeoutsPct.ok, true)
+  assert.deepEqual(joins, { expression: 'join.failed<=4', ok: true, actual: 'join.failed 4 of 1000 joins sent (0.4%)' })
+  assert.equal(joinsPct.ok, false)
+  const none = { ...run, distributions: run.distributions.slice(1) }
+  const [t, j] = evaluateThresholds(none, ['ack.timeouts=0', 'join.failed=0'].map(parseThreshold))
+  assert.deepEqual([t.ok, t.actual], [false, 'ack.timeouts: no data (no client emitted)'])
+  assert.deepEqual([j.ok, j.actual], [false, 'join.failed: no data (no --join was sent)'])
+  const d = run.distributions[0]
+  const noAck = { ...run, distributions: [{ ...d, scenario: { emits: { ...d.scenario?.emits, acked: 0, timedOut: 0, failed: 0, ackTime: null } } }] }
+  assert.match(evaluateThresholds(/** @type {any} */ (noAck), [parseThreshold('ack.timeouts=0')])[0].actual, /no emit waited for an ack: --emit-ack/)
+})
+
+test('the scenario metrics parse with their units', () => {
+  assert.deepEqual(parseThreshold('misdelivered=0'), { expression: 'misdelivered=0', metric: 'misdelivered', op: '=', value: 0, unit: 'count' })
+  assert.deepEqual(parseThreshold('duplicated<0.5%'), { expression: 'duplicated<0.5%', metric: 'duplicated', op: '<', value: 0.5, unit: '%' })
+  assert.deepEqual(parseThreshold('ack.p99<200ms'), { expression: 'ack.p99<200ms', metric: 'ack.p99', op: '<', value: 200, unit: 'ms' })
+  assert.equal(parseThreshold('ack.max<5s').value, 5000)
+  assert.equal(parseThreshold('ack.timeouts<1%').unit, '%')
+  assert.equal(parseThreshold('join.failed=0').unit, 'count')
+  assert.throws(() => parseThreshold('ack.p99<5%'), /takes a duration/)
+  assert.throws(() => parseThreshold('misdelivered<0.5'), /whole count/)
+  assert.throws(() => parseThreshold('ack.p95<1s'), /unknown metric "ack\.p95"/)
+})

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import test from 'node:test'
-import { createLabelBound, OTHER_LABEL } from '../../../results/metrics/labels.js'
+import client from 'prom-client'
+import { boundedGaugeSetter, createLabelBound, OTHER_LABEL } from '../../../results/metrics/labels.js'
 
 test('the first max values keep their label, every later one is "other"', () => {
   const bound = createLabelBound(3)
@@ -20,4 +21,21 @@ test('a value spelled "other" cannot take a slot of its own; bad bounds are refu
   assert.equal(bound.value(OTHER_LABEL), OTHER_LABEL)
   assert.equal(bound.stats().admitted, 0)
   assert.throws(() => createLabelBound(0), RangeError)
+})
+
+test('a gauge past the bound: "other" is the sum (or the largest) of the folded values, each counted once however often set', async () => {
+  const registry = new client.Registry()
+  const gauge = new client.Gauge({ name: 'x_clients', help: 'x', labelNames: ['simulator', 'transport'], registers: [registry] })
+  const peak = new client.Gauge({ name: 'x_rss', help: 'x', labelNames: ['simulator'], registers: [registry] })
+  const bound = createLabelBound(1)
+  const clients = boundedGaugeSetter(gauge, 'simulator', bound, 'sum')
+  const rss = boundedGaugeSetter(peak, 'simulator', bound, 'max')
+  for (const [sim, n] of /** @type {const} */ ([['a', 5], ['b', 7], ['c', 3], ['b', 6]])) {
+    clients(sim, { transport: 'websocket' }, n)
+    rss(sim, {}, n * 10)
+  }
+  clients('c', { transport: 'polling' }, 2)
+  const values = (await gauge.get()).values.map((v) => [v.labels.simulator, v.labels.transport, v.value])
+  assert.deepEqual(values, [['a', 'websocket', 5], [OTHER_LABEL, 'websocket', 9], [OTHER_LABEL, 'polling', 2]])
+  assert.deepEqual((await peak.get()).values.map((v) => [v.labels.simulator, v.value]), [['a', 50], [OTHER_LABEL, 60]])
 })

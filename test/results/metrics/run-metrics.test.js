@@ -47,15 +47,17 @@ test('samples, message reports and rounds become gauges, counters and histograms
   assert.doesNotMatch(text, /ioswarm_message_latency_seconds_bucket/, 'no absolute latency without sentAt')
 })
 
-test('a simulator seen only in the list (joined through Redis) counts under transport "all"', async () => {
+test('the simulator list gives every simulator its target by transport and up, the final report\'s once there is one', async () => {
   const m = createRunMetrics({ run: 'r' })
   m.observeSimulator({ id: 'local', clients: 5, transport: 'websocket' })
   m.observeSimulators(/** @type {any} */ ([
-    { id: 'local', alive: true, final: null, clients: { target: 5, connected: 5 } },
-    { id: 'remote', alive: true, final: null, clients: { target: 8, connected: 6 } }
+    { id: 'local', transport: 'websocket', alive: true, final: null, clients: { target: 5, connected: 5 } },
+    { id: 'remote', transport: 'websocket:75,polling:25', alive: false, final: {}, clients: { target: 8, connected: 6 } }
   ]))
   const target = await values(m.registry, 'ioswarm_clients_target')
-  assert.deepEqual(target.map((v) => [v.labels.simulator, v.labels.transport, v.value]).sort(), [['local', 'websocket', 5], ['remote', 'all', 8]])
+  assert.deepEqual(target.map((v) => [v.labels.simulator, v.labels.transport, v.value]).sort(), [['local', 'websocket', 5], ['remote', 'polling', 2], ['remote', 'websocket', 6]])
+  const up = await values(m.registry, 'ioswarm_simulator_up')
+  assert.deepEqual(up.map((v) => [v.labels.simulator, v.value]).sort(), [['local', 1], ['remote', 0]])
 })
 
 test('cardinality stays bounded with 5,000 simulators and 10,000 distinct reasons', async () => {
@@ -67,6 +69,9 @@ test('cardinality stays bounded with 5,000 simulators and 10,000 distinct reason
   m.observeFinals(/** @type {any} */ (Array.from({ length: 100 }, (_, f) => ({ clients: { errors: Object.fromEntries(Array.from({ length: 100 }, (_, r) => [`reason ${f * 100 + r}`, 1])), disconnects: {} } }))))
   const connected = await values(m.registry, 'ioswarm_clients_connected')
   assert.equal(new Set(connected.map((v) => v.labels.simulator)).size, 21)
+  assert.equal(connected.reduce((sum, v) => sum + v.value, 0), 5000, 'the folded simulators\' clients add up in "other"')
+  const rss = await values(m.registry, 'ioswarm_simulator_rss_bytes')
+  assert.equal(rss.find((v) => v.labels.simulator === 'other')?.value, 1e8, 'health of "other": the largest')
   const errors = await values(m.registry, 'ioswarm_connect_errors_by_reason')
   assert.equal(errors.length, 11)
   assert.equal(errors.reduce((s, v) => s + v.value, 0), 10000, 'nothing lost: the rest is in "other"')

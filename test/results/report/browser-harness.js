@@ -40,6 +40,8 @@ export function launchChromium () {
  * @property {string[]} requests URLs requested other than the file itself
  * @property {string[]} dialogs messages of alert/confirm/prompt dialogs
  * @property {number} images img elements in the page
+ * @property {string[]} headings the text of every h3, in page order
+ * @property {Record<string, string[]>} tables by an h3 heading (the first of that name), the text of each cell of the tables after it, up to the next heading
  */
 
 /**
@@ -67,7 +69,16 @@ export async function checkReport (browser, file, screenshot) {
         drawn: w.__ioswarmCharts,
         expected: w.__ioswarmChartPoints,
         notes: [...w.document.querySelectorAll('p.no-data[data-chart]')].map((el) => el.getAttribute('data-chart')),
-        images: w.document.querySelectorAll('img').length
+        images: w.document.querySelectorAll('img').length,
+        headings: [...w.document.querySelectorAll('h3')].map((el) => el.textContent),
+        tables: Object.fromEntries([...w.document.querySelectorAll('section > h3')].reverse().map((h) => {
+          // Every table after the heading until the next one (notes may come between).
+          const cells = []
+          for (let el = h.nextElementSibling; el && !el.matches('h3, h2'); el = el.nextElementSibling) {
+            if (el.matches('div.table-wrap')) cells.push(...[...el.querySelectorAll('td')].map((td) => td.textContent))
+          }
+          return [h.textContent, cells]
+        }))
       }
     })
     if (screenshot) await page.screenshot({ path: screenshot, fullPage: true })

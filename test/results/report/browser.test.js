@@ -12,6 +12,7 @@ const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name
 const KINDS = ['connected-transport', 'connected-simulator', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu']
 const ALL_CHARTS = ['d1', 'd2'].flatMap((d) => KINDS.map((k) => `${d}-${k}`))
+const SCENARIO_TABLES = ['Delivery by namespace, room and event', 'Emits, acks and joins', 'Clients per namespace']
 
 /** @param {string} name @param {string} html */
 function writeArtifact (name, html) {
@@ -43,6 +44,12 @@ test('reports draw every chart in headless Chromium', { skip: chromiumMissing() 
       assert.equal(page.drawn[name], page.expected[name], `${name} drew every point of its data`)
     }
     assert.deepEqual(page.notes, [])
+    for (const heading of SCENARIO_TABLES) assert.ok(page.headings.includes(heading), heading)
+    const deliveries = page.tables['Delivery by namespace, room and event']
+    assert.deepEqual(deliveries.slice(15, 23), ['/chat', 'room-7', 'chat', '5', '199/200', '1', '3', '0'], 'the first room, by traffic')
+    assert.ok(deliveries.includes('(5 other rooms)'))
+    assert.ok(page.tables['Emits, acks and joins'].includes('room full ×4'))
+    assert.ok(page.tables['Clients per namespace'].includes('unauthorized ×4'))
   })
 
   await t.test('hostile strings stay text: no script, no image, no error', async () => {
@@ -50,6 +57,13 @@ test('reports draw every chart in headless Chromium', { skip: chromiumMissing() 
     const page = await checkReport(browser, file, `${ARTIFACTS}report-hostile.png`)
     assertCleanPage(page)
     for (const name of ALL_CHARTS) assert.ok(page.drawn[name] > 0, `${name} drew points`)
+    // Room, namespace and event names, join and refusal reasons and hook errors from a server or a scenario: shown as text.
+    const deliveries = page.tables['Delivery by namespace, room and event']
+    assert.ok(deliveries.includes('room-7</td><script>alert(15)</script>'))
+    assert.ok(deliveries.includes('/<b>chat</b>') && deliveries.includes('<img src=x onerror=alert(13)>'))
+    const scenario = page.tables['Emits, acks and joins']
+    assert.ok(scenario.includes('<img src=x onerror=alert(16)> ×4') && scenario.includes('</script><script>alert(17)</script>'))
+    assert.ok(page.tables['Clients per namespace'].includes('"><img src=x onerror=alert(18)> ×4'))
   })
 
   await t.test('sparse run: charts with data draw, charts without show their note', async () => {

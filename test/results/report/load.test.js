@@ -49,5 +49,11 @@ test('checkRunResult rejects what is not a run result of this schema version, sa
   const broken = JSON.parse(JSON.stringify(good))
   delete broken.distributions[1].timeline
   await rejectsInput(() => checkRunResult(broken, 'x.json'), /^x\.json distributions\[1\]\.timeline is not an array$/)
+  const badBreakdown = JSON.parse(JSON.stringify(good))
+  badBreakdown.distributions[0].deliveries = { rows: 'many' }
+  await rejectsInput(() => checkRunResult(badBreakdown, 'x.json'), /^x\.json distributions\[0\]\.deliveries is not a delivery breakdown/)
+  const older = JSON.parse(JSON.stringify(good))
+  for (const d of older.distributions) { delete d.deliveries; delete d.scenario; delete d.clients.namespaces }
+  assert.equal(checkRunResult(older, 'x.json'), older, 'a result older than the scenario fields reads')
   assert.equal(checkRunResult(good, 'x.json'), good)
 })

@@ -10,6 +10,12 @@ test('caveats name saturated and stale simulators, missing deliveries, failed cl
   assert.deepEqual(caveats(fixture('run-sparse.json')), [
     '2x500: simulator 2x500-sim-1 was saturated for 3 s; the delays it measured then may be its own, not the server\'s',
     '2x500: 1 delivery missing (clients connected when a message came that never got it)',
+    '2x500: 3 copies misdelivered (to clients not in the message\'s room)',
+    '2x500: 2 copies duplicated (a second copy to one client)',
+    '2x500: namespace /chat refused 4 connects',
+    '2x500: 4 of 1000 joins (join) failed',
+    '2x500: 8 of 2400 emits (chat) were never acked, 2 failed',
+    '2x500: the scenario\'s hooks threw 3 errors',
     '4x250: simulator 4x250-sim-4 stopped reporting before the end (stale)',
     '4x250: 1000 of 1000 clients never connected',
     '4x250: no message reached any simulator'
@@ -20,7 +26,7 @@ test('a clean run says it has no caveats', () => {
   const run = fixture('run-small.json')
   const clean = {
     ...run,
-    distributions: [{ ...run.distributions[0], simulatorList: run.distributions[0].simulatorList.map((s) => ({ ...s, health: null })), rounds: run.distributions[0].rounds.map((r) => ({ ...r, missing: 0 })) }]
+    distributions: [{ ...run.distributions[1], simulatorList: run.distributions[1].simulatorList.map((s) => ({ ...s, health: null, stale: false })), clients: { ...run.distributions[1].clients, failed: 0 } }]
   }
   assert.deepEqual(caveats(clean), [])
   assert.match(overview(clean), /No caveats/)

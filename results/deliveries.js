@@ -1,0 +1,200 @@
+/**
+ * Delivery figures per (namespace, room, event) over every simulator of a distribution, from
+ * the stored message reports: counts summed, delays from merged histograms (true
+ * percentiles, never averages of percentiles). Rooms are many (10,000 rooms of a chat), so
+ * only the top rooms by traffic get rows of their own; the others are folded into one row per
+ * namespace and event, so the breakdown stays small whatever the number of rooms.
+ */
+import { createHistogram, decode, summarize } from '../lib/histogram.js'
+import { groupBy } from './merge.js'
+
+/**
+ * @typedef {import('../lib/schema.js').DeliveryRow} DeliveryRow
+ * @typedef {import('../lib/schema.js').DeliveryBreakdown} DeliveryBreakdown
+ * @typedef {import('../lib/schema.js').ClockInfo} ClockInfo
+ * @typedef {import('./collector/types.js').MessageEntry} MessageEntry
+ */
+
+/** Rooms listed on their own, by traffic; the rest are folded together. */
+export const TOP_ROOMS = 20
+
+/**
+ * Copies a report's message caused or should have: received, missing, misdelivered, duplicated.
+ * @param {import('../lib/schema.js').MessageReport} r
+ */
+const trafficOf = (r) => r.received + r.missing + (r.misdelivered ?? 0) + (r.duplicates ?? 0)
+
+/** @param {string | undefined} namespace */
+const nspOf = (namespace) => namespace ?? '/'
+
+/**
+ * Counts, message keys and live histograms of a row being built.
+ * @typedef {{ keys: Set<string>, expected: number, received: number, missing: number, misdelivered: number, duplicates: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
+ */
+
+/** @returns {Tally} */
+function newTally () {
+  return { keys: new Set(), expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
+}
+
+/**
+ * Adds a group of reports (one per simulator and message) to a tally: each histogram decoded once.
+ * @param {Tally} tally
+ * @param {MessageEntry[]} entries
+ * @param {Record<string, ClockInfo>} clocks
+ */
+function addEntries (tally, entries, clocks) {
+  for (const { simulator, report: r } of entries) {
+    tally.keys.add(`${nspOf(r.namespace)}\u0000${r.key}`)
+    tally.expected += r.expected
+    tally.received += r.received
+    tally.missing += r.missing
+    tally.misdelivered += r.misdelivered ?? 0
+    tally.duplicates += r.duplicates ?? 0
+    if (r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
+    if (r.absolute) {
+      tally.absolute ??= createHistogram()
+      if (r.absolute.histogram) tally.absolute.add(decode(r.absolute.histogram))
+      tally.uncertaintyMs = Math.max(tally.uncertaintyMs, clocks[simulator]?.uncertaintyMs ?? 0)
+    }
+  }
+}
+
+/**
+ * Adds a finished row's tally into a larger one (a namespace's, the total): no decoding again.
+ * @param {Tally} into
+ * @param {Tally} from
+ */
+function addTally (into, from) {
+  for (const key of from.keys) into.keys.add(key)
+  into.expected += from.expected
+  into.received += from.received
+  into.missing += from.missing
+  into.misdelivered += from.misdelivered
+  into.duplicates += from.duplicates
+  into.relative.add(from.relative)
+  if (from.absolute) {
+    into.absolute ??= createHistogram()
+    into.absolute.add(from.absolute)
+    into.uncertaintyMs = Math.max(into.uncertaintyMs, from.uncertaintyMs)
+  }
+}
+
+/**
+ * @param {Tally} t
+ * @param {Pick<DeliveryRow, 'namespace' | 'room' | 'foldedRooms' | 'event'>} labels
+ * @returns {DeliveryRow}
+ */
+function rowOf (t, labels) {
+  return {
+    ...labels,
+    messages: t.keys.size,
+    expected: t.expected,
+    received: t.received,
+    missing: t.missing,
+    misdelivered: t.misdelivered,
+    duplicates: t.duplicates,
+    relative: summarize(t.relative),
+    absolute: t.absolute && { ...summarize(t.absolute), uncertaintyMs: t.uncertaintyMs }
+  }
+}
+
+/**
+ * The breakdown of a distribution's message reports. Each report's histograms are decoded
+ * once, into its row; namespaces and the total add the rows' histograms.
+ * @param {MessageEntry[]} entries one per (simulator, message), as stored
+ * @param {Record<string, ClockInfo>} clocks by simulator, for the absolute uncertainty
+ * @param {{ topRooms?: number }} [options]
+ * @returns {DeliveryBreakdown}
+ */
+export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS } = {}) {
+  // Traffic per (namespace, room): which rooms get rows of their own.
+  /** @type {Map<string, number>} */
+  const traffic = new Map()
+  for (const { report: r } of entries) {
+    if (r.room === null || r.room === undefined) continue
+    const room = `${nspOf(r.namespace)}\u0000${r.room}`
+    traffic.set(room, (traffic.get(room) ?? 0) + trafficOf(r))
+  }
+  const ranked = [...traffic].sort((a, b) => b[1] - a[1] || compare(a[0], b[0]))
+  const top = new Map(ranked.slice(0, topRooms).map(([room], rank) => [room, rank]))
+  /** @param {import('../lib/schema.js').MessageReport} r @returns {string} the row a report belongs to */
+  const rowKey = (r) => {
+    const nsp = nspOf(r.namespace)
+    if (r.room === null || r.room === undefined) return `${nsp}\u0000\u0001all\u0000${r.event}`
+    return top.has(`${nsp}\u0000${r.room}`) ? `${nsp}\u0000\u0002${r.room}\u0000${r.event}` : `${nsp}\u0000\u0003other\u0000${r.event}`
+  }
+  /** @type {Map<string, Tally>} */
+  const byNamespace = new Map()
+  const total = newTally()
+  /** @type {{ order: number[], row: DeliveryRow }[]} */
+  const rows = []
+  for (const group of groupBy(entries, (e) => rowKey(e.report)).values()) {
+    const first = group[0].report
+    const namespace = nspOf(first.namespace)
+    const room = first.room ?? null
+    const rank = room === null ? undefined : top.get(`${namespace}\u0000${room}`)
+    const folded = room !== null && rank === undefined ? new Set(group.map((e) => e.report.room)).size : 0
+    const tally = newTally()
+    addEntries(tally, group, clocks)
+    // Messages to everyone first, then the top rooms by traffic, then the folded rooms.
+    const order = [room === null ? 0 : rank === undefined ? 2 : 1, rank ?? 0]
+    rows.push({ order, row: rowOf(tally, { namespace, room: rank === undefined ? null : room, foldedRooms: folded, event: first.event }) })
+    if (!byNamespace.has(namespace)) byNamespace.set(namespace, newTally())
+    addTally(/** @type {Tally} */ (byNamespace.get(namespace)), tally)
+    addTally(total, tally)
+  }
+  rows.sort((a, b) => compare(a.row.namespace, b.row.namespace) || a.order[0] - b.order[0] || a.order[1] - b.order[1] || compare(a.row.event, b.row.event))
+  return {
+    topRooms,
+    rooms: traffic.size,
+    rows: rows.map((r) => r.row),
+    namespaces: [...byNamespace].sort((a, b) => compare(a[0], b[0])).map(([namespace, t]) => rowOf(t, { namespace, room: null, foldedRooms: 0, event: '*' })),
+    total: rowOf(total, { namespace: '*', room: null, foldedRooms: 0, event: '*' })
+  }
+}
+
+/**
+ * A breakdown with no message (an empty distribution).
+ * @returns {DeliveryBreakdown}
+ */
+export function emptyBreakdown () {
+  return deliveryBreakdown([], {})
+}
+
+/**
+ * Misdelivered and duplicated copies of a distribution with the copies that arrived; null when
+ * it holds no such figure (a result older than them).
+ * @param {import('../lib/schema.js').DistributionResult} d
+ * @returns {{ misdelivered: number, duplicated: number, copies: number } | null}
+ */
+export function deliveryFaults (d) {
+  const total = d.deliveries?.total
+  if (total) return { misdelivered: total.misdelivered, duplicated: total.duplicates, copies: total.received + total.misdelivered + total.duplicates }
+  const counted = d.messages.filter((m) => typeof m.misdelivered === 'number')
+  if (counted.length === 0) return null
+  let misdelivered = 0
+  let duplicated = 0
+  let received = 0
+  for (const m of counted) {
+    misdelivered += m.misdelivered ?? 0
+    duplicated += m.duplicates ?? 0
+    received += m.received
+  }
+  return { misdelivered, duplicated, copies: received + misdelivered + duplicated }
+}
+
+/**
+ * How a row's room reads: its name, everyone, or the rooms folded into it.
+ * @param {Pick<DeliveryRow, 'room' | 'foldedRooms' | 'event'>} row
+ */
+export function roomLabel (row) {
+  if (row.room !== null) return row.room
+  if (row.foldedRooms > 0) return `(${row.foldedRooms} other room${row.foldedRooms === 1 ? '' : 's'})`
+  return row.event === '*' ? '(all)' : '(everyone)'
+}
+
+/** @param {string} a @param {string} b code-unit order */
+function compare (a, b) {
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -1,0 +1,102 @@
+/**
+ * The report of a capacity search (`ioswarm capacity`): the answer, one chart of p50 / p99
+ * relative delay and missing deliveries against clients with the SLO lines, and the steps.
+ * A pure function of the CapacityResult, like buildReport.
+ */
+import { formatBusy, formatMs } from '../../lib/format.js'
+import { formatDate } from '../summary.js'
+import { axis, chartConfig, line, spec, STAT_COLORS } from './chart-config.js'
+import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
+
+/**
+ * @typedef {import('../../lib/capacity-schema.js').CapacityResult} CapacityResult
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ */
+
+/** The charts of a capacity report. */
+export const CAPACITY_CHARTS = Object.freeze(['capacity-delay'])
+
+const VERDICT_COLORS = { pass: '#59a14f', fail: '#e15759', inconclusive: '#9c755f' }
+const MISSING_COLOR = '#b07aa1'
+const SLO_COLOR = '#e15759'
+
+/**
+ * p50 and p99 (ms, left axis) and missing deliveries (right axis) against clients, one point
+ * per measured step coloured by its verdict, and a dashed line per relative-delay or missing SLO.
+ * @param {CapacityResult} result
+ * @returns {import('./html.js').ChartSpec}
+ */
+export function capacityChart (result) {
+  const measured = result.steps.filter((s) => s.limitedBy !== 'limit').sort((a, b) => a.clients - b.clients)
+  const colors = measured.map((s) => VERDICT_COLORS[s.verdict])
+  const xs = measured.map((s) => s.clients)
+  const span = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 0]
+  /** @param {(s: CapacityStep) => number | null} pick */
+  const points = (pick) => measured.map((s) => ({ x: s.clients, y: pick(s) }))
+  const marked = { pointRadius: 4, pointBackgroundColor: colors, pointBorderColor: colors }
+  const sloLines = result.slo.flatMap((expression) => {
+    const match = /^(p50|p99|max|missing)(<=|<|=)(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(expression)
+    if (!match) return []
+    const [, metric, , number, unit = ''] = match
+    const value = Number(number) * ({ '': 1, ms: 1, s: 1000, m: 60000 }[unit] ?? 1)
+    return [line(`SLO ${expression}`, span.map((x) => ({ x, y: value })), SLO_COLOR, { borderDash: [6, 4], yAxisID: metric === 'missing' ? 'missing' : 'y', pointRadius: 0 })]
+  })
+  const config = chartConfig('line', {
+    datasets: [
+      line('relative p50', points((s) => s.relative.p50), STAT_COLORS.p50, marked),
+      line('relative p99', points((s) => s.relative.p99), STAT_COLORS.p99, marked),
+      line('missing deliveries', points((s) => s.missing), MISSING_COLOR, { ...marked, yAxisID: 'missing', borderDash: [2, 3] }),
+      ...sloLines
+    ]
+  }, {
+    x: axis('clients', { type: 'linear' }),
+    y: axis('relative delay (ms), worst round of the step', { beginAtZero: true }),
+    missing: axis('missing deliveries', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } })
+  })
+  return spec('capacity-delay', 'Delay and missing deliveries against clients',
+    `one point per measured step (green pass, red fail, brown inconclusive: the simulators limited it); dashed red: the SLO; ${result.swarm.transport} (${result.swarm.engine}), ${result.swarm.simulators} simulators`,
+    config, 'no data: no step was measured')
+}
+
+/**
+ * The steps in the order they ran.
+ * @param {CapacityResult} result
+ */
+function stepsTable (result) {
+  const rows = result.steps.map((s) => [
+    s.step, s.phase, s.clients, s.connected, formatMs(s.relative.p50), formatMs(s.relative.p99), formatMs(s.relative.max), `${s.missing}/${s.expected}`,
+    formatBusy(s.floor?.busyMax), `${s.simulators.reduce((sum, x) => sum + x.saturatedSeconds, 0)} s`, `${s.limits.fdsPerSimulator}/${s.limits.fdLimit}`, s.verdict, s.why
+  ])
+  return htmlTable(['step', 'phase', 'clients', 'connected', 'p50', 'p99', 'max', 'missing', 'busiest', 'saturated', 'fds/sim', 'verdict', 'why'], rows,
+    { rowClasses: result.steps.map((s) => (s.verdict === 'pass' ? 'pass' : s.verdict === 'fail' ? 'fail' : 'warn')) })
+}
+
+/**
+ * @param {CapacityResult} result
+ * @param {{ generatedAt?: number }} [opts] epoch ms shown as the report's date (omitted when not given)
+ * @returns {string}
+ */
+export function buildCapacityReport (result, { generatedAt } = {}) {
+  const chart = capacityChart(result)
+  const found = result.outcome === 'found' || result.outcome === 'max'
+  const facts = [
+    ['target', `${result.target.url}${result.target.reference ? ' (reference server)' : ''}`],
+    ['swarm', `${result.swarm.simulators} simulators, ${result.swarm.transport}, ${result.swarm.engine} engine`],
+    ['SLO', result.slo.join(', ')],
+    ['search', `${result.steps.length} steps in ${Math.round(result.durationMs / 1000)} s`],
+    ['tool', `${result.tool.name} ${result.tool.version} on ${result.host.hostname}`],
+    ...(generatedAt === undefined ? [] : [['report generated', formatDate(generatedAt)]])
+  ]
+  const body = [
+    `<header class="top"><div class="inner"><div>
+<h1>${escapeHtml(result.run.name)}</h1>
+<p class="sub">ioswarm capacity ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))}</p>
+<dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
+</div><div class="verdict ${found ? 'pass' : 'fail'}">${escapeHtml(found ? `${result.outcome === 'max' ? '≥ ' : ''}${result.capacity} clients` : result.outcome)}</div></div></header>`,
+    '<main>',
+    `<section id="answer"><h2>Answer</h2><p>${escapeHtml(result.answer)}</p>${result.advice.length ? `<ul>${result.advice.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>` : ''}</section>`,
+    `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}</section>`,
+    '</main>'
+  ].join('\n')
+  return htmlPage({ title: `ioswarm capacity: ${result.run.name}`, body, charts: [chart] })
+}

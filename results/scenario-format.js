@@ -1,0 +1,106 @@
+/**
+ * Terminal lines of application scenarios, shared by the run summary (summary.js) and
+ * simulate's own (simulator/format.js): wrong and second copies of messages, clients per
+ * namespace, joins, emits with their ack times, scenario hooks, and the delivery breakdown as
+ * a table. Names and reasons come from servers and users: every one goes through plain().
+ */
+import { formatCounts, formatMs, plain, table } from '../lib/format.js'
+import { roomLabel } from './deliveries.js'
+import { ackTimeOf } from './scenario.js'
+
+/**
+ * @typedef {import('../lib/schema.js').ScenarioReport} ScenarioReport
+ * @typedef {import('../lib/schema.js').NamespaceCounts} NamespaceCounts
+ * @typedef {import('../lib/schema.js').DeliveryBreakdown} DeliveryBreakdown
+ */
+
+/** Most breakdown rows a summary prints; the rest are in deliveries.csv and the report. */
+export const MAX_DELIVERY_ROWS = 12
+
+/** @param {Record<string, number>} counts reasons as `reason: n, …`, each made printable */
+const reasons = (counts) => plain(formatCounts(counts))
+/** @param {Record<string, number>} counts */
+const total = (counts) => Object.values(counts).reduce((s, n) => s + n, 0)
+
+/**
+ * Wrong and second copies, in capitals when there are any (a server that sends a room's
+ * message to another room, or a message twice, is wrong whatever its delays).
+ * @param {{ misdelivered: number, duplicates: number }} copies
+ */
+export function formatCopies ({ misdelivered, duplicates }) {
+  const wrong = misdelivered > 0 ? `MISDELIVERED ${misdelivered} copies (to clients not in the message's room)` : 'misdelivered 0'
+  const twice = duplicates > 0 ? `DUPLICATED ${duplicates} copies (a second copy to one client)` : 'duplicated 0'
+  return `copies: ${wrong}, ${twice}`
+}
+
+/**
+ * One line per namespace: connected now, connects, refusals and drops by reason.
+ * @param {NamespaceCounts[] | undefined} namespaces
+ * @returns {string[]}
+ */
+export function formatNamespaces (namespaces) {
+  return (namespaces ?? []).map((n) => {
+    const refused = total(n.refused)
+    const drops = total(n.disconnects)
+    return `namespace ${plain(n.name)}: connected ${n.connected}, connects ${n.connects}, ` +
+      `refused ${refused}${refused ? ` (${reasons(n.refused)})` : ''}, drops ${drops}${drops ? ` (${reasons(n.disconnects)})` : ''}`
+  })
+}
+
+/** @param {{ p50: number, p99: number, max: number, count: number } | null | undefined} d */
+const times = (d) => (d && d.count > 0 ? `p50 ${formatMs(d.p50)}, p99 ${formatMs(d.p99)}, max ${formatMs(d.max)}` : '-')
+
+/**
+ * Joins, emits and the scenario's hooks, one line each.
+ * @param {ScenarioReport | undefined} scenario
+ * @returns {string[]}
+ */
+export function formatScenario (scenario) {
+  if (!scenario) return []
+  const lines = []
+  const { joins, emits, hooks } = scenario
+  if (joins) {
+    lines.push(`joins (${plain(joins.event)}): sent ${joins.sent}, acked ${joins.acked}, failed ${joins.failed}${joins.failed ? ` (${reasons(joins.reasons)})` : ''}, ` +
+      `unacked ${joins.unacked}; join time ${times(joins.time)}`)
+  }
+  if (emits) {
+    const acks = emits.ackTime ? `ack time ${times(emits.ackTime)}` : 'acks not timed (--emit-ack)'
+    lines.push(`emits (${plain(emits.event)}): ${emits.emitters} emitters, sent ${emits.sent}, acked ${emits.acked}, timed out ${emits.timedOut}, ` +
+      `failed ${emits.failed}${emits.failed ? ` (${reasons(emits.reasons)})` : ''}; ${acks}`)
+  }
+  if (hooks) {
+    const calls = Object.entries(hooks.calls).filter(([, n]) => n > 0).map(([name, n]) => `${plain(name)} ×${n}`).join(', ') || 'none'
+    const errors = total(hooks.errors)
+    const e = hooks.emits
+    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}; ack time ${times(e.ackTime)}`)
+    lines.push(errors > 0 ? `HOOK ERRORS ${errors}: ${reasons(hooks.errors)}` : 'hook errors: none')
+  }
+  if ((emits?.ackTime?.count ?? 0) > 0 && (hooks?.emits.ackTime.count ?? 0) > 0) {
+    const all = ackTimeOf(scenario)
+    lines.push(`every ack (emits and hooks' emitWithAck): ${all?.count} acks, ${times(all)}`)
+  }
+  return lines
+}
+
+/**
+ * The delivery breakdown as an aligned table, when it says more than the rounds do (rooms, or
+ * several namespaces or events); null otherwise.
+ * @param {DeliveryBreakdown | undefined} breakdown
+ * @param {number} [maxRows]
+ * @returns {string | null}
+ */
+export function formatDeliveryTable (breakdown, maxRows = MAX_DELIVERY_ROWS) {
+  if (!breakdown || breakdown.rows.length === 0) return null
+  if (breakdown.rows.length === 1 && breakdown.rows[0].room === null && breakdown.rows[0].foldedRooms === 0) return null
+  const shown = breakdown.rows.slice(0, maxRows)
+  const header = ['namespace', 'room', 'event', 'messages', 'reached', 'missing', 'misdelivered', 'duplicated', 'rel p50', 'rel p99', 'abs p99']
+  const rows = [...shown, breakdown.total].map((r) => [
+    r === breakdown.total ? 'total' : plain(r.namespace), plain(roomLabel(r)), r === breakdown.total ? '' : plain(r.event),
+    r.messages, `${r.received}/${r.expected}`, r.missing, r.misdelivered, r.duplicates,
+    formatMs(r.relative.count ? r.relative.p50 : null), formatMs(r.relative.count ? r.relative.p99 : null), formatMs(r.absolute?.count ? r.absolute.p99 : null)
+  ])
+  const more = breakdown.rows.length - shown.length
+  const rooms = `${breakdown.rooms} room${breakdown.rooms === 1 ? '' : 's'}, the top ${breakdown.topRooms} by traffic listed`
+  return `deliveries by namespace, room and event (${rooms}):\n${table(header, rows)}` +
+    (more > 0 ? `\n… ${more} more rows in deliveries.csv and the report` : '')
+}

@@ -1,0 +1,119 @@
+/**
+ * The thresholds of application scenarios (issue 14): wrong and second copies of messages,
+ * emit → ack times, emits that timed out, joins that failed. Measured over a RunResult as
+ * thresholds.js measures the others: totals over every distribution, delays the worst
+ * distribution's (merged over its simulators), no data = the threshold fails.
+ */
+import { formatMs } from '../lib/format.js'
+import { deliveryFaults } from './deliveries.js'
+import { ackTimeOf, emitCounts } from './scenario.js'
+
+/**
+ * @typedef {import('../lib/schema.js').RunResult} RunResult
+ * @typedef {import('../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {{ value: number | null, actual: string }} Measure
+ */
+
+/** The metrics of this module, as rows of the METRICS table. */
+export const SCENARIO_METRICS = Object.freeze({
+  misdelivered: { kind: /** @type {const} */ ('share'), describe: 'copies delivered to clients not in the message\'s target room, total (count, or % of the copies that arrived)' },
+  duplicated: { kind: /** @type {const} */ ('share'), describe: 'second copies of a message to one client, total (count, or % of the copies that arrived)' },
+  ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`ack.${p}`, {
+    kind: /** @type {const} */ ('delay'),
+    describe: `emit → ack time ${p} (--emit --emit-ack and a scenario's emitWithAck, merged over a distribution's simulators), worst distribution`
+  }])),
+  'ack.timeouts': { kind: /** @type {const} */ ('share'), describe: 'emits whose ack never came within --ack-timeout, total (count, or % of the emits sent)' },
+  'join.failed': { kind: /** @type {const} */ ('share'), describe: '--join emits refused by the server or cut by a disconnect, total (count, or % of the joins sent)' }
+})
+
+/**
+ * @param {RunResult} result
+ * @param {string} metric one of SCENARIO_METRICS
+ * @param {'ms' | '%' | 'count'} unit
+ * @returns {Measure}
+ */
+export function measureScenario (result, metric, unit) {
+  if (metric === 'misdelivered' || metric === 'duplicated') return measureFaults(result, metric, unit)
+  if (metric === 'ack.timeouts') return measureTimeouts(result, unit)
+  if (metric === 'join.failed') return measureJoins(result, unit)
+  return measureAck(result, metric)
+}
+
+/**
+ * @param {number} count
+ * @param {number} total
+ * @param {'ms' | '%' | 'count'} unit
+ * @param {string} text e.g. 'misdelivered 3 of 120 copies'
+ * @returns {Measure}
+ */
+function shareOf (count, total, unit, text) {
+  const pct = total > 0 ? count / total * 100 : null
+  return { value: unit === '%' ? pct : count, actual: `${text}${pct === null ? '' : ` (${formatPct(pct)})`}` }
+}
+
+/**
+ * @param {RunResult} result
+ * @param {'misdelivered' | 'duplicated'} metric
+ * @param {'ms' | '%' | 'count'} unit
+ */
+function measureFaults (result, metric, unit) {
+  const faults = result.distributions.flatMap((d) => deliveryFaults(d) ?? [])
+  const copies = faults.reduce((s, f) => s + f.copies, 0)
+  if (copies === 0) return { value: null, actual: `${metric}: no data (${faults.length === 0 ? 'the result predates delivery checks' : 'no message arrived'})` }
+  const count = faults.reduce((s, f) => s + f[metric], 0)
+  return shareOf(count, copies, unit, `${metric} ${count} of ${copies} copies that arrived`)
+}
+
+/**
+ * @param {RunResult} result
+ * @param {'ms' | '%' | 'count'} unit
+ */
+function measureTimeouts (result, unit) {
+  let sent = 0
+  let timedOut = 0
+  let acking = false
+  for (const d of result.distributions) {
+    const counts = emitCounts(d.scenario)
+    sent += counts.sent
+    timedOut += counts.timedOut
+    // Emits wait for acks with --emit-ack, or when a scenario's emitWithAck got an answer or none.
+    acking ||= Boolean(d.scenario?.emits?.ackTime) || counts.acked + counts.timedOut + counts.failed > 0
+  }
+  if (sent === 0 || !acking) return { value: null, actual: `ack.timeouts: no data (${sent === 0 ? 'no client emitted' : 'no emit waited for an ack: --emit-ack'})` }
+  return shareOf(timedOut, sent, unit, `ack.timeouts ${timedOut} of ${sent} emits sent`)
+}
+
+/**
+ * @param {RunResult} result
+ * @param {'ms' | '%' | 'count'} unit
+ */
+function measureJoins (result, unit) {
+  const joins = result.distributions.flatMap((d) => (d.scenario?.joins ? [d.scenario.joins] : []))
+  const sent = joins.reduce((s, j) => s + j.sent, 0)
+  if (sent === 0) return { value: null, actual: 'join.failed: no data (no --join was sent)' }
+  const failed = joins.reduce((s, j) => s + j.failed, 0)
+  return shareOf(failed, sent, unit, `join.failed ${failed} of ${sent} joins sent`)
+}
+
+/**
+ * The worst distribution's emit → ack percentile.
+ * @param {RunResult} result
+ * @param {string} metric ack.p50 … ack.max
+ * @returns {Measure}
+ */
+function measureAck (result, metric) {
+  const stat = /** @type {'p50' | 'p90' | 'p99' | 'max'} */ (metric.slice(4))
+  /** @type {{ value: number, where: string, count: number } | null} */
+  let worst = null
+  for (const d of result.distributions) {
+    const ack = ackTimeOf(d.scenario)
+    if (ack && (worst === null || ack[stat] > worst.value)) worst = { value: ack[stat], where: d.name, count: ack.count }
+  }
+  if (!worst) return { value: null, actual: `${metric}: no data (no emit was acked: --emit with --emit-ack, or a scenario's emitWithAck)` }
+  return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} acks)` }
+}
+
+/** @param {number} pct */
+export function formatPct (pct) {
+  return `${Number(pct.toFixed(pct >= 10 ? 1 : 3))}%`
+}
