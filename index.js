@@ -10,6 +10,8 @@
 export { runSwarm, startSwarm, runWorkers, normalizeSimOptions, probeHandshake, ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES } from './simulator/index.js'
 /** A whole test: reference server (or a target), simulator processes, rounds, results. */
 export { runTest } from './runner/index.js'
+/** The capacity search: how many clients the server holds at a service level (`ioswarm capacity`). */
+export { runCapacity } from './runner/capacity/index.js'
 /** Fire rounds of broadcasts through an app server. */
 export { runBroadcast, DEFAULT_ROUNDS } from './broadcaster/index.js'
 /** The reference server under test. */
@@ -19,9 +21,15 @@ export { attachProbe } from './server/probe/index.js'
 /** Results: the collector, merging across simulators, reports, thresholds. */
 export {
   createCollector, buildDistribution, mergeMessageReports, mergeSimResults, mergeDeliveries,
-  buildReport, buildCompareReport, messagesCsv, samplesCsv, reasonsCsv,
+  buildReport, buildCompareReport, buildCapacityReport, messagesCsv, samplesCsv, reasonsCsv, capacityStepsCsv,
   parseThreshold, evaluateThresholds, formatRunSummary
 } from './results/index.js'
+/**
+ * The arguments a --scenario module's hooks get (README, "Scenarios").
+ * @typedef {import('./simulator/scenario.js').ScenarioHooks} ScenarioHooks
+ * @typedef {import('./simulator/scenario.js').HookSocket} HookSocket
+ * @typedef {import('./simulator/scenario.js').HookContext} HookContext
+ */
 /** Errors with stable codes, and the exit codes the CLI maps them to. */
 export { IoswarmError, CODES, EXIT } from './lib/errors.js'
 /** The version of this package. */

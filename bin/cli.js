@@ -33,10 +33,10 @@ export async function main (args) {
     .help()
     .alias('h', 'help')
     .strict()
-    .demandCommand(1, 'Name a command: run, simulate, serve, broadcast, report, fleet, probe.')
+    .demandCommand(1, 'Name a command: run, capacity, simulate, serve, broadcast, report, fleet, probe.')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilog('Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed.\nDocs: README.md')
+    .epilog('Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed (capacity: the SLO failed at --start), 4 capacity inconclusive.\nDocs: README.md')
     .fail((message, error) => {
       if (error) throw error
       process.stderr.write(`ioswarm: ${message}\nRun with --help for the options.\n`)

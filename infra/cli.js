@@ -38,7 +38,7 @@ const upCommand = {
     const hosts = await resolveHosts(argv)
     const shownEnv = { ...env, IOSWARM_REDIS: redactUrl(env.IOSWARM_REDIS), ...(env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: '***' } : {}) }
     const source = await packageSource(argv)
-    const steps = planUp(hosts, { ...sshOptions(argv), ...source, apps: /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(',')), env, shownEnv })
+    const steps = planUp(hosts, { ...sshOptions(argv), ...source, files: upFiles(args), apps: /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(',')), env, shownEnv })
     await execute(steps, argv, `${hosts.length} hosts`)
   }
 }
@@ -130,18 +130,37 @@ export function upEnv (argv) {
     const value = argv[keyOf(o.name)]
     if (value === undefined) continue
     const values = [value].flat()
-    if (values.length > 1) throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')})`)
+    if (values.length > 1 && !o.array) throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')})`)
     given[keyOf(o.name)] = o.array ? values : values[0]
   }
   normalizeSimOptions(given)
+  // The simulators' own files go to each host (planUp copies them): their variables name the copy there.
+  for (const { name, remote } of upFiles(argv)) given[name] = remote
   /** @type {Record<string, string>} */
   const env = { IOSWARM_URL: parseHttpUrl([argv.url].flat()[0], '--url'), IOSWARM_REDIS: redis, IOSWARM_RUN: String(argv.run), IOSWARM_SIMULATORS: String(parseSimulatorsPerHost(fleet.simulators)) }
   for (const o of fleetSimulatorOptions()) {
     const name = envNameOf(o)
-    if (given[keyOf(o.name)] !== undefined && !(name in env)) env[name] = String([given[keyOf(o.name)]].flat()[0])
+    // Several values of an option (--header, --namespace) travel as one variable, a value per line.
+    if (given[keyOf(o.name)] !== undefined && !(name in env)) env[name] = [given[keyOf(o.name)]].flat().map(String).join('\n')
   }
   if (argv.token) env.IOSWARM_TOKEN = String(argv.token)
   return env
+}
+
+/** The simulator options that name a file of the machine running `fleet up`. */
+const FILE_OPTIONS = Object.freeze(['feeder', 'scenario'])
+
+/**
+ * The files `fleet up` copies to every host (--feeder, --scenario), and where: under
+ * /tmp/ioswarm-<run>/ (an absolute path: pm2 starts the simulators in the package's folder).
+ * @param {Record<string, any>} argv raw arguments
+ * @returns {{ name: string, local: string, remote: string }[]}
+ */
+export function upFiles (argv) {
+  return FILE_OPTIONS.filter((name) => argv[name] !== undefined && argv[name] !== null && argv[name] !== '').map((name) => {
+    const local = path.resolve(String([argv[name]].flat().at(-1)))
+    return { name, local, remote: `/tmp/ioswarm-${argv.run}/${name}-${path.basename(local)}` }
+  })
 }
 
 /**

@@ -17,9 +17,11 @@ export const runCommand = {
   command: 'run',
   describe: 'Run a whole test: server (or --target), simulators, broadcast rounds, results and report',
   builder: (y) => declareOptions(y
-    .usage('$0 run [options]\n\nStarts the reference server (or uses --target), starts --simulators processes of --clients each (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds, collects every simulator\'s measurements, and writes result.json, messages.csv, samples.csv, reasons.csv and report.html to --out.'), 'run')
+    .usage('$0 run [options]\n\nStarts the reference server (or uses --target), starts --simulators processes of --clients each (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds, collects every simulator\'s measurements, and writes result.json, messages.csv, deliveries.csv, samples.csv, reasons.csv and report.html to --out.'), 'run')
     .example('$0 run --distributions 2x500,4x250 --rounds 5x1000,5x500', 'compare two layouts of 1,000 clients')
     .example('$0 run --target https://app.example --token $T --redis redis://10.0.0.5 --simulators 0 --expect-simulators 20', 'a fleet test')
+    .example('$0 run --protocol websocket --clients 500', 'a whole local test against the plain WebSocket reference server')
+    .example('$0 run --metrics-port 9464 --metrics-linger 30s --otlp http://otel-collector:4318', 'watch it live: Prometheus at :9464/metrics, and OTLP pushes')
     .epilog(thresholdHelp()),
   handler: async (argv) => {
     // Every option, the simulators' included, is checked before anything starts.

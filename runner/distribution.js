@@ -8,6 +8,7 @@ import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
+import { simulatorEnv } from './options.js'
 
 /**
  * @typedef {import('./options.js').RunOptions} RunOptions
@@ -53,7 +54,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}, ramp ${Math.round(ctx.rampMs / 100) / 10} s`)
     await waitForClients(ctx, distribution, children, hooks)
     log(`${distribution.name}: broadcasting ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
-    await runBroadcast({ url: ctx.url, token: ctx.token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via }, {
+    await runBroadcast({ url: ctx.url, token: ctx.token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via, rooms: options.rooms, namespaces: options.namespaces }, {
       signal: hooks.signal,
       onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
       onRoundEnd: async (round, sent) => {
@@ -72,9 +73,9 @@ export async function runDistribution (ctx, distribution, hooks) {
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
-  const [messages, rounds, samples, finals, simulatorList] = await Promise.all([
+  const [messages, rounds, samples, finals, simulatorList, deliveries] = await Promise.all([
     collector.getMessages(runId), collector.getRounds(runId, options.rounds), collector.getSamples(runId),
-    collector.getFinals(runId), collector.listSimulators(runId)
+    collector.getFinals(runId), collector.listSimulators(runId), collector.getDeliveries(runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   return buildDistribution({
@@ -87,7 +88,8 @@ export async function runDistribution (ctx, distribution, hooks) {
     rounds,
     samples,
     finals,
-    simulatorList
+    simulatorList,
+    deliveries
   })
 }
 
@@ -99,7 +101,7 @@ export async function runDistribution (ctx, distribution, hooks) {
  */
 function startSimulators (ctx, distribution) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
-  return Array.from({ length: distribution.simulators }, (_, i) => forkSimulator(simulatorOptions(ctx, distribution, i), { link }))
+  return Array.from({ length: distribution.simulators }, (_, i) => forkSimulator(simulatorOptions(ctx, distribution, i), { link, env: simulatorEnv(ctx.options) }))
 }
 
 /**
@@ -110,7 +112,8 @@ function startSimulators (ctx, distribution) {
  * @param {number} i
  */
 export function simulatorOptions (ctx, distribution, i) {
-  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
+  // Client indices are unique across the run's local simulators ({{i}}, feeder rows).
+  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms`, clientOffset: i * distribution.clients })
   return { ...options, id: `${distribution.name}-sim${i + 1}` }
 }
 
@@ -144,10 +147,11 @@ async function waitForClients (ctx, distribution, children, hooks) {
 }
 
 /**
- * Polls the reference server's GET /stats once a second into the collector.
- * @param {Parameters<typeof runDistribution>[0]} ctx
+ * Polls the reference server's GET /stats once a second into the collector (also used by
+ * the capacity search).
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'url' | 'collector' | 'runId'>} ctx
  */
-function sampleServer (ctx) {
+export function sampleServer (ctx) {
   const stats = new URL('/stats', ctx.url)
   let failures = 0
   const timer = setInterval(async () => {

@@ -10,11 +10,12 @@ import { hostFacts } from '../lib/host.js'
 import { formatRounds } from '../lib/options.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
-import { createCollector, createLiveMetrics, evaluateThresholds, redactUrl, serveMetrics } from '../results/index.js'
-import { diagnoseConnect, normalizeSimOptions, probeHandshake } from '../simulator/index.js'
+import { createCollector, createLiveMetrics, evaluateThresholds, redactUrl, startMetricsOutputs } from '../results/index.js'
+import { compileIdentities, diagnoseConnect, normalizeSimOptions, probeHandshake } from '../simulator/index.js'
 import { readLimits } from '../lib/limits.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS } from '../lib/cli-options/websocket.js'
 import { runDistribution } from './distribution.js'
-import { newRunId, normalizeRunOptions } from './options.js'
+import { newRunId, normalizeRunOptions, simulatorEnv } from './options.js'
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 import { scheduleServerRestarts } from './restart.js'
@@ -31,14 +32,26 @@ export async function runTest (input, hooks = {}) {
   // Before any process starts: the local simulators and the reference server together.
   for (const warning of checkRunPreflight(options, hooks.limits ?? readLimits())) log(`warning: ${warning}`)
   const startedAt = Date.now()
-  const stored = await createCollector({ redisUrl: options.redis })
-  // --metrics-port: the collector is metered (its writes feed the live metrics) and served.
-  const live = options.metricsPort === null ? null : createLiveMetrics({ collector: stored, run: runId })
-  const collector = live?.collector ?? stored
-  const metricsServer = live ? await serveMetrics({ port: /** @type {number} */ (options.metricsPort), host: options.metricsHost, registry: live.registry }).catch(async (error) => { await stored.close(); throw error }) : null
-  if (metricsServer) log(`metrics: ${metricsServer.url}`)
+  const collector = await createCollector({ redisUrl: options.redis })
+  // --metrics-port / --otlp: each distribution's run is followed in the collector (what every
+  // simulator stored, local or joined through Redis), served and/or pushed.
+  const live = options.metricsPort === null && options.otlp === null ? null : createLiveMetrics({ collector, run: runId })
+  const outputs = live
+    ? await startMetricsOutputs({
+      registry: live.registry,
+      port: options.metricsPort,
+      host: options.metricsHost,
+      otlp: options.otlp,
+      otlpIntervalMs: options.otlpIntervalMs,
+      command: 'run',
+      onOtlpError: (error) => log(`warning: --otlp: pushing to ${redactUrl(String(options.otlp))} failed: ${error.message}`)
+    }).catch(async (error) => { await collector.close(); throw error })
+    : null
+  if (outputs?.url) log(`metrics: ${outputs.url}`)
+  if (options.otlp) log(`metrics: pushing to ${redactUrl(options.otlp)} every ${options.otlpIntervalMs / 1000} s (OTLP)`)
   const token = options.token ?? randomBytes(18).toString('base64url')
-  const started = options.target ? null : { current: await startServerProcess({ token, pingIntervalMs: options.pingIntervalMs }) }
+  const serverOptions = { token, authToken: options.authToken, namespaces: options.namespaces, pingIntervalMs: options.pingIntervalMs, protocol: options.protocol }
+  const started = options.target ? null : { current: await startServerProcess(serverOptions) }
   const server = started?.current ?? null
   const restarts = started && options.restartServerAtMs.length > 0
     ? scheduleServerRestarts({
@@ -46,20 +59,14 @@ export async function runTest (input, hooks = {}) {
       startedMono: performance.now(),
       signal: options.restartSignal,
       server: started,
-      start: () => startServerProcess({ token, pingIntervalMs: options.pingIntervalMs, port: Number(new URL(started.current.url).port) }),
+      start: () => startServerProcess({ ...serverOptions, port: Number(new URL(started.current.url).port) }),
       log
     })
     : null
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
-    // One look at the server before any simulator: its heartbeat (the ramp), its protocol, and
-    // a parser mismatch or a refused namespace, named (each simulator sees the same).
-    const sim = normalizeSimOptions({ ...options.simulatorInput, url })
-    const handshake = await probeHandshake({ url: sim.url, path: sim.path, query: sim.query }).catch(() => null)
-    const rampMs = options.rampMs ?? handshake?.pingIntervalMs ?? 25000
-    const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query: sim.query, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? handshake?.eio ?? 4 })
-    if (problem) log(`warning: ${problem}`)
+    const rampMs = options.protocol === 'websocket' ? options.rampMs ?? DEFAULT_WEBSOCKET_RAMP_MS : await lookAtServer(options, url, log)
     // sentAt is stamped by the server; a server we started shares this host's clock.
     const senderClock = collector.kind === 'redis' && server
       ? await estimateClockOffset(() => collector.time(), { reference: 'redis' })
@@ -83,14 +90,34 @@ export async function runTest (input, hooks = {}) {
     }
     if (options.thresholds.length > 0) result.thresholds = evaluateThresholds(result, options.thresholds)
     // Still serving: the last scrape can see the final values (--metrics-linger, or a test).
-    if (metricsServer && hooks.metricsLinger) await hooks.metricsLinger(metricsServer.url)
+    if (outputs?.url && hooks.metricsLinger) await hooks.metricsLinger(outputs.url)
     return result
   } finally {
-    await metricsServer?.close()
+    await outputs?.close()
     await restarts?.stop()
     await started?.current.stop()
     await collector.close()
   }
+}
+
+/**
+ * One look at a Socket.IO server before any simulator: its heartbeat (the ramp), its
+ * protocol, and a parser mismatch or a refused namespace, named (each simulator sees the same).
+ * @param {import('./options.js').RunOptions} options
+ * @param {string} url
+ * @param {(line: string) => void} log
+ * @returns {Promise<number>} the ramp
+ */
+async function lookAtServer (options, url, log) {
+  // It is the first client (--auth, --query, --header): a server that checks them does not
+  // refuse it, nor count a refusal that no client made.
+  const sim = normalizeSimOptions({ ...options.simulatorInput, url })
+  const first = compileIdentities(sim, { simId: 'runner', env: simulatorEnv(options) }).of(0)
+  const query = { ...sim.query, ...first.query }
+  const handshake = await probeHandshake({ url: sim.url, path: sim.path, query, headers: first.headers }).catch(() => null)
+  const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query, headers: first.headers, auth: first.auth, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? handshake?.eio ?? 4 })
+  if (problem) log(`warning: ${problem}`)
+  return options.rampMs ?? handshake?.pingIntervalMs ?? 25000
 }
 
 /**
@@ -103,6 +130,7 @@ function publicOptions (options) {
     distributions: options.distributions.map((d) => d.name).join(','),
     expectSimulators: options.expectSimulators,
     rounds: formatRounds(options.rounds),
+    protocol: options.protocol,
     transport: options.transport,
     engine: options.engine,
     parser: options.parser,
@@ -113,6 +141,9 @@ function publicOptions (options) {
     maxPayloadBytes: options.maxPayloadBytes,
     event: options.event,
     via: options.via,
+    rooms: options.rooms,
+    namespaces: options.namespaces,
+    authToken: options.authToken === null ? null : '(redacted)',
     redis: options.redis ? redactUrl(options.redis) : null,
     messageTimeoutMs: options.messageTimeoutMs,
     restartServerAtMs: options.restartServerAtMs.length > 0 ? options.restartServerAtMs : null,

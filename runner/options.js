@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto'
 import { invalidOption } from '../lib/errors.js'
 import { parseOptions, pickPassOn } from '../lib/cli-options/index.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_CLIENTS } from '../lib/cli-options/simulate.js'
+import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/broadcast.js'
+import { parseNamespaces } from '../lib/cli-options/serve.js'
 import { parseHttpUrl, parseInteger, formatTransportMix } from '../lib/options.js'
 import { parseThreshold } from '../results/index.js'
 import { normalizeSimOptions } from '../simulator/index.js'
@@ -35,6 +37,18 @@ export function parseDistributions (value) {
   })
 }
 
+/** Where a run's simulators find the reference server's --auth-token (their --auth reads it). */
+export const AUTH_TOKEN_VARIABLE = 'IOSWARM_AUTH_TOKEN'
+
+/**
+ * What a run's simulators find in their environment: the reference server's --auth-token.
+ * @param {{ authToken: string | null }} options
+ * @returns {Record<string, string>}
+ */
+export function simulatorEnv (options) {
+  return options.authToken === null ? {} : { [AUTH_TOKEN_VARIABLE]: options.authToken }
+}
+
 /**
  * @param {Record<string, any>} input raw values, flag names in camelCase
  */
@@ -48,21 +62,33 @@ export function normalizeRunOptions (input) {
   if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
   const target = o.target ? parseHttpUrl(o.target, '--target') : null
   if (target && !o.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
+  if (o.authToken !== null && target) throw invalidOption('--auth-token', 'is for the reference server that run starts; with --target, your server checks its own tokens (give the simulators theirs with --auth, --query or --header)')
   if (o.restartServerAt.length > 0 && target) throw invalidOption('--restart-server-at', 'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
+  if (o.via === 'socket' && input.protocol === 'websocket') throw invalidOption('--via', 'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')
   if (o.via === 'redis-emitter') throw invalidOption('--via', 'redis-emitter is for `ioswarm broadcast` into a server on the Redis adapter; a run broadcasts with http or socket')
   // What every local simulator gets: the simulate options given to run, checked now by the
   // simulator's own normaliser (the URL and ramp are known once the server is up).
+  /** @type {Record<string, unknown>} */
   const simulatorInput = { ...pickPassOn(input), maxPayload: simulatorPayloadLimit(input.maxPayload, o.size) }
+  // The reference server wants a token and the clients were given no identity: they bring it,
+  // read from their environment (AUTH_TOKEN_VARIABLE), never from a command line or a result file.
+  if (o.authToken !== null && ['auth', 'query', 'header', 'scenario'].every((k) => simulatorInput[/** @type {keyof typeof simulatorInput} */ (k)] === undefined)) {
+    // Plain WebSocket has no handshake auth payload: the token goes in a header.
+    Object.assign(simulatorInput, input.protocol === 'websocket' ? { header: [`Authorization: Bearer {{env.${AUTH_TOKEN_VARIABLE}}}`] } : { auth: `{"token":"{{env.${AUTH_TOKEN_VARIABLE}}}"}` })
+  }
   const simulator = normalizeSimOptions({ ...simulatorInput, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
   const [event] = simulator.events
   if (event === '*') throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
   return {
     target,
     token: o.token ? String(o.token) : null,
+    authToken: /** @type {string | null} */ (o.authToken),
+    ...appTargets(simulatorInput),
     distributions,
     expectSimulators: o.expectSimulators,
     rounds: /** @type {import('../lib/options.js').Round[]} */ (o.rounds),
     simulatorInput,
+    protocol: simulator.protocol,
     transport: formatTransportMix(simulator.transport),
     engine: simulator.engine,
     parser: simulator.parser,
@@ -83,9 +109,23 @@ export function normalizeRunOptions (input) {
     metricsPort: /** @type {number | null} */ (o.metricsPort),
     metricsHost: String(o.metricsHost),
     metricsLingerMs: /** @type {number} */ (o.metricsLinger),
+    otlp: /** @type {string | null} */ (o.otlp),
+    otlpIntervalMs: /** @type {number} */ (o.otlpInterval),
     restartSignal: /** @type {'SIGTERM' | 'SIGKILL'} */ (`SIG${o.restartSignal}`),
     thresholds: [o.assert ?? []].flat().map((expr) => parseThreshold(String(expr)))
   }
+}
+
+/**
+ * The rooms and namespaces of the simulators (their --rooms R and --namespace), which the
+ * run's broadcasts go to and its reference server serves: rooms R → message k to
+ * room-{(k-1) mod R}; each namespace gets each message.
+ * @param {Record<string, unknown>} simulatorInput the simulate options given to run
+ * @returns {{ rooms: number | null, namespaces: string[] | null }} null: not given (everyone; the server's /)
+ */
+export function appTargets (simulatorInput) {
+  const rooms = simulatorInput.rooms === undefined || simulatorInput.rooms === null ? null : parseInteger(simulatorInput.rooms, '--rooms', { min: 1, max: MAX_BROADCAST_ROOMS })
+  return { rooms, namespaces: parseNamespaces(simulatorInput.namespace ?? null, '--namespace') }
 }
 
 /** Room for a message's own fields and framing around its --size payload. */

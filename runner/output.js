@@ -1,10 +1,10 @@
 /**
- * Writes a run's files: result.json, messages.csv, samples.csv, reasons.csv and report.html.
+ * Writes a run's files: result.json, messages.csv, deliveries.csv, samples.csv, reasons.csv and report.html.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { buildReport, messagesCsv, reasonsCsv, samplesCsv } from '../results/index.js'
+import { buildReport, deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv } from '../results/index.js'
 
 /**
  * @param {string} dir
@@ -15,6 +15,7 @@ export async function writeRunFiles (dir, result) {
   const files = {
     result: path.join(dir, 'result.json'),
     messages: path.join(dir, 'messages.csv'),
+    deliveries: path.join(dir, 'deliveries.csv'),
     samples: path.join(dir, 'samples.csv'),
     reasons: path.join(dir, 'reasons.csv'),
     report: path.join(dir, 'report.html')
@@ -23,6 +24,7 @@ export async function writeRunFiles (dir, result) {
     await mkdir(dir, { recursive: true })
     await writeFile(files.result, `${JSON.stringify(result, null, 1)}\n`)
     await writeFile(files.messages, messagesCsv(result.distributions))
+    await writeFile(files.deliveries, deliveriesCsv(result.distributions))
     await writeFile(files.samples, samplesCsv(result.distributions))
     await writeFile(files.reasons, reasonsCsv(result.distributions))
     await writeFile(files.report, buildReport(result, { generatedAt: Date.now() }))

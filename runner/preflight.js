@@ -10,7 +10,7 @@ import { formatMiB, judgeLimits } from '../lib/limits.js'
 import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../simulator/index.js'
 
 /** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
-const SERVER_KIB_PER_CLIENT = 40
+export const SERVER_KIB_PER_CLIENT = 40
 
 /**
  * @param {import('./options.js').RunOptions} options

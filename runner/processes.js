@@ -16,13 +16,23 @@ const SERVER_CHILD = fileURLToPath(new URL('../server/child.js', import.meta.url
 
 /**
  * Starts the reference server on a free port and resolves once it listens.
- * @param {{ token: string, pingIntervalMs: number, host?: string, port?: number }} options port: 0 (default) = a free one
+ * @param {object} options
+ * @param {string} options.token the broadcast token
+ * @param {number} options.pingIntervalMs
+ * @param {string | null} [options.authToken] clients must bring it (serve --auth-token)
+ * @param {string[] | null} [options.namespaces] the app namespaces (default /)
+ * @param {string} [options.host]
+ * @param {number} [options.port] 0 (default) = a free one
+ * @param {'socketio' | 'websocket'} [options.protocol] websocket: the plain WebSocket reference server
  * @returns {Promise<Child & { url: string }>}
  */
-export async function startServerProcess ({ token, pingIntervalMs, host = '127.0.0.1', port = 0 }) {
-  // No broadcast rate limit: the runner is this server's only broadcaster (the token is
-  // private to the run), and rounds such as 500x0 go faster than the default 100/s.
-  const options = { ...normalizeServeOptions({ port, host, pingInterval: `${pingIntervalMs}ms`, broadcastRate: '0' }), token }
+export async function startServerProcess ({ token, pingIntervalMs, authToken = null, namespaces = null, host = '127.0.0.1', port = 0, protocol = 'socketio' }) {
+  // No broadcast or relay rate limit: the runner is this server's only broadcaster (the
+  // token is private to the run), rounds such as 500x0 go faster than the default 100/s,
+  // and the run's own clients are the load being measured.
+  // The tokens travel in the IPC message, never in argv or the environment.
+  const app = protocol === 'websocket' ? {} : { relayRate: '0', namespace: namespaces ?? undefined }
+  const options = { ...normalizeServeOptions({ port, host, pingInterval: `${pingIntervalMs}ms`, broadcastRate: '0', authToken, protocol, ...app }), token }
   const child = forkChild(SERVER_CHILD, [])
   child.process.send({ type: 'ioswarm:serve', options })
   const answer = new Promise((resolve, reject) => {

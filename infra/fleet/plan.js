@@ -3,8 +3,10 @@
  * from plain argv arrays and quoted once per shell it crosses. Running a plan and printing
  * it (--dry-run) use the same commands, so the dry run is exactly what would run.
  */
+import path from 'node:path'
 import { displayQuote, shellJoin } from './quote.js'
 import { sshDestination } from './hosts.js'
+import { DEFAULT_CLIENTS } from '../../lib/cli-options/simulate.js'
 
 /** pm2 app names and namespace, as declared in infra/ecosystem.config.cjs. */
 export const PM2_APPS = Object.freeze({ sim: 'ioswarm-sim', server: 'ioswarm-server' })
@@ -85,20 +87,27 @@ export function idPrefixes (hosts) {
 /**
  * The plan of `fleet up`: install on every host, then start its apps.
  * @param {FleetHost[]} hosts
- * @param {{ install: string, tarball?: string, apps: ('sim' | 'server')[], env: Record<string, string>, shownEnv?: Record<string, string> } & SshOptions} options
+ * @param {{ install: string, tarball?: string, files?: { local: string, remote: string }[], apps: ('sim' | 'server')[], env: Record<string, string>, shownEnv?: Record<string, string> } & SshOptions} options
  *   tarball: a local package file, copied to each host first (over the same ssh) and installed from there;
+ *   files: the simulators' own files (--feeder, --scenario), copied to each host where env says they are;
  *   shownEnv: env as printed by --dry-run (passwords masked); default env
  * @returns {Step[]}
  */
 export function planUp (hosts, options) {
   const prefixes = idPrefixes(hosts)
+  // Host i's simulators take the run's client indices from i × simulators × clients on ({{i}}, feeder rows).
+  const perHost = Number(options.env.IOSWARM_SIMULATORS ?? 1) * Number(options.env.IOSWARM_CLIENTS ?? DEFAULT_CLIENTS)
   const start = (/** @type {Record<string, string>} */ env, /** @type {number} */ i) =>
-    sshArgv(hosts[i], startCommand(options.apps, { ...env, IOSWARM_ID_PREFIX: prefixes[i] }), options)
+    sshArgv(hosts[i], startCommand(options.apps, { IOSWARM_CLIENT_OFFSET_BASE: String(i * perHost), ...env, IOSWARM_ID_PREFIX: prefixes[i] }), options)
+  /** @param {string} remote */
+  const copyTo = (remote) => shellJoin(['sh', '-c', `mkdir -p ${shellJoin([path.posix.dirname(remote)])} && cat > ${shellJoin([remote])}`])
   const copy = options.tarball === undefined
     ? []
     : [{ name: 'copy', commands: hosts.map((host) => ({ host, argv: sshArgv(host, shellJoin(['sh', '-c', `cat > ${options.install}`]), options), stdinFile: options.tarball })) }]
+  const files = (options.files ?? []).map((file) => ({ name: 'files', commands: hosts.map((host) => ({ host, argv: sshArgv(host, copyTo(file.remote), options), stdinFile: file.local })) }))
   return [
     ...copy,
+    ...files,
     { name: 'install', commands: hosts.map((host) => ({ host, argv: sshArgv(host, installCommand(options.install), options) })) },
     {
       name: 'start',

@@ -36,7 +36,17 @@ test('bad input exits 2 with a message naming the flag, before any socket opens'
     [['--ws-client', 'builtin', ...url], /--ws-client works with --engine lean only; --engine sio uses socket\.io-client's own WebSocket/],
     [['--engine', 'lean', '--ws-client', 'builtin', '--url', 'https://127.0.0.1:1'], /--ws-client builtin speaks ws:\/\/ only \(no TLS\)/],
     [['--engine', 'lean', '--ws-client', 'builtin', '--workers', '2', '--url', 'https://127.0.0.1:1'], /--ws-client builtin speaks ws:\/\/ only/],
-    [['--no-such-flag', ...url], /Unknown argument/]
+    [['--no-such-flag', ...url], /Unknown argument/],
+    // Scenarios (issue 14): templates, feeders, rooms, emits.
+    [['--auth', '{"token":{{tokn}}}', ...url], /--auth has an unknown placeholder \{\{tokn\}\}/],
+    [['--auth', '{"token":', ...url], /--auth must be a JSON template/],
+    [['--header', 'X-User: {{row.user}}', ...url], /--header uses \{\{row.user\}\}, which needs a feeder/],
+    [['--feeder', '/no/such/users.csv', ...url], /--feeder cannot read "\/no\/such\/users.csv"/],
+    [['--emitters', '150%', ...url], /--emitters must be a share from 0% \(exclusive\) to 100%, or a count of clients, got "150%"/],
+    [['--rooms', '0', ...url], /--rooms must be a whole number from 1 to 1000000, got "0"/],
+    [['--emit-rate', 'often', ...url], /--emit-rate must be a rate per client such as 1\/10s/],
+    [['--join', 'join {"room":"{{rom}}"}', '--rooms', '2', ...url], /--join has an unknown placeholder \{\{rom\}\}/],
+    [['--scenario', 'hooks.txt', ...url], /--scenario must be a JavaScript module/]
   ]
   for (const [args, message] of cases) {
     const { code, stderr } = await runCli(t, ['client.js', ...args], { timeoutMs: 15000 })
@@ -164,4 +174,26 @@ test('the URL\'s query string reaches the server\'s handshake on both engines an
       assert.equal(JSON.parse(refused.stdout).server.diagnosis, 'the server refused namespace /: no token', 'named at first contact')
     }
   }
+})
+
+test('--protocol websocket: Socket.IO-only flags and bad templates exit 2 naming the flag, before any socket opens', async (t) => {
+  const base = ['--protocol', 'websocket', '--url', 'ws://127.0.0.1:1/feed']
+  for (const [args, message] of /** @type {[string[], RegExp][]} */ ([
+    [['--namespace', '/chat'], /--namespace is a Socket\.IO option, not for --protocol websocket/],
+    [['--parser', 'msgpack'], /--parser is a Socket\.IO option/],
+    [['-t', 'polling'], /--transport polling is a Socket\.IO transport/],
+    [['--eio', '3'], /--eio is a Socket\.IO option/],
+    [['--send-on-open', '{"op": "sub", "n": {{nope}}}'], /--send-on-open has an unknown placeholder \{\{nope\}\}/],
+    [['--send-on-open', '{"op": '], /--send-on-open must be a JSON template/],
+    [['--match', 'type'], /--match must be FIELD=VALUE/]
+  ])) {
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', ...base, ...args], { timeoutMs: 15000 })
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`)
+    assert.match(stderr, message, args.join(' '))
+  }
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', 'http://127.0.0.1:1', '--match', 'type=score'], { timeoutMs: 15000 })
+  assert.equal(code, 2)
+  assert.match(stderr, /--match works with --protocol websocket only/)
+  const help = await runCli(t, ['bin/ioswarm.js', 'simulate', '--help'])
+  for (const flag of ['--protocol', '--send-on-open', '--subprotocol', '--match']) assert.ok(help.stdout.includes(flag), `help mentions ${flag}`)
 })

@@ -35,14 +35,15 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
     '--simulators', '2', '-c', '500', '-t', 'websocket:70,polling:30', '--ioswarm-version', VERSION])
   assert.equal(code, 0, stderr)
   const install = `'npm install --global --no-audit --no-fund ioswarm@${VERSION} && { command -v pm2 >/dev/null 2>&1 || npm install --global --no-audit --no-fund pm2@7; }'`
-  const start = (/** @type {string} */ prefix) => '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
-    "env IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 " +
+  // Host k's simulators take the run's client indices from k × 2 × 500 on (IOSWARM_CLIENT_OFFSET_BASE).
+  const start = (/** @type {string} */ prefix, /** @type {number} */ base) => '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
+    `env IOSWARM_CLIENT_OFFSET_BASE=${base} IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 ` +
     `IOSWARM_CLIENTS=500 IOSWARM_TRANSPORT=websocket:70,polling:30 IOSWARM_ID_PREFIX=${prefix} pm2 start infra/ecosystem.config.cjs --only ioswarm-sim'`
   assert.equal(stdout, [
     `deploy@sim-1: ${SSH} -- deploy@sim-1 ${install}`,
     `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${install}`,
-    `deploy@sim-1: ${SSH} -- deploy@sim-1 ${start('sim-1')}`,
-    `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${start('sim-2-2222')}`,
+    `deploy@sim-1: ${SSH} -- deploy@sim-1 ${start('sim-1', 0)}`,
+    `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${start('sim-2-2222', 1000)}`,
     ''
   ].join('\n'))
   assert.ok(!stdout.includes('pw@'), 'the Redis password is masked')
@@ -142,4 +143,23 @@ test('fleet status reads the run from Redis', async (t) => {
   const json = await runCli(t, ['bin/ioswarm.js', 'fleet', 'status', '--redis', redisUrl, '--run', runId, '--json'])
   assert.equal(json.code, 0, json.stderr)
   assert.deepEqual(JSON.parse(json.stdout).totals, { alive: 1, finished: 1, stale: 1, clientsConnected: 198, clientsTarget: 600 })
+})
+
+test('fleet up copies the simulators\' feeder and scenario to every host and points them there; several values of an option travel one per line', async (t) => {
+  const file = await hostsFile(t, 'sim-1\n')
+  const dir = await mkdtemp(join(tmpdir(), 'ioswarm-fleet-files-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  await writeFile(join(dir, 'users.csv'), 'user,token\nu0,t0\n')
+  await writeFile(join(dir, 'chat.mjs'), 'export function onConnect () {}\n')
+  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'fleet', 'up', '-f', file, '--dry-run', '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379', '--run', 'r7',
+    '--feeder', join(dir, 'users.csv'), '--scenario', join(dir, 'chat.mjs'), '--auth', '{"token":"{{row.token}}"}', '--header', 'X-A: 1', '--header', 'X-B: {{i}}', '--ioswarm-version', VERSION])
+  assert.equal(code, 0, stderr)
+  const lines = stdout.trim().split('\n')
+  assert.match(lines[0], /^sim-1: ssh .* 'sh -c '\\''mkdir -p \/tmp\/ioswarm-r7 && cat > \/tmp\/ioswarm-r7\/feeder-users\.csv'\\''' < .*users\.csv$/)
+  assert.match(lines[1], /cat > \/tmp\/ioswarm-r7\/scenario-chat\.mjs'\\''' < .*chat\.mjs$/)
+  const start = lines.at(-1) ?? ''
+  assert.match(start, /IOSWARM_FEEDER=\/tmp\/ioswarm-r7\/feeder-users\.csv/)
+  assert.match(start, /IOSWARM_SCENARIO=\/tmp\/ioswarm-r7\/scenario-chat\.mjs/)
+  // One variable, a value per line (shown as $'…\n…' by the dry run's quoting).
+  assert.ok(start.includes('IOSWARM_HEADER=X-A: 1\\nX-B: {{i}}'), start)
 })

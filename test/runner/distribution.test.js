@@ -21,3 +21,10 @@ test('local simulators get the simulate options given to run, normalised by the 
   assert.equal(optionsFor({ engine: 'lean' }).wsClient, 'ws')
   assert.equal(optionsFor({ engine: 'sio' }).wsClient, null)
 })
+
+test('each local simulator\'s clients keep their index in the whole run (--client-offset)', () => {
+  const options = normalizeRunOptions({ simulators: 3, clients: 40, auth: '{"n":{{i}}}' })
+  const offsets = [0, 1, 2].map((i) => simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], i).clientOffset)
+  assert.deepEqual(offsets, [0, 40, 80])
+  assert.equal(simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], 1).auth, '{"n":{{i}}}')
+})

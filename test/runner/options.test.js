@@ -19,4 +19,8 @@ test('--metrics-port, --metrics-host and --metrics-linger: none by default, chec
   assert.deepEqual([given.metricsPort, given.metricsHost, given.metricsLingerMs], [9464, '0.0.0.0', 30000])
   assert.throws(() => normalizeRunOptions({ metricsPort: 'http' }), /--metrics-port must be a whole number from 0 to 65535/)
   assert.throws(() => normalizeRunOptions({ metricsLinger: 'a while' }), /--metrics-linger must be a duration/)
+  assert.deepEqual([none.otlp, none.otlpIntervalMs], [null, 10000])
+  assert.equal(normalizeRunOptions({ otlp: 'http://collector:4318' }).otlp, 'http://collector:4318/v1/metrics', 'the OTLP/HTTP metrics path added to a bare URL')
+  assert.equal(normalizeRunOptions({ otlp: 'https://o.example/otlp/v1/metrics', otlpInterval: '2s' }).otlpIntervalMs, 2000)
+  assert.throws(() => normalizeRunOptions({ otlp: 'collector:4318' }), /--otlp must be an http/)
 })

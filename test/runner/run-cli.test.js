@@ -59,6 +59,36 @@ test('ioswarm run end to end with the embedded collector: result.json, CSVs and 
   assert.match(stderr, /round\s+plan\s+messages/, 'summary table on stderr')
 })
 
+test('a chat-like run end to end (rooms, joins, emits with acks): scenario results in result.json, CSVs, summary and thresholds', async (t) => {
+  const out = await tempDir(t)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '6', '--rounds', '2x300', '--ping-interval', '1s', '--ramp', '500ms',
+    '--rooms', '2', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}","text":"hi from {{i}}"}', '--emit-rate', '4/s', '--emitters', '50%', '--emit-ack',
+    '--event', 'broadcast', '--event', 'chat', '--quiet', '--out', out,
+    '--assert', 'misdelivered=0', '--assert', 'ack.p99<5s', '--assert', 'duplicated=0', '--assert', 'join.failed=0', '--assert', 'ack.timeouts=0'], { timeoutMs: 120000 })
+  assert.equal(code, 0, stderr)
+  const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')))
+  assert.deepEqual(result.thresholds?.map((v) => v.ok), [true, true, true, true, true])
+  const [d] = result.distributions
+  assert.deepEqual([d.scenario?.joins?.sent, d.scenario?.joins?.acked], [12, 12], 'every client joined its room, both simulators merged')
+  assert.ok((d.scenario?.emits?.acked ?? 0) > 0 && d.scenario?.emits?.ackTime?.count === d.scenario?.emits?.acked, 'acks timed')
+  assert.equal(d.scenario?.emits?.emitters, 6, 'half of the 12 clients, both simulators merged')
+  const rows = d.deliveries?.rows ?? []
+  assert.deepEqual([...new Set(rows.map((r) => r.room))].sort(), ['room-0', 'room-1'], 'broadcasts and lines went to the rooms')
+  assert.ok(rows.some((r) => r.event === 'chat' && r.messages > 0), 'relayed chat lines measured')
+  assert.deepEqual([d.deliveries?.total.misdelivered, d.deliveries?.total.missing], [0, 0])
+  for (const r of rows.filter((x) => x.event === 'broadcast')) assert.deepEqual([r.expected, r.received], [6 * r.messages, 6 * r.messages], `${r.room}: its 6 clients only`)
+  const deliveries = (await readFile(path.join(out, 'deliveries.csv'), 'utf8')).trim().split('\r\n')
+  assert.equal(deliveries[0].split(',').slice(0, 4).join(','), 'distribution,scope,namespace,room')
+  assert.equal(deliveries.length, 1 + rows.length + 1 + 1, 'the rows, the namespace, the total')
+  assert.match((await readFile(path.join(out, 'messages.csv'), 'utf8')).split('\r\n')[0], /,namespace,room,duplicates,misdelivered$/)
+  assert.match(stderr, /^copies: misdelivered 0, duplicated 0$/m)
+  assert.match(stderr, /^joins \(join\): sent 12, acked 12, failed 0, unacked 0; join time p50 /m)
+  // An emit still waiting for its ack when the run ends is cut short (failed): not asserted.
+  assert.match(stderr, /^emits \(chat\): 6 emitters, sent \d+, acked \d+, timed out 0, failed \d+( \([^)]*\))?; ack time p50 /m)
+  assert.match(stderr, /^deliveries by namespace, room and event \(2 rooms, the top 20 by traffic listed\):$/m)
+  assert.match(stderr, /^pass {2}ack\.p99<5s +ack\.p99 [\d.]+ms \(2x6, \d+ acks\)$/m)
+})
+
 test('ioswarm run end to end with Redis', async (t) => {
   const redisUrl = await getRedisUrl(t)
   if (!redisUrl) return
@@ -97,6 +127,7 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
     [['--ws-client', 'builtin'], /--ws-client works with --engine lean only/],
     [['--metrics-port', '99999'], /--metrics-port must be a whole number from 0 to 65535/],
     [['--metrics-linger', 'soon'], /--metrics-linger must be a duration/],
+    [['--auth-token', 'x', '--target', 'http://127.0.0.1:1', '--token', 't'], /--auth-token is for the reference server that run starts/],
     [['--engine', 'lean', '--ws-client', 'builtin', '--target', 'https://127.0.0.1:1', '--token', 't'], /--ws-client builtin speaks ws:\/\/ only/]
   ]
   for (const [args, message] of cases) {
@@ -116,4 +147,34 @@ test('a run that fails before it starts (Redis unreachable) leaves no empty resu
   assert.equal(code, 1, stderr)
   assert.match(stderr, /cannot use Redis/)
   assert.equal(existsSync(out), false)
+})
+
+test('ioswarm run --protocol websocket: a whole local test against the plain WebSocket reference server, both clients (one with --auth-token)', async (t) => {
+  for (const wsClient of ['ws', 'builtin']) {
+    const out = await tempDir(t)
+    const auth = wsClient === 'builtin' ? ['--auth-token', 'fan-token'] : []
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--protocol', 'websocket', '--ws-client', wsClient, '--distributions', '2x10', ...QUICK, ...auth, '--out', out, '--assert', 'missing=0'], { timeoutMs: 120000 })
+    assert.equal(code, 0, stderr)
+    const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
+    assert.equal(result.options.protocol, 'websocket')
+    assert.equal(result.options.wsClient, wsClient)
+    assertComplete(result, [{ name: '2x10', clients: 20 }])
+    assert.ok(result.distributions[0].simulatorList.every((/** @type {{ engine: string }} */ s) => s.engine === 'websocket'))
+    assert.deepEqual(result.distributions[0].server.at(-1).byTransport, { websocket: 20, polling: 0 }, 'the server counts them')
+    assert.match(await readFile(path.join(out, 'report.html'), 'utf8'), /protocol<\/td><td>websocket/)
+  }
+})
+
+test('ioswarm run --protocol websocket refuses what only Socket.IO has, naming the flag', async (t) => {
+  const out = await tempDir(t)
+  for (const [args, message] of /** @type {[string[], RegExp][]} */ ([
+    [['--via', 'socket'], /--via socket emits on the socket\.io reference server's admin namespace/],
+    [['--transport', 'upgrade'], /--transport upgrade is a Socket\.IO transport/],
+    [['--namespace', '/chat'], /--namespace is a Socket\.IO option/],
+    [['--send-on-open', '{"a": {{nope}}}'], /--send-on-open has an unknown placeholder/]
+  ])) {
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--protocol', 'websocket', '--out', out, ...args], { timeoutMs: 20000 })
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`)
+    assert.match(stderr, message, args.join(' '))
+  }
 })

@@ -21,7 +21,7 @@ const SECRETS = [PASSWORD, encodeURIComponent(PASSWORD), ADMIN_PASSWORD]
  * limited to ioswarm:*.
  */
 const ACL_RULES = ['reset', 'on', `>${PASSWORD}`, '~ioswarm:*', '&ioswarm:*', '-@all',
-  ...'ping hset hgetall hkeys zadd zrange zrem set exists xadd xrange evalsha eval multi exec publish subscribe unsubscribe unlink time hexists hlen select info'
+  ...'ping hset hgetall hkeys zadd zrange zrem set exists xadd xrange xread evalsha eval multi exec publish subscribe unsubscribe unlink time hexists hlen select info'
     .split(' ').map((c) => `+${c}`)]
 
 /**
@@ -78,7 +78,8 @@ test('ioswarm run over rediss:// with a private CA (NODE_EXTRA_CA_CERTS) and an 
   if (!hasProc) t.diagnostic('no /proc: the command lines of the simulators are not checked for the password')
   const watcher = hasProc ? watchCommandLines() : null
   const run = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '5', '--rounds', '2x200', '--ping-interval', '1s',
-    '--ramp', '0', '--run', 'tls-run', '--out', out, '--json'], { env: { ...redis.env, IOSWARM_REDIS: redis.url }, timeoutMs: 60000 })
+    // --metrics-port: the live view reads the run back with XREAD, under the same ACL.
+    '--ramp', '0', '--run', 'tls-run', '--out', out, '--json', '--metrics-port', '0'], { env: { ...redis.env, IOSWARM_REDIS: redis.url }, timeoutMs: 60000 })
   const leaks = watcher?.stop() ?? []
   assert.equal(run.code, 0, run.stderr)
   assert.deepEqual(leaks, [], 'a password on a command line (visible in ps)')

@@ -1,0 +1,69 @@
+/**
+ * `ioswarm capacity`: how many clients the server holds at a service level, in one line.
+ */
+import { access, mkdir, rmdir } from 'node:fs/promises'
+import path from 'node:path'
+import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
+import { EXIT, invalidOption } from '../../lib/errors.js'
+import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
+import { runCapacity } from './index.js'
+import { normalizeCapacityOptions } from './options.js'
+import { writeCapacityFiles } from './output.js'
+
+/** Exit code of each outcome. */
+const EXIT_BY_OUTCOME = Object.freeze({ found: EXIT.OK, max: EXIT.OK, 'failed-at-start': EXIT.THRESHOLD, inconclusive: EXIT.INCONCLUSIVE, stopped: EXIT.RUNTIME })
+
+const EPILOG = `How it searches: the first step opens --start clients; while steps pass, each has --growth times the clients of the last (up to --max), added to the running swarm (connected clients stay). After the first failing step it bisects between the last passing and the first failing step, closing or adding clients, until they are within --precision. Each step broadcasts --rounds and judges them with every --slo.
+
+Proof the answer is the server's: a failing step is inconclusive, not failed, when the simulators could have made the failure themselves: one was saturated by its own work (event-loop utilisation >= 90 % in any second); or a delay SLO failed and the simulators' own time (the most CPU one spent draining a message, or the longest its event loop was held up) is >= 50 % of the delay measured, or more than the margin by which it failed; or a missing/connected SLO failed while an event loop stalled >= 1 s. So is a step this machine cannot hold (file descriptors, ports, memory: checked before each step). An inconclusive step is measured once more; if the simulators limit it again, the search stops and says which limit it hit and how to add simulators.
+
+SLO metrics (the --assert grammar): p50 p90 p99 max mean avg, abs.p50 … abs.max, missing, connected, failed. Without a connected SLO, every client of a step must connect.
+
+Exit codes: 0 found (or every step passed up to --max), 3 the SLO failed at --start, 4 inconclusive (the simulators limited a step), 1 runtime failure, 2 bad usage.`
+
+/** @type {import('yargs').CommandModule<{}, any>} */
+export const capacityCommand = {
+  command: 'capacity',
+  describe: 'Find how many clients the server holds at a service level (--slo): grow the swarm step by step, then narrow',
+  builder: (y) => declareOptions(y
+    .usage('$0 capacity --slo EXPR [--slo EXPR …] [options]\n\nStarts the reference server (or uses --target) and --simulators simulator processes, then grows their clients step by step, broadcasting --rounds at each step, until a step fails the SLO; narrows between the last passing and the first failing step to --precision, and prints the answer in one line. Writes result.json (every step), steps.csv and report.html (p50/p99/missing against clients, with the SLO) to --out.'), 'capacity')
+    .example('$0 capacity --slo \'p99<500ms\' --slo missing=0', 'the reference server, from 1,000 clients up')
+    .example('$0 capacity --slo \'p99<200ms\' --start 500 --max 20000 --precision 5% --engine lean --ramp 5s', 'a quicker search with the lean engine')
+    .example('$0 capacity --target http://10.0.0.7:3000 --token $T --slo \'p99<1s\' --simulators 4', 'your own server')
+    .epilog(EPILOG),
+  handler: async (argv) => {
+    // Every option, the simulators' included, is checked before anything starts.
+    const options = normalizeCapacityOptions(argv)
+    const { json, quiet } = parseOptions('capacity', argv)
+    const out = path.resolve(options.out ?? path.join('ioswarm-results', `capacity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`))
+    const made = await mkdir(out, { recursive: true }).catch((error) => {
+      throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
+    })
+    await access(out, 2).catch((error) => { throw invalidOption('--out', `cannot be written (${error.message}); nothing was started`) })
+    const progress = progressWriter({ quiet, everyMs: 5000 })
+    const stop = stopOnSignals('ioswarm capacity')
+    let result
+    try {
+      result = await runCapacity(argv, {
+        signal: stop.signal,
+        log: (line) => {
+          progress.done()
+          if (!quiet) process.stderr.write(`${line}\n`)
+        },
+        status: (line) => progress.update(line)
+      })
+    } catch (error) {
+      if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
+      throw error
+    } finally {
+      progress.done()
+      stop.dispose()
+    }
+    const files = await writeCapacityFiles(out, result)
+    process.stderr.write(`\n${result.answer}\n`)
+    for (const advice of result.advice) process.stderr.write(`  - ${advice}\n`)
+    process.stderr.write(`\nresults: ${files.result}\nreport:  ${files.report}\n`)
+    if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
+    process.exitCode = EXIT_BY_OUTCOME[result.outcome]
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * runCapacity: how many clients a server holds at a service level. Starts the reference
+ * server (or uses --target) and --simulators simulator processes with room for --max
+ * clients, then runs the search (search.js) step by step on the running swarm (step.js):
+ * growing, then narrowing, until the answer is within --precision, or a step the
+ * simulators limited makes it inconclusive. Returns a JSON-serialisable CapacityResult.
+ */
+import { randomBytes } from 'node:crypto'
+import os from 'node:os'
+import { hostFacts } from '../../lib/host.js'
+import { readLimits } from '../../lib/limits.js'
+import { SCHEMA_VERSION } from '../../lib/schema.js'
+import { VERSION } from '../../lib/version.js'
+import { attachIpcReader, createCollector, redactUrl } from '../../results/index.js'
+import { diagnoseConnect, forkSimulator, normalizeSimOptions, probeHandshake } from '../../simulator/index.js'
+import { sampleServer } from '../distribution.js'
+import { newRunId, simulatorEnv } from '../options.js'
+import { startServerProcess } from '../processes.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS } from '../../lib/cli-options/websocket.js'
+import { formatAnswer, formatStepLine } from './format.js'
+import { simulatorAdvice } from './judge.js'
+import { checkStepLimits } from './limits.js'
+import { normalizeCapacityOptions, publicCapacityOptions } from './options.js'
+import { maxSteps, nextStep, searchBounds } from './search.js'
+import { runStep, shareOf } from './step.js'
+
+/**
+ * @typedef {import('../../lib/capacity-schema.js').CapacityResult} CapacityResult
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {object} CapacityHooks
+ * @property {AbortSignal} [signal] stops the search; the steps so far are returned (outcome 'stopped')
+ * @property {(line: string) => void} [log] each step's line, warnings, phase changes
+ * @property {(line: string) => void} [status] the live status line
+ * @property {import('../../lib/limits.js').Limits} [limits] the machine's limits (default: read from /proc before each step)
+ */
+
+/**
+ * @param {Record<string, unknown>} input the options of `ioswarm capacity`, flag names in camelCase
+ * @param {CapacityHooks} [hooks]
+ * @returns {Promise<CapacityResult>}
+ */
+export async function runCapacity (input, hooks = {}) {
+  const options = normalizeCapacityOptions(input)
+  const log = hooks.log ?? (() => {})
+  const limits = () => hooks.limits ?? readLimits()
+  // The first step must fit before anything starts (exit 2 naming the limit).
+  for (const warning of checkStepLimits({ options, clients: options.startClients, current: 0, limits: limits() }).warnings) log(`warning: ${warning}`)
+  const id = newRunId().replace(/^run-/, 'capacity-')
+  const startedAt = Date.now()
+  const collector = await createCollector({})
+  const reports = trackReports(collector)
+  const token = options.token ?? randomBytes(18).toString('base64url')
+  const server = options.target ? null : await startServerProcess({ token, authToken: options.authToken, namespaces: options.namespaces, pingIntervalMs: options.pingIntervalMs, protocol: options.protocol }).catch(async (error) => { await collector.close(); throw error })
+  /** @type {import('../../simulator/spawn.js').SimulatorChild[]} */
+  let children = []
+  /** @type {ReturnType<typeof attachIpcReader>[]} */
+  let readers = []
+  /** @type {{ stop(): void } | null} */
+  let sampling = null
+  const url = options.target ?? /** @type {{ url: string }} */ (server).url
+  try {
+    const rampMs = await readRamp(options, url, log)
+    await collector.registerRun(id, { name: options.name ?? id, startedAt, options: { url } })
+    children = startSimulators(options, { id, url, rampMs })
+    readers = children.map((c) => attachIpcReader(c.process, reports.writer))
+    sampling = sampleServer({ url, collector, runId: id })
+    log(`capacity ${id}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`}, ${options.simulators} simulators, ${options.transport} (${options.engine}), from ${options.startClients} to at most ${options.maxClients} clients, ramp ${Math.round(rampMs / 100) / 10} s per step`)
+    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status: hooks.status ?? (() => {}) }
+    const { steps, outcome } = await search(ctx, log)
+    return capacityResult({ options, id, startedAt, url, reference: server !== null, steps, outcome })
+  } finally {
+    sampling?.stop()
+    await Promise.all(children.map((c) => c.stop()))
+    await Promise.all(readers.map((r) => r.idle()))
+    await server?.stop()
+    await collector.close()
+  }
+}
+
+/**
+ * The steps, one after another, until the search has its answer.
+ * @param {import('./step.js').StepContext} ctx
+ * @param {(line: string) => void} log
+ * @returns {Promise<{ steps: CapacityStep[], outcome: import('../../lib/capacity-schema.js').CapacityOutcome }>}
+ */
+async function search (ctx, log) {
+  const plan = { start: ctx.options.startClients, max: ctx.options.maxClients, growth: ctx.options.growth, precision: ctx.options.precision }
+  /** @type {CapacityStep[]} */
+  const steps = []
+  let current = 0
+  for (let k = 0; k < maxSteps(plan); k++) {
+    const move = nextStep(steps, plan)
+    if ('done' in move) return { steps, outcome: move.done }
+    if (ctx.signal?.aborted) break
+    const step = await runStep(ctx, { step: steps.length + 1, clients: move.next, phase: move.phase, current })
+    if (ctx.signal?.aborted) break // a step cut short is not judged
+    steps.push(step)
+    current = step.connected || current
+    for (const warning of step.limits.warnings) log(`step ${step.step}: warning: ${warning}`)
+    log(formatStepLine(step))
+  }
+  return { steps, outcome: 'stopped' }
+}
+
+/**
+ * Forks the simulators, each with its share of --start and room for its share of --max;
+ * client indices ({{i}}, feeder rows) are unique across them, as in a run.
+ * @param {import('./options.js').CapacityOptions} options
+ * @param {{ id: string, url: string, rampMs: number }} at
+ */
+function startSimulators (options, { id, url, rampMs }) {
+  let clientOffset = 0
+  return Array.from({ length: options.simulators }, (_, k) => {
+    const room = shareOf(options.maxClients, options.simulators, k)
+    const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: shareOf(options.startClients, options.simulators, k), ramp: `${rampMs}ms`, clientOffset })
+    clientOffset += room
+    return forkSimulator({ ...sim, maxClients: room, id: `${id}-sim${k + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) })
+  })
+}
+
+/**
+ * The ramp of each step: --ramp, else the server's pingInterval from its handshake; a
+ * parser mismatch or a refused namespace is named before any simulator starts.
+ * @param {import('./options.js').CapacityOptions} options
+ * @param {string} url
+ * @param {(line: string) => void} log
+ */
+async function readRamp (options, url, log) {
+  // A plain WebSocket server has no handshake heartbeat to read (lib/cli-options/websocket.js).
+  if (options.protocol === 'websocket') return options.rampMs ?? DEFAULT_WEBSOCKET_RAMP_MS
+  const sim = normalizeSimOptions({ ...options.simulatorInput, url })
+  const handshake = await probeHandshake({ url: sim.url, path: sim.path, query: sim.query }).catch(() => null)
+  const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query: sim.query, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? handshake?.eio ?? 4 })
+  if (problem) log(`warning: ${problem}`)
+  return options.rampMs ?? handshake?.pingIntervalMs ?? 25000
+}
+
+/**
+ * The collector's writes as the simulators send them, noting which simulator reported which
+ * message: a simulator none of whose clients got a message never reports it.
+ * @param {import('../../results/collector/types.js').Collector} collector
+ */
+function trackReports (collector) {
+  /** @type {Map<string, Set<string>>} `id|batch` → simulator ids */
+  const seen = new Map()
+  /** @type {import('../../results/collector/types.js').Collector} */
+  const writer = {
+    ...collector,
+    async reportMessage (runId, simId, report) {
+      const key = `${report.id}|${report.batch ?? ''}`
+      seen.set(key, (seen.get(key) ?? new Set()).add(simId))
+      return collector.reportMessage(runId, simId, report)
+    }
+  }
+  return {
+    writer,
+    /** @param {string} id @param {string} batch */
+    reportedBy: (id, batch) => new Set([...(seen.get(`${id}|${batch}`) ?? []), ...(seen.get(`${id}|`) ?? [])])
+  }
+}
+
+/**
+ * @param {{ options: import('./options.js').CapacityOptions, id: string, startedAt: number, url: string, reference: boolean, steps: CapacityStep[], outcome: import('../../lib/capacity-schema.js').CapacityOutcome }} spec
+ * @returns {CapacityResult}
+ */
+function capacityResult ({ options, id, startedAt, url, reference, steps, outcome }) {
+  const bounds = searchBounds(steps)
+  const endedAt = Date.now()
+  const stopper = steps.find((s) => s.clients === bounds.inconclusive && s.verdict === 'inconclusive')
+  /** @type {Omit<CapacityResult, 'answer'>} */
+  const result = {
+    schemaVersion: SCHEMA_VERSION,
+    kind: 'capacity',
+    run: { id, name: options.name ?? id, startedAt, endedAt },
+    tool: { name: 'ioswarm', version: VERSION },
+    host: hostFacts(),
+    options: publicCapacityOptions(options),
+    target: { url: redactUrl(url).replace(/\/$/, ''), reference },
+    swarm: { simulators: options.simulators, engine: options.engine, transport: options.transport },
+    slo: options.slo.filter((s) => !s.implicit).map((s) => s.expression),
+    outcome,
+    capacity: outcome === 'found' || outcome === 'max' ? bounds.passed : null,
+    bounds,
+    advice: outcome === 'inconclusive' && stopper?.limitedBy
+      ? simulatorAdvice(stopper.limitedBy, { simulators: options.simulators, clients: stopper.clients, cores: os.availableParallelism(), engine: options.engine })
+      : outcome === 'failed-at-start' ? [`start lower: --start ${Math.max(options.simulators, Math.floor(options.startClients / 4))}`] : [],
+    steps,
+    durationMs: endedAt - startedAt
+  }
+  return { ...result, answer: formatAnswer(result) }
+}

@@ -1,0 +1,132 @@
+/**
+ * A step's verdict. Pass when every SLO holds (a busy simulator only adds delay and loss, so
+ * a pass stands). A failed SLO fails the step only when the simulators cannot have made the
+ * failure themselves; if every failed SLO could be theirs the step is *inconclusive*, so a
+ * capacity figure is always the server's (DESIGN.md's measurement rules):
+ *
+ * - a simulator saturated by its own work (event-loop utilisation ≥ 0.9 in any second) makes
+ *   every failure of that window possibly its own;
+ * - a failed delay SLO (measured V against the limit) could be the simulators' when their own
+ *   time D, the larger of the most CPU a simulator spent draining a message (its floor) and
+ *   the longest its event loop was held up, is at least half of V (the floor is a large share
+ *   of the spread: busiest ≥ 50 %), or when V − D would have met the SLO;
+ * - a failed missing or connected SLO could be the simulators' when an event loop stalled for
+ *   a second or more (late reads, missed pings).
+ */
+import { formatMs } from '../../lib/format.js'
+import { METRICS } from '../../results/thresholds.js'
+
+/** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
+export const BUSY_LIMIT = 0.5
+/** Event-loop utilisation at or above which a simulator counts as saturated by its own work. */
+export const BUSY_ELU = 0.9
+/** A loop held up this long can lose or delay what a missing or connected SLO counts. */
+export const LOOP_STALL_MS = 1000
+
+/**
+ * @typedef {import('../../lib/capacity-schema.js').StepSimulator} StepSimulator
+ * @typedef {import('./options.js').Slo} Slo
+ * @typedef {{ verdict: import('../../lib/capacity-schema.js').StepVerdict, why: string, limitedBy: 'saturated' | 'busy' | null }} Judgement
+ */
+
+/**
+ * @param {object} step
+ * @param {Slo[]} step.slos
+ * @param {import('../../lib/schema.js').ThresholdVerdict[]} step.verdicts one per SLO, in order
+ * @param {(slo: Slo) => number | null} step.valueOf the measured value of a delay SLO's metric (ms, worst round)
+ * @param {StepSimulator[]} step.simulators health over the rounds
+ * @param {StepSimulator[]} step.connecting health from the resize until the rounds began
+ * @param {number | null} step.floorMaxMs the most CPU a simulator spent draining one message
+ * @returns {Judgement}
+ */
+export function judgeStep ({ slos, verdicts, valueOf, simulators, connecting, floorMaxMs }) {
+  const failed = slos.flatMap((slo, k) => (verdicts[k].ok ? [] : [{ slo, actual: verdicts[k].actual }]))
+  if (failed.length === 0) return { verdict: 'pass', why: 'every SLO held', limitedBy: null }
+  const excuses = failed.map((f) => excuseFor(f.slo, { valueOf, simulators, connecting, floorMaxMs }))
+  const failures = failed.map((f) => f.actual).join('; ')
+  // One failure the simulators cannot have made is the server's: the step fails.
+  if (excuses.some((e) => e === null)) return { verdict: 'fail', why: failures, limitedBy: null }
+  const first = /** @type {{ text: string, limitedBy: 'saturated' | 'busy' }} */ (excuses[0])
+  return { verdict: 'inconclusive', why: `${failures}, but ${first.text}: the failure may be the simulators'`, limitedBy: first.limitedBy }
+}
+
+/**
+ * How the simulators could have made one failure themselves, or null when they could not.
+ * @param {Slo} slo
+ * @param {Omit<Parameters<typeof judgeStep>[0], 'slos' | 'verdicts'>} step
+ * @returns {{ text: string, limitedBy: 'saturated' | 'busy' } | null}
+ */
+function excuseFor (slo, { valueOf, simulators, connecting, floorMaxMs }) {
+  const connects = slo.metric === 'connected' || slo.metric === 'failed'
+  const window = connects ? connecting : simulators
+  const when = connects ? 'while its clients connected' : 'during the rounds'
+  const busy = window.filter((s) => s.eluMax >= BUSY_ELU)
+  if (busy.length > 0) return { text: `${saturationText(busy)} ${when}`, limitedBy: 'saturated' }
+  const stall = worst(window, (s) => s.loopDelayMaxMs)
+  if (METRICS[slo.metric]?.kind !== 'delay') {
+    return stall && stall.loopDelayMaxMs >= LOOP_STALL_MS ? { text: `the event loop of simulator ${stall.id} was held up ${formatMs(stall.loopDelayMaxMs)} ${when}`, limitedBy: 'saturated' } : null
+  }
+  const value = valueOf(slo)
+  if (value === null) return null
+  const loopMs = stall?.loopDelayMaxMs ?? 0
+  const ownMs = Math.max(floorMaxMs ?? 0, loopMs)
+  // Theirs to answer for: half the delay or more, or the margin by which it failed.
+  if (ownMs < value * BUSY_LIMIT && !meets(value - ownMs, slo)) return null
+  const share = `too large a share of the ${formatMs(value)} measured to tell the server's part`
+  return (floorMaxMs ?? 0) >= loopMs
+    ? { text: `a simulator spent up to ${formatMs(floorMaxMs)} of CPU draining one message (its floor), ${share}`, limitedBy: 'busy' }
+    : { text: `the event loop of simulator ${stall?.id} was held up ${formatMs(loopMs)} (its CPU shared or busy), ${share}`, limitedBy: 'saturated' }
+}
+
+/**
+ * Whether a value meets an SLO (the threshold's own comparison).
+ * @param {number} value
+ * @param {Slo} slo
+ */
+function meets (value, slo) {
+  switch (slo.op) {
+    case '<': return value < slo.value
+    case '<=': return value <= slo.value
+    case '>': return value > slo.value
+    case '>=': return value >= slo.value
+    default: return value === slo.value
+  }
+}
+
+/**
+ * @param {StepSimulator[]} sims
+ * @param {(s: StepSimulator) => number} pick
+ */
+function worst (sims, pick) {
+  return sims.reduce((/** @type {StepSimulator | null} */ a, b) => (a === null || pick(b) > pick(a) ? b : a), null)
+}
+
+/**
+ * `simulator cap-sim2 was saturated (event-loop utilisation up to 97 %, 3 s)`
+ * @param {StepSimulator[]} sims at least one
+ */
+function saturationText (sims) {
+  const top = /** @type {StepSimulator} */ (worst(sims, (s) => s.eluMax))
+  const names = sims.map((s) => s.id).join(', ')
+  return `simulator${sims.length > 1 ? 's' : ''} ${names} ${sims.length > 1 ? 'were' : 'was'} saturated (${top.id}: event-loop utilisation up to ${Math.round(top.eluMax * 100)} %, ${top.saturatedSeconds} s saturated, loop delay up to ${formatMs(top.loopDelayMaxMs)})`
+}
+
+/**
+ * What to change when the simulators limited the search: more simulator processes (one core
+ * each), and past this machine's cores, simulators on more hosts.
+ * @param {'saturated' | 'busy' | 'limit'} limitedBy
+ * @param {{ simulators: number, clients: number, cores: number, engine: string }} at
+ * @returns {string[]}
+ */
+export function simulatorAdvice (limitedBy, { simulators, clients, cores, engine }) {
+  const more = simulators * 2
+  const perSim = Math.ceil(clients / simulators)
+  const advice = [
+    limitedBy === 'limit'
+      ? `spread the clients over more simulator processes (--simulators ${more}: file descriptors are per process), or raise the limit as the message says`
+      : `add simulator processes: --simulators ${more} (each is one process on one core; ${simulators} held ${perSim} clients each at this step)`
+  ]
+  if (engine !== 'lean') advice.push('use --engine lean: less CPU and memory per client than socket.io-client')
+  if (more >= cores) advice.push(`this machine has ${cores} core${cores === 1 ? '' : 's'} for the simulators and the server together: past that, run the server on another host and point --target at it, so they do not compete`)
+  return advice
+}

@@ -1,0 +1,51 @@
+/**
+ * Before each step of a capacity search: does the step fit this machine? File descriptors
+ * and ephemeral ports per simulator process (each holds its share of the step), the
+ * reference server's descriptors (one process holds every client), and memory for the
+ * clients the step adds (those connected already hold theirs, and free memory shows it).
+ * A step that does not fit is the simulators' limit, not the server's.
+ */
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { formatMiB, judgeLimits } from '../../lib/limits.js'
+import { parseTransportMix } from '../../lib/options.js'
+import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../../simulator/index.js'
+import { KIB_PER_CLIENT } from '../../simulator/preflight.js'
+import { SERVER_KIB_PER_CLIENT } from '../preflight.js'
+
+/**
+ * @param {object} spec
+ * @param {{ transport: string, engine: string, simulators: number, target: string | null }} spec.options
+ * @param {number} spec.clients the step's clients over all simulators
+ * @param {number} spec.current clients connected now
+ * @param {import('../../lib/limits.js').Limits} spec.limits
+ * @returns {{ fdsPerSimulator: number, fdLimit: number, warnings: string[] }}
+ * @throws {IoswarmError} LIMIT naming the limit the step exceeds and how to raise it
+ */
+export function checkStepLimits ({ options, clients, current, limits }) {
+  const mix = parseTransportMix(options.transport)
+  const pollingShare = pollingShareOf(mix)
+  const sims = checkPreflight({ clients, processes: options.simulators, destinations: 1, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }, { ...limits, freeBytes: Infinity })
+  const added = Math.max(0, clients - current)
+  const kib = KIB_PER_CLIENT[options.engine] ?? KIB_PER_CLIENT.sio
+  const simBytes = added * 1024 * (kib.websocket * (1 - pollingShare) + kib.polling * pollingShare)
+  const serverBytes = options.target ? 0 : added * SERVER_KIB_PER_CLIENT * 1024
+  const serverFds = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
+  const judged = judgeLimits([
+    {
+      text: `memory (available now) for the ${added} clients this step adds: needs ${formatMiB(simBytes + serverBytes)}, limit ${formatMiB(limits.freeBytes)}`,
+      need: simBytes + serverBytes,
+      limit: limits.freeBytes,
+      how: 'use --engine lean, or simulators on more hosts'
+    },
+    ...(options.target
+      ? []
+      : [{
+          text: `reference server file descriptors (ulimit -n): needs ${serverFds} for ${clients} clients in one process, limit ${limits.fdSoft}`,
+          need: serverFds,
+          limit: limits.fdSoft,
+          how: `raise it with \`ulimit -n ${serverFds}\` (up to the hard limit ${limits.fdHard}), or run the server yourself (\`ioswarm serve --cluster K\`) and point --target at it`
+        }])
+  ])
+  if (judged.errors.length > 0) throw new IoswarmError(CODES.LIMIT, judged.errors.join('\n  '))
+  return { fdsPerSimulator: sims.needs.fdsPerProcess, fdLimit: limits.fdSoft, warnings: [...sims.warnings, ...judged.warnings] }
+}

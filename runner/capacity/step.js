@@ -1,0 +1,192 @@
+/**
+ * One step of a capacity search against the running swarm: check that the step fits this
+ * machine, resize every simulator to its share (the connected clients stay), wait for the
+ * clients, broadcast the step's rounds (message ids of their own), and sum up what the
+ * simulators reported over them; judge.js gives the verdict.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { runBroadcast } from '../../broadcaster/index.js'
+import { evaluateThresholds, waitForRound } from '../../results/index.js'
+import { judgeStep } from './judge.js'
+import { checkStepLimits } from './limits.js'
+import { summarizeStep } from './summary.js'
+
+/**
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {object} StepContext
+ * @property {import('./options.js').CapacityOptions} options
+ * @property {import('../../results/collector/types.js').Collector} collector
+ * @property {string} runId
+ * @property {string} url
+ * @property {string} token
+ * @property {number} rampMs
+ * @property {import('../../simulator/spawn.js').SimulatorChild[]} children
+ * @property {(id: string, batch: string) => Set<string>} reportedBy simulators that reported message `id` of `batch`
+ * @property {() => import('../../lib/limits.js').Limits} limits
+ * @property {AbortSignal} [signal]
+ * @property {(line: string) => void} status
+ */
+
+/**
+ * Client k's share of a step: as even as it gets, the first ones one more.
+ * @param {number} clients
+ * @param {number} count simulators
+ * @param {number} k
+ */
+export function shareOf (clients, count, k) {
+  return Math.floor(clients / count) + (k < clients % count ? 1 : 0)
+}
+
+/**
+ * @param {StepContext} ctx
+ * @param {{ step: number, clients: number, phase: 'grow' | 'narrow' | 'again', current: number }} plan current: clients connected now
+ * @returns {Promise<CapacityStep>}
+ */
+export async function runStep (ctx, { step, clients, phase, current }) {
+  const startedAt = Date.now()
+  const roundCount = ctx.options.rounds.length
+  const roundNumbers = Array.from({ length: roundCount }, (_, k) => (step - 1) * roundCount + k + 1)
+  let limits
+  try {
+    limits = checkStepLimits({ options: ctx.options, clients, current, limits: ctx.limits() })
+  } catch (error) {
+    if (!(error instanceof IoswarmError) || error.code !== CODES.LIMIT) throw error
+    return limitedStep({ step, phase, clients, startedAt, roundNumbers, why: error.message })
+  }
+  const shares = ctx.children.map((_, k) => shareOf(clients, ctx.children.length, k))
+  // The first step is the simulators' own start (forked with their shares).
+  if (step > 1) await Promise.all(ctx.children.map((c, k) => c.resize(shares[k], ctx.rampMs)))
+  const connectedBy = await waitForShares(ctx, shares, clients)
+  const roundsAt = Date.now()
+  const sent = await broadcastRounds(ctx, roundNumbers[0])
+  const endedAt = Date.now()
+  const summary = await summarizeStep(ctx, { sent, roundNumbers, connectedBy, shares, startedAt, roundsAt, endedAt })
+  const connected = [...connectedBy.values()].reduce((a, b) => a + b, 0)
+  // The SLOs in the --assert grammar, over this step alone.
+  const verdicts = evaluateThresholds(/** @type {any} */ ({
+    distributions: [{ name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected }, simulatorList: [] }]
+  }), ctx.options.slo)
+  const judged = judgeStep({ slos: ctx.options.slo, verdicts, valueOf: (slo) => delayOf(summary.rounds, slo.metric), simulators: summary.simulators, connecting: summary.connecting, floorMaxMs: summary.floor?.maxMs ?? null })
+  return {
+    step,
+    phase,
+    clients,
+    connected,
+    startedAt,
+    roundsAt,
+    endedAt,
+    connectMs: roundsAt - startedAt,
+    roundNumbers,
+    messages: summary.messages,
+    expected: summary.expected,
+    missing: summary.missing,
+    unreported: summary.unreported,
+    relative: summary.relative,
+    absolute: summary.absolute,
+    floor: summary.floor,
+    simulators: summary.simulators,
+    server: summary.server,
+    slo: verdicts.map((v, k) => (ctx.options.slo[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v)),
+    limits,
+    verdict: judged.verdict,
+    why: judged.why,
+    limitedBy: judged.limitedBy
+  }
+}
+
+/**
+ * A delay metric's value over a step, as --assert reads it: the worst round.
+ * @param {import('../../lib/schema.js').RoundResult[]} rounds
+ * @param {string} metric p50 … mean, avg, abs.p50 … abs.avg
+ * @returns {number | null}
+ */
+export function delayOf (rounds, metric) {
+  const absolute = metric.startsWith('abs.')
+  const stat = absolute ? metric.slice(4) : metric
+  /** @type {number | null} */
+  let worst = null
+  for (const r of rounds) {
+    const summary = absolute ? r.absolute : r.relative
+    if (!summary || summary.count === 0) continue
+    const value = stat === 'avg' ? (absolute ? r.avgOfAverages.absoluteMs : r.avgOfAverages.relativeMs) : summary[/** @type {'p50'} */ (stat)]
+    if (typeof value === 'number' && (worst === null || value > worst)) worst = value
+  }
+  return worst
+}
+
+/**
+ * A step this machine cannot hold: nothing was resized or measured.
+ * @param {{ step: number, phase: 'grow' | 'narrow' | 'again', clients: number, startedAt: number, roundNumbers: number[], why: string }} spec
+ * @returns {CapacityStep}
+ */
+function limitedStep ({ step, phase, clients, startedAt, roundNumbers, why }) {
+  const none = { p50: null, p99: null, max: null }
+  return {
+    step,
+    phase,
+    clients,
+    connected: 0,
+    startedAt,
+    roundsAt: startedAt,
+    endedAt: Date.now(),
+    connectMs: 0,
+    roundNumbers,
+    messages: 0,
+    expected: 0,
+    missing: 0,
+    unreported: 0,
+    relative: none,
+    absolute: null,
+    floor: null,
+    simulators: [],
+    server: null,
+    slo: [],
+    limits: { fdsPerSimulator: 0, fdLimit: 0, warnings: [] },
+    verdict: 'inconclusive',
+    why: `this machine cannot hold the step: ${why}`,
+    limitedBy: 'limit'
+  }
+}
+
+/**
+ * Waits until every simulator reports its share connected, or the ramp and --connect-timeout
+ * have passed; returns what each had connected then.
+ * @param {StepContext} ctx
+ * @param {number[]} shares
+ * @param {number} clients
+ * @returns {Promise<Map<string, number>>} by simulator id
+ */
+async function waitForShares (ctx, shares, clients) {
+  const deadline = Date.now() + ctx.rampMs + ctx.options.connectTimeoutMs
+  /** @type {Map<string, number>} */
+  const connected = new Map()
+  while (!ctx.signal?.aborted) {
+    const dead = ctx.children.find((c) => !c.running())
+    if (dead) throw new IoswarmError(CODES.SERVER, `simulator ${dead.id} (pid ${dead.pid}) exited during the search: ${dead.failure() ?? `exit ${dead.process.exitCode}`}`)
+    const sims = new Map((await ctx.collector.listSimulators(ctx.runId)).map((s) => [s.id, s.clients.connected]))
+    for (const c of ctx.children) connected.set(c.id, sims.get(c.id) ?? 0)
+    const total = [...connected.values()].reduce((a, b) => a + b, 0)
+    ctx.status(`${clients} clients: connected ${total}/${clients}`)
+    if (ctx.children.every((c, k) => connected.get(c.id) === shares[k]) || Date.now() > deadline) break
+    await sleep(250)
+  }
+  return connected
+}
+
+/**
+ * The step's rounds, each followed by a wait for every simulator's reports of it.
+ * @param {StepContext} ctx
+ * @param {number} firstRound
+ */
+async function broadcastRounds (ctx, firstRound) {
+  const { options } = ctx
+  const result = await runBroadcast({ url: ctx.url, token: ctx.token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via, rooms: options.rooms, namespaces: options.namespaces, firstRound }, {
+    signal: ctx.signal,
+    onMessage: (m) => ctx.status(`message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients ?? '?'} clients`}`),
+    onRoundEnd: async (round, sent) => {
+      await waitForRound(ctx.collector, ctx.runId, { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: options.messageTimeoutMs + 5000, signal: ctx.signal })
+    }
+  })
+  return result.messages
+}

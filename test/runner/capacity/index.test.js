@@ -1,0 +1,85 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { runCapacity } from '../../../runner/capacity/index.js'
+import { startDegradingServer } from '../../helpers/degrading-server.js'
+
+/** Small and quick: two simulators, short ramps and rounds, a tight message timeout. */
+const QUICK = { simulators: 2, engine: 'lean', ramp: '100ms', rounds: '2x300', messageTimeout: '2s', connectTimeout: '10s', growth: 2, precision: '10%' }
+
+/** @param {string[]} lines */
+const logTo = (lines) => (/** @type {string} */ line) => { lines.push(line) }
+
+test('finds the client count at which a server starts to delay broadcasts, within --precision', async (t) => {
+  const server = await startDegradingServer(t, { limit: 30, mode: 'delay', delayMs: 400 })
+  /** @type {string[]} */
+  const lines = []
+  const result = await runCapacity({ ...QUICK, target: server.url, token: server.token, slo: ['p99<200ms', 'missing=0'], start: 10, max: 80 }, { log: logTo(lines) })
+  assert.equal(result.outcome, 'found', lines.join('\n'))
+  const capacity = /** @type {number} */ (result.capacity)
+  assert.ok(capacity <= 30 && capacity >= 27, `capacity ${capacity} within 10 % below the true 30`)
+  assert.ok(/** @type {number} */ (result.bounds.failed) > 30 && /** @type {number} */ (result.bounds.failed) - capacity <= capacity * 0.1)
+  assert.deepEqual(result.steps.slice(0, 4).map((s) => [s.clients, s.verdict]), [[10, 'pass'], [20, 'pass'], [40, 'fail'], [30, 'pass']], lines.join('\n'))
+  const failed = result.steps.find((s) => s.clients === 40)
+  assert.match(failed?.why ?? '', /^p99 \d+ms \(round 3, 40 clients\)$/, 'the failing SLO and its value')
+  assert.ok((failed?.relative.p99 ?? 0) >= 390, `the 400 ms the server held half the clients back (a loaded machine fires its timer late): ${failed?.relative.p99}`)
+  assert.equal(failed?.limitedBy, null)
+  assert.ok(result.steps.every((s) => s.verdict === 'inconclusive' || s.connected === s.clients), 'every client of each step connected')
+  assert.ok(result.steps.every((s) => s.simulators.every((x) => x.eluMax < 0.9)), 'no simulator saturated by its own work')
+  assert.equal(result.steps.filter((s) => s.verdict === 'pass').every((s) => s.missing === 0 && s.expected === 2 * s.clients), true)
+  assert.match(result.answer, new RegExp(`^capacity: ${capacity} clients at p99<200ms, missing=0 — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators`))
+  assert.equal(lines.filter((l) => /^step \d+ \((grow|narrow)\)/.test(l)).length, result.steps.length, 'one progress line per step')
+  assert.equal(result.schemaVersion, 1)
+  assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'JSON-serialisable')
+  // Each step broadcast its own message ids: its round (2x300) numbered on from the last step's.
+  assert.deepEqual(result.steps.map((s) => s.roundNumbers), result.steps.map((_, k) => [k + 1]))
+})
+
+test('a simulator that is its own bottleneck makes the failing step inconclusive, with the reason and the advice; no capacity is reported', async (t) => {
+  const server = await startDegradingServer(t, { limit: 25, mode: 'drop' })
+  // Every simulator child burns its event loop 95 % of the time (loaded at its start).
+  const before = process.env.NODE_OPTIONS
+  process.env.NODE_OPTIONS = `${before ?? ''} --import=${pathToFileURL(fileURLToPath(new URL('../../fixtures/burn-cpu.js', import.meta.url))).href}`.trim()
+  t.after(() => {
+    if (before === undefined) delete process.env.NODE_OPTIONS
+    else process.env.NODE_OPTIONS = before
+  })
+  /** @type {string[]} */
+  const lines = []
+  const result = await runCapacity({ ...QUICK, target: server.url, token: server.token, slo: ['missing=0'], start: 10, max: 80 }, { log: logTo(lines) })
+  assert.equal(result.outcome, 'inconclusive', lines.join('\n'))
+  assert.equal(result.capacity, null)
+  const last = /** @type {import('../../../lib/capacity-schema.js').CapacityStep} */ (result.steps.at(-1))
+  assert.equal(last.verdict, 'inconclusive')
+  assert.ok(last.clients > 25, 'the server dropped messages at that step')
+  assert.ok(last.missing > 0)
+  assert.equal(last.limitedBy, 'saturated')
+  assert.match(last.why, /^missing \d+ of \d+ expected deliveries.*, but simulators? capacity-.*-sim\d.* saturated/)
+  const [again, first] = [result.steps.at(-1), result.steps.at(-2)]
+  assert.deepEqual([first?.clients, first?.verdict, again?.phase], [last.clients, 'inconclusive', 'again'], 'measured once more before giving up')
+  assert.ok(result.steps.slice(0, -2).every((s) => s.verdict === 'pass'), 'the steps before it passed, saturated or not')
+  assert.match(result.answer, /^capacity: inconclusive at missing=0 — .*: \d+ clients passed, but at \d+ the simulators limited the step/)
+  assert.ok(result.advice.some((a) => a.includes('--simulators 4')), result.advice.join('\n'))
+})
+
+test('a stop (the signal) ends the search after the step in progress: the steps so far, outcome stopped, no capacity', async (t) => {
+  const server = await startDegradingServer(t, { limit: 1000, mode: 'drop' })
+  const controller = new AbortController()
+  const result = await runCapacity({ ...QUICK, target: server.url, token: server.token, slo: ['missing=0'], start: 4, max: 400 }, {
+    signal: controller.signal,
+    log: (line) => { if (line.startsWith('step 2 ')) controller.abort() }
+  })
+  assert.equal(result.outcome, 'stopped')
+  assert.equal(result.capacity, null)
+  assert.deepEqual(result.steps.map((s) => [s.clients, s.verdict]), [[4, 'pass'], [8, 'pass']])
+  assert.match(result.answer, /^capacity: stopped before an answer at missing=0 — .* \(8 clients passed so far\)$/)
+})
+
+test('--protocol websocket: the search runs against the plain WebSocket reference server, growing the plain clients step by step', async (t) => {
+  /** @type {string[]} */
+  const lines = []
+  const result = await runCapacity({ protocol: 'websocket', simulators: 1, ramp: '100ms', rounds: '2x300', messageTimeout: '2s', connectTimeout: '10s', growth: 2, precision: '10%', slo: ['missing=0'], start: 10, max: 40 }, { log: logTo(lines) })
+  assert.equal(result.outcome, 'max', lines.join('\n'))
+  assert.deepEqual(result.steps.map((s) => [s.clients, s.verdict, s.connected]), [[10, 'pass', 10], [20, 'pass', 20], [40, 'pass', 40]], lines.join('\n'))
+  assert.match(result.answer, /websocket \(websocket\), reference server/)
+})
