@@ -1,7 +1,7 @@
 /**
- * The `artillery` kind of bench/engines.js (a module it imports, not a script of its own):
- * Artillery's socketio engine (socket.io-client behind each virtual user) against the same
- * in-process server, measured from outside through /proc as the RSS and CPU of Artillery's
+ * The `artillery` and `artillery-ws` kinds of bench/engines.js (a module it imports, not a
+ * script of its own): Artillery's socketio engine (socket.io-client behind each virtual user)
+ * or its ws engine (the ws library; plain WebSocket) against the same in-process server, measured from outside through /proc as the RSS and CPU of Artillery's
  * whole process tree. Artillery is not a dependency of this package: it is found at
  * --artillery-bin, $ARTILLERY_BIN or /work/artillery/node_modules/.bin/artillery.
  *
@@ -21,7 +21,7 @@ import { stringify } from 'yaml'
 import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 
 export const DEFAULT_ARTILLERY_BIN = '/work/artillery/node_modules/.bin/artillery'
-export const NO_BROADCAST_NOTE = 'broadcast delay not measured: Artillery\'s socketio engine cannot time a server push to its users without custom code (a processor function), which this bench does not add'
+export const NO_BROADCAST_NOTE = 'broadcast delay not measured: Artillery\'s socketio and ws engines cannot time a server push to their users without custom code (a processor function), which this bench does not add'
 /** Seconds Artillery waits between the two levels (the baseline is sampled inside it). */
 const PAUSE_S = 28
 /** GC rounds, 2 s apart, before a level's RSS is taken. */
@@ -49,29 +49,31 @@ export function findArtilleryBin (flag) {
 
 /**
  * The scenario: `baseline` users, a pause, then up to `clients`, each connecting and staying.
- * @param {{ url: string, transport: string, clients: number, baseline: number, ratePerSec: number }} spec
+ * @param {{ url: string, transport: string, clients: number, baseline: number, ratePerSec: number, engine?: 'socketio' | 'ws' }} spec
+ *   engine: Artillery's socketio engine (default) or its ws engine (plain WebSocket; url ws://…)
  */
-export function artilleryScript ({ url, transport, clients, baseline, ratePerSec }) {
+export function artilleryScript ({ url, transport, clients, baseline, ratePerSec, engine = 'socketio' }) {
   // Two seconds more than the ramp needs: Artillery splits rates over its worker threads and
   // rounds; maxVusers (users alive at once) makes the count exact.
   const ramp = (/** @type {number} */ count, /** @type {number} */ max) => ({ duration: Math.ceil(count / ratePerSec) + 2, arrivalRate: ratePerSec, rampTo: ratePerSec, maxVusers: max })
   const phases = [{ pause: LEAD_IN_S }, ramp(baseline, baseline), { pause: PAUSE_S }, ramp(clients - baseline, clients)]
   const phasesS = phases.reduce((sum, p) => sum + ('pause' in p ? p.pause : p.duration), 0)
   return {
-    config: { target: url, phases, socketio: { transports: [transport] } },
+    config: { target: url, phases, ...(engine === 'socketio' ? { socketio: { transports: [transport] } } : {}) },
     // Long enough to outlive the measurement; this bench stops Artillery when it is done.
-    scenarios: [{ engine: 'socketio', flow: [{ think: phasesS + 300 }] }]
+    scenarios: [{ engine, flow: [{ think: phasesS + 300 }] }]
   }
 }
 
 /**
- * One Artillery case. `io` is the bench's socket.io server: its namespace counts the users.
- * @param {{ io: import('socket.io').Server, bin: string, url: string, transport: string, clients: number, baseline: number, ratePerSec: number, connectLimitMs: number }} spec
+ * One Artillery case. `connected` counts the users on the bench's server (its socket.io
+ * namespace, or its plain ws server for engine 'ws').
+ * @param {{ connected: () => number, bin: string, url: string, transport: string, clients: number, baseline: number, ratePerSec: number, connectLimitMs: number, engine?: 'socketio' | 'ws' }} spec
  */
-export async function runArtilleryCase ({ io, bin, url, transport, clients, baseline, ratePerSec, connectLimitMs }) {
+export async function runArtilleryCase ({ connected, bin, url, transport, clients, baseline, ratePerSec, connectLimitMs, engine = 'socketio' }) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-artillery-'))
-  const script = path.join(dir, 'socketio.yml')
-  await writeFile(script, stringify(artilleryScript({ url, transport, clients, baseline, ratePerSec })))
+  const script = path.join(dir, `${engine}.yml`)
+  await writeFile(script, stringify(artilleryScript({ url, transport, clients, baseline, ratePerSec, engine })))
   const child = spawn(bin, ['run', '--quiet', script], {
     cwd: dir,
     // The preload lets settle() ask every thread for a full GC (SIGUSR2), as engines.js does for its own clients.
@@ -82,7 +84,6 @@ export async function runArtilleryCase ({ io, bin, url, transport, clients, base
   const keep = (/** @type {Buffer} */ d) => { output = (output + d).slice(-4000) }
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
-  const connected = () => io.of('/').sockets.size
   /** @type {Map<number, string>} every pid seen in the tree, with its start time (pids get reused) */
   const seen = new Map()
   const tree = async () => {
@@ -116,7 +117,7 @@ export async function runArtilleryCase ({ io, bin, url, transport, clients, base
     const perClient = (atN.rssBytes - base.rssBytes) / Math.max(1, atN.connected - base.connected)
     const cpuMs = (/** @type {{ cpuTicks: number }} */ a, /** @type {{ cpuTicks: number }} */ b) => (b.cpuTicks - a.cpuTicks) * 1000 / TICKS
     return {
-      engine: 'artillery',
+      engine: engine === 'ws' ? 'artillery-ws' : 'artillery',
       transport,
       clients,
       connected: atN.connected,

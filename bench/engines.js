@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /**
  * Engine benchmark: lean (the default: on the ws library), lean-builtin (lean with its opt-in built-in WebSocket client) and
- * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process. Each case runs its clients in a child process (so the
+ * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process;
+ * websocket and websocket-builtin (--protocol websocket: plain WebSocket clients on ws or the
+ * built-in client) against a plain ws server in this process sending the same message as one
+ * JSON text frame. Each case runs its clients in a child process (so the
  * server's memory and CPU stay apart) and prints one JSON line:
  * marginal RSS per client (after gc), CPU µs per delivered frame, connects per second, and
  * the drain time of one broadcast (first to last receipt in the client process).
@@ -9,8 +12,9 @@
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
  *                         [--engines lean,sio] [--transports websocket,polling]
  *                         [--artillery-bin PATH] [--artillery-rate 100] [--artillery-baseline 50]
- * (engines: lean, lean-builtin, sio, artillery: Artillery's socketio engine, memory and connect
- * CPU only, see artillery-case.js)
+ * (engines: lean, lean-builtin, sio, websocket, websocket-builtin, artillery: Artillery's socketio
+ * engine, artillery-ws: its ws engine, memory and connect CPU only, see artillery-case.js;
+ * the plain WebSocket engines run on the websocket transport only)
  */
 import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -20,7 +24,9 @@ import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { Server } from 'socket.io'
 import { io as ioClient } from 'socket.io-client'
+import { WebSocketServer } from 'ws'
 import { leanEngine } from '../simulator/engines/lean.js'
+import { websocketEngine } from '../simulator/engines/websocket.js'
 import { hostFacts } from '../lib/host.js'
 import { makePayload } from '../lib/protocol.js'
 import { findArtilleryBin, runArtilleryCase } from './artillery-case.js'
@@ -57,29 +63,64 @@ async function runParent () {
   await once(httpServer, 'listening')
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   const url = `http://127.0.0.1:${port}`
-  for (const engine of values.engines.split(',')) {
+  const engines = values.engines.split(',')
+  const plain = engines.some(isPlain) ? await startPlainServer() : null
+  const emitSio = (/** @type {unknown} */ message) => io.emit('broadcast', message)
+  for (const engine of engines) {
     for (const transport of values.transports.split(',')) {
-      const result = engine === 'artillery'
-        ? await artilleryCase(io, url, transport, clients, values)
-        : { ...await runCase({ io, url, engine, transport, clients, broadcasts, warmup, payload }), payloadBytes: payload.length }
+      if (isPlain(engine) && transport !== 'websocket') continue
+      const target = isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
+      const result = engine.startsWith('artillery')
+        ? await artilleryCase(target, engine === 'artillery-ws' ? 'ws' : 'socketio', transport, clients, values)
+        : { ...await runCase({ emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload }), payloadBytes: payload.length }
       process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, host: hostFacts() })}\n`)
     }
   }
   io.close()
   httpServer.closeAllConnections()
+  plain?.close()
 }
 
 /**
- * Artillery's socketio engine at the same N, or a line saying why it was skipped.
- * @param {Server} io
- * @param {string} url
+ * Engines that speak plain WebSocket to the plain server.
+ * @param {string} engine
+ */
+function isPlain (engine) {
+  return engine === 'websocket' || engine === 'websocket-builtin' || engine === 'artillery-ws'
+}
+
+/**
+ * A plain ws server (what `serve --protocol websocket` runs): a broadcast is one JSON text
+ * frame, serialised once, sent to every client.
+ */
+async function startPlainServer () {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false })
+  await once(wss, 'listening')
+  return {
+    url: `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (wss.address()).port}/`,
+    emit: (/** @type {unknown} */ message) => {
+      const data = Buffer.from(JSON.stringify(message))
+      for (const ws of wss.clients) ws.send(data, { binary: false })
+    },
+    connected: () => wss.clients.size,
+    close: () => {
+      for (const ws of wss.clients) ws.terminate()
+      wss.close()
+    }
+  }
+}
+
+/**
+ * Artillery's socketio or ws engine at the same N, or a line saying why it was skipped.
+ * @param {{ url: string, connected: () => number }} target the server and its user count
+ * @param {'socketio' | 'ws'} engine
  * @param {string} transport
  * @param {number} clients
  * @param {Record<string, string | boolean | undefined>} values
  */
-async function artilleryCase (io, url, transport, clients, values) {
+async function artilleryCase (target, engine, transport, clients, values) {
   const found = findArtilleryBin(/** @type {string | undefined} */ (values['artillery-bin']))
-  if ('skipped' in found) return { engine: 'artillery', transport, clients, skipped: found.skipped }
+  if ('skipped' in found) return { engine: engine === 'ws' ? 'artillery-ws' : 'artillery', transport, clients, skipped: found.skipped }
   const asked = Number(values['artillery-baseline'])
   if (!(Number.isInteger(asked) && asked >= 1)) throw new Error(`--artillery-baseline must be a whole number of users, at least 1, got ${JSON.stringify(values['artillery-baseline'])}`)
   // At most a quarter of N, so that the per-client slope spans most of the users.
@@ -88,14 +129,14 @@ async function artilleryCase (io, url, transport, clients, values) {
   if (!(Number.isInteger(ratePerSec) && ratePerSec >= 1)) throw new Error(`--artillery-rate must be a whole number of arrivals per second, at least 1, got ${JSON.stringify(values['artillery-rate'])}`)
   // Artillery connects at its ramp's pace: the limit is the ramp plus the usual margin.
   const connectLimitMs = Math.ceil(clients / ratePerSec) * 1000 + CONNECT_LIMIT_MS
-  return runArtilleryCase({ io, bin: found.bin, url, transport, clients, baseline, ratePerSec, connectLimitMs })
+  return runArtilleryCase({ connected: target.connected, bin: found.bin, url: target.url, transport, clients, baseline, ratePerSec, connectLimitMs, engine })
 }
 
 /**
  * One engine × transport: connect in a child, broadcast, collect its measurements.
- * @param {{ io: Server, url: string, engine: string, transport: string, clients: number, broadcasts: number, warmup: number, payload: string }} spec
+ * @param {{ emit: (message: unknown) => void, url: string, engine: string, transport: string, clients: number, broadcasts: number, warmup: number, payload: string }} spec
  */
-async function runCase ({ io, url, engine, transport, clients, broadcasts, warmup, payload }) {
+async function runCase ({ emit, url, engine, transport, clients, broadcasts, warmup, payload }) {
   const child = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--expose-gc'] })
   /** @type {any[]} */
   const inbox = []
@@ -117,7 +158,7 @@ async function runCase ({ io, url, engine, transport, clients, broadcasts, warmu
   const broadcast = async (/** @type {number} */ id) => {
     child.send({ type: 'expect', id })
     await next('expecting', 10000)
-    io.emit('broadcast', { id, round: 0, seq: id, sentAt: Date.now(), payload })
+    emit({ id, round: 0, seq: id, sentAt: Date.now(), payload })
     const drained = await next('drained', DRAIN_LIMIT_MS)
     if (drained === null) child.send({ type: 'give-up' })
     const final = drained ?? await next('drained', 10000)
@@ -149,6 +190,9 @@ async function runCase ({ io, url, engine, transport, clients, broadcasts, warmu
     rssPerClientBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssBeforeBytes) / Math.max(1, connected.connected)) : null,
     // The second half only: without the one-off growth of V8's young generation and malloc arenas.
     rssPerClientSecondHalfBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssHalfBytes) / Math.max(1, connected.connected - connected.half)) : null,
+    // The whole client process with N clients (after GC): beside Artillery's rssAtClientsBytes, fixed cost included.
+    rssAtClientsBytes: connected ? connected.rssAfterBytes : null,
+    connectCpuUsPerClient: connected ? Math.round(connected.connectCpuUs / Math.max(1, connected.connected)) : null,
     cpuUsPerFrame: report ? round1(report.cpuUs / Math.max(1, report.frames)) : null,
     cpuSystemUsPerFrame: report ? round1(report.cpuSystemUs / Math.max(1, report.frames)) : null,
     drainMs: { median: round1(sorted[Math.floor(sorted.length / 2)] ?? NaN), max: round1(sorted[sorted.length - 1] ?? NaN) },
@@ -214,15 +258,26 @@ function runChild () {
  */
 function start ({ url, engine, transport, clients }, onBroadcast) {
   const half = Math.floor(clients / 2)
-  const { open, close } = engine === 'sio' ? sioSwarm(url, transport, onConnect, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onBroadcast)
+  const { open, close } = engine === 'sio'
+    ? sioSwarm(url, transport, onConnect, onBroadcast)
+    : isPlain(engine) ? plainSwarm(url, engine, onConnect, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onBroadcast)
   let connected = 0
   let connectMs = 0
   let phaseStart = 0
+  // CPU of the connect phases only (the GCs between them left out), as Artillery's connect CPU is read.
+  let connectCpuUs = 0
+  let phaseCpu = process.cpuUsage()
   let rssHalfBytes = 0
   const rssBeforeBytes = settledRss()
   const phase = (/** @type {number} */ from, /** @type {number} */ to) => {
     phaseStart = performance.now()
+    phaseCpu = process.cpuUsage()
     open(from, to)
+  }
+  const endPhase = () => {
+    connectMs += performance.now() - phaseStart
+    const cpu = process.cpuUsage(phaseCpu)
+    connectCpuUs += cpu.user + cpu.system
   }
   const timer = setTimeout(() => report(), CONNECT_LIMIT_MS - 5000)
   timer.unref()
@@ -230,13 +285,13 @@ function start ({ url, engine, transport, clients }, onBroadcast) {
   function report () {
     if (reported) return
     reported = true
-    connectMs += performance.now() - phaseStart
-    process.send?.({ type: 'connected', connected, connectMs, rssBeforeBytes, rssHalfBytes, rssAfterBytes: settledRss(), half })
+    endPhase()
+    process.send?.({ type: 'connected', connected, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes: settledRss(), half })
   }
   function onConnect () {
     connected++
     if (connected === half) {
-      connectMs += performance.now() - phaseStart
+      endPhase()
       rssHalfBytes = settledRss()
       phase(half, clients)
     } else if (connected === clients) {
@@ -269,6 +324,30 @@ function leanSwarm (url, engine, transport, onConnect, onBroadcast) {
   })
   return {
     open: (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) pool.connect(i, transport) },
+    close: () => { pool.close() }
+  }
+}
+
+/**
+ * Plain WebSocket clients (--protocol websocket), as the simulator runs them.
+ * @param {string} url ws://…
+ * @param {string} engine 'websocket' (the ws library, the default) or 'websocket-builtin'
+ * @param {() => void} onConnect
+ * @param {(id: number) => void} onBroadcast
+ */
+function plainSwarm (url, engine, onConnect, onBroadcast) {
+  const pool = websocketEngine.createPool({ url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' }, {
+    attempt () {},
+    unmeasured () {},
+    connected: onConnect,
+    upgraded () {},
+    message: (_i, _event, args) => onBroadcast(/** @type {{ id: number }} */ (args[0]).id),
+    disconnected () {},
+    connectError () {},
+    reconnected () {}
+  })
+  return {
+    open: (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) pool.connect(i, 'websocket') },
     close: () => { pool.close() }
   }
 }

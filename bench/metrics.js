@@ -6,7 +6,8 @@
  * `--clients` leaves after `--messages` messages: every simulator registered, sampled, and
  * one report per message whose histogram holds one delay per client. A scrape's cost depends
  * on the number of series (simulators × metrics), not on clients; feeding a report depends on
- * its histogram's distinct values. Prints one JSON line.
+ * its histogram's distinct values. Also the cost of turning the registry into OpenTelemetry
+ * data for one `--otlp` push (before the SDK encodes it). Prints one JSON line.
  *
  *   node bench/metrics.js [--simulators 20] [--clients 500] [--messages 50] [--scrapes 200]
  */
@@ -15,6 +16,7 @@ import { performance } from 'node:perf_hooks'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { hostFacts } from '../lib/host.js'
 import { createRunMetrics } from '../results/metrics/index.js'
+import { registryToScopeMetrics } from '../results/metrics/otlp-convert.js'
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +63,11 @@ const wallMs = performance.now() - started
 const used = process.cpuUsage(cpu)
 const series = (await metrics.registry.getMetricsAsJSON()).reduce((n, m) => n + /** @type {any} */ (m).values.length, 0)
 
+// --otlp: what one push costs before the SDK's own encoding (read the registry, convert).
+const otlpCpu = process.cpuUsage()
+for (let i = 0; i < scrapes; i++) registryToScopeMetrics(/** @type {any} */ (await metrics.registry.getMetricsAsJSON()), { startMs: 0, endMs: 1, version: 'bench' })
+const otlpUsed = process.cpuUsage(otlpCpu)
+
 process.stdout.write(`${JSON.stringify({
   bench: 'metrics',
   simulators,
@@ -71,6 +78,7 @@ process.stdout.write(`${JSON.stringify({
   scrapeCpuUs: Math.round((used.user + used.system) / scrapes),
   scrapeWallUs: Math.round(wallMs * 1000 / scrapes),
   feedCpuUsPerReport: Math.round(feedCpuUs / (simulators * messages)),
+  otlpConvertCpuUs: Math.round((otlpUsed.user + otlpUsed.system) / scrapes),
   host: hostFacts(),
   node: process.version
 })}\n`)

@@ -14,7 +14,7 @@ const files = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .sort()
 // Files that mostly wait on processes of their own (peers, the CLI binary, pm2, namespaces):
 // they run beside the rest, which keeps the whole suite well under ten minutes on two cores.
-const APART = ['test/interop/', 'test/package/', 'test/infra/', 'test/cli/', 'test/security/', 'test/results/metrics/', 'test/runner/restart.test.js']
+const APART = ['test/interop/', 'test/peers/', 'test/package/', 'test/infra/', 'test/cli/', 'test/security/', 'test/results/metrics/', 'test/runner/restart.test.js']
 const apart = (/** @type {string} */ f) => APART.some((dir) => f.startsWith(dir))
 // TAP, then a last word on every skipped test and the totals (scripts/skip-summary.js).
 const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout']
