@@ -8,6 +8,7 @@ import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
+import { sliceEmitters } from '../simulator/behaviours.js'
 import { simulatorEnv } from './options.js'
 
 /**
@@ -114,7 +115,12 @@ function startSimulators (ctx, distribution) {
 export function simulatorOptions (ctx, distribution, i) {
   // Client indices are unique across the run's local simulators ({{i}}, feeder rows).
   const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms`, clientOffset: i * distribution.clients })
-  return { ...options, id: `${distribution.name}-sim${i + 1}` }
+  // A share of emitters is a share of the run's local clients (exact, not rounded per simulator);
+  // a count stays per simulator.
+  const emitters = 'share' in options.emitters
+    ? sliceEmitters(options.emitters, distribution.simulators * distribution.clients, 0, options.clientOffset, distribution.clients)
+    : options.emitters
+  return { ...options, emitters, id: `${distribution.name}-sim${i + 1}` }
 }
 
 /**

@@ -47,6 +47,25 @@ export function pickEmitters (clients, offset, emitters) {
   return picked
 }
 
+/**
+ * The emitters of one slice of a simulator's clients (a `--workers` child, a run's simulator),
+ * as the count the whole would pick there: each slice then picks exactly the clients the whole
+ * would (the smallest fractions of a slice are the whole's picks in it), so `--emitters 50%` of
+ * 6 clients is 3 emitters over any number of workers, not 2 + 2 from rounding each half.
+ * @param {{ share: number } | { count: number }} emitters the whole's
+ * @param {number} clients the whole's clients
+ * @param {number} offset the whole's first run index
+ * @param {number} sliceOffset the slice's first run index
+ * @param {number} sliceClients
+ * @returns {{ count: number }}
+ */
+export function sliceEmitters (emitters, clients, offset, sliceOffset, sliceClients) {
+  const picked = pickEmitters(clients, offset, emitters)
+  let count = 0
+  for (let i = sliceOffset - offset; i < sliceOffset - offset + sliceClients; i++) count += picked[i]
+  return { count }
+}
+
 /** @param {number} x */
 const frac = (x) => x - Math.floor(x)
 

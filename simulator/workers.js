@@ -8,6 +8,7 @@
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { mergeSimResults } from '../results/index.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
+import { sliceEmitters } from './behaviours.js'
 import { forkSimulator } from './spawn.js'
 import { followWorkers } from './metrics.js'
 
@@ -31,13 +32,15 @@ export async function runWorkers (options, count, hooks = {}) {
   hooks.onPreflight?.(preflight)
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
   const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
-  let offset = options.clientOffset ?? 0
+  const base = options.clientOffset ?? 0
+  let offset = base
   const children = ids.map((id, k) => {
     const share = Math.floor(options.clients / count) + (k < options.clients % count ? 1 : 0)
     // Each worker's clients keep their index in the whole run ({{i}}, feeder rows).
     const clientOffset = offset
     offset += share
-    const child = forkSimulator({ ...options, clients: share, clientOffset, id }, {
+    const emitters = sliceEmitters(options.emitters, options.clients, base, clientOffset, share)
+    const child = forkSimulator({ ...options, clients: share, clientOffset, emitters, id }, {
       link: view?.link ?? hooks.link ?? null,
       forwardMessages: true,
       onMessage: (report) => hooks.onWorkerMessage?.(k + 1, report),
