@@ -1,52 +1,89 @@
 /**
- * Runs every test/**\/*.test.js with node's test runner, in two groups at once, each one file
- * at a time: the tests that mostly wait on processes of their own (interop peers, `npm pack`,
- * the CLI binary, pm2, network namespaces) beside everything else. The second group's output is held
- * and printed after the first's, so the two never interleave; the last line adds them up.
+ * Runs every test/**\/*.test.js with node's test runner, several files at once (a pool of
+ * IOSWARM_TEST_JOBS runners, 3 by default: most slow files wait on processes of their own —
+ * interop peers, the CLI binary, pm2, network namespaces — so three keep two cores busy without
+ * starving the timing-sensitive ones). The slowest kinds of files start first so the pool ends
+ * together. Each file's TAP output is held and printed whole when it ends, so files never
+ * interleave; the end lists every skipped test with its reason, the slowest files and the totals.
  * (Node 20's `node --test DIR` would also run every other .js file under test/, and has no globs.)
+ *
+ *   node scripts/run-tests.js [files…]   (no files: all of them)
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 
-const files = readdirSync('test', { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.test.js') && !f.split(/[\\/]/).includes('fixtures'))
-  .map((f) => `test/${f}`)
-  .sort()
-// Files that mostly wait on processes of their own (peers, the CLI binary, pm2, namespaces):
-// they run beside the rest, which keeps the whole suite well under ten minutes on two cores.
-const APART = ['test/interop/', 'test/peers/', 'test/package/', 'test/infra/', 'test/cli/', 'test/security/', 'test/results/metrics/', 'test/runner/restart.test.js']
-const apart = (/** @type {string} */ f) => APART.some((dir) => f.startsWith(dir))
+const given = process.argv.slice(2).filter((a) => !a.startsWith('-'))
+const extra = process.argv.slice(2).filter((a) => a.startsWith('-'))
+const files = given.length > 0
+  ? given
+  : readdirSync('test', { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.js') && !f.split(/[\\/]/).includes('fixtures'))
+    .map((f) => `test/${f.split('\\').join('/')}`)
+    .sort()
+
+// Kinds of files that take longest (tens of seconds each: peers, whole runs, restarts), started
+// first; the many short unit files then fill the gaps.
+const SLOW_FIRST = ['test/interop/', 'test/faults/', 'test/runner/', 'test/peers/', 'test/infra/netns', 'test/package/', 'test/cli/', 'test/examples/', 'test/security/', 'test/results/metrics/', 'test/simulator/']
+const rank = (/** @type {string} */ f) => {
+  const k = SLOW_FIRST.findIndex((dir) => f.startsWith(dir))
+  return k === -1 ? SLOW_FIRST.length : k
+}
+const queue = [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+
+const jobsEnv = Number(process.env.IOSWARM_TEST_JOBS)
+const jobs = Number.isInteger(jobsEnv) && jobsEnv > 0 ? jobsEnv : Math.max(1, Math.min(3, availableParallelism() + 1))
 // TAP, then a last word on every skipped test and the totals (scripts/skip-summary.js).
 const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout']
-const extra = process.argv.slice(2)
 
-/**
- * @param {string[]} group
- * @param {boolean} live print as it comes (else held until the end)
- * @returns {Promise<{ code: number, out: string }>}
- */
-function run (group, live) {
-  if (group.length === 0) return Promise.resolve({ code: 0, out: '' })
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...reporters, ...extra, ...group], { stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  child.stdout.setEncoding('utf8').on('data', (d) => {
-    out += d
-    if (live) process.stdout.write(d)
-  })
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), out })))
-}
-
-const [main, interop] = await Promise.all([run(files.filter((f) => !apart(f)), true), run(files.filter(apart), false)])
-process.stdout.write(interop.out)
 /** @type {Record<string, number>} */
 const totals = { passed: 0, failed: 0, skipped: 0 }
-for (const { out } of [main, interop]) {
-  const last = /^summary: (\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(out)
-  if (last) {
-    totals.passed += Number(last[1])
-    totals.failed += Number(last[2])
-    totals.skipped += Number(last[3])
-  }
+/** @type {string[]} */
+const skips = []
+/** @type {string[]} */
+const failedFiles = []
+/** @type {{ file: string, ms: number }[]} */
+const times = []
+
+/**
+ * Runs one test file; prints its output whole when it ends.
+ * @param {string} file
+ * @returns {Promise<void>}
+ */
+function runFile (file) {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...reporters, ...extra, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d })
+  child.stderr.setEncoding('utf8').on('data', (d) => { out += d })
+  return new Promise((resolve) => child.on('close', (code, signal) => {
+    const ms = performance.now() - started
+    times.push({ file, ms })
+    const last = /^summary: (\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(out)
+    if (last) {
+      totals.passed += Number(last[1])
+      totals.failed += Number(last[2])
+      totals.skipped += Number(last[3])
+    }
+    // A file that died before its summary (a crash, a signal) is a failure too.
+    if (code !== 0 || signal !== null || !last) {
+      failedFiles.push(file)
+      if (!last) totals.failed++
+    }
+    for (const line of out.split('\n')) if (/^# (SKIPPED|TODO): /.test(line)) skips.push(line)
+    process.stdout.write(`\n# file: ${file} (${(ms / 1000).toFixed(1)} s${code !== 0 ? `, exit ${code ?? signal}` : ''})\n${out}`)
+    resolve()
+  }))
 }
+
+const wallStart = performance.now()
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) await runFile(file)
+}))
+
+const slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 8).map((t) => `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.file}`)
+process.stdout.write(`\n# ${files.length} files, ${jobs} at a time, ${((performance.now() - wallStart) / 1000).toFixed(0)} s; the slowest:\n${slowest.join('\n')}\n`)
+process.stdout.write(skips.length === 0 ? '\n# no test was skipped\n' : `\n# ${skips.length} test${skips.length === 1 ? '' : 's'} skipped or todo:\n${skips.join('\n')}\n`)
+if (failedFiles.length > 0) process.stdout.write(`\n# FAILED in: ${failedFiles.join(', ')}\n`)
 process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`)
-process.exitCode = main.code || interop.code
+process.exitCode = failedFiles.length > 0 || totals.failed > 0 ? 1 : 0

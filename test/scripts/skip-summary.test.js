@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { ROOT } from '../helpers/cli.js'
 
 test('npm test ends with one line per skipped or todo test and its reason, then the totals', () => {
@@ -14,5 +14,22 @@ test('npm test ends with one line per skipped or todo test and its reason, then 
     '# SKIPPED: needs a thing (test/fixtures/skips.js): SKIPPED: no thing here (apt-get install thing)',
     '# TODO: later (test/fixtures/skips.js): not written yet',
     'summary: 1 passed, 0 failed, 1 skipped'
+  ])
+})
+
+test('the test pool (scripts/run-tests.js) runs files side by side, prints each whole, and ends with the skips, the failed files and the totals', () => {
+  const { NODE_TEST_CONTEXT, ...env } = process.env
+  const run = spawnSync(process.execPath, ['scripts/run-tests.js', 'test/fixtures/skips.js', 'test/fixtures/fails.js'], { cwd: ROOT, env: { ...env, IOSWARM_TEST_JOBS: '2' }, encoding: 'utf8', timeout: 60000 })
+  assert.equal(run.status, 1, 'a failing file fails the pool')
+  assert.match(run.stdout, /^# file: test\/fixtures\/skips\.js \([\d.]+ s\)$/m)
+  assert.match(run.stdout, /^# file: test\/fixtures\/fails\.js \([\d.]+ s, exit 1\)$/m)
+  assert.deepEqual(run.stdout.trimEnd().split('\n').slice(-7), [
+    '# 2 tests skipped or todo:',
+    '# SKIPPED: needs a thing (test/fixtures/skips.js): SKIPPED: no thing here (apt-get install thing)',
+    '# TODO: later (test/fixtures/skips.js): not written yet',
+    '',
+    '# FAILED in: test/fixtures/fails.js',
+    '',
+    'total: 1 passed, 1 failed, 1 skipped'
   ])
 })
