@@ -35,6 +35,7 @@ for (const engine of ['sio', 'lean']) {
     const server = await startAppServer(t, { authToken: 's3cret' })
     const swarm = startTestSwarm(t, { url: server.url, engine, clients: 6, rooms: 3, event: 'score', scenario: example('live-score.js') })
     await waitFor(() => ['room-0', 'room-1', 'room-2'].every((r) => server.roomSize(r) === 2), { timeoutMs: 15000, message: 'two fans per match' })
+    await server.joinsSettled()
     server.io.to('room-0').emit('score', { id: 's1', sentAt: Date.now(), room: 'room-0', home: 1, away: 0 })
     server.io.to('room-1').to('room-2').emit('score', { id: 's2', sentAt: Date.now(), room: 'room-1', home: 0, away: 2 })
     await waitFor(() => ['s1', 's2'].every((id) => swarm.closed.some((m) => m.id === id)), { timeoutMs: 15000 })

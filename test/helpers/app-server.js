@@ -7,6 +7,7 @@
  */
 import http from 'node:http'
 import { Server } from 'socket.io'
+import { waitFor } from './wait.js'
 
 /**
  * @param {import('node:test').TestContext} t
@@ -51,5 +52,9 @@ export async function startAppServer (t, { namespaces = ['/'], refuse = [], ackJ
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   /** Sockets of a room in a namespace. @param {string} room @param {string} [nsp] */
   const roomSize = (room, nsp = '/') => io.of(nsp).adapter.rooms.get(room)?.size ?? 0
-  return { io, url: `http://127.0.0.1:${port}`, counts, roomSize }
+  // The server is in a room before its ack reaches the client, and a swarm expects a room's
+  // message only of clients that know they joined: a test waits for the acks to land (a quiet
+  // second after the last join) before it sends room messages.
+  const joinsSettled = (quietMs = 1000) => waitFor(() => counts.joins > 0 && Date.now() - counts.lastJoinAt > quietMs, { timeoutMs: 15000, message: 'a quiet second after the last join' })
+  return { io, url: `http://127.0.0.1:${port}`, counts, roomSize, joinsSettled }
 }

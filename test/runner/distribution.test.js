@@ -14,6 +14,7 @@ test('local simulators get the simulate options given to run, normalised by the 
   const options = optionsFor({ engine: 'lean', wsClient: 'builtin', maxOpenMessages: '7', keepMessages: '3', transport: 'websocket:1,polling:1', keepAlive: false })
   assert.deepEqual(options, {
     ...normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 50, ramp: '500ms', engine: 'lean', wsClient: 'builtin', maxOpenMessages: 7, keepMessages: 3, transport: 'websocket:1,polling:1', keepAlive: false, maxPayload: 1_000_000 }),
+    emitters: { count: 50 }, // --emitters 100 % of the run's local clients, this simulator's slice
     id: '1x50-sim1'
   })
   assert.equal(options.maxOpenMessages, 7)
@@ -26,5 +27,9 @@ test('each local simulator\'s clients keep their index in the whole run (--clien
   const options = normalizeRunOptions({ simulators: 3, clients: 40, auth: '{"n":{{i}}}' })
   const offsets = [0, 1, 2].map((i) => simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], i).clientOffset)
   assert.deepEqual(offsets, [0, 40, 80])
+  // A share of emitters is exact over the run (25 % of 3 × 5 clients: 4, not 1 + 1 + 1 rounded per simulator).
+  const shared = normalizeRunOptions({ simulators: 3, clients: 5, emitters: '25%' })
+  const counts = [0, 1, 2].map((i) => simulatorOptions({ options: shared, url: 'http://127.0.0.1:3000', rampMs: 500 }, shared.distributions[0], i).emitters)
+  assert.equal(counts.reduce((sum, e) => sum + ('count' in e ? e.count : NaN), 0), 4)
   assert.equal(simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], 1).auth, '{"n":{{i}}}')
 })

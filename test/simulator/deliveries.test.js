@@ -19,6 +19,7 @@ for (const engine of ['sio', 'lean']) {
       const server = await startAppServer(t)
       const swarm = startTestSwarm(t, { url: server.url, engine, transport, clients: 6, rooms: 3, join: 'join {"room":"{{room}}"}', messageTimeout: '3s' })
       await waitFor(() => ['room-0', 'room-1', 'room-2'].every((r) => server.roomSize(r) === 2), { timeoutMs: 15000, message: 'two clients joined in each of three rooms' })
+      await server.joinsSettled()
       const now = Date.now()
       // Right: each room gets its own message.
       for (const room of ['room-0', 'room-1', 'room-2']) server.io.to(room).emit('broadcast', { id: `right-${room}`, sentAt: now, room })
