@@ -8,7 +8,7 @@
  * permessage-deflate (websocket.js). UTF-8 is not validated (as ws's skipUTF8Validation).
  */
 import net from 'node:net'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame } from './rfc6455.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from './rfc6455.js'
 import { readFrames, protocolError } from './raw-frames.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
@@ -17,8 +17,6 @@ import { PAYLOAD_TOO_LARGE } from '../limits.js'
 /** @typedef {import('./session.js').LeanSession} LeanSession */
 
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
-const HEAD_END = Buffer.from('\r\n\r\n')
-const MAX_HANDSHAKE_BYTES = 16 * 1024
 const EMPTY = Buffer.alloc(0)
 
 export class RawWebSocket extends net.Socket {
@@ -134,17 +132,11 @@ function onRead (bytes, buf) {
  * @param {number} end
  */
 function readHandshake (ws, buf, end) {
-  const data = ws.partial === null ? buf.subarray(0, end) : Buffer.concat([ws.partial, buf.subarray(0, end)])
-  const headEnd = data.indexOf(HEAD_END)
-  if (headEnd === -1) {
-    if (data.length > MAX_HANDSHAKE_BYTES) return protocolError(ws)
-    ws.partial = Buffer.from(data)
-    return
-  }
-  ws.partial = null
-  if (checkHandshakeResponse(data.toString('latin1', 0, headEnd), ws.key) !== null) return protocolError(ws)
+  const got = gatherHandshake(ws, buf, end)
+  if (got === 'incomplete') return
+  if (got === 'too long' || checkHandshakeResponse(got.head, ws.key) !== null) return protocolError(ws)
   ws.key = ''
   const c = ws.client
   if (c.gen === ws.gen && c.probe === ws) ws.send('2probe')
-  if (headEnd + 4 < data.length) readFrames(ws, data, headEnd + 4, data.length)
+  if (got.rest < got.data.length) readFrames(ws, got.data, got.rest, got.data.length)
 }

@@ -32,6 +32,31 @@ export function handshakeRequest (path, host, key, headers = null) {
   return `GET ${path} HTTP/1.1\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nHost: ${host}\r\n${extra}\r\n`
 }
 
+const HEAD_END = Buffer.from('\r\n\r\n')
+/** A handshake response head longer than this is refused (ws has no lower limit; 16 KiB is Node's header limit). */
+const MAX_HANDSHAKE_BYTES = 16 * 1024
+
+/**
+ * Gathers the server's handshake response over reads, keeping an incomplete head in
+ * `holder.partial` until its blank line arrives.
+ * @param {{ partial: Buffer | null }} holder
+ * @param {Buffer} buf this read (a shared buffer: what is kept is copied)
+ * @param {number} end bytes of `buf` read
+ * @returns {{ head: string, data: Buffer, rest: number } | 'incomplete' | 'too long'}
+ *   the head (up to the blank line) and where the frames after it start in `data`
+ */
+export function gatherHandshake (holder, buf, end) {
+  const data = holder.partial === null ? buf.subarray(0, end) : Buffer.concat([holder.partial, buf.subarray(0, end)])
+  const headEnd = data.indexOf(HEAD_END)
+  if (headEnd === -1) {
+    if (data.length > MAX_HANDSHAKE_BYTES) return 'too long'
+    holder.partial = Buffer.from(data)
+    return 'incomplete'
+  }
+  holder.partial = null
+  return { head: data.toString('latin1', 0, headEnd), data, rest: headEnd + 4 }
+}
+
 /**
  * Checks the server's handshake response head (up to the blank line).
  * @param {string} head

@@ -6,7 +6,7 @@
  * reason are kept for the reason the pool counts.
  */
 import net from 'node:net'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame } from '../lean/rfc6455.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from '../lean/rfc6455.js'
 import { readFrames, protocolError } from '../lean/raw-frames.js'
 import { errorText } from './reasons.js'
 
@@ -14,8 +14,6 @@ import { errorText } from './reasons.js'
 /** @typedef {import('./client.js').PlainClient} PlainClient */
 
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
-const HEAD_END = Buffer.from('\r\n\r\n')
-const MAX_HANDSHAKE_BYTES = 16 * 1024
 const EMPTY = Buffer.alloc(0)
 /** Close status 1000 (normal closure). */
 const CLOSE_NORMAL = Buffer.from([0x03, 0xe8])
@@ -137,19 +135,14 @@ function onRead (bytes, buf) {
  * @param {number} end
  */
 function readHandshake (ws, buf, end) {
-  const data = ws.partial === null ? buf.subarray(0, end) : Buffer.concat([ws.partial, buf.subarray(0, end)])
-  const headEnd = data.indexOf(HEAD_END)
-  if (headEnd === -1) {
-    if (data.length > MAX_HANDSHAKE_BYTES) return fail(ws, 'handshake response too long')
-    ws.partial = Buffer.from(data)
-    return
-  }
-  ws.partial = null
-  const problem = checkHandshakeResponse(data.toString('latin1', 0, headEnd), ws.key, ws.pool.config.subprotocols)
+  const got = gatherHandshake(ws, buf, end)
+  if (got === 'incomplete') return
+  if (got === 'too long') return fail(ws, 'handshake response too long')
+  const problem = checkHandshakeResponse(got.head, ws.key, ws.pool.config.subprotocols)
   if (problem !== null) return fail(ws, problem)
   ws.key = ''
   ws.pool.onOpen(ws)
-  if (headEnd + 4 < data.length && !ws.destroyed) readFrames(ws, data, headEnd + 4, data.length)
+  if (got.rest < got.data.length && !ws.destroyed) readFrames(ws, got.data, got.rest, got.data.length)
 }
 
 /**
