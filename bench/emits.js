@@ -4,13 +4,13 @@
  * simulator/child.js, forked) emit `chat {"text":"hi"}` with --emit-ack at a total rate against
  * a minimal socket.io 4 server in this process that acks every emit ({ ok: true }), so the
  * server's CPU is not the simulator's. For each engine (lean, lean-builtin: lean on its
- * built-in WebSocket client, sio) the rate steps up
- * (--rates, bounded) until a step saturates the simulator: a one-second sample of its own
- * health with event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms (lib/process-sampler.js,
- * what the simulator itself calls saturated) in two or more seconds of the window, or fewer than 95 % of the step's emits acked in
+ * built-in WebSocket client, sio) the rate steps up (--rates, bounded) until a step is not
+ * sustained: two or more one-second samples of the simulator's own health in the window
+ * saturated (event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms, lib/process-sampler.js:
+ * what the simulator itself calls saturated), or fewer than 95 % of the step's emits acked in
  * the window. The same scenario runs in Artillery's socketio engine (each virtual user a loop
- * of emit + acknowledge + think; its `socketio.response_time`) at --artillery-rates, if
- * Artillery is installed as bench/README.md says (else a `skipped` line).
+ * of emit + acknowledge ({ ok: true } matched) + think; its `socketio.response_time`) at
+ * --artillery-rates, if Artillery is installed as bench/README.md says (else a `skipped` line).
  *
  *   node bench/emits.js [--clients 1000] [--engines lean,sio,artillery] [--transport websocket]
  *                       [--rates 2000,5000,10000,15000,20000,25000,30000,40000]
