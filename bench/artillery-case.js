@@ -210,7 +210,7 @@ async function holdCpu (tree, ms) {
  * @param {number} root
  * @returns {Promise<Tree>}
  */
-async function readTree (root) {
+export async function readTree (root) {
   /** @type {Map<number, number[]>} */
   const children = new Map()
   /** @type {Map<number, ReturnType<typeof parseStat>>} */
@@ -244,7 +244,7 @@ async function readTree (root) {
  * @param {import('node:child_process').ChildProcess} child
  * @param {Map<number, string>} seen
  */
-async function stop (child, seen) {
+export async function stop (child, seen) {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM')
     const exited = await Promise.race([new Promise((resolve) => child.once('exit', () => resolve(true))), sleep(10000, false)])

@@ -51,14 +51,28 @@ export function fieldGetter (path) {
  * @param {unknown} value
  */
 export function setField (target, path, value) {
+  fieldSetter(path)(target, value)
+}
+
+/**
+ * setField compiled for one path (split once: an emit stamps two fields on every emit); a
+ * one-segment path (the default `id`, `sentAt`) is a plain property write.
+ * @param {string} path
+ * @returns {(target: Record<string, unknown>, value: unknown) => void}
+ */
+export function fieldSetter (path) {
   const parts = path.split('.')
-  let node = target
-  for (const key of parts.slice(0, -1)) {
-    const next = node[key]
-    node[key] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...next } : {}
-    node = /** @type {Record<string, unknown>} */ (node[key])
+  const last = /** @type {string} */ (parts.pop())
+  if (parts.length === 0) return (target, value) => { target[last] = value }
+  return (target, value) => {
+    let node = target
+    for (const key of parts) {
+      const next = node[key]
+      node[key] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...next } : {}
+      node = /** @type {Record<string, unknown>} */ (node[key])
+    }
+    node[last] = value
   }
-  node[/** @type {string} */ (parts.at(-1))] = value
 }
 
 /**

@@ -6,7 +6,7 @@
  * and takes it out of its rooms until it joins again.
  */
 import { wallMs } from '../lib/clock.js'
-import { setField } from '../lib/fields.js'
+import { fieldSetter } from '../lib/fields.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { createReasonCounter } from '../lib/reasons.js'
 import { compileEventTemplate } from '../lib/template.js'
@@ -96,6 +96,11 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
   const { join, emit } = compileBehaviours(options, identities)
   const stampId = emit?.payload ? !emit.payload.placeholders.includes('id') : false
   const stampSentAt = emit?.payload ? !emit.payload.placeholders.includes('sentAt') : false
+  // The hot path (every emit) compiles what it can once: the stamping setters, and whether the
+  // template needs the client's own placeholders (building them costs a closure and its room).
+  const setId = fieldSetter(options.idField)
+  const setSentAt = fieldSetter(options.sentAtField)
+  const usesOwn = emit?.payload ? emit.payload.placeholders.some((p) => !EMIT_PLACEHOLDERS.includes(p)) : false
   /** A namespace session of client i: bumped at each connect and drop, so late callbacks bow out. */
   const sessions = namespaces.map(() => new Uint32Array(options.clients))
   /** @type {(NodeJS.Timeout | undefined)[]} */
@@ -184,14 +189,16 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
     const seq = ++seqs[i]
     const id = `e${options.clientOffset + i}.${seq}`
     const sentAt = wallMs()
-    const own = identities.lookupOf(i)
-    const lookup = (/** @type {string} */ name) => (name === 'id' ? id : name === 'sentAt' ? sentAt : name === 'seq' ? seq : own(name))
-    let payload = tpl.payload ? tpl.payload.render(lookup) : undefined
+    let payload
+    if (tpl.payload) {
+      const own = usesOwn ? identities.lookupOf(i) : null
+      payload = tpl.payload.render((name) => (name === 'id' ? id : name === 'sentAt' ? sentAt : name === 'seq' ? seq : own?.(name)))
+    }
     if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
       /** @type {Record<string, unknown>} */
       const stamped = { ...payload }
-      if (stampId) setField(stamped, options.idField, id)
-      if (stampSentAt) setField(stamped, options.sentAtField, sentAt)
+      if (stampId) setId(stamped, id)
+      if (stampSentAt) setSentAt(stamped, sentAt)
       payload = stamped
     }
     // The sender's own copy of a relayed line is not expected (servers differ on echoing it).

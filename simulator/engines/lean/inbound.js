@@ -47,7 +47,8 @@ export function onSocketMessage (ws, data, start, end, isBinary) {
  * @param {number} end
  */
 function onWsText (s, c, data, start, end) {
-  const hit = s.cache.findBytes(data, start, end)
+  // An ACK ('43…', the answer to this client's own emit) is never a cached broadcast.
+  const hit = data[start] === 52 && data[start + 1] === 51 ? null : s.cache.findBytes(data, start, end)
   if (hit !== null && c.binary === null) deliver(s, c, hit)
   else onPacket(s, c, data.toString('utf8', start, end), false)
 }
