@@ -73,5 +73,7 @@ export function formatCounts (counts) {
 export function formatStorm (s) {
   const at = new Date(s.startedAt).toISOString().slice(11, 19)
   const back = `back: 50 % in ${formatMs(s.backMs.p50)}, 90 % in ${formatMs(s.backMs.p90)}, 99 % in ${formatMs(s.backMs.p99)}, all in ${s.endedMs === null ? `- (${s.back} of ${s.dropped} back)` : formatMs(s.endedMs)}`
-  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}`
+  // Recovery and the gap: absent from results of older simulators.
+  const gap = s.lost === undefined ? '' : `; sessions recovered: ${s.recovered ?? 0}, gap messages replayed: ${s.replayed ?? 0}, lost: ${s.lost}`
+  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}${gap}`
 }

@@ -118,6 +118,9 @@ export const SCHEMA_VERSION = 1
  * @property {number} attempts connection attempts during the storm
  * @property {{ p50: number | null, p90: number | null, p99: number | null, p100: number | null }} backMs time from the first drop until that share of the dropped clients was connected again (null: never)
  * @property {number | null} endedMs time from the first drop until every dropped client was back (null: some never came back)
+ * @property {number} [recovered] of the clients back, those whose session the server restored (socket.io connection state recovery)
+ * @property {number} [replayed] deliveries of messages sent while a dropped client was away that reached it afterwards (replayed by recovery)
+ * @property {number} [lost] deliveries of messages sent while a dropped client was away that never reached it (messages no client of the simulator received are not seen)
  */
 
 /**

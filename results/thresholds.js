@@ -49,7 +49,8 @@ export const METRICS = Object.freeze({
   failed: { kind: 'share', describe: 'clients that never connected (count, or % of target)' },
   stale: { kind: 'count', describe: 'simulators that stopped reporting before the end' },
   ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`recover.${p}`, { kind: 'delay', describe: `reconnect storms: time until ${p === 'max' ? 'every' : `${p.slice(1)} % of the`} dropped client${p === 'max' ? ' was' : 's were'} back, worst storm (no storm: no data)` }])),
-  lost: { kind: 'count', describe: 'clients a reconnect storm dropped that never came back' },
+  lost: { kind: 'count', describe: 'reconnect storms: deliveries of messages sent while a dropped client was away that never reached it (replayed ones are not lost)' },
+  unreturned: { kind: 'count', describe: 'clients a reconnect storm dropped that never came back' },
   'sim.loopDelayP99': { kind: 'delay', describe: 'worst simulator\'s one-second event-loop delay p99' },
   'sim.cpu': { kind: 'percent', describe: 'worst simulator\'s CPU, % of one core' },
   'sim.saturated': { kind: 'count', describe: 'worst simulator\'s seconds of saturation' },
@@ -168,7 +169,7 @@ function measure (result, metric, unit) {
     return { value: stale.length, actual: `stale ${stale.length}${stale.length ? ` (${stale.join(', ')})` : ''}` }
   }
   if (metric.startsWith('sim.')) return measureSimulators(result, metric)
-  if (metric.startsWith('recover.') || metric === 'lost') return measureStorms(result, metric)
+  if (metric.startsWith('recover.') || metric === 'lost' || metric === 'unreturned') return measureStorms(result, metric)
   if (metric in SCENARIO_METRICS) return measureScenario(result, metric, unit)
   return measureDelay(result, metric)
 }
@@ -252,16 +253,22 @@ function measureSimulators (result, metric) {
 }
 
 /**
- * Reconnect storms of every simulator of every distribution: the worst time to recover, or
- * the clients that never came back.
+ * Reconnect storms of every simulator of every distribution: the worst time to recover, the
+ * deliveries lost in their gaps, or the clients that never came back.
  * @param {import('../lib/schema.js').RunResult} result
- * @param {string} metric recover.p50 … recover.max, or lost
+ * @param {string} metric recover.p50 … recover.max, lost or unreturned
  */
 function measureStorms (result, metric) {
   const storms = result.distributions.flatMap((d) => (d.clients.storms ?? []).map((s) => ({ ...s, where: `${s.simulator}, ${d.name}` })))
+  const inStorms = `in ${storms.length} storm${storms.length === 1 ? '' : 's'}`
+  if (metric === 'unreturned') {
+    const away = storms.reduce((sum, s) => sum + s.dropped - s.back, 0)
+    return { value: away, actual: `${away} dropped clients never came back ${inStorms}` }
+  }
   if (metric === 'lost') {
-    const lost = storms.reduce((sum, s) => sum + s.dropped - s.back, 0)
-    return { value: lost, actual: `lost ${lost} clients in ${storms.length} storm${storms.length === 1 ? '' : 's'}` }
+    const lost = storms.reduce((sum, s) => sum + (s.lost ?? 0), 0)
+    const replayed = storms.reduce((sum, s) => sum + (s.replayed ?? 0), 0)
+    return { value: lost, actual: `lost ${lost} gap deliveries (${replayed} replayed) ${inStorms}` }
   }
   if (storms.length === 0) return { value: null, actual: `${metric}: no data (no reconnect storm in this run)` }
   const key = /** @type {'p50' | 'p90' | 'p99' | 'p100'} */ (metric === 'recover.max' ? 'p100' : metric.slice(8))

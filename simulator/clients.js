@@ -30,8 +30,9 @@ const wireNumber = (name) => WIRE_NAMES.indexOf(wireOf(name)) + 1
  * @param {string[]} [options.namespaces] the namespaces each client joins (default: '/')
  * @param {(i: number, k: number, isConnected: boolean, reason?: string) => void} options.onConnectedChange client i's namespace k (index in namespaces) connected or dropped (and why)
  * @param {(i: number, k: number, event: string, args: unknown[]) => void} options.onMessage an event on client i's namespace k
+ * @param {(event: string, args: unknown[]) => { key: string, sentAt: number | null }} [options.messageKey] a message's identity and send time (local wall-clock ms), for the storms' gap; without it the gap is not followed
  */
-export function createClientTracker ({ transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage }) {
+export function createClientTracker ({ transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, messageKey }) {
   const count = transports.length
   let wanted = target
   const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
@@ -101,7 +102,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       storms.attempt()
       attemptStartMs[i] = monotonicMs()
     },
-    connected (i, wireName, nsp) {
+    connected (i, wireName, nsp, recovered) {
       const k = indexOf(nsp)
       if (k === -1) return
       if (up !== null) {
@@ -117,7 +118,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       countWire(i, 1)
       totals.connected++
       byMode[transports[i]].connected++
-      storms.connected(i)
+      storms.connected(i, recovered === true)
       window.connects++
       if (!everConnected[i]) {
         everConnected[i] = 1
@@ -140,7 +141,12 @@ export function createClientTracker ({ transports, target = transports.length, n
     },
     message (i, event, args, nsp) {
       const k = indexOf(nsp)
-      if (k !== -1) onMessage(i, k, event, args)
+      if (k === -1) return
+      if (messageKey !== undefined && storms.following()) {
+        const { key, sentAt } = messageKey(event, args)
+        storms.message(i, `${k}:${key}`, sentAt)
+      }
+      onMessage(i, k, event, args)
     },
     unmeasured (i, event) {
       unmeasured.add(event)

@@ -63,14 +63,14 @@ export function createDestinationPool (engine, options, urls, clients, events) {
   /** @type {import('./engines/types.js').SwarmEvents} */
   const counted = {
     ...events,
-    connected (i, wire, nsp) {
+    connected (i, wire, nsp, recovered) {
       if (!connected[i]) {
         connected[i] = 1
         counts[i % urls.length].connected++
         if (!ever[i]) counts[i % urls.length].everConnected++
         ever[i] = 1
       }
-      events.connected(i, wire, nsp)
+      events.connected(i, wire, nsp, recovered)
     },
     disconnected (i, reason, nsp) {
       if (connected[i]) {

@@ -19,7 +19,7 @@ import { diagnoseConnect } from './diagnose.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
-import { messageFields } from './recorder.js'
+import { identify, messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
 import { createHookRunner, loadScenario } from './scenario.js'
@@ -128,7 +128,8 @@ export async function startSwarm (options, hooks = {}) {
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive
+    onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive,
+    messageKey: stormMessageKey(messageFields(options), () => clock().offsetMs)
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
   const events = hookRunner?.wantsEvents ? ['*'] : measured
@@ -229,6 +230,20 @@ export async function startSwarm (options, hooks = {}) {
     timeline,
     ...(scenario ? { scenario } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed(), wallMs() - startedAt) } : {})
+  }
+}
+
+/**
+ * A message's identity and send time on this process's wall clock, for the storms' gap
+ * (called only while a storm is followed).
+ * @param {import('./recorder.js').MessageFields} fields
+ * @param {() => number} offsetMs the reference clock minus this one
+ * @returns {(event: string, args: unknown[]) => { key: string, sentAt: number | null }}
+ */
+function stormMessageKey (fields, offsetMs) {
+  return (event, args) => {
+    const { id, batch, sentAt } = identify(args, fields)
+    return { key: `${event}:${batch ?? ''}/${id}`, sentAt: sentAt === null ? null : sentAt - offsetMs() }
   }
 }
 

@@ -142,7 +142,7 @@ export const sioEngine = {
     function watch (i, socket, manager, nsp, state) {
       const first = nsp === namespaces[0]
       socket.on('connect', () => {
-        events.connected(i, wireOf(manager.engine.transport.name), nsp)
+        events.connected(i, wireOf(manager.engine.transport.name), nsp, socket.recovered === true)
         if (!first) return
         if (state.connectedBefore) events.reconnected(i)
         state.connectedBefore = true

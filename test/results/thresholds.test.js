@@ -81,15 +81,19 @@ test('a metric without data fails and says so', () => {
   assert.equal(missing.ok, false, 'a share of nothing expected is no data')
 })
 
-test('storm thresholds: recover.* is the worst storm\'s time (never, if clients stayed away), lost the clients that never came back', () => {
+test('storm thresholds: recover.* is the worst storm\'s time (never, if clients stayed away), lost the gap deliveries never received, unreturned the clients that never came back', () => {
   const run = JSON.parse(readFileSync(new URL('../fixtures/run-small.json', import.meta.url), 'utf8'))
-  const storm = (/** @type {number | null} */ p100, dropped = 10, back = 10) => ({ startedAt: 1, dropped, back, reasons: {}, errors: {}, attempts: dropped, backMs: { p50: 500, p90: 900, p99: 1000, p100 }, endedMs: p100, simulator: 's1' })
+  const storm = (/** @type {number | null} */ p100, dropped = 10, back = 10, lost = 0) => ({ startedAt: 1, dropped, back, reasons: {}, errors: {}, attempts: dropped, backMs: { p50: 500, p90: 900, p99: 1000, p100 }, endedMs: p100, recovered: 0, replayed: 4, lost, simulator: 's1' })
   const withStorms = (/** @type {any[]} */ storms) => ({ ...run, distributions: run.distributions.map((/** @type {any} */ d, /** @type {number} */ k) => ({ ...d, clients: { ...d.clients, storms: k === 0 ? storms : [] } })) })
   const check = (/** @type {any} */ result, /** @type {string} */ expr) => evaluateThresholds(result, [parseThreshold(expr)])[0]
   assert.equal(check(withStorms([storm(1200), storm(3000)]), 'recover.max<2s').ok, false)
   assert.match(check(withStorms([storm(1200), storm(3000)]), 'recover.max<2s').actual, /recover\.max 3000ms \(s1, /)
   assert.equal(check(withStorms([storm(1200)]), 'recover.p99<=1s').ok, true)
-  assert.equal(check(withStorms([storm(null, 10, 7)]), 'lost=0').ok, false)
+  assert.equal(check(withStorms([storm(null, 10, 7)]), 'unreturned=0').ok, false)
+  assert.match(check(withStorms([storm(null, 10, 7)]), 'unreturned=0').actual, /3 dropped clients never came back in 1 storm/)
+  assert.equal(check(withStorms([storm(1200, 10, 10, 3), storm(900)]), 'lost=0').ok, false)
+  assert.match(check(withStorms([storm(1200, 10, 10, 3), storm(900)]), 'lost=0').actual, /lost 3 gap deliveries \(8 replayed\) in 2 storms/)
+  assert.equal(check(withStorms([storm(1200), storm(900)]), 'lost=0').ok, true)
   assert.match(check(withStorms([storm(null, 10, 7)]), 'recover.max<60m').actual, /never/)
   assert.equal(check(withStorms([]), 'lost=0').ok, true, 'no storm, nobody lost')
   assert.match(check(withStorms([]), 'recover.p99<10s').actual, /no reconnect storm in this run/)

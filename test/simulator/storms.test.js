@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { STORM_MIN_CLIENTS, createStormTracker } from '../../simulator/storms.js'
+import { wallMs } from '../../lib/clock.js'
 
 test('a wave of drops is one storm, from the first drop until the last dropped client is back', () => {
   const storms = createStormTracker(20)
@@ -32,4 +33,27 @@ test('a few clients dropping from a big swarm is no storm; every client of a sma
   small.connected(0)
   small.connected(1)
   assert.equal(small.record().list.length, 1)
+})
+
+test('the gap: deliveries owed to clients that were away when a message was sent, replayed or lost; recovered sessions', () => {
+  const storms = createStormTracker(10)
+  const t0 = Date.now()
+  for (let i = 0; i < 6; i++) storms.dropped(i, 'transport close', 10 - i)
+  assert.ok(storms.following())
+  const sentAt = wallMs() // sent once they were all away (wall clock, ms)
+  storms.message(8, 'gap', sentAt) // a client that stayed: owed to the 6 away
+  storms.message(8, 'gap', sentAt)
+  storms.message(9, 'before', t0 - 60000) // sent before the storm: owed to no one
+  for (let i = 0; i < 4; i++) storms.connected(i, i < 3)
+  storms.message(0, 'gap', sentAt) // replayed to a recovered client
+  storms.message(0, 'gap', sentAt) // a duplicate is no second replay
+  storms.message(1, 'before', t0 - 60000)
+  let [storm] = storms.record().list
+  assert.deepEqual([storm.recovered, storm.replayed, storm.lost], [3, 1, 5])
+  storms.connected(4)
+  storms.connected(5)
+  storms.message(2, 'gap', sentAt) // after every client is back, a replay still counts
+  storms.message(2, 'after', Date.now() + 60000) // sent after they were back: owed to no one
+  ;[storm] = storms.record().list
+  assert.deepEqual([storm.back, storm.recovered, storm.replayed, storm.lost], [6, 3, 2, 4])
 })

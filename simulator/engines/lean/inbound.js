@@ -247,14 +247,17 @@ function onNamespaceConnect (s, c, text, header, ns) {
   // Socket.IO v2 (Engine.IO v3) acknowledges a namespace with no payload: `40` or `40/nsp`.
   if (s.eio3 && header.dataStart >= text.length) data = { sid: '' }
   if (data === null || typeof data !== 'object' || typeof data.sid !== 'string') return s.fail(c, 'parse error')
+  // Recovered, as socket.io-client decides: the CONNECT carried a pid and the server answered with the same one.
+  let recovered = false
   if (ns === 0) {
     const pid = typeof data.pid === 'string' ? data.pid : ''
+    recovered = pid !== '' && pid === c.pid
     if (pid !== c.pid) c.offset = '' // a new recovery session: the old offset means nothing to it
     c.pid = pid
   }
   c.up |= 1 << ns
   c.state = STATE.CONNECTED
-  s.events.connected(c.i, /** @type {import('./transports.js').LeanTransport} */ (BY_WIRE[c.wire]).name, s.nsps[ns])
+  s.events.connected(c.i, /** @type {import('./transports.js').LeanTransport} */ (BY_WIRE[c.wire]).name, s.nsps[ns], recovered)
   const early = c.early
   if (early === null) return
   // The events that came for this namespace before its ack; the others wait for theirs.
