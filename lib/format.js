@@ -67,6 +67,21 @@ export function formatCounts (counts) {
 }
 
 /**
+ * One line for a connection avalanche (every client at once, --ramp 0): how fast the server
+ * accepted handshakes (attempt → Engine.IO open packet), how fast clients were connected, and
+ * the handshakes that failed, by reason.
+ * @param {number} clients
+ * @param {{ p50: number | null, p99: number | null, max: number | null } | undefined} accept
+ * @param {{ p50: number | null, p99: number | null, max: number | null }} connect
+ * @param {Record<string, number>} errors
+ */
+export function formatAvalanche (clients, accept, connect, errors) {
+  const accepted = accept ? `handshake accepted (Engine.IO open) p50 ${formatMs(accept.p50)}, p99 ${formatMs(accept.p99)}, max ${formatMs(accept.max)}` : 'handshake accept time not measured'
+  const failed = Object.values(errors).reduce((a, b) => a + b, 0)
+  return `avalanche: ${clients} clients at once (--ramp 0): ${accepted}; connected p50 ${formatMs(connect.p50)}, p99 ${formatMs(connect.p99)}, max ${formatMs(connect.max)}; failed handshakes: ${failed}${failed ? ` (${formatCounts(errors)})` : ''}`
+}
+
+/**
  * One line for a reconnect storm.
  * @param {import('../lib/schema.js').Storm} s
  */

@@ -138,6 +138,7 @@ export const SCHEMA_VERSION = 1
  * @property {Record<string, number>} [unmeasuredEvents] receipts of events that were not measured (not in --event), by event name (bounded as reasons)
  * @property {NamespaceCounts[]} [namespaces] per namespace (with several, or one other than '/'): connected now, connects, drops and refusals by reason
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
+ * @property {EncodedDelay} [acceptTime] attempt → Engine.IO open packet (the server accepted the handshake), every attempt that got one
  */
 
 /**
@@ -306,6 +307,7 @@ export const SCHEMA_VERSION = 1
  * @property {(TimelinePoint & { simulator: string })[]} timeline
  * @property {(ProcessSample & { simulator: string, saturated: boolean })[]} health
  * @property {DelaySummary & { curve: { percentile: number, ms: number }[] }} connectTime
+ * @property {DelaySummary} [acceptTime] attempt → Engine.IO open packet, merged over the simulators (absent from older results)
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)

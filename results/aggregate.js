@@ -210,6 +210,15 @@ export function sumClients (finals, simulatorList) {
 }
 
 /**
+ * Attempt → Engine.IO open over the simulators that measured it (undefined: none did).
+ * @param {FinalReport[]} finals
+ */
+function acceptTimeOf (finals) {
+  const encoded = finals.flatMap((f) => (f.clients.acceptTime ? [f.clients.acceptTime.histogram] : []))
+  return encoded.length > 0 ? summarize(mergeEncoded(encoded)) : undefined
+}
+
+/**
  * `{ [key]: value }`, or nothing when the value is undefined (absent, not `undefined`, in JSON and deepEqual).
  * @template {string} K
  * @template V
@@ -252,6 +261,7 @@ export function buildDistribution ({ name, simulators, clientsPerSimulator, star
     timeline: samples.timeline,
     health: samples.health,
     connectTime: { ...summarize(connectTime), curve: percentileCurve(connectTime) },
+    ...optional('acceptTime', acceptTimeOf(finals)),
     server: samples.server,
     ...optional('scenario', mergeScenarioReports(finals.map((f) => f.scenario))),
     ...optional('deliveries', deliveries)

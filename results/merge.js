@@ -56,7 +56,8 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
       // Each worker saw its own clients' storm: listed side by side, not merged.
       storms: { list: clients.flatMap((c) => c.storms?.list ?? []).sort((a, b) => a.startedAt - b.startedAt), more: sumOf(clients, (c) => c.storms?.more ?? 0) },
       ...(namespaces ? { namespaces } : {}),
-      connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
+      connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) },
+      ...(clients.some((c) => c.acceptTime) ? { acceptTime: encodedDelay(mergeEncoded(clients.flatMap((c) => (c.acceptTime ? [c.acceptTime.histogram] : [])))) } : {})
     },
     destinations: [...destinations.values()],
     messages: mergeMessages([...results.flatMap((r) => r.messages), ...lostWorkerMessages]),
@@ -210,4 +211,12 @@ function mergeTimelines (timelines) {
       : { ...point, byTransport: { ...point.byTransport } })
   }
   return [...bySecond.values()].sort((a, b) => a.t - b.t)
+}
+
+/**
+ * A merged histogram as a result's encoded delay.
+ * @param {import('../lib/histogram.js').Histogram} histogram
+ */
+function encodedDelay (histogram) {
+  return { ...summarize(histogram), histogram: encode(histogram) }
 }

@@ -47,6 +47,8 @@ export function createClientTracker ({ transports, target = transports.length, n
   const everUpgraded = new Uint8Array(count)
   const attemptStartMs = new Float64Array(count)
   const connectTime = createHistogram()
+  /** Attempt → Engine.IO open packet: how long the server took to accept a handshake (an avalanche's figure). */
+  const acceptTime = createHistogram()
   /** @type {Record<string, { target: number, connected: number, upgraded: number }>} */
   const byMode = {}
   /** Each mode's target: the modes of clients 0 … wanted-1. */
@@ -124,6 +126,9 @@ export function createClientTracker ({ transports, target = transports.length, n
         everConnected[i] = 1
         totals.everConnected++
       }
+    },
+    opened (i) {
+      recordMs(acceptTime, monotonicMs() - attemptStartMs[i])
     },
     upgraded (i) {
       // The upgrade often completes before the namespace CONNECT is acknowledged; then the
@@ -237,7 +242,8 @@ export function createClientTracker ({ transports, target = transports.length, n
         unmeasuredEvents: unmeasured.record(),
         ...(namespaces.length > 1 || namespaces[0] !== '/' ? { namespaces: perNamespace.map((n) => ({ name: n.name, connected: n.connected, connects: n.connects, disconnects: n.disconnects.record(), refused: n.refused.record() })) } : {}),
         storms: storms.record(),
-        connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) }
+        connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) },
+        ...(acceptTime.totalCount > 0 ? { acceptTime: { ...summarize(acceptTime), histogram: encode(acceptTime) } } : {})
       }
     }
   }

@@ -2,7 +2,7 @@
  * Human output of the simulator: the live progress line and the final summary. Pure
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
-import { formatBusy, formatBytes, formatCounts, formatMs, formatStorm, table } from '../lib/format.js'
+import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './engines/limits.js'
 import { formatCopies, formatNamespaces, formatScenario } from '../results/index.js'
 
@@ -40,7 +40,9 @@ export function formatSimSummary (r) {
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
-    `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}`,
+    r.server.rampMs === 0
+      ? formatAvalanche(c.target, c.acceptTime, c.connectTime, c.errors)
+      : `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}${c.acceptTime ? `; handshake accepted (Engine.IO open) p99 ${formatMs(c.acceptTime.p99)}` : ''}`,
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]

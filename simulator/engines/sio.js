@@ -199,7 +199,10 @@ export const sioEngine = {
           ...wsLimit,
           ...(parser ? { parser } : {})
         })
-        manager.on('open', () => { manager.engine.once('upgrade', () => events.upgraded(i)) })
+        manager.on('open', () => {
+          events.opened?.(i)
+          manager.engine.once('upgrade', () => events.upgraded(i))
+        })
         manager.on('reconnect_attempt', () => events.attempt(i))
         const state = { connectedBefore: false }
         // Socket.IO v2 has no CONNECT payload: no auth.

@@ -14,6 +14,7 @@
  * @typedef {object} SwarmEvents
  * @property {(i: number) => void} attempt a connection attempt starts (first or reconnect)
  * @property {(i: number, wire: WireTransport, nsp?: string, recovered?: boolean) => void} connected namespace `nsp` (default: the first one) acknowledged the CONNECT; `recovered`: the server restored the session (connection state recovery)
+ * @property {(i: number) => void} [opened] the Engine.IO open packet arrived: the server accepted the handshake (before any namespace CONNECT)
  * @property {(i: number) => void} upgraded the transport was upgraded from polling to WebSocket
  * @property {(i: number, event: string, args: unknown[], nsp?: string) => void} message an event the swarm listens to arrived on namespace `nsp`
  * @property {(i: number, event: string) => void} unmeasured an event it does not listen to (--event) arrived: only counted by name

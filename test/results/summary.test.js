@@ -116,3 +116,15 @@ test('summarizeRun carries delivery totals and the scenario\'s numbers, without 
   assert.doesNotMatch(JSON.stringify(summary), /"histogram"/)
   assert.equal(plainBroadcasts.scenario, undefined)
 })
+
+test('an avalanche (--ramp 0): the accept time and failed handshakes by reason; a storm with its gap', () => {
+  const run = fixture('run-small.json')
+  run.options.rampMs = 0
+  const [d] = run.distributions
+  d.acceptTime = { count: 1000, mean: 40, min: 2, max: 180, p50: 30, p90: 90, p99: 150 }
+  d.clients.errors = { 'xhr poll error (HTTP 503)': 12, timeout: 3 }
+  d.clients.storms = [{ startedAt: Date.UTC(2026, 0, 1, 12, 0, 1), dropped: 500, back: 500, reasons: { 'transport close': 500 }, errors: {}, attempts: 510, backMs: { p50: 1100, p90: 1900, p99: 2000, p100: 2100 }, endedMs: 2100, recovered: 480, replayed: 960, lost: 40, simulator: 's1' }]
+  const text = formatRunSummary(run)
+  assert.match(text, /avalanche: \d+ clients at once \(--ramp 0\): handshake accepted \(Engine\.IO open\) p50 30(\.0)?ms, p99 150ms, max 180ms; connected p50 .*; failed handshakes: 15 \(xhr poll error \(HTTP 503\): 12, timeout: 3\)/)
+  assert.match(text, /s1: storm at 12:00:01 UTC: 500 clients dropped .*sessions recovered: 480, gap messages replayed: 960, lost: 40/)
+})

@@ -112,6 +112,8 @@ export class LeanSession {
     c.state = STATE.OPEN
     c.attempts = 0
     const gen = c.gen
+    this.events.opened?.(c.i)
+    if (c.gen !== gen) return
     if (this.eio3) {
       // The client pings every pingInterval and waits pingTimeout for the pong. Socket.IO v2
       // connects '/' by itself; other namespaces are asked for, with no payload (no auth in v2).
