@@ -24,7 +24,7 @@ for (const engine of ['lean', 'sio']) {
       allowRequest: (req, callback) => {
         const refuse = /[?&]t=/.test(req.url ?? '') && refused < REFUSED
         if (refuse) refused++
-        callback(refuse ? 403 : null, !refuse)
+        callback(refuse ? 'refused' : null, !refuse)
       }
     })
     await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
