@@ -73,6 +73,45 @@ export function connectionCharts (d, prefix) {
   ]
 }
 
+/** Seconds shown before the first storm and after the last one is over. */
+const STORM_MARGIN_SECONDS = 5
+
+/**
+ * Connected clients per transport across the distribution's reconnect storms: the seconds
+ * from just before the first drop until just after the last client was back (or the end of
+ * the timeline), each storm shaded from its first drop until its last dropped client was back.
+ * Storms of several simulators (one restart) overlap into one shaded stretch.
+ * @param {DistributionResult} d
+ * @param {string} prefix
+ * @returns {ChartSpec}
+ */
+export function stormChart (d, prefix) {
+  const storms = d.clients.storms ?? []
+  const title = 'Connected clients by transport across reconnect storms'
+  if (storms.length === 0) return spec(`${prefix}-storm-transport`, title, '', null, 'no reconnect storm in this run')
+  const totals = connectedPerSecond(d)
+  const lastSecond = totals.at(-1)?.second ?? 0
+  const spans = storms.map((s) => {
+    const from = (s.startedAt - d.startedAt) / 1000
+    return { from, to: s.endedMs === null ? lastSecond : from + s.endedMs / 1000 }
+  })
+  const first = Math.min(...spans.map((s) => s.from)) - STORM_MARGIN_SECONDS
+  const last = Math.max(...spans.map((s) => s.to)) + STORM_MARGIN_SECONDS
+  const shown = totals.filter((p) => p.second >= Math.floor(first) && p.second <= Math.ceil(last))
+  const inStorm = (/** @type {number} */ x) => (spans.some((s) => x + 1 > s.from && x <= s.to) ? 1 : 0)
+  const config = chartConfig('line', {
+    datasets: [
+      ...WIRE_NAMES.map((name, k) => line(name, shown.map((p) => ({ x: p.second, y: p[name] })), color(k), { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) })),
+      band('storm', shown.map((p) => ({ x: p.second, y: inStorm(p.second) })), tint('#e15759', 0.16))
+    ]
+  }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }), band: bandAxis() })
+  const dropped = storms.reduce((n, s) => n + s.dropped, 0)
+  const recovered = storms.reduce((n, s) => n + (s.recovered ?? 0), 0)
+  const lost = storms.reduce((n, s) => n + (s.lost ?? 0), 0)
+  const caption = `${storms.length} storm${storms.length === 1 ? '' : 's'} (one per simulator that saw it), shaded from the first drop until the last dropped client was back: ${dropped} clients dropped, ${recovered} sessions recovered, ${lost} gap deliveries lost; one sample per simulator per second, stacked by the transport in use`
+  return spec(`${prefix}-storm-transport`, title, caption, config, 'no data: no simulator reported a timeline across the storms')
+}
+
 /**
  * One CPU line per worker of a clustered server (`serve --cluster K`), beside the total.
  * @param {DistributionResult['server']} samples

@@ -3,7 +3,7 @@
  * buildCompareReport(results) for runs side by side. One self-contained file each, with
  * Chart.js inlined and the data as JSON blocks; the only I/O is reading Chart.js once.
  */
-import { connectionCharts, healthCharts, serverCharts } from './charts-time.js'
+import { connectionCharts, healthCharts, stormChart, serverCharts } from './charts-time.js'
 import { messageCharts } from './charts-messages.js'
 import { compareCharts, compareHeader, compareSeries, compareTables } from './compare.js'
 import { chartCard, htmlPage } from './html.js'
@@ -17,7 +17,7 @@ import { GLOSSARY, details, distributionSection, header, overview } from './sect
 
 /** The charts of each distribution, in page order; a chart's name is `d<N>-<kind>`. */
 export const CHART_KINDS = Object.freeze([
-  'connected-transport', 'connected-simulator', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
+  'connected-transport', 'connected-simulator', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu'
 ])
 
@@ -32,7 +32,7 @@ export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99'])
  */
 export function distributionCharts (d, index) {
   const prefix = `d${index + 1}`
-  const byName = new Map([...connectionCharts(d, prefix), ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)]
+  const byName = new Map([...connectionCharts(d, prefix), stormChart(d, prefix), ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)]
     .map((c) => [c.name, c]))
   return CHART_KINDS.map((kind) => /** @type {ChartSpec} */ (byName.get(`${prefix}-${kind}`)))
 }
