@@ -42,6 +42,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  * @property {WsClient | null} wsClient the WebSocket client of the lean engine and of --protocol websocket; null for --engine sio
  * @property {Record<string, string>} query handshake query parameters, from the URL's query string
+ * @property {number | null} reconnectSpreadMs --reconnect-spread: reconnects after a drop spread over this window; null = socket.io-client's default backoff
  * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
  * @property {3 | 4 | null} eio the server's Engine.IO version as forced by --eio; null = detected from the handshake
  * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)

@@ -134,7 +134,7 @@ export async function startSwarm (options, hooks = {}) {
   // onEvent sees every event; the recorder still measures only the measured ones.
   const events = hookRunner?.wantsEvents ? ['*'] : measured
   const clientPool = pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
+    path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
   }, options.urls, capacity, tracker.events)
   hooks.onPool?.(clientPool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
@@ -231,6 +231,16 @@ export async function startSwarm (options, hooks = {}) {
     ...(scenario ? { scenario } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed(), wallMs() - startedAt) } : {})
   }
+}
+
+/**
+ * Reconnection delays for --reconnect-spread: socket.io-client's formula with reconnectionDelay
+ * half the window and randomizationFactor 1 (the first attempt waits 0 … the window), the max
+ * the window (at least socket.io-client's 5 s). Undefined: its defaults.
+ * @param {number | null | undefined} spreadMs
+ */
+function spreadBackoff (spreadMs) {
+  return spreadMs ? { minMs: spreadMs / 2, maxMs: Math.max(5000, spreadMs), jitter: 1 } : undefined
 }
 
 /**

@@ -202,6 +202,20 @@ export const SIMULATE_OPTIONS = [
     parse: Boolean
   },
   {
+    name: 'reconnect-spread',
+    to: 'reconnectSpreadMs',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    defaultText: 'socket.io-client\'s default backoff: 1s ±50 %, doubling, up to 5s',
+    describe: 'Spread reconnects after a drop over about this window (10s), as an app that sets socket.io-client\'s reconnectionDelay to half of it and randomizationFactor to 1: the first attempt waits 0 … the window, so a storm comes back as a spread, not as waves; later attempts double, up to the window (at least 5s)',
+    parse: (v, flag) => {
+      const ms = optionalDurationMs(v, flag)
+      if (ms !== null && ms < 100) throw invalidOption(flag, `must be at least 100ms, got ${JSON.stringify(v)}`)
+      return ms
+    }
+  },
+  {
     name: 'session-lifetime',
     type: 'string',
     commands: ['simulate'],

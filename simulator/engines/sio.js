@@ -151,7 +151,7 @@ export const sioEngine = {
         events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason, nsp)
         // socket.io-client stays away after a server disconnect; many apps call connect() again.
         if (reason === 'io server disconnect' && options.reconnectOnServerDisconnect && options.reconnect !== false) {
-          setTimeout(() => { if (clients[i]?.includes(socket)) { if (first) events.attempt(i); socket.connect() } }, backoffDelayMs(0)).unref()
+          setTimeout(() => { if (clients[i]?.includes(socket)) { if (first) events.attempt(i); socket.connect() } }, backoffDelayMs(0, Math.random, options.backoff)).unref()
         }
       })
       socket.on('connect_error', (/** @type {Error} */ error) => {
@@ -195,6 +195,7 @@ export const sioEngine = {
           ...(identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agent),
           reconnection: options.reconnect,
+          ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
           autoConnect: false,
           ...wsLimit,
           ...(parser ? { parser } : {})

@@ -36,6 +36,7 @@
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  * @property {Record<string, string>} [query] query parameters of every handshake request (the URL's query string)
  * @property {(i: number) => import('../identity.js').ClientIdentity} [identity] client i's own auth, query and headers (--auth, --query, --header); rendered at each connection
+ * @property {{ minMs: number, maxMs: number, jitter: number }} [backoff] reconnection delays (socket.io-client's reconnectionDelay, reconnectionDelayMax, randomizationFactor); default its defaults
  * @property {boolean} [reconnectOnServerDisconnect] reconnect (after the backoff) when the server disconnects a client on purpose
  * @property {3 | 4} [eio] Engine.IO protocol version of the server (3: socket.io 2.x); default 4
  * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts

@@ -33,3 +33,12 @@ test('--ws-client: bad values, another engine, and builtin on https:// are usage
     /^--ws-client builtin speaks ws:\/\/ only \(no TLS\), and https:\/\/127\.0\.0\.2:3000\/? is https:\/\/: use --ws-client ws$/
   )
 })
+
+test('--reconnect-spread: a duration of at least 100ms, passed on under reconnectSpreadMs', () => {
+  const base = { url: 'http://127.0.0.1:3000' }
+  assert.equal(normalizeSimOptions({ ...base, reconnectSpread: '10s' }).reconnectSpreadMs, 10000)
+  assert.equal(normalizeSimOptions(base).reconnectSpreadMs, null)
+  for (const bad of ['50ms', 'soon']) {
+    assert.throws(() => normalizeSimOptions({ ...base, reconnectSpread: bad }), (e) => e instanceof IoswarmError && e.exitCode === EXIT.USAGE && /--reconnect-spread/.test(e.message))
+  }
+})

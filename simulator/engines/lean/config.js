@@ -102,7 +102,7 @@ export function resolveLeanConfig (options) {
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
     heartbeatTickMs: positive(options.heartbeatTickMs, LEAN_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
-    backoff: {
+    backoff: options.backoff ?? {
       minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),
       maxMs: positive(options.reconnectionDelayMaxMs, RECONNECT_DEFAULTS.maxMs, 'reconnectionDelayMaxMs'),
       jitter: fraction(options.randomizationFactor, RECONNECT_DEFAULTS.jitter)
