@@ -69,8 +69,8 @@ export function poll (session, c) {
     c.getReq = null
     onPollBody(session, c, body)
     if (c.gen === gen && c.getReq === null) session.afterPoll(c)
-  }, (reason = 'xhr poll error') => {
-    if (c.gen === gen && c.getReq === req) session.onTransportLost(c, reason)
+  }, (reason, detail) => {
+    if (c.gen === gen && c.getReq === req) session.onTransportLost(c, reason ?? withDetail('xhr poll error', detail))
   })
   c.getReq = req
 }
@@ -102,8 +102,8 @@ export function flushPost (session, c) {
     c.postReq = null
     if (c.pausing) session.afterPoll(c)
     else flushPost(session, c)
-  }, (reason = 'xhr post error') => {
-    if (c.gen === gen && c.postReq === req) session.onTransportLost(c, reason)
+  }, (reason, detail) => {
+    if (c.gen === gen && c.postReq === req) session.onTransportLost(c, reason ?? withDetail('xhr post error', detail))
   })
   c.postReq = req
 }
@@ -167,7 +167,7 @@ function pollPath (session, c, sid) {
  * @param {Readonly<Record<string, string>>} headers
  * @param {string | null} body
  * @param {(body: string) => void} onBody
- * @param {(reason?: string) => void} onFail
+ * @param {(reason?: string, detail?: string) => void} onFail reason: PAYLOAD_TOO_LARGE, else the caller's; detail: the HTTP status or the connection error's code
  */
 function request (session, connection, method, path, headers, body, onBody, onFail) {
   const req = new PollRequest()
@@ -176,12 +176,12 @@ function request (session, connection, method, path, headers, body, onBody, onFa
   const chunks = []
   let bytes = 0
   let failed = false
-  const fail = (/** @type {string | undefined} */ reason) => {
+  const fail = (/** @type {string | undefined} */ reason, /** @type {string | undefined} */ detail = undefined) => {
     if (failed || req.aborted) return
     failed = true
     chunks.length = 0
     req.abort?.(ABORTED)
-    onFail(reason)
+    onFail(reason, detail)
   }
   const settle = () => {
     if (req.over) return
@@ -198,7 +198,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
       if (req.aborted) abort(ABORTED)
     },
     onHeaders (statusCode, rawHeaders) {
-      if (statusCode !== 200) fail(undefined)
+      if (statusCode !== 200) fail(undefined, `HTTP ${statusCode}`)
       else if (declaredLength(rawHeaders) > limit) fail(PAYLOAD_TOO_LARGE)
       return true
     },
@@ -214,11 +214,11 @@ function request (session, connection, method, path, headers, body, onBody, onFa
       if (failed || req.aborted) return
       onBody(chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks, bytes).toString())
     },
-    onError () {
+    onError (error) {
       // Later, not inside undici's error handling: what follows may dispatch on this connection.
       queueMicrotask(() => {
         settle()
-        fail(undefined)
+        fail(undefined, /** @type {{ code?: string }} */ (error)?.code)
       })
     }
   })
@@ -231,7 +231,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
  * @param {string} path
  * @param {string} body
  * @param {() => void} onDone
- * @param {(reason?: string) => void} onFail
+ * @param {(reason?: string, detail?: string) => void} onFail
  */
 function post (session, c, path, body, onDone, onFail) {
   session.postPool ??= new HttpPool(session.origin, { ...session.httpOptions, connections: POST_CONNECTIONS })
@@ -263,4 +263,14 @@ export function closeConnections (session) {
   }
   session.postPool?.destroy().catch(() => {})
   session.postPool = null
+}
+
+/**
+ * A transport error's reason with what failed, as the sio engine reports socket.io-client's:
+ * `xhr poll error (HTTP 503)`, `websocket error (ECONNREFUSED)`.
+ * @param {string} reason
+ * @param {string | undefined} detail
+ */
+export function withDetail (reason, detail) {
+  return detail ? `${reason} (${detail})` : reason
 }

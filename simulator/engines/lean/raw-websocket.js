@@ -12,6 +12,7 @@ import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, 
 import { readFrames, protocolError } from './raw-frames.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { withDetail } from './polling.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -36,6 +37,8 @@ export class RawWebSocket extends net.Socket {
     this.key = newKey()
     /** An 'error' came before 'close', or the peer broke the protocol. */
     this.failed = false
+    /** @type {string | undefined} what failed: the connection error's code */
+    this.detail = undefined
     /** The peer announced a message over the payload limit. */
     this.tooLarge = false
     /** A close frame was sent: nothing more is sent or delivered. */
@@ -101,8 +104,10 @@ function onConnect () {
 }
 
 /** @this {net.Socket} */
-function onError () {
-  /** @type {RawWebSocket} */ (this).failed = true
+function onError (/** @type {Error & { code?: string }} */ error) {
+  const ws = /** @type {RawWebSocket} */ (this)
+  ws.failed = true
+  ws.detail ??= error?.code
 }
 
 /** @this {net.Socket} */
@@ -112,7 +117,7 @@ function onClose () {
   const c = ws.client
   if (c.gen !== ws.gen) return
   if (c.probe === ws) ws.session.onProbeFailed(c)
-  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed || ws.key !== '' ? 'websocket error' : 'transport close')
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed || ws.key !== '' ? withDetail('websocket error', ws.detail) : 'transport close')
 }
 
 /**

@@ -9,6 +9,7 @@ import { WebSocket } from 'ws'
 import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../limits.js'
+import { withDetail } from './polling.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -28,6 +29,8 @@ export class LeanWebSocket extends WebSocket {
     this.gen = client.gen
     /** An 'error' preceded 'close': the close is a transport error, not a clean close. */
     this.failed = false
+    /** @type {string | undefined} what failed: an error code or `HTTP <status>` */
+    this.detail = undefined
     /** The error was a message over maxPayload. */
     this.tooLarge = false
     this.on('open', onOpen)
@@ -92,6 +95,8 @@ function onError (error) {
   // 'close' always follows and reports; without a listener ws would throw.
   const ws = /** @type {LeanWebSocket} */ (this)
   ws.failed = true
+  // What failed, for the reason: a connection error's code, or the status of a refused handshake.
+  ws.detail ??= error.code ?? /Unexpected server response: (\d+)/.exec(error.message)?.[1]?.replace(/^/, 'HTTP ')
   if (error.code !== WS_TOO_LARGE_CODE) return
   // ws has sent a 1009 close and would read (and drop) the rest of the message until the server
   // answers, up to its 30 s close timeout; socket.io-client reports at once, so end it now.
@@ -106,5 +111,5 @@ function onClose () {
   const c = ws.client
   if (c.gen !== ws.gen) return
   if (c.probe === ws) ws.session.onProbeFailed(c)
-  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed ? 'websocket error' : 'transport close')
+  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed ? withDetail('websocket error', ws.detail) : 'transport close')
 }
