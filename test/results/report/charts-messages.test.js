@@ -66,3 +66,11 @@ test('many rounds or messages keep the chart readable: no legend entry per round
   assert.equal(datasets[0].pointRadius, 0)
   assert.equal(relative.config?.options.plugins.legend.display, true)
 })
+
+test('the connect-time chart says how fast the server accepted handshakes, when that was measured', () => {
+  const d = small().distributions[0]
+  const [, , , before] = messageCharts(d, 'd1')
+  assert.doesNotMatch(before.caption, /handshake accepted/, 'older results have no accept time')
+  const [, , , after] = messageCharts({ ...d, acceptTime: { count: 500, mean: 30, min: 5, max: 90, p50: 25, p90: 60, p99: 80 } }, 'd1')
+  assert.match(after.caption, /; handshake accepted \(Engine\.IO open\) p50 25(\.0)?ms, p99 80(\.0)?ms, max 90(\.0)?ms$/)
+})
