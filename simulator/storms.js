@@ -32,7 +32,7 @@ const FOLLOW_AFTER_MS = 30_000
 
 /**
  * @typedef {{ startMono: number, startedAt: number, dropped: number, backAfterMs: number[], attempts: number, reasons: ReturnType<typeof createReasonCounter>, errors: ReturnType<typeof createReasonCounter>, connectedBefore: number, serial: number, recovered: number, owed: number, replayed: number, members: number[], messages: Map<string, GapMessage> | null }} OpenStorm
- * @typedef {{ sentAt: number, got: Set<number> | null }} GapMessage
+ * @typedef {{ sentAt: number, got: Uint32Array | null }} GapMessage got: bit i = client i received it since its drop (allocated at the first replay)
  * `owed`: deliveries of messages sent while a dropped client was away; `messages`: those seen, by key (the send time), while the storm is followed
  */
 
@@ -173,9 +173,10 @@ export function createStormTracker (clients) {
         s.owed += awayAt(s, t)
       }
       if (stormOf[i] !== s.serial || dropAt[i] > m.sentAt || m.sentAt >= backAt[i]) return
-      m.got ??= new Set()
-      if (m.got.has(i)) return
-      m.got.add(i)
+      m.got ??= new Uint32Array(Math.ceil(clients / 32))
+      const bit = 1 << (i & 31)
+      if (m.got[i >>> 5] & bit) return
+      m.got[i >>> 5] |= bit
       s.replayed++
     },
     /** Whether a storm's gap is followed now (else message() need not be called). */
