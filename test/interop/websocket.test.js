@@ -117,7 +117,7 @@ test('a close 1008 right after the handshake is a refusal, counted with its code
     const peer = await startWebSocketPeer(t, kind, { token: 'secret' })
     if (!peer) return
     const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client,
-      '--url', `${peer.url}?token=wrong`, '--ramp', '0', '--duration', '2s', '--no-reconnect', '--json'])
+      '--url', `${peer.url}?token=wrong`, '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json'])
     assert.equal(code, 1, stderr)
     assert.match(stderr, /no client ever connected/)
     const result = JSON.parse(stdout)
@@ -133,7 +133,7 @@ test('an HTTP 401 answer to the handshake is a refusal too', { concurrency: 3 },
     const peer = await startWebSocketPeer(t, 'python', { token: 'secret', refuse: 'http' })
     if (!peer) return
     const { stdout } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client,
-      '--url', peer.url, '--ramp', '0', '--duration', '2s', '--no-reconnect', '--json', '--quiet'])
+      '--url', peer.url, '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--quiet'])
     assert.deepEqual(JSON.parse(stdout).clients.errors, { 'handshake refused: HTTP 401': CLIENTS })
   })))
 })
@@ -144,7 +144,7 @@ test('subprotocols: the one the server picks connects; a server that picks none 
     if (!peer) return
     await measure(t, peer, { client, args: ['--subprotocol', 'other', '--subprotocol', 'chat.v2'] })
     const { stdout } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', '2', '--ws-client', client,
-      '--url', peer.url, '--subprotocol', 'other', '--ramp', '0', '--duration', '2s', '--no-reconnect', '--json', '--quiet'])
+      '--url', peer.url, '--subprotocol', 'other', '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--quiet'])
     // Both servers accept the handshake without a subprotocol; the client then fails it (RFC 6455 §4.1).
     assert.deepEqual(JSON.parse(stdout).clients.errors, { 'Server sent no subprotocol': 2 })
   })))
