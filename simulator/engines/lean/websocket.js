@@ -10,6 +10,7 @@ import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../limits.js'
 import { withDetail } from './polling.js'
+import { connectorFor } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -62,7 +63,11 @@ export function openWebSocket (session, c, probe) {
   let ws
   if (config.wsLibrary) {
     const url = probe ? `${config.wsUrl}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${config.wsUrl}${c.querySuffix}`
-    ws = new LeanWebSocket(url, c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }, session, c)
+    let options = c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }
+    // --source-address: this client's address and a port of its own (ws hands it to http.request).
+    const ports = config.sourcePorts
+    if (ports !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure)) }
+    ws = new LeanWebSocket(url, options, session, c)
   } else {
     ws = new RawWebSocket(session, c, probe)
   }
