@@ -84,7 +84,10 @@ for (const { engine, transport, wsClient } of CASES) {
   })
 }
 
-for (const { transport, wsClient } of [{ transport: 'websocket', wsClient: 'builtin' }, { transport: 'websocket', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws' }]) {
+/** @type {{ transport: import('../../lib/transports.js').ClientMode, wsClient: 'ws' | 'builtin' }[]} */
+const REFUSED_CASES = [{ transport: 'websocket', wsClient: 'builtin' }, { transport: 'websocket', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws' }]
+
+for (const { transport, wsClient } of REFUSED_CASES) {
   test(`lean ${transport} (${wsClient}): a refused source port is skipped and the client connects from the next`, async (t) => {
     const server = await startLeanServer(t)
     const low = await freePort()
@@ -99,7 +102,7 @@ for (const { transport, wsClient } of [{ transport: 'websocket', wsClient: 'buil
     await waitForLean(() => log.connected.size === 1, 'the client to connect', 10000)
     assert.ok(sourcePorts.refused[0] >= 1, 'the blocked port was refused')
     const socket = [...server.io.of('/').sockets.values()][0]
-    assert.equal(socket.conn.request.socket.remoteAddress.replace(/^::ffff:/, ''), '127.0.0.2')
+    assert.equal(String(socket.conn.request.socket.remoteAddress).replace(/^::ffff:/, ''), '127.0.0.2')
     assert.notEqual(socket.conn.request.socket.remotePort, low)
   })
 }
