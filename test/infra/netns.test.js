@@ -191,7 +191,7 @@ test('one simulator host with 4 source addresses opens 500 clients to ONE server
     '--simulators', '0', '--expect-simulators', '1', '--rounds', '2x500', '--ramp', '2s', '--message-timeout', '4s', '--out', join(dir, 'out')])
   startIn(tracked, 'iosw-h2', [...base, '--source-address', '10.213.0.12,10.213.0.101-10.213.0.103', '--redis', redisUrl, '--run', runId, '--id', 'h2'])
   await waitFor(async () => {
-    const stats = await fetch(`${SERVER}/stats`).then((r) => r.json(), () => null)
+    const stats = /** @type {{ connected?: number } | null} */ (await fetch(`${SERVER}/stats`).then((r) => r.json(), () => null))
     return stats?.connected === 500 || runner.child.exitCode !== null
   }, { timeoutMs: 30000, intervalMs: 250, message: () => `500 clients on the server (runner: ${runner.stderr().slice(-500)})` })
   // The server sees four client addresses, at most 200 connections (its ports) from each.
