@@ -9,8 +9,13 @@
  * RSS per process, connect time. With --servers S, the broadcast is posted to every server
  * at once with one message id, so the simulator sees it as one message.
  *
+ * With --source-address A (e.g. 127.0.0.2-127.0.0.4), the simulator opens its clients from
+ * those addresses with source ports of its own (issue 18): with --destinations 1 and one
+ * server (--cluster K), every client goes to ONE address:port.
+ *
  *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]
  *                       [--ramp 20s] [--payload-bytes 100] [--connect-limit-s 300] [--drain-s 15]
+ *                       [--source-address 127.0.0.2-127.0.0.4]
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -33,7 +38,8 @@ const { values } = parseArgs({
     ramp: { type: 'string', default: '20s' },
     'payload-bytes': { type: 'string', default: '100' },
     'connect-limit-s': { type: 'string', default: '300' },
-    'drain-s': { type: 'string', default: '15' }
+    'drain-s': { type: 'string', default: '15' },
+    'source-address': { type: 'string' }
   }
 })
 const clients = Number(values.clients)
@@ -54,7 +60,8 @@ const bases = listening.map((l) => `http://127.0.0.1:${l.port}`)
 const startedMs = Date.now()
 const simulator = spawn(process.execPath, [
   BIN, 'simulate', '--workers', values.processes, '-c', String(clients), '--engine', 'lean', '--transport', 'websocket',
-  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet'
+  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet',
+  ...(values['source-address'] ? ['--source-address', values['source-address']] : [])
 ], { stdio: ['ignore', 'pipe', 'inherit'] })
 sim.child = simulator
 let stdout = ''
@@ -78,6 +85,7 @@ process.stdout.write(`${JSON.stringify({
   clients,
   processes: Number(values.processes),
   destinations: Number(values.destinations),
+  sourceAddresses: values['source-address'] ?? null,
   servers: servers.length,
   serverCluster: Number(values.cluster),
   connectedAtServer: serverAtPeak.connected,
