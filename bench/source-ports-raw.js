@@ -6,7 +6,8 @@
  * port), `pool` (simulator/source-ports.js: connectFrom, explicit address and port, each
  * worker its slice of the range) and, with --bind-only, `bind-only` (net.connect with
  * localAddress alone: the path issue 18 measured as slow). The server is a cluster of K
- * processes that accept and hold. One JSON line per run: connects per second per phase.
+ * processes that accept and hold. Each phase ends with resets (no TIME_WAIT carried into the
+ * next). One JSON line per run: connects per second per phase.
  *
  *   node bench/source-ports-raw.js [--clients 20000] [--workers 2] [--server-workers 2] [--rounds 2]
  *                                  [--in-flight 500] [--source-address 127.0.0.2-127.0.0.5] [--bind-only]
@@ -83,7 +84,8 @@ async function client () {
   const elapsedMs = performance.now() - startedMs
   process.send?.({ elapsedMs, connected: sockets.length, errors, refused: ports.refused.reduce((a, b) => a + b, 0) })
   process.once('message', () => {
-    for (const s of sockets) s.destroy()
+    // A reset leaves no TIME_WAIT behind: the next phase starts from a clean port range.
+    for (const s of sockets) s.resetAndDestroy()
     process.exit(0)
   })
 }
