@@ -93,3 +93,25 @@ function subnetOf (cidr) {
   const mask = Number(bits) === 0 ? 0 : (~0 << (32 - Number(bits))) >>> 0
   return [(toNumber(address) & mask) >>> 0, mask]
 }
+
+/**
+ * @typedef {object} SourceAddressCount
+ * @property {string} address
+ * @property {number} refused source ports the kernel refused (skipped for the next one)
+ * @property {number} exhausted connections that found no free source port (failed)
+ */
+
+/**
+ * Per-address counts over every destination (and, merged, every worker).
+ * @param {{ address: string, refused: number, exhausted: number }[]} counts
+ * @returns {SourceAddressCount[]}
+ */
+export function sumByAddress (counts) {
+  /** @type {Map<string, SourceAddressCount>} */
+  const by = new Map()
+  for (const c of counts) {
+    const into = by.get(c.address) ?? { address: c.address, refused: 0, exhausted: 0 }
+    by.set(c.address, { address: c.address, refused: into.refused + c.refused, exhausted: into.exhausted + c.exhausted })
+  }
+  return [...by.values()]
+}

@@ -7,6 +7,7 @@
  */
 import { invalidOption } from '../lib/errors.js'
 import { createSourcePorts } from './source-ports.js'
+import { sumByAddress } from '../lib/source-addresses.js'
 
 /** Most destinations one range may expand to. */
 export const MAX_DESTINATIONS = 256
@@ -57,7 +58,7 @@ export function expandDestinations (input) {
  * @param {import('./engines/types.js').SwarmEvents} events
  * @param {{ addresses: string[], slice?: { index: number, count: number } | null }} [sources] --source-address: each
  *   destination gets its own port allocator (the limit is per source address and destination)
- * @returns {import('./engines/types.js').EnginePool & { destinations(): DestinationCount[], sourcePorts(): import('./source-ports.js').SourcePorts[] }}
+ * @returns {import('./engines/types.js').EnginePool & { destinations(): DestinationCount[], sourcePorts(): import('./source-ports.js').SourcePorts[], sourceAddresses(): import('../lib/source-addresses.js').SourceAddressCount[] }}
  */
 export function createDestinationPool (engine, options, urls, clients, events, sources) {
   const counts = urls.map((url, d) => ({ url, target: Math.floor(clients / urls.length) + (d < clients % urls.length ? 1 : 0), connected: 0, everConnected: 0 }))
@@ -93,6 +94,7 @@ export function createDestinationPool (engine, options, urls, clients, events, s
     close: async () => { await Promise.all(pools.map((p) => p.close())) },
     agent: () => pools[0].agent(),
     destinations: () => counts.map((c) => ({ ...c })),
-    sourcePorts: () => ports.flatMap((p) => (p ? [p] : []))
+    sourcePorts: () => ports.flatMap((p) => (p ? [p] : [])),
+    sourceAddresses: () => sumByAddress(ports.flatMap((p) => (p ? p.stats() : [])))
   }
 }

@@ -67,8 +67,8 @@ export class SourcePorts {
     this.inUse = addresses.map(() => 0)
     /** Ports the kernel refused, per address. */
     this.refused = addresses.map(() => 0)
-    /** Connections that found no free port. */
-    this.exhausted = 0
+    /** Connections that found no free port, per address. */
+    this.exhausted = addresses.map(() => 0)
     this.rotation = 0
   }
 
@@ -109,9 +109,9 @@ export class SourcePorts {
     this.inUse[a]--
   }
 
-  /** Per address: ports held and refused. */
+  /** Per address: ports held, refused by the kernel, and connections that found none free. */
   stats () {
-    return this.addresses.map((address, a) => ({ address, inUse: this.inUse[a], refused: this.refused[a] }))
+    return this.addresses.map((address, a) => ({ address, inUse: this.inUse[a], refused: this.refused[a], exhausted: this.exhausted[a] }))
   }
 }
 
@@ -137,7 +137,7 @@ export function connectFrom (ports, a, target, callback) {
   const attempt = () => {
     const localPort = ports.acquire(a)
     if (localPort === 0) {
-      ports.exhausted++
+      ports.exhausted[a]++
       return callback(Object.assign(new Error(`no free source port on ${ports.addresses[a]} (every port of the range is held)`), { code: 'EADDRNOTAVAIL' }))
     }
     const socket = net.connect({ host: target.host, port: target.port, localAddress: ports.addresses[a], localPort })

@@ -202,6 +202,7 @@ export async function startSwarm (options, hooks = {}) {
   recorder.closeAll()
   const clients = tracker.counts()
   const destinations = clientPool.destinations()
+  const sourceAddresses = clientPool.sourceAddresses()
   await clientPool.close()
   const scenario = behaviours.record() ?? (hookRunner ? {} : null)
   if (scenario && hookRunner) scenario.hooks = hookRunner.record()
@@ -222,6 +223,7 @@ export async function startSwarm (options, hooks = {}) {
     clock: clock(),
     clients,
     destinations,
+    ...(sourceAddresses.length > 0 ? { sourceAddresses } : {}),
     preflight,
     messages: recorder.reports(),
     messageRollups: recorder.rollups(),

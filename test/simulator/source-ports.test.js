@@ -6,6 +6,9 @@ import { startTestServer, startTestSwarm, waitForClients } from '../helpers/swar
 import { freePort } from '../helpers/ports.js'
 import { waitFor } from '../helpers/wait.js'
 import { leanEngine } from '../../simulator/engines/lean.js'
+import { formatSimSummary } from '../../simulator/format.js'
+import { normalizeSimOptions } from '../../simulator/options.js'
+import { runWorkers } from '../../simulator/workers.js'
 import { startServer as startLeanServer, recorder, engineOptions, waitFor as waitForLean } from './engines/lean/helpers.js'
 
 test('a port is never handed out twice while held; released ports come round after the rest of the range', () => {
@@ -45,7 +48,7 @@ test('a port the kernel refuses (another socket listens on it) is skipped: the c
   const socket = await new Promise((resolve, reject) => connectFrom(ports, 0, { host: '127.0.0.1', port: address.port }, (error, s) => (error ? reject(error) : resolve(s))))
   assert.equal(socket.localAddress, '127.0.0.2')
   assert.equal(socket.localPort, low + 1)
-  assert.deepEqual(ports.stats(), [{ address: '127.0.0.2', inUse: 1, refused: 1 }], 'the refused port was let go at once')
+  assert.deepEqual(ports.stats(), [{ address: '127.0.0.2', inUse: 1, refused: 1, exhausted: 0 }], 'the refused port was let go at once')
   socket.destroy()
   await waitFor(() => ports.stats()[0].inUse === 0, { message: 'both ports released once their sockets closed' })
 })
@@ -79,6 +82,8 @@ for (const { engine, transport, wsClient } of CASES) {
     assert.equal(swarmSeen.length, 9)
     for (const [a, port] of swarmSeen) assert.equal(ports.held[ports.addresses.indexOf(a)][port - ports.low], 1, `${a}:${port} is a port the pool holds`)
     const result = await swarm.stop()
+    assert.deepEqual(result.sourceAddresses?.map((a) => [a.address, a.exhausted]), [['127.0.0.2', 0], ['127.0.0.3', 0], ['127.0.0.4', 0]])
+    assert.match(formatSimSummary(result), /source addresses: 3 \(127\.0\.0\.2, 127\.0\.0\.3, 127\.0\.0\.4\), source ports chosen by the simulator; \d+ refused by the kernel and skipped\n/)
     assert.equal(result.messages[0].received, 9)
     assert.equal(result.messages[0].missing, 0)
   })
@@ -106,3 +111,30 @@ for (const { transport, wsClient } of REFUSED_CASES) {
     assert.notEqual(socket.conn.request.socket.remotePort, low)
   })
 }
+
+test('--workers 2: each worker takes its own half of the port range; the result sums each address over both', async (t) => {
+  const server = await startTestServer(t)
+  /** @type {number[]} */
+  const remotePorts = []
+  server.io.on('connection', (socket) => {
+    const s = socket.conn.request.socket
+    if (String(s.remoteAddress).endsWith('127.0.0.2')) remotePorts.push(Number(s.remotePort))
+  })
+  const options = { ...normalizeSimOptions({ url: server.url, clients: 8, engine: 'lean', ramp: '0', duration: '20s', sourceAddress: '127.0.0.2' }), id: 'srcw' }
+  const controller = new AbortController()
+  t.after(() => controller.abort())
+  let closed = 0
+  const running = runWorkers(options, 2, { signal: controller.signal, onWorkerMessage: () => { closed++ } })
+  await waitForClients(server, 8)
+  await server.broadcast({ round: 1, count: 1, size: 8 })
+  await waitFor(() => closed === 2, { timeoutMs: 15000, message: 'the message closed in both workers' })
+  controller.abort()
+  const result = await running
+  const range = readPortRange()
+  const middle = range.low + Math.floor((range.high - range.low + 1) / 2)
+  assert.equal(remotePorts.length, 8)
+  assert.equal(remotePorts.filter((p) => p < middle).length, 4, `worker 1's clients in the lower half, worker 2's in the upper: ${remotePorts}`)
+  // Refusals depend on what else holds ports here (a server on port 0 listens inside the range): counted, not fixed.
+  assert.deepEqual(result.sourceAddresses?.map((a) => [a.address, a.exhausted, Number.isInteger(a.refused)]), [['127.0.0.2', 0, true]])
+  assert.deepEqual(result.messages.map((m) => [m.received, m.missing]), [[8, 0]])
+})

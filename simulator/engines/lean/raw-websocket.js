@@ -77,7 +77,7 @@ export class RawWebSocket extends net.Socket {
     if (sourcePorts === null) return this.connect(port, host)
     this.sourcePort = sourcePorts.acquire(this.sourceAddress)
     if (this.sourcePort === 0) {
-      sourcePorts.exhausted++
+      sourcePorts.exhausted[this.sourceAddress]++
       this.failed = true
       return this.destroy()
     }
