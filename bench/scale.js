@@ -15,7 +15,9 @@
  *
  *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]
  *                       [--ramp 20s] [--payload-bytes 100] [--connect-limit-s 300] [--drain-s 15]
- *                       [--source-address 127.0.0.2-127.0.0.4]
+ *                       [--source-address 127.0.0.2-127.0.0.4] [--stall-s 30]
+ * (--stall-s: give up when the server's count has not grown for this long; a cluster primary
+ * busy handing over connects may not answer /stats for a while)
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -39,7 +41,8 @@ const { values } = parseArgs({
     'payload-bytes': { type: 'string', default: '100' },
     'connect-limit-s': { type: 'string', default: '300' },
     'drain-s': { type: 'string', default: '15' },
-    'source-address': { type: 'string' }
+    'source-address': { type: 'string' },
+    'stall-s': { type: 'string', default: '30' }
   }
 })
 const clients = Number(values.clients)
@@ -108,7 +111,7 @@ process.stdout.write(`${JSON.stringify({
 process.exit(0)
 
 /**
- * Polls the server's /stats until every client is connected, the count stalls for 30 s, or
+ * Polls the server's /stats until every client is connected, the count stalls for --stall-s, or
  * the connect limit passes.
  */
 async function waitForConnected () {
@@ -124,7 +127,7 @@ async function waitForConnected () {
       best = { connected, rssBytes: all.map((s) => s.rssBytes) }
       bestAtMs = Date.now()
     }
-    if (connected >= clients || Date.now() > deadline || Date.now() - bestAtMs > 30000 || sim.child?.exitCode !== null) {
+    if (connected >= clients || Date.now() > deadline || Date.now() - bestAtMs > Number(values['stall-s']) * 1000 || sim.child?.exitCode !== null) {
       return { stats: best, atMs: bestAtMs }
     }
     await sleep(1000)
