@@ -22,6 +22,14 @@ import tls from 'node:tls'
 export const DEFAULT_PORT_RANGE = Object.freeze({ low: 32768, high: 60999 })
 /** Ports tried for one connection before it fails: refusals are rare, a run of them means the range is taken. */
 export const MAX_PORT_TRIES = 32
+/**
+ * A connect that has not completed after this long fails (socket.io-client's and the lean
+ * engine's connect timeout). The caller gets the socket only once it is connected (a refused
+ * port must be retried on a new socket), so a caller that gives up earlier cannot cancel it:
+ * without this bound, a server that stops accepting would leave each attempt's socket (and
+ * file descriptor) waiting for the kernel's SYN retries, about two minutes.
+ */
+export const CONNECT_TIMEOUT_MS = 20000
 /** Errors of a port the kernel will not give this connection (the next one may do). */
 const CLASHES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL'])
 
@@ -131,8 +139,10 @@ export class SourcePorts {
  * @param {number} a
  * @param {Target} target
  * @param {(error: Error | null, socket?: net.Socket) => void} callback
+ * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null } }} [options] pending: holds the socket while
+ *   it connects, so that a caller that gives up can destroy it at once (the callback is not called then)
  */
-export function connectFrom (ports, a, target, callback) {
+export function connectFrom (ports, a, target, callback, { timeoutMs = CONNECT_TIMEOUT_MS, pending } = {}) {
   let tries = 0
   const attempt = () => {
     const localPort = ports.acquire(a)
@@ -142,8 +152,14 @@ export function connectFrom (ports, a, target, callback) {
     }
     const socket = net.connect({ host: target.host, port: target.port, localAddress: ports.addresses[a], localPort })
     socket.once('close', () => ports.release(a, localPort))
+    if (pending) pending.socket = socket
+    socket.setTimeout(timeoutMs)
+    const onTimeout = () => socket.destroy(Object.assign(new Error(`connect timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }))
+    socket.once('timeout', onTimeout)
     const onError = (/** @type {Error & { code?: string }} */ error) => {
       socket.off('connect', onConnect)
+      socket.off('timeout', onTimeout)
+      if (pending) pending.socket = null
       if (CLASHES.has(error.code ?? '') && ++tries < MAX_PORT_TRIES) {
         ports.refused[a]++
         attempt()
@@ -153,6 +169,9 @@ export function connectFrom (ports, a, target, callback) {
     }
     const onConnect = () => {
       socket.off('error', onError)
+      socket.off('timeout', onTimeout)
+      socket.setTimeout(0)
+      if (pending) pending.socket = null
       if (!target.tls) return callback(null, socket)
       const secure = tls.connect({ ...target.tls, socket })
       secure.once('error', callback)
@@ -187,9 +206,10 @@ const TLS_KEYS = ['servername', 'rejectUnauthorized', 'ca', 'cert', 'key', 'pfx'
  * @param {SourcePorts} ports
  * @param {number} a
  * @param {boolean} secure
+ * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null } }} [connectOptions] see connectFrom
  * @returns {(options: any, callback: (error: Error | null, socket?: net.Socket) => void) => undefined}
  */
-export function connectorFor (ports, a, secure) {
+export function connectorFor (ports, a, secure, connectOptions) {
   return (options, callback) => {
     /** @type {Record<string, unknown> | null} */
     let tlsOptions = null
@@ -200,7 +220,7 @@ export function connectorFor (ports, a, secure) {
     }
     const host = String(options.hostname ?? options.host).replace(/^\[(.*)\]$/, '$1')
     const port = Number(options.port) || (secure ? 443 : 80)
-    connectFrom(ports, a < 0 ? ports.nextAddress() : a, { host, port, tls: tlsOptions }, callback)
+    connectFrom(ports, a < 0 ? ports.nextAddress() : a, { host, port, tls: tlsOptions }, callback, connectOptions)
     return undefined
   }
 }

@@ -51,6 +51,14 @@ test('a port the kernel refuses (another socket listens on it) is skipped: the c
   assert.deepEqual(ports.stats(), [{ address: '127.0.0.2', inUse: 1, refused: 1, exhausted: 0 }], 'the refused port was let go at once')
   socket.destroy()
   await waitFor(() => ports.stats()[0].inUse === 0, { message: 'both ports released once their sockets closed' })
+
+  // A caller that gives up ends the connect in flight through `pending`; its port comes back.
+  /** @type {{ socket: net.Socket | null }} */
+  const pending = { socket: null }
+  connectFrom(ports, 0, { host: '127.0.0.1', port: address.port }, () => assert.fail('no callback for an attempt its caller ended'), { pending })
+  assert.ok(pending.socket, 'held while it connects')
+  pending.socket.destroy()
+  await waitFor(() => ports.stats()[0].inUse === 0, { message: 'the abandoned connect\'s port released' })
 })
 
 const CASES = [

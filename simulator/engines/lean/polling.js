@@ -248,7 +248,7 @@ function post (session, c, path, body, onDone, onFail) {
 function connectionOptions (session, i) {
   const ports = session.config.sourcePorts
   if (ports === null) return session.httpOptions
-  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, i < 0 ? -1 : ports.addressOf(i), session.config.secure)) }
+  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, i < 0 ? -1 : ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs })) }
 }
 
 /**

@@ -34,6 +34,8 @@ export class LeanWebSocket extends WebSocket {
     this.detail = undefined
     /** The error was a message over maxPayload. */
     this.tooLarge = false
+    /** @type {{ socket: import('node:net').Socket | null } | null} --source-address: the connect in flight */
+    this.pendingConnect = null
     this.on('open', onOpen)
     this.on('message', onMessage)
     this.on('error', onError)
@@ -66,8 +68,11 @@ export function openWebSocket (session, c, probe) {
     let options = c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }
     // --source-address: this client's address and a port of its own (ws hands it to http.request).
     const ports = config.sourcePorts
-    if (ports !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure)) }
+    // The connect in flight is held so that closing the socket (the connect timeout) ends it too.
+    const pending = ports === null ? null : { socket: null }
+    if (ports !== null && pending !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure, { timeoutMs: config.connectTimeoutMs, pending })) }
     ws = new LeanWebSocket(url, options, session, c)
+    ws.pendingConnect = pending
   } else {
     ws = new RawWebSocket(session, c, probe)
   }
@@ -112,6 +117,7 @@ function onError (error) {
 /** @this {WebSocket} */
 function onClose () {
   const ws = /** @type {LeanWebSocket} */ (this)
+  ws.pendingConnect?.socket?.destroy()
   ws.session.onHandleClosed()
   const c = ws.client
   if (c.gen !== ws.gen) return
