@@ -9,8 +9,15 @@
  * RSS per process, connect time. With --servers S, the broadcast is posted to every server
  * at once with one message id, so the simulator sees it as one message.
  *
+ * With --source-address A (e.g. 127.0.0.2-127.0.0.4), the simulator opens its clients from
+ * those addresses with source ports of its own (issue 18): with --destinations 1 and one
+ * server (--cluster K), every client goes to ONE address:port.
+ *
  *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]
  *                       [--ramp 20s] [--payload-bytes 100] [--connect-limit-s 300] [--drain-s 15]
+ *                       [--source-address 127.0.0.2-127.0.0.4] [--stall-s 30]
+ * (--stall-s: give up when the server's count has not grown for this long; a cluster primary
+ * busy handing over connects may not answer /stats for a while)
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -33,7 +40,9 @@ const { values } = parseArgs({
     ramp: { type: 'string', default: '20s' },
     'payload-bytes': { type: 'string', default: '100' },
     'connect-limit-s': { type: 'string', default: '300' },
-    'drain-s': { type: 'string', default: '15' }
+    'drain-s': { type: 'string', default: '15' },
+    'source-address': { type: 'string' },
+    'stall-s': { type: 'string', default: '30' }
   }
 })
 const clients = Number(values.clients)
@@ -54,7 +63,8 @@ const bases = listening.map((l) => `http://127.0.0.1:${l.port}`)
 const startedMs = Date.now()
 const simulator = spawn(process.execPath, [
   BIN, 'simulate', '--workers', values.processes, '-c', String(clients), '--engine', 'lean', '--transport', 'websocket',
-  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet'
+  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet',
+  ...(values['source-address'] ? ['--source-address', values['source-address']] : [])
 ], { stdio: ['ignore', 'pipe', 'inherit'] })
 sim.child = simulator
 let stdout = ''
@@ -78,6 +88,7 @@ process.stdout.write(`${JSON.stringify({
   clients,
   processes: Number(values.processes),
   destinations: Number(values.destinations),
+  sourceAddresses: values['source-address'] ?? null,
   servers: servers.length,
   serverCluster: Number(values.cluster),
   connectedAtServer: serverAtPeak.connected,
@@ -100,7 +111,7 @@ process.stdout.write(`${JSON.stringify({
 process.exit(0)
 
 /**
- * Polls the server's /stats until every client is connected, the count stalls for 30 s, or
+ * Polls the server's /stats until every client is connected, the count stalls for --stall-s, or
  * the connect limit passes.
  */
 async function waitForConnected () {
@@ -116,7 +127,7 @@ async function waitForConnected () {
       best = { connected, rssBytes: all.map((s) => s.rssBytes) }
       bestAtMs = Date.now()
     }
-    if (connected >= clients || Date.now() > deadline || Date.now() - bestAtMs > 30000 || sim.child?.exitCode !== null) {
+    if (connected >= clients || Date.now() > deadline || Date.now() - bestAtMs > Number(values['stall-s']) * 1000 || sim.child?.exitCode !== null) {
       return { stats: best, atMs: bestAtMs }
     }
     await sleep(1000)

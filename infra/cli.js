@@ -133,7 +133,8 @@ export function upEnv (argv) {
     if (values.length > 1 && !o.array) throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')})`)
     given[keyOf(o.name)] = o.array ? values : values[0]
   }
-  normalizeSimOptions(given)
+  // Not checkLocal: --source-address names addresses of the hosts, not of this machine.
+  normalizeSimOptions({ ...given, checkLocal: false })
   // The simulators' own files go to each host (planUp copies them): their variables name the copy there.
   for (const { name, remote } of upFiles(argv)) given[name] = remote
   /** @type {Record<string, string>} */

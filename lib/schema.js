@@ -168,6 +168,7 @@ export const SCHEMA_VERSION = 1
  * @property {ClockInfo} clock
  * @property {ClientCounts} clients
  * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)
+ * @property {{ address: string, refused: number, exhausted: number }[]} [sourceAddresses] --source-address: per address, source ports the kernel refused (skipped) and connections that found no free port (failed)
  * @property {{ needs: { fdsPerProcess: number, portsPerDestination: number, memoryBytes: number }, limits: Record<string, number | string>, warnings: string[] }} [preflight] what the run needed against the machine's limits
  * @property {{ note: string, list: { id: string, pid: number, clients: { target: number, connected: number, failed: number }, rssMaxBytes: number, exitCode: number | null, died?: string, messagesBeforeDeath?: number }[] }} [workers] set when --workers K merged K processes into this result
  * @property {MessageReport[]} messages the newest --keep-messages messages, whole

@@ -5,6 +5,7 @@
  */
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
+import { sumByAddress } from '../lib/source-addresses.js'
 import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
 
 /** @typedef {import('../lib/schema.js').SimResult} SimResult */
@@ -60,6 +61,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
       ...(clients.some((c) => c.acceptTime) ? { acceptTime: encodedDelay(mergeEncoded(clients.flatMap((c) => (c.acceptTime ? [c.acceptTime.histogram] : [])))) } : {})
     },
     destinations: [...destinations.values()],
+    ...(results.some((r) => r.sourceAddresses) ? { sourceAddresses: sumByAddress(results.flatMap((r) => r.sourceAddresses ?? [])) } : {}),
     messages: mergeMessages([...results.flatMap((r) => r.messages), ...lostWorkerMessages]),
     messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
     recorder: mergeRecorderInfo(results.flatMap((r) => (r.recorder ? [r.recorder] : []))),

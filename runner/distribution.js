@@ -120,7 +120,9 @@ export function simulatorOptions (ctx, distribution, i) {
   const emitters = 'share' in options.emitters
     ? sliceEmitters(options.emitters, distribution.simulators * distribution.clients, 0, options.clientOffset, distribution.clients)
     : options.emitters
-  return { ...options, emitters, id: `${distribution.name}-sim${i + 1}` }
+  // The local simulators share this host's source addresses: each its own slice of the port range.
+  const sourcePortSlice = { index: i, count: distribution.simulators }
+  return { ...options, emitters, sourcePortSlice, id: `${distribution.name}-sim${i + 1}` }
 }
 
 /**

@@ -7,6 +7,7 @@
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { parseTransportMix } from '../lib/options.js'
 import { formatMiB, judgeLimits } from '../lib/limits.js'
+import { parseSourceAddresses } from '../lib/source-addresses.js'
 import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../simulator/index.js'
 
 /** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
@@ -23,6 +24,8 @@ export function checkRunPreflight (options, limits) {
   const pollingShare = pollingShareOf(mix)
   const upgradeShare = upgradeShareOf(mix)
   const warnings = new Set()
+  // The local simulators share this host's source addresses (each a slice of the port range).
+  const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
   for (const d of options.distributions) {
     if (d.simulators === 0) continue
     const clients = d.simulators * d.clients
@@ -30,7 +33,7 @@ export function checkRunPreflight (options, limits) {
     let sims
     try {
       // Memory is checked below, for the simulators and the server together.
-      sims = checkPreflight({ clients, processes: d.simulators, destinations: 1, engine: options.engine, pollingShare, upgradeShare }, { ...limits, freeBytes: Infinity })
+      sims = checkPreflight({ clients, processes: d.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare }, { ...limits, freeBytes: Infinity })
     } catch (error) {
       if (!(error instanceof IoswarmError)) throw error
       throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)

@@ -6,6 +6,8 @@
  * i talks to destination i % D, through one engine pool per destination.
  */
 import { invalidOption } from '../lib/errors.js'
+import { createSourcePorts } from './source-ports.js'
+import { sumByAddress } from '../lib/source-addresses.js'
 
 /** Most destinations one range may expand to. */
 export const MAX_DESTINATIONS = 256
@@ -54,9 +56,11 @@ export function expandDestinations (input) {
  * @param {string[]} urls
  * @param {number} clients
  * @param {import('./engines/types.js').SwarmEvents} events
- * @returns {import('./engines/types.js').EnginePool & { destinations(): DestinationCount[] }}
+ * @param {{ addresses: string[], slice?: { index: number, count: number } | null }} [sources] --source-address: each
+ *   destination gets its own port allocator (the limit is per source address and destination)
+ * @returns {import('./engines/types.js').EnginePool & { destinations(): DestinationCount[], sourcePorts(): import('./source-ports.js').SourcePorts[], sourceAddresses(): import('../lib/source-addresses.js').SourceAddressCount[] }}
  */
-export function createDestinationPool (engine, options, urls, clients, events) {
+export function createDestinationPool (engine, options, urls, clients, events, sources) {
   const counts = urls.map((url, d) => ({ url, target: Math.floor(clients / urls.length) + (d < clients % urls.length ? 1 : 0), connected: 0, everConnected: 0 }))
   const connected = new Uint8Array(clients)
   const ever = new Uint8Array(clients)
@@ -80,13 +84,17 @@ export function createDestinationPool (engine, options, urls, clients, events) {
       events.disconnected(i, reason, nsp)
     }
   }
-  const pools = urls.map((url) => engine.createPool({ ...options, url }, counted))
+  // Client i goes to destination i % D, and from address floor(i / D) % S: every pair is used.
+  const ports = urls.map(() => createSourcePorts(sources?.addresses, sources?.slice, urls.length))
+  const pools = urls.map((url, d) => engine.createPool({ ...options, url, sourcePorts: ports[d] ?? undefined }, counted))
   return {
     connect: (i, transport) => pools[i % pools.length].connect(i, transport),
     disconnect: (i) => pools[i % pools.length].disconnect(i),
     emit: (i, nsp, event, args, callback, timeoutMs) => pools[i % pools.length].emit(i, nsp, event, args, callback, timeoutMs),
     close: async () => { await Promise.all(pools.map((p) => p.close())) },
     agent: () => pools[0].agent(),
-    destinations: () => counts.map((c) => ({ ...c }))
+    destinations: () => counts.map((c) => ({ ...c })),
+    sourcePorts: () => ports.flatMap((p) => (p ? [p] : [])),
+    sourceAddresses: () => sumByAddress(ports.flatMap((p) => (p ? p.stats() : [])))
   }
 }

@@ -52,6 +52,12 @@ export function formatSimSummary (r) {
     lines.push(`${tooLarge} clients closed: ${PAYLOAD_TOO_LARGE} (${limit ?? '?'} bytes; a client closed again after reconnecting counts again). ` +
       'Raise --max-payload if the server\'s messages are that big.')
   }
+  if (r.sourceAddresses) {
+    const refused = r.sourceAddresses.reduce((sum, a) => sum + a.refused, 0)
+    const exhausted = r.sourceAddresses.reduce((sum, a) => sum + a.exhausted, 0)
+    lines.push(`source addresses: ${r.sourceAddresses.length} (${r.sourceAddresses.slice(0, 4).map((a) => a.address).join(', ')}${r.sourceAddresses.length > 4 ? ', …' : ''}), source ports chosen by the simulator; ` +
+      `${refused} refused by the kernel and skipped${exhausted > 0 ? `; ${exhausted} CONNECTS FOUND NO FREE SOURCE PORT (add addresses: --source-address)` : ''}`)
+  }
   for (const s of c.storms?.list ?? []) lines.push(formatStorm(s))
   if (r.churn) {
     const { minMs, maxMs } = r.churn.lifetimeMs

@@ -16,6 +16,7 @@ import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-o
 import { compileBehaviours } from './behaviours.js'
 import { checkScenarioPath } from './scenario.js'
 import { resolve } from 'node:path'
+import { checkLocalAddresses } from '../lib/source-addresses.js'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
@@ -67,6 +68,8 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {boolean} emitAck
  * @property {number} ackTimeoutMs
  * @property {string | null} scenario absolute path of the --scenario module
+ * @property {string[]} sourceAddresses --source-address: local addresses connections leave from, round-robin, with source ports chosen by the simulator ([] = the kernel's choice)
+ * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
  * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
  * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
@@ -91,6 +94,9 @@ export function normalizeSimOptions (input) {
   // A feeder is read by each simulator process: an absolute path, whatever its working directory.
   if (o.feeder) o.feeder = resolve(o.feeder)
   checkProtocolFlags(input, o)
+  // Here, where the simulator runs (`fleet up` checks only the syntax: its hosts are elsewhere).
+  if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
+  if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   compileBehaviours(o, compileIdentities(o, { simId: 'check' }))
@@ -106,7 +112,7 @@ export function normalizeSimOptions (input) {
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
-    return /** @type {SimOptions} */ ({ ...passed, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, wsClient: webSocketClient(o.wsClient, wsUrls) })
+    return /** @type {SimOptions} */ ({ ...passed, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) })
   }
   return /** @type {SimOptions} */ ({
     ...passed,
@@ -119,8 +125,21 @@ export function normalizeSimOptions (input) {
     durationMs: o.durationMs,
     id: o.id === undefined || o.id === null ? null : String(o.id),
     clientOffset: o.clientOffset,
+    sourcePortSlice: sliceOf(input.sourcePortSlice),
     wsClient: parseWsClient(o.wsClient, o.engine, urls)
   })
+}
+
+/**
+ * The port-range slice a parent gives this process (not a flag); null = the whole range.
+ * @param {unknown} value
+ * @returns {{ index: number, count: number } | null}
+ */
+function sliceOf (value) {
+  const slice = /** @type {{ index?: unknown, count?: unknown } | null | undefined} */ (value)
+  if (!slice || !Number.isInteger(slice.count) || !Number.isInteger(slice.index)) return null
+  const { index, count } = /** @type {{ index: number, count: number }} */ (slice)
+  return index >= 0 && index < count ? { index, count } : null
 }
 
 /**

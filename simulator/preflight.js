@@ -36,6 +36,7 @@ export { readLimits, judgeLimits, formatMiB, WARN_RATIO } from '../lib/limits.js
  * @property {number} clients in all processes
  * @property {number} processes simulator processes sharing the clients (--workers)
  * @property {number} destinations destination address:port pairs the clients are spread over
+ * @property {number} [sourceAddresses] source addresses the clients are spread over (--source-address); default 1
  * @property {string} engine
  * @property {number} pollingShare 0..1: share of clients that start on polling (polling or upgrade)
  * @property {number} [upgradeShare] 0..1: share of clients in upgrade mode (two sockets while the upgrade runs); default pollingShare
@@ -89,19 +90,23 @@ export function checkPreflight (need, limits) {
   const postPool = lean && need.pollingShare > 0 ? POST_CONNECTIONS : 0
   const perProcess = Math.ceil(need.clients / need.processes)
   const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + postPool * need.destinations + FD_MARGIN
-  const portsPerDestination = Math.ceil(Math.ceil(need.clients / need.destinations) * socketsPerClient) + postPool * need.processes
+  // Ports are per (source address, destination): the clients spread over both.
+  const sources = need.sourceAddresses ?? 1
+  const portsPerDestination = Math.ceil(Math.ceil(need.clients / (need.destinations * sources)) * socketsPerClient) + Math.ceil(postPool * need.processes / sources)
   const kib = KIB_PER_CLIENT[need.engine] ?? KIB_PER_CLIENT.sio
   const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
   const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)
   const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)}`
-  const ports = `ephemeral ports per destination (net.ipv4.ip_local_port_range ${limits.portRange})`
+  const ports = `ephemeral ports per (source address, destination) over ${sources} source address(es) and ${need.destinations} destination(s) (net.ipv4.ip_local_port_range ${limits.portRange})`
+  const addresses = Math.ceil(portsPerDestination * sources / (limits.ports * 0.8))
+  const portHow = `give the simulator more source addresses (--source-address 10.0.0.2-10.0.0.${1 + Math.max(2, addresses)}: ${Math.max(2, addresses)} or more; add each to an interface first, \`ip addr add 10.0.0.3/24 dev eth0\`, on Kubernetes as more pods or a CNI giving several addresses, under pm2 on every host), or more destinations (--url several times, or a range such as http://127.0.0.1-127.0.0.8:3000, when the server answers on several addresses), or widen the range with infra/tune-host.sh`
   const { errors, warnings } = judgeLimits([
     { text: `file descriptors per process (ulimit -n): needs ${fdsPerProcess}, limit ${limits.fdSoft}`, need: fdsPerProcess, limit: limits.fdSoft, how: fdHow },
-    { text: `${ports}: needs ${portsPerDestination}, limit ${limits.ports}`, need: portsPerDestination, limit: limits.ports, how: 'spread the clients over more destinations (--url given several times, or a range such as http://127.0.0.1-127.0.0.8:3000), or widen the range with infra/tune-host.sh' },
+    { text: `${ports}: needs ${portsPerDestination}, limit ${limits.ports}`, need: portsPerDestination, limit: limits.ports, how: portHow },
     { text: `memory (available now): needs ${formatMiB(memoryBytes)}, limit ${formatMiB(limits.freeBytes)}`, need: memoryBytes, limit: limits.freeBytes, how: 'use --engine lean, fewer clients per host, or more hosts' }
   ])
   if (errors.length > 0) {
-    throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)):\n  ${errors.join('\n  ')}`)
+    throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)${sources > 1 ? `, ${sources} source addresses` : ''}):\n  ${errors.join('\n  ')}`)
   }
   return { needs: { fdsPerProcess, portsPerDestination, memoryBytes }, limits, warnings }
 }

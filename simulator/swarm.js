@@ -86,7 +86,7 @@ export async function startSwarm (options, hooks = {}) {
   const { signal } = hooks
   // Before any socket (the handshake probe included): a run that cannot fit stops here.
   const preflight = checkPreflight({
-    clients: options.clients, processes: 1, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
+    clients: options.clients, processes: 1, destinations: options.urls.length, sourceAddresses: options.sourceAddresses?.length || 1, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
@@ -135,7 +135,7 @@ export async function startSwarm (options, hooks = {}) {
   const events = hookRunner?.wantsEvents ? ['*'] : measured
   const clientPool = pool = createDestinationPool(engines[options.engine], {
     path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
-  }, options.urls, capacity, tracker.events)
+  }, options.urls, capacity, tracker.events, { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice })
   hooks.onPool?.(clientPool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
 
@@ -202,6 +202,7 @@ export async function startSwarm (options, hooks = {}) {
   recorder.closeAll()
   const clients = tracker.counts()
   const destinations = clientPool.destinations()
+  const sourceAddresses = clientPool.sourceAddresses()
   await clientPool.close()
   const scenario = behaviours.record() ?? (hookRunner ? {} : null)
   if (scenario && hookRunner) scenario.hooks = hookRunner.record()
@@ -222,6 +223,7 @@ export async function startSwarm (options, hooks = {}) {
     clock: clock(),
     clients,
     destinations,
+    ...(sourceAddresses.length > 0 ? { sourceAddresses } : {}),
     preflight,
     messages: recorder.reports(),
     messageRollups: recorder.rollups(),

@@ -27,7 +27,7 @@ export { RELATIVE_NOTE } from '../results/index.js'
 export async function runWorkers (options, count, hooks = {}) {
   if (count > options.clients) throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
   const preflight = checkPreflight({
-    clients: options.clients, processes: count, destinations: options.urls.length, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
+    clients: options.clients, processes: count, destinations: options.urls.length, sourceAddresses: options.sourceAddresses?.length || 1, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   hooks.onPreflight?.(preflight)
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
@@ -40,7 +40,10 @@ export async function runWorkers (options, count, hooks = {}) {
     const clientOffset = offset
     offset += share
     const emitters = sliceEmitters(options.emitters, options.clients, base, clientOffset, share)
-    const child = forkSimulator({ ...options, clients: share, clientOffset, emitters, id }, {
+    // Workers share the host's source addresses: each takes its own slice of the port range.
+    const parent = options.sourcePortSlice ?? { index: 0, count: 1 }
+    const sourcePortSlice = { index: parent.index * count + k, count: parent.count * count }
+    const child = forkSimulator({ ...options, clients: share, clientOffset, emitters, id, sourcePortSlice }, {
       link: view?.link ?? hooks.link ?? null,
       forwardMessages: true,
       onMessage: (report) => hooks.onWorkerMessage?.(k + 1, report),

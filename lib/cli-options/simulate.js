@@ -5,6 +5,7 @@
 import { invalidOption } from '../errors.js'
 import { parseBytes, parseDurationMs, parseInteger, parseTransportMix } from '../options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../protocol.js'
+import { parseSourceAddresses } from '../source-addresses.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
@@ -69,6 +70,17 @@ export const SIMULATE_OPTIONS = [
       simulate: 'Server URL (a path is taken as the namespace, as socket.io-client does); give it several times, or as an address range such as http://127.0.0.1-127.0.0.8:3000, to spread clients round-robin over destinations (ephemeral ports are per destination)',
       'fleet up': 'Server under test, as the hosts reach it'
     }
+  },
+  {
+    name: 'source-address',
+    to: 'sourceAddresses',
+    type: 'string',
+    array: true,
+    defaultText: 'the kernel picks (one source address)',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Open connections from these local addresses, round-robin, each with source ports the simulator picks itself: a comma list and/or IPv4 ranges (10.0.0.2,10.0.0.3 or 10.0.0.2-10.0.0.9, at most 1,024). Ephemeral ports are per (source address, destination), so N addresses carry N times the clients to one server address. Every address must be on an interface of the simulator\'s host (ip addr add 10.0.0.3/24 dev eth0)',
+    parse: (v, flag) => parseSourceAddresses(v, flag)
   },
   {
     name: 'transport',

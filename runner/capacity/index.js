@@ -114,7 +114,8 @@ function startSimulators (options, { id, url, rampMs }) {
     const room = shareOf(options.maxClients, options.simulators, k)
     const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: shareOf(options.startClients, options.simulators, k), ramp: `${rampMs}ms`, clientOffset })
     clientOffset += room
-    return forkSimulator({ ...sim, maxClients: room, id: `${id}-sim${k + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) })
+    // This host's source addresses (--source-address) are shared: each simulator its own slice of the port range.
+    return forkSimulator({ ...sim, maxClients: room, sourcePortSlice: { index: k, count: options.simulators }, id: `${id}-sim${k + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) })
   })
 }
 

@@ -11,10 +11,11 @@ import { parseTransportMix } from '../../lib/options.js'
 import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../../simulator/index.js'
 import { KIB_PER_CLIENT } from '../../simulator/preflight.js'
 import { SERVER_KIB_PER_CLIENT } from '../preflight.js'
+import { parseSourceAddresses } from '../../lib/source-addresses.js'
 
 /**
  * @param {object} spec
- * @param {{ transport: string, engine: string, simulators: number, target: string | null }} spec.options
+ * @param {{ transport: string, engine: string, simulators: number, target: string | null, simulatorInput?: Record<string, unknown> }} spec.options
  * @param {number} spec.clients the step's clients over all simulators
  * @param {number} spec.current clients connected now
  * @param {import('../../lib/limits.js').Limits} spec.limits
@@ -24,7 +25,9 @@ import { SERVER_KIB_PER_CLIENT } from '../preflight.js'
 export function checkStepLimits ({ options, clients, current, limits }) {
   const mix = parseTransportMix(options.transport)
   const pollingShare = pollingShareOf(mix)
-  const sims = checkPreflight({ clients, processes: options.simulators, destinations: 1, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }, { ...limits, freeBytes: Infinity })
+  // The simulators share this host's --source-address addresses (each a slice of the port range).
+  const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
+  const sims = checkPreflight({ clients, processes: options.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }, { ...limits, freeBytes: Infinity })
   const added = Math.max(0, clients - current)
   const kib = KIB_PER_CLIENT[options.engine] ?? KIB_PER_CLIENT.sio
   const simBytes = added * 1024 * (kib.websocket * (1 - pollingShare) + kib.polling * pollingShare)

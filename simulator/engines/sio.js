@@ -20,6 +20,7 @@ import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from './limits.js'
+import { connectorFor } from '../source-ports.js'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -112,12 +113,20 @@ export function sioParser (name) {
 export const sioEngine = {
   name: 'sio',
   createPool (options, events) {
-    const Agent = options.url.startsWith('https:') ? https.Agent : http.Agent
+    const secure = options.url.startsWith('https:')
+    const Agent = secure ? https.Agent : http.Agent
+    const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES
+    const ports = options.sourcePorts
     // One shared agent: keep-alive reuses sockets across polls; maxSockets Infinity so no
     // hidden cap (the 2012 rig's http.globalAgent.maxSockets = 5 faked its server results).
-    const agent = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity })
-    const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES
-    limitResponses(agent, maxPayloadBytes)
+    // With --source-address, one agent per address, whose every socket (polls, and the
+    // WebSocket: engine.io-client hands the agent to ws) gets a source port of its own.
+    const agents = (ports ? ports.addresses : [null]).map((_, a) => {
+      const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity })
+      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure)
+      limitResponses(one, maxPayloadBytes)
+      return one
+    })
     /** @type {object} ws's maxPayload: not in ManagerOptions' types, but engine.io-client passes it to ws */
     const wsLimit = { maxPayload: maxPayloadBytes }
     const namespaces = options.namespaces ?? [options.namespace]
@@ -193,7 +202,7 @@ export const sioEngine = {
           path: options.path,
           query: { ...options.query, ...identity.query },
           ...(identity.headers ? { extraHeaders: identity.headers } : {}),
-          agent: /** @type {any} */ (agent),
+          agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
           autoConnect: false,
@@ -234,9 +243,11 @@ export const sioEngine = {
         // finish (bounded), then drop every kept-alive socket so the process can exit. A
         // server that holds long-polls open (python-socketio) makes engine.io-client send
         // requests after that: refused from then on, or they keep the process alive.
-        await waitForIdle(agent, 2000)
-        refuseRequests(agent)
-        agent.destroy()
+        await Promise.all(agents.map((agent) => waitForIdle(agent, 2000)))
+        for (const agent of agents) {
+          refuseRequests(agent)
+          agent.destroy()
+        }
       },
 
       agent () {

@@ -154,3 +154,57 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
   assert.deepEqual(reached, [['1.1', 6, 1200, 0], ['1.2', 6, 1200, 0], ['2.1', 6, 1200, 0], ['2.2', 6, 1200, 0], ['3.1', 6, 1200, 0]])
   assert.deepEqual(result.distributions[0].simulatorList.map((/** @type {any} */ s) => [s.id, s.stale]), [['h2-0', false], ['h2-1', false], ['h3-0', false], ['h3-1', false], ['h4-0', false], ['h4-1', false]])
 })
+
+test('one simulator host with 4 source addresses opens 500 clients to ONE server address:port whose ip_local_port_range allows 200 per address; all connected, all receive', { timeout: 90000 }, async (t) => {
+  const reason = missing()
+  if (reason) {
+    if (process.env.CI === 'true') throw new Error(`NETNS TEST FAILED under CI=true: ${reason}`)
+    t.diagnostic(`NETNS TEST SKIPPED: ${reason}`)
+    return t.skip(reason)
+  }
+  if (!hasRedisServer(t, 'no redis-server on PATH (the netns test starts its own on the bridge)')) return
+  const dir = await mkdtemp(join(tmpdir(), 'ioswarm-netns-src-'))
+  const env = { ...process.env, IOSW_NETNS_STATE: join(dir, 'state') }
+  const tracked = { pids: new Set() }
+  t.after(async () => {
+    await cleanUp(tracked, env)
+    await rm(dir, { recursive: true, force: true })
+  })
+  // iosw-h1: the server, one address (10.213.0.11). iosw-h2: the simulator host, 10.213.0.12
+  // plus three more, and 200 ephemeral ports (the sysctl is per namespace).
+  const redisPort = await freePort()
+  await run(SCRIPT, ['up', '2', '--redis-port', String(redisPort)], { env })
+  for (const n of [101, 102, 103]) await run('ip', ['-n', 'iosw-h2', 'addr', 'add', `10.213.0.${n}/24`, 'dev', 'iosw-p2'])
+  await run('ip', ['netns', 'exec', 'iosw-h2', 'sysctl', '-q', '-w', 'net.ipv4.ip_local_port_range=40000 40199'])
+  const server = startIn(tracked, 'iosw-h1', ['serve', '--host', '10.213.0.11', '--port', '3000', '--token', TOKEN])
+  await waitFor(() => server.stderr().includes('listening on'), { timeoutMs: 15000, message: () => `the server in iosw-h1 (${server.stderr()})` })
+  const base = ['simulate', '-c', '500', '--engine', 'lean', '--url', SERVER, '--ramp', '2s']
+
+  // One source address: the preflight refuses 500 clients over 200 ports, and says what to add.
+  const alone = startIn(tracked, 'iosw-h2', base)
+  assert.equal(await alone.exited, 2, alone.stderr())
+  assert.match(alone.stderr(), /ephemeral ports per \(source address, destination\) over 1 source address\(es\) and 1 destination\(s\) \(net\.ipv4\.ip_local_port_range 40000 40199\): needs 50\d, limit 200; give the simulator more source addresses \(--source-address .*ip addr add/)
+
+  const redisUrl = `redis://10.213.0.1:${redisPort}`
+  const runId = `netns-src-${Date.now()}`
+  const runner = startIn(tracked, null, ['run', '--target', SERVER, '--token', TOKEN, '--redis', redisUrl, '--run', runId,
+    '--simulators', '0', '--expect-simulators', '1', '--rounds', '2x500', '--ramp', '2s', '--message-timeout', '4s', '--out', join(dir, 'out')])
+  startIn(tracked, 'iosw-h2', [...base, '--source-address', '10.213.0.12,10.213.0.101-10.213.0.103', '--redis', redisUrl, '--run', runId, '--id', 'h2'])
+  await waitFor(async () => {
+    const stats = /** @type {{ connected?: number } | null} */ (await fetch(`${SERVER}/stats`).then((r) => r.json(), () => null))
+    return stats?.connected === 500 || runner.child.exitCode !== null
+  }, { timeoutMs: 30000, intervalMs: 250, message: () => `500 clients on the server (runner: ${runner.stderr().slice(-500)})` })
+  // The server sees four client addresses, at most 200 connections (its ports) from each.
+  const peers = await run('ip', ['netns', 'exec', 'iosw-h1', 'ss', '-Htn', 'state', 'established', 'sport', '= :3000'])
+  /** @type {Map<string, number>} */
+  const byAddress = new Map()
+  for (const line of peers.stdout.trim().split('\n')) {
+    const peer = line.trim().split(/\s+/).at(-1)?.replace(/:\d+$/, '') ?? ''
+    // 10.213.0.1: this test's own fetch (the root namespace, on the bridge).
+    if (peer !== '10.213.0.1') byAddress.set(peer, (byAddress.get(peer) ?? 0) + 1)
+  }
+  assert.deepEqual([...byAddress.keys()].sort(), ['10.213.0.101', '10.213.0.102', '10.213.0.103', '10.213.0.12'])
+  assert.ok([...byAddress.values()].every((n) => n >= 125 && n <= 200), JSON.stringify([...byAddress]))
+  assert.equal(await runner.exited, 0, runner.stderr())
+  assert.match(runner.stderr(), /round 1: 2 messages × 1 simulators, reached 1000, missing 0/)
+})

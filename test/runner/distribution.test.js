@@ -15,7 +15,9 @@ test('local simulators get the simulate options given to run, normalised by the 
   assert.deepEqual(options, {
     ...normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 50, ramp: '500ms', engine: 'lean', wsClient: 'builtin', maxOpenMessages: 7, keepMessages: 3, transport: 'websocket:1,polling:1', keepAlive: false, maxPayload: 1_000_000 }),
     emitters: { count: 50 }, // --emitters 100 % of the run's local clients, this simulator's slice
-    id: '1x50-sim1'
+    id: '1x50-sim1',
+    // The local simulators share the host's source addresses (--source-address): a slice of the port range each.
+    sourcePortSlice: { index: 0, count: 1 }
   })
   assert.equal(options.maxOpenMessages, 7)
   assert.equal(options.keepAlive, false)

@@ -37,7 +37,7 @@ test('lean polling needs one descriptor per client and a bounded pool for posts;
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {
-  assert.throws(() => checkPreflight(need({ clients: 40000 }), LIMITS), /ephemeral ports per destination.*needs 40000, limit 28232.*more destinations/s)
+  assert.throws(() => checkPreflight(need({ clients: 40000 }), LIMITS), /ephemeral ports per \(source address, destination\).*needs 40000, limit 28232.*--source-address.*ip addr add.*more destinations/s)
   const result = checkPreflight(need({ clients: 40000, processes: 4, destinations: 2 }), LIMITS)
   assert.equal(result.needs.fdsPerProcess, 10000 + FD_MARGIN)
   assert.equal(result.needs.portsPerDestination, 20000)

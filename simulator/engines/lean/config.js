@@ -44,6 +44,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
  * @property {number} connectTimeoutMs
  * @property {number} heartbeatTickMs
  * @property {import('./backoff.js').BackoffConfig} backoff
+ * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
  */
 
 /** The simulator's payload limit (limits.js: not socket.io-client's 100 MiB) and the Manager's 20 s timeout. */
@@ -101,6 +102,7 @@ export function resolveLeanConfig (options) {
     maxPayloadBytes: payloadLimit(options.maxPayloadBytes),
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
+    sourcePorts: options.sourcePorts ?? null,
     heartbeatTickMs: positive(options.heartbeatTickMs, LEAN_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
     backoff: options.backoff ?? {
       minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),

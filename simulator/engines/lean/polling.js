@@ -14,6 +14,7 @@ import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'un
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { connectorFor } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -63,7 +64,7 @@ export class PollRequest {
  */
 export function poll (session, c) {
   const gen = c.gen
-  c.httpGet ??= new HttpClient(session.origin, session.httpOptions)
+  c.httpGet ??= new HttpClient(session.origin, connectionOptions(session, c.i))
   const req = request(session, c.httpGet, 'GET', pollPath(session, c, c.sid), c.headers === null ? GET_HEADERS : { ...GET_HEADERS, ...c.headers }, null, (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
@@ -234,8 +235,20 @@ function request (session, connection, method, path, headers, body, onBody, onFa
  * @param {(reason?: string, detail?: string) => void} onFail
  */
 function post (session, c, path, body, onDone, onFail) {
-  session.postPool ??= new HttpPool(session.origin, { ...session.httpOptions, connections: POST_CONNECTIONS })
+  session.postPool ??= new HttpPool(session.origin, { ...connectionOptions(session, -1), connections: POST_CONNECTIONS })
   return request(session, session.postPool, 'POST', path, c.headers === null ? POST_HEADERS : { ...POST_HEADERS, ...c.headers }, body, onDone, onFail)
+}
+
+/**
+ * undici options of a connection: with --source-address, a connector that opens it from
+ * client i's address (a shared POST pool: i = -1, the addresses in turn) and a port of its own.
+ * @param {LeanSession} session
+ * @param {number} i
+ */
+function connectionOptions (session, i) {
+  const ports = session.config.sourcePorts
+  if (ports === null) return session.httpOptions
+  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, i < 0 ? -1 : ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs })) }
 }
 
 /**

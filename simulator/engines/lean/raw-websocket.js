@@ -13,6 +13,7 @@ import { readFrames, protocolError } from './raw-frames.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
 import { withDetail } from './polling.js'
+import { MAX_PORT_TRIES } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -57,11 +58,30 @@ export class RawWebSocket extends net.Socket {
     /** Status and reason of the peer's close frame; 0 = none came. */
     this.closeCode = 0
     this.closeReason = ''
+    /** --source-address: this socket's address index and port (0 = none held), and ports tried. */
+    this.sourceAddress = session.config.sourcePorts?.addressOf(client.i) ?? -1
+    this.sourcePort = 0
+    this.portTries = 0
+    /** The kernel refused the port: close, then connect again from the next one. */
+    this.retryPort = false
     this.on('connect', onConnect)
     this.on('error', onError)
     this.on('close', onClose)
     this.setNoDelay(true)
-    this.connect(session.config.port, session.config.host)
+    this.open()
+  }
+
+  /** Connects, from this client's source address and a port of its own when --source-address is given. */
+  open () {
+    const { port, host, sourcePorts } = this.session.config
+    if (sourcePorts === null) return this.connect(port, host)
+    this.sourcePort = sourcePorts.acquire(this.sourceAddress)
+    if (this.sourcePort === 0) {
+      sourcePorts.exhausted[this.sourceAddress]++
+      this.failed = true
+      return this.destroy()
+    }
+    this.connect({ port, host, localAddress: sourcePorts.addresses[this.sourceAddress], localPort: this.sourcePort })
   }
 
   /** @param {string} text an Engine.IO packet */
@@ -103,9 +123,17 @@ function onConnect () {
   ws.write(handshakeRequest(path, hostHeader, ws.key, c.headers))
 }
 
-/** @this {net.Socket} */
-function onError (/** @type {Error & { code?: string }} */ error) {
+/**
+ * @this {net.Socket}
+ * @param {Error & { code?: string }} error
+ */
+function onError (error) {
   const ws = /** @type {RawWebSocket} */ (this)
+  // A source port the kernel refuses (held by another process, or TIME_WAIT to this server): the next one.
+  if (ws.sourcePort !== 0 && ws.key !== '' && (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL') && ++ws.portTries < MAX_PORT_TRIES) {
+    ws.retryPort = true
+    return
+  }
   ws.failed = true
   ws.detail ??= error?.code
 }
@@ -113,6 +141,17 @@ function onError (/** @type {Error & { code?: string }} */ error) {
 /** @this {net.Socket} */
 function onClose () {
   const ws = /** @type {RawWebSocket} */ (this)
+  const ports = ws.session.config.sourcePorts
+  if (ports !== null && ws.sourcePort !== 0) {
+    ports.release(ws.sourceAddress, ws.sourcePort)
+    ws.sourcePort = 0
+  }
+  if (ws.retryPort) {
+    // net.Socket may connect again once it has closed (Node's docs: "reconnecting a socket after 'close'").
+    ws.retryPort = false
+    if (ports !== null) ports.refused[ws.sourceAddress]++
+    if (ws.client.gen === ws.gen && (ws.client.ws === ws || ws.client.probe === ws)) return ws.open()
+  }
   ws.session.onHandleClosed()
   const c = ws.client
   if (c.gen !== ws.gen) return

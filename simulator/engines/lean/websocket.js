@@ -10,6 +10,7 @@ import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../limits.js'
 import { withDetail } from './polling.js'
+import { connectorFor } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -33,6 +34,8 @@ export class LeanWebSocket extends WebSocket {
     this.detail = undefined
     /** The error was a message over maxPayload. */
     this.tooLarge = false
+    /** @type {{ socket: import('node:net').Socket | null } | null} --source-address: the connect in flight */
+    this.pendingConnect = null
     this.on('open', onOpen)
     this.on('message', onMessage)
     this.on('error', onError)
@@ -62,7 +65,14 @@ export function openWebSocket (session, c, probe) {
   let ws
   if (config.wsLibrary) {
     const url = probe ? `${config.wsUrl}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${config.wsUrl}${c.querySuffix}`
-    ws = new LeanWebSocket(url, c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }, session, c)
+    let options = c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }
+    // --source-address: this client's address and a port of its own (ws hands it to http.request).
+    const ports = config.sourcePorts
+    // The connect in flight is held so that closing the socket (the connect timeout) ends it too.
+    const pending = ports === null ? null : { socket: null }
+    if (ports !== null && pending !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure, { timeoutMs: config.connectTimeoutMs, pending })) }
+    ws = new LeanWebSocket(url, options, session, c)
+    ws.pendingConnect = pending
   } else {
     ws = new RawWebSocket(session, c, probe)
   }
@@ -107,6 +117,7 @@ function onError (error) {
 /** @this {WebSocket} */
 function onClose () {
   const ws = /** @type {LeanWebSocket} */ (this)
+  ws.pendingConnect?.socket?.destroy()
   ws.session.onHandleClosed()
   const c = ws.client
   if (c.gen !== ws.gen) return
