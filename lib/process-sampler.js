@@ -28,6 +28,8 @@ export function createProcessSampler ({ resolutionMs = 10 } = {}) {
   let lastCpu = process.cpuUsage()
   let lastAt = performance.now()
   let lastElu = performance.eventLoopUtilization()
+  /** The last memory figures read: a process out of file descriptors cannot read /proc to get new ones. */
+  let lastMem = { rss: 0, heapUsed: 0 }
 
   return {
     /** @returns {ProcessSample} */
@@ -37,7 +39,12 @@ export function createProcessSampler ({ resolutionMs = 10 } = {}) {
       const elu = performance.eventLoopUtilization()
       const elapsedUs = Math.max(1, (now - lastAt) * 1000)
       const cpuUs = (cpu.user - lastCpu.user) + (cpu.system - lastCpu.system)
-      const mem = process.memoryUsage()
+      // process.memoryUsage() reads /proc/self/statm and throws EMFILE when every descriptor is
+      // taken (a swarm at its limit): keep the last figures rather than kill the simulator.
+      let mem = lastMem
+      try {
+        mem = lastMem = process.memoryUsage()
+      } catch {}
       // monitorEventLoopDelay reports the delay including the resolution timer itself.
       const ms = (/** @type {number} */ ns) => round2(Math.max(0, ns / 1e6 - resolutionMs))
       const sample = {
