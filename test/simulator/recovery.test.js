@@ -48,7 +48,13 @@ test('reconnect storms with and without connection state recovery, both engines'
         t.after(() => controller.abort())
         /** @type {import('../../lib/schema.js').MessageReport[]} */
         const closed = []
-        const running = runSwarm({ url: server.url, clients: CLIENTS, engine, transport: 'websocket', ramp: 0, duration: 60, event: ['news'] }, { signal: controller.signal, onMessage: (r) => closed.push(r) })
+        /** The swarm's own count of connected clients, once a second, and when it was taken. */
+        const seen = { connected: 0, at: 0 }
+        const running = runSwarm({ url: server.url, clients: CLIENTS, engine, transport: 'websocket', ramp: 0, duration: 60, event: ['news'] }, {
+          signal: controller.signal,
+          onMessage: (r) => closed.push(r),
+          onProgress: (p) => { Object.assign(seen, { connected: p.connected, at: Date.now() }) }
+        })
         const nsp = server.io.of('/')
         await waitFor(() => nsp.sockets.size === CLIENTS, { timeoutMs: 10000, message: () => `${CLIENTS} clients (have ${nsp.sockets.size})` })
         // Every client has a message (and, with recovery, its offset) before the drop.
@@ -62,7 +68,13 @@ test('reconnect storms with and without connection state recovery, both engines'
         server.io.emit('news', { id: 'gap-2', sentAt: Date.now() })
         server.gate.open = true
         await waitFor(() => nsp.sockets.size === CLIENTS, { timeoutMs: 15000, message: () => `every client back (have ${nsp.sockets.size})` })
-        if (recovery) await waitFor(() => closed.filter((r) => r.id.startsWith('gap-') && r.received === CLIENTS).length === 2, { timeoutMs: 10000, message: 'both gap messages replayed' })
+        // The server has a socket before its client reads the CONNECT ack (and, recovered, the
+        // replayed packets after it): wait until the swarm itself counts everyone back.
+        const backAt = Date.now()
+        await waitFor(() => seen.at > backAt && seen.connected === CLIENTS, { timeoutMs: 10000, message: () => `the swarm counts every client back (has ${seen.connected})` })
+        // Both gap messages closed (a replay later than the recorder's quiet second is a late copy
+        // of a closed message; the storm counts it as replayed either way).
+        await waitFor(() => closed.filter((r) => r.id.startsWith('gap-')).length === 2, { timeoutMs: 10000, message: 'both gap messages closed' })
         controller.abort()
         const result = await running
         const storms = result.clients.storms?.list ?? []
@@ -73,7 +85,7 @@ test('reconnect storms with and without connection state recovery, both engines'
         if (recovery) {
           assert.deepEqual([storm.recovered, storm.replayed, storm.lost], [DROPPED, 2 * DROPPED, 0], JSON.stringify(storm))
           const gap = closed.filter((r) => r.id.startsWith('gap-'))
-          assert.deepEqual(gap.map((r) => [r.received, r.missing]), [[CLIENTS, 0], [CLIENTS, 0]])
+          assert.deepEqual(gap.map((r) => r.missing), [0, 0], 'the clients that stayed got both')
         } else {
           assert.deepEqual([storm.recovered, storm.replayed, storm.lost], [0, 0, 2 * DROPPED], JSON.stringify(storm))
         }
