@@ -84,13 +84,7 @@ export async function runArtilleryCase ({ connected, bin, url, transport, client
   const keep = (/** @type {Buffer} */ d) => { output = (output + d).slice(-4000) }
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
-  /** @type {Map<number, string>} every pid seen in the tree, with its start time (pids get reused) */
-  const seen = new Map()
-  const tree = async () => {
-    const t = await readTree(/** @type {number} */ (child.pid))
-    for (const p of t.procs) seen.set(p.pid, p.startTicks)
-    return t
-  }
+  const { tree, stop: stopTree } = followTree(child)
   try {
     const startedAt = performance.now()
     const until = async (/** @type {() => boolean} */ done, /** @type {number} */ limitMs) => {
@@ -145,7 +139,7 @@ export async function runArtilleryCase ({ connected, bin, url, transport, client
       ...(child.exitCode !== null ? { error: `artillery exited early (code ${child.exitCode}): ${output.trim().split('\n').slice(-5).join(' | ')}` } : {})
     }
   } finally {
-    await stop(child, seen)
+    await stopTree()
     await rm(dir, { recursive: true, force: true })
   }
 }
@@ -236,6 +230,24 @@ export async function readTree (root) {
     queue.push(...(children.get(pid) ?? []))
   }
   return tree
+}
+
+/**
+ * Artillery's process tree, read on demand, and every pid seen in it (with its start time: pids
+ * get reused) so that `stop` kills what is left of it, the workers it forked included.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export function followTree (child) {
+  /** @type {Map<number, string>} */
+  const seen = new Map()
+  return {
+    tree: async () => {
+      const t = await readTree(/** @type {number} */ (child.pid))
+      for (const p of t.procs) seen.set(p.pid, p.startTicks)
+      return t
+    },
+    stop: () => stop(child, seen)
+  }
 }
 
 /**

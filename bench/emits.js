@@ -37,7 +37,7 @@ import { hostFacts } from '../lib/host.js'
 import { SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/process-sampler.js'
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
-import { findArtilleryBin, readTree, stop as stopArtillery } from './artillery-case.js'
+import { findArtilleryBin, followTree } from './artillery-case.js'
 
 const TICKS = clockTicksPerSecond()
 /** How long all clients may take to connect. */
@@ -219,13 +219,7 @@ async function artilleryStep (bin, rate) {
   const child = spawn(bin, ['run', '--quiet', '--output', report, file], { cwd: dir, env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: '1' }, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000) })
-  /** @type {Map<number, string>} */
-  const seen = new Map()
-  const tree = async () => {
-    const t = await readTree(/** @type {number} */ (child.pid))
-    for (const p of t.procs) seen.set(p.pid, p.startTicks)
-    return t
-  }
+  const { tree, stop: stopTree } = followTree(child)
   try {
     const deadline = Date.now() + CONNECT_LIMIT_MS
     while (connected() < artilleryClients && Date.now() < deadline && child.exitCode === null) await sleep(100)
@@ -261,7 +255,7 @@ async function artilleryStep (bin, rate) {
       ...(child.exitCode !== 0 ? { error: `artillery exited ${child.exitCode}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` } : {})
     }
   } finally {
-    await stopArtillery(child, seen)
+    await stopTree()
     await rm(dir, { recursive: true, force: true })
   }
 }

@@ -303,16 +303,16 @@ function start ({ url, engine, transport, clients }, onBroadcast) {
 }
 
 /**
- * @param {string} url
- * @param {string} engine 'lean' (the ws library, the default) or 'lean-builtin' (the built-in WebSocket client)
+ * The simulator's own engine pools with no swarm around them: every client connects, each
+ * broadcast's id is handed on.
+ * @param {{ createPool: typeof leanEngine.createPool }} engine lean, or the plain WebSocket clients (--protocol websocket)
+ * @param {import('../simulator/engines/lean/config.js').LeanOptions} options
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
  * @param {(id: number) => void} onBroadcast
  */
-function leanSwarm (url, engine, transport, onConnect, onBroadcast) {
-  /** @type {import('../simulator/engines/lean/config.js').LeanOptions} */
-  const options = { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws' }
-  const pool = leanEngine.createPool(options, {
+function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
+  const pool = engine.createPool(options, {
     attempt () {},
     unmeasured () {},
     connected: onConnect,
@@ -329,28 +329,25 @@ function leanSwarm (url, engine, transport, onConnect, onBroadcast) {
 }
 
 /**
+ * The lean engine ('lean': the ws library; 'lean-builtin': its built-in WebSocket client).
+ * @param {string} url
+ * @param {string} engine
+ * @param {'websocket' | 'polling'} transport
+ * @param {() => void} onConnect
+ * @param {(id: number) => void} onBroadcast
+ */
+const leanSwarm = (url, engine, transport, onConnect, onBroadcast) => poolSwarm(leanEngine,
+  { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws' }, transport, onConnect, onBroadcast)
+
+/**
  * Plain WebSocket clients (--protocol websocket), as the simulator runs them.
  * @param {string} url ws://…
  * @param {string} engine 'websocket' (the ws library, the default) or 'websocket-builtin'
  * @param {() => void} onConnect
  * @param {(id: number) => void} onBroadcast
  */
-function plainSwarm (url, engine, onConnect, onBroadcast) {
-  const pool = websocketEngine.createPool({ url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' }, {
-    attempt () {},
-    unmeasured () {},
-    connected: onConnect,
-    upgraded () {},
-    message: (_i, _event, args) => onBroadcast(/** @type {{ id: number }} */ (args[0]).id),
-    disconnected () {},
-    connectError () {},
-    reconnected () {}
-  })
-  return {
-    open: (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) pool.connect(i, 'websocket') },
-    close: () => { pool.close() }
-  }
-}
+const plainSwarm = (url, engine, onConnect, onBroadcast) => poolSwarm(websocketEngine,
+  { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' }, 'websocket', onConnect, onBroadcast)
 
 /**
  * @param {string} url
