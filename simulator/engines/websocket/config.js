@@ -67,6 +67,7 @@ export function resolvePlainConfig (options) {
     maxPayloadBytes: options.maxPayloadBytes ?? LEAN_DEFAULTS.maxPayloadBytes,
     connectTimeoutMs: options.connectTimeoutMs ?? LEAN_DEFAULTS.connectTimeoutMs,
     heartbeatTickMs: options.heartbeatTickMs ?? LEAN_DEFAULTS.heartbeatTickMs,
-    backoff: RECONNECT_DEFAULTS
+    // --reconnect-spread (the swarm's spreadBackoff) or the defaults, as for the lean engine.
+    backoff: options.backoff ?? RECONNECT_DEFAULTS
   }
 }

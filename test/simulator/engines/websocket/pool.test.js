@@ -161,3 +161,11 @@ for (const wsClient of CLIENTS) {
     assert.deepEqual(offered, [['a', 'b'], ['c']])
   })
 }
+
+test('--reconnect-spread reaches the plain WebSocket clients\' backoff (it was dropped for the defaults)', async () => {
+  const { resolvePlainConfig } = await import('../../../../simulator/engines/websocket/config.js')
+  const spread = { minMs: 5000, maxMs: 10000, jitter: 1 }
+  const base = { url: 'ws://127.0.0.1:1/', path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: true }
+  assert.deepEqual(resolvePlainConfig({ ...base, backoff: spread }).backoff, spread)
+  assert.notDeepEqual(resolvePlainConfig(base).backoff, spread, 'without it: the defaults')
+})
