@@ -181,7 +181,13 @@ export function createStormTracker (clients) {
     },
     /** Whether a storm's gap is followed now (else message() need not be called). */
     following () {
-      return followed !== null && followed.messages !== null && (open !== null || lastBackAt > wallMs() - FOLLOW_AFTER_MS)
+      if (followed === null || followed.messages === null) return false
+      if (open !== null || lastBackAt > wallMs() - FOLLOW_AFTER_MS) return true
+      // Past the window: the gap is final (its counts stay on the storm); free its messages, and
+      // later calls are two null checks with no clock read.
+      followed.messages = null
+      followed = null
+      return false
     },
     attempt () {
       if (open !== null) open.attempts++
