@@ -7,6 +7,7 @@
  * at each connection attempt: nothing is kept per client.
  */
 import { invalidOption } from '../lib/errors.js'
+import { roomName } from '../lib/protocol.js'
 import { loadFeeder } from '../lib/feeder.js'
 import { compileJsonTemplate, compileMessageTemplate, compileTextTemplate } from '../lib/template.js'
 import { parseHeaders, parseQueryTemplate } from '../lib/cli-options/scenario.js'
@@ -73,7 +74,7 @@ export function compileIdentities (options, { simId, env = process.env }) {
   /** @param {number} i */
   const roomOf = (i) => {
     if (room) return String(room.render(lookupFor(i, null)))
-    return options.rooms ? `room-${(offset + i) % options.rooms}` : null
+    return options.rooms ? roomName((offset + i) % options.rooms) : null
   }
   /** @param {number} i */
   const render = (i) => {
