@@ -155,14 +155,6 @@ export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS } = {
 }
 
 /**
- * A breakdown with no message (an empty distribution).
- * @returns {DeliveryBreakdown}
- */
-export function emptyBreakdown () {
-  return deliveryBreakdown([], {})
-}
-
-/**
  * Misdelivered and duplicated copies of a distribution with the copies that arrived; null when
  * it holds no such figure (a result older than them).
  * @param {import('../lib/schema.js').DistributionResult} d
