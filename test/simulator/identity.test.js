@@ -97,8 +97,11 @@ for (const engine of ['sio', 'lean']) {
       const badController = new AbortController()
       // The clients connected now (the first contact's own connection has come and gone).
       const sockets = [...server.io.of('/').sockets.values()].map((s) => ({ user: s.handshake.query.user, auth: s.handshake.auth }))
-      const bad = runSwarm({ ...common, clients: 3, auth: '{"token":"nope"}' }, { signal: badController.signal })
-      setTimeout(() => badController.abort(), 1500)
+      t.after(() => badController.abort())
+      let errors = 0
+      const bad = runSwarm({ ...common, clients: 3, auth: '{"token":"nope"}' }, { signal: badController.signal, onProgress: (p) => { errors = p.errors } })
+      await waitFor(() => errors >= 3, { timeoutMs: 15000, message: () => `3 refusals counted by the swarm (have ${errors})` })
+      badController.abort()
       const refused = await bad
       controller.abort()
       const result = await good

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createSizer } from '../../simulator/resize.js'
 import { forkSimulator, normalizeSimOptions } from '../../simulator/index.js'
 import { runSwarm, startSwarm } from '../../simulator/swarm.js'
-import { startTestServer, waitForClients } from '../helpers/swarm.js'
+import { startTestServer, waitForClients, waitForClientsReady } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
 test('createSizer opens clients up to the target, closes the highest-indexed ones when it shrinks, and refuses more than its capacity', async () => {
@@ -78,7 +78,7 @@ test('a running swarm grows and shrinks (both engines): the server sees it, clos
     sized(5)
     await waitForClients(server, 5)
     // Wait for the simulator's own count too: a broadcast now expects exactly 5.
-    await waitFor(async () => server.io.of('/').sockets.size === 5, { message: '5 on the server' })
+    await waitForClientsReady(server, 5)
     server.io.emit('broadcast', { id: `after-shrink-${engine}`, sentAt: Date.now() })
     await waitFor(() => closed.some((r) => r.id === `after-shrink-${engine}`), { message: 'the message closed' })
     second.abort()

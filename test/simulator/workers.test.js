@@ -166,6 +166,7 @@ test('--protocol websocket --workers 2: plain WebSocket clients over two process
   t.after(() => server.close())
   const options = { ...normalizeSimOptions({ protocol: 'websocket', url: server.url, clients: 10, ramp: '0', duration: '20s' }), id: 'wsw' }
   const controller = new AbortController()
+  t.after(() => controller.abort())
   let closed = 0
   const running = runWorkers(options, 2, { signal: controller.signal, onWorkerMessage: () => { closed++ } })
   await waitFor(() => server.wss.clients.size === 10, { timeoutMs: 20000, message: '10 clients on the plain server' })
