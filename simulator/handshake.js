@@ -4,7 +4,6 @@
  * first (one GET), then WebSocket for servers that disabled polling, and closes the probe
  * session at once so it does not linger on the server.
  */
-import WebSocket from 'ws'
 import { EIO_PACKET } from '../lib/protocol.js'
 import { reasonKey } from '../lib/reasons.js'
 
@@ -59,7 +58,9 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
  * @param {Record<string, string>} headers
  * @returns {Promise<Handshake>}
  */
-function probeWebSocket (base, timeoutMs, headers) {
+async function probeWebSocket (base, timeoutMs, headers) {
+  // Only for servers that refuse polling: the ws library is loaded then, not by every process.
+  const { default: WebSocket } = await import('ws')
   const wsUrl = new URL(base)
   wsUrl.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:'
   wsUrl.searchParams.set('transport', 'websocket')

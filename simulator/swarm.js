@@ -14,7 +14,7 @@ import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 import { createClientTracker } from './clients.js'
 import { createDestinationPool } from './destinations.js'
-import { engines } from './engines/index.js'
+import { loadEngine } from './engines/index.js'
 import { diagnoseConnect } from './diagnose.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
@@ -133,7 +133,8 @@ export async function startSwarm (options, hooks = {}) {
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
   const events = hookRunner?.wantsEvents ? ['*'] : measured
-  const clientPool = pool = createDestinationPool(engines[options.engine], {
+  const engine = await loadEngine(options.engine)
+  const clientPool = pool = createDestinationPool(engine, {
     path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
   }, options.urls, capacity, tracker.events, { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice })
   hooks.onPool?.(clientPool)

@@ -10,25 +10,28 @@
  * them busy); POSTs are short, so they share one bounded pool per destination (POST_CONNECTIONS).
  */
 import { encodePayloadV3 } from './codec.js'
-import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { PAYLOAD_TOO_LARGE, POST_CONNECTIONS } from '../limits.js'
 import { connectorFor } from '../../source-ports.js'
+import { onFirstUse } from '../../../lib/lazy-require.js'
+
+/** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
+const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
+/** @typedef {import('undici').Client} HttpClient */
+/** @typedef {import('undici').Pool} HttpPool */
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
 
 const GET_HEADERS = Object.freeze({ accept: '*/*' })
 const POST_HEADERS = Object.freeze({ accept: '*/*', 'content-type': 'text/plain;charset=UTF-8' })
-const ABORTED = new httpErrors.RequestAbortedError()
-/**
- * Connections for POSTs per destination. POSTs (pongs, CONNECT, CLOSE) take a round trip, so a
- * few hundred carry thousands of clients; more would cost a file descriptor and an ephemeral
- * port each (a connect burst would otherwise open one per client), and undici's Pool scans
- * them all for a free one on every request.
- */
-export const POST_CONNECTIONS = 128
+/** @type {Error | undefined} */
+let abortedError
+/** The one abort reason of every poll (made once: an abort happens only after undici is loaded). */
+const aborted = () => (abortedError ??= new (undici().errors.RequestAbortedError)())
+// Defined with the other engine limits, which the preflight reads without loading this engine.
+export { POST_CONNECTIONS }
 
 /**
  * One request in flight: destroy() aborts it (its callbacks are not called after that), and
@@ -47,7 +50,7 @@ export class PollRequest {
   destroy () {
     if (this.over || this.aborted) return
     this.aborted = true
-    this.abort?.(ABORTED)
+    this.abort?.(aborted())
   }
 
   /** @param {() => void} callback */
@@ -64,7 +67,7 @@ export class PollRequest {
  */
 export function poll (session, c) {
   const gen = c.gen
-  c.httpGet ??= new HttpClient(session.origin, connectionOptions(session, c.i))
+  c.httpGet ??= new (undici().Client)(session.origin, connectionOptions(session, c.i))
   const req = request(session, c.httpGet, 'GET', pollPath(session, c, c.sid), c.headers === null ? GET_HEADERS : { ...GET_HEADERS, ...c.headers }, null, (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
@@ -181,7 +184,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
     if (failed || req.aborted) return
     failed = true
     chunks.length = 0
-    req.abort?.(ABORTED)
+    req.abort?.(aborted())
     onFail(reason, detail)
   }
   const settle = () => {
@@ -196,7 +199,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
   connection.dispatch({ origin: session.origin, path, method, headers, body, reset: !session.config.keepAlive }, {
     onConnect (abort) {
       req.abort = abort
-      if (req.aborted) abort(ABORTED)
+      if (req.aborted) abort(aborted())
     },
     onHeaders (statusCode, rawHeaders) {
       if (statusCode !== 200) fail(undefined, `HTTP ${statusCode}`)
@@ -235,7 +238,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
  * @param {(reason?: string, detail?: string) => void} onFail
  */
 function post (session, c, path, body, onDone, onFail) {
-  session.postPool ??= new HttpPool(session.origin, { ...connectionOptions(session, -1), connections: POST_CONNECTIONS })
+  session.postPool ??= new (undici().Pool)(session.origin, { ...connectionOptions(session, -1), connections: POST_CONNECTIONS })
   return request(session, session.postPool, 'POST', path, c.headers === null ? POST_HEADERS : { ...POST_HEADERS, ...c.headers }, body, onDone, onFail)
 }
 
