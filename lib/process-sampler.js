@@ -81,3 +81,15 @@ export const SATURATED_LOOP_DELAY_MS = 50
 export function isSaturated (sample) {
   return sample.elu >= SATURATED_ELU || sample.loopDelayP99Ms >= SATURATED_LOOP_DELAY_MS
 }
+
+/**
+ * The share of a wall interval a process was busy on CPU, 0..1, from its CPU time and the wall
+ * time over the same interval (read together). A process's CPU counts its helper threads (GC,
+ * compilers, libuv) beside its main one, so it can pass the wall time; a main thread busy all
+ * along is 100 % busy, never more, so the share stops at 1. Null without a wall interval.
+ * @param {number} cpuMs
+ * @param {number} wallMs
+ */
+export function busyShare (cpuMs, wallMs) {
+  return wallMs > 0 && Number.isFinite(cpuMs) ? Math.min(1, Math.max(0, cpuMs / wallMs)) : null
+}
