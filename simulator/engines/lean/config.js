@@ -4,8 +4,8 @@
  */
 import { invalidOption } from '../../../lib/errors.js'
 import { DEFAULT_PATH } from '../../../lib/protocol.js'
-import { RECONNECT_DEFAULTS } from './backoff.js'
-import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js'
+import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.js'
 
 /**
  * Engine options plus the lean engine's own knobs.
@@ -43,7 +43,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
  * @property {boolean} perMessageDeflate
  * @property {number} connectTimeoutMs
  * @property {number} heartbeatTickMs
- * @property {import('./backoff.js').BackoffConfig} backoff
+ * @property {import('../../wire/backoff.js').BackoffConfig} backoff
  * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
  */
 

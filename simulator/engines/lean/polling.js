@@ -13,7 +13,7 @@ import { encodePayloadV3 } from './codec.js'
 import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { connectorFor } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */

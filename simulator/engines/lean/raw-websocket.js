@@ -8,10 +8,10 @@
  * permessage-deflate (websocket.js). UTF-8 is not validated (as ws's skipUTF8Validation).
  */
 import net from 'node:net'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from './rfc6455.js'
-import { readFrames, protocolError } from './raw-frames.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from '../../wire/rfc6455.js'
+import { readFrames, protocolError } from '../../wire/raw-frames.js'
 import { onSocketMessage } from './inbound.js'
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { withDetail } from './polling.js'
 import { MAX_PORT_TRIES } from '../../source-ports.js'
 

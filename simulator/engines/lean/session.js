@@ -4,16 +4,16 @@
  * socket.io-client's backoff. One object for the whole pool; clients are small records.
  */
 import { STATE, WIRE, Client } from './client.js'
-import { DeadlineSweeper } from './scheduler.js'
-import { FrameCache } from './frame-cache.js'
-import { backoffDelayMs } from './backoff.js'
+import { DeadlineSweeper } from '../../wire/scheduler.js'
+import { FrameCache } from '../../wire/frame-cache.js'
+import { backoffDelayMs } from '../../wire/backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
 import { openWebSocket } from './websocket.js'
 import { closePolling } from './polling.js'
 import { BY_WIRE, transports } from './transports.js'
 import { CLIENT_MODES } from '../../../lib/transports.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { emit, failAcks } from './namespaces.js'
 
 export class LeanSession {

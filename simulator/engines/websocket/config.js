@@ -5,7 +5,7 @@
  * the same waves).
  */
 import { invalidOption } from '../../../lib/errors.js'
-import { RECONNECT_DEFAULTS } from '../lean/backoff.js'
+import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
 import { LEAN_DEFAULTS } from '../lean/config.js'
 import { compileMatcher } from './decode.js'
 
@@ -31,7 +31,7 @@ import { compileMatcher } from './decode.js'
  * @property {number} maxPayloadBytes
  * @property {number} connectTimeoutMs the handshake and the first round trip must finish within it
  * @property {number} heartbeatTickMs
- * @property {import('../lean/backoff.js').BackoffConfig} backoff
+ * @property {import('../../wire/backoff.js').BackoffConfig} backoff
  */
 
 /**

@@ -12,9 +12,9 @@
  * a connected client. A server that never answers pings has its clients counted connected
  * when the connect timeout passes.
  */
-import { DeadlineSweeper } from '../lean/scheduler.js'
-import { FrameCache } from '../lean/frame-cache.js'
-import { backoffDelayMs } from '../lean/backoff.js'
+import { DeadlineSweeper } from '../../wire/scheduler.js'
+import { FrameCache } from '../../wire/frame-cache.js'
+import { backoffDelayMs } from '../../wire/backoff.js'
 import { WEBSOCKET_EVENT } from '../../../lib/cli-options/websocket.js'
 import { decodeInto } from './decode.js'
 import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'

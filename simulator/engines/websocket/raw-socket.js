@@ -1,13 +1,13 @@
 /**
  * A plain WebSocket client on the lean engine's built-in RFC 6455 implementation (opt-in:
  * `--ws-client builtin`, ws:// only): every socket reads into one shared buffer and the lean
- * engine's frame reader (../lean/raw-frames.js) handles frames where they lie, so a frame
+ * engine's frame reader (../../wire/raw-frames.js) handles frames where they lie, so a frame
  * costs what it costs the lean engine. It answers pings there; a close frame's status and
  * reason are kept for the reason the pool counts.
  */
 import net from 'node:net'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from '../lean/rfc6455.js'
-import { readFrames, protocolError } from '../lean/raw-frames.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from '../../wire/rfc6455.js'
+import { readFrames, protocolError } from '../../wire/raw-frames.js'
 import { errorText } from './reasons.js'
 
 /** @typedef {import('./pool.js').PlainPool} PlainPool */

@@ -6,7 +6,7 @@
  */
 
 /**
- * @typedef {import('./codec.js').DecodedEvent} DecodedEvent
+ * @typedef {import('../engines/lean/codec.js').DecodedEvent} DecodedEvent
  * @typedef {{ text: string, bytes: Buffer, event: string, args: unknown[] | null, ns?: number }} CachedFrame
  */
 
