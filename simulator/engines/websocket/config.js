@@ -6,7 +6,7 @@
  */
 import { invalidOption } from '../../../lib/errors.js'
 import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
-import { LEAN_DEFAULTS } from '../lean/config.js'
+import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
 import { compileMatcher } from './decode.js'
 
 /**
@@ -64,9 +64,9 @@ export function resolvePlainConfig (options) {
     match: compileMatcher(options.match),
     reconnect: options.reconnect !== false,
     identity: options.identity,
-    maxPayloadBytes: options.maxPayloadBytes ?? LEAN_DEFAULTS.maxPayloadBytes,
-    connectTimeoutMs: options.connectTimeoutMs ?? LEAN_DEFAULTS.connectTimeoutMs,
-    heartbeatTickMs: options.heartbeatTickMs ?? LEAN_DEFAULTS.heartbeatTickMs,
+    maxPayloadBytes: options.maxPayloadBytes ?? CONNECTION_DEFAULTS.maxPayloadBytes,
+    connectTimeoutMs: options.connectTimeoutMs ?? CONNECTION_DEFAULTS.connectTimeoutMs,
+    heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
     // --reconnect-spread (the swarm's spreadBackoff) or the defaults, as for the lean engine.
     backoff: options.backoff ?? RECONNECT_DEFAULTS
   }
