@@ -5,6 +5,7 @@
 import { invalidOption } from '../errors.js'
 import { parseDurationMs, parseInteger } from '../options.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../protocol.js'
+import { defineOptions } from './define.js'
 
 /** How a broadcast reaches every worker's clients. */
 export const ADAPTER_NAMES = Object.freeze(['memory', 'cluster', 'redis', 'redis-streams'])
@@ -48,8 +49,7 @@ export function parseEventName (value, flag, alsoTaken = []) {
   return event
 }
 
-/** @type {import('./index.js').OptionDef[]} */
-export const SERVE_OPTIONS = [
+export const SERVE_OPTIONS = defineOptions([
   {
     name: 'port',
     alias: 'p',
@@ -167,4 +167,4 @@ export const SERVE_OPTIONS = [
   },
   { name: 'pid', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
   { name: 'interval', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }
-]
+])
