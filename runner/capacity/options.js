@@ -7,7 +7,7 @@
 import { invalidOption } from '../../lib/errors.js'
 import { keyOf, optionsOf, parseOptions } from '../../lib/cli-options/index.js'
 import { formatRounds } from '../../lib/options.js'
-import { METRICS, parseThresholdOf } from '../../results/thresholds.js'
+import { THRESHOLD_METRICS as METRICS, parseThresholdOf } from '../../results/index.js'
 import { normalizeRunOptions } from '../options.js'
 
 /**
