@@ -193,7 +193,9 @@ export const MAX_NAMESPACES = 16
  */
 export function parseNamespace (value, flag = '--namespace') {
   const text = String(value)
-  if (!/^\/[^\s,]{0,199}$/.test(text)) throw invalidOption(flag, `must be a namespace: / followed by up to 199 characters other than spaces and commas, got ${JSON.stringify(text)}`)
+  if (!/^\/[^\s,]{0,199}$/.test(text)) {
+    throw invalidOption(flag, `must be a namespace: / followed by up to 199 characters other than spaces and commas, got ${JSON.stringify(text)}`)
+  }
   if (text === ADMIN_NAMESPACE) throw invalidOption(flag, `must not be the admin namespace ${ADMIN_NAMESPACE}`)
   return text
 }

@@ -13,7 +13,7 @@
  * @param {object} swarm
  * @param {string[]} swarm.namespaces every namespace each client joins
  * @param {string[]} swarm.events the events the clients hand to the swarm ('*': every one)
- * @param {((i: number) => import('./identity.js').ClientIdentity) | undefined} swarm.identity rendered at each attempt (simulator/identity.js handshakeIdentity)
+ * @param {((i: number) => import('./identity.js').ClientIdentity) | undefined} swarm.identity rendered at each attempt (handshakeIdentity)
  * @param {3 | 4 | null} swarm.eio the server's Engine.IO version (null: a plain WebSocket server)
  * @returns {PoolOptions}
  */

@@ -73,7 +73,9 @@ function handshakeFailure (at, polling, websocket, timeoutMs) {
   const why = timedOut
     ? `the handshakes timed out: the server took the connections and answered nothing in ${timeoutMs / 1000} s, on polling and on WebSocket`
     : `polling: ${reason(polling)}; websocket: ${reason(websocket)}`
-  return Object.assign(new Error(`no Engine.IO handshake at ${at} (${why})`), { fault: /** @type {HandshakeFault} */ (timedOut ? 'timed-out' : notFound ? 'no-engine-io' : null) })
+  /** @type {HandshakeFault} */
+  const fault = timedOut ? 'timed-out' : notFound ? 'no-engine-io' : null
+  return Object.assign(new Error(`no Engine.IO handshake at ${at} (${why})`), { fault })
 }
 
 /**

@@ -53,7 +53,9 @@ export async function inspectServer (options, { identity, env, signal, timeoutMs
     look = await lookOnce(options, first, timeoutMs)
   }
   if (look.fault === 'no-engine-io') {
-    const waited = options.waitForServerMs ? `still, after --wait-for-server ${options.waitForServerMs / 1000} s` : 'give --wait-for-server 2m for a server still starting'
+    const waited = options.waitForServerMs
+      ? `still, after --wait-for-server ${options.waitForServerMs / 1000} s`
+      : 'give --wait-for-server 2m for a server still starting'
     throw new IoswarmError(CODES.NO_ENGINE_IO, `${look.handshakeError}: nothing was started; check --url and --path (${waited})`)
   }
   return look.server

@@ -32,7 +32,8 @@ import { VERSION } from '../lib/version.js'
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @returns {SimResult}
  */
-export function swarmResult ({ id, options, startedAt, agent, server, clock, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, churn }) {
+export function swarmResult (ended) {
+  const { id, options, startedAt, server, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, churn } = ended
   const endedAt = wallMs()
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -45,9 +46,9 @@ export function swarmResult ({ id, options, startedAt, agent, server, clock, cli
     endedAt: Math.round(endedAt),
     options: { ...options, transport: formatTransportMix(options.transport) },
     engine: options.engine,
-    agent,
+    agent: ended.agent,
     server,
-    clock,
+    clock: ended.clock,
     clients,
     destinations,
     ...(sourceAddresses.length > 0 ? { sourceAddresses } : {}),

@@ -125,7 +125,7 @@ export async function startSwarm (options, hooks = {}) {
 
 /**
  * The swarm's parts, wired to each other: who each client is, what it records, how it
- * behaves, the server as the inspection saw it, the clients' pool and the ramp that opens it.
+ * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
  * @param {import('./options.js').SimOptions} options
  * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void }} context
  */
