@@ -214,3 +214,14 @@ export function parseNamespaces (value, flag = '--namespace') {
   if (names.length > MAX_NAMESPACES) throw invalidOption(flag, `must be given 1 to ${MAX_NAMESPACES} times, got ${names.length}`)
   return names.map((name) => parseNamespace(name, flag))
 }
+
+/**
+ * A run id: the Redis key prefix of a run, so a short set of safe characters.
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseRunId (value, flag = '--run') {
+  const runId = String(value)
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  return runId
+}

@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { meetsThreshold, THRESHOLD_METRICS } from '../../results/index.js'
+import { meetsThreshold, METRICS } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5
@@ -63,7 +63,7 @@ function excuseFor (slo, { valueOf, simulators, connecting, floorMaxMs }) {
   const busy = window.filter((s) => s.eluMax >= BUSY_ELU)
   if (busy.length > 0) return { text: `${saturationText(busy)} ${when}`, limitedBy: 'saturated' }
   const stall = worst(window, (s) => s.loopDelayMaxMs)
-  if (THRESHOLD_METRICS[slo.metric]?.kind !== 'delay') {
+  if (METRICS[slo.metric]?.kind !== 'delay') {
     return stall && stall.loopDelayMaxMs >= LOOP_STALL_MS ? { text: `the event loop of simulator ${stall.id} was held up ${formatMs(stall.loopDelayMaxMs)} ${when}`, limitedBy: 'saturated' } : null
   }
   const value = valueOf(slo)
