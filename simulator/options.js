@@ -5,10 +5,9 @@
  * values said) before any socket opens.
  */
 import { invalidOption } from '../lib/errors.js'
-import { parseHttpUrl, parseNamespace } from '../lib/options.js'
+import { parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
 import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
 import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
-import { MAX_NAMESPACES } from '../lib/cli-options/scenario.js'
 import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
@@ -130,9 +129,7 @@ function sliceOf (value) {
  * @returns {{ namespace: string, namespaces: string[] }}
  */
 function namespacesOf (given, urlPath) {
-  const list = given === undefined || given === null ? [] : [given].flat().map((n) => parseNamespace(n))
-  const namespaces = [...new Set(list.length > 0 ? list : [parseNamespace(urlPath === '' ? '/' : urlPath)])]
-  if (namespaces.length > MAX_NAMESPACES) throw invalidOption('--namespace', `takes at most ${MAX_NAMESPACES} namespaces, got ${namespaces.length}`)
+  const namespaces = parseNamespaces(given) ?? [parseNamespace(urlPath === '' ? '/' : urlPath, '--url')]
   return { namespace: namespaces[0], namespaces }
 }
 

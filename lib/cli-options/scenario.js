@@ -57,8 +57,6 @@ export function parseQueryTemplate (value, flag) {
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
 
-/** Most namespaces one client joins. */
-export const MAX_NAMESPACES = 16
 /** Fastest emit rate of one client. */
 export const MAX_EMITS_PER_SECOND = 1000
 

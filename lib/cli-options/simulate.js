@@ -187,6 +187,16 @@ export const SIMULATE_OPTIONS = defineOptions([
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
   },
   {
+    name: 'wait-for-server',
+    to: 'waitForServerMs',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    defaultText: 'one look: an address with no Engine.IO at the path (HTTP 404) stops before the swarm (exit 2)',
+    describe: 'Before the swarm, keep looking for the server\'s handshake (every second) for up to this long, for a server still starting: 30s, 2m',
+    parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
+  },
+  {
     name: 'keep-alive',
     type: 'boolean',
     default: true,
