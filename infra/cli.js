@@ -13,9 +13,8 @@ import { VERSION } from '../lib/version.js'
 import { stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, envNameOf, fleetSimulatorOptions, keyOf, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
-import { parseHttpUrl, parseInteger } from '../lib/options.js'
+import { parseHttpUrl, parseInteger, parseRunId } from '../lib/options.js'
 import { redactUrl } from '../lib/redis.js'
-import { parseRunId } from '../runner/options.js'
 import { normalizeSimOptions } from '../simulator/index.js'
 import { describeFailure, formatResult, runPlan, succeeded } from './fleet/exec.js'
 import { parseHostsList, readHostsFile } from './fleet/hosts.js'
@@ -54,7 +53,7 @@ const execCommand = {
     .parserConfiguration({ 'populate--': true }),
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('fleet exec', args) }
-    const command = /** @type {string[]} */ ([...argv._.slice(2), ...(argv['--'] ?? [])]).map(String)
+    const command = /** @type {string[]} */ ([...argv._.slice(2), ...(args['--'] ?? [])]).map(String)
     if (command.length === 0) throw invalidOption('exec', 'needs a command after --, as in: ioswarm fleet exec -f hosts.txt -- uptime')
     const hosts = await resolveHosts(argv)
     await execute(planExec(hosts, command, sshOptions(argv)), argv, `${hosts.length} hosts`)

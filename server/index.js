@@ -13,7 +13,8 @@ import { invalidOption } from '../lib/errors.js'
 import { parseInteger } from '../lib/options.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../lib/protocol.js'
-import { parseEventName, parseNamespaces } from '../lib/cli-options/serve.js'
+import { parseEventName } from '../lib/cli-options/serve.js'
+import { parseNamespaces } from '../lib/options.js'
 import { createAdapterSetup } from './adapters.js'
 import { serveApp } from './app.js'
 import { createBroadcastHandler } from './broadcast.js'
@@ -25,6 +26,7 @@ import { tokenMatches } from './token.js'
 import { PARSER_NAMES } from '../lib/cli-options/simulate.js'
 
 export { PARSER_NAMES }
+export { normalizeServeOptions } from './options.js'
 
 /**
  * @typedef {import('../lib/schema.js').ServerSample} ServerSample
