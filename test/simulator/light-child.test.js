@@ -1,15 +1,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { forkSimulator } from '../../simulator/spawn.js'
 import { normalizeSimOptions } from '../../simulator/options.js'
+import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
 import { startTestServer, waitForClients } from '../helpers/swarm.js'
-
-const HOOK = fileURLToPath(new URL('../helpers/module-log.js', import.meta.url))
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /**
  * What a simulator child without --otlp, --metrics-port, --redis, a YAML config, a CSV feeder
@@ -34,26 +31,21 @@ async function loadedBy (t, input) {
   const options = { ...normalizeSimOptions({ url: server.url, clients: 2, ramp: '0', duration: '60s', ...input }), id: 'light' }
   const child = forkSimulator(options, {
     link: { runId: 'light-run', ipc: true },
-    env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${HOOK}`, IOSWARM_TEST_MODULE_LOG: log }
+    env: moduleLogEnv(log)
   })
   t.after(() => child.stop(2000))
   await waitForClients(server, 2)
   await child.stop()
   const { exitCode } = await child.outcome
   assert.equal(exitCode, 0, child.failure() ?? '')
-  const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean)
-  const packages = new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => {
-    const [scopeOrName, name] = u.slice(u.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/')
-    return scopeOrName.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName
-  }))
-  const files = urls.filter((u) => u.startsWith('file:') && !u.includes('/node_modules/')).map((u) => path.relative(ROOT, fileURLToPath(u)))
-  return { packages, files }
+  return readModuleLog(log)
 }
 
 test('a lean simulator child loads none of the optional parts: no metrics, Redis, OpenTelemetry, server, report, socket.io-client', async (t) => {
   const { packages, files } = await loadedBy(t, { engine: 'lean' })
-  // The log is real: it holds what the child did load (its engine and the ws library).
-  assert.ok(files.includes('simulator/engines/lean.js') && packages.has('ws'), `the hook saw the child's own modules: ${[...packages].join(', ')}`)
+  // The log is real: it holds what the child did load, imported (its engine, the ws library) and
+  // require()d (the histogram library).
+  assert.ok(files.includes('simulator/engines/lean.js') && packages.has('ws') && packages.has('hdr-histogram-js'), `the log saw the child's own modules: ${[...packages].join(', ')}`)
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client'), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
 })
