@@ -11,7 +11,8 @@
  * - `child`: simulator/child.js forked with an IPC channel, as `ioswarm run` forks it. `readyMs`:
  *   fork → its answer to a first IPC message (every static import loaded); `clientsMs`: fork →
  *   its --clients lean WebSocket clients connected to a socket.io server in this process
- *   (reporting over IPC, as under `run`); `peakRssBytes`: the child's VmHWM then.
+ *   (reporting over IPC, as under `run`); `readyPeakRssMiB`, `peakRssMiB`: the child's VmHWM
+ *   (peak RSS) when ready, and once its clients are connected.
  * - `help`, `version`: `node bin/ioswarm.js --help` / `--version`, spawn → exit; peak RSS from
  *   /usr/bin/time (null without it).
  */
@@ -55,13 +56,14 @@ async function measureChild (dir, server) {
   // Before a swarm, a resize is answered at once ("not started yet"): the child is loaded.
   child.send({ type: 'ioswarm:resize', clients })
   const readyMs = /** @type {number} */ (await ready)
+  const readyRssBytes = peakRss(/** @type {number} */ (child.pid))
   child.send({ type: 'ioswarm:simulate', options, link: { runId: 'startup', ipc: true }, forwardMessages: false })
   while (server.io.engine.clientsCount < clients) await new Promise((resolve) => setTimeout(resolve, 2))
   const clientsMs = performance.now() - started
   const peakRssBytes = peakRss(/** @type {number} */ (child.pid))
   child.kill('SIGTERM')
   await exited
-  return { readyMs, clientsMs, peakRssBytes }
+  return { readyMs, readyRssBytes, clientsMs, peakRssBytes }
 }
 
 /**
@@ -120,6 +122,7 @@ for (const [dir, s] of samples) {
     checkout: at,
     clients,
     readyMs: stats(s.child.map((c) => c.readyMs)),
+    readyPeakRssMiB: stats(s.child.map((c) => c.readyRssBytes / 1048576)),
     clientsMs: stats(s.child.map((c) => c.clientsMs)),
     peakRssMiB: stats(s.child.map((c) => c.peakRssBytes / 1048576)),
     ...context
