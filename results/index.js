@@ -15,3 +15,4 @@ export { parseThreshold, evaluateThresholds, thresholdHelp } from './thresholds.
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { createLiveMetrics, createRunMetrics, createServerMetrics, followCollector, serveMetrics, parseMetricsPort, startMetricsOutputs } from './metrics/index.js'
 export { capacityStepsCsv } from './capacity-csv.js'
+export { checkCiPaths, junitXml, summaryJson, writeCiOutputs } from './ci.js'
