@@ -64,7 +64,8 @@ test('readResult reads every kind a report reads, each as a report reads it', as
   const sim = await readResult(fixtures('sim-chat.json'))
   assert.equal(sim.kind, 'simulator')
   assert.equal(sim.result.kind, 'run', 'a simulate result is read as a run of one simulator')
-  assert.equal((await readResult(fixtures('sim-workers.json'))).result.from?.workers, 2)
+  const workers = await readResult(fixtures('sim-workers.json'))
+  assert.equal(workers.kind === 'simulator' && workers.result.from?.workers, 2)
   assert.equal((await readResult(fixtures('capacity-small.json'))).kind, 'capacity')
 })
 
