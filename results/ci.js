@@ -61,6 +61,34 @@ function casesOf (entry) {
 }
 
 /**
+ * One testcase; a failed one has a failure element whose message is the measured value.
+ * @param {CiCase} c
+ * @param {string} classname
+ */
+function testcaseXml (c, classname) {
+  const open = `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(c.name)}" time="0">`
+  if (c.ok) return `${open}<system-out>${escapeXml(c.actual)}</system-out></testcase>`
+  return `${open}\n      <failure message="${escapeXml(c.actual)}" type="threshold">${escapeXml(`${c.name} failed: ${c.actual}`)}</failure>\n    </testcase>`
+}
+
+/**
+ * The testsuite of one result.
+ * @param {CiEntry} entry
+ * @param {string} command
+ */
+function testsuiteXml (entry, command) {
+  const cases = casesOf(entry)
+  const { run } = entry.result
+  const classname = `ioswarm.${command}.${entry.kind === 'capacity' ? 'slo' : 'thresholds'}`
+  const attributes = [
+    ['name', run.name], ['id', run.id], ['tests', cases.length], ['failures', cases.filter((c) => !c.ok).length], ['errors', 0], ['skipped', 0],
+    ['time', Math.max(0, (run.endedAt - run.startedAt) / 1000).toFixed(3)], ['timestamp', new Date(run.startedAt).toISOString().slice(0, 19)],
+    ...(entry.file ? [['file', entry.file]] : [])
+  ].map(([k, v]) => `${k}="${escapeXml(v)}"`).join(' ')
+  return [`  <testsuite ${attributes}>`, ...cases.map((c) => testcaseXml(c, classname)), '  </testsuite>'].join('\n')
+}
+
+/**
  * JUnit XML: a testsuite per result, a testcase per verdict, a failure element carrying the
  * measured value for each verdict that failed.
  * @param {CiEntry[]} entries
@@ -68,23 +96,9 @@ function casesOf (entry) {
  * @returns {string}
  */
 export function junitXml (entries, command) {
-  const suites = entries.map((entry) => {
-    const cases = casesOf(entry)
-    const failures = cases.filter((c) => !c.ok).length
-    const { run } = entry.result
-    const seconds = Math.max(0, (run.endedAt - run.startedAt) / 1000)
-    const body = cases.map((c) => {
-      const open = `    <testcase classname="${escapeXml(`ioswarm.${command}.${entry.kind === 'capacity' ? 'slo' : 'thresholds'}`)}" name="${escapeXml(c.name)}" time="0">`
-      return c.ok
-        ? `${open}<system-out>${escapeXml(c.actual)}</system-out></testcase>`
-        : `${open}\n      <failure message="${escapeXml(c.actual)}" type="threshold">${escapeXml(`${c.name} failed: ${c.actual}`)}</failure>\n    </testcase>`
-    })
-    return `  <testsuite name="${escapeXml(run.name)}" id="${escapeXml(run.id)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" ` +
-      `time="${seconds.toFixed(3)}" timestamp="${new Date(run.startedAt).toISOString().slice(0, 19)}"${entry.file ? ` file="${escapeXml(entry.file)}"` : ''}>\n${body.join('\n')}${body.length ? '\n' : ''}  </testsuite>`
-  })
   const all = entries.flatMap(casesOf)
-  return '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="ioswarm ${escapeXml(command)}" tests="${all.length}" failures="${all.filter((c) => !c.ok).length}" errors="0">\n${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`
+  const head = `<testsuites name="ioswarm ${escapeXml(command)}" tests="${all.length}" failures="${all.filter((c) => !c.ok).length}" errors="0">`
+  return ['<?xml version="1.0" encoding="UTF-8"?>', head, ...entries.map((e) => testsuiteXml(e, command)), '</testsuites>', ''].join('\n')
 }
 
 /**
@@ -162,7 +176,10 @@ export async function checkCiPaths (paths) {
  */
 export async function writeCiOutputs (paths, entries, run) {
   const files = []
-  const outputs = /** @type {const} */ ([['--junit', paths.junit, () => junitXml(entries, run.command)], ['--summary-json', paths.summaryJson, () => `${JSON.stringify(summaryJson(entries, run), null, 2)}\n`]])
+  const outputs = /** @type {const} */ ([
+    ['--junit', paths.junit, () => junitXml(entries, run.command)],
+    ['--summary-json', paths.summaryJson, () => `${JSON.stringify(summaryJson(entries, run), null, 2)}\n`]
+  ])
   for (const [flag, path, text] of outputs) {
     if (path === undefined || path === null || path === '') continue
     const file = resolve(String(path))

@@ -57,9 +57,10 @@ async function runReport (args) {
     ? { ...x, file: files[i] }
     : { ...x, file: files[i], verdicts: thresholds.length ? evaluateThresholds(x.result, thresholds) : x.result.thresholds ?? [] }))
   const first = entries[0]
+  const generatedAt = Date.now()
   const html = args.compare
     ? buildCompareReport(items.map((x) => x.result), { labels: args.label })
-    : first.kind === 'capacity' ? buildCapacityReport(first.result, { generatedAt: Date.now() }) : buildReport({ ...first.result, thresholds: first.verdicts }, { generatedAt: Date.now() })
+    : first.kind === 'capacity' ? buildCapacityReport(first.result, { generatedAt }) : buildReport({ ...first.result, thresholds: first.verdicts }, { generatedAt })
   const out = resolve(args.out ?? join(dirname(files[0]), args.compare ? 'compare.html' : 'report.html'))
   try {
     await writeFile(out, html)

@@ -97,7 +97,7 @@ export function simulatorAsRun (sim) {
     ...(c.acceptTime ? { acceptTime: withoutHistogram(c.acceptTime) } : {}),
     server: [],
     ...(scenario ? { scenario } : {}),
-    deliveries: deliveryBreakdown(folded, clocks)
+    deliveries: countRolledUp(deliveryBreakdown(folded, clocks), sim.messageRollups ?? [])
   }
   return {
     schemaVersion: sim.schemaVersion,
@@ -139,6 +139,22 @@ function rollupReport (g, i) {
 }
 
 /**
+ * The breakdown counts each rollup as one message (one report); it stands for `messages`. A
+ * rollup's report lands in the row of its event for everyone on '/' (it carries no namespace
+ * or room), so that row, the namespace's and the total count the rest.
+ * @param {import('../../lib/schema.js').DeliveryBreakdown} breakdown
+ * @param {MessageRollup[]} rollups
+ */
+function countRolledUp (breakdown, rollups) {
+  for (const g of rollups) {
+    const more = g.messages - 1
+    const own = breakdown.rows.find((r) => r.namespace === '/' && r.room === null && r.foldedRooms === 0 && r.event === g.event)
+    for (const row of [own, breakdown.namespaces.find((r) => r.namespace === '/'), breakdown.total]) if (row) row.messages += more
+  }
+  return breakdown
+}
+
+/**
  * The simulator's one-second health samples, each flagged saturated as a run's collector does.
  * With --workers the samples of every worker are interleaved: per second, the worst worker's.
  * @param {SimResult} sim
@@ -151,8 +167,9 @@ function healthSeries (sim, workers) {
     const bySecond = new Map()
     for (const s of samples) {
       const second = Math.floor(s.t / 1000)
-      const into = bySecond.get(second)
-      bySecond.set(second, into ? /** @type {typeof s} */ (Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === 't' ? into.t : Math.max(v, /** @type {any} */ (into)[k])]))) : s)
+      const into = /** @type {Record<string, number> | undefined} */ (bySecond.get(second))
+      const worst = into && Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === 't' ? into.t : Math.max(v, into[k])]))
+      bySecond.set(second, /** @type {typeof s} */ (worst || s))
     }
     samples = [...bySecond.values()]
   }

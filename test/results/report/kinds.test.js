@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { resultKind, simulatorAsRun, toReportable } from '../../../results/report/kinds.js'
 import { buildAnyReport } from '../../../results/report/index.js'
 import { evaluateThresholds, parseThreshold } from '../../../results/thresholds.js'
+import { formatRunSummary } from '../../../results/summary.js'
 
 /** @param {string} name */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -29,15 +30,16 @@ test('a simulate result reads as a run of one distribution with one simulator', 
   assert.deepEqual(d.rounds, [], 'chat lines carry no round')
   assert.equal(d.messages.length, 20, 'the messages kept whole; the rolled-up ones are not messages')
   assert.ok(d.messages.every((m) => m.simulators === 1 && !('histogram' in m.relative)))
-  // The 10 rolled-up lines count in the delivery totals (one row of their own each rollup).
+  // The 10 rolled-up lines count in the delivery totals.
   const total = /** @type {import('../../../lib/schema.js').DeliveryBreakdown} */ (d.deliveries).total
   assert.equal(total.expected, 30 * 39)
   assert.equal(total.missing, 1)
-  assert.equal(total.messages, 21)
+  assert.equal(total.messages, 30, 'the rolled-up lines counted as the messages they were')
   assert.equal(d.health.filter((h) => h.saturated).length, 1, 'saturated seconds flagged as a run\'s collector flags them')
   assert.ok(d.timeline.every((p) => p.simulator === 'sim-chat'))
   assert.ok(d.connectTime.curve.length > 0 && !('histogram' in d.connectTime))
   assert.equal(d.scenario?.emits?.sent, 120)
+  assert.match(formatRunSummary(run), /^no rounds; all 30 messages: reached 1169\/1170, missing 1, rel p50 \S+, p99 \S+, max \S+, abs p99 \S+$/m, 'the terminal summary too')
 })
 
 test('a --workers result: one simulator, its workers said, health per second the worst worker\'s', () => {
