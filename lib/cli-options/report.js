@@ -1,9 +1,9 @@
 /**
  * Options of `ioswarm report`, and the CI outputs that `run` and `capacity` write too.
  */
+import { defineOptions } from './define.js'
 
-/** @type {import('./index.js').OptionDef[]} */
-export const REPORT_OPTIONS = [
+export const REPORT_OPTIONS = defineOptions([
   {
     name: 'compare',
     type: 'boolean',
@@ -29,4 +29,4 @@ export const REPORT_OPTIONS = [
     commands: ['run', 'capacity', 'report'],
     describe: 'Write a small machine-readable summary to this file: per result its kind, clients, deliveries, worst delays, verdicts (or the capacity answer), and the exit code'
   }
-]
+])
