@@ -24,13 +24,14 @@ const total = (counts) => Object.values(counts).reduce((s, n) => s + n, 0)
 
 /**
  * Wrong and second copies, in capitals when there are any (a server that sends a room's
- * message to another room, or a message twice, is wrong whatever its delays).
- * @param {{ misdelivered: number, duplicates: number }} copies
+ * message to another room, or a message twice, is wrong whatever its delays); lines back to
+ * their sender (echo) when any came: not wrong (io.emit relays to everyone), never received.
+ * @param {{ misdelivered: number, duplicates: number, echo?: number }} copies
  */
-export function formatCopies ({ misdelivered, duplicates }) {
+export function formatCopies ({ misdelivered, duplicates, echo = 0 }) {
   const wrong = misdelivered > 0 ? `MISDELIVERED ${misdelivered} copies (to clients not in the message's room)` : 'misdelivered 0'
   const twice = duplicates > 0 ? `DUPLICATED ${duplicates} copies (a second copy to one client)` : 'duplicated 0'
-  return `copies: ${wrong}, ${twice}`
+  return `copies: ${wrong}, ${twice}${echo > 0 ? `, echo ${echo} (lines back to their sender, not counted as received)` : ''}`
 }
 
 /**

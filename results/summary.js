@@ -145,7 +145,7 @@ function scenarioLines (d) {
   const faults = deliveryFaults(d)
   const table = formatDeliveryTable(d.deliveries)
   return [
-    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated })] : []),
+    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated, echo: faults.echo })] : []),
     ...formatNamespaces(d.clients.namespaces),
     ...formatScenario(d.scenario),
     ...(table ? [table] : [])

@@ -86,7 +86,11 @@ export function formatSimSummary (r) {
   }
   const kept = [...r.messages, ...(r.messageRollups ?? [])]
   if (kept.length > 0) {
-    lines.push(formatCopies({ misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0), duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0) }))
+    lines.push(formatCopies({
+      misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0),
+      duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0),
+      echo: kept.reduce((sum, m) => sum + (m.echo ?? 0), 0)
+    }))
   }
   lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario))
   if (r.recorder && r.recorder.lateReceipts > 0) {

@@ -46,7 +46,7 @@ const MAX_ROLLUPS = 64
  * @property {number} lastMono latest receipt
  * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt
  * @property {Set<number> | null} members for a room message: the clients meant to be in the room (the rest are misdelivered copies)
- * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is neither expected nor counted
+ * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is not expected, and an echo if it comes
  * @property {Uint32Array} receivedBits
  * @property {number} receivedExpected
  * @property {import('../lib/histogram.js').Histogram} relative
@@ -58,7 +58,13 @@ const MAX_ROLLUPS = 64
  * @property {boolean} drained every expected client has it
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
- * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered'> & { misdelivered: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
+ * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered' | 'echo'> & { misdelivered: number, echo: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
+ */
+
+/**
+ * A reconnect storm's gap (simulator/storms.js createStormTracker): receipts of the messages
+ * sent while clients were away, by the recorder's key and the send time on this process's clock.
+ * @typedef {{ following: () => boolean, message: (i: number, key: string, sentAt: number | null) => void }} Gap
  */
 
 /**
@@ -129,9 +135,14 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {number} [options.keepClosed] closed reports kept whole; older ones are rolled up
  * @param {MessageFields} [options.fields] where messages keep their id, send time and room
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
+ * @param {Gap | null} [options.gap] a reconnect storm's gap (simulator/storms.js), told of every receipt by the key found here
  */
-export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/' }) {
+export function createRecorder ({
+  clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null
+}) {
   const idOf = fields.id
+  const sentAtOf = fields.sentAt
   // Content ids by args array: engines that decode a frame once hand every client the same
   // array, so a message without an id is hashed once per process, not once per copy.
   /** @type {WeakMap<unknown[], string>} */
@@ -143,8 +154,13 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
    * @type {Map<string, { members: Set<number>, joined: Set<number> }> | null}
    */
   let rooms = null
-  /** Keys of this process's own emits (a chat line), by sender: no one expects its own line back. @type {Map<string, number>} */
+  /** Ids of this process's own lines (a chat line) and their sender: no one expects its own line back. @type {Map<string, number>} */
   const own = new Map()
+  /** @param {string} id @param {number} i */
+  const remember = (id, i) => {
+    own.set(id, i)
+    if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
+  }
   /** @param {string} name */
   const roomNamed = (name) => {
     rooms ??= new Map()
@@ -215,6 +231,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         missing: 0,
         duplicates: 0,
         misdelivered: 0,
+        echo: 0,
         late: 0,
         firstAt: report.firstAt,
         lastAt: report.firstAt,
@@ -230,6 +247,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     group.missing += report.missing
     group.duplicates += report.duplicates
     group.misdelivered += report.misdelivered ?? 0
+    group.echo += report.echo ?? 0
     group.late += report.late
     group.firstAt = Math.min(group.firstAt, report.firstAt)
     group.lastAt = Math.max(group.lastAt, report.firstAt)
@@ -285,9 +303,9 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       expectedBits = connected.slice()
       for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
     }
-    const sender = own.get(key)
+    const sender = own.get(id)
     if (sender !== undefined) {
-      own.delete(key)
+      own.delete(id)
       // A server may send it back to its sender (io.to(room)) or not (socket.to(room)): either
       // is right, and that copy is not counted as received.
       if (expectedBits[sender >>> 5] & (1 << (sender & 31))) {
@@ -314,6 +332,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         missing: 0,
         duplicates: 0,
         misdelivered: 0,
+        echo: 0,
         late: 0,
         relative: { ...summarize(createHistogram()), histogram: '' },
         absolute: null,
@@ -373,15 +392,21 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     },
 
     /**
-     * Client `i` of this process emitted a message with this id that the server may relay
-     * as `event`: its own copy, if any, is received but never expected.
+     * Client `i` of this process emitted `args` (a line the server may relay, under any event):
+     * it never expects the line back, and a copy that does come back is an echo. The line is
+     * known by what identifies it on arrival: its id (stamped, or at --id-field); for a string,
+     * the string itself too (a server that wraps it, `{ user, message: "<it>" }` read with
+     * `--id-field message`); else the hash of its content (relayed unchanged).
      * @param {number} i
-     * @param {string} event
-     * @param {string} id
+     * @param {unknown[]} args
      */
-    ownMessage (i, event, id) {
-      own.set(`${keyPrefix}${event}:${id}`, i)
-      if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
+    ownLine (i, args) {
+      const first = args[0]
+      if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
+        const id = idOf(first)
+        if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i)
+      } else if (typeof first === 'string') remember(first, i)
+      remember(identify(args, fields).id, i)
     },
 
     /**
@@ -398,9 +423,15 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       const isObject = first !== null && typeof first === 'object'
       const rawId = isObject ? idOf(first) : undefined
       const batch = isObject ? first.batch : undefined
-      const key = keyPrefix + (typeof rawId === 'string' || typeof rawId === 'number'
+      const hasId = typeof rawId === 'string' || typeof rawId === 'number'
+      const key = keyPrefix + (hasId
         ? (typeof batch === 'string' ? `${event}:${batch}/${rawId}` : `${event}:${rawId}`)
         : `${event}:${contentIds.get(args) ?? contentId(args)}`)
+      // A storm's gap follows this key (no second identification); its send time on this clock.
+      if (gap !== null && gap.following()) {
+        const sentAt = hasId ? toEpochMs(sentAtOf(/** @type {object} */ (first))) : null
+        gap.message(i, key, sentAt === null ? null : sentAt - clockOffsetMs())
+      }
       let message = open.get(key)
       if (message === undefined) {
         const done = closed.get(key)
@@ -431,8 +462,11 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         return
       }
       message.receivedBits[word] |= bit
-      // The sender's own line back (io.to(room) includes it): not a delivery anyone waited for.
-      if (i === message.sender) return
+      // The sender's own line back (io.emit, io.to(room)): an echo, not a delivery anyone waited for.
+      if (i === message.sender) {
+        message.report.echo = (message.report.echo ?? 0) + 1
+        return
+      }
       // A copy for a room this client was never meant to be in: counted, never timed.
       if (message.members !== null && !(message.expectedBits[word] & bit) && !message.members.has(i)) {
         message.report.misdelivered = (message.report.misdelivered ?? 0) + 1
@@ -496,6 +530,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         missing: g.missing,
         duplicates: g.duplicates,
         misdelivered: g.misdelivered,
+        echo: g.echo,
         late: g.late,
         firstAt: g.firstAt,
         lastAt: g.lastAt,

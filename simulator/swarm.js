@@ -19,9 +19,11 @@ import { diagnoseConnect } from './diagnose.js'
 import { probeHandshake } from './handshake.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
-import { identify, messageFields } from './recorder.js'
+import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
+import { createEmitting } from './emitting.js'
+import { createStormTracker } from './storms.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities } from './identity.js'
@@ -98,6 +100,7 @@ export async function startSwarm (options, hooks = {}) {
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
+  const storms = createStormTracker(capacity)
   const recorder = createDeliveries({
     namespaces,
     clients: capacity,
@@ -106,14 +109,18 @@ export async function startSwarm (options, hooks = {}) {
     keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
     fields: messageFields(options),
-    onClose: (report) => hooks.onMessage?.(report)
+    onClose: (report) => hooks.onMessage?.(report),
+    // A storm's gap is told of each receipt by the recorder, with the key it found.
+    gap: storms
   })
   assignRooms(identities, recorder, capacity)
   /** @type {import('./engines/types.js').EnginePool | null} */
   let pool = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (pool)
-  const behaviours = createBehaviours({ options: sized, identities, deliveries: recorder, pool: usePool })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries: recorder, pool: usePool, simId: id }) : null
+  // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
+  const emitting = createEmitting({ options: sized, deliveries: recorder, pool: usePool })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries: recorder, emitting })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries: recorder, emitting, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = hookRunner?.identity ?? (options.auth || options.queryTemplate || options.headers?.length || options.sendOnOpen ? identities.of : undefined)
   const server = options.protocol === 'websocket' ? webSocketServerInfo(options) : await readServer(options, identity ? identity(0) : identities.of(0))
@@ -125,11 +132,12 @@ export async function startSwarm (options, hooks = {}) {
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
       recorder.setConnected(i, k, isUp)
+      emitting.nextSession(i, k)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
     onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive,
-    messageKey: stormMessageKey(messageFields(options), () => clock().offsetMs)
+    storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
   const events = hookRunner?.wantsEvents ? ['*'] : measured
@@ -189,12 +197,13 @@ export async function startSwarm (options, hooks = {}) {
   await waitForEnd(signal, options.durationMs)
   sizer.stop()
   churn?.stop()
+  emitting.stop()
   behaviours.stop()
   hookRunner?.stop()
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => behaviours.pendingAcks() === 0 && (hookRunner?.pendingAcks() ?? 0) === 0 && recorder.undelivered() === 0)
+    await drainEmits(() => emitting.pendingAcks() === 0 && recorder.undelivered() === 0)
   }
   clearInterval(ticker)
   sampleOnce()
@@ -243,20 +252,6 @@ export async function startSwarm (options, hooks = {}) {
  */
 function spreadBackoff (spreadMs) {
   return spreadMs ? { minMs: spreadMs / 2, maxMs: Math.max(5000, spreadMs), jitter: 1 } : undefined
-}
-
-/**
- * A message's identity and send time on this process's wall clock, for the storms' gap
- * (called only while a storm is followed).
- * @param {import('./recorder.js').MessageFields} fields
- * @param {() => number} offsetMs the reference clock minus this one
- * @returns {(event: string, args: unknown[]) => { key: string, sentAt: number | null }}
- */
-function stormMessageKey (fields, offsetMs) {
-  return (event, args) => {
-    const { id, batch, sentAt } = identify(args, fields)
-    return { key: `${event}:${batch ?? ''}/${id}`, sentAt: sentAt === null ? null : sentAt - offsetMs() }
-  }
 }
 
 /**
