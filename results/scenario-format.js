@@ -24,14 +24,23 @@ const total = (counts) => Object.values(counts).reduce((s, n) => s + n, 0)
 
 /**
  * Wrong and second copies, in capitals when there are any (a server that sends a room's
- * message to another room, or a message twice, is wrong whatever its delays); lines back to
- * their sender (echo) when any came: not wrong (io.emit relays to everyone), never received.
- * @param {{ misdelivered: number, duplicates: number, echo?: number }} copies
+ * message to another room, or a message twice, is wrong whatever its delays).
+ * @param {{ misdelivered: number, duplicates: number }} copies
  */
-export function formatCopies ({ misdelivered, duplicates, echo = 0 }) {
+export function formatCopies ({ misdelivered, duplicates }) {
   const wrong = misdelivered > 0 ? `MISDELIVERED ${misdelivered} copies (to clients not in the message's room)` : 'misdelivered 0'
   const twice = duplicates > 0 ? `DUPLICATED ${duplicates} copies (a second copy to one client)` : 'duplicated 0'
-  return `copies: ${wrong}, ${twice}${echo > 0 ? `, echo ${echo} (lines back to their sender, not counted as received)` : ''}`
+  return `copies: ${wrong}, ${twice}`
+}
+
+/**
+ * Lines back to their sender, when any came: not wrong (io.emit relays to everyone), never
+ * counted as received.
+ * @param {number} echo
+ * @returns {string[]} one line, or none
+ */
+export function formatEcho (echo) {
+  return echo > 0 ? [`echo: ${echo} copies of lines back to their sender (not expected of it, not counted as received)`] : []
 }
 
 /**

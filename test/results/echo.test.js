@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { mergeMessageReports } from '../../results/aggregate.js'
 import { deliveryBreakdown, deliveryFaults } from '../../results/deliveries.js'
 import { mergeDeliveries } from '../../results/merge.js'
-import { formatCopies } from '../../results/scenario-format.js'
+import { formatEcho } from '../../results/scenario-format.js'
 import { evaluateThresholds, parseThreshold } from '../../results/thresholds.js'
 import { messageReport } from './make-reports.js'
 
@@ -25,8 +25,8 @@ test('echo is summed by the merges of workers and of a run, and carried into the
 })
 
 test('echo in summaries (only when some came) and as a threshold over the copies that arrived', () => {
-  assert.equal(formatCopies({ misdelivered: 0, duplicates: 0 }), 'copies: misdelivered 0, duplicated 0')
-  assert.equal(formatCopies({ misdelivered: 0, duplicates: 0, echo: 4 }), 'copies: misdelivered 0, duplicated 0, echo 4 (lines back to their sender, not counted as received)')
+  assert.deepEqual(formatEcho(0), [])
+  assert.deepEqual(formatEcho(4), ['echo: 4 copies of lines back to their sender (not expected of it, not counted as received)'])
   /** @type {import('../../lib/schema.js').RunResult} */
   const run = JSON.parse(readFileSync(new URL('../fixtures/run-small.json', import.meta.url), 'utf8'))
   const entries = [{ simulator: 'a', report: line(3) }, { simulator: 'b', report: line(1) }]
