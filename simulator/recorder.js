@@ -26,17 +26,14 @@
  */
 import { createHash } from 'node:crypto'
 import { monotonicMs, processCpuMs, wallMs } from '../lib/clock.js'
-import { createHistogram, recordMs, summarize, encode, decode } from '../lib/histogram.js'
+import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.js'
 import { fieldGetter, toEpochMs } from '../lib/fields.js'
+import { REMEMBERED_KEYS, createClosedBook } from './recorder-closed.js'
+import { createRoomBook } from './recorder-rooms.js'
 // Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
 import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
 export { RECORDER_LIMITS }
-
-/** Keys remembered after their report was rolled up or their message left untracked, so a late copy is not taken for a new message. */
-const REMEMBERED_KEYS = 100_000
-/** Distinct (event, round) rollups; messages past it share one rollup with event '*'. */
-const MAX_ROLLUPS = 64
 
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
@@ -58,7 +55,6 @@ const MAX_ROLLUPS = 64
  * @property {boolean} drained every expected client has it
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
- * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered' | 'echo'> & { misdelivered: number, echo: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
  */
 
 /**
@@ -148,12 +144,9 @@ export function createRecorder ({
   /** @type {WeakMap<unknown[], string>} */
   const contentIds = new WeakMap()
   const keyPrefix = namespace === '/' ? '' : `${namespace}#`
-  /**
-   * Rooms by name: the clients meant to be in each (assigned) and those in it now (joined
-   * and not disconnected since). Null until a room is assigned: then room fields count.
-   * @type {Map<string, { members: Set<number>, joined: Set<number> }> | null}
-   */
-  let rooms = null
+  const rooms = createRoomBook()
+  // Closed reports kept whole, older ones rolled up, and keys forgotten (bounded).
+  const done = createClosedBook({ keepClosed })
   /** Ids of this process's own lines (a chat line) and their sender: no one expects its own line back. @type {Map<string, number>} */
   const own = new Map()
   /** @param {string} id @param {number} i */
@@ -161,23 +154,13 @@ export function createRecorder ({
     own.set(id, i)
     if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
   }
-  /** @param {string} name */
-  const roomNamed = (name) => {
-    rooms ??= new Map()
-    let room = rooms.get(name)
-    if (room === undefined) rooms.set(name, room = { members: new Set(), joined: new Set() })
-    return room
-  }
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
   /** @type {Map<string, OpenMessage>} */
   const open = new Map()
-  /** @type {Map<string, MessageReport>} */
-  const closed = new Map()
   let lateReceipts = 0
   let untrackedReceipts = 0
   let untrackedMessages = 0
-  let rolledUpMessages = 0
   /** @type {MessageReport | null} */
   let lastClosed = null
   let cpuReadMs = 0
@@ -195,70 +178,6 @@ export function createRecorder ({
     cpuReadMs = processCpuMs()
     cpuReadMono = now
   }
-  /** Keys of rolled-up messages (value true) and of untracked ones (false), oldest first, bounded. */
-  /** @type {Map<string, boolean>} */
-  const forgotten = new Map()
-  /** @type {Map<string, Rollup>} */
-  const rollups = new Map()
-
-  /**
-   * @param {string} key
-   * @param {boolean} rolledUp
-   */
-  function forget (key, rolledUp) {
-    forgotten.set(key, rolledUp)
-    if (forgotten.size > REMEMBERED_KEYS) forgotten.delete(/** @type {string} */ (forgotten.keys().next().value))
-  }
-
-  /**
-   * Folds the oldest kept report into its (event, round) rollup.
-   * @param {MessageReport} report
-   */
-  function rollUp (report) {
-    closed.delete(report.key)
-    forget(report.key, true)
-    rolledUpMessages++
-    let groupKey = `${report.event}\u0000${report.round}`
-    if (!rollups.has(groupKey) && rollups.size >= MAX_ROLLUPS - 1) groupKey = '*'
-    let group = rollups.get(groupKey)
-    if (group === undefined) {
-      group = {
-        event: groupKey === '*' ? '*' : report.event,
-        round: groupKey === '*' ? null : report.round,
-        messages: 0,
-        received: 0,
-        expected: 0,
-        missing: 0,
-        duplicates: 0,
-        misdelivered: 0,
-        echo: 0,
-        late: 0,
-        firstAt: report.firstAt,
-        lastAt: report.firstAt,
-        relative: createHistogram(),
-        absolute: null,
-        negative: 0
-      }
-      rollups.set(groupKey, group)
-    }
-    group.messages++
-    group.received += report.received
-    group.expected += report.expected
-    group.missing += report.missing
-    group.duplicates += report.duplicates
-    group.misdelivered += report.misdelivered ?? 0
-    group.echo += report.echo ?? 0
-    group.late += report.late
-    group.firstAt = Math.min(group.firstAt, report.firstAt)
-    group.lastAt = Math.max(group.lastAt, report.firstAt)
-    if (report.relative.histogram) group.relative.add(decode(report.relative.histogram))
-    if (report.absolute) {
-      group.absolute ??= createHistogram()
-      if (report.absolute.histogram) group.absolute.add(decode(report.absolute.histogram))
-      group.negative += report.absolute.negative ?? 0
-    }
-  }
-
   /**
    * @param {OpenMessage} message
    */
@@ -271,10 +190,9 @@ export function createRecorder ({
       report.absolute = { ...summarize(message.absolute), histogram: encode(message.absolute), negative: message.negative }
     }
     open.delete(report.key)
-    closed.set(report.key, report)
+    done.keep(report)
     lastClosed = report
     onClose(report)
-    if (closed.size > keepClosed) rollUp(/** @type {MessageReport} */ (closed.values().next().value))
   }
 
   /**
@@ -286,19 +204,14 @@ export function createRecorder ({
    */
   function openMessage (key, event, args, now) {
     const { id, batch, round, seq, sentAt, room } = identify(args, fields)
-    const targeted = rooms !== null && room !== null
-    const target = targeted ? rooms?.get(room) : undefined
+    const targeted = room !== null && rooms.active()
+    const target = targeted ? rooms.target(room, connected) : null
     let expectedBits
     let expected = 0
-    if (targeted) {
+    if (target !== null) {
       // Expected: the room's joined clients that are connected now (a room unknown here: none).
-      expectedBits = new Uint32Array(words)
-      for (const c of target?.joined ?? []) {
-        if (connected[c >>> 5] & (1 << (c & 31))) {
-          expectedBits[c >>> 5] |= 1 << (c & 31)
-          expected++
-        }
-      }
+      expectedBits = target.expectedBits
+      expected = target.expected
     } else {
       expectedBits = connected.slice()
       for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
@@ -341,7 +254,7 @@ export function createRecorder ({
       firstMono: now,
       lastMono: now,
       expectedBits,
-      members: targeted ? target?.members ?? new Set() : null,
+      members: target === null ? null : target.members,
       sender: sender ?? -1,
       receivedBits: new Uint32Array(words),
       receivedExpected: 0,
@@ -375,7 +288,7 @@ export function createRecorder ({
      * @param {string} room
      */
     assignRoom (i, room) {
-      roomNamed(room).members.add(i)
+      rooms.assign(i, room)
     },
 
     /**
@@ -386,9 +299,7 @@ export function createRecorder ({
      * @param {boolean} isIn
      */
     setJoined (i, room, isIn) {
-      const { joined } = roomNamed(room)
-      if (isIn) joined.add(i)
-      else joined.delete(i)
+      rooms.setJoined(i, room, isIn)
     },
 
     /**
@@ -434,13 +345,13 @@ export function createRecorder ({
       }
       let message = open.get(key)
       if (message === undefined) {
-        const done = closed.get(key)
-        if (done !== undefined) {
-          done.late++
+        const kept = done.closed(key)
+        if (kept !== undefined) {
+          kept.late++
           lateReceipts++
           return
         }
-        const gone = forgotten.get(key)
+        const gone = done.forgotten(key)
         if (gone !== undefined) {
           if (gone) lateReceipts++
           else untrackedReceipts++
@@ -450,7 +361,7 @@ export function createRecorder ({
           // A flood: more messages in flight than the recorder holds. Counted, not recorded.
           untrackedMessages++
           untrackedReceipts++
-          forget(key, false)
+          done.forget(key, false)
           return
         }
         message = openMessage(key, event, args, now)
@@ -515,38 +426,19 @@ export function createRecorder ({
     },
 
     /** @returns {MessageReport[]} the kept messages (the newest `keepClosed`), in order of first receipt */
-    reports () {
-      return [...closed.values()].sort((a, b) => a.firstAt - b.firstAt)
-    },
+    reports: () => done.reports(),
 
     /** @returns {MessageRollup[]} messages older than the kept ones, one entry per (event, round) */
-    rollups () {
-      return [...rollups.values()].map((g) => ({
-        event: g.event,
-        round: g.round,
-        messages: g.messages,
-        received: g.received,
-        expected: g.expected,
-        missing: g.missing,
-        duplicates: g.duplicates,
-        misdelivered: g.misdelivered,
-        echo: g.echo,
-        late: g.late,
-        firstAt: g.firstAt,
-        lastAt: g.lastAt,
-        relative: { ...summarize(g.relative), histogram: encode(g.relative) },
-        absolute: g.absolute && { ...summarize(g.absolute), histogram: encode(g.absolute), negative: g.negative }
-      })).sort((a, b) => a.firstAt - b.firstAt)
-    },
+    rollups: () => done.rollups(),
 
     /** @returns {RecorderInfo} the bounds and what they cost */
     info () {
-      return { maxOpen, keepClosed, rolledUpMessages, untrackedMessages, untrackedReceipts, lateReceipts }
+      return { maxOpen, keepClosed, rolledUpMessages: done.rolledUp(), untrackedMessages, untrackedReceipts, lateReceipts }
     },
 
     /** Live figures for progress lines. */
     stats () {
-      return { messages: open.size + closed.size + rolledUpMessages, open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
+      return { messages: open.size + done.size() + done.rolledUp(), open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
     }
   }
 }
