@@ -142,10 +142,15 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
   function facadeOf (i, k, session) {
     const nsp = namespaces[k]
     const live = () => emitting.live(i, k, session)
-    /** @param {string} event @param {unknown[]} args @param {import('./emitting.js').AckHandler} [onAck] */
-    const send = (event, args, onAck) => live() && emitting.send(i, k, event, args, emits, onAck ? { onAck } : undefined)
-    const emitWithAck = (/** @type {string} */ event, /** @type {unknown[]} */ args) => new Promise((resolve, reject) => {
-      const sent = send(event, args, (error, answer) => (error === null ? resolve(answer) : reject(error)))
+    /**
+     * @param {string} event
+     * @param {unknown[]} args
+     * @param {import('./emitting.js').AckHandler} [onAck]
+     * @param {boolean} [line] false: a join or leave, not a line the server may relay
+     */
+    const send = (event, args, onAck, line = true) => live() && emitting.send(i, k, event, args, emits, { onAck, line })
+    const emitWithAck = (/** @type {string} */ event, /** @type {unknown[]} */ args, line = true) => new Promise((resolve, reject) => {
+      const sent = send(event, args, (error, answer) => (error === null ? resolve(answer) : reject(error)), line)
       if (!sent) reject(new Error(`not connected to ${nsp}`))
     })
     return {
@@ -156,14 +161,14 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
       emitWithAck: (event, ...args) => emitWithAck(event, args),
       async join (room, { event = 'join', payload = { room } } = {}) {
         deliveries.assignRoom(i, k, room)
-        await emitWithAck(event, [payload])
+        await emitWithAck(event, [payload], false)
         if (!live()) return false
         deliveries.setJoined(i, k, room, true)
         return true
       },
       leave (room, { event = 'leave', payload = { room } } = {}) {
         deliveries.setJoined(i, k, room, false)
-        return send(event, [payload])
+        return send(event, [payload], undefined, false)
       },
       every (ms, callback) {
         if (!live()) return
