@@ -28,6 +28,8 @@ export const CODES = Object.freeze({
   COLLECTOR: 'IOSWARM_ERR_COLLECTOR',
   THRESHOLD: 'IOSWARM_ERR_THRESHOLD',
   INPUT: 'IOSWARM_ERR_INPUT',
+  /** The address answers, with no Engine.IO at the path (HTTP 404 on polling and WebSocket): --url or --path is wrong. */
+  NO_ENGINE_IO: 'IOSWARM_ERR_NO_ENGINE_IO',
   /** An emit's ack did not come within --ack-timeout (a count in results, never thrown). */
   ACK_TIMEOUT: 'IOSWARM_ERR_ACK_TIMEOUT'
 })
@@ -37,6 +39,7 @@ const EXIT_BY_CODE = {
   [CODES.INVALID_OPTION]: EXIT.USAGE,
   [CODES.LIMIT]: EXIT.USAGE,
   [CODES.INPUT]: EXIT.USAGE,
+  [CODES.NO_ENGINE_IO]: EXIT.USAGE,
   [CODES.THRESHOLD]: EXIT.THRESHOLD
 }
 
