@@ -234,11 +234,22 @@ export function createBehaviours ({ options, identities, deliveries, emitting })
     record () {
       if (join === null && emit === null) return null
       return {
-        ...(join === null ? {} : { joins: { event: join.event, sent: joins.sent, acked: joins.acked, unacked: joins.unacked, failed: joins.failed, reasons: joins.reasons.record(), time: { ...summarize(joins.time), histogram: encode(joins.time) } } }),
+        ...(join === null ? {} : { joins: recordJoins(join.event, joins) }),
         ...(emit === null ? {} : { emits: recordEmits(emit.event, emitters, emits, options.emitAck) })
       }
     }
   }
+}
+
+/**
+ * @typedef {{ sent: number, acked: number, unacked: number, failed: number }} JoinCounts
+ * @param {string} event
+ * @param {JoinCounts & { reasons: ReturnType<typeof createReasonCounter>, time: import('../lib/histogram.js').Histogram }} joins
+ * @returns {NonNullable<import('../lib/schema.js').ScenarioReport['joins']>}
+ */
+function recordJoins (event, joins) {
+  const { sent, acked, unacked, failed } = joins
+  return { event, sent, acked, unacked, failed, reasons: joins.reasons.record(), time: { ...summarize(joins.time), histogram: encode(joins.time) } }
 }
 
 /** An ack's outcome is counted by the machinery; --emit does nothing more with it. */

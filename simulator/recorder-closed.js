@@ -15,7 +15,9 @@ export const MAX_ROLLUPS = 64
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
- * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered' | 'echo'> & { misdelivered: number, echo: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
+ * @typedef {import('../lib/histogram.js').Histogram} Histogram
+ * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered' | 'echo'>
+ *   & { misdelivered: number, echo: number, relative: Histogram, absolute: Histogram | null, negative: number }} Rollup
  */
 
 /**

@@ -438,7 +438,8 @@ export function createRecorder ({
 
     /** Live figures for progress lines. */
     stats () {
-      return { messages: open.size + done.size() + done.rolledUp(), open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
+      const messages = open.size + done.size() + done.rolledUp()
+      return { messages, open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
     }
   }
 }

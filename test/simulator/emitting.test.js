@@ -54,6 +54,9 @@ async function startUnreliableServer (t) {
   return { url: `http://127.0.0.1:${port}`, counts }
 }
 
+/** @param {{ counts: { dropped: number } }} server */
+const dropped = (server) => ({ timeoutMs: 20000, message: () => `both connections dropped at their 30th line (${server.counts.dropped})` })
+
 /**
  * @param {{ sent: number, acked: number, timedOut: number, failed: number } | undefined} emits
  */
@@ -66,8 +69,10 @@ function assertEveryEmitCounted (emits) {
 for (const engine of ['sio', 'lean']) {
   test(`${engine}: --emit --emit-ack: acked, timed out and failed add up to sent`, async (t) => {
     const server = await startUnreliableServer(t)
-    const swarm = startTestSwarm(t, { url: server.url, engine, clients: 2, emit: 'chat {"text":"hi"}', emitRate: '20/s', emitTiming: 'fixed', emitAck: true, ackTimeout: '500ms', event: 'none' })
-    await waitFor(() => server.counts.dropped >= 2, { timeoutMs: 20000, message: () => `both connections dropped at their 30th line (${server.counts.dropped})` })
+    const swarm = startTestSwarm(t, {
+      url: server.url, engine, clients: 2, emit: 'chat {"text":"hi"}', emitRate: '20/s', emitTiming: 'fixed', emitAck: true, ackTimeout: '500ms', event: 'none'
+    })
+    await waitFor(() => server.counts.dropped >= 2, dropped(server))
     const result = await swarm.stop()
     assertEveryEmitCounted(result.scenario?.emits)
   })
@@ -83,7 +88,7 @@ for (const engine of ['sio', 'lean']) {
       }
     `)
     const swarm = startTestSwarm(t, { url: server.url, engine, clients: 2, scenario, ackTimeout: '500ms', event: 'none' })
-    await waitFor(() => server.counts.dropped >= 2, { timeoutMs: 20000, message: () => `both connections dropped at their 30th line (${server.counts.dropped})` })
+    await waitFor(() => server.counts.dropped >= 2, dropped(server))
     const result = await swarm.stop()
     assertEveryEmitCounted(result.scenario?.hooks?.emits)
     assert.deepEqual(result.scenario?.hooks?.errors, {})

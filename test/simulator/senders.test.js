@@ -70,7 +70,9 @@ function hooksFile (t, text) {
  */
 async function linesAfterConnect (t, options, events, want = 8) {
   const swarm = startTestSwarm(t, { clients: CLIENTS, ...options })
-  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: 20000, message: () => `${CLIENTS} clients connected (have ${swarm.progress?.connected})` })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, {
+    timeoutMs: 20000, message: () => `${CLIENTS} clients connected (have ${swarm.progress?.connected})`
+  })
   const readyAt = Date.now()
   const after = (/** @type {import('../../lib/schema.js').MessageReport} */ m, /** @type {string} */ event) => m.event === event && m.firstAt > readyAt
   await waitFor(() => events.every((e) => swarm.closed.filter((m) => after(m, e)).length >= want), {
