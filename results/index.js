@@ -12,7 +12,7 @@ export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'
 export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv } from './csv.js'
 export { buildReport, buildCompareReport, buildCapacityReport } from './report/index.js'
 export { formatRunSummary, formatThresholds } from './summary.js'
-export { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
+export { formatCopies, formatDeliveryTable, formatEcho, formatNamespaces, formatScenario } from './scenario-format.js'
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, worstRoundDelay, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
@@ -27,3 +27,4 @@ export function loadMetrics () {
   return import('./metrics/index.js')
 }
 export { capacityStepsCsv } from './capacity-csv.js'
+export { checkCiPaths, junitXml, summaryJson, writeCiOutputs } from './ci.js'

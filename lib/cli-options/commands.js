@@ -13,7 +13,7 @@ export const COMMAND_LINES = Object.freeze({
   simulate: { command: 'simulate', describe: 'Open N socket.io clients that listen for broadcasts and measure each message\'s delivery' },
   serve: { command: 'serve', describe: 'Run the reference socket.io server under test (relays broadcasts to all clients)' },
   broadcast: { command: 'broadcast', describe: 'Fire rounds of broadcast messages through the app server' },
-  report: { command: 'report <results..>', describe: 'Write an HTML report from result.json (several side by side with --compare), print a summary, check thresholds' },
+  report: { command: 'report <results..>', describe: 'Write an HTML report from a result (run, simulate --json, capacity; several side by side with --compare), print a summary, check thresholds' },
   fleet: { command: 'fleet', describe: 'Simulators on many hosts: pm2 on each, driven over ssh (up, exec, status, down)' },
   probe: { command: 'probe', describe: 'Sample a server process from outside (/proc) and report to the collector: for servers not written in Node' }
 })
