@@ -38,7 +38,7 @@ test('ioswarm --help and --version load no command: every command listed, none o
 test('a command loads its own module only: report --help loads the report command, not the runner nor the simulator', async (t) => {
   const report = await loadedByCli(t, ['report', '--help'])
   assert.equal(report.code, 0, report.stderr)
-  assert.match(report.stdout, /Write an HTML report from result\.json/)
+  assert.match(report.stdout, /^ioswarm report <results\.\.>\n\nWrite an HTML report from /)
   assert.ok(report.files.includes('results/cli.js'), 'its own command module')
   assert.deepEqual(report.files.filter((f) => ['runner/', 'simulator/', 'server/', 'infra/', 'broadcaster/'].some((folder) => f.startsWith(folder))), [])
   assert.deepEqual([...report.packages].filter((p) => ['socket.io', 'socket.io-client', 'ioredis', 'prom-client', 'pm2'].includes(p)), [])
