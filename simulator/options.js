@@ -50,6 +50,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {string | null} auth --auth template
  * @property {string | null} queryTemplate --query template
  * @property {string[]} headers --header 'Name: value' templates
+ * @property {string[]} [cookies] --cookie 'name=value' templates
  * @property {string | null} feeder absolute path of the --feeder file
  * @property {number | null} rooms --rooms
  * @property {string | null} room --room template

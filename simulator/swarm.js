@@ -115,7 +115,7 @@ export async function startSwarm (options, hooks = {}) {
   const behaviours = createBehaviours({ options: sized, identities, deliveries: recorder, pool: usePool })
   const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries: recorder, pool: usePool, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
-  const identity = hookRunner?.identity ?? (options.auth || options.queryTemplate || options.headers?.length || options.sendOnOpen ? identities.of : undefined)
+  const identity = hookRunner?.identity ?? (options.auth || options.queryTemplate || options.headers?.length || options.cookies?.length || options.sendOnOpen ? identities.of : undefined)
   const server = options.protocol === 'websocket' ? webSocketServerInfo(options) : await readServer(options, identity ? identity(0) : identities.of(0))
   // A relayed emit (a chat line) is measured like a broadcast.
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent) ? options.events : [...options.events, behaviours.emitEvent]

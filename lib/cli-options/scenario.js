@@ -37,6 +37,25 @@ export function parseHeaders (value, flag) {
 }
 
 /**
+ * `--cookie 'name=value'` (repeatable) → [name, value template] pairs.
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {[string, string][]}
+ */
+export function parseCookies (value, flag) {
+  if (value === undefined || value === null) return []
+  return [value].flat().map((item) => {
+    const text = String(item)
+    const eq = text.indexOf('=')
+    const name = eq === -1 ? '' : text.slice(0, eq).trim()
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalidOption(flag, `must be 'name=value' with a cookie name of letters, digits and - (e.g. 'session={{row.sid}}'), got ${JSON.stringify(text)}`)
+    const cookieValue = text.slice(eq + 1).trim()
+    if (/[;\s\0-\x1f\x7f]/.test(cookieValue.replace(/\{\{[^}]*\}\}/g, ''))) throw invalidOption(flag, `${name}'s value must not contain ';', spaces or control characters`)
+    return /** @type {[string, string]} */ ([name, cookieValue])
+  })
+}
+
+/**
  * `--query 'k=v&k2={{i}}'` → [key, value template] pairs (values are templates; keys as written).
  * @param {unknown} value
  * @param {string} flag
@@ -123,6 +142,16 @@ export const SCENARIO_OPTIONS = [
     passOn: true,
     describe: 'A header on every polling request and on the WebSocket upgrade, value a template (repeatable): --header \'Authorization: Bearer {{row.token}}\' --header \'Cookie: sid={{row.sid}}\'',
     parse: (v, flag) => parseHeaders(v, flag).map(([name, value]) => `${name}: ${value}`)
+  },
+  {
+    name: 'cookie',
+    to: 'cookies',
+    type: 'string',
+    array: true,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'A cookie each client starts with, value a template (repeatable): --cookie \'session={{row.sid}}\'. Besides these, every client keeps the cookies responses set (a balancer\'s SERVERID, a login\'s session) and sends them on each later request and on its WebSocket upgrade, as a browser does (path, expiry, Secure only over https)',
+    parse: (v, flag) => parseCookies(v, flag).map(([name, value]) => `${name}=${value}`)
   },
   {
     name: 'feeder',

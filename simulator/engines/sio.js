@@ -21,6 +21,7 @@ import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from './limits.js'
 import { connectorFor } from '../source-ports.js'
+import { JAR_TRANSPORTS, SioCookieJar } from '../sessions/sio-cookies.js'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -37,6 +38,26 @@ function transportOptions (transport) {
   // socket.io-client's transport names are ours (lib/transports.js); several = upgrade.
   const transports = [...CLIENT_MODES[transport]]
   return { transports, upgrade: transports.length > 1 }
+}
+
+/**
+ * A client's own cookie jar (socket.io-client 4): one per Manager, so reconnects keep it.
+ * @param {Transport} transport
+ * @param {import('../sessions/cookie-jar.js').CookieScope} scope
+ * @param {Record<string, string> | undefined} seed --cookie
+ */
+function jarOptions (transport, scope, seed) {
+  return { cookieJar: new SioCookieJar(scope, seed), transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
+}
+
+/**
+ * socket.io-client 2 keeps no cookies: --cookie goes as a Cookie header.
+ * @param {import('../identity.js').ClientIdentity} identity
+ */
+function v2Headers (identity) {
+  if (!identity.cookies) return identity.headers
+  const cookie = Object.entries(identity.cookies).map(([name, value]) => `${name}=${value}`).join('; ')
+  return { ...identity.headers, cookie }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -137,6 +158,9 @@ export const sioEngine = {
     const wanted = new Set(options.events)
     const parser = sioParser(options.parser ?? 'json')
     const v2 = options.eio === 3
+    const base = new URL(options.url)
+    /** Every request of a client goes to this origin and path: what its cookie jar needs. */
+    const cookieScope = { secure, host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path }
 
     /**
      * Events of one namespace's socket, for socket.io-client 4 and 2 alike (2 has no onAny, no
@@ -199,9 +223,10 @@ export const sioEngine = {
         const ManagerClass = v2 ? loadClientV2().Manager : Manager
         const manager = new ManagerClass(options.url, {
           ...transportOptions(transport),
+          ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies)),
           path: options.path,
           query: { ...options.query, ...identity.query },
-          ...(identity.headers ? { extraHeaders: identity.headers } : {}),
+          ...(identity.headers || (v2 && identity.cookies) ? { extraHeaders: v2 ? v2Headers(identity) : identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),

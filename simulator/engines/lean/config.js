@@ -45,6 +45,8 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
  * @property {number} heartbeatTickMs
  * @property {import('./backoff.js').BackoffConfig} backoff
  * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
+ * @property {boolean} cookieJar each client keeps the cookies responses set (off only to show what a balancer does without)
+ * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope where every request of a client goes, for its jar
  */
 
 /** The simulator's payload limit (limits.js: not socket.io-client's 100 MiB) and the Manager's 20 s timeout. */
@@ -103,6 +105,8 @@ export function resolveLeanConfig (options) {
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
     sourcePorts: options.sourcePorts ?? null,
+    cookieJar: options.cookieJar !== false,
+    cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path },
     heartbeatTickMs: positive(options.heartbeatTickMs, LEAN_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
     backoff: options.backoff ?? {
       minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),

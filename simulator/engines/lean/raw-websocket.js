@@ -14,6 +14,7 @@ import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../limits.js'
 import { withDetail } from './polling.js'
 import { MAX_PORT_TRIES } from '../../source-ports.js'
+import { storeHeadSetCookies, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -120,7 +121,7 @@ function onConnect () {
   const { wsPath, hostHeader } = ws.session.config
   const c = ws.client
   const path = ws.probe ? `${wsPath}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${wsPath}${c.querySuffix}`
-  ws.write(handshakeRequest(path, hostHeader, ws.key, c.headers))
+  ws.write(handshakeRequest(path, hostHeader, ws.key, upgradeHeaders(ws.session, c)))
 }
 
 /**
@@ -181,6 +182,7 @@ function readHandshake (ws, buf, end) {
   if (got === 'too long' || checkHandshakeResponse(got.head, ws.key) !== null) return protocolError(ws)
   ws.key = ''
   const c = ws.client
+  storeHeadSetCookies(ws.session, c, got.head)
   if (c.gen === ws.gen && c.probe === ws) ws.send('2probe')
   if (got.rest < got.data.length) readFrames(ws, got.data, got.rest, got.data.length)
 }
