@@ -50,7 +50,8 @@ export function parseCookies (value, flag) {
     const name = eq === -1 ? '' : text.slice(0, eq).trim()
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalidOption(flag, `must be 'name=value' with a cookie name of letters, digits and - (e.g. 'session={{row.sid}}'), got ${JSON.stringify(text)}`)
     const cookieValue = text.slice(eq + 1).trim()
-    if (/[;\s\0-\x1f\x7f]/.test(cookieValue.replace(/\{\{[^}]*\}\}/g, ''))) throw invalidOption(flag, `${name}'s value must not contain ';', spaces or control characters`)
+    const literal = cookieValue.replace(/\{\{[^}]*\}\}/g, '')
+    if (/[;\s]/.test(literal) || [...literal].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)) throw invalidOption(flag, `${name}'s value must not contain ';', spaces or control characters`)
     return /** @type {[string, string]} */ ([name, cookieValue])
   })
 }

@@ -108,7 +108,7 @@ export function parseSetCookie (text, scope, nowMs) {
   if (eq === -1) return null
   const name = first.slice(0, eq).trim()
   const value = first.slice(eq + 1).trim()
-  if (name === '' || name.length + value.length + 1 > MAX_COOKIE_BYTES || /[\s;,\0-\x1f\x7f]/.test(name)) return null
+  if (name === '' || name.length + value.length + 1 > MAX_COOKIE_BYTES || /[\s;,=]/.test(name) || hasControl(name)) return null
   let path = ''
   let maxAgeMs = NaN
   let expiresMs = NaN
@@ -184,6 +184,18 @@ function domainMatches (host, domain) {
  */
 function expired (cookie, nowMs) {
   return cookie.expiresMs !== 0 && cookie.expiresMs <= nowMs
+}
+
+/**
+ * Whether a text has a control character (a cookie name or value must not).
+ * @param {string} text
+ */
+export function hasControl (text) {
+  for (let k = 0; k < text.length; k++) {
+    const code = text.charCodeAt(k)
+    if (code < 32 || code === 127) return true
+  }
+  return false
 }
 
 /** @param {string} text */
