@@ -24,12 +24,15 @@ export function formatProgress (p) {
   ].join('  ')
 }
 
+/** What --insecure prints, in the summary and when the swarm starts. */
+export const INSECURE_WARNING = 'INSECURE: TLS certificates were NOT verified (--insecure): any server, or anyone in between, was accepted'
+
 /**
  * @param {import('../lib/schema.js').SimResult} r
  */
 export function formatSimSummary (r) {
   const c = r.clients
-  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null, protocol?: string }} */ (r.options)
+  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null, protocol?: string, insecure?: boolean }} */ (r.options)
   const lines = [
     opts.protocol === 'websocket'
       ? `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
@@ -37,6 +40,7 @@ export function formatSimSummary (r) {
         `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
     `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
+    ...(opts.insecure ? [INSECURE_WARNING] : []),
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,

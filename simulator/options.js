@@ -69,6 +69,8 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {boolean} emitAck
  * @property {number} ackTimeoutMs
  * @property {string | null} scenario absolute path of the --scenario module
+ * @property {string[]} [ca] --ca: PEM files to trust (absolute paths)
+ * @property {boolean} [insecure] --insecure: no certificate verification
  * @property {string[]} sourceAddresses --source-address: local addresses connections leave from, round-robin, with source ports chosen by the simulator ([] = the kernel's choice)
  * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
  * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)

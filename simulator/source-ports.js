@@ -198,7 +198,7 @@ export function createSourcePorts (addresses, slice, stride, range = readPortRan
 }
 
 /** TLS options a connector hands on to tls.connect (the rest of a request's options are HTTP's). */
-const TLS_KEYS = ['servername', 'rejectUnauthorized', 'ca', 'cert', 'key', 'pfx', 'passphrase', 'ALPNProtocols', 'checkServerIdentity', 'ciphers', 'session']
+const TLS_KEYS = ['servername', 'rejectUnauthorized', 'secureContext', 'ca', 'cert', 'key', 'pfx', 'passphrase', 'ALPNProtocols', 'checkServerIdentity', 'ciphers', 'session']
 
 /**
  * A `createConnection` / `connect` function for http.Agent, ws and undici: every connection
@@ -206,7 +206,8 @@ const TLS_KEYS = ['servername', 'rejectUnauthorized', 'ca', 'cert', 'key', 'pfx'
  * @param {SourcePorts} ports
  * @param {number} a
  * @param {boolean} secure
- * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null } }} [connectOptions] see connectFrom
+ * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null }, tls?: object | null }} [connectOptions] see connectFrom;
+ *   tls: TLS options of every connection (--ca, --insecure) under those of the request
  * @returns {(options: any, callback: (error: Error | null, socket?: net.Socket) => void) => undefined}
  */
 export function connectorFor (ports, a, secure, connectOptions) {
@@ -214,7 +215,7 @@ export function connectorFor (ports, a, secure, connectOptions) {
     /** @type {Record<string, unknown> | null} */
     let tlsOptions = null
     if (secure) {
-      tlsOptions = {}
+      tlsOptions = { ...connectOptions?.tls }
       for (const key of TLS_KEYS) if (options[key] !== undefined) tlsOptions[key] = options[key]
       tlsOptions.servername ??= options.hostname ?? options.host
     }

@@ -25,6 +25,8 @@ import { createBehaviours } from './behaviours.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities } from './identity.js'
+import { inspectionSession } from './sessions/inspection.js'
+import { tlsTrust } from '../lib/tls.js'
 import { webSocketServerInfo } from './websocket-options.js'
 import { createSizer } from './resize.js'
 
@@ -134,7 +136,7 @@ export async function startSwarm (options, hooks = {}) {
   // onEvent sees every event; the recorder still measures only the measured ones.
   const events = hookRunner?.wantsEvents ? ['*'] : measured
   const clientPool = pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
+    path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match, tls: tlsTrust(options)
   }, options.urls, capacity, tracker.events, { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice })
   hooks.onPool?.(clientPool)
   hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
@@ -307,11 +309,13 @@ function churnSummary (lifetime, closed, elapsedMs) {
  */
 async function readServer (options, first) {
   const forced = /** @type {3 | 4 | null} */ (/** @type {any} */ (options).eio ?? null)
+  // The first client's headers, cookies and TLS trust, one session for both looks.
+  const http = inspectionSession(options, first)
   try {
     const query = { ...options.query, ...first.query }
-    const handshake = await probeHandshake({ url: options.url, path: options.path, query, headers: first.headers })
+    const handshake = await probeHandshake({ url: options.url, path: options.path, query, http })
     const eio = forced ?? handshake.eio
-    const { problem } = await diagnoseConnect({ url: options.url, path: options.path, query, headers: first.headers, auth: first.auth, namespace: options.namespace, parser: options.parser, eio })
+    const { problem } = await diagnoseConnect({ url: options.url, path: options.path, query, auth: first.auth, namespace: options.namespace, parser: options.parser, eio, http })
     // Socket.IO v2 has no CONNECT payload: an auth given for it would silently go nowhere.
     const noAuth = eio === 3 && first.auth !== undefined ? `${NO_AUTH_IN_V2}${problem ? `; ${problem}` : ''}` : null
     return {
@@ -338,6 +342,8 @@ async function readServer (options, first) {
       eioSource: forced === null ? 'default (handshake failed)' : '--eio',
       protocol: protocolName(eio)
     }
+  } finally {
+    await http.close()
   }
 }
 

@@ -143,7 +143,7 @@ export const sioEngine = {
     // With --source-address, one agent per address, whose every socket (polls, and the
     // WebSocket: engine.io-client hands the agent to ws) gets a source port of its own.
     const agents = (ports ? ports.addresses : [null]).map((_, a) => {
-      const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity })
+      const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity, ...(secure ? options.tls : null) })
       if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure)
       limitResponses(one, maxPayloadBytes)
       return one
@@ -232,6 +232,8 @@ export const sioEngine = {
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
           autoConnect: false,
           ...wsLimit,
+          // xmlhttprequest-ssl and ws pass their own rejectUnauthorized over the agent's.
+          ...(secure && options.tls ? { rejectUnauthorized: options.tls.rejectUnauthorized } : {}),
           ...(parser ? { parser } : {})
         })
         manager.on('open', () => {

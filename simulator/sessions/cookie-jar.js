@@ -226,6 +226,22 @@ export function cookieHeader (jar, path, nowMs = Date.now()) {
 }
 
 /**
+ * Adds the jar's cookies to request headers, after a Cookie header the user gave (--header 'Cookie: …').
+ * @param {Record<string, string>} headers a copy, changed in place
+ * @param {string} cookie the jar's header ('' adds nothing)
+ */
+export function addCookieHeader (headers, cookie) {
+  if (cookie === '') return headers
+  for (const name in headers) {
+    if (name.length !== 6 || name.toLowerCase() !== 'cookie') continue
+    headers[name] = headers[name] === '' ? cookie : `${headers[name]}; ${cookie}`
+    return headers
+  }
+  headers.cookie = cookie
+  return headers
+}
+
+/**
  * Cookies a client starts with (--cookie 'name=value'): session cookies for the whole origin.
  * @param {Jar} jar
  * @param {Record<string, string>} cookies name → value

@@ -3,7 +3,7 @@
  * Cookie header of each request and of the WebSocket upgrade, and the Set-Cookie of each
  * response (polling, the 101 of either WebSocket client) into the jar.
  */
-import { cookieHeader, storeCookies } from '../../sessions/cookie-jar.js'
+import { addCookieHeader as withCookie, cookieHeader, storeCookies } from '../../sessions/cookie-jar.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -32,21 +32,6 @@ export function upgradeHeaders (session, c) {
   const cookie = c.cookies === null ? '' : cookieHeader(c.cookies, session.config.cookieScope.path)
   if (cookie === '') return c.headers
   return withCookie({ ...c.headers }, cookie)
-}
-
-/**
- * Adds the jar's cookies after a Cookie header the user gave (--header 'Cookie: …').
- * @param {Record<string, string>} headers a copy, changed in place
- * @param {string} cookie
- */
-function withCookie (headers, cookie) {
-  for (const name in headers) {
-    if (name.length !== 6 || name.toLowerCase() !== 'cookie') continue
-    headers[name] = headers[name] === '' ? cookie : `${headers[name]}; ${cookie}`
-    return headers
-  }
-  headers.cookie = cookie
-  return headers
 }
 
 /**

@@ -256,7 +256,7 @@ function post (session, c, path, body, onDone, onFail) {
 function connectionOptions (session, i) {
   const ports = session.config.sourcePorts
   if (ports === null) return session.httpOptions
-  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs })) }
+  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs, tls: session.config.tls })) }
 }
 
 /**

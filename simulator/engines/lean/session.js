@@ -35,10 +35,10 @@ export class LeanSession {
     this.wanted = config.wanted
     this.maxPayloadBytes = config.maxPayloadBytes
     /** @type {import('ws').ClientOptions} */
-    this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes }
+    this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes, ...config.tls }
     this.origin = `${config.secure ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
     /** Polling connections: no undici timeouts (a long poll lasts a ping interval; the ping deadline notices a dead server), keep-alive kept as long as the server allows. */
-    this.httpOptions = { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30000, keepAliveMaxTimeout: 600000 }
+    this.httpOptions = { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30000, keepAliveMaxTimeout: 600000, ...(config.tls ? { connect: { ...config.tls } } : {}) }
     /** @type {(import('undici').Pool | undefined)[]} connections for POSTs, shared (they are short): one pool per source address */
     this.postPools = []
     this.cache = new FrameCache()
