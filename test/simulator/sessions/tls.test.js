@@ -12,6 +12,7 @@ import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Server } from 'socket.io'
+import { WebSocketServer } from 'ws'
 import { engines } from '../../../simulator/engines/index.js'
 import { probeHandshake } from '../../../simulator/handshake.js'
 import { inspectionSession } from '../../../simulator/sessions/inspection.js'
@@ -56,7 +57,7 @@ async function startHttpsServer (t, files) {
 /**
  * Opens `clients` clients and counts their connects and connect errors.
  * @param {import('node:test').TestContext} t
- * @param {'sio' | 'lean'} engine
+ * @param {'sio' | 'lean' | 'websocket'} engine
  * @param {string} url
  * @param {import('../../../lib/options.js').Transport} transport
  * @param {import('../../../lib/tls.js').TlsTrust | null} tls
@@ -111,6 +112,18 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
         await waitFor(() => pool.connected.size === pool.clients, { message: () => `${engine} ${transport} connected (errors: ${pool.errors})` })
       }
     }
+  })
+
+  await t.test('the plain WebSocket engine (--protocol websocket) over wss:// with --ca, and not without', async (t) => {
+    const server = https.createServer({ cert: readFileSync(files.cert), key: readFileSync(files.key) })
+    const wss = new WebSocketServer({ server })
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+    t.after(() => { wss.close(); server.close() })
+    const wsUrl = `wss://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/feed`
+    const good = openPool(t, 'websocket', wsUrl, 'websocket', trusted, 2)
+    await waitFor(() => good.connected.size === 2, { message: () => `connected over wss (errors: ${good.errors})` })
+    const bad = openPool(t, 'websocket', wsUrl, 'websocket', null, 1)
+    await waitFor(() => bad.errors.length > 0, { message: 'a connect error without trust' })
   })
 
   await t.test('the handshake probe uses the trust, and a certificate failure names --ca and --insecure', async () => {
