@@ -21,7 +21,7 @@ import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
-import { JAR_TRANSPORTS, SioCookieJar } from '../sessions/sio-cookies.js'
+import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -51,13 +51,13 @@ function jarOptions (transport, scope, seed) {
 }
 
 /**
- * socket.io-client 2 keeps no cookies: --cookie goes as a Cookie header.
+ * socket.io-client 2's extraHeaders: the client's headers, and the Cookie header of its jar.
  * @param {import('../identity.js').ClientIdentity} identity
+ * @param {import('../sessions/cookie-jar.js').CookieScope | null} scope null: no jar
  */
-function v2Headers (identity) {
-  if (!identity.cookies) return identity.headers
-  const cookie = Object.entries(identity.cookies).map(([name, value]) => `${name}=${value}`).join('; ')
-  return { ...identity.headers, cookie }
+function v2Headers (identity, scope) {
+  if (scope === null) return identity.headers ? { extraHeaders: identity.headers } : {}
+  return { extraHeaders: jarHeadersV2(scope, identity.cookies, identity.headers) }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -226,7 +226,7 @@ export const sioEngine = {
           ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies)),
           path: options.path,
           query: { ...options.query, ...identity.query },
-          ...(identity.headers || (v2 && identity.cookies) ? { extraHeaders: v2 ? v2Headers(identity) : identity.headers } : {}),
+          ...(v2 ? v2Headers(identity, options.cookieJar === false ? null : cookieScope) : identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
@@ -309,7 +309,10 @@ let clientV2 = null
 
 /** socket.io-client 2.5 (an npm alias of this package), loaded only for socket.io 2.x servers. */
 function loadClientV2 () {
-  clientV2 ??= createRequire(import.meta.url)('socket.io-client-v2')
+  if (clientV2 !== null) return clientV2
+  const requireHere = createRequire(import.meta.url)
+  clientV2 = requireHere('socket.io-client-v2')
+  hookClientV2(createRequire(requireHere.resolve('socket.io-client-v2')))
   return clientV2
 }
 

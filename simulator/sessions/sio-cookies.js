@@ -5,6 +5,11 @@
  * polling requests take it from their options (transport options override the engine's jar),
  * and the WebSocket transport is a subclass that sends the jar on its upgrade request and
  * stores the cookies of the 101 answer. The rules are those of cookie-jar.js.
+ *
+ * socket.io-client 2 (engine.io-client 3, for socket.io 2.x servers) has no jar at all: its
+ * `extraHeaders` object, which every request and the WebSocket read when they are made, gets
+ * a `cookie` getter over the client's jar, and two hooks on engine.io-client 3 store the
+ * cookies of a polling answer and of the 101 in the jar the request's headers carry.
  */
 import { NodeXHR, NodeWebSocket } from 'socket.io-client'
 import { cookieHeader, seedCookies, storeCookies } from './cookie-jar.js'
@@ -77,6 +82,50 @@ class JarWebSocket extends NodeWebSocket {
  */
 function joinCookies (own, jar) {
   return typeof own === 'string' && own !== '' ? `${own}; ${jar}` : jar
+}
+
+/** Where a socket.io-client 2 client's headers keep its jar. */
+const JAR = Symbol('ioswarm cookie jar')
+
+/**
+ * socket.io-client 2's `extraHeaders` for a client: its own headers, and a Cookie header read
+ * from its jar at each request ('' while the jar is empty: an empty Cookie header is harmless,
+ * and engine.io-client 3 keeps an extraHeaders object only when it has a key at the start).
+ * @param {import('./cookie-jar.js').CookieScope} scope
+ * @param {Record<string, string> | undefined} seed --cookie
+ * @param {Record<string, string> | undefined} headers --header
+ * @returns {Record<string, string>}
+ */
+export function jarHeadersV2 (scope, seed, headers) {
+  const jar = new SioCookieJar(scope, seed)
+  const own = { ...headers }
+  const key = Object.keys(own).find((name) => name.toLowerCase() === 'cookie') ?? 'cookie'
+  const given = own[key] ?? ''
+  Object.defineProperty(own, key, { enumerable: true, get: () => joinCookies(given, jar.header()) })
+  Object.defineProperty(own, JAR, { value: jar })
+  return own
+}
+
+/**
+ * Hooks engine.io-client 3 (once) so that answers fill the jar of the request's client.
+ * @param {(id: string) => any} requireV2 require() as seen from socket.io-client 2
+ */
+export function hookClientV2 (requireV2) {
+  const { Request } = requireV2('engine.io-client/lib/transports/polling-xhr')
+  const WS = requireV2('engine.io-client/lib/transports/websocket')
+  if (Request.prototype[JAR]) return
+  Request.prototype[JAR] = true
+  const onLoad = Request.prototype.onLoad
+  Request.prototype.onLoad = function () {
+    this.extraHeaders?.[JAR]?.parseCookies(this.xhr?.getResponseHeader('set-cookie'))
+    return onLoad.call(this)
+  }
+  const addEventListeners = WS.prototype.addEventListeners
+  WS.prototype.addEventListeners = function () {
+    const jar = this.extraHeaders?.[JAR]
+    if (jar) this.ws.once?.('upgrade', (/** @type {import('node:http').IncomingMessage} */ res) => jar.parseCookies(res.headers['set-cookie']))
+    return addEventListeners.call(this)
+  }
 }
 
 /** socket.io-client's `transports` by name: engine.io-client's own, the WebSocket one with the jar. */

@@ -20,8 +20,9 @@ const CLIENTS = 12
  * @param {string} url
  * @param {import('../../../lib/options.js').Transport} transport
  * @param {boolean} cookieJar
+ * @param {3 | 4} [eio]
  */
-function openPool (t, engine, url, transport, cookieJar) {
+function openPool (t, engine, url, transport, cookieJar, eio = 4) {
   const connected = new Set()
   /** @type {string[]} */
   const errors = []
@@ -40,21 +41,25 @@ function openPool (t, engine, url, transport, cookieJar) {
     reconnected () {}
   }
   const pool = engines[engine].createPool({
-    url, path: '/socket.io/', namespace: '/', events: ['news'], keepAlive: true, reconnect: true, cookieJar, backoff: { minMs: 50, maxMs: 200, jitter: 0 }
+    url, path: '/socket.io/', namespace: '/', events: ['news'], keepAlive: true, reconnect: true, cookieJar, eio, backoff: { minMs: 50, maxMs: 200, jitter: 0 }
   }, events)
   t.after(() => pool.close())
   for (let i = 0; i < CLIENTS; i++) pool.connect(i, transport)
   return { connected, errors, drops, received, get upgraded () { return upgraded } }
 }
 
-test('behind a cookie-sticky balancer every client keeps its node: both engines, every transport', async (t) => {
-  if (!hasHaproxy(t)) return
-  const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '4', pingIntervalMs: 2000 })))
-  const balancer = await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, url: node.url })))
+/**
+ * Both engines × every transport through the balancer: all connected, each on one node, no error.
+ * @param {import('node:test').TestContext} t
+ * @param {import('../../helpers/peers.js').Peer[]} nodes
+ * @param {string} url the balancer
+ * @param {3 | 4} eio
+ */
+async function everyClientHolds (t, nodes, url, eio) {
   for (const engine of /** @type {const} */ (['sio', 'lean'])) {
     for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
       await t.test(`${engine} ${transport}`, async (t) => {
-        const pool = openPool(t, engine, balancer.url, transport, true)
+        const pool = openPool(t, engine, url, transport, true, eio)
         await waitFor(() => pool.connected.size === CLIENTS && (transport !== 'upgrade' || pool.upgraded === CLIENTS), {
           timeoutMs: 20000, message: () => `${CLIENTS} connected (have ${pool.connected.size}, upgraded ${pool.upgraded}; errors ${pool.errors.join(', ')})`
         })
@@ -70,12 +75,36 @@ test('behind a cookie-sticky balancer every client keeps its node: both engines,
       })
     }
   }
+}
+
+/**
+ * Polling clients without a jar lose their session behind the balancer: what the jar fixes.
+ * @param {import('node:test').TestContext} t
+ * @param {'sio' | 'lean'} engine
+ * @param {string} url
+ * @param {3 | 4} eio
+ */
+async function failsWithoutJar (t, engine, url, eio) {
+  await t.test(`${engine} polling without a cookie jar fails behind the balancer`, async (t) => {
+    const pool = openPool(t, engine, url, 'polling', false, eio)
+    await waitFor(() => pool.errors.length + pool.drops.length >= CLIENTS, { timeoutMs: 20000, message: () => `clients failing (errors ${pool.errors.length}, drops ${pool.drops.length})` })
+    assert.match([...pool.errors, ...pool.drops].join('\n'), /HTTP 400|transport error|xhr (poll|post) error/)
+  })
+}
+
+test('socket.io 2 nodes (Engine.IO v3: socket.io-client 2 and lean) behind a cookie-sticky balancer', async (t) => {
+  if (!hasHaproxy(t)) return
+  const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '2', pingIntervalMs: 2000 })))
+  const balancer = await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, url: node.url })))
+  await everyClientHolds(t, nodes, balancer.url, 3)
+  await failsWithoutJar(t, 'sio', balancer.url, 3)
+})
+
+test('behind a cookie-sticky balancer every client keeps its node: both engines, every transport', async (t) => {
+  if (!hasHaproxy(t)) return
+  const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '4', pingIntervalMs: 2000 })))
+  const balancer = await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, url: node.url })))
+  await everyClientHolds(t, nodes, balancer.url, 4)
   // The same without the jar: polling clients lose their session (the test above would catch a jar that stops working).
-  for (const engine of /** @type {const} */ (['sio', 'lean'])) {
-    await t.test(`${engine} polling without a cookie jar fails behind the balancer`, async (t) => {
-      const pool = openPool(t, engine, balancer.url, 'polling', false)
-      await waitFor(() => pool.errors.length + pool.drops.length >= CLIENTS, { timeoutMs: 20000, message: () => `clients failing (errors ${pool.errors.length}, drops ${pool.drops.length})` })
-      assert.match([...pool.errors, ...pool.drops].join('\n'), /HTTP 400|transport error|xhr (poll|post) error/)
-    })
-  }
+  for (const engine of /** @type {const} */ (['sio', 'lean'])) await failsWithoutJar(t, engine, balancer.url, 4)
 })
