@@ -77,18 +77,11 @@ export class SourcePorts {
     this.refused = addresses.map(() => 0)
     /** Connections that found no free port, per address. */
     this.exhausted = addresses.map(() => 0)
-    this.rotation = 0
   }
 
   /** @param {number} i client index */
   addressOf (i) {
     return Math.floor(i / this.stride) % this.addresses.length
-  }
-
-  /** The next address in turn, for connections no client owns (a shared POST pool). */
-  nextAddress () {
-    this.rotation = (this.rotation + 1) % this.addresses.length
-    return this.rotation
   }
 
   /**
@@ -202,7 +195,7 @@ const TLS_KEYS = ['servername', 'rejectUnauthorized', 'secureContext', 'ca', 'ce
 
 /**
  * A `createConnection` / `connect` function for http.Agent, ws and undici: every connection
- * from address `a` (or, with a = -1, the next address in turn) and a port of its own.
+ * from address `a` and a port of its own (a client's connections all leave from its address).
  * @param {SourcePorts} ports
  * @param {number} a
  * @param {boolean} secure
@@ -221,7 +214,7 @@ export function connectorFor (ports, a, secure, connectOptions) {
     }
     const host = String(options.hostname ?? options.host).replace(/^\[(.*)\]$/, '$1')
     const port = Number(options.port) || (secure ? 443 : 80)
-    connectFrom(ports, a < 0 ? ports.nextAddress() : a, { host, port, tls: tlsOptions }, callback, connectOptions)
+    connectFrom(ports, a, { host, port, tls: tlsOptions }, callback, connectOptions)
     return undefined
   }
 }
