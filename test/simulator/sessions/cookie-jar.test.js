@@ -1,5 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { parseCookies } from '../../../lib/cli-options/scenario.js'
+import { compileIdentities } from '../../../simulator/identity.js'
 import { cookieHeader, defaultPath, pathMatches, seedCookies, storeCookies, MAX_COOKIES } from '../../../simulator/sessions/cookie-jar.js'
 
 const HTTP = Object.freeze({ secure: false, host: 'app.example.com', path: '/socket.io/' })
@@ -89,4 +91,15 @@ test('--cookie seeds session cookies for the whole origin, replaced by a later S
   assert.equal(cookieHeader(jar, '/socket.io/', NOW), 'session=abc; theme=dark')
   jar = storeCookies(jar, 'session=new; Path=/', HTTP, NOW)
   assert.equal(cookieHeader(jar, '/socket.io/', NOW), 'theme=dark; session=new')
+})
+
+test('--cookie: name=value templates, rendered per client; a bad one is refused naming the flag', () => {
+  assert.deepEqual(parseCookies(['session={{row.sid}}', 'theme=dark'], '--cookie'), [['session', '{{row.sid}}'], ['theme', 'dark']])
+  assert.throws(() => parseCookies(['no-equals'], '--cookie'), { code: 'IOSWARM_ERR_INVALID_OPTION', message: /^--cookie must be 'name=value'/ })
+  assert.throws(() => parseCookies(['a b=1'], '--cookie'), /--cookie must be 'name=value'/)
+  assert.throws(() => parseCookies(['a=1; Path=/'], '--cookie'), /--cookie a's value must not contain ';'/)
+  const identities = compileIdentities({ cookies: ['user=u{{i}}', 'fixed=1'], clientOffset: 10 }, { simId: 'sim-a' })
+  assert.deepEqual(identities.of(2).cookies, { user: 'u12', fixed: '1' })
+  assert.equal(identities.personal, true)
+  assert.throws(() => compileIdentities({ cookies: ['r={{room}}'] }, { simId: 's' }), /--cookie uses \{\{room\}\}/)
 })
