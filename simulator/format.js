@@ -4,6 +4,7 @@
  */
 import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
+import { certificateHint } from '../lib/tls.js'
 import { formatCopies, formatNamespaces, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
@@ -22,6 +23,19 @@ export function formatProgress (p) {
     `errors ${p.errors}`,
     `sim loop p99 ${formatMs(p.health.loopDelayP99Ms)} cpu ${Math.round(p.health.cpuPct)}%`
   ].join('  ')
+}
+
+/**
+ * What to do about connect errors that were certificate failures (`websocket error
+ * (DEPTH_ZERO_SELF_SIGNED_CERT)`, …), or '' when none was.
+ * @param {Record<string, number>} errors connect errors by reason
+ */
+export function certificateAdvice (errors) {
+  for (const reason in errors) {
+    const hint = certificateHint(/\(([A-Z_]+)\)$/.exec(reason)?.[1])
+    if (hint) return `TLS: ${hint}`
+  }
+  return ''
 }
 
 /** What --insecure prints, in the summary and when the swarm starts. */
@@ -50,6 +64,8 @@ export function formatSimSummary (r) {
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]
+  const tls = certificateAdvice(c.errors)
+  if (tls) lines.push(tls)
   const tooLarge = (c.disconnects[PAYLOAD_TOO_LARGE] ?? 0) + (c.errors[PAYLOAD_TOO_LARGE] ?? 0)
   if (tooLarge > 0) {
     const limit = /** @type {{ maxPayloadBytes?: number }} */ (r.options).maxPayloadBytes

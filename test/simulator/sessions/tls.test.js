@@ -17,6 +17,7 @@ import { engines } from '../../../simulator/engines/index.js'
 import { probeHandshake } from '../../../simulator/handshake.js'
 import { inspectionSession } from '../../../simulator/sessions/inspection.js'
 import { tlsTrust } from '../../../lib/tls.js'
+import { certificateAdvice } from '../../../simulator/format.js'
 import { createSourcePorts } from '../../../simulator/source-ports.js'
 import { BIN, runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -101,6 +102,8 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
         const refused = openPool(t, engine, url, transport, null, 1)
         await waitFor(() => refused.errors.length > 0, { message: 'a connect error without trust' })
         assert.equal(refused.connected.size, 0)
+        // The summary names the flags wherever the reason carries the certificate's code (sio polling says only HTTP 0).
+        if (engine === 'lean' || transport === 'websocket') assert.match(certificateAdvice({ [refused.errors[0]]: 1 }), /^TLS: .*--ca FILE.*--insecure/, refused.errors[0])
       })
     }
   }
