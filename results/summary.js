@@ -6,7 +6,7 @@
 import { formatBusy, formatMs, formatAvalanche, formatStorm, plain, table } from '../lib/format.js'
 
 import { deliveryFaults } from './deliveries.js'
-import { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
+import { formatCopies, formatDeliveryTable, formatEcho, formatNamespaces, formatScenario } from './scenario-format.js'
 import { scenarioNumbers } from './scenario.js'
 
 export { plain }
@@ -145,7 +145,7 @@ function scenarioLines (d) {
   const faults = deliveryFaults(d)
   const table = formatDeliveryTable(d.deliveries)
   return [
-    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated })] : []),
+    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated }), ...formatEcho(faults.echo)] : []),
     ...formatNamespaces(d.clients.namespaces),
     ...formatScenario(d.scenario),
     ...(table ? [table] : [])

@@ -14,6 +14,7 @@
  * | sim.cpu                        | worst simulator's highest CPU, % of one core                 | %                    |
  * | sim.saturated                  | worst simulator's seconds of saturation                      | count (seconds)      |
  * | misdelivered, duplicated       | copies to clients outside the target room / second copies    | count, % of arrived  |
+ * | echo                           | copies of a line back to the client that emitted it          | count, % of arrived  |
  * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
