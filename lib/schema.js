@@ -379,4 +379,6 @@ export const SCHEMA_VERSION = 1
  * @property {{ url: string, reference: boolean, restarts?: { atMs: number, downMs: number | null, error: string | null }[] }} target restarts: --restart-server-at's restarts of the reference server
  * @property {DistributionResult[]} distributions
  * @property {ThresholdVerdict[]} [thresholds]
+ * @property {{ kind: 'simulator', workers: number, workersNote: string | null, rolledUpMessages: number }} [from] set when a report read another kind of
+ *   result as a run (results/report/kinds.js: a simulate result, its worker processes and the messages it rolled up); never in a result.json
  */

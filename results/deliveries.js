@@ -198,3 +198,21 @@ export function roomLabel (row) {
 function compare (a, b) {
   return a < b ? -1 : a > b ? 1 : 0
 }
+
+/**
+ * Missing and expected deliveries of a distribution: over its rounds, or over every message
+ * when it has no rounds (a simulate result of an app's own traffic).
+ * @param {import('../lib/schema.js').DistributionResult} d
+ * @returns {{ missing: number, expected: number }}
+ */
+export function missedDeliveries (d) {
+  const total = d.rounds.length === 0 ? d.deliveries?.total : undefined
+  if (total) return { missing: total.missing, expected: total.expected }
+  let missing = 0
+  let expected = 0
+  for (const r of d.rounds) {
+    missing += r.missing
+    expected += r.expected
+  }
+  return { missing, expected }
+}

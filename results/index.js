@@ -18,3 +18,4 @@ export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, w
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { createLiveMetrics, createRunMetrics, createServerMetrics, followCollector, serveMetrics, parseMetricsPort, startMetricsOutputs } from './metrics/index.js'
 export { capacityStepsCsv } from './capacity-csv.js'
+export { checkCiPaths, junitXml, summaryJson, writeCiOutputs } from './ci.js'

@@ -27,6 +27,18 @@ export { plain }
  */
 
 /**
+ * A distribution without rounds (a simulate result of an app's own traffic): its messages in one line.
+ * @param {DistributionResult} d
+ */
+function noRounds (d) {
+  const t = d.deliveries?.total
+  if (!t || t.messages === 0) return 'no rounds'
+  const rel = t.relative.count ? t.relative : null
+  return `no rounds; all ${t.messages} messages: reached ${t.received}/${t.expected}, missing ${t.missing}, ` +
+    `rel p50 ${formatMs(rel?.p50)}, p99 ${formatMs(rel?.p99)}, max ${formatMs(rel?.max)}, abs p99 ${formatMs(t.absolute?.count ? t.absolute.p99 : null)}`
+}
+
+/**
  * Summarises the simulators' health of one distribution.
  * @param {DistributionResult} distribution
  * @returns {HealthOverview}
@@ -120,7 +132,7 @@ export function formatRunSummary (result) {
       : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
     lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
     if (/** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}))
-    lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
+    lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))
