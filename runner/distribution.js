@@ -6,9 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
-import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
+import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
-import { sliceEmitters } from '../simulator/behaviours.js'
 import { simulatorEnv } from './options.js'
 
 /**
@@ -113,16 +112,11 @@ function startSimulators (ctx, distribution) {
  * @param {number} i
  */
 export function simulatorOptions (ctx, distribution, i) {
-  // Client indices are unique across the run's local simulators ({{i}}, feeder rows).
-  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms`, clientOffset: i * distribution.clients })
-  // A share of emitters is a share of the run's local clients (exact, not rounded per simulator);
-  // a count stays per simulator.
-  const emitters = 'share' in options.emitters
-    ? sliceEmitters(options.emitters, distribution.simulators * distribution.clients, 0, options.clientOffset, distribution.clients)
-    : options.emitters
-  // The local simulators share this host's source addresses: each its own slice of the port range.
-  const sourcePortSlice = { index: i, count: distribution.simulators }
-  return { ...options, emitters, sourcePortSlice, id: `${distribution.name}-sim${i + 1}` }
+  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
+  // The run's local simulators split one swarm: client indices unique across them ({{i}}, feeder
+  // rows), --emitters of the whole, and a slice each of this host's source ports.
+  const { index, rooms, ...own } = partitionSwarm({ ...options, clients: distribution.simulators * distribution.clients }, distribution.simulators)[i]
+  return { ...options, ...own, id: `${distribution.name}-sim${i + 1}` }
 }
 
 /**

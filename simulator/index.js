@@ -1,6 +1,6 @@
 /**
  * The public entry of simulator/: run a swarm (in this process, or in simulator children),
- * normalise its options, read a server's handshake.
+ * normalise its options, split it into processes, read a server's handshake.
  */
 export { runSwarm, startSwarm } from './swarm.js'
 export { runLinkedSwarm } from './linked.js'
@@ -12,3 +12,4 @@ export { diagnoseConnect } from './diagnose.js'
 export { compileIdentities } from './identity.js'
 export { ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_LIMIT_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../lib/cli-options/simulate.js'
 export { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from './preflight.js'
+export { partitionSwarm, partOfSwarm, shareOf } from './partition.js'
