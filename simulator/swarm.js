@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { monotonicMs, wallMs } from '../lib/clock.js'
 import { hostFacts } from '../lib/host.js'
 import { assignTransports, formatTransportMix } from '../lib/options.js'
-import { createProcessSampler, isSaturated } from '../lib/process-sampler.js'
+import { createProcessSampler, summarizeHealth } from '../lib/process-sampler.js'
 import { DEFAULT_PING_INTERVAL_MS } from '../lib/protocol.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
@@ -379,19 +379,4 @@ export const END_DRAIN_MS = 2000
 async function drainEmits (isIdle) {
   const deadline = monotonicMs() + END_DRAIN_MS
   while (!isIdle() && monotonicMs() < deadline) await sleep(20)
-}
-
-/**
- * @param {ProcessSample[]} samples
- * @returns {import('../lib/schema.js').HealthSummary}
- */
-export function summarizeHealth (samples) {
-  const max = (/** @type {(s: ProcessSample) => number} */ pick) => samples.reduce((m, s) => Math.max(m, pick(s)), 0)
-  return {
-    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms),
-    cpuPctMax: max((s) => s.cpuPct),
-    eluMax: max((s) => s.elu),
-    rssMaxBytes: max((s) => s.rssBytes),
-    saturatedSeconds: samples.filter(isSaturated).length
-  }
 }

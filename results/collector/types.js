@@ -35,13 +35,10 @@
  */
 
 /**
- * A simulator's end-of-run summary.
- * @typedef {object} FinalReport
- * @property {ClientCounts} clients
- * @property {HealthSummary} health
- * @property {ClockInfo} clock
- * @property {number} endedAt epoch ms
- * @property {import('../../lib/schema.js').ScenarioReport} [scenario] joins and emits (--join, --emit, --scenario), with their histograms
+ * A simulator's end-of-run summary: what it measured besides its messages and samples (client
+ * counts, health summary, joins and emits with their histograms, destinations, source
+ * addresses, the recorder's costs, churn: results/measures.js measuresOf), its clock and end.
+ * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number }} FinalReport
  */
 
 /**
