@@ -4,6 +4,7 @@
  * "average of averages" is kept next to them for comparison.
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
+import { deliveryBreakdown } from './deliveries.js'
 import { groupBy, mergeDeliveries } from './merge.js'
 import { mergeSimMeasures } from './measures.js'
 
@@ -176,6 +177,23 @@ export function groupRounds (entries, clocks, planned = []) {
       floor: roundFloor(group)
     }
   })
+}
+
+/**
+ * What a distribution's result takes from its message reports, from one read of them (both
+ * collectors' getMessageResults): its messages, rounds and delivery breakdown.
+ * @param {MessageEntry[]} entries one per (simulator, message), as stored
+ * @param {Record<string, ClockInfo>} clocks by simulator
+ * @param {PlannedRound[]} [planned]
+ * @param {number} [topRooms]
+ * @returns {import('./collector/types.js').MessageResults}
+ */
+export function messageResults (entries, clocks, planned, topRooms) {
+  return {
+    messages: mergeMessageReports(entries, clocks),
+    rounds: groupRounds(entries, clocks, planned),
+    deliveries: deliveryBreakdown(entries, clocks, topRooms === undefined ? {} : { topRooms })
+  }
 }
 
 /**

@@ -73,9 +73,9 @@ export async function runDistribution (ctx, distribution, hooks) {
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
-  const [messages, rounds, samples, finals, simulatorList, deliveries] = await Promise.all([
-    collector.getMessages(runId), collector.getRounds(runId, options.rounds), collector.getSamples(runId),
-    collector.getFinals(runId), collector.listSimulators(runId), collector.getDeliveries(runId)
+  // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
+  const [{ messages, rounds, deliveries }, samples, finals, simulatorList] = await Promise.all([
+    collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   return buildDistribution({
