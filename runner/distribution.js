@@ -101,7 +101,8 @@ export async function runDistribution (ctx, distribution, hooks) {
  */
 function startSimulators (ctx, distribution) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
-  return Array.from({ length: distribution.simulators }, (_, i) => forkSimulator(simulatorOptions(ctx, distribution, i), { link, env: simulatorEnv(ctx.options) }))
+  const parts = partitionOf(ctx, distribution)
+  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options) }))
 }
 
 /**
@@ -110,13 +111,29 @@ function startSimulators (ctx, distribution) {
  * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
  * @param {Distribution} distribution
  * @param {number} i
+ * @param {import('../simulator/partition.js').SwarmPart[]} [parts] the distribution's partition, when the caller has it
  */
-export function simulatorOptions (ctx, distribution, i) {
-  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
-  // The run's local simulators split one swarm: client indices unique across them ({{i}}, feeder
-  // rows), --emitters of the whole, and a slice each of this host's source ports.
-  const { index, rooms, ...own } = partitionSwarm({ ...options, clients: distribution.simulators * distribution.clients }, distribution.simulators)[i]
-  return { ...options, ...own, id: `${distribution.name}-sim${i + 1}` }
+export function simulatorOptions (ctx, distribution, i, parts = partitionOf(ctx, distribution)) {
+  const { index, rooms, ...own } = parts[i]
+  return { ...simulateOptions(ctx, distribution), ...own, id: `${distribution.name}-sim${index + 1}` }
+}
+
+/**
+ * The run's local simulators split one swarm (simulator/partition.js): client indices unique
+ * across them ({{i}}, feeder rows), --emitters of the whole, and a slice each of this host's source ports.
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
+ * @param {Distribution} distribution
+ */
+function partitionOf (ctx, distribution) {
+  return partitionSwarm({ ...simulateOptions(ctx, distribution), clients: distribution.simulators * distribution.clients }, distribution.simulators)
+}
+
+/**
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
+ * @param {Distribution} distribution
+ */
+function simulateOptions (ctx, distribution) {
+  return normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
 }
 
 /**
