@@ -4,9 +4,10 @@
  * collector with `--simulators` × `--messages` message reports (each a histogram of
  * `--clients` delays), then the end of a distribution reads them, alternately as it did
  * before (getMessages, getRounds and getDeliveries: three scans of the reports stream) and
- * as it does now (getMessageResults: one scan), `--runs` times each. Prints one JSON line:
- * milliseconds of each read, their medians, XRANGE calls per read (Redis INFO
- * commandstats), the machine and its load.
+ * as it does now (getMessageResults: one scan), `--runs` times each, and one scan alone (the
+ * XRANGE pages and the JSON of each report: what the one read saves twice). Prints one JSON
+ * line: milliseconds of each read, their medians, XRANGE calls per read (Redis INFO
+ * commandstats), the scan's milliseconds, the machine and its load.
  *
  *   node bench/distribution-read.js [--simulators 100] [--messages 1000] [--clients 50] [--runs 5]
  */
@@ -17,6 +18,8 @@ import { Redis } from 'ioredis'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { hostFacts } from '../lib/host.js'
 import { createCollector } from '../results/index.js'
+import { readStream } from '../results/collector/redis-streams.js'
+import { LIMITS, runKeys } from '../lib/collector-keys.js'
 import { startPrivateRedis } from '../test/helpers/redis.js'
 
 const { values } = parseArgs({
@@ -72,6 +75,8 @@ function report (s, m) {
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
 
 const redis = await startPrivateRedis()
+// Stopped by a signal, this process does not run its exit handlers: stop the server here.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, () => { redis.stop().finally(() => process.exit(1)) })
 const admin = new Redis(redis.url)
 const collector = await createCollector({ redisUrl: redis.url })
 try {
@@ -105,6 +110,13 @@ try {
       timings[kind].xrange.push(await xranges() - calls)
     }
   }
+  /** @type {number[]} */
+  const scanMs = []
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now()
+    for (const e of await readStream(admin, runKeys(runId).messages, 1000, LIMITS.messageReports)) JSON.parse(e.report)
+    scanMs.push(Math.round(performance.now() - start))
+  }
   process.stdout.write(`${JSON.stringify({
     bench: 'distribution-read',
     simulators,
@@ -114,6 +126,7 @@ try {
     fillMs: Math.round(fillMs),
     threeReads: { ms: timings.three.ms, medianMs: median(timings.three.ms), xrangeCalls: timings.three.xrange[0] },
     oneRead: { ms: timings.one.ms, medianMs: median(timings.one.ms), xrangeCalls: timings.one.xrange[0] },
+    scanAlone: { ms: scanMs, medianMs: median(scanMs) },
     loadavg: os.loadavg().map((l) => Math.round(l * 100) / 100),
     host: hostFacts()
   })}\n`)
