@@ -124,7 +124,9 @@ export function simulatorOptions (ctx, distribution, i, parts = partitionOf(ctx,
  * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
  * @param {Distribution} distribution
  */
-function partitionOf (ctx, distribution) {
+export function partitionOf (ctx, distribution) {
+  // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
+  if (distribution.simulators === 0) return []
   return partitionSwarm({ ...simulateOptions(ctx, distribution), clients: distribution.simulators * distribution.clients }, distribution.simulators)
 }
 
