@@ -15,7 +15,7 @@ export { buildReport, buildCompareReport, buildCapacityReport } from './report/i
 export { formatRunSummary, formatThresholds } from './summary.js'
 export { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
-export { parseThreshold, parseThresholdOf, evaluateThresholds, thresholdHelp, METRICS } from './thresholds.js'
+export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, worstRoundDelay, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { createLiveMetrics, createRunMetrics, createServerMetrics, followCollector, serveMetrics, parseMetricsPort, startMetricsOutputs } from './metrics/index.js'
 export { capacityStepsCsv } from './capacity-csv.js'

@@ -8,6 +8,7 @@
 import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
 import { parseDurationMs, parseInteger } from '../options.js'
+import { defineOptions } from './define.js'
 
 /** Headers the transports set themselves: a user's value would break the handshake. */
 const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'])
@@ -56,8 +57,6 @@ export function parseQueryTemplate (value, flag) {
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
 
-/** Most namespaces one client joins. */
-export const MAX_NAMESPACES = 16
 /** Fastest emit rate of one client. */
 export const MAX_EMITS_PER_SECOND = 1000
 
@@ -95,8 +94,7 @@ export function parseEmitters (value, flag) {
   throw invalidOption(flag, `must be a share such as 10% or a count of clients such as 25, got ${JSON.stringify(value)}`)
 }
 
-/** @type {import('./index.js').OptionDef[]} */
-export const SCENARIO_OPTIONS = [
+export const SCENARIO_OPTIONS = defineOptions([
   {
     name: 'auth',
     type: 'string',
@@ -261,7 +259,7 @@ export const SCENARIO_OPTIONS = [
     describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',
     parse: parsePart
   }
-]
+])
 
 /**
  * `--part K/N` → { index: K, count: N }, K from 0.
