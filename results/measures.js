@@ -61,7 +61,7 @@ const present = (values) => values.filter((v) => v !== undefined && v !== null)
  */
 const MERGE = {
   sum: (values) => sumOf(present(values), (v) => v),
-  max: (values) => Math.max(...present(values)),
+  max: (values) => (present(values).length === 0 ? undefined : Math.max(...present(values))),
   first: (values) => present(values)[0],
   counts: (values) => sumRecords(present(values)),
   // Always there, as a simulator's own are: {} when no process counted any.
