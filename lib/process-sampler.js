@@ -3,6 +3,7 @@
  * Used by the simulator for its own health and by the reference server and probe.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { HEALTH_SUMMARY_FROM } from './schema.js'
 
 /**
  * @typedef {object} ProcessSample
@@ -92,4 +93,19 @@ export function isSaturated (sample) {
  */
 export function busyShare (cpuMs, wallMs) {
   return wallMs > 0 && Number.isFinite(cpuMs) ? Math.min(1, Math.max(0, cpuMs / wallMs)) : null
+}
+
+/**
+ * A process's health summary from its one-second samples: each field of HEALTH_SUMMARY_FROM
+ * (lib/schema.js, where the fields are listed once) the largest over the samples.
+ * @param {ProcessSample[]} samples
+ * @returns {import('./schema.js').HealthSummary}
+ */
+export function summarizeHealth (samples) {
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const [field, from] of Object.entries(HEALTH_SUMMARY_FROM)) {
+    out[field] = from === 'saturated' ? samples.filter(isSaturated).length : samples.reduce((m, s) => Math.max(m, s[from]), 0)
+  }
+  return /** @type {import('./schema.js').HealthSummary} */ (/** @type {unknown} */ (out))
 }
