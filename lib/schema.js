@@ -106,6 +106,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} disconnects in this second
  * @property {number} errors connect errors in this second
  * @property {number} messages distinct messages seen so far
+ * @property {Record<string, number>} [byNode] --node-from: connected by node (bounded as NodeReport's rows)
  */
 
 /**
@@ -178,6 +179,33 @@ export const SCHEMA_VERSION = 1
  * @property {TimelinePoint[]} timeline
  * @property {ScenarioReport} [scenario] joins and emits (--join, --emit), when the clients do either
  * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
+ * @property {NodeReport} [nodes] --node-from: which node served whom
+ */
+
+/**
+ * One node of the deployment behind a balancer (--node-from), as its clients saw it.
+ * @typedef {object} NodeRow
+ * @property {string} name the node's name (cookie, header or event value); `other` for the folded row
+ * @property {number} [folded] on the `other` row: names folded into it (past the first 50)
+ * @property {number} connected clients on it at the end
+ * @property {number} connects connections that landed on it, reconnects included
+ * @property {number} drops connections on it that ended
+ * @property {number} moved clients that came back on it after a reconnect, having been on another node before
+ * @property {number} received deliveries to its clients (relayed lines and broadcasts)
+ * @property {number} missing deliveries its clients were expected to get and never did
+ * @property {EncodedDelay} relative its clients' delays after the first receipt in their process
+ */
+
+/**
+ * Which node served whom (--node-from), per node. Merge rule (lib/nodes.js mergeNodeReports):
+ * rows of one name summed and their histograms merged, names past 50 folded into `other`,
+ * unknown and moved summed, imbalance recomputed from the merged rows.
+ * @typedef {object} NodeReport
+ * @property {string} from the --node-from given (cookie:NAME, header:NAME, event:NAME[.path])
+ * @property {NodeRow[]} nodes the first 50 names by arrival (merged: by connects), then `other`
+ * @property {number} unknown clients connected at the end whose node was never read
+ * @property {number} moved clients that came back on another node after a reconnect, over every node
+ * @property {number | null} imbalance connected at the end on the fullest node ÷ on the emptiest (nodes holding a client; the `other` row left out); null: none
  */
 
 /**
@@ -312,6 +340,7 @@ export const SCHEMA_VERSION = 1
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
+ * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  */
 
 /**

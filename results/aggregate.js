@@ -4,6 +4,7 @@
  * "average of averages" is kept next to them for comparison.
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
+import { mergeNodeReports } from '../lib/nodes.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
 import { groupBy, mergeDeliveries } from './merge.js'
 import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
@@ -264,7 +265,8 @@ export function buildDistribution ({ name, simulators, clientsPerSimulator, star
     ...optional('acceptTime', acceptTimeOf(finals)),
     server: samples.server,
     ...optional('scenario', mergeScenarioReports(finals.map((f) => f.scenario))),
-    ...optional('deliveries', deliveries)
+    ...optional('deliveries', deliveries),
+    ...optional('nodes', mergeNodeReports(finals.map((f) => f.nodes)))
   }
 }
 

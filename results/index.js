@@ -11,6 +11,7 @@ export { buildReport, buildCompareReport, buildCapacityReport } from './report/i
 export { formatRunSummary, formatThresholds } from './summary.js'
 export { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
+export { formatNodes } from './nodes.js'
 export { parseThreshold, evaluateThresholds, thresholdHelp } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { createLiveMetrics, createRunMetrics, createServerMetrics, followCollector, serveMetrics, parseMetricsPort, startMetricsOutputs } from './metrics/index.js'

@@ -5,6 +5,7 @@
  */
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
+import { mergeNodeReports } from '../lib/nodes.js'
 import { sumByAddress } from '../lib/source-addresses.js'
 import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
 
@@ -36,6 +37,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
   const maxOf = (/** @type {(s: import('../lib/schema.js').HealthSummary) => number} */ pick) => Math.max(...summaries.map(pick))
   const namespaces = mergeNamespaceCounts(clients.map((c) => c.namespaces))
   const scenario = mergeScenarioReports(results.map((r) => r.scenario))
+  const nodes = mergeNodeReports(results.map((r) => r.nodes))
   return {
     ...first,
     id,
@@ -77,6 +79,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
     },
     timeline: mergeTimelines(results.map((r) => r.timeline)),
     ...(scenario ? { scenario } : {}),
+    ...(nodes ? { nodes } : {}),
     workers: {
       note: RELATIVE_NOTE,
       list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))

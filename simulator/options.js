@@ -70,6 +70,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {string | null} scenario absolute path of the --scenario module
  * @property {string[]} sourceAddresses --source-address: local addresses connections leave from, round-robin, with source ports chosen by the simulator ([] = the kernel's choice)
  * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
+ * @property {import('../lib/nodes.js').NodeFrom | null} nodeFrom --node-from: where each client reads which node served it
  * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
  * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
  */
@@ -97,6 +98,7 @@ export function normalizeSimOptions (input) {
   // Here, where the simulator runs (`fleet up` checks only the syntax: its hosts are elsewhere).
   if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
+  if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   compileBehaviours(o, compileIdentities(o, { simId: 'check' }))

@@ -129,8 +129,9 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {number} [options.keepClosed] closed reports kept whole; older ones are rolled up
  * @param {MessageFields} [options.fields] where messages keep their id, send time and room
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
+ * @param {{ receipt: (i: number, relativeMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries (--node-from): each counted receipt, each missing one at close
  */
-export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/' }) {
+export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', nodes = null }) {
   const idOf = fields.id
   // Content ids by args array: engines that decode a frame once hand every client the same
   // array, so a message without an id is hashed once per process, not once per copy.
@@ -247,6 +248,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
   function close (message) {
     const { report } = message
     report.missing = report.expected - message.receivedExpected
+    if (nodes !== null && report.missing > 0) missingByClient(message, nodes.missing)
     report.floor = { cpuMs: round3(message.cpuEndMs - message.cpuFirstMs), spreadMs: round3(message.cpuEndMono - message.firstMono) }
     report.relative = { ...summarize(message.relative), histogram: encode(message.relative) }
     if (message.absolute) {
@@ -441,6 +443,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       message.report.received++
       message.lastMono = now
       recordMs(message.relative, now - message.firstMono)
+      if (nodes !== null) nodes.receipt(i, now - message.firstMono)
       if (message.absolute !== null) {
         const latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
         if (latencyMs < 0) message.negative++
@@ -518,6 +521,23 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
 
 /** @param {number} v */
 const round3 = (v) => Math.round(v * 1000) / 1000
+
+/**
+ * Calls `onMissing` for each client that expected a message and never got it.
+ * @param {OpenMessage} message
+ * @param {(i: number) => void} onMissing
+ */
+function missingByClient (message, onMissing) {
+  const { expectedBits, receivedBits } = message
+  for (let w = 0; w < expectedBits.length; w++) {
+    let bits = expectedBits[w] & ~receivedBits[w]
+    while (bits !== 0) {
+      const low = bits & -bits
+      onMissing(w * 32 + 31 - Math.clz32(low))
+      bits ^= low
+    }
+  }
+}
 
 /**
  * Number of set bits in a 32-bit word.

@@ -27,6 +27,8 @@ import { createChurn } from './churn.js'
 import { compileIdentities } from './identity.js'
 import { webSocketServerInfo } from './websocket-options.js'
 import { createSizer } from './resize.js'
+import { createNodeTracker } from './nodes.js'
+import { fieldGetter } from '../lib/fields.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -98,7 +100,9 @@ export async function startSwarm (options, hooks = {}) {
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
+  const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
   const recorder = createDeliveries({
+    nodes,
     namespaces,
     clients: capacity,
     messageTimeoutMs: options.messageTimeoutMs,
@@ -124,15 +128,18 @@ export async function startSwarm (options, hooks = {}) {
     target: options.clients,
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
+      // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
+      if (nodes !== null && k === 0) isUp ? nodes.connected(i) : nodes.disconnected(i)
       recorder.setConnected(i, k, isUp)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive,
+    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive),
     messageKey: stormMessageKey(messageFields(options), () => clock().offsetMs)
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
-  const events = hookRunner?.wantsEvents ? ['*'] : measured
+  const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
+  const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
   const clientPool = pool = createDestinationPool(engines[options.engine], {
     path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
   }, options.urls, capacity, tracker.events, { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice })
@@ -164,6 +171,7 @@ export async function startSwarm (options, hooks = {}) {
     recorder.sweep()
     const stats = recorder.stats()
     const point = tracker.tick(stats.messages)
+    if (nodes !== null) point.byNode = nodes.byNode()
     const sample = sampler.sample()
     if (timeline.length < MAX_SAMPLES) {
       timeline.push(point)
@@ -201,6 +209,8 @@ export async function startSwarm (options, hooks = {}) {
   sampler.stop()
   recorder.closeAll()
   const clients = tracker.counts()
+  // Before the clients close: their own close is no drop of a node.
+  const nodeReport = nodes?.record()
   const destinations = clientPool.destinations()
   const sourceAddresses = clientPool.sourceAddresses()
   await clientPool.close()
@@ -231,6 +241,7 @@ export async function startSwarm (options, hooks = {}) {
     health: { samples: health, summary: summarizeHealth(health) },
     timeline,
     ...(scenario ? { scenario } : {}),
+    ...(nodeReport ? { nodes: nodeReport } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed(), wallMs() - startedAt) } : {})
   }
 }
@@ -256,6 +267,23 @@ function stormMessageKey (fields, offsetMs) {
   return (event, args) => {
     const { id, batch, sentAt } = identify(args, fields)
     return { key: `${event}:${batch ?? ''}/${id}`, sentAt: sentAt === null ? null : sentAt - offsetMs() }
+  }
+}
+
+/**
+ * With --node-from event:NAME[.path], the app's event naming a client's node goes to the node
+ * tracker, never to the recorder (it is no broadcast); every other event goes on.
+ * @param {import('./nodes.js').NodeTracker | null} nodes
+ * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
+ * @returns {(i: number, k: number, event: string, args: unknown[]) => void}
+ */
+function routeNodeEvent (nodes, next) {
+  if (nodes === null || nodes.from.kind !== 'event') return next
+  const { name, path } = nodes.from
+  const read = path === null ? (/** @type {unknown} */ value) => value : fieldGetter(path)
+  return (i, k, event, args) => {
+    if (event === name && k === 0) nodes.learn(i, read(args[0]))
+    else next(i, k, event, args)
   }
 }
 

@@ -42,6 +42,7 @@
  * @property {ClockInfo} clock
  * @property {number} endedAt epoch ms
  * @property {import('../../lib/schema.js').ScenarioReport} [scenario] joins and emits (--join, --emit, --scenario), with their histograms
+ * @property {import('../../lib/schema.js').NodeReport} [nodes] --node-from: which node served whom, with the histograms
  */
 
 /**

@@ -1,0 +1,102 @@
+/**
+ * Behind the load balancer (issue 24): a swarm through HAProxy (sticky by cookie) or nginx
+ * (sticky by client address) to several nodes of a chat app sharing Redis (socket.io 4 with
+ * the Redis adapter, python-socketio with AsyncRedisManager), each client reading its node
+ * from the event the app sends on connect (--node-from event:node). Checked against what each
+ * node says it holds: every client connected, the per-node counts, no line relayed with
+ * socket.broadcast.emit missing; and a node SIGKILLed mid-run: its clients come back on the
+ * others, counted as moved.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { startChatNodes, startHaproxy, startNginx } from '../helpers/balancer.js'
+import { getRedisUrl } from '../helpers/redis.js'
+import { startTestSwarm } from '../helpers/swarm.js'
+import { waitFor } from '../helpers/wait.js'
+
+const CLIENTS = 24
+/** Bounds of every wait: generous, for a loaded machine. */
+const WAIT_MS = 30000
+/** Short heartbeats: a killed node's clients notice within seconds. */
+const PING_INTERVAL_MS = 2000
+
+/**
+ * The chat nodes and a balancer in front of them; null after a skip (missing tool).
+ * @param {import('node:test').TestContext} t
+ * @param {'node' | 'python'} kind
+ * @param {'haproxy' | 'nginx'} balancer
+ */
+async function deployment (t, kind, balancer) {
+  const redisUrl = await getRedisUrl(t)
+  if (!redisUrl) return null
+  const nodes = await startChatNodes(t, { kind, count: kind === 'node' ? 3 : 2, redisUrl, pingIntervalMs: PING_INTERVAL_MS })
+  if (!nodes) return null
+  const front = balancer === 'haproxy' ? await startHaproxy(t, nodes) : await startNginx(t, nodes)
+  return front && { nodes, front }
+}
+
+/**
+ * Each node's own count of its sockets, by name.
+ * @param {import('../helpers/balancer.js').ChatNode[]} nodes
+ */
+async function nodeCounts (nodes) {
+  return Object.fromEntries(await Promise.all(nodes.map(async (n) => [n.name, await n.connected()])))
+}
+
+/**
+ * Connected clients by node in a result (nodes with none left out, as node counts of 0 are).
+ * @param {import('../../lib/schema.js').SimResult} result
+ */
+function resultCounts (result) {
+  return Object.fromEntries((result.nodes?.nodes ?? []).filter((n) => n.connected > 0).map((n) => [n.name, n.connected]))
+}
+
+for (const kind of /** @type {const} */ (['node', 'python'])) {
+  for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
+    for (const engine of ['sio', 'lean']) {
+      test(`${engine} WebSocket clients behind ${balancer} in front of ${kind} chat nodes: every client connected, per-node counts as the nodes say, no relayed line missing`, async (t) => {
+        const deployed = await deployment(t, kind, balancer)
+        if (!deployed) return
+        const { nodes, front } = deployed
+        const swarm = startTestSwarm(t, {
+          url: front.url,
+          clients: CLIENTS,
+          engine,
+          transport: 'websocket',
+          nodeFrom: 'event:node',
+          emit: 'chat {"text":"hi from {{i}}"}',
+          emitters: 4,
+          emitRate: '4/s',
+          emitAck: true,
+          duration: null,
+          // nginx hashes the client's address: several loopback addresses spread the clients.
+          ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {})
+        })
+        await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
+        await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
+        // Emitters start as they connect: wait for lines that every other client expected.
+        await waitFor(() => swarm.closed.filter((m) => m.event === 'chat' && m.expected === CLIENTS - 1).length >= 8, { timeoutMs: WAIT_MS, message: '8 relayed lines to everyone closed' })
+        const held = await nodeCounts(nodes)
+        const result = await swarm.stop()
+
+        assert.equal(result.clients.connected, CLIENTS)
+        assert.deepEqual(result.clients.errors, {})
+        assert.equal(result.clients.reconnects, 0)
+        assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
+        const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
+        assert.equal(report.from, 'event:node')
+        assert.equal(report.unknown, 0)
+        assert.equal(report.moved, 0)
+        const lines = result.messages.filter((m) => m.event === 'chat')
+        assert.equal(lines.reduce((n, m) => n + m.missing, 0), 0, 'no relayed line missing')
+        // A line is never expected back at its sender: each reached every other connected client.
+        assert.ok(lines.every((m) => m.expected <= CLIENTS - 1), `expected ${lines.map((m) => m.expected)}`)
+        assert.equal(report.nodes.reduce((n, r) => n + r.received, 0), lines.reduce((n, m) => n + m.received, 0), 'every delivery is counted on a node')
+        assert.equal(report.nodes.reduce((n, r) => n + r.missing, 0), 0)
+        if (balancer === 'haproxy') assert.equal(report.nodes.length, nodes.length, 'round robin puts clients on every node')
+        const counts = Object.values(resultCounts(result))
+        assert.equal(report.imbalance, Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000)
+      })
+    }
+  }
+}
