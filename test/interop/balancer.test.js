@@ -100,3 +100,47 @@ for (const kind of /** @type {const} */ (['node', 'python'])) {
     }
   }
 }
+
+for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
+  for (const engine of ['sio', 'lean']) {
+    test(`${engine} clients of a node SIGKILLed behind ${balancer} come back on the other nodes, counted as moved`, async (t) => {
+      const deployed = await deployment(t, 'node', balancer)
+      if (!deployed) return
+      const { nodes, front } = deployed
+      const swarm = startTestSwarm(t, {
+        url: front.url,
+        clients: CLIENTS,
+        engine,
+        transport: 'websocket',
+        nodeFrom: 'event:node',
+        duration: null,
+        reconnectSpread: '1s',
+        ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {})
+      })
+      await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS,
+        { timeoutMs: WAIT_MS, message: 'every client connected' })
+      const before = await nodeCounts(nodes)
+      const victim = /** @type {import('../helpers/balancer.js').ChatNode} */ (nodes.find((n) => before[n.name] > 0))
+      victim.kill()
+      const survivors = nodes.filter((n) => n !== victim)
+      await waitFor(async () => {
+        const counts = await Promise.all(survivors.map((n) => n.connected()))
+        return counts.reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS
+      }, { timeoutMs: WAIT_MS, message: 'every client back on the surviving nodes' })
+      const held = await nodeCounts(survivors)
+      const result = await swarm.stop()
+
+      const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
+      const row = (/** @type {string} */ name) => report.nodes.find((n) => n.name === name)
+      assert.equal(report.moved, before[victim.name], 'every client of the killed node moved')
+      assert.equal(row(victim.name)?.connected, 0)
+      assert.equal(row(victim.name)?.drops, before[victim.name])
+      assert.equal(row(victim.name)?.moved, 0)
+      assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
+      assert.equal(report.unknown, 0)
+      const storm = result.clients.storms?.list[0]
+      assert.equal(storm?.dropped, before[victim.name])
+      assert.equal(storm?.back, before[victim.name])
+    })
+  }
+}
