@@ -9,6 +9,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
 import { startChatNodes, startHaproxy, startNginx } from '../helpers/balancer.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { startTestSwarm } from '../helpers/swarm.js'
@@ -51,54 +52,70 @@ function resultCounts (result) {
   return Object.fromEntries((result.nodes?.nodes ?? []).filter((n) => n.connected > 0).map((n) => [n.name, n.connected]))
 }
 
+/**
+ * A swarm of `engine` clients on `transport` through the balancer: every client connected, the
+ * per-node counts as the nodes say, no relayed line missing or expected back at its sender.
+ * @param {import('node:test').TestContext} t
+ * @param {{ kind: 'node' | 'python', balancer: 'haproxy' | 'nginx', engine: string, transport: string }} setup
+ */
+async function chatThroughBalancer (t, { kind, balancer, engine, transport }) {
+  const deployed = await deployment(t, kind, balancer)
+  if (!deployed) return
+  const { nodes, front } = deployed
+  const swarm = startTestSwarm(t, {
+    url: front.url,
+    clients: CLIENTS,
+    engine,
+    transport,
+    nodeFrom: 'event:node',
+    emit: 'chat {"text":"hi from {{i}}"}',
+    emitters: 4,
+    emitRate: '4/s',
+    emitAck: true,
+    duration: null,
+    // nginx hashes the client's address: several loopback addresses spread the clients.
+    ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {})
+  })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
+  await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
+  // Emitters start as they connect: wait for lines that every other client expected.
+  await waitFor(() => swarm.closed.filter((m) => m.event === 'chat' && m.expected === CLIENTS - 1).length >= 8, { timeoutMs: WAIT_MS, message: '8 relayed lines to everyone closed' })
+  const held = await nodeCounts(nodes)
+  const result = await swarm.stop()
+
+  assert.equal(result.clients.connected, CLIENTS)
+  assert.deepEqual(result.clients.errors, {})
+  assert.equal(result.clients.reconnects, 0)
+  assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
+  const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
+  assert.equal(report.from, 'event:node')
+  assert.equal(report.unknown, 0)
+  assert.equal(report.moved, 0)
+  const lines = result.messages.filter((m) => m.event === 'chat')
+  assert.equal(lines.reduce((n, m) => n + m.missing, 0), 0, 'no relayed line missing')
+  // A line is never expected back at its sender.
+  assert.ok(lines.every((m) => m.expected <= CLIENTS - 1), `expected ${lines.map((m) => m.expected)}`)
+  assert.equal(report.nodes.reduce((n, r) => n + r.received, 0), lines.reduce((n, m) => n + m.received, 0), 'every delivery is counted on a node')
+  assert.equal(report.nodes.reduce((n, r) => n + r.missing, 0), 0)
+  if (balancer === 'haproxy') assert.equal(report.nodes.length, nodes.length, 'round robin puts clients on every node')
+  const counts = Object.values(resultCounts(result))
+  assert.equal(report.imbalance, Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000)
+}
+
 for (const kind of /** @type {const} */ (['node', 'python'])) {
   for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
     for (const engine of ['sio', 'lean']) {
-      test(`${engine} WebSocket clients behind ${balancer} in front of ${kind} chat nodes: every client connected, per-node counts as the nodes say, no relayed line missing`, async (t) => {
-        const deployed = await deployment(t, kind, balancer)
-        if (!deployed) return
-        const { nodes, front } = deployed
-        const swarm = startTestSwarm(t, {
-          url: front.url,
-          clients: CLIENTS,
-          engine,
-          transport: 'websocket',
-          nodeFrom: 'event:node',
-          emit: 'chat {"text":"hi from {{i}}"}',
-          emitters: 4,
-          emitRate: '4/s',
-          emitAck: true,
-          duration: null,
-          // nginx hashes the client's address: several loopback addresses spread the clients.
-          ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {})
-        })
-        await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
-        await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
-        // Emitters start as they connect: wait for lines that every other client expected.
-        await waitFor(() => swarm.closed.filter((m) => m.event === 'chat' && m.expected === CLIENTS - 1).length >= 8, { timeoutMs: WAIT_MS, message: '8 relayed lines to everyone closed' })
-        const held = await nodeCounts(nodes)
-        const result = await swarm.stop()
-
-        assert.equal(result.clients.connected, CLIENTS)
-        assert.deepEqual(result.clients.errors, {})
-        assert.equal(result.clients.reconnects, 0)
-        assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
-        const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
-        assert.equal(report.from, 'event:node')
-        assert.equal(report.unknown, 0)
-        assert.equal(report.moved, 0)
-        const lines = result.messages.filter((m) => m.event === 'chat')
-        assert.equal(lines.reduce((n, m) => n + m.missing, 0), 0, 'no relayed line missing')
-        // A line is never expected back at its sender: each reached every other connected client.
-        assert.ok(lines.every((m) => m.expected <= CLIENTS - 1), `expected ${lines.map((m) => m.expected)}`)
-        assert.equal(report.nodes.reduce((n, r) => n + r.received, 0), lines.reduce((n, m) => n + m.received, 0), 'every delivery is counted on a node')
-        assert.equal(report.nodes.reduce((n, r) => n + r.missing, 0), 0)
-        if (balancer === 'haproxy') assert.equal(report.nodes.length, nodes.length, 'round robin puts clients on every node')
-        const counts = Object.values(resultCounts(result))
-        assert.equal(report.imbalance, Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000)
-      })
+      test(`${engine} WebSocket clients behind ${balancer} in front of ${kind} chat nodes: every client connected, per-node counts as the nodes say, no relayed line missing`,
+        (t) => chatThroughBalancer(t, { kind, balancer, engine, transport: 'websocket' }))
     }
   }
+}
+
+// Long-polling behind a cookie-sticky balancer holds a session only with the balancer's cookie kept.
+const JAR = existsSync(new URL('../../simulator/sessions/cookie-jar.js', import.meta.url))
+for (const engine of ['sio', 'lean']) {
+  test(`${engine} polling clients behind haproxy keep their node by its cookie: every client connected, per-node counts as the nodes say`,
+    { skip: JAR ? false : 'needs the cookie jar (branch jar)' }, (t) => chatThroughBalancer(t, { kind: 'node', balancer: 'haproxy', engine, transport: 'polling' }))
 }
 
 for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
