@@ -9,8 +9,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { startChatNodes, startHaproxy, startNginx } from '../helpers/balancer.js'
+import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
@@ -161,3 +164,28 @@ for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
     })
   }
 }
+
+test('ioswarm run through HAProxy: the simulators\' node reports merge into the run\'s, broadcasts reach every node\'s clients, nodes.imbalance is judged', async (t) => {
+  const deployed = await deployment(t, 'node', 'haproxy')
+  if (!deployed) return
+  const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-nodes-run-'))
+  t.after(() => rmSync(out, { recursive: true, force: true }))
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', deployed.front.url, '--token', 'any', '--simulators', '2', '--clients', '12',
+    '--engine', 'lean', '--transport', 'websocket', '--node-from', 'event:node', '--rounds', '2x200', '--ramp', '500ms', '--quiet', '--out', out,
+    '--assert', 'missing=0', '--assert', 'nodes.imbalance<1.5', '--assert', 'nodes.imbalance<1'], { timeoutMs: 120000 })
+  assert.equal(code, 3, `one threshold fails: exit 3 (${stderr})`)
+  const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+  assert.deepEqual(result.thresholds?.map((v) => [v.expression, v.ok, v.actual]), [
+    ['missing=0', true, 'missing 0 of 48 expected deliveries (0%)'],
+    ['nodes.imbalance<1.5', true, 'nodes.imbalance 1 (2x12)'],
+    ['nodes.imbalance<1', false, 'nodes.imbalance 1 (2x12)']
+  ])
+  const [d] = result.distributions
+  const report = /** @type {import('../../lib/schema.js').NodeReport} */ (d.nodes)
+  // HAProxy's round robin over every connect of both simulators: 24 clients, 8 on each node.
+  assert.deepEqual(report.nodes.map((n) => [n.name, n.connected, n.connects, n.missing]).sort(), [['sio-1', 8, 8, 0], ['sio-2', 8, 8, 0], ['sio-3', 8, 8, 0]])
+  assert.ok(report.nodes.every((n) => n.received === 8 * 2 && n.relative.count === n.received), 'each node\'s clients got both broadcasts')
+  assert.equal(report.imbalance, 1)
+  assert.ok(d.timeline.some((p) => p.byNode && Object.values(p.byNode).reduce((a, b) => a + b, 0) === 12), 'each simulator\'s samples count its clients by node')
+  assert.match(stderr, /nodes \(event:node\): 3 seen, imbalance 1 /)
+})

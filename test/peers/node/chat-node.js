@@ -11,6 +11,8 @@
  * - Every HTTP response, the Engine.IO handshake and the WebSocket upgrade included, carries
  *   `X-Node: NODE_NAME` and sets the cookie `node=NODE_NAME`.
  * - GET /count: `{ node, connected }`, the sockets this node holds now.
+ * - POST /broadcast with ioswarm's body (any token): messages `{ id, batch, round, seq, sentAt,
+ *   node, payload }` to every client of every node, answered `{ messages: [{ id, event, sentAt }] }`.
  *
  * Env: NODE_NAME, REDIS_URL, CHANNEL (the adapter's key: one per cluster), PING_INTERVAL_MS. Listens on 127.0.0.1:0 and prints
  * {"port": N}; SIGTERM/SIGINT stop it.
@@ -50,9 +52,32 @@ io.on('connection', (socket) => {
   })
 })
 
-server.on('request', (req, res) => {
+let sent = 0
+
+/**
+ * POST /broadcast with ioswarm's body (event, count, round, seq, batch, size): each message
+ * `io.emit`ted, so the Redis adapter takes it to the clients of every node.
+ * @param {any} body
+ */
+function broadcast (body) {
+  const event = body.event ?? 'broadcast'
+  return Array.from({ length: body.count ?? 1 }, (_, k) => {
+    const seq = (body.seq ?? 1) + k
+    const id = body.round > 0 ? `${body.round}.${seq}` : `${name}.${++sent}`
+    const sentAt = Date.now()
+    io.emit(event, { id, ...(body.batch ? { batch: body.batch } : {}), round: body.round ?? 0, seq, sentAt, node: name, payload: 'x'.repeat(body.size ?? 0) })
+    return { id, event, sentAt, recipients: null }
+  })
+}
+
+server.on('request', async (req, res) => {
   if ((req.url ?? '').startsWith('/socket.io')) return
-  if (req.url === '/count') {
+  if (req.method === 'POST' && req.url === '/broadcast') {
+    let text = ''
+    for await (const chunk of req) text += chunk
+    res.writeHead(200, { 'content-type': 'application/json', 'x-node': name })
+    res.end(JSON.stringify({ messages: broadcast(text ? JSON.parse(text) : {}) }))
+  } else if (req.url === '/count') {
     res.writeHead(200, { 'content-type': 'application/json', 'x-node': name })
     res.end(JSON.stringify({ node: name, connected: io.of('/').sockets.size }))
   } else {
