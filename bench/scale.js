@@ -83,6 +83,8 @@ if (simulator.pid) process.kill(simulator.pid, 'SIGTERM')
 await simulatorExit
 const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}')
 const message = result.messages?.[0]
+// Workers whose result did not reach the merge: every count of theirs is missing from the figures.
+const lostWorkers = (result.workers?.list ?? []).filter((/** @type {any} */ w) => w.died).map((/** @type {any} */ w) => ({ id: w.id, pid: w.pid, died: w.died }))
 process.stdout.write(`${JSON.stringify({
   bench: 'scale',
   clients,
@@ -105,10 +107,13 @@ process.stdout.write(`${JSON.stringify({
   serverRssBytes: serverAtPeak.rssBytes,
   serverWorkers: listening[0].workers?.length ?? 0,
   preflight: result.preflight?.needs,
+  workers: result.workers?.list.length ?? 0,
+  lostWorkers,
   host: hostFacts(),
   loadavg: readFileSync('/proc/loadavg', 'utf8').trim()
 })}\n`)
-process.exit(0)
+if (lostWorkers.length > 0) process.stderr.write(`bench/scale.js: ${lostWorkers.length} worker result(s) lost: the figures above miss their clients\n`)
+process.exit(lostWorkers.length > 0 || !result.workers ? 1 : 0)
 
 /**
  * Polls the server's /stats until every client is connected, the count stalls for --stall-s, or

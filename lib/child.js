@@ -38,7 +38,7 @@ export function forkChild (modulePath, args, { env = {}, onStderr } = {}) {
   })
   live.add(child)
   if (live.size === 1) process.on('exit', stopAll)
-  const exited = once(child, 'exit').then(([code, signal]) => {
+  const exited = Promise.all([once(child, 'exit'), channelClosed(child)]).then(([[code, signal]]) => {
     live.delete(child)
     if (live.size === 0) process.off('exit', stopAll)
     return { code, signal }
@@ -60,6 +60,36 @@ export function forkChild (modulePath, args, { env = {}, onStderr } = {}) {
       clearTimeout(timer)
     }
   }
+}
+
+/**
+ * Resolves once the child's IPC channel is closed and every message it sent has been emitted.
+ * A child's 'exit' can come before its last messages are read from the channel (a large final
+ * result, many children ending at once on a loaded host: results were lost that way), while
+ * 'disconnect' is emitted only after the channel's last bytes were read and their messages
+ * emitted. Bounded: a channel held open by a grandchild that inherited it must not hang the parent.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {number} [afterExitMs] how long to wait for the channel once the process has exited
+ * @returns {Promise<void>}
+ */
+function channelClosed (child, afterExitMs = 10000) {
+  if (!child.connected) return Promise.resolve()
+  return new Promise((resolve) => {
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer
+    const done = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    child.once('disconnect', done)
+    child.once('exit', () => {
+      if (!child.connected) return done()
+      timer = setTimeout(() => {
+        child.off('disconnect', done)
+        done()
+      }, afterExitMs)
+    })
+  })
 }
 
 /**

@@ -112,10 +112,12 @@ async function runWorkersCommand (options, workers, link, quiet, signal, metrics
     onPreflight: (p) => writeWarnings(p.warnings),
     onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }
   })
-  if (!quiet) {
-    process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
-    for (const w of result.workers?.list ?? []) {
-      if (w.died) process.stderr.write(`ioswarm simulate: worker ${w.id} (pid ${w.pid}) died (${w.died}); its ${w.messagesBeforeDeath ?? 0} closed messages are merged, its clients are not counted\n`)
+  if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
+  // A worker whose result is missing is said even with --quiet: its counts are not in the merge.
+  for (const w of result.workers?.list ?? []) {
+    if (w.died) {
+      process.stderr.write(`ioswarm simulate: worker ${w.id} (pid ${w.pid}) ended without its result (${w.died}); ` +
+        `its ${w.messagesBeforeDeath ?? 0} closed messages are merged, its clients and samples are not counted\n`)
     }
   }
   return result

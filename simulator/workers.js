@@ -88,6 +88,9 @@ export async function runWorkers (options, count, hooks = {}) {
  */
 function describeExit (outcome, stderr) {
   const how = outcome.signal ? `killed by ${outcome.signal}` : `exit ${outcome.exitCode}`
-  const why = outcome.error?.message ?? stderr.trim().split('\n').at(-1) ?? ''
+  // Exit 0 is a worker that finished and sent its result: that it never arrived is the parent's
+  // loss, not the worker's failure, and must read as such.
+  const why = outcome.error?.message ?? (stderr.trim().split('\n').at(-1) ||
+    (outcome.exitCode === 0 ? 'it finished, but its result never reached this process' : ''))
   return why ? `${how}: ${why}` : how
 }
