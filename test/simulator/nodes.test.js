@@ -83,7 +83,8 @@ test('bad --node-from exits 2 naming the flag, before any socket opens', async (
   /** @type {[string[], RegExp][]} */
   const cases = [
     [['--node-from', 'pid:1', '--url', 'http://127.0.0.1:1'], /--node-from must be cookie:NAME, header:NAME or event:NAME\[\.path\].*"pid:1"/],
-    [['--node-from', 'event:node', '--protocol', 'websocket', '--url', 'ws://127.0.0.1:1/feed'], /--node-from works with Socket\.IO servers/]
+    [['--node-from', 'event:node', '--protocol', 'websocket', '--url', 'ws://127.0.0.1:1/feed'], /--node-from works with Socket\.IO servers/],
+    [['--node-from', 'cookie:SERVERID', '--url', 'http://127.0.0.1:1'], /--node-from cookie: is not built yet; use event:NAME/]
   ]
   for (const [args, message] of cases) {
     const { code, stderr } = await runCli(t, ['client.js', ...args], { timeoutMs: 30000 })
