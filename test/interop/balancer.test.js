@@ -40,6 +40,25 @@ async function deployment (t, kind, balancer) {
 }
 
 /**
+ * CLIENTS clients through the balancer, each reading its node from the app's `node` event.
+ * @param {import('node:test').TestContext} t
+ * @param {import('../helpers/balancer.js').Balancer} front
+ * @param {'haproxy' | 'nginx'} balancer
+ * @param {Record<string, unknown>} options engine, transport, emits …
+ */
+function swarmBehind (t, front, balancer, options) {
+  return startTestSwarm(t, {
+    url: front.url,
+    clients: CLIENTS,
+    nodeFrom: 'event:node',
+    duration: null,
+    // nginx hashes the client's address: several loopback addresses spread the clients.
+    ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {}),
+    ...options
+  })
+}
+
+/**
  * Each node's own count of its sockets, by name.
  * @param {import('../helpers/balancer.js').ChatNode[]} nodes
  */
@@ -65,20 +84,7 @@ async function chatThroughBalancer (t, { kind, balancer, engine, transport }) {
   const deployed = await deployment(t, kind, balancer)
   if (!deployed) return
   const { nodes, front } = deployed
-  const swarm = startTestSwarm(t, {
-    url: front.url,
-    clients: CLIENTS,
-    engine,
-    transport,
-    nodeFrom: 'event:node',
-    emit: 'chat {"text":"hi from {{i}}"}',
-    emitters: 4,
-    emitRate: '4/s',
-    emitAck: true,
-    duration: null,
-    // nginx hashes the client's address: several loopback addresses spread the clients.
-    ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {})
-  })
+  const swarm = swarmBehind(t, front, balancer, { engine, transport, emit: 'chat {"text":"hi from {{i}}"}', emitters: 4, emitRate: '4/s', emitAck: true })
   await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
   await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
   // Emitters start as they connect: wait for lines that every other client expected.
@@ -127,16 +133,7 @@ for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
       const deployed = await deployment(t, 'node', balancer)
       if (!deployed) return
       const { nodes, front } = deployed
-      const swarm = startTestSwarm(t, {
-        url: front.url,
-        clients: CLIENTS,
-        engine,
-        transport: 'websocket',
-        nodeFrom: 'event:node',
-        duration: null,
-        reconnectSpread: '1s',
-        ...(balancer === 'nginx' ? { sourceAddress: '127.0.0.2-127.0.0.9' } : {})
-      })
+      const swarm = swarmBehind(t, front, balancer, { engine, transport: 'websocket', reconnectSpread: '1s' })
       await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS,
         { timeoutMs: WAIT_MS, message: 'every client connected' })
       const before = await nodeCounts(nodes)

@@ -8,7 +8,7 @@ import { formatNodes } from '../../results/nodes.js'
 import { formatRunSummary } from '../../results/summary.js'
 import { evaluateThresholds, parseThreshold, thresholdHelp } from '../../results/thresholds.js'
 import { formatSimSummary } from '../../simulator/format.js'
-import { encodedDelay, finalReport } from './make-reports.js'
+import { finalReport, simResult } from './make-reports.js'
 
 /**
  * @param {[string, number, number][]} rows name, connected, moved
@@ -26,28 +26,18 @@ function nodeReport (rows) {
  * @param {import('../../lib/schema.js').NodeReport} [nodes]
  * @returns {import('../../lib/schema.js').SimResult}
  */
-function simResult (id, nodes) {
-  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
-    id,
-    pid: 1,
-    startedAt: 1000,
-    endedAt: 2000,
-    options: { clients: 6 },
-    clients: { target: 6, connected: 6, failed: 0, everConnected: 6, byTransport: {}, attempts: 6, reconnects: 0, disconnects: {}, errors: {}, connectTime: { ...encodedDelay([1, 2]), curve: [] } },
-    messages: [],
-    health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
-    timeline: [{ t: 1000, connected: 6, byTransport: {}, connects: 0, disconnects: 0, errors: 0, messages: 0, ...(nodes ? { byNode: Object.fromEntries(nodes.nodes.map((n) => [n.name, n.connected])) } : {}) }],
-    ...(nodes ? { nodes } : {})
-  }))
+function withNodes (id, nodes) {
+  const timeline = [{ t: 1000, connected: 6, byTransport: {}, connects: 0, disconnects: 0, errors: 0, messages: 0, ...(nodes ? { byNode: Object.fromEntries(nodes.nodes.map((n) => [n.name, n.connected])) } : {}) }]
+  return simResult(id, { timeline, ...(nodes ? { nodes } : {}) })
 }
 
 test('--workers: the workers\' node reports merge into the simulator\'s, and their timelines by node', () => {
-  const merged = mergeSimResults([simResult('w1', nodeReport([['a', 4, 1], ['b', 2, 0]])), simResult('w2', nodeReport([['b', 4, 2]]))], 'sim')
+  const merged = mergeSimResults([withNodes('w1', nodeReport([['a', 4, 1], ['b', 2, 0]])), withNodes('w2', nodeReport([['b', 4, 2]]))], 'sim')
   assert.deepEqual(merged.nodes?.nodes.map((n) => [n.name, n.connected, n.moved, n.received]), [['b', 6, 2, 12], ['a', 4, 1, 8]])
   assert.equal(merged.nodes?.moved, 3)
   assert.equal(merged.nodes?.imbalance, 1.5)
   assert.deepEqual(merged.timeline[0].byNode, { a: 4, b: 6 })
-  assert.equal('nodes' in mergeSimResults([simResult('w1'), simResult('w2')], 'sim'), false, 'no --node-from: no field')
+  assert.equal('nodes' in mergeSimResults([withNodes('w1'), withNodes('w2')], 'sim'), false, 'no --node-from: no field')
 })
 
 test('a run: the simulators\' final node reports merge into the distribution', () => {
@@ -88,7 +78,7 @@ test('terminal lines: one line with the imbalance and moves, a table of the node
 })
 
 test('simulate\'s and run\'s summaries print the node lines', () => {
-  const result = simResult('sim', { ...nodeReport([['a', 6, 0]]), imbalance: 1 })
+  const result = withNodes('sim', { ...nodeReport([['a', 6, 0]]), imbalance: 1 })
   const sim = formatSimSummary(/** @type {any} */ ({ ...result, server: { rampMs: 0, rampSource: '--ramp', handshakeError: null, diagnosis: null }, engine: 'lean', agent: { keepAlive: true }, options: { url: 'http://x', transport: 'websocket' } }))
   assert.match(sim, /\nnodes \(event:node\): 1 seen, imbalance 1/)
   const run = JSON.parse(readFileSync(new URL('../fixtures/run-small.json', import.meta.url), 'utf8'))
