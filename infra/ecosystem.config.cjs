@@ -32,26 +32,26 @@ function count (name, fallback, max) {
 }
 
 /** Settings of this file, not options of `ioswarm simulate`. */
-// The metrics port is a base: each instance gets its own (pm2-entry.js).
+// The metrics port is a base: each instance gets its own (bin/pm2-entry.js).
 const OWN = new Set(['IOSWARM_SIMULATORS', 'IOSWARM_ID_PREFIX', 'IOSWARM_PORT', 'IOSWARM_HOST', 'IOSWARM_TOKEN', 'IOSWARM_METRICS_PORT', 'IOSWARM_METRICS_HOST'])
 
 /**
  * Every other IOSWARM_* variable, for the simulators: `ioswarm simulate` reads its options
- * from IOSWARM_<OPTION> (lib/cli-options is the one table of them; pm2-entry.js keeps only
+ * from IOSWARM_<OPTION> (lib/cli-options is the one table of them; bin/pm2-entry.js keeps only
  * the variables of the command it runs), so a new simulator option needs nothing here.
  */
 function simulateEnv () {
   return Object.fromEntries(Object.entries(env).filter(([name, value]) => name.startsWith('IOSWARM_') && !OWN.has(name) && value !== undefined && value !== ''))
 }
 
-const entry = path.join(__dirname, 'pm2-entry.js')
+const entry = path.join(__dirname, '..', 'bin', 'pm2-entry.js')
 
 const simulator = {
   name: 'ioswarm-sim',
   namespace: 'ioswarm',
   script: entry,
   // Fork mode: each simulator is its own process with its own clients and its own id
-  // (pm2-entry.js adds --id <prefix>-<NODE_APP_INSTANCE>); nothing is shared between them.
+  // (bin/pm2-entry.js adds --id <prefix>-<NODE_APP_INSTANCE>); nothing is shared between them.
   exec_mode: 'fork',
   instances: count('IOSWARM_SIMULATORS', 1, 256),
   args: ['simulate', '--quiet'],
@@ -59,7 +59,7 @@ const simulator = {
   env: {
     ...simulateEnv(),
     IOSWARM_ID_PREFIX: env.IOSWARM_ID_PREFIX || os.hostname(),
-    // Instance i serves its metrics on base + i (pm2-entry.js): one port per process.
+    // Instance i serves its metrics on base + i (bin/pm2-entry.js): one port per process.
     ...(env.IOSWARM_METRICS_PORT ? { IOSWARM_METRICS_PORT_BASE: String(count('IOSWARM_METRICS_PORT', 9464, 65535)), IOSWARM_METRICS_HOST_BIND: env.IOSWARM_METRICS_HOST || '0.0.0.0' } : {})
   },
   // pm2 stop sends SIGINT, then SIGKILL after kill_timeout: the simulator needs that long to

@@ -187,3 +187,14 @@ export function parseNamespace (value, flag = '--namespace') {
   if (!/^\/[\w\-./]*$/.test(text)) throw invalidOption(flag, `must start with / and contain only letters, digits, - _ . /, got ${JSON.stringify(value)}`)
   return text
 }
+
+/**
+ * A run id: the Redis key prefix of a run, so a short set of safe characters.
+ * @param {unknown} value
+ * @param {string} [flag]
+ */
+export function parseRunId (value, flag = '--run') {
+  const runId = String(value)
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  return runId
+}

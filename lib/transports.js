@@ -27,6 +27,26 @@ export const WIRE_TRANSPORTS = Object.freeze([
 /** The wire transports' names, in display order. */
 export const WIRE_NAMES = Object.freeze(WIRE_TRANSPORTS.map((t) => t.name))
 
+/** A wire transport as a small number, for per-client arrays and per-packet paths: 0 = none (not connected). */
+export const WIRE_NONE = 0
+
+/**
+ * The number of a connection's wire transport (its name as wireOf reads it): 1 + its index in
+ * WIRE_NAMES. The one numbering: the lean engine's clients and the swarm's tracker both use it.
+ * @param {string | undefined} name
+ */
+export function wireNumber (name) {
+  return WIRE_NAMES.indexOf(wireOf(name)) + 1
+}
+
+/**
+ * The wire transport of a number from wireNumber.
+ * @param {number} wire not WIRE_NONE
+ */
+export function wireName (wire) {
+  return /** @type {WireTransport} */ (WIRE_NAMES[wire - 1])
+}
+
 /**
  * Client modes and the wire transports each uses, in order: `upgrade` polls first, then moves
  * to WebSocket, as browsers do.

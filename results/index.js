@@ -2,6 +2,9 @@
  * The public entry of results/: the collector, IPC transport, aggregation, CSV, reports and
  * thresholds. Other feature folders and CLI files import from here only.
  */
+
+/** @typedef {import('./thresholds.js').Threshold} Threshold */
+
 export { createCollector, redactUrl } from './collector/index.js'
 export { createIpcWriter, attachIpcReader } from './ipc.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
@@ -12,7 +15,7 @@ export { formatRunSummary, formatThresholds } from './summary.js'
 export { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { formatNodes } from './nodes.js'
-export { parseThreshold, evaluateThresholds, thresholdHelp } from './thresholds.js'
+export { parseThreshold, parseThresholdOf, evaluateThresholds, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { createLiveMetrics, createRunMetrics, createServerMetrics, followCollector, serveMetrics, parseMetricsPort, startMetricsOutputs } from './metrics/index.js'
 export { capacityStepsCsv } from './capacity-csv.js'

@@ -8,7 +8,7 @@ import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
-import { sliceEmitters } from '../simulator/behaviours.js'
+import { sliceEmitters } from '../simulator/index.js'
 import { simulatorEnv } from './options.js'
 
 /**

@@ -9,7 +9,7 @@ import { parseOptions, pickPassOn } from '../lib/cli-options/index.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_CLIENTS } from '../lib/cli-options/simulate.js'
 import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/broadcast.js'
 import { parseNamespaces } from '../lib/cli-options/serve.js'
-import { parseHttpUrl, parseInteger, formatTransportMix } from '../lib/options.js'
+import { parseHttpUrl, parseInteger, parseRunId, formatTransportMix } from '../lib/options.js'
 import { parseThreshold } from '../results/index.js'
 import { normalizeSimOptions } from '../simulator/index.js'
 
@@ -151,15 +151,4 @@ function simulatorPayloadLimit (value, sizeBytes) {
 export function newRunId () {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
   return `run-${stamp}-${randomBytes(2).toString('hex')}`
-}
-
-/**
- * A run id: the Redis key prefix of a run, so a short set of safe characters.
- * @param {unknown} value
- * @param {string} [flag]
- */
-export function parseRunId (value, flag = '--run') {
-  const runId = String(value)
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
-  return runId
 }

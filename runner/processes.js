@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url'
 import { forkChild } from '../lib/child.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { normalizeServeOptions } from '../server/options.js'
+import { normalizeServeOptions } from '../server/index.js'
 
 const SERVER_CHILD = fileURLToPath(new URL('../server/child.js', import.meta.url))
 

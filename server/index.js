@@ -25,6 +25,7 @@ import { tokenMatches } from './token.js'
 import { PARSER_NAMES } from '../lib/cli-options/simulate.js'
 
 export { PARSER_NAMES }
+export { normalizeServeOptions } from './options.js'
 
 /**
  * @typedef {import('../lib/schema.js').ServerSample} ServerSample

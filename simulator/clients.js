@@ -11,17 +11,12 @@ import { createStormTracker } from './storms.js'
 import { monotonicMs, wallMs } from '../lib/clock.js'
 import { createHistogram, recordMs, summarize, encode, percentileCurve } from '../lib/histogram.js'
 import { createReasonCounter } from '../lib/reasons.js'
-import { CLIENT_MODES, WIRE_NAMES, perTransport, wireOf } from '../lib/transports.js'
+import { CLIENT_MODES, WIRE_NAMES, WIRE_NONE, perTransport, wireNumber } from '../lib/transports.js'
 
 /**
  * @typedef {import('./engines/types.js').Transport} Transport
  * @typedef {import('./engines/types.js').SwarmEvents} SwarmEvents
  */
-
-/** A client's wire transport: 0 = not connected, else 1 + its index in WIRE_NAMES. */
-const WIRE_NONE = 0
-/** @param {string} name */
-const wireNumber = (name) => WIRE_NAMES.indexOf(wireOf(name)) + 1
 
 /**
  * @param {object} options
@@ -95,7 +90,7 @@ export function createClientTracker ({ transports, target = transports.length, n
   }
 
   /** Connected now by wire transport. */
-  const connectedByTransport = () => perTransport((name) => byWire[WIRE_NAMES.indexOf(name) + 1])
+  const connectedByTransport = () => perTransport((name) => byWire[wireNumber(name)])
 
   /** @type {SwarmEvents} */
   const events = {

@@ -3,7 +3,7 @@
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
 import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
-import { PAYLOAD_TOO_LARGE } from './engines/limits.js'
+import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatCopies, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */

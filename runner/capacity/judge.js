@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { METRICS } from '../../results/thresholds.js'
+import { METRICS } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5

@@ -8,8 +8,7 @@
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { formatMiB, judgeLimits } from '../../lib/limits.js'
 import { parseTransportMix } from '../../lib/options.js'
-import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../../simulator/index.js'
-import { KIB_PER_CLIENT } from '../../simulator/preflight.js'
+import { checkPreflight, FD_MARGIN, KIB_PER_CLIENT, pollingShareOf, upgradeShareOf } from '../../simulator/index.js'
 import { SERVER_KIB_PER_CLIENT } from '../preflight.js'
 import { parseSourceAddresses } from '../../lib/source-addresses.js'
 

@@ -7,7 +7,7 @@
 import { invalidOption } from '../../lib/errors.js'
 import { keyOf, optionsOf, parseOptions } from '../../lib/cli-options/index.js'
 import { formatRounds } from '../../lib/options.js'
-import { METRICS, parseThresholdOf } from '../../results/thresholds.js'
+import { METRICS, parseThresholdOf } from '../../results/index.js'
 import { normalizeRunOptions } from '../options.js'
 
 /**
@@ -18,7 +18,7 @@ const SLO_METRICS = Object.keys(METRICS).filter((m) => /^(abs\.)?(p\d+|max|mean|
 
 /**
  * @typedef {ReturnType<typeof normalizeCapacityOptions>} CapacityOptions
- * @typedef {import('../../results/thresholds.js').Threshold & { implicit?: boolean }} Slo
+ * @typedef {import('../../results/index.js').Threshold & { implicit?: boolean }} Slo
  */
 
 /**

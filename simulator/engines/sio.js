@@ -12,14 +12,14 @@
  * xmlhttprequest-ssl keeps the whole body (re-concatenating it on every chunk), so the limit
  * is applied in the agent we hand it, which cuts a response the moment it passes the limit.
  */
-import { backoffDelayMs } from './lean/backoff.js'
+import { backoffDelayMs } from '../wire/backoff.js'
 import http from 'node:http'
 import https from 'node:https'
 import { createRequire } from 'node:module'
 import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
-import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from './limits.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
 
 /**

@@ -13,7 +13,7 @@ import { Client, STATE, WIRE } from '../../simulator/engines/lean/client.js'
 import { connectErrorMessage, decodeEvent, fillPlaceholders, MAX_ATTACHMENTS, parseOpen, parseSioHeader } from '../../simulator/engines/lean/codec.js'
 import { resolveLeanConfig } from '../../simulator/engines/lean/config.js'
 import { onPollBody, onSocketMessage } from '../../simulator/engines/lean/inbound.js'
-import { readFrameHeader } from '../../simulator/engines/lean/rfc6455.js'
+import { readFrameHeader } from '../../simulator/wire/rfc6455.js'
 import { LeanSession } from '../../simulator/engines/lean/session.js'
 
 const EVENT = 'broadcast'

@@ -1,9 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { CLIENT_MODES, MODE_NAMES, WIRE_NAMES, modeShape, perTransport, totalOf, wireOf } from '../../lib/transports.js'
+import { CLIENT_MODES, MODE_NAMES, WIRE_NAMES, WIRE_NONE, modeShape, perTransport, totalOf, wireName, wireNumber, wireOf } from '../../lib/transports.js'
 import { samplesCsv } from '../../results/csv.js'
 import { connectionCharts } from '../../results/report/charts-time.js'
 import { transports as leanTransports } from '../../simulator/engines/lean/transports.js'
+import { WIRE } from '../../simulator/engines/lean/client.js'
 import { parseTransportMix } from '../../lib/options.js'
 
 test('wire transports and client modes: every mode uses known wire transports; the lean engine has a module for each', () => {
@@ -32,4 +33,15 @@ test('CSV columns and chart series follow the list of wire transports', () => {
   const [stacked] = connectionCharts(d, 'x')
   const datasets = /** @type {any} */ (stacked).config.data.datasets
   assert.deepEqual(datasets.map((/** @type {any} */ s) => s.label), WIRE_NAMES)
+})
+
+test('one numbering of wire transports: the tracker\'s (lib) and the lean engine\'s clients agree, and names round-trip', () => {
+  assert.equal(WIRE_NONE, 0)
+  for (const name of WIRE_NAMES) {
+    assert.ok(wireNumber(name) > WIRE_NONE, name)
+    assert.equal(wireName(wireNumber(name)), name)
+    assert.equal(leanTransports[name].wire, wireNumber(name), `lean ${name}`)
+  }
+  assert.deepEqual([WIRE.NONE, WIRE.WEBSOCKET, WIRE.POLLING], [WIRE_NONE, wireNumber('websocket'), wireNumber('polling')])
+  assert.equal(wireNumber('webtransport'), wireNumber('websocket'), 'an unknown persistent transport counts as the first persistent one')
 })

@@ -3,23 +3,14 @@
  * live in the shared DeadlineSweeper, handlers are shared functions that find the client
  * through the socket or request they run on).
  */
+import { WIRE_NONE, wireNumber } from '../../../lib/transports.js'
+import { STATE } from '../../wire/state.js'
 
-/** Where a client is in its life. */
-export const STATE = Object.freeze({
-  /** Not started, or ended for good (on purpose, server disconnect, refused). */
-  IDLE: 0,
-  /** Engine.IO handshake in progress (deadline: connect timeout). */
-  OPENING: 1,
-  /** Engine.IO open, namespace CONNECT sent (deadline: ping timeout). */
-  OPEN: 2,
-  /** Namespace connected (deadline: ping timeout). */
-  CONNECTED: 3,
-  /** Waiting to reconnect (deadline: backoff delay). */
-  WAITING: 4
-})
+/** Where a client is in its life: the states both the lean and the plain WebSocket engine use. */
+export { STATE }
 
-/** The transport carrying the session now. */
-export const WIRE = Object.freeze({ NONE: 0, POLLING: 1, WEBSOCKET: 2 })
+/** The transport carrying the session now: lib/transports.js's numbers, which the swarm's tracker uses too. */
+export const WIRE = Object.freeze({ NONE: WIRE_NONE, POLLING: wireNumber('polling'), WEBSOCKET: wireNumber('websocket') })
 
 /**
  * A BINARY_EVENT waiting for its attachments.

@@ -24,7 +24,7 @@ const RESERVED_EVENTS = new Set(['connect', 'connect_error', 'disconnect', 'disc
 /**
  * A decoded event: `args` is null when the event is filtered out (not decoded); `ns` is the
  * index of its namespace in the session's list (absent: 0).
- * @typedef {{ event: string, args: unknown[] | null, ns?: number }} DecodedEvent
+ * @typedef {import('../../wire/frame-cache.js').DecodedEvent} DecodedEvent
  */
 
 /**

@@ -4,8 +4,8 @@
  */
 import { invalidOption } from '../../../lib/errors.js'
 import { DEFAULT_PATH } from '../../../lib/protocol.js'
-import { RECONNECT_DEFAULTS } from './backoff.js'
-import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js'
+import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
+import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.js'
 
 /**
  * Engine options plus the lean engine's own knobs.
@@ -43,16 +43,9 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES } from '../limits.js
  * @property {boolean} perMessageDeflate
  * @property {number} connectTimeoutMs
  * @property {number} heartbeatTickMs
- * @property {import('./backoff.js').BackoffConfig} backoff
+ * @property {import('../../wire/backoff.js').BackoffConfig} backoff
  * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
  */
-
-/** The simulator's payload limit (limits.js: not socket.io-client's 100 MiB) and the Manager's 20 s timeout. */
-export const LEAN_DEFAULTS = Object.freeze({
-  maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES,
-  connectTimeoutMs: 20000,
-  heartbeatTickMs: 100
-})
 
 /**
  * Validates and resolves lean engine options.
@@ -101,9 +94,9 @@ export function resolveLeanConfig (options) {
     identity: options.identity,
     maxPayloadBytes: payloadLimit(options.maxPayloadBytes),
     perMessageDeflate: options.perMessageDeflate === true,
-    connectTimeoutMs: positive(options.connectTimeoutMs, LEAN_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
+    connectTimeoutMs: positive(options.connectTimeoutMs, CONNECTION_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
     sourcePorts: options.sourcePorts ?? null,
-    heartbeatTickMs: positive(options.heartbeatTickMs, LEAN_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
+    heartbeatTickMs: positive(options.heartbeatTickMs, CONNECTION_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
     backoff: options.backoff ?? {
       minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),
       maxMs: positive(options.reconnectionDelayMaxMs, RECONNECT_DEFAULTS.maxMs, 'reconnectionDelayMaxMs'),
@@ -130,7 +123,7 @@ function positive (value, fallback, name) {
  * @param {number | undefined} value
  */
 function payloadLimit (value) {
-  if (value === undefined) return LEAN_DEFAULTS.maxPayloadBytes
+  if (value === undefined) return CONNECTION_DEFAULTS.maxPayloadBytes
   if (!(Number.isSafeInteger(value) && value > 0 && value <= MAX_PAYLOAD_LIMIT_BYTES)) {
     throw invalidOption('maxPayloadBytes', `must be a whole number of bytes from 1 to ${MAX_PAYLOAD_LIMIT_BYTES}, got ${JSON.stringify(value)}`)
   }

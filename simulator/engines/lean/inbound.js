@@ -6,7 +6,7 @@
  */
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { STATE } from './client.js'
-import { BY_WIRE } from './transports.js'
+import { wireName } from '../../../lib/transports.js'
 import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage, splitPayloadV3 } from './codec.js'
 import { onAck, onNamespaceRefused, onServerDisconnect } from './namespaces.js'
 
@@ -257,7 +257,7 @@ function onNamespaceConnect (s, c, text, header, ns) {
   }
   c.up |= 1 << ns
   c.state = STATE.CONNECTED
-  s.events.connected(c.i, /** @type {import('./transports.js').LeanTransport} */ (BY_WIRE[c.wire]).name, s.nsps[ns], recovered)
+  s.events.connected(c.i, wireName(c.wire), s.nsps[ns], recovered)
   const early = c.early
   if (early === null) return
   // The events that came for this namespace before its ack; the others wait for theirs.

@@ -13,7 +13,8 @@ import { encodePayloadV3 } from './codec.js'
 import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { withDetail } from './reasons.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { connectorFor } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */
@@ -276,14 +277,4 @@ export function closeConnections (session) {
   }
   session.postPool?.destroy().catch(() => {})
   session.postPool = null
-}
-
-/**
- * A transport error's reason with what failed, as the sio engine reports socket.io-client's:
- * `xhr poll error (HTTP 503)`, `websocket error (ECONNREFUSED)`.
- * @param {string} reason
- * @param {string | undefined} detail
- */
-export function withDetail (reason, detail) {
-  return detail ? `${reason} (${detail})` : reason
 }

@@ -4,16 +4,17 @@
  * socket.io-client's backoff. One object for the whole pool; clients are small records.
  */
 import { STATE, WIRE, Client } from './client.js'
-import { DeadlineSweeper } from './scheduler.js'
-import { FrameCache } from './frame-cache.js'
-import { backoffDelayMs } from './backoff.js'
+import { DeadlineSweeper } from '../../wire/scheduler.js'
+import { stopWaiting } from '../../wire/state.js'
+import { FrameCache } from '../../wire/frame-cache.js'
+import { backoffDelayMs } from '../../wire/backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
 import { openWebSocket } from './websocket.js'
 import { closePolling } from './polling.js'
 import { BY_WIRE, transports } from './transports.js'
 import { CLIENT_MODES } from '../../../lib/transports.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { emit, failAcks } from './namespaces.js'
 
 export class LeanSession {
@@ -279,14 +280,7 @@ export class LeanSession {
   /** @param {number} i */
   disconnect (i) {
     const c = this.clients[i]
-    if (c === undefined) return
-    if (c.state === STATE.WAITING) {
-      this.sweeper.clear(i)
-      c.state = STATE.IDLE
-      c.reconnecting = false
-      return
-    }
-    if (c.state === STATE.IDLE) return
+    if (c === undefined || stopWaiting(this.sweeper, c) || c.state === STATE.IDLE) return
     if (c.state === STATE.CONNECTED) for (let k = 0; k < this.nsps.length; k++) if (c.up & (1 << k)) this.send(c, encodeDisconnect(this.nsps[k]))
     this.dropped(i, this.stop(c, true), 'io client disconnect')
   }

@@ -8,8 +8,8 @@
 import { WebSocket } from 'ws'
 import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from './inbound.js'
-import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../limits.js'
-import { withDetail } from './polling.js'
+import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../wire/limits.js'
+import { withDetail } from './reasons.js'
 import { connectorFor } from '../../source-ports.js'
 
 /** @typedef {import('./client.js').Client} Client */

@@ -2,21 +2,12 @@
  * The state of one plain WebSocket client: a small record with no closures and no timers
  * (its deadlines live in the pool's DeadlineSweeper).
  */
+import { STATE } from '../../wire/state.js'
 
 /** @typedef {import('./ws-socket.js').PlainWsSocket | import('./raw-socket.js').PlainRawSocket} PlainSocket */
 
-/** Where a client is in its life. */
-export const STATE = Object.freeze({
-  /** Not started, or ended on purpose. */
-  IDLE: 0,
-  /** TCP connect and handshake (deadline: connect timeout). */
-  OPENING: 1,
-  /** Open, its first round trip under way (deadline: the same connect timeout). */
-  OPEN: 2,
-  CONNECTED: 3,
-  /** Waiting to reconnect (deadline: backoff delay). */
-  WAITING: 4
-})
+/** Where a client is in its life: the states both the lean and the plain WebSocket engine use. */
+export { STATE }
 
 export class PlainClient {
   /** @param {number} i */

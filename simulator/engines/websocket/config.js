@@ -5,8 +5,8 @@
  * the same waves).
  */
 import { invalidOption } from '../../../lib/errors.js'
-import { RECONNECT_DEFAULTS } from '../lean/backoff.js'
-import { LEAN_DEFAULTS } from '../lean/config.js'
+import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
+import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
 import { compileMatcher } from './decode.js'
 
 /**
@@ -31,7 +31,7 @@ import { compileMatcher } from './decode.js'
  * @property {number} maxPayloadBytes
  * @property {number} connectTimeoutMs the handshake and the first round trip must finish within it
  * @property {number} heartbeatTickMs
- * @property {import('../lean/backoff.js').BackoffConfig} backoff
+ * @property {import('../../wire/backoff.js').BackoffConfig} backoff
  */
 
 /**
@@ -64,9 +64,9 @@ export function resolvePlainConfig (options) {
     match: compileMatcher(options.match),
     reconnect: options.reconnect !== false,
     identity: options.identity,
-    maxPayloadBytes: options.maxPayloadBytes ?? LEAN_DEFAULTS.maxPayloadBytes,
-    connectTimeoutMs: options.connectTimeoutMs ?? LEAN_DEFAULTS.connectTimeoutMs,
-    heartbeatTickMs: options.heartbeatTickMs ?? LEAN_DEFAULTS.heartbeatTickMs,
+    maxPayloadBytes: options.maxPayloadBytes ?? CONNECTION_DEFAULTS.maxPayloadBytes,
+    connectTimeoutMs: options.connectTimeoutMs ?? CONNECTION_DEFAULTS.connectTimeoutMs,
+    heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
     // --reconnect-spread (the swarm's spreadBackoff) or the defaults, as for the lean engine.
     backoff: options.backoff ?? RECONNECT_DEFAULTS
   }

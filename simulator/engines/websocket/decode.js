@@ -102,7 +102,7 @@ export function decodeBinary (bytes, match) {
 /**
  * Decodes a frame, data[start, end), and remembers it in `cache` for the clients that get the
  * same frame (text and binary frames in caches of their own).
- * @param {import('../lean/frame-cache.js').FrameCache} cache
+ * @param {import('../../wire/frame-cache.js').FrameCache} cache
  * @param {Buffer} data
  * @param {number} start
  * @param {number} end

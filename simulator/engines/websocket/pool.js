@@ -12,9 +12,10 @@
  * a connected client. A server that never answers pings has its clients counted connected
  * when the connect timeout passes.
  */
-import { DeadlineSweeper } from '../lean/scheduler.js'
-import { FrameCache } from '../lean/frame-cache.js'
-import { backoffDelayMs } from '../lean/backoff.js'
+import { DeadlineSweeper } from '../../wire/scheduler.js'
+import { stopWaiting } from '../../wire/state.js'
+import { FrameCache } from '../../wire/frame-cache.js'
+import { backoffDelayMs } from '../../wire/backoff.js'
 import { WEBSOCKET_EVENT } from '../../../lib/cli-options/websocket.js'
 import { decodeInto } from './decode.js'
 import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'
@@ -213,14 +214,7 @@ export class PlainPool {
    */
   disconnect (i) {
     const c = this.clients[i]
-    if (c === undefined) return
-    if (c.state === STATE.WAITING) {
-      this.sweeper.clear(i)
-      c.state = STATE.IDLE
-      c.reconnecting = false
-      return
-    }
-    if (c.state === STATE.IDLE) return
+    if (c === undefined || stopWaiting(this.sweeper, c) || c.state === STATE.IDLE) return
     if (this.stop(c, true)) this.events.disconnected(i, CLIENT_CLOSE)
   }
 }

@@ -1,24 +1,23 @@
 /**
- * A plain WebSocket client on the lean engine's built-in RFC 6455 implementation (opt-in:
- * `--ws-client builtin`, ws:// only): every socket reads into one shared buffer and the lean
- * engine's frame reader (../lean/raw-frames.js) handles frames where they lie, so a frame
- * costs what it costs the lean engine. It answers pings there; a close frame's status and
- * reason are kept for the reason the pool counts.
+ * A plain WebSocket client on the built-in RFC 6455 implementation (wire/raw-socket.js; opt-in:
+ * `--ws-client builtin`, ws:// only): every socket reads into one shared buffer and the frame
+ * reader (../../wire/raw-frames.js) handles frames where they lie, so a frame costs what it
+ * costs the lean engine. It answers pings there; a close frame's status and reason are kept
+ * for the reason the pool counts.
  */
-import net from 'node:net'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, gatherHandshake } from '../lean/rfc6455.js'
-import { readFrames, protocolError } from '../lean/raw-frames.js'
+import { OPCODE, handshakeRequest } from '../../wire/rfc6455.js'
+import { RawSocket } from '../../wire/raw-socket.js'
 import { errorText } from './reasons.js'
 
 /** @typedef {import('./pool.js').PlainPool} PlainPool */
 /** @typedef {import('./client.js').PlainClient} PlainClient */
 
-const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 const EMPTY = Buffer.alloc(0)
 /** Close status 1000 (normal closure). */
 const CLOSE_NORMAL = Buffer.from([0x03, 0xe8])
 
-export class PlainRawSocket extends net.Socket {
+/** @extends {RawSocket<PlainPool, PlainClient>} */
+export class PlainRawSocket extends RawSocket {
   /**
    * @param {PlainPool} pool
    * @param {PlainClient} client
@@ -26,47 +25,26 @@ export class PlainRawSocket extends net.Socket {
    * @param {Record<string, string> | null} headers
    */
   constructor (pool, client, path, headers) {
-    super(/** @type {net.SocketConstructorOpts} */ ({ onread: { buffer: READ_BUFFER, callback: onRead } }))
+    // The pool is the frame reader's session: it holds the payload limit.
+    super(pool, client)
     this.pool = pool
-    /** What the frame reader reads: the payload limit. */
-    this.session = pool
-    this.client = client
-    this.gen = client.gen
     this.path = path
     this.headers = headers
-    /** The handshake key until the server accepts it, then ''. */
-    this.key = newKey()
-    this.closeCode = 0
-    this.closeReason = ''
+    /** What failed: the socket error or what was wrong with the handshake; '' = nothing. */
     this.error = ''
-    this.failed = false
-    this.tooLarge = false
-    this.closing = false
-    /** @type {Buffer | null} */
-    this.partial = null
-    /** @type {Buffer | null} */
-    this.payload = null
-    this.payloadFill = 0
-    this.frameOpcode = 0
-    this.frameFin = false
-    /** @type {Buffer[] | null} */
-    this.fragments = null
-    this.fragmentOpcode = 0
-    this.fragmentBytes = 0
     this.on('connect', onConnect)
     this.on('error', onError)
     this.on('close', onClose)
-    this.setNoDelay(true)
     this.connect(pool.config.port, pool.config.host)
   }
 
   /** @param {string} text */
   sendText (text) {
-    if (this.key === '' && !this.closing && !this.destroyed) this.write(encodeFrame(OPCODE.TEXT, Buffer.from(text)))
+    this.sendFrame(OPCODE.TEXT, Buffer.from(text))
   }
 
   sendPing () {
-    if (this.key === '' && !this.closing && !this.destroyed) this.write(encodeFrame(OPCODE.PING, EMPTY))
+    this.sendFrame(OPCODE.PING, EMPTY)
   }
 
   /**
@@ -85,16 +63,25 @@ export class PlainRawSocket extends net.Socket {
 
   /** @param {boolean} graceful a close frame (1000) rather than a reset */
   shut (graceful) {
-    if (graceful && this.key === '' && !this.closing && !this.destroyed) {
-      this.closing = true
-      this.end(encodeFrame(OPCODE.CLOSE, CLOSE_NORMAL))
-    } else {
-      this.destroy()
-    }
+    super.shut(graceful, CLOSE_NORMAL)
+  }
+
+  offered () {
+    return this.pool.config.subprotocols
+  }
+
+  /** @param {string} problem */
+  refused (problem) {
+    this.error = problem
+    super.refused(problem)
+  }
+
+  opened () {
+    this.pool.onOpen(this)
   }
 }
 
-/** @this {net.Socket} */
+/** @this {import('node:net').Socket} */
 function onConnect () {
   const ws = /** @type {PlainRawSocket} */ (this)
   const { hostHeader, protocolHeader } = ws.pool.config
@@ -103,7 +90,7 @@ function onConnect () {
 }
 
 /**
- * @this {net.Socket}
+ * @this {import('node:net').Socket}
  * @param {Error} error
  */
 function onError (error) {
@@ -112,44 +99,8 @@ function onError (error) {
   if (ws.error === '') ws.error = errorText(error)
 }
 
-/** @this {net.Socket} */
+/** @this {import('node:net').Socket} */
 function onClose () {
   const ws = /** @type {PlainRawSocket} */ (this)
   ws.pool.onSocketClosed(ws)
-}
-
-/**
- * @this {net.Socket}
- * @param {number} bytes
- * @param {Buffer} buf the shared read buffer
- */
-function onRead (bytes, buf) {
-  const ws = /** @type {PlainRawSocket} */ (this)
-  if (ws.key !== '') readHandshake(ws, buf, bytes)
-  else readFrames(ws, buf, 0, bytes)
-}
-
-/**
- * @param {PlainRawSocket} ws
- * @param {Buffer} buf
- * @param {number} end
- */
-function readHandshake (ws, buf, end) {
-  const got = gatherHandshake(ws, buf, end)
-  if (got === 'incomplete') return
-  if (got === 'too long') return fail(ws, 'handshake response too long')
-  const problem = checkHandshakeResponse(got.head, ws.key, ws.pool.config.subprotocols)
-  if (problem !== null) return fail(ws, problem)
-  ws.key = ''
-  ws.pool.onOpen(ws)
-  if (got.rest < got.data.length && !ws.destroyed) readFrames(ws, got.data, got.rest, got.data.length)
-}
-
-/**
- * @param {PlainRawSocket} ws
- * @param {string} error
- */
-function fail (ws, error) {
-  ws.error = error
-  protocolError(ws)
 }

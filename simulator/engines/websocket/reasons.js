@@ -5,7 +5,7 @@
  * is a refusal (a server that turns a client away after accepting the handshake, e.g.
  * 1008 on a bad token) and says so.
  */
-import { PAYLOAD_TOO_LARGE } from '../limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 
 /** RFC 6455 §7.4.1 and the IANA registry: names of the status codes a server may send. */
 export const CLOSE_NAMES = Object.freeze(/** @type {Record<number, string>} */ ({

@@ -4,7 +4,7 @@
  * lean engine: no closure per client. `ws` answers the server's pings by itself.
  */
 import { WebSocket } from 'ws'
-import { WS_TOO_LARGE_CODE } from '../limits.js'
+import { WS_TOO_LARGE_CODE } from '../../wire/limits.js'
 import { errorText } from './reasons.js'
 
 /** @typedef {import('./pool.js').PlainPool} PlainPool */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
 import { recorder, engineOptions, waitFor, VARIANTS } from './lean/helpers.js'
 import { startFakePeer } from './lean/fake-peer.js'
-import { PAYLOAD_TOO_LARGE } from '../../../simulator/engines/limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../../simulator/wire/limits.js'
 
 const placeholder = (/** @type {number} */ num) => `{"_placeholder":true,"num":${num}}`
 

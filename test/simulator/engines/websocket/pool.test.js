@@ -9,7 +9,7 @@ import net from 'node:net'
 import { once } from 'node:events'
 import { WebSocketServer } from 'ws'
 import { websocketEngine } from '../../../../simulator/engines/websocket.js'
-import { PAYLOAD_TOO_LARGE } from '../../../../simulator/engines/limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../../../simulator/wire/limits.js'
 import { recorder, waitFor } from '../lean/helpers.js'
 
 const CLIENTS = /** @type {const} */ (['ws', 'builtin'])

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { endReason, errorText } from '../../../../simulator/engines/websocket/reasons.js'
-import { PAYLOAD_TOO_LARGE } from '../../../../simulator/engines/limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../../../simulator/wire/limits.js'
 
 const none = { closeCode: 0, closeReason: '', error: '', tooLarge: false }
 

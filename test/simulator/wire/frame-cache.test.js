@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { FrameCache } from '../../../../simulator/engines/lean/frame-cache.js'
+import { FrameCache } from '../../../simulator/wire/frame-cache.js'
 
 test('finds a frame by bytes or text and shares its decoded args', () => {
   const cache = new FrameCache()

@@ -8,7 +8,7 @@
  *   flag, and the ecosystem's own settings (IOSWARM_SIMULATORS, …) are not flags.
  */
 import { hideBin } from 'yargs/helpers'
-import { main } from '../bin/cli.js'
+import { main } from './cli.js'
 import { entryArgs } from './pm2-args.js'
 
 const { args, drop } = entryArgs(hideBin(process.argv), process.env)

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { entryArgs } from '../../infra/pm2-args.js'
+import { entryArgs } from '../../bin/pm2-args.js'
 
 test('each simulator instance gets its id, metrics port and first client index; foreign variables are dropped', () => {
   const env = { NODE_APP_INSTANCE: '2', IOSWARM_ID_PREFIX: 'host a', IOSWARM_METRICS_PORT_BASE: '9500', IOSWARM_CLIENT_OFFSET_BASE: '1000', IOSWARM_CLIENTS: '250', IOSWARM_SIMULATORS: '4' }

@@ -1,11 +1,19 @@
 /**
  * The payload limit every engine applies to what a server sends one client: one WebSocket
- * message (all its fragments) or one polling response body. A leaf: the engines and the
- * summary import it.
+ * message (all its fragments) or one polling response body; and the connection defaults every
+ * engine starts from. A leaf: the engines and the summary import it.
  */
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../lib/cli-options/simulate.js'
 
 // The limits themselves are options (--max-payload): defined with the option, in lib/.
 export { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES } from '../../lib/cli-options/simulate.js'
+
+/** The lean and plain WebSocket engines' defaults: the simulator's payload limit (not socket.io-client's 100 MiB) and the Manager's 20 s timeout. */
+export const CONNECTION_DEFAULTS = Object.freeze({
+  maxPayloadBytes: DEFAULT_MAX_PAYLOAD_BYTES,
+  connectTimeoutMs: 20000,
+  heartbeatTickMs: 100
+})
 
 /** The disconnect / connect-error reason of a client closed for a payload over the limit. */
 export const PAYLOAD_TOO_LARGE = 'payload over --max-payload'

@@ -6,7 +6,7 @@
  */
 
 /**
- * @typedef {import('./codec.js').DecodedEvent} DecodedEvent
+ * @typedef {{ event: string, args: unknown[] | null, ns?: number }} DecodedEvent an event as an engine decoded it (ns: its namespace's index)
  * @typedef {{ text: string, bytes: Buffer, event: string, args: unknown[] | null, ns?: number }} CachedFrame
  */
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, readFrameHeader } from '../../../../simulator/engines/lean/rfc6455.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, readFrameHeader } from '../../../simulator/wire/rfc6455.js'
 
 test('the handshake request carries the headers ws sends', () => {
   const key = newKey()

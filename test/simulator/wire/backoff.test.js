@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { backoffDelayMs, RECONNECT_DEFAULTS } from '../../../../simulator/engines/lean/backoff.js'
+import { backoffDelayMs, RECONNECT_DEFAULTS } from '../../../simulator/wire/backoff.js'
 
 test("socket.io-client's defaults: 1 s doubling to 5 s, ±50 %", () => {
   assert.deepEqual(RECONNECT_DEFAULTS, { minMs: 1000, maxMs: 5000, jitter: 0.5 })

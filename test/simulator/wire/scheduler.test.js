@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { performance } from 'node:perf_hooks'
-import { DeadlineSweeper } from '../../../../simulator/engines/lean/scheduler.js'
+import { DeadlineSweeper } from '../../../simulator/wire/scheduler.js'
 
 test('fires each passed deadline once, in one sweep, and moves or clears others', () => {
   /** @type {number[]} */
