@@ -27,7 +27,7 @@ function nodeReport (rows) {
  * @returns {import('../../lib/schema.js').SimResult}
  */
 function withNodes (id, nodes) {
-  const timeline = [{ t: 1000, connected: 6, byTransport: {}, connects: 0, disconnects: 0, errors: 0, messages: 0, ...(nodes ? { byNode: Object.fromEntries(nodes.nodes.map((n) => [n.name, n.connected])) } : {}) }]
+  const timeline = [{ t: 1000, connected: 6, byTransport: { websocket: 6, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: 0, ...(nodes ? { byNode: Object.fromEntries(nodes.nodes.map((n) => [n.name, n.connected])) } : {}) }]
   return simResult(id, { timeline, ...(nodes ? { nodes } : {}) })
 }
 
