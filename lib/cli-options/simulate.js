@@ -288,8 +288,8 @@ export const SIMULATE_OPTIONS = [
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie, e.g. cookie:SERVERID), ' +
-      'header:NAME (a response header of the handshake, e.g. header:x-node) or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server): ' +
+    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID) ' +
+      'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server; header:NAME, a response header of the handshake, is not built yet): ' +
       'results per node (clients, connects, drops, clients that moved node after a reconnect, deliveries, delays) and the imbalance (largest ÷ smallest node; --assert nodes.imbalance<1.5). ' +
       `The first ${MAX_NODE_NAMES} names get rows of their own, the rest share one row \`${OTHER_NODE}\``,
     parse: parseNodeFrom
