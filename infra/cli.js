@@ -52,7 +52,7 @@ const execCommand = {
     .parserConfiguration({ 'populate--': true }),
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('fleet exec', args) }
-    const command = /** @type {string[]} */ ([...argv._.slice(2), ...(argv['--'] ?? [])]).map(String)
+    const command = /** @type {string[]} */ ([...argv._.slice(2), ...(args['--'] ?? [])]).map(String)
     if (command.length === 0) throw invalidOption('exec', 'needs a command after --, as in: ioswarm fleet exec -f hosts.txt -- uptime')
     const hosts = await resolveHosts(argv)
     await execute(planExec(hosts, command, sshOptions(argv)), argv, `${hosts.length} hosts`)

@@ -27,7 +27,9 @@ export const CODES = Object.freeze({
   BROADCAST: 'IOSWARM_ERR_BROADCAST',
   COLLECTOR: 'IOSWARM_ERR_COLLECTOR',
   THRESHOLD: 'IOSWARM_ERR_THRESHOLD',
-  INPUT: 'IOSWARM_ERR_INPUT'
+  INPUT: 'IOSWARM_ERR_INPUT',
+  /** The address answers, with no Engine.IO at the path (HTTP 404 on polling and WebSocket): --url or --path is wrong. */
+  NO_ENGINE_IO: 'IOSWARM_ERR_NO_ENGINE_IO'
 })
 
 /** @type {Record<string, number>} */
@@ -35,6 +37,7 @@ const EXIT_BY_CODE = {
   [CODES.INVALID_OPTION]: EXIT.USAGE,
   [CODES.LIMIT]: EXIT.USAGE,
   [CODES.INPUT]: EXIT.USAGE,
+  [CODES.NO_ENGINE_IO]: EXIT.USAGE,
   [CODES.THRESHOLD]: EXIT.THRESHOLD
 }
 

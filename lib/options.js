@@ -4,6 +4,7 @@
  */
 import { invalidOption } from './errors.js'
 import { MODE_NAMES } from './transports.js'
+import { ADMIN_NAMESPACE } from './protocol.js'
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000 }
 
@@ -178,14 +179,40 @@ export function formatRounds (rounds) {
 }
 
 /**
- * A namespace: starts with '/'.
+ * Most namespaces one server serves and one client joins (over its one connection): the
+ * client tracker keeps one bit per namespace of each client.
+ */
+export const MAX_NAMESPACES = 16
+
+/**
+ * A namespace, the one check for every command: / and up to 199 characters, none a space or
+ * a comma (a comma ends the namespace in a Socket.IO packet); not the reference server's admin
+ * namespace.
  * @param {unknown} value
  * @param {string} [flag]
  */
 export function parseNamespace (value, flag = '--namespace') {
   const text = String(value)
-  if (!/^\/[\w\-./]*$/.test(text)) throw invalidOption(flag, `must start with / and contain only letters, digits, - _ . /, got ${JSON.stringify(value)}`)
+  if (!/^\/[^\s,]{0,199}$/.test(text)) {
+    throw invalidOption(flag, `must be a namespace: / followed by up to 199 characters other than spaces and commas, got ${JSON.stringify(text)}`)
+  }
+  if (text === ADMIN_NAMESPACE) throw invalidOption(flag, `must not be the admin namespace ${ADMIN_NAMESPACE}`)
   return text
+}
+
+/**
+ * `--namespace /a --namespace /b` → ['/a', '/b'] (duplicates dropped, each checked); null when
+ * not given (or given empty, as an empty IOSWARM_NAMESPACE).
+ * @param {unknown} value
+ * @param {string} [flag]
+ * @returns {string[] | null}
+ */
+export function parseNamespaces (value, flag = '--namespace') {
+  if (value === undefined || value === null) return null
+  const names = [...new Set([value].flat().map(String))].filter((name) => name !== '')
+  if (names.length === 0) return null
+  if (names.length > MAX_NAMESPACES) throw invalidOption(flag, `must be given 1 to ${MAX_NAMESPACES} times, got ${names.length}`)
+  return names.map((name) => parseNamespace(name, flag))
 }
 
 /**

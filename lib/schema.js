@@ -152,6 +152,21 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
+ * The server as a simulator's inspection saw it before the swarm (simulator/inspect.js).
+ * @typedef {object} ServerInfo
+ * @property {number | null} pingIntervalMs from the handshake; null: no handshake read
+ * @property {number | null} pingTimeoutMs
+ * @property {string[]} [upgrades] the transports the handshake offers to upgrade to
+ * @property {number} rampMs
+ * @property {string} rampSource
+ * @property {string | null} handshakeError why no handshake was read (the timeouts said so)
+ * @property {string | null} diagnosis the first contact's finding: a parser mismatch, a refused namespace
+ * @property {3 | 4 | null} eio null: a plain WebSocket server (--protocol websocket)
+ * @property {string} eioSource
+ * @property {string} protocol
+ */
+
+/**
  * The result of one simulator process (`ioswarm simulate --json`).
  * @typedef {object} SimResult
  * @property {number} schemaVersion
@@ -165,7 +180,7 @@ export const SCHEMA_VERSION = 1
  * @property {Record<string, unknown>} options the options that produced it (no secrets)
  * @property {string} engine
  * @property {{ keepAlive: boolean, maxSockets: number | null }} agent HTTP agent used by polling clients
- * @property {{ pingIntervalMs: number | null, pingTimeoutMs: number | null, rampMs: number, rampSource: string, handshakeError: string | null, diagnosis: string | null, eio: 3 | 4 | null, eioSource: string, protocol: string }} server the server as its handshake showed it: heartbeat, protocol (eio null: a plain WebSocket server, --protocol websocket)
+ * @property {ServerInfo} server the server as its handshake showed it (simulator/inspect.js)
  * @property {ClockInfo} clock
  * @property {ClientCounts} clients
  * @property {{ url: string, target: number, connected: number, everConnected: number }[]} [destinations] clients by destination (round-robin over --url)

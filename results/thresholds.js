@@ -140,22 +140,22 @@ function thresholdError (expr, problem, flag) {
 export function evaluateThresholds (result, thresholds) {
   return thresholds.map((threshold) => {
     const { value, actual } = measure(result, threshold.metric, threshold.unit)
-    return { expression: threshold.expression, ok: value !== null && compare(value, threshold.op, threshold.value), actual }
+    return { expression: threshold.expression, ok: value !== null && meetsThreshold(value, threshold), actual }
   })
 }
 
 /**
- * @param {number} actual
- * @param {Operator} op
- * @param {number} limit
+ * Whether a value (in the threshold's unit) meets a threshold.
+ * @param {number} value
+ * @param {Pick<Threshold, 'op' | 'value'>} threshold
  */
-function compare (actual, op, limit) {
+export function meetsThreshold (value, { op, value: limit }) {
   switch (op) {
-    case '<': return actual < limit
-    case '<=': return actual <= limit
-    case '>': return actual > limit
-    case '>=': return actual >= limit
-    default: return actual === limit
+    case '<': return value < limit
+    case '<=': return value <= limit
+    case '>': return value > limit
+    case '>=': return value >= limit
+    default: return value === limit
   }
 }
 
@@ -186,17 +186,32 @@ function measure (result, metric, unit) {
  */
 function measureDelay (result, metric) {
   const absolute = metric.startsWith('abs.')
-  const stat = absolute ? metric.slice(4) : metric
   /** @type {{ value: number, where: string } | null} */
   let worst = null
   for (const d of result.distributions) {
-    for (const r of d.rounds) {
-      const value = roundValue(r, stat, absolute)
-      if (value !== null && (worst === null || value > worst.value)) worst = { value, where: `round ${r.round}, ${d.name}` }
-    }
+    const round = worstRoundDelay(d.rounds, metric)
+    if (round !== null && (worst === null || round.value > worst.value)) worst = { value: round.value, where: `round ${round.round}, ${d.name}` }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (${absolute ? 'no message with sentAt arrived' : 'no message arrived'})` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where})` }
+}
+
+/**
+ * A delay metric's worst (highest) value over some rounds, as --assert and --slo read it.
+ * @param {import('../lib/schema.js').RoundResult[]} rounds
+ * @param {string} metric p50 … mean, avg, abs.p50 … abs.avg
+ * @returns {{ value: number, round: number } | null} null: no round has data
+ */
+export function worstRoundDelay (rounds, metric) {
+  const absolute = metric.startsWith('abs.')
+  const stat = absolute ? metric.slice(4) : metric
+  /** @type {{ value: number, round: number } | null} */
+  let worst = null
+  for (const r of rounds) {
+    const value = roundValue(r, stat, absolute)
+    if (typeof value === 'number' && (worst === null || value > worst.value)) worst = { value, round: r.round }
+  }
+  return worst
 }
 
 /**

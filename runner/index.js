@@ -11,11 +11,10 @@ import { formatRounds } from '../lib/options.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, createLiveMetrics, evaluateThresholds, redactUrl, startMetricsOutputs } from '../results/index.js'
-import { compileIdentities, diagnoseConnect, normalizeSimOptions, probeHandshake } from '../simulator/index.js'
 import { readLimits } from '../lib/limits.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS } from '../lib/cli-options/websocket.js'
 import { runDistribution } from './distribution.js'
-import { newRunId, normalizeRunOptions, simulatorEnv } from './options.js'
+import { lookAtServer } from './look.js'
+import { newRunId, normalizeRunOptions } from './options.js'
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 import { scheduleServerRestarts } from './restart.js'
@@ -66,7 +65,7 @@ export async function runTest (input, hooks = {}) {
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
-    const rampMs = options.protocol === 'websocket' ? options.rampMs ?? DEFAULT_WEBSOCKET_RAMP_MS : await lookAtServer(options, url, log)
+    const rampMs = await lookAtServer(options, url, log, hooks.signal)
     // sentAt is stamped by the server; a server we started shares this host's clock.
     const senderClock = collector.kind === 'redis' && server
       ? await estimateClockOffset(() => collector.time(), { reference: 'redis' })
@@ -98,26 +97,6 @@ export async function runTest (input, hooks = {}) {
     await started?.current.stop()
     await collector.close()
   }
-}
-
-/**
- * One look at a Socket.IO server before any simulator: its heartbeat (the ramp), its
- * protocol, and a parser mismatch or a refused namespace, named (each simulator sees the same).
- * @param {import('./options.js').RunOptions} options
- * @param {string} url
- * @param {(line: string) => void} log
- * @returns {Promise<number>} the ramp
- */
-async function lookAtServer (options, url, log) {
-  // It is the first client (--auth, --query, --header): a server that checks them does not
-  // refuse it, nor count a refusal that no client made.
-  const sim = normalizeSimOptions({ ...options.simulatorInput, url })
-  const first = compileIdentities(sim, { simId: 'runner', env: simulatorEnv(options) }).of(0)
-  const query = { ...sim.query, ...first.query }
-  const handshake = await probeHandshake({ url: sim.url, path: sim.path, query, headers: first.headers }).catch(() => null)
-  const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query, headers: first.headers, auth: first.auth, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? handshake?.eio ?? 4 })
-  if (problem) log(`warning: ${problem}`)
-  return options.rampMs ?? handshake?.pingIntervalMs ?? 25000
 }
 
 /**

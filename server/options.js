@@ -13,43 +13,18 @@ export { MAX_SERVER_WORKERS as MAX_WORKERS } from '../lib/cli-options/serve.js'
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
 
 /**
- * @typedef {object} ServeOptions
- * @property {number} port
- * @property {string | undefined} host
- * @property {string | undefined} token
- * @property {string} path
- * @property {string} event
- * @property {number} pingIntervalMs
- * @property {number} pingTimeoutMs
- * @property {boolean} perMessageDeflate
- * @property {'close' | 'disconnect'} shutdown how closing treats connected clients
- * @property {number} maxHttpBufferSize bytes
- * @property {string} broadcastRate broadcasts per second accepted, as given (100/s, 600/m, 0)
- * @property {string} parser json or msgpack
- * @property {number} cluster worker processes; 0 = one process, no cluster
- * @property {string} adapter memory, cluster, redis or redis-streams
- * @property {string | null} redisUrl for the Redis adapters and the collector
- * @property {string | null} runId report samples to the collector under this run
- * @property {string} serverId this server's id in the collector; workers add -w<k>
- * @property {string[]} namespaces the app namespaces
- * @property {string | null} authToken clients must bring it (null = no check)
- * @property {string} relayEvent the client emit relayed to a room
- * @property {string} relayRate relays accepted per second from one client, as given (100/s, 0)
- * @property {number | null} metricsPort serve Prometheus metrics on this port (null = none)
- * @property {string} metricsHost the address the metrics server binds
- * @property {string | null} otlp push the same metrics over OTLP/HTTP to this endpoint (null = none)
- * @property {number} otlpIntervalMs between pushes
- * @property {'socketio' | 'websocket'} protocol socketio: the socket.io server; websocket: the plain ws server (server/websocket.js)
+ * The normalised server options: the serve rows of the options table, typed from them (their
+ * parse), as normalizeServeOptions returns them.
+ * @typedef {ReturnType<typeof normalizeServeOptions>} ServeOptions
  */
 
 /**
  * @param {Record<string, unknown>} input raw values (strings from the CLI or typed values)
- * @returns {ServeOptions}
  */
 export function normalizeServeOptions (input) {
   const o = parseOptions('serve', input)
   checkServeProtocol(input, o)
-  const cluster = /** @type {number} */ (o.cluster)
+  const cluster = o.cluster
   const adapter = String(o.adapter ?? (cluster > 1 ? 'cluster' : 'memory'))
   if (adapter === 'cluster' && cluster === 0) throw invalidOption('--adapter', 'cluster relays through the node:cluster primary: use it with --cluster K')
   if (adapter === 'memory' && cluster > 1) throw invalidOption('--adapter', `memory would keep each broadcast on one of the ${cluster} workers: use cluster, redis or redis-streams`)
@@ -75,7 +50,7 @@ export function normalizeServeOptions (input) {
     pingIntervalMs: o.pingInterval,
     pingTimeoutMs: o.pingTimeout,
     perMessageDeflate: o.perMessageDeflate,
-    shutdown: /** @type {'close' | 'disconnect'} */ (o.shutdown),
+    shutdown: o.shutdown,
     // KB/MB are 1000-based and KiB/MiB 1024-based, as for every size option (lib/options.js).
     maxHttpBufferSize: parseBytes(o.maxHttpBufferSize, '--max-http-buffer-size', { min: 1, max: 1024 ** 3 }),
     broadcastRate,
@@ -89,11 +64,11 @@ export function normalizeServeOptions (input) {
     authToken: o.authToken,
     relayEvent: o.relayEvent,
     relayRate,
-    metricsPort: /** @type {number | null} */ (o.metricsPort),
+    metricsPort: o.metricsPort,
     metricsHost: String(o.metricsHost),
-    otlp: /** @type {string | null} */ (o.otlp),
-    otlpIntervalMs: /** @type {number} */ (o.otlpInterval),
-    protocol: /** @type {'socketio' | 'websocket'} */ (o.protocol)
+    otlp: o.otlp,
+    otlpIntervalMs: o.otlpInterval,
+    protocol: o.protocol
   }
 }
 

@@ -18,6 +18,11 @@ import { CLIENT_MODES, WIRE_NAMES, WIRE_NONE, perTransport, wireNumber } from '.
  * @typedef {import('./engines/types.js').SwarmEvents} SwarmEvents
  */
 
+/** The reason of a connect still unanswered at the end of a run (the engines' own word for a connect timeout, qualified). */
+export const PENDING_AT_END = 'timeout (no answer by the end of the run)'
+/** How long an attempt must have waited at the end to count: a younger one may just be in flight. */
+export const PENDING_AT_END_MS = 1000
+
 /**
  * @param {object} options
  * @param {Transport[]} options.transports requested mode of each client (of every client the swarm may hold)
@@ -41,6 +46,8 @@ export function createClientTracker ({ transports, target = transports.length, n
   const everConnected = new Uint8Array(count)
   const everUpgraded = new Uint8Array(count)
   const attemptStartMs = new Float64Array(count)
+  /** Client i has a connection attempt under way: no answer yet (connected, refused, failed or dropped). */
+  const pending = new Uint8Array(count)
   const connectTime = createHistogram()
   /** Attempt → Engine.IO open packet: how long the server took to accept a handshake (an avalanche's figure). */
   const acceptTime = createHistogram()
@@ -98,6 +105,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       totals.attempts++
       storms.attempt()
       attemptStartMs[i] = monotonicMs()
+      pending[i] = 1
     },
     connected (i, wireName, nsp, recovered) {
       const k = indexOf(nsp)
@@ -110,6 +118,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       perNamespace[k].connects++
       onConnectedChange(i, k, true)
       if (up !== null && up[i] !== allUp) return
+      pending[i] = 0
       recordMs(connectTime, monotonicMs() - attemptStartMs[i])
       wire[i] = wireNumber(wireName)
       countWire(i, 1)
@@ -152,6 +161,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       unmeasured.add(event)
     },
     disconnected (i, reason, nsp) {
+      pending[i] = 0
       const k = indexOf(nsp)
       if (k === -1) return
       if (up !== null) {
@@ -175,6 +185,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       byMode[transports[i]].connected--
     },
     connectError (i, reason, nsp) {
+      pending[i] = 0
       // A namespace refused (its middleware's error): counted for that namespace too.
       if (nsp !== undefined && indexOf(nsp) !== -1) perNamespace[indexOf(nsp)].refused.add(reason)
       errors.add(reason)
@@ -196,6 +207,18 @@ export function createClientTracker ({ transports, target = transports.length, n
     setTarget (n) {
       wanted = n
       countTargets()
+    },
+
+    /**
+     * At the end of a run: each wanted client whose attempt has had no answer for
+     * PENDING_AT_END_MS or more is counted as a connect error, PENDING_AT_END, as the
+     * engine would have counted it at its own timeout (later than a short run's end).
+     */
+    endPending () {
+      const now = monotonicMs()
+      for (let i = 0; i < wanted; i++) {
+        if (pending[i] && now - attemptStartMs[i] >= PENDING_AT_END_MS) events.connectError(i, PENDING_AT_END)
+      }
     },
 
     /** Connected now, in total and by wire transport. */

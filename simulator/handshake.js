@@ -49,8 +49,42 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
   try {
     return await probeWebSocket(base, timeoutMs, headers)
   } catch (error) {
-    throw new Error(`no Engine.IO handshake at ${base.origin}${base.pathname} (polling: ${reason(pollingError)}; websocket: ${reason(error)})`)
+    throw handshakeFailure(`${base.origin}${base.pathname}`, pollingError, error, timeoutMs)
   }
+}
+
+/**
+ * Why neither transport opened a session, and which fault that is: every transport timed out
+ * (a server that accepts connections and never answers), or both answered HTTP 404 (something
+ * answers at that address, with no Engine.IO at the path).
+ * @typedef {'timed-out' | 'no-engine-io' | null} HandshakeFault
+ */
+
+/**
+ * @param {string} at origin and path
+ * @param {unknown} polling the polling probe's error
+ * @param {unknown} websocket the WebSocket probe's error
+ * @param {number} timeoutMs
+ * @returns {Error & { fault: HandshakeFault }}
+ */
+function handshakeFailure (at, polling, websocket, timeoutMs) {
+  const timedOut = isTimeout(polling) && isTimeout(websocket)
+  const notFound = /^polling handshake answered HTTP 404\b/.test(reason(polling)) && /\b404$/.test(reason(websocket))
+  const why = timedOut
+    ? `the handshakes timed out: the server took the connections and answered nothing in ${timeoutMs / 1000} s, on polling and on WebSocket`
+    : `polling: ${reason(polling)}; websocket: ${reason(websocket)}`
+  /** @type {HandshakeFault} */
+  const fault = timedOut ? 'timed-out' : notFound ? 'no-engine-io' : null
+  return Object.assign(new Error(`no Engine.IO handshake at ${at} (${why})`), { fault })
+}
+
+/**
+ * A probe that got no answer in time (fetch's AbortSignal.timeout, the WebSocket timer or ws's handshakeTimeout).
+ * @param {unknown} error
+ */
+function isTimeout (error) {
+  const err = /** @type {{ name?: string, message?: string } | null} */ (error)
+  return err?.name === 'TimeoutError' || err?.message === 'timed out' || err?.message === 'Opening handshake has timed out'
 }
 
 /**
@@ -117,6 +151,8 @@ function parseOpen (packet, eio) {
  * @param {unknown} error
  */
 function reason (error) {
+  // fetch's AbortSignal.timeout rejects with a DOMException whose numeric code (23) says nothing.
+  if (isTimeout(error)) return 'timed out'
   const err = /** @type {{ cause?: { code?: string }, code?: string, message?: string }} */ (error)
   return err?.cause?.code ?? err?.code ?? err?.message ?? String(error)
 }

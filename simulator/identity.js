@@ -25,10 +25,21 @@ export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
  */
 
 /**
+ * Client i as a scenario's hooks see it (their context, without the namespace).
+ * @typedef {object} ClientContext
+ * @property {number} i its index in the whole run
+ * @property {number} local its index in this simulator
+ * @property {string} sim the simulator's id
+ * @property {string | null} room
+ * @property {Record<string, unknown> | null} row its feeder row
+ */
+
+/**
  * @typedef {object} Identities
  * @property {(i: number) => ClientIdentity} of the identity of client i, rendered now
  * @property {(i: number) => string | null} roomOf client i's room; null without --rooms/--room
  * @property {(i: number) => import('../lib/template.js').Lookup} lookupOf client i's placeholders ({{i}} {{sim}} {{room}} {{rand}} {{row.FIELD}}), for other templates (--join, --emit)
+ * @property {(i: number) => ClientContext} contextOf what client i is, as a scenario's hooks see it
  * @property {(flag: string, extra?: readonly string[]) => import('../lib/template.js').TemplateRules} rules how another client template is checked (--join, --emit): these placeholders, plus `extra`
  * @property {boolean} personal whether identities differ between clients (else `of` returns one shared object)
  * @property {{ path: string, rows: number, fields: string[] } | null} feeder
@@ -87,14 +98,58 @@ export function compileIdentities (options, { simId, env = process.env }) {
     if (openMessage) identity.openMessage = String(openMessage.render(lookup))
     return identity
   }
+  /** @param {number} i @returns {ClientContext} */
+  const contextOf = (i) => {
+    const lookup = lookupFor(i, roomOf(i))
+    const row = feeder ? Object.fromEntries(feeder.fields.map((f) => [f, lookup(`row.${f}`)])) : null
+    return { i: offset + i, local: i, sim: simId, room: roomOf(i), row }
+  }
   const personal = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v)].some((t) => t !== null && t.placeholders.length > 0)
   const shared = personal ? null : render(0)
   return {
     of: shared ? () => shared : render,
     roomOf,
     lookupOf: (i) => lookupFor(i, roomOf(i)),
+    contextOf,
     rules: (flag, extra = []) => rules(flag, [...names, ...extra]),
     personal,
     feeder: feeder ? { path: feeder.path, rows: feeder.rows.length, fields: feeder.fields } : null
+  }
+}
+
+/**
+ * The identity the engines render at each connection attempt, and the one inspection sends
+ * for the first client: a scenario's identity() over the options' templates. Undefined when
+ * no client sends anything of its own (the engines then render nothing per attempt).
+ * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], sendOnOpen?: string | null }} options
+ * @param {Identities} identities
+ * @param {((i: number) => ClientIdentity) | null} [scenario] a scenario's identity (scenarioIdentity)
+ * @returns {((i: number) => ClientIdentity) | undefined}
+ */
+export function handshakeIdentity (options, identities, scenario = null) {
+  if (scenario) return scenario
+  return options.auth || options.queryTemplate || options.headers?.length || options.sendOnOpen ? identities.of : undefined
+}
+
+/**
+ * A scenario's identity(i, ctx) hook over the options' identity: what it returns replaces
+ * their fields; a throw (counted by onError) or nothing returned keeps them.
+ * @param {Identities} identities
+ * @param {(i: number, ctx: ClientContext & { namespace: string }) => ClientIdentity | undefined} hook
+ * @param {{ namespace: string, onCall?: () => void, onError?: (error: unknown) => void }} context namespace: the first one the client joins
+ * @returns {(i: number) => ClientIdentity}
+ */
+export function scenarioIdentity (identities, hook, { namespace, onCall = () => {}, onError = () => {} }) {
+  return (i) => {
+    const own = identities.of(i)
+    onCall()
+    try {
+      const given = hook(i, { ...identities.contextOf(i), namespace })
+      if (given instanceof Promise) throw new Error('identity() must return synchronously (it runs at every connection attempt)')
+      return given ? { ...own, ...given } : own
+    } catch (error) {
+      onError(error)
+      return own
+    }
   }
 }

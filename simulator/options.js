@@ -5,10 +5,9 @@
  * values said) before any socket opens.
  */
 import { invalidOption } from '../lib/errors.js'
-import { parseHttpUrl, parseNamespace } from '../lib/options.js'
+import { parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
 import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
 import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
-import { MAX_NAMESPACES } from '../lib/cli-options/scenario.js'
 import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
@@ -21,58 +20,38 @@ import { checkLocalAddresses } from '../lib/source-addresses.js'
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
 /**
- * @typedef {object} SimOptions
+ * The simulator's rows of the options table, and the values of those that every simulator
+ * takes (passOn), typed from the rows themselves: a row added to the table is a key here.
+ * @typedef {typeof import('../lib/cli-options/simulate.js').SIMULATE_OPTIONS[number]
+ *   | typeof import('../lib/cli-options/scenario.js').SCENARIO_OPTIONS[number]
+ *   | typeof import('../lib/cli-options/websocket.js').WEBSOCKET_OPTIONS[number]} SimRow
+ * @typedef {import('../lib/cli-options/define.js').OptionValues<Extract<SimRow, { passOn: true }>>} PassedOn
+ */
+
+/**
+ * What normalizeSimOptions sets itself, beyond (or instead of) the rows' parsed values.
+ * @typedef {object} SimOwnOptions
  * @property {string} url the first destination
  * @property {string[]} urls every destination (--url several times or an address range); client i goes to urls[i % length]
- * @property {string} path
  * @property {string} namespace the first of namespaces
  * @property {string[]} namespaces every namespace each client joins (--namespace, several)
- * @property {string[]} events
- * @property {number} clients
- * @property {import('../lib/options.js').MixEntry[]} transport
- * @property {string} engine
- * @property {boolean} keepAlive
+ * @property {string} engine sio or lean; websocket with --protocol websocket
  * @property {number | null} rampMs null = the server's pingInterval
  * @property {number | null} durationMs null = until stopped
- * @property {number} messageTimeoutMs
- * @property {number} maxOpenMessages most messages recorded at once (floods past it are counted, not recorded)
- * @property {number} keepMessages closed messages kept whole in the result; older ones are rolled up per round
- * @property {boolean} reconnect
  * @property {string | null} id
- * @property {string} parser Socket.IO packet encoding: json or msgpack (must match the server's)
- * @property {number} maxPayloadBytes largest WebSocket message or polling response a client accepts; a bigger one closes it
  * @property {WsClient | null} wsClient the WebSocket client of the lean engine and of --protocol websocket; null for --engine sio
  * @property {Record<string, string>} query handshake query parameters, from the URL's query string
- * @property {number | null} reconnectSpreadMs --reconnect-spread: reconnects after a drop spread over this window; null = socket.io-client's default backoff
  * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
- * @property {3 | 4 | null} eio the server's Engine.IO version as forced by --eio; null = detected from the handshake
  * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)
- * @property {string | null} auth --auth template
- * @property {string | null} queryTemplate --query template
- * @property {string[]} headers --header 'Name: value' templates
- * @property {string | null} feeder absolute path of the --feeder file
- * @property {number | null} rooms --rooms
- * @property {string | null} room --room template
- * @property {string} idField dot path of a message's id
- * @property {string} sentAtField dot path of a message's send time
- * @property {string} roomField dot path of a message's target room
- * @property {'socketio' | 'websocket'} protocol wire protocol family; with websocket, url and urls are ws(s):// endpoints and engine is 'websocket'
- * @property {string | null} sendOnOpen --send-on-open template (websocket)
- * @property {string[]} subprotocols --subprotocol (websocket)
- * @property {[string, string][]} match --match field=value pairs (websocket)
- * @property {string | null} join --join 'EVENT <json template>'
- * @property {string | null} emit --emit 'EVENT <json template>'
- * @property {number} emitIntervalMs mean interval between one client's emits (--emit-rate)
- * @property {'poisson' | 'fixed'} emitTiming
- * @property {{ share: number } | { count: number }} emitters
- * @property {boolean} emitAck
- * @property {number} ackTimeoutMs
- * @property {string | null} scenario absolute path of the --scenario module
- * @property {string[]} sourceAddresses --source-address: local addresses connections leave from, round-robin, with source ports chosen by the simulator ([] = the kernel's choice)
  * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
  * @property {import('../lib/nodes.js').NodeFrom | null} nodeFrom --node-from: where each client reads which node served it
  * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
- * (and every other simulator option of lib/cli-options/simulate.js marked passOn, under its normalised key)
+ */
+
+/**
+ * The normalised simulator options: every passOn row of the table under its key (its `to`,
+ * else its camelCase name), typed by its `parse`, plus what the normaliser sets itself.
+ * @typedef {Omit<PassedOn, keyof SimOwnOptions> & SimOwnOptions} SimOptions
  */
 
 /** @typedef {'ws' | 'builtin'} WsClient */
@@ -91,7 +70,7 @@ export function normalizeSimOptions (input) {
   // The URL's query goes to the server with every handshake, as socket.io-client does with
   // io('http://host/nsp?token=…'); Engine.IO's own parameters are not the user's to set.
   const query = Object.fromEntries([...new URLSearchParams(search)].filter(([k]) => k !== 'EIO' && k !== 'transport' && k !== 'sid'))
-  o.sessionLifetime = parseLifetime(o.sessionLifetime, '--session-lifetime')
+  const sessionLifetime = parseLifetime(o.sessionLifetime, '--session-lifetime')
   // A feeder is read by each simulator process: an absolute path, whatever its working directory.
   if (o.feeder) o.feeder = resolve(o.feeder)
   checkProtocolFlags(input, o)
@@ -111,15 +90,16 @@ export function normalizeSimOptions (input) {
   const passed = {}
   for (const def of passOnOptions()) {
     const key = def.to ?? keyOf(def.name)
-    passed[key] = o[key]
+    passed[key] = /** @type {Record<string, unknown>} */ (o)[key]
   }
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
-    return /** @type {SimOptions} */ ({ ...passed, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) })
+    return /** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) })
   }
   return /** @type {SimOptions} */ ({
     ...passed,
+    sessionLifetime,
     // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
     url: new URL(urls[0]).origin,
     urls: urls.map((u) => new URL(u).origin),
@@ -153,9 +133,7 @@ function sliceOf (value) {
  * @returns {{ namespace: string, namespaces: string[] }}
  */
 function namespacesOf (given, urlPath) {
-  const list = given === undefined || given === null ? [] : [given].flat().map((n) => parseNamespace(n))
-  const namespaces = [...new Set(list.length > 0 ? list : [parseNamespace(urlPath === '' ? '/' : urlPath)])]
-  if (namespaces.length > MAX_NAMESPACES) throw invalidOption('--namespace', `takes at most ${MAX_NAMESPACES} namespaces, got ${namespaces.length}`)
+  const namespaces = parseNamespaces(given) ?? [parseNamespace(urlPath === '' ? '/' : urlPath, '--url')]
   return { namespace: namespaces[0], namespaces }
 }
 

@@ -19,6 +19,7 @@ import { monotonicMs } from '../lib/clock.js'
 import { invalidOption } from '../lib/errors.js'
 import { createReasonCounter } from '../lib/reasons.js'
 import { fieldGetter } from '../lib/fields.js'
+import { scenarioIdentity } from './identity.js'
 
 /** The hooks a scenario module may export. */
 export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect'])
@@ -114,11 +115,7 @@ export function createHookRunner ({ hooks, options, identities, deliveries, pool
   }
 
   /** @param {number} i @param {number} k @returns {HookContext} */
-  const contextOf = (i, k) => {
-    const lookup = identities.lookupOf(i)
-    const rows = identities.feeder ? /** @type {Record<string, unknown>} */ (Object.fromEntries(identities.feeder.fields.map((f) => [f, lookup(`row.${f}`)]))) : null
-    return { i: options.clientOffset + i, local: i, sim: simId, room: identities.roomOf(i), row: rows, namespace: namespaces[k] }
-  }
+  const contextOf = (i, k) => ({ ...identities.contextOf(i), namespace: namespaces[k] })
 
   /**
    * The facade a hook gets for client i's namespace k.
@@ -190,20 +187,7 @@ export function createHookRunner ({ hooks, options, identities, deliveries, pool
 
   return {
     /** @type {((i: number) => import('./identity.js').ClientIdentity) | null} */
-    identity: hooks.identity
-      ? (i) => {
-          const own = identities.of(i)
-          calls.identity++
-          try {
-            const given = /** @type {NonNullable<ScenarioHooks['identity']>} */ (hooks.identity)(i, contextOf(i, 0))
-            if (given instanceof Promise) throw new Error('identity() must return synchronously (it runs at every connection attempt)')
-            return given ? { ...own, ...given } : own
-          } catch (error) {
-            fail(error)
-            return own
-          }
-        }
-      : null,
+    identity: hooks.identity ? scenarioIdentity(identities, hooks.identity, { namespace: namespaces[0], onCall: () => { calls.identity++ }, onError: fail }) : null,
 
     /** Whether every arriving event goes to onEvent. */
     wantsEvents: hooks.onEvent !== undefined,

@@ -6,17 +6,13 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { monotonicMs, wallMs } from '../lib/clock.js'
-import { hostFacts } from '../lib/host.js'
-import { assignTransports, formatTransportMix } from '../lib/options.js'
-import { createProcessSampler, isSaturated } from '../lib/process-sampler.js'
-import { DEFAULT_PING_INTERVAL_MS } from '../lib/protocol.js'
-import { SCHEMA_VERSION } from '../lib/schema.js'
-import { VERSION } from '../lib/version.js'
+import { assignTransports } from '../lib/options.js'
+import { createProcessSampler } from '../lib/process-sampler.js'
 import { createClientTracker } from './clients.js'
 import { createDestinationPool } from './destinations.js'
 import { engines } from './engines/index.js'
-import { diagnoseConnect } from './diagnose.js'
-import { probeHandshake } from './handshake.js'
+import { engineOptions } from './engine-options.js'
+import { inspectServer } from './inspect.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 import { identify, messageFields } from './recorder.js'
@@ -24,9 +20,9 @@ import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
-import { compileIdentities } from './identity.js'
-import { webSocketServerInfo } from './websocket-options.js'
+import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
+import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
 import { fieldGetter } from '../lib/fields.js'
 
@@ -79,20 +75,66 @@ export async function runSwarm (input, hooks = {}) {
 
 /**
  * runSwarm on options already normalised (by normalizeSimOptions, in this process or in the
- * parent that sent them over IPC).
+ * parent that sent them over IPC): the preflight, the wiring, the run until its end, the result.
  * @param {import('./options.js').SimOptions} options
  * @param {SwarmHooks} [hooks]
  * @returns {Promise<SimResult>}
  */
 export async function startSwarm (options, hooks = {}) {
-  const { signal } = hooks
-  // Before any socket (the handshake probe included): a run that cannot fit stops here.
+  // Before any socket (the inspection's included): a run that cannot fit stops here.
   const preflight = checkPreflight({
-    clients: options.clients, processes: 1, destinations: options.urls.length, sourceAddresses: options.sourceAddresses?.length || 1, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
+    clients: options.clients,
+    processes: 1,
+    destinations: options.urls.length,
+    sourceAddresses: options.sourceAddresses?.length || 1,
+    engine: options.engine,
+    pollingShare: pollingShareOf(options.transport),
+    upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
+  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage })
+  hooks.onPool?.(swarm.pool)
+  hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
+  const { churn, sizer } = openClients(swarm, options)
+  hooks.onResizable?.(sizer.resize)
+  const sampled = await runUntilEnd({ ...swarm, churn, sizer }, options, { ...hooks, startedAt })
+  const clients = swarm.tracker.counts()
+  // Before the clients close: their own close is no drop of a node.
+  const nodes = swarm.nodes?.record() ?? null
+  const destinations = swarm.pool.destinations()
+  const sourceAddresses = swarm.pool.sourceAddresses()
+  const agent = swarm.pool.agent()
+  await swarm.pool.close()
+  const scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
+  if (scenario && swarm.hookRunner) scenario.hooks = swarm.hookRunner.record()
+  return swarmResult({
+    id,
+    options,
+    startedAt,
+    agent,
+    server: swarm.server,
+    clock: clock(),
+    clients,
+    destinations,
+    sourceAddresses,
+    preflight,
+    deliveries: swarm.deliveries,
+    sampled,
+    scenario,
+    nodes,
+    churn: churn ? { closed: churn.closed() } : null
+  })
+}
+
+/**
+ * The swarm's parts, wired to each other: who each client is, what it records, how it
+ * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
+ * @param {import('./options.js').SimOptions} options
+ * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void }} context
+ */
+async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const identities = compileIdentities(options, { simId: id })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
@@ -100,8 +142,9 @@ export async function startSwarm (options, hooks = {}) {
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
+  const fields = messageFields(options)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
-  const recorder = createDeliveries({
+  const deliveries = createDeliveries({
     nodes,
     namespaces,
     clients: capacity,
@@ -109,20 +152,22 @@ export async function startSwarm (options, hooks = {}) {
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
-    fields: messageFields(options),
-    onClose: (report) => hooks.onMessage?.(report)
+    fields,
+    onClose: (report) => onMessage?.(report)
   })
-  assignRooms(identities, recorder, capacity)
-  /** @type {import('./engines/types.js').EnginePool | null} */
-  let pool = null
-  const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (pool)
-  const behaviours = createBehaviours({ options: sized, identities, deliveries: recorder, pool: usePool })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries: recorder, pool: usePool, simId: id }) : null
+  assignRooms(identities, deliveries, capacity)
+  /** @type {ReturnType<typeof createDestinationPool> | null} */
+  let opened = null
+  const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, pool: usePool })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, pool: usePool, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
-  const identity = hookRunner?.identity ?? (options.auth || options.queryTemplate || options.headers?.length || options.sendOnOpen ? identities.of : undefined)
-  const server = options.protocol === 'websocket' ? webSocketServerInfo(options) : await readServer(options, identity ? identity(0) : identities.of(0))
+  const identity = handshakeIdentity(options, identities, hookRunner?.identity)
+  const server = await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
   // A relayed emit (a chat line) is measured like a broadcast.
-  const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent) ? options.events : [...options.events, behaviours.emitEvent]
+  const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
+    ? options.events
+    : [...options.events, behaviours.emitEvent]
   const tracker = createClientTracker({
     transports,
     target: options.clients,
@@ -130,58 +175,78 @@ export async function startSwarm (options, hooks = {}) {
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
       if (nodes !== null && k === 0) isUp ? nodes.connected(i) : nodes.disconnected(i)
-      recorder.setConnected(i, k, isUp)
+      deliveries.setConnected(i, k, isUp)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, recorder, hookRunner) : recorder.receive),
-    messageKey: stormMessageKey(messageFields(options), () => clock().offsetMs)
+    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive),
+    messageKey: stormMessageKey(fields, () => clock().offsetMs)
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
   const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
   const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
-  const clientPool = pool = createDestinationPool(engines[options.engine], {
-    path: options.path, namespace: options.namespace, namespaces, events, keepAlive: options.keepAlive, reconnect: options.reconnect, reconnectOnServerDisconnect: /** @type {any} */ (options).reconnectOnServerDisconnect === true, backoff: spreadBackoff(options.reconnectSpreadMs), parser: options.parser, maxPayloadBytes: options.maxPayloadBytes, wsClient: options.wsClient ?? undefined, eio: server.eio ?? undefined, query: options.query, identity, subprotocols: options.subprotocols, match: options.match
-  }, options.urls, capacity, tracker.events, { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice })
-  hooks.onPool?.(clientPool)
-  hooks.onStart?.({ id, rampMs: server.rampMs, handshake: server, preflight })
+  const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
+  const pool = opened = createDestinationPool(engines[options.engine], engineOptions(options, { namespaces, events, identity, eio: server.eio }),
+    options.urls, capacity, tracker.events, sources)
+  return { server, deliveries, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
+}
 
-  const sampler = createProcessSampler()
-  /** @type {TimelinePoint[]} */
-  const timeline = []
-  /** @type {ProcessSample[]} */
-  const health = []
-  let phase = /** @type {'ramping' | 'running'} */ ('ramping')
-  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: (i) => { clientPool.disconnect(i); clientPool.connect(i, transports[i]) } }) : null
+/**
+ * Opens the clients over the ramp (and, with --session-lifetime, replaces each session at the
+ * end of its life).
+ * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
+ * @param {import('./options.js').SimOptions} options
+ */
+function openClients ({ server, tracker, pool, transports, capacity }, options) {
+  const churn = options.sessionLifetime
+    ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
+    : null
   const sizer = createSizer({
     clients: options.clients,
     capacity,
     rampMs: server.rampMs,
     start: (i) => {
-      clientPool.connect(i, transports[i])
+      pool.connect(i, transports[i])
       churn?.started(i)
     },
-    stop: (i) => clientPool.disconnect(i),
+    stop: (i) => pool.disconnect(i),
     onTarget: tracker.setTarget
   })
-  sizer.done.then(() => { phase = 'running' })
-  hooks.onResizable?.(sizer.resize)
+  return { churn, sizer }
+}
 
+/**
+ * Samples the swarm every second until the duration ends or the signal aborts, then stops
+ * what opens, emits and churns, lets the emits in flight land (bounded), and takes the last
+ * sample; the connects still pending then are counted under their reason.
+ * @param {Awaited<ReturnType<typeof wireSwarm>> & ReturnType<typeof openClients>} swarm
+ * @param {import('./options.js').SimOptions} options
+ * @param {SwarmHooks & { startedAt: number }} hooks
+ * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
+ */
+async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn, sizer, nodes }, options, hooks) {
+  const sampler = createProcessSampler()
+  /** @type {TimelinePoint[]} */
+  const timeline = []
+  /** @type {ProcessSample[]} */
+  const samples = []
+  let phase = /** @type {'ramping' | 'running'} */ ('ramping')
+  sizer.done.then(() => { phase = 'running' })
   const sampleOnce = () => {
-    recorder.sweep()
-    const stats = recorder.stats()
+    deliveries.sweep()
+    const stats = deliveries.stats()
     const point = tracker.tick(stats.messages)
     if (nodes !== null) point.byNode = nodes.byNode()
     const sample = sampler.sample()
     if (timeline.length < MAX_SAMPLES) {
       timeline.push(point)
-      health.push(sample)
+      samples.push(sample)
     }
     hooks.onSample?.({ timeline: point, health: sample })
     const live = tracker.live()
     hooks.onProgress?.({
       phase,
-      elapsedMs: wallMs() - startedAt,
+      elapsedMs: wallMs() - hooks.startedAt,
       target: sizer.target(),
       connected: live.connected,
       byMode: live.byMode,
@@ -193,8 +258,7 @@ export async function startSwarm (options, hooks = {}) {
     })
   }
   const ticker = setInterval(sampleOnce, 1000)
-
-  await waitForEnd(signal, options.durationMs)
+  await waitForEnd(hooks.signal, options.durationMs)
   sizer.stop()
   churn?.stop()
   behaviours.stop()
@@ -202,58 +266,15 @@ export async function startSwarm (options, hooks = {}) {
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => behaviours.pendingAcks() === 0 && (hookRunner?.pendingAcks() ?? 0) === 0 && recorder.undelivered() === 0)
+    await drainEmits(() => behaviours.pendingAcks() === 0 && (hookRunner?.pendingAcks() ?? 0) === 0 && deliveries.undelivered() === 0)
   }
   clearInterval(ticker)
+  // A server that never answers leaves every connect pending: counted, not "connect errors: none".
+  tracker.endPending()
   sampleOnce()
   sampler.stop()
-  recorder.closeAll()
-  const clients = tracker.counts()
-  // Before the clients close: their own close is no drop of a node.
-  const nodeReport = nodes?.record()
-  const destinations = clientPool.destinations()
-  const sourceAddresses = clientPool.sourceAddresses()
-  await clientPool.close()
-  const scenario = behaviours.record() ?? (hookRunner ? {} : null)
-  if (scenario && hookRunner) scenario.hooks = hookRunner.record()
-
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    kind: 'simulator',
-    id,
-    tool: { name: 'ioswarm', version: VERSION },
-    host: hostFacts(),
-    pid: process.pid,
-    startedAt: Math.round(startedAt),
-    endedAt: Math.round(wallMs()),
-    options: { ...options, transport: formatTransportMix(options.transport) },
-    engine: options.engine,
-    agent: clientPool.agent(),
-    server,
-    clock: clock(),
-    clients,
-    destinations,
-    ...(sourceAddresses.length > 0 ? { sourceAddresses } : {}),
-    preflight,
-    messages: recorder.reports(),
-    messageRollups: recorder.rollups(),
-    recorder: recorder.info(),
-    health: { samples: health, summary: summarizeHealth(health) },
-    timeline,
-    ...(scenario ? { scenario } : {}),
-    ...(nodeReport ? { nodes: nodeReport } : {}),
-    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed(), wallMs() - startedAt) } : {})
-  }
-}
-
-/**
- * Reconnection delays for --reconnect-spread: socket.io-client's formula with reconnectionDelay
- * half the window and randomizationFactor 1 (the first attempt waits 0 … the window), the max
- * the window (at least socket.io-client's 5 s). Undefined: its defaults.
- * @param {number | null | undefined} spreadMs
- */
-function spreadBackoff (spreadMs) {
-  return spreadMs ? { minMs: spreadMs / 2, maxMs: Math.max(5000, spreadMs), jitter: 1 } : undefined
+  deliveries.closeAll()
+  return { samples, timeline }
 }
 
 /**
@@ -319,67 +340,6 @@ function assignRooms (identities, deliveries, clients) {
 }
 
 /**
- * @param {{ minMs: number, maxMs: number }} lifetime
- * @param {number} closed sessions closed at the end of their lifetime
- * @param {number} elapsedMs
- */
-function churnSummary (lifetime, closed, elapsedMs) {
-  return { lifetimeMs: lifetime, sessionsClosed: closed, perSecond: Math.round(closed / Math.max(1, elapsedMs / 1000) * 100) / 100 }
-}
-
-/**
- * The server's heartbeat, from its handshake, and the ramp that follows from it.
- * @param {import('./options.js').SimOptions} options
- * @param {import('./identity.js').ClientIdentity} first the first client's identity: what it sends, the probes send
- * @returns {Promise<SimResult['server']>}
- */
-async function readServer (options, first) {
-  const forced = /** @type {3 | 4 | null} */ (/** @type {any} */ (options).eio ?? null)
-  try {
-    const query = { ...options.query, ...first.query }
-    const handshake = await probeHandshake({ url: options.url, path: options.path, query, headers: first.headers })
-    const eio = forced ?? handshake.eio
-    const { problem } = await diagnoseConnect({ url: options.url, path: options.path, query, headers: first.headers, auth: first.auth, namespace: options.namespace, parser: options.parser, eio })
-    // Socket.IO v2 has no CONNECT payload: an auth given for it would silently go nowhere.
-    const noAuth = eio === 3 && first.auth !== undefined ? `${NO_AUTH_IN_V2}${problem ? `; ${problem}` : ''}` : null
-    return {
-      diagnosis: noAuth ?? problem,
-      pingIntervalMs: handshake.pingIntervalMs,
-      pingTimeoutMs: handshake.pingTimeoutMs,
-      rampMs: options.rampMs ?? handshake.pingIntervalMs,
-      rampSource: options.rampMs === null ? 'handshake pingInterval' : '--ramp',
-      handshakeError: null,
-      eio,
-      eioSource: forced === null ? 'handshake' : '--eio',
-      protocol: protocolName(eio)
-    }
-  } catch (error) {
-    const eio = forced ?? 4
-    return {
-      pingIntervalMs: null,
-      pingTimeoutMs: null,
-      rampMs: options.rampMs ?? DEFAULT_PING_INTERVAL_MS,
-      rampSource: options.rampMs === null ? 'default pingInterval (handshake failed)' : '--ramp',
-      handshakeError: /** @type {Error} */ (error).message,
-      diagnosis: null,
-      eio,
-      eioSource: forced === null ? 'default (handshake failed)' : '--eio',
-      protocol: protocolName(eio)
-    }
-  }
-}
-
-/** The first contact's word when an identity has `auth` and the server speaks Socket.IO v2. */
-export const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), which has no handshake auth: --auth (or a scenario\'s identity().auth) is not sent; carry the token with --query or --header'
-
-/**
- * @param {3 | 4} eio
- */
-function protocolName (eio) {
-  return eio === 3 ? 'Engine.IO v3 / Socket.IO v2 (socket.io 2.x)' : 'Engine.IO v4 / Socket.IO v5 (socket.io 3.x, 4.x)'
-}
-
-/**
  * @param {AbortSignal | undefined} signal
  * @param {number | null} durationMs
  */
@@ -407,19 +367,4 @@ export const END_DRAIN_MS = 2000
 async function drainEmits (isIdle) {
   const deadline = monotonicMs() + END_DRAIN_MS
   while (!isIdle() && monotonicMs() < deadline) await sleep(20)
-}
-
-/**
- * @param {ProcessSample[]} samples
- * @returns {import('../lib/schema.js').HealthSummary}
- */
-export function summarizeHealth (samples) {
-  const max = (/** @type {(s: ProcessSample) => number} */ pick) => samples.reduce((m, s) => Math.max(m, pick(s)), 0)
-  return {
-    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms),
-    cpuPctMax: max((s) => s.cpuPct),
-    eluMax: max((s) => s.elu),
-    rssMaxBytes: max((s) => s.rssBytes),
-    saturatedSeconds: samples.filter(isSaturated).length
-  }
 }

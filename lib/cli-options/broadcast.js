@@ -4,6 +4,7 @@
 import { invalidOption } from '../errors.js'
 import { parseInteger } from '../options.js'
 import { MAX_ROOM_NAME_LENGTH } from '../protocol.js'
+import { defineOptions } from './define.js'
 
 /** Most rooms `broadcast --rooms` goes round-robin over. */
 export const MAX_BROADCAST_ROOMS = 1_000_000
@@ -20,8 +21,7 @@ export function parseRoomName (value, flag) {
   return value
 }
 
-/** @type {import('./index.js').OptionDef[]} */
-export const BROADCAST_OPTIONS = [
+export const BROADCAST_OPTIONS = defineOptions([
   {
     name: 'url',
     alias: 'u',
@@ -51,4 +51,4 @@ export const BROADCAST_OPTIONS = [
     describe: 'Send every message to this one room (--to room-3)',
     parse: (v, flag) => (v === undefined || v === null ? null : parseRoomName(String(v), flag))
   }
-]
+])

@@ -6,6 +6,7 @@
 import { invalidOption } from '../errors.js'
 import { parseInteger, parseRounds } from '../options.js'
 import { MAX_CLIENTS } from './simulate.js'
+import { defineOptions } from './define.js'
 
 /** Rounds each step broadcasts: three messages a second apart. */
 export const CAPACITY_ROUNDS = '3x1000'
@@ -43,8 +44,7 @@ export function parseGrowth (value, flag) {
 /** @param {unknown} v @param {string} flag */
 const clientCount = (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
 
-/** @type {import('./index.js').OptionDef[]} */
-export const CAPACITY_OPTIONS = [
+export const CAPACITY_OPTIONS = defineOptions([
   {
     name: 'slo',
     type: 'string',
@@ -94,4 +94,4 @@ export const CAPACITY_OPTIONS = [
     describe: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,… (its own message ids each step)',
     parse: (v, flag) => parseRounds(v, flag)
   }
-]
+])

@@ -4,12 +4,12 @@
  */
 import { parseDurationMs, parseInteger } from '../options.js'
 import { VERSION } from '../version.js'
+import { defineOptions } from './define.js'
 
 /** The fleet commands that work on hosts over ssh. */
 const HOST_COMMANDS = ['fleet up', 'fleet exec', 'fleet down']
 
-/** @type {import('./index.js').OptionDef[]} */
-export const FLEET_OPTIONS = [
+export const FLEET_OPTIONS = defineOptions([
   { name: 'hosts-file', alias: 'f', type: 'string', commands: HOST_COMMANDS, describe: 'File of hosts: one [user@]host[:port] per line, # comments' },
   { name: 'hosts', type: 'string', commands: HOST_COMMANDS, describe: 'Hosts, comma-separated: a,deploy@b,c:2222' },
   { name: 'ssh', type: 'string', default: 'ssh', commands: HOST_COMMANDS, describe: 'ssh program to run (its config, keys and agent apply)' },
@@ -34,4 +34,4 @@ export const FLEET_OPTIONS = [
   },
   { name: 'ioswarm-version', type: 'string', commands: ['fleet up'], describe: `Install this version of ioswarm from the npm registry on the hosts (e.g. ${VERSION}) instead of this checkout` },
   { name: 'from', type: 'string', commands: ['fleet up'], describe: 'Install from this npm spec on the hosts instead of this checkout: a git URL, or a tarball URL or path on the hosts' }
-]
+])

@@ -20,24 +20,12 @@ import { SERVE_OPTIONS } from './serve.js'
 import { SIMULATE_OPTIONS } from './simulate.js'
 import { WEBSOCKET_OPTIONS } from './websocket.js'
 
+/** @typedef {import('./define.js').OptionDef} OptionDef */
 /**
- * @typedef {object} OptionDef
- * @property {string} name the flag without dashes, kebab-case: 'max-payload'
- * @property {string} [alias] one-letter alias
- * @property {'string' | 'boolean' | 'number'} type as yargs reads it (parse does the rest)
- * @property {boolean} [array] may be given several times
- * @property {unknown} [default] used when the option is not given (by the normalisers, not yargs, so that callers can tell "not given")
- * @property {string} [defaultText] how --help shows the default when it is not a plain value
- * @property {string | Record<string, string>} describe help text, or one per command
- * @property {string[]} commands the commands that have it
- * @property {string[]} [required] commands on which it must be given
- * @property {readonly string[]} [choices]
- * @property {boolean} [hidden]
- * @property {boolean} [passOn] a simulator option that run, capacity and fleet up hand to their simulators
- * @property {string[]} [notOn] commands that start simulators but do not take this passOn option (capacity sets the clients itself)
- * @property {boolean} [secret] never on a command line (passwords): children get it by environment
- * @property {(value: any, flag: string) => unknown} [parse] the value (default applied; undefined if none) → its normalised form
- * @property {string} [to] the key of the normalised value, when not the flag's camelCase (`ramp` → `rampMs`: units in names)
+ * Every row, typed as written in its table.
+ * @typedef {typeof SIMULATE_OPTIONS[number] | typeof SCENARIO_OPTIONS[number] | typeof WEBSOCKET_OPTIONS[number] | typeof RUN_OPTIONS[number]
+ *   | typeof CAPACITY_OPTIONS[number] | typeof SERVE_OPTIONS[number] | typeof BROADCAST_OPTIONS[number] | typeof REPORT_OPTIONS[number]
+ *   | typeof FLEET_OPTIONS[number]} AnyRow
  */
 
 /** @type {OptionDef[]} */
@@ -108,9 +96,10 @@ export function declareOptions (yargs, command) {
  * option of the command that is given, or has a default, parsed by its table row. Keys are
  * the option's `to`, else its camelCase name; cross-option checks stay with the command's
  * normaliser.
- * @param {string} command
+ * @template {string} C
+ * @param {C} command
  * @param {Record<string, unknown>} input
- * @returns {Record<string, any>}
+ * @returns {import('./define.js').CommandValues<AnyRow, C>}
  */
 export function parseOptions (command, input) {
   /** @type {Record<string, any>} */
@@ -126,7 +115,7 @@ export function parseOptions (command, input) {
     }
     out[o.to ?? key] = o.parse ? o.parse(value, `--${o.name}`) : value
   }
-  return out
+  return /** @type {import('./define.js').CommandValues<AnyRow, C>} */ (out)
 }
 
 /**

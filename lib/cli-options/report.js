@@ -1,9 +1,9 @@
 /**
  * Options of `ioswarm report` that no other command has.
  */
+import { defineOptions } from './define.js'
 
-/** @type {import('./index.js').OptionDef[]} */
-export const REPORT_OPTIONS = [
+export const REPORT_OPTIONS = defineOptions([
   {
     name: 'compare',
     type: 'boolean',
@@ -13,4 +13,4 @@ export const REPORT_OPTIONS = [
     parse: Boolean
   },
   { name: 'label', type: 'string', array: true, commands: ['report'], describe: 'with --compare, a label per file (default: the run names)' }
-]
+])

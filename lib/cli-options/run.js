@@ -5,12 +5,12 @@
  */
 import { invalidOption } from '../errors.js'
 import { parseDurationMs, parseHttpUrl, parseInteger, parseRounds } from '../options.js'
+import { defineOptions } from './define.js'
 
 /** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
 export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
 
-/** @type {import('./index.js').OptionDef[]} */
-export const RUN_OPTIONS = [
+export const RUN_OPTIONS = defineOptions([
   {
     name: 'simulators',
     alias: 's',
@@ -246,7 +246,7 @@ export const RUN_OPTIONS = [
     describe: { simulate: 'No progress or summary on stderr', run: 'No progress on stderr', broadcast: 'Print nothing on stderr', probe: 'Print nothing on stderr but errors', capacity: 'No progress on stderr (the answer is still printed)' },
     parse: Boolean
   }
-]
+])
 
 /**
  * --otlp: an http(s) URL; a URL without a path gets OTLP/HTTP's metrics path /v1/metrics.

@@ -8,6 +8,7 @@
 import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
 import { parseDurationMs, parseInteger } from '../options.js'
+import { defineOptions } from './define.js'
 
 /** Headers the transports set themselves: a user's value would break the handshake. */
 const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'])
@@ -56,8 +57,6 @@ export function parseQueryTemplate (value, flag) {
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
 
-/** Most namespaces one client joins. */
-export const MAX_NAMESPACES = 16
 /** Fastest emit rate of one client. */
 export const MAX_EMITS_PER_SECOND = 1000
 
@@ -95,8 +94,7 @@ export function parseEmitters (value, flag) {
   throw invalidOption(flag, `must be a share such as 10% or a count of clients such as 25, got ${JSON.stringify(value)}`)
 }
 
-/** @type {import('./index.js').OptionDef[]} */
-export const SCENARIO_OPTIONS = [
+export const SCENARIO_OPTIONS = defineOptions([
   {
     name: 'auth',
     type: 'string',
@@ -254,4 +252,4 @@ export const SCENARIO_OPTIONS = [
     describe: 'Index of this simulator\'s first client in the whole run ({{i}} = offset + the client\'s own index; feeder rows follow it). ioswarm run and simulate --workers set it for each simulator; give it to simulators you start by hand',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: Number.MAX_SAFE_INTEGER })
   }
-]
+])

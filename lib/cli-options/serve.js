@@ -3,36 +3,16 @@
  * any server process).
  */
 import { invalidOption } from '../errors.js'
-import { parseDurationMs, parseInteger } from '../options.js'
-import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../protocol.js'
+import { parseDurationMs, parseInteger, parseNamespaces } from '../options.js'
+import { DEFAULT_EVENT, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../protocol.js'
+import { defineOptions } from './define.js'
 
 /** How a broadcast reaches every worker's clients. */
 export const ADAPTER_NAMES = Object.freeze(['memory', 'cluster', 'redis', 'redis-streams'])
 /** Most worker processes `serve --cluster` accepts. */
 export const MAX_SERVER_WORKERS = 64
-/** Most app namespaces one reference server serves (`--namespace`, repeatable). */
-export const MAX_NAMESPACES = 100
 /** Events socket.io reserves: a broadcast or relay on one of them would confuse every client. */
 export const RESERVED_EVENTS = Object.freeze(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener'])
-
-/**
- * `--namespace /a --namespace /b` → ['/a', '/b'] (duplicates dropped); null when not given
- * (or given empty, as an empty IOSWARM_NAMESPACE).
- * @param {unknown} value
- * @param {string} flag
- * @returns {string[] | null}
- */
-export function parseNamespaces (value, flag) {
-  if (value === undefined || value === null) return null
-  const names = [...new Set([value].flat().map(String))].filter((name) => name !== '')
-  if (names.length === 0) return null
-  if (names.length > MAX_NAMESPACES) throw invalidOption(flag, `must be given 1 to ${MAX_NAMESPACES} times, got ${names.length}`)
-  for (const name of names) {
-    if (!/^\/[^\s]{0,199}$/.test(name)) throw invalidOption(flag, `must be a namespace: / followed by up to 199 characters without spaces, got ${JSON.stringify(name)}`)
-    if (name === ADMIN_NAMESPACE) throw invalidOption(flag, `must not be the admin namespace ${ADMIN_NAMESPACE}`)
-  }
-  return names
-}
 
 /**
  * An event name a client may emit or the server may broadcast: 1 to 200 characters, not reserved.
@@ -48,8 +28,7 @@ export function parseEventName (value, flag, alsoTaken = []) {
   return event
 }
 
-/** @type {import('./index.js').OptionDef[]} */
-export const SERVE_OPTIONS = [
+export const SERVE_OPTIONS = defineOptions([
   {
     name: 'port',
     alias: 'p',
@@ -167,4 +146,4 @@ export const SERVE_OPTIONS = [
   },
   { name: 'pid', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
   { name: 'interval', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }
-]
+])

@@ -7,6 +7,7 @@ import { parseBytes, parseDurationMs, parseInteger, parseTransportMix } from '..
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../protocol.js'
 import { MAX_NODE_NAMES, OTHER_NODE, parseNodeFrom } from '../nodes.js'
 import { parseSourceAddresses } from '../source-addresses.js'
+import { defineOptions } from './define.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
@@ -46,8 +47,7 @@ export function positiveDurationMs (value, flag) {
 /** @param {unknown} value @param {string} flag */
 const optionalDurationMs = (value, flag) => (value === undefined || value === null ? null : parseDurationMs(value, flag))
 
-/** @type {import('./index.js').OptionDef[]} */
-export const SIMULATE_OPTIONS = [
+export const SIMULATE_OPTIONS = defineOptions([
   {
     name: 'clients',
     alias: 'c',
@@ -140,7 +140,7 @@ export const SIMULATE_OPTIONS = [
     commands: ['simulate'],
     passOn: true,
     describe: 'Engine.IO protocol version of the server: 3 = socket.io 2.x (Socket.IO v2 packets, client pings), 4 = socket.io 3 and 4. Both engines speak both',
-    parse: (v) => (v === undefined || v === null ? null : Number(v))
+    parse: (v) => (v === undefined || v === null ? null : /** @type {3 | 4} */ (Number(v)))
   },
   {
     name: 'namespace',
@@ -185,6 +185,16 @@ export const SIMULATE_OPTIONS = [
     defaultText: 'until Ctrl-C / SIGTERM',
     commands: ['simulate', 'fleet up'],
     describe: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+    parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
+  },
+  {
+    name: 'wait-for-server',
+    to: 'waitForServerMs',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    defaultText: 'one look: an address with no Engine.IO at the path (HTTP 404) stops before the swarm (exit 2)',
+    describe: 'Before the swarm, keep looking for the server\'s handshake (every second) for up to this long, for a server still starting: 30s, 2m',
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
   },
   {
@@ -312,4 +322,4 @@ export const SIMULATE_OPTIONS = [
     describe: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged',
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_WORKERS })
   }
-]
+])

@@ -6,6 +6,7 @@
  */
 import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
+import { defineOptions } from './define.js'
 
 /** Wire protocol families: Socket.IO (Engine.IO v3/v4) or plain WebSocket (RFC 6455). */
 export const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket')[]} */ (['socketio', 'websocket']))
@@ -58,8 +59,7 @@ export function parseMatches (value, flag) {
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
 
-/** @type {import('./index.js').OptionDef[]} */
-export const WEBSOCKET_OPTIONS = [
+export const WEBSOCKET_OPTIONS = defineOptions([
   {
     name: 'protocol',
     type: 'string',
@@ -100,4 +100,4 @@ export const WEBSOCKET_OPTIONS = [
     describe: 'With --protocol websocket, what --event is for Socket.IO: measure only JSON messages whose field (a dot path) has this value: --match type=score. Repeatable: values of the same field are alternatives (type=score --match type=goal), different fields must all match (--match type=score --match league=nba). Other messages are counted by what they were (type=heartbeat, text, binary), not measured',
     parse: parseMatches
   }
-]
+])

@@ -5,6 +5,7 @@
  */
 import { formatBusy, formatMs } from '../../lib/format.js'
 import { formatDate } from '../summary.js'
+import { METRICS, parseThresholdOf } from '../thresholds.js'
 import { axis, chartConfig, line, spec, STAT_COLORS } from './chart-config.js'
 import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
 
@@ -35,11 +36,10 @@ export function capacityChart (result) {
   const points = (pick) => measured.map((s) => ({ x: s.clients, y: pick(s) }))
   const marked = { pointRadius: 4, pointBackgroundColor: colors, pointBorderColor: colors }
   const sloLines = result.slo.flatMap((expression) => {
-    const match = /^(p50|p99|max|missing)(<=|<|=)(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(expression)
-    if (!match) return []
-    const [, metric, , number, unit = ''] = match
-    const value = Number(number) * ({ '': 1, ms: 1, s: 1000, m: 60000 }[unit] ?? 1)
-    return [line(`SLO ${expression}`, span.map((x) => ({ x, y: value })), SLO_COLOR, { borderDash: [6, 4], yAxisID: metric === 'missing' ? 'missing' : 'y', pointRadius: 0 })]
+    const axisId = sloAxis(expression)
+    if (axisId === null) return []
+    const { value } = parseThresholdOf(expression, '--slo')
+    return [line(`SLO ${expression}`, span.map((x) => ({ x, y: value })), SLO_COLOR, { borderDash: [6, 4], yAxisID: axisId, pointRadius: 0 })]
   })
   const config = chartConfig('line', {
     datasets: [
@@ -56,6 +56,24 @@ export function capacityChart (result) {
   return spec('capacity-delay', 'Delay and missing deliveries against clients',
     `one point per measured step (green pass, red fail, brown inconclusive: the simulators limited it); dashed red: the SLO; ${result.swarm.transport} (${result.swarm.engine}), ${result.swarm.simulators} simulators`,
     config, 'no data: no step was measured')
+}
+
+/**
+ * The axis an SLO's line goes on, read as --slo reads it (results/thresholds.js): every delay
+ * SLO (p50 … max, mean, avg, abs.*) on the delay axis in ms, a count of missing deliveries on
+ * theirs; null for the rest (a %, connected, failed) and for what this version cannot read.
+ * @param {string} expression
+ * @returns {'y' | 'missing' | null}
+ */
+export function sloAxis (expression) {
+  let slo
+  try {
+    slo = parseThresholdOf(expression, '--slo')
+  } catch {
+    return null
+  }
+  if (METRICS[slo.metric].kind === 'delay') return 'y'
+  return slo.metric === 'missing' && slo.unit === 'count' ? 'missing' : null
 }
 
 /**

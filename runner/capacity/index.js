@@ -12,11 +12,11 @@ import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
 import { attachIpcReader, createCollector, redactUrl } from '../../results/index.js'
-import { diagnoseConnect, forkSimulator, normalizeSimOptions, probeHandshake } from '../../simulator/index.js'
+import { forkSimulator, normalizeSimOptions } from '../../simulator/index.js'
 import { sampleServer } from '../distribution.js'
+import { lookAtServer } from '../look.js'
 import { newRunId, simulatorEnv } from '../options.js'
 import { startServerProcess } from '../processes.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS } from '../../lib/cli-options/websocket.js'
 import { formatAnswer, formatStepLine } from './format.js'
 import { simulatorAdvice } from './judge.js'
 import { checkStepLimits } from './limits.js'
@@ -59,7 +59,8 @@ export async function runCapacity (input, hooks = {}) {
   let sampling = null
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   try {
-    const rampMs = await readRamp(options, url, log)
+    // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
+    const rampMs = await lookAtServer(options, url, log, hooks.signal)
     await collector.registerRun(id, { name: options.name ?? id, startedAt, options: { url } })
     children = startSimulators(options, { id, url, rampMs })
     readers = children.map((c) => attachIpcReader(c.process, reports.writer))
@@ -117,23 +118,6 @@ function startSimulators (options, { id, url, rampMs }) {
     // This host's source addresses (--source-address) are shared: each simulator its own slice of the port range.
     return forkSimulator({ ...sim, maxClients: room, sourcePortSlice: { index: k, count: options.simulators }, id: `${id}-sim${k + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) })
   })
-}
-
-/**
- * The ramp of each step: --ramp, else the server's pingInterval from its handshake; a
- * parser mismatch or a refused namespace is named before any simulator starts.
- * @param {import('./options.js').CapacityOptions} options
- * @param {string} url
- * @param {(line: string) => void} log
- */
-async function readRamp (options, url, log) {
-  // A plain WebSocket server has no handshake heartbeat to read (lib/cli-options/websocket.js).
-  if (options.protocol === 'websocket') return options.rampMs ?? DEFAULT_WEBSOCKET_RAMP_MS
-  const sim = normalizeSimOptions({ ...options.simulatorInput, url })
-  const handshake = await probeHandshake({ url: sim.url, path: sim.path, query: sim.query }).catch(() => null)
-  const { problem } = await diagnoseConnect({ url: sim.url, path: sim.path, query: sim.query, namespace: sim.namespace, parser: sim.parser, eio: sim.eio ?? handshake?.eio ?? 4 })
-  if (problem) log(`warning: ${problem}`)
-  return options.rampMs ?? handshake?.pingIntervalMs ?? 25000
 }
 
 /**

@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { METRICS } from '../../results/index.js'
+import { meetsThreshold, METRICS } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5
@@ -71,26 +71,11 @@ function excuseFor (slo, { valueOf, simulators, connecting, floorMaxMs }) {
   const loopMs = stall?.loopDelayMaxMs ?? 0
   const ownMs = Math.max(floorMaxMs ?? 0, loopMs)
   // Theirs to answer for: half the delay or more, or the margin by which it failed.
-  if (ownMs < value * BUSY_LIMIT && !meets(value - ownMs, slo)) return null
+  if (ownMs < value * BUSY_LIMIT && !meetsThreshold(value - ownMs, slo)) return null
   const share = `too large a share of the ${formatMs(value)} measured to tell the server's part`
   return (floorMaxMs ?? 0) >= loopMs
     ? { text: `a simulator spent up to ${formatMs(floorMaxMs)} of CPU draining one message (its floor), ${share}`, limitedBy: 'busy' }
     : { text: `the event loop of simulator ${stall?.id} was held up ${formatMs(loopMs)} (its CPU shared or busy), ${share}`, limitedBy: 'saturated' }
-}
-
-/**
- * Whether a value meets an SLO (the threshold's own comparison).
- * @param {number} value
- * @param {Slo} slo
- */
-function meets (value, slo) {
-  switch (slo.op) {
-    case '<': return value < slo.value
-    case '<=': return value <= slo.value
-    case '>': return value > slo.value
-    case '>=': return value >= slo.value
-    default: return value === slo.value
-  }
 }
 
 /**

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { runBroadcast } from '../../broadcaster/index.js'
-import { evaluateThresholds, waitForRound } from '../../results/index.js'
+import { evaluateThresholds, waitForRound, worstRoundDelay } from '../../results/index.js'
 import { judgeStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { summarizeStep } from './summary.js'
@@ -102,17 +102,7 @@ export async function runStep (ctx, { step, clients, phase, current }) {
  * @returns {number | null}
  */
 export function delayOf (rounds, metric) {
-  const absolute = metric.startsWith('abs.')
-  const stat = absolute ? metric.slice(4) : metric
-  /** @type {number | null} */
-  let worst = null
-  for (const r of rounds) {
-    const summary = absolute ? r.absolute : r.relative
-    if (!summary || summary.count === 0) continue
-    const value = stat === 'avg' ? (absolute ? r.avgOfAverages.absoluteMs : r.avgOfAverages.relativeMs) : summary[/** @type {'p50'} */ (stat)]
-    if (typeof value === 'number' && (worst === null || value > worst)) worst = value
-  }
-  return worst
+  return worstRoundDelay(rounds, metric)?.value ?? null
 }
 
 /**

@@ -111,16 +111,19 @@ test('a server that is not there: counted connect errors, a clear summary, exit 
   assert.match(result.server.handshakeError, /no Engine.IO handshake/)
 })
 
-test('a server that is not socket.io: errors say so', async (t) => {
+test('a server that is not socket.io (404 on both transports): stops before the swarm with exit 2 and says so, --wait-for-server or not', async (t) => {
   const http = await import('node:http')
   const plain = http.createServer((req, res) => { res.writeHead(404); res.end('nothing here') })
   await new Promise((resolve) => plain.listen(0, '127.0.0.1', () => resolve(undefined)))
   t.after(() => plain.close())
   const { port } = /** @type {import('node:net').AddressInfo} */ (plain.address())
-  const { code, stderr } = await runCli(t, ['client.js', '-c', '2', '-t', 'polling', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '2'])
-  assert.equal(code, 1)
-  assert.match(stderr, /handshake failed \(no Engine.IO handshake .*HTTP 404 \(nothing at \/socket.io\/: is --path right\? socket.io.s default is \/socket.io\/\): "nothing here"/)
-  assert.match(stderr, /no client ever connected/)
+  const { code, stderr } = await runCli(t, ['client.js', '-c', '2', '-t', 'polling', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '30'])
+  assert.equal(code, 2, stderr)
+  assert.match(stderr, /no Engine.IO handshake .*HTTP 404 \(nothing at \/socket.io\/: is --path right\? socket.io.s default is \/socket.io\/\): "nothing here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/)
+  assert.doesNotMatch(stderr, /connected \d+\//, 'no swarm started')
+  const waited = await runCli(t, ['client.js', '-c', '2', '--url', `http://127.0.0.1:${port}`, '--duration', '30', '--wait-for-server', '1s'])
+  assert.equal(waited.code, 2, waited.stderr)
+  assert.match(waited.stderr, /nothing was started; check --url and --path \(still, after --wait-for-server 1 s\)/)
 })
 
 test('SIGTERM stops the simulator, which still prints its result', async (t) => {

@@ -1,8 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  parseInteger, parseDurationMs, parseBytes, parseHttpUrl, parseTransportMix, assignTransports, parseRounds, formatRounds, parseNamespace
+  parseInteger, parseDurationMs, parseBytes, parseHttpUrl, parseTransportMix, assignTransports, parseRounds, formatRounds, parseNamespace, MAX_NAMESPACES
 } from '../../lib/options.js'
+import { normalizeSimOptions } from '../../simulator/options.js'
+import { parseOptions } from '../../lib/cli-options/index.js'
+import { appTargets } from '../../runner/options.js'
 import { IoswarmError, EXIT } from '../../lib/errors.js'
 
 /** @param {() => unknown} fn @param {RegExp} message */
@@ -88,5 +91,22 @@ test('parseRounds reads COUNTxINTERVAL lists', () => {
 
 test('parseNamespace requires a leading slash', () => {
   assert.equal(parseNamespace('/chat'), '/chat')
-  rejectsUsage(() => parseNamespace('chat'), /--namespace must start with \//)
+  // One namespace check for every command: the message is the server's (test/server/cli.test.js).
+  rejectsUsage(() => parseNamespace('chat'), /--namespace must be a namespace: \/ followed by/)
+})
+
+test('one namespace check and one limit: the simulator, the reference server, a run and a broadcast refuse alike', () => {
+  const many = Array.from({ length: MAX_NAMESPACES + 1 }, (_, k) => `/n${k}`)
+  const refusers = {
+    simulate: (/** @type {string[]} */ names) => normalizeSimOptions({ namespace: names }),
+    serve: (/** @type {string[]} */ names) => parseOptions('serve', { namespace: names }),
+    run: (/** @type {string[]} */ names) => appTargets({ namespace: names }),
+    broadcast: (/** @type {string[]} */ names) => parseOptions('broadcast', { namespace: names })
+  }
+  for (const [command, refuse] of Object.entries(refusers)) {
+    assert.doesNotThrow(() => refuse(many.slice(0, MAX_NAMESPACES)), command)
+    rejectsUsage(() => refuse(many), new RegExp(`^--namespace must be given 1 to ${MAX_NAMESPACES} times, got ${MAX_NAMESPACES + 1}$`))
+    rejectsUsage(() => refuse(['/a,b']), /^--namespace must be a namespace: \/ followed by up to 199 characters other than spaces and commas, got "\/a,b"$/)
+    rejectsUsage(() => refuse(['/ioswarm-admin']), /^--namespace must not be the admin namespace \/ioswarm-admin$/)
+  }
 })

@@ -149,6 +149,20 @@ test('a run that fails before it starts (Redis unreachable) leaves no empty resu
   assert.equal(existsSync(out), false)
 })
 
+test('a --target with no Engine.IO at its path (404 on both transports): exit 2 with the diagnosis, before any simulator starts', async (t) => {
+  const http = await import('node:http')
+  const plain = http.createServer((req, res) => res.writeHead(404).end('no app here'))
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => plain.close(() => resolve(undefined))))
+  const target = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (plain.address()).port}`
+  const dir = await tempDir(t)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', target, '--token', 'x', '--out', path.join(dir, 'results'), '--rounds', '1x100'])
+  assert.equal(code, 2, stderr)
+  assert.match(stderr, /no Engine\.IO handshake at http:\/\/127\.0\.0\.1:\d+\/socket\.io\/ \(polling: polling handshake answered HTTP 404 .*"no app here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/)
+  assert.doesNotMatch(stderr, /simulator|connected \d/, 'no simulator started')
+  assert.equal(existsSync(path.join(dir, 'results')), false)
+})
+
 test('ioswarm run --protocol websocket: a whole local test against the plain WebSocket reference server, both clients (one with --auth-token)', async (t) => {
   for (const wsClient of ['ws', 'builtin']) {
     const out = await tempDir(t)

@@ -25,6 +25,19 @@ test('the capacity chart: p50, p99 and missing against clients, one point per me
   assert.equal(chart.points, 3 * result.steps.length + 4)
 })
 
+test('every delay SLO gets its line (p90, mean, avg, abs.*, in s too), read as --slo reads it; a share, a count of clients or an unknown metric none', () => {
+  const result = { ...fixture(), slo: ['p90<150ms', 'mean<=0.1s', 'avg<80', 'abs.p99<300ms', 'abs.max<1s', 'missing<1%', 'missing<=5', 'failed=0', 'connected>=99%', 'future.metric<1'] }
+  const datasets = /** @type {Record<string, any>} */ (capacityChart(result).config).data.datasets.slice(3)
+  assert.deepEqual(datasets.map((/** @type {{ label: string, yAxisID: string, data: { y: number }[] }} */ d) => [d.label, d.yAxisID, d.data[0].y]), [
+    ['SLO p90<150ms', 'y', 150],
+    ['SLO mean<=0.1s', 'y', 100],
+    ['SLO avg<80', 'y', 80],
+    ['SLO abs.p99<300ms', 'y', 300],
+    ['SLO abs.max<1s', 'y', 1000],
+    ['SLO missing<=5', 'missing', 5]
+  ])
+})
+
 test('the page: the answer, the advice, every step; a name from the user is escaped', () => {
   const result = fixture()
   const html = buildCapacityReport({ ...result, outcome: 'inconclusive', capacity: null, advice: ['add simulator processes: --simulators 4'] })

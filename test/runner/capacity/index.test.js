@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { runCapacity } from '../../../runner/capacity/index.js'
 import { startDegradingServer } from '../../helpers/degrading-server.js'
+import { startTestServer } from '../../helpers/swarm.js'
 
 /** Small and quick: two simulators, short ramps and rounds, a tight message timeout. */
 const QUICK = { simulators: 2, engine: 'lean', ramp: '100ms', rounds: '2x300', messageTimeout: '2s', connectTimeout: '10s', growth: 2, precision: '10%' }
@@ -82,4 +83,17 @@ test('--protocol websocket: the search runs against the plain WebSocket referenc
   assert.equal(result.outcome, 'max', lines.join('\n'))
   assert.deepEqual(result.steps.map((s) => [s.clients, s.verdict, s.connected]), [[10, 'pass', 10], [20, 'pass', 20], [40, 'pass', 40]], lines.join('\n'))
   assert.match(result.answer, /websocket \(websocket\), reference server/)
+})
+
+test('against a server that wants a token, the look before the search is the first client: its token, no false warning, no refusal', async (t) => {
+  const secret = 'capacity-s3cret'
+  const server = await startTestServer(t, { authToken: secret, pingIntervalMs: 1000 })
+  /** @type {string[]} */
+  const lines = []
+  const result = await runCapacity({ ...QUICK, simulators: 1, ramp: undefined, target: server.url, token: server.token, auth: JSON.stringify({ token: secret }), slo: ['missing=0'], start: 2, max: 4 }, { log: logTo(lines) })
+  assert.equal(result.outcome, 'max', lines.join('\n'))
+  assert.deepEqual(lines.filter((l) => /warning/.test(l)), [], 'no warning')
+  assert.match(lines.join('\n'), /ramp 1 s per step/, 'the ramp read from the handshake the look got')
+  const stats = /** @type {{ app: { refused: number } }} */ (await (await fetch(`${server.url}/stats`)).json())
+  assert.equal(stats.app.refused, 0, 'no refusal counted by the server')
 })

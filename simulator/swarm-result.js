@@ -1,0 +1,90 @@
+/**
+ * A swarm's SimResult, built once the swarm has ended from what its parts recorded: the
+ * clients' counts, the deliveries, the samples, the scenario's records.
+ */
+import { wallMs } from '../lib/clock.js'
+import { hostFacts } from '../lib/host.js'
+import { formatTransportMix } from '../lib/options.js'
+import { isSaturated } from '../lib/process-sampler.js'
+import { SCHEMA_VERSION } from '../lib/schema.js'
+import { VERSION } from '../lib/version.js'
+
+/**
+ * @typedef {import('../lib/schema.js').SimResult} SimResult
+ * @typedef {import('../lib/process-sampler.js').ProcessSample} ProcessSample
+ */
+
+/**
+ * @param {object} ended
+ * @param {string} ended.id
+ * @param {import('./options.js').SimOptions} ended.options
+ * @param {number} ended.startedAt wall-clock ms
+ * @param {SimResult['agent']} ended.agent the polling agent
+ * @param {SimResult['server']} ended.server the inspection's (simulator/inspect.js)
+ * @param {SimResult['clock']} ended.clock
+ * @param {SimResult['clients']} ended.clients
+ * @param {NonNullable<SimResult['destinations']>} ended.destinations
+ * @param {NonNullable<SimResult['sourceAddresses']>} ended.sourceAddresses
+ * @param {SimResult['preflight']} ended.preflight
+ * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} ended.deliveries
+ * @param {{ samples: ProcessSample[], timeline: import('../lib/schema.js').TimelinePoint[] }} ended.sampled
+ * @param {SimResult['scenario'] | null} ended.scenario
+ * @param {SimResult['nodes'] | null} ended.nodes --node-from: which node served whom
+ * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
+ * @returns {SimResult}
+ */
+export function swarmResult (ended) {
+  const { id, options, startedAt, server, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, nodes, churn } = ended
+  const endedAt = wallMs()
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    kind: 'simulator',
+    id,
+    tool: { name: 'ioswarm', version: VERSION },
+    host: hostFacts(),
+    pid: process.pid,
+    startedAt: Math.round(startedAt),
+    endedAt: Math.round(endedAt),
+    options: { ...options, transport: formatTransportMix(options.transport) },
+    engine: options.engine,
+    agent: ended.agent,
+    server,
+    clock: ended.clock,
+    clients,
+    destinations,
+    ...(sourceAddresses.length > 0 ? { sourceAddresses } : {}),
+    preflight,
+    messages: deliveries.reports(),
+    messageRollups: deliveries.rollups(),
+    recorder: deliveries.info(),
+    health: { samples: sampled.samples, summary: summarizeHealth(sampled.samples) },
+    timeline: sampled.timeline,
+    ...(scenario ? { scenario } : {}),
+    ...(nodes ? { nodes } : {}),
+    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {})
+  }
+}
+
+/**
+ * @param {{ minMs: number, maxMs: number }} lifetime
+ * @param {number} closed sessions closed at the end of their lifetime
+ * @param {number} elapsedMs
+ */
+function churnSummary (lifetime, closed, elapsedMs) {
+  return { lifetimeMs: lifetime, sessionsClosed: closed, perSecond: Math.round(closed / Math.max(1, elapsedMs / 1000) * 100) / 100 }
+}
+
+/**
+ * @param {ProcessSample[]} samples
+ * @returns {import('../lib/schema.js').HealthSummary}
+ */
+export function summarizeHealth (samples) {
+  const max = (/** @type {(s: ProcessSample) => number} */ pick) => samples.reduce((m, s) => Math.max(m, pick(s)), 0)
+  return {
+    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms),
+    cpuPctMax: max((s) => s.cpuPct),
+    eluMax: max((s) => s.elu),
+    rssMaxBytes: max((s) => s.rssBytes),
+    saturatedSeconds: samples.filter(isSaturated).length
+  }
+}
