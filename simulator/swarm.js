@@ -15,9 +15,11 @@ import { engineOptions } from './engine-options.js'
 import { inspectServer } from './inspect.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
-import { identify, messageFields } from './recorder.js'
+import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
+import { createEmitting } from './emitting.js'
+import { createStormTracker } from './storms.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
@@ -142,7 +144,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
-  const fields = messageFields(options)
+  const storms = createStormTracker(capacity)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
   const deliveries = createDeliveries({
     nodes,
@@ -152,15 +154,19 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
-    fields,
-    onClose: (report) => onMessage?.(report)
+    fields: messageFields(options),
+    onClose: (report) => onMessage?.(report),
+    // A storm's gap is told of each receipt by the recorder, with the key it found.
+    gap: storms
   })
   assignRooms(identities, deliveries, capacity)
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, pool: usePool })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, pool: usePool, simId: id }) : null
+  // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
+  const emitting = createEmitting({ options: sized, deliveries, pool: usePool })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   const server = await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
@@ -176,11 +182,12 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
       if (nodes !== null && k === 0) isUp ? nodes.connected(i) : nodes.disconnected(i)
       deliveries.setConnected(i, k, isUp)
+      emitting.nextSession(i, k)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
     onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive),
-    messageKey: stormMessageKey(fields, () => clock().offsetMs)
+    storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
   const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
@@ -188,7 +195,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   const pool = opened = createDestinationPool(engines[options.engine], engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, tracker.events, sources)
-  return { server, deliveries, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
+  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
 }
 
 /**
@@ -224,7 +231,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn, sizer, nodes }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -261,12 +268,13 @@ async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn
   await waitForEnd(hooks.signal, options.durationMs)
   sizer.stop()
   churn?.stop()
+  emitting.stop()
   behaviours.stop()
   hookRunner?.stop()
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => behaviours.pendingAcks() === 0 && (hookRunner?.pendingAcks() ?? 0) === 0 && deliveries.undelivered() === 0)
+    await drainEmits(() => emitting.pendingAcks() === 0 && deliveries.undelivered() === 0)
   }
   clearInterval(ticker)
   // A server that never answers leaves every connect pending: counted, not "connect errors: none".
@@ -278,19 +286,6 @@ async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn
 }
 
 /**
- * A message's identity and send time on this process's wall clock, for the storms' gap
- * (called only while a storm is followed).
- * @param {import('./recorder.js').MessageFields} fields
- * @param {() => number} offsetMs the reference clock minus this one
- * @returns {(event: string, args: unknown[]) => { key: string, sentAt: number | null }}
- */
-function stormMessageKey (fields, offsetMs) {
-  return (event, args) => {
-    const { id, batch, sentAt } = identify(args, fields)
-    return { key: `${event}:${batch ?? ''}/${id}`, sentAt: sentAt === null ? null : sentAt - offsetMs() }
-  }
-}
-
 /**
  * With --node-from event:NAME[.path], the app's event naming a client's node goes to the node
  * tracker, never to the recorder (it is no broadcast); every other event goes on.
