@@ -67,7 +67,7 @@ test('deliveries per node: each counted receipt with its delay, each missing one
     nodes.connected(i)
     nodes.learn(i, i < 30 ? 'a' : 'b')
   }
-  rec.ownMessage(0, 'chat', 'l1')
+  rec.ownLine(0, [{ id: 'l1' }])
   for (let i = 1; i < 40; i++) if (i !== 5 && i !== 35) rec.receive(i, 'chat', [{ id: 'l1' }])
   rec.receive(0, 'chat', [{ id: 'l1' }])
   rec.closeAll()
