@@ -7,7 +7,7 @@ import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { formatCounts } from '../lib/format.js'
 import { redactUrl } from '../lib/redis.js'
 import { simulatorId } from './collector-link.js'
-import { formatProgress, formatSimSummary } from './format.js'
+import { INSECURE_WARNING, formatProgress, formatSimSummary } from './format.js'
 import { runLinkedSwarm } from './linked.js'
 import { normalizeSimOptions } from './options.js'
 import { runWorkers } from './workers.js'
@@ -76,7 +76,7 @@ async function runOne (options, link, quiet, signal, metrics) {
       onMessage: metrics ? (report) => metrics.observeMessage(options.id, report) : undefined,
       onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
-        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : [])])
+        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])])
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)
