@@ -180,7 +180,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
-      if (nodes !== null && k === 0) isUp ? nodes.connected(i) : nodes.disconnected(i)
+      if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
       behaviours.onNamespace(i, k, isUp)
@@ -286,6 +286,19 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
 }
 
 /**
+/**
+ * Client i's connection is up: with --node-from cookie:NAME, its node is the balancer's cookie
+ * in its jar (set by the handshake's answer, or kept from before when the balancer left it on
+ * the node it named).
+ * @param {import('./nodes.js').NodeTracker} nodes
+ * @param {number} i
+ * @param {import('./engines/types.js').EnginePool} pool
+ */
+function nodeConnected (nodes, i, pool) {
+  nodes.connected(i)
+  if (nodes.from.kind === 'cookie') nodes.learn(i, pool.cookieOf?.(i, nodes.from.name) ?? null)
+}
+
 /**
  * With --node-from event:NAME[.path], the app's event naming a client's node goes to the node
  * tracker, never to the recorder (it is no broadcast); every other event goes on.

@@ -4,6 +4,7 @@ import { createNodeTracker } from '../../simulator/nodes.js'
 import { createRecorder } from '../../simulator/recorder.js'
 import { parseNodeFrom } from '../../lib/nodes.js'
 import { runCli } from '../helpers/cli.js'
+import { cookieValue, storeCookies } from '../../simulator/sessions/cookie-jar.js'
 
 const from = /** @type {import('../../lib/nodes.js').NodeFrom} */ (parseNodeFrom('event:node', '--node-from'))
 
@@ -84,11 +85,20 @@ test('bad --node-from exits 2 naming the flag, before any socket opens', async (
   const cases = [
     [['--node-from', 'pid:1', '--url', 'http://127.0.0.1:1'], /--node-from must be cookie:NAME, header:NAME or event:NAME\[\.path\].*"pid:1"/],
     [['--node-from', 'event:node', '--protocol', 'websocket', '--url', 'ws://127.0.0.1:1/feed'], /--node-from works with Socket\.IO servers/],
-    [['--node-from', 'cookie:SERVERID', '--url', 'http://127.0.0.1:1'], /--node-from cookie: is not built yet; use event:NAME/]
+    [['--node-from', 'header:x-node', '--url', 'http://127.0.0.1:1'], /--node-from header: is not built yet; use cookie:NAME/]
   ]
   for (const [args, message] of cases) {
     const { code, stderr } = await runCli(t, ['client.js', ...args], { timeoutMs: 30000 })
     assert.equal(code, 2, `${args.join(' ')}: exit code (stderr: ${stderr})`)
     assert.match(stderr, message)
   }
+})
+
+test('cookieValue: the latest cookie of that name in a client\'s jar, whatever its path; none is null', () => {
+  const scope = { secure: false, host: '127.0.0.1', path: '/socket.io/' }
+  const jar = storeCookies(null, ['SERVERID=n1; path=/', 'SERVERIDX=x', 'io=abc'], scope)
+  assert.equal(cookieValue(jar, 'SERVERID'), 'n1')
+  assert.equal(cookieValue(storeCookies(jar, 'SERVERID=n2; path=/', scope), 'SERVERID'), 'n2', 'a later Set-Cookie replaces it')
+  assert.equal(cookieValue(jar, 'SERVER'), null)
+  assert.equal(cookieValue(null, 'SERVERID'), null)
 })
