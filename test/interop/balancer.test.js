@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startChatNodes, startHaproxy, startNginx } from '../helpers/balancer.js'
@@ -122,48 +122,46 @@ for (const kind of /** @type {const} */ (['node', 'python'])) {
 
 // Long-polling behind a cookie-sticky balancer holds a session only with the balancer's cookie
 // kept; --node-from cookie:SERVERID reads it from each client's jar (HAProxy names servers as the nodes).
-const JAR = existsSync(new URL('../../simulator/sessions/cookie-jar.js', import.meta.url))
 for (const engine of ['sio', 'lean']) {
   for (const transport of ['polling', 'websocket']) {
     test(`${engine} ${transport} clients behind haproxy read their node from its cookie: every client connected, per-node counts as the nodes say`,
-      { skip: JAR ? false : 'needs the cookie jar (branch jar)' }, (t) => chatThroughBalancer(t, { kind: 'node', balancer: 'haproxy', engine, transport, nodeFrom: 'cookie:SERVERID' }))
+      (t) => chatThroughBalancer(t, { kind: 'node', balancer: 'haproxy', engine, transport, nodeFrom: 'cookie:SERVERID' }))
   }
 }
 
 for (const [balancer, nodeFrom] of /** @type {const} */ ([['haproxy', 'event:node'], ['haproxy', 'cookie:SERVERID'], ['nginx', 'event:node']])) {
   for (const engine of ['sio', 'lean']) {
-    test(`${engine} clients of a node SIGKILLed behind ${balancer} come back on the other nodes, counted as moved (--node-from ${nodeFrom})`,
-      { skip: nodeFrom.startsWith('cookie') && !JAR ? 'needs the cookie jar (branch jar)' : false }, async (t) => {
-        const deployed = await deployment(t, 'node', balancer)
-        if (!deployed) return
-        const { nodes, front } = deployed
-        const swarm = swarmBehind(t, front, balancer, { engine, transport: 'websocket', reconnectSpread: '1s', nodeFrom })
-        await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS,
-          { timeoutMs: WAIT_MS, message: 'every client connected' })
-        const before = await nodeCounts(nodes)
-        // The fullest node: its drops are a storm (at least 5 clients at once).
-        const victim = nodes.reduce((a, b) => (before[b.name] > before[a.name] ? b : a))
-        victim.kill()
-        const survivors = nodes.filter((n) => n !== victim)
-        await waitFor(async () => {
-          const counts = await Promise.all(survivors.map((n) => n.connected()))
-          return counts.reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS
-        }, { timeoutMs: WAIT_MS, message: 'every client back on the surviving nodes' })
-        const held = await nodeCounts(survivors)
-        const result = await swarm.stop()
+    test(`${engine} clients of a node SIGKILLed behind ${balancer} come back on the other nodes, counted as moved (--node-from ${nodeFrom})`, async (t) => {
+      const deployed = await deployment(t, 'node', balancer)
+      if (!deployed) return
+      const { nodes, front } = deployed
+      const swarm = swarmBehind(t, front, balancer, { engine, transport: 'websocket', reconnectSpread: '1s', nodeFrom })
+      await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS,
+        { timeoutMs: WAIT_MS, message: 'every client connected' })
+      const before = await nodeCounts(nodes)
+      // The fullest node: its drops are a storm (at least 5 clients at once).
+      const victim = nodes.reduce((a, b) => (before[b.name] > before[a.name] ? b : a))
+      victim.kill()
+      const survivors = nodes.filter((n) => n !== victim)
+      await waitFor(async () => {
+        const counts = await Promise.all(survivors.map((n) => n.connected()))
+        return counts.reduce((a, b) => a + b, 0) === CLIENTS && swarm.progress?.connected === CLIENTS
+      }, { timeoutMs: WAIT_MS, message: 'every client back on the surviving nodes' })
+      const held = await nodeCounts(survivors)
+      const result = await swarm.stop()
 
-        const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
-        const row = (/** @type {string} */ name) => report.nodes.find((n) => n.name === name)
-        assert.equal(report.moved, before[victim.name], 'every client of the killed node moved')
-        assert.equal(row(victim.name)?.connected, 0)
-        assert.equal(row(victim.name)?.drops, before[victim.name])
-        assert.equal(row(victim.name)?.moved, 0)
-        assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
-        assert.equal(report.unknown, 0)
-        const storm = result.clients.storms?.list[0]
-        assert.equal(storm?.dropped, before[victim.name])
-        assert.equal(storm?.back, before[victim.name])
-      })
+      const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
+      const row = (/** @type {string} */ name) => report.nodes.find((n) => n.name === name)
+      assert.equal(report.moved, before[victim.name], 'every client of the killed node moved')
+      assert.equal(row(victim.name)?.connected, 0)
+      assert.equal(row(victim.name)?.drops, before[victim.name])
+      assert.equal(row(victim.name)?.moved, 0)
+      assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
+      assert.equal(report.unknown, 0)
+      const storm = result.clients.storms?.list[0]
+      assert.equal(storm?.dropped, before[victim.name])
+      assert.equal(storm?.back, before[victim.name])
+    })
   }
 }
 
