@@ -154,6 +154,74 @@ export const SCHEMA_VERSION = 1
  */
 
 /**
+ * The health summary's fields, listed once: each the largest value of a field of the
+ * process's one-second samples (`saturated`: the number of samples with the process
+ * saturated), and, merged over processes, the worst of any.
+ * @type {{ readonly [K in keyof HealthSummary]: 'loopDelayP99Ms' | 'cpuPct' | 'elu' | 'rssBytes' | 'saturated' }}
+ */
+export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelayP99Ms', cpuPctMax: 'cpuPct', eluMax: 'elu', rssMaxBytes: 'rssBytes', saturatedSeconds: 'saturated' })
+
+/**
+ * How a measure merges over processes (results/merge.js): `sum` adds, `max` takes the largest,
+ * `first` keeps the first process's (a setting, the same in each), `counts` adds records of
+ * numbers key by key at any depth, `reasons` merges counts by reason (bounded), `storms` lists
+ * each process's storms side by side (each saw its own clients'), `namespaces` adds per
+ * namespace, `delay` merges histograms (`delayCurve`: with the percentile curve), `byUrl` and
+ * `byAddress` add per destination and per source address, `scenario` merges joins, emits and hooks,
+ * `nodes` merges the per-node reports (lib/nodes.js mergeNodeReports: rows of one name summed, histograms
+ * merged, names past 50 folded into `other`, imbalance recomputed).
+ * @typedef {'sum' | 'max' | 'first' | 'counts' | 'reasons' | 'storms' | 'namespaces' | 'delay' | 'delayCurve' | 'byUrl' | 'byAddress' | 'scenario' | 'nodes'} MergeRule
+ */
+
+/**
+ * What a simulator measured besides its messages and samples: what its final report carries to
+ * a run's collector, and what the one merge of simulator results merges (the processes of
+ * `simulate --workers`, the simulators of a run: a distribution's `measured`).
+ * @typedef {object} SimMeasures
+ * @property {ClientCounts} clients
+ * @property {HealthSummary} health its summary (the samples travel one by one)
+ * @property {ScenarioReport} [scenario]
+ * @property {SimResult['destinations']} [destinations]
+ * @property {SimResult['sourceAddresses']} [sourceAddresses]
+ * @property {RecorderInfo} [recorder]
+ * @property {SimResult['churn']} [churn]
+ * @property {NodeReport} [nodes] --node-from: which node served whom
+ */
+
+/**
+ * The merge of every measure, field by field, checked against the shapes above by tsc: a field
+ * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
+ * the type check, and with one it reaches both merges and a run's result.json.
+ * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule }}
+ */
+export const MERGE_RULES = {
+  clients: {
+    target: 'sum',
+    connected: 'sum',
+    failed: 'sum',
+    everConnected: 'sum',
+    byTransport: 'counts',
+    attempts: 'sum',
+    reconnects: 'sum',
+    disconnects: 'reasons',
+    errors: 'reasons',
+    unmeasuredEvents: 'reasons',
+    storms: 'storms',
+    namespaces: 'namespaces',
+    connectTime: 'delayCurve',
+    acceptTime: 'delay'
+  },
+  health: /** @type {{ readonly [K in keyof HealthSummary]: 'max' }} */ (Object.fromEntries(Object.keys(HEALTH_SUMMARY_FROM).map((k) => [k, 'max']))),
+  // maxOpen and keepClosed are settings; messages rolled up or untracked are counted per process, the same messages in each.
+  recorder: { maxOpen: 'first', keepClosed: 'first', rolledUpMessages: 'max', untrackedMessages: 'max', untrackedReceipts: 'sum', lateReceipts: 'sum' },
+  churn: { lifetimeMs: 'first', sessionsClosed: 'sum', perSecond: 'sum' },
+  scenario: 'scenario',
+  destinations: 'byUrl',
+  sourceAddresses: 'byAddress',
+  nodes: 'nodes'
+}
+
+/**
  * The server as a simulator's inspection saw it before the swarm (simulator/inspect.js).
  * @typedef {object} ServerInfo
  * @property {number | null} pingIntervalMs from the handshake; null: no handshake read
@@ -359,6 +427,9 @@ export const SCHEMA_VERSION = 1
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
+ * @property {Omit<SimMeasures, 'scenario' | 'nodes'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
+ *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
+ *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
  */
 
 /**

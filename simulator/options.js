@@ -14,6 +14,7 @@ import { compileIdentities } from './identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
 import { compileBehaviours } from './behaviours.js'
 import { checkScenarioPath } from './scenario.js'
+import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
 
@@ -94,9 +95,9 @@ export function normalizeSimOptions (input) {
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
-    return /** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) })
+    return inPart(/** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) }), o.part)
   }
-  return /** @type {SimOptions} */ ({
+  return inPart(/** @type {SimOptions} */ ({
     ...passed,
     sessionLifetime,
     // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
@@ -110,7 +111,19 @@ export function normalizeSimOptions (input) {
     clientOffset: o.clientOffset,
     sourcePortSlice: sliceOf(input.sourcePortSlice),
     wsClient: parseWsClient(o.wsClient, o.engine, urls)
-  })
+  }), o.part)
+}
+
+/**
+ * `--part K/N`: this process's clients and emitters as part K of the whole (simulator/partition.js).
+ * @param {SimOptions} options
+ * @param {{ index: number, count: number } | null} part
+ * @returns {SimOptions}
+ */
+function inPart (options, part) {
+  if (!part) return options
+  const { clientOffset, emitters } = partOfSwarm(options, part)
+  return { ...options, clientOffset, emitters }
 }
 
 /**

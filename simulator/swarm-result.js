@@ -5,7 +5,7 @@
 import { wallMs } from '../lib/clock.js'
 import { hostFacts } from '../lib/host.js'
 import { formatTransportMix } from '../lib/options.js'
-import { isSaturated } from '../lib/process-sampler.js'
+import { summarizeHealth } from '../lib/process-sampler.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 
@@ -72,19 +72,4 @@ export function swarmResult (ended) {
  */
 function churnSummary (lifetime, closed, elapsedMs) {
   return { lifetimeMs: lifetime, sessionsClosed: closed, perSecond: Math.round(closed / Math.max(1, elapsedMs / 1000) * 100) / 100 }
-}
-
-/**
- * @param {ProcessSample[]} samples
- * @returns {import('../lib/schema.js').HealthSummary}
- */
-export function summarizeHealth (samples) {
-  const max = (/** @type {(s: ProcessSample) => number} */ pick) => samples.reduce((m, s) => Math.max(m, pick(s)), 0)
-  return {
-    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms),
-    cpuPctMax: max((s) => s.cpuPct),
-    eluMax: max((s) => s.elu),
-    rssMaxBytes: max((s) => s.rssBytes),
-    saturatedSeconds: samples.filter(isSaturated).length
-  }
 }
