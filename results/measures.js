@@ -6,6 +6,7 @@
  * field the schema gains reaches both, and a run's result.json, at once.
  */
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
+import { mergeNodeReports } from '../lib/nodes.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
 import { MERGE_RULES } from '../lib/schema.js'
 import { sumByAddress } from '../lib/source-addresses.js'
@@ -78,7 +79,8 @@ const MERGE = {
   },
   byUrl: (values) => (present(values).length === 0 ? undefined : byUrl(present(values).flat())),
   byAddress: (values) => (present(values).length === 0 ? undefined : sumByAddress(present(values).flat())),
-  scenario: (values) => mergeScenarioReports(values)
+  scenario: (values) => mergeScenarioReports(values),
+  nodes: (values) => mergeNodeReports(values)
 }
 
 /**

@@ -45,6 +45,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
  * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)
  * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
+ * @property {import('../lib/nodes.js').NodeFrom | null} nodeFrom --node-from: where each client reads which node served it
  * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
  */
 
@@ -77,6 +78,8 @@ export function normalizeSimOptions (input) {
   // Here, where the simulator runs (`fleet up` checks only the syntax: its hosts are elsewhere).
   if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
+  if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
+  if (o.nodeFrom?.kind === 'header') throw invalidOption('--node-from', 'header: is not built yet; use cookie:NAME (the balancer\'s cookie) or event:NAME[.path] (an event the app sends on connect)')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   compileBehaviours(o, compileIdentities(o, { simId: 'check' }))

@@ -29,11 +29,12 @@ import { VERSION } from '../lib/version.js'
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} ended.deliveries
  * @param {{ samples: ProcessSample[], timeline: import('../lib/schema.js').TimelinePoint[] }} ended.sampled
  * @param {SimResult['scenario'] | null} ended.scenario
+ * @param {SimResult['nodes'] | null} ended.nodes --node-from: which node served whom
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
-  const { id, options, startedAt, server, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, churn } = ended
+  const { id, options, startedAt, server, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, nodes, churn } = ended
   const endedAt = wallMs()
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -59,6 +60,7 @@ export function swarmResult (ended) {
     health: { samples: sampled.samples, summary: summarizeHealth(sampled.samples) },
     timeline: sampled.timeline,
     ...(scenario ? { scenario } : {}),
+    ...(nodes ? { nodes } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {})
   }
 }
