@@ -117,6 +117,6 @@ test('the probe\'s import graph stays light: no socket.io-client, no reports, no
   }
   visit(path.join(ROOT, 'server/probe/index.js'))
   const files = [...seen].map((f) => path.relative(ROOT, f)).sort()
-  assert.deepEqual(files, ['lib/collector-keys.js', 'lib/errors.js', 'lib/process-sampler.js', 'lib/redis.js', 'lib/transports.js', 'server/connections.js', 'server/probe/index.js'])
+  assert.deepEqual(files, ['lib/collector-keys.js', 'lib/errors.js', 'lib/process-sampler.js', 'lib/redis.js', 'lib/schema.js', 'lib/transports.js', 'server/connections.js', 'server/probe/index.js'])
   assert.deepEqual([...packages].filter((p) => !p.startsWith('node:')), ['ioredis'])
 })
