@@ -7,9 +7,9 @@ import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { waitFor } from '../helpers/wait.js'
 
-/** What every case runs: 5 clients for 8 s (room for a slow start on a busy machine), all at once. */
+/** What every case runs: 5 clients for 12 s (room for six simulators starting at once beside other test files on two cores), all at once. */
 const CLIENTS = 5
-const DURATION_S = 8
+const DURATION_S = 12
 
 /**
  * @param {import('node:test').TestContext} t
