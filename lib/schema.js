@@ -193,6 +193,20 @@ export const SCHEMA_VERSION = 1
  * @property {TimelinePoint[]} timeline
  * @property {ScenarioReport} [scenario] joins and emits (--join, --emit), when the clients do either
  * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
+ * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
+ * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
+ */
+
+/**
+ * One step of --phases as it ran.
+ * @typedef {object} PhaseStep
+ * @property {'ramp' | 'hold'} kind
+ * @property {number} startMs wall-clock ms
+ * @property {number} endMs wall-clock ms
+ * @property {number} from clients wanted when it started
+ * @property {number} to clients wanted when it ended
+ * @property {number} closed clients a ramp-down closed
+ * @property {number} [emitIntervalMs] its emit rate (`at RATE`), when it has one
  */
 
 /**

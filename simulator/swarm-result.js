@@ -30,6 +30,7 @@ import { VERSION } from '../lib/version.js'
  * @param {{ samples: ProcessSample[], timeline: import('../lib/schema.js').TimelinePoint[] }} ended.sampled
  * @param {SimResult['scenario'] | null} ended.scenario
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
+ * @param {{ phases: import('../lib/schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
@@ -59,7 +60,8 @@ export function swarmResult (ended) {
     health: { samples: sampled.samples, summary: summarizeHealth(sampled.samples) },
     timeline: sampled.timeline,
     ...(scenario ? { scenario } : {}),
-    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {})
+    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
+    ...ended.phases
   }
 }
 

@@ -22,6 +22,7 @@ import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
+import { followPhases, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 
 /**
@@ -93,11 +94,14 @@ export async function startSwarm (options, hooks = {}) {
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
   const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage })
+  const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
+  if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
+  const phases = options.phases ? followPhases(options.phases, sizer) : null
   hooks.onResizable?.(sizer.resize)
-  const sampled = await runUntilEnd({ ...swarm, churn, sizer }, options, { ...hooks, startedAt })
+  const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   const clients = swarm.tracker.counts()
   const destinations = swarm.pool.destinations()
   const sourceAddresses = swarm.pool.sourceAddresses()
@@ -119,7 +123,8 @@ export async function startSwarm (options, hooks = {}) {
     deliveries: swarm.deliveries,
     sampled,
     scenario,
-    churn: churn ? { closed: churn.closed() } : null
+    churn: churn ? { closed: churn.closed() } : null,
+    phases: phases?.record() ?? null
   })
 }
 
@@ -163,7 +168,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     : [...options.events, behaviours.emitEvent]
   const tracker = createClientTracker({
     transports,
-    target: options.clients,
+    // --phases opens none at the start: the first step does (simulator/phases.js).
+    target: options.phases ? 0 : options.clients,
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
       deliveries.setConnected(i, k, isUp)
@@ -192,7 +198,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
     ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
     : null
   const sizer = createSizer({
-    clients: options.clients,
+    clients: options.phases ? 0 : options.clients,
     capacity,
     rampMs: server.rampMs,
     start: (i) => {
@@ -209,12 +215,12 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * Samples the swarm every second until the duration ends or the signal aborts, then stops
  * what opens, emits and churns, lets the emits in flight land (bounded), and takes the last
  * sample; the connects still pending then are counted under their reason.
- * @param {Awaited<ReturnType<typeof wireSwarm>> & ReturnType<typeof openClients>} swarm
+ * @param {Awaited<ReturnType<typeof wireSwarm>> & ReturnType<typeof openClients> & { phases: ReturnType<typeof followPhases> | null }} swarm
  * @param {import('./options.js').SimOptions} options
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn, sizer }, options, hooks) {
+async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn, sizer, phases }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -249,6 +255,7 @@ async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn
   const ticker = setInterval(sampleOnce, 1000)
   await waitForEnd(hooks.signal, options.durationMs)
   sizer.stop()
+  phases?.stop()
   churn?.stop()
   behaviours.stop()
   hookRunner?.stop()

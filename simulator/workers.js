@@ -11,6 +11,8 @@ import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './pr
 import { sliceEmitters } from './behaviours.js'
 import { forkSimulator } from './spawn.js'
 import { followWorkers } from './metrics.js'
+import { mergePhases, rampCutWarning } from './phases.js'
+import { slicePhases } from '../lib/phases.js'
 
 export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 export { RELATIVE_NOTE } from '../results/index.js'
@@ -29,6 +31,9 @@ export async function runWorkers (options, count, hooks = {}) {
   const preflight = checkPreflight({
     clients: options.clients, processes: count, destinations: options.urls.length, sourceAddresses: options.sourceAddresses?.length || 1, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
+  // The workers' ramp is the server's pingInterval unless given: only a given one is checked here.
+  const rampCut = options.rampMs === null ? null : rampCutWarning({ clients: options.clients, rampMs: options.rampMs, durationMs: options.durationMs })
+  if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPreflight?.(preflight)
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
   const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
@@ -43,7 +48,8 @@ export async function runWorkers (options, count, hooks = {}) {
     // Workers share the host's source addresses: each takes its own slice of the port range.
     const parent = options.sourcePortSlice ?? { index: 0, count: 1 }
     const sourcePortSlice = { index: parent.index * count + k, count: parent.count * count }
-    const child = forkSimulator({ ...options, clients: share, clientOffset, emitters, id, sourcePortSlice }, {
+    const phases = options.phases ? slicePhases(options.phases, count, k) : null
+    const child = forkSimulator({ ...options, clients: share, clientOffset, emitters, id, sourcePortSlice, phases }, {
       link: view?.link ?? hooks.link ?? null,
       forwardMessages: true,
       onMessage: (report) => hooks.onWorkerMessage?.(k + 1, report),
@@ -64,6 +70,7 @@ export async function runWorkers (options, count, hooks = {}) {
     const lost = children.flatMap((c, k) => (outcomes[k].result ? [] : c.messages))
     const merged = mergeSimResults(living, options.id, lost)
     merged.preflight = preflight
+    Object.assign(merged, mergePhases(living))
     merged.options = { ...merged.options, workers: count }
     if (merged.workers) {
       merged.workers.list = children.map((c, k) => {
