@@ -205,7 +205,10 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
       pool.connect(i, transports[i])
       churn?.started(i)
     },
-    stop: (i) => pool.disconnect(i),
+    stop: (i) => {
+      churn?.ended(i)
+      pool.disconnect(i)
+    },
     onTarget: tracker.setTarget
   })
   return { churn, sizer }

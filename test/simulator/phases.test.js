@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 import { mergePhases, rampCutWarning } from '../../simulator/phases.js'
+import { runSwarm } from '../../simulator/swarm.js'
 
 /**
  * The server's connected count over time, from its own events, and why each client left.
@@ -87,6 +88,19 @@ test('--phases with --workers: each ramp target is split over the workers and th
   assert.equal(result.clients.everConnected, 5)
   assert.equal(seen.most(), 5)
   assert.equal(seen.at(steps[3].endMs - 100), 1, JSON.stringify(seen.log))
+})
+
+test('with --session-lifetime, a client a ramp-down closed gets no new session in its place', async (t) => {
+  const server = await startTestServer(t)
+  const seen = logConnections(server)
+  // Clients 1 and 2 are closed at 1 s, before their first lifetime (1.5 s) ends; client 0 churns.
+  const result = await runSwarm({ url: server.url, engine: 'lean', phases: 'ramp 0s to 3, hold 1s, ramp 0s to 1, hold 2s', sessionLifetime: '1.5s' })
+  const steps = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (result.phases)
+  assert.equal(result.rampedDown, 2)
+  assert.equal(seen.at(steps[1].endMs - 1), 3, JSON.stringify(seen.log))
+  const after = seen.log.filter((e) => e.t > steps[2].startMs + 100)
+  assert.ok(after.every((e) => e.n <= 1), `at most client 0 after the ramp-down: ${JSON.stringify(seen.log)}`)
+  assert.ok(/** @type {number} */ (result.churn?.sessionsClosed) >= 1, 'client 0 churned')
 })
 
 test('bad --phases, or --phases with a flag it replaces, exits 2 naming the flags before any socket opens', async (t) => {
