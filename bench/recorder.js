@@ -6,26 +6,65 @@
  * the messages are closed between runs. Prints one JSON line: ns per receipt (median, min and
  * max over `--runs` runs) and the process CPU ns per receipt (mean).
  *
- *   node bench/recorder.js [--clients 2000] [--messages 100] [--runs 7]
+ * `--storm`: the receipt path while a reconnect storm's gap is followed (half the clients
+ * dropped and away), as the swarm wires it: `--wiring recorder` (the recorder tells the gap the
+ * key it found) or `--wiring tracker` (the client tracker identified each message again for the
+ * gap before the recorder, as before issue 23). `--ids no`: messages without an id (known by the
+ * hash of their content). `--root DIR`: the ioswarm tree whose modules are measured (a base
+ * branch's checkout, for a before/after with this same script).
+ *
+ *   node bench/recorder.js [--clients 2000] [--messages 100] [--runs 7] [--storm] [--wiring recorder|tracker] [--ids yes|no] [--root DIR]
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import { createRecorder } from '../simulator/recorder.js'
+import { pathToFileURL } from 'node:url'
+import { resolve } from 'node:path'
 import { hostFacts } from '../lib/host.js'
 
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '2000' },
     messages: { type: 'string', default: '100' },
-    runs: { type: 'string', default: '7' }
+    runs: { type: 'string', default: '7' },
+    storm: { type: 'boolean', default: false },
+    wiring: { type: 'string', default: 'recorder' },
+    ids: { type: 'string', default: 'yes' },
+    root: { type: 'string', default: new URL('..', import.meta.url).pathname }
   }
 })
 const clients = Number(values.clients)
 const messages = Number(values.messages)
 const runs = Number(values.runs)
+const withIds = values.ids !== 'no'
+const root = pathToFileURL(`${resolve(values.root)}/`)
+const { createRecorder, identify } = await import(new URL('simulator/recorder.js', root).href)
+const { createStormTracker } = await import(new URL('simulator/storms.js', root).href)
 
-const recorder = createRecorder({ clients, messageTimeoutMs: 60000 })
+const storms = values.storm ? createStormTracker(clients) : null
+const byTracker = storms !== null && values.wiring === 'tracker'
+const recorder = createRecorder({ clients, messageTimeoutMs: 60000, ...(storms !== null && !byTracker ? { gap: storms } : {}) })
 for (let i = 0; i < clients; i++) recorder.setConnected(i, true)
+// A storm that stays open: every other client dropped and away, so every receipt is in its gap.
+const away = storms === null ? 0 : Math.floor(clients / 2)
+for (let i = 0; i < away; i++) {
+  storms?.dropped(2 * i, 'transport close', clients - i)
+  recorder.setConnected(2 * i, false)
+}
+/**
+ * One receipt as the swarm makes it: with `--wiring tracker`, the base's client tracker first
+ * identified the message again for the followed gap (its key and send time), then recorded it.
+ * @param {number} i
+ * @param {unknown[]} args
+ */
+const receive = byTracker
+  ? (/** @type {number} */ i, /** @type {unknown[]} */ args) => {
+      if (storms?.following()) {
+        const { id, batch, sentAt } = identify(args)
+        storms.message(i, `0:broadcast:${batch ?? ''}/${id}`, sentAt)
+      }
+      recorder.receive(i, 'broadcast', args)
+    }
+  : (/** @type {number} */ i, /** @type {unknown[]} */ args) => recorder.receive(i, 'broadcast', args)
 
 /** @type {number[]} */
 const nsPerReceipt = []
@@ -36,15 +75,17 @@ for (let run = 0; run <= runs; run++) {
   const cpuStart = process.cpuUsage()
   const start = performance.now()
   for (let m = 0; m < messages; m++) {
-    const args = [{ id: `${run}.${m}`, round: run, seq: m, sentAt: Date.now() }]
-    for (let i = 0; i < clients; i++) recorder.receive(i, 'broadcast', args)
+    const args = [withIds ? { id: `${run}.${m}`, round: run, seq: m, sentAt: Date.now() } : { text: `line ${run}.${m}`, at: Date.now() }]
+    // With a storm, only the clients that are not away receive.
+    for (let i = storms === null ? 0 : 1; i < clients; i += storms === null ? 1 : 2) receive(i, args)
   }
   const elapsedMs = performance.now() - start
   const cpu = process.cpuUsage(cpuStart)
   recorder.closeAll()
   if (run === 0) continue
-  nsPerReceipt.push(elapsedMs * 1e6 / (messages * clients))
-  cpuNsPerReceipt.push((cpu.user + cpu.system) * 1000 / (messages * clients))
+  const receipts = messages * (clients - away)
+  nsPerReceipt.push(elapsedMs * 1e6 / receipts)
+  cpuNsPerReceipt.push((cpu.user + cpu.system) * 1000 / receipts)
 }
 
 const sorted = [...nsPerReceipt].sort((a, b) => a - b)
@@ -54,6 +95,8 @@ process.stdout.write(`${JSON.stringify({
   clients,
   messages,
   runs,
+  ...(storms === null ? {} : { storm: { away, wiring: values.wiring } }),
+  ids: withIds,
   nsPerReceipt: { median: round1(sorted[Math.floor(sorted.length / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) },
   cpuNsPerReceipt: round1(cpuNsPerReceipt.reduce((a, b) => a + b, 0) / cpuNsPerReceipt.length),
   host: hostFacts()

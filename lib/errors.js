@@ -29,7 +29,9 @@ export const CODES = Object.freeze({
   THRESHOLD: 'IOSWARM_ERR_THRESHOLD',
   INPUT: 'IOSWARM_ERR_INPUT',
   /** The address answers, with no Engine.IO at the path (HTTP 404 on polling and WebSocket): --url or --path is wrong. */
-  NO_ENGINE_IO: 'IOSWARM_ERR_NO_ENGINE_IO'
+  NO_ENGINE_IO: 'IOSWARM_ERR_NO_ENGINE_IO',
+  /** An emit's ack did not come within --ack-timeout (a count in results, never thrown). */
+  ACK_TIMEOUT: 'IOSWARM_ERR_ACK_TIMEOUT'
 })
 
 /** @type {Record<string, number>} */
@@ -68,4 +70,20 @@ export class IoswarmError extends Error {
  */
 export function invalidOption (flag, message) {
   return new IoswarmError(CODES.INVALID_OPTION, `${flag} ${message}`, { flag })
+}
+
+/**
+ * The error an engine hands an emit's ack callback when no ack came in time: told from the
+ * other ack failures (the connection ended first) by its code, whatever an engine's text.
+ */
+export function ackTimeout () {
+  return new IoswarmError(CODES.ACK_TIMEOUT, 'operation has timed out')
+}
+
+/**
+ * Whether an ack callback's error is a timeout (else the ack failed: the connection ended first).
+ * @param {unknown} error
+ */
+export function isAckTimeout (error) {
+  return error instanceof IoswarmError && error.code === CODES.ACK_TIMEOUT
 }

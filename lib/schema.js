@@ -59,6 +59,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} missing clients connected at the first receipt that never got it
  * @property {number} duplicates copies received twice by the same client
  * @property {number} [misdelivered] copies to clients never meant to be in its target room (not in the histograms)
+ * @property {number} [echo] copies back to the client of this simulator that emitted it (a relayed line: never expected of its sender, not in the histograms; absent from older results)
  * @property {number} late receipts after the message was closed (not in the histograms)
  * @property {EncodedDelay} relative delay of each client after the first receipt in this process
  * @property {(EncodedDelay & { negative: number }) | null} absolute sentAt → receipt, clock-corrected; null without sentAt
@@ -78,6 +79,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} missing
  * @property {number} duplicates
  * @property {number} [misdelivered]
+ * @property {number} [echo]
  * @property {number} late
  * @property {number} firstAt first receipt of the oldest message folded in (epoch ms)
  * @property {number} lastAt first receipt of the newest message folded in
@@ -249,6 +251,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} missing
  * @property {number} [duplicates] second copies to one client, summed over simulators (absent from older results)
  * @property {number} [misdelivered] copies to clients not in its target room, summed over simulators (absent from older results)
+ * @property {number} [echo] copies back to their sender (a relayed line), summed over simulators (absent from older results)
  * @property {DelaySummary} relative merged histogram percentiles
  * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  * @property {{ relativeMs: number, absoluteMs: number | null }} avgOfAverages the 2012 rig's figure: mean of the simulators' means
@@ -357,6 +360,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} missing
  * @property {number} misdelivered
  * @property {number} duplicates
+ * @property {number} [echo] copies back to their sender (absent from older results)
  * @property {DelaySummary} relative
  * @property {(DelaySummary & { uncertaintyMs: number }) | null} absolute
  */
@@ -389,4 +393,6 @@ export const SCHEMA_VERSION = 1
  * @property {{ url: string, reference: boolean, restarts?: { atMs: number, downMs: number | null, error: string | null }[] }} target restarts: --restart-server-at's restarts of the reference server
  * @property {DistributionResult[]} distributions
  * @property {ThresholdVerdict[]} [thresholds]
+ * @property {{ kind: 'simulator', workers: number, workersNote: string | null, rolledUpMessages: number }} [from] set when a report read another kind of
+ *   result as a run (results/report/kinds.js: a simulate result, its worker processes and the messages it rolled up); never in a result.json
  */

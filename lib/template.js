@@ -174,3 +174,32 @@ export function compileEventTemplate (text, rules) {
   if (event.length > 200) throw invalidOption(rules.flag, 'has an event name over 200 characters')
   return { event, payload: rest.trim() === '' ? null : compileJsonTemplate(rest.trim(), rules) }
 }
+
+/** Stands for every placeholder when an event call's name is checked: a name has none. */
+const PROBE = '\uE010'
+
+/**
+ * An emit as `--join` and `--emit` take it, in either form, rendered to the event's arguments:
+ * a JSON array, the event name first, then any number of arguments
+ * (`["new message", "hi from {{i}}"]`: names with spaces, several arguments), or
+ * `EVENT <json template>` (one argument, or none).
+ * @param {string} text
+ * @param {TemplateRules} rules
+ * @returns {{ event: string, args: { placeholders: string[], render: (lookup: Lookup) => unknown[] } | null }}
+ */
+export function compileEventCall (text, rules) {
+  if (!text.trimStart().startsWith('[')) {
+    const { event, payload } = compileEventTemplate(text, rules)
+    if (payload === null) return { event, args: null }
+    return { event, args: { placeholders: payload.placeholders, render: (lookup) => [payload.render(lookup)] } }
+  }
+  const template = compileJsonTemplate(text.trim(), rules)
+  const probe = /** @type {unknown[]} */ (template.render(() => PROBE))
+  const event = probe[0]
+  const usage = `must be a JSON array, the event name first, then its arguments: '["new message", "hi from {{i}}"]', got ${JSON.stringify(text)}`
+  if (!Array.isArray(probe) || probe.length === 0) throw invalidOption(rules.flag, usage)
+  if (typeof event !== 'string' || event === '' || event.includes(PROBE)) throw invalidOption(rules.flag, `${usage}: the event name is a plain string (no placeholder)`)
+  if (event.length > 200) throw invalidOption(rules.flag, 'has an event name over 200 characters')
+  if (probe.length === 1) return { event, args: null }
+  return { event, args: { placeholders: template.placeholders, render: (lookup) => /** @type {unknown[]} */ (template.render(lookup)).slice(1) } }
+}

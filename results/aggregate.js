@@ -51,7 +51,7 @@ export function meanOfMeans (summaries) {
  */
 function mergeEntries (entries, clocks) {
   const reports = entries.map((e) => e.report)
-  const { received, expected, missing, duplicates, misdelivered, relative, absolute } = mergeDeliveries(reports, { histograms: false })
+  const { received, expected, missing, duplicates, misdelivered, echo, relative, absolute } = mergeDeliveries(reports, { histograms: false })
   // A simulator that never reported its clock is taken as sharing the reference clock.
   // (A loop, not Math.max(...list): a round can hold 100,000s of reports.)
   let uncertaintyMs = 0
@@ -62,6 +62,7 @@ function mergeEntries (entries, clocks) {
     missing,
     duplicates,
     misdelivered,
+    echo,
     relative: summaryOf(relative),
     absolute: absolute && summaryOf(absolute),
     uncertaintyMs,

@@ -1,14 +1,17 @@
 /**
- * `ioswarm report`: an HTML report from a result.json (or a comparison of several), the
- * summary and threshold verdicts on stderr, JSON on stdout with --json, exit 3 when an
- * --assert threshold fails.
+ * `ioswarm report`: an HTML report from any result (a run's result.json, a `simulate --json`
+ * result, a capacity search's result.json) or a comparison of several, the summary and
+ * threshold verdicts on stderr, JSON on stdout with --json, CI files with --junit and
+ * --summary-json, exit 3 when an --assert threshold fails.
  */
 import { writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
-import { buildCompareReport, buildReport } from './report/index.js'
-import { readRunResult } from './report/load.js'
+import { VERSION } from '../lib/version.js'
+import { buildCapacityReport, buildCompareReport, buildReport } from './report/index.js'
+import { readResult } from './report/load.js'
+import { capacityCases, writeCiOutputs } from './ci.js'
 import { formatRunSummary, formatThresholds, summarizeRun } from './summary.js'
 import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds.js'
 
@@ -20,16 +23,19 @@ import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds.
  * @property {string[]} [label]
  * @property {string[]} [assert]
  * @property {boolean} json
+ * @property {string} [junit]
+ * @property {string} [summaryJson]
  */
 
 /** @type {import('yargs').CommandModule<any, any>} */
 export const reportCommand = {
   command: 'report <results..>',
-  describe: 'Write an HTML report from result.json (several side by side with --compare), print a summary, check thresholds',
+  describe: 'Write an HTML report from a result (run, simulate --json, capacity; several side by side with --compare), print a summary, check thresholds',
   builder: (yargs) => declareOptions(yargs
-    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result.json files written by ioswarm run' }), 'report')
+    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result files: the result.json of ioswarm run or capacity, or the output of ioswarm simulate --json' }), 'report')
     .example('$0 report result.json --assert p99<500ms', 'report.html next to result.json; exit 3 if p99 > 500 ms')
-    .example('$0 report a.json b.json --compare', 'compare.html: two runs side by side')
+    .example('$0 report sim.json --assert ack.p99<200ms --junit junit.xml', 'a simulate --json result, the verdicts as JUnit XML for CI')
+    .example('$0 report a.json b.json --compare', 'compare.html: two results side by side')
     .epilog(thresholdHelp()),
   handler: (argv) => runReport(/** @type {ReportArgs} */ (/** @type {unknown} */ ({ ...argv, ...parseOptions('report', argv) })))
 }
@@ -42,28 +48,50 @@ async function runReport (args) {
   const files = args.results.map(String)
   if (files.length > 1 && !args.compare) throw invalidOption('--compare', `is needed to report on ${files.length} result files together (or give one file)`)
   if (args.label && args.label.length !== files.length) throw invalidOption('--label', `must be given once per result file: ${files.length} files, ${args.label.length} labels`)
-  const results = []
-  for (const file of files) results.push(await readRunResult(file))
+  const items = []
+  for (const file of files) items.push(await readResult(file))
+  const search = items.findIndex((x) => x.kind === 'capacity')
+  if (thresholds.length && search >= 0) throw invalidOption('--assert', `does not apply to ${files[search]}, a capacity result: its steps were judged by the --slo it ran with`)
   // Without --assert a report shows the verdicts the run recorded; only --assert decides the exit code.
-  const verdicts = results.map((r) => (thresholds.length ? evaluateThresholds(r, thresholds) : r.thresholds ?? []))
+  const entries = items.map((x, i) => (x.kind === 'capacity'
+    ? { ...x, file: files[i] }
+    : { ...x, file: files[i], verdicts: thresholds.length ? evaluateThresholds(x.result, thresholds) : x.result.thresholds ?? [] }))
+  const first = entries[0]
+  const generatedAt = Date.now()
   const html = args.compare
-    ? buildCompareReport(results, { labels: args.label })
-    : buildReport({ ...results[0], thresholds: verdicts[0] }, { generatedAt: Date.now() })
+    ? buildCompareReport(items.map((x) => x.result), { labels: args.label })
+    : first.kind === 'capacity' ? buildCapacityReport(first.result, { generatedAt }) : buildReport({ ...first.result, thresholds: first.verdicts }, { generatedAt })
   const out = resolve(args.out ?? join(dirname(files[0]), args.compare ? 'compare.html' : 'report.html'))
   try {
     await writeFile(out, html)
   } catch (error) {
     throw invalidOption('--out', `cannot be written: ${/** @type {Error} */ (error).message}`)
   }
-  results.forEach((r, i) => {
-    process.stderr.write(`${formatRunSummary(r)}\n`)
-    if (verdicts[i].length) process.stderr.write(`\n${formatThresholds(verdicts[i])}${thresholds.length ? '' : ' (recorded by the run)'}\n`)
-    process.stderr.write('\n')
-  })
+  for (const entry of entries) process.stderr.write(`${formatEntry(entry, thresholds.length > 0)}\n\n`)
   process.stderr.write(`report written to ${out}\n`)
+  const failed = thresholds.length > 0 && entries.some((e) => e.kind !== 'capacity' && e.verdicts.some((v) => !v.ok))
+  const exitCode = failed ? EXIT.THRESHOLD : EXIT.OK
+  const written = await writeCiOutputs({ junit: args.junit, summaryJson: args.summaryJson }, entries, { command: 'report', exitCode, version: VERSION })
+  for (const file of written) process.stderr.write(`written: ${file}\n`)
   if (args.json) {
-    const runs = results.map((r, i) => ({ file: files[i], summary: summarizeRun(r), thresholds: verdicts[i] }))
+    const runs = entries.map((e) => (e.kind === 'capacity'
+      ? { file: e.file, kind: e.kind, outcome: e.result.outcome, capacity: e.result.capacity, answer: e.result.answer, slo: capacityCases(e.result) }
+      : { file: e.file, kind: e.kind, summary: summarizeRun(e.result), thresholds: e.verdicts }))
     process.stdout.write(`${JSON.stringify({ report: out, runs }, null, 2)}\n`)
   }
-  if (thresholds.length && verdicts.some((list) => list.some((v) => !v.ok))) process.exitCode = EXIT.THRESHOLD
+  process.exitCode = exitCode
+}
+
+/**
+ * What the terminal shows of one result: a run's summary and verdicts, a capacity search's answer.
+ * @param {import('./ci.js').CiEntry} entry
+ * @param {boolean} asserted the verdicts come from --assert (else the run recorded them)
+ */
+function formatEntry (entry, asserted) {
+  if (entry.kind === 'capacity') {
+    const r = entry.result
+    return [`capacity search ${r.run.name}: ${r.answer}`, ...r.advice.map((a) => `  - ${a}`)].join('\n')
+  }
+  const verdicts = entry.verdicts.length ? `\n\n${formatThresholds(entry.verdicts)}${asserted ? '' : ' (recorded by the run)'}` : ''
+  return `${formatRunSummary(entry.result)}${verdicts}`
 }

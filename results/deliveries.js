@@ -22,19 +22,19 @@ export const TOP_ROOMS = 20
  * Copies a report's message caused or should have: received, missing, misdelivered, duplicated.
  * @param {import('../lib/schema.js').MessageReport} r
  */
-const trafficOf = (r) => r.received + r.missing + (r.misdelivered ?? 0) + (r.duplicates ?? 0)
+const trafficOf = (r) => r.received + r.missing + (r.misdelivered ?? 0) + (r.duplicates ?? 0) + (r.echo ?? 0)
 
 /** @param {string | undefined} namespace */
 const nspOf = (namespace) => namespace ?? '/'
 
 /**
  * Counts, message keys and live histograms of a row being built.
- * @typedef {{ keys: Set<string>, expected: number, received: number, missing: number, misdelivered: number, duplicates: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
+ * @typedef {{ keys: Set<string>, expected: number, received: number, missing: number, misdelivered: number, duplicates: number, echo: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
  */
 
 /** @returns {Tally} */
 function newTally () {
-  return { keys: new Set(), expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
+  return { keys: new Set(), expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
 }
 
 /**
@@ -51,6 +51,7 @@ function addEntries (tally, entries, clocks) {
     tally.missing += r.missing
     tally.misdelivered += r.misdelivered ?? 0
     tally.duplicates += r.duplicates ?? 0
+    tally.echo += r.echo ?? 0
     if (r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
     if (r.absolute) {
       tally.absolute ??= createHistogram()
@@ -72,6 +73,7 @@ function addTally (into, from) {
   into.missing += from.missing
   into.misdelivered += from.misdelivered
   into.duplicates += from.duplicates
+  into.echo += from.echo
   into.relative.add(from.relative)
   if (from.absolute) {
     into.absolute ??= createHistogram()
@@ -94,6 +96,7 @@ function rowOf (t, labels) {
     missing: t.missing,
     misdelivered: t.misdelivered,
     duplicates: t.duplicates,
+    echo: t.echo,
     relative: summarize(t.relative),
     absolute: t.absolute && { ...summarize(t.absolute), uncertaintyMs: t.uncertaintyMs }
   }
@@ -155,25 +158,30 @@ export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS } = {
 }
 
 /**
- * Misdelivered and duplicated copies of a distribution with the copies that arrived; null when
- * it holds no such figure (a result older than them).
+ * Misdelivered, duplicated and echoed copies of a distribution with the copies that arrived;
+ * null when it holds no such figure (a result older than them).
  * @param {import('../lib/schema.js').DistributionResult} d
- * @returns {{ misdelivered: number, duplicated: number, copies: number } | null}
+ * @returns {{ misdelivered: number, duplicated: number, echo: number, copies: number } | null}
  */
 export function deliveryFaults (d) {
   const total = d.deliveries?.total
-  if (total) return { misdelivered: total.misdelivered, duplicated: total.duplicates, copies: total.received + total.misdelivered + total.duplicates }
+  if (total) {
+    const echo = total.echo ?? 0
+    return { misdelivered: total.misdelivered, duplicated: total.duplicates, echo, copies: total.received + total.misdelivered + total.duplicates + echo }
+  }
   const counted = d.messages.filter((m) => typeof m.misdelivered === 'number')
   if (counted.length === 0) return null
   let misdelivered = 0
   let duplicated = 0
+  let echo = 0
   let received = 0
   for (const m of counted) {
     misdelivered += m.misdelivered ?? 0
     duplicated += m.duplicates ?? 0
+    echo += m.echo ?? 0
     received += m.received
   }
-  return { misdelivered, duplicated, copies: received + misdelivered + duplicated }
+  return { misdelivered, duplicated, echo, copies: received + misdelivered + duplicated + echo }
 }
 
 /**
@@ -189,4 +197,22 @@ export function roomLabel (row) {
 /** @param {string} a @param {string} b code-unit order */
 function compare (a, b) {
   return a < b ? -1 : a > b ? 1 : 0
+}
+
+/**
+ * Missing and expected deliveries of a distribution: over its rounds, or over every message
+ * when it has no rounds (a simulate result of an app's own traffic).
+ * @param {import('../lib/schema.js').DistributionResult} d
+ * @returns {{ missing: number, expected: number }}
+ */
+export function missedDeliveries (d) {
+  const total = d.rounds.length === 0 ? d.deliveries?.total : undefined
+  if (total) return { missing: total.missing, expected: total.expected }
+  let missing = 0
+  let expected = 0
+  for (const r of d.rounds) {
+    missing += r.missing
+    expected += r.expected
+  }
+  return { missing, expected }
 }

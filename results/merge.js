@@ -158,6 +158,7 @@ export function mergeDeliveries (group, { histograms = true } = {}) {
     missing: sumOf(group, (m) => m.missing),
     duplicates: sumOf(group, (m) => m.duplicates ?? 0),
     misdelivered: sumOf(group, (m) => m.misdelivered ?? 0),
+    echo: sumOf(group, (m) => m.echo ?? 0),
     late: sumOf(group, (m) => m.late ?? 0),
     relative: { ...summarize(relative), histogram: histograms ? encode(relative) : '' },
     absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: histograms ? encode(absolute) : '', negative: sumOf(absolutes, (a) => a.negative ?? 0) }

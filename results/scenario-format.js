@@ -34,6 +34,16 @@ export function formatCopies ({ misdelivered, duplicates }) {
 }
 
 /**
+ * Lines back to their sender, when any came: not wrong (io.emit relays to everyone), never
+ * counted as received.
+ * @param {number} echo
+ * @returns {string[]} one line, or none
+ */
+export function formatEcho (echo) {
+  return echo > 0 ? [`echo: ${echo} copies of lines back to their sender (not expected of it, not counted as received)`] : []
+}
+
+/**
  * One line per namespace: connected now, connects, refusals and drops by reason.
  * @param {NamespaceCounts[] | undefined} namespaces
  * @returns {string[]}

@@ -6,7 +6,7 @@
 import { formatBusy, formatMs, formatAvalanche, formatStorm, plain, table } from '../lib/format.js'
 
 import { deliveryFaults } from './deliveries.js'
-import { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from './scenario-format.js'
+import { formatCopies, formatDeliveryTable, formatEcho, formatNamespaces, formatScenario } from './scenario-format.js'
 import { scenarioNumbers } from './scenario.js'
 
 export { plain }
@@ -25,6 +25,18 @@ export { plain }
  * @property {{ seconds: number, simulator: string }[]} saturated simulators that were saturated, worst first
  * @property {string[]} stale ids of simulators that stopped reporting before the end
  */
+
+/**
+ * A distribution without rounds (a simulate result of an app's own traffic): its messages in one line.
+ * @param {DistributionResult} d
+ */
+function noRounds (d) {
+  const t = d.deliveries?.total
+  if (!t || t.messages === 0) return 'no rounds'
+  const rel = t.relative.count ? t.relative : null
+  return `no rounds; all ${t.messages} messages: reached ${t.received}/${t.expected}, missing ${t.missing}, ` +
+    `rel p50 ${formatMs(rel?.p50)}, p99 ${formatMs(rel?.p99)}, max ${formatMs(rel?.max)}, abs p99 ${formatMs(t.absolute?.count ? t.absolute.p99 : null)}`
+}
 
 /**
  * Summarises the simulators' health of one distribution.
@@ -120,7 +132,7 @@ export function formatRunSummary (result) {
       : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
     lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
     if (/** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}))
-    lines.push(d.rounds.length ? formatRounds(d) : 'no rounds')
+    lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))
@@ -145,7 +157,7 @@ function scenarioLines (d) {
   const faults = deliveryFaults(d)
   const table = formatDeliveryTable(d.deliveries)
   return [
-    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated })] : []),
+    ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated }), ...formatEcho(faults.echo)] : []),
     ...formatNamespaces(d.clients.namespaces),
     ...formatScenario(d.scenario),
     ...(table ? [table] : [])

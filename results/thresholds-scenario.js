@@ -18,6 +18,7 @@ import { ackTimeOf, emitCounts } from './scenario.js'
 export const SCENARIO_METRICS = Object.freeze({
   misdelivered: { kind: /** @type {const} */ ('share'), describe: 'copies delivered to clients not in the message\'s target room, total (count, or % of the copies that arrived)' },
   duplicated: { kind: /** @type {const} */ ('share'), describe: 'second copies of a message to one client, total (count, or % of the copies that arrived)' },
+  echo: { kind: /** @type {const} */ ('share'), describe: 'copies of a line back to the client that emitted it (not received: no one expects their own line), total (count, or % of the copies that arrived)' },
   ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`ack.${p}`, {
     kind: /** @type {const} */ ('delay'),
     describe: `emit → ack time ${p} (--emit --emit-ack and a scenario's emitWithAck, merged over a distribution's simulators), worst distribution`
@@ -33,7 +34,7 @@ export const SCENARIO_METRICS = Object.freeze({
  * @returns {Measure}
  */
 export function measureScenario (result, metric, unit) {
-  if (metric === 'misdelivered' || metric === 'duplicated') return measureFaults(result, metric, unit)
+  if (metric === 'misdelivered' || metric === 'duplicated' || metric === 'echo') return measureFaults(result, metric, unit)
   if (metric === 'ack.timeouts') return measureTimeouts(result, unit)
   if (metric === 'join.failed') return measureJoins(result, unit)
   return measureAck(result, metric)
@@ -53,7 +54,7 @@ function shareOf (count, total, unit, text) {
 
 /**
  * @param {RunResult} result
- * @param {'misdelivered' | 'duplicated'} metric
+ * @param {'misdelivered' | 'duplicated' | 'echo'} metric
  * @param {'ms' | '%' | 'count'} unit
  */
 function measureFaults (result, metric, unit) {

@@ -4,7 +4,7 @@
  *
  * | metric                         | value                                                        | units                |
  * |--------------------------------|--------------------------------------------------------------|----------------------|
- * | p50 p90 p99 max mean           | relative delay, worst round of any distribution              | ms, s (bare = ms)    |
+ * | p50 p90 p99 max mean           | relative delay, worst round of any distribution (no rounds: all messages) | ms, s (bare = ms) |
  * | avg                            | relative avg of simulator averages (2012 rig), worst round   | ms, s                |
  * | abs.p50 … abs.mean, abs.avg    | the same for absolute latency (clock-corrected)              | ms, s                |
  * | missing                        | missed deliveries, total over all distributions              | count, % of expected |
@@ -14,6 +14,7 @@
  * | sim.cpu                        | worst simulator's highest CPU, % of one core                 | %                    |
  * | sim.saturated                  | worst simulator's seconds of saturation                      | count (seconds)      |
  * | misdelivered, duplicated       | copies to clients outside the target room / second copies    | count, % of arrived  |
+ * | echo                           | copies of a line back to the client that emitted it          | count, % of arrived  |
  * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
@@ -23,6 +24,7 @@
 import { invalidOption } from '../lib/errors.js'
 import { formatMs } from '../lib/format.js'
 import { SCENARIO_METRICS, formatPct, measureScenario } from './thresholds-scenario.js'
+import { missedDeliveries } from './deliveries.js'
 
 /** @typedef {'<' | '<=' | '>' | '>=' | '='} Operator */
 /** @typedef {'delay' | 'share' | 'percent' | 'count'} MetricKind */
@@ -181,11 +183,16 @@ function measure (result, metric, unit) {
  */
 function measureDelay (result, metric) {
   const absolute = metric.startsWith('abs.')
+  const stat = absolute ? metric.slice(4) : metric
   /** @type {{ value: number, where: string } | null} */
   let worst = null
   for (const d of result.distributions) {
     const round = worstRoundDelay(d.rounds, metric)
     if (round !== null && (worst === null || round.value > worst.value)) worst = { value: round.value, where: `round ${round.round}, ${d.name}` }
+    // Without rounds (a simulate result of an app's own traffic): every message of the distribution.
+    const total = d.rounds.length === 0 ? d.deliveries?.total : undefined
+    const value = total && stat !== 'avg' ? roundValue({ ...total, avgOfAverages: { relativeMs: 0, absoluteMs: null } }, stat, absolute) : null
+    if (value !== null && (worst === null || value > worst.value)) worst = { value, where: `all messages, ${d.name}` }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (${absolute ? 'no message with sentAt arrived' : 'no message arrived'})` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where})` }
@@ -210,7 +217,7 @@ export function worstRoundDelay (rounds, metric) {
 }
 
 /**
- * @param {import('../lib/schema.js').RoundResult} round
+ * @param {Pick<import('../lib/schema.js').RoundResult, 'relative' | 'absolute' | 'avgOfAverages'>} round
  * @param {string} stat p50 … mean, or avg
  * @param {boolean} absolute
  * @returns {number | null}
@@ -233,7 +240,9 @@ function measureShare (result, metric, unit) {
   let total = 0
   for (const d of result.distributions) {
     if (metric === 'missing') {
-      for (const r of d.rounds) { count += r.missing; total += r.expected }
+      const missed = missedDeliveries(d)
+      count += missed.missing
+      total += missed.expected
     } else {
       count += d.clients[metric]
       total += d.clients.target

@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
-import { formatRunSummary, formatThresholds, thresholdHelp } from '../results/index.js'
+import { checkCiPaths, formatRunSummary, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
+import { VERSION } from '../lib/version.js'
 import { runTest } from './index.js'
 import { newRunId, normalizeRunOptions } from './options.js'
 import { writeRunFiles } from './output.js'
@@ -26,7 +27,8 @@ export const runCommand = {
   handler: async (argv) => {
     // Every option, the simulators' included, is checked before anything starts.
     const options = normalizeRunOptions(argv)
-    const { json, quiet } = parseOptions('run', argv)
+    const { json, quiet, junit, summaryJson } = parseOptions('run', argv)
+    await checkCiPaths({ junit, summaryJson })
     const runId = options.runId ?? newRunId()
     const out = path.resolve(options.out ?? path.join('ioswarm-results', runId))
     // Made now (a folder that cannot be written stops the run before it starts), and removed
@@ -63,8 +65,11 @@ export const runCommand = {
     process.stderr.write(`\n${formatRunSummary(result)}\n`)
     if (result.thresholds) process.stderr.write(`\n${formatThresholds(result.thresholds)}\n`)
     process.stderr.write(`\nresults: ${files.result}\nreport:  ${files.report}\n`)
+    const exitCode = result.thresholds?.some((t) => !t.ok) ? EXIT.THRESHOLD : EXIT.OK
+    const ci = await writeCiOutputs({ junit, summaryJson }, [{ kind: 'run', result, verdicts: result.thresholds ?? [] }], { command: 'run', exitCode, version: VERSION })
+    for (const file of ci) process.stderr.write(`written: ${file}\n`)
     if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
-    process.exitCode = result.thresholds?.some((t) => !t.ok) ? EXIT.THRESHOLD : EXIT.OK
+    process.exitCode = exitCode
   }
 }
 

@@ -1,16 +1,19 @@
 /**
- * What clients do besides listening, on either engine through EnginePool.emit: join their
- * rooms after each namespace connect (--join, waiting for the ack), and emit at a rate
- * (--emit, --emit-rate, --emitters) with the round trip emit → ack timed (--emit-ack). Fed by
- * the tracker's namespace connect/drop events; a dropped namespace stops its client's emits
+ * What clients do besides listening, on either engine: join their rooms after each namespace
+ * connect (--join, waiting for the ack), and emit at a rate (--emit, --emit-rate, --emitters)
+ * with the round trip emit → ack timed (--emit-ack). The flags' built-in scenario: it sends
+ * through the swarm's one emit machinery (simulator/emitting.js) as a scenario's hooks do, so
+ * sessions, pending acks, the stop, the counts and the sender's own lines are kept once. Fed
+ * by the tracker's namespace connect/drop events; a dropped namespace stops its client's emits
  * and takes it out of its rooms until it joins again.
  */
 import { wallMs } from '../lib/clock.js'
+import { isAckTimeout } from '../lib/errors.js'
 import { fieldSetter } from '../lib/fields.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { createReasonCounter } from '../lib/reasons.js'
-import { compileEventTemplate } from '../lib/template.js'
-import { monotonicMs } from '../lib/clock.js'
+import { compileEventCall } from '../lib/template.js'
+import { createEmitCounts, recordEmitCounts } from './emitting.js'
 
 /** Placeholders an emit's template has besides a client's own. */
 export const EMIT_PLACEHOLDERS = Object.freeze(['id', 'sentAt', 'seq'])
@@ -69,18 +72,16 @@ export function sliceEmitters (emitters, clients, offset, sliceOffset, sliceClie
 /** @param {number} x */
 const frac = (x) => x - Math.floor(x)
 
-/** @param {Error} error */
-const isTimeout = (error) => /timed out|timeout/i.test(error.message)
-
 /**
- * The --join and --emit templates, checked (a usage error names the flag) and compiled.
+ * The --join and --emit templates, checked (a usage error names the flag) and compiled. Either
+ * form: `EVENT <json>` or a JSON array `["event name", arg, …]`.
  * @param {{ join?: string | null, emit?: string | null }} options
  * @param {import('./identity.js').Identities} identities
  */
 export function compileBehaviours (options, identities) {
   return {
-    join: options.join ? compileEventTemplate(options.join, identities.rules('--join')) : null,
-    emit: options.emit ? compileEventTemplate(options.emit, identities.rules('--emit', EMIT_PLACEHOLDERS)) : null
+    join: options.join ? compileEventCall(options.join, identities.rules('--join')) : null,
+    emit: options.emit ? compileEventCall(options.emit, identities.rules('--emit', EMIT_PLACEHOLDERS)) : null
   }
 }
 
@@ -89,29 +90,24 @@ export function compileBehaviours (options, identities) {
  * @param {import('./options.js').SimOptions} context.options
  * @param {import('./identity.js').Identities} context.identities
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
- * @param {() => import('./engines/types.js').EnginePool} context.pool
+ * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  */
-export function createBehaviours ({ options, identities, deliveries, pool }) {
-  const namespaces = deliveries.namespaces
+export function createBehaviours ({ options, identities, deliveries, emitting }) {
   const { join, emit } = compileBehaviours(options, identities)
-  const stampId = emit?.payload ? !emit.payload.placeholders.includes('id') : false
-  const stampSentAt = emit?.payload ? !emit.payload.placeholders.includes('sentAt') : false
+  const placeholders = emit?.args?.placeholders ?? []
+  const stampId = !placeholders.includes('id')
+  const stampSentAt = !placeholders.includes('sentAt')
   // The hot path (every emit) compiles what it can once: the stamping setters, and whether the
   // template needs the client's own placeholders (building them costs a closure and its room).
   const setId = fieldSetter(options.idField)
   const setSentAt = fieldSetter(options.sentAtField)
-  const usesOwn = emit?.payload ? emit.payload.placeholders.some((p) => !EMIT_PLACEHOLDERS.includes(p)) : false
-  /** A namespace session of client i: bumped at each connect and drop, so late callbacks bow out. */
-  const sessions = namespaces.map(() => new Uint32Array(options.clients))
+  const usesOwn = placeholders.some((p) => !EMIT_PLACEHOLDERS.includes(p))
   /** @type {(NodeJS.Timeout | undefined)[]} */
   const timers = []
   const seqs = new Uint32Array(options.clients)
   const emitters = pickEmitters(options.clients, options.clientOffset, options.emitters)
   const joins = { sent: 0, acked: 0, unacked: 0, failed: 0, reasons: createReasonCounter(), time: createHistogram() }
-  const emits = { sent: 0, acked: 0, timedOut: 0, failed: 0, reasons: createReasonCounter(), ackTime: createHistogram() }
-  /** Emits sent that wait for their ack (the run's end waits for them, bounded). */
-  let pendingAcks = 0
-  let stopped = false
+  const emits = createEmitCounts()
 
   /** @param {number} i */
   const isEmitter = (i) => emitters[i] === 1
@@ -131,40 +127,38 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
    */
   function sendJoin (i, k) {
     const tpl = /** @type {NonNullable<typeof join>} */ (join)
-    const session = sessions[k][i]
-    const startMs = monotonicMs()
-    const args = tpl.payload ? [tpl.payload.render(identities.lookupOf(i))] : []
-    const sent = pool().emit(i, namespaces[k], tpl.event, args, (error, answer) => {
-      if (sessions[k][i] !== session) return // the namespace dropped meanwhile
-      const refusal = error ? null : refusedBy(answer)
-      if (error && !isTimeout(error)) {
-        joins.failed++
-        joins.reasons.add(error.message)
-        return
+    const session = emitting.session(i, k)
+    const args = tpl.args ? tpl.args.render(identities.lookupOf(i)) : []
+    const sent = emitting.send(i, k, tpl.event, args, null, {
+      line: false,
+      pending: false,
+      onAck: (error, answer, elapsedMs) => {
+        if (emitting.session(i, k) !== session) return // the namespace dropped meanwhile
+        const refusal = error ? null : refusedBy(answer)
+        if ((error && !isAckTimeout(error)) || refusal !== null) {
+          joins.failed++
+          joins.reasons.add(refusal ?? /** @type {Error} */ (error).message)
+          return
+        }
+        // No ack within the timeout: a server that does not ack; in its room since the emit.
+        if (error) joins.unacked++
+        else {
+          joins.acked++
+          recordMs(joins.time, elapsedMs)
+        }
+        enterRooms(i, k)
+        if (k === 0) startEmitting(i)
       }
-      if (refusal !== null) {
-        joins.failed++
-        joins.reasons.add(refusal)
-        return
-      }
-      // No ack within the timeout: a server that does not ack; in its room since the emit.
-      if (error) joins.unacked++
-      else {
-        joins.acked++
-        recordMs(joins.time, monotonicMs() - startMs)
-      }
-      enterRooms(i, k)
-      if (k === 0) startEmitting(i)
-    }, options.ackTimeoutMs)
+    })
     if (sent) joins.sent++
   }
 
   /** @param {number} i */
   function startEmitting (i) {
-    if (emit === null || stopped || timers[i] !== undefined || !isEmitter(i)) return
+    if (emit === null || emitting.stopped() || timers[i] !== undefined || !isEmitter(i)) return
     // Fixed timing starts each client at a random point of its interval, so they do not beat together.
     const first = options.emitTiming === 'fixed' ? Math.random() * options.emitIntervalMs : nextGapMs()
-    timers[i] = setTimeout(() => fire(i, sessions[0][i]), first)
+    timers[i] = setTimeout(() => fire(i, emitting.session(i, 0)), first)
   }
 
   /** A gap of the chosen timing: exponential (Poisson arrivals) or the fixed interval. */
@@ -178,7 +172,7 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
    */
   function fire (i, session) {
     timers[i] = undefined
-    if (stopped || sessions[0][i] !== session) return
+    if (!emitting.live(i, 0, session)) return
     send(i)
     timers[i] = setTimeout(() => fire(i, session), nextGapMs())
   }
@@ -189,38 +183,21 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
     const seq = ++seqs[i]
     const id = `e${options.clientOffset + i}.${seq}`
     const sentAt = wallMs()
-    let payload
-    if (tpl.payload) {
+    /** @type {unknown[]} */
+    let args = []
+    if (tpl.args) {
       const own = usesOwn ? identities.lookupOf(i) : null
-      payload = tpl.payload.render((name) => (name === 'id' ? id : name === 'sentAt' ? sentAt : name === 'seq' ? seq : own?.(name)))
+      args = tpl.args.render((name) => (name === 'id' ? id : name === 'sentAt' ? sentAt : name === 'seq' ? seq : own?.(name)))
     }
-    if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
+    const first = args[0]
+    if (first !== null && typeof first === 'object' && !Array.isArray(first)) {
       /** @type {Record<string, unknown>} */
-      const stamped = { ...payload }
+      const stamped = { ...first }
       if (stampId) setId(stamped, id)
       if (stampSentAt) setSentAt(stamped, sentAt)
-      payload = stamped
+      args = [stamped, ...args.slice(1)]
     }
-    // The sender's own copy of a relayed line is not expected (servers differ on echoing it).
-    deliveries.ownMessage(i, 0, tpl.event, id)
-    const startMs = monotonicMs()
-    const callback = options.emitAck
-      ? (/** @type {Error | null} */ error) => {
-          pendingAcks--
-          if (error === null) {
-            emits.acked++
-            recordMs(emits.ackTime, monotonicMs() - startMs)
-          } else if (isTimeout(error)) emits.timedOut++
-          else {
-            emits.failed++
-            emits.reasons.add(error.message)
-          }
-        }
-      : undefined
-    if (pool().emit(i, namespaces[0], tpl.event, payload === undefined ? [] : [payload], callback, options.ackTimeoutMs)) {
-      emits.sent++
-      if (callback !== undefined) pendingAcks++
-    }
+    emitting.send(i, 0, tpl.event, args, emits, options.emitAck ? { onAck: noop } : undefined)
   }
 
   return {
@@ -228,13 +205,13 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
     emitEvent: emit?.event ?? null,
 
     /**
-     * The tracker's namespace event: join (or enter) the rooms, start or stop emitting.
+     * The tracker's namespace event (after the machinery's nextSession): join (or enter) the
+     * rooms, start or stop emitting.
      * @param {number} i
      * @param {number} k
      * @param {boolean} isUp
      */
     onNamespace (i, k, isUp) {
-      sessions[k][i]++
       if (!isUp) {
         if (k === 0 && timers[i] !== undefined) {
           clearTimeout(timers[i])
@@ -247,12 +224,8 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
       if (k === 0) startEmitting(i)
     },
 
-    /** @returns {number} emits still waiting for their ack */
-    pendingAcks: () => pendingAcks,
-
-    /** No more emits (the swarm is ending). */
+    /** No more emits (the swarm is ending; the machinery is stopped too). */
     stop () {
-      stopped = true
       for (const timer of timers) if (timer !== undefined) clearTimeout(timer)
       timers.length = 0
     },
@@ -261,22 +234,35 @@ export function createBehaviours ({ options, identities, deliveries, pool }) {
     record () {
       if (join === null && emit === null) return null
       return {
-        ...(join === null ? {} : { joins: { event: join.event, sent: joins.sent, acked: joins.acked, unacked: joins.unacked, failed: joins.failed, reasons: joins.reasons.record(), time: { ...summarize(joins.time), histogram: encode(joins.time) } } }),
-        ...(emit === null
-          ? {}
-          : {
-              emits: {
-                event: emit.event,
-                emitters: emitters.reduce((n, e) => n + e, 0),
-                sent: emits.sent,
-                acked: emits.acked,
-                timedOut: emits.timedOut,
-                failed: emits.failed,
-                reasons: emits.reasons.record(),
-                ackTime: options.emitAck ? { ...summarize(emits.ackTime), histogram: encode(emits.ackTime) } : null
-              }
-            })
+        ...(join === null ? {} : { joins: recordJoins(join.event, joins) }),
+        ...(emit === null ? {} : { emits: recordEmits(emit.event, emitters, emits, options.emitAck) })
       }
     }
   }
+}
+
+/**
+ * @typedef {{ sent: number, acked: number, unacked: number, failed: number }} JoinCounts
+ * @param {string} event
+ * @param {JoinCounts & { reasons: ReturnType<typeof createReasonCounter>, time: import('../lib/histogram.js').Histogram }} joins
+ * @returns {NonNullable<import('../lib/schema.js').ScenarioReport['joins']>}
+ */
+function recordJoins (event, joins) {
+  const { sent, acked, unacked, failed } = joins
+  return { event, sent, acked, unacked, failed, reasons: joins.reasons.record(), time: { ...summarize(joins.time), histogram: encode(joins.time) } }
+}
+
+/** An ack's outcome is counted by the machinery; --emit does nothing more with it. */
+const noop = () => {}
+
+/**
+ * @param {string} event
+ * @param {Uint8Array} emitters
+ * @param {import('./emitting.js').EmitCounts} emits
+ * @param {boolean} acking --emit-ack
+ * @returns {NonNullable<import('../lib/schema.js').ScenarioReport['emits']>}
+ */
+function recordEmits (event, emitters, emits, acking) {
+  const { ackTime, ...counts } = recordEmitCounts(emits)
+  return { event, emitters: emitters.reduce((n, e) => n + e, 0), ...counts, ackTime: acking ? ackTime : null }
 }

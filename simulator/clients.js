@@ -30,9 +30,9 @@ export const PENDING_AT_END_MS = 1000
  * @param {string[]} [options.namespaces] the namespaces each client joins (default: '/')
  * @param {(i: number, k: number, isConnected: boolean, reason?: string) => void} options.onConnectedChange client i's namespace k (index in namespaces) connected or dropped (and why)
  * @param {(i: number, k: number, event: string, args: unknown[]) => void} options.onMessage an event on client i's namespace k
- * @param {(event: string, args: unknown[]) => { key: string, sentAt: number | null }} [options.messageKey] a message's identity and send time (local wall-clock ms), for the storms' gap; without it the gap is not followed
+ * @param {ReturnType<typeof createStormTracker>} [options.storms] the swarm's storm tracker (the recorder tells its gap of each receipt); default: one of its own
  */
-export function createClientTracker ({ transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, messageKey }) {
+export function createClientTracker ({ transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, storms = createStormTracker(transports.length) }) {
   const count = transports.length
   let wanted = target
   const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
@@ -68,7 +68,6 @@ export function createClientTracker ({ transports, target = transports.length, n
   /** Connected clients by wire transport: index = wire number. */
   const byWire = new Int32Array(WIRE_NAMES.length + 1)
   const window = { connects: 0, disconnects: 0, errors: 0 }
-  const storms = createStormTracker(count)
 
   /**
    * @param {number} i
@@ -151,10 +150,6 @@ export function createClientTracker ({ transports, target = transports.length, n
     message (i, event, args, nsp) {
       const k = indexOf(nsp)
       if (k === -1) return
-      if (messageKey !== undefined && storms.following()) {
-        const { key, sentAt } = messageKey(event, args)
-        storms.message(i, `${k}:${key}`, sentAt)
-      }
       onMessage(i, k, event, args)
     },
     unmeasured (i, event) {

@@ -69,13 +69,13 @@ export function createDeliveries ({ namespaces, ...options }) {
     },
 
     /**
+     * Client i emitted `args` on namespace k: a line it never expects back (recorder.ownLine).
      * @param {number} i
      * @param {number} k
-     * @param {string} event
-     * @param {string} id
+     * @param {unknown[]} args
      */
-    ownMessage (i, k, event, id) {
-      recorders[k].ownMessage(i, event, id)
+    ownLine (i, k, args) {
+      recorders[k].ownLine(i, args)
     },
 
     /** @param {number} i @param {number} k @returns {string[]} client i's rooms in namespace k */

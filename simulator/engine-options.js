@@ -9,7 +9,7 @@
  */
 
 /**
- * @param {import('./options.js').SimOptions & { reconnectOnServerDisconnect?: boolean }} options normalised
+ * @param {import('./options.js').SimOptions} options normalised
  * @param {object} swarm
  * @param {string[]} swarm.namespaces every namespace each client joins
  * @param {string[]} swarm.events the events the clients hand to the swarm ('*': every one)
@@ -25,7 +25,7 @@ export function engineOptions (options, { namespaces, events, identity, eio }) {
     events,
     keepAlive: options.keepAlive,
     reconnect: options.reconnect,
-    reconnectOnServerDisconnect: options.reconnectOnServerDisconnect === true,
+    reconnectOnServerDisconnect: options.reconnectOnServerDisconnect,
     backoff: spreadBackoff(options.reconnectSpreadMs),
     parser: options.parser,
     maxPayloadBytes: options.maxPayloadBytes,

@@ -5,7 +5,7 @@
 import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
-import { formatCopies, formatNamespaces, formatScenario } from '../results/index.js'
+import { formatCopies, formatEcho, formatNamespaces, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -88,6 +88,7 @@ export function formatSimSummary (r) {
   const kept = [...r.messages, ...(r.messageRollups ?? [])]
   if (kept.length > 0) {
     lines.push(formatCopies({ misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0), duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0) }))
+    lines.push(...formatEcho(kept.reduce((sum, m) => sum + (m.echo ?? 0), 0)))
   }
   lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario))
   if (r.recorder && r.recorder.lateReceipts > 0) {

@@ -23,7 +23,6 @@ import { webSocketServerInfo } from './websocket-options.js'
 /**
  * @typedef {import('../lib/schema.js').SimResult['server']} ServerInfo
  * @typedef {import('./identity.js').ClientIdentity} ClientIdentity
- * @typedef {import('./options.js').SimOptions & { waitForServerMs?: number | null }} InspectedOptions
  */
 
 /** Between two looks while --wait-for-server waits for a server still starting. */
@@ -34,7 +33,7 @@ export const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), wh
   '--auth (or a scenario\'s identity().auth) is not sent; carry the token with --query or --header'
 
 /**
- * @param {InspectedOptions} options normalised simulator options (normalizeSimOptions)
+ * @param {import('./options.js').SimOptions} options normalised simulator options (normalizeSimOptions)
  * @param {object} [context]
  * @param {ClientIdentity} [context.identity] the first client's identity; default: rendered from the options (and --scenario's identity())
  * @param {NodeJS.ProcessEnv} [context.env] what {{env.NAME}} reads for that default (the simulators' environment)
@@ -63,7 +62,7 @@ export async function inspectServer (options, { identity, env, signal, timeoutMs
 
 /**
  * The first client's identity, rendered as the engines will (client 0 of this simulator).
- * @param {InspectedOptions} options
+ * @param {import('./options.js').SimOptions} options
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {Promise<ClientIdentity>}
  */
@@ -76,7 +75,7 @@ export async function firstIdentity (options, env) {
 
 /**
  * One handshake and first contact.
- * @param {InspectedOptions} options
+ * @param {import('./options.js').SimOptions} options
  * @param {ClientIdentity} first
  * @param {number | undefined} timeoutMs
  * @returns {Promise<{ server: ServerInfo, handshakeError: string | null, fault: import('./handshake.js').HandshakeFault }>}

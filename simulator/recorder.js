@@ -26,17 +26,14 @@
  */
 import { createHash } from 'node:crypto'
 import { monotonicMs, processCpuMs, wallMs } from '../lib/clock.js'
-import { createHistogram, recordMs, summarize, encode, decode } from '../lib/histogram.js'
+import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.js'
 import { fieldGetter, toEpochMs } from '../lib/fields.js'
+import { REMEMBERED_KEYS, createClosedBook } from './recorder-closed.js'
+import { createRoomBook } from './recorder-rooms.js'
 // Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
 import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
 export { RECORDER_LIMITS }
-
-/** Keys remembered after their report was rolled up or their message left untracked, so a late copy is not taken for a new message. */
-const REMEMBERED_KEYS = 100_000
-/** Distinct (event, round) rollups; messages past it share one rollup with event '*'. */
-const MAX_ROLLUPS = 64
 
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
@@ -46,7 +43,7 @@ const MAX_ROLLUPS = 64
  * @property {number} lastMono latest receipt
  * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt
  * @property {Set<number> | null} members for a room message: the clients meant to be in the room (the rest are misdelivered copies)
- * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is neither expected nor counted
+ * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is not expected, and an echo if it comes
  * @property {Uint32Array} receivedBits
  * @property {number} receivedExpected
  * @property {import('../lib/histogram.js').Histogram} relative
@@ -58,7 +55,12 @@ const MAX_ROLLUPS = 64
  * @property {boolean} drained every expected client has it
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
- * @typedef {Omit<MessageRollup, 'relative' | 'absolute' | 'misdelivered'> & { misdelivered: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, negative: number }} Rollup
+ */
+
+/**
+ * A reconnect storm's gap (simulator/storms.js createStormTracker): receipts of the messages
+ * sent while clients were away, by the recorder's key and the send time on this process's clock.
+ * @typedef {{ following: () => boolean, message: (i: number, key: string, sentAt: number | null) => void }} Gap
  */
 
 /**
@@ -129,39 +131,36 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {number} [options.keepClosed] closed reports kept whole; older ones are rolled up
  * @param {MessageFields} [options.fields] where messages keep their id, send time and room
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
+ * @param {Gap | null} [options.gap] a reconnect storm's gap (simulator/storms.js), told of every receipt by the key found here
  */
-export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {}, maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/' }) {
+export function createRecorder ({
+  clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null
+}) {
   const idOf = fields.id
+  const sentAtOf = fields.sentAt
   // Content ids by args array: engines that decode a frame once hand every client the same
   // array, so a message without an id is hashed once per process, not once per copy.
   /** @type {WeakMap<unknown[], string>} */
   const contentIds = new WeakMap()
   const keyPrefix = namespace === '/' ? '' : `${namespace}#`
-  /**
-   * Rooms by name: the clients meant to be in each (assigned) and those in it now (joined
-   * and not disconnected since). Null until a room is assigned: then room fields count.
-   * @type {Map<string, { members: Set<number>, joined: Set<number> }> | null}
-   */
-  let rooms = null
-  /** Keys of this process's own emits (a chat line), by sender: no one expects its own line back. @type {Map<string, number>} */
+  const rooms = createRoomBook()
+  // Closed reports kept whole, older ones rolled up, and keys forgotten (bounded).
+  const done = createClosedBook({ keepClosed })
+  /** Ids of this process's own lines (a chat line) and their sender: no one expects its own line back. @type {Map<string, number>} */
   const own = new Map()
-  /** @param {string} name */
-  const roomNamed = (name) => {
-    rooms ??= new Map()
-    let room = rooms.get(name)
-    if (room === undefined) rooms.set(name, room = { members: new Set(), joined: new Set() })
-    return room
+  /** @param {string} id @param {number} i */
+  const remember = (id, i) => {
+    own.set(id, i)
+    if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
   }
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
   /** @type {Map<string, OpenMessage>} */
   const open = new Map()
-  /** @type {Map<string, MessageReport>} */
-  const closed = new Map()
   let lateReceipts = 0
   let untrackedReceipts = 0
   let untrackedMessages = 0
-  let rolledUpMessages = 0
   /** @type {MessageReport | null} */
   let lastClosed = null
   let cpuReadMs = 0
@@ -179,68 +178,6 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     cpuReadMs = processCpuMs()
     cpuReadMono = now
   }
-  /** Keys of rolled-up messages (value true) and of untracked ones (false), oldest first, bounded. */
-  /** @type {Map<string, boolean>} */
-  const forgotten = new Map()
-  /** @type {Map<string, Rollup>} */
-  const rollups = new Map()
-
-  /**
-   * @param {string} key
-   * @param {boolean} rolledUp
-   */
-  function forget (key, rolledUp) {
-    forgotten.set(key, rolledUp)
-    if (forgotten.size > REMEMBERED_KEYS) forgotten.delete(/** @type {string} */ (forgotten.keys().next().value))
-  }
-
-  /**
-   * Folds the oldest kept report into its (event, round) rollup.
-   * @param {MessageReport} report
-   */
-  function rollUp (report) {
-    closed.delete(report.key)
-    forget(report.key, true)
-    rolledUpMessages++
-    let groupKey = `${report.event}\u0000${report.round}`
-    if (!rollups.has(groupKey) && rollups.size >= MAX_ROLLUPS - 1) groupKey = '*'
-    let group = rollups.get(groupKey)
-    if (group === undefined) {
-      group = {
-        event: groupKey === '*' ? '*' : report.event,
-        round: groupKey === '*' ? null : report.round,
-        messages: 0,
-        received: 0,
-        expected: 0,
-        missing: 0,
-        duplicates: 0,
-        misdelivered: 0,
-        late: 0,
-        firstAt: report.firstAt,
-        lastAt: report.firstAt,
-        relative: createHistogram(),
-        absolute: null,
-        negative: 0
-      }
-      rollups.set(groupKey, group)
-    }
-    group.messages++
-    group.received += report.received
-    group.expected += report.expected
-    group.missing += report.missing
-    group.duplicates += report.duplicates
-    group.misdelivered += report.misdelivered ?? 0
-    group.late += report.late
-    group.firstAt = Math.min(group.firstAt, report.firstAt)
-    group.lastAt = Math.max(group.lastAt, report.firstAt)
-    if (report.relative.histogram) group.relative.add(decode(report.relative.histogram))
-    if (report.absolute) {
-      group.absolute ??= createHistogram()
-      if (report.absolute.histogram) group.absolute.add(decode(report.absolute.histogram))
-      group.negative += report.absolute.negative ?? 0
-    }
-  }
-
   /**
    * @param {OpenMessage} message
    */
@@ -253,10 +190,9 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       report.absolute = { ...summarize(message.absolute), histogram: encode(message.absolute), negative: message.negative }
     }
     open.delete(report.key)
-    closed.set(report.key, report)
+    done.keep(report)
     lastClosed = report
     onClose(report)
-    if (closed.size > keepClosed) rollUp(/** @type {MessageReport} */ (closed.values().next().value))
   }
 
   /**
@@ -268,26 +204,21 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
    */
   function openMessage (key, event, args, now) {
     const { id, batch, round, seq, sentAt, room } = identify(args, fields)
-    const targeted = rooms !== null && room !== null
-    const target = targeted ? rooms?.get(room) : undefined
+    const targeted = room !== null && rooms.active()
+    const target = targeted ? rooms.target(room, connected) : null
     let expectedBits
     let expected = 0
-    if (targeted) {
+    if (target !== null) {
       // Expected: the room's joined clients that are connected now (a room unknown here: none).
-      expectedBits = new Uint32Array(words)
-      for (const c of target?.joined ?? []) {
-        if (connected[c >>> 5] & (1 << (c & 31))) {
-          expectedBits[c >>> 5] |= 1 << (c & 31)
-          expected++
-        }
-      }
+      expectedBits = target.expectedBits
+      expected = target.expected
     } else {
       expectedBits = connected.slice()
       for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
     }
-    const sender = own.get(key)
+    const sender = own.get(id)
     if (sender !== undefined) {
-      own.delete(key)
+      own.delete(id)
       // A server may send it back to its sender (io.to(room)) or not (socket.to(room)): either
       // is right, and that copy is not counted as received.
       if (expectedBits[sender >>> 5] & (1 << (sender & 31))) {
@@ -314,6 +245,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         missing: 0,
         duplicates: 0,
         misdelivered: 0,
+        echo: 0,
         late: 0,
         relative: { ...summarize(createHistogram()), histogram: '' },
         absolute: null,
@@ -322,7 +254,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       firstMono: now,
       lastMono: now,
       expectedBits,
-      members: targeted ? target?.members ?? new Set() : null,
+      members: target === null ? null : target.members,
       sender: sender ?? -1,
       receivedBits: new Uint32Array(words),
       receivedExpected: 0,
@@ -356,7 +288,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
      * @param {string} room
      */
     assignRoom (i, room) {
-      roomNamed(room).members.add(i)
+      rooms.assign(i, room)
     },
 
     /**
@@ -367,21 +299,25 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
      * @param {boolean} isIn
      */
     setJoined (i, room, isIn) {
-      const { joined } = roomNamed(room)
-      if (isIn) joined.add(i)
-      else joined.delete(i)
+      rooms.setJoined(i, room, isIn)
     },
 
     /**
-     * Client `i` of this process emitted a message with this id that the server may relay
-     * as `event`: its own copy, if any, is received but never expected.
+     * Client `i` of this process emitted `args` (a line the server may relay, under any event):
+     * it never expects the line back, and a copy that does come back is an echo. The line is
+     * known by what identifies it on arrival: its id (stamped, or at --id-field); for a string,
+     * the string itself too (a server that wraps it, `{ user, message: "<it>" }` read with
+     * `--id-field message`); else the hash of its content (relayed unchanged).
      * @param {number} i
-     * @param {string} event
-     * @param {string} id
+     * @param {unknown[]} args
      */
-    ownMessage (i, event, id) {
-      own.set(`${keyPrefix}${event}:${id}`, i)
-      if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
+    ownLine (i, args) {
+      const first = args[0]
+      if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
+        const id = idOf(first)
+        if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i)
+      } else if (typeof first === 'string') remember(first, i)
+      remember(identify(args, fields).id, i)
     },
 
     /**
@@ -398,18 +334,24 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
       const isObject = first !== null && typeof first === 'object'
       const rawId = isObject ? idOf(first) : undefined
       const batch = isObject ? first.batch : undefined
-      const key = keyPrefix + (typeof rawId === 'string' || typeof rawId === 'number'
+      const hasId = typeof rawId === 'string' || typeof rawId === 'number'
+      const key = keyPrefix + (hasId
         ? (typeof batch === 'string' ? `${event}:${batch}/${rawId}` : `${event}:${rawId}`)
         : `${event}:${contentIds.get(args) ?? contentId(args)}`)
+      // A storm's gap follows this key (no second identification); its send time on this clock.
+      if (gap !== null && gap.following()) {
+        const sentAt = hasId ? toEpochMs(sentAtOf(/** @type {object} */ (first))) : null
+        gap.message(i, key, sentAt === null ? null : sentAt - clockOffsetMs())
+      }
       let message = open.get(key)
       if (message === undefined) {
-        const done = closed.get(key)
-        if (done !== undefined) {
-          done.late++
+        const kept = done.closed(key)
+        if (kept !== undefined) {
+          kept.late++
           lateReceipts++
           return
         }
-        const gone = forgotten.get(key)
+        const gone = done.forgotten(key)
         if (gone !== undefined) {
           if (gone) lateReceipts++
           else untrackedReceipts++
@@ -419,7 +361,7 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
           // A flood: more messages in flight than the recorder holds. Counted, not recorded.
           untrackedMessages++
           untrackedReceipts++
-          forget(key, false)
+          done.forget(key, false)
           return
         }
         message = openMessage(key, event, args, now)
@@ -431,8 +373,11 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
         return
       }
       message.receivedBits[word] |= bit
-      // The sender's own line back (io.to(room) includes it): not a delivery anyone waited for.
-      if (i === message.sender) return
+      // The sender's own line back (io.emit, io.to(room)): an echo, not a delivery anyone waited for.
+      if (i === message.sender) {
+        message.report.echo = (message.report.echo ?? 0) + 1
+        return
+      }
       // A copy for a room this client was never meant to be in: counted, never timed.
       if (message.members !== null && !(message.expectedBits[word] & bit) && !message.members.has(i)) {
         message.report.misdelivered = (message.report.misdelivered ?? 0) + 1
@@ -481,37 +426,20 @@ export function createRecorder ({ clients, messageTimeoutMs, quietMs = 1000, clo
     },
 
     /** @returns {MessageReport[]} the kept messages (the newest `keepClosed`), in order of first receipt */
-    reports () {
-      return [...closed.values()].sort((a, b) => a.firstAt - b.firstAt)
-    },
+    reports: () => done.reports(),
 
     /** @returns {MessageRollup[]} messages older than the kept ones, one entry per (event, round) */
-    rollups () {
-      return [...rollups.values()].map((g) => ({
-        event: g.event,
-        round: g.round,
-        messages: g.messages,
-        received: g.received,
-        expected: g.expected,
-        missing: g.missing,
-        duplicates: g.duplicates,
-        misdelivered: g.misdelivered,
-        late: g.late,
-        firstAt: g.firstAt,
-        lastAt: g.lastAt,
-        relative: { ...summarize(g.relative), histogram: encode(g.relative) },
-        absolute: g.absolute && { ...summarize(g.absolute), histogram: encode(g.absolute), negative: g.negative }
-      })).sort((a, b) => a.firstAt - b.firstAt)
-    },
+    rollups: () => done.rollups(),
 
     /** @returns {RecorderInfo} the bounds and what they cost */
     info () {
-      return { maxOpen, keepClosed, rolledUpMessages, untrackedMessages, untrackedReceipts, lateReceipts }
+      return { maxOpen, keepClosed, rolledUpMessages: done.rolledUp(), untrackedMessages, untrackedReceipts, lateReceipts }
     },
 
     /** Live figures for progress lines. */
     stats () {
-      return { messages: open.size + closed.size + rolledUpMessages, open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
+      const messages = open.size + done.size() + done.rolledUp()
+      return { messages, open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
     }
   }
 }

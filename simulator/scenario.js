@@ -8,17 +8,17 @@
  *   export function onDisconnect (socket, reason, ctx) { … }
  *
  * `ctx` is { i (index in the run), local (in this simulator), sim, room, row, namespace }.
- * Hooks run with the same measurement and limits as flags: emits are counted and acks timed,
- * joins make their clients expected by their room, an error in a hook is counted by its
- * message (it never stops the swarm), and `every` timers end with the client's session.
+ * Hooks run with the same measurement and limits as flags, through the swarm's one emit
+ * machinery (simulator/emitting.js): emits are counted and acks timed, a line is never expected
+ * back at the client that emitted it, joins make their clients expected by their room, an error
+ * in a hook is counted by its message (it never stops the swarm), and `every` timers end with
+ * the client's session. A session's socket facade and `ctx` are built once, at its first hook.
  */
 import { pathToFileURL } from 'node:url'
 import { existsSync } from 'node:fs'
-import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
-import { monotonicMs } from '../lib/clock.js'
 import { invalidOption } from '../lib/errors.js'
 import { createReasonCounter } from '../lib/reasons.js'
-import { fieldGetter } from '../lib/fields.js'
+import { createEmitCounts, recordEmitCounts } from './emitting.js'
 import { scenarioIdentity } from './identity.js'
 
 /** The hooks a scenario module may export. */
@@ -83,24 +83,21 @@ export async function loadScenario (path) {
  * @param {import('./options.js').SimOptions} context.options
  * @param {import('./identity.js').Identities} context.identities
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
- * @param {() => import('./engines/types.js').EnginePool} context.pool
+ * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  * @param {string} context.simId
  */
-export function createHookRunner ({ hooks, options, identities, deliveries, pool, simId }) {
+export function createHookRunner ({ hooks, options, identities, deliveries, emitting, simId }) {
   const namespaces = deliveries.namespaces
-  const idOf = fieldGetter(options.idField)
-  const sessions = namespaces.map(() => new Uint32Array(options.clients))
+  /** Each session's facade and context, by namespace and client (built at the session's first hook). @type {(Session | undefined)[][]} */
+  const bySession = namespaces.map(() => [])
   /** @type {Map<string, NodeJS.Timeout[]>} timers of `every`, by client and namespace */
   const timers = new Map()
   const errors = createReasonCounter()
   const calls = { identity: 0, onConnect: 0, onEvent: 0, onDisconnect: 0 }
-  const emits = { sent: 0, acked: 0, timedOut: 0, failed: 0, ackTime: createHistogram() }
-  /** emitWithAck calls waiting for their ack (the run's end waits for them, bounded). */
-  let pendingAcks = 0
-  let stopped = false
+  const emits = createEmitCounts()
 
   /** A hook's error; those of hooks the swarm's own end cut short (a pending emitWithAck) are not. @param {unknown} error */
-  const fail = (error) => { if (!stopped) errors.add(error instanceof Error ? error.message : String(error)) }
+  const fail = (error) => { if (!emitting.stopped()) errors.add(error instanceof Error ? error.message : String(error)) }
   /**
    * Runs a hook; a throw or a rejection is counted, never thrown.
    * @param {() => unknown} run
@@ -118,55 +115,57 @@ export function createHookRunner ({ hooks, options, identities, deliveries, pool
   const contextOf = (i, k) => ({ ...identities.contextOf(i), namespace: namespaces[k] })
 
   /**
-   * The facade a hook gets for client i's namespace k.
+   * Client i's namespace k in one session: its facade and context, built once.
    * @param {number} i
    * @param {number} k
+   * @param {number} session
+   * @returns {Session}
+   */
+  function sessionOf (i, k, session) {
+    const kept = bySession[k][i]
+    if (kept !== undefined && kept.session === session) return kept
+    const made = { session, socket: facadeOf(i, k, session), ctx: contextOf(i, k) }
+    bySession[k][i] = made
+    return made
+  }
+
+  /**
+   * The facade a hook gets for client i's namespace k in one session.
+   * @param {number} i
+   * @param {number} k
+   * @param {number} session
    * @returns {HookSocket}
    */
-  function socketOf (i, k) {
+  function facadeOf (i, k, session) {
     const nsp = namespaces[k]
-    const session = sessions[k][i]
-    const live = () => sessions[k][i] === session && !stopped
-    const send = (/** @type {string} */ event, /** @type {unknown[]} */ args, /** @type {((error: Error | null, args: unknown[]) => void) | undefined} */ callback) => {
-      // A line the server may relay back to its room: its sender is not expected to get it.
-      const id = idOf(args[0])
-      if (typeof id === 'string' || typeof id === 'number') deliveries.ownMessage(i, k, event, String(id))
-      const sent = live() && pool().emit(i, nsp, event, args, callback, options.ackTimeoutMs)
-      if (sent) emits.sent++
-      return sent
-    }
-    const emitWithAck = (/** @type {string} */ event, /** @type {unknown[]} */ args) => new Promise((resolve, reject) => {
-      const startMs = monotonicMs()
-      const sent = send(event, args, (error, answer) => {
-        pendingAcks--
-        if (error === null) {
-          emits.acked++
-          recordMs(emits.ackTime, monotonicMs() - startMs)
-          return resolve(answer)
-        }
-        if (/timed out|timeout/i.test(error.message)) emits.timedOut++
-        else emits.failed++
-        reject(error)
-      })
-      if (sent) pendingAcks++
-      else reject(new Error(`not connected to ${nsp}`))
+    const live = () => emitting.live(i, k, session)
+    /**
+     * @param {string} event
+     * @param {unknown[]} args
+     * @param {import('./emitting.js').AckHandler} [onAck]
+     * @param {boolean} [line] false: a join or leave, not a line the server may relay
+     */
+    const send = (event, args, onAck, line = true) => live() && emitting.send(i, k, event, args, emits, { onAck, line })
+    const emitWithAck = (/** @type {string} */ event, /** @type {unknown[]} */ args, line = true) => new Promise((resolve, reject) => {
+      const sent = send(event, args, (error, answer) => (error === null ? resolve(answer) : reject(error)), line)
+      if (!sent) reject(new Error(`not connected to ${nsp}`))
     })
     return {
       index: options.clientOffset + i,
       namespace: nsp,
       get connected () { return live() },
-      emit: (event, ...args) => send(event, args, undefined),
+      emit: (event, ...args) => send(event, args),
       emitWithAck: (event, ...args) => emitWithAck(event, args),
       async join (room, { event = 'join', payload = { room } } = {}) {
         deliveries.assignRoom(i, k, room)
-        await emitWithAck(event, [payload])
+        await emitWithAck(event, [payload], false)
         if (!live()) return false
         deliveries.setJoined(i, k, room, true)
         return true
       },
       leave (room, { event = 'leave', payload = { room } } = {}) {
         deliveries.setJoined(i, k, room, false)
-        return send(event, [payload], undefined)
+        return send(event, [payload], undefined, false)
       },
       every (ms, callback) {
         if (!live()) return
@@ -193,6 +192,7 @@ export function createHookRunner ({ hooks, options, identities, deliveries, pool
     wantsEvents: hooks.onEvent !== undefined,
 
     /**
+     * The tracker's namespace event, after the machinery's nextSession.
      * @param {number} i
      * @param {number} k
      * @param {boolean} isUp
@@ -201,18 +201,19 @@ export function createHookRunner ({ hooks, options, identities, deliveries, pool
     onNamespace (i, k, isUp, reason = '') {
       if (!isUp) {
         clearTimers(i, k)
-        const socket = socketOf(i, k)
-        sessions[k][i]++
+        // The session that just ended: its facade says so (connected false, emits refused).
+        const { socket, ctx } = sessionOf(i, k, emitting.session(i, k) - 1)
+        bySession[k][i] = undefined
         if (hooks.onDisconnect) {
           calls.onDisconnect++
-          guard(() => hooks.onDisconnect?.(socket, reason, contextOf(i, k)))
+          guard(() => hooks.onDisconnect?.(socket, reason, ctx))
         }
         return
       }
-      sessions[k][i]++
-      if (!hooks.onConnect || stopped) return
+      if (!hooks.onConnect || emitting.stopped()) return
       calls.onConnect++
-      guard(() => hooks.onConnect?.(socketOf(i, k), contextOf(i, k)))
+      const { socket, ctx } = sessionOf(i, k, emitting.session(i, k))
+      guard(() => hooks.onConnect?.(socket, ctx))
     },
 
     /**
@@ -222,27 +223,23 @@ export function createHookRunner ({ hooks, options, identities, deliveries, pool
      * @param {unknown[]} args
      */
     onEvent (i, k, event, args) {
-      if (stopped) return
+      if (emitting.stopped()) return
       calls.onEvent++
-      guard(() => hooks.onEvent?.(socketOf(i, k), event, args, contextOf(i, k)))
+      const { socket, ctx } = sessionOf(i, k, emitting.session(i, k))
+      guard(() => hooks.onEvent?.(socket, event, args, ctx))
     },
 
-    /** @returns {number} emitWithAck calls still waiting for their ack */
-    pendingAcks: () => pendingAcks,
-
     stop () {
-      stopped = true
       for (const list of timers.values()) for (const timer of list) clearInterval(timer)
       timers.clear()
     },
 
     /** @returns {NonNullable<import('../lib/schema.js').ScenarioReport['hooks']>} */
     record () {
-      return {
-        calls: { ...calls },
-        errors: errors.record(),
-        emits: { sent: emits.sent, acked: emits.acked, timedOut: emits.timedOut, failed: emits.failed, ackTime: { ...summarize(emits.ackTime), histogram: encode(emits.ackTime) } }
-      }
+      const { reasons, ...counts } = recordEmitCounts(emits)
+      return { calls: { ...calls }, errors: errors.record(), emits: counts }
     }
   }
 }
+
+/** @typedef {{ session: number, socket: HookSocket, ctx: HookContext }} Session */

@@ -15,9 +15,11 @@ import { engineOptions } from './engine-options.js'
 import { inspectServer } from './inspect.js'
 import { normalizeSimOptions } from './options.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
-import { identify, messageFields } from './recorder.js'
+import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
+import { createEmitting } from './emitting.js'
+import { createStormTracker } from './storms.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
@@ -142,7 +144,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
-  const fields = messageFields(options)
+  const storms = createStormTracker(capacity)
   const deliveries = createDeliveries({
     namespaces,
     clients: capacity,
@@ -150,15 +152,19 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
-    fields,
-    onClose: (report) => onMessage?.(report)
+    fields: messageFields(options),
+    onClose: (report) => onMessage?.(report),
+    // A storm's gap is told of each receipt by the recorder, with the key it found.
+    gap: storms
   })
   assignRooms(identities, deliveries, capacity)
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, pool: usePool })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, pool: usePool, simId: id }) : null
+  // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
+  const emitting = createEmitting({ options: sized, deliveries, pool: usePool })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   const server = await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
@@ -173,18 +179,19 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
       deliveries.setConnected(i, k, isUp)
+      emitting.nextSession(i, k)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
     onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive,
-    messageKey: stormMessageKey(fields, () => clock().offsetMs)
+    storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
   const events = hookRunner?.wantsEvents ? ['*'] : measured
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   const pool = opened = createDestinationPool(engines[options.engine], engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, tracker.events, sources)
-  return { server, deliveries, behaviours, hookRunner, tracker, pool, transports, capacity }
+  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity }
 }
 
 /**
@@ -223,7 +230,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn, sizer, phases }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, phases }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -260,12 +267,13 @@ async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn
   sizer.stop()
   phases?.stop()
   churn?.stop()
+  emitting.stop()
   behaviours.stop()
   hookRunner?.stop()
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => behaviours.pendingAcks() === 0 && (hookRunner?.pendingAcks() ?? 0) === 0 && deliveries.undelivered() === 0)
+    await drainEmits(() => emitting.pendingAcks() === 0 && deliveries.undelivered() === 0)
   }
   clearInterval(ticker)
   // A server that never answers leaves every connect pending: counted, not "connect errors: none".
@@ -274,20 +282,6 @@ async function runUntilEnd ({ deliveries, behaviours, hookRunner, tracker, churn
   sampler.stop()
   deliveries.closeAll()
   return { samples, timeline }
-}
-
-/**
- * A message's identity and send time on this process's wall clock, for the storms' gap
- * (called only while a storm is followed).
- * @param {import('./recorder.js').MessageFields} fields
- * @param {() => number} offsetMs the reference clock minus this one
- * @returns {(event: string, args: unknown[]) => { key: string, sentAt: number | null }}
- */
-function stormMessageKey (fields, offsetMs) {
-  return (event, args) => {
-    const { id, batch, sentAt } = identify(args, fields)
-    return { key: `${event}:${batch ?? ''}/${id}`, sentAt: sentAt === null ? null : sentAt - offsetMs() }
-  }
 }
 
 /**

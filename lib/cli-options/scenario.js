@@ -159,7 +159,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'After each connect (and reconnect) each client emits this to join its room, and waits for the ack (up to --ack-timeout): \'join {"room":"{{room}}"}\'. A client is in its room from the ack on (or from the emit, when the server does not ack); an ack of {ok:false} or {error} is a failed join. Join time and failures are measured',
+    describe: 'After each connect (and reconnect) each client emits this to join its room, and waits for the ack (up to --ack-timeout): \'join {"room":"{{room}}"}\', or a JSON array, the event name first, then its arguments: \'["join", {"room":"{{room}}"}]\'. A client is in its room from the ack on (or from the emit, when the server does not ack); an ack of {ok:false} or {error} is a failed join. Join time and failures are measured',
     parse: optionalText
   },
   {
@@ -167,7 +167,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'What emitting clients (--emitters) send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\'. An object payload is stamped with an id and sentAt (at --id-field/--sent-at-field) unless the template places {{id}}/{{sentAt}} itself; when the server relays it (a chat), receivers measure it like a broadcast (the event is measured too). Placeholders: those of --auth, and {{id}} {{sentAt}} {{seq}}',
+    describe: 'What emitting clients (--emitters) send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\', or a JSON array for names with spaces and several arguments: \'["new message", "hi from {{i}} #{{seq}}"]\'. An object payload is stamped with an id and sentAt (at --id-field/--sent-at-field) unless the template places {{id}}/{{sentAt}} itself; when the server relays it (a chat), receivers measure it like a broadcast (the event is measured too); the sender never expects its own line (a copy back is an echo). Placeholders: those of --auth, and {{id}} {{sentAt}} {{seq}}',
     parse: optionalText
   },
   {

@@ -6,7 +6,7 @@
 import { formatBusy, formatMs } from '../../lib/format.js'
 import { formatDate } from '../summary.js'
 import { METRICS, parseThresholdOf } from '../thresholds.js'
-import { axis, chartConfig, line, spec, STAT_COLORS } from './chart-config.js'
+import { axis, chartConfig, color, line, spec, STAT_COLORS } from './chart-config.js'
 import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
 
 /**
@@ -117,4 +117,26 @@ export function buildCapacityReport (result, { generatedAt } = {}) {
     '</main>'
   ].join('\n')
   return htmlPage({ title: `ioswarm capacity: ${result.run.name}`, body, charts: [chart] })
+}
+
+/**
+ * Capacity searches side by side (`ioswarm report --compare`): relative p99 against clients,
+ * one line per search over its measured steps, and the answers.
+ * @param {CapacityResult[]} results
+ * @param {string[]} labels one per result
+ * @returns {{ chart: import('./html.js').ChartSpec, table: string }}
+ */
+export function compareCapacities (results, labels) {
+  const config = chartConfig('line', {
+    datasets: results.map((r, i) => {
+      const measured = r.steps.filter((s) => s.limitedBy !== 'limit').sort((a, b) => a.clients - b.clients)
+      return line(labels[i], measured.flatMap((s) => (s.relative.p99 === null ? [] : [{ x: s.clients, y: s.relative.p99 }])), color(i), { pointRadius: 4 })
+    })
+  }, { x: axis('clients', { type: 'linear' }), y: axis('relative delay p99 (ms), worst round of the step', { beginAtZero: true }) })
+  const chart = spec('compare-capacity', 'p99 relative delay against clients', `one line per capacity search, a point per measured step; ${results.length} searches`,
+    config, 'no data: no step of any search was measured')
+  const table = htmlTable(['search', 'target', 'SLO', 'outcome', 'capacity', 'steps', 'answer'], results.map((r, i) => [
+    labels[i], r.target.url, r.slo.join(', '), r.outcome, r.capacity ?? '-', r.steps.length, r.answer
+  ]), { rowClasses: results.map((r) => (r.outcome === 'found' || r.outcome === 'max' ? 'pass' : 'fail')) })
+  return { chart, table }
 }

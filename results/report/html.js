@@ -46,15 +46,16 @@ const WRAP_CHARS = 32
  * A table. Cells are text (escaped here); numbers are right-aligned.
  * @param {string[]} header
  * @param {(string | number)[][]} rows
- * @param {{ rowClasses?: (string | undefined)[] }} [opts] a class per row ('warn', 'pass', 'fail')
+ * @param {{ rowClasses?: (string | undefined)[], fit?: boolean }} [opts] a class per row ('warn', 'pass', 'fail'); fit: text cells
+ *   wrap at their spaces, so the table fits its box instead of scrolling sideways (the overview)
  */
-export function htmlTable (header, rows, { rowClasses = [] } = {}) {
+export function htmlTable (header, rows, { rowClasses = [], fit = false } = {}) {
   // Numbers align right; short text stays on one line, long text (health, URLs) wraps.
   const cell = (/** @type {string | number} */ c) => typeof c === 'number' || /^[-+]?[\d.,]+\s?(ms|s|%|KiB|MiB|GiB)?$/.test(String(c))
     ? `<td class="num">${escapeHtml(c)}</td>`
     : `<td${String(c).length > WRAP_CHARS ? ' class="wrap"' : ''}>${escapeHtml(c)}</td>`
   const body = rows.map((r, i) => `<tr${rowClasses[i] ? ` class="${escapeHtml(rowClasses[i])}"` : ''}>${r.map(cell).join('')}</tr>`)
-  return `<div class="table-wrap"><table><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
+  return `<div class="table-wrap${fit ? ' fit' : ''}"><table><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
     `<tbody>${body.join('')}</tbody></table></div>`
 }
 

@@ -8,11 +8,14 @@ import { messageCharts } from './charts-messages.js'
 import { compareCharts, compareHeader, compareSeries, compareTables } from './compare.js'
 import { chartCard, htmlPage } from './html.js'
 import { GLOSSARY, details, distributionSection, header, overview } from './sections.js'
+import { buildCapacityReport, compareCapacities } from './capacity.js'
+import { toReportable } from './kinds.js'
 
 /**
  * @typedef {import('../../lib/schema.js').RunResult} RunResult
  * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
  * @typedef {import('./html.js').ChartSpec} ChartSpec
+ * @typedef {RunResult | import('../../lib/schema.js').SimResult | import('../../lib/capacity-schema.js').CapacityResult} AnyResult
  */
 
 /** The charts of each distribution, in page order; a chart's name is `d<N>-<kind>`. */
@@ -21,8 +24,8 @@ export const CHART_KINDS = Object.freeze([
   'server-load', 'server-memory', 'health-loop', 'health-cpu'
 ])
 
-/** The charts of a comparison page. */
-export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99'])
+/** The charts of a comparison page: per round for runs and simulate results, against clients for capacity searches. */
+export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99', 'compare-capacity'])
 
 /**
  * Every chart of one distribution, in page order.
@@ -56,24 +59,45 @@ export function buildReport (result, { generatedAt } = {}) {
 }
 
 /**
- * Runs side by side: average and p99 relative delay per round, one series per distribution of each run.
- * @param {RunResult[]} results
+ * The report of any result a report reads: a run, a simulate result (as a run of one
+ * simulator), a capacity search.
+ * @param {AnyResult} result
+ * @param {{ generatedAt?: number }} [opts]
+ * @returns {string}
+ */
+export function buildAnyReport (result, opts) {
+  const item = toReportable(result)
+  return item.kind === 'capacity' ? buildCapacityReport(item.result, opts) : buildReport(item.result, opts)
+}
+
+/**
+ * Results side by side: average and p99 relative delay per round, one series per distribution
+ * of each run or simulate result; capacity searches as p99 against clients, with their answers.
+ * @param {AnyResult[]} results
  * @param {{ labels?: string[] }} [opts] a label per result (defaults to the run names)
  * @returns {string}
  */
 export function buildCompareReport (results, { labels = [] } = {}) {
-  const series = compareSeries(results, labels)
-  const charts = compareCharts(series)
-  const tables = compareTables(results, labels, series)
+  const items = results.map((r) => toReportable(r)).map((item, i) => ({ ...item, label: labels[i] ?? item.result.run.name }))
+  const runs = items.flatMap((x) => (x.kind === 'capacity' ? [] : [x]))
+  const searches = items.flatMap((x) => (x.kind === 'capacity' ? [x] : []))
+  const runResults = runs.map((x) => x.result)
+  const runLabels = runs.map((x) => x.label)
+  const series = compareSeries(runResults, runLabels)
+  const charts = runs.length ? compareCharts(series) : []
+  const tables = compareTables(runResults, runLabels, series)
+  const capacity = searches.length ? compareCapacities(searches.map((x) => x.result), searches.map((x) => x.label)) : null
   const body = [
-    compareHeader(results, series),
+    compareHeader(items.map((x) => x.result), series),
     '<main>',
-    `<section id="charts"><h2>Delay per round</h2><div class="charts">${charts.map(chartCard).join('\n')}</div></section>`,
-    `<section id="numbers"><h2>Numbers</h2>${tables.numbers}</section>`,
-    `<section id="runs"><h2>Runs</h2>${tables.runs}</section>`,
+    runs.length ? `<section id="charts"><h2>Delay per round</h2><div class="charts">${charts.map(chartCard).join('\n')}</div></section>` : '',
+    runs.length ? `<section id="numbers"><h2>Numbers</h2>${tables.numbers}</section>` : '',
+    runs.length ? `<section id="runs"><h2>Runs</h2>${tables.runs}</section>` : '',
+    capacity ? `<section id="capacity"><h2>Capacity searches</h2><div class="charts">${chartCard(capacity.chart)}</div>${capacity.table}</section>` : '',
     GLOSSARY,
     '</main>'
-  ].join('\n')
-  return htmlPage({ title: `ioswarm comparison of ${results.length} runs`, body, charts })
+  ].filter(Boolean).join('\n')
+  return htmlPage({ title: `ioswarm comparison of ${results.length} results`, body, charts: capacity ? [...charts, capacity.chart] : charts })
 }
 export { buildCapacityReport, capacityChart, CAPACITY_CHARTS } from './capacity.js'
+export { resultKind, simulatorAsRun, toReportable, RESULT_KINDS } from './kinds.js'

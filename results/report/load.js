@@ -1,20 +1,69 @@
 /**
- * Reads a result.json for a report and checks it is a run result this version can read,
- * failing with a message that names the file and what is wrong (exit 2), never with a
- * TypeError from deep inside a chart.
+ * Reads a result file for a report and checks it is a result this version can read (a run, a
+ * simulate or a capacity result), failing with a message that names the file and what is
+ * wrong (exit 2), never with a TypeError from deep inside a chart.
  */
 import { readFile } from 'node:fs/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
+import { RESULT_KINDS, resultKind, toReportable } from './kinds.js'
 
 /** Fields of a distribution that reports walk as arrays. */
 const DISTRIBUTION_ARRAYS = ['simulatorList', 'rounds', 'messages', 'timeline', 'health', 'server']
 
 /**
+ * Reads a run result.json (the run's own reader: other kinds are refused).
  * @param {string} path
  * @returns {Promise<import('../../lib/schema.js').RunResult>}
  */
 export async function readRunResult (path) {
+  return checkRunResult(await readJson(path), path)
+}
+
+/**
+ * Reads any result a report reads, its kind decided once here.
+ * @param {string} path
+ * @returns {Promise<import('./kinds.js').Reportable>}
+ */
+export async function readResult (path) {
+  return checkResult(await readJson(path), path)
+}
+
+/**
+ * Checks a parsed result of any kind a report reads and returns it as a report reads it.
+ * @param {unknown} value
+ * @param {string} path for messages
+ * @returns {import('./kinds.js').Reportable}
+ */
+export function checkResult (value, path) {
+  const fail = (/** @type {string} */ problem) => new IoswarmError(CODES.INPUT, `${path} ${problem}`)
+  if (!isObject(value)) throw fail('is not an ioswarm result: expected a JSON object')
+  const kind = resultKind(value)
+  if (kind === null) throw fail(`is not an ioswarm result: "kind" is ${JSON.stringify(value.kind)}, expected one of ${RESULT_KINDS.map((k) => `"${k}"`).join(', ')}`)
+  checkVersion(value, fail)
+  if (kind === 'run') return toReportable(checkRunResult(value, path))
+  for (const field of ['tool', 'host', 'options']) {
+    if (!isObject(value[field])) throw fail(`has no "${field}" object`)
+  }
+  const arrays = kind === 'capacity' ? ['steps', 'slo', 'advice'] : ['messages', 'timeline']
+  for (const field of arrays) {
+    if (!Array.isArray(value[field])) throw fail(`has no "${field}" array`)
+  }
+  if (kind === 'capacity') {
+    if (!isObject(value.run) || !isObject(value.swarm) || !isObject(value.target)) throw fail('has no "run", "swarm" or "target" object')
+    return toReportable(/** @type {import('../../lib/capacity-schema.js').CapacityResult} */ (/** @type {unknown} */ (value)))
+  }
+  if (!isObject(value.clients) || !isObject(value.clients.connectTime)) throw fail('has no "clients" object with its connectTime')
+  if (!isObject(value.health) || !Array.isArray(value.health.samples) || !isObject(value.health.summary)) throw fail('has no "health" object with samples and a summary')
+  if (!isObject(value.clock)) throw fail('has no "clock" object')
+  return toReportable(/** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ (value)))
+}
+
+/**
+ * @param {string} path
+ * @returns {Promise<unknown>}
+ */
+async function readJson (path) {
   let text
   try {
     text = await readFile(path, 'utf8')
@@ -23,13 +72,22 @@ export async function readRunResult (path) {
     const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message
     throw new IoswarmError(CODES.INPUT, `cannot read ${path}: ${why}`, { cause: error })
   }
-  let value
   try {
-    value = JSON.parse(text)
+    return JSON.parse(text)
   } catch (error) {
     throw new IoswarmError(CODES.INPUT, `${path} is not valid JSON: ${jsonErrorAt(text, /** @type {Error} */ (error).message)}`, { cause: error })
   }
-  return checkRunResult(value, path)
+}
+
+/**
+ * @param {Record<string, any>} value
+ * @param {(problem: string) => Error} fail
+ */
+function checkVersion (value, fail) {
+  if (value.schemaVersion === SCHEMA_VERSION) return
+  const v = value.schemaVersion
+  const hint = typeof v === 'number' && v > SCHEMA_VERSION ? 'it was written by a newer ioswarm' : 'it was written by an older or unknown ioswarm'
+  throw fail(`has schemaVersion ${JSON.stringify(v)}, this ioswarm reads schemaVersion ${SCHEMA_VERSION}: ${hint}`)
 }
 
 /**
@@ -54,13 +112,9 @@ function jsonErrorAt (text, message) {
 export function checkRunResult (value, path) {
   const fail = (/** @type {string} */ problem) => new IoswarmError(CODES.INPUT, `${path} ${problem}`)
   if (!isObject(value)) throw fail('is not an ioswarm result: expected a JSON object')
-  if (value.kind === 'simulator') throw fail('is a simulator result (ioswarm simulate --json); report reads the result.json that ioswarm run writes')
+  if (value.kind === 'simulator') throw fail('is a simulator result (ioswarm simulate --json), not a run result: read it with readResult')
   if (value.kind !== 'run') throw fail(`is not an ioswarm run result: "kind" is ${JSON.stringify(value.kind)}, expected "run"`)
-  if (value.schemaVersion !== SCHEMA_VERSION) {
-    const v = value.schemaVersion
-    const hint = typeof v === 'number' && v > SCHEMA_VERSION ? 'it was written by a newer ioswarm' : 'it was written by an older or unknown ioswarm'
-    throw fail(`has schemaVersion ${JSON.stringify(v)}, this ioswarm reads schemaVersion ${SCHEMA_VERSION}: ${hint}`)
-  }
+  checkVersion(value, fail)
   for (const field of ['run', 'tool', 'host', 'target']) {
     if (!isObject(value[field])) throw fail(`has no "${field}" object`)
   }

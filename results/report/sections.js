@@ -8,7 +8,8 @@ import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
 import { deliveriesTable, namespacesTable, scenarioTable } from './tables-scenario.js'
-import { deliveryFaults } from '../deliveries.js'
+import { deliveryFaults, missedDeliveries } from '../deliveries.js'
+import { kindOf } from './compare.js'
 
 /**
  * @typedef {import('../../lib/schema.js').RunResult} RunResult
@@ -41,7 +42,7 @@ export function header (result, generatedAt) {
   const nav = [['overview', 'Overview'], ...result.distributions.map((d, i) => [`dist-${i + 1}`, `Distribution ${d.name}`]), ['details', 'Run details']]
   return `<header class="top"><div class="inner"><div>
 <h1>${escapeHtml(result.run.name)}</h1>
-<p class="sub">ioswarm run ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))} · ${escapeHtml(duration(result.run.endedAt - result.run.startedAt))}</p>
+<p class="sub">ioswarm ${escapeHtml(kindOf(result))} ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))} · ${escapeHtml(duration(result.run.endedAt - result.run.startedAt))}</p>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
 <nav>${nav.map(([id, text]) => `<a href="#${id}">${escapeHtml(text)}</a>`).join('')}</nav>
 </div>${verdict}</div></header>`
@@ -54,12 +55,16 @@ export function header (result, generatedAt) {
  */
 export function caveats (result) {
   const notes = []
+  if (result.from?.workersNote) notes.push(`one simulator of ${result.from.workers} worker processes: ${result.from.workersNote}`)
+  if (result.from?.rolledUpMessages) {
+    notes.push(`${result.from.rolledUpMessages} older messages were rolled up by the simulator (--keep-messages): they count in the rounds and the delivery table, not per message`)
+  }
   for (const d of result.distributions) {
     for (const s of d.simulatorList) {
       if (s.health && s.health.saturatedSeconds > 0) notes.push(`${d.name}: simulator ${s.id} was saturated for ${s.health.saturatedSeconds} s; the delays it measured then may be its own, not the server's`)
       if (s.stale) notes.push(`${d.name}: simulator ${s.id} stopped reporting before the end (stale)`)
     }
-    const missing = d.rounds.reduce((sum, r) => sum + r.missing, 0)
+    const { missing } = missedDeliveries(d)
     if (missing > 0) notes.push(`${d.name}: ${missing} ${missing === 1 ? 'delivery' : 'deliveries'} missing (clients connected when a message came that never got it)`)
     if (d.clients.failed > 0) notes.push(`${d.name}: ${d.clients.failed} of ${d.clients.target} clients never connected`)
     if (d.messages.length === 0) notes.push(`${d.name}: no message reached any simulator`)

@@ -35,6 +35,9 @@ ul.caveats li { overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; white-space: nowrap; }
 td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 16em; }
+.table-wrap.fit th, .table-wrap.fit td { padding: 5px 5px; }
+.table-wrap.fit td:not(.num) { white-space: normal; }
+.table-wrap.fit td.wrap { min-width: 8em; }
 th { background: var(--bg); font-weight: 600; white-space: normal; vertical-align: bottom; }
 table { font-size: 13px; }
 td.num { text-align: right; white-space: nowrap; }

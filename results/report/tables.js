@@ -7,7 +7,7 @@ import { reasonRows } from '../../lib/reasons.js'
 import { formatDate, summarizeHealth } from '../summary.js'
 import { htmlTable } from './html.js'
 import { orderMessages } from './charts-messages.js'
-import { deliveryFaults } from '../deliveries.js'
+import { deliveryFaults, missedDeliveries } from '../deliveries.js'
 
 /**
  * @typedef {import('../../lib/schema.js').RunResult} RunResult
@@ -28,10 +28,17 @@ function roundStats (r) {
 }
 
 /**
- * Worst values over the rounds of a distribution (percentiles of rounds cannot be merged).
+ * Worst values over the rounds of a distribution (percentiles of rounds cannot be merged); a
+ * distribution without rounds: its delays over every message.
  * @param {DistributionResult} d
  */
 function worstRound (d) {
+  const total = d.rounds.length === 0 ? d.deliveries?.total : undefined
+  if (total) {
+    const rel = total.relative.count > 0 ? total.relative : null
+    const abs = total.absolute && total.absolute.count > 0 ? total.absolute : null
+    return { relP99: rel?.p99 ?? null, relMax: rel?.max ?? null, absP99: abs?.p99 ?? null, avg: null, floorMax: null, busyMax: null }
+  }
   const worst = (/** @type {(r: RoundResult) => number | null | undefined} */ f) => {
     const values = d.rounds.map(f).filter((v) => typeof v === 'number')
     return values.length ? Math.max(...values) : null
@@ -47,13 +54,13 @@ function worstRound (d) {
 }
 
 /**
- * One row per distribution: clients, deliveries, worst round, simulators' health.
+ * One row per distribution: clients, deliveries, worst round, simulators' health. Its text
+ * cells wrap and its padding is narrow (fit), so its 17 columns fit a 1,400-pixel window.
  * @param {RunResult} result
  */
 export function distributionsTable (result) {
   const rows = result.distributions.map((d) => {
-    const expected = d.rounds.reduce((s, r) => s + r.expected, 0)
-    const missing = d.rounds.reduce((s, r) => s + r.missing, 0)
+    const { missing, expected } = missedDeliveries(d)
     const worst = worstRound(d)
     const health = summarizeHealth(d)
     const saturated = health.saturated.reduce((s, x) => s + x.seconds, 0)
@@ -62,10 +69,10 @@ export function distributionsTable (result) {
       d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-', formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
       formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null), `${saturated} s`, health.stale.length]
   })
-  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged). ' +
+  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged); without rounds, over every message. ' +
     'Floor: the most CPU a simulator spent draining a message; busiest: the largest share of a drain\'s wall time a simulator spent on CPU.</p>' +
     htmlTable(['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'misdelivered', 'duplicated', 'rel p99', 'rel max', 'abs p99', 'avg of avgs',
-      'floor max', 'busiest', 'connect p99', 'saturated', 'stale sims'], rows)
+      'floor max', 'busiest', 'connect p99', 'saturated', 'stale sims'], rows, { fit: true })
 }
 
 /**
@@ -75,7 +82,8 @@ export function distributionsTable (result) {
 export function roundsTable (d) {
   const rows = d.rounds.map((r) => {
     const { rel, abs } = roundStats(r)
-    return [r.round, `${r.count} × ${r.intervalMs} ms`, `${r.messages}/${r.count}`, share(r.received, r.expected), r.missing,
+    // A simulate result does not know the plan of the rounds it heard (count 0).
+    return [r.round, r.count ? `${r.count} × ${r.intervalMs} ms` : '-', r.count ? `${r.messages}/${r.count}` : r.messages, share(r.received, r.expected), r.missing,
       formatMs(rel?.p50), formatMs(rel?.p90), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
       formatMs(rel ? r.avgOfAverages.relativeMs : null), formatMs(abs ? r.avgOfAverages.absoluteMs : null),
       formatMs(r.floor?.p50Ms), formatMs(r.floor?.maxMs), formatBusy(r.floor?.busyMax)]

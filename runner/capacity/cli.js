@@ -6,6 +6,8 @@ import path from 'node:path'
 import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
 import { EXIT, invalidOption } from '../../lib/errors.js'
 import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
+import { VERSION } from '../../lib/version.js'
+import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
 import { runCapacity } from './index.js'
 import { normalizeCapacityOptions } from './options.js'
 import { writeCapacityFiles } from './output.js'
@@ -34,7 +36,8 @@ export const capacityCommand = {
   handler: async (argv) => {
     // Every option, the simulators' included, is checked before anything starts.
     const options = normalizeCapacityOptions(argv)
-    const { json, quiet } = parseOptions('capacity', argv)
+    const { json, quiet, junit, summaryJson } = parseOptions('capacity', argv)
+    await checkCiPaths({ junit, summaryJson })
     const out = path.resolve(options.out ?? path.join('ioswarm-results', `capacity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`))
     const made = await mkdir(out, { recursive: true }).catch((error) => {
       throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
@@ -63,7 +66,10 @@ export const capacityCommand = {
     process.stderr.write(`\n${result.answer}\n`)
     for (const advice of result.advice) process.stderr.write(`  - ${advice}\n`)
     process.stderr.write(`\nresults: ${files.result}\nreport:  ${files.report}\n`)
+    const exitCode = EXIT_BY_OUTCOME[result.outcome]
+    const ci = await writeCiOutputs({ junit, summaryJson }, [{ kind: 'capacity', result }], { command: 'capacity', exitCode, version: VERSION })
+    for (const file of ci) process.stderr.write(`written: ${file}\n`)
     if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
-    process.exitCode = EXIT_BY_OUTCOME[result.outcome]
+    process.exitCode = exitCode
   }
 }

@@ -21,6 +21,7 @@ import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
+import { ackTimeout } from '../../lib/errors.js'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -232,7 +233,7 @@ export const sioEngine = {
         if (!socket?.connected) return false
         if (callback === undefined) socket.emit(event, ...args)
         else if (v2) emitWithTimeout(socket, event, args, callback, timeoutMs)
-        else socket.timeout(timeoutMs).emit(event, ...args, (/** @type {Error | null} */ error, /** @type {unknown[]} */ ...answer) => callback(error ?? null, answer))
+        else socket.timeout(timeoutMs).emit(event, ...args, (/** @type {Error | null} */ error, /** @type {unknown[]} */ ...answer) => callback(ackErrorOf(socket, error), answer))
         return true
       },
 
@@ -258,6 +259,17 @@ export const sioEngine = {
 }
 
 /**
+ * socket.io-client 4's ack error, coded: it fails an ack in two ways, its timer (while the
+ * socket is still connected) or the socket's disconnect (which marks it disconnected first).
+ * @param {Socket} socket
+ * @param {Error | null} error
+ */
+function ackErrorOf (socket, error) {
+  if (error === null || error === undefined) return null
+  return socket.connected ? ackTimeout() : error
+}
+
+/**
  * socket.io-client 2 has no emit timeout: an ack with a timer of our own.
  * @param {Socket} socket
  * @param {string} event
@@ -267,7 +279,7 @@ export const sioEngine = {
  */
 function emitWithTimeout (socket, event, args, callback, timeoutMs) {
   let done = false
-  const timer = setTimeout(() => { if (!done) { done = true; callback(new Error('operation has timed out'), []) } }, timeoutMs)
+  const timer = setTimeout(() => { if (!done) { done = true; callback(ackTimeout(), []) } }, timeoutMs)
   timer.unref()
   socket.emit(event, ...args, (/** @type {unknown[]} */ ...answer) => {
     if (done) return

@@ -20,6 +20,7 @@ export async function startAppServer (t, { namespaces = ['/'], refuse = [], ackJ
   const httpServer = http.createServer()
   const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
   const counts = { joins: 0, chats: 0, lastJoinAt: 0, firstChatAt: 0 }
+  const fences = fenceJoins(io)
   for (const name of [...namespaces, ...refuse]) {
     const nsp = io.of(name)
     if (refuse.includes(name)) nsp.use((_socket, next) => next(new Error('unauthorized')))
@@ -31,6 +32,7 @@ export async function startAppServer (t, { namespaces = ['/'], refuse = [], ackJ
         const room = data?.room
         if (typeof room !== 'string' || room === 'full') return ack?.({ ok: false, error: 'no such room' })
         socket.join(room)
+        fences.acked(socket.conn)
         if (ackJoins) ack?.({ ok: true, room })
       })
       socket.on('chat', (/** @type {{ room?: string }} */ data, /** @type {((answer: unknown) => void) | undefined} */ ack) => {
@@ -53,8 +55,39 @@ export async function startAppServer (t, { namespaces = ['/'], refuse = [], ackJ
   /** Sockets of a room in a namespace. @param {string} room @param {string} [nsp] */
   const roomSize = (room, nsp = '/') => io.of(nsp).adapter.rooms.get(room)?.size ?? 0
   // The server is in a room before its ack reaches the client, and a swarm expects a room's
-  // message only of clients that know they joined: a test waits for the acks to land (a quiet
-  // second after the last join) before it sends room messages.
-  const joinsSettled = (quietMs = 1000) => waitFor(() => counts.joins > 0 && Date.now() - counts.lastJoinAt > quietMs, { timeoutMs: 15000, message: 'a quiet second after the last join' })
+  // message only of clients that know they joined: a test waits for the acks to land (every
+  // client answered a fence after its last join's ack) before it sends room messages.
+  /** @param {number} [joins] joins the server must have heard first (default: any) */
+  const joinsSettled = (joins = 1) => waitFor(() => counts.joins >= joins && fences.settled(), {
+    timeoutMs: 15000, message: () => `${joins} joins heard (have ${counts.joins}), each client past a fence after its join's ack (${fences.pending()} not yet)`
+  })
   return { io, url: `http://127.0.0.1:${port}`, counts, roomSize, joinsSettled }
+}
+
+/**
+ * Fences after join acks: once a connection's join is acked, the next Engine.IO ping the server
+ * writes on it goes out after the ack, and one connection's packets are read in order, so the
+ * client's pong to that ping says it has read the ack (and counts itself in the room). Needs
+ * a short pingInterval (this server's is 1 s).
+ * @param {import('socket.io').Server} io
+ */
+function fenceJoins (io) {
+  /** Connections with an acked join not yet fenced; pinged: a ping was written after the ack. @type {Map<object, { pinged: boolean }>} */
+  const waiting = new Map()
+  io.engine.on('connection', (/** @type {import('engine.io').Socket} */ conn) => {
+    conn.on('packetCreate', (/** @type {{ type: string }} */ packet) => {
+      const state = waiting.get(conn)
+      if (packet.type === 'ping' && state) state.pinged = true
+    })
+    conn.on('packet', (/** @type {{ type: string }} */ packet) => {
+      if (packet.type === 'pong' && waiting.get(conn)?.pinged) waiting.delete(conn)
+    })
+    conn.on('close', () => waiting.delete(conn))
+  })
+  return {
+    /** A join is acked on this connection now (its ack is written next): fence it again. @param {object} conn */
+    acked: (conn) => { waiting.set(conn, { pinged: false }) },
+    settled: () => waiting.size === 0,
+    pending: () => waiting.size
+  }
 }

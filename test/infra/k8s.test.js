@@ -36,13 +36,15 @@ const podSpec = (doc) => doc.spec.template.spec
 const containers = (doc) => [...(podSpec(doc).initContainers ?? []), ...podSpec(doc).containers]
 
 /**
- * The ioswarm command a container runs (`npx --yes ioswarm@V <command>`, in argv or in an sh -c string).
+ * The ioswarm command a container runs (`ioswarm <command>`, in argv or in an sh -c string) and
+ * the version of its image (`ioswarm:V`, built by the Dockerfile).
  * @param {any} container
  */
 function ioswarmCommand (container) {
   const words = [...(container.command ?? []), ...(container.args ?? [])].join(' ')
-  const match = /ioswarm@(\S+) (\w+)/.exec(words)
-  return match ? { version: match[1], command: match[2], words } : null
+  const match = /(?:^|\s)ioswarm (\w+)/.exec(words)
+  const image = /^ioswarm:(\S+)$/.exec(container.image ?? '')
+  return match && image ? { version: image[1], command: match[1], words } : null
 }
 
 /**
@@ -118,7 +120,7 @@ test('every IOSWARM_ variable is an option of the command its container runs; Co
       if (container.image.startsWith('redis:')) continue
       const cli = ioswarmCommand(container)
       assert.ok(cli, `${file}: ${container.name} runs ioswarm`)
-      assert.equal(cli.version, VERSION, `${file}: ioswarm@${VERSION}, the version of this package`)
+      assert.equal(cli.version, VERSION, `${file}: image ioswarm:${VERSION}, the version of this package`)
       const known = envNames(cli.command)
       for (const variable of container.env ?? []) {
         assert.ok(known.has(variable.name), `${file}: ${variable.name} is not an option of ioswarm ${cli.command} (known: ${[...known].join(' ')})`)

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { compileEventTemplate, compileJsonTemplate, compileTextTemplate } from '../../lib/template.js'
+import { compileEventCall, compileEventTemplate, compileJsonTemplate, compileTextTemplate } from '../../lib/template.js'
 
 const names = ['i', 'sim', 'room', 'rand']
 const values = { i: 7, sim: 's1', room: 'room-3', rand: 'zz', 'row.token': 'tok7', 'row.n': 42 }
@@ -47,6 +47,29 @@ test('event templates: a name, then an optional JSON payload', () => {
   assert.deepEqual(compileEventTemplate('ready', { flag: '--join', names }), { event: 'ready', payload: null })
   assert.throws(() => compileEventTemplate('', { flag: '--join', names }), /--join must be an event name, then an optional JSON template/)
   assert.throws(() => compileEventTemplate('chat {"a":', { flag: '--emit', names }), /--emit must be a JSON template/)
+})
+
+test('event calls: a JSON array (a name with spaces, any number of arguments) or EVENT <json>, rendered to the arguments', () => {
+  const chat = compileEventCall('["new message", "hi from {{i}}", {"room": "{{room}}"}, 3]', { flag: '--emit', names })
+  assert.equal(chat.event, 'new message')
+  assert.deepEqual(chat.args?.render(lookup), [`hi from ${lookup('i')}`, { room: 'room-3' }, 3])
+  assert.deepEqual(chat.args?.placeholders.sort(), ['i', 'room'])
+  assert.deepEqual(compileEventCall(' ["ready"] ', { flag: '--join', names }), { event: 'ready', args: null })
+  assert.deepEqual(compileEventCall('join {"room":"{{room}}"}', { flag: '--join', names }).args?.render(lookup), [{ room: 'room-3' }])
+  assert.deepEqual(compileEventCall('ready', { flag: '--join', names }), { event: 'ready', args: null })
+  for (const [text, message] of [
+    ['[]', /--emit must be a JSON array, the event name first/],
+    ['[7, "x"]', /--emit must be a JSON array.*: the event name is a plain string/],
+    ['["{{i}}"]', /the event name is a plain string \(no placeholder\)/],
+    ['["chat", ', /--emit must be a JSON template/],
+    [`["${'e'.repeat(201)}"]`, /--emit has an event name over 200 characters/]
+  ]) {
+    assert.throws(() => compileEventCall(/** @type {string} */ (text), { flag: '--emit', names }), (error) => {
+      assert.match(String(error), /** @type {RegExp} */ (message))
+      assert.equal(/** @type {any} */ (error).exitCode, 2)
+      return true
+    })
+  }
 })
 
 test('{{env.NAME}} where the environment is read; a clear error where it is not', () => {

@@ -45,9 +45,9 @@ for (const engine of ['sio', 'lean']) {
         event: 'none'
       })
       // Lines sent while a room member's join ack is still in flight are not expected of it: the
-      // lines checked one by one are those sent a second after the last join.
-      await server.joinsSettled()
-      const settledAt = server.counts.lastJoinAt + 1000
+      // lines checked one by one are those first received after every client read its join's ack.
+      await server.joinsSettled(6)
+      const settledAt = Date.now()
       const heard = server.counts.chats
       await waitFor(() => server.counts.chats >= Math.max(30, heard + 20), { timeoutMs: 15000, message: () => `20 more chat lines relayed (have ${server.counts.chats})` })
       const result = await swarm.stop()

@@ -74,6 +74,7 @@ test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces
   assert.ok((result.scenario?.emits?.ackTime?.count ?? 0) > 0, 'acks timed in the merged histogram')
   assert.deepEqual(result.clients.namespaces?.map((n) => [n.name, n.connects]), [['/', 6], ['/news', 6]])
   assert.match(stderr, /^copies: MISDELIVERED 2 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m)
+  assert.match(stderr, /^echo: \d+ copies of lines back to their sender \(not expected of it, not counted as received\)$/m, 'the server relays each line to its room, the sender too')
   assert.match(stderr, /^namespace \/news: connected \d, connects 6, refused 0, drops \d/m)
   assert.match(stderr, /^joins \(join\): sent 12, acked 12, failed 0, unacked 0; join time p50 /m)
   // An emit still waiting for its ack when the swarm ends is cut short (failed, with its reason): not asserted.

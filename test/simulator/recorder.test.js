@@ -173,3 +173,43 @@ test('a message some client never got has its floor end at its last receipt', ()
   assert.ok(m.floor && m.floor.cpuMs >= 20 && m.floor.cpuMs < 60, `floor ${m.floor?.cpuMs} ms: until the last receipt only`)
   assert.ok(m.floor.spreadMs <= lastMs, `spread ${m.floor.spreadMs} ms ends at the last receipt (${lastMs} ms)`)
 })
+
+test('a line is never expected of its sender: known by its id, by the string a server wraps, or by its content; a copy back is an echo', () => {
+  const recorder = createRecorder({ clients: 3, messageTimeoutMs: 60000, fields: messageFields({ idField: 'message' }) })
+  for (let i = 0; i < 3; i++) recorder.setConnected(i, true)
+  // An id at --id-field; a string the server wraps as { username, message }; a string relayed unchanged.
+  recorder.ownLine(0, [{ message: 'm1', text: 'x' }])
+  recorder.ownLine(1, ['hi from 1'])
+  recorder.ownLine(2, ['shout 2'])
+  const lines = [['chat', [{ message: 'm1', text: 'x' }]], ['new message', [{ username: 'u1', message: 'hi from 1' }]], ['shout', ['shout 2']]]
+  for (const [event, args] of /** @type {[string, unknown[]][]} */ (lines)) {
+    for (const i of [0, 1, 2]) recorder.receive(i, event, args)
+  }
+  recorder.closeAll()
+  const byEvent = Object.fromEntries(recorder.reports().map((m) => [m.event, m]))
+  for (const event of ['chat', 'new message', 'shout']) {
+    const m = byEvent[event]
+    assert.deepEqual([m.expected, m.received, m.missing, m.echo, m.duplicates], [2, 2, 0, 1, 0], `${event}: its sender's copy is an echo`)
+    assert.equal(m.relative.count, 2, `${event}: an echo is not timed`)
+  }
+  assert.match(byEvent.shout.id, /^content:/)
+})
+
+test('a storm\'s gap is told of each receipt with the recorder\'s key and the send time on this clock', () => {
+  /** @type {[number, string, number | null][]} */
+  const told = []
+  let following = true
+  const gap = { following: () => following, message: (/** @type {number} */ i, /** @type {string} */ key, /** @type {number | null} */ sentAt) => { told.push([i, key, sentAt]) } }
+  const recorder = createRecorder({ clients: 2, messageTimeoutMs: 60000, clockOffsetMs: () => 10, gap, namespace: '/a' })
+  recorder.setConnected(0, true)
+  recorder.setConnected(1, true)
+  const sentAt = 1764000000000
+  recorder.receive(0, 'broadcast', [{ id: 'b1', batch: 'x', sentAt }])
+  recorder.receive(1, 'broadcast', ['no id'])
+  following = false
+  recorder.receive(1, 'broadcast', [{ id: 'b1', batch: 'x', sentAt }])
+  recorder.closeAll()
+  const keys = recorder.reports().map((m) => m.key)
+  assert.deepEqual(told, [[0, '/a#broadcast:x/b1', sentAt - 10], [1, keys[1], null]], 'the reports\' own keys; no receipt told while no storm is followed')
+  assert.match(keys[1], /^\/a#broadcast:content:/)
+})

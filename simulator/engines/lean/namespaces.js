@@ -11,6 +11,7 @@
  */
 import { encodeConnect, encodeEvent } from './codec.js'
 import { STATE } from './client.js'
+import { ackTimeout } from '../../../lib/errors.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -75,7 +76,7 @@ export function emit (s, i, nsp, event, args, callback, timeoutMs) {
     ackId = c.nextAck++
     const id = ackId
     const timer = setTimeout(() => {
-      if (c.acks?.delete(id)) callback(new Error('operation has timed out'), [])
+      if (c.acks?.delete(id)) callback(ackTimeout(), [])
     }, timeoutMs)
     timer.unref()
     ;(c.acks ??= new Map()).set(ackId, { ns, callback, timer })

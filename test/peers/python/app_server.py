@@ -6,7 +6,8 @@ protocol as test/peers/node/app-server.js, without its faults:
   parameter token or "Authorization: Bearer" (CONNECT_ERROR "unauthorized").
 - NAMESPACES (comma-separated, default /); join / leave with {room} or a name, acked
   {ok: true, room}; chat with {room?, ...} relayed unchanged to the room (the sender too) or
-  the namespace, acked {ok: true, recipients}.
+  the namespace, acked {ok: true, recipients}; "new message" as socket.io's chat example has it:
+  relayed to everyone but the sender as {username, message}, acked {ok: true}.
 - POST /broadcast with ioswarm's body (event, room | rooms, namespace, count, intervalMs,
   round, seq, batch, size): messages {id, batch, round, seq, sentAt, room, payload}, answered
   {messages: [{id, event, sentAt, recipients, room}]}.
@@ -91,8 +92,14 @@ def handlers(ns):
         await sio.emit('chat', payload, room=room, namespace=ns)
         return {'ok': True, 'recipients': recipients}
 
+    async def new_message(sid, message=None):
+        # socket.io's chat example: the line wrapped with its sender's name, to everyone but the sender.
+        await sio.emit('new message', {'username': f'user-{sid[:6]}', 'message': message}, skip_sid=sid, namespace=ns)
+        return {'ok': True}
+
     sio.on('connect', connect, namespace=ns)
     sio.on('disconnect', disconnect, namespace=ns)
+    sio.on('new message', new_message, namespace=ns)
     sio.on('join', room_handler(True), namespace=ns)
     sio.on('leave', room_handler(False), namespace=ns)
     sio.on('chat', chat, namespace=ns)

@@ -42,6 +42,8 @@ export function launchChromium () {
  * @property {number} images img elements in the page
  * @property {string[]} headings the text of every h3, in page order
  * @property {Record<string, string[]>} tables by an h3 heading (the first of that name), the text of each cell of the tables after it, up to the next heading
+ * @property {{ scrollWidth: number, clientWidth: number } | null} overview the overview table's box (null: no overview): scrollWidth > clientWidth means a sideways scroll
+ * @property {number} pageWidth the page's scrollWidth
  */
 
 /**
@@ -49,10 +51,11 @@ export function launchChromium () {
  * @param {import('playwright-core').Browser} browser
  * @param {string} file absolute path of the HTML report
  * @param {string} [screenshot] PNG path for a full-page screenshot
+ * @param {{ width?: number }} [opts] the window's width in CSS pixels
  * @returns {Promise<PageCheck>}
  */
-export async function checkReport (browser, file, screenshot) {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 900 } })
+export async function checkReport (browser, file, screenshot, { width = 1300 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } })
   try {
     /** @type {Pick<PageCheck, 'errors' | 'requests' | 'dialogs'>} */
     const seen = { errors: [], requests: [], dialogs: [] }
@@ -71,6 +74,8 @@ export async function checkReport (browser, file, screenshot) {
         notes: [...w.document.querySelectorAll('p.no-data[data-chart]')].map((el) => el.getAttribute('data-chart')),
         images: w.document.querySelectorAll('img').length,
         headings: [...w.document.querySelectorAll('h3')].map((el) => el.textContent),
+        overview: (({ scrollWidth, clientWidth } = {}) => (scrollWidth === undefined ? null : { scrollWidth, clientWidth }))(w.document.querySelector('#overview .table-wrap') ?? undefined),
+        pageWidth: w.document.documentElement.scrollWidth,
         tables: Object.fromEntries([...w.document.querySelectorAll('section > h3')].reverse().map((h) => {
           // Every table after the heading until the next one (notes may come between).
           const cells = []

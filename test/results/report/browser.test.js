@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { buildCompareReport, buildReport } from '../../../results/report/index.js'
+import { buildAnyReport, buildCompareReport, buildReport } from '../../../results/report/index.js'
 import { checkReport, chromiumMissing, launchChromium } from './browser-harness.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
@@ -76,6 +76,51 @@ test('reports draw every chart in headless Chromium', { skip: chromiumMissing() 
       else assert.ok(page.notes.includes(name), `${name} has no data and says so`)
     }
     assert.ok(page.notes.length > 0 && page.notes.length < ALL_CHARTS.length)
+  })
+
+  await t.test('the overview table fits a 1,400-pixel window: no sideways scroll, plain or hostile, run or simulate', async () => {
+    for (const name of ['run-small', 'run-hostile', 'run-sparse', 'sim-chat', 'sim-workers']) {
+      const file = writeArtifact(`overview-${name}`, buildAnyReport(fixture(`${name}.json`)))
+      const page = await checkReport(browser, file, undefined, { width: 1400 })
+      assert.ok(page.overview, `${name}: an overview table`)
+      assert.ok(page.overview.scrollWidth <= 1400, `${name}: overview scrollWidth ${page.overview.scrollWidth} <= 1400`)
+      assert.ok(page.overview.scrollWidth <= page.overview.clientWidth, `${name}: overview ${page.overview.scrollWidth} px in a box of ${page.overview.clientWidth} px`)
+      assert.ok(page.pageWidth <= 1400, `${name}: page ${page.pageWidth} px wide`)
+    }
+  })
+
+  await t.test('simulate results (one process, --workers): every chart with data drew all its points', async () => {
+    for (const name of ['sim-chat', 'sim-workers']) {
+      const file = writeArtifact(`report-${name}`, buildAnyReport(fixture(`${name}.json`)))
+      const page = await checkReport(browser, file, `${ARTIFACTS}report-${name}.png`)
+      assertCleanPage(page)
+      const charts = KINDS.map((k) => `d1-${k}`)
+      assert.deepEqual(Object.keys(page.drawn).sort(), [...charts].sort())
+      for (const chart of charts) {
+        if (page.notes.includes(chart)) assert.equal(page.expected[chart], 0, `${chart}: a note only without data`)
+        else assert.ok(page.drawn[chart] > 0 && page.drawn[chart] === page.expected[chart], `${chart}: drew ${page.drawn[chart]} of ${page.expected[chart]}`)
+      }
+      for (const chart of ['d1-connected-transport', 'd1-relative-delay', 'd1-absolute-latency', 'd1-connect-time', 'd1-health-loop', 'd1-health-cpu']) {
+        assert.ok(!page.notes.includes(chart), `${chart} has data`)
+      }
+      assert.deepEqual(page.notes.filter((n) => n.startsWith('d1-server')).sort(), ['d1-server-load', 'd1-server-memory'], 'simulate probes no server: its charts say so')
+      const total = name === 'sim-chat' ? ['1169/1170', '1'] : ['1139/1140', '1']
+      const deliveries = page.tables['Delivery by namespace, room and event']
+      assert.deepEqual(deliveries.slice(4, 6), total, `${name}: every line, the rolled-up ones too`)
+      assert.ok(page.tables['Emits, acks and joins'].includes('120'))
+    }
+  })
+
+  await t.test('comparison across kinds: a run, a simulate result and a capacity search on one page', async () => {
+    const results = [fixture('run-small.json'), fixture('sim-chat.json'), fixture('capacity-small.json')]
+    const file = writeArtifact('compare-kinds', buildCompareReport(results, { labels: ['run', 'sim', 'search'] }))
+    const page = await checkReport(browser, file, `${ARTIFACTS}compare-kinds.png`)
+    assertCleanPage(page)
+    assert.deepEqual(Object.keys(page.drawn).sort(), ['compare-avg', 'compare-capacity', 'compare-p99'])
+    assert.equal(page.expected['compare-p99'], 2 * 2 + 1, 'two series × 2 rounds, and the simulate result\'s all messages')
+    assert.ok(page.drawn['compare-p99'] >= page.expected['compare-p99'], 'Chart.js places a bar per series and label, empty ones too')
+    assert.equal(page.drawn['compare-capacity'], page.expected['compare-capacity'])
+    assert.ok(page.drawn['compare-capacity'] > 0)
   })
 
   await t.test('comparison: both charts drew a bar per series and round', async () => {

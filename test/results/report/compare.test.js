@@ -39,3 +39,13 @@ test('the runs table shows a run\'s label, name and id once each when they are t
   assert.equal(runs.split(run.run.id).length - 1, 1, runs)
   assert.doesNotMatch(runs, /<th>label<\/th>|<th>id<\/th>/)
 })
+
+test('capacity searches compare as p99 against clients with their answers; rounds only when a run or simulate result is there', async () => {
+  const { buildCompareReport } = await import('../../../results/report/index.js')
+  const search = JSON.parse(readFileSync(new URL('../../fixtures/capacity-small.json', import.meta.url), 'utf8'))
+  const html = buildCompareReport([search, { ...search, run: { ...search.run, name: 'second' } }], { labels: ['a'] })
+  assert.match(html, /data-chart="compare-capacity"/)
+  assert.doesNotMatch(html, /data-chart="compare-avg"|<h2>Delay per round<\/h2>/)
+  assert.ok(html.includes('<td>a</td>') && html.includes('<td>second</td>'), 'a label, else the search\'s name')
+  assert.match(html, /ioswarm comparison: 2 results, 0 series/)
+})

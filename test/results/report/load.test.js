@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { checkRunResult, readRunResult } from '../../../results/report/load.js'
+import { checkResult, checkRunResult, readResult, readRunResult } from '../../../results/report/load.js'
 import { EXIT, IoswarmError } from '../../../lib/errors.js'
 
 const SMALL = fileURLToPath(new URL('../../fixtures/run-small.json', import.meta.url))
@@ -56,4 +56,27 @@ test('checkRunResult rejects what is not a run result of this schema version, sa
   for (const d of older.distributions) { delete d.deliveries; delete d.scenario; delete d.clients.namespaces }
   assert.equal(checkRunResult(older, 'x.json'), older, 'a result older than the scenario fields reads')
   assert.equal(checkRunResult(good, 'x.json'), good)
+})
+
+test('readResult reads every kind a report reads, each as a report reads it', async () => {
+  const fixtures = (/** @type {string} */ name) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url))
+  assert.equal((await readResult(SMALL)).kind, 'run')
+  const sim = await readResult(fixtures('sim-chat.json'))
+  assert.equal(sim.kind, 'simulator')
+  assert.equal(sim.result.kind, 'run', 'a simulate result is read as a run of one simulator')
+  const workers = await readResult(fixtures('sim-workers.json'))
+  assert.equal(workers.kind === 'simulator' && workers.result.from?.workers, 2)
+  assert.equal((await readResult(fixtures('capacity-small.json'))).kind, 'capacity')
+})
+
+test('checkResult names what is missing in a simulate or capacity result, and any kind it does not read', async () => {
+  const read = (/** @type {string} */ name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
+  await rejectsInput(() => checkResult({ kind: 'window', schemaVersion: 1 }, 'x.json'), /^x\.json is not an ioswarm result: "kind" is "window", expected one of "run", "simulator", "capacity"$/)
+  await rejectsInput(() => checkResult({ ...read('sim-chat.json'), schemaVersion: 2 }, 'x.json'), /has schemaVersion 2/)
+  await rejectsInput(() => checkResult({ ...read('sim-chat.json'), messages: null }, 'x.json'), /^x\.json has no "messages" array$/)
+  await rejectsInput(() => checkResult({ ...read('sim-chat.json'), health: { samples: [] } }, 'x.json'), /^x\.json has no "health" object with samples and a summary$/)
+  await rejectsInput(() => checkResult({ ...read('sim-chat.json'), clock: undefined }, 'x.json'), /^x\.json has no "clock" object$/)
+  await rejectsInput(() => checkResult({ ...read('capacity-small.json'), steps: {} }, 'x.json'), /^x\.json has no "steps" array$/)
+  await rejectsInput(() => checkResult({ ...read('capacity-small.json'), swarm: null }, 'x.json'), /^x\.json has no "run", "swarm" or "target" object$/)
+  await rejectsInput(() => checkResult({ ...read('run-small.json'), distributions: null }, 'x.json'), /^x\.json has no "distributions" array$/)
 })
