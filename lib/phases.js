@@ -16,7 +16,8 @@ import { parseRate } from './cli-options/scenario.js'
  */
 
 /** What a step may be, said by every refusal. */
-const ALLOWED = '"ramp DURATION to CLIENTS" or "hold DURATION", separated by commas: \'ramp 60s to 2000, hold 3m, ramp 20s to 0\''
+const ALLOWED = '"ramp DURATION to CLIENTS" or "hold DURATION", each optionally followed by "at RATE" (--emit\'s rate in the step, as --emit-rate: 2/s), ' +
+  'separated by commas: \'ramp 60s to 2000, hold 3m at 2/s, ramp 20s to 0\''
 const STEP = /^(ramp|hold)\s+(\S+)(?:\s+to\s+(\S+))?(?:\s+at\s+(\S+))?$/i
 
 /** Most clients a ramp may go to (one simulator's --clients bound). */

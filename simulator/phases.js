@@ -28,16 +28,16 @@ const REPLACED = /** @type {const} */ ([
  * The normaliser's check of --phases against the flags it replaces, and what it sets instead
  * (the swarm's size: the largest target; no first ramp; the run lasts the profile's total).
  * @param {Record<string, unknown>} input raw values (given or not)
- * @param {{ phases: Phase[] | null }} parsed
+ * @param {{ phases: Phase[] | null, emit: string | null }} parsed
  * @returns {{ clients?: number, rampMs?: number, durationMs?: number }} empty without --phases
  */
-export function checkPhases (input, { phases }) {
+export function checkPhases (input, { phases, emit }) {
   if (!phases) return {}
   for (const [key, flag, why] of REPLACED) {
     if (input[key] !== undefined && input[key] !== null) throw invalidOption('--phases', `cannot go with ${flag} (${why}): drop ${flag}`)
   }
-  if (phases.some((p) => p.emitIntervalMs !== undefined)) {
-    throw invalidOption('--phases', 'with "at RATE" (an emit rate per phase) is not applied yet: give the rate with --emit-rate for the whole run')
+  if (phases.some((p) => p.emitIntervalMs !== undefined) && !emit) {
+    throw invalidOption('--phases', '"at RATE" sets the rate of --emit in a step: give --emit (and --emit-rate for the steps without one)')
   }
   return { clients: maxClientsOf(phases), rampMs: 0, durationMs: totalMsOf(phases) }
 }
@@ -47,8 +47,10 @@ export function checkPhases (input, { phases }) {
  * before it (on the monotonic clock, so late timers do not add up).
  * @param {Phase[]} phases
  * @param {ReturnType<typeof import('./resize.js').createSizer>} sizer a swarm opened with 0 clients
+ * @param {{ emitIntervalMs: number, setEmitInterval: (ms: number) => void }} [emits] --emit's rate (--emit-rate) and how to change it, for steps `at RATE`
  */
-export function followPhases (phases, sizer) {
+export function followPhases (phases, sizer, emits) {
+  const rated = phases.some((p) => p.emitIntervalMs !== undefined)
   const startedMono = monotonicMs()
   /** @type {PhaseStep[]} */
   const steps = []
@@ -69,6 +71,8 @@ export function followPhases (phases, sizer) {
     const from = sizer.target()
     const to = phase.to ?? from
     steps.push({ kind: phase.kind, startMs: nowMs, endMs: 0, from, to, closed: 0, ...(phase.emitIntervalMs === undefined ? {} : { emitIntervalMs: phase.emitIntervalMs }) })
+    // A step without `at RATE` emits at --emit-rate.
+    if (rated && emits) emits.setEmitInterval(phase.emitIntervalMs ?? emits.emitIntervalMs)
     if (to > from) sizer.resize(to, phase.durationMs)
     if (to < from) closing = rampDown(from, to, phase.durationMs, steps[n])
     atMs += phase.durationMs

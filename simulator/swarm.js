@@ -101,7 +101,7 @@ export async function startSwarm (options, hooks = {}) {
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
-  const phases = options.phases ? followPhases(options.phases, sizer) : null
+  const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
   hooks.onResizable?.(sizer.resize)
   const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   const clients = swarm.tracker.counts()

@@ -197,7 +197,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'none: --clients over --ramp, then held until --duration',
     describe: 'A load profile, as k6 stages or Artillery phases: \'ramp 60s to 2000, hold 3m, ramp 30s to 5000, hold 3m, ramp 20s to 0\'. ' +
       'ramp DURATION to CLIENTS opens (or gracefully closes: a Socket.IO disconnect, counted apart from drops) clients spread over the step; ' +
-      'hold DURATION stays. The swarm starts with 0 clients; its size is the largest ramp target and the run ends after the last step, so ' +
+      'hold DURATION stays; either may end in "at RATE", --emit\'s rate in that step (as --emit-rate: hold 3m at 2/s; steps without one use --emit-rate). The swarm starts with 0 clients; its size is the largest ramp target and the run ends after the last step, so ' +
       '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers',
     parse: parsePhases
   },

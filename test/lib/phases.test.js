@@ -31,7 +31,7 @@ test('an emit rate per step is read in --emit-rate\'s form', () => {
 test('a bad step is refused naming --phases, the step and what is allowed', () => {
   /** @type {[string, RegExp][]} */
   const cases = [
-    ['jump 5s', /^--phases step 1 must be "ramp DURATION to CLIENTS" or "hold DURATION", separated by commas.*got "jump 5s"$/],
+    ['jump 5s', /^--phases step 1 must be "ramp DURATION to CLIENTS" or "hold DURATION", each optionally followed by "at RATE".*, separated by commas.*got "jump 5s"$/],
     ['ramp to 5', /^--phases step 1 must be "ramp DURATION to CLIENTS".*got "ramp to 5"$/],
     ['hold', /^--phases step 1 must be .*got "hold"$/],
     ['ramp 5s to 3, hold', /^--phases step 2 must be .*got "hold"$/],

@@ -51,9 +51,11 @@ test('the swarm follows --phases: the server\'s count is each hold\'s target, ra
   const steps = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (result.phases)
   assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 6, 0], ['hold', 6, 6, 0], ['ramp', 6, 2, 4], ['hold', 2, 2, 0]])
   for (let n = 1; n < steps.length; n++) assert.equal(steps[n].startMs, steps[n - 1].endMs, 'steps follow each other')
-  // The run lasts the phases' total (6 s), each step its own length (timers: a little late, never early).
-  for (const [n, ms] of [2000, 2000, 1000, 1000].entries()) {
-    assert.ok(steps[n].endMs - steps[n].startMs >= ms - 5 && steps[n].endMs - steps[n].startMs < ms + 1000, `step ${n + 1} lasted ${steps[n].endMs - steps[n].startMs} ms`)
+  // Each step starts at the total of those before it (timers: a little late, never early, and
+  // a late one does not delay the next) and the run lasts the phases' total, 6 s.
+  for (const [n, atMs] of [0, 2000, 4000, 5000, 6000].entries()) {
+    const sinceMs = (n < steps.length ? steps[n].startMs : steps[n - 1].endMs) - steps[0].startMs
+    assert.ok(sinceMs >= atMs - 5 && sinceMs < atMs + 1000, `step ${n + 1} at ${sinceMs} ms`)
   }
   // The server's own count, at the end of each hold, is the hold's target; never more than the largest.
   assert.equal(seen.at(steps[1].endMs), 6, `at the end of hold 6: ${JSON.stringify(seen.log)}`)
@@ -103,17 +105,44 @@ test('with --session-lifetime, a client a ramp-down closed gets no new session i
   assert.ok(/** @type {number} */ (result.churn?.sessionsClosed) >= 1, 'client 0 churned')
 })
 
+test('a step `at RATE` sets --emit\'s rate while it lasts; the steps without one emit at --emit-rate', async (t) => {
+  const server = await startTestServer(t)
+  /** @type {number[]} */
+  const lines = []
+  server.io.of('/').on('connection', (socket) => socket.on('chat', () => lines.push(Date.now())))
+  const result = await runSwarm({
+    url: server.url,
+    engine: 'lean',
+    phases: 'ramp 0s to 4, hold 1500ms, hold 1500ms at 20/s, hold 1500ms',
+    emit: 'chat {"text":"hi"}',
+    emitRate: '1/10s',
+    emitTiming: 'fixed'
+  })
+  const ran = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (result.phases)
+  assert.deepEqual(ran.map((s) => s.emitIntervalMs), [undefined, undefined, 50, undefined])
+  /** @param {number} from @param {number} to */
+  const between = (from, to) => lines.filter((at) => at > from && at <= to).length
+  // 4 clients at 20/s for 1.5 s: 120 lines expected; at 1/10s: under one each per step.
+  // (Lines already on the wire when a step changes the rate land in the next 100 ms.)
+  const fast = between(ran[2].startMs, ran[2].endMs + 100)
+  assert.ok(fast >= 60 && fast <= 140, `at 20/s: ${fast} lines`)
+  assert.ok(between(ran[0].startMs, ran[1].endMs) <= 4, `before: ${between(ran[0].startMs, ran[1].endMs)} lines`)
+  assert.ok(between(ran[3].startMs + 100, ran[3].endMs) <= 4, `after: ${between(ran[3].startMs + 100, ran[3].endMs)} lines`)
+  assert.equal(result.scenario?.emits?.sent, lines.length, 'every line sent reached the server')
+})
+
 test('bad --phases, or --phases with a flag it replaces, exits 2 naming the flags before any socket opens', async (t) => {
   const url = ['--url', 'http://127.0.0.1:1']
   /** @type {[string[], RegExp][]} */
   const cases = [
-    [['--phases', 'jump 5s'], /--phases step 1 must be "ramp DURATION to CLIENTS" or "hold DURATION", separated by commas: 'ramp 60s to 2000, hold 3m, ramp 20s to 0'; got "jump 5s"/],
+    [['--phases', 'jump 5s'], /--phases step 1 must be "ramp DURATION to CLIENTS" or "hold DURATION", each optionally followed by "at RATE" \(--emit's rate in the step, as --emit-rate: 2\/s\), separated by commas: 'ramp 60s to 2000, hold 3m at 2\/s, ramp 20s to 0'; got "jump 5s"/],
     [['--phases', 'ramp to 5'], /--phases step 1 must be "ramp DURATION to CLIENTS".*; got "ramp to 5"/],
     [['--phases', 'hold'], /--phases step 1 must be .*; got "hold"/],
     [['--phases', 'ramp 2s to 5', '--duration', '10s'], /--phases cannot go with --duration \(the run lasts the phases' total\): drop --duration/],
     [['--phases', 'ramp 2s to 5', '--ramp', '1s'], /--phases cannot go with --ramp/],
     [['--phases', 'ramp 2s to 5', '-c', '5'], /--phases cannot go with --clients \(the swarm's size is the largest ramp target\)/],
-    [['--phases', 'ramp 2s to 5 at 2/s'], /--phases with "at RATE" \(an emit rate per phase\) is not applied yet/]
+    [['--phases', 'ramp 2s to 5 at 2/s'], /--phases "at RATE" sets the rate of --emit in a step: give --emit/],
+    [['--phases', 'ramp 2s to 5 at fast', '--emit', 'chat {}'], /--phases step 1 must be a rate per client such as 1\/10s/]
   ]
   for (const [args, message] of cases) {
     const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', ...url, ...args])
