@@ -10,11 +10,12 @@
  * the drain time of one broadcast (first to last receipt in the client process).
  *
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
- *                         [--engines lean,sio] [--transports websocket,polling]
+ *                         [--engines lean,sio] [--transports websocket,polling] [--cookie-bytes 0]
  *                         [--artillery-bin PATH] [--artillery-rate 100] [--artillery-baseline 50]
  * (engines: lean, lean-builtin, sio, websocket, websocket-builtin, artillery: Artillery's socketio
  * engine, artillery-ws: its ws engine, memory and connect CPU only, see artillery-case.js;
- * the plain WebSocket engines run on the websocket transport only)
+ * the plain WebSocket engines run on the websocket transport only; --cookie-bytes N: the server's
+ * handshake sets a cookie `name=value` of N bytes, which every client keeps in its jar)
  */
 import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -48,6 +49,7 @@ async function runParent () {
       'payload-bytes': { type: 'string', default: '100' },
       engines: { type: 'string', default: 'lean,sio' },
       transports: { type: 'string', default: 'websocket,polling' },
+      'cookie-bytes': { type: 'string', default: '0' },
       'artillery-bin': { type: 'string' },
       'artillery-rate': { type: 'string', default: '100' },
       'artillery-baseline': { type: 'string', default: '50' }
@@ -59,6 +61,15 @@ async function runParent () {
   const payload = makePayload(Number(values['payload-bytes']))
   const httpServer = createServer()
   const io = new Server(httpServer)
+  const cookieBytes = Number(values['cookie-bytes'])
+  if (cookieBytes > 0) {
+    // Each client's own value (as a balancer's or a session's cookie), so no string is shared between jars.
+    let n = 0
+    io.engine.on('initial_headers', (/** @type {Record<string, unknown>} */ headers) => {
+      const value = `${(n++).toString(36)}${'x'.repeat(cookieBytes)}`.slice(0, Math.max(1, cookieBytes - 3))
+      headers['set-cookie'] = [`ck=${value}; Path=/`]
+    })
+  }
   httpServer.listen(0, '127.0.0.1')
   await once(httpServer, 'listening')
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
@@ -72,7 +83,7 @@ async function runParent () {
       const target = isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
       const result = engine.startsWith('artillery')
         ? await artilleryCase(target, engine === 'artillery-ws' ? 'ws' : 'socketio', transport, clients, values)
-        : { ...await runCase({ emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload }), payloadBytes: payload.length }
+        : { ...await runCase({ emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload }), payloadBytes: payload.length, cookieBytes }
       process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, host: hostFacts() })}\n`)
     }
   }
@@ -192,6 +203,8 @@ async function runCase ({ emit, url, engine, transport, clients, broadcasts, war
     rssPerClientSecondHalfBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssHalfBytes) / Math.max(1, connected.connected - connected.half)) : null,
     // The whole client process with N clients (after GC): beside Artillery's rssAtClientsBytes, fixed cost included.
     rssAtClientsBytes: connected ? connected.rssAfterBytes : null,
+    // V8 heap per client (after gc): finer than RSS for what a field or a small object costs.
+    heapPerClientBytes: connected ? Math.round((connected.heapAfterBytes - connected.heapBeforeBytes) / Math.max(1, connected.connected)) : null,
     connectCpuUsPerClient: connected ? Math.round(connected.connectCpuUs / Math.max(1, connected.connected)) : null,
     cpuUsPerFrame: report ? round1(report.cpuUs / Math.max(1, report.frames)) : null,
     cpuSystemUsPerFrame: report ? round1(report.cpuSystemUs / Math.max(1, report.frames)) : null,
@@ -269,6 +282,7 @@ function start ({ url, engine, transport, clients }, onBroadcast) {
   let phaseCpu = process.cpuUsage()
   let rssHalfBytes = 0
   const rssBeforeBytes = settledRss()
+  const heapBeforeBytes = process.memoryUsage().heapUsed
   const phase = (/** @type {number} */ from, /** @type {number} */ to) => {
     phaseStart = performance.now()
     phaseCpu = process.cpuUsage()
@@ -286,7 +300,8 @@ function start ({ url, engine, transport, clients }, onBroadcast) {
     if (reported) return
     reported = true
     endPhase()
-    process.send?.({ type: 'connected', connected, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes: settledRss(), half })
+    const rssAfterBytes = settledRss()
+    process.send?.({ type: 'connected', connected, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes, heapBeforeBytes, heapAfterBytes: process.memoryUsage().heapUsed, half })
   }
   function onConnect () {
     connected++

@@ -8,7 +8,7 @@ import { formatCounts } from '../lib/format.js'
 import { formatPhases } from '../lib/phases.js'
 import { redactUrl } from '../lib/redis.js'
 import { simulatorId } from './collector-link.js'
-import { formatProgress, formatSimSummary } from './format.js'
+import { INSECURE_WARNING, formatProgress, formatSimSummary } from './format.js'
 import { runLinkedSwarm } from './linked.js'
 import { normalizeSimOptions } from './options.js'
 import { runWorkers } from './workers.js'
@@ -77,7 +77,7 @@ async function runOne (options, link, quiet, signal, metrics) {
       onMessage: metrics ? (report) => metrics.observeMessage(options.id, report) : undefined,
       onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
-        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : [])])
+        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])])
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`

@@ -7,6 +7,7 @@
  */
 import msgpackParser from 'socket.io-msgpack-parser'
 import { connectErrorMessage, encodePayloadV3, splitPayloadV3 } from './engines/lean/codec.js'
+import { inspectionSession } from './sessions/inspection.js'
 
 /**
  * @typedef {object} Diagnosis
@@ -15,8 +16,10 @@ import { connectErrorMessage, encodePayloadV3, splitPayloadV3 } from './engines/
  */
 
 /**
- * @param {{ url: string, path: string, query?: Record<string, string>, headers?: Record<string, string>, auth?: Record<string, unknown>, namespace: string, parser: string, eio: 3 | 4, timeoutMs?: number }} options
- *   query, headers and auth: the first client's (--query, --header, --auth), so a server that wants them does not refuse the first contact
+ * @param {{ url: string, path: string, query?: Record<string, string>, headers?: Record<string, string>, auth?: Record<string, unknown>, namespace: string, parser: string, eio: 3 | 4, timeoutMs?: number,
+ *   http?: import('./sessions/inspection.js').InspectionSession }} options
+ *   query, headers and auth: the first client's (--query, --header, --auth), so a server that wants them does not refuse the first contact;
+ *   http: the first client's headers, cookies and TLS trust (default: `headers` alone)
  * @returns {Promise<Diagnosis>}
  */
 export async function diagnoseConnect (options) {
@@ -41,13 +44,13 @@ export async function diagnoseConnect (options) {
  * @param {string} parser
  * @returns {Promise<{ kind: 'connected' | 'refused' | 'closed' | 'unknown', message?: string }>}
  */
-async function tryConnect ({ url, path, query = {}, headers = {}, auth, namespace, eio, timeoutMs = 3000 }, parser) {
+async function tryConnect ({ url, path, query = {}, headers = {}, auth, namespace, eio, timeoutMs = 3000, http = inspectionSession({ url, path }, { headers }) }, parser) {
   const base = new URL(path, url)
   const params = { ...query, EIO: String(eio), transport: 'polling' }
   base.search = new URLSearchParams(params).toString()
   const signal = AbortSignal.timeout(timeoutMs)
   try {
-    const packets = split(await (await fetch(base, { signal, headers })).text(), eio)
+    const packets = split(await (await http.fetch(base, { signal })).text(), eio)
     const open = packets?.[0]
     if (!packets || !open?.startsWith('0')) return { kind: 'unknown' }
     const sid = JSON.parse(open.slice(1)).sid
@@ -58,9 +61,9 @@ async function tryConnect ({ url, path, query = {}, headers = {}, auth, namespac
     // Socket.IO v2 has no CONNECT payload: auth goes with v4+ only.
     const data = eio === 3 || auth === undefined ? '' : JSON.stringify(auth)
     const connect = parser === 'msgpack' ? `b${Buffer.from(msgpackEncode(namespace, eio === 3 ? undefined : auth)).toString('base64')}` : `40${namespace === '/' ? '' : `${namespace},`}${data}`
-    await (await fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal, headers })).text()
-    const reply = split(await (await fetch(session, { signal, headers })).text(), eio) ?? []
-    await fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal, headers }).then((r) => r.text(), () => {})
+    await (await http.fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal })).text()
+    const reply = split(await (await http.fetch(session, { signal })).text(), eio) ?? []
+    await http.fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal }).then((r) => r.text(), () => {})
     return classify(reply, parser) ?? { kind: 'unknown' }
   } catch {
     return { kind: 'unknown' }

@@ -4,6 +4,8 @@
  * events it listens to, each client's identity, the server's Engine.IO version.
  */
 
+import { tlsTrust } from '../lib/tls.js'
+
 /**
  * @typedef {Omit<import('./engines/types.js').EngineOptions, 'url'>} PoolOptions every destination's engine options but its URL
  */
@@ -34,7 +36,8 @@ export function engineOptions (options, { namespaces, events, identity, eio }) {
     query: options.query,
     identity,
     subprotocols: options.subprotocols,
-    match: options.match
+    match: options.match,
+    tls: tlsTrust(options)
   }
 }
 

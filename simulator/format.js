@@ -5,6 +5,7 @@
 import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
+import { certificateHint } from '../lib/tls.js'
 import { formatCopies, formatEcho, formatNamespaces, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
@@ -26,11 +27,27 @@ export function formatProgress (p) {
 }
 
 /**
+ * What to do about connect errors that were certificate failures (`websocket error
+ * (DEPTH_ZERO_SELF_SIGNED_CERT)`, …), or '' when none was.
+ * @param {Record<string, number>} errors connect errors by reason
+ */
+export function certificateAdvice (errors) {
+  for (const reason in errors) {
+    const hint = certificateHint(/\(([A-Z_]+)\)$/.exec(reason)?.[1])
+    if (hint) return `TLS: ${hint}`
+  }
+  return ''
+}
+
+/** What --insecure prints, in the summary and when the swarm starts. */
+export const INSECURE_WARNING = 'INSECURE: TLS certificates were NOT verified (--insecure): any server, or anyone in between, was accepted'
+
+/**
  * @param {import('../lib/schema.js').SimResult} r
  */
 export function formatSimSummary (r) {
   const c = r.clients
-  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null, protocol?: string }} */ (r.options)
+  const opts = /** @type {{ url?: string, transport?: string, wsClient?: string | null, protocol?: string, insecure?: boolean }} */ (r.options)
   const lines = [
     opts.protocol === 'websocket'
       ? `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
@@ -38,6 +55,7 @@ export function formatSimSummary (r) {
         `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
     `${r.phases ? formatPhaseSteps(r.phases, r.rampedDown ?? 0) : `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})`}${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
+    ...(opts.insecure ? [INSECURE_WARNING] : []),
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
@@ -47,6 +65,8 @@ export function formatSimSummary (r) {
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]
+  const tls = certificateAdvice(c.errors)
+  if (tls) lines.push(tls)
   const tooLarge = (c.disconnects[PAYLOAD_TOO_LARGE] ?? 0) + (c.errors[PAYLOAD_TOO_LARGE] ?? 0)
   if (tooLarge > 0) {
     const limit = /** @type {{ maxPayloadBytes?: number }} */ (r.options).maxPayloadBytes

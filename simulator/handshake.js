@@ -7,6 +7,8 @@
 import WebSocket from 'ws'
 import { EIO_PACKET } from '../lib/protocol.js'
 import { reasonKey } from '../lib/reasons.js'
+import { certificateHint } from '../lib/tls.js'
+import { inspectionSession } from './sessions/inspection.js'
 
 /**
  * @typedef {object} Handshake
@@ -18,16 +20,18 @@ import { reasonKey } from '../lib/reasons.js'
  */
 
 /**
- * @param {{ url: string, path: string, query?: Record<string, string>, headers?: Record<string, string>, timeoutMs?: number }} options
- *   query and headers: the first client's, for servers that check them before the handshake
+ * @param {{ url: string, path: string, query?: Record<string, string>, headers?: Record<string, string>, timeoutMs?: number,
+ *   http?: import('./sessions/inspection.js').InspectionSession }} options
+ *   query and headers: the first client's, for servers that check them before the handshake; http: the first
+ *   client's headers, cookies and TLS trust (sessions/inspection.js; default: `headers` alone)
  * @returns {Promise<Handshake>}
  */
-export async function probeHandshake ({ url, path, query = {}, headers = {}, timeoutMs = 5000 }) {
+export async function probeHandshake ({ url, path, query = {}, headers = {}, timeoutMs = 5000, http = inspectionSession({ url, path }, { headers }) }) {
   const base = new URL(path, url)
   base.search = new URLSearchParams({ ...query, EIO: '4', transport: 'polling' }).toString()
   let pollingError
   try {
-    const response = await fetch(base, { signal: AbortSignal.timeout(timeoutMs), headers })
+    const response = await http.fetch(base, { signal: AbortSignal.timeout(timeoutMs) })
     const body = await response.text()
     // An Engine.IO v3 server (socket.io 2.x) ignores EIO=4 and frames packets as `<length>:<packet>`.
     const v3 = /^(\d+):0/.exec(body)
@@ -36,7 +40,7 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
       const closeUrl = new URL(base)
       closeUrl.searchParams.set('sid', open.sid)
       if (v3) closeUrl.searchParams.set('EIO', '3')
-      await fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs), headers }).then((r) => r.text(), () => {})
+      await http.fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
       return open.handshake
     }
     // The body is the server's text, shown in results and on the terminal: tags and line
@@ -47,7 +51,7 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
     pollingError = error
   }
   try {
-    return await probeWebSocket(base, timeoutMs, headers)
+    return await probeWebSocket(base, timeoutMs, http.webSocketOptions())
   } catch (error) {
     throw handshakeFailure(`${base.origin}${base.pathname}`, pollingError, error, timeoutMs)
   }
@@ -90,15 +94,15 @@ function isTimeout (error) {
 /**
  * @param {URL} base
  * @param {number} timeoutMs
- * @param {Record<string, string>} headers
+ * @param {import('ws').ClientOptions} options headers, TLS
  * @returns {Promise<Handshake>}
  */
-function probeWebSocket (base, timeoutMs, headers) {
+function probeWebSocket (base, timeoutMs, options) {
   const wsUrl = new URL(base)
   wsUrl.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:'
   wsUrl.searchParams.set('transport', 'websocket')
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, { handshakeTimeout: timeoutMs, headers })
+    const socket = new WebSocket(wsUrl, { ...options, handshakeTimeout: timeoutMs })
     const timer = setTimeout(() => { socket.terminate(); reject(new Error('timed out')) }, timeoutMs)
     /** @type {string | null} */
     let open = null
@@ -154,7 +158,9 @@ function reason (error) {
   // fetch's AbortSignal.timeout rejects with a DOMException whose numeric code (23) says nothing.
   if (isTimeout(error)) return 'timed out'
   const err = /** @type {{ cause?: { code?: string }, code?: string, message?: string }} */ (error)
-  return err?.cause?.code ?? err?.code ?? err?.message ?? String(error)
+  const code = err?.cause?.code ?? err?.code
+  const hint = certificateHint(code)
+  return hint ? `${code}: ${hint}` : code ?? err?.message ?? String(error)
 }
 
 /**

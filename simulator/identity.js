@@ -10,7 +10,7 @@ import { invalidOption } from '../lib/errors.js'
 import { roomName } from '../lib/protocol.js'
 import { loadFeeder } from '../lib/feeder.js'
 import { compileJsonTemplate, compileMessageTemplate, compileTextTemplate } from '../lib/template.js'
-import { parseHeaders, parseQueryTemplate } from '../lib/cli-options/scenario.js'
+import { parseCookies, parseHeaders, parseQueryTemplate } from '../lib/cli-options/scenario.js'
 
 /** Placeholders of a client's templates. */
 export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
@@ -21,6 +21,7 @@ export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
  * @property {Record<string, unknown>} [auth] the CONNECT packet's payload
  * @property {Record<string, string>} [query] handshake query parameters (besides the URL's)
  * @property {Record<string, string>} [headers] on every polling request and the WebSocket upgrade
+ * @property {Record<string, string>} [cookies] --cookie: what the client's jar starts with (name → value)
  * @property {string} [openMessage] what a plain WebSocket client sends once open (--send-on-open), rendered
  */
 
@@ -46,7 +47,7 @@ export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
  */
 
 /**
- * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], sendOnOpen?: string | null, feeder?: string | null, rooms?: number | null, room?: string | null, clientOffset?: number }} options
+ * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], cookies?: string[], sendOnOpen?: string | null, feeder?: string | null, rooms?: number | null, room?: string | null, clientOffset?: number }} options
  *   normalised simulator options
  * @param {{ simId: string, env?: NodeJS.ProcessEnv }} context env: what {{env.NAME}} reads (default: this process's environment)
  * @returns {Identities}
@@ -56,13 +57,14 @@ export function compileIdentities (options, { simId, env = process.env }) {
   const hasRooms = Boolean(options.rooms || options.room)
   const names = hasRooms ? CLIENT_PLACEHOLDERS : CLIENT_PLACEHOLDERS.filter((n) => n !== 'room')
   const rules = (/** @type {string} */ flag, /** @type {readonly string[]} */ allowed = names) => ({ flag, names: allowed, rowFields: feeder ? feeder.fields : null, env: true })
-  for (const [flag, text] of [['--auth', options.auth], ['--query', options.queryTemplate], ['--header', (options.headers ?? []).join('\n')], ['--send-on-open', options.sendOnOpen]]) {
+  for (const [flag, text] of [['--auth', options.auth], ['--query', options.queryTemplate], ['--header', (options.headers ?? []).join('\n')], ['--cookie', (options.cookies ?? []).join('\n')], ['--send-on-open', options.sendOnOpen]]) {
     if (!hasRooms && text && /\{\{\s*room\s*\}\}/.test(text)) throw invalidOption(/** @type {string} */ (flag), 'uses {{room}}, which needs --rooms R or --room TEMPLATE')
   }
   if (options.auth && !options.auth.trim().startsWith('{')) throw invalidOption('--auth', `must be a JSON object template such as '{"token":"{{row.token}}"}', got ${JSON.stringify(options.auth)}`)
   const auth = options.auth ? compileJsonTemplate(options.auth, rules('--auth')) : null
   const query = parseQueryTemplate(options.queryTemplate, '--query').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--query'))]))
   const headers = parseHeaders(options.headers, '--header').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--header'))]))
+  const cookies = parseCookies(options.cookies, '--cookie').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--cookie'))]))
   const openMessage = options.sendOnOpen ? compileMessageTemplate(options.sendOnOpen, rules('--send-on-open')) : null
   const room = options.room ? compileTextTemplate(options.room, rules('--room', CLIENT_PLACEHOLDERS.filter((n) => n !== 'room'))) : null
   const offset = options.clientOffset ?? 0
@@ -95,6 +97,7 @@ export function compileIdentities (options, { simId, env = process.env }) {
     if (auth) identity.auth = /** @type {Record<string, unknown>} */ (auth.render(lookup))
     if (query.length > 0) identity.query = Object.fromEntries(query.map(([k, v]) => [k, String(v.render(lookup))]))
     if (headers.length > 0) identity.headers = Object.fromEntries(headers.map(([k, v]) => [k, String(v.render(lookup))]))
+    if (cookies.length > 0) identity.cookies = Object.fromEntries(cookies.map(([k, v]) => [k, String(v.render(lookup))]))
     if (openMessage) identity.openMessage = String(openMessage.render(lookup))
     return identity
   }
@@ -104,7 +107,7 @@ export function compileIdentities (options, { simId, env = process.env }) {
     const row = feeder ? Object.fromEntries(feeder.fields.map((f) => [f, lookup(`row.${f}`)])) : null
     return { i: offset + i, local: i, sim: simId, room: roomOf(i), row }
   }
-  const personal = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v)].some((t) => t !== null && t.placeholders.length > 0)
+  const personal = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v), ...cookies.map(([, v]) => v)].some((t) => t !== null && t.placeholders.length > 0)
   const shared = personal ? null : render(0)
   return {
     of: shared ? () => shared : render,
@@ -121,14 +124,14 @@ export function compileIdentities (options, { simId, env = process.env }) {
  * The identity the engines render at each connection attempt, and the one inspection sends
  * for the first client: a scenario's identity() over the options' templates. Undefined when
  * no client sends anything of its own (the engines then render nothing per attempt).
- * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], sendOnOpen?: string | null }} options
+ * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], cookies?: string[], sendOnOpen?: string | null }} options
  * @param {Identities} identities
  * @param {((i: number) => ClientIdentity) | null} [scenario] a scenario's identity (scenarioIdentity)
  * @returns {((i: number) => ClientIdentity) | undefined}
  */
 export function handshakeIdentity (options, identities, scenario = null) {
   if (scenario) return scenario
-  return options.auth || options.queryTemplate || options.headers?.length || options.sendOnOpen ? identities.of : undefined
+  return options.auth || options.queryTemplate || options.headers?.length || options.cookies?.length || options.sendOnOpen ? identities.of : undefined
 }
 
 /**

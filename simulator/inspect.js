@@ -19,6 +19,7 @@ import { probeHandshake } from './handshake.js'
 import { compileIdentities, handshakeIdentity, scenarioIdentity } from './identity.js'
 import { loadScenario } from './scenario.js'
 import { webSocketServerInfo } from './websocket-options.js'
+import { inspectionSession } from './sessions/inspection.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult['server']} ServerInfo
@@ -83,7 +84,9 @@ export async function firstIdentity (options, env) {
 async function lookOnce (options, first, timeoutMs) {
   const forced = options.eio ?? null
   const query = { ...options.query, ...first.query }
-  const at = { url: options.url, path: options.path, query, headers: first.headers, timeoutMs }
+  // The first client's headers, cookies (a jar across both looks, as a cookie-sticky balancer needs) and TLS trust.
+  const http = inspectionSession(options, first)
+  const at = { url: options.url, path: options.path, query, headers: first.headers, timeoutMs, http }
   try {
     const handshake = await probeHandshake(at)
     const eio = forced ?? handshake.eio
@@ -118,6 +121,8 @@ async function lookOnce (options, first, timeoutMs) {
       protocol: protocolName(eio)
     }
     return { server, handshakeError: err.message, fault: err.fault ?? null }
+  } finally {
+    await http.close()
   }
 }
 

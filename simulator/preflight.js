@@ -84,15 +84,17 @@ function shareOf (mix, pick) {
 export function checkPreflight (need, limits) {
   // socket.io-client's polling holds a GET and, at times, a POST connection per client. The
   // lean engine polls on one connection per client and posts over a bounded pool per
-  // destination; only its upgrading clients hold two sockets for a while.
+  // destination and source address (a client's POSTs leave from its own address); only its
+  // upgrading clients hold two sockets for a while.
   const lean = need.engine === 'lean'
   const socketsPerClient = 1 + (lean ? need.upgradeShare ?? need.pollingShare : need.pollingShare)
   const postPool = lean && need.pollingShare > 0 ? POST_CONNECTIONS : 0
   const perProcess = Math.ceil(need.clients / need.processes)
-  const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + postPool * need.destinations + FD_MARGIN
-  // Ports are per (source address, destination): the clients spread over both.
   const sources = need.sourceAddresses ?? 1
-  const portsPerDestination = Math.ceil(Math.ceil(need.clients / (need.destinations * sources)) * socketsPerClient) + Math.ceil(postPool * need.processes / sources)
+  const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + Math.min(postPool * sources, perProcess) * need.destinations + FD_MARGIN
+  // Ports are per (source address, destination): the clients spread over both.
+  const perSource = Math.ceil(need.clients / (need.destinations * sources))
+  const portsPerDestination = Math.ceil(perSource * socketsPerClient) + Math.min(postPool, perSource) * need.processes
   const kib = KIB_PER_CLIENT[need.engine] ?? KIB_PER_CLIENT.sio
   const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
   const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)

@@ -77,18 +77,11 @@ export class SourcePorts {
     this.refused = addresses.map(() => 0)
     /** Connections that found no free port, per address. */
     this.exhausted = addresses.map(() => 0)
-    this.rotation = 0
   }
 
   /** @param {number} i client index */
   addressOf (i) {
     return Math.floor(i / this.stride) % this.addresses.length
-  }
-
-  /** The next address in turn, for connections no client owns (a shared POST pool). */
-  nextAddress () {
-    this.rotation = (this.rotation + 1) % this.addresses.length
-    return this.rotation
   }
 
   /**
@@ -198,15 +191,16 @@ export function createSourcePorts (addresses, slice, stride, range = readPortRan
 }
 
 /** TLS options a connector hands on to tls.connect (the rest of a request's options are HTTP's). */
-const TLS_KEYS = ['servername', 'rejectUnauthorized', 'ca', 'cert', 'key', 'pfx', 'passphrase', 'ALPNProtocols', 'checkServerIdentity', 'ciphers', 'session']
+const TLS_KEYS = ['servername', 'rejectUnauthorized', 'secureContext', 'ca', 'cert', 'key', 'pfx', 'passphrase', 'ALPNProtocols', 'checkServerIdentity', 'ciphers', 'session']
 
 /**
  * A `createConnection` / `connect` function for http.Agent, ws and undici: every connection
- * from address `a` (or, with a = -1, the next address in turn) and a port of its own.
+ * from address `a` and a port of its own (a client's connections all leave from its address).
  * @param {SourcePorts} ports
  * @param {number} a
  * @param {boolean} secure
- * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null } }} [connectOptions] see connectFrom
+ * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null }, tls?: object | null }} [connectOptions] see connectFrom;
+ *   tls: TLS options of every connection (--ca, --insecure) under those of the request
  * @returns {(options: any, callback: (error: Error | null, socket?: net.Socket) => void) => undefined}
  */
 export function connectorFor (ports, a, secure, connectOptions) {
@@ -214,13 +208,13 @@ export function connectorFor (ports, a, secure, connectOptions) {
     /** @type {Record<string, unknown> | null} */
     let tlsOptions = null
     if (secure) {
-      tlsOptions = {}
+      tlsOptions = { ...connectOptions?.tls }
       for (const key of TLS_KEYS) if (options[key] !== undefined) tlsOptions[key] = options[key]
       tlsOptions.servername ??= options.hostname ?? options.host
     }
     const host = String(options.hostname ?? options.host).replace(/^\[(.*)\]$/, '$1')
     const port = Number(options.port) || (secure ? 443 : 80)
-    connectFrom(ports, a < 0 ? ports.nextAddress() : a, { host, port, tls: tlsOptions }, callback, connectOptions)
+    connectFrom(ports, a, { host, port, tls: tlsOptions }, callback, connectOptions)
     return undefined
   }
 }

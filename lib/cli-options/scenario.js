@@ -17,6 +17,28 @@ export const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 
 /** Most rooms `--rooms` spreads clients over. */
 export const MAX_ROOMS = 1_000_000
 
+/** A header or cookie name: an HTTP token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/**
+ * Repeatable `name<separator>value` items → [name, value] pairs, each checked by `check`.
+ * @param {unknown} value
+ * @param {string} separator
+ * @param {(text: string, name: string, pairValue: string) => void} check throws what is wrong with one item
+ * @returns {[string, string][]}
+ */
+function namedValues (value, separator, check) {
+  if (value === undefined || value === null) return []
+  return [value].flat().map((item) => {
+    const text = String(item)
+    const at = text.indexOf(separator)
+    const name = at === -1 ? '' : text.slice(0, at).trim()
+    const pairValue = text.slice(at + 1).trim()
+    check(text, name, pairValue)
+    return /** @type {[string, string]} */ ([name, pairValue])
+  })
+}
+
 /**
  * `--header 'Name: value'` (repeatable) → [name, value template] pairs.
  * @param {unknown} value
@@ -24,16 +46,26 @@ export const MAX_ROOMS = 1_000_000
  * @returns {[string, string][]}
  */
 export function parseHeaders (value, flag) {
-  if (value === undefined || value === null) return []
-  return [value].flat().map((item) => {
-    const text = String(item)
-    const colon = text.indexOf(':')
-    const name = colon === -1 ? '' : text.slice(0, colon).trim()
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalidOption(flag, `must be 'Name: value' with a header name of letters, digits and - (e.g. 'Authorization: Bearer {{row.token}}'), got ${JSON.stringify(text)}`)
+  return namedValues(value, ':', (text, name, headerValue) => {
+    if (!TOKEN.test(name)) throw invalidOption(flag, `must be 'Name: value' with a header name of letters, digits and - (e.g. 'Authorization: Bearer {{row.token}}'), got ${JSON.stringify(text)}`)
     if (TRANSPORT_HEADERS.has(name.toLowerCase())) throw invalidOption(flag, `cannot set ${name}: the transports set it themselves`)
-    const headerValue = text.slice(colon + 1).trim()
     if (/[\r\n\0]/.test(headerValue)) throw invalidOption(flag, `${name}'s value must not contain line breaks`)
-    return /** @type {[string, string]} */ ([name, headerValue])
+  })
+}
+
+/**
+ * `--cookie 'name=value'` (repeatable) → [name, value template] pairs.
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {[string, string][]}
+ */
+export function parseCookies (value, flag) {
+  return namedValues(value, '=', (text, name, cookieValue) => {
+    if (!TOKEN.test(name)) throw invalidOption(flag, `must be 'name=value' with a cookie name of letters, digits and - (e.g. 'session={{row.sid}}'), got ${JSON.stringify(text)}`)
+    const literal = cookieValue.replace(/\{\{[^}]*\}\}/g, '')
+    if (/[;\s]/.test(literal) || [...literal].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)) {
+      throw invalidOption(flag, `${name}'s value must not contain ';', spaces or control characters`)
+    }
   })
 }
 
@@ -121,6 +153,16 @@ export const SCENARIO_OPTIONS = defineOptions([
     passOn: true,
     describe: 'A header on every polling request and on the WebSocket upgrade, value a template (repeatable): --header \'Authorization: Bearer {{row.token}}\' --header \'Cookie: sid={{row.sid}}\'',
     parse: (v, flag) => parseHeaders(v, flag).map(([name, value]) => `${name}: ${value}`)
+  },
+  {
+    name: 'cookie',
+    to: 'cookies',
+    type: 'string',
+    array: true,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'A cookie each client starts with, value a template (repeatable): --cookie \'session={{row.sid}}\'. Besides these, every client keeps the cookies responses set (a balancer\'s SERVERID, a login\'s session) and sends them on each later request and on its WebSocket upgrade, as a browser does (path, expiry, Secure only over https)',
+    parse: (v, flag) => parseCookies(v, flag).map(([name, value]) => `${name}=${value}`)
   },
   {
     name: 'feeder',

@@ -7,6 +7,7 @@ import { parseBytes, parseDurationMs, parseInteger, parseTransportMix } from '..
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../protocol.js'
 import { parsePhases } from '../phases.js'
 import { parseSourceAddresses } from '../source-addresses.js'
+import { parseCaFiles } from '../tls.js'
 import { defineOptions } from './define.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
@@ -82,6 +83,24 @@ export const SIMULATE_OPTIONS = defineOptions([
     passOn: true,
     describe: 'Open connections from these local addresses, round-robin, each with source ports the simulator picks itself: a comma list and/or IPv4 ranges (10.0.0.2,10.0.0.3 or 10.0.0.2-10.0.0.9, at most 1,024). Ephemeral ports are per (source address, destination), so N addresses carry N times the clients to one server address. Every address must be on an interface of the simulator\'s host (ip addr add 10.0.0.3/24 dev eth0)',
     parse: (v, flag) => parseSourceAddresses(v, flag)
+  },
+  {
+    name: 'ca',
+    type: 'string',
+    array: true,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'A PEM file of certificates to trust for https:// and wss:// (repeatable), besides Node\'s own roots: a staging server\'s self-signed certificate or its private CA. Every engine, transport and the handshake probe use it',
+    parse: (v, flag) => parseCaFiles(v, flag)
+  },
+  {
+    name: 'insecure',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Do not verify the server\'s TLS certificate (any certificate is accepted: a test against a trusted network only). Printed in the summary and recorded in the result',
+    parse: Boolean
   },
   {
     name: 'transport',

@@ -21,6 +21,7 @@ import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
+import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
 
 /**
@@ -38,6 +39,26 @@ function transportOptions (transport) {
   // socket.io-client's transport names are ours (lib/transports.js); several = upgrade.
   const transports = [...CLIENT_MODES[transport]]
   return { transports, upgrade: transports.length > 1 }
+}
+
+/**
+ * A client's own cookie jar (socket.io-client 4): one per Manager, so reconnects keep it.
+ * @param {Transport} transport
+ * @param {import('../sessions/cookie-jar.js').CookieScope} scope
+ * @param {Record<string, string> | undefined} seed --cookie
+ */
+function jarOptions (transport, scope, seed) {
+  return { cookieJar: new SioCookieJar(scope, seed), transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
+}
+
+/**
+ * socket.io-client 2's extraHeaders: the client's headers, and the Cookie header of its jar.
+ * @param {import('../identity.js').ClientIdentity} identity
+ * @param {import('../sessions/cookie-jar.js').CookieScope | null} scope null: no jar
+ */
+function v2Headers (identity, scope) {
+  if (scope === null) return identity.headers ? { extraHeaders: identity.headers } : {}
+  return { extraHeaders: jarHeadersV2(scope, identity.cookies, identity.headers) }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -123,7 +144,7 @@ export const sioEngine = {
     // With --source-address, one agent per address, whose every socket (polls, and the
     // WebSocket: engine.io-client hands the agent to ws) gets a source port of its own.
     const agents = (ports ? ports.addresses : [null]).map((_, a) => {
-      const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity })
+      const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity, ...(secure ? options.tls : null) })
       if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure)
       limitResponses(one, maxPayloadBytes)
       return one
@@ -138,6 +159,9 @@ export const sioEngine = {
     const wanted = new Set(options.events)
     const parser = sioParser(options.parser ?? 'json')
     const v2 = options.eio === 3
+    const base = new URL(options.url)
+    /** Every request of a client goes to this origin and path: what its cookie jar needs. */
+    const cookieScope = { secure, host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path }
 
     /**
      * Events of one namespace's socket, for socket.io-client 4 and 2 alike (2 has no onAny, no
@@ -200,14 +224,17 @@ export const sioEngine = {
         const ManagerClass = v2 ? loadClientV2().Manager : Manager
         const manager = new ManagerClass(options.url, {
           ...transportOptions(transport),
+          ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies)),
           path: options.path,
           query: { ...options.query, ...identity.query },
-          ...(identity.headers ? { extraHeaders: identity.headers } : {}),
+          ...(v2 ? v2Headers(identity, options.cookieJar === false ? null : cookieScope) : identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
           autoConnect: false,
           ...wsLimit,
+          // xmlhttprequest-ssl and ws pass their own rejectUnauthorized over the agent's.
+          ...(secure && options.tls ? { rejectUnauthorized: options.tls.rejectUnauthorized } : {}),
           ...(parser ? { parser } : {})
         })
         manager.on('open', () => {
@@ -294,7 +321,10 @@ let clientV2 = null
 
 /** socket.io-client 2.5 (an npm alias of this package), loaded only for socket.io 2.x servers. */
 function loadClientV2 () {
-  clientV2 ??= createRequire(import.meta.url)('socket.io-client-v2')
+  if (clientV2 !== null) return clientV2
+  const requireHere = createRequire(import.meta.url)
+  clientV2 = requireHere('socket.io-client-v2')
+  hookClientV2(createRequire(requireHere.resolve('socket.io-client-v2')))
   return clientV2
 }
 

@@ -45,6 +45,9 @@
  * @property {string[]} [subprotocols] plain WebSocket (engine websocket): subprotocols offered in the handshake
  * @property {import('../source-ports.js').SourcePorts} [sourcePorts] --source-address: open every connection from these
  *   addresses and explicit source ports (client i from sourcePorts.addressOf(i))
+ * @property {import('../../lib/tls.js').TlsTrust | null} [tls] trust for https:// and wss:// (--ca, --insecure); null: Node's defaults
+ * @property {boolean} [cookieJar] each client keeps the cookies responses set and sends them back (default true;
+ *   false only to show what a cookie-sticky balancer does to clients without one)
  * @property {[string, string][]} [match] plain WebSocket: measure only JSON messages whose field (dot path) has this value
  */
 

@@ -90,8 +90,11 @@ export class RawSocket extends net.Socket {
     protocolError(this)
   }
 
-  /** The server accepted the handshake. */
-  opened () {}
+  /**
+   * The server accepted the handshake.
+   * @param {string} head the answer's status line and headers (its cookies, say)
+   */
+  opened (head) {}
 
   /**
    * A whole message: data[start, end), valid only during the call for text.
@@ -129,6 +132,6 @@ function readHandshake (ws, buf, end) {
   const problem = checkHandshakeResponse(got.head, ws.key, ws.offered())
   if (problem !== null) return ws.refused(problem)
   ws.key = ''
-  ws.opened()
+  ws.opened(got.head)
   if (got.rest < got.data.length && !ws.destroyed) readFrames(ws, got.data, got.rest, got.data.length)
 }

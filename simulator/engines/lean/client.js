@@ -68,6 +68,8 @@ export class Client {
     this.querySuffix = ''
     /** @type {Record<string, string> | null} this attempt's own headers (--header), null when none */
     this.headers = null
+    /** @type {import('../../sessions/cookie-jar.js').Jar} cookies the server (or --cookie) gave this client */
+    this.cookies = null
     /** @type {Record<string, unknown> | undefined} this attempt's auth payload (--auth) */
     this.auth = undefined
     /** Namespaces connected now: bit k = the session's namespace k (its CONNECT was acknowledged). */

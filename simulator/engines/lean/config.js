@@ -45,6 +45,9 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff
  * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
+ * @property {import('../../../lib/tls.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every connection
+ * @property {boolean} cookieJar each client keeps the cookies responses set (off only to show what a balancer does without)
+ * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope where every request of a client goes, for its jar
  */
 
 /**
@@ -96,6 +99,9 @@ export function resolveLeanConfig (options) {
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, CONNECTION_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
     sourcePorts: options.sourcePorts ?? null,
+    tls: secure ? options.tls ?? null : null,
+    cookieJar: options.cookieJar !== false,
+    cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path },
     heartbeatTickMs: positive(options.heartbeatTickMs, CONNECTION_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
     backoff: options.backoff ?? {
       minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),

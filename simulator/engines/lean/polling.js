@@ -7,7 +7,10 @@
  * per request here, undici's dispatch ≈ 20 µs (bench/README.md), and a polling client makes
  * one request per frame it receives. Each client polls on its own keep-alive connection
  * (undici's Pool scans its connections for a free one, and long polls keep nearly all of
- * them busy); POSTs are short, so they share one bounded pool per destination (POST_CONNECTIONS).
+ * them busy); POSTs are short, so they share one bounded pool per destination (POST_CONNECTIONS),
+ * one per source address with --source-address, so that every request of a client leaves from
+ * its address (an address-sticky balancer keeps it on one node). Each request carries the
+ * client's cookies, and each response's Set-Cookie goes into its jar.
  */
 import { encodePayloadV3 } from './codec.js'
 import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
@@ -16,6 +19,7 @@ import { onPollBody } from './inbound.js'
 import { withDetail } from './reasons.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { connectorFor } from '../../source-ports.js'
+import { requestHeaders, storeRawSetCookies } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -66,7 +70,7 @@ export class PollRequest {
 export function poll (session, c) {
   const gen = c.gen
   c.httpGet ??= new HttpClient(session.origin, connectionOptions(session, c.i))
-  const req = request(session, c.httpGet, 'GET', pollPath(session, c, c.sid), c.headers === null ? GET_HEADERS : { ...GET_HEADERS, ...c.headers }, null, (body) => {
+  const req = request(session, c, c.httpGet, 'GET', pollPath(session, c, c.sid), requestHeaders(session, c, GET_HEADERS), null, (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
     onPollBody(session, c, body)
@@ -163,6 +167,7 @@ function pollPath (session, c, sid) {
  * body or a connection error fail it; an oversized body, known from Content-Length or
  * counted as it arrives, fails with PAYLOAD_TOO_LARGE and is never held beyond the limit.
  * @param {LeanSession} session
+ * @param {Client} c whose jar takes the response's cookies
  * @param {HttpClient | HttpPool} connection
  * @param {'GET' | 'POST'} method
  * @param {string} path
@@ -171,7 +176,7 @@ function pollPath (session, c, sid) {
  * @param {(body: string) => void} onBody
  * @param {(reason?: string, detail?: string) => void} onFail reason: PAYLOAD_TOO_LARGE, else the caller's; detail: the HTTP status or the connection error's code
  */
-function request (session, connection, method, path, headers, body, onBody, onFail) {
+function request (session, c, connection, method, path, headers, body, onBody, onFail) {
   const req = new PollRequest()
   const limit = session.maxPayloadBytes
   /** @type {Buffer[]} */
@@ -200,6 +205,7 @@ function request (session, connection, method, path, headers, body, onBody, onFa
       if (req.aborted) abort(ABORTED)
     },
     onHeaders (statusCode, rawHeaders) {
+      if (session.config.cookieJar) storeRawSetCookies(session, c, rawHeaders)
       if (statusCode !== 200) fail(undefined, `HTTP ${statusCode}`)
       else if (declaredLength(rawHeaders) > limit) fail(PAYLOAD_TOO_LARGE)
       return true
@@ -236,20 +242,22 @@ function request (session, connection, method, path, headers, body, onBody, onFa
  * @param {(reason?: string, detail?: string) => void} onFail
  */
 function post (session, c, path, body, onDone, onFail) {
-  session.postPool ??= new HttpPool(session.origin, { ...connectionOptions(session, -1), connections: POST_CONNECTIONS })
-  return request(session, session.postPool, 'POST', path, c.headers === null ? POST_HEADERS : { ...POST_HEADERS, ...c.headers }, body, onDone, onFail)
+  const ports = session.config.sourcePorts
+  const a = ports === null ? 0 : ports.addressOf(c.i)
+  const pool = session.postPools[a] ??= new HttpPool(session.origin, { ...connectionOptions(session, c.i), connections: POST_CONNECTIONS })
+  return request(session, c, pool, 'POST', path, requestHeaders(session, c, POST_HEADERS), body, onDone, onFail)
 }
 
 /**
  * undici options of a connection: with --source-address, a connector that opens it from
- * client i's address (a shared POST pool: i = -1, the addresses in turn) and a port of its own.
+ * client i's address (a POST pool: the address of the client that made it) and a port of its own.
  * @param {LeanSession} session
  * @param {number} i
  */
 function connectionOptions (session, i) {
   const ports = session.config.sourcePorts
   if (ports === null) return session.httpOptions
-  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, i < 0 ? -1 : ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs })) }
+  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs, tls: session.config.tls })) }
 }
 
 /**
@@ -275,6 +283,6 @@ export function closeConnections (session) {
     c.httpGet.destroy().catch(() => {})
     c.httpGet = null
   }
-  session.postPool?.destroy().catch(() => {})
-  session.postPool = null
+  for (const pool of session.postPools) pool?.destroy().catch(() => {})
+  session.postPools = []
 }

@@ -11,6 +11,7 @@ import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
 import { MAX_PORT_TRIES } from '../../source-ports.js'
+import { storeHeadSetCookies, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -67,9 +68,13 @@ export class RawWebSocket extends RawSocket {
     onSocketMessage(this, data, start, end, isBinary)
   }
 
-  /** An upgrade probe sends its ping once the server has accepted it. */
-  opened () {
+  /**
+   * The server accepted: its cookies go into the jar; an upgrade probe sends its ping.
+   * @param {string} head the 101 answer's head
+   */
+  opened (head) {
     const c = this.client
+    storeHeadSetCookies(this.session, c, head)
     if (c.gen === this.gen && c.probe === this) this.send('2probe')
   }
 
@@ -82,7 +87,7 @@ function onConnect () {
   const { wsPath, hostHeader } = ws.session.config
   const c = ws.client
   const path = ws.probe ? `${wsPath}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${wsPath}${c.querySuffix}`
-  ws.write(handshakeRequest(path, hostHeader, ws.key, c.headers))
+  ws.write(handshakeRequest(path, hostHeader, ws.key, upgradeHeaders(ws.session, c)))
 }
 
 /**

@@ -16,6 +16,7 @@ import { CLIENT_MODES } from '../../../lib/transports.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { emit, failAcks } from './namespaces.js'
+import { seedCookies } from '../../sessions/cookie-jar.js'
 
 export class LeanSession {
   /**
@@ -35,12 +36,12 @@ export class LeanSession {
     this.wanted = config.wanted
     this.maxPayloadBytes = config.maxPayloadBytes
     /** @type {import('ws').ClientOptions} */
-    this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes }
+    this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes, ...config.tls }
     this.origin = `${config.secure ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
     /** Polling connections: no undici timeouts (a long poll lasts a ping interval; the ping deadline notices a dead server), keep-alive kept as long as the server allows. */
-    this.httpOptions = { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30000, keepAliveMaxTimeout: 600000 }
-    /** @type {import('undici').Pool | null} connections for POSTs, shared: they are short */
-    this.postPool = null
+    this.httpOptions = { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30000, keepAliveMaxTimeout: 600000, ...(config.tls ? { connect: { ...config.tls } } : {}) }
+    /** @type {(import('undici').Pool | undefined)[]} connections for POSTs, shared (they are short): one pool per source address */
+    this.postPools = []
     this.cache = new FrameCache()
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
     /** @type {Client[]} */
@@ -97,6 +98,8 @@ export class LeanSession {
     c.querySuffix = suffix
     c.headers = identity.headers ?? null
     c.auth = identity.auth
+    // --cookie: set when the client (re)starts on purpose; a reconnect keeps what the server set since.
+    if (identity.cookies !== undefined && !c.reconnecting) c.cookies = seedCookies(c.cookies, identity.cookies)
   }
 
   /**

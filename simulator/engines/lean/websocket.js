@@ -11,6 +11,7 @@ import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
 import { connectorFor } from '../../source-ports.js'
+import { storeResponseSetCookies, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -40,6 +41,7 @@ export class LeanWebSocket extends WebSocket {
     this.on('message', onMessage)
     this.on('error', onError)
     this.on('close', onClose)
+    if (session.config.cookieJar) this.on('upgrade', onUpgrade)
   }
 
   /**
@@ -65,7 +67,8 @@ export function openWebSocket (session, c, probe) {
   let ws
   if (config.wsLibrary) {
     const url = probe ? `${config.wsUrl}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${config.wsUrl}${c.querySuffix}`
-    let options = c.headers === null ? session.wsOptions : { ...session.wsOptions, headers: c.headers }
+    const headers = upgradeHeaders(session, c)
+    let options = headers === null ? session.wsOptions : { ...session.wsOptions, headers }
     // --source-address: this client's address and a port of its own (ws hands it to http.request).
     const ports = config.sourcePorts
     // The connect in flight is held so that closing the socket (the connect timeout) ends it too.
@@ -79,6 +82,17 @@ export function openWebSocket (session, c, probe) {
   session.handles++
   if (probe) c.probe = ws
   else c.ws = ws
+}
+
+/**
+ * The 101 answer: its cookies go into the client's jar.
+ * @this {WebSocket}
+ * @param {import('node:http').IncomingMessage} res
+ */
+function onUpgrade (res) {
+  const ws = /** @type {LeanWebSocket} */ (this)
+  this.removeListener('upgrade', onUpgrade)
+  storeResponseSetCookies(ws.session, ws.client, res)
 }
 
 /** @this {WebSocket} */

@@ -17,6 +17,7 @@ import { compileMatcher } from './decode.js'
  * @typedef {object} PlainConfig
  * @property {string} url the endpoint, ws:// or wss://, with its own query
  * @property {boolean} secure
+ * @property {import('../../../lib/tls.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every wss:// connection
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} path request path and query of the handshake (built-in client)
@@ -64,6 +65,7 @@ export function resolvePlainConfig (options) {
     match: compileMatcher(options.match),
     reconnect: options.reconnect !== false,
     identity: options.identity,
+    tls: secure ? options.tls ?? null : null,
     maxPayloadBytes: options.maxPayloadBytes ?? CONNECTION_DEFAULTS.maxPayloadBytes,
     connectTimeoutMs: options.connectTimeoutMs ?? CONNECTION_DEFAULTS.connectTimeoutMs,
     heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,

@@ -35,7 +35,7 @@ export class PlainPool {
     this.events = events
     this.maxPayloadBytes = config.maxPayloadBytes
     /** @type {import('ws').ClientOptions} no permessage-deflate offered: the lean engine's default, and far less memory per client */
-    this.wsOptions = { perMessageDeflate: false, maxPayload: config.maxPayloadBytes }
+    this.wsOptions = { perMessageDeflate: false, maxPayload: config.maxPayloadBytes, ...config.tls }
     /** Decode once: a broadcast reaches every client as the same frame (text and binary apart). */
     this.textCache = new FrameCache()
     this.binaryCache = new FrameCache()

@@ -1,0 +1,80 @@
+/**
+ * The lean engine's use of a client's cookie jar (simulator/sessions/cookie-jar.js): the
+ * Cookie header of each request and of the WebSocket upgrade, and the Set-Cookie of each
+ * response (polling, the 101 of either WebSocket client) into the jar.
+ */
+import { addCookieHeader as withCookie, cookieHeader, storeCookies } from '../../sessions/cookie-jar.js'
+
+/** @typedef {import('./client.js').Client} Client */
+/** @typedef {import('./session.js').LeanSession} LeanSession */
+
+/**
+ * A request's headers: `base`, the client's own (--header), and its cookies. `base` itself
+ * when there is nothing to add (no copy per request).
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {Readonly<Record<string, string>>} base
+ * @returns {Readonly<Record<string, string>>}
+ */
+export function requestHeaders (session, c, base) {
+  const cookie = c.cookies === null ? '' : cookieHeader(c.cookies, session.config.cookieScope.path)
+  if (cookie === '') return c.headers === null ? base : { ...base, ...c.headers }
+  return withCookie(c.headers === null ? { ...base } : { ...base, ...c.headers }, cookie)
+}
+
+/**
+ * The client's headers for its WebSocket upgrade (--header and cookies); null when none.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @returns {Record<string, string> | null}
+ */
+export function upgradeHeaders (session, c) {
+  const cookie = c.cookies === null ? '' : cookieHeader(c.cookies, session.config.cookieScope.path)
+  if (cookie === '') return c.headers
+  return withCookie({ ...c.headers }, cookie)
+}
+
+/**
+ * The Set-Cookie headers of an undici response (raw: name, value, …) into the client's jar.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {Buffer[] | string[] | null} raw
+ */
+export function storeRawSetCookies (session, c, raw) {
+  if (raw === null) return
+  for (let k = 0; k + 1 < raw.length; k += 2) {
+    const name = raw[k]
+    if (name.length === 10 && name.toString().toLowerCase() === 'set-cookie') {
+      c.cookies = storeCookies(c.cookies, raw[k + 1].toString(), session.config.cookieScope)
+    }
+  }
+}
+
+/**
+ * The Set-Cookie lines of a WebSocket handshake's response head (the built-in client) into the jar.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {string} head status line and header lines, CRLF-separated
+ */
+export function storeHeadSetCookies (session, c, head) {
+  if (!session.config.cookieJar) return
+  let at = head.indexOf('\r\n')
+  while (at !== -1) {
+    const end = head.indexOf('\r\n', at + 2)
+    const line = head.slice(at + 2, end === -1 ? head.length : end)
+    if (line.length > 11 && line.charCodeAt(10) === 58 && line.slice(0, 10).toLowerCase() === 'set-cookie') {
+      c.cookies = storeCookies(c.cookies, line.slice(11).trim(), session.config.cookieScope)
+    }
+    at = end
+  }
+}
+
+/**
+ * The Set-Cookie of a `ws` client's 101 answer into the jar.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {import('node:http').IncomingMessage} res
+ */
+export function storeResponseSetCookies (session, c, res) {
+  if (session.config.cookieJar) c.cookies = storeCookies(c.cookies, res.headers['set-cookie'], session.config.cookieScope)
+}

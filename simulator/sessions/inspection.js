@@ -1,0 +1,42 @@
+/**
+ * The HTTP side of the first client, for the looks at the server before a swarm (the
+ * handshake probe, the first contact): its headers, its cookies (--cookie, then what each
+ * answer sets, so that a cookie-sticky balancer keeps the probe's requests on one node) and
+ * the TLS trust every client gets (--ca, --insecure). Whatever later joins a client's
+ * identity (a login) joins here, so every inspection sends it.
+ */
+import { Agent, fetch } from 'undici'
+import { tlsTrust } from '../../lib/tls.js'
+import { DEFAULT_PATH } from '../../lib/protocol.js'
+import { addCookieHeader, cookieHeader, seedCookies, storeCookies } from './cookie-jar.js'
+
+/**
+ * @typedef {object} InspectionSession
+ * @property {(url: URL | string, init?: { method?: string, body?: string, signal?: AbortSignal }) => Promise<Response>} fetch
+ *   a request with the client's headers and cookies; the answer's cookies are kept
+ * @property {() => import('ws').ClientOptions} webSocketOptions headers (with cookies) and TLS options of a `ws` client
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * @param {{ url: string, path?: string, ca?: string[] | null, insecure?: boolean }} options normalised simulator options
+ * @param {import('../identity.js').ClientIdentity} [first] the first client's identity
+ * @returns {InspectionSession}
+ */
+export function inspectionSession (options, first = {}) {
+  const base = new URL(options.url)
+  const scope = { secure: base.protocol === 'https:', host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path ?? DEFAULT_PATH }
+  const tls = scope.secure ? tlsTrust(options) : null
+  const dispatcher = tls ? new Agent({ connect: { ...tls } }) : undefined
+  let jar = first.cookies ? seedCookies(null, first.cookies) : null
+  const headers = () => addCookieHeader({ ...first.headers }, cookieHeader(jar, scope.path))
+  return {
+    async fetch (url, init = {}) {
+      const response = await fetch(url, { ...init, headers: headers(), dispatcher })
+      jar = storeCookies(jar, response.headers.getSetCookie(), scope)
+      return /** @type {Response} */ (/** @type {unknown} */ (response))
+    },
+    webSocketOptions: () => ({ headers: headers(), ...tls }),
+    close: async () => { await dispatcher?.close() }
+  }
+}
