@@ -1,12 +1,11 @@
 /**
  * What the pm2 entry (pm2-entry.js) runs, as a pure function of pm2's arguments and
  * environment: the command's own arguments plus what a static pm2 app cannot template per
- * instance (id, metrics port, client offset), and the IOSWARM_* variables to drop (those that
+ * instance (id, metrics port, its part of the fleet's swarm), and the IOSWARM_* variables to drop (those that
  * are not options of the command: the CLI reads every IOSWARM_<OPTION> as a flag).
  */
 import os from 'node:os'
 import { foreignEnvNames } from '../lib/cli-options/index.js'
-import { DEFAULT_CLIENTS } from '../lib/cli-options/simulate.js'
 
 /**
  * @param {string[]} args `ioswarm` arguments from the ecosystem file: [command, …]
@@ -22,8 +21,9 @@ export function entryArgs (args, env) {
     out.push('--id', `${prefix}-${instance}`)
     // Each simulator instance its own metrics port: base + instance (pm2 cannot template args).
     if (env.IOSWARM_METRICS_PORT_BASE) out.push('--metrics-port', String(Number(env.IOSWARM_METRICS_PORT_BASE) + instance), '--metrics-host', env.IOSWARM_METRICS_HOST_BIND || '0.0.0.0')
-    // `fleet up` gives each host the index of its first client in the run; instance i starts i × clients further.
-    if (env.IOSWARM_CLIENT_OFFSET_BASE && !env.IOSWARM_CLIENT_OFFSET) out.push('--client-offset', String(Number(env.IOSWARM_CLIENT_OFFSET_BASE) + instance * Number(env.IOSWARM_CLIENTS ?? DEFAULT_CLIENTS)))
+    // `fleet up` gives each host its first part of the fleet's swarm and the number of parts;
+    // instance i is the part after that many (its clients and emitters: simulator/partition.js).
+    if (env.IOSWARM_PARTS && !env.IOSWARM_PART) out.push('--part', `${Number(env.IOSWARM_PART_BASE ?? 0) + instance}/${env.IOSWARM_PARTS}`)
   }
   return { args: out, drop: foreignEnvNames(command, env) }
 }

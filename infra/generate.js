@@ -8,7 +8,7 @@ import { envNameOf, optionsOf } from '../lib/cli-options/index.js'
 /** Set in the generated ConfigMap; every other simulate option is listed, commented out. */
 const SET = { clients: '1000', transport: 'websocket', engine: 'sio' }
 /** Set per pod by simulators.yaml, not here. */
-const PER_POD = new Set(['url', 'redis', 'run', 'id', 'quiet', 'json', 'workers', 'duration'])
+const PER_POD = new Set(['url', 'redis', 'run', 'id', 'part', 'quiet', 'json', 'workers', 'duration'])
 
 /**
  * infra/k8s/simulate-config.yaml: every simulator pod reads it whole (envFrom), so any

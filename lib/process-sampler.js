@@ -3,6 +3,7 @@
  * Used by the simulator for its own health and by the reference server and probe.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { HEALTH_SUMMARY_FROM } from './schema.js'
 
 /**
  * @typedef {object} ProcessSample
@@ -80,4 +81,19 @@ export const SATURATED_LOOP_DELAY_MS = 50
  */
 export function isSaturated (sample) {
   return sample.elu >= SATURATED_ELU || sample.loopDelayP99Ms >= SATURATED_LOOP_DELAY_MS
+}
+
+/**
+ * A process's health summary from its one-second samples: each field of HEALTH_SUMMARY_FROM
+ * (lib/schema.js, where the fields are listed once) the largest over the samples.
+ * @param {ProcessSample[]} samples
+ * @returns {import('./schema.js').HealthSummary}
+ */
+export function summarizeHealth (samples) {
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const [field, from] of Object.entries(HEALTH_SUMMARY_FROM)) {
+    out[field] = from === 'saturated' ? samples.filter(isSaturated).length : samples.reduce((m, s) => Math.max(m, s[from]), 0)
+  }
+  return /** @type {import('./schema.js').HealthSummary} */ (/** @type {unknown} */ (out))
 }

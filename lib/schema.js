@@ -108,6 +108,7 @@ export const SCHEMA_VERSION = 1
  * @property {number} disconnects in this second
  * @property {number} errors connect errors in this second
  * @property {number} messages distinct messages seen so far
+ * @property {Record<string, number>} [byNode] --node-from: connected by node (bounded as NodeReport's rows)
  */
 
 /**
@@ -151,6 +152,74 @@ export const SCHEMA_VERSION = 1
  * @property {number} rssMaxBytes
  * @property {number} saturatedSeconds seconds in which the simulator itself was saturated
  */
+
+/**
+ * The health summary's fields, listed once: each the largest value of a field of the
+ * process's one-second samples (`saturated`: the number of samples with the process
+ * saturated), and, merged over processes, the worst of any.
+ * @type {{ readonly [K in keyof HealthSummary]: 'loopDelayP99Ms' | 'cpuPct' | 'elu' | 'rssBytes' | 'saturated' }}
+ */
+export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelayP99Ms', cpuPctMax: 'cpuPct', eluMax: 'elu', rssMaxBytes: 'rssBytes', saturatedSeconds: 'saturated' })
+
+/**
+ * How a measure merges over processes (results/merge.js): `sum` adds, `max` takes the largest,
+ * `first` keeps the first process's (a setting, the same in each), `counts` adds records of
+ * numbers key by key at any depth, `reasons` merges counts by reason (bounded), `storms` lists
+ * each process's storms side by side (each saw its own clients'), `namespaces` adds per
+ * namespace, `delay` merges histograms (`delayCurve`: with the percentile curve), `byUrl` and
+ * `byAddress` add per destination and per source address, `scenario` merges joins, emits and hooks,
+ * `nodes` merges the per-node reports (lib/nodes.js mergeNodeReports: rows of one name summed, histograms
+ * merged, names past 50 folded into `other`, imbalance recomputed).
+ * @typedef {'sum' | 'max' | 'first' | 'counts' | 'reasons' | 'storms' | 'namespaces' | 'delay' | 'delayCurve' | 'byUrl' | 'byAddress' | 'scenario' | 'nodes'} MergeRule
+ */
+
+/**
+ * What a simulator measured besides its messages and samples: what its final report carries to
+ * a run's collector, and what the one merge of simulator results merges (the processes of
+ * `simulate --workers`, the simulators of a run: a distribution's `measured`).
+ * @typedef {object} SimMeasures
+ * @property {ClientCounts} clients
+ * @property {HealthSummary} health its summary (the samples travel one by one)
+ * @property {ScenarioReport} [scenario]
+ * @property {SimResult['destinations']} [destinations]
+ * @property {SimResult['sourceAddresses']} [sourceAddresses]
+ * @property {RecorderInfo} [recorder]
+ * @property {SimResult['churn']} [churn]
+ * @property {NodeReport} [nodes] --node-from: which node served whom
+ */
+
+/**
+ * The merge of every measure, field by field, checked against the shapes above by tsc: a field
+ * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
+ * the type check, and with one it reaches both merges and a run's result.json.
+ * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule }}
+ */
+export const MERGE_RULES = {
+  clients: {
+    target: 'sum',
+    connected: 'sum',
+    failed: 'sum',
+    everConnected: 'sum',
+    byTransport: 'counts',
+    attempts: 'sum',
+    reconnects: 'sum',
+    disconnects: 'reasons',
+    errors: 'reasons',
+    unmeasuredEvents: 'reasons',
+    storms: 'storms',
+    namespaces: 'namespaces',
+    connectTime: 'delayCurve',
+    acceptTime: 'delay'
+  },
+  health: /** @type {{ readonly [K in keyof HealthSummary]: 'max' }} */ (Object.fromEntries(Object.keys(HEALTH_SUMMARY_FROM).map((k) => [k, 'max']))),
+  // maxOpen and keepClosed are settings; messages rolled up or untracked are counted per process, the same messages in each.
+  recorder: { maxOpen: 'first', keepClosed: 'first', rolledUpMessages: 'max', untrackedMessages: 'max', untrackedReceipts: 'sum', lateReceipts: 'sum' },
+  churn: { lifetimeMs: 'first', sessionsClosed: 'sum', perSecond: 'sum' },
+  scenario: 'scenario',
+  destinations: 'byUrl',
+  sourceAddresses: 'byAddress',
+  nodes: 'nodes'
+}
 
 /**
  * The server as a simulator's inspection saw it before the swarm (simulator/inspect.js).
@@ -197,6 +266,33 @@ export const SCHEMA_VERSION = 1
  * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
  * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
  * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
+ * @property {NodeReport} [nodes] --node-from: which node served whom
+ */
+
+/**
+ * One node of the deployment behind a balancer (--node-from), as its clients saw it.
+ * @typedef {object} NodeRow
+ * @property {string} name the node's name (cookie, header or event value); `other` for the folded row
+ * @property {number} [folded] on the `other` row: names folded into it (past the first 50)
+ * @property {number} connected clients on it at the end
+ * @property {number} connects connections that landed on it, reconnects included
+ * @property {number} drops connections on it that ended
+ * @property {number} moved clients that came back on it after a reconnect, having been on another node before
+ * @property {number} received deliveries to its clients (relayed lines and broadcasts)
+ * @property {number} missing deliveries its clients were expected to get and never did
+ * @property {EncodedDelay} relative its clients' delays after the first receipt in their process
+ */
+
+/**
+ * Which node served whom (--node-from), per node. Merge rule (lib/nodes.js mergeNodeReports):
+ * rows of one name summed and their histograms merged, names past 50 folded into `other`,
+ * unknown and moved summed, imbalance recomputed from the merged rows.
+ * @typedef {object} NodeReport
+ * @property {string} from the --node-from given (cookie:NAME, header:NAME, event:NAME[.path])
+ * @property {NodeRow[]} nodes the first 50 names by arrival (merged: by connects), then `other`
+ * @property {number} unknown clients connected at the end whose node was never read
+ * @property {number} moved clients that came back on another node after a reconnect, over every node
+ * @property {number | null} imbalance connected at the end on the fullest node ÷ on the emptiest (nodes holding a client; the `other` row left out); null: none
  */
 
 /**
@@ -344,6 +440,10 @@ export const SCHEMA_VERSION = 1
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
+ * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
+ * @property {Omit<SimMeasures, 'scenario' | 'nodes'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
+ *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
+ *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
  */
 
 /**

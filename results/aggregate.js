@@ -4,9 +4,9 @@
  * "average of averages" is kept next to them for comparison.
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
-import { mergeReasonCounts } from '../lib/reasons.js'
+import { deliveryBreakdown } from './deliveries.js'
 import { groupBy, mergeDeliveries } from './merge.js'
-import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
+import { mergeSimMeasures } from './measures.js'
 
 /**
  * @typedef {import('../lib/schema.js').DelaySummary} DelaySummary
@@ -181,42 +181,46 @@ export function groupRounds (entries, clocks, planned = []) {
 }
 
 /**
- * Clients summed over simulators: from their final reports, plus the planned clients of
- * simulators that never sent one (counted in the target, neither connected nor failed);
- * connect errors and disconnects by reason merged (bounded, lib/reasons.js).
- * @param {(FinalReport & { simulator: string })[]} finals
- * @param {SimulatorSummary[]} simulatorList
- * @returns {import('../lib/schema.js').DistributionResult['clients']}
+ * What a distribution's result takes from its message reports, from one read of them (both
+ * collectors' getMessageResults): its messages, rounds and delivery breakdown.
+ * @param {MessageEntry[]} entries one per (simulator, message), as stored
+ * @param {Record<string, ClockInfo>} clocks by simulator
+ * @param {PlannedRound[]} [planned]
+ * @param {number} [topRooms]
+ * @returns {import('./collector/types.js').MessageResults}
  */
-export function sumClients (finals, simulatorList) {
-  const finished = new Set(finals.map((f) => f.simulator))
-  const clients = { target: 0, connected: 0, failed: 0 }
-  for (const f of finals) {
-    clients.target += f.clients.target
-    clients.connected += f.clients.connected
-    clients.failed += f.clients.failed
-  }
-  for (const s of simulatorList) {
-    if (!finished.has(s.id)) clients.target += s.clients.target
-  }
+export function messageResults (entries, clocks, planned, topRooms) {
   return {
-    ...clients,
-    errors: mergeReasonCounts(finals.map((f) => f.clients.errors)),
-    disconnects: mergeReasonCounts(finals.map((f) => f.clients.disconnects)),
-    unmeasuredEvents: mergeReasonCounts(finals.map((f) => f.clients.unmeasuredEvents ?? {})),
-    // Each simulator's storms, named: a restart shows as one storm per simulator.
-    storms: finals.flatMap((f) => (f.clients.storms?.list ?? []).map((s) => ({ ...s, simulator: f.simulator }))).sort((a, b) => a.startedAt - b.startedAt),
-    ...optional('namespaces', mergeNamespaceCounts(finals.map((f) => f.clients.namespaces)))
+    messages: mergeMessageReports(entries, clocks),
+    rounds: groupRounds(entries, clocks, planned),
+    deliveries: deliveryBreakdown(entries, clocks, topRooms === undefined ? {} : { topRooms })
   }
 }
 
 /**
- * Attempt → Engine.IO open over the simulators that measured it (undefined: none did).
- * @param {FinalReport[]} finals
+ * Clients summed over simulators: from their final reports, plus the planned clients of
+ * simulators that never sent one (counted in the target, neither connected nor failed);
+ * connect errors and disconnects by reason merged (bounded, lib/reasons.js). The counts are
+ * the one merge's (measures.js); every other client count it merges is in `measured`.
+ * @param {(FinalReport & { simulator: string })[]} finals
+ * @param {SimulatorSummary[]} simulatorList
+ * @param {import('../lib/schema.js').ClientCounts} [merged] the finals' clients merged, when the caller has them
+ * @returns {import('../lib/schema.js').DistributionResult['clients']}
  */
-function acceptTimeOf (finals) {
-  const encoded = finals.flatMap((f) => (f.clients.acceptTime ? [f.clients.acceptTime.histogram] : []))
-  return encoded.length > 0 ? summarize(mergeEncoded(encoded)) : undefined
+export function sumClients (finals, simulatorList, merged = mergeSimMeasures(finals).clients) {
+  const finished = new Set(finals.map((f) => f.simulator))
+  const unfinished = simulatorList.filter((s) => !finished.has(s.id)).reduce((sum, s) => sum + s.clients.target, 0)
+  return {
+    target: (merged?.target ?? 0) + unfinished,
+    connected: merged?.connected ?? 0,
+    failed: merged?.failed ?? 0,
+    errors: merged?.errors ?? {},
+    disconnects: merged?.disconnects ?? {},
+    unmeasuredEvents: merged?.unmeasuredEvents ?? {},
+    // Each simulator's storms, named: a restart shows as one storm per simulator.
+    storms: finals.flatMap((f) => (f.clients.storms?.list ?? []).map((s) => ({ ...s, simulator: f.simulator }))).sort((a, b) => a.startedAt - b.startedAt),
+    ...optional('namespaces', merged?.namespaces)
+  }
 }
 
 /**
@@ -248,25 +252,39 @@ function optional (key, value) {
  * @returns {DistributionResult}
  */
 export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList, deliveries }) {
-  const connectTime = mergeEncoded(finals.map((f) => f.clients.connectTime.histogram))
+  // What the simulators measured, merged as --workers merges one simulator's processes.
+  const { scenario, nodes, ...measured } = mergeSimMeasures(finals)
+  const connectTime = measured.clients?.connectTime
   return {
     name,
     simulators,
     clientsPerSimulator,
     startedAt,
     endedAt,
-    clients: sumClients(finals, simulatorList),
+    clients: sumClients(finals, simulatorList, measured.clients),
     simulatorList: simulatorList.map(toSimulatorSummary),
     rounds,
     messages,
     timeline: samples.timeline,
     health: samples.health,
-    connectTime: { ...summarize(connectTime), curve: percentileCurve(connectTime) },
-    ...optional('acceptTime', acceptTimeOf(finals)),
+    connectTime: connectTime ? summaryWith(connectTime) : { ...summarize(mergeEncoded([])), curve: percentileCurve(mergeEncoded([])) },
+    ...optional('acceptTime', measured.clients?.acceptTime && summaryWith(measured.clients.acceptTime)),
     server: samples.server,
-    ...optional('scenario', mergeScenarioReports(finals.map((f) => f.scenario))),
-    ...optional('deliveries', deliveries)
+    ...optional('scenario', scenario),
+    ...optional('deliveries', deliveries),
+    ...optional('nodes', nodes),
+    ...optional('measured', finals.length > 0 ? measured : undefined)
   }
+}
+
+/**
+ * A merged delay as a distribution shows it: its summary (and curve), without the encoded histogram.
+ * @template {{ histogram: string }} T
+ * @param {T} delay
+ * @returns {Omit<T, 'histogram'>}
+ */
+function summaryWith ({ histogram, ...summary }) {
+  return summary
 }
 
 /**

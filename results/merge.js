@@ -1,12 +1,13 @@
 /**
  * Merging simulator results and message reports across processes: the one place where
  * counts are summed and histograms merged, used by `simulate --workers` (whole results) and
- * by a run's aggregation (message reports from every simulator, aggregate.js).
+ * by a run's aggregation (message reports from every simulator, aggregate.js); what a
+ * simulator measured besides messages and samples merges in measures.js, for both.
  */
-import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
-import { mergeReasonCounts } from '../lib/reasons.js'
-import { sumByAddress } from '../lib/source-addresses.js'
-import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
+import { encode, mergeEncoded, summarize } from '../lib/histogram.js'
+import { measuresOf, mergeSimMeasures, sumOf, sumRecords } from './measures.js'
+
+export { sumOf }
 
 /** @typedef {import('../lib/schema.js').SimResult} SimResult */
 
@@ -23,91 +24,28 @@ export const RELATIVE_NOTE = 'relative delays are relative to the first receipt 
  */
 export function mergeSimResults (results, id, lostWorkerMessages = []) {
   const [first] = results
-  const clients = results.map((r) => r.clients)
-  const connectTime = mergeEncoded(clients.map((c) => c.connectTime.histogram))
-  /** @type {Map<string, { url: string, target: number, connected: number, everConnected: number }>} */
-  const destinations = new Map()
-  for (const d of results.flatMap((r) => r.destinations ?? [])) {
-    const into = destinations.get(d.url) ?? { url: d.url, target: 0, connected: 0, everConnected: 0 }
-    destinations.set(d.url, { url: d.url, target: into.target + d.target, connected: into.connected + d.connected, everConnected: into.everConnected + d.everConnected })
-  }
-  const samples = results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t)
-  const summaries = results.map((r) => r.health.summary)
-  const maxOf = (/** @type {(s: import('../lib/schema.js').HealthSummary) => number} */ pick) => Math.max(...summaries.map(pick))
-  const namespaces = mergeNamespaceCounts(clients.map((c) => c.namespaces))
-  const scenario = mergeScenarioReports(results.map((r) => r.scenario))
+  // Clients, health summary, joins and emits, destinations, source addresses, the recorder's
+  // costs, churn: the one merge a run uses too (measures.js).
+  const { clients, health, ...measured } = mergeSimMeasures(results.map(measuresOf))
   return {
     ...first,
     id,
     pid: process.pid,
     startedAt: Math.min(...results.map((r) => r.startedAt)),
     endedAt: Math.max(...results.map((r) => r.endedAt)),
-    options: { ...first.options, id, clients: sumOf(clients, (c) => c.target) },
-    clients: {
-      target: sumOf(clients, (c) => c.target),
-      connected: sumOf(clients, (c) => c.connected),
-      failed: sumOf(clients, (c) => c.failed),
-      everConnected: sumOf(clients, (c) => c.everConnected),
-      byTransport: sumRecords(clients.map((c) => c.byTransport)),
-      attempts: sumOf(clients, (c) => c.attempts),
-      reconnects: sumOf(clients, (c) => c.reconnects),
-      disconnects: mergeReasonCounts(clients.map((c) => c.disconnects)),
-      errors: mergeReasonCounts(clients.map((c) => c.errors)),
-      unmeasuredEvents: mergeReasonCounts(clients.map((c) => c.unmeasuredEvents ?? {})),
-      // Each worker saw its own clients' storm: listed side by side, not merged.
-      storms: { list: clients.flatMap((c) => c.storms?.list ?? []).sort((a, b) => a.startedAt - b.startedAt), more: sumOf(clients, (c) => c.storms?.more ?? 0) },
-      ...(namespaces ? { namespaces } : {}),
-      connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) },
-      ...(clients.some((c) => c.acceptTime) ? { acceptTime: encodedDelay(mergeEncoded(clients.flatMap((c) => (c.acceptTime ? [c.acceptTime.histogram] : [])))) } : {})
-    },
-    destinations: [...destinations.values()],
-    ...(results.some((r) => r.sourceAddresses) ? { sourceAddresses: sumByAddress(results.flatMap((r) => r.sourceAddresses ?? [])) } : {}),
+    options: { ...first.options, id, clients: clients.target },
+    ...measured,
+    clients,
+    destinations: measured.destinations ?? [],
     messages: mergeMessages([...results.flatMap((r) => r.messages), ...lostWorkerMessages]),
     messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
-    recorder: mergeRecorderInfo(results.flatMap((r) => (r.recorder ? [r.recorder] : []))),
-    health: {
-      samples,
-      summary: {
-        loopDelayP99MaxMs: maxOf((s) => s.loopDelayP99MaxMs),
-        cpuPctMax: maxOf((s) => s.cpuPctMax),
-        eluMax: maxOf((s) => s.eluMax),
-        rssMaxBytes: maxOf((s) => s.rssMaxBytes),
-        saturatedSeconds: maxOf((s) => s.saturatedSeconds)
-      }
-    },
+    health: { samples: results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t), summary: health },
     timeline: mergeTimelines(results.map((r) => r.timeline)),
-    ...(scenario ? { scenario } : {}),
     workers: {
       note: RELATIVE_NOTE,
       list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
     }
   }
-}
-
-/**
- * @template T
- * @param {T[]} list
- * @param {(item: T) => number} pick
- */
-export function sumOf (list, pick) {
-  return list.reduce((sum, item) => sum + pick(item), 0)
-}
-
-/**
- * Sums records key by key, numbers at any depth (byTransport's { target, connected, upgraded }).
- * @template {Record<string, any>} T
- * @param {T[]} records
- * @returns {T}
- */
-function sumRecords (records) {
-  /** @type {Record<string, any>} */
-  const out = {}
-  for (const record of records) {
-    for (const [key, value] of Object.entries(record)) {
-      out[key] = typeof value === 'number' ? (out[key] ?? 0) + value : sumRecords([out[key] ?? {}, value])
-    }
-  }
-  return /** @type {T} */ (out)
 }
 
 /**
@@ -166,22 +104,6 @@ export function mergeDeliveries (group, { histograms = true } = {}) {
 }
 
 /**
- * @param {import('../lib/schema.js').RecorderInfo[]} infos
- * @returns {import('../lib/schema.js').RecorderInfo | undefined}
- */
-function mergeRecorderInfo (infos) {
-  if (infos.length === 0) return undefined
-  return {
-    maxOpen: infos[0].maxOpen,
-    keepClosed: infos[0].keepClosed,
-    rolledUpMessages: Math.max(...infos.map((i) => i.rolledUpMessages)),
-    untrackedMessages: Math.max(...infos.map((i) => i.untrackedMessages)),
-    untrackedReceipts: sumOf(infos, (i) => i.untrackedReceipts),
-    lateReceipts: sumOf(infos, (i) => i.lateReceipts)
-  }
-}
-
-/**
  * @template T, K
  * @param {Iterable<T>} items
  * @param {(item: T) => K} keyOf
@@ -214,12 +136,4 @@ function mergeTimelines (timelines) {
       : { ...point, byTransport: { ...point.byTransport } })
   }
   return [...bySecond.values()].sort((a, b) => a.t - b.t)
-}
-
-/**
- * A merged histogram as a result's encoded delay.
- * @param {import('../lib/histogram.js').Histogram} histogram
- */
-function encodedDelay (histogram) {
-  return { ...summarize(histogram), histogram: encode(histogram) }
 }

@@ -7,6 +7,7 @@ import { formatBusy, formatMs, formatAvalanche, formatStorm, plain, table } from
 
 import { deliveryFaults } from './deliveries.js'
 import { formatCopies, formatDeliveryTable, formatEcho, formatNamespaces, formatScenario } from './scenario-format.js'
+import { formatNodes } from './nodes.js'
 import { scenarioNumbers } from './scenario.js'
 
 export { plain }
@@ -136,6 +137,7 @@ export function formatRunSummary (result) {
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))
+    lines.push(...formatNodes(d.nodes))
     for (const s of d.clients.storms ?? []) lines.push(`${plain(s.simulator)}: ${formatStorm(s)}`)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))

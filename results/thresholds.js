@@ -18,6 +18,7 @@
  * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
+ * | nodes.imbalance                | --node-from: fullest ÷ emptiest node at the end, worst dist. | ratio (1.5)          |
  *
  * Operators: < <= > >= =
  */
@@ -25,9 +26,10 @@ import { invalidOption } from '../lib/errors.js'
 import { formatMs } from '../lib/format.js'
 import { SCENARIO_METRICS, formatPct, measureScenario } from './thresholds-scenario.js'
 import { missedDeliveries } from './deliveries.js'
+import { measureImbalance } from './nodes.js'
 
 /** @typedef {'<' | '<=' | '>' | '>=' | '='} Operator */
-/** @typedef {'delay' | 'share' | 'percent' | 'count'} MetricKind */
+/** @typedef {'delay' | 'share' | 'percent' | 'count' | 'ratio'} MetricKind */
 
 /**
  * @typedef {object} Threshold
@@ -35,7 +37,7 @@ import { missedDeliveries } from './deliveries.js'
  * @property {string} metric one of the metrics in the table above
  * @property {Operator} op
  * @property {number} value in `unit`
- * @property {'ms' | '%' | 'count'} unit milliseconds, percent, or a plain count
+ * @property {'ms' | '%' | 'count' | 'ratio'} unit milliseconds, percent, a plain count, or a ratio (nodes.imbalance)
  */
 
 const DELAYS = ['p50', 'p90', 'p99', 'max', 'mean']
@@ -56,7 +58,8 @@ export const METRICS = Object.freeze({
   'sim.loopDelayP99': { kind: 'delay', describe: 'worst simulator\'s one-second event-loop delay p99' },
   'sim.cpu': { kind: 'percent', describe: 'worst simulator\'s CPU, % of one core' },
   'sim.saturated': { kind: 'count', describe: 'worst simulator\'s seconds of saturation' },
-  ...SCENARIO_METRICS
+  ...SCENARIO_METRICS,
+  'nodes.imbalance': { kind: 'ratio', describe: '--node-from: clients on the fullest node ÷ on the emptiest at the end (1 = even), worst distribution' }
 })
 
 /** Metrics that take a count or a %. */
@@ -73,7 +76,7 @@ export function thresholdHelp () {
     'Thresholds (--assert METRIC OP VALUE, repeatable; exit 3 when one fails):',
     `  operators: ${OPERATORS.join(' ')}; delays take ms or s (a bare number is ms);`,
     `  ${SHARES.join('/')} take a count or a %; sim.cpu takes a %.`,
-    '  examples: p99<500ms  max<2s  missing=0  connected>=99%  sim.cpu<90%  misdelivered=0  duplicated=0  ack.p99<200ms  ack.timeouts<1%',
+    '  examples: p99<500ms  max<2s  missing=0  connected>=99%  sim.cpu<90%  misdelivered=0  duplicated=0  ack.p99<200ms  ack.timeouts<1%  nodes.imbalance<1.5',
     ...lines
   ].join('\n')
 }
@@ -109,11 +112,12 @@ export function parseThresholdOf (expr, flag) {
   }
   if (spec.kind === 'percent' && (unitText === '' || unitText === '%')) return { expression, metric, op, value: n, unit: '%' }
   if (spec.kind === 'share' && unitText === '%') return { expression, metric, op, value: n, unit: '%' }
+  if (spec.kind === 'ratio' && unitText === '') return { expression, metric, op, value: n, unit: 'ratio' }
   if (spec.kind !== 'percent' && unitText === '') {
     if (!Number.isInteger(n)) throw badThreshold(`takes a whole count for ${metric}`)
     return { expression, metric, op, value: n, unit: 'count' }
   }
-  const allowed = { share: 'a count or a %', percent: 'a %', count: 'a whole count' }[spec.kind]
+  const allowed = { share: 'a count or a %', percent: 'a %', count: 'a whole count', ratio: 'a plain number (1.5)' }[spec.kind]
   throw badThreshold(`takes ${allowed} for ${metric}, not ${JSON.stringify(unitText)}`)
 }
 
@@ -172,7 +176,8 @@ function measure (result, metric, unit) {
   }
   if (metric.startsWith('sim.')) return measureSimulators(result, metric)
   if (metric.startsWith('recover.') || metric === 'lost' || metric === 'unreturned') return measureStorms(result, metric)
-  if (metric in SCENARIO_METRICS) return measureScenario(result, metric, unit)
+  if (metric === 'nodes.imbalance') return measureImbalance(result)
+  if (metric in SCENARIO_METRICS) return measureScenario(result, metric, /** @type {'ms' | '%' | 'count'} */ (unit))
   return measureDelay(result, metric)
 }
 

@@ -6,9 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
-import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
+import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
-import { sliceEmitters } from '../simulator/index.js'
 import { simulatorEnv } from './options.js'
 
 /**
@@ -74,9 +73,9 @@ export async function runDistribution (ctx, distribution, hooks) {
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
-  const [messages, rounds, samples, finals, simulatorList, deliveries] = await Promise.all([
-    collector.getMessages(runId), collector.getRounds(runId, options.rounds), collector.getSamples(runId),
-    collector.getFinals(runId), collector.listSimulators(runId), collector.getDeliveries(runId)
+  // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
+  const [{ messages, rounds, deliveries }, samples, finals, simulatorList] = await Promise.all([
+    collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   return buildDistribution({
@@ -102,7 +101,8 @@ export async function runDistribution (ctx, distribution, hooks) {
  */
 function startSimulators (ctx, distribution) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
-  return Array.from({ length: distribution.simulators }, (_, i) => forkSimulator(simulatorOptions(ctx, distribution, i), { link, env: simulatorEnv(ctx.options) }))
+  const parts = partitionOf(ctx, distribution)
+  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options) }))
 }
 
 /**
@@ -111,18 +111,31 @@ function startSimulators (ctx, distribution) {
  * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
  * @param {Distribution} distribution
  * @param {number} i
+ * @param {import('../simulator/partition.js').SwarmPart[]} [parts] the distribution's partition, when the caller has it
  */
-export function simulatorOptions (ctx, distribution, i) {
-  // Client indices are unique across the run's local simulators ({{i}}, feeder rows).
-  const options = normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms`, clientOffset: i * distribution.clients })
-  // A share of emitters is a share of the run's local clients (exact, not rounded per simulator);
-  // a count stays per simulator.
-  const emitters = 'share' in options.emitters
-    ? sliceEmitters(options.emitters, distribution.simulators * distribution.clients, 0, options.clientOffset, distribution.clients)
-    : options.emitters
-  // The local simulators share this host's source addresses: each its own slice of the port range.
-  const sourcePortSlice = { index: i, count: distribution.simulators }
-  return { ...options, emitters, sourcePortSlice, id: `${distribution.name}-sim${i + 1}` }
+export function simulatorOptions (ctx, distribution, i, parts = partitionOf(ctx, distribution)) {
+  const { index, rooms, ...own } = parts[i]
+  return { ...simulateOptions(ctx, distribution), ...own, id: `${distribution.name}-sim${index + 1}` }
+}
+
+/**
+ * The run's local simulators split one swarm (simulator/partition.js): client indices unique
+ * across them ({{i}}, feeder rows), --emitters of the whole, and a slice each of this host's source ports.
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
+ * @param {Distribution} distribution
+ */
+export function partitionOf (ctx, distribution) {
+  // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
+  if (distribution.simulators === 0) return []
+  return partitionSwarm({ ...simulateOptions(ctx, distribution), clients: distribution.simulators * distribution.clients }, distribution.simulators)
+}
+
+/**
+ * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
+ * @param {Distribution} distribution
+ */
+function simulateOptions (ctx, distribution) {
+  return normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
 }
 
 /**

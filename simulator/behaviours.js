@@ -14,6 +14,7 @@ import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.j
 import { createReasonCounter } from '../lib/reasons.js'
 import { compileEventCall } from '../lib/template.js'
 import { createEmitCounts, recordEmitCounts } from './emitting.js'
+import { pickEmitters } from './partition.js'
 
 /** Placeholders an emit's template has besides a client's own. */
 export const EMIT_PLACEHOLDERS = Object.freeze(['id', 'sentAt', 'seq'])
@@ -28,49 +29,6 @@ function refusedBy (args) {
   if (first.error !== undefined && first.error !== null) return String(typeof first.error === 'object' ? JSON.stringify(first.error) : first.error)
   return first.ok === false ? 'ok: false' : null
 }
-
-/** The golden ratio's fraction: multiples of it mod 1 spread over [0, 1) as evenly as a sequence can. */
-const GOLDEN = (Math.sqrt(5) - 1) / 2
-
-/**
- * Which of a simulator's clients emit: the share (or count, per simulator) of them whose run
- * index g has the smallest frac(g × golden ratio). A low-discrepancy pick: spread over the
- * whole run, the same client whatever the layout, and never in step with `--rooms R`'s
- * `room-{g mod R}` (every other index would put every emitter of `--rooms 2` in one room).
- * @param {number} clients
- * @param {number} offset the simulator's first run index
- * @param {{ share: number } | { count: number }} emitters
- * @returns {Uint8Array} 1 = client i emits
- */
-export function pickEmitters (clients, offset, emitters) {
-  const want = 'share' in emitters ? Math.round(emitters.share * clients) : Math.min(emitters.count, clients)
-  const order = Array.from({ length: clients }, (_, i) => i).sort((a, b) => frac((offset + a) * GOLDEN) - frac((offset + b) * GOLDEN))
-  const picked = new Uint8Array(clients)
-  for (let k = 0; k < want; k++) picked[order[k]] = 1
-  return picked
-}
-
-/**
- * The emitters of one slice of a simulator's clients (a `--workers` child, a run's simulator),
- * as the count the whole would pick there: each slice then picks exactly the clients the whole
- * would (the smallest fractions of a slice are the whole's picks in it), so `--emitters 50%` of
- * 6 clients is 3 emitters over any number of workers, not 2 + 2 from rounding each half.
- * @param {{ share: number } | { count: number }} emitters the whole's
- * @param {number} clients the whole's clients
- * @param {number} offset the whole's first run index
- * @param {number} sliceOffset the slice's first run index
- * @param {number} sliceClients
- * @returns {{ count: number }}
- */
-export function sliceEmitters (emitters, clients, offset, sliceOffset, sliceClients) {
-  const picked = pickEmitters(clients, offset, emitters)
-  let count = 0
-  for (let i = sliceOffset - offset; i < sliceOffset - offset + sliceClients; i++) count += picked[i]
-  return { count }
-}
-
-/** @param {number} x */
-const frac = (x) => x - Math.floor(x)
 
 /**
  * The --join and --emit templates, checked (a usage error names the flag) and compiled. Either

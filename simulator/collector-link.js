@@ -8,7 +8,7 @@ import os from 'node:os'
 import { estimateClockOffset } from '../lib/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
 import { formatTransportMix } from '../lib/options.js'
-import { createCollector, createIpcWriter } from '../results/index.js'
+import { createCollector, createIpcWriter, finalReportOf } from '../results/index.js'
 import { createSimReporter } from './reporter.js'
 
 /** How often the clock offset is measured again during a run. */
@@ -87,8 +87,7 @@ export async function linkCollector (link, options, stopper) {
      */
     async finish (result) {
       clearInterval(clockTimer)
-      // The scenario's histograms travel whole: the run merges them over its simulators.
-      const sent = await reporter.finish({ clients: result.clients, health: result.health.summary, clock: result.clock, endedAt: result.endedAt, ...(result.scenario ? { scenario: result.scenario } : {}) }, 10000)
+      const sent = await reporter.finish(finalReportOf(result), 10000)
       await unsubscribe()
       await collector?.close()
       return sent

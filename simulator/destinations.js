@@ -93,6 +93,7 @@ export function createDestinationPool (engine, options, urls, clients, events, s
     emit: (i, nsp, event, args, callback, timeoutMs) => pools[i % pools.length].emit(i, nsp, event, args, callback, timeoutMs),
     close: async () => { await Promise.all(pools.map((p) => p.close())) },
     agent: () => pools[0].agent(),
+    cookieOf: (i, name) => pools[i % pools.length].cookieOf?.(i, name) ?? null,
     destinations: () => counts.map((c) => ({ ...c })),
     sourcePorts: () => ports.flatMap((p) => (p ? [p] : [])),
     sourceAddresses: () => sumByAddress(ports.flatMap((p) => (p ? p.stats() : [])))

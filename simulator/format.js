@@ -6,7 +6,7 @@ import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, forma
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
-import { formatCopies, formatEcho, formatNamespaces, formatScenario } from '../results/index.js'
+import { formatCopies, formatEcho, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -80,6 +80,7 @@ export function formatSimSummary (r) {
       `${refused} refused by the kernel and skipped${exhausted > 0 ? `; ${exhausted} CONNECTS FOUND NO FREE SOURCE PORT (add addresses: --source-address)` : ''}`)
   }
   for (const s of c.storms?.list ?? []) lines.push(formatStorm(s))
+  lines.push(...formatNodes(r.nodes))
   if (r.churn) {
     const { minMs, maxMs } = r.churn.lifetimeMs
     lines.push(`churn: ${r.churn.sessionsClosed} sessions closed at the end of their lifetime (${minMs === maxMs ? formatMs(minMs) : `${formatMs(minMs)}..${formatMs(maxMs)}`}) and reopened: ${r.churn.perSecond} connects and as many disconnects per second`)

@@ -14,6 +14,7 @@ import { compileIdentities } from './identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
 import { compileBehaviours } from './behaviours.js'
 import { checkScenarioPath } from './scenario.js'
+import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
 import { checkPhases } from './phases.js'
@@ -45,6 +46,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
  * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)
  * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
+ * @property {import('../lib/nodes.js').NodeFrom | null} nodeFrom --node-from: where each client reads which node served it
  * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
  */
 
@@ -77,6 +79,8 @@ export function normalizeSimOptions (input) {
   // Here, where the simulator runs (`fleet up` checks only the syntax: its hosts are elsewhere).
   if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
+  if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
+  if (o.nodeFrom?.kind === 'header') throw invalidOption('--node-from', 'header: is not built yet; use cookie:NAME (the balancer\'s cookie) or event:NAME[.path] (an event the app sends on connect)')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   compileBehaviours(o, compileIdentities(o, { simId: 'check' }))
@@ -95,9 +99,9 @@ export function normalizeSimOptions (input) {
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
-    return /** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs, durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) })
+    return inPart(/** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs, durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) }), o.part)
   }
-  return /** @type {SimOptions} */ ({
+  return inPart(/** @type {SimOptions} */ ({
     ...passed,
     sessionLifetime,
     // socket.io-client reads a namespace from the URL's path (io('http://host/chat')); so do we.
@@ -111,7 +115,19 @@ export function normalizeSimOptions (input) {
     clientOffset: o.clientOffset,
     sourcePortSlice: sliceOf(input.sourcePortSlice),
     wsClient: parseWsClient(o.wsClient, o.engine, urls)
-  })
+  }), o.part)
+}
+
+/**
+ * `--part K/N`: this process's clients and emitters as part K of the whole (simulator/partition.js).
+ * @param {SimOptions} options
+ * @param {{ index: number, count: number } | null} part
+ * @returns {SimOptions}
+ */
+function inPart (options, part) {
+  if (!part) return options
+  const { clientOffset, emitters } = partOfSwarm(options, part)
+  return { ...options, clientOffset, emitters }
 }
 
 /**

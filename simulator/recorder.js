@@ -132,10 +132,11 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {MessageFields} [options.fields] where messages keep their id, send time and room
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
  * @param {Gap | null} [options.gap] a reconnect storm's gap (simulator/storms.js), told of every receipt by the key found here
+ * @param {{ receipt: (i: number, relativeMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries (--node-from): each counted receipt, each missing one at close
  */
 export function createRecorder ({
   clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
-  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null
 }) {
   const idOf = fields.id
   const sentAtOf = fields.sentAt
@@ -184,6 +185,7 @@ export function createRecorder ({
   function close (message) {
     const { report } = message
     report.missing = report.expected - message.receivedExpected
+    if (nodes !== null && report.missing > 0) missingByClient(message, nodes.missing)
     report.floor = { cpuMs: round3(message.cpuEndMs - message.cpuFirstMs), spreadMs: round3(message.cpuEndMono - message.firstMono) }
     report.relative = { ...summarize(message.relative), histogram: encode(message.relative) }
     if (message.absolute) {
@@ -386,6 +388,7 @@ export function createRecorder ({
       message.report.received++
       message.lastMono = now
       recordMs(message.relative, now - message.firstMono)
+      if (nodes !== null) nodes.receipt(i, now - message.firstMono)
       if (message.absolute !== null) {
         const latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
         if (latencyMs < 0) message.negative++
@@ -446,6 +449,23 @@ export function createRecorder ({
 
 /** @param {number} v */
 const round3 = (v) => Math.round(v * 1000) / 1000
+
+/**
+ * Calls `onMissing` for each client that expected a message and never got it.
+ * @param {OpenMessage} message
+ * @param {(i: number) => void} onMissing
+ */
+function missingByClient (message, onMissing) {
+  const { expectedBits, receivedBits } = message
+  for (let w = 0; w < expectedBits.length; w++) {
+    let bits = expectedBits[w] & ~receivedBits[w]
+    while (bits !== 0) {
+      const low = bits & -bits
+      onMissing(w * 32 + 31 - Math.clz32(low))
+      bits ^= low
+    }
+  }
+}
 
 /**
  * Number of set bits in a 32-bit word.

@@ -5,7 +5,7 @@
 import { wallMs } from '../lib/clock.js'
 import { hostFacts } from '../lib/host.js'
 import { formatTransportMix } from '../lib/options.js'
-import { isSaturated } from '../lib/process-sampler.js'
+import { summarizeHealth } from '../lib/process-sampler.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 
@@ -29,12 +29,13 @@ import { VERSION } from '../lib/version.js'
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} ended.deliveries
  * @param {{ samples: ProcessSample[], timeline: import('../lib/schema.js').TimelinePoint[] }} ended.sampled
  * @param {SimResult['scenario'] | null} ended.scenario
+ * @param {SimResult['nodes'] | null} ended.nodes --node-from: which node served whom
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @param {{ phases: import('../lib/schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
-  const { id, options, startedAt, server, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, churn } = ended
+  const { id, options, startedAt, server, clients, destinations, sourceAddresses, preflight, deliveries, sampled, scenario, nodes, churn } = ended
   const endedAt = wallMs()
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -60,6 +61,7 @@ export function swarmResult (ended) {
     health: { samples: sampled.samples, summary: summarizeHealth(sampled.samples) },
     timeline: sampled.timeline,
     ...(scenario ? { scenario } : {}),
+    ...(nodes ? { nodes } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
     ...ended.phases
   }
@@ -72,19 +74,4 @@ export function swarmResult (ended) {
  */
 function churnSummary (lifetime, closed, elapsedMs) {
   return { lifetimeMs: lifetime, sessionsClosed: closed, perSecond: Math.round(closed / Math.max(1, elapsedMs / 1000) * 100) / 100 }
-}
-
-/**
- * @param {ProcessSample[]} samples
- * @returns {import('../lib/schema.js').HealthSummary}
- */
-export function summarizeHealth (samples) {
-  const max = (/** @type {(s: ProcessSample) => number} */ pick) => samples.reduce((m, s) => Math.max(m, pick(s)), 0)
-  return {
-    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms),
-    cpuPctMax: max((s) => s.cpuPct),
-    eluMax: max((s) => s.elu),
-    rssMaxBytes: max((s) => s.rssBytes),
-    saturatedSeconds: samples.filter(isSaturated).length
-  }
 }

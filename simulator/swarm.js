@@ -26,6 +26,8 @@ import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
 import { followPhases, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
+import { createNodeTracker } from './nodes.js'
+import { fieldGetter } from '../lib/fields.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -105,6 +107,8 @@ export async function startSwarm (options, hooks = {}) {
   hooks.onResizable?.(sizer.resize)
   const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   const clients = swarm.tracker.counts()
+  // Before the clients close: their own close is no drop of a node.
+  const nodes = swarm.nodes?.record() ?? null
   const destinations = swarm.pool.destinations()
   const sourceAddresses = swarm.pool.sourceAddresses()
   const agent = swarm.pool.agent()
@@ -125,6 +129,7 @@ export async function startSwarm (options, hooks = {}) {
     deliveries: swarm.deliveries,
     sampled,
     scenario,
+    nodes,
     churn: churn ? { closed: churn.closed() } : null,
     phases: phases?.record() ?? null
   })
@@ -145,7 +150,9 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
+  const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
   const deliveries = createDeliveries({
+    nodes,
     namespaces,
     clients: capacity,
     messageTimeoutMs: options.messageTimeoutMs,
@@ -178,20 +185,23 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     target: options.phases ? 0 : options.clients,
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
+      // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
+      if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive,
+    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive),
     storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones.
-  const events = hookRunner?.wantsEvents ? ['*'] : measured
+  const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
+  const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   const pool = opened = createDestinationPool(engines[options.engine], engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, tracker.events, sources)
-  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity }
+  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
 }
 
 /**
@@ -230,7 +240,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, phases }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -242,6 +252,7 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
     deliveries.sweep()
     const stats = deliveries.stats()
     const point = tracker.tick(stats.messages)
+    if (nodes !== null) point.byNode = nodes.byNode()
     const sample = sampler.sample()
     if (timeline.length < MAX_SAMPLES) {
       timeline.push(point)
@@ -282,6 +293,37 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
   sampler.stop()
   deliveries.closeAll()
   return { samples, timeline }
+}
+
+/**
+/**
+ * Client i's connection is up: with --node-from cookie:NAME, its node is the balancer's cookie
+ * in its jar (set by the handshake's answer, or kept from before when the balancer left it on
+ * the node it named).
+ * @param {import('./nodes.js').NodeTracker} nodes
+ * @param {number} i
+ * @param {import('./engines/types.js').EnginePool} pool
+ */
+function nodeConnected (nodes, i, pool) {
+  nodes.connected(i)
+  if (nodes.from.kind === 'cookie') nodes.learn(i, pool.cookieOf?.(i, nodes.from.name) ?? null)
+}
+
+/**
+ * With --node-from event:NAME[.path], the app's event naming a client's node goes to the node
+ * tracker, never to the recorder (it is no broadcast); every other event goes on.
+ * @param {import('./nodes.js').NodeTracker | null} nodes
+ * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
+ * @returns {(i: number, k: number, event: string, args: unknown[]) => void}
+ */
+function routeNodeEvent (nodes, next) {
+  if (nodes === null || nodes.from.kind !== 'event') return next
+  const { name, path } = nodes.from
+  const read = path === null ? (/** @type {unknown} */ value) => value : fieldGetter(path)
+  return (i, k, event, args) => {
+    if (event === name && k === 0) nodes.learn(i, read(args[0]))
+    else next(i, k, event, args)
+  }
 }
 
 /**

@@ -8,11 +8,10 @@
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { mergeSimResults } from '../results/index.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
-import { sliceEmitters } from './behaviours.js'
+import { partitionSwarm } from './partition.js'
 import { forkSimulator } from './spawn.js'
 import { followWorkers } from './metrics.js'
 import { mergePhases, rampCutWarning } from './phases.js'
-import { slicePhases } from '../lib/phases.js'
 
 export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 export { RELATIVE_NOTE } from '../results/index.js'
@@ -37,19 +36,12 @@ export async function runWorkers (options, count, hooks = {}) {
   hooks.onPreflight?.(preflight)
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
   const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
-  const base = options.clientOffset ?? 0
-  let offset = base
+  // Each worker's clients keep their index in the whole run ({{i}}, feeder rows) and the
+  // whole's emitters; workers share the host's source addresses: a slice of the port range each.
+  const parts = partitionSwarm(options, count)
   const children = ids.map((id, k) => {
-    const share = Math.floor(options.clients / count) + (k < options.clients % count ? 1 : 0)
-    // Each worker's clients keep their index in the whole run ({{i}}, feeder rows).
-    const clientOffset = offset
-    offset += share
-    const emitters = sliceEmitters(options.emitters, options.clients, base, clientOffset, share)
-    // Workers share the host's source addresses: each takes its own slice of the port range.
-    const parent = options.sourcePortSlice ?? { index: 0, count: 1 }
-    const sourcePortSlice = { index: parent.index * count + k, count: parent.count * count }
-    const phases = options.phases ? slicePhases(options.phases, count, k) : null
-    const child = forkSimulator({ ...options, clients: share, clientOffset, emitters, id, sourcePortSlice, phases }, {
+    const { index, rooms, ...own } = parts[k]
+    const child = forkSimulator({ ...options, ...own, id }, {
       link: view?.link ?? hooks.link ?? null,
       forwardMessages: true,
       onMessage: (report) => hooks.onWorkerMessage?.(k + 1, report),

@@ -6,7 +6,6 @@
 import path from 'node:path'
 import { displayQuote, shellJoin } from './quote.js'
 import { sshDestination } from './hosts.js'
-import { DEFAULT_CLIENTS } from '../../lib/cli-options/simulate.js'
 
 /** pm2 app names and namespace, as declared in infra/ecosystem.config.cjs. */
 export const PM2_APPS = Object.freeze({ sim: 'ioswarm-sim', server: 'ioswarm-server' })
@@ -95,10 +94,12 @@ export function idPrefixes (hosts) {
  */
 export function planUp (hosts, options) {
   const prefixes = idPrefixes(hosts)
-  // Host i's simulators take the run's client indices from i × simulators × clients on ({{i}}, feeder rows).
-  const perHost = Number(options.env.IOSWARM_SIMULATORS ?? 1) * Number(options.env.IOSWARM_CLIENTS ?? DEFAULT_CLIENTS)
+  // The fleet's simulators are the parts of one swarm (simulate --part K/N, simulator/partition.js):
+  // host i's are parts i × simulators on, so client indices ({{i}}, feeder rows) and --emitters are the whole's.
+  const perHost = Number(options.env.IOSWARM_SIMULATORS ?? 1)
+  const parts = { IOSWARM_PARTS: String(hosts.length * perHost) }
   const start = (/** @type {Record<string, string>} */ env, /** @type {number} */ i) =>
-    sshArgv(hosts[i], startCommand(options.apps, { IOSWARM_CLIENT_OFFSET_BASE: String(i * perHost), ...env, IOSWARM_ID_PREFIX: prefixes[i] }), options)
+    sshArgv(hosts[i], startCommand(options.apps, { IOSWARM_PART_BASE: String(i * perHost), ...parts, ...env, IOSWARM_ID_PREFIX: prefixes[i] }), options)
   /** @param {string} remote */
   const copyTo = (remote) => shellJoin(['sh', '-c', `mkdir -p ${shellJoin([path.posix.dirname(remote)])} && cat > ${shellJoin([remote])}`])
   const copy = options.tarball === undefined

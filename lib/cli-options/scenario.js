@@ -237,7 +237,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: '100%',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which clients emit: a share (10%) or a count (25), spread evenly over the run\'s client indices',
+    describe: 'Which clients emit: a share (10%) or a count (25) of the whole swarm\'s clients (every --workers process, every simulator of a run or a capacity search, every --part), spread evenly over their indices; the same clients however the swarm is split',
     parse: parseEmitters
   },
   {
@@ -293,5 +293,26 @@ export const SCENARIO_OPTIONS = defineOptions([
     commands: ['simulate'],
     describe: 'Index of this simulator\'s first client in the whole run ({{i}} = offset + the client\'s own index; feeder rows follow it). ioswarm run and simulate --workers set it for each simulator; give it to simulators you start by hand',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: Number.MAX_SAFE_INTEGER })
+  },
+  {
+    name: 'part',
+    type: 'string',
+    commands: ['simulate'],
+    describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',
+    parse: parsePart
   }
 ])
+
+/**
+ * `--part K/N` → { index: K, count: N }, K from 0.
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {{ index: number, count: number } | null}
+ */
+export function parsePart (value, flag) {
+  if (value === undefined || value === null || value === '') return null
+  const match = /^(\d+)\/(\d+)$/.exec(String(value).trim())
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN]
+  if (!(count >= 1 && index < count)) throw invalidOption(flag, `must be K/N with 0 ≤ K < N (this simulator's part of N, from 0), got ${JSON.stringify(value)}`)
+  return { index, count }
+}

@@ -5,6 +5,7 @@
 import { invalidOption } from '../errors.js'
 import { parseBytes, parseDurationMs, parseInteger, parseTransportMix } from '../options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../protocol.js'
+import { MAX_NODE_NAMES, OTHER_NODE, parseNodeFrom } from '../nodes.js'
 import { parsePhases } from '../phases.js'
 import { parseSourceAddresses } from '../source-addresses.js'
 import { parseCaFiles } from '../tls.js'
@@ -325,6 +326,17 @@ export const SIMULATE_OPTIONS = defineOptions([
     passOn: true,
     describe: 'Closed messages kept whole in a simulator\'s result; older ones are folded into per-round rollups (counts summed, histograms merged) so memory stays flat on long runs. A collector (--redis, ioswarm run) gets every message whole regardless',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10_000_000 })
+  },
+  {
+    name: 'node-from',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID) ' +
+      'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server; header:NAME, a response header of the handshake, is not built yet): ' +
+      'results per node (clients, connects, drops, clients that moved node after a reconnect, deliveries, delays) and the imbalance (largest ÷ smallest node; --assert nodes.imbalance<1.5). ' +
+      `The first ${MAX_NODE_NAMES} names get rows of their own, the rest share one row \`${OTHER_NODE}\``,
+    parse: parseNodeFrom
   },
   {
     name: 'id',

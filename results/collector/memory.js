@@ -7,7 +7,7 @@ import { wallMs } from '../../lib/clock.js'
 import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { mergeMessageReports, groupRounds, messageResults } from '../aggregate.js'
 import { deliveryBreakdown } from '../deliveries.js'
 import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from '../../lib/collector-keys.js'
@@ -162,6 +162,10 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
     async getDeliveries (runId, options) {
       const run = read(runId)
       return deliveryBreakdown([...run.messages.values()], clocksOf(run), options)
+    },
+    async getMessageResults (runId, { planned, topRooms } = {}) {
+      const run = read(runId)
+      return messageResults([...run.messages.values()], clocksOf(run), planned, topRooms)
     },
     async getSamples (runId) {
       const run = read(runId)

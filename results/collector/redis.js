@@ -5,7 +5,7 @@
  */
 import { redisTimeReader } from '../../lib/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { mergeMessageReports, groupRounds, messageResults } from '../aggregate.js'
 import { deliveryBreakdown } from '../deliveries.js'
 import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
 import { tooManyReports } from './memory.js'
@@ -128,6 +128,10 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     async getDeliveries (runId, options) {
       const { entries, clocks } = await messageEntries(runId)
       return deliveryBreakdown(entries, clocks, options)
+    },
+    async getMessageResults (runId, { planned, topRooms } = {}) {
+      const { entries, clocks } = await messageEntries(runId)
+      return messageResults(entries, clocks, planned, topRooms)
     },
     async getSamples (runId) {
       const k = keys(runId)

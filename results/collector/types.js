@@ -35,13 +35,10 @@
  */
 
 /**
- * A simulator's end-of-run summary.
- * @typedef {object} FinalReport
- * @property {ClientCounts} clients
- * @property {HealthSummary} health
- * @property {ClockInfo} clock
- * @property {number} endedAt epoch ms
- * @property {import('../../lib/schema.js').ScenarioReport} [scenario] joins and emits (--join, --emit, --scenario), with their histograms
+ * A simulator's end-of-run summary: what it measured besides its messages and samples (client
+ * counts, health summary, joins and emits with their histograms, destinations, source
+ * addresses, the recorder's costs, churn: results/measures.js measuresOf), its clock and end.
+ * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number }} FinalReport
  */
 
 /**
@@ -87,6 +84,14 @@
  */
 
 /**
+ * Everything a distribution's result takes from its message reports.
+ * @typedef {object} MessageResults
+ * @property {RunMessage[]} messages as getMessages
+ * @property {RoundResult[]} rounds as getRounds
+ * @property {import('../../lib/schema.js').DeliveryBreakdown} deliveries as getDeliveries
+ */
+
+/**
  * @typedef {object} CollectorWriter
  * @property {(runId: string, info: RunInfo) => Promise<void>} registerRun
  * @property {(runId: string, info: SimulatorInfo) => Promise<void>} registerSimulator
@@ -107,6 +112,7 @@
  * @property {(runId: string) => Promise<RunSamples>} getSamples
  * @property {(runId: string) => Promise<(FinalReport & { simulator: string })[]>} getFinals by simulator id
  * @property {(runId: string, options?: { topRooms?: number }) => Promise<import('../../lib/schema.js').DeliveryBreakdown>} getDeliveries delivery figures per namespace, room and event (merged histograms), the top rooms by traffic
+ * @property {(runId: string, options?: { planned?: PlannedRound[], topRooms?: number }) => Promise<MessageResults>} getMessageResults getMessages, getRounds and getDeliveries from one read of the reports (the end of a distribution)
  * @property {(runId: string, cursor: ReadCursor | null, limit?: number) => Promise<NewRecords>} readSince what was stored after `cursor`, at most `limit` entries of each record (default 1000): a live reader's way to see each report once, without reading the whole run again
  */
 

@@ -12,7 +12,7 @@ import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
 import { attachIpcReader, createCollector, redactUrl } from '../../results/index.js'
-import { forkSimulator, normalizeSimOptions } from '../../simulator/index.js'
+import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
 import { sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
 import { newRunId, simulatorEnv } from '../options.js'
@@ -22,7 +22,7 @@ import { simulatorAdvice } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { normalizeCapacityOptions, publicCapacityOptions } from './options.js'
 import { maxSteps, nextStep, searchBounds } from './search.js'
-import { runStep, shareOf } from './step.js'
+import { runStep } from './step.js'
 
 /**
  * @typedef {import('../../lib/capacity-schema.js').CapacityResult} CapacityResult
@@ -110,14 +110,11 @@ async function search (ctx, log) {
  * @param {{ id: string, url: string, rampMs: number }} at
  */
 function startSimulators (options, { id, url, rampMs }) {
-  let clientOffset = 0
-  return Array.from({ length: options.simulators }, (_, k) => {
-    const room = shareOf(options.maxClients, options.simulators, k)
-    const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: shareOf(options.startClients, options.simulators, k), ramp: `${rampMs}ms`, clientOffset })
-    clientOffset += room
-    // This host's source addresses (--source-address) are shared: each simulator its own slice of the port range.
-    return forkSimulator({ ...sim, maxClients: room, sourcePortSlice: { index: k, count: options.simulators }, id: `${id}-sim${k + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) })
-  })
+  const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: options.startClients, ramp: `${rampMs}ms` })
+  // One swarm split as everywhere (simulator/partition.js): each simulator its share of --start
+  // and room for its share of --max, with the whole's emitters and a slice of this host's source ports.
+  return partitionSwarm({ ...sim, maxClients: options.maxClients }, options.simulators).map(({ index, rooms, ...own }) =>
+    forkSimulator({ ...sim, ...own, id: `${id}-sim${index + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) }))
 }
 
 /**

@@ -11,6 +11,7 @@ import { evaluateThresholds, waitForRound, worstRoundDelay } from '../../results
 import { judgeStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { summarizeStep } from './summary.js'
+import { shareOf } from '../../simulator/index.js'
 
 /**
  * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
@@ -28,15 +29,8 @@ import { summarizeStep } from './summary.js'
  * @property {(line: string) => void} status
  */
 
-/**
- * Client k's share of a step: as even as it gets, the first ones one more.
- * @param {number} clients
- * @param {number} count simulators
- * @param {number} k
- */
-export function shareOf (clients, count, k) {
-  return Math.floor(clients / count) + (k < clients % count ? 1 : 0)
-}
+/** Simulator k's share of a step: the one partition's (simulator/partition.js), as when they were forked. */
+export { shareOf }
 
 /**
  * @param {StepContext} ctx

@@ -23,6 +23,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from 
 import { connectorFor } from '../source-ports.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
+import { cookieValue } from '../sessions/cookie-jar.js'
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -280,6 +281,11 @@ export const sioEngine = {
 
       agent () {
         return { keepAlive: options.keepAlive, maxSockets: null }
+      },
+
+      cookieOf (i, name) {
+        const jar = /** @type {SioCookieJar | undefined} */ (/** @type {any} */ (clients[i]?.[0])?.io?.opts?.cookieJar)
+        return jar ? cookieValue(jar.jar, name) : null
       }
     }
   }

@@ -61,6 +61,7 @@
  *   is not connected to `nsp` (nothing was sent)
  * @property {() => Promise<void>} close close every client and free shared resources
  * @property {() => { keepAlive: boolean, maxSockets: number | null }} agent the HTTP agent polling uses
+ * @property {(i: number, name: string) => string | null} [cookieOf] the value of cookie `name` in client i's jar (--node-from cookie:NAME)
  */
 
 /**

@@ -226,6 +226,18 @@ export function cookieHeader (jar, path, nowMs = Date.now()) {
 }
 
 /**
+ * The value of cookie `name` in the jar (the latest one set, whatever its path), or null.
+ * @param {Jar} jar
+ * @param {string} name
+ * @returns {string | null}
+ */
+export function cookieValue (jar, name) {
+  let value = null
+  for (const cookie of jar ?? []) if (cookie.nameLength === name.length && cookie.pair.startsWith(name) && cookie.pair.charCodeAt(name.length) === 61) value = cookie.pair.slice(name.length + 1)
+  return value
+}
+
+/**
  * Adds the jar's cookies to request headers, after a Cookie header the user gave (--header 'Cookie: …').
  * @param {Record<string, string>} headers a copy, changed in place
  * @param {string} cookie the jar's header ('' adds nothing)

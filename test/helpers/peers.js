@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { waitFor } from './wait.js'
 
 const PEERS = fileURLToPath(new URL('../peers/', import.meta.url))
-const PYTHON = '/usr/bin/python3'
+export const PYTHON = '/usr/bin/python3'
+export const PEERS_DIR = PEERS
 
 /** Installs the pinned peers (npm ci in test/peers) when they are not there yet. */
 export function ensureNodePeers () {
@@ -115,15 +116,16 @@ function withAppApi (peer) {
 }
 
 /**
- * Whether python-socketio is there; skips the test (fails it under CI=true) when not.
+ * Whether python-socketio (and more modules, when asked) is there; skips the test (fails it under CI=true) when not.
  * @param {import('node:test').TestContext} t
+ * @param {string[]} [more] other modules the peer imports, as Debian's python3-* packages name them
  */
-function pythonSocketIo (t) {
+export function pythonSocketIo (t, more = []) {
   try {
-    execFileSync(PYTHON, ['-c', 'import socketio, aiohttp'], { stdio: 'ignore', timeout: 20000 })
+    execFileSync(PYTHON, ['-c', `import ${['socketio', 'aiohttp', ...more].join(', ')}`], { stdio: 'ignore', timeout: 20000 })
     return true
   } catch {
-    const reason = 'SKIPPED: python-socketio is not installed (apt-get install python3-socketio python3-aiohttp)'
+    const reason = `SKIPPED: python-socketio is not installed (apt-get install ${['socketio', 'aiohttp', ...more].map((m) => `python3-${m}`).join(' ')})`
     if (process.env.CI === 'true') throw new Error(reason.replace('SKIPPED', 'FAILED under CI=true'))
     t.skip(reason)
     return false
@@ -148,7 +150,7 @@ export async function startPythonPeer (t, { namespaces = ['/'], pingIntervalS = 
  * @param {Record<string, string>} env
  * @returns {Promise<Peer>}
  */
-async function startPeer (t, command, args, env) {
+export async function startPeer (t, command, args, env) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
   let out = ''

@@ -35,15 +35,15 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
     '--simulators', '2', '-c', '500', '-t', 'websocket:70,polling:30', '--ioswarm-version', VERSION])
   assert.equal(code, 0, stderr)
   const install = `'npm install --global --no-audit --no-fund ioswarm@${VERSION} && { command -v pm2 >/dev/null 2>&1 || npm install --global --no-audit --no-fund pm2@7; }'`
-  // Host k's simulators take the run's client indices from k × 2 × 500 on (IOSWARM_CLIENT_OFFSET_BASE).
+  // Host k's simulators are parts k × 2 on of the fleet's 4 (IOSWARM_PART_BASE, IOSWARM_PARTS: simulate --part).
   const start = (/** @type {string} */ prefix, /** @type {number} */ base) => '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
-    `env IOSWARM_CLIENT_OFFSET_BASE=${base} IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 ` +
+    `env IOSWARM_PART_BASE=${base} IOSWARM_PARTS=4 IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 ` +
     `IOSWARM_CLIENTS=500 IOSWARM_TRANSPORT=websocket:70,polling:30 IOSWARM_ID_PREFIX=${prefix} pm2 start infra/ecosystem.config.cjs --only ioswarm-sim'`
   assert.equal(stdout, [
     `deploy@sim-1: ${SSH} -- deploy@sim-1 ${install}`,
     `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${install}`,
     `deploy@sim-1: ${SSH} -- deploy@sim-1 ${start('sim-1', 0)}`,
-    `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${start('sim-2-2222', 1000)}`,
+    `sim-2:2222: ${SSH} -p 2222 -- sim-2 ${start('sim-2-2222', 2)}`,
     ''
   ].join('\n'))
   assert.ok(!stdout.includes('pw@'), 'the Redis password is masked')

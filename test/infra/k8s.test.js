@@ -9,6 +9,8 @@ import { VERSION } from '../../lib/version.js'
 import { runCommand } from '../../runner/cli.js'
 import { serveCommand } from '../../server/cli.js'
 import { simulateCommand } from '../../simulator/cli.js'
+import { normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
+import { parseEmitters } from '../../lib/cli-options/scenario.js'
 
 const DIR = fileURLToPath(new URL('../../infra/k8s/', import.meta.url))
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort()
@@ -98,6 +100,23 @@ test('simulators are an Indexed Job: parallelism = completions = the runner\'s -
   const flag = (/** @type {string} */ name) => args[args.indexOf(name) + 1]
   assert.equal(Number(flag('--expect-simulators')), job.spec.parallelism)
   assert.equal(flag('--simulators'), '0', 'the runner starts no simulators of its own')
+})
+
+test('each simulator pod is part JOB_COMPLETION_INDEX of `completions` (--part): the Job\'s client offsets and emitters are the one partition\'s', () => {
+  const job = find('Job', 'ioswarm-simulators')
+  const words = ioswarmCommand(podSpec(job).containers[0])?.words ?? ''
+  const part = /--part \\?"\$\{JOB_COMPLETION_INDEX\}\/(\d+)\\?"/.exec(words)
+  assert.ok(part, `the pod's command gives --part: ${words}`)
+  assert.equal(Number(part[1]), job.spec.completions, 'N of --part K/N is completions')
+  assert.ok(!words.includes('--client-offset'), 'no offset of its own: --part gives it')
+  const config = find('ConfigMap', 'ioswarm-simulate').data
+  const clients = Number(config.IOSWARM_CLIENTS)
+  const whole = partitionSwarm({ clients: clients * job.spec.completions, emitters: parseEmitters(config.IOSWARM_EMITTERS ?? '10%', '--emitters') }, job.spec.completions)
+  for (let k = 0; k < job.spec.completions; k++) {
+    const pod = normalizeSimOptions({ url: 'http://ioswarm-server:3000', clients, emitters: config.IOSWARM_EMITTERS ?? '10%', part: `${k}/${job.spec.completions}` })
+    assert.deepEqual([pod.clientOffset, pod.emitters], [whole[k].clientOffset, whole[k].emitters], `pod ${k}`)
+    assert.equal(pod.clientOffset, k * clients)
+  }
 })
 
 test('URLs name the Services and their ports', () => {

@@ -129,3 +129,24 @@ export function recordRoomMessages ({ clients, rooms, namespace = '/', messages 
   recorder.closeAll()
   return recorder.reports()
 }
+
+/**
+ * A simulator's (or a worker's) SimResult: what mergeSimResults reads.
+ * @param {string} id
+ * @param {Partial<import('../../lib/schema.js').SimResult>} over
+ * @returns {import('../../lib/schema.js').SimResult}
+ */
+export function simResult (id, over) {
+  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
+    id,
+    pid: 1,
+    startedAt: 1000,
+    endedAt: 2000,
+    options: { clients: 6 },
+    clients: { target: 6, connected: 6, failed: 0, everConnected: 6, byTransport: {}, attempts: 6, reconnects: 0, disconnects: {}, errors: {}, connectTime: { ...encodedDelay([1, 2]), curve: [] } },
+    messages: [],
+    health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
+    timeline: [],
+    ...over
+  }))
+}

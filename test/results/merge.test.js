@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHistogram, encode, recordMs } from '../../lib/histogram.js'
 import { groupBy, mergeDeliveries, mergeSimResults } from '../../results/merge.js'
-import { delays, encodedDelay, recordRoomMessages, summaryOf } from './make-reports.js'
+import { delays, encodedDelay, recordRoomMessages, simResult, summaryOf } from './make-reports.js'
 
 /**
  * A message report of one process.
@@ -47,27 +47,6 @@ test('mergeDeliveries sums misdelivered copies (absent from older reports: none)
   const merged = mergeDeliveries([report([1], { misdelivered: 3, duplicates: 1 }), report([2], { misdelivered: 2 }), report([3])])
   assert.deepEqual([merged.misdelivered, merged.duplicates, merged.received], [5, 1, 3])
 })
-
-/**
- * A worker's SimResult: what mergeSimResults reads.
- * @param {string} id
- * @param {Partial<import('../../lib/schema.js').SimResult>} over
- * @returns {import('../../lib/schema.js').SimResult}
- */
-function simResult (id, over) {
-  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
-    id,
-    pid: 1,
-    startedAt: 1000,
-    endedAt: 2000,
-    options: { clients: 6 },
-    clients: { target: 6, connected: 6, failed: 0, everConnected: 6, byTransport: {}, attempts: 6, reconnects: 0, disconnects: {}, errors: {}, connectTime: { ...encodedDelay([1, 2]), curve: [] } },
-    messages: [],
-    health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
-    timeline: [],
-    ...over
-  }))
-}
 
 test('mergeSimResults (--workers): messages keep their room and sum misdelivered copies; joins, emits and namespaces merged', () => {
   // Two workers, each with its own clients in rooms: the same message reaches a wrong client in both.

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { simulatorOptions } from '../../runner/distribution.js'
+import { partitionOf, simulatorOptions } from '../../runner/distribution.js'
 import { normalizeRunOptions } from '../../runner/options.js'
 import { normalizeSimOptions } from '../../simulator/index.js'
 
@@ -34,4 +34,12 @@ test('each local simulator\'s clients keep their index in the whole run (--clien
   const counts = [0, 1, 2].map((i) => simulatorOptions({ options: shared, url: 'http://127.0.0.1:3000', rampMs: 500 }, shared.distributions[0], i).emitters)
   assert.equal(counts.reduce((sum, e) => sum + ('count' in e ? e.count : NaN), 0), 4)
   assert.equal(simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], 1).auth, '{"n":{{i}}}')
+})
+
+test('the local simulators are the parts of one swarm; --simulators 0 (all of them elsewhere) has none', () => {
+  const options = normalizeRunOptions({ simulators: 3, clients: 5, emitters: '25%' })
+  const parts = partitionOf({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0])
+  assert.deepEqual(parts.map((p) => [p.clients, p.clientOffset]), [[5, 0], [5, 5], [5, 10]])
+  const remote = normalizeRunOptions({ simulators: 0, expectSimulators: 2, clients: 5, redis: 'redis://127.0.0.1:6379' })
+  assert.deepEqual(partitionOf({ options: remote, url: 'http://127.0.0.1:3000', rampMs: 500 }, remote.distributions[0]), [])
 })

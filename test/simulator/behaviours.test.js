@@ -4,28 +4,6 @@ import { startAppServer } from '../helpers/app-server.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { runSwarm } from '../../simulator/swarm.js'
-import { pickEmitters, sliceEmitters } from '../../simulator/behaviours.js'
-
-test('emitters: a share is exact for the whole, and any slicing of it (workers, simulators) picks the same clients', () => {
-  for (const [clients, offset, share] of [[6, 0, 0.5], [101, 40, 0.1], [1000, 0, 0.25], [7, 3, 1 / 3]]) {
-    const whole = pickEmitters(clients, offset, { share })
-    assert.equal(whole.reduce((a, b) => a + b, 0), Math.round(share * clients), `${share} of ${clients}`)
-    for (const parts of [2, 3, 7]) {
-      /** @type {number[]} */
-      const union = []
-      let at = offset
-      for (let k = 0; k < parts; k++) {
-        const size = Math.floor(clients / parts) + (k < clients % parts ? 1 : 0)
-        const slice = pickEmitters(size, at, sliceEmitters({ share }, clients, offset, at, size))
-        union.push(...slice)
-        at += size
-      }
-      assert.deepEqual(union, [...whole], `${clients} clients in ${parts} slices`)
-    }
-  }
-  // Rounding each half on its own would give 2 + 2 of 6 at 50 %.
-  assert.deepEqual([0, 3].map((at) => sliceEmitters({ share: 0.5 }, 6, 0, at, 3).count), [2, 1])
-})
 
 for (const engine of ['sio', 'lean']) {
   for (const transport of ['websocket', 'polling']) {

@@ -5,6 +5,7 @@
 import { resolveLeanConfig } from './config.js'
 import { LeanSession } from './session.js'
 import { closeConnections } from './polling.js'
+import { cookieValue } from '../../sessions/cookie-jar.js'
 
 /** How long close() waits for polite closes before it resets what is left. */
 const CLOSE_WAIT_MS = 1000
@@ -23,7 +24,8 @@ export function createLeanPool (options, events) {
     emit: (i, nsp, event, args, callback, timeoutMs = 10000) => session.emit(i, nsp, event, args, callback, timeoutMs),
     close: () => closeSession(session),
     // Polling: one keep-alive connection per client for polls, a shared pool for posts; no limit (null: Infinity, which JSON cannot carry).
-    agent: () => ({ keepAlive: session.config.keepAlive, maxSockets: null })
+    agent: () => ({ keepAlive: session.config.keepAlive, maxSockets: null }),
+    cookieOf: (i, name) => cookieValue(session.clients[i]?.cookies ?? null, name)
   }
 }
 
