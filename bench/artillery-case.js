@@ -3,7 +3,8 @@
  * script of its own): Artillery's socketio engine (socket.io-client behind each virtual user)
  * or its ws engine (the ws library; plain WebSocket) against the same in-process server, measured from outside through /proc as the RSS and CPU of Artillery's
  * whole process tree. Artillery is not a dependency of this package: it is found at
- * --artillery-bin, $ARTILLERY_BIN or /work/artillery/node_modules/.bin/artillery.
+ * --artillery-bin, $ARTILLERY_BIN or ../artillery/node_modules/.bin/artillery beside the
+ * checkout (`npm i --prefix ../artillery` run in it), so any checkout finds its own.
  *
  * One run holds two levels: `baseline` users, a pause to sample them, then up to `clients`.
  * Arrivals use phases with rampTo (the issue saw a plain arrivalRate phase keep a core busy),
@@ -20,7 +21,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { stringify } from 'yaml'
 import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 
-export const DEFAULT_ARTILLERY_BIN = '/work/artillery/node_modules/.bin/artillery'
+/** Beside the checkout: `<checkout>/../artillery`, where the install command below puts it. */
+export const DEFAULT_ARTILLERY_BIN = fileURLToPath(new URL('../../artillery/node_modules/.bin/artillery', import.meta.url))
 export const NO_BROADCAST_NOTE = 'broadcast delay not measured: Artillery\'s socketio and ws engines cannot time a server push to their users without custom code (a processor function), which this bench does not add'
 /** Seconds Artillery waits between the two levels (the baseline is sampled inside it). */
 const PAUSE_S = 28
@@ -44,7 +46,7 @@ const GC_PRELOAD = fileURLToPath(new URL('./artillery-gc.cjs', import.meta.url))
 export function findArtilleryBin (flag) {
   const bin = flag ?? process.env.ARTILLERY_BIN ?? DEFAULT_ARTILLERY_BIN
   if (existsSync(bin)) return { bin }
-  return { skipped: `no Artillery at ${bin} (from ${flag ? '--artillery-bin' : process.env.ARTILLERY_BIN ? '$ARTILLERY_BIN' : 'the default path'}): install it outside this package with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i --prefix /work/artillery artillery@2.0.21 (the newest that runs on Node 20), or pass --artillery-bin PATH` }
+  return { skipped: `no Artillery at ${bin} (from ${flag ? '--artillery-bin' : process.env.ARTILLERY_BIN ? '$ARTILLERY_BIN' : 'the default path'}): install it outside this package with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i --prefix ../artillery artillery@2.0.21 run in the checkout (the newest that runs on Node 20; found there by default), or pass --artillery-bin PATH or set $ARTILLERY_BIN` }
 }
 
 /**

@@ -6,7 +6,7 @@ import yargs from 'yargs'
 import { loadConfigFile } from '../lib/config-file.js'
 import { EXIT, IoswarmError } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
-import { commands } from './commands.js'
+import { lazyCommands } from './command-modules.js'
 
 /**
  * Runs the CLI with the given arguments (without `node` and the script).
@@ -58,7 +58,7 @@ export async function main (args) {
       if (Array.isArray(value) && !arrays.has(key)) argv[key] = value.at(-1)
     }
   }, true)
-  for (const command of commands) parser.command(command)
+  for (const command of lazyCommands()) parser.command(command)
   try {
     await parser.parseAsync()
   } catch (error) {

@@ -1,14 +1,8 @@
 /**
- * The list of command modules. Each feature folder owns its command in its cli.js.
+ * The list of command modules, every one loaded. Each feature folder owns its command in its
+ * cli.js; the CLI itself loads them one at a time (bin/command-modules.js).
  */
-import { broadcastCommand } from '../broadcaster/cli.js'
-import { fleetCommand } from '../infra/cli.js'
-import { reportCommand } from '../results/cli.js'
-import { runCommand } from '../runner/cli.js'
-import { capacityCommand } from '../runner/capacity/cli.js'
-import { probeCommand } from '../server/probe/cli.js'
-import { serveCommand } from '../server/cli.js'
-import { simulateCommand } from '../simulator/cli.js'
+import { COMMAND_MODULES } from './command-modules.js'
 
 /** @type {import('yargs').CommandModule<any, any>[]} */
-export const commands = [runCommand, capacityCommand, simulateCommand, serveCommand, broadcastCommand, reportCommand, fleetCommand, probeCommand]
+export const commands = await Promise.all(Object.values(COMMAND_MODULES).map((load) => load()))

@@ -4,6 +4,7 @@
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { formatMs } from '../lib/format.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { estimateClockOffset } from '../lib/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
 import { createCollector, formatRoundLine, waitForRound } from '../results/index.js'
@@ -11,8 +12,7 @@ import { runBroadcast } from './index.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const broadcastCommand = {
-  command: 'broadcast',
-  describe: 'Fire rounds of broadcast messages through the app server',
+  ...COMMAND_LINES.broadcast,
   builder: (y) => declareOptions(y
     .usage('$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]\n\nSends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", batch, round, seq, sentAt, room, payload} (room only when sent to one: --rooms, --to).'), 'broadcast')
     .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second')

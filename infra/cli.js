@@ -12,6 +12,7 @@ import { EXIT, invalidOption } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
 import { stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, envNameOf, fleetSimulatorOptions, keyOf, parseOptions } from '../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { parseHttpUrl, parseInteger, parseRunId } from '../lib/options.js'
 import { redactUrl } from '../lib/redis.js'
 import { normalizeSimOptions } from '../simulator/index.js'
@@ -84,8 +85,7 @@ const statusCommand = {
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const fleetCommand = {
-  command: 'fleet',
-  describe: 'Simulators on many hosts: pm2 on each, driven over ssh (up, exec, status, down)',
+  ...COMMAND_LINES.fleet,
   builder: (y) => y
     .usage('$0 fleet <up|exec|status|down> [options]\n\nHosts come from a hosts file (-f) or --hosts. Every host needs Node >= 20.19, npm, and ssh access without a prompt (keys or an agent); see infra/README.md.')
     .command(upCommand).command(execCommand).command(statusCommand).command(downCommand)

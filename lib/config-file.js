@@ -3,8 +3,11 @@
  * names the file and the line and column of the mistake (JSON.parse alone does not say where).
  */
 import { readFileSync } from 'node:fs'
-import { parseDocument } from 'yaml'
 import { CODES, IoswarmError } from './errors.js'
+import { onFirstUse } from './lazy-require.js'
+
+/** The YAML parser, on the first --config file (every command line comes through here); yargs reads it synchronously. */
+const yaml = /** @type {() => typeof import('yaml')} */ (onFirstUse('yaml'))
 
 /**
  * @param {string} file
@@ -34,7 +37,7 @@ function parseJson (file, text) {
     return JSON.parse(text)
   } catch (error) {
     // The YAML parser in JSON mode says where a JSON document goes wrong.
-    const where = parseDocument(text, { schema: 'json' }).errors[0]?.linePos?.[0]
+    const where = yaml().parseDocument(text, { schema: 'json' }).errors[0]?.linePos?.[0]
     const at = where ? `line ${where.line}, column ${where.col}: ` : ''
     throw new IoswarmError(CODES.INPUT, `--config: ${file} is not valid JSON: ${at}${/** @type {Error} */ (error).message.split('\n')[0].replace(/, \.\.\.".*$/, '')}`)
   }
@@ -45,7 +48,7 @@ function parseJson (file, text) {
  * @param {string} text
  */
 function parseYaml (file, text) {
-  const doc = parseDocument(text)
+  const doc = yaml().parseDocument(text)
   const [error] = doc.errors
   if (error) {
     const where = error.linePos?.[0]

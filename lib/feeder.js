@@ -8,8 +8,11 @@
  * line; `.jsonl`, `.ndjson`, or any file whose first character is `{`).
  */
 import { readFileSync, statSync } from 'node:fs'
-import { parse as parseCsv } from 'csv-parse/sync'
 import { invalidOption } from './errors.js'
+import { onFirstUse } from './lazy-require.js'
+
+/** The CSV parser, on the first CSV feeder. */
+const csv = /** @type {() => typeof import('csv-parse/sync')} */ (onFirstUse('csv-parse/sync'))
 
 /** Largest feeder file read (each simulator holds it whole). */
 export const MAX_FEEDER_BYTES = 256 * 1024 * 1024
@@ -56,7 +59,7 @@ export function loadFeeder (path, flag = '--feeder') {
  */
 function parseCsvRows (text, path, flag) {
   try {
-    return parseCsv(text, { columns: true, skip_empty_lines: true, bom: true, trim: false })
+    return csv().parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: false })
   } catch (error) {
     throw invalidOption(flag, `${path} is not a CSV file with a header row: ${/** @type {Error} */ (error).message}`)
   }

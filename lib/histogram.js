@@ -3,7 +3,14 @@
  * encoded in the library's portable compressed form so they can be merged across
  * simulators and hosts (true percentiles, not averages of percentiles).
  */
-import hdr from 'hdr-histogram-js'
+import { createRequire } from 'node:module'
+
+// The two parts of hdr-histogram-js that ioswarm uses, not its index: the index also loads the
+// log reader and writer, whose number formatter loads ICU locale data, ~7 MiB of RSS in every
+// simulator (issue 26: a light process). The package has no "exports" map; its dist/ is its API.
+const require = createRequire(import.meta.url)
+const { build } = /** @type {typeof import('hdr-histogram-js/dist/HistogramBuilder.js')} */ (require('hdr-histogram-js/dist/HistogramBuilder.js'))
+const { encodeIntoCompressedBase64, decodeFromCompressedBase64 } = /** @type {typeof import('hdr-histogram-js/dist/encoding.js')} */ (require('hdr-histogram-js/dist/encoding.js'))
 
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 
@@ -21,7 +28,7 @@ import hdr from 'hdr-histogram-js'
 
 /** A histogram for delays from 1 µs to 1 h at 3 significant digits (grows past that). */
 export function createHistogram () {
-  return hdr.build({
+  return build({
     bitBucketSize: 32,
     autoResize: true,
     lowestDiscernibleValue: 1,
@@ -65,7 +72,7 @@ export function summarize (histogram) {
  * @param {Histogram} histogram
  */
 export function encode (histogram) {
-  return hdr.encodeIntoCompressedBase64(histogram)
+  return encodeIntoCompressedBase64(histogram)
 }
 
 /**
@@ -73,7 +80,7 @@ export function encode (histogram) {
  * @returns {Histogram}
  */
 export function decode (encoded) {
-  return hdr.decodeFromCompressedBase64(encoded, 32, false)
+  return decodeFromCompressedBase64(encoded, 32, false)
 }
 
 /**

@@ -84,6 +84,18 @@ export function isSaturated (sample) {
 }
 
 /**
+ * The share of a wall interval a process was busy on CPU, 0..1, from its CPU time and the wall
+ * time over the same interval (read together). A process's CPU counts its helper threads (GC,
+ * compilers, libuv) beside its main one, so it can pass the wall time; a main thread busy all
+ * along is 100 % busy, never more, so the share stops at 1. Null without a wall interval.
+ * @param {number} cpuMs
+ * @param {number} wallMs
+ */
+export function busyShare (cpuMs, wallMs) {
+  return wallMs > 0 && Number.isFinite(cpuMs) ? Math.min(1, Math.max(0, cpuMs / wallMs)) : null
+}
+
+/**
  * A process's health summary from its one-second samples: each field of HEALTH_SUMMARY_FROM
  * (lib/schema.js, where the fields are listed once) the largest over the samples.
  * @param {ProcessSample[]} samples

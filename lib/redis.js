@@ -8,7 +8,6 @@
  * NODE_EXTRA_CA_CERTS=/path/ca.pem (read at process start, inherited by the simulators a
  * runner forks and by pm2 or Kubernetes children), so every command trusts it alike.
  */
-import { Redis } from 'ioredis'
 import { CODES, IoswarmError, invalidOption } from './errors.js'
 
 const CONNECT_TIMEOUT_MS = 5000
@@ -52,7 +51,7 @@ export function redactText (text, url) {
 /**
  * A connected, checked (PING) ioredis client; reconnects on its own after the first success.
  * @param {string} url redis:// or rediss://
- * @returns {Promise<Redis>}
+ * @returns {Promise<import('ioredis').Redis>}
  */
 export async function connectRedis (url) {
   let protocol = ''
@@ -62,6 +61,8 @@ export async function connectRedis (url) {
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
     throw invalidOption('Redis URL', `must be a redis:// or rediss:// URL, got ${JSON.stringify(redactUrl(url))}`)
   }
+  // Loaded on first use: a process that was not given --redis never pays for ioredis (issue 26).
+  const { Redis } = await import('ioredis')
   let connected = false
   /** @type {Error | undefined} */
   let lastError

@@ -4,6 +4,7 @@
  * "average of averages" is kept next to them for comparison.
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
+import { busyShare } from '../lib/process-sampler.js'
 import { deliveryBreakdown } from './deliveries.js'
 import { groupBy, mergeDeliveries } from './merge.js'
 import { mergeSimMeasures } from './measures.js'
@@ -96,7 +97,7 @@ export function messageFloor (entries) {
     // Absent from older simulators' reports; a malformed one is skipped, not merged as NaN.
     if (!floor || !Number.isFinite(floor.cpuMs) || !Number.isFinite(floor.spreadMs)) continue
     if (!top || floor.cpuMs > top.cpuMs) top = { cpuMs: floor.cpuMs, spreadMs: floor.spreadMs, simulator }
-    if (floor.spreadMs > 0) busyMax = Math.max(busyMax, floor.cpuMs / floor.spreadMs)
+    busyMax = Math.max(busyMax, busyShare(floor.cpuMs, floor.spreadMs) ?? 0)
   }
   return top && { ...top, busyMax: round3(busyMax) }
 }

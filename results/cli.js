@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { VERSION } from '../lib/version.js'
 import { buildCapacityReport, buildCompareReport, buildReport } from './report/index.js'
 import { readResult } from './report/load.js'
@@ -29,8 +30,7 @@ import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds.
 
 /** @type {import('yargs').CommandModule<any, any>} */
 export const reportCommand = {
-  command: 'report <results..>',
-  describe: 'Write an HTML report from a result (run, simulate --json, capacity; several side by side with --compare), print a summary, check thresholds',
+  ...COMMAND_LINES.report,
   builder: (yargs) => declareOptions(yargs
     .positional('results', { type: 'string', array: true, default: undefined, describe: 'result files: the result.json of ioswarm run or capacity, or the output of ioswarm simulate --json' }), 'report')
     .example('$0 report result.json --assert p99<500ms', 'report.html next to result.json; exit 3 if p99 > 500 ms')

@@ -18,6 +18,15 @@ export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { formatNodes } from './nodes.js'
 export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, worstRoundDelay, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
-export { createLiveMetrics, createRunMetrics, createServerMetrics, followCollector, serveMetrics, parseMetricsPort, startMetricsOutputs } from './metrics/index.js'
+
+/**
+ * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,
+ * serveMetrics, parseMetricsPort, startMetricsOutputs), loaded when asked for: prom-client is
+ * for --metrics-port and --otlp only, and a process without them does not load it (issue 26).
+ * @returns {Promise<typeof import('./metrics/index.js')>}
+ */
+export function loadMetrics () {
+  return import('./metrics/index.js')
+}
 export { capacityStepsCsv } from './capacity-csv.js'
 export { checkCiPaths, junitXml, summaryJson, writeCiOutputs } from './ci.js'

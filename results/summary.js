@@ -143,7 +143,7 @@ export function formatRunSummary (result) {
     lines.push(formatHealth(health))
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
   }
-  const layouts = compareLayouts(result.distributions)
+  const layouts = compareLayouts(result.distributions, layoutHostOf(result))
   if (layouts.length > 0) lines.push('', ...layouts)
   if (result.distributions.some((d) => d.rounds.some((r) => r.floor))) lines.push('', FLOOR_NOTE)
   return lines.join('\n')
@@ -216,14 +216,32 @@ export const LAYOUT_TOLERANCE = 0.2
 const LAYOUT_TOLERANCE_MS = 5
 
 /**
+ * Where the layouts ran, as far as a result tells: the runner's host, its cores, and the busy
+ * server processes the run started there (the reference server; none with --target).
+ * @typedef {{ hostname: string, cpus: number, servers: number }} LayoutHost
+ */
+
+/**
+ * @param {{ host?: import('../lib/schema.js').HostFacts, target?: { reference?: boolean } }} result a RunResult
+ * @returns {LayoutHost | null}
+ */
+export function layoutHostOf (result) {
+  const host = result.host
+  return host && host.cpus > 0 ? { hostname: host.hostname, cpus: host.cpus, servers: result.target?.reference ? 1 : 0 } : null
+}
+
+/**
  * The 2012 validity check, made automatic: layouts of the same total number of clients
  * (10x1000 and 20x500) must measure the same (median relative p50 within ±20 % or 5 ms, the
- * same share of missing deliveries); when they do not, the one whose simulators were busier
- * is named, since a busy simulator makes its own spread.
+ * same share of missing deliveries). When they do not, the hint names the layout whose delays
+ * are higher and why: more busy processes than its host has cores (its simulators and the
+ * server the run started: the host's scheduler spreads the delays), or its simulators were
+ * busier (a busy simulator makes its own spread), or neither.
  * @param {DistributionResult[]} distributions
+ * @param {LayoutHost | null} [host] the runner's host (layoutHostOf): without it, cores are not compared
  * @returns {string[]} one line per pair of layouts that can be compared
  */
-export function compareLayouts (distributions) {
+export function compareLayouts (distributions, host = null) {
   /** @type {Map<number, DistributionResult[]>} */
   const byTotal = new Map()
   for (const d of distributions) {
@@ -240,16 +258,54 @@ export function compareLayouts (distributions) {
       const close = Math.abs(pa - pb) <= Math.max(LAYOUT_TOLERANCE * Math.max(pa, pb), LAYOUT_TOLERANCE_MS)
       const sameMissing = Math.abs(ma - mb) <= 0.01
       const figures = `median rel p50 ${formatMs(pa)} vs ${formatMs(pb)}, missing ${formatShare(ma)} vs ${formatShare(mb)}`
+      const crowded = [a, b].flatMap((d) => crowding(d, host) ?? [])
       if (close && sameMissing) {
-        lines.push(`layouts of ${total} clients: ${plain(a.name)} and ${plain(b.name)} agree (${figures}; tolerance ±${LAYOUT_TOLERANCE * 100} % or ${LAYOUT_TOLERANCE_MS} ms)`)
+        const caveat = crowded.length ? `; but ${crowded.map((c) => c.text).join(', and ')}: the host's scheduler shares in both figures` : ''
+        lines.push(`layouts of ${total} clients: ${plain(a.name)} and ${plain(b.name)} agree (${figures}; tolerance ±${LAYOUT_TOLERANCE * 100} % or ${LAYOUT_TOLERANCE_MS} ms)${caveat}`)
       } else {
-        const [ba, bb] = [busiest(a), busiest(b)]
-        const busier = ba === bb ? 'neither layout\'s simulators were busier' : `${plain(ba > bb ? a.name : b.name)}'s simulators were busier (busiest ${Math.round(Math.max(ba, bb) * 100)} % vs ${Math.round(Math.min(ba, bb) * 100)} %): add simulators or --workers there and compare again`
-        lines.push(`LAYOUTS DISAGREE, ${total} clients: ${plain(a.name)} vs ${plain(b.name)} (${figures}); ${busier}`)
+        // The slower layout: higher delays, or at equal delays more missing deliveries.
+        const [slow, fast] = (close ? ma > mb : pa > pb) ? [a, b] : [b, a]
+        lines.push(`LAYOUTS DISAGREE, ${total} clients: ${plain(a.name)} vs ${plain(b.name)} (${figures}); ${disagreement(slow, fast, crowded)}`)
       }
     }
   }
   return lines
+}
+
+/**
+ * Why the slower of two layouts measured worse, and what to do.
+ * @param {DistributionResult} slow
+ * @param {DistributionResult} fast
+ * @param {{ name: string, text: string }[]} crowded the layouts with more busy processes than cores
+ */
+function disagreement (slow, fast, crowded) {
+  const [bs, bf] = [busiest(slow), busiest(fast)]
+  const busy = `busiest ${Math.round(bs * 100)} % vs ${Math.round(bf * 100)} %`
+  const own = crowded.find((c) => c.name === slow.name)
+  if (own) {
+    const other = crowded.find((c) => c.name === fast.name)
+    return `${plain(slow.name)}'s delays are higher: ${own.text}, so its spread is the host's scheduler as much as the server's${other ? ` (and ${other.text})` : ''}; ` +
+      'compare layouts that fit the cores, or put simulators on other hosts'
+  }
+  const note = crowded.length ? ` (${crowded.map((c) => c.text).join(', and ')}: its figures include the host's scheduler)` : ''
+  if (bs > bf) return `${plain(slow.name)}'s simulators were busier (${busy}): add simulators or --workers there and compare again${note}`
+  return `${plain(slow.name)}'s delays are higher though its simulators were not busier (${busy}): the simulators' CPU does not explain it; ` +
+    `look at the server and the network, or run again on a quiet host${note}`
+}
+
+/**
+ * The layout's busy processes on the runner's host, when more than its cores.
+ * @param {DistributionResult} d
+ * @param {LayoutHost | null} host
+ * @returns {{ name: string, text: string } | null}
+ */
+function crowding (d, host) {
+  if (!host) return null
+  const simulators = d.simulatorList.length ? d.simulatorList.filter((s) => s.hostname === host.hostname).length : d.simulators
+  const busy = simulators + host.servers
+  if (busy <= host.cpus) return null
+  const parts = `${simulators} simulator${simulators === 1 ? '' : 's'}${host.servers ? ` and ${host.servers === 1 ? 'the reference server' : `${host.servers} servers`}` : ''}`
+  return { name: d.name, text: `${plain(d.name)} put ${busy} busy processes (${parts}) on ${plain(host.hostname)}'s ${host.cpus} cores` }
 }
 
 /** @param {DistributionResult} d */

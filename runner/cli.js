@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { checkCiPaths, formatRunSummary, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
 import { VERSION } from '../lib/version.js'
 import { runTest } from './index.js'
@@ -15,8 +16,7 @@ import { writeRunFiles } from './output.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const runCommand = {
-  command: 'run',
-  describe: 'Run a whole test: server (or --target), simulators, broadcast rounds, results and report',
+  ...COMMAND_LINES.run,
   builder: (y) => declareOptions(y
     .usage('$0 run [options]\n\nStarts the reference server (or uses --target), starts --simulators processes of --clients each (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds, collects every simulator\'s measurements, and writes result.json, messages.csv, deliveries.csv, samples.csv, reasons.csv and report.html to --out.'), 'run')
     .example('$0 run --distributions 2x500,4x250 --rounds 5x1000,5x500', 'compare two layouts of 1,000 clients')

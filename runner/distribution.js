@@ -31,7 +31,7 @@ import { simulatorEnv } from './options.js'
  * @param {string} ctx.token
  * @param {number} ctx.rampMs
  * @param {{ offsetMs: number, uncertaintyMs: number }} ctx.senderClock
- * @param {ReturnType<typeof import('../results/index.js').createLiveMetrics> | null} [ctx.live] live metrics (--metrics-port)
+ * @param {ReturnType<Awaited<ReturnType<typeof import('../results/index.js').loadMetrics>>['createLiveMetrics']> | null} [ctx.live] live metrics (--metrics-port)
  * @param {Distribution} distribution
  * @param {RunHooks} hooks
  * @returns {Promise<import('../lib/schema.js').DistributionResult>}

@@ -10,7 +10,7 @@ import { hostFacts } from '../lib/host.js'
 import { formatRounds } from '../lib/options.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
-import { createCollector, createLiveMetrics, evaluateThresholds, redactUrl, startMetricsOutputs } from '../results/index.js'
+import { createCollector, evaluateThresholds, loadMetrics, redactUrl } from '../results/index.js'
 import { readLimits } from '../lib/limits.js'
 import { runDistribution } from './distribution.js'
 import { lookAtServer } from './look.js'
@@ -34,9 +34,10 @@ export async function runTest (input, hooks = {}) {
   const collector = await createCollector({ redisUrl: options.redis })
   // --metrics-port / --otlp: each distribution's run is followed in the collector (what every
   // simulator stored, local or joined through Redis), served and/or pushed.
-  const live = options.metricsPort === null && options.otlp === null ? null : createLiveMetrics({ collector, run: runId })
-  const outputs = live
-    ? await startMetricsOutputs({
+  const metricsModule = options.metricsPort === null && options.otlp === null ? null : await loadMetrics()
+  const live = metricsModule?.createLiveMetrics({ collector, run: runId }) ?? null
+  const outputs = live && metricsModule
+    ? await metricsModule.startMetricsOutputs({
       registry: live.registry,
       port: options.metricsPort,
       host: options.metricsHost,

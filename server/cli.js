@@ -4,19 +4,19 @@
 import { stopOnSignals } from '../lib/cli-run.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { declareOptions } from '../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { startCluster } from './cluster.js'
 import { localRecipients } from './broadcast.js'
 import { startServer } from './index.js'
 import { startWebSocketServer } from './websocket.js'
 import { normalizeServeOptions } from './options.js'
 import { connectServerReporter } from './reporting.js'
-import { createServerMetrics, startMetricsOutputs } from '../results/metrics/index.js'
+import { loadMetrics } from '../results/index.js'
 import { redactUrl } from '../lib/redis.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const serveCommand = {
-  command: 'serve',
-  describe: 'Run the reference socket.io server under test (relays broadcasts to all clients)',
+  ...COMMAND_LINES.serve,
   builder: (y) => declareOptions(y
     .usage('$0 serve [options]\n\nA socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client of its namespaces, or to a room (`broadcast --rooms R` / `--to ROOM`). Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". Clients may emit `join` / `leave` with { room } (acked { ok: true, room }) and the --relay-event with { room?, … } (relayed to the room, acked { ok: true, recipients }). GET /stats returns connections by transport and namespace, refused connections, joins, relays, CPU, RSS and event-loop delay (with --cluster: the total and each worker).'), 'serve')
     .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis')
@@ -67,9 +67,10 @@ async function startSingle (options, onError) {
   const reporter = options.runId && options.redisUrl
     ? await connectServerReporter({ redisUrl: options.redisUrl, runId: options.runId, serverId: options.serverId, onError })
     : undefined
-  const metrics = options.metricsPort === null && options.otlp === null ? null : createServerMetrics({ server: options.serverId })
-  const metricsServer = metrics
-    ? await startMetricsOutputs({
+  const metricsModule = options.metricsPort === null && options.otlp === null ? null : await loadMetrics()
+  const metrics = metricsModule?.createServerMetrics({ server: options.serverId }) ?? null
+  const metricsServer = metrics && metricsModule
+    ? await metricsModule.startMetricsOutputs({
       registry: () => metrics.registry,
       port: options.metricsPort,
       host: options.metricsHost,

@@ -4,6 +4,7 @@
 import { EXIT, IoswarmError, CODES, invalidOption } from '../lib/errors.js'
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { formatCounts } from '../lib/format.js'
 import { formatPhases } from '../lib/phases.js'
 import { redactUrl } from '../lib/redis.js'
@@ -16,8 +17,7 @@ import { startSimulatorMetrics } from './metrics.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
-  command: 'simulate',
-  describe: 'Open N socket.io clients that listen for broadcasts and measure each message\'s delivery',
+  ...COMMAND_LINES.simulate,
   builder: (y) => declareOptions(y
     .usage('$0 simulate -c N [options]\n\nOpens N clients, spread over the server\'s heartbeat interval, and records for every broadcast message each client\'s delay relative to the first receipt in this process, absolute latency from the message\'s sentAt, and missing deliveries. Runs until --duration or Ctrl-C, then prints a summary (stderr) and, with --json, the result (stdout).'), 'simulate')
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')

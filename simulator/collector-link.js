@@ -8,7 +8,7 @@ import os from 'node:os'
 import { estimateClockOffset } from '../lib/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
 import { formatTransportMix } from '../lib/options.js'
-import { createCollector, createIpcWriter, finalReportOf } from '../results/index.js'
+import { createCollector, createIpcWriter, finalReportOf } from '../results/collector/index.js'
 import { createSimReporter } from './reporter.js'
 
 /** How often the clock offset is measured again during a run. */

@@ -5,9 +5,12 @@
  * reverse), a namespace refused and why. Best effort: a server that answers nothing useful
  * gives no diagnosis, never an error.
  */
-import msgpackParser from 'socket.io-msgpack-parser'
 import { connectErrorMessage, encodePayloadV3, splitPayloadV3 } from './engines/lean/codec.js'
 import { inspectionSession } from './sessions/inspection.js'
+import { onFirstUse } from '../lib/lazy-require.js'
+
+/** The msgpack parser, for a --parser msgpack server only. */
+const msgpack = /** @type {() => typeof import('socket.io-msgpack-parser')} */ (onFirstUse('socket.io-msgpack-parser'))
 
 /**
  * @typedef {object} Diagnosis
@@ -105,7 +108,7 @@ function split (body, eio) {
  * @param {Record<string, unknown>} [auth]
  */
 function msgpackEncode (nsp, auth) {
-  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new msgpackParser.Encoder().encode({ type: 0, nsp, ...(auth === undefined ? {} : { data: auth }) })))
+  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new (msgpack().Encoder)().encode({ type: 0, nsp, ...(auth === undefined ? {} : { data: auth }) })))
   return bytes
 }
 
@@ -116,7 +119,7 @@ function msgpackEncode (nsp, auth) {
 function msgpackDecode (bytes) {
   /** @type {any} */
   let packet = null
-  const decoder = new msgpackParser.Decoder()
+  const decoder = new (msgpack().Decoder)()
   decoder.on('decoded', (/** @type {any} */ p) => { packet = p })
   try {
     decoder.add(bytes)

@@ -3,6 +3,7 @@
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
 import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
+import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
@@ -93,7 +94,7 @@ export function formatSimSummary (r) {
       m.id.length > 24 ? `${m.id.slice(0, 23)}…` : m.id, m.received, m.missing,
       formatMs(m.relative.p50), formatMs(m.relative.p90), formatMs(m.relative.p99), formatMs(m.relative.max),
       formatMs(m.absolute?.p50), formatMs(m.absolute?.p99),
-      formatMs(m.floor?.cpuMs), formatBusy(m.floor && m.floor.spreadMs > 0 ? m.floor.cpuMs / m.floor.spreadMs : null)
+      formatMs(m.floor?.cpuMs), formatBusy(m.floor ? busyShare(m.floor.cpuMs, m.floor.spreadMs) : null)
     ])
     lines.push('', table(['message', 'received', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'floor', 'busy'], rows))
     if (r.messages.length > MAX_MESSAGE_ROWS) lines.push(`… ${r.messages.length - MAX_MESSAGE_ROWS} more messages in --json`)

@@ -4,7 +4,6 @@
  * first (one GET), then WebSocket for servers that disabled polling, and closes the probe
  * session at once so it does not linger on the server.
  */
-import WebSocket from 'ws'
 import { EIO_PACKET } from '../lib/protocol.js'
 import { reasonKey } from '../lib/reasons.js'
 import { certificateHint } from '../lib/tls.js'
@@ -97,7 +96,9 @@ function isTimeout (error) {
  * @param {import('ws').ClientOptions} options headers, TLS
  * @returns {Promise<Handshake>}
  */
-function probeWebSocket (base, timeoutMs, options) {
+async function probeWebSocket (base, timeoutMs, options) {
+  // Only for servers that refuse polling: the ws library is loaded then, not by every process.
+  const { default: WebSocket } = await import('ws')
   const wsUrl = new URL(base)
   wsUrl.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:'
   wsUrl.searchParams.set('transport', 'websocket')

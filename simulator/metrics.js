@@ -5,7 +5,7 @@
  * in-memory one fed over IPC, or the run's Redis with --redis), as `ioswarm run` does.
  */
 import { formatTransportMix } from '../lib/options.js'
-import { attachIpcReader, createCollector, createRunMetrics, followCollector, startMetricsOutputs } from '../results/index.js'
+import { attachIpcReader, createCollector, loadMetrics } from '../results/index.js'
 
 /**
  * Starts serving on `port` and/or pushing to `otlp`.
@@ -13,6 +13,7 @@ import { attachIpcReader, createCollector, createRunMetrics, followCollector, st
  * @param {{ port: number | null, host: string, otlp: string | null, otlpIntervalMs: number, run: string | null, workers?: boolean, onOtlpError?: (error: Error) => void }} out workers: the series are the workers' (their ids), not this process's
  */
 export async function startSimulatorMetrics (options, { port, host, otlp, otlpIntervalMs, run, workers = false, onOtlpError }) {
+  const { createRunMetrics, startMetricsOutputs } = await loadMetrics()
   const metrics = createRunMetrics({ run: run ?? options.id })
   if (!workers) metrics.observeSimulator({ id: options.id, clients: options.clients, transport: formatTransportMix(options.transport) })
   const outputs = await startMetricsOutputs({ registry: () => metrics.registry, port, host, otlp, otlpIntervalMs, command: 'simulate', onOtlpError })
@@ -30,6 +31,7 @@ export async function followWorkers ({ metrics, link, id, workerIds }) {
   const collector = await createCollector({ redisUrl: link?.redisUrl ?? null })
   const runId = link?.runId ?? id
   const own = new Set(workerIds)
+  const { followCollector } = await loadMetrics()
   const follow = followCollector({ collector, runId, metrics, rounds: false, simulators: (simId) => own.has(simId) })
   /** @type {ReturnType<typeof attachIpcReader>[]} */
   const readers = []

@@ -7,7 +7,7 @@
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { formatMiB, judgeLimits } from '../lib/limits.js'
 import { modeShape } from '../lib/transports.js'
-import { POST_CONNECTIONS } from './engines/lean/polling.js'
+import { POST_CONNECTIONS } from './wire/limits.js'
 
 /** Descriptors a simulator process holds besides its clients (stdio, epoll, timers, Redis, probe). */
 export const FD_MARGIN = 64

@@ -186,6 +186,9 @@ export function createRecorder ({
     const { report } = message
     report.missing = report.expected - message.receivedExpected
     if (nodes !== null && report.missing > 0) missingByClient(message, nodes.missing)
+    // Each CPU read is paired with the receipt time read just before it on this thread. cpuMs counts
+    // the process's helper threads too (GC, compilers), so on a short drain it may pass spreadMs:
+    // its share of the spread is read with busyShare (lib/process-sampler.js), at most 100 %.
     report.floor = { cpuMs: round3(message.cpuEndMs - message.cpuFirstMs), spreadMs: round3(message.cpuEndMono - message.firstMono) }
     report.relative = { ...summarize(message.relative), histogram: encode(message.relative) }
     if (message.absolute) {

@@ -10,7 +10,7 @@ import { assignTransports } from '../lib/options.js'
 import { createProcessSampler } from '../lib/process-sampler.js'
 import { createClientTracker } from './clients.js'
 import { createDestinationPool } from './destinations.js'
-import { engines } from './engines/index.js'
+import { loadEngine } from './engines/load.js'
 import { engineOptions } from './engine-options.js'
 import { inspectServer } from './inspect.js'
 import { normalizeSimOptions } from './options.js'
@@ -199,7 +199,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
   const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
-  const pool = opened = createDestinationPool(engines[options.engine], engineOptions(options, { namespaces, events, identity, eio: server.eio }),
+  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, tracker.events, sources)
   return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
 }

@@ -22,6 +22,10 @@ export async function createCollector ({ redisUrl, ...limits } = {}) {
 }
 
 export { createMemoryCollector, createRedisCollector }
+// The writer a simulator forked by a runner reports through: this part's entry is what a
+// simulator imports from results/, without the reports and metrics of results/index.js.
+export { createIpcWriter } from '../ipc.js'
+export { finalReportOf } from '../measures.js'
 export { WRITE_METHODS } from './types.js'
 export { redactUrl } from '../../lib/redis.js'
 export { runKeys, RUNS_KEY, LIMITS } from '../../lib/collector-keys.js'

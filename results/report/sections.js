@@ -3,7 +3,7 @@
  * section per distribution (rounds, charts, simulators, messages), run details, glossary.
  */
 import { formatStorm } from '../../lib/format.js'
-import { compareLayouts, unmeasuredCaveat } from '../summary.js'
+import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
@@ -74,7 +74,7 @@ export function caveats (result) {
     notes.push(...scenarioCaveats(d))
   }
   // Layouts of one total that disagree (the 2012 validity check); agreeing ones are said too.
-  notes.push(...compareLayouts(result.distributions))
+  notes.push(...compareLayouts(result.distributions, layoutHostOf(result)))
   return notes
 }
 
@@ -159,7 +159,7 @@ export const GLOSSARY = `<footer><dl>
 <dt>Relative delay</dt><dd>how much later a client got a message than the first client of its own simulator process got it (no clock sync needed); percentiles are over all clients, merged across simulators</dd>
 <dt>Absolute latency</dt><dd>from the sender's timestamp to receipt, corrected by each simulator's measured clock offset; ± is the uncertainty of that measurement</dd>
 <dt>Avg of avgs</dt><dd>the mean of the simulators' mean delays: the figure the 2012 rig reported, kept for comparison</dd>
-<dt>Simulator floor</dt><dd>the CPU time a simulator process spent between a message's first receipt and its delivery to every expected client (the most over simulators); busiest is the largest share of such a drain's wall time a simulator spent on CPU. Near 100 % (floor close to the spread), the simulator itself may have made the spread; far below, the server or the network did. The CPU is the whole process's, helper threads included, so it can pass 100 % on short drains</dd>
+<dt>Simulator floor</dt><dd>the CPU time a simulator process spent between a message's first receipt and its delivery to every expected client (the most over simulators); busiest is the largest share of such a drain's wall time a simulator spent on CPU. Near 100 % (floor close to the spread), the simulator itself may have made the spread; far below, the server or the network did. CPU and wall time are read at the same moments, and CPU past the wall time (the process's helper threads: GC, I/O) is not counted, so busiest is at most 100 %</dd>
 <dt>Missing</dt><dd>a client that was connected when a message came and never got it</dd>
 <dt>Misdelivered</dt><dd>a copy of a message for a room that reached a client not in that room (counted, never in the delays)</dd>
 <dt>Duplicated</dt><dd>a second copy of a message to the same client (counted, never in the delays)</dd>

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
 import { EXIT, invalidOption } from '../../lib/errors.js'
 import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
 import { VERSION } from '../../lib/version.js'
 import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
 import { runCapacity } from './index.js'
@@ -25,8 +26,7 @@ Exit codes: 0 found (or every step passed up to --max), 3 the SLO failed at --st
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const capacityCommand = {
-  command: 'capacity',
-  describe: 'Find how many clients the server holds at a service level (--slo): grow the swarm step by step, then narrow',
+  ...COMMAND_LINES.capacity,
   builder: (y) => declareOptions(y
     .usage('$0 capacity --slo EXPR [--slo EXPR …] [options]\n\nStarts the reference server (or uses --target) and --simulators simulator processes, then grows their clients step by step, broadcasting --rounds at each step, until a step fails the SLO; narrows between the last passing and the first failing step to --precision, and prints the answer in one line. Writes result.json (every step), steps.csv and report.html (p50/p99/missing against clients, with the SLO) to --out.'), 'capacity')
     .example('$0 capacity --slo \'p99<500ms\' --slo missing=0', 'the reference server, from 1,000 clients up')

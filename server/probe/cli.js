@@ -7,14 +7,14 @@ import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
 import { formatBytes } from '../../lib/format.js'
 import { invalidOption } from '../../lib/errors.js'
 import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
+import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
 import { runProcessProbe } from './proc.js'
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const probeCommand = {
-  command: 'probe',
-  describe: 'Sample a server process from outside (/proc) and report to the collector: for servers not written in Node',
+  ...COMMAND_LINES.probe,
   builder: (y) => declareOptions(y
     .usage('$0 probe --pid PID --redis URL --run RUN_ID [--id ID]\n\nEvery second: CPU (% of one core, from /proc/PID/stat), RSS, and the process\'s established TCP connections (its socket fds matched in /proc/PID/net/tcp and tcp6), written to the run\'s server samples in Redis. Event-loop figures and transports cannot be seen from outside: they are left empty. Linux only; stops when the process exits. For a Node server, `import { attachProbe } from \'ioswarm/probe\'` sees more.'), 'probe'),
   handler: async (args) => {

@@ -1,7 +1,8 @@
 /**
  * Engines by name. `sio` is the real socket.io-client (fidelity); `lean` speaks the
  * protocol directly for scale; `websocket` is the plain WebSocket client of
- * `--protocol websocket` (chosen by the protocol, not by --engine).
+ * `--protocol websocket` (chosen by the protocol, not by --engine). All of them, loaded: a
+ * swarm loads only its own through load.js (loadEngine), whose list names the same modules.
  */
 import { leanEngine } from './lean.js'
 import { sioEngine } from './sio.js'
@@ -9,6 +10,8 @@ import { websocketEngine } from './websocket.js'
 
 /** @type {Record<string, import('./types.js').Engine>} */
 export const engines = { sio: sioEngine, lean: leanEngine, websocket: websocketEngine }
+
+export { loadEngine } from './load.js'
 
 /** Names of the Socket.IO engines (--engine), for --help and validation. */
 export const ENGINE_NAMES = ['sio', 'lean']

@@ -18,12 +18,15 @@ import https from 'node:https'
 import { createRequire } from 'node:module'
 import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
-import msgpackParser from 'socket.io-msgpack-parser'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
 import { cookieValue } from '../sessions/cookie-jar.js'
+import { onFirstUse } from '../../lib/lazy-require.js'
+
+/** socket.io-msgpack-parser, for --parser msgpack only. */
+const msgpackParser = /** @type {() => typeof import('socket.io-msgpack-parser')} */ (onFirstUse('socket.io-msgpack-parser'))
 
 /**
  * @typedef {import('./types.js').EngineOptions} EngineOptions
@@ -129,7 +132,7 @@ export { PARSER_NAMES } from '../../lib/cli-options/simulate.js'
  * @param {string} name one of PARSER_NAMES
  */
 export function sioParser (name) {
-  return name === 'msgpack' ? msgpackParser : undefined
+  return name === 'msgpack' ? msgpackParser() : undefined
 }
 
 /** @type {import('./types.js').Engine} */

@@ -5,10 +5,13 @@
  * the TLS trust every client gets (--ca, --insecure). Whatever later joins a client's
  * identity (a login) joins here, so every inspection sends it.
  */
-import { Agent, fetch } from 'undici'
 import { tlsTrust } from '../../lib/tls.js'
+import { onFirstUse } from '../../lib/lazy-require.js'
 import { DEFAULT_PATH } from '../../lib/protocol.js'
 import { addCookieHeader, cookieHeader, seedCookies, storeCookies } from './cookie-jar.js'
+
+/** undici, when a swarm first looks at its server: a process that only loads (a simulator before its swarm) does not (issue 26). */
+const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
 
 /**
  * @typedef {object} InspectionSession
@@ -27,12 +30,12 @@ export function inspectionSession (options, first = {}) {
   const base = new URL(options.url)
   const scope = { secure: base.protocol === 'https:', host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path ?? DEFAULT_PATH }
   const tls = scope.secure ? tlsTrust(options) : null
-  const dispatcher = tls ? new Agent({ connect: { ...tls } }) : undefined
+  const dispatcher = tls ? new (undici().Agent)({ connect: { ...tls } }) : undefined
   let jar = first.cookies ? seedCookies(null, first.cookies) : null
   const headers = () => addCookieHeader({ ...first.headers }, cookieHeader(jar, scope.path))
   return {
     async fetch (url, init = {}) {
-      const response = await fetch(url, { ...init, headers: headers(), dispatcher })
+      const response = await undici().fetch(url, { ...init, headers: headers(), dispatcher })
       jar = storeCookies(jar, response.headers.getSetCookie(), scope)
       return /** @type {Response} */ (/** @type {unknown} */ (response))
     },

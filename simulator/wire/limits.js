@@ -20,3 +20,11 @@ export const PAYLOAD_TOO_LARGE = 'payload over --max-payload'
 
 /** ws's error code for a message over its `maxPayload`. */
 export const WS_TOO_LARGE_CODE = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+
+/**
+ * Connections for POSTs per destination (lean polling). POSTs (pongs, CONNECT, CLOSE) take a
+ * round trip, so a few hundred carry thousands of clients; more would cost a file descriptor
+ * and an ephemeral port each (a connect burst would otherwise open one per client), and
+ * undici's Pool scans them all for a free one on every request.
+ */
+export const POST_CONNECTIONS = 128

@@ -1,9 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parse, stringify } from 'yaml'
-import { artilleryScript, findArtilleryBin } from '../../bench/artillery-case.js'
+import { artilleryScript, DEFAULT_ARTILLERY_BIN, findArtilleryBin } from '../../bench/artillery-case.js'
 import { waitFor } from '../helpers/wait.js'
 
 test('the Artillery scenario: a lead-in, the baseline, a pause, then N users, each connecting and staying', () => {
@@ -28,6 +29,20 @@ test('no Artillery: a reason naming the path and how to install it', () => {
   assert.ok('skipped' in missing)
   assert.match(missing.skipped, /^no Artillery at \/nonexistent\/artillery \(from --artillery-bin\): install it outside this package with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i --prefix \S+ artillery@2\.0\.21/)
   assert.deepEqual(findArtilleryBin(process.execPath), { bin: process.execPath })
+})
+
+test('Artillery is looked for where a reader installs it: --artillery-bin, $ARTILLERY_BIN, else beside the checkout', (t) => {
+  const checkout = fileURLToPath(new URL('../../', import.meta.url))
+  assert.equal(DEFAULT_ARTILLERY_BIN, path.resolve(checkout, '../artillery/node_modules/.bin/artillery'), 'no one machine\'s absolute path')
+  const saved = process.env.ARTILLERY_BIN
+  t.after(() => { if (saved === undefined) delete process.env.ARTILLERY_BIN; else process.env.ARTILLERY_BIN = saved })
+  process.env.ARTILLERY_BIN = process.execPath
+  assert.deepEqual(findArtilleryBin(undefined), { bin: process.execPath })
+  assert.ok('skipped' in findArtilleryBin('/nonexistent/artillery'), 'the flag wins')
+  delete process.env.ARTILLERY_BIN
+  const found = findArtilleryBin(undefined)
+  if ('skipped' in found) assert.match(found.skipped, /^no Artillery at \S+ \(from the default path\): .* npm i --prefix \.\.\/artillery artillery@2\.0\.21 run in the checkout/)
+  else assert.equal(found.bin, DEFAULT_ARTILLERY_BIN)
 })
 
 test('the GC preload: SIGUSR2 collects in a worker thread too, and does not end the process', async (t) => {

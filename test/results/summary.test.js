@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun, unmeasuredCaveat, compareLayouts } from '../../results/summary.js'
+import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun, unmeasuredCaveat, compareLayouts, layoutHostOf } from '../../results/summary.js'
 
 /** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -92,6 +92,45 @@ test('layouts of the same total are compared: they agree, or the busier one is n
   assert.match(line, /^LAYOUTS DISAGREE, 1000 clients: 2x500 vs 4x250 \(median rel p50 5\.30ms vs 59\.0ms, .*\); 4x250's simulators were busier \(busiest 97 % vs \d+ %\)/)
   assert.deepEqual(compareLayouts([a]), [], 'nothing to compare')
   assert.ok(formatRunSummary(run).includes('layouts of 1000 clients: 2x500 and 4x250 agree'))
+})
+
+/**
+ * The run-small fixture's layouts as `run --distributions 1x1000,4x250` measured them on a 2-core
+ * host (issue 26): 1x1000 rel p50 9.77 ms with its one simulator busiest 100 %, 4x250 16.3 ms at 55 %.
+ * @param {{ cpus?: number, p50?: [number, number], busy?: [number, number] }} [over]
+ */
+function layoutsRun ({ cpus = 2, p50 = [9.77, 16.3], busy = [1, 0.55] } = {}) {
+  const run = fixture('run-small.json')
+  const [a, b] = run.distributions
+  /** @param {import('../../lib/schema.js').DistributionResult} d @param {number} ms @param {number} busyMax */
+  const measured = (d, ms, busyMax) => d.rounds.map((r) => ({ ...r, relative: { ...r.relative, p50: ms }, floor: r.floor && { ...r.floor, busyMax } }))
+  const one = { ...a, name: '1x1000', simulators: 1, clientsPerSimulator: 1000, simulatorList: a.simulatorList.slice(0, 1), rounds: measured(a, p50[0], busy[0]) }
+  const four = { ...b, name: '4x250', rounds: measured(b, p50[1], busy[1]) }
+  return { ...run, host: { ...run.host, cpus }, distributions: [one, four] }
+}
+
+test('layouts that put more busy processes on the host than it has cores: the verdict says so and names the slower one', () => {
+  const run = layoutsRun()
+  assert.deepEqual(layoutHostOf(run), { hostname: 'loadgen-1', cpus: 2, servers: 1 }, 'the run started the reference server on its host')
+  const [line] = compareLayouts(run.distributions, layoutHostOf(run))
+  assert.equal(line, 'LAYOUTS DISAGREE, 1000 clients: 1x1000 vs 4x250 (median rel p50 9.77ms vs 16.3ms, missing 0 % vs 0 %); ' +
+    '4x250\'s delays are higher: 4x250 put 5 busy processes (4 simulators and the reference server) on loadgen-1\'s 2 cores, ' +
+    'so its spread is the host\'s scheduler as much as the server\'s; compare layouts that fit the cores, or put simulators on other hosts')
+  assert.doesNotMatch(line, /1x1000's simulators were busier/, 'the advice no longer points at the layout with the lower delays')
+  assert.ok(formatRunSummary(run).split('\n').includes(line), 'run\'s summary gives the same verdict')
+  const target = { ...run, target: { ...run.target, reference: false } }
+  assert.match(compareLayouts(target.distributions, layoutHostOf(target))[0], /4x250 put 4 busy processes \(4 simulators\) on loadgen-1's 2 cores/, 'with --target the server is elsewhere')
+})
+
+test('layouts that fit the host\'s cores: the slower one is named, busier or not', () => {
+  const quiet = layoutsRun({ cpus: 8 })
+  assert.match(compareLayouts(quiet.distributions, layoutHostOf(quiet))[0],
+    /; 4x250's delays are higher though its simulators were not busier \(busiest 55 % vs 100 %\): the simulators' CPU does not explain it; look at the server and the network/)
+  const busier = layoutsRun({ cpus: 8, busy: [0.3, 0.97] })
+  assert.match(compareLayouts(busier.distributions, layoutHostOf(busier))[0], /; 4x250's simulators were busier \(busiest 97 % vs 30 %\): add simulators or --workers there and compare again$/)
+  const agree = layoutsRun({ p50: [9.77, 10.1] })
+  assert.match(compareLayouts(agree.distributions, layoutHostOf(agree))[0],
+    /^layouts of 1000 clients: 1x1000 and 4x250 agree \(.*\); but 4x250 put 5 busy processes \(4 simulators and the reference server\) on loadgen-1's 2 cores: the host's scheduler shares in both figures$/)
 })
 
 test('a distribution with a scenario: copies, namespaces, joins, emits, hooks and the delivery table, before its health', () => {

@@ -80,3 +80,10 @@ test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces
   // An emit still waiting for its ack when the swarm ends is cut short (failed, with its reason): not asserted.
   assert.match(stderr, /^emits \(chat\): 3 emitters, sent \d+, acked \d+, timed out 0, failed \d+( \([^)]*\))?; ack time p50 /m)
 })
+
+test('simulate\'s busy column: a floor whose CPU passed its wall time (helper threads) reads 100 %, not more', () => {
+  const [message] = recordRoomMessages({ clients: 4, rooms: 1, messages: [{ id: 'm1', room: null }] })
+  const text = formatSimSummary(simResult({ messages: [{ ...message, floor: { cpuMs: 1.72, spreadMs: 1 } }] }))
+  const row = text.split('\n').find((line) => line.trimStart().startsWith('m1'))
+  assert.ok(row && /100%\s*$/.test(row), `the busy column: ${row}`)
+})

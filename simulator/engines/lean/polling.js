@@ -13,27 +13,30 @@
  * client's cookies, and each response's Set-Cookie goes into its jar.
  */
 import { encodePayloadV3 } from './codec.js'
-import { Client as HttpClient, Pool as HttpPool, errors as httpErrors } from 'undici'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
 import { withDetail } from './reasons.js'
-import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
+import { PAYLOAD_TOO_LARGE, POST_CONNECTIONS } from '../../wire/limits.js'
 import { connectorFor } from '../../source-ports.js'
 import { requestHeaders, storeRawSetCookies } from './cookies.js'
+import { onFirstUse } from '../../../lib/lazy-require.js'
+
+/** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
+const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
+/** @typedef {import('undici').Client} HttpClient */
+/** @typedef {import('undici').Pool} HttpPool */
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
 
 const GET_HEADERS = Object.freeze({ accept: '*/*' })
 const POST_HEADERS = Object.freeze({ accept: '*/*', 'content-type': 'text/plain;charset=UTF-8' })
-const ABORTED = new httpErrors.RequestAbortedError()
-/**
- * Connections for POSTs per destination. POSTs (pongs, CONNECT, CLOSE) take a round trip, so a
- * few hundred carry thousands of clients; more would cost a file descriptor and an ephemeral
- * port each (a connect burst would otherwise open one per client), and undici's Pool scans
- * them all for a free one on every request.
- */
-export const POST_CONNECTIONS = 128
+/** @type {Error | undefined} */
+let abortedError
+/** The one abort reason of every poll (made once: an abort happens only after undici is loaded). */
+const aborted = () => (abortedError ??= new (undici().errors.RequestAbortedError)())
+// Defined with the other engine limits, which the preflight reads without loading this engine.
+export { POST_CONNECTIONS }
 
 /**
  * One request in flight: destroy() aborts it (its callbacks are not called after that), and
@@ -52,7 +55,7 @@ export class PollRequest {
   destroy () {
     if (this.over || this.aborted) return
     this.aborted = true
-    this.abort?.(ABORTED)
+    this.abort?.(aborted())
   }
 
   /** @param {() => void} callback */
@@ -69,7 +72,7 @@ export class PollRequest {
  */
 export function poll (session, c) {
   const gen = c.gen
-  c.httpGet ??= new HttpClient(session.origin, connectionOptions(session, c.i))
+  c.httpGet ??= new (undici().Client)(session.origin, connectionOptions(session, c.i))
   const req = request(session, c, c.httpGet, 'GET', pollPath(session, c, c.sid), requestHeaders(session, c, GET_HEADERS), null, (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
@@ -187,7 +190,7 @@ function request (session, c, connection, method, path, headers, body, onBody, o
     if (failed || req.aborted) return
     failed = true
     chunks.length = 0
-    req.abort?.(ABORTED)
+    req.abort?.(aborted())
     onFail(reason, detail)
   }
   const settle = () => {
@@ -202,7 +205,7 @@ function request (session, c, connection, method, path, headers, body, onBody, o
   connection.dispatch({ origin: session.origin, path, method, headers, body, reset: !session.config.keepAlive }, {
     onConnect (abort) {
       req.abort = abort
-      if (req.aborted) abort(ABORTED)
+      if (req.aborted) abort(aborted())
     },
     onHeaders (statusCode, rawHeaders) {
       if (session.config.cookieJar) storeRawSetCookies(session, c, rawHeaders)
@@ -244,7 +247,7 @@ function request (session, c, connection, method, path, headers, body, onBody, o
 function post (session, c, path, body, onDone, onFail) {
   const ports = session.config.sourcePorts
   const a = ports === null ? 0 : ports.addressOf(c.i)
-  const pool = session.postPools[a] ??= new HttpPool(session.origin, { ...connectionOptions(session, c.i), connections: POST_CONNECTIONS })
+  const pool = session.postPools[a] ??= new (undici().Pool)(session.origin, { ...connectionOptions(session, c.i), connections: POST_CONNECTIONS })
   return request(session, c, pool, 'POST', path, requestHeaders(session, c, POST_HEADERS), body, onDone, onFail)
 }
 

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * Start-up benchmark (issue 26: a light process): how long a bare simulator child takes to be
+ * ready and how much memory it peaks at, and how long `ioswarm --help` / `--version` take.
+ * Several checkouts (e.g. the base branch in a `git worktree` and this one) are measured in
+ * alternating runs, so a machine that gets busier part-way hits each of them alike.
+ *
+ *   node bench/startup.js [--runs 10] [--checkouts DIR[,DIR…]] [--clients 2]
+ *
+ * Per checkout, one JSON line per case, medians (and min, max) over the runs:
+ * - `child`: simulator/child.js forked with an IPC channel, as `ioswarm run` forks it. `readyMs`:
+ *   fork → its answer to a first IPC message (every static import loaded); `clientsMs`: fork →
+ *   its --clients lean WebSocket clients connected to a socket.io server in this process
+ *   (reporting over IPC, as under `run`); `readyPeakRssMiB`, `peakRssMiB`: the child's VmHWM
+ *   (peak RSS) when ready, and once its clients are connected.
+ * - `help`, `version`: `node bin/ioswarm.js --help` / `--version`, spawn → exit; peak RSS from
+ *   /usr/bin/time (null without it).
+ */
+import { fork, spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { Server } from 'socket.io'
+import { hostFacts } from '../lib/host.js'
+import { normalizeSimOptions } from '../simulator/options.js'
+
+const HERE = fileURLToPath(new URL('..', import.meta.url))
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    checkouts: { type: 'string', default: HERE },
+    clients: { type: 'string', default: '2' }
+  }
+})
+const runs = Number(values.runs)
+const clients = Number(values.clients)
+const checkouts = values.checkouts.split(',').map((dir) => path.resolve(dir))
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
+
+/** @param {number} pid */
+const peakRss = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024
+
+/**
+ * @param {string} dir
+ * @param {{ io: Server, url: string }} server
+ */
+async function measureChild (dir, server) {
+  const options = { ...normalizeSimOptions({ url: server.url, clients, engine: 'lean', ramp: '0', duration: '1h' }), id: 'startup' }
+  const started = performance.now()
+  const child = fork(path.join(dir, 'simulator/child.js'), ['startup'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const ready = new Promise((resolve) => child.on('message', (/** @type {any} */ m) => { if (m?.type === 'ioswarm:resized') resolve(performance.now() - started) }))
+  // Before a swarm, a resize is answered at once ("not started yet"): the child is loaded.
+  child.send({ type: 'ioswarm:resize', clients })
+  const readyMs = /** @type {number} */ (await ready)
+  const readyRssBytes = peakRss(/** @type {number} */ (child.pid))
+  child.send({ type: 'ioswarm:simulate', options, link: { runId: 'startup', ipc: true }, forwardMessages: false })
+  while (server.io.engine.clientsCount < clients) await new Promise((resolve) => setTimeout(resolve, 2))
+  const clientsMs = performance.now() - started
+  const peakRssBytes = peakRss(/** @type {number} */ (child.pid))
+  child.kill('SIGTERM')
+  await exited
+  return { readyMs, readyRssBytes, clientsMs, peakRssBytes }
+}
+
+/**
+ * @param {string} dir
+ * @param {string} flag
+ */
+async function measureCli (dir, flag) {
+  const script = path.join(dir, 'bin/ioswarm.js')
+  const [command, args] = TIME ? [TIME, ['-f', '%M', process.execPath, script, flag]] : [process.execPath, [script, flag]]
+  const started = performance.now()
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+  const code = await new Promise((resolve) => child.once('exit', resolve))
+  const ms = performance.now() - started
+  if (code !== 0) throw new Error(`${script} ${flag} exited ${code}: ${stderr}`)
+  return { ms, peakRssBytes: TIME ? Number(stderr.trim().split('\n').at(-1)) * 1024 : null }
+}
+
+/** @param {number[]} values */
+const stats = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
+  const round1 = (/** @type {number} */ v) => Math.round(v * 10) / 10
+  return sorted.length === 0 ? null : { median: round1(sorted[Math.floor((sorted.length - 1) / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) }
+}
+
+const httpServer = http.createServer()
+const io = new Server(httpServer)
+await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+const address = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
+const server = { io, url: `http://127.0.0.1:${address.port}` }
+const loadBefore = os.loadavg()
+/** @type {Map<string, { child: Awaited<ReturnType<typeof measureChild>>[], help: Awaited<ReturnType<typeof measureCli>>[], version: Awaited<ReturnType<typeof measureCli>>[] }>} */
+const samples = new Map(checkouts.map((dir) => [dir, { child: [], help: [], version: [] }]))
+// Run 0 warms the file cache and is not counted; then each run measures every checkout in turn.
+for (let run = 0; run <= runs; run++) {
+  for (const dir of run % 2 ? checkouts : [...checkouts].reverse()) {
+    const child = await measureChild(dir, server)
+    const help = await measureCli(dir, '--help')
+    const version = await measureCli(dir, '--version')
+    if (run === 0) continue
+    const s = /** @type {NonNullable<ReturnType<typeof samples.get>>} */ (samples.get(dir))
+    s.child.push(child)
+    s.help.push(help)
+    s.version.push(version)
+  }
+}
+io.close()
+const loadAfter = os.loadavg()
+const context = { runs, loadAverage: { before: loadBefore.map((l) => Math.round(l * 100) / 100), after: loadAfter.map((l) => Math.round(l * 100) / 100) }, host: hostFacts() }
+for (const [dir, s] of samples) {
+  const at = path.relative(process.cwd(), dir) || '.'
+  process.stdout.write(`${JSON.stringify({
+    bench: 'startup',
+    case: 'child',
+    checkout: at,
+    clients,
+    readyMs: stats(s.child.map((c) => c.readyMs)),
+    readyPeakRssMiB: stats(s.child.map((c) => c.readyRssBytes / 1048576)),
+    clientsMs: stats(s.child.map((c) => c.clientsMs)),
+    peakRssMiB: stats(s.child.map((c) => c.peakRssBytes / 1048576)),
+    ...context
+  })}\n`)
+  for (const name of /** @type {const} */ (['help', 'version'])) {
+    process.stdout.write(`${JSON.stringify({
+      bench: 'startup',
+      case: name,
+      checkout: at,
+      ms: stats(s[name].map((c) => c.ms)),
+      peakRssMiB: TIME ? stats(s[name].map((c) => /** @type {number} */ (c.peakRssBytes) / 1048576)) : null,
+      ...context
+    })}\n`)
+  }
+}

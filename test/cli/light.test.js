@@ -1,0 +1,45 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { runCli } from '../helpers/cli.js'
+import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
+
+/** The folders whose cli.js and libraries a command loads when it runs, never for --help. */
+const COMMAND_FOLDERS = ['runner/', 'simulator/', 'server/', 'broadcaster/', 'results/', 'infra/']
+const COMMAND_PACKAGES = ['socket.io', 'socket.io-client', 'ioredis', 'prom-client', 'pm2', 'ws', 'undici', 'hdr-histogram-js', 'yaml', '@opentelemetry/api']
+
+/**
+ * Runs the real binary with the module log and returns its output and what it loaded.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} args
+ */
+async function loadedByCli (t, args) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ioswarm-cli-modules-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const log = path.join(dir, 'modules.log')
+  const run = await runCli(t, ['bin/ioswarm.js', ...args], { env: moduleLogEnv(log) })
+  return { ...run, ...readModuleLog(log) }
+}
+
+test('ioswarm --help and --version load no command: every command listed, none of their libraries', async (t) => {
+  const help = await loadedByCli(t, ['--help'])
+  assert.equal(help.code, 0, help.stderr)
+  for (const name of ['run', 'capacity', 'simulate', 'serve', 'broadcast', 'report <results..>', 'fleet', 'probe']) assert.match(help.stdout, new RegExp(`ioswarm ${name} `))
+  assert.ok(help.packages.has('yargs'), 'the log is real: it saw yargs')
+  assert.deepEqual(help.files.filter((f) => COMMAND_FOLDERS.some((folder) => f.startsWith(folder))), [])
+  assert.deepEqual([...help.packages].filter((p) => COMMAND_PACKAGES.includes(p)), [])
+  const version = await loadedByCli(t, ['--version'])
+  assert.equal(version.code, 0, version.stderr)
+  assert.deepEqual(version.files.filter((f) => COMMAND_FOLDERS.some((folder) => f.startsWith(folder))), [])
+})
+
+test('a command loads its own module only: report --help loads the report command, not the runner nor the simulator', async (t) => {
+  const report = await loadedByCli(t, ['report', '--help'])
+  assert.equal(report.code, 0, report.stderr)
+  assert.match(report.stdout, /^ioswarm report <results\.\.>\n\nWrite an HTML report from /)
+  assert.ok(report.files.includes('results/cli.js'), 'its own command module')
+  assert.deepEqual(report.files.filter((f) => ['runner/', 'simulator/', 'server/', 'infra/', 'broadcaster/'].some((folder) => f.startsWith(folder))), [])
+  assert.deepEqual([...report.packages].filter((p) => ['socket.io', 'socket.io-client', 'ioredis', 'prom-client', 'pm2'].includes(p)), [])
+})

@@ -1,0 +1,58 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { forkSimulator } from '../../simulator/spawn.js'
+import { normalizeSimOptions } from '../../simulator/options.js'
+import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
+import { startTestServer, waitForClients } from '../helpers/swarm.js'
+
+/**
+ * What a simulator child without --otlp, --metrics-port, --redis, a YAML config, a CSV feeder
+ * or --parser msgpack must never load (issue 26): the packages of other commands and options,
+ * and the folders of other commands (report and chart code, live metrics, the server, runner, fleet).
+ */
+const NOT_IN_A_SIMULATOR = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-metrics-otlp-http', 'prom-client', 'ioredis',
+  'socket.io', 'pm2', 'chart.js', 'yargs', 'yaml', 'csv-parse', 'socket.io-msgpack-parser']
+const NOT_IN_A_SIMULATOR_FOLDERS = ['results/report/', 'results/metrics/', 'server/', 'runner/', 'infra/', 'bin/']
+
+/**
+ * Runs a real simulator child (forked as `ioswarm run` forks them, reporting over IPC) with the
+ * module log hook until its clients are connected, stops it, and returns what it loaded.
+ * @param {import('node:test').TestContext} t
+ * @param {Record<string, unknown>} input simulator options (url added)
+ */
+async function loadedBy (t, input) {
+  const server = await startTestServer(t, { pingIntervalMs: 1000 })
+  const dir = mkdtempSync(path.join(tmpdir(), 'ioswarm-modules-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const log = path.join(dir, 'modules.log')
+  const options = { ...normalizeSimOptions({ url: server.url, clients: 2, ramp: '0', duration: '60s', ...input }), id: 'light' }
+  const child = forkSimulator(options, {
+    link: { runId: 'light-run', ipc: true },
+    env: moduleLogEnv(log)
+  })
+  t.after(() => child.stop(2000))
+  await waitForClients(server, 2)
+  await child.stop()
+  const { exitCode } = await child.outcome
+  assert.equal(exitCode, 0, child.failure() ?? '')
+  return readModuleLog(log)
+}
+
+test('a lean simulator child loads none of the optional parts: no metrics, Redis, OpenTelemetry, server, report, socket.io-client', async (t) => {
+  const { packages, files } = await loadedBy(t, { engine: 'lean' })
+  // The log is real: it holds what the child did load, imported (its engine, the ws library) and
+  // require()d (the histogram library).
+  assert.ok(files.includes('simulator/engines/lean.js') && packages.has('ws') && packages.has('hdr-histogram-js'), `the log saw the child's own modules: ${[...packages].join(', ')}`)
+  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client'), [])
+  assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
+})
+
+test('a sio simulator child loads socket.io-client, and still none of the optional parts', async (t) => {
+  const { packages, files } = await loadedBy(t, { engine: 'sio' })
+  assert.ok(packages.has('socket.io-client'), 'the sio engine is socket.io-client')
+  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p)), [])
+  assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))), [])
+})
