@@ -264,6 +264,8 @@ export const MERGE_RULES = {
  * @property {TimelinePoint[]} timeline
  * @property {ScenarioReport} [scenario] joins and emits (--join, --emit), when the clients do either
  * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
+ * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
+ * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
  * @property {NodeReport} [nodes] --node-from: which node served whom
  */
 
@@ -291,6 +293,18 @@ export const MERGE_RULES = {
  * @property {number} unknown clients connected at the end whose node was never read
  * @property {number} moved clients that came back on another node after a reconnect, over every node
  * @property {number | null} imbalance connected at the end on the fullest node ÷ on the emptiest (nodes holding a client; the `other` row left out); null: none
+ */
+
+/**
+ * One step of --phases as it ran.
+ * @typedef {object} PhaseStep
+ * @property {'ramp' | 'hold'} kind
+ * @property {number} startMs wall-clock ms
+ * @property {number} endMs wall-clock ms
+ * @property {number} from clients wanted when it started
+ * @property {number} to clients wanted when it ended
+ * @property {number} closed clients a ramp-down closed
+ * @property {number} [emitIntervalMs] its emit rate (`at RATE`), when it has one
  */
 
 /**

@@ -66,6 +66,8 @@ export function createBehaviours ({ options, identities, deliveries, emitting })
   const emitters = pickEmitters(options.clients, options.clientOffset, options.emitters)
   const joins = { sent: 0, acked: 0, unacked: 0, failed: 0, reasons: createReasonCounter(), time: createHistogram() }
   const emits = createEmitCounts()
+  /** Each emitter's mean interval: --emit-rate, or the current step's `at RATE` (--phases). */
+  let intervalMs = options.emitIntervalMs
 
   /** @param {number} i */
   const isEmitter = (i) => emitters[i] === 1
@@ -115,13 +117,13 @@ export function createBehaviours ({ options, identities, deliveries, emitting })
   function startEmitting (i) {
     if (emit === null || emitting.stopped() || timers[i] !== undefined || !isEmitter(i)) return
     // Fixed timing starts each client at a random point of its interval, so they do not beat together.
-    const first = options.emitTiming === 'fixed' ? Math.random() * options.emitIntervalMs : nextGapMs()
+    const first = options.emitTiming === 'fixed' ? Math.random() * intervalMs : nextGapMs()
     timers[i] = setTimeout(() => fire(i, emitting.session(i, 0)), first)
   }
 
   /** A gap of the chosen timing: exponential (Poisson arrivals) or the fixed interval. */
   function nextGapMs () {
-    return options.emitTiming === 'fixed' ? options.emitIntervalMs : -Math.log(1 - Math.random()) * options.emitIntervalMs
+    return options.emitTiming === 'fixed' ? intervalMs : -Math.log(1 - Math.random()) * intervalMs
   }
 
   /**
@@ -180,6 +182,23 @@ export function createBehaviours ({ options, identities, deliveries, emitting })
       if (join !== null) return sendJoin(i, k)
       enterRooms(i, k)
       if (k === 0) startEmitting(i)
+    },
+
+    /**
+     * A new emit rate from now on (a step of --phases): each emitter's next emit is drawn
+     * again at the new rate (a Poisson gap has no memory, so redrawing it is exact), not after
+     * a gap of the old one.
+     * @param {number} ms each emitter's mean interval
+     */
+    setEmitInterval (ms) {
+      if (ms === intervalMs) return
+      intervalMs = ms
+      for (let i = 0; i < timers.length; i++) {
+        if (timers[i] === undefined) continue
+        clearTimeout(timers[i])
+        timers[i] = undefined
+        startEmitting(i)
+      }
     },
 
     /** No more emits (the swarm is ending; the machinery is stopped too). */

@@ -47,6 +47,14 @@ export function createChurn (lifetime, hooks) {
   return {
     /** Client i's first session started: its lifetime runs from now. */
     started: schedule,
+    /**
+     * Client i was closed for good (a ramp-down of --phases): no new session in its place.
+     * @param {number} i
+     */
+    ended (i) {
+      clearTimeout(timers.get(i))
+      timers.delete(i)
+    },
     stop () {
       stopped = true
       for (const t of timers.values()) clearTimeout(t)

@@ -6,6 +6,7 @@ import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { formatCounts } from '../lib/format.js'
+import { formatPhases } from '../lib/phases.js'
 import { redactUrl } from '../lib/redis.js'
 import { simulatorId } from './collector-link.js'
 import { INSECURE_WARNING, formatProgress, formatSimSummary } from './format.js'
@@ -79,7 +80,8 @@ async function runOne (options, link, quiet, signal, metrics) {
         writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])])
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
-        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}ramp ${handshake.rampMs} ms (${handshake.rampSource})\n`)
+        const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
+        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}\n`)
       },
       onProgress: (p) => progress.update(formatProgress(p))
     })

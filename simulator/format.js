@@ -5,6 +5,7 @@
 import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
 import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
+import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
 import { formatCopies, formatEcho, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
@@ -53,13 +54,13 @@ export function formatSimSummary (r) {
       ? `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
       : `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
         `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
-    `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
+    `${r.phases ? formatPhaseSteps(r.phases, r.rampedDown ?? 0) : `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})`}${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
     ...(opts.insecure ? [INSECURE_WARNING] : []),
     `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
-    r.server.rampMs === 0
+    r.server.rampMs === 0 && !r.phases
       ? formatAvalanche(c.target, c.acceptTime, c.connectTime, c.errors)
       : `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}${c.acceptTime ? `; handshake accepted (Engine.IO open) p99 ${formatMs(c.acceptTime.p99)}` : ''}`,
     `connect errors: ${formatCounts(c.errors)}`,

@@ -17,6 +17,7 @@ import { checkScenarioPath } from './scenario.js'
 import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
+import { checkPhases } from './phases.js'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
@@ -92,10 +93,13 @@ export function normalizeSimOptions (input) {
     const key = def.to ?? keyOf(def.name)
     passed[key] = /** @type {Record<string, unknown>} */ (o)[key]
   }
+  // --phases sets the clients, the ramp and the duration itself (simulator/phases.js).
+  const { clients = o.clients, rampMs = o.rampMs, durationMs = o.durationMs } = checkPhases(input, o)
+  passed.clients = clients
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
-    return inPart(/** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs: o.rampMs, durationMs: o.durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) }), o.part)
+    return inPart(/** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs, durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient, wsUrls) }), o.part)
   }
   return inPart(/** @type {SimOptions} */ ({
     ...passed,
@@ -105,8 +109,8 @@ export function normalizeSimOptions (input) {
     urls: urls.map((u) => new URL(u).origin),
     ...namespacesOf(o.namespace, urlPath),
     query,
-    rampMs: o.rampMs,
-    durationMs: o.durationMs,
+    rampMs,
+    durationMs,
     id: o.id === undefined || o.id === null ? null : String(o.id),
     clientOffset: o.clientOffset,
     sourcePortSlice: sliceOf(input.sourcePortSlice),

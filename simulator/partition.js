@@ -6,6 +6,7 @@
  * picks the same emitters however it is split, and parts that share a host's source addresses
  * get disjoint slices of the port range.
  */
+import { slicePhases } from '../lib/phases.js'
 
 /** The golden ratio's fraction: multiples of it mod 1 spread over [0, 1) as evenly as a sequence can. */
 const GOLDEN = (Math.sqrt(5) - 1) / 2
@@ -41,6 +42,7 @@ const frac = (x) => x - Math.floor(x)
  * @property {number | null} rooms the whole's --rooms: a client's room follows its run index, so every part keeps it
  * @property {{ index: number, count: number }} sourcePortSlice its slice of the port range (within the whole's own slice)
  * @property {number} [maxClients] its share of the whole's maxClients (room to grow: `ioswarm capacity`), when the whole has one
+ * @property {import('../lib/phases.js').Phase[]} [phases] --phases: each ramp's target split as the clients are, when the whole has them
  */
 
 /**
@@ -52,6 +54,7 @@ const frac = (x) => x - Math.floor(x)
  * @property {number | null} [rooms]
  * @property {{ index: number, count: number } | null} [sourcePortSlice] the whole's own slice (a part of a part)
  * @property {number} [maxClients]
+ * @property {import('../lib/phases.js').Phase[] | null} [phases]
  */
 
 /**
@@ -94,7 +97,8 @@ export function partitionSwarm (whole, parts) {
       emitters: { count },
       rooms: whole.rooms ?? null,
       sourcePortSlice: { index: parent.index * parts + k, count: parent.count * parts },
-      ...(maxClients === undefined ? {} : { maxClients })
+      ...(maxClients === undefined ? {} : { maxClients }),
+      ...(whole.phases ? { phases: slicePhases(whole.phases, parts, k) } : {})
     }
     clientOffset += room
     return part

@@ -58,6 +58,9 @@ export function createSizer ({ clients, capacity, rampMs, start, stop, onTarget 
     /** The clients wanted now. */
     target: () => target,
 
+    /** Clients opened and not closed since (fewer than the target while a ramp is opening them). */
+    started: () => started,
+
     /** @type {Resize} */
     resize (count, windowMs = rampMs) {
       if (!Number.isInteger(count) || count < 0 || count > capacity) {

@@ -31,6 +31,7 @@ import { VERSION } from '../lib/version.js'
  * @param {SimResult['scenario'] | null} ended.scenario
  * @param {SimResult['nodes'] | null} ended.nodes --node-from: which node served whom
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
+ * @param {{ phases: import('../lib/schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
@@ -61,7 +62,8 @@ export function swarmResult (ended) {
     timeline: sampled.timeline,
     ...(scenario ? { scenario } : {}),
     ...(nodes ? { nodes } : {}),
-    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {})
+    ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
+    ...ended.phases
   }
 }
 

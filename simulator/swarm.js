@@ -24,6 +24,7 @@ import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
+import { followPhases, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
 import { fieldGetter } from '../lib/fields.js'
@@ -97,11 +98,14 @@ export async function startSwarm (options, hooks = {}) {
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
   const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage })
+  const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
+  if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
+  const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
   hooks.onResizable?.(sizer.resize)
-  const sampled = await runUntilEnd({ ...swarm, churn, sizer }, options, { ...hooks, startedAt })
+  const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   const clients = swarm.tracker.counts()
   // Before the clients close: their own close is no drop of a node.
   const nodes = swarm.nodes?.record() ?? null
@@ -126,7 +130,8 @@ export async function startSwarm (options, hooks = {}) {
     sampled,
     scenario,
     nodes,
-    churn: churn ? { closed: churn.closed() } : null
+    churn: churn ? { closed: churn.closed() } : null,
+    phases: phases?.record() ?? null
   })
 }
 
@@ -176,7 +181,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     : [...options.events, behaviours.emitEvent]
   const tracker = createClientTracker({
     transports,
-    target: options.clients,
+    // --phases opens none at the start: the first step does (simulator/phases.js).
+    target: options.phases ? 0 : options.clients,
     namespaces,
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
@@ -209,14 +215,17 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
     ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
     : null
   const sizer = createSizer({
-    clients: options.clients,
+    clients: options.phases ? 0 : options.clients,
     capacity,
     rampMs: server.rampMs,
     start: (i) => {
       pool.connect(i, transports[i])
       churn?.started(i)
     },
-    stop: (i) => pool.disconnect(i),
+    stop: (i) => {
+      churn?.ended(i)
+      pool.disconnect(i)
+    },
     onTarget: tracker.setTarget
   })
   return { churn, sizer }
@@ -226,12 +235,12 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * Samples the swarm every second until the duration ends or the signal aborts, then stops
  * what opens, emits and churns, lets the emits in flight land (bounded), and takes the last
  * sample; the connects still pending then are counted under their reason.
- * @param {Awaited<ReturnType<typeof wireSwarm>> & ReturnType<typeof openClients>} swarm
+ * @param {Awaited<ReturnType<typeof wireSwarm>> & ReturnType<typeof openClients> & { phases: ReturnType<typeof followPhases> | null }} swarm
  * @param {import('./options.js').SimOptions} options
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -267,6 +276,7 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
   const ticker = setInterval(sampleOnce, 1000)
   await waitForEnd(hooks.signal, options.durationMs)
   sizer.stop()
+  phases?.stop()
   churn?.stop()
   emitting.stop()
   behaviours.stop()

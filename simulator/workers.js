@@ -11,6 +11,7 @@ import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './pr
 import { partitionSwarm } from './partition.js'
 import { forkSimulator } from './spawn.js'
 import { followWorkers } from './metrics.js'
+import { mergePhases, rampCutWarning } from './phases.js'
 
 export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 export { RELATIVE_NOTE } from '../results/index.js'
@@ -29,6 +30,9 @@ export async function runWorkers (options, count, hooks = {}) {
   const preflight = checkPreflight({
     clients: options.clients, processes: count, destinations: options.urls.length, sourceAddresses: options.sourceAddresses?.length || 1, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
+  // The workers' ramp is the server's pingInterval unless given: only a given one is checked here.
+  const rampCut = options.rampMs === null ? null : rampCutWarning({ clients: options.clients, rampMs: options.rampMs, durationMs: options.durationMs })
+  if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPreflight?.(preflight)
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
   const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
@@ -58,6 +62,7 @@ export async function runWorkers (options, count, hooks = {}) {
     const lost = children.flatMap((c, k) => (outcomes[k].result ? [] : c.messages))
     const merged = mergeSimResults(living, options.id, lost)
     merged.preflight = preflight
+    Object.assign(merged, mergePhases(living))
     merged.options = { ...merged.options, workers: count }
     if (merged.workers) {
       merged.workers.list = children.map((c, k) => {

@@ -6,6 +6,7 @@ import { invalidOption } from '../errors.js'
 import { parseBytes, parseDurationMs, parseInteger, parseTransportMix } from '../options.js'
 import { DEFAULT_EVENT, DEFAULT_PATH } from '../protocol.js'
 import { MAX_NODE_NAMES, OTHER_NODE, parseNodeFrom } from '../nodes.js'
+import { parsePhases } from '../phases.js'
 import { parseSourceAddresses } from '../source-addresses.js'
 import { parseCaFiles } from '../tls.js'
 import { defineOptions } from './define.js'
@@ -205,6 +206,20 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate', 'fleet up'],
     describe: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
+  },
+  {
+    name: 'phases',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    // run and capacity set the clients and the ramp of their simulators themselves (issue 25 parts 2 and 4).
+    notOn: ['run', 'capacity'],
+    defaultText: 'none: --clients over --ramp, then held until --duration',
+    describe: 'A load profile, as k6 stages or Artillery phases: \'ramp 60s to 2000, hold 3m, ramp 30s to 5000, hold 3m, ramp 20s to 0\'. ' +
+      'ramp DURATION to CLIENTS opens (or gracefully closes: a Socket.IO disconnect, counted apart from drops) clients spread over the step; ' +
+      'hold DURATION stays; either may end in "at RATE", --emit\'s rate in that step (as --emit-rate: hold 3m at 2/s; steps without one use --emit-rate). The swarm starts with 0 clients; its size is the largest ramp target and the run ends after the last step, so ' +
+      '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers',
+    parse: parsePhases
   },
   {
     name: 'wait-for-server',
