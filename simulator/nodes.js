@@ -11,6 +11,8 @@ import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.j
 import { MAX_NODE_NAMES, OTHER_NODE, imbalanceOf, nodeName } from '../lib/nodes.js'
 
 const NONE = -1
+/** Deliveries held per client while its node is unknown (see `early`). */
+const MAX_HELD = 64
 
 /**
  * @typedef {{ name: string, connected: number, connects: number, drops: number, moved: number, received: number, missing: number, relative: import('../lib/histogram.js').Histogram | null }} Row
@@ -31,6 +33,13 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
   /** A name read before the connection was up (handshake cookie or header). */
   const pending = new Int16Array(clients).fill(NONE)
   const up = new Uint8Array(clients)
+  /**
+   * Deliveries to a client whose node is not known yet, held until it is: a server can relay a
+   * line to a socket it has just joined while its connect handler is still sending the node's
+   * name (python-socketio awaits the handler before its CONNECT). Few, and bounded per client.
+   * @type {Map<number, { relativeMs: number[], missing: number }>}
+   */
+  const early = new Map()
   /** @type {Row[]} */
   const rows = []
   /** @type {Map<string, number>} */
@@ -67,6 +76,20 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
     if (lastNode[i] !== NONE && lastNode[i] !== k) row.moved++
     lastNode[i] = k
     nodeOf[i] = k
+    const held = early.get(i)
+    if (held !== undefined) {
+      early.delete(i)
+      row.received += held.relativeMs.length
+      row.missing += held.missing
+      for (const ms of held.relativeMs) recordMs(row.relative ??= createHistogram(), ms)
+    }
+  }
+
+  /** @param {number} i @returns {{ relativeMs: number[], missing: number }} what client i got before its node was known */
+  function heldFor (i) {
+    let held = early.get(i)
+    if (held === undefined) early.set(i, held = { relativeMs: [], missing: 0 })
+    return held
   }
 
   /** @param {number} i the client's node now, else its last one (a delivery counted after a drop) */
@@ -112,7 +135,11 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
      */
     receipt (i, relativeMs) {
       const k = currentOf(i)
-      if (k === NONE) return
+      if (k === NONE) {
+        const held = heldFor(i)
+        if (held.relativeMs.length < MAX_HELD) held.relativeMs.push(relativeMs)
+        return
+      }
       const row = rows[k]
       row.received++
       recordMs(row.relative ??= createHistogram(), relativeMs)
@@ -122,6 +149,7 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
     missing (i) {
       const k = currentOf(i)
       if (k !== NONE) rows[k].missing++
+      else heldFor(i).missing++
     },
 
     /** @returns {Record<string, number>} connected by node now, for the timeline */

@@ -27,6 +27,22 @@ test('a name read after the connect (an event) or before it (a handshake header)
   assert.deepEqual(nodes.byNode(), { a: 1, b: 1 })
 })
 
+test('deliveries that come before the client knows its node are counted on it once it does (a line relayed before the connect handler named the node)', () => {
+  const nodes = createNodeTracker({ from, clients: 2 })
+  nodes.receipt(0, 5)
+  nodes.receipt(0, 7)
+  nodes.missing(0)
+  nodes.connected(0)
+  nodes.receipt(1, 9)
+  assert.deepEqual(nodes.record().nodes, [], 'no node known yet: held, not dropped')
+  nodes.learn(0, 'a')
+  nodes.learn(1, 'b')
+  nodes.connected(1)
+  const report = byName(nodes.record())
+  assert.deepEqual([report.a.received, report.a.missing, report.a.relative.count, report.a.relative.max], [2, 1, 2, 7])
+  assert.deepEqual([report.b.received, report.b.relative.count], [1, 1])
+})
+
 test('a drop leaves its node; a client back on another node is moved, back on the same one is not', () => {
   const nodes = createNodeTracker({ from, clients: 3 })
   for (const [i, name] of /** @type {[number, string][]} */ ([[0, 'a'], [1, 'a'], [2, 'b']])) {
