@@ -84,7 +84,7 @@ export async function startChatNodes (t, { kind, count, redisUrl, prefix = kind 
  * the cookie it inserts (`SERVERID`, the server's name = the node's name); a dead node is
  * taken out by its health check and its clients redispatched.
  * @param {import('node:test').TestContext} t
- * @param {ChatNode[]} nodes
+ * @param {{ name: string, port: number }[]} nodes chat nodes, or any servers on loopback ports
  * @returns {Promise<Balancer | null>} null after skipping the test when haproxy is missing
  */
 export async function startHaproxy (t, nodes) {

@@ -8,7 +8,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { engines } from '../../../simulator/engines/index.js'
 import { startSocketIoPeer } from '../../helpers/peers.js'
-import { hasHaproxy, startHaproxy } from '../../helpers/haproxy.js'
+import { HAPROXY, hasTool, startHaproxy } from '../../helpers/balancer.js'
 import { waitFor } from '../../helpers/wait.js'
 
 const CLIENTS = 12
@@ -93,17 +93,17 @@ async function failsWithoutJar (t, engine, url, eio) {
 }
 
 test('socket.io 2 nodes (Engine.IO v3: socket.io-client 2 and lean) behind a cookie-sticky balancer', async (t) => {
-  if (!hasHaproxy(t)) return
+  if (!hasTool(t, HAPROXY, 'haproxy')) return
   const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '2', pingIntervalMs: 2000 })))
-  const balancer = await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, url: node.url })))
+  const balancer = /** @type {import('../../helpers/balancer.js').Balancer} */ (await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, port: Number(new URL(node.url).port) }))))
   await everyClientHolds(t, nodes, balancer.url, 3)
   await failsWithoutJar(t, 'sio', balancer.url, 3)
 })
 
 test('behind a cookie-sticky balancer every client keeps its node: both engines, every transport', async (t) => {
-  if (!hasHaproxy(t)) return
+  if (!hasTool(t, HAPROXY, 'haproxy')) return
   const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '4', pingIntervalMs: 2000 })))
-  const balancer = await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, url: node.url })))
+  const balancer = /** @type {import('../../helpers/balancer.js').Balancer} */ (await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, port: Number(new URL(node.url).port) }))))
   await everyClientHolds(t, nodes, balancer.url, 4)
   // The same without the jar: polling clients lose their session (the test above would catch a jar that stops working).
   for (const engine of /** @type {const} */ (['sio', 'lean'])) await failsWithoutJar(t, engine, balancer.url, 4)
