@@ -129,6 +129,19 @@ for (const engine of ['sio', 'lean']) {
   }
 }
 
+// Long-polling and poll-then-upgrade through both balancers, in front of both kinds of nodes:
+// HAProxy keeps a client by its cookie (the jar), nginx by its address.
+for (const kind of /** @type {const} */ (['node', 'python'])) {
+  for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
+    for (const transport of ['polling', 'upgrade']) {
+      for (const engine of ['sio', 'lean']) {
+        test(`${engine} ${transport} clients behind ${balancer} in front of ${kind} chat nodes: every client connected, per-node counts as the nodes say, no relayed line missing`,
+          (t) => chatThroughBalancer(t, { kind, balancer, engine, transport }))
+      }
+    }
+  }
+}
+
 for (const [balancer, nodeFrom] of /** @type {const} */ ([['haproxy', 'event:node'], ['haproxy', 'cookie:SERVERID'], ['nginx', 'event:node']])) {
   for (const engine of ['sio', 'lean']) {
     test(`${engine} clients of a node SIGKILLed behind ${balancer} come back on the other nodes, counted as moved (--node-from ${nodeFrom})`, async (t) => {
