@@ -32,6 +32,7 @@ import { VERSION } from '../lib/version.js'
  * @param {SimResult['nodes'] | null} ended.nodes --node-from: which node served whom
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @param {{ phases: import('../lib/schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
+ * @param {import('./windows.js').WindowBook | null} [ended.windows] --window: its windows
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
@@ -63,7 +64,8 @@ export function swarmResult (ended) {
     ...(scenario ? { scenario } : {}),
     ...(nodes ? { nodes } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
-    ...ended.phases
+    ...ended.phases,
+    ...(ended.windows ? { windows: ended.windows.reports() } : {})
   }
 }
 
