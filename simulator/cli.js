@@ -77,7 +77,7 @@ async function runOne (options, link, quiet, signal, metrics) {
       onMessage: metrics ? (report) => metrics.observeMessage(options.id, report) : undefined,
       onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
-        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])])
+        writeWarnings(startWarnings(options, preflight, handshake))
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
@@ -90,6 +90,16 @@ async function runOne (options, link, quiet, signal, metrics) {
   } finally {
     progress.done()
   }
+}
+
+/**
+ * What is said before the swarm: the preflight's warnings, the first contact's diagnosis, --insecure.
+ * @param {import('./options.js').SimOptions} options
+ * @param {import('./preflight.js').Preflight} preflight
+ * @param {import('../lib/schema.js').SimResult['server']} server
+ */
+function startWarnings (options, preflight, server) {
+  return [...preflight.warnings, ...(server.diagnosis ? [server.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])]
 }
 
 /** @param {string[]} warnings */
@@ -111,7 +121,7 @@ async function runWorkersCommand (options, workers, link, quiet, signal, metrics
     link,
     signal,
     metrics,
-    onPreflight: (p) => writeWarnings(p.warnings),
+    onStart: ({ preflight, server }) => writeWarnings(startWarnings(options, preflight, server)),
     onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }
   })
   if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)

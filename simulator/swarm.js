@@ -55,6 +55,7 @@ import { fieldGetter } from '../lib/fields.js'
  * @typedef {object} SwarmHooks
  * @property {AbortSignal} [signal] stops the swarm; the result is still returned
  * @property {(info: { id: string, rampMs: number, handshake: SimResult['server'], preflight: import('./preflight.js').Preflight }) => void} [onStart]
+ * @property {SimResult['server']} [server] the server as a parent's one inspection saw it (`simulate --workers`): not inspected again
  * @property {(progress: Progress) => void} [onProgress] once a second
  * @property {(report: MessageReport) => void} [onMessage] when a message closes
  * @property {(sample: { timeline: TimelinePoint, health: ProcessSample }) => void} [onSample] once a second
@@ -97,7 +98,7 @@ export async function startSwarm (options, hooks = {}) {
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
-  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage })
+  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage, server: hooks.server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
@@ -140,9 +141,10 @@ export async function startSwarm (options, hooks = {}) {
  * The swarm's parts, wired to each other: who each client is, what it records, how it
  * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
  * @param {import('./options.js').SimOptions} options
- * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void }} context
+ * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, server?: SimResult['server'] }} context
+ *   server: the parent's inspection (workers), else this swarm inspects
  */
-async function wireSwarm (options, { id, clock, signal, onMessage }) {
+async function wireSwarm (options, { id, clock, signal, onMessage, server: inspected }) {
   const identities = compileIdentities(options, { simId: id })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
@@ -175,7 +177,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
-  const server = await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
+  const server = inspected ?? await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
   // A relayed emit (a chat line) is measured like a broadcast.
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
