@@ -133,6 +133,7 @@ export async function startSwarm (options, hooks = {}) {
     sampled,
     scenario,
     nodes,
+    custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
     phases: phases?.record() ?? null,
     windows: swarm.windows
