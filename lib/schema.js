@@ -169,8 +169,9 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * namespace, `delay` merges histograms (`delayCurve`: with the percentile curve), `byUrl` and
  * `byAddress` add per destination and per source address, `scenario` merges joins, emits and hooks,
  * `nodes` merges the per-node reports (lib/nodes.js mergeNodeReports: rows of one name summed, histograms
- * merged, names past 50 folded into `other`, imbalance recomputed).
- * @typedef {'sum' | 'max' | 'first' | 'counts' | 'reasons' | 'storms' | 'namespaces' | 'delay' | 'delayCurve' | 'byUrl' | 'byAddress' | 'scenario' | 'nodes'} MergeRule
+ * merged, names past 50 folded into `other`, imbalance recomputed), `custom` merges the hooks' own figures
+ * (lib/custom.js mergeCustomReports: counts summed and timings' histograms merged by name, names past 50 refused).
+ * @typedef {'sum' | 'max' | 'first' | 'counts' | 'reasons' | 'storms' | 'namespaces' | 'delay' | 'delayCurve' | 'byUrl' | 'byAddress' | 'scenario' | 'nodes' | 'custom'} MergeRule
  */
 
 /**
@@ -186,13 +187,24 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * @property {RecorderInfo} [recorder]
  * @property {SimResult['churn']} [churn]
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
+ */
+
+/**
+ * The app's own measurements, recorded by a scenario's hooks (lib/custom.js): names are plain
+ * (a letter, then letters, digits, _), at most 50; a name is a timing or a count.
+ * @typedef {object} CustomReport
+ * @property {Record<string, EncodedDelay>} timings ctx.timing(name, ms), by name
+ * @property {Record<string, number>} counts ctx.count(name, n), summed by name
+ * @property {number} refused records refused: their name came after the first 50
+ * @property {string[]} refusedNames the first few names refused
  */
 
 /**
  * The merge of every measure, field by field, checked against the shapes above by tsc: a field
  * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
  * the type check, and with one it reaches both merges and a run's result.json.
- * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule }}
+ * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule }}
  */
 export const MERGE_RULES = {
   clients: {
@@ -218,7 +230,8 @@ export const MERGE_RULES = {
   scenario: 'scenario',
   destinations: 'byUrl',
   sourceAddresses: 'byAddress',
-  nodes: 'nodes'
+  nodes: 'nodes',
+  custom: 'custom'
 }
 
 /**
@@ -267,6 +280,7 @@ export const MERGE_RULES = {
  * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
  * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
  */
 
 /**
@@ -441,7 +455,8 @@ export const MERGE_RULES = {
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
- * @property {Omit<SimMeasures, 'scenario' | 'nodes'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count), merged over the simulators
+ * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
  *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
  */

@@ -240,7 +240,7 @@ function optional (key, value) {
  */
 export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList, deliveries }) {
   // What the simulators measured, merged as --workers merges one simulator's processes.
-  const { scenario, nodes, ...measured } = mergeSimMeasures(finals)
+  const { scenario, nodes, custom, ...measured } = mergeSimMeasures(finals)
   const connectTime = measured.clients?.connectTime
   return {
     name,
@@ -260,6 +260,7 @@ export function buildDistribution ({ name, simulators, clientsPerSimulator, star
     ...optional('scenario', scenario),
     ...optional('deliveries', deliveries),
     ...optional('nodes', nodes),
+    ...optional('custom', custom),
     ...optional('measured', finals.length > 0 ? measured : undefined)
   }
 }

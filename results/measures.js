@@ -1,11 +1,12 @@
 /**
  * The one merge of what simulators measured besides their messages and samples (lib/schema.js
  * SimMeasures: client counts, health summary, joins and emits, destinations, source addresses,
- * the recorder's costs, churn), field by field as MERGE_RULES says. `simulate --workers`
+ * the recorder's costs, churn, nodes, the hooks' own figures), field by field as MERGE_RULES says. `simulate --workers`
  * (mergeSimResults) and a run (buildDistribution, from the final reports) both use it, so a
  * field the schema gains reaches both, and a run's result.json, at once.
  */
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
+import { mergeCustomReports } from '../lib/custom.js'
 import { mergeNodeReports } from '../lib/nodes.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
 import { MERGE_RULES } from '../lib/schema.js'
@@ -80,7 +81,8 @@ const MERGE = {
   byUrl: (values) => (present(values).length === 0 ? undefined : byUrl(present(values).flat())),
   byAddress: (values) => (present(values).length === 0 ? undefined : sumByAddress(present(values).flat())),
   scenario: (values) => mergeScenarioReports(values),
-  nodes: (values) => mergeNodeReports(values)
+  nodes: (values) => mergeNodeReports(values),
+  custom: (values) => mergeCustomReports(values)
 }
 
 /**

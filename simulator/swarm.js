@@ -131,6 +131,7 @@ export async function startSwarm (options, hooks = {}) {
     sampled,
     scenario,
     nodes,
+    custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
     phases: phases?.record() ?? null
   })

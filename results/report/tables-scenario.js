@@ -107,3 +107,26 @@ export function namespacesTable (d) {
   return htmlTable(['namespace', 'connected at the end', 'connects', 'refused', 'refused by reason', 'drops', 'drops by reason'], rows,
     { rowClasses: list.map((n) => (sum(n.refused) > 0 ? 'warn' : undefined)) })
 }
+
+/**
+ * The app's own figures (a scenario's ctx.timing and ctx.count), merged over the simulators: one
+ * row per name; a last warning row when names past the bound were refused. Null without any.
+ * @param {DistributionResult} d
+ * @returns {string | null}
+ */
+export function customTable (d) {
+  const custom = d.custom
+  if (!custom) return null
+  /** @type {(string | number)[][]} */
+  const rows = [
+    ...Object.entries(custom.timings).map(([name, t]) => [name, 'timing', t.count, formatMs(t.p50), formatMs(t.p90), formatMs(t.p99), formatMs(t.max)]),
+    ...Object.entries(custom.counts).map(([name, n]) => [name, 'count', n, '-', '-', '-', '-'])
+  ]
+  /** @type {(string | undefined)[]} */
+  const classes = rows.map(() => undefined)
+  if (custom.refused > 0) {
+    rows.push([`refused: ${custom.refusedNames.join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''}`, 'past the first 50 names', custom.refused, '-', '-', '-', '-'])
+    classes.push('warn')
+  }
+  return htmlTable(['name', 'kind', 'count', 'p50', 'p90', 'p99', 'max'], rows, { rowClasses: classes })
+}
