@@ -5,7 +5,8 @@
  */
 import { redisTimeReader } from '../../lib/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds, messageResults } from '../aggregate.js'
+import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { messageResults } from '../message-results.js'
 import { deliveryBreakdown } from '../deliveries.js'
 import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
 import { tooManyReports } from './memory.js'
