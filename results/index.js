@@ -18,6 +18,7 @@ export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { formatNodes } from './nodes.js'
 export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, worstRoundDelay, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
+export { followWindows } from './windows.js'
 
 /**
  * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,
