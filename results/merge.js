@@ -5,7 +5,7 @@
  * simulator measured besides messages and samples merges in measures.js, for both.
  */
 import { createHistogram, encode, mergeEncoded, summarize } from '../lib/histogram.js'
-import { measuresOf, mergeSimMeasures, sumOf, sumRecords } from './measures.js'
+import { measuresOf, mergeSimMeasures, mergeWindowLists, sumOf, sumRecords } from './measures.js'
 
 export { sumOf }
 
@@ -41,6 +41,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
     messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
     health: { samples: results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t), summary: health },
     timeline: mergeTimelines(results.map((r) => r.timeline)),
+    ...(results.some((r) => r.windows) ? { windows: mergeWindowLists(results.map((r) => r.windows ?? [])) } : {}),
     workers: {
       note: RELATIVE_NOTE,
       list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
