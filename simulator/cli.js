@@ -7,6 +7,7 @@ import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { formatCounts } from '../lib/format.js'
 import { formatPhases } from '../lib/phases.js'
+import { formatWindowLine } from '../lib/windows.js'
 import { redactUrl } from '../lib/redis.js'
 import { simulatorId } from './collector-link.js'
 import { INSECURE_WARNING, formatProgress, formatSimSummary } from './format.js'
@@ -83,7 +84,13 @@ async function runOne (options, link, quiet, signal, metrics) {
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
         process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}\n`)
       },
-      onProgress: (p) => progress.update(formatProgress(p))
+      onProgress: (p) => progress.update(formatProgress(p)),
+      onWindow: quiet
+        ? undefined
+        : (w) => {
+            progress.done()
+            process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
+          }
     })
     if (delivery && delivery.undelivered > 0) process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
     return result
@@ -125,6 +132,8 @@ async function runWorkersCommand (options, workers, link, quiet, signal, metrics
     onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }
   })
   if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
+  // The workers' windows, merged (each worker's own came with its result).
+  if (!quiet) for (const w of result.windows ?? []) process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
   // A worker whose result is missing is said even with --quiet: its counts are not in the merge.
   for (const w of result.workers?.list ?? []) {
     if (w.died) {

@@ -33,6 +33,7 @@ import { VERSION } from '../lib/version.js'
  * @param {SimResult['custom'] | null} [ended.custom] a scenario's own figures
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @param {{ phases: import('../lib/schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
+ * @param {import('./windows.js').WindowBook | null} [ended.windows] --window: its windows
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
@@ -65,7 +66,8 @@ export function swarmResult (ended) {
     ...(nodes ? { nodes } : {}),
     ...(ended.custom ? { custom: ended.custom } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
-    ...ended.phases
+    ...ended.phases,
+    ...(ended.windows ? { windows: ended.windows.reports() } : {})
   }
 }
 

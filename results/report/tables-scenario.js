@@ -3,7 +3,7 @@
  * emits, acks and joins; clients per namespace. Room, namespace and event names and every
  * reason are a server's or a user's text: htmlTable escapes each cell.
  */
-import { formatMs } from '../../lib/format.js'
+import { formatCounts, formatMs } from '../../lib/format.js'
 import { roomLabel } from '../deliveries.js'
 import { ackTimeOf } from '../scenario.js'
 import { htmlTable } from './html.js'
@@ -15,10 +15,7 @@ import { htmlTable } from './html.js'
  */
 
 /** @param {Record<string, number> | undefined} counts reasons as `reason ×n, …`, largest first */
-function reasonsText (counts) {
-  const entries = Object.entries(counts ?? {})
-  return entries.length ? entries.map(([reason, n]) => `${reason} ×${n}`).join(', ') : '-'
-}
+const reasonsText = (counts) => formatCounts(counts, { times: true, none: '-' })
 
 /** @param {DelaySummary | null | undefined} d */
 const timed = (d) => (d && d.count > 0 ? d : null)
