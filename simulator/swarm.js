@@ -216,8 +216,10 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   /** @type {string[]} */
   const events = hookRunner?.wantsEvents ? ['*'] : measured.includes('*') ? measured : [...measured, ...new Set(own)]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
+  // --node-from header:NAME: the engine reads the header from each client's handshake answers.
+  const swarmEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
-    options.urls, capacity, tracker.events, sources)
+    options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows }
 }
 
