@@ -10,7 +10,7 @@
 import { Emitter } from '@socket.io/redis-emitter'
 import { wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { broadcastRoom, makePayload } from '../lib/protocol.js'
+import { broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
 // The collector's connect: fail fast on a wrong URL, passwords redacted in every error.
 import { connectRedis, redactUrl } from '../lib/redis.js'
 import { renderMessage } from './template.js'
@@ -27,7 +27,9 @@ export async function emitterSender (redisUrl, template) {
   const redis = await connectRedis(redisUrl)
   /** @type {Promise<number>[]} */
   let published = []
-  const emitter = new Emitter({ publish: (/** @type {string} */ channel, /** @type {Buffer} */ message) => { published.push(redis.publish(channel, message)) } }, { key: ADAPTER_KEY })
+  /** @param {string} channel @param {Buffer} message */
+  const publish = (channel, message) => { published.push(redis.publish(channel, message)) }
+  const emitter = new Emitter({ publish }, { key: ADAPTER_KEY })
   return {
     async send (body) {
       const id = `${body.round}.${body.seq}`
@@ -35,7 +37,7 @@ export async function emitterSender (redisUrl, template) {
       const sentAt = wallMs()
       const message = template
         ? renderMessage(template, { ...body, room }, sentAt)
-        : { id, ...(body.batch ? { batch: body.batch } : {}), round: body.round, seq: body.seq, sentAt, ...(room === null ? {} : { room }), payload: makePayload(body.size) }
+        : broadcastMessage({ id, batch: body.batch, round: body.round, seq: body.seq, sentAt, room, payload: makePayload(body.size) })
       const namespaces = body.namespace ?? ['/']
       published = []
       for (const name of namespaces) {

@@ -18,6 +18,7 @@ import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
 import { checkPhases } from './phases.js'
+import { checkReplyFlags } from './replies.js'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
@@ -80,8 +81,8 @@ export function normalizeSimOptions (input) {
   if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
-  if (o.nodeFrom?.kind === 'header') throw invalidOption('--node-from', 'header: is not built yet; use cookie:NAME (the balancer\'s cookie) or event:NAME[.path] (an event the app sends on connect)')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
+  checkReplyFlags(o)
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   compileBehaviours(o, compileIdentities(o, { simId: 'check' }))
   if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
@@ -96,6 +97,9 @@ export function normalizeSimOptions (input) {
   // --phases sets the clients, the ramp and the duration itself (simulator/phases.js).
   const { clients = o.clients, rampMs = o.rampMs, durationMs = o.durationMs } = checkPhases(input, o)
   passed.clients = clients
+  if (o.windowMs !== null && durationMs !== null && o.windowMs > durationMs) {
+    throw invalidOption('--window', `${o.windowMs / 1000}s is longer than the run (--duration or --phases: ${durationMs / 1000}s): not one window would end`)
+  }
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)

@@ -19,6 +19,7 @@ import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
 import { createEmitting } from './emitting.js'
+import { createReplies } from './replies.js'
 import { createStormTracker } from './storms.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
@@ -27,6 +28,7 @@ import { createSizer } from './resize.js'
 import { followPhases, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
+import { createWindowBook } from './windows.js'
 import { fieldGetter } from '../lib/fields.js'
 
 /**
@@ -55,6 +57,7 @@ import { fieldGetter } from '../lib/fields.js'
  * @typedef {object} SwarmHooks
  * @property {AbortSignal} [signal] stops the swarm; the result is still returned
  * @property {(info: { id: string, rampMs: number, handshake: SimResult['server'], preflight: import('./preflight.js').Preflight }) => void} [onStart]
+ * @property {SimResult['server']} [server] the server as a parent's one inspection saw it (`simulate --workers`): not inspected again
  * @property {(progress: Progress) => void} [onProgress] once a second
  * @property {(report: MessageReport) => void} [onMessage] when a message closes
  * @property {(sample: { timeline: TimelinePoint, health: ProcessSample }) => void} [onSample] once a second
@@ -62,6 +65,7 @@ import { fieldGetter } from '../lib/fields.js'
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
  * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
  * @property {(resize: import('./resize.js').Resize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients; `ioswarm capacity`)
+ * @property {(window: import('../lib/schema.js').WindowReport) => void} [onWindow] --window: each window once it is over, in order
  */
 
 /** Most one-second samples kept in a result (a day); older ones are still reported live. */
@@ -97,7 +101,7 @@ export async function startSwarm (options, hooks = {}) {
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
-  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage })
+  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage, onWindow: hooks.onWindow, server: hooks.server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
@@ -113,8 +117,10 @@ export async function startSwarm (options, hooks = {}) {
   const sourceAddresses = swarm.pool.sourceAddresses()
   const agent = swarm.pool.agent()
   await swarm.pool.close()
-  const scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
+  let scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
   if (scenario && swarm.hookRunner) scenario.hooks = swarm.hookRunner.record()
+  const replies = swarm.replies.record()
+  if (replies) scenario = { ...scenario, replies }
   return swarmResult({
     id,
     options,
@@ -130,8 +136,10 @@ export async function startSwarm (options, hooks = {}) {
     sampled,
     scenario,
     nodes,
+    custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
-    phases: phases?.record() ?? null
+    phases: phases?.record() ?? null,
+    windows: swarm.windows
   })
 }
 
@@ -139,9 +147,10 @@ export async function startSwarm (options, hooks = {}) {
  * The swarm's parts, wired to each other: who each client is, what it records, how it
  * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
  * @param {import('./options.js').SimOptions} options
- * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void }} context
+ * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'], server?: SimResult['server'] }} context
+ *   server: the parent's inspection (workers), else this swarm inspects
  */
-async function wireSwarm (options, { id, clock, signal, onMessage }) {
+async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, server: inspected }) {
   const identities = compileIdentities(options, { simId: id })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
@@ -151,6 +160,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
+  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow })
   const deliveries = createDeliveries({
     nodes,
     namespaces,
@@ -162,19 +172,23 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     fields: messageFields(options),
     onClose: (report) => onMessage?.(report),
     // A storm's gap is told of each receipt by the recorder, with the key it found.
-    gap: storms
+    gap: storms,
+    windows
   })
   assignRooms(identities, deliveries, capacity)
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
-  const emitting = createEmitting({ options: sized, deliveries, pool: usePool })
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
+  const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
+  // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
+  const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
+  const replies = createReplies({ options: sized, emitting, listens })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
-  const server = await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
+  const server = inspected ?? await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
   // A relayed emit (a chat line) is measured like a broadcast.
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
@@ -189,19 +203,24 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
+      replies.onNamespace(i, k, isUp)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive),
+    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive)),
     storms
   })
-  // onEvent sees every event; the recorder still measures only the measured ones.
-  const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
-  const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
+  // onEvent sees every event; the recorder still measures only the measured ones. The node's
+  // event and the reply event are handed over too, neither measured as a broadcast.
+  const own = /** @type {string[]} */ ([nodes?.from.kind === 'event' ? nodes.from.name : null, options.replyEvent ?? null].filter((e) => e !== null && !measured.includes(e)))
+  /** @type {string[]} */
+  const events = hookRunner?.wantsEvents ? ['*'] : measured.includes('*') ? measured : [...measured, ...new Set(own)]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
+  // --node-from header:NAME: the engine reads the header from each client's handshake answers.
+  const swarmEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
-    options.urls, capacity, tracker.events, sources)
-  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
+    options.urls, capacity, swarmEvents, sources)
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows }
 }
 
 /**
@@ -240,7 +259,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -259,6 +278,10 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
       samples.push(sample)
     }
     hooks.onSample?.({ timeline: point, health: sample })
+    if (windows !== null) {
+      windows.sample(point, sample)
+      windows.flush()
+    }
     const live = tracker.live()
     hooks.onProgress?.({
       phase,
@@ -284,14 +307,16 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => emitting.pendingAcks() === 0 && deliveries.undelivered() === 0)
+    await drainEmits(() => emitting.pendingAcks() === 0 && replies.pending() === 0 && deliveries.undelivered() === 0)
   }
+  replies.stop()
   clearInterval(ticker)
   // A server that never answers leaves every connect pending: counted, not "connect errors: none".
   tracker.endPending()
   sampleOnce()
   sampler.stop()
   deliveries.closeAll()
+  windows?.flush(true)
   return { samples, timeline }
 }
 
@@ -341,6 +366,22 @@ function routeToHooks (measured, recorder, hooks) {
     if (all || wanted.has(event)) recorder.receive(i, k, event, args)
     hooks.onEvent(i, k, event, args)
   }
+}
+
+/**
+ * The tracker's message handler with replies looked for first (--reply-event, a hook's
+ * emitAndWait); without either, `next` itself. A reply event goes on only when it is measured
+ * (--event) or a scenario's onEvent sees every event.
+ * @param {ReturnType<typeof createReplies>} replies
+ * @param {string[]} measured
+ * @param {ReturnType<typeof createHookRunner> | null} hooks
+ * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
+ */
+function routeReplies (replies, measured, hooks, next) {
+  if (hooks === null && !replies.waits) return next
+  const all = measured.includes('*') || hooks?.wantsEvents === true
+  const wanted = new Set(measured)
+  return replies.route(next, (event) => all || wanted.has(event))
 }
 
 /**

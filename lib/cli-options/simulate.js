@@ -203,9 +203,31 @@ export const SIMULATE_OPTIONS = defineOptions([
     to: 'durationMs',
     type: 'string',
     defaultText: 'until Ctrl-C / SIGTERM',
-    commands: ['simulate', 'fleet up'],
-    describe: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+    commands: ['simulate', 'fleet up', 'run'],
+    describe: {
+      simulate: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+      'fleet up': 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+      run: 'Without rounds (--rounds none): hold the clients this long after the ramp, then stop (5m); results come in --window windows. Refused with --rounds'
+    },
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
+  },
+  {
+    name: 'window',
+    to: 'windowMs',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    defaultText: 'none; 10s in a run without rounds',
+    describe: {
+      simulate: 'Results in time windows of this length (10s, 1m), each a row like a round: clients, deliveries, missing, delays, emits and acks, connects, drops, the simulator\'s health; printed as each closes and in --json',
+      run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report'
+    },
+    parse: (v, flag) => {
+      if (v === undefined || v === null) return null
+      const ms = positiveDurationMs(v, flag)
+      if (ms < 1000) throw invalidOption(flag, `must be at least 1s (the swarm samples itself once a second), got ${JSON.stringify(String(v))}`)
+      return ms
+    }
   },
   {
     name: 'phases',
@@ -332,8 +354,10 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID) ' +
-      'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server; header:NAME, a response header of the handshake, is not built yet): ' +
+    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID), ' +
+      'header:NAME (a response header of the client\'s handshake: the first polling GET\'s answer or the WebSocket upgrade\'s 101, e.g. header:X-Served-By from HAProxy\'s ' +
+      '`http-response set-header X-Served-By %s`; both engines, every transport; --engine sio reads every polling answer, the lean engine only the handshake\'s) ' +
+      'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server): ' +
       'results per node (clients, connects, drops, clients that moved node after a reconnect, deliveries, delays) and the imbalance (largest ÷ smallest node; --assert nodes.imbalance<1.5). ' +
       `The first ${MAX_NODE_NAMES} names get rows of their own, the rest share one row \`${OTHER_NODE}\``,
     parse: parseNodeFrom

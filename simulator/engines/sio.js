@@ -20,6 +20,7 @@ import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
+import { timedConnector } from '../wire/tls-time.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
 import { cookieValue } from '../sessions/cookie-jar.js'
@@ -50,19 +51,21 @@ function transportOptions (transport) {
  * @param {Transport} transport
  * @param {import('../sessions/cookie-jar.js').CookieScope} scope
  * @param {Record<string, string> | undefined} seed --cookie
+ * @param {import('../sessions/sio-cookies.js').NodeWatch | null} node --node-from header:NAME
  */
-function jarOptions (transport, scope, seed) {
-  return { cookieJar: new SioCookieJar(scope, seed), transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
+function jarOptions (transport, scope, seed, node) {
+  return { cookieJar: new SioCookieJar(scope, seed, node), transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
 }
 
 /**
  * socket.io-client 2's extraHeaders: the client's headers, and the Cookie header of its jar.
  * @param {import('../identity.js').ClientIdentity} identity
  * @param {import('../sessions/cookie-jar.js').CookieScope | null} scope null: no jar
+ * @param {import('../sessions/sio-cookies.js').NodeWatch | null} node --node-from header:NAME
  */
-function v2Headers (identity, scope) {
+function v2Headers (identity, scope, node) {
   if (scope === null) return identity.headers ? { extraHeaders: identity.headers } : {}
-  return { extraHeaders: jarHeadersV2(scope, identity.cookies, identity.headers) }
+  return { extraHeaders: jarHeadersV2(scope, identity.cookies, identity.headers, node) }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -149,7 +152,10 @@ export const sioEngine = {
     // WebSocket: engine.io-client hands the agent to ws) gets a source port of its own.
     const agents = (ports ? ports.addresses : [null]).map((_, a) => {
       const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity, ...(secure ? options.tls : null) })
-      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure)
+      // Polling requests and the WebSocket (engine.io-client hands ws the agent) connect through it; TLS handshakes timed.
+      const onTls = secure && events.secured ? events.secured : null
+      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure, { onTls })
+      else if (onTls) /** @type {any} */ (one).createConnection = timedConnector(one.createConnection, onTls)
       limitResponses(one, maxPayloadBytes)
       return one
     })
@@ -166,6 +172,7 @@ export const sioEngine = {
     const base = new URL(options.url)
     /** Every request of a client goes to this origin and path: what its cookie jar needs. */
     const cookieScope = { secure, host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path }
+    const nodeHeader = options.nodeHeader ? options.nodeHeader.toLowerCase() : null
 
     /**
      * Events of one namespace's socket, for socket.io-client 4 and 2 alike (2 has no onAny, no
@@ -224,14 +231,16 @@ export const sioEngine = {
     return {
       connect (i, transport) {
         const identity = options.identity?.(i) ?? {}
+        // --node-from header:NAME: the jar reads it from the client's answers (without a jar, never).
+        const node = nodeHeader === null ? null : { header: nodeHeader, tell: (/** @type {string} */ value) => events.node?.(i, value) }
         // socket.io-client 2.5 for a socket.io 2.x server (Engine.IO v3): the v4 client refuses to talk to it.
         const ManagerClass = v2 ? loadClientV2().Manager : Manager
         const manager = new ManagerClass(options.url, {
           ...transportOptions(transport),
-          ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies)),
+          ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies, node)),
           path: options.path,
           query: { ...options.query, ...identity.query },
-          ...(v2 ? v2Headers(identity, options.cookieJar === false ? null : cookieScope) : identity.headers ? { extraHeaders: identity.headers } : {}),
+          ...(v2 ? v2Headers(identity, options.cookieJar === false ? null : cookieScope, node) : identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
