@@ -142,6 +142,7 @@ export const SCHEMA_VERSION = 1
  * @property {NamespaceCounts[]} [namespaces] per namespace (with several, or one other than '/'): connected now, connects, drops and refusals by reason
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
  * @property {EncodedDelay} [acceptTime] attempt → Engine.IO open packet (the server accepted the handshake), every attempt that got one
+ * @property {EncodedDelay} [tlsTime] TCP connection up → TLS ready, every TLS connection of the clients (https://, wss://): part of the connect time
  */
 
 /**
@@ -234,7 +235,8 @@ export const MERGE_RULES = {
     storms: 'storms',
     namespaces: 'namespaces',
     connectTime: 'delayCurve',
-    acceptTime: 'delay'
+    acceptTime: 'delay',
+    tlsTime: 'delay'
   },
   health: /** @type {{ readonly [K in keyof HealthSummary]: 'max' }} */ (Object.fromEntries(Object.keys(HEALTH_SUMMARY_FROM).map((k) => [k, 'max']))),
   // maxOpen and keepClosed are settings; messages rolled up or untracked are counted per process, the same messages in each.
@@ -526,6 +528,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {(ProcessSample & { simulator: string, saturated: boolean })[]} health
  * @property {DelaySummary & { curve: { percentile: number, ms: number }[] }} connectTime
  * @property {DelaySummary} [acceptTime] attempt → Engine.IO open packet, merged over the simulators (absent from older results)
+ * @property {DelaySummary} [tlsTime] TCP up → TLS ready of every TLS connection, merged over the simulators (https:// and wss:// only)
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)

@@ -82,7 +82,6 @@ export function normalizeSimOptions (input) {
   if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
-  if (o.nodeFrom?.kind === 'header') throw invalidOption('--node-from', 'header: is not built yet; use cookie:NAME (the balancer\'s cookie) or event:NAME[.path] (an event the app sends on connect)')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   const identities = compileIdentities(o, { simId: 'check' })

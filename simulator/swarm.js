@@ -220,8 +220,10 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
   const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
+  // --node-from header:NAME: the engine reads the header from each client's handshake answers.
+  const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   // A reconnect refused with 401/403 logs its client in again.
-  const swarmEvents = logins === null ? tracker.events : { ...tracker.events, connectError: refusedLogsIn(tracker.events, logins) }
+  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }

@@ -30,7 +30,10 @@ import { WEBSOCKET_OPTIONS } from './websocket.js'
  */
 
 /** @type {OptionDef[]} */
-export const OPTIONS = [...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...LOGIN_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS, ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS]
+export const OPTIONS = [
+  ...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...LOGIN_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS,
+  ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
+]
 
 /** Commands that start simulators and take every passOn option for them. */
 export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])

@@ -20,6 +20,7 @@ import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
+import { timedConnector } from '../wire/tls-time.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
 import { cookieValue, mergeCookies, seedCookies } from '../sessions/cookie-jar.js'
@@ -148,7 +149,10 @@ export const sioEngine = {
     // WebSocket: engine.io-client hands the agent to ws) gets a source port of its own.
     const agents = (ports ? ports.addresses : [null]).map((_, a) => {
       const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity, ...(secure ? options.tls : null) })
-      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure)
+      // Polling requests and the WebSocket (engine.io-client hands ws the agent) connect through it; TLS handshakes timed.
+      const onTls = secure && events.secured ? events.secured : null
+      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure, { onTls })
+      else if (onTls) /** @type {any} */ (one).createConnection = timedConnector(one.createConnection, onTls)
       limitResponses(one, maxPayloadBytes)
       return one
     })
@@ -167,6 +171,7 @@ export const sioEngine = {
     const base = new URL(options.url)
     /** Every request of a client goes to this origin and path: what its cookie jar needs. */
     const cookieScope = { secure, host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path }
+    const nodeHeader = options.nodeHeader ? options.nodeHeader.toLowerCase() : null
 
     /**
      * Events of one namespace's socket, for socket.io-client 4 and 2 alike (2 has no onAny, no
@@ -225,7 +230,10 @@ export const sioEngine = {
     return {
       connect (i, transport) {
         const identity = options.identity?.(i) ?? {}
-        const jar = options.cookieJar === false ? null : (jars[i] ??= new SioCookieJar(cookieScope, undefined))
+        // --node-from header:NAME: the jar reads it from the client's answers (without a jar, never).
+        const node = nodeHeader === null ? null : { header: nodeHeader, tell: (/** @type {string} */ value) => events.node?.(i, value) }
+        const jar = options.cookieJar === false ? null : (jars[i] ??= new SioCookieJar(cookieScope, undefined, node))
+        if (jar !== null) jar.node = node
         // --cookie: set when the client (re)starts on purpose, as the lean engine does.
         if (jar !== null && identity.cookies) jar.jar = seedCookies(jar.jar, identity.cookies)
         // socket.io-client 2.5 for a socket.io 2.x server (Engine.IO v3): the v4 client refuses to talk to it.
