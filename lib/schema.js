@@ -408,6 +408,9 @@ export const WINDOW_MERGE_RULES = {
  *   ackTime: emit → ack (--emit-ack), else null; timedOut: no ack within --ack-timeout; failed: the connection ended first
  * @property {{ calls: Record<string, number>, errors: Record<string, number>, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay } }} [hooks]
  *   --scenario: hook calls, errors thrown by hooks (by message), and the hooks' own emits (emitWithAck timed)
+ * @property {{ events: string[], sent: number, replied: number, timedOut: number, failed: number, reasons: Record<string, number>, time: EncodedDelay }} [replies]
+ *   emits whose answer is an event (--reply-event, a hook's emitAndWait): sent, replied (timed emit → reply), timed out (--ack-timeout),
+ *   failed (the namespace dropped or the run ended first); events: the reply events waited for (the first 10)
  */
 
 /**

@@ -18,6 +18,8 @@
  * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
+ * | reply.p50 … reply.max          | emit → reply event (--reply-event, emitAndWait), worst dist. | ms, s                |
+ * | reply.timeouts                 | emits whose reply event never came within --ack-timeout      | count, % of sent     |
  * | nodes.imbalance                | --node-from: fullest ÷ emptiest node at the end, worst dist. | ratio (1.5)          |
  * | custom.NAME.p50 … .max, .mean  | a scenario's ctx.timing(NAME, ms), worst distribution        | ms, s                |
  * | custom.NAME.count              | a ctx.count(NAME, n) total, or the number of NAME's timings  | count                |

@@ -19,6 +19,7 @@ import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
 import { checkPhases } from './phases.js'
+import { checkReplyFlags } from './replies.js'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
@@ -83,6 +84,7 @@ export function normalizeSimOptions (input) {
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
+  checkReplyFlags(o)
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   const identities = compileIdentities(o, { simId: 'check' })
   compileBehaviours(o, identities)

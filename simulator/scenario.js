@@ -1,6 +1,6 @@
 /**
  * `--scenario file.js`: what flags cannot say, as a module of hooks run for every client on
- * either engine through one small socket facade (emit, emitWithAck, join, leave, every):
+ * either engine through one small socket facade (emit, emitWithAck, emitAndWait, join, leave, every):
  *
  *   export async function login (http, ctx) { … return { token } }                    // before the first connect: ctx.login, {{login.FIELD}}
  *   export function identity (i, ctx) { return { auth: { token: ctx.row.token } } }   // each attempt, synchronous
@@ -49,6 +49,9 @@ const MIN_EVERY_MS = 10
  * @property {boolean} connected
  * @property {(event: string, ...args: unknown[]) => boolean} emit
  * @property {(event: string, ...args: unknown[]) => Promise<unknown[]>} emitWithAck resolves with the ack's arguments; rejects on timeout (--ack-timeout) or disconnect
+ * @property {(event: string, args: unknown, replyEvent: string, match?: import('./replies.js').ReplyMatch) => Promise<unknown[]>} emitAndWait emits `event` with
+ *   `args` (an array of arguments, or one) and resolves with the arguments of the reply event that answers it (simulator/replies.js: `match` a dot path
+ *   whose value the reply's first argument shares with the emit's, a function of the reply's arguments, or none: the next one); rejects on timeout or disconnect
  * @property {(room: string, options?: { event?: string, payload?: unknown }) => Promise<boolean>} join emits the join (default `join` with `{ room }`) and counts the client in the room from the ack
  * @property {(room: string, options?: { event?: string, payload?: unknown }) => boolean} leave
  * @property {(ms: number, callback: () => unknown) => void} every runs callback every `ms` while this namespace session lasts
@@ -94,9 +97,10 @@ export async function loadScenario (path) {
  * @param {import('./identity.js').Identities} context.identities
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
+ * @param {import('./replies.js').Replies} context.replies replies that come as events (emitAndWait)
  * @param {string} context.simId
  */
-export function createHookRunner ({ hooks, options, identities, deliveries, emitting, simId }) {
+export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId }) {
   const namespaces = deliveries.namespaces
   /** Each session's facade and context, by namespace and client (built at the session's first hook). @type {(Session | undefined)[][]} */
   const bySession = namespaces.map(() => [])
@@ -169,6 +173,11 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
       get connected () { return live() },
       emit: (event, ...args) => send(event, args),
       emitWithAck: (event, ...args) => emitWithAck(event, args),
+      emitAndWait: (event, args, replyEvent, match) => new Promise((resolve, reject) => {
+        const onReply = (/** @type {Error | null} */ error, /** @type {unknown[]} */ answer) => (error === null ? resolve(answer) : reject(error))
+        const sent = live() && replies.wait(i, k, event, Array.isArray(args) ? args : [args], emits, { replyEvent, match, onReply })
+        if (!sent) reject(new Error(`not connected to ${nsp}`))
+      }),
       async join (room, { event = 'join', payload = { room } } = {}) {
         deliveries.assignRoom(i, k, room)
         await emitWithAck(event, [payload], false)

@@ -19,6 +19,7 @@ import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
 import { createEmitting } from './emitting.js'
+import { createReplies } from './replies.js'
 import { createStormTracker } from './storms.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
@@ -123,8 +124,10 @@ export async function startSwarm (options, hooks = {}) {
   // Every client's login failed: no result to wait for, the error says why (exit 1).
   const loginFailure = swarm.logins?.failure()
   if (loginFailure) throw loginFailure
-  const scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
+  let scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
   if (scenario && swarm.hookRunner) scenario.hooks = swarm.hookRunner.record()
+  const replies = swarm.replies.record()
+  if (replies) scenario = { ...scenario, replies }
   return swarmResult({
     id,
     options,
@@ -189,8 +192,11 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   logins = openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
+  // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
+  const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
+  const replies = createReplies({ options: sized, emitting, listens })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).
@@ -210,15 +216,18 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
+      replies.onNamespace(i, k, isUp)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive),
+    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive)),
     storms
   })
-  // onEvent sees every event; the recorder still measures only the measured ones.
-  const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
-  const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
+  // onEvent sees every event; the recorder still measures only the measured ones. The node's
+  // event and the reply event are handed over too, neither measured as a broadcast.
+  const own = /** @type {string[]} */ ([nodes?.from.kind === 'event' ? nodes.from.name : null, options.replyEvent ?? null].filter((e) => e !== null && !measured.includes(e)))
+  /** @type {string[]} */
+  const events = hookRunner?.wantsEvents ? ['*'] : measured.includes('*') ? measured : [...measured, ...new Set(own)]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
@@ -226,7 +235,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
 }
 
 /**
@@ -272,7 +281,7 @@ function openClients ({ server, tracker, pool, transports, capacity, logins }, o
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, logins }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, logins }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -327,8 +336,9 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => emitting.pendingAcks() === 0 && deliveries.undelivered() === 0)
+    await drainEmits(() => emitting.pendingAcks() === 0 && replies.pending() === 0 && deliveries.undelivered() === 0)
   }
+  replies.stop()
   clearInterval(ticker)
   // A server that never answers leaves every connect pending: counted, not "connect errors: none".
   tracker.endPending()
@@ -411,6 +421,22 @@ function routeToHooks (measured, recorder, hooks) {
     if (all || wanted.has(event)) recorder.receive(i, k, event, args)
     hooks.onEvent(i, k, event, args)
   }
+}
+
+/**
+ * The tracker's message handler with replies looked for first (--reply-event, a hook's
+ * emitAndWait); without either, `next` itself. A reply event goes on only when it is measured
+ * (--event) or a scenario's onEvent sees every event.
+ * @param {ReturnType<typeof createReplies>} replies
+ * @param {string[]} measured
+ * @param {ReturnType<typeof createHookRunner> | null} hooks
+ * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
+ */
+function routeReplies (replies, measured, hooks, next) {
+  if (hooks === null && !replies.waits) return next
+  const all = measured.includes('*') || hooks?.wantsEvents === true
+  const wanted = new Set(measured)
+  return replies.route(next, (event) => all || wanted.has(event))
 }
 
 /**
