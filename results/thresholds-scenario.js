@@ -5,6 +5,7 @@
  * distribution's (merged over its simulators), no data = the threshold fails.
  */
 import { formatMs } from '../lib/format.js'
+import { windowLabel, worstWindow } from '../lib/windows.js'
 import { deliveryFaults } from './deliveries.js'
 import { ackTimeOf, emitCounts } from './scenario.js'
 
@@ -116,6 +117,11 @@ function measureAck (result, metric) {
   for (const d of result.distributions) {
     const ack = ackTimeOf(d.scenario)
     if (ack && (worst === null || ack[stat] > worst.value)) worst = { value: ack[stat], where: d.name, count: ack.count }
+    // Without rounds, in windows: the worst window, named (a window holds its own acks only).
+    const inWindow = worstWindow(d.windows, (w) => (w.emits.ackTime.count === 0 ? null : w.emits.ackTime[stat]))
+    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) {
+      worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}`, count: inWindow.window.emits.ackTime.count }
+    }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (no emit was acked: --emit with --emit-ack, or a scenario's emitWithAck)` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} acks)` }

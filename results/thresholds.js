@@ -28,6 +28,7 @@
  */
 import { invalidOption } from '../lib/errors.js'
 import { formatMs } from '../lib/format.js'
+import { windowLabel, worstWindow } from '../lib/windows.js'
 import { SCENARIO_METRICS, formatPct, measureScenario } from './thresholds-scenario.js'
 import { missedDeliveries } from './deliveries.js'
 import { measureImbalance } from './nodes.js'
@@ -209,6 +210,9 @@ function measureDelay (result, metric) {
     const total = d.rounds.length === 0 ? d.deliveries?.total : undefined
     const value = total && stat !== 'avg' ? roundValue({ ...total, avgOfAverages: { relativeMs: 0, absoluteMs: null } }, stat, absolute) : null
     if (value !== null && (worst === null || value > worst.value)) worst = { value, where: `all messages, ${d.name}` }
+    // Without rounds, in windows: the worst window, named.
+    const inWindow = stat === 'avg' ? null : worstWindow(d.windows, (w) => (absolute ? w.absolute : w.relative).count === 0 ? null : (absolute ? w.absolute : w.relative)[/** @type {'p50'} */ (stat)])
+    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}` }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (${absolute ? 'no message with sentAt arrived' : 'no message arrived'})` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where})` }

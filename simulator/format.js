@@ -7,7 +7,7 @@ import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
-import { formatCopies, formatEcho, formatCustom, formatEventLines, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
+import { formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -64,6 +64,7 @@ export function formatSimSummary (r) {
       ? formatAvalanche(c.target, c.acceptTime, c.connectTime, c.errors, c.tlsTime)
       : `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}${formatTlsBeside(c.tlsTime)}` +
         `${c.acceptTime ? `; handshake accepted (Engine.IO open) p99 ${formatMs(c.acceptTime.p99)}` : ''}`,
+    ...formatLogins(r.logins),
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]

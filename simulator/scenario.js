@@ -2,6 +2,7 @@
  * `--scenario file.js`: what flags cannot say, as a module of hooks run for every client on
  * either engine through one small socket facade (emit, emitWithAck, emitAndWait, join, leave, every):
  *
+ *   export async function login (http, ctx) { … return { token } }                    // before the first connect: ctx.login, {{login.FIELD}}
  *   export function identity (i, ctx) { return { auth: { token: ctx.row.token } } }   // each attempt, synchronous
  *   export async function onConnect (socket, ctx) { await socket.join(ctx.room) }     // each namespace connect
  *   export function onEvent (socket, event, args, ctx) { … }                           // every event that arrives
@@ -26,12 +27,13 @@ import { createEmitCounts, recordEmitCounts } from './emitting.js'
 import { scenarioIdentity } from './identity.js'
 
 /** The hooks a scenario module may export. */
-export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect'])
+export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect', 'login'])
 /** Fewest milliseconds between two runs of one `every` callback. */
 const MIN_EVERY_MS = 10
 
 /**
  * @typedef {object} ScenarioHooks
+ * @property {import('./sessions/login.js').LoginHook} [login] logs the client in over HTTP before its first connect (and after a 401/403 refusal)
  * @property {(i: number, ctx: IdentityContext) => import('./identity.js').ClientIdentity | undefined} [identity]
  * @property {(socket: HookSocket, ctx: HookContext) => unknown} [onConnect]
  * @property {(socket: HookSocket, event: string, args: unknown[], ctx: HookContext) => unknown} [onEvent]
