@@ -21,6 +21,7 @@ export const broadcastCommand = {
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('broadcast', args) }
     if (argv.run && !argv.redis) throw invalidOption('--run', 'needs --redis: the collector the simulators of that run report to')
+    if (argv.rounds.length === 0) throw invalidOption('--rounds', 'none is for `ioswarm run` (a test without a broadcaster); broadcast needs rounds such as 10x1000')
     const waitMs = argv.messageTimeoutMs + 5000
     const collector = argv.run ? await createCollector({ redisUrl: argv.redis }) : null
     const clock = collector ? await estimateClockOffset(() => collector.time(), { reference: 'redis' }) : null
