@@ -40,7 +40,7 @@ export class PlainRawSocket extends RawSocket {
 
   /** @param {string} text */
   sendText (text) {
-    this.sendFrame(OPCODE.TEXT, Buffer.from(text))
+    this.sendText(text)
   }
 
   sendPing () {
