@@ -10,7 +10,7 @@
 import { Emitter } from '@socket.io/redis-emitter'
 import { wallMs } from '../lib/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { broadcastRoom, makePayload } from '../lib/protocol.js'
+import { broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
 // The collector's connect: fail fast on a wrong URL, passwords redacted in every error.
 import { connectRedis, redactUrl } from '../lib/redis.js'
 import { renderMessage } from './template.js'
@@ -35,7 +35,7 @@ export async function emitterSender (redisUrl, template) {
       const sentAt = wallMs()
       const message = template
         ? renderMessage(template, { ...body, room }, sentAt)
-        : { id, ...(body.batch ? { batch: body.batch } : {}), round: body.round, seq: body.seq, sentAt, ...(room === null ? {} : { room }), payload: makePayload(body.size) }
+        : broadcastMessage({ id, batch: body.batch, round: body.round, seq: body.seq, sentAt, room, payload: makePayload(body.size) })
       const namespaces = body.namespace ?? ['/']
       published = []
       for (const name of namespaces) {

@@ -43,6 +43,8 @@ export function runKeys (runId) {
     samples: `${prefix}samples`,
     /** stream: server, sample (ServerSample JSON) */
     serverSamples: `${prefix}server-samples`,
+    /** stream: sim, report (WindowReport JSON): each simulator's windows (--window), as they close */
+    windows: `${prefix}windows`,
     /** pub/sub channel (not a key): control messages such as {"type":"stop"} */
     control: `${prefix}control`,
     /** string with a PX TTL: alive while it exists; value = epoch ms of the heartbeat */

@@ -58,12 +58,14 @@ export function table (header, rows) {
 }
 
 /**
- * Counts as `reason: n, reason: n`, largest first.
- * @param {Record<string, number>} counts
+ * Counts as `reason: n, reason: n` (or, for a report's table, `reason ×n, reason ×n`), largest first.
+ * @param {Record<string, number> | undefined} counts
+ * @param {{ times?: boolean, none?: string }} [style] times: `×n` after each reason; none: the text when there is none
  */
-export function formatCounts (counts) {
-  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1])
-  return entries.length ? entries.map(([k, v]) => `${k}: ${v}`).join(', ') : 'none'
+export function formatCounts (counts, { times = false, none = 'none' } = {}) {
+  const entries = Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1])
+  if (entries.length === 0) return none
+  return entries.map(([k, v]) => (times ? `${k} ×${v}` : `${k}: ${v}`)).join(', ')
 }
 
 /**

@@ -72,6 +72,15 @@ export function makePayload (bytes) {
 }
 
 /**
+ * The message a broadcast emits unless it is given one (a --message template, a request's
+ * `message`): the same from the server's endpoint and from the Redis emitter.
+ * @param {{ id: string, batch?: string, round: number, seq: number, sentAt: number, room: string | null, payload: unknown }} m
+ */
+export function broadcastMessage ({ id, batch, round, seq, sentAt, room, payload }) {
+  return { id, ...(batch ? { batch } : {}), round, seq, sentAt, ...(room === null ? {} : { room }), payload }
+}
+
+/**
  * The room message `seq` of a broadcast request goes to: its `room`, else round-robin over
  * `rooms` rooms; null = everyone.
  * @param {{ room?: string | null, rooms?: number | null, seq: number }} request

@@ -169,8 +169,9 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * namespace, `delay` merges histograms (`delayCurve`: with the percentile curve), `byUrl` and
  * `byAddress` add per destination and per source address, `scenario` merges joins, emits and hooks,
  * `nodes` merges the per-node reports (lib/nodes.js mergeNodeReports: rows of one name summed, histograms
- * merged, names past 50 folded into `other`, imbalance recomputed).
- * @typedef {'sum' | 'max' | 'first' | 'counts' | 'reasons' | 'storms' | 'namespaces' | 'delay' | 'delayCurve' | 'byUrl' | 'byAddress' | 'scenario' | 'nodes'} MergeRule
+ * merged, names past 50 folded into `other`, imbalance recomputed), `custom` merges the hooks' own figures
+ * (lib/custom.js mergeCustomReports: counts summed and timings' histograms merged by name, names past 50 refused).
+ * @typedef {'sum' | 'max' | 'first' | 'counts' | 'reasons' | 'storms' | 'namespaces' | 'delay' | 'delayCurve' | 'byUrl' | 'byAddress' | 'scenario' | 'nodes' | 'custom'} MergeRule
  */
 
 /**
@@ -186,13 +187,24 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * @property {RecorderInfo} [recorder]
  * @property {SimResult['churn']} [churn]
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
+ */
+
+/**
+ * The app's own measurements, recorded by a scenario's hooks (lib/custom.js): names are plain
+ * (a letter, then letters, digits, _), at most 50; a name is a timing or a count.
+ * @typedef {object} CustomReport
+ * @property {Record<string, EncodedDelay>} timings ctx.timing(name, ms), by name
+ * @property {Record<string, number>} counts ctx.count(name, n), summed by name
+ * @property {number} refused records refused: their name came after the first 50
+ * @property {string[]} refusedNames the first few names refused
  */
 
 /**
  * The merge of every measure, field by field, checked against the shapes above by tsc: a field
  * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
  * the type check, and with one it reaches both merges and a run's result.json.
- * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule }}
+ * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule }}
  */
 export const MERGE_RULES = {
   clients: {
@@ -218,7 +230,67 @@ export const MERGE_RULES = {
   scenario: 'scenario',
   destinations: 'byUrl',
   sourceAddresses: 'byAddress',
-  nodes: 'nodes'
+  nodes: 'nodes',
+  custom: 'custom'
+}
+
+/**
+ * One time window of one simulator (--window): a row like a round, for traffic that is not
+ * ioswarm's rounds (the app's own, the clients' emits). Windows are aligned on the reference
+ * clock (epoch ms, window k = [k × windowMs, (k + 1) × windowMs)), so the windows of every
+ * simulator, on any host, are the same intervals and merge by index. A message belongs to the
+ * window of its first receipt in the simulator; an emit to the window it was sent in, its ack
+ * to the window the ack came in; connects, drops and health to the window of their second.
+ * The window's fields are listed once, in WINDOW_MERGE_RULES: a figure added there reaches the
+ * simulator's windows, their merge (workers, a run's simulators), result.json and windows.csv.
+ * @typedef {object} WindowReport
+ * @property {number} index window number since the epoch (startAt ÷ windowMs)
+ * @property {number} startAt epoch ms (reference clock)
+ * @property {number} endAt epoch ms
+ * @property {number} simulators simulators whose report is in it (1 for one simulator's)
+ * @property {{ connected: number, connects: number, drops: number, errors: number }} clients connected at the window's last second; connects, drops and connect errors in it
+ * @property {number} messages distinct messages first seen in it (merged: the most any simulator saw)
+ * @property {number} received deliveries of those messages
+ * @property {number} expected
+ * @property {number} missing
+ * @property {number} duplicates
+ * @property {number} misdelivered
+ * @property {number} echo copies back to their sender (relayed lines)
+ * @property {EncodedDelay} relative delay after the first receipt in the simulator process
+ * @property {EncodedDelay} absolute sentAt → receipt, clock-corrected (count 0: no message carried sentAt)
+ * @property {{ sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay }} emits lines emitted by the clients (--emit, a scenario's emits) and their acks
+ * @property {HealthSummary} health the simulator's worst second in it (merged: the worst simulator's)
+ */
+
+/**
+ * A merged window as result.json keeps it: the merged WindowReport with its delays as
+ * summaries (the histograms are merged, then dropped: a 30-minute run keeps 180 small rows).
+ * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary } }} WindowResult
+ */
+
+/**
+ * Each window field's merge over simulators (results/measures.js mergeWindowReports), checked
+ * against WindowReport by tsc: the one place that lists a window's measures.
+ * @type {{ readonly [K in keyof Omit<WindowReport, 'clients' | 'emits' | 'health'>]: MergeRule } & { clients: { readonly [K in keyof WindowReport['clients']]: MergeRule }, emits: { readonly [K in keyof WindowReport['emits']]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule } }}
+ */
+export const WINDOW_MERGE_RULES = {
+  index: 'first',
+  startAt: 'first',
+  endAt: 'first',
+  simulators: 'sum',
+  clients: { connected: 'sum', connects: 'sum', drops: 'sum', errors: 'sum' },
+  // The same message is seen by every simulator that has a receiver: not summed.
+  messages: 'max',
+  received: 'sum',
+  expected: 'sum',
+  missing: 'sum',
+  duplicates: 'sum',
+  misdelivered: 'sum',
+  echo: 'sum',
+  relative: 'delay',
+  absolute: 'delay',
+  emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', ackTime: 'delay' },
+  health: MERGE_RULES.health
 }
 
 /**
@@ -267,6 +339,8 @@ export const MERGE_RULES = {
  * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
  * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {WindowReport[]} [windows] --window: each window of this simulator (the newest MAX_WINDOWS)
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
  */
 
 /**
@@ -441,7 +515,9 @@ export const MERGE_RULES = {
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
- * @property {Omit<SimMeasures, 'scenario' | 'nodes'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
+ * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count), merged over the simulators
+ * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
  *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
  */

@@ -5,7 +5,6 @@
  */
 import { mergeEncoded, summarize, percentileCurve } from '../lib/histogram.js'
 import { busyShare } from '../lib/process-sampler.js'
-import { deliveryBreakdown } from './deliveries.js'
 import { groupBy, mergeDeliveries } from './merge.js'
 import { mergeSimMeasures } from './measures.js'
 
@@ -23,6 +22,7 @@ import { mergeSimMeasures } from './measures.js'
  * @typedef {import('./collector/types.js').PlannedRound} PlannedRound
  * @typedef {import('./collector/types.js').FinalReport} FinalReport
  * @typedef {import('./collector/types.js').RunSamples} RunSamples
+ * @typedef {import('./merge.js').Histograms} Histograms
  */
 
 /**
@@ -49,10 +49,11 @@ export function meanOfMeans (summaries) {
  * Totals, merged delays and average of averages over a set of message reports.
  * @param {MessageEntry[]} entries
  * @param {Record<string, ClockInfo>} clocks by simulator, for the absolute uncertainty
+ * @param {Histograms} [merged] the entries' histograms merged already (else decoded here)
  */
-function mergeEntries (entries, clocks) {
+function mergeEntries (entries, clocks, merged) {
   const reports = entries.map((e) => e.report)
-  const { received, expected, missing, duplicates, misdelivered, echo, relative, absolute } = mergeDeliveries(reports, { histograms: false })
+  const { received, expected, missing, duplicates, misdelivered, echo, relative, absolute } = mergeDeliveries(reports, { histograms: false, merged })
   // A simulator that never reported its clock is taken as sharing the reference clock.
   // (A loop, not Math.max(...list): a round can hold 100,000s of reports.)
   let uncertaintyMs = 0
@@ -124,12 +125,13 @@ const byNullable = (a, b) => a === b ? 0 : a === null ? 1 : b === null ? -1 : a 
  * One RunMessage per message key, sorted by round, seq, then first receipt.
  * @param {MessageEntry[]} entries one per (simulator, message), as stored
  * @param {Record<string, ClockInfo>} clocks by simulator
+ * @param {(group: MessageEntry[]) => Histograms} [mergedOf] a message's histograms (else decoded here)
  * @returns {RunMessage[]}
  */
-export function mergeMessageReports (entries, clocks) {
+export function mergeMessageReports (entries, clocks, mergedOf) {
   const messages = [...groupBy(entries, (e) => e.report.key).values()].map((group) => {
     const first = group[0].report
-    const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks)
+    const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks, mergedOf?.(group))
     return {
       firstAt: Math.min(...group.map((e) => e.report.firstAt)),
       message: {
@@ -160,15 +162,16 @@ export function mergeMessageReports (entries, clocks) {
  * @param {MessageEntry[]} entries
  * @param {Record<string, ClockInfo>} clocks
  * @param {PlannedRound[]} [planned]
+ * @param {(round: number) => Histograms | undefined} [mergedOf] a round's histograms (else decoded here)
  * @returns {RoundResult[]}
  */
-export function groupRounds (entries, clocks, planned = []) {
+export function groupRounds (entries, clocks, planned = [], mergedOf) {
   const byRound = groupBy(entries.filter((e) => e.report.round !== null), (e) => e.report.round)
   const seen = /** @type {number[]} */ ([...byRound.keys()])
   const rounds = new Set([...planned.map((_, i) => i + 1), ...seen])
   return [...rounds].sort((a, b) => a - b).map((round) => {
     const group = byRound.get(round) ?? []
-    const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks)
+    const { absolute, uncertaintyMs, ...merged } = mergeEntries(group, clocks, mergedOf?.(round))
     return {
       round,
       count: planned[round - 1]?.count ?? 0,
@@ -179,23 +182,6 @@ export function groupRounds (entries, clocks, planned = []) {
       floor: roundFloor(group)
     }
   })
-}
-
-/**
- * What a distribution's result takes from its message reports, from one read of them (both
- * collectors' getMessageResults): its messages, rounds and delivery breakdown.
- * @param {MessageEntry[]} entries one per (simulator, message), as stored
- * @param {Record<string, ClockInfo>} clocks by simulator
- * @param {PlannedRound[]} [planned]
- * @param {number} [topRooms]
- * @returns {import('./collector/types.js').MessageResults}
- */
-export function messageResults (entries, clocks, planned, topRooms) {
-  return {
-    messages: mergeMessageReports(entries, clocks),
-    rounds: groupRounds(entries, clocks, planned),
-    deliveries: deliveryBreakdown(entries, clocks, topRooms === undefined ? {} : { topRooms })
-  }
 }
 
 /**
@@ -254,7 +240,7 @@ function optional (key, value) {
  */
 export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList, deliveries }) {
   // What the simulators measured, merged as --workers merges one simulator's processes.
-  const { scenario, nodes, ...measured } = mergeSimMeasures(finals)
+  const { scenario, nodes, custom, ...measured } = mergeSimMeasures(finals)
   const connectTime = measured.clients?.connectTime
   return {
     name,
@@ -274,6 +260,7 @@ export function buildDistribution ({ name, simulators, clientsPerSimulator, star
     ...optional('scenario', scenario),
     ...optional('deliveries', deliveries),
     ...optional('nodes', nodes),
+    ...optional('custom', custom),
     ...optional('measured', finals.length > 0 ? measured : undefined)
   }
 }

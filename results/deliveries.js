@@ -6,7 +6,7 @@
  * namespace and event, so the breakdown stays small whatever the number of rooms.
  */
 import { createHistogram, decode, summarize } from '../lib/histogram.js'
-import { groupBy } from './merge.js'
+import { addHistograms, groupBy } from './merge.js'
 
 /**
  * @typedef {import('../lib/schema.js').DeliveryRow} DeliveryRow
@@ -38,12 +38,14 @@ function newTally () {
 }
 
 /**
- * Adds a group of reports (one per simulator and message) to a tally: each histogram decoded once.
+ * Adds a group of reports (one per simulator and message) to a tally: each histogram decoded
+ * once, here, unless the group's histograms come merged already.
  * @param {Tally} tally
  * @param {MessageEntry[]} entries
  * @param {Record<string, ClockInfo>} clocks
+ * @param {import('./merge.js').Histograms} [merged] the group's histograms (message-results.js)
  */
-function addEntries (tally, entries, clocks) {
+function addEntries (tally, entries, clocks, merged) {
   for (const { simulator, report: r } of entries) {
     tally.keys.add(`${nspOf(r.namespace)}\u0000${r.key}`)
     tally.expected += r.expected
@@ -52,13 +54,14 @@ function addEntries (tally, entries, clocks) {
     tally.misdelivered += r.misdelivered ?? 0
     tally.duplicates += r.duplicates ?? 0
     tally.echo += r.echo ?? 0
-    if (r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
+    if (!merged && r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
     if (r.absolute) {
       tally.absolute ??= createHistogram()
-      if (r.absolute.histogram) tally.absolute.add(decode(r.absolute.histogram))
+      if (!merged && r.absolute.histogram) tally.absolute.add(decode(r.absolute.histogram))
       tally.uncertaintyMs = Math.max(tally.uncertaintyMs, clocks[simulator]?.uncertaintyMs ?? 0)
     }
   }
+  if (merged) addHistograms(tally, merged)
 }
 
 /**
@@ -103,14 +106,12 @@ function rowOf (t, labels) {
 }
 
 /**
- * The breakdown of a distribution's message reports. Each report's histograms are decoded
- * once, into its row; namespaces and the total add the rows' histograms.
- * @param {MessageEntry[]} entries one per (simulator, message), as stored
- * @param {Record<string, ClockInfo>} clocks by simulator, for the absolute uncertainty
- * @param {{ topRooms?: number }} [options]
- * @returns {DeliveryBreakdown}
+ * Which row of the breakdown each report belongs to: rooms ranked by traffic, the top ones
+ * rows of their own (no histogram is read).
+ * @param {MessageEntry[]} entries
+ * @param {number} [topRooms]
  */
-export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS } = {}) {
+export function deliveryRows (entries, topRooms = TOP_ROOMS) {
   // Traffic per (namespace, room): which rooms get rows of their own.
   /** @type {Map<string, number>} */
   const traffic = new Map()
@@ -122,24 +123,40 @@ export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS } = {
   const ranked = [...traffic].sort((a, b) => b[1] - a[1] || compare(a[0], b[0]))
   const top = new Map(ranked.slice(0, topRooms).map(([room], rank) => [room, rank]))
   /** @param {import('../lib/schema.js').MessageReport} r @returns {string} the row a report belongs to */
-  const rowKey = (r) => {
+  const keyOf = (r) => {
     const nsp = nspOf(r.namespace)
     if (r.room === null || r.room === undefined) return `${nsp}\u0000\u0001all\u0000${r.event}`
     return top.has(`${nsp}\u0000${r.room}`) ? `${nsp}\u0000\u0002${r.room}\u0000${r.event}` : `${nsp}\u0000\u0003other\u0000${r.event}`
   }
+  return { topRooms, rooms: traffic.size, top, keyOf }
+}
+
+/**
+ * The breakdown of a distribution's message reports. Each report's histograms are decoded
+ * once, into its row (or come merged per row: `mergedOf`); namespaces and the total add the
+ * rows' histograms.
+ * @param {MessageEntry[]} entries one per (simulator, message), as stored
+ * @param {Record<string, ClockInfo>} clocks by simulator, for the absolute uncertainty
+ * @param {{ topRooms?: number, layout?: ReturnType<typeof deliveryRows>,
+ *   mergedOf?: (row: string) => import('./merge.js').Histograms | undefined }} [options]
+ *   layout: deliveryRows of these entries, when the caller has them; mergedOf: a row's histograms, merged already
+ * @returns {DeliveryBreakdown}
+ */
+export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS, layout = deliveryRows(entries, topRooms), mergedOf } = {}) {
+  const { top } = layout
   /** @type {Map<string, Tally>} */
   const byNamespace = new Map()
   const total = newTally()
   /** @type {{ order: number[], row: DeliveryRow }[]} */
   const rows = []
-  for (const group of groupBy(entries, (e) => rowKey(e.report)).values()) {
+  for (const [key, group] of groupBy(entries, (e) => layout.keyOf(e.report))) {
     const first = group[0].report
     const namespace = nspOf(first.namespace)
     const room = first.room ?? null
     const rank = room === null ? undefined : top.get(`${namespace}\u0000${room}`)
     const folded = room !== null && rank === undefined ? new Set(group.map((e) => e.report.room)).size : 0
     const tally = newTally()
-    addEntries(tally, group, clocks)
+    addEntries(tally, group, clocks, mergedOf?.(key))
     // Messages to everyone first, then the top rooms by traffic, then the folded rooms.
     const order = [room === null ? 0 : rank === undefined ? 2 : 1, rank ?? 0]
     rows.push({ order, row: rowOf(tally, { namespace, room: rank === undefined ? null : room, foldedRooms: folded, event: first.event }) })
@@ -149,8 +166,8 @@ export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS } = {
   }
   rows.sort((a, b) => compare(a.row.namespace, b.row.namespace) || a.order[0] - b.order[0] || a.order[1] - b.order[1] || compare(a.row.event, b.row.event))
   return {
-    topRooms,
-    rooms: traffic.size,
+    topRooms: layout.topRooms,
+    rooms: layout.rooms,
     rows: rows.map((r) => r.row),
     namespaces: [...byNamespace].sort((a, b) => compare(a[0], b[0])).map(([namespace, t]) => rowOf(t, { namespace, room: null, foldedRooms: 0, event: '*' })),
     total: rowOf(total, { namespace: '*', room: null, foldedRooms: 0, event: '*' })

@@ -1,14 +1,15 @@
 /**
  * The one merge of what simulators measured besides their messages and samples (lib/schema.js
  * SimMeasures: client counts, health summary, joins and emits, destinations, source addresses,
- * the recorder's costs, churn), field by field as MERGE_RULES says. `simulate --workers`
+ * the recorder's costs, churn, nodes, the hooks' own figures), field by field as MERGE_RULES says. `simulate --workers`
  * (mergeSimResults) and a run (buildDistribution, from the final reports) both use it, so a
  * field the schema gains reaches both, and a run's result.json, at once.
  */
 import { encode, mergeEncoded, percentileCurve, summarize } from '../lib/histogram.js'
+import { mergeCustomReports } from '../lib/custom.js'
 import { mergeNodeReports } from '../lib/nodes.js'
 import { mergeReasonCounts } from '../lib/reasons.js'
-import { MERGE_RULES } from '../lib/schema.js'
+import { MERGE_RULES, WINDOW_MERGE_RULES } from '../lib/schema.js'
 import { sumByAddress } from '../lib/source-addresses.js'
 import { mergeNamespaceCounts, mergeScenarioReports } from './scenario.js'
 
@@ -80,7 +81,8 @@ const MERGE = {
   byUrl: (values) => (present(values).length === 0 ? undefined : byUrl(present(values).flat())),
   byAddress: (values) => (present(values).length === 0 ? undefined : sumByAddress(present(values).flat())),
   scenario: (values) => mergeScenarioReports(values),
-  nodes: (values) => mergeNodeReports(values)
+  nodes: (values) => mergeNodeReports(values),
+  custom: (values) => mergeCustomReports(values)
 }
 
 /**
@@ -99,7 +101,7 @@ function byUrl (list) {
 
 /**
  * Merges objects field by field, each by its rule; a field no process had stays out.
- * @param {Record<string, MergeRule>} rules
+ * @param {{ readonly [field: string]: MergeRule | { readonly [field: string]: MergeRule } }} rules (a nested record of rules: its fields merged each by its rule)
  * @param {any[]} objects
  * @returns {Record<string, unknown> | undefined} undefined when no process had the object
  */
@@ -109,7 +111,8 @@ function mergeFields (rules, objects) {
   /** @type {Record<string, unknown>} */
   const out = {}
   for (const [field, rule] of Object.entries(rules)) {
-    const merged = MERGE[rule](list.map((o) => o[field]))
+    const values = list.map((o) => o[field])
+    const merged = typeof rule === 'string' ? MERGE[/** @type {MergeRule} */ (rule)](values) : mergeFields(rule, values)
     if (merged !== undefined) out[field] = merged
   }
   return out
@@ -130,6 +133,40 @@ export function mergeSimMeasures (list) {
     if (merged !== undefined) out[field] = merged
   }
   return /** @type {SimMeasures} */ (/** @type {unknown} */ (out))
+}
+
+/**
+ * Window reports of the same window (same index) from several processes merged into one, field
+ * by field as WINDOW_MERGE_RULES says: counts summed, histograms merged (true percentiles).
+ * @param {import('../lib/schema.js').WindowReport[]} reports
+ * @returns {import('../lib/schema.js').WindowReport}
+ */
+export function mergeWindowReports (reports) {
+  return /** @type {import('../lib/schema.js').WindowReport} */ (/** @type {unknown} */ (mergeFields(WINDOW_MERGE_RULES, reports)))
+}
+
+/**
+ * Windows of several processes merged window by window (by index), oldest first.
+ * @param {import('../lib/schema.js').WindowReport[][]} lists each process's windows
+ * @returns {import('../lib/schema.js').WindowReport[]}
+ */
+export function mergeWindowLists (lists) {
+  /** @type {Map<number, import('../lib/schema.js').WindowReport[]>} */
+  const byIndex = new Map()
+  for (const report of lists.flat()) byIndex.set(report.index, [...(byIndex.get(report.index) ?? []), report])
+  return [...byIndex.keys()].sort((a, b) => a - b).map((index) => mergeWindowReports(/** @type {import('../lib/schema.js').WindowReport[]} */ (byIndex.get(index))))
+}
+
+/**
+ * A merged window as result.json keeps it: its delays as summaries, histograms dropped.
+ * @param {import('../lib/schema.js').WindowReport} report
+ * @returns {import('../lib/schema.js').WindowResult}
+ */
+export function windowRow (report) {
+  const { histogram: _r, ...relative } = report.relative
+  const { histogram: _a, ...absolute } = report.absolute
+  const { histogram: _t, ...ackTime } = report.emits.ackTime
+  return { ...report, relative, absolute, emits: { ...report.emits, ackTime } }
 }
 
 /**

@@ -4,8 +4,8 @@
  * by a run's aggregation (message reports from every simulator, aggregate.js); what a
  * simulator measured besides messages and samples merges in measures.js, for both.
  */
-import { encode, mergeEncoded, summarize } from '../lib/histogram.js'
-import { measuresOf, mergeSimMeasures, sumOf, sumRecords } from './measures.js'
+import { createHistogram, encode, mergeEncoded, summarize } from '../lib/histogram.js'
+import { measuresOf, mergeSimMeasures, mergeWindowLists, sumOf, sumRecords } from './measures.js'
 
 export { sumOf }
 
@@ -41,6 +41,7 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
     messageRollups: mergeRollups(results.flatMap((r) => r.messageRollups ?? [])),
     health: { samples: results.flatMap((r) => r.health.samples).sort((a, b) => a.t - b.t), summary: health },
     timeline: mergeTimelines(results.map((r) => r.timeline)),
+    ...(results.some((r) => r.windows) ? { windows: mergeWindowLists(results.map((r) => r.windows ?? [])) } : {}),
     workers: {
       note: RELATIVE_NOTE,
       list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
@@ -77,15 +78,22 @@ function mergeRollups (rollups) {
 }
 
 /**
+ * @typedef {{ relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null }} Histograms
+ * @typedef {import('../lib/schema.js').MessageReport | import('../lib/schema.js').MessageRollup} Delivered
+ */
+
+/**
  * What message reports and rollups share, merged over processes (workers, simulators): counts
  * summed, histograms merged. One function for `--workers` and for a run's aggregation.
- * @param {(import('../lib/schema.js').MessageReport | import('../lib/schema.js').MessageRollup)[]} group
- * @param {{ histograms?: boolean }} [options] histograms: false leaves the encoded merged histograms empty (a run's aggregation only needs their summaries)
+ * @param {Delivered[]} group
+ * @param {{ histograms?: boolean, merged?: Histograms }} [options] histograms: false leaves the encoded merged histograms
+ *   empty (a run's aggregation only needs their summaries); merged: the group's histograms already merged (each report
+ *   decoded once for messages, rounds and deliveries: message-results.js), else decoded here
  */
-export function mergeDeliveries (group, { histograms = true } = {}) {
-  const relative = mergeEncoded(group.map((m) => m.relative.histogram))
+export function mergeDeliveries (group, { histograms = true, merged = mergedHistograms(group) } = {}) {
+  const { relative } = merged
   const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute] : []))
-  const absolute = mergeEncoded(absolutes.map((a) => a.histogram))
+  const absolute = merged.absolute ?? createHistogram()
   // A loop, not Math.min(...list): a run's round can hold 100,000s of reports.
   let firstAt = Infinity
   for (const m of group) firstAt = Math.min(firstAt, m.firstAt)
@@ -99,8 +107,31 @@ export function mergeDeliveries (group, { histograms = true } = {}) {
     echo: sumOf(group, (m) => m.echo ?? 0),
     late: sumOf(group, (m) => m.late ?? 0),
     relative: { ...summarize(relative), histogram: histograms ? encode(relative) : '' },
-    absolute: absolutes.length === 0 ? null : { ...summarize(absolute), histogram: histograms ? encode(absolute) : '', negative: sumOf(absolutes, (a) => a.negative ?? 0) }
+    absolute: absolutes.length === 0
+      ? null
+      : { ...summarize(absolute), histogram: histograms ? encode(absolute) : '', negative: sumOf(absolutes, (a) => a.negative ?? 0) }
   }
+}
+
+/**
+ * A group's relative and absolute histograms, each report's decoded once and added (absolute:
+ * null when no report has one).
+ * @param {Delivered[]} group
+ * @returns {Histograms}
+ */
+export function mergedHistograms (group) {
+  const absolutes = group.flatMap((m) => (m.absolute ? [m.absolute.histogram] : []))
+  return { relative: mergeEncoded(group.map((m) => m.relative.histogram)), absolute: absolutes.length === 0 ? null : mergeEncoded(absolutes) }
+}
+
+/**
+ * Adds merged histograms into others (no decoding).
+ * @param {Histograms} into
+ * @param {Histograms} from
+ */
+export function addHistograms (into, from) {
+  into.relative.add(from.relative)
+  if (from.absolute) (into.absolute ??= createHistogram()).add(from.absolute)
 }
 
 /**

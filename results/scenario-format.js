@@ -1,9 +1,10 @@
 /**
  * Terminal lines of application scenarios, shared by the run summary (summary.js) and
  * simulate's own (simulator/format.js): wrong and second copies of messages, clients per
- * namespace, joins, emits with their ack times, scenario hooks, and the delivery breakdown as
- * a table. Names and reasons come from servers and users: every one goes through plain().
+ * namespace, joins, emits with their ack times, scenario hooks, the hooks' own figures, and the
+ * delivery breakdown as a table. Names and reasons come from servers and users: every one goes through plain().
  */
+import { MAX_CUSTOM_NAMES } from '../lib/custom.js'
 import { formatCounts, formatMs, plain, table } from '../lib/format.js'
 import { roomLabel } from './deliveries.js'
 import { ackTimeOf } from './scenario.js'
@@ -113,4 +114,23 @@ export function formatDeliveryTable (breakdown, maxRows = MAX_DELIVERY_ROWS) {
   const rooms = `${breakdown.rooms} room${breakdown.rooms === 1 ? '' : 's'}, the top ${breakdown.topRooms} by traffic listed`
   return `deliveries by namespace, room and event (${rooms}):\n${table(header, rows)}` +
     (more > 0 ? `\n… ${more} more rows in deliveries.csv and the report` : '')
+}
+
+/**
+ * The app's own figures (a scenario's ctx.timing and ctx.count) as a table, one row per name,
+ * and a warning when names past the bound were refused.
+ * @param {import('../lib/schema.js').CustomReport | undefined} custom
+ * @returns {string[]}
+ */
+export function formatCustom (custom) {
+  if (!custom) return []
+  const timings = Object.entries(custom.timings).map(([name, t]) => [plain(name), 'timing', t.count, formatMs(t.p50), formatMs(t.p90), formatMs(t.p99), formatMs(t.max)])
+  const counts = Object.entries(custom.counts).map(([name, n]) => [plain(name), 'count', n, '', '', '', ''])
+  const lines = timings.length + counts.length === 0
+    ? []
+    : ['custom figures (ctx.timing, ctx.count):', table(['name', 'kind', 'count', 'p50', 'p90', 'p99', 'max'], [...timings, ...counts])]
+  if (custom.refused > 0) {
+    lines.push(`CUSTOM FIGURES REFUSED: ${custom.refused} records of names past the first ${MAX_CUSTOM_NAMES} (${custom.refusedNames.map(plain).join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''})`)
+  }
+  return lines
 }

@@ -6,7 +6,7 @@
 import { formatBusy, formatMs, formatAvalanche, formatStorm, plain, table } from '../lib/format.js'
 
 import { deliveryFaults } from './deliveries.js'
-import { formatCopies, formatDeliveryTable, formatEcho, formatNamespaces, formatScenario } from './scenario-format.js'
+import { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatNamespaces, formatScenario } from './scenario-format.js'
 import { formatNodes } from './nodes.js'
 import { scenarioNumbers } from './scenario.js'
 
@@ -162,6 +162,7 @@ function scenarioLines (d) {
     ...(faults ? [formatCopies({ misdelivered: faults.misdelivered, duplicates: faults.duplicated }), ...formatEcho(faults.echo)] : []),
     ...formatNamespaces(d.clients.namespaces),
     ...formatScenario(d.scenario),
+    ...formatCustom(d.custom),
     ...(table ? [table] : [])
   ]
 }

@@ -19,6 +19,8 @@
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
  * | nodes.imbalance                | --node-from: fullest ÷ emptiest node at the end, worst dist. | ratio (1.5)          |
+ * | custom.NAME.p50 … .max, .mean  | a scenario's ctx.timing(NAME, ms), worst distribution        | ms, s                |
+ * | custom.NAME.count              | a ctx.count(NAME, n) total, or the number of NAME's timings  | count                |
  *
  * Operators: < <= > >= =
  */
@@ -27,6 +29,7 @@ import { formatMs } from '../lib/format.js'
 import { SCENARIO_METRICS, formatPct, measureScenario } from './thresholds-scenario.js'
 import { missedDeliveries } from './deliveries.js'
 import { measureImbalance } from './nodes.js'
+import { CUSTOM_HELP, customMetricKind, measureCustom } from './thresholds-custom.js'
 
 /** @typedef {'<' | '<=' | '>' | '>=' | '='} Operator */
 /** @typedef {'delay' | 'share' | 'percent' | 'count' | 'ratio'} MetricKind */
@@ -77,7 +80,9 @@ export function thresholdHelp () {
     `  operators: ${OPERATORS.join(' ')}; delays take ms or s (a bare number is ms);`,
     `  ${SHARES.join('/')} take a count or a %; sim.cpu takes a %.`,
     '  examples: p99<500ms  max<2s  missing=0  connected>=99%  sim.cpu<90%  misdelivered=0  duplicated=0  ack.p99<200ms  ack.timeouts<1%  nodes.imbalance<1.5',
-    ...lines
+    '  custom.join_lobby.p99<300ms  custom.joined.count>=50',
+    ...lines,
+    `  ${CUSTOM_HELP}`
   ].join('\n')
 }
 
@@ -100,9 +105,11 @@ export function parseThresholdOf (expr, flag) {
   const expression = String(expr).replace(/\s+/g, '')
   const match = /^([a-zA-Z][\w.]*)(<=|>=|<|>|==?)(\d+(?:\.\d+)?)(ms|s|m|%)?$/.exec(expression)
   const badThreshold = (/** @type {string} */ problem) => thresholdError(expr, problem, flag)
+  // A custom figure's name is checked first: a bad one is named, not a bare "not METRIC OP VALUE".
+  const custom = expression.startsWith('custom.') ? { kind: customMetricKind(expression.split(/[<>=]/)[0], badThreshold), describe: '' } : null
   if (!match) throw badThreshold('is not METRIC OP VALUE')
   const [, metric, opText, number, unitText = ''] = match
-  const spec = METRICS[metric]
+  const spec = custom ?? METRICS[metric]
   if (!spec) throw badThreshold(`has an unknown metric ${JSON.stringify(metric)}`)
   const op = /** @type {Operator} */ (opText === '==' ? '=' : opText)
   const n = Number(number)
@@ -129,7 +136,8 @@ export function parseThresholdOf (expr, flag) {
 function thresholdError (expr, problem, flag) {
   return invalidOption(flag, `${JSON.stringify(String(expr))} ${problem}. ` +
     `Write METRIC OP VALUE such as p99<500ms, missing=0 or connected>=99%. Operators: ${OPERATORS.join(' ')}. ` +
-    `Units: ms or s for delays, a count or % for ${SHARES.join('/')}, % for sim.cpu. Metrics: ${Object.keys(METRICS).join(', ')}.`)
+    `Units: ms or s for delays, a count or % for ${SHARES.join('/')}, % for sim.cpu. Metrics: ${Object.keys(METRICS).join(', ')}, ` +
+    'custom.NAME.p50|p90|p99|max|mean|count.')
 }
 
 /**
@@ -177,6 +185,7 @@ function measure (result, metric, unit) {
   if (metric.startsWith('sim.')) return measureSimulators(result, metric)
   if (metric.startsWith('recover.') || metric === 'lost' || metric === 'unreturned') return measureStorms(result, metric)
   if (metric === 'nodes.imbalance') return measureImbalance(result)
+  if (metric.startsWith('custom.')) return measureCustom(result, metric)
   if (metric in SCENARIO_METRICS) return measureScenario(result, metric, /** @type {'ms' | '%' | 'count'} */ (unit))
   return measureDelay(result, metric)
 }

@@ -8,7 +8,7 @@ import { wallMs } from '../lib/clock.js'
 import { invalidOption } from '../lib/errors.js'
 import { RESERVED_EVENTS } from '../lib/cli-options/serve.js'
 import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/broadcast.js'
-import { MAX_ROOM_NAME_LENGTH, broadcastRoom, makePayload } from '../lib/protocol.js'
+import { MAX_ROOM_NAME_LENGTH, broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 
@@ -62,7 +62,7 @@ export function createBroadcastHandler ({ io, defaultEvent, namespaces = ['/'], 
       const sentAt = wallMs()
       const message = request.message !== undefined
         ? request.message
-        : { id, ...(request.batch === undefined ? {} : { batch: request.batch }), round: request.round, seq, sentAt, ...(room === null ? {} : { room }), payload }
+        : broadcastMessage({ id, batch: request.batch, round: request.round, seq, sentAt, room, payload })
       const targets = request.namespaces.map((name) => {
         const nsp = io.of(name)
         ;(room === null ? nsp : nsp.to(room)).emit(request.event, message)

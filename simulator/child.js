@@ -3,7 +3,8 @@
  * by `simulate --workers` (its worker processes); see spawn.js for the parent's side. The
  * protocol, all over the Node IPC channel (never argv or stdout):
  *
- *   parent → child  { type: 'ioswarm:simulate', options, link, forwardMessages }   once
+ *   parent → child  { type: 'ioswarm:simulate', options, link, forwardMessages, server }   once (server: the
+ *                   parent's inspection, or null: the child inspects)
  *                   { type: 'ioswarm:stop' }                       stop gracefully and flush
  *                   { type: 'ioswarm:resize', clients, rampMs }    grow or shrink the swarm (up to options.maxClients)
  *   child → parent  { type: 'ioswarm:collector', method, args }    collector writes (link.ipc)
@@ -70,6 +71,7 @@ process.on('message', async (/** @type {any} */ message) => {
   try {
     const { result, delivery } = await runLinkedSwarm(message.options, message.link ?? null, {
       signal: stopper.signal,
+      server: message.server ?? undefined,
       onResizable: (fn) => { resize = fn },
       onMessage: message.forwardMessages ? (report) => { send({ type: CHILD_MESSAGE.MESSAGE, report }) } : undefined
     })

@@ -7,6 +7,7 @@ import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { formatCounts } from '../lib/format.js'
 import { formatPhases } from '../lib/phases.js'
+import { formatWindowLine } from '../lib/windows.js'
 import { redactUrl } from '../lib/redis.js'
 import { simulatorId } from './collector-link.js'
 import { INSECURE_WARNING, formatProgress, formatSimSummary } from './format.js'
@@ -77,19 +78,35 @@ async function runOne (options, link, quiet, signal, metrics) {
       onMessage: metrics ? (report) => metrics.observeMessage(options.id, report) : undefined,
       onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
-        writeWarnings([...preflight.warnings, ...(handshake.diagnosis ? [handshake.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])])
+        writeWarnings(startWarnings(options, preflight, handshake))
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
         process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}\n`)
       },
-      onProgress: (p) => progress.update(formatProgress(p))
+      onProgress: (p) => progress.update(formatProgress(p)),
+      onWindow: quiet
+        ? undefined
+        : (w) => {
+            progress.done()
+            process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
+          }
     })
     if (delivery && delivery.undelivered > 0) process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
     return result
   } finally {
     progress.done()
   }
+}
+
+/**
+ * What is said before the swarm: the preflight's warnings, the first contact's diagnosis, --insecure.
+ * @param {import('./options.js').SimOptions} options
+ * @param {import('./preflight.js').Preflight} preflight
+ * @param {import('../lib/schema.js').SimResult['server']} server
+ */
+function startWarnings (options, preflight, server) {
+  return [...preflight.warnings, ...(server.diagnosis ? [server.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])]
 }
 
 /** @param {string[]} warnings */
@@ -111,10 +128,12 @@ async function runWorkersCommand (options, workers, link, quiet, signal, metrics
     link,
     signal,
     metrics,
-    onPreflight: (p) => writeWarnings(p.warnings),
+    onStart: ({ preflight, server }) => writeWarnings(startWarnings(options, preflight, server)),
     onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }
   })
   if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
+  // The workers' windows, merged (each worker's own came with its result).
+  if (!quiet) for (const w of result.windows ?? []) process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
   // A worker whose result is missing is said even with --quiet: its counts are not in the merge.
   for (const w of result.workers?.list ?? []) {
     if (w.died) {

@@ -79,6 +79,7 @@ export async function linkCollector (link, options, stopper) {
     hooks: {
       onMessage: reporter.message,
       onSample: reporter.sample,
+      onWindow: reporter.window,
       clock: () => clock
     },
     /**

@@ -78,8 +78,9 @@ export function countAck (counts, error, elapsedMs) {
  * @param {{ clients: number, ackTimeoutMs: number }} context.options
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
  * @param {() => import('./engines/types.js').EnginePool} context.pool
+ * @param {import('./windows.js').WindowBook | null} [context.windows] --window: each counted emit and its ack in its window
  */
-export function createEmitting ({ options, deliveries, pool }) {
+export function createEmitting ({ options, deliveries, pool, windows = null }) {
   const namespaces = deliveries.namespaces
   /** A namespace session of client i: bumped at each connect and drop, so late callbacks bow out. */
   const sessions = namespaces.map(() => new Uint32Array(options.clients))
@@ -105,18 +106,27 @@ export function createEmitting ({ options, deliveries, pool }) {
     if (line) deliveries.ownLine(i, k, args)
     if (onAck === undefined) {
       const sent = pool().emit(i, namespaces[k], event, args, undefined, options.ackTimeoutMs)
-      if (sent && counts !== null) counts.sent++
+      if (sent && counts !== null) {
+        counts.sent++
+        windows?.sent()
+      }
       return sent
     }
     const startMs = monotonicMs()
     const sent = pool().emit(i, namespaces[k], event, args, (error, answer) => {
       if (pending) pendingAcks--
       const elapsedMs = monotonicMs() - startMs
-      if (counts !== null) countAck(counts, error, elapsedMs)
+      if (counts !== null) {
+        countAck(counts, error, elapsedMs)
+        windows?.ack(error, elapsedMs)
+      }
       onAck(error, answer, elapsedMs)
     }, options.ackTimeoutMs)
     if (sent) {
-      if (counts !== null) counts.sent++
+      if (counts !== null) {
+        counts.sent++
+        windows?.sent()
+      }
       if (pending) pendingAcks++
     }
     return sent

@@ -7,7 +7,7 @@ import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
-import { formatCopies, formatEcho, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
+import { formatCopies, formatEcho, formatCustom, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -112,7 +112,7 @@ export function formatSimSummary (r) {
     lines.push(formatCopies({ misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0), duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0) }))
     lines.push(...formatEcho(kept.reduce((sum, m) => sum + (m.echo ?? 0), 0)))
   }
-  lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario))
+  lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario), ...formatCustom(r.custom))
   if (r.recorder && r.recorder.lateReceipts > 0) {
     lines.push(`late copies: ${r.recorder.lateReceipts} (arrived after their message closed: --message-timeout, or once every expected client had it and 1 s passed; not in the delays)`)
   }

@@ -36,6 +36,10 @@ export async function runLinkedSwarm (options, link, hooks = {}) {
     onSample: (sample) => {
       linked?.hooks.onSample(sample)
       hooks.onSample?.(sample)
+    },
+    onWindow: (window) => {
+      linked?.hooks.onWindow(window)
+      hooks.onWindow?.(window)
     }
   })
   if (!linked) return { result, delivery: null }

@@ -96,6 +96,9 @@ export function normalizeSimOptions (input) {
   // --phases sets the clients, the ramp and the duration itself (simulator/phases.js).
   const { clients = o.clients, rampMs = o.rampMs, durationMs = o.durationMs } = checkPhases(input, o)
   passed.clients = clients
+  if (o.windowMs !== null && durationMs !== null && o.windowMs > durationMs) {
+    throw invalidOption('--window', `${o.windowMs / 1000}s is longer than the run (--duration or --phases: ${durationMs / 1000}s): not one window would end`)
+  }
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)

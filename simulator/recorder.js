@@ -53,6 +53,7 @@ export { RECORDER_LIMITS }
  * @property {number} cpuEndMs process CPU when every expected client had it, else at about the latest receipt
  * @property {number} cpuEndMono when cpuEndMs was read
  * @property {boolean} drained every expected client has it
+ * @property {number} window its time window (--window: simulator/windows.js), else -1
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
  */
@@ -133,10 +134,11 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
  * @param {Gap | null} [options.gap] a reconnect storm's gap (simulator/storms.js), told of every receipt by the key found here
  * @param {{ receipt: (i: number, relativeMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries (--node-from): each counted receipt, each missing one at close
+ * @param {import('./windows.js').WindowBook | null} [options.windows] --window: told of each message when it opens and closes (never per receipt)
  */
 export function createRecorder ({
   clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
-  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null
 }) {
   const idOf = fields.id
   const sentAtOf = fields.sentAt
@@ -195,6 +197,7 @@ export function createRecorder ({
       report.absolute = { ...summarize(message.absolute), histogram: encode(message.absolute), negative: message.negative }
     }
     open.delete(report.key)
+    if (windows !== null) windows.closed(message.window, report, message.relative, message.absolute)
     done.keep(report)
     lastClosed = report
     onClose(report)
@@ -269,7 +272,8 @@ export function createRecorder ({
       cpuFirstMs: cpuReadMs,
       cpuEndMs: cpuReadMs,
       cpuEndMono: now,
-      drained: false
+      drained: false,
+      window: windows === null ? -1 : windows.opened()
     }
     open.set(key, message)
     return message

@@ -126,6 +126,11 @@ export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, ma
       if (!closed) enqueue('reportMessage', [runId, info.id, report])
     },
 
+    /** @param {import('../lib/schema.js').WindowReport} window each window once it is over (--window): never dropped */
+    window (window) {
+      if (!closed) enqueue('reportWindow', [runId, info.id, window])
+    },
+
     /** @param {{ timeline: import('../lib/schema.js').TimelinePoint, health: import('../lib/process-sampler.js').ProcessSample }} sample */
     sample (sample) {
       if (!closed) enqueue('reportSample', [runId, info.id, sample], true)

@@ -7,7 +7,10 @@
  *   export function onEvent (socket, event, args, ctx) { … }                           // every event that arrives
  *   export function onDisconnect (socket, reason, ctx) { … }
  *
- * `ctx` is { i (index in the run), local (in this simulator), sim, room, row, namespace }.
+ * `ctx` is { i (index in the run), local (in this simulator), sim, room, row, namespace } and the
+ * app's own measurements: `ctx.timing(name, ms)` (an HDR histogram per name) and
+ * `ctx.count(name, n = 1)` (a sum per name), merged over simulators into the result, the
+ * report, Prometheus and thresholds (`custom.NAME.p99`, `custom.NAME.count`; lib/custom.js).
  * Hooks run with the same measurement and limits as flags, through the swarm's one emit
  * machinery (simulator/emitting.js): emits are counted and acks timed, a line is never expected
  * back at the client that emitted it, joins make their clients expected by their room, an error
@@ -16,6 +19,7 @@
  */
 import { pathToFileURL } from 'node:url'
 import { existsSync } from 'node:fs'
+import { createCustomFigures } from '../lib/custom.js'
 import { invalidOption } from '../lib/errors.js'
 import { createReasonCounter } from '../lib/reasons.js'
 import { createEmitCounts, recordEmitCounts } from './emitting.js'
@@ -28,11 +32,15 @@ const MIN_EVERY_MS = 10
 
 /**
  * @typedef {object} ScenarioHooks
- * @property {(i: number, ctx: HookContext) => import('./identity.js').ClientIdentity | undefined} [identity]
+ * @property {(i: number, ctx: IdentityContext) => import('./identity.js').ClientIdentity | undefined} [identity]
  * @property {(socket: HookSocket, ctx: HookContext) => unknown} [onConnect]
  * @property {(socket: HookSocket, event: string, args: unknown[], ctx: HookContext) => unknown} [onEvent]
  * @property {(socket: HookSocket, reason: string, ctx: HookContext) => unknown} [onDisconnect]
- * @typedef {{ i: number, local: number, sim: string, room: string | null, row: Record<string, unknown> | null, namespace: string }} HookContext
+ * @typedef {{ i: number, local: number, sim: string, room: string | null, row: Record<string, unknown> | null, namespace: string }} IdentityContext
+ * @typedef {IdentityContext & CustomRecorders} HookContext
+ * @typedef {object} CustomRecorders the app's own figures (lib/custom.js): a bad name or value throws (a hook error)
+ * @property {(name: string, ms: number) => void} timing records one timing of `name` (ms)
+ * @property {(name: string, n?: number) => void} count adds n (default 1) to the count `name`
  * @typedef {object} HookSocket
  * @property {number} index the client's index in the run
  * @property {string} namespace
@@ -95,6 +103,9 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
   const errors = createReasonCounter()
   const calls = { identity: 0, onConnect: 0, onEvent: 0, onDisconnect: 0 }
   const emits = createEmitCounts()
+  const custom = createCustomFigures()
+  /** @type {CustomRecorders} shared by every context: no closure per session */
+  const recorders = { timing: custom.timing, count: custom.count }
 
   /** A hook's error; those of hooks the swarm's own end cut short (a pending emitWithAck) are not. @param {unknown} error */
   const fail = (error) => { if (!emitting.stopped()) errors.add(error instanceof Error ? error.message : String(error)) }
@@ -112,7 +123,7 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
   }
 
   /** @param {number} i @param {number} k @returns {HookContext} */
-  const contextOf = (i, k) => ({ ...identities.contextOf(i), namespace: namespaces[k] })
+  const contextOf = (i, k) => ({ ...identities.contextOf(i), namespace: namespaces[k], ...recorders })
 
   /**
    * Client i's namespace k in one session: its facade and context, built once.
@@ -233,6 +244,9 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
       for (const list of timers.values()) for (const timer of list) clearInterval(timer)
       timers.clear()
     },
+
+    /** @returns {import('../lib/schema.js').CustomReport | null} the hooks' own figures; null: none recorded */
+    custom: () => custom.record(),
 
     /** @returns {NonNullable<import('../lib/schema.js').ScenarioReport['hooks']>} */
     record () {

@@ -43,9 +43,10 @@ export const CHILD_MESSAGE = Object.freeze({
  * @param {(report: import('../lib/schema.js').MessageReport) => void} [spec.onMessage] each forwarded message, as it arrives
  * @param {(text: string) => void} [spec.onStderr]
  * @param {Record<string, string>} [spec.env] added to its environment (what {{env.NAME}} templates read: secrets off its options)
+ * @param {import('../lib/schema.js').SimResult['server'] | null} [spec.server] the server as the parent inspected it (null: the child inspects)
  * @returns {SimulatorChild}
  */
-export function forkSimulator (options, { link = null, forwardMessages = false, onMessage, onStderr, env } = {}) {
+export function forkSimulator (options, { link = null, forwardMessages = false, onMessage, onStderr, env, server = null } = {}) {
   // Its id as the only argument: a label for `ps` and `top`; everything else comes over IPC.
   const child = forkChild(CHILD, [options.id], { onStderr, env })
   /** @type {import('../lib/schema.js').MessageReport[]} */
@@ -70,7 +71,7 @@ export function forkSimulator (options, { link = null, forwardMessages = false, 
     } else if (m?.type === CHILD_MESSAGE.RESULT) ({ result, delivery } = m)
     else if (m?.type === CHILD_MESSAGE.ERROR) error = m.error
   })
-  child.process.send({ type: CHILD_MESSAGE.SIMULATE, options, link, forwardMessages })
+  child.process.send({ type: CHILD_MESSAGE.SIMULATE, options, link, forwardMessages, server })
   const outcome = child.exited.then(({ code, signal }) => ({ result, delivery, error, exitCode: code, signal }))
   // What it said last: the error it reported, else its last stderr line.
   const failure = () => error?.message ?? (child.stderr().trim().split('\n').at(-1) || null)

@@ -27,6 +27,7 @@ import { createSizer } from './resize.js'
 import { followPhases, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
+import { createWindowBook } from './windows.js'
 import { fieldGetter } from '../lib/fields.js'
 
 /**
@@ -55,6 +56,7 @@ import { fieldGetter } from '../lib/fields.js'
  * @typedef {object} SwarmHooks
  * @property {AbortSignal} [signal] stops the swarm; the result is still returned
  * @property {(info: { id: string, rampMs: number, handshake: SimResult['server'], preflight: import('./preflight.js').Preflight }) => void} [onStart]
+ * @property {SimResult['server']} [server] the server as a parent's one inspection saw it (`simulate --workers`): not inspected again
  * @property {(progress: Progress) => void} [onProgress] once a second
  * @property {(report: MessageReport) => void} [onMessage] when a message closes
  * @property {(sample: { timeline: TimelinePoint, health: ProcessSample }) => void} [onSample] once a second
@@ -62,6 +64,7 @@ import { fieldGetter } from '../lib/fields.js'
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
  * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
  * @property {(resize: import('./resize.js').Resize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients; `ioswarm capacity`)
+ * @property {(window: import('../lib/schema.js').WindowReport) => void} [onWindow] --window: each window once it is over, in order
  */
 
 /** Most one-second samples kept in a result (a day); older ones are still reported live. */
@@ -97,7 +100,7 @@ export async function startSwarm (options, hooks = {}) {
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
-  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage })
+  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage, onWindow: hooks.onWindow, server: hooks.server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
@@ -130,8 +133,10 @@ export async function startSwarm (options, hooks = {}) {
     sampled,
     scenario,
     nodes,
+    custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
-    phases: phases?.record() ?? null
+    phases: phases?.record() ?? null,
+    windows: swarm.windows
   })
 }
 
@@ -139,9 +144,10 @@ export async function startSwarm (options, hooks = {}) {
  * The swarm's parts, wired to each other: who each client is, what it records, how it
  * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
  * @param {import('./options.js').SimOptions} options
- * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void }} context
+ * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'], server?: SimResult['server'] }} context
+ *   server: the parent's inspection (workers), else this swarm inspects
  */
-async function wireSwarm (options, { id, clock, signal, onMessage }) {
+async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, server: inspected }) {
   const identities = compileIdentities(options, { simId: id })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
@@ -151,6 +157,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
+  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow })
   const deliveries = createDeliveries({
     nodes,
     namespaces,
@@ -162,19 +169,20 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
     fields: messageFields(options),
     onClose: (report) => onMessage?.(report),
     // A storm's gap is told of each receipt by the recorder, with the key it found.
-    gap: storms
+    gap: storms,
+    windows
   })
   assignRooms(identities, deliveries, capacity)
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
-  const emitting = createEmitting({ options: sized, deliveries, pool: usePool })
+  const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting })
   const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
-  const server = await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
+  const server = inspected ?? await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
   // A relayed emit (a chat line) is measured like a broadcast.
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
@@ -201,7 +209,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage }) {
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, tracker.events, sources)
-  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes }
+  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows }
 }
 
 /**
@@ -240,7 +248,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -259,6 +267,10 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
       samples.push(sample)
     }
     hooks.onSample?.({ timeline: point, health: sample })
+    if (windows !== null) {
+      windows.sample(point, sample)
+      windows.flush()
+    }
     const live = tracker.live()
     hooks.onProgress?.({
       phase,
@@ -292,6 +304,7 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
   sampleOnce()
   sampler.stop()
   deliveries.closeAll()
+  windows?.flush(true)
   return { samples, timeline }
 }
 

@@ -10,6 +10,7 @@ import { mergeSimResults } from '../results/index.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 import { partitionSwarm } from './partition.js'
 import { forkSimulator } from './spawn.js'
+import { inspectServer } from './inspect.js'
 import { followWorkers } from './metrics.js'
 import { mergePhases, rampCutWarning } from './phases.js'
 
@@ -17,23 +18,46 @@ export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 export { RELATIVE_NOTE } from '../results/index.js'
 
 /**
- * Runs K simulator children and merges their results. A worker that dies is named in
- * `workers.list` (exit code or signal, its last stderr line), and the messages it had closed
- * before it died are merged with the others'; only when every worker dies does this throw.
+ * @typedef {object} WorkerHooks
+ * @property {import('./collector-link.js').CollectorLinkOptions | null} [link] each worker reports to this collector on its own
+ * @property {AbortSignal} [signal]
+ * @property {import('./preflight.js').Limits} [limits]
+ * @property {(k: number, text: string) => void} [onWorkerStderr]
+ * @property {(k: number, report: import('../lib/schema.js').MessageReport) => void} [onWorkerMessage]
+ * @property {(info: { preflight: import('./preflight.js').Preflight, server: ServerInfo }) => void} [onStart] once inspected, before any worker
+ * @property {import('../results/metrics/run-metrics.js').RunMetrics | null} [metrics] fed with every worker's reports and
+ *   samples while they run (the parent's `--metrics-port`)
+ * @typedef {import('../lib/schema.js').SimResult['server']} ServerInfo
+ */
+
+/**
+ * Runs K simulator children and merges their results. The server is inspected once, here, and
+ * handed to every worker (a diagnosis is said once, the server sees one look, not K). A worker
+ * that dies is named in `workers.list` (exit code or signal, its last stderr line), and the
+ * messages it had closed before it died are merged with the others'; only when every worker
+ * dies does this throw.
  * @param {import('./options.js').SimOptions & { id: string }} options normalised options of the whole simulator
  * @param {number} count worker processes
- * @param {{ link?: import('./collector-link.js').CollectorLinkOptions | null, signal?: AbortSignal, limits?: import('./preflight.js').Limits, onWorkerStderr?: (k: number, text: string) => void, onWorkerMessage?: (k: number, report: import('../lib/schema.js').MessageReport) => void, onPreflight?: (preflight: import('./preflight.js').Preflight) => void, metrics?: import('../results/metrics/run-metrics.js').RunMetrics | null }} [hooks] link: each worker reports to this collector on its own; metrics: fed with every worker's reports and samples while they run (the parent's `--metrics-port`)
+ * @param {WorkerHooks} [hooks]
  * @returns {Promise<import('../lib/schema.js').SimResult>}
  */
 export async function runWorkers (options, count, hooks = {}) {
-  if (count > options.clients) throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
+  if (count > options.clients) {
+    throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
+  }
   const preflight = checkPreflight({
-    clients: options.clients, processes: count, destinations: options.urls.length, sourceAddresses: options.sourceAddresses?.length || 1, engine: options.engine, pollingShare: pollingShareOf(options.transport), upgradeShare: upgradeShareOf(options.transport)
+    clients: options.clients,
+    processes: count,
+    destinations: options.urls.length,
+    sourceAddresses: options.sourceAddresses?.length || 1,
+    engine: options.engine,
+    pollingShare: pollingShareOf(options.transport),
+    upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
-  // The workers' ramp is the server's pingInterval unless given: only a given one is checked here.
-  const rampCut = options.rampMs === null ? null : rampCutWarning({ clients: options.clients, rampMs: options.rampMs, durationMs: options.durationMs })
+  const server = await inspectServer(options, { signal: hooks.signal })
+  const rampCut = rampCutWarning({ clients: options.clients, rampMs: server.rampMs, rampSource: server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
-  hooks.onPreflight?.(preflight)
+  hooks.onStart?.({ preflight, server })
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
   const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
   // Each worker's clients keep their index in the whole run ({{i}}, feeder rows) and the
@@ -43,6 +67,7 @@ export async function runWorkers (options, count, hooks = {}) {
     const { index, rooms, ...own } = parts[k]
     const child = forkSimulator({ ...options, ...own, id }, {
       link: view?.link ?? hooks.link ?? null,
+      server,
       forwardMessages: true,
       onMessage: (report) => hooks.onWorkerMessage?.(k + 1, report),
       onStderr: (text) => hooks.onWorkerStderr?.(k + 1, text)

@@ -203,9 +203,31 @@ export const SIMULATE_OPTIONS = defineOptions([
     to: 'durationMs',
     type: 'string',
     defaultText: 'until Ctrl-C / SIGTERM',
-    commands: ['simulate', 'fleet up'],
-    describe: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+    commands: ['simulate', 'fleet up', 'run'],
+    describe: {
+      simulate: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+      'fleet up': 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+      run: 'Without rounds (--rounds none): hold the clients this long after the ramp, then stop (5m); results come in --window windows. Refused with --rounds'
+    },
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
+  },
+  {
+    name: 'window',
+    to: 'windowMs',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    defaultText: 'none; 10s in a run without rounds',
+    describe: {
+      simulate: 'Results in time windows of this length (10s, 1m), each a row like a round: clients, deliveries, missing, delays, emits and acks, connects, drops, the simulator\'s health; printed as each closes and in --json',
+      run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report'
+    },
+    parse: (v, flag) => {
+      if (v === undefined || v === null) return null
+      const ms = positiveDurationMs(v, flag)
+      if (ms < 1000) throw invalidOption(flag, `must be at least 1s (the swarm samples itself once a second), got ${JSON.stringify(String(v))}`)
+      return ms
+    }
   },
   {
     name: 'phases',

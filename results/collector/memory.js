@@ -7,9 +7,10 @@ import { wallMs } from '../../lib/clock.js'
 import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds, messageResults } from '../aggregate.js'
+import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { messageResults } from '../message-results.js'
 import { deliveryBreakdown } from '../deliveries.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from '../../lib/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
@@ -32,8 +33,10 @@ function emptyRun (runId) {
     samples: [],
     /** @type {import('../../lib/schema.js').ServerSample[]} */
     serverSamples: [],
+    /** @type {{ simulator: string, report: import('../../lib/schema.js').WindowReport }[]} window reports (--window), in the order stored */
+    windows: [],
     /** Entries trimmed off the front so far: a cursor is a position counted from the first ever stored. */
-    trimmed: { samples: 0, serverSamples: 0 },
+    trimmed: { samples: 0, serverSamples: 0, windows: 0 },
     /** @type {Map<string, import('./types.js').FinalReport>} */
     finals: new Map(),
     /** @type {Map<string, import('../../lib/schema.js').ClockInfo>} */
@@ -132,6 +135,11 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
     async reportClock (runId, simId, clock) {
       write(runId).clocks.set(checkId(simId, 'simulator id'), copy(clock))
     },
+    async reportWindow (runId, simId, report) {
+      const run = write(runId)
+      run.windows.push(copy({ simulator: checkId(simId, 'simulator id'), report: checkWindowReport(report) }))
+      run.trimmed.windows += trim(run.windows, maxSamples)
+    },
 
     async listRuns () {
       const infos = [...runs.values()].flatMap((r) => r.info ? [copy(r.info)] : [])
@@ -173,6 +181,12 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
     },
     async getFinals (runId) {
       return copy(finalsList(read(runId).finals))
+    },
+    async readWindows (runId, cursor, limit = READ_LIMIT) {
+      const run = read(runId)
+      const r = checkWindowRead(cursor, limit)
+      const w = after(run.windows, run.trimmed.windows, r.cursor ?? '0', r.limit)
+      return copy({ windows: w.entries, cursor: w.next, more: w.full })
     },
     async readSince (runId, cursor, limit = READ_LIMIT) {
       const run = read(runId)

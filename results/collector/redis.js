@@ -5,14 +5,15 @@
  */
 import { redisTimeReader } from '../../lib/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds, messageResults } from '../aggregate.js'
+import { mergeMessageReports, groupRounds } from '../aggregate.js'
+import { messageResults } from '../message-results.js'
 import { deliveryBreakdown } from '../deliveries.js'
 import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
 import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'
 import { readNewEntries, readStream } from './redis-streams.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, compareText, finalsList, simulatorStatus } from './status.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -94,6 +95,9 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     async reportClock (runId, simId, clock) {
       await redis.hset(keys(runId).clocks, sim(simId), JSON.stringify(clock))
     },
+    async reportWindow (runId, simId, report) {
+      await redis.xadd(keys(runId).windows, 'MAXLEN', '~', maxSamples, '*', 'sim', sim(simId), 'report', JSON.stringify(checkWindowReport(report)))
+    },
 
     async listRuns () {
       const ids = await redis.zrange(RUNS_KEY, 0, -1)
@@ -143,6 +147,15 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     async getFinals (runId) {
       return finalsList(parseHash(await redis.hgetall(keys(runId).finals)))
     },
+    async readWindows (runId, cursor, limit = READ_LIMIT) {
+      const read = checkWindowRead(cursor, limit)
+      const entries = await redis.xrange(keys(runId).windows, read.cursor === null ? '-' : `(${read.cursor}`, '+', 'COUNT', read.limit)
+      return {
+        windows: entries.map(([, fields]) => ({ simulator: fields[fields.indexOf('sim') + 1], report: JSON.parse(fields[fields.indexOf('report') + 1]) })),
+        cursor: entries.at(-1)?.[0] ?? read.cursor ?? '0-0',
+        more: entries.length >= read.limit
+      }
+    },
     async readSince (runId, cursor, limit = READ_LIMIT) {
       const read = checkRead(cursor, limit)
       return readNewEntries(redis, keys(runId), read.cursor, read.limit)
@@ -155,7 +168,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       const simIds = await redis.hkeys(k.simulators)
       await Promise.all([
         redis.unlink(k.meta, k.simulators, k.heartbeats, k.finals, k.clocks, k.last, k.messages,
-          k.messageIndex, k.samples, k.serverSamples, ...simIds.map(k.heartbeat)),
+          k.messageIndex, k.samples, k.serverSamples, k.windows, ...simIds.map(k.heartbeat)),
         redis.zrem(RUNS_KEY, runId)
       ])
     },

@@ -59,6 +59,30 @@ export function checkMessageReport (report) {
   return report
 }
 
+/**
+ * A window report as the collector takes it (--window): a whole-number index and the relative histogram.
+ * @param {import('../../lib/schema.js').WindowReport} report
+ */
+export function checkWindowReport (report) {
+  if (!report || !Number.isSafeInteger(report.index) || typeof report.relative?.histogram !== 'string') {
+    throw new IoswarmError(CODES.COLLECTOR, 'a window report must have a whole-number index and a relative.histogram')
+  }
+  return report
+}
+
+/**
+ * Checks readWindows' cursor (null, or what it returned) and limit.
+ * @param {unknown} cursor
+ * @param {unknown} limit
+ * @returns {{ cursor: string | null, limit: number }}
+ */
+export function checkWindowRead (cursor, limit) {
+  if (cursor !== null && (typeof cursor !== 'string' || !/^\d+(-\d+)?$/.test(cursor))) {
+    throw invalidOption('read cursor', `must be null or what readWindows returned, got ${JSON.stringify(cursor)?.slice(0, 100)}`)
+  }
+  return { cursor, limit: checkRead(null, limit).limit }
+}
+
 /** Entries of each record that one readSince returns at most, unless told. */
 export const READ_LIMIT = 1000
 

@@ -101,6 +101,7 @@
  * @property {(runId: string, serverId: string, sample: ServerSample) => Promise<void>} reportServerSample
  * @property {(runId: string, simId: string, final: FinalReport) => Promise<void>} reportFinal
  * @property {(runId: string, simId: string, clock: ClockInfo) => Promise<void>} reportClock
+ * @property {(runId: string, simId: string, window: import('../../lib/schema.js').WindowReport) => Promise<void>} reportWindow a simulator's window once it is over (--window)
  */
 
 /**
@@ -113,6 +114,8 @@
  * @property {(runId: string) => Promise<(FinalReport & { simulator: string })[]>} getFinals by simulator id
  * @property {(runId: string, options?: { topRooms?: number }) => Promise<import('../../lib/schema.js').DeliveryBreakdown>} getDeliveries delivery figures per namespace, room and event (merged histograms), the top rooms by traffic
  * @property {(runId: string, options?: { planned?: PlannedRound[], topRooms?: number }) => Promise<MessageResults>} getMessageResults getMessages, getRounds and getDeliveries from one read of the reports (the end of a distribution)
+ * @property {(runId: string, cursor: string | null, limit?: number) => Promise<{ windows: { simulator: string, report: import('../../lib/schema.js').WindowReport }[], cursor: string, more: boolean }>} readWindows
+ *   the window reports stored after `cursor` (opaque; null: from the start), in the order stored, at most `limit` (default 1000)
  * @property {(runId: string, cursor: ReadCursor | null, limit?: number) => Promise<NewRecords>} readSince what was stored after `cursor`, at most `limit` entries of each record (default 1000): a live reader's way to see each report once, without reading the whole run again
  */
 
@@ -131,5 +134,5 @@
 /** The write methods, by name: what a simulator may call (also over IPC). */
 export const WRITE_METHODS = Object.freeze(/** @type {const} */ ([
   'registerRun', 'registerSimulator', 'heartbeat', 'reportMessage',
-  'reportSample', 'reportServerSample', 'reportFinal', 'reportClock'
+  'reportSample', 'reportServerSample', 'reportFinal', 'reportClock', 'reportWindow'
 ]))

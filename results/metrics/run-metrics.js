@@ -10,6 +10,7 @@ import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
 import { boundedGaugeSetter, createLabelBound } from './labels.js'
 import { createRoomMetrics } from './room-metrics.js'
 import { createStormMetrics } from './storm-metrics.js'
+import { createCustomMetrics } from './custom-metrics.js'
 
 /** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
 export const MAX_SIMULATOR_LABELS = 200
@@ -70,6 +71,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
   }
   const byRoom = createRoomMetrics(registry, { maxNamespaces, maxRooms })
   const storms = createStormMetrics(registry)
+  const custom = createCustomMetrics(registry)
   /** @type {Map<string, number>} simulator → newest sample time applied */
   const lastSampleAt = new Map()
   // Per-simulator gauges: past the bound, "other" is the sum (counts) or the largest (health).
@@ -125,13 +127,14 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       byRoom.observeMessage(report)
     },
     /**
-     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms.
+     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms, custom figures.
      * @param {FinalReport[]} finals
      */
     observeFinals (finals) {
       setByReason(m.errorsByReason, reasons, finals.map((f) => f.clients.errors))
       setByReason(m.disconnectsByReason, reasons, finals.map((f) => f.clients.disconnects))
       storms.observeFinals(finals)
+      custom.observeFinals(finals)
     },
     /**
      * The collector's simulator list (every simulator of the run, whoever it reports to):

@@ -9,6 +9,7 @@ import { isSaturated } from '../../lib/process-sampler.js'
 import { groupRounds, mergeMessageReports } from '../aggregate.js'
 import { deliveryBreakdown } from '../deliveries.js'
 import { RELATIVE_NOTE } from '../merge.js'
+import { mergeCustomReports } from '../../lib/custom.js'
 import { mergeScenarioReports } from '../scenario.js'
 
 /**
@@ -60,6 +61,8 @@ export function simulatorAsRun (sim) {
   const c = sim.clients
   const { histogram, curve, ...connectSummary } = c.connectTime
   const scenario = mergeScenarioReports([sim.scenario])
+  // Through the merge: a result read from a file is not trusted (names checked again).
+  const custom = mergeCustomReports([sim.custom])
   const transport = String(sim.options.transport ?? Object.keys(c.byTransport).join(','))
   const workers = sim.workers?.list.length ?? 0
   const distribution = {
@@ -97,6 +100,7 @@ export function simulatorAsRun (sim) {
     ...(c.acceptTime ? { acceptTime: withoutHistogram(c.acceptTime) } : {}),
     server: [],
     ...(scenario ? { scenario } : {}),
+    ...(custom ? { custom } : {}),
     deliveries: countRolledUp(deliveryBreakdown(folded, clocks), sim.messageRollups ?? [])
   }
   return {

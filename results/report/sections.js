@@ -7,7 +7,7 @@ import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
-import { deliveriesTable, namespacesTable, scenarioTable } from './tables-scenario.js'
+import { customTable, deliveriesTable, namespacesTable, scenarioTable } from './tables-scenario.js'
 import { deliveryFaults, missedDeliveries } from '../deliveries.js'
 import { kindOf } from './compare.js'
 
@@ -126,6 +126,7 @@ export function distributionSection (d, index, charts) {
   const reasons = reasonsTable(d)
   const deliveries = deliveriesTable(d)
   const scenario = scenarioTable(d)
+  const custom = customTable(d)
   const namespaces = namespacesTable(d)
   return `<section id="dist-${index + 1}">
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
@@ -134,6 +135,7 @@ export function distributionSection (d, index, charts) {
 ${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}
 ${deliveries ? `<h3>Delivery by namespace, room and event</h3>${deliveries}` : ''}
 ${scenario ? `<h3>Emits, acks and joins</h3>${scenario}` : ''}
+${custom ? `<h3>Custom figures</h3>${custom}` : ''}
 <div class="charts">${charts.map(chartCard).join('\n')}</div>
 <h3>Simulators</h3>
 ${simulatorsTable(d)}

@@ -3,7 +3,7 @@
  * emits, acks and joins; clients per namespace. Room, namespace and event names and every
  * reason are a server's or a user's text: htmlTable escapes each cell.
  */
-import { formatMs } from '../../lib/format.js'
+import { formatCounts, formatMs } from '../../lib/format.js'
 import { roomLabel } from '../deliveries.js'
 import { ackTimeOf } from '../scenario.js'
 import { htmlTable } from './html.js'
@@ -15,10 +15,7 @@ import { htmlTable } from './html.js'
  */
 
 /** @param {Record<string, number> | undefined} counts reasons as `reason ×n, …`, largest first */
-function reasonsText (counts) {
-  const entries = Object.entries(counts ?? {})
-  return entries.length ? entries.map(([reason, n]) => `${reason} ×${n}`).join(', ') : '-'
-}
+const reasonsText = (counts) => formatCounts(counts, { times: true, none: '-' })
 
 /** @param {DelaySummary | null | undefined} d */
 const timed = (d) => (d && d.count > 0 ? d : null)
@@ -106,4 +103,27 @@ export function namespacesTable (d) {
   const rows = list.map((n) => [n.name, n.connected, n.connects, sum(n.refused), reasonsText(n.refused), sum(n.disconnects), reasonsText(n.disconnects)])
   return htmlTable(['namespace', 'connected at the end', 'connects', 'refused', 'refused by reason', 'drops', 'drops by reason'], rows,
     { rowClasses: list.map((n) => (sum(n.refused) > 0 ? 'warn' : undefined)) })
+}
+
+/**
+ * The app's own figures (a scenario's ctx.timing and ctx.count), merged over the simulators: one
+ * row per name; a last warning row when names past the bound were refused. Null without any.
+ * @param {DistributionResult} d
+ * @returns {string | null}
+ */
+export function customTable (d) {
+  const custom = d.custom
+  if (!custom) return null
+  /** @type {(string | number)[][]} */
+  const rows = [
+    ...Object.entries(custom.timings).map(([name, t]) => [name, 'timing', t.count, formatMs(t.p50), formatMs(t.p90), formatMs(t.p99), formatMs(t.max)]),
+    ...Object.entries(custom.counts).map(([name, n]) => [name, 'count', n, '-', '-', '-', '-'])
+  ]
+  /** @type {(string | undefined)[]} */
+  const classes = rows.map(() => undefined)
+  if (custom.refused > 0) {
+    rows.push([`refused: ${custom.refusedNames.join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''}`, 'past the first 50 names', custom.refused, '-', '-', '-', '-'])
+    classes.push('warn')
+  }
+  return htmlTable(['name', 'kind', 'count', 'p50', 'p90', 'p99', 'max'], rows, { rowClasses: classes })
 }

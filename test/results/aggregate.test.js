@@ -4,6 +4,7 @@ import { buildDistribution, groupRounds, meanOfMeans, mergeMessageReports, messa
 import { isSaturated } from '../../lib/process-sampler.js'
 import { simulatorStatus } from '../../results/collector/status.js'
 import { deliveryBreakdown } from '../../results/deliveries.js'
+import { messageResults } from '../../results/message-results.js'
 import { delays, encodedDelay, finalReport, messageReport, summaryOf } from './make-reports.js'
 
 /**
@@ -170,4 +171,34 @@ test('a distribution merges its simulators\' joins, emits and namespaces, and ca
   assert.equal(d.deliveries?.total.misdelivered, 2)
   const plain = buildDistribution({ ...d, deliveries: undefined, messages: [], rounds: [], samples: { timeline: [], health: [], server: [] }, finals: [{ ...finalReport({ target: 1, connected: 1, failed: 0, connectMs: [1] }), simulator: 'a' }], simulatorList: [] })
   assert.deepEqual(['scenario' in plain, 'deliveries' in plain, 'namespaces' in plain.clients], [false, false, false], 'nothing of the kind: no field')
+})
+
+test('messages, rounds and deliveries from each report decoded once are what the three merges give', () => {
+  // Rooms, two namespaces, rounds and free messages, absolute from one simulator only, and one
+  // message whose reports fall in two delivery rows (its parts are merged per row, then added).
+  const spec = [
+    { round: 1, seq: 1, room: 'r1' }, { round: 1, seq: 2, room: 'r2' }, { round: 2, seq: 1, namespace: '/chat', room: 'r1' },
+    { round: null, seq: 1, event: 'chat' }, { round: 2, seq: 2 }
+  ]
+  const entries = spec.flatMap((m, k) => ['a', 'b'].map((simulator, s) => ({
+    simulator,
+    report: messageReport({
+      ...m,
+      ...(k === 1 && s === 1 ? { room: 'r1' } : {}),
+      relativeMs: delays(k * 2 + s + 1, 5 + k, 3),
+      absoluteMs: simulator === 'a' ? delays(k + 7, 4, 5) : null,
+      sentAt: simulator === 'a' ? 5 : null
+    })
+  })))
+  const planned = [{ count: 2, intervalMs: 100 }, { count: 2, intervalMs: 100 }, { count: 1, intervalMs: 100 }]
+  const one = messageResults(entries, CLOCKS, planned, 2)
+  assert.deepEqual(one, {
+    messages: mergeMessageReports(entries, CLOCKS),
+    rounds: groupRounds(entries, CLOCKS, planned),
+    deliveries: deliveryBreakdown(entries, CLOCKS, { topRooms: 2 })
+  })
+  assert.deepEqual(one.deliveries.rows.map((r) => [r.namespace, r.room, r.foldedRooms, r.event, r.messages]), [
+    ['/', null, 0, 'broadcast', 1], ['/', null, 0, 'chat', 1], ['/', 'r1', 0, 'broadcast', 2], ['/', null, 1, 'broadcast', 1], ['/chat', 'r1', 0, 'broadcast', 1]
+  ], 'message 1.2 is in two rows: r1 and the folded room')
+  assert.deepEqual([one.messages.length, one.rounds.length], [5, 3])
 })

@@ -288,6 +288,22 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await assert.rejects(collector.readSince(runId, null, 0), { code: CODES.INVALID_OPTION })
   })
 
+  await t.test('readWindows: each simulator\'s window reports, once, in the order stored, in pages; bad ones refused', async () => {
+    const window = (/** @type {number} */ index) => /** @type {import('../../lib/schema.js').WindowReport} */ (/** @type {unknown} */ ({ index, relative: { count: 0, histogram: '' }, received: index }))
+    const windowsRun = `${runId}-windows`
+    for (const [sim, index] of /** @type {const} */ ([['sim-a', 7], ['sim-b', 7], ['sim-a', 8]])) await collector.reportWindow(windowsRun, sim, window(index))
+    const first = await collector.readWindows(windowsRun, null, 2)
+    assert.deepEqual(first.windows.map((w) => [w.simulator, w.report.index, w.report.received]), [['sim-a', 7, 7], ['sim-b', 7, 7]])
+    assert.equal(first.more, true)
+    const rest = await collector.readWindows(windowsRun, first.cursor)
+    assert.deepEqual(rest.windows.map((w) => [w.simulator, w.report.index]), [['sim-a', 8]])
+    assert.deepEqual(await collector.readWindows(windowsRun, rest.cursor), { windows: [], cursor: rest.cursor, more: false }, 'nothing new')
+    assert.deepEqual((await collector.readWindows(`${runId}-never`, null)).windows, [])
+    await assert.rejects(collector.reportWindow(windowsRun, 'sim-a', /** @type {any} */ ({ index: 1.5, relative: { histogram: '' } })), { code: CODES.COLLECTOR })
+    await assert.rejects(collector.readWindows(windowsRun, /** @type {any} */ ({})), { code: CODES.INVALID_OPTION })
+    await collector.deleteRun(windowsRun)
+  })
+
   await hooks.afterWrites?.(runId)
 
   await t.test('deleteRun removes the run', async () => {

@@ -4,7 +4,9 @@ import { RELATIVE_NOTE } from '../../simulator/workers.js'
 import { forkSimulator } from '../../simulator/spawn.js'
 import { runWorkers } from '../../simulator/workers.js'
 import { readdirSync, readFileSync } from 'node:fs'
+import http from 'node:http'
 import { normalizeSimOptions } from '../../simulator/options.js'
+import { inspectServer } from '../../simulator/inspect.js'
 import { Redis } from 'ioredis'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
@@ -62,6 +64,26 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   }
   assert.equal(result.destinations[0].everConnected, 20)
   assert.equal(result.options.workers, 2)
+})
+
+test('--workers 3 inspects the server once, in the parent: a 404 is said once, the server sees one look, no worker starts', async (t) => {
+  let requests = 0
+  const plain = http.createServer((req, res) => {
+    requests++
+    res.writeHead(404).end('nothing here')
+  })
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => plain.close(() => resolve(undefined))))
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (plain.address()).port}`
+  // What one look costs the server, whatever the probes are.
+  await assert.rejects(inspectServer(normalizeSimOptions({ url })))
+  const oneLook = requests
+  assert.ok(oneLook > 0)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '3', '-c', '3', '--url', url, '--duration', '2s'])
+  assert.equal(code, 2, stderr)
+  assert.equal(stderr.match(/no Engine\.IO handshake at/g)?.length, 1, stderr)
+  assert.doesNotMatch(stderr, /every worker failed/)
+  assert.equal(requests - oneLook, oneLook, 'one look, not one per worker')
 })
 
 test('SIGTERM to the parent stops every worker, which still report; the merged result is printed', async (t) => {

@@ -1,0 +1,35 @@
+/**
+ * Time windows for people: a window's label (its wall-clock interval) and its one line, the
+ * same for one simulator's window (simulate) and a window merged over a run's simulators.
+ */
+import { formatMs } from './format.js'
+
+/**
+ * `window 14:02:10–14:02:20` (UTC): a window named by its interval on the reference clock.
+ * @param {{ startAt: number, endAt: number }} window
+ */
+export function windowLabel ({ startAt, endAt }) {
+  const time = (/** @type {number} */ at) => new Date(at).toISOString().slice(11, 19)
+  return `window ${time(startAt)}–${time(endAt)}`
+}
+
+/**
+ * One line for a window: clients, messages and deliveries, missing, delays, emits and acks,
+ * connects and drops, and the simulators' worst health, with copies to the wrong clients or
+ * twice when there were any.
+ * @param {Pick<import('./schema.js').WindowResult, 'startAt' | 'endAt' | 'simulators' | 'clients' | 'messages' | 'received' | 'missing' | 'duplicates' | 'misdelivered' | 'health'>
+ *   & { relative: import('./histogram.js').DelaySummary, absolute: import('./histogram.js').DelaySummary, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: import('./histogram.js').DelaySummary } }} w
+ */
+export function formatWindowLine (w) {
+  const absolute = w.absolute.count > 0 ? `, absolute p50 ${formatMs(w.absolute.p50)} p99 ${formatMs(w.absolute.p99)}` : ''
+  const delays = w.received === 0 ? '' : `, relative p50 ${formatMs(w.relative.p50)} p99 ${formatMs(w.relative.p99)}${absolute}`
+  const { emits } = w
+  const acks = emits.ackTime.count > 0 ? `, ack p50 ${formatMs(emits.ackTime.p50)} p99 ${formatMs(emits.ackTime.p99)}` : ''
+  const unacked = (emits.timedOut ? `, ${emits.timedOut} timed out` : '') + (emits.failed ? `, ${emits.failed} failed` : '')
+  return `${windowLabel(w)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
+    `${w.messages} messages, received ${w.received}, missing ${w.missing}${delays}` +
+    (w.misdelivered ? `, MISDELIVERED ${w.misdelivered}` : '') + (w.duplicates ? `, DUPLICATED ${w.duplicates}` : '') +
+    (emits.sent > 0 || emits.acked > 0 ? `; emits ${emits.sent} sent, ${emits.acked} acked${acks}${unacked}` : '') +
+    `; simulator loop p99 ≤ ${formatMs(w.health.loopDelayP99MaxMs)}${w.health.saturatedSeconds ? `, SATURATED ${w.health.saturatedSeconds}s` : ''}` +
+    (w.simulators > 1 ? ` (${w.simulators} simulators)` : '')
+}

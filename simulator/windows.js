@@ -1,0 +1,217 @@
+/**
+ * A simulator's time windows (--window): each window a row like a round (lib/schema.js
+ * WindowReport). Nothing here runs per receipt: a message is added once, when the recorder
+ * closes it (its live histograms added to its window's), an emit once when sent and once when
+ * its ack ends, a second's sample once a second. A window is reported once it has ended and
+ * every message first seen in it has closed (at most --message-timeout later), in order; its
+ * live state is freed then, and only its encoded report is kept (the newest MAX_WINDOWS).
+ */
+import { wallMs } from '../lib/clock.js'
+import { isAckTimeout } from '../lib/errors.js'
+import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { isSaturated } from '../lib/process-sampler.js'
+import { HEALTH_SUMMARY_FROM } from '../lib/schema.js'
+
+/**
+ * @typedef {import('../lib/schema.js').WindowReport} WindowReport
+ * @typedef {import('../lib/histogram.js').Histogram} Histogram
+ * @typedef {import('../lib/schema.js').MessageReport} MessageReport
+ */
+
+/** Window reports a simulator's result keeps (a day of 1-minute windows, 4 hours of 10 s). */
+export const MAX_WINDOWS = 1440
+
+/**
+ * One window's live state.
+ * @param {number} index
+ * @param {number} windowMs
+ */
+function openWindow (index, windowMs) {
+  return {
+    index,
+    windowMs,
+    /** messages first seen in it and not closed yet */
+    open: 0,
+    connected: 0,
+    connects: 0,
+    drops: 0,
+    errors: 0,
+    messages: 0,
+    received: 0,
+    expected: 0,
+    missing: 0,
+    duplicates: 0,
+    misdelivered: 0,
+    echo: 0,
+    relative: createHistogram(),
+    absolute: createHistogram(),
+    sent: 0,
+    acked: 0,
+    timedOut: 0,
+    failed: 0,
+    ackTime: createHistogram(),
+    /** @type {import('../lib/process-sampler.js').ProcessSample[]} */
+    samples: []
+  }
+}
+
+/** @typedef {ReturnType<typeof openWindow>} LiveWindow */
+
+/**
+ * The window's report (encoded histograms), freed of its live state.
+ * @param {LiveWindow} w
+ * @returns {WindowReport}
+ */
+function reportOf (w) {
+  const encoded = (/** @type {Histogram} */ h) => ({ ...summarize(h), histogram: encode(h) })
+  /** @type {Record<string, number>} */
+  const health = {}
+  for (const [field, from] of Object.entries(HEALTH_SUMMARY_FROM)) {
+    health[field] = from === 'saturated' ? w.samples.filter(isSaturated).length : w.samples.reduce((m, s) => Math.max(m, s[from]), 0)
+  }
+  return {
+    index: w.index,
+    startAt: w.index * w.windowMs,
+    endAt: (w.index + 1) * w.windowMs,
+    simulators: 1,
+    clients: { connected: w.connected, connects: w.connects, drops: w.drops, errors: w.errors },
+    messages: w.messages,
+    received: w.received,
+    expected: w.expected,
+    missing: w.missing,
+    duplicates: w.duplicates,
+    misdelivered: w.misdelivered,
+    echo: w.echo,
+    relative: encoded(w.relative),
+    absolute: encoded(w.absolute),
+    emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, ackTime: encoded(w.ackTime) },
+    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health))
+  }
+}
+
+/**
+ * @param {object} options
+ * @param {number} options.windowMs
+ * @param {() => number} [options.clockOffsetMs] added to the local wall clock: windows are on the reference clock
+ * @param {(report: WindowReport) => void} [options.onWindow] each window as it is reported, in order
+ */
+export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow = () => {} }) {
+  /** @type {Map<number, LiveWindow>} live windows by index */
+  const live = new Map()
+  /** @type {WindowReport[]} */
+  const kept = []
+  let dropped = 0
+  /** The last window reported: later reports are of later windows only. */
+  let lastReported = -Infinity
+
+  const indexNow = () => Math.floor((wallMs() + clockOffsetMs()) / windowMs)
+
+  /** @param {number} index */
+  function at (index) {
+    // A window already reported (a late ack, a sample on the boundary) counts in the oldest live one.
+    const i = Math.max(index, lastReported + 1)
+    let w = live.get(i)
+    if (w === undefined) live.set(i, (w = openWindow(i, windowMs)))
+    return w
+  }
+
+  /** @param {LiveWindow} w */
+  function report (w) {
+    live.delete(w.index)
+    lastReported = w.index
+    const r = reportOf(w)
+    kept.push(r)
+    if (kept.length > MAX_WINDOWS) {
+      kept.shift()
+      dropped++
+    }
+    onWindow(r)
+  }
+
+  return {
+    windowMs,
+
+    /** A message opened now: its window's index (kept on the message until it closes). */
+    opened () {
+      const w = at(indexNow())
+      w.open++
+      return w.index
+    },
+
+    /**
+     * A message of window `index` closed: its counts and live histograms added to the window's.
+     * @param {number} index what opened() returned
+     * @param {MessageReport} report
+     * @param {Histogram} relative
+     * @param {Histogram | null} absolute
+     */
+    closed (index, report, relative, absolute) {
+      const w = live.get(index) ?? at(index)
+      if (w.index === index) w.open--
+      w.messages++
+      w.received += report.received
+      w.expected += report.expected
+      w.missing += report.missing
+      w.duplicates += report.duplicates
+      w.misdelivered += report.misdelivered ?? 0
+      w.echo += report.echo ?? 0
+      w.relative.add(relative)
+      if (absolute !== null) w.absolute.add(absolute)
+    },
+
+    /** A line was emitted (an emit with counts: --emit, a scenario's). */
+    sent () {
+      at(indexNow()).sent++
+    },
+
+    /**
+     * An emit's ack ended: acked (timed), timed out or failed, in the window it ended in.
+     * @param {Error | null} error
+     * @param {number} elapsedMs
+     */
+    ack (error, elapsedMs) {
+      const w = at(indexNow())
+      if (error === null) {
+        w.acked++
+        recordMs(w.ackTime, elapsedMs)
+      } else if (isAckTimeout(error)) w.timedOut++
+      else w.failed++
+    },
+
+    /**
+     * One second's sample: connects, drops and errors added, connected and health as of now.
+     * @param {import('../lib/schema.js').TimelinePoint} point
+     * @param {import('../lib/process-sampler.js').ProcessSample} health
+     */
+    sample (point, health) {
+      const w = at(indexNow())
+      w.connected = point.connected
+      w.connects += point.connects
+      w.drops += point.disconnects
+      w.errors += point.errors
+      w.samples.push(health)
+    },
+
+    /**
+     * Reports the windows that are over (ended, every message of theirs closed), oldest
+     * first; `all`: every window (the swarm's end, after every message closed).
+     * @param {boolean} [all]
+     */
+    flush (all = false) {
+      const now = indexNow()
+      for (const index of [...live.keys()].sort((a, b) => a - b)) {
+        const w = /** @type {LiveWindow} */ (live.get(index))
+        if (!all && (index >= now || w.open > 0)) break
+        report(w)
+      }
+    },
+
+    /** @returns {WindowReport[]} the reported windows kept (the newest MAX_WINDOWS), oldest first */
+    reports: () => kept.slice(),
+
+    /** @returns {number} windows reported but no longer kept */
+    dropped: () => dropped
+  }
+}
+
+/** @typedef {ReturnType<typeof createWindowBook>} WindowBook */
