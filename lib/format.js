@@ -76,11 +76,20 @@ export function formatCounts (counts, { times = false, none = 'none' } = {}) {
  * @param {{ p50: number | null, p99: number | null, max: number | null } | undefined} accept
  * @param {{ p50: number | null, p99: number | null, max: number | null }} connect
  * @param {Record<string, number>} errors
+ * @param {{ p50: number | null, p99: number | null }} [tls] TLS handshake times, shown beside the connect time
  */
-export function formatAvalanche (clients, accept, connect, errors) {
+export function formatAvalanche (clients, accept, connect, errors, tls) {
   const accepted = accept ? `handshake accepted (Engine.IO open) p50 ${formatMs(accept.p50)}, p99 ${formatMs(accept.p99)}, max ${formatMs(accept.max)}` : 'handshake accept time not measured'
   const failed = Object.values(errors).reduce((a, b) => a + b, 0)
-  return `avalanche: ${clients} clients at once (--ramp 0): ${accepted}; connected p50 ${formatMs(connect.p50)}, p99 ${formatMs(connect.p99)}, max ${formatMs(connect.max)}; failed handshakes: ${failed}${failed ? ` (${formatCounts(errors)})` : ''}`
+  return `avalanche: ${clients} clients at once (--ramp 0): ${accepted}; connected p50 ${formatMs(connect.p50)}, p99 ${formatMs(connect.p99)}, max ${formatMs(connect.max)}${formatTlsBeside(tls)}; failed handshakes: ${failed}${failed ? ` (${formatCounts(errors)})` : ''}`
+}
+
+/**
+ * The TLS part of a connect time, shown beside it: ` (TLS p50 …, p99 …)`, '' without TLS.
+ * @param {{ p50: number | null, p99: number | null } | undefined} tls TCP up → TLS ready of every TLS connection
+ */
+export function formatTlsBeside (tls) {
+  return tls ? ` (TLS p50 ${formatMs(tls.p50)}, p99 ${formatMs(tls.p99)})` : ''
 }
 
 /**

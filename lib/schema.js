@@ -142,6 +142,7 @@ export const SCHEMA_VERSION = 1
  * @property {NamespaceCounts[]} [namespaces] per namespace (with several, or one other than '/'): connected now, connects, drops and refusals by reason
  * @property {EncodedDelay & { curve: { percentile: number, ms: number }[] }} connectTime attempt → socket.io connected
  * @property {EncodedDelay} [acceptTime] attempt → Engine.IO open packet (the server accepted the handshake), every attempt that got one
+ * @property {EncodedDelay} [tlsTime] TCP connection up → TLS ready, every TLS connection of the clients (https://, wss://): part of the connect time
  */
 
 /**
@@ -187,6 +188,7 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * @property {RecorderInfo} [recorder]
  * @property {SimResult['churn']} [churn]
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {LoginReport} [logins] --login (or a scenario's login hook): each client's HTTP login before it connects
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
  */
 
@@ -201,10 +203,22 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  */
 
 /**
+ * The HTTP logins of a simulator's clients (simulator/sessions/login.js).
+ * @typedef {object} LoginReport
+ * @property {string} request what logged in: `POST /login` (--login), or `login hook`
+ * @property {number} attempts logins made (first ones, and again after a 401/403 refusal)
+ * @property {number} ok logins that succeeded (status below 400)
+ * @property {number} relogins logins made again after a reconnect was refused with HTTP 401/403
+ * @property {Record<string, number>} failed failed logins by reason: `HTTP 500`, `timeout`, `ECONNREFUSED` (bounded as reasons)
+ * @property {EncodedDelay} time request → answer of each successful login
+ */
+
+/**
  * The merge of every measure, field by field, checked against the shapes above by tsc: a field
  * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
  * the type check, and with one it reaches both merges and a run's result.json.
- * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule }}
+ * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule,
+ *   logins: { readonly [K in keyof LoginReport]: MergeRule } }}
  */
 export const MERGE_RULES = {
   clients: {
@@ -221,7 +235,8 @@ export const MERGE_RULES = {
     storms: 'storms',
     namespaces: 'namespaces',
     connectTime: 'delayCurve',
-    acceptTime: 'delay'
+    acceptTime: 'delay',
+    tlsTime: 'delay'
   },
   health: /** @type {{ readonly [K in keyof HealthSummary]: 'max' }} */ (Object.fromEntries(Object.keys(HEALTH_SUMMARY_FROM).map((k) => [k, 'max']))),
   // maxOpen and keepClosed are settings; messages rolled up or untracked are counted per process, the same messages in each.
@@ -231,6 +246,7 @@ export const MERGE_RULES = {
   destinations: 'byUrl',
   sourceAddresses: 'byAddress',
   nodes: 'nodes',
+  logins: { request: 'first', attempts: 'sum', ok: 'sum', relogins: 'sum', failed: 'reasons', time: 'delay' },
   custom: 'custom'
 }
 
@@ -339,6 +355,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
  * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {LoginReport} [logins] --login: the clients' HTTP logins
  * @property {WindowReport[]} [windows] --window: each window of this simulator (the newest MAX_WINDOWS)
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
  */
@@ -391,6 +408,9 @@ export const WINDOW_MERGE_RULES = {
  *   ackTime: emit → ack (--emit-ack), else null; timedOut: no ack within --ack-timeout; failed: the connection ended first
  * @property {{ calls: Record<string, number>, errors: Record<string, number>, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay } }} [hooks]
  *   --scenario: hook calls, errors thrown by hooks (by message), and the hooks' own emits (emitWithAck timed)
+ * @property {{ events: string[], sent: number, replied: number, timedOut: number, failed: number, reasons: Record<string, number>, time: EncodedDelay }} [replies]
+ *   emits whose answer is an event (--reply-event, a hook's emitAndWait): sent, replied (timed emit → reply), timed out (--ack-timeout),
+ *   failed (the namespace dropped or the run ended first); events: the reply events waited for (the first 10)
  */
 
 /**
@@ -511,6 +531,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {(ProcessSample & { simulator: string, saturated: boolean })[]} health
  * @property {DelaySummary & { curve: { percentile: number, ms: number }[] }} connectTime
  * @property {DelaySummary} [acceptTime] attempt → Engine.IO open packet, merged over the simulators (absent from older results)
+ * @property {DelaySummary} [tlsTime] TCP up → TLS ready of every TLS connection, merged over the simulators (https:// and wss:// only)
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)

@@ -256,6 +256,7 @@ export function buildDistribution ({ name, simulators, clientsPerSimulator, star
     health: samples.health,
     connectTime: connectTime ? summaryWith(connectTime) : { ...summarize(mergeEncoded([])), curve: percentileCurve(mergeEncoded([])) },
     ...optional('acceptTime', measured.clients?.acceptTime && summaryWith(measured.clients.acceptTime)),
+    ...optional('tlsTime', measured.clients?.tlsTime && summaryWith(measured.clients.tlsTime)),
     server: samples.server,
     ...optional('scenario', scenario),
     ...optional('deliveries', deliveries),

@@ -86,6 +86,11 @@ export function formatScenario (scenario) {
     lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}; ack time ${times(e.ackTime)}`)
     lines.push(errors > 0 ? `HOOK ERRORS ${errors}: ${reasons(hooks.errors)}` : 'hook errors: none')
   }
+  const r = scenario.replies
+  if (r) {
+    lines.push(`replies (${r.events.map(plain).join(', ') || '-'}, events instead of acks): sent ${r.sent}, replied ${r.replied}, timed out ${r.timedOut}, ` +
+      `failed ${r.failed}${r.failed ? ` (${reasons(r.reasons)})` : ''}; reply time ${times(r.time)}`)
+  }
   if ((emits?.ackTime?.count ?? 0) > 0 && (hooks?.emits.ackTime.count ?? 0) > 0) {
     const all = ackTimeOf(scenario)
     lines.push(`every ack (emits and hooks' emitWithAck): ${all?.count} acks, ${times(all)}`)

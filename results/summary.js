@@ -3,11 +3,12 @@
  * distribution and round, the simulators' health in one line, stale simulators named,
  * and threshold verdicts. Returns strings; the CLI prints them to stderr.
  */
-import { formatBusy, formatMs, formatAvalanche, formatStorm, plain, table } from '../lib/format.js'
+import { formatBusy, formatMs, formatAvalanche, formatStorm, formatTlsBeside, plain, table } from '../lib/format.js'
 
 import { deliveryFaults } from './deliveries.js'
 import { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatNamespaces, formatScenario } from './scenario-format.js'
 import { formatNodes } from './nodes.js'
+import { formatLogins } from './logins.js'
 import { scenarioNumbers } from './scenario.js'
 
 export { plain }
@@ -131,13 +132,13 @@ export function formatRunSummary (result) {
     const layout = simulators === d.simulators && simulators * d.clientsPerSimulator === c.target
       ? `${simulators} simulators x ${d.clientsPerSimulator} clients`
       : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
-    lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}`)
-    if (/** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}))
+    lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}${formatTlsBeside(d.tlsTime)}`)
+    if (/** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}, d.tlsTime))
     lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))
-    lines.push(...formatNodes(d.nodes))
+    lines.push(...formatNodes(d.nodes), ...formatLogins(d.measured?.logins))
     for (const s of d.clients.storms ?? []) lines.push(`${plain(s.simulator)}: ${formatStorm(s)}`)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))

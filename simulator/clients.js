@@ -51,6 +51,8 @@ export function createClientTracker ({ transports, target = transports.length, n
   const connectTime = createHistogram()
   /** Attempt → Engine.IO open packet: how long the server took to accept a handshake (an avalanche's figure). */
   const acceptTime = createHistogram()
+  /** TCP up → TLS ready, each TLS connection (https://, wss://): the part of the connect time that TLS costs. */
+  const tlsTime = createHistogram()
   /** @type {Record<string, { target: number, connected: number, upgraded: number }>} */
   const byMode = {}
   /** Each mode's target: the modes of clients 0 … wanted-1. */
@@ -132,6 +134,9 @@ export function createClientTracker ({ transports, target = transports.length, n
     },
     opened (i) {
       recordMs(acceptTime, monotonicMs() - attemptStartMs[i])
+    },
+    secured (tlsMs) {
+      recordMs(tlsTime, tlsMs)
     },
     upgraded (i) {
       // The upgrade often completes before the namespace CONNECT is acknowledged; then the
@@ -256,7 +261,8 @@ export function createClientTracker ({ transports, target = transports.length, n
         ...(namespaces.length > 1 || namespaces[0] !== '/' ? { namespaces: perNamespace.map((n) => ({ name: n.name, connected: n.connected, connects: n.connects, disconnects: n.disconnects.record(), refused: n.refused.record() })) } : {}),
         storms: storms.record(),
         connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) },
-        ...(acceptTime.totalCount > 0 ? { acceptTime: { ...summarize(acceptTime), histogram: encode(acceptTime) } } : {})
+        ...(acceptTime.totalCount > 0 ? { acceptTime: { ...summarize(acceptTime), histogram: encode(acceptTime) } } : {}),
+        ...(tlsTime.totalCount > 0 ? { tlsTime: { ...summarize(tlsTime), histogram: encode(tlsTime) } } : {})
       }
     }
   }

@@ -37,7 +37,8 @@ export function engineOptions (options, { namespaces, events, identity, eio }) {
     identity,
     subprotocols: options.subprotocols,
     match: options.match,
-    tls: tlsTrust(options)
+    tls: tlsTrust(options),
+    nodeHeader: options.nodeFrom?.kind === 'header' ? options.nodeFrom.name : null
   }
 }
 

@@ -2,12 +2,12 @@
  * Human output of the simulator: the live progress line and the final summary. Pure
  * functions from progress snapshots and results to strings; the CLI decides where they go.
  */
-import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, table } from '../lib/format.js'
+import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, formatStorm, formatTlsBeside, table } from '../lib/format.js'
 import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
-import { formatCopies, formatEcho, formatCustom, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
+import { formatCopies, formatCustom, formatEcho, formatLogins, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -61,8 +61,10 @@ export function formatSimSummary (r) {
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
     r.server.rampMs === 0 && !r.phases
-      ? formatAvalanche(c.target, c.acceptTime, c.connectTime, c.errors)
-      : `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}${c.acceptTime ? `; handshake accepted (Engine.IO open) p99 ${formatMs(c.acceptTime.p99)}` : ''}`,
+      ? formatAvalanche(c.target, c.acceptTime, c.connectTime, c.errors, c.tlsTime)
+      : `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}${formatTlsBeside(c.tlsTime)}` +
+        `${c.acceptTime ? `; handshake accepted (Engine.IO open) p99 ${formatMs(c.acceptTime.p99)}` : ''}`,
+    ...formatLogins(r.logins),
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]

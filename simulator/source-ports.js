@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import tls from 'node:tls'
+import { performance } from 'node:perf_hooks'
 
 /** Linux's default ip_local_port_range, used where /proc cannot be read. */
 export const DEFAULT_PORT_RANGE = Object.freeze({ low: 32768, high: 60999 })
@@ -132,10 +133,11 @@ export class SourcePorts {
  * @param {number} a
  * @param {Target} target
  * @param {(error: Error | null, socket?: net.Socket) => void} callback
- * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null } }} [options] pending: holds the socket while
- *   it connects, so that a caller that gives up can destroy it at once (the callback is not called then)
+ * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null }, onTls?: ((tlsMs: number) => void) | null }} [options] pending: holds the socket while
+ *   it connects, so that a caller that gives up can destroy it at once (the callback is not called then); onTls: told the
+ *   TLS handshake time (TCP up → TLS ready) of each TLS connection
  */
-export function connectFrom (ports, a, target, callback, { timeoutMs = CONNECT_TIMEOUT_MS, pending } = {}) {
+export function connectFrom (ports, a, target, callback, { timeoutMs = CONNECT_TIMEOUT_MS, pending, onTls } = {}) {
   let tries = 0
   const attempt = () => {
     const localPort = ports.acquire(a)
@@ -166,9 +168,14 @@ export function connectFrom (ports, a, target, callback, { timeoutMs = CONNECT_T
       socket.setTimeout(0)
       if (pending) pending.socket = null
       if (!target.tls) return callback(null, socket)
+      const tcpAt = performance.now()
       const secure = tls.connect({ ...target.tls, socket })
       secure.once('error', callback)
-      secure.once('secureConnect', () => { secure.off('error', callback); callback(null, secure) })
+      secure.once('secureConnect', () => {
+        secure.off('error', callback)
+        onTls?.(performance.now() - tcpAt)
+        callback(null, secure)
+      })
     }
     socket.once('error', onError)
     socket.once('connect', onConnect)
@@ -199,7 +206,7 @@ const TLS_KEYS = ['servername', 'rejectUnauthorized', 'secureContext', 'ca', 'ce
  * @param {SourcePorts} ports
  * @param {number} a
  * @param {boolean} secure
- * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null }, tls?: object | null }} [connectOptions] see connectFrom;
+ * @param {{ timeoutMs?: number, pending?: { socket: net.Socket | null }, tls?: object | null, onTls?: ((tlsMs: number) => void) | null }} [connectOptions] see connectFrom;
  *   tls: TLS options of every connection (--ca, --insecure) under those of the request
  * @returns {(options: any, callback: (error: Error | null, socket?: net.Socket) => void) => undefined}
  */

@@ -354,8 +354,10 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID) ' +
-      'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server; header:NAME, a response header of the handshake, is not built yet): ' +
+    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID), ' +
+      'header:NAME (a response header of the client\'s handshake: the first polling GET\'s answer or the WebSocket upgrade\'s 101, e.g. header:X-Served-By from HAProxy\'s ' +
+      '`http-response set-header X-Served-By %s`; both engines, every transport; --engine sio reads every polling answer, the lean engine only the handshake\'s) ' +
+      'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server): ' +
       'results per node (clients, connects, drops, clients that moved node after a reconnect, deliveries, delays) and the imbalance (largest ÷ smallest node; --assert nodes.imbalance<1.5). ' +
       `The first ${MAX_NODE_NAMES} names get rows of their own, the rest share one row \`${OTHER_NODE}\``,
     parse: parseNodeFrom

@@ -98,6 +98,7 @@ export function simulatorAsRun (sim) {
     health: healthSeries(sim, workers > 0),
     connectTime: { ...connectSummary, curve },
     ...(c.acceptTime ? { acceptTime: withoutHistogram(c.acceptTime) } : {}),
+    ...(c.tlsTime ? { tlsTime: withoutHistogram(c.tlsTime) } : {}),
     server: [],
     ...(scenario ? { scenario } : {}),
     ...(custom ? { custom } : {}),

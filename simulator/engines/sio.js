@@ -20,9 +20,10 @@ import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
 import { connectorFor } from '../source-ports.js'
+import { timedConnector } from '../wire/tls-time.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
-import { cookieValue } from '../sessions/cookie-jar.js'
+import { cookieValue, mergeCookies, seedCookies } from '../sessions/cookie-jar.js'
 import { onFirstUse } from '../../lib/lazy-require.js'
 
 /** socket.io-msgpack-parser, for --parser msgpack only. */
@@ -46,23 +47,22 @@ function transportOptions (transport) {
 }
 
 /**
- * A client's own cookie jar (socket.io-client 4): one per Manager, so reconnects keep it.
+ * A client's own cookie jar (socket.io-client 4): the Manager's, so reconnects keep it.
  * @param {Transport} transport
- * @param {import('../sessions/cookie-jar.js').CookieScope} scope
- * @param {Record<string, string> | undefined} seed --cookie
+ * @param {SioCookieJar} jar
  */
-function jarOptions (transport, scope, seed) {
-  return { cookieJar: new SioCookieJar(scope, seed), transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
+function jarOptions (transport, jar) {
+  return { cookieJar: jar, transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
 }
 
 /**
  * socket.io-client 2's extraHeaders: the client's headers, and the Cookie header of its jar.
  * @param {import('../identity.js').ClientIdentity} identity
- * @param {import('../sessions/cookie-jar.js').CookieScope | null} scope null: no jar
+ * @param {SioCookieJar | null} jar null: no jar
  */
-function v2Headers (identity, scope) {
-  if (scope === null) return identity.headers ? { extraHeaders: identity.headers } : {}
-  return { extraHeaders: jarHeadersV2(scope, identity.cookies, identity.headers) }
+function v2Headers (identity, jar) {
+  if (jar === null) return identity.headers ? { extraHeaders: identity.headers } : {}
+  return { extraHeaders: jarHeadersV2(jar, identity.headers) }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -149,7 +149,10 @@ export const sioEngine = {
     // WebSocket: engine.io-client hands the agent to ws) gets a source port of its own.
     const agents = (ports ? ports.addresses : [null]).map((_, a) => {
       const one = new Agent({ keepAlive: options.keepAlive, maxSockets: Infinity, ...(secure ? options.tls : null) })
-      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure)
+      // Polling requests and the WebSocket (engine.io-client hands ws the agent) connect through it; TLS handshakes timed.
+      const onTls = secure && events.secured ? events.secured : null
+      if (ports) /** @type {any} */ (one).createConnection = connectorFor(ports, a, secure, { onTls })
+      else if (onTls) /** @type {any} */ (one).createConnection = timedConnector(one.createConnection, onTls)
       limitResponses(one, maxPayloadBytes)
       return one
     })
@@ -159,6 +162,8 @@ export const sioEngine = {
     const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
     /** Each client's sockets, one per namespace, on its own Manager. @type {(Socket[] | undefined)[]} */
     const clients = []
+    /** Each client's cookie jar, kept across its connects (a login's cookies go in before the first). @type {(SioCookieJar | undefined)[]} */
+    const jars = []
     const listenAll = options.events.includes('*')
     const wanted = new Set(options.events)
     const parser = sioParser(options.parser ?? 'json')
@@ -166,6 +171,7 @@ export const sioEngine = {
     const base = new URL(options.url)
     /** Every request of a client goes to this origin and path: what its cookie jar needs. */
     const cookieScope = { secure, host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path }
+    const nodeHeader = options.nodeHeader ? options.nodeHeader.toLowerCase() : null
 
     /**
      * Events of one namespace's socket, for socket.io-client 4 and 2 alike (2 has no onAny, no
@@ -224,14 +230,20 @@ export const sioEngine = {
     return {
       connect (i, transport) {
         const identity = options.identity?.(i) ?? {}
+        // --node-from header:NAME: the jar reads it from the client's answers (without a jar, never).
+        const node = nodeHeader === null ? null : { header: nodeHeader, tell: (/** @type {string} */ value) => events.node?.(i, value) }
+        const jar = options.cookieJar === false ? null : (jars[i] ??= new SioCookieJar(cookieScope, undefined, node))
+        if (jar !== null) jar.node = node
+        // --cookie: set when the client (re)starts on purpose, as the lean engine does.
+        if (jar !== null && identity.cookies) jar.jar = seedCookies(jar.jar, identity.cookies)
         // socket.io-client 2.5 for a socket.io 2.x server (Engine.IO v3): the v4 client refuses to talk to it.
         const ManagerClass = v2 ? loadClientV2().Manager : Manager
         const manager = new ManagerClass(options.url, {
           ...transportOptions(transport),
-          ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies)),
+          ...(v2 || jar === null ? {} : jarOptions(transport, jar)),
           path: options.path,
           query: { ...options.query, ...identity.query },
-          ...(v2 ? v2Headers(identity, options.cookieJar === false ? null : cookieScope) : identity.headers ? { extraHeaders: identity.headers } : {}),
+          ...(v2 ? v2Headers(identity, jar) : identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
@@ -287,9 +299,17 @@ export const sioEngine = {
       },
 
       cookieOf (i, name) {
-        const jar = /** @type {SioCookieJar | undefined} */ (/** @type {any} */ (clients[i]?.[0])?.io?.opts?.cookieJar)
+        const jar = jars[i]
         return jar ? cookieValue(jar.jar, name) : null
-      }
+      },
+
+      addCookies (i, cookies) {
+        if (options.cookieJar === false) return
+        const jar = jars[i] ??= new SioCookieJar(cookieScope, undefined)
+        jar.jar = mergeCookies(jar.jar, cookies)
+      },
+
+      jarOf: (i) => jars[i]?.jar?.slice() ?? null
     }
   }
 }

@@ -10,7 +10,7 @@
  */
 
 /**
- * Callbacks an engine calls. All take the client index first.
+ * Callbacks an engine calls. All but `secured` take the client index first.
  * @typedef {object} SwarmEvents
  * @property {(i: number) => void} attempt a connection attempt starts (first or reconnect)
  * @property {(i: number, wire: WireTransport, nsp?: string, recovered?: boolean) => void} connected namespace `nsp` (default: the first one) acknowledged the CONNECT; `recovered`: the server restored the session (connection state recovery)
@@ -21,6 +21,9 @@
  * @property {(i: number, reason: string, nsp?: string) => void} disconnected namespace `nsp` of a client lost its connection (a lost transport: once per connected namespace)
  * @property {(i: number, reason: string, nsp?: string) => void} connectError an attempt failed; with `nsp`, that namespace refused the client
  * @property {(i: number) => void} reconnected a client connected again after a disconnect
+ * @property {(tlsMs: number) => void} [secured] a TLS connection of the swarm finished its handshake, `tlsMs` after its TCP connection
+ *   was up (https:// and wss://: every connection, polling POSTs and shared agents included, so no client index)
+ * @property {(i: number, value: string) => void} [node] a response of client i's handshake carried the node header (--node-from header:NAME)
  */
 
 /**
@@ -48,6 +51,8 @@
  * @property {import('../../lib/tls.js').TlsTrust | null} [tls] trust for https:// and wss:// (--ca, --insecure); null: Node's defaults
  * @property {boolean} [cookieJar] each client keeps the cookies responses set and sends them back (default true;
  *   false only to show what a cookie-sticky balancer does to clients without one)
+ * @property {string | null} [nodeHeader] --node-from header:NAME: the response header (any case) naming the node that
+ *   served a client's handshake, read from the first polling GET's answer and the WebSocket 101, told through `events.node`
  * @property {[string, string][]} [match] plain WebSocket: measure only JSON messages whose field (dot path) has this value
  */
 
@@ -62,6 +67,9 @@
  * @property {() => Promise<void>} close close every client and free shared resources
  * @property {() => { keepAlive: boolean, maxSockets: number | null }} agent the HTTP agent polling uses
  * @property {(i: number, name: string) => string | null} [cookieOf] the value of cookie `name` in client i's jar (--node-from cookie:NAME)
+ * @property {(i: number, cookies: import('../sessions/cookie-jar.js').Jar) => void} [addCookies] a login's cookies into client i's jar
+ *   (before its first connect too: the jar is made then)
+ * @property {(i: number) => import('../sessions/cookie-jar.js').Jar} [jarOf] a copy of client i's jar (what a login sends again)
  */
 
 /**

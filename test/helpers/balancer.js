@@ -81,8 +81,9 @@ export async function startChatNodes (t, { kind, count, redisUrl, prefix = kind 
 
 /**
  * HAProxy in front of the nodes: round robin for a client without the cookie, then sticky by
- * the cookie it inserts (`SERVERID`, the server's name = the node's name); a dead node is
- * taken out by its health check and its clients redispatched.
+ * the cookie it inserts (`SERVERID`, the server's name = the node's name), which it also names
+ * in a header of every answer (`X-Served-By`); a dead node is taken out by its health check
+ * and its clients redispatched.
  * @param {import('node:test').TestContext} t
  * @param {{ name: string, port: number }[]} nodes chat nodes, or any servers on loopback ports
  * @returns {Promise<Balancer | null>} null after skipping the test when haproxy is missing
@@ -108,6 +109,8 @@ export async function startHaproxy (t, nodes) {
     'backend nodes',
     '  balance roundrobin',
     '  cookie SERVERID insert indirect nocache',
+    // The server's name on every answer (the 101 of a WebSocket too): --node-from header:X-Served-By.
+    '  http-response set-header X-Served-By %s',
     ...nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.port} cookie ${n.name} check inter 500ms fall 2 rise 2`)
   ].join('\n') + '\n'
   writeFileSync(path.join(dir, 'haproxy.cfg'), config)

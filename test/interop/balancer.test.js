@@ -2,7 +2,8 @@
  * Behind the load balancer (issue 24): a swarm through HAProxy (sticky by cookie) or nginx
  * (sticky by client address) to several nodes of a chat app sharing Redis (socket.io 4 with
  * the Redis adapter, python-socketio with AsyncRedisManager), each client reading its node
- * from the event the app sends on connect (--node-from event:node). Checked against what each
+ * from the event the app sends on connect (--node-from event:node), the balancer's cookie
+ * (cookie:SERVERID) or the header it adds (header:X-Served-By). Checked against what each
  * node says it holds: every client connected, the per-node counts, no line relayed with
  * socket.broadcast.emit missing; and a node SIGKILLed mid-run: its clients come back on the
  * others, counted as moved.
@@ -121,12 +122,13 @@ for (const kind of /** @type {const} */ (['node', 'python'])) {
 }
 
 // Long-polling behind a cookie-sticky balancer holds a session only with the balancer's cookie
-// kept; --node-from cookie:SERVERID reads it from each client's jar (HAProxy names servers as the nodes).
-for (const engine of ['sio', 'lean']) {
-  for (const transport of ['polling', 'websocket']) {
-    test(`${engine} ${transport} clients behind haproxy read their node from its cookie: every client connected, per-node counts as the nodes say`,
-      (t) => chatThroughBalancer(t, { kind: 'node', balancer: 'haproxy', engine, transport, nodeFrom: 'cookie:SERVERID' }))
-  }
+// kept; --node-from cookie:SERVERID reads it from each client's jar, header:X-Served-By from the
+// header HAProxy adds to the handshake's answers (HAProxy names servers as the nodes). Each
+// engine and each transport reads each kind once.
+for (const [engine, transport, nodeFrom] of [['sio', 'polling', 'cookie:SERVERID'], ['sio', 'websocket', 'header:X-Served-By'],
+  ['lean', 'polling', 'header:X-Served-By'], ['lean', 'websocket', 'cookie:SERVERID']]) {
+  test(`${engine} ${transport} clients behind haproxy read their node from its ${nodeFrom.split(':')[0]}: every client connected, per-node counts as the nodes say`,
+    (t) => chatThroughBalancer(t, { kind: 'node', balancer: 'haproxy', engine, transport, nodeFrom }))
 }
 
 // Long-polling and poll-then-upgrade through both balancers, in front of both kinds of nodes:

@@ -101,7 +101,7 @@ test('bad --node-from exits 2 naming the flag, before any socket opens', async (
   const cases = [
     [['--node-from', 'pid:1', '--url', 'http://127.0.0.1:1'], /--node-from must be cookie:NAME, header:NAME or event:NAME\[\.path\].*"pid:1"/],
     [['--node-from', 'event:node', '--protocol', 'websocket', '--url', 'ws://127.0.0.1:1/feed'], /--node-from works with Socket\.IO servers/],
-    [['--node-from', 'header:x-node', '--url', 'http://127.0.0.1:1'], /--node-from header: is not built yet; use cookie:NAME/]
+    [['--node-from', 'header:x node', '--url', 'http://127.0.0.1:1'], /--node-from must be .*: header names are HTTP tokens/]
   ]
   for (const [args, message] of cases) {
     const { code, stderr } = await runCli(t, ['client.js', ...args], { timeoutMs: 30000 })

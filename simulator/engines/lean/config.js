@@ -48,6 +48,7 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.
  * @property {import('../../../lib/tls.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every connection
  * @property {boolean} cookieJar each client keeps the cookies responses set (off only to show what a balancer does without)
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope where every request of a client goes, for its jar
+ * @property {string | null} nodeHeader --node-from header:NAME: the lower-case response header naming the client's node
  */
 
 /**
@@ -102,6 +103,7 @@ export function resolveLeanConfig (options) {
     tls: secure ? options.tls ?? null : null,
     cookieJar: options.cookieJar !== false,
     cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path },
+    nodeHeader: options.nodeHeader ? options.nodeHeader.toLowerCase() : null,
     heartbeatTickMs: positive(options.heartbeatTickMs, CONNECTION_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),
     backoff: options.backoff ?? {
       minMs: positive(options.reconnectionDelayMs, RECONNECT_DEFAULTS.minMs, 'reconnectionDelayMs'),

@@ -18,8 +18,9 @@ import { onPollBody } from './inbound.js'
 import { withDetail } from './reasons.js'
 import { PAYLOAD_TOO_LARGE, POST_CONNECTIONS } from '../../wire/limits.js'
 import { connectorFor } from '../../source-ports.js'
-import { requestHeaders, storeRawSetCookies } from './cookies.js'
+import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from './cookies.js'
 import { onFirstUse } from '../../../lib/lazy-require.js'
+import { timedConnector } from '../../wire/tls-time.js'
 
 /** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
@@ -209,6 +210,8 @@ function request (session, c, connection, method, path, headers, body, onBody, o
     },
     onHeaders (statusCode, rawHeaders) {
       if (session.config.cookieJar) storeRawSetCookies(session, c, rawHeaders)
+      // The handshake's answer (no sid yet) names the node (--node-from header:NAME); later polls are not read.
+      if (c.sid === '' && method === 'GET') noteRawNodeHeader(session, c, rawHeaders)
       if (statusCode !== 200) fail(undefined, `HTTP ${statusCode}`)
       else if (declaredLength(rawHeaders) > limit) fail(PAYLOAD_TOO_LARGE)
       return true
@@ -253,14 +256,19 @@ function post (session, c, path, body, onDone, onFail) {
 
 /**
  * undici options of a connection: with --source-address, a connector that opens it from
- * client i's address (a POST pool: the address of the client that made it) and a port of its own.
+ * client i's address (a POST pool: the address of the client that made it) and a port of its own;
+ * over TLS, a connector that times each handshake.
  * @param {LeanSession} session
  * @param {number} i
  */
 function connectionOptions (session, i) {
   const ports = session.config.sourcePorts
-  if (ports === null) return session.httpOptions
-  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs, tls: session.config.tls })) }
+  const { onTls } = session
+  if (ports === null) {
+    if (onTls === null) return session.httpOptions
+    return (session.timedHttpOptions ??= { ...session.httpOptions, connect: timedConnector(undici().buildConnector({ ...session.config.tls }), onTls) })
+  }
+  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs, tls: session.config.tls, onTls })) }
 }
 
 /**

@@ -11,7 +11,7 @@ import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
 import { MAX_PORT_TRIES } from '../../source-ports.js'
-import { storeHeadSetCookies, upgradeHeaders } from './cookies.js'
+import { noteHeadNodeHeader, storeHeadSetCookies, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -69,12 +69,13 @@ export class RawWebSocket extends RawSocket {
   }
 
   /**
-   * The server accepted: its cookies go into the jar; an upgrade probe sends its ping.
+   * The server accepted: its cookies go into the jar, its node header to the swarm; an upgrade probe sends its ping.
    * @param {string} head the 101 answer's head
    */
   opened (head) {
     const c = this.client
     storeHeadSetCookies(this.session, c, head)
+    noteHeadNodeHeader(this.session, c, head)
     if (c.gen === this.gen && c.probe === this) this.send('2probe')
   }
 

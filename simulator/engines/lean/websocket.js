@@ -11,7 +11,7 @@ import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
 import { connectorFor } from '../../source-ports.js'
-import { storeResponseSetCookies, upgradeHeaders } from './cookies.js'
+import { noteUpgradeResponse, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -44,7 +44,7 @@ export class LeanWebSocket extends WebSocket {
     this.on('message', onMessage)
     this.on('error', onError)
     this.on('close', onClose)
-    if (session.config.cookieJar) this.on('upgrade', onUpgrade)
+    if (session.config.cookieJar || session.config.nodeHeader !== null) this.on('upgrade', onUpgrade)
   }
 
   /**
@@ -86,7 +86,7 @@ export function openWebSocket (session, c, probe) {
     const ports = config.sourcePorts
     // The connect in flight is held so that closing the socket (the connect timeout) ends it too.
     const pending = ports === null ? null : { socket: null }
-    if (ports !== null && pending !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure, { timeoutMs: config.connectTimeoutMs, pending })) }
+    if (ports !== null && pending !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure, { timeoutMs: config.connectTimeoutMs, pending, onTls: session.onTls })) }
     ws = new LeanWebSocket(url, options, session, c)
     ws.pendingConnect = pending
   } else {
@@ -98,14 +98,14 @@ export function openWebSocket (session, c, probe) {
 }
 
 /**
- * The 101 answer: its cookies go into the client's jar.
+ * The 101 answer: its cookies go into the client's jar, its node header (--node-from header:NAME) to the swarm.
  * @this {WebSocket}
  * @param {import('node:http').IncomingMessage} res
  */
 function onUpgrade (res) {
   const ws = /** @type {LeanWebSocket} */ (this)
   this.removeListener('upgrade', onUpgrade)
-  storeResponseSetCookies(ws.session, ws.client, res)
+  noteUpgradeResponse(ws.session, ws.client, res)
 }
 
 /** @this {WebSocket} */

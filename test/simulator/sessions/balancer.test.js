@@ -2,7 +2,9 @@
  * Behind a cookie-sticky balancer (HAProxy, `cookie SERVERID insert`, round-robin over
  * several socket.io 4 nodes): every client of both engines holds its session on every
  * transport because it keeps the balancer's cookie, and without the jar it does not (each
- * request of a polling client lands on another node: "Session ID unknown").
+ * request of a polling client lands on another node: "Session ID unknown"). Each client reads
+ * its node from the header HAProxy adds to its answers (--node-from header:X-Served-By, engine
+ * option nodeHeader), on every transport, as the nodes count their sockets.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -21,8 +23,9 @@ const CLIENTS = 12
  * @param {import('../../../lib/options.js').Transport} transport
  * @param {boolean} cookieJar
  * @param {3 | 4} [eio]
+ * @param {'ws' | 'builtin'} [wsClient] the lean engine's WebSocket client
  */
-function openPool (t, engine, url, transport, cookieJar, eio = 4) {
+function openPool (t, engine, url, transport, cookieJar, eio = 4, wsClient = 'ws') {
   const connected = new Set()
   /** @type {string[]} */
   const errors = []
@@ -30,7 +33,10 @@ function openPool (t, engine, url, transport, cookieJar, eio = 4) {
   const drops = []
   const received = new Array(CLIENTS).fill(0)
   let upgraded = 0
+  /** @type {(string | undefined)[]} each client's node, from the header of its handshake's answers */
+  const nodeOf = new Array(CLIENTS)
   const events = {
+    node (/** @type {number} */ i, /** @type {string} */ value) { nodeOf[i] = value },
     attempt () {},
     connected (/** @type {number} */ i) { connected.add(i) },
     upgraded () { upgraded++ },
@@ -41,11 +47,11 @@ function openPool (t, engine, url, transport, cookieJar, eio = 4) {
     reconnected () {}
   }
   const pool = engines[engine].createPool({
-    url, path: '/socket.io/', namespace: '/', events: ['news'], keepAlive: true, reconnect: true, cookieJar, eio, backoff: { minMs: 50, maxMs: 200, jitter: 0 }
+    url, path: '/socket.io/', namespace: '/', events: ['news'], keepAlive: true, reconnect: true, cookieJar, eio, backoff: { minMs: 50, maxMs: 200, jitter: 0 }, nodeHeader: 'X-Served-By', wsClient
   }, events)
   t.after(() => pool.close())
   for (let i = 0; i < CLIENTS; i++) pool.connect(i, transport)
-  return { connected, errors, drops, received, get upgraded () { return upgraded } }
+  return { connected, errors, drops, received, nodeOf, get upgraded () { return upgraded } }
 }
 
 /**
@@ -56,24 +62,29 @@ function openPool (t, engine, url, transport, cookieJar, eio = 4) {
  * @param {3 | 4} eio
  */
 async function everyClientHolds (t, nodes, url, eio) {
-  for (const engine of /** @type {const} */ (['sio', 'lean'])) {
-    for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
-      await t.test(`${engine} ${transport}`, async (t) => {
-        const pool = openPool(t, engine, url, transport, true, eio)
-        await waitFor(() => pool.connected.size === CLIENTS && (transport !== 'upgrade' || pool.upgraded === CLIENTS), {
-          timeoutMs: 20000, message: () => `${CLIENTS} connected (have ${pool.connected.size}, upgraded ${pool.upgraded}; errors ${pool.errors.join(', ')})`
-        })
-        // Their sessions live on: each node (no adapter between them) broadcasts once, and each
-        // client gets the one of its own node, over polls that came after the handshake.
-        for (const node of nodes) await node.emit(1, 'news')
-        await waitFor(() => pool.received.every((n) => n === 1), { timeoutMs: 20000, message: () => `every client got its node's broadcast (have ${pool.received})` })
-        const counts = await Promise.all(nodes.map((node) => node.count()))
-        assert.equal(counts.reduce((sum, c) => sum + c.connected, 0), CLIENTS, 'each client is on exactly one node')
-        assert.ok(counts.filter((c) => c.connected > 0).length > 1, `the balancer spread the clients: ${counts.map((c) => c.connected)}`)
-        assert.deepEqual(pool.errors, [], 'no connect error')
-        assert.deepEqual(pool.drops, [], 'no drop')
+  const cases = [
+    ...(/** @type {const} */ (['sio', 'lean'])).flatMap((engine) => (/** @type {const} */ (['polling', 'upgrade', 'websocket'])).map((transport) => ({ engine, transport, wsClient: 'ws' }))),
+    { engine: 'lean', transport: 'websocket', wsClient: 'builtin' }
+  ]
+  for (const { engine, transport, wsClient } of /** @type {{ engine: 'sio' | 'lean', transport: 'polling' | 'upgrade' | 'websocket', wsClient: 'ws' | 'builtin' }[]} */ (cases)) {
+    await t.test(`${engine} ${transport}${wsClient === 'builtin' ? ' (builtin WebSocket client)' : ''}`, async (t) => {
+      const pool = openPool(t, engine, url, transport, true, eio, wsClient)
+      await waitFor(() => pool.connected.size === CLIENTS && (transport !== 'upgrade' || pool.upgraded === CLIENTS), {
+        timeoutMs: 20000, message: () => `${CLIENTS} connected (have ${pool.connected.size}, upgraded ${pool.upgraded}; errors ${pool.errors.join(', ')})`
       })
-    }
+      // Their sessions live on: each node (no adapter between them) broadcasts once, and each
+      // client gets the one of its own node, over polls that came after the handshake.
+      for (const node of nodes) await node.emit(1, 'news')
+      await waitFor(() => pool.received.every((n) => n === 1), { timeoutMs: 20000, message: () => `every client got its node's broadcast (have ${pool.received})` })
+      const counts = await Promise.all(nodes.map((node) => node.count()))
+      assert.equal(counts.reduce((sum, c) => sum + c.connected, 0), CLIENTS, 'each client is on exactly one node')
+      assert.ok(counts.filter((c) => c.connected > 0).length > 1, `the balancer spread the clients: ${counts.map((c) => c.connected)}`)
+      // The header HAProxy adds names each client's node: as many on each as the node says it holds.
+      const byHeader = nodes.map((_, k) => pool.nodeOf.filter((name) => name === `n${k}`).length)
+      assert.deepEqual(byHeader, counts.map((c) => c.connected), `clients by X-Served-By (${pool.nodeOf}) as the nodes count them`)
+      assert.deepEqual(pool.errors, [], 'no connect error')
+      assert.deepEqual(pool.drops, [], 'no drop')
+    })
   }
 }
 

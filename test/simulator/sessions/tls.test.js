@@ -2,7 +2,8 @@
  * TLS trust (--ca, --insecure) against a real socket.io server over https with a self-signed
  * certificate made by the openssl CLI for the test: both engines and every transport connect
  * with the trust and fail without it; the inspection says which flag fixes a certificate
- * failure; bad --ca input exits 2 naming the flag; --insecure is printed and recorded.
+ * failure; bad --ca input exits 2 naming the flag; --insecure is printed and recorded; every
+ * engine times its TLS handshakes, and simulate shows them beside the connect time.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -69,7 +70,10 @@ function openPool (t, engine, url, transport, tls, clients = 3, extra = {}) {
   const connected = new Set()
   /** @type {string[]} */
   const errors = []
+  /** @type {number[]} TLS handshake times the engine reported (TCP up → TLS ready) */
+  const tlsMs = []
   const events = {
+    secured (/** @type {number} */ ms) { tlsMs.push(ms) },
     attempt () {},
     connected (/** @type {number} */ i) { connected.add(i) },
     upgraded () {},
@@ -82,7 +86,17 @@ function openPool (t, engine, url, transport, tls, clients = 3, extra = {}) {
   const pool = engines[engine].createPool({ url, path: '/socket.io/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, tls, ...extra }, events)
   t.after(() => pool.close())
   for (let i = 0; i < clients; i++) pool.connect(i, transport)
-  return { connected, errors, clients }
+  return { connected, errors, clients, tlsMs }
+}
+
+/**
+ * Every client's connection was timed: a TLS handshake time per client at least (polling POSTs add theirs), each > 0.
+ * @param {{ tlsMs: number[], clients: number }} pool
+ * @param {string} what
+ */
+function assertTimed (pool, what) {
+  assert.ok(pool.tlsMs.length >= pool.clients, `${what}: ${pool.tlsMs.length} TLS handshakes timed for ${pool.clients} clients`)
+  assert.ok(pool.tlsMs.every((ms) => ms > 0 && ms < 30000), `${what}: ${pool.tlsMs}`)
 }
 
 test('TLS: --ca and --insecure on every engine and transport, the inspection, and the CLI', async (t) => {
@@ -98,6 +112,7 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
           const pool = openPool(t, engine, url, transport, tls)
           await waitFor(() => pool.connected.size === pool.clients, { message: () => `connected over TLS (errors: ${pool.errors})` })
           assert.deepEqual(pool.errors, [])
+          assertTimed(pool, `${engine} ${transport}`)
         }
         const refused = openPool(t, engine, url, transport, null, 1)
         await waitFor(() => refused.errors.length > 0, { message: 'a connect error without trust' })
@@ -113,6 +128,7 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
       for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
         const pool = openPool(t, engine, url, transport, trusted, 2, { sourcePorts: createSourcePorts(['127.0.0.2'], null, 1) })
         await waitFor(() => pool.connected.size === pool.clients, { message: () => `${engine} ${transport} connected (errors: ${pool.errors})` })
+        assertTimed(pool, `${engine} ${transport} with --source-address`)
       }
     }
   })
@@ -151,6 +167,9 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
       assert.equal(result.clients.everConnected, 2, run.stderr)
       assert.equal(result.server.handshakeError, null)
       assert.equal(result.options.insecure, flags[0] === '--insecure')
+      // The TLS handshake time is measured and shown beside the connect time.
+      assert.ok(result.clients.tlsTime.count >= 2, JSON.stringify(result.clients.tlsTime))
+      assert.match(run.stderr, /connected p50 \S+, p99 \S+, max \S+ \(TLS p50 \S+, p99 \S+\)/)
       if (flags[0] === '--insecure') assert.match(run.stderr, /INSECURE: TLS certificates were NOT verified/)
       else assert.doesNotMatch(run.stderr, /INSECURE/)
     }
