@@ -48,7 +48,7 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
   const tls = tlsTrust(trust)
   // Loaded now, not inside the first login's timing.
   undici()
-  /** One keep-alive dispatcher per source address (a login is short: few connections serve many). @type {Map<string, import('undici').Agent>} */
+  /** One keep-alive dispatcher per source address (a login is short: few connections serve many; undici's idle timeout, 4 s, is under Node servers' 5 s, so it never sends on a connection the server is closing). @type {Map<string, import('undici').Agent>} */
   const dispatchers = new Map()
   const stopper = new AbortController()
 
@@ -58,7 +58,7 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
   const dispatcherOf = (address) => {
     let made = dispatchers.get(address)
     if (made === undefined) {
-      made = new (undici().Agent)({ ...(address === '' ? {} : { localAddress: address }), ...(tls ? { connect: { ...tls } } : {}), keepAliveTimeout: 10000 })
+      made = new (undici().Agent)({ ...(address === '' ? {} : { localAddress: address }), ...(tls ? { connect: { ...tls } } : {}) })
       dispatchers.set(address, made)
     }
     return made
