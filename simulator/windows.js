@@ -11,6 +11,7 @@ import { isAckTimeout } from '../lib/errors.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { isSaturated } from '../lib/process-sampler.js'
 import { HEALTH_SUMMARY_FROM } from '../lib/schema.js'
+import { createCustomFigures } from '../lib/custom.js'
 
 /**
  * @typedef {import('../lib/schema.js').WindowReport} WindowReport
@@ -51,7 +52,9 @@ function openWindow (index, windowMs) {
     failed: 0,
     ackTime: createHistogram(),
     /** @type {import('../lib/process-sampler.js').ProcessSample[]} */
-    samples: []
+    samples: [],
+    /** a scenario's own figures recorded in it (made at its first) @type {ReturnType<typeof createCustomFigures> | null} */
+    custom: null
   }
 }
 
@@ -85,7 +88,8 @@ function reportOf (w) {
     relative: encoded(w.relative),
     absolute: encoded(w.absolute),
     emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, ackTime: encoded(w.ackTime) },
-    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health))
+    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health)),
+    ...(w.custom ? { custom: /** @type {import('../lib/schema.js').CustomReport} */ (w.custom.record()) } : {})
   }
 }
 
@@ -103,6 +107,12 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
   let dropped = 0
   /** The last window reported: later reports are of later windows only. */
   let lastReported = -Infinity
+  /**
+   * The latest second's figures: a window that no one-second sample fell in (samples drift
+   * against window edges) carries them, rather than 0 connected and no health.
+   * @type {{ connected: number, health: import('../lib/process-sampler.js').ProcessSample | null }}
+   */
+  const last = { connected: 0, health: null }
 
   const indexNow = () => Math.floor((wallMs() + clockOffsetMs()) / windowMs)
 
@@ -111,12 +121,16 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     // A window already reported (a late ack, a sample on the boundary) counts in the oldest live one.
     const i = Math.max(index, lastReported + 1)
     let w = live.get(i)
-    if (w === undefined) live.set(i, (w = openWindow(i, windowMs)))
+    if (w === undefined) {
+      live.set(i, (w = openWindow(i, windowMs)))
+      w.connected = last.connected
+    }
     return w
   }
 
   /** @param {LiveWindow} w */
   function report (w) {
+    if (w.samples.length === 0 && last.health !== null) w.samples.push(last.health)
     live.delete(w.index)
     lastReported = w.index
     const r = reportOf(w)
@@ -179,6 +193,26 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     },
 
     /**
+     * A scenario's timing, admitted by the process's own figures (its name within the bound), in the window it was recorded in.
+     * @param {string} name
+     * @param {number} ms
+     */
+    timing (name, ms) {
+      const w = at(indexNow())
+      ;(w.custom ??= createCustomFigures()).timing(name, ms)
+    },
+
+    /**
+     * A scenario's count, likewise.
+     * @param {string} name
+     * @param {number} n
+     */
+    count (name, n) {
+      const w = at(indexNow())
+      ;(w.custom ??= createCustomFigures()).count(name, n)
+    },
+
+    /**
      * One second's sample: connects, drops and errors added, connected and health as of now.
      * @param {import('../lib/schema.js').TimelinePoint} point
      * @param {import('../lib/process-sampler.js').ProcessSample} health
@@ -190,6 +224,8 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
       w.drops += point.disconnects
       w.errors += point.errors
       w.samples.push(health)
+      last.connected = point.connected
+      last.health = health
     },
 
     /**
