@@ -57,7 +57,8 @@ export function findArtilleryBin (flag) {
 export function artilleryScript ({ url, transport, clients, baseline, ratePerSec, engine = 'socketio' }) {
   // Two seconds more than the ramp needs: Artillery splits rates over its worker threads and
   // rounds; maxVusers (users alive at once) makes the count exact.
-  const ramp = (/** @type {number} */ count, /** @type {number} */ max) => ({ duration: Math.ceil(count / ratePerSec) + 2, arrivalRate: ratePerSec, rampTo: ratePerSec, maxVusers: max })
+  /** @param {number} count @param {number} max */
+  const ramp = (count, max) => ({ duration: Math.ceil(count / ratePerSec) + 2, arrivalRate: ratePerSec, rampTo: ratePerSec, maxVusers: max })
   const phases = [{ pause: LEAD_IN_S }, ramp(baseline, baseline), { pause: PAUSE_S }, ramp(clients - baseline, clients)]
   const phasesS = phases.reduce((sum, p) => sum + ('pause' in p ? p.pause : p.duration), 0)
   return {
@@ -182,7 +183,14 @@ async function settle (tree, connected, pid) {
     samples.push((await tree()).rssBytes)
   }
   const last = await tree()
-  return { rssBytes: Math.min(...samples.slice(-3)), firstRssBytes: samples[0], samplesMiB: samples.map((b) => Math.round(b / 104857.6) / 10), connected: connected(), procs: last.procs.length, threads: last.threads }
+  return {
+    rssBytes: Math.min(...samples.slice(-3)),
+    firstRssBytes: samples[0],
+    samplesMiB: samples.map((b) => Math.round(b / 104857.6) / 10),
+    connected: connected(),
+    procs: last.procs.length,
+    threads: last.threads
+  }
 }
 
 /**

@@ -59,7 +59,8 @@ server.kill('SIGTERM')
 await once(server, 'exit')
 
 const measured = result.steps.filter((s) => s.limitedBy !== 'limit')
-const worst = (/** @type {(s: import('../lib/capacity-schema.js').StepSimulator) => number} */ pick) => Math.max(0, ...measured.flatMap((s) => s.simulators.map(pick)))
+/** @param {(s: import('../lib/capacity-schema.js').StepSimulator) => number} pick */
+const worst = (pick) => Math.max(0, ...measured.flatMap((s) => s.simulators.map(pick)))
 process.stdout.write(`${JSON.stringify({
   bench: 'capacity',
   serverCluster: Number(values.cluster),
@@ -69,7 +70,14 @@ process.stdout.write(`${JSON.stringify({
   bounds: result.bounds,
   answer: result.answer,
   durationS: Math.round(result.durationMs / 1000),
-  steps: result.steps.map((s) => ({ clients: s.clients, phase: s.phase, p99Ms: s.relative.p99, missing: s.missing, serverCpuPctMax: s.server?.cpuPctMax ?? null, verdict: s.verdict })),
+  steps: result.steps.map((s) => ({
+    clients: s.clients,
+    phase: s.phase,
+    p99Ms: s.relative.p99,
+    missing: s.missing,
+    serverCpuPctMax: s.server?.cpuPctMax ?? null,
+    verdict: s.verdict
+  })),
   simulators: {
     count: result.swarm.simulators,
     eluMax: worst((x) => x.eluMax),

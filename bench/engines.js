@@ -96,9 +96,10 @@ async function runParent () {
         continue
       }
       const target = isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
+      const ownCase = { emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload, ca: cert?.cert ?? null }
       const result = engine.startsWith('artillery')
         ? await artilleryCase(target, engine === 'artillery-ws' ? 'ws' : 'socketio', transport, clients, values)
-        : { ...await runCase({ emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload, ca: cert?.cert ?? null }), payloadBytes: payload.length, cookieBytes, tls: cert !== null }
+        : { ...await runCase(ownCase), payloadBytes: payload.length, cookieBytes, tls: cert !== null }
       process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, host: hostFacts() })}\n`)
     }
   }
@@ -224,7 +225,9 @@ async function runCase ({ emit, url, engine, transport, clients, broadcasts, war
     connectsPerSec: connected ? Math.round(connected.connected / (connected.connectMs / 1000)) : 0,
     rssPerClientBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssBeforeBytes) / Math.max(1, connected.connected)) : null,
     // The second half only: without the one-off growth of V8's young generation and malloc arenas.
-    rssPerClientSecondHalfBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssHalfBytes) / Math.max(1, connected.connected - connected.half)) : null,
+    rssPerClientSecondHalfBytes: connected
+      ? Math.round((connected.rssAfterBytes - connected.rssHalfBytes) / Math.max(1, connected.connected - connected.half))
+      : null,
     // The whole client process with N clients (after GC): beside Artillery's rssAtClientsBytes, fixed cost included.
     rssAtClientsBytes: connected ? connected.rssAfterBytes : null,
     // V8 heap per client (after gc): finer than RSS for what a field or a small object costs.

@@ -45,14 +45,20 @@ let feedCpuUs = 0
 for (let s = 0; s < simulators; s++) {
   const id = `sim${s}`
   metrics.observeSimulator({ id, clients, transport: 'websocket:70,polling:30' })
-  metrics.observeSample(id, { timeline: { t: 1, connected: clients, byTransport: { websocket: clients * 0.7, polling: clients * 0.3 }, connects: 1, disconnects: 0, errors: 0, messages }, health: { t: 1, loopDelayP50Ms: 1, loopDelayP99Ms: 12, loopDelayMaxMs: 20, elu: 0.3, cpuPct: 30, rssBytes: 2e8, heapUsedBytes: 1e8 } })
+  metrics.observeSample(id, {
+    timeline: { t: 1, connected: clients, byTransport: { websocket: clients * 0.7, polling: clients * 0.3 }, connects: 1, disconnects: 0, errors: 0, messages },
+    health: { t: 1, loopDelayP50Ms: 1, loopDelayP99Ms: 12, loopDelayMaxMs: 20, elu: 0.3, cpuPct: 30, rssBytes: 2e8, heapUsedBytes: 1e8 }
+  })
   const cpu = process.cpuUsage()
   for (const report of reports) metrics.observeMessage(id, report)
   const used = process.cpuUsage(cpu)
   feedCpuUs += used.user + used.system
 }
 metrics.observeRounds(/** @type {any} */ ([{ round: 1, count: messages, messages, missing: 0, relative: reports[0].relative, absolute: reports[0].absolute }]))
-metrics.observeServerSample(/** @type {any} */ ({ t: 1, connected: simulators * clients, byTransport: { websocket: simulators * clients * 0.7, polling: simulators * clients * 0.3 }, cpuPct: 80, rssBytes: 5e8, loopDelayP99Ms: 15 }))
+const swarm = simulators * clients
+metrics.observeServerSample(/** @type {any} */ ({
+  t: 1, connected: swarm, byTransport: { websocket: swarm * 0.7, polling: swarm * 0.3 }, cpuPct: 80, rssBytes: 5e8, loopDelayP99Ms: 15
+}))
 
 for (let i = 0; i < 20; i++) await metrics.registry.metrics() // warm up
 const cpu = process.cpuUsage()

@@ -84,7 +84,9 @@ await simulatorExit
 const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}')
 const message = result.messages?.[0]
 // Workers whose result did not reach the merge: every count of theirs is missing from the figures.
-const lostWorkers = (result.workers?.list ?? []).filter((/** @type {any} */ w) => w.died).map((/** @type {any} */ w) => ({ id: w.id, pid: w.pid, died: w.died }))
+/** @type {any[]} */
+const workerList = result.workers?.list ?? []
+const lostWorkers = workerList.filter((w) => w.died).map((w) => ({ id: w.id, pid: w.pid, died: w.died }))
 process.stdout.write(`${JSON.stringify({
   bench: 'scale',
   clients,

@@ -62,7 +62,15 @@ async function soak () {
       nextSampleMs += sampleMs
       const [srv, simSample] = await Promise.all([samplers.server.sample(), samplers.simulator.sample()])
       if (srv === null || simSample === null) throw new Error(`the ${srv === null ? 'server' : 'simulator'} exited during the soak`)
-      const line = { elapsedS: Math.round((Date.now() - startedAt) / 1000), serverRssBytes: srv.rssBytes, simulatorRssBytes: simSample.rssBytes, serverCpuPct: srv.cpuPct, simulatorCpuPct: simSample.cpuPct, serverTcpEstablished: srv.connected ?? -1, broadcasts }
+      const line = {
+        elapsedS: Math.round((Date.now() - startedAt) / 1000),
+        serverRssBytes: srv.rssBytes,
+        simulatorRssBytes: simSample.rssBytes,
+        serverCpuPct: srv.cpuPct,
+        simulatorCpuPct: simSample.cpuPct,
+        serverTcpEstablished: srv.connected ?? -1,
+        broadcasts
+      }
       samples.push(line)
       process.stdout.write(`${JSON.stringify(line)}\n`)
     }

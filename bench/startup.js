@@ -87,7 +87,8 @@ async function measureCli (dir, flag) {
 const stats = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
   const round1 = (/** @type {number} */ v) => Math.round(v * 10) / 10
-  return sorted.length === 0 ? null : { median: round1(sorted[Math.floor((sorted.length - 1) / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) }
+  if (sorted.length === 0) return null
+  return { median: round1(sorted[Math.floor((sorted.length - 1) / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) }
 }
 
 const httpServer = http.createServer()
@@ -113,7 +114,8 @@ for (let run = 0; run <= runs; run++) {
 }
 io.close()
 const loadAfter = os.loadavg()
-const context = { runs, loadAverage: { before: loadBefore.map((l) => Math.round(l * 100) / 100), after: loadAfter.map((l) => Math.round(l * 100) / 100) }, host: hostFacts() }
+const round2 = (/** @type {number[]} */ loads) => loads.map((l) => Math.round(l * 100) / 100)
+const context = { runs, loadAverage: { before: round2(loadBefore), after: round2(loadAfter) }, host: hostFacts() }
 for (const [dir, s] of samples) {
   const at = path.relative(process.cwd(), dir) || '.'
   process.stdout.write(`${JSON.stringify({

@@ -67,7 +67,11 @@ async function runCase (extra) {
 function stormFigures (result) {
   const d = result.distributions[0]
   const storms = d.clients.storms ?? []
-  const worst = (/** @type {string} */ key) => storms.some((/** @type {any} */ s) => s.backMs[key] === null) ? null : Math.max(...storms.map((/** @type {any} */ s) => s.backMs[key]))
+  /** @param {string} key @returns {number | null} the slowest storm's, null when one never came back */
+  const worst = (key) => {
+    const back = storms.map((/** @type {any} */ s) => s.backMs[key])
+    return back.includes(null) ? null : Math.max(...back)
+  }
   /** @type {Record<string, number>} */
   const failed = {}
   for (const s of storms) for (const [reason, n] of Object.entries(s.errors)) failed[reason] = (failed[reason] ?? 0) + /** @type {number} */ (n)

@@ -21,6 +21,7 @@ export const broadcastCommand = {
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('broadcast', args) }
     if (argv.run && !argv.redis) throw invalidOption('--run', 'needs --redis: the collector the simulators of that run report to')
+    if (argv.rounds.length === 0) throw invalidOption('--rounds', 'none is for `ioswarm run` (a test without a broadcaster); broadcast needs rounds such as 10x1000')
     const waitMs = argv.messageTimeoutMs + 5000
     const collector = argv.run ? await createCollector({ redisUrl: argv.redis }) : null
     const clock = collector ? await estimateClockOffset(() => collector.time(), { reference: 'redis' }) : null
@@ -43,7 +44,8 @@ export const broadcastCommand = {
         },
         onRoundEnd: collector
           ? async (round, sent) => {
-            const status = await waitForRound(collector, /** @type {string} */ (argv.run), { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: waitMs, signal: stop.signal })
+            const wanted = { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: waitMs, signal: stop.signal }
+            const status = await waitForRound(collector, /** @type {string} */ (argv.run), wanted)
             rounds.push({ round, result: status.round, complete: status.complete, simulators: status.simulators })
             if (!argv.quiet) process.stderr.write(`${formatRoundLine(round, status.round, status)}\n`)
           }

@@ -27,7 +27,9 @@ export async function emitterSender (redisUrl, template) {
   const redis = await connectRedis(redisUrl)
   /** @type {Promise<number>[]} */
   let published = []
-  const emitter = new Emitter({ publish: (/** @type {string} */ channel, /** @type {Buffer} */ message) => { published.push(redis.publish(channel, message)) } }, { key: ADAPTER_KEY })
+  /** @param {string} channel @param {Buffer} message */
+  const publish = (channel, message) => { published.push(redis.publish(channel, message)) }
+  const emitter = new Emitter({ publish }, { key: ADAPTER_KEY })
   return {
     async send (body) {
       const id = `${body.round}.${body.seq}`

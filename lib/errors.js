@@ -30,6 +30,8 @@ export const CODES = Object.freeze({
   INPUT: 'IOSWARM_ERR_INPUT',
   /** The address answers, with no Engine.IO at the path (HTTP 404 on polling and WebSocket): --url or --path is wrong. */
   NO_ENGINE_IO: 'IOSWARM_ERR_NO_ENGINE_IO',
+  /** Every client's --login failed: the swarm ends (runtime, exit 1) instead of waiting for clients that cannot come. */
+  LOGIN: 'IOSWARM_ERR_LOGIN',
   /** An emit's ack did not come within --ack-timeout (a count in results, never thrown). */
   ACK_TIMEOUT: 'IOSWARM_ERR_ACK_TIMEOUT'
 })

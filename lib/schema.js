@@ -188,6 +188,7 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * @property {RecorderInfo} [recorder]
  * @property {SimResult['churn']} [churn]
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {LoginReport} [logins] --login (or a scenario's login hook): each client's HTTP login before it connects
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
  */
 
@@ -202,10 +203,22 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  */
 
 /**
+ * The HTTP logins of a simulator's clients (simulator/sessions/login.js).
+ * @typedef {object} LoginReport
+ * @property {string} request what logged in: `POST /login` (--login), or `login hook`
+ * @property {number} attempts logins made (first ones, and again after a 401/403 refusal)
+ * @property {number} ok logins that succeeded (status below 400)
+ * @property {number} relogins logins made again after a reconnect was refused with HTTP 401/403
+ * @property {Record<string, number>} failed failed logins by reason: `HTTP 500`, `timeout`, `ECONNREFUSED` (bounded as reasons)
+ * @property {EncodedDelay} time request → answer of each successful login
+ */
+
+/**
  * The merge of every measure, field by field, checked against the shapes above by tsc: a field
  * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
  * the type check, and with one it reaches both merges and a run's result.json.
- * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule }}
+ * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule,
+ *   logins: { readonly [K in keyof LoginReport]: MergeRule } }}
  */
 export const MERGE_RULES = {
   clients: {
@@ -233,6 +246,7 @@ export const MERGE_RULES = {
   destinations: 'byUrl',
   sourceAddresses: 'byAddress',
   nodes: 'nodes',
+  logins: { request: 'first', attempts: 'sum', ok: 'sum', relogins: 'sum', failed: 'reasons', time: 'delay' },
   custom: 'custom'
 }
 
@@ -341,6 +355,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
  * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
  * @property {NodeReport} [nodes] --node-from: which node served whom
+ * @property {LoginReport} [logins] --login: the clients' HTTP logins
  * @property {WindowReport[]} [windows] --window: each window of this simulator (the newest MAX_WINDOWS)
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
  */
@@ -394,6 +409,9 @@ export const WINDOW_MERGE_RULES = {
  *   ackTime: emit → ack (--emit-ack), else null; timedOut: no ack within --ack-timeout; failed: the connection ended first
  * @property {{ calls: Record<string, number>, errors: Record<string, number>, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay } }} [hooks]
  *   --scenario: hook calls, errors thrown by hooks (by message), and the hooks' own emits (emitWithAck timed)
+ * @property {{ events: string[], sent: number, replied: number, timedOut: number, failed: number, reasons: Record<string, number>, time: EncodedDelay }} [replies]
+ *   emits whose answer is an event (--reply-event, a hook's emitAndWait): sent, replied (timed emit → reply), timed out (--ack-timeout),
+ *   failed (the namespace dropped or the run ended first); events: the reply events waited for (the first 10)
  */
 
 /**

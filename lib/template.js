@@ -33,6 +33,8 @@ const PLACEHOLDER = /^\{\{\s*([A-Za-z_][\w]*(?:\.[\w-]+)?)\s*\}\}/
  * @property {readonly string[]} names the placeholders allowed (without row.*)
  * @property {readonly string[] | null} [rowFields] the feeder's fields, when `{{row.FIELD}}` is allowed; null = no feeder
  * @property {boolean} [env] `{{env.NAME}}` is allowed
+ * @property {boolean} [login] `{{login.FIELD}}` (a field of the client's --login answer) is allowed; false: a simulator template
+ *   that could have it with --login (the error says so)
  */
 
 /**
@@ -41,7 +43,12 @@ const PLACEHOLDER = /^\{\{\s*([A-Za-z_][\w]*(?:\.[\w-]+)?)\s*\}\}/
  * @param {TemplateRules} rules
  */
 function checkName (name, rules) {
-  const allowed = [...rules.names.map((p) => `{{${p}}}`), ...(rules.rowFields === undefined ? [] : ['{{row.FIELD}}']), ...(rules.env ? ['{{env.NAME}}'] : [])].join(' ')
+  const allowed = [...rules.names.map((p) => `{{${p}}}`), ...(rules.rowFields === undefined ? [] : ['{{row.FIELD}}']), ...(rules.env ? ['{{env.NAME}}'] : []),
+    ...(rules.login ? ['{{login.FIELD}}'] : [])].join(' ')
+  if (name.startsWith('login.') && rules.login !== undefined) {
+    if (!rules.login) throw invalidOption(rules.flag, `has a placeholder {{${name}}}, which needs --login (or a --scenario with a login hook)${rules.names.length ? `: use ${allowed}` : ''}`)
+    return
+  }
   if (name.startsWith('env.')) {
     if (!rules.env) throw invalidOption(rules.flag, `has a placeholder {{${name}}}, but the environment is not read here: use ${allowed}`)
     if (!/^env\.[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw invalidOption(rules.flag, `has {{${name}}}: an environment variable's name is letters, digits and _`)

@@ -33,3 +33,21 @@ export function formatWindowLine (w) {
     `; simulator loop p99 ≤ ${formatMs(w.health.loopDelayP99MaxMs)}${w.health.saturatedSeconds ? `, SATURATED ${w.health.saturatedSeconds}s` : ''}` +
     (w.simulators > 1 ? ` (${w.simulators} simulators)` : '')
 }
+
+/**
+ * The window with the highest value of a figure (null where a window has none), as
+ * thresholds name it: a threshold that fails in one window says which.
+ * @template {{ startAt: number, endAt: number }} W
+ * @param {W[] | undefined} windows
+ * @param {(window: W) => number | null} pick
+ * @returns {{ value: number, window: W } | null} null: no window has the figure
+ */
+export function worstWindow (windows, pick) {
+  /** @type {{ value: number, window: W } | null} */
+  let worst = null
+  for (const window of windows ?? []) {
+    const value = pick(window)
+    if (value !== null && (worst === null || value > worst.value)) worst = { value, window }
+  }
+  return worst
+}

@@ -129,3 +129,31 @@ export function samplesCsv (distributions) {
 export function reasonsCsv (distributions) {
   return csv(['distribution', 'kind', 'reason', 'count'], distributions.flatMap((d) => reasonRows(d.clients).map((r) => [d.name, r.kind, r.reason, r.count])))
 }
+
+/**
+ * A window's fields as flat columns: nested records joined with '_' (clients_connected,
+ * relative_p99, emits_ackTime_p99), so a figure added to a window (lib/schema.js
+ * WINDOW_MERGE_RULES) becomes a column with no change here.
+ * @param {Record<string, unknown>} row
+ * @param {string} [prefix]
+ * @returns {[string, unknown][]}
+ */
+function flatten (row, prefix = '') {
+  return Object.entries(row).flatMap(([key, value]) => (value !== null && typeof value === 'object'
+    ? flatten(/** @type {Record<string, unknown>} */ (value), `${prefix}${key}_`)
+    : [[`${prefix}${key}`, value]]))
+}
+
+/**
+ * One row per window per distribution (a run without rounds): its interval (epoch ms and UTC)
+ * and every figure of the window, merged over the simulators; delays in ms.
+ * @param {DistributionResult[]} distributions
+ * @returns {string}
+ */
+export function windowsCsv (distributions) {
+  const rows = distributions.flatMap((d) => (d.windows ?? []).map((w) => ({ distribution: d.name, start_utc: new Date(w.startAt).toISOString(), cells: new Map(flatten(w)) })))
+  /** @type {string[]} */
+  const columns = []
+  for (const row of rows) for (const key of row.cells.keys()) if (!columns.includes(key)) columns.push(key)
+  return csv(['distribution', 'start_utc', ...columns], rows.map((row) => [row.distribution, row.start_utc, ...columns.map((c) => row.cells.get(c))]))
+}

@@ -10,14 +10,16 @@ export { createIpcWriter, attachIpcReader } from './ipc.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
 export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'
 export { finalReportOf, measuresOf, mergeSimMeasures } from './measures.js'
-export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv } from './csv.js'
+export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, windowsCsv } from './csv.js'
 export { buildReport, buildCompareReport, buildCapacityReport } from './report/index.js'
 export { formatRunSummary, formatThresholds } from './summary.js'
-export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatNamespaces, formatScenario } from './scenario-format.js'
+export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEventLines, formatNamespaces, formatScenario } from './scenario-format.js'
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { formatNodes } from './nodes.js'
+export { formatLogins } from './logins.js'
 export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, worstRoundDelay, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
+export { followWindows } from './windows.js'
 
 /**
  * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,

@@ -6,6 +6,7 @@
  */
 import { MAX_CUSTOM_NAMES } from '../lib/custom.js'
 import { formatCounts, formatMs, plain, table } from '../lib/format.js'
+import { mergeEncoded, summarize } from '../lib/histogram.js'
 import { roomLabel } from './deliveries.js'
 import { ackTimeOf } from './scenario.js'
 
@@ -86,6 +87,11 @@ export function formatScenario (scenario) {
     lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}; ack time ${times(e.ackTime)}`)
     lines.push(errors > 0 ? `HOOK ERRORS ${errors}: ${reasons(hooks.errors)}` : 'hook errors: none')
   }
+  const r = scenario.replies
+  if (r) {
+    lines.push(`replies (${r.events.map(plain).join(', ') || '-'}, events instead of acks): sent ${r.sent}, replied ${r.replied}, timed out ${r.timedOut}, ` +
+      `failed ${r.failed}${r.failed ? ` (${reasons(r.reasons)})` : ''}; reply time ${times(r.time)}`)
+  }
   if ((emits?.ackTime?.count ?? 0) > 0 && (hooks?.emits.ackTime.count ?? 0) > 0) {
     const all = ackTimeOf(scenario)
     lines.push(`every ack (emits and hooks' emitWithAck): ${all?.count} acks, ${times(all)}`)
@@ -133,4 +139,46 @@ export function formatCustom (custom) {
     lines.push(`CUSTOM FIGURES REFUSED: ${custom.refused} records of names past the first ${MAX_CUSTOM_NAMES} (${custom.refusedNames.map(plain).join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''})`)
   }
   return lines
+}
+
+/**
+ * One line per (namespace, event) of what arrived: messages, deliveries, missing, wrong and
+ * second copies, echoes, relative and absolute delays from merged histograms; the kept
+ * messages and the older ones folded into rollups together. What a run of the app's own
+ * traffic (a chat: thousands of lines) prints instead of a row per line.
+ * @param {import('../lib/schema.js').MessageReport[]} messages
+ * @param {import('../lib/schema.js').MessageRollup[]} rollups
+ * @returns {string[]}
+ */
+export function formatEventLines (messages, rollups) {
+  /** @type {Map<string, { namespace: string, event: string, messages: number, received: number, expected: number, missing: number, misdelivered: number, duplicates: number, echo: number, relative: string[], absolute: string[] }>} */
+  const byEvent = new Map()
+  /** @param {string} namespace @param {string} event */
+  const of = (namespace, event) => {
+    const key = `${namespace}\u0000${event}`
+    let e = byEvent.get(key)
+    if (e === undefined) byEvent.set(key, (e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }))
+    return e
+  }
+  const add = (/** @type {ReturnType<typeof of>} */ e, /** @type {import('../lib/schema.js').MessageRollup | import('../lib/schema.js').MessageReport} */ m, /** @type {number} */ n) => {
+    e.messages += n
+    e.received += m.received
+    e.expected += m.expected
+    e.missing += m.missing
+    e.misdelivered += m.misdelivered ?? 0
+    e.duplicates += m.duplicates
+    e.echo += m.echo ?? 0
+    e.relative.push(m.relative.histogram)
+    if (m.absolute) e.absolute.push(m.absolute.histogram)
+  }
+  for (const m of messages) add(of(m.namespace ?? '/', m.event), m, 1)
+  // A rollup has no namespace: its messages count under the first namespace that had its event.
+  for (const g of rollups) add([...byEvent.values()].find((e) => e.event === g.event) ?? of('/', g.event), g, g.messages)
+  return [...byEvent.values()].map((e) => {
+    const rel = summarize(mergeEncoded(e.relative))
+    const abs = summarize(mergeEncoded(e.absolute))
+    const faults = [e.misdelivered ? `MISDELIVERED ${e.misdelivered}` : '', e.duplicates ? `DUPLICATED ${e.duplicates}` : '', e.echo ? `echo ${e.echo}` : ''].filter(Boolean)
+    return `event ${plain(e.event)}${e.namespace === '/' ? '' : ` (${plain(e.namespace)})`}: ${e.messages} messages, received ${e.received}/${e.expected}, missing ${e.missing}` +
+      `${faults.length ? `, ${faults.join(', ')}` : ''}; relative ${times(rel)}${abs.count > 0 ? `; absolute ${times(abs)}` : ''}`
+  })
 }

@@ -56,6 +56,7 @@ export function mergeScenarioReports (reports) {
   const joins = list.flatMap((r) => (r.joins ? [r.joins] : []))
   const emits = list.flatMap((r) => (r.emits ? [r.emits] : []))
   const hooks = list.flatMap((r) => (r.hooks ? [r.hooks] : []))
+  const replies = list.flatMap((r) => (r.replies ? [r.replies] : []))
   /** @type {ScenarioReport} */
   const merged = {}
   if (joins.length > 0) {
@@ -94,6 +95,17 @@ export function mergeScenarioReports (reports) {
         failed: sum(hookEmits, (e) => e?.failed),
         ackTime: mergeEncodedDelays(hookEmits.map((e) => e?.ackTime))
       }
+    }
+  }
+  if (replies.length > 0) {
+    merged.replies = {
+      events: [...new Set(replies.flatMap((r) => r.events ?? []))].slice(0, 10),
+      sent: sum(replies, (r) => r.sent),
+      replied: sum(replies, (r) => r.replied),
+      timedOut: sum(replies, (r) => r.timedOut),
+      failed: sum(replies, (r) => r.failed),
+      reasons: mergeReasonCounts(replies.map((r) => r.reasons)),
+      time: mergeEncodedDelays(replies.map((r) => r.time))
     }
   }
   return merged
@@ -151,8 +163,9 @@ export function mergeNamespaceCounts (lists) {
  */
 export function scenarioNumbers (scenario) {
   const bare = (/** @type {EncodedDelay | null | undefined} */ d) => d && summaryOnly(d)
-  const { joins, emits, hooks } = scenario
+  const { joins, emits, hooks, replies } = scenario
   return {
+    ...(replies ? { replies: { ...replies, time: bare(replies.time) } } : {}),
     ...(joins ? { joins: { ...joins, time: bare(joins.time) } } : {}),
     ...(emits ? { emits: { ...emits, ackTime: bare(emits.ackTime) } } : {}),
     ...(hooks ? { hooks: { ...hooks, emits: { ...hooks.emits, ackTime: bare(hooks.emits.ackTime) } } } : {})

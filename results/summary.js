@@ -8,6 +8,7 @@ import { formatBusy, formatMs, formatAvalanche, formatStorm, formatTlsBeside, pl
 import { deliveryFaults } from './deliveries.js'
 import { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatNamespaces, formatScenario } from './scenario-format.js'
 import { formatNodes } from './nodes.js'
+import { formatLogins } from './logins.js'
 import { scenarioNumbers } from './scenario.js'
 
 export { plain }
@@ -137,7 +138,7 @@ export function formatRunSummary (result) {
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))
-    lines.push(...formatNodes(d.nodes))
+    lines.push(...formatNodes(d.nodes), ...formatLogins(d.measured?.logins))
     for (const s of d.clients.storms ?? []) lines.push(`${plain(s.simulator)}: ${formatStorm(s)}`)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))

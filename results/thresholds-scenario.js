@@ -1,10 +1,11 @@
 /**
  * The thresholds of application scenarios (issue 14): wrong and second copies of messages,
- * emit → ack times, emits that timed out, joins that failed. Measured over a RunResult as
+ * emit → ack times, emits that timed out, joins that failed, emit → reply event times (--reply-event). Measured over a RunResult as
  * thresholds.js measures the others: totals over every distribution, delays the worst
  * distribution's (merged over its simulators), no data = the threshold fails.
  */
 import { formatMs } from '../lib/format.js'
+import { windowLabel, worstWindow } from '../lib/windows.js'
 import { deliveryFaults } from './deliveries.js'
 import { ackTimeOf, emitCounts } from './scenario.js'
 
@@ -24,7 +25,12 @@ export const SCENARIO_METRICS = Object.freeze({
     describe: `emit → ack time ${p} (--emit --emit-ack and a scenario's emitWithAck, merged over a distribution's simulators), worst distribution`
   }])),
   'ack.timeouts': { kind: /** @type {const} */ ('share'), describe: 'emits whose ack never came within --ack-timeout, total (count, or % of the emits sent)' },
-  'join.failed': { kind: /** @type {const} */ ('share'), describe: '--join emits refused by the server or cut by a disconnect, total (count, or % of the joins sent)' }
+  'join.failed': { kind: /** @type {const} */ ('share'), describe: '--join emits refused by the server or cut by a disconnect, total (count, or % of the joins sent)' },
+  ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`reply.${p}`, {
+    kind: /** @type {const} */ ('delay'),
+    describe: `emit → reply event time ${p} (--reply-event, a scenario's emitAndWait, merged over a distribution's simulators), worst distribution`
+  }])),
+  'reply.timeouts': { kind: /** @type {const} */ ('share'), describe: 'emits whose reply event never came within --ack-timeout, total (count, or % of the emits that waited)' }
 })
 
 /**
@@ -37,6 +43,8 @@ export function measureScenario (result, metric, unit) {
   if (metric === 'misdelivered' || metric === 'duplicated' || metric === 'echo') return measureFaults(result, metric, unit)
   if (metric === 'ack.timeouts') return measureTimeouts(result, unit)
   if (metric === 'join.failed') return measureJoins(result, unit)
+  if (metric === 'reply.timeouts') return measureReplyTimeouts(result, unit)
+  if (metric.startsWith('reply.')) return measureReply(result, metric)
   return measureAck(result, metric)
 }
 
@@ -109,9 +117,44 @@ function measureAck (result, metric) {
   for (const d of result.distributions) {
     const ack = ackTimeOf(d.scenario)
     if (ack && (worst === null || ack[stat] > worst.value)) worst = { value: ack[stat], where: d.name, count: ack.count }
+    // Without rounds, in windows: the worst window, named (a window holds its own acks only).
+    const inWindow = worstWindow(d.windows, (w) => (w.emits.ackTime.count === 0 ? null : w.emits.ackTime[stat]))
+    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) {
+      worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}`, count: inWindow.window.emits.ackTime.count }
+    }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (no emit was acked: --emit with --emit-ack, or a scenario's emitWithAck)` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} acks)` }
+}
+
+/**
+ * @param {RunResult} result
+ * @param {'ms' | '%' | 'count'} unit
+ */
+function measureReplyTimeouts (result, unit) {
+  const replies = result.distributions.flatMap((d) => (d.scenario?.replies ? [d.scenario.replies] : []))
+  const sent = replies.reduce((s, r) => s + r.sent, 0)
+  if (sent === 0) return { value: null, actual: 'reply.timeouts: no data (no emit waited for a reply event: --reply-event, emitAndWait)' }
+  const timedOut = replies.reduce((s, r) => s + r.timedOut, 0)
+  return shareOf(timedOut, sent, unit, `reply.timeouts ${timedOut} of ${sent} emits that waited`)
+}
+
+/**
+ * The worst distribution's emit → reply percentile.
+ * @param {RunResult} result
+ * @param {string} metric reply.p50 … reply.max
+ * @returns {Measure}
+ */
+function measureReply (result, metric) {
+  const stat = /** @type {'p50' | 'p90' | 'p99' | 'max'} */ (metric.slice(6))
+  /** @type {{ value: number, where: string, count: number } | null} */
+  let worst = null
+  for (const d of result.distributions) {
+    const time = d.scenario?.replies?.time
+    if (time && time.count > 0 && (worst === null || time[stat] > worst.value)) worst = { value: time[stat], where: d.name, count: time.count }
+  }
+  if (!worst) return { value: null, actual: `${metric}: no data (no reply event came: --reply-event, or a scenario's emitAndWait)` }
+  return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} replies)` }
 }
 
 /** @param {number} pct */

@@ -18,6 +18,8 @@
  * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
+ * | reply.p50 … reply.max          | emit → reply event (--reply-event, emitAndWait), worst dist. | ms, s                |
+ * | reply.timeouts                 | emits whose reply event never came within --ack-timeout      | count, % of sent     |
  * | nodes.imbalance                | --node-from: fullest ÷ emptiest node at the end, worst dist. | ratio (1.5)          |
  * | custom.NAME.p50 … .max, .mean  | a scenario's ctx.timing(NAME, ms), worst distribution        | ms, s                |
  * | custom.NAME.count              | a ctx.count(NAME, n) total, or the number of NAME's timings  | count                |
@@ -26,6 +28,7 @@
  */
 import { invalidOption } from '../lib/errors.js'
 import { formatMs } from '../lib/format.js'
+import { windowLabel, worstWindow } from '../lib/windows.js'
 import { SCENARIO_METRICS, formatPct, measureScenario } from './thresholds-scenario.js'
 import { missedDeliveries } from './deliveries.js'
 import { measureImbalance } from './nodes.js'
@@ -207,6 +210,9 @@ function measureDelay (result, metric) {
     const total = d.rounds.length === 0 ? d.deliveries?.total : undefined
     const value = total && stat !== 'avg' ? roundValue({ ...total, avgOfAverages: { relativeMs: 0, absoluteMs: null } }, stat, absolute) : null
     if (value !== null && (worst === null || value > worst.value)) worst = { value, where: `all messages, ${d.name}` }
+    // Without rounds, in windows: the worst window, named.
+    const inWindow = stat === 'avg' ? null : worstWindow(d.windows, (w) => (absolute ? w.absolute : w.relative).count === 0 ? null : (absolute ? w.absolute : w.relative)[/** @type {'p50'} */ (stat)])
+    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}` }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (${absolute ? 'no message with sentAt arrived' : 'no message arrived'})` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where})` }

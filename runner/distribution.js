@@ -5,7 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
-import { attachIpcReader, buildDistribution, formatRoundLine, waitForRound } from '../results/index.js'
+import { formatWindowLine } from '../lib/windows.js'
+import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, waitForRound } from '../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { simulatorEnv } from './options.js'
@@ -50,20 +51,16 @@ export async function runDistribution (ctx, distribution, hooks) {
   const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector)) : []
   const sampling = sampleServer(ctx)
   const watcher = watchStale({ collector, runId, name: distribution.name, log })
+  // Without rounds: each window merged over the simulators and printed as it closes.
+  const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow: (row) => log(`${distribution.name}: ${formatWindowLine(row)}`) }) : null
   try {
     log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}, ramp ${Math.round(ctx.rampMs / 100) / 10} s`)
     await waitForClients(ctx, distribution, children, hooks)
-    log(`${distribution.name}: broadcasting ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
-    await runBroadcast({ url: ctx.url, token: ctx.token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via, rooms: options.rooms, namespaces: options.namespaces }, {
-      signal: hooks.signal,
-      onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
-      onRoundEnd: async (round, sent) => {
-        const status = await waitForRound(collector, runId, { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
-        log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
-      }
-    })
+    if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks)
+    else await broadcastRounds(ctx, distribution, hooks)
   } catch (error) {
     await metering?.stop()
+    await windows?.finish().catch(() => {})
     throw error
   } finally {
     sampling.stop()
@@ -73,12 +70,13 @@ export async function runDistribution (ctx, distribution, hooks) {
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
+  const windowRows = await windows?.finish()
   // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
   const [{ messages, rounds, deliveries }, samples, finals, simulatorList] = await Promise.all([
     collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
-  return buildDistribution({
+  const result = buildDistribution({
     name: distribution.name,
     simulators: distribution.simulators + options.expectSimulators,
     clientsPerSimulator: distribution.clients,
@@ -91,6 +89,39 @@ export async function runDistribution (ctx, distribution, hooks) {
     simulatorList,
     deliveries
   })
+  return windowRows ? { ...result, windows: windowRows } : result
+}
+
+/**
+ * Broadcasts the run's rounds, waiting after each for every simulator's reports of it.
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ * @param {Distribution} distribution
+ * @param {RunHooks} hooks
+ */
+async function broadcastRounds ({ options, collector, runId, url, token }, distribution, hooks) {
+  const log = hooks.log ?? (() => {})
+  log(`${distribution.name}: broadcasting ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
+  await runBroadcast({ url, token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via, rooms: options.rooms, namespaces: options.namespaces }, {
+    signal: hooks.signal,
+    onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
+    onRoundEnd: async (round, sent) => {
+      const status = await waitForRound(collector, runId, { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
+      log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
+    }
+  })
+}
+
+/**
+ * Without rounds: holds the clients for --duration (or until the signal), while the app's own
+ * traffic and the clients' emits run and the windows are printed as they close.
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ * @param {Distribution} distribution
+ * @param {RunHooks} hooks
+ */
+async function holdWithoutRounds ({ options }, distribution, hooks) {
+  const durationMs = /** @type {number} */ (options.durationMs)
+  hooks.log?.(`${distribution.name}: holding ${durationMs / 1000} s without rounds, in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`)
+  await sleep(durationMs, undefined, { signal: hooks.signal }).catch(() => {})
 }
 
 /**

@@ -28,6 +28,8 @@ export async function runTest (input, hooks = {}) {
   const options = normalizeRunOptions(input)
   const log = hooks.log ?? (() => {})
   const runId = options.runId ?? newRunId()
+  // The first line says where the load comes from when no broadcaster runs.
+  if (options.rounds.length === 0) log(trafficLine(options))
   // Before any process starts: the local simulators and the reference server together.
   for (const warning of checkRunPreflight(options, hooks.limits ?? readLimits())) log(`warning: ${warning}`)
   const startedAt = Date.now()
@@ -101,6 +103,17 @@ export async function runTest (input, hooks = {}) {
 }
 
 /**
+ * The first line of a run without rounds: no broadcaster, what the load is, and why (--rounds
+ * none, or --target without --token).
+ * @param {import('./options.js').RunOptions} options
+ */
+export function trafficLine (options) {
+  const why = options.roundsImplied ? '--target without --token' : '--rounds none'
+  return `no broadcaster (${why}): the load is the clients' own --emit/--scenario traffic and whatever the app sends by itself; ` +
+    `held ${/** @type {number} */ (options.durationMs) / 1000} s after the ramp, results in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`
+}
+
+/**
  * The options as recorded in result.json: no token, no Redis password.
  * @param {import('./options.js').RunOptions} options
  */
@@ -109,7 +122,9 @@ function publicOptions (options) {
     target: options.target,
     distributions: options.distributions.map((d) => d.name).join(','),
     expectSimulators: options.expectSimulators,
-    rounds: formatRounds(options.rounds),
+    rounds: options.rounds.length === 0 ? 'none' : formatRounds(options.rounds),
+    durationMs: options.durationMs,
+    windowMs: options.windowMs,
     protocol: options.protocol,
     transport: options.transport,
     engine: options.engine,

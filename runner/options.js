@@ -36,6 +36,35 @@ export function parseDistributions (value) {
   })
 }
 
+/** A run's windows without --window: 10 s. */
+export const DEFAULT_WINDOW_MS = 10000
+
+/**
+ * The run's traffic source: its rounds (none: []), and without rounds its --duration and
+ * --window. `run --target URL` with neither --token nor --rounds means none (`implied`: the
+ * run says so on its first line).
+ * @param {Record<string, any>} input raw values: was --rounds given?
+ * @param {Record<string, any>} o parsed values
+ * @param {string | null} target
+ * @returns {{ rounds: import('../lib/options.js').Round[], implied: boolean, durationMs: number | null, windowMs: number | null }}
+ */
+export function trafficSource (input, o, target) {
+  const given = input.rounds !== undefined && input.rounds !== null
+  const implied = !given && target !== null && !o.token
+  const rounds = implied ? [] : /** @type {import('../lib/options.js').Round[]} */ (o.rounds)
+  const durationMs = /** @type {number | null} */ (o.durationMs ?? null)
+  const windowGiven = /** @type {number | null} */ (o.windowMs ?? null)
+  if (rounds.length > 0) {
+    if (durationMs !== null) throw invalidOption('--duration', 'holds a run without rounds (--rounds none); with --rounds the run lasts as long as its rounds')
+    if (windowGiven !== null) throw invalidOption('--window', 'is for a run without rounds (--rounds none): with --rounds, each round is a row')
+    return { rounds, implied, durationMs: null, windowMs: null }
+  }
+  if (durationMs === null) throw invalidOption('--duration', `is required without rounds${implied ? ' (--target without --token: no broadcaster)' : ''}: how long to hold the clients after the ramp, such as 5m`)
+  const windowMs = windowGiven ?? Math.min(DEFAULT_WINDOW_MS, durationMs)
+  if (windowMs > durationMs) throw invalidOption('--window', `${windowMs / 1000}s is longer than --duration ${durationMs / 1000}s: not one window would end`)
+  return { rounds, implied, durationMs, windowMs }
+}
+
 /** Where a run's simulators find the reference server's --auth-token (their --auth reads it). */
 export const AUTH_TOKEN_VARIABLE = 'IOSWARM_AUTH_TOKEN'
 
@@ -60,7 +89,8 @@ export function normalizeRunOptions (input) {
   if (o.expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
   if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
   const target = o.target ? parseHttpUrl(o.target, '--target') : null
-  if (target && !o.token) throw invalidOption('--token', 'is required with --target: the broadcast token of that server')
+  const traffic = trafficSource(input, o, target)
+  if (target && !o.token && traffic.rounds.length > 0) throw invalidOption('--token', 'is required with --target and --rounds: the broadcast token of that server (or --rounds none: no broadcaster)')
   if (o.authToken !== null && target) throw invalidOption('--auth-token', 'is for the reference server that run starts; with --target, your server checks its own tokens (give the simulators theirs with --auth, --query or --header)')
   if (o.restartServerAt.length > 0 && target) throw invalidOption('--restart-server-at', 'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
   if (o.via === 'socket' && input.protocol === 'websocket') throw invalidOption('--via', 'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')
@@ -68,7 +98,7 @@ export function normalizeRunOptions (input) {
   // What every local simulator gets: the simulate options given to run, checked now by the
   // simulator's own normaliser (the URL and ramp are known once the server is up).
   /** @type {Record<string, unknown>} */
-  const simulatorInput = { ...pickPassOn(input), maxPayload: simulatorPayloadLimit(input.maxPayload, o.size) }
+  const simulatorInput = { ...pickPassOn(input), maxPayload: simulatorPayloadLimit(input.maxPayload, o.size), ...(traffic.windowMs === null ? {} : { window: `${traffic.windowMs}ms` }) }
   // The reference server wants a token and the clients were given no identity: they bring it,
   // read from their environment (AUTH_TOKEN_VARIABLE), never from a command line or a result file.
   if (o.authToken !== null && ['auth', 'query', 'header', 'scenario'].every((k) => simulatorInput[/** @type {keyof typeof simulatorInput} */ (k)] === undefined)) {
@@ -77,7 +107,7 @@ export function normalizeRunOptions (input) {
   }
   const simulator = normalizeSimOptions({ ...simulatorInput, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
   const [event] = simulator.events
-  if (event === '*') throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
+  if (event === '*' && traffic.rounds.length > 0) throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
   return {
     target,
     token: o.token ? String(o.token) : null,
@@ -85,7 +115,10 @@ export function normalizeRunOptions (input) {
     ...appTargets(simulatorInput),
     distributions,
     expectSimulators: o.expectSimulators,
-    rounds: /** @type {import('../lib/options.js').Round[]} */ (o.rounds),
+    rounds: traffic.rounds,
+    roundsImplied: traffic.implied,
+    durationMs: traffic.durationMs,
+    windowMs: traffic.windowMs,
     simulatorInput,
     protocol: simulator.protocol,
     transport: formatTransportMix(simulator.transport),

@@ -1,10 +1,11 @@
 /**
- * Writes a run's files: result.json, messages.csv, deliveries.csv, samples.csv, reasons.csv and report.html.
+ * Writes a run's files: result.json, messages.csv, deliveries.csv, samples.csv, reasons.csv, windows.csv (a run
+ * without rounds) and report.html.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { buildReport, deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv } from '../results/index.js'
+import { buildReport, deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, windowsCsv } from '../results/index.js'
 
 /**
  * @param {string} dir
@@ -18,7 +19,8 @@ export async function writeRunFiles (dir, result) {
     deliveries: path.join(dir, 'deliveries.csv'),
     samples: path.join(dir, 'samples.csv'),
     reasons: path.join(dir, 'reasons.csv'),
-    report: path.join(dir, 'report.html')
+    report: path.join(dir, 'report.html'),
+    ...(result.distributions.some((d) => d.windows) ? { windows: path.join(dir, 'windows.csv') } : {})
   }
   try {
     await mkdir(dir, { recursive: true })
@@ -27,6 +29,7 @@ export async function writeRunFiles (dir, result) {
     await writeFile(files.deliveries, deliveriesCsv(result.distributions))
     await writeFile(files.samples, samplesCsv(result.distributions))
     await writeFile(files.reasons, reasonsCsv(result.distributions))
+    if (files.windows) await writeFile(files.windows, windowsCsv(result.distributions))
     await writeFile(files.report, buildReport(result, { generatedAt: Date.now() }))
   } catch (error) {
     throw new IoswarmError(CODES.INPUT, `cannot write the results to ${dir}: ${/** @type {Error} */ (error).message}`, { cause: error })

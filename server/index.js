@@ -95,7 +95,9 @@ export async function startServer (options = {}, hooks = {}) {
   const stats = () => ({ ...sampler.sample(), ...connections.counts(), app: app.counts() })
   // Its own sampler: GET /stats covers the time since the previous GET, the hook one second.
   const hookSampler = hooks.onSample ? createProcessSampler() : undefined
-  const sampleTimer = hookSampler && setInterval(() => hooks.onSample?.({ ...hookSampler.sample(), ...connections.counts(), app: app.counts() }), hooks.sampleIntervalMs ?? 1000)
+  const sampleTimer = hookSampler && setInterval(() => {
+    hooks.onSample?.({ ...hookSampler.sample(), ...connections.counts(), app: app.counts() })
+  }, hooks.sampleIntervalMs ?? 1000)
   serveAdmin(io, token, broadcast, limiter)
 
   httpServer.on('request', (req, res) => {

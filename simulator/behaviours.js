@@ -49,8 +49,9 @@ export function compileBehaviours (options, identities) {
  * @param {import('./identity.js').Identities} context.identities
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
+ * @param {import('./replies.js').Replies} context.replies replies that come as events (--reply-event)
  */
-export function createBehaviours ({ options, identities, deliveries, emitting }) {
+export function createBehaviours ({ options, identities, deliveries, emitting, replies }) {
   const { join, emit } = compileBehaviours(options, identities)
   const placeholders = emit?.args?.placeholders ?? []
   const stampId = !placeholders.includes('id')
@@ -157,7 +158,9 @@ export function createBehaviours ({ options, identities, deliveries, emitting })
       if (stampSentAt) setSentAt(stamped, sentAt)
       args = [stamped, ...args.slice(1)]
     }
-    emitting.send(i, 0, tpl.event, args, emits, options.emitAck ? { onAck: noop } : undefined)
+    const ack = options.emitAck ? { onAck: noop } : undefined
+    if (options.replyEvent) replies.wait(i, 0, tpl.event, args, emits, { replyEvent: options.replyEvent, match: options.replyMatch, onReply: noop, ...ack })
+    else emitting.send(i, 0, tpl.event, args, emits, ack)
   }
 
   return {

@@ -94,6 +94,8 @@ export function createDestinationPool (engine, options, urls, clients, events, s
     close: async () => { await Promise.all(pools.map((p) => p.close())) },
     agent: () => pools[0].agent(),
     cookieOf: (i, name) => pools[i % pools.length].cookieOf?.(i, name) ?? null,
+    addCookies: (i, cookies) => pools[i % pools.length].addCookies?.(i, cookies),
+    jarOf: (i) => pools[i % pools.length].jarOf?.(i) ?? null,
     destinations: () => counts.map((c) => ({ ...c })),
     sourcePorts: () => ports.flatMap((p) => (p ? [p] : [])),
     sourceAddresses: () => sumByAddress(ports.flatMap((p) => (p ? p.stats() : [])))

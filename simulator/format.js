@@ -7,7 +7,7 @@ import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { certificateHint } from '../lib/tls.js'
-import { formatCopies, formatEcho, formatCustom, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
+import { formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -64,6 +64,7 @@ export function formatSimSummary (r) {
       ? formatAvalanche(c.target, c.acceptTime, c.connectTime, c.errors, c.tlsTime)
       : `connect time: p50 ${formatMs(c.connectTime.p50)}, p99 ${formatMs(c.connectTime.p99)}, max ${formatMs(c.connectTime.max)}${formatTlsBeside(c.tlsTime)}` +
         `${c.acceptTime ? `; handshake accepted (Engine.IO open) p99 ${formatMs(c.acceptTime.p99)}` : ''}`,
+    ...formatLogins(r.logins),
     `connect errors: ${formatCounts(c.errors)}`,
     `disconnects: ${formatCounts(c.disconnects)}`
   ]
@@ -88,8 +89,15 @@ export function formatSimSummary (r) {
     lines.push(`churn: ${r.churn.sessionsClosed} sessions closed at the end of their lifetime (${minMs === maxMs ? formatMs(minMs) : `${formatMs(minMs)}..${formatMs(maxMs)}`}) and reopened: ${r.churn.perSecond} connects and as many disconnects per second`)
   }
   const hint = unmeasuredHint(r)
-  if (r.messages.length === 0) {
+  // ioswarm's broadcasts (each of a round) get a row each; the app's own traffic (a chat's
+  // thousands of lines, a feed) a line per event, its messages merged.
+  const ownTraffic = r.messages.some((m) => m.round === null) || (r.messageRollups ?? []).some((g) => g.round === null)
+  if (r.messages.length === 0 && !ownTraffic) {
     lines.push(`messages: none received${hint ? `. ${hint}` : ''}`)
+  } else if (ownTraffic) {
+    const total = r.messages.length + (r.messageRollups ?? []).reduce((n, g) => n + g.messages, 0)
+    lines.push('', `${total} messages by event (every line merged: --json has the newest ${r.messages.length} one by one):`,
+      ...formatEventLines(r.messages, r.messageRollups ?? []))
   } else {
     const rows = r.messages.slice(0, MAX_MESSAGE_ROWS).map((m) => [
       m.id.length > 24 ? `${m.id.slice(0, 23)}…` : m.id, m.received, m.missing,
@@ -104,7 +112,7 @@ export function formatSimSummary (r) {
     lines.push('floor: CPU this simulator spent from a message\'s first receipt to its last expected one; busy: that share of the wall time ' +
       '(near 100 %: the simulator may have made the spread)')
   }
-  for (const g of r.messageRollups ?? []) {
+  for (const g of ownTraffic ? [] : r.messageRollups ?? []) {
     lines.push(`rolled up (older than the newest ${r.recorder?.keepClosed} messages): ${g.event}${g.round === null ? '' : ` round ${g.round}`}: ` +
       `${g.messages} messages, received ${g.received}, missing ${g.missing}, rel p50 ${formatMs(g.relative.p50)}, p99 ${formatMs(g.relative.p99)}, max ${formatMs(g.relative.max)}`)
   }

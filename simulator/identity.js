@@ -2,7 +2,7 @@
  * Who each client is: its handshake auth, query and headers and its room, rendered from the
  * templates of --auth, --query, --header and --room (or --rooms) for client `i`, whose index
  * in the whole run is `clientOffset + i` ({{i}}; feeder row `{{i}} mod rows`; {{env.NAME}}
- * the simulator's environment). Checked when
+ * the simulator's environment; {{login.FIELD}} a field of the client's --login answer). Checked when
  * the options are normalised (every placeholder known, every feeder field present), rendered
  * at each connection attempt: nothing is kept per client.
  */
@@ -11,6 +11,9 @@ import { roomName } from '../lib/protocol.js'
 import { loadFeeder } from '../lib/feeder.js'
 import { compileJsonTemplate, compileMessageTemplate, compileTextTemplate } from '../lib/template.js'
 import { parseCookies, parseHeaders, parseQueryTemplate } from '../lib/cli-options/scenario.js'
+
+/** Templates read before a client's login: no {{login.FIELD}} there. */
+const READ_BEFORE_LOGIN = Object.freeze(['--cookie', '--room', '--login', '--login-header'])
 
 /** Placeholders of a client's templates. */
 export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
@@ -33,6 +36,7 @@ export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
  * @property {string} sim the simulator's id
  * @property {string | null} room
  * @property {Record<string, unknown> | null} row its feeder row
+ * @property {Record<string, unknown> | null} [login] the fields of its login's JSON answer (--login, a scenario's login hook); null before it logged in
  */
 
 /**
@@ -47,16 +51,21 @@ export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
  */
 
 /**
- * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], cookies?: string[], sendOnOpen?: string | null, feeder?: string | null, rooms?: number | null, room?: string | null, clientOffset?: number }} options
- *   normalised simulator options
- * @param {{ simId: string, env?: NodeJS.ProcessEnv }} context env: what {{env.NAME}} reads (default: this process's environment)
+ * @param {{ auth?: string | null, queryTemplate?: string | null, headers?: string[], cookies?: string[], sendOnOpen?: string | null, feeder?: string | null, rooms?: number | null,
+ *   room?: string | null, clientOffset?: number, login?: string | null, scenario?: string | null }} options normalised simulator options
+ * @param {{ simId: string, env?: NodeJS.ProcessEnv, login?: (i: number) => Record<string, unknown> | null }} context env: what {{env.NAME}} reads (default: this
+ *   process's environment); login: client i's (local index) login answer, what {{login.FIELD}} reads
  * @returns {Identities}
  */
-export function compileIdentities (options, { simId, env = process.env }) {
+export function compileIdentities (options, { simId, env = process.env, login = () => null }) {
   const feeder = options.feeder ? loadFeeder(options.feeder) : null
   const hasRooms = Boolean(options.rooms || options.room)
   const names = hasRooms ? CLIENT_PLACEHOLDERS : CLIENT_PLACEHOLDERS.filter((n) => n !== 'room')
-  const rules = (/** @type {string} */ flag, /** @type {readonly string[]} */ allowed = names) => ({ flag, names: allowed, rowFields: feeder ? feeder.fields : null, env: true })
+  // {{login.FIELD}}: with --login, or a scenario (its login hook answers them); never in --cookie or --room (read before the login).
+  const canLogin = Boolean(options.login || options.scenario)
+  const rules = (/** @type {string} */ flag, /** @type {readonly string[]} */ allowed = names) => ({
+    flag, names: allowed, rowFields: feeder ? feeder.fields : null, env: true, login: canLogin && READ_BEFORE_LOGIN.includes(flag) ? undefined : canLogin
+  })
   for (const [flag, text] of [['--auth', options.auth], ['--query', options.queryTemplate], ['--header', (options.headers ?? []).join('\n')], ['--cookie', (options.cookies ?? []).join('\n')], ['--send-on-open', options.sendOnOpen]]) {
     if (!hasRooms && text && /\{\{\s*room\s*\}\}/.test(text)) throw invalidOption(/** @type {string} */ (flag), 'uses {{room}}, which needs --rooms R or --room TEMPLATE')
   }
@@ -81,7 +90,10 @@ export function compileIdentities (options, { simId, env = process.env }) {
       case 'sim': return simId
       case 'room': return roomName
       case 'rand': return Math.random().toString(36).slice(2, 10)
-      default: return name.startsWith('env.') ? env[name.slice(4)] ?? '' : rows[global % rows.length]?.[name.slice(4)] ?? ''
+      default:
+        if (name.startsWith('env.')) return env[name.slice(4)] ?? ''
+        if (name.startsWith('login.')) return login(i)?.[name.slice(6)] ?? ''
+        return rows[global % rows.length]?.[name.slice(4)] ?? ''
     }
   }
   /** @param {number} i */
@@ -105,7 +117,7 @@ export function compileIdentities (options, { simId, env = process.env }) {
   const contextOf = (i) => {
     const lookup = lookupFor(i, roomOf(i))
     const row = feeder ? Object.fromEntries(feeder.fields.map((f) => [f, lookup(`row.${f}`)])) : null
-    return { i: offset + i, local: i, sim: simId, room: roomOf(i), row }
+    return { i: offset + i, local: i, sim: simId, room: roomOf(i), row, login: login(i) }
   }
   const personal = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v), ...cookies.map(([, v]) => v)].some((t) => t !== null && t.placeholders.length > 0)
   const shared = personal ? null : render(0)

@@ -37,20 +37,21 @@ export const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), wh
  * @param {import('./options.js').SimOptions} options normalised simulator options (normalizeSimOptions)
  * @param {object} [context]
  * @param {ClientIdentity} [context.identity] the first client's identity; default: rendered from the options (and --scenario's identity())
+ * @param {import('./sessions/cookie-jar.js').Jar} [context.jar] the first client's cookies from its login (--login): the looks carry them
  * @param {NodeJS.ProcessEnv} [context.env] what {{env.NAME}} reads for that default (the simulators' environment)
  * @param {AbortSignal} [context.signal] stops waiting (--wait-for-server)
  * @param {number} [context.timeoutMs] each probe's wait for an answer (default: the probes' own)
  * @returns {Promise<ServerInfo>}
  * @throws {IoswarmError} the address answers with no Engine.IO at the path (exit 2)
  */
-export async function inspectServer (options, { identity, env, signal, timeoutMs } = {}) {
+export async function inspectServer (options, { identity, jar = null, env, signal, timeoutMs } = {}) {
   if (options.protocol === 'websocket') return webSocketServerInfo(options)
   const first = identity ?? await firstIdentity(options, env)
   const deadline = monotonicMs() + (options.waitForServerMs ?? 0)
-  let look = await lookOnce(options, first, timeoutMs)
+  let look = await lookOnce(options, first, timeoutMs, jar)
   while (look.handshakeError !== null && monotonicMs() < deadline && !signal?.aborted) {
     await sleep(WAIT_RETRY_MS, undefined, { signal }).catch(() => {})
-    look = await lookOnce(options, first, timeoutMs)
+    look = await lookOnce(options, first, timeoutMs, jar)
   }
   if (look.fault === 'no-engine-io') {
     const waited = options.waitForServerMs
@@ -79,13 +80,14 @@ export async function firstIdentity (options, env) {
  * @param {import('./options.js').SimOptions} options
  * @param {ClientIdentity} first
  * @param {number | undefined} timeoutMs
+ * @param {import('./sessions/cookie-jar.js').Jar} jar the first client's login cookies
  * @returns {Promise<{ server: ServerInfo, handshakeError: string | null, fault: import('./handshake.js').HandshakeFault }>}
  */
-async function lookOnce (options, first, timeoutMs) {
+async function lookOnce (options, first, timeoutMs, jar) {
   const forced = options.eio ?? null
   const query = { ...options.query, ...first.query }
   // The first client's headers, cookies (a jar across both looks, as a cookie-sticky balancer needs) and TLS trust.
-  const http = inspectionSession(options, first)
+  const http = inspectionSession(options, first, jar?.slice() ?? null)
   const at = { url: options.url, path: options.path, query, headers: first.headers, timeoutMs, http }
   try {
     const handshake = await probeHandshake(at)

@@ -13,11 +13,13 @@ import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
 import { compileBehaviours } from './behaviours.js'
+import { compileLogin } from './sessions/login.js'
 import { checkScenarioPath } from './scenario.js'
 import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
 import { checkPhases } from './phases.js'
+import { checkReplyFlags } from './replies.js'
 
 export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 
@@ -26,7 +28,8 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * takes (passOn), typed from the rows themselves: a row added to the table is a key here.
  * @typedef {typeof import('../lib/cli-options/simulate.js').SIMULATE_OPTIONS[number]
  *   | typeof import('../lib/cli-options/scenario.js').SCENARIO_OPTIONS[number]
- *   | typeof import('../lib/cli-options/websocket.js').WEBSOCKET_OPTIONS[number]} SimRow
+ *   | typeof import('../lib/cli-options/websocket.js').WEBSOCKET_OPTIONS[number]
+ *   | typeof import('../lib/cli-options/login.js').LOGIN_OPTIONS[number]} SimRow
  * @typedef {import('../lib/cli-options/define.js').OptionValues<Extract<SimRow, { passOn: true }>>} PassedOn
  */
 
@@ -81,8 +84,12 @@ export function normalizeSimOptions (input) {
   if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
+  checkReplyFlags(o)
   // Templates, the feeder and rooms are checked here, once, with the flag named.
-  compileBehaviours(o, compileIdentities(o, { simId: 'check' }))
+  const identities = compileIdentities(o, { simId: 'check' })
+  compileBehaviours(o, identities)
+  compileLogin(o, identities)
+  if (o.login && o.protocol === 'websocket') throw invalidOption('--login', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
   // Every passOn option under its normalised key: a simulator option added to the table
   // reaches the swarm (and every simulator child, over IPC) with no other change.

@@ -1,7 +1,8 @@
 /**
  * `--scenario file.js`: what flags cannot say, as a module of hooks run for every client on
- * either engine through one small socket facade (emit, emitWithAck, join, leave, every):
+ * either engine through one small socket facade (emit, emitWithAck, emitAndWait, join, leave, every):
  *
+ *   export async function login (http, ctx) { … return { token } }                    // before the first connect: ctx.login, {{login.FIELD}}
  *   export function identity (i, ctx) { return { auth: { token: ctx.row.token } } }   // each attempt, synchronous
  *   export async function onConnect (socket, ctx) { await socket.join(ctx.room) }     // each namespace connect
  *   export function onEvent (socket, event, args, ctx) { … }                           // every event that arrives
@@ -26,12 +27,13 @@ import { createEmitCounts, recordEmitCounts } from './emitting.js'
 import { scenarioIdentity } from './identity.js'
 
 /** The hooks a scenario module may export. */
-export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect'])
+export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect', 'login'])
 /** Fewest milliseconds between two runs of one `every` callback. */
 const MIN_EVERY_MS = 10
 
 /**
  * @typedef {object} ScenarioHooks
+ * @property {import('./sessions/login.js').LoginHook} [login] logs the client in over HTTP before its first connect (and after a 401/403 refusal)
  * @property {(i: number, ctx: IdentityContext) => import('./identity.js').ClientIdentity | undefined} [identity]
  * @property {(socket: HookSocket, ctx: HookContext) => unknown} [onConnect]
  * @property {(socket: HookSocket, event: string, args: unknown[], ctx: HookContext) => unknown} [onEvent]
@@ -47,6 +49,9 @@ const MIN_EVERY_MS = 10
  * @property {boolean} connected
  * @property {(event: string, ...args: unknown[]) => boolean} emit
  * @property {(event: string, ...args: unknown[]) => Promise<unknown[]>} emitWithAck resolves with the ack's arguments; rejects on timeout (--ack-timeout) or disconnect
+ * @property {(event: string, args: unknown, replyEvent: string, match?: import('./replies.js').ReplyMatch) => Promise<unknown[]>} emitAndWait emits `event` with
+ *   `args` (an array of arguments, or one) and resolves with the arguments of the reply event that answers it (simulator/replies.js: `match` a dot path
+ *   whose value the reply's first argument shares with the emit's, a function of the reply's arguments, or none: the next one); rejects on timeout or disconnect
  * @property {(room: string, options?: { event?: string, payload?: unknown }) => Promise<boolean>} join emits the join (default `join` with `{ room }`) and counts the client in the room from the ack
  * @property {(room: string, options?: { event?: string, payload?: unknown }) => boolean} leave
  * @property {(ms: number, callback: () => unknown) => void} every runs callback every `ms` while this namespace session lasts
@@ -92,9 +97,10 @@ export async function loadScenario (path) {
  * @param {import('./identity.js').Identities} context.identities
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
+ * @param {import('./replies.js').Replies} context.replies replies that come as events (emitAndWait)
  * @param {string} context.simId
  */
-export function createHookRunner ({ hooks, options, identities, deliveries, emitting, simId }) {
+export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId }) {
   const namespaces = deliveries.namespaces
   /** Each session's facade and context, by namespace and client (built at the session's first hook). @type {(Session | undefined)[][]} */
   const bySession = namespaces.map(() => [])
@@ -167,6 +173,11 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
       get connected () { return live() },
       emit: (event, ...args) => send(event, args),
       emitWithAck: (event, ...args) => emitWithAck(event, args),
+      emitAndWait: (event, args, replyEvent, match) => new Promise((resolve, reject) => {
+        const onReply = (/** @type {Error | null} */ error, /** @type {unknown[]} */ answer) => (error === null ? resolve(answer) : reject(error))
+        const sent = live() && replies.wait(i, k, event, Array.isArray(args) ? args : [args], emits, { replyEvent, match, onReply })
+        if (!sent) reject(new Error(`not connected to ${nsp}`))
+      }),
       async join (room, { event = 'join', payload = { room } } = {}) {
         deliveries.assignRoom(i, k, room)
         await emitWithAck(event, [payload], false)

@@ -30,6 +30,7 @@ import { VERSION } from '../lib/version.js'
  * @param {{ samples: ProcessSample[], timeline: import('../lib/schema.js').TimelinePoint[] }} ended.sampled
  * @param {SimResult['scenario'] | null} ended.scenario
  * @param {SimResult['nodes'] | null} ended.nodes --node-from: which node served whom
+ * @param {SimResult['logins'] | null} ended.logins --login: the clients' HTTP logins
  * @param {SimResult['custom'] | null} [ended.custom] a scenario's own figures
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @param {{ phases: import('../lib/schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
@@ -64,6 +65,7 @@ export function swarmResult (ended) {
     timeline: sampled.timeline,
     ...(scenario ? { scenario } : {}),
     ...(nodes ? { nodes } : {}),
+    ...(ended.logins ? { logins: ended.logins } : {}),
     ...(ended.custom ? { custom: ended.custom } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
     ...ended.phases,

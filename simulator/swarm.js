@@ -19,6 +19,7 @@ import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
 import { createEmitting } from './emitting.js'
+import { createReplies } from './replies.js'
 import { createStormTracker } from './storms.js'
 import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
@@ -29,6 +30,9 @@ import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
 import { createWindowBook } from './windows.js'
 import { fieldGetter } from '../lib/fields.js'
+import { invalidOption } from '../lib/errors.js'
+import { compileLogin, createLogins } from './sessions/login.js'
+import { createLoginHttp } from './sessions/login-http.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -109,6 +113,7 @@ export async function startSwarm (options, hooks = {}) {
   const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
   hooks.onResizable?.(sizer.resize)
   const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
+  await swarm.logins?.stop()
   const clients = swarm.tracker.counts()
   // Before the clients close: their own close is no drop of a node.
   const nodes = swarm.nodes?.record() ?? null
@@ -116,8 +121,13 @@ export async function startSwarm (options, hooks = {}) {
   const sourceAddresses = swarm.pool.sourceAddresses()
   const agent = swarm.pool.agent()
   await swarm.pool.close()
-  const scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
+  // Every client's login failed: no result to wait for, the error says why (exit 1).
+  const loginFailure = swarm.logins?.failure()
+  if (loginFailure) throw loginFailure
+  let scenario = swarm.behaviours.record() ?? (swarm.hookRunner ? {} : null)
   if (scenario && swarm.hookRunner) scenario.hooks = swarm.hookRunner.record()
+  const replies = swarm.replies.record()
+  if (replies) scenario = { ...scenario, replies }
   return swarmResult({
     id,
     options,
@@ -133,6 +143,7 @@ export async function startSwarm (options, hooks = {}) {
     sampled,
     scenario,
     nodes,
+    logins: swarm.logins?.record() ?? null,
     custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
     phases: phases?.record() ?? null,
@@ -148,7 +159,9 @@ export async function startSwarm (options, hooks = {}) {
  *   server: the parent's inspection (workers), else this swarm inspects
  */
 async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, server: inspected }) {
-  const identities = compileIdentities(options, { simId: id })
+  /** @type {ReturnType<typeof createLogins> | null} */
+  let logins = null
+  const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
   const capacity = Math.max(options.clients, options.maxClients ?? 0)
@@ -176,13 +189,19 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
+  logins = openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, simId: id }) : null
+  // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
+  const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
+  const replies = createReplies({ options: sized, emitting, listens })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
-  const server = inspected ?? await inspectServer(options, { identity: (identity ?? identities.of)(0), signal })
+  // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).
+  const firstJar = logins ? await logins.first() : null
+  const server = inspected ?? await inspectServer(options, { identity: (identity ?? identities.of)(0), jar: firstJar, signal })
   // A relayed emit (a chat line) is measured like a broadcast.
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
@@ -197,21 +216,26 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
+      replies.onNamespace(i, k, isUp)
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive),
+    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive)),
     storms
   })
-  // onEvent sees every event; the recorder still measures only the measured ones.
-  const nodeEvent = nodes?.from.kind === 'event' ? nodes.from.name : null
-  const events = hookRunner?.wantsEvents ? ['*'] : nodeEvent === null || measured.includes('*') || measured.includes(nodeEvent) ? measured : [...measured, nodeEvent]
+  // onEvent sees every event; the recorder still measures only the measured ones. The node's
+  // event and the reply event are handed over too, neither measured as a broadcast.
+  const own = /** @type {string[]} */ ([nodes?.from.kind === 'event' ? nodes.from.name : null, options.replyEvent ?? null].filter((e) => e !== null && !measured.includes(e)))
+  /** @type {string[]} */
+  const events = hookRunner?.wantsEvents ? ['*'] : measured.includes('*') ? measured : [...measured, ...new Set(own)]
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
-  const swarmEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
+  const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
+  // A reconnect refused with 401/403 logs its client in again.
+  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
     options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows }
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
 }
 
 /**
@@ -220,7 +244,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity }, options) {
+function openClients ({ server, tracker, pool, transports, capacity, logins }, options) {
   const churn = options.sessionLifetime
     ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
     : null
@@ -229,15 +253,22 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
     capacity,
     rampMs: server.rampMs,
     start: (i) => {
-      pool.connect(i, transports[i])
-      churn?.started(i)
+      const connect = () => {
+        pool.connect(i, transports[i])
+        churn?.started(i)
+      }
+      // --login: the client logs in first (its start on the ramp), then connects.
+      if (logins === null) connect()
+      else logins.start(i, connect)
     },
     stop: (i) => {
+      logins?.cancel(i)
       churn?.ended(i)
       pool.disconnect(i)
     },
     onTarget: tracker.setTarget
   })
+  logins?.follow(sizer.target)
   return { churn, sizer }
 }
 
@@ -250,7 +281,7 @@ function openClients ({ server, tracker, pool, transports, capacity }, options) 
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows }, options, hooks) {
+async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, logins }, options, hooks) {
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -288,7 +319,14 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
     })
   }
   const ticker = setInterval(sampleOnce, 1000)
-  await waitForEnd(hooks.signal, options.durationMs)
+  // The run ends at its duration, on the signal, or when every client's login failed.
+  const ended = new AbortController()
+  const end = () => ended.abort()
+  hooks.signal?.addEventListener('abort', end, { once: true })
+  if (hooks.signal?.aborted) end()
+  logins?.fatal.then(end)
+  await waitForEnd(ended.signal, options.durationMs)
+  hooks.signal?.removeEventListener('abort', end)
   sizer.stop()
   phases?.stop()
   churn?.stop()
@@ -298,8 +336,9 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
   // would count as failed and missing. Wait for them (bounded) before closing.
   if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => emitting.pendingAcks() === 0 && deliveries.undelivered() === 0)
+    await drainEmits(() => emitting.pendingAcks() === 0 && replies.pending() === 0 && deliveries.undelivered() === 0)
   }
+  replies.stop()
   clearInterval(ticker)
   // A server that never answers leaves every connect pending: counted, not "connect errors: none".
   tracker.endPending()
@@ -311,6 +350,32 @@ async function runUntilEnd ({ deliveries, emitting, behaviours, hookRunner, trac
 }
 
 /**
+ * The logins of a swarm's clients (--login, or a scenario's login hook); null without either.
+ * @param {import('./options.js').SimOptions} options
+ * @param {{ identities: import('./identity.js').Identities, hook: import('./sessions/login.js').LoginHook | null, pool: () => import('./engines/types.js').EnginePool | null,
+ *   capacity: number }} context
+ */
+function openLogins (options, { identities, hook, pool, capacity }) {
+  const flags = compileLogin(options, identities)
+  if (flags !== null && hook !== null) throw invalidOption('--login', 'and the scenario\'s login hook both log the clients in: give one')
+  if (flags === null && hook === null) return null
+  const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: LOGIN_TIMEOUT_MS })
+  return createLogins({ flags, hook, http, identities, pool, capacity, clients: options.phases ? 0 : options.clients })
+}
+
+/**
+ * The engines' connect error, counted, then a 401/403 refusal's new login.
+ * @param {import('./engines/types.js').SwarmEvents} events
+ * @param {ReturnType<typeof createLogins>} logins
+ * @returns {import('./engines/types.js').SwarmEvents['connectError']}
+ */
+function refusedLogsIn (events, logins) {
+  return (i, reason, nsp) => {
+    events.connectError(i, reason, nsp)
+    logins.refused(i, reason)
+  }
+}
+
 /**
  * Client i's connection is up: with --node-from cookie:NAME, its node is the balancer's cookie
  * in its jar (set by the handshake's answer, or kept from before when the balancer left it on
@@ -359,6 +424,22 @@ function routeToHooks (measured, recorder, hooks) {
 }
 
 /**
+ * The tracker's message handler with replies looked for first (--reply-event, a hook's
+ * emitAndWait); without either, `next` itself. A reply event goes on only when it is measured
+ * (--event) or a scenario's onEvent sees every event.
+ * @param {ReturnType<typeof createReplies>} replies
+ * @param {string[]} measured
+ * @param {ReturnType<typeof createHookRunner> | null} hooks
+ * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
+ */
+function routeReplies (replies, measured, hooks, next) {
+  if (hooks === null && !replies.waits) return next
+  const all = measured.includes('*') || hooks?.wantsEvents === true
+  const wanted = new Set(measured)
+  return replies.route(next, (event) => all || wanted.has(event))
+}
+
+/**
  * Every client is meant to be in its room (--rooms, --room) in every namespace it joins.
  * @param {import('./identity.js').Identities} identities
  * @param {ReturnType<typeof createDeliveries>} deliveries
@@ -388,6 +469,9 @@ function waitForEnd (signal, durationMs) {
     }
   })
 }
+
+/** A login's longest wait for its answer (socket.io-client's connect timeout): then it failed, as `timeout`. */
+export const LOGIN_TIMEOUT_MS = 20000
 
 /** Longest wait at the end of a run for the emits still in flight (acks, relayed copies). */
 export const END_DRAIN_MS = 2000

@@ -13,6 +13,7 @@ import { invalidOption } from '../errors.js'
 import { BROADCAST_OPTIONS } from './broadcast.js'
 import { CAPACITY_OPTIONS } from './capacity.js'
 import { FLEET_OPTIONS } from './fleet.js'
+import { LOGIN_OPTIONS } from './login.js'
 import { REPORT_OPTIONS } from './report.js'
 import { RUN_OPTIONS } from './run.js'
 import { SCENARIO_OPTIONS } from './scenario.js'
@@ -23,13 +24,16 @@ import { WEBSOCKET_OPTIONS } from './websocket.js'
 /** @typedef {import('./define.js').OptionDef} OptionDef */
 /**
  * Every row, typed as written in its table.
- * @typedef {typeof SIMULATE_OPTIONS[number] | typeof SCENARIO_OPTIONS[number] | typeof WEBSOCKET_OPTIONS[number] | typeof RUN_OPTIONS[number]
+ * @typedef {typeof SIMULATE_OPTIONS[number] | typeof SCENARIO_OPTIONS[number] | typeof WEBSOCKET_OPTIONS[number] | typeof LOGIN_OPTIONS[number] | typeof RUN_OPTIONS[number]
  *   | typeof CAPACITY_OPTIONS[number] | typeof SERVE_OPTIONS[number] | typeof BROADCAST_OPTIONS[number] | typeof REPORT_OPTIONS[number]
  *   | typeof FLEET_OPTIONS[number]} AnyRow
  */
 
 /** @type {OptionDef[]} */
-export const OPTIONS = [...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS, ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS]
+export const OPTIONS = [
+  ...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...LOGIN_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS,
+  ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
+]
 
 /** Commands that start simulators and take every passOn option for them. */
 export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])

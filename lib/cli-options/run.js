@@ -34,10 +34,12 @@ export const RUN_OPTIONS = defineOptions([
     default: DEFAULT_ROUNDS,
     commands: ['run', 'broadcast'],
     describe: {
-      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test)',
+      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test), or none: no broadcaster; the load is the clients\' own --emit/--scenario traffic and ' +
+        'whatever the app sends by itself, measured in --window windows for --duration. With --target and no --token, none is the default',
       broadcast: 'Rounds as COUNTxINTERVAL_MS,…: the default is the 2012 test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s'
     },
-    parse: (v, flag) => parseRounds(v, flag)
+    // none: [] (run only; broadcast refuses it).
+    parse: (v, flag) => (String(v).trim() === 'none' ? [] : parseRounds(v, flag))
   },
   {
     name: 'ping-interval',

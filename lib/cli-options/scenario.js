@@ -193,7 +193,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'A module of hooks for what flags cannot say, run for every client on either engine: identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and the README',
+    describe: 'A module of hooks for what flags cannot say, run for every client on either engine: login(http, ctx) (an HTTP login flags cannot say: a CSRF token first; its return is ctx.login and {{login.FIELD}}), identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and the README',
     parse: optionalText
   },
   {
@@ -250,13 +250,32 @@ export const SCENARIO_OPTIONS = defineOptions([
     parse: Boolean
   },
   {
+    name: 'reply-event',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'The event a server answers with instead of an ack (older apps, python servers that emit(\'state\', …) back): each --emit waits for it on the same client, ' +
+      'timed emit → reply (HDR histogram, sent / replied / timed out within --ack-timeout); a --scenario\'s socket.emitAndWait(event, args, replyEvent, match) listens for it too. ' +
+      'Not measured as a broadcast unless --event names it',
+    parse: optionalText
+  },
+  {
+    name: 'reply-match',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'With --reply-event: which reply is this emit\'s, a dot path whose value is the same in the reply\'s first argument as in the emit\'s (id: the stamped id). ' +
+      'Without it, the next --reply-event on that client is the reply',
+    parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseFieldPath(v, flag))
+  },
+  {
     name: 'ack-timeout',
     to: 'ackTimeoutMs',
     type: 'string',
     default: '10s',
     commands: ['simulate'],
     passOn: true,
-    describe: 'How long an emit (--emit-ack) or a join waits for its ack',
+    describe: 'How long an emit (--emit-ack) or a join waits for its ack, and an emit for its --reply-event (or a hook\'s emitAndWait)',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {

@@ -6,6 +6,7 @@
  */
 import { formatMs } from '../../lib/format.js'
 import { STAT_COLORS, axis, bandAxis, chartConfig, color, line, spec, tint } from './chart-config.js'
+import { windowCharts } from './windows.js'
 
 /**
  * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
@@ -79,6 +80,8 @@ const X_MESSAGES = { ticks: { autoSkip: true, maxRotation: 60 } }
  * @returns {ChartSpec[]}
  */
 export function messageCharts (d, prefix) {
+  // In time windows (no rounds): the same charts per window, never a point per line.
+  if (d.windows) return [...windowCharts(d, prefix), connectTimeChart(d, prefix)]
   const ordered = orderMessages(d.messages)
   const bands = roundBands(ordered, d.rounds)
   return [relativeChart(d, prefix, ordered, bands), absoluteChart(prefix, ordered, bands), missingChart(prefix, ordered), connectTimeChart(d, prefix)]

@@ -7,6 +7,7 @@ import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
+import { windowsTable } from './windows.js'
 import { customTable, deliveriesTable, namespacesTable, scenarioTable } from './tables-scenario.js'
 import { deliveryFaults, missedDeliveries } from '../deliveries.js'
 import { kindOf } from './compare.js'
@@ -131,8 +132,7 @@ export function distributionSection (d, index, charts) {
   return `<section id="dist-${index + 1}">
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
 <p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
-<h3>Rounds</h3>
-${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}
+${d.windows ? `<h3>Windows</h3>${windowsTable(d)}` : `<h3>Rounds</h3>\n${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}`}
 ${deliveries ? `<h3>Delivery by namespace, room and event</h3>${deliveries}` : ''}
 ${scenario ? `<h3>Emits, acks and joins</h3>${scenario}` : ''}
 ${custom ? `<h3>Custom figures</h3>${custom}` : ''}
@@ -141,7 +141,7 @@ ${custom ? `<h3>Custom figures</h3>${custom}` : ''}
 ${simulatorsTable(d)}
 ${namespaces ? `<h3>Clients per namespace</h3>${namespaces}` : ''}
 ${reasons ? `<h3>Connect errors and disconnects</h3>${reasons}` : ''}
-<details><summary>Per-message numbers (${d.messages.length} messages)</summary>${messagesTable(d)}</details>
+${d.windows ? '' : `<details><summary>Per-message numbers (${d.messages.length} messages)</summary>${messagesTable(d)}</details>`}
 </section>`
 }
 

@@ -80,6 +80,10 @@ export function scenarioTable (d) {
     const e = s.hooks.emits
     add(['scenario hooks\' emits', '-', e.sent, e.acked, `${e.timedOut} timed out`, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
   }
+  if (s.replies) {
+    const r = s.replies
+    add(['replies (events instead of acks)', r.events.join(', ') || '-', r.sent, r.replied, `${r.timedOut} timed out`, r.failed, ...times(r.time), reasonsText(r.reasons)], r.timedOut + r.failed > 0)
+  }
   if (s.emits?.ackTime && s.hooks) add(['every ack (ack.* thresholds)', '-', '-', '-', '-', '-', ...times(ackTimeOf(s)), '-'], false)
   let html = htmlTable(['what', 'event', 'sent', 'acked', 'no ack', 'failed', 'p50', 'p99', 'max', 'reasons'], rows, { rowClasses: classes })
   if (s.hooks) {

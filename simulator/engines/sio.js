@@ -23,7 +23,7 @@ import { connectorFor } from '../source-ports.js'
 import { timedConnector } from '../wire/tls-time.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
-import { cookieValue } from '../sessions/cookie-jar.js'
+import { cookieValue, mergeCookies, seedCookies } from '../sessions/cookie-jar.js'
 import { onFirstUse } from '../../lib/lazy-require.js'
 
 /** socket.io-msgpack-parser, for --parser msgpack only. */
@@ -47,25 +47,22 @@ function transportOptions (transport) {
 }
 
 /**
- * A client's own cookie jar (socket.io-client 4): one per Manager, so reconnects keep it.
+ * A client's own cookie jar (socket.io-client 4): the Manager's, so reconnects keep it.
  * @param {Transport} transport
- * @param {import('../sessions/cookie-jar.js').CookieScope} scope
- * @param {Record<string, string> | undefined} seed --cookie
- * @param {import('../sessions/sio-cookies.js').NodeWatch | null} node --node-from header:NAME
+ * @param {SioCookieJar} jar
  */
-function jarOptions (transport, scope, seed, node) {
-  return { cookieJar: new SioCookieJar(scope, seed, node), transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
+function jarOptions (transport, jar) {
+  return { cookieJar: jar, transports: CLIENT_MODES[transport].map((name) => JAR_TRANSPORTS[name]) }
 }
 
 /**
  * socket.io-client 2's extraHeaders: the client's headers, and the Cookie header of its jar.
  * @param {import('../identity.js').ClientIdentity} identity
- * @param {import('../sessions/cookie-jar.js').CookieScope | null} scope null: no jar
- * @param {import('../sessions/sio-cookies.js').NodeWatch | null} node --node-from header:NAME
+ * @param {SioCookieJar | null} jar null: no jar
  */
-function v2Headers (identity, scope, node) {
-  if (scope === null) return identity.headers ? { extraHeaders: identity.headers } : {}
-  return { extraHeaders: jarHeadersV2(scope, identity.cookies, identity.headers, node) }
+function v2Headers (identity, jar) {
+  if (jar === null) return identity.headers ? { extraHeaders: identity.headers } : {}
+  return { extraHeaders: jarHeadersV2(jar, identity.headers) }
 }
 
 /** Code of the error the agent destroys an oversized response with. */
@@ -165,6 +162,8 @@ export const sioEngine = {
     const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
     /** Each client's sockets, one per namespace, on its own Manager. @type {(Socket[] | undefined)[]} */
     const clients = []
+    /** Each client's cookie jar, kept across its connects (a login's cookies go in before the first). @type {(SioCookieJar | undefined)[]} */
+    const jars = []
     const listenAll = options.events.includes('*')
     const wanted = new Set(options.events)
     const parser = sioParser(options.parser ?? 'json')
@@ -233,14 +232,18 @@ export const sioEngine = {
         const identity = options.identity?.(i) ?? {}
         // --node-from header:NAME: the jar reads it from the client's answers (without a jar, never).
         const node = nodeHeader === null ? null : { header: nodeHeader, tell: (/** @type {string} */ value) => events.node?.(i, value) }
+        const jar = options.cookieJar === false ? null : (jars[i] ??= new SioCookieJar(cookieScope, undefined, node))
+        if (jar !== null) jar.node = node
+        // --cookie: set when the client (re)starts on purpose, as the lean engine does.
+        if (jar !== null && identity.cookies) jar.jar = seedCookies(jar.jar, identity.cookies)
         // socket.io-client 2.5 for a socket.io 2.x server (Engine.IO v3): the v4 client refuses to talk to it.
         const ManagerClass = v2 ? loadClientV2().Manager : Manager
         const manager = new ManagerClass(options.url, {
           ...transportOptions(transport),
-          ...(v2 || options.cookieJar === false ? {} : jarOptions(transport, cookieScope, identity.cookies, node)),
+          ...(v2 || jar === null ? {} : jarOptions(transport, jar)),
           path: options.path,
           query: { ...options.query, ...identity.query },
-          ...(v2 ? v2Headers(identity, options.cookieJar === false ? null : cookieScope, node) : identity.headers ? { extraHeaders: identity.headers } : {}),
+          ...(v2 ? v2Headers(identity, jar) : identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
           ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
@@ -296,9 +299,17 @@ export const sioEngine = {
       },
 
       cookieOf (i, name) {
-        const jar = /** @type {SioCookieJar | undefined} */ (/** @type {any} */ (clients[i]?.[0])?.io?.opts?.cookieJar)
+        const jar = jars[i]
         return jar ? cookieValue(jar.jar, name) : null
-      }
+      },
+
+      addCookies (i, cookies) {
+        if (options.cookieJar === false) return
+        const jar = jars[i] ??= new SioCookieJar(cookieScope, undefined)
+        jar.jar = mergeCookies(jar.jar, cookies)
+      },
+
+      jarOf: (i) => jars[i]?.jar?.slice() ?? null
     }
   }
 }

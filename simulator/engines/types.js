@@ -67,6 +67,9 @@
  * @property {() => Promise<void>} close close every client and free shared resources
  * @property {() => { keepAlive: boolean, maxSockets: number | null }} agent the HTTP agent polling uses
  * @property {(i: number, name: string) => string | null} [cookieOf] the value of cookie `name` in client i's jar (--node-from cookie:NAME)
+ * @property {(i: number, cookies: import('../sessions/cookie-jar.js').Jar) => void} [addCookies] a login's cookies into client i's jar
+ *   (before its first connect too: the jar is made then)
+ * @property {(i: number) => import('../sessions/cookie-jar.js').Jar} [jarOf] a copy of client i's jar (what a login sends again)
  */
 
 /**

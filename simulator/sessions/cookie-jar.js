@@ -263,3 +263,15 @@ export function seedCookies (jar, cookies) {
   for (const name in cookies) jar = put(jar, new Cookie(flat(`${name}=${cookies[name]}`), name.length, '/', 0), 0)
   return jar
 }
+
+/**
+ * Adds the cookies of another jar (a login's), each replacing one of the same name and path.
+ * @param {Jar} jar
+ * @param {Jar} from
+ * @param {number} [nowMs]
+ * @returns {Jar}
+ */
+export function mergeCookies (jar, from, nowMs = Date.now()) {
+  for (const cookie of from ?? []) jar = put(jar, cookie, nowMs)
+  return jar
+}

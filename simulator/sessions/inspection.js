@@ -8,7 +8,7 @@
 import { tlsTrust } from '../../lib/tls.js'
 import { onFirstUse } from '../../lib/lazy-require.js'
 import { DEFAULT_PATH } from '../../lib/protocol.js'
-import { addCookieHeader, cookieHeader, seedCookies, storeCookies } from './cookie-jar.js'
+import { addCookieHeader, cookieHeader, mergeCookies, seedCookies, storeCookies } from './cookie-jar.js'
 
 /** undici, when a swarm first looks at its server: a process that only loads (a simulator before its swarm) does not (issue 26). */
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
@@ -24,14 +24,15 @@ const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'
 /**
  * @param {{ url: string, path?: string, ca?: string[] | null, insecure?: boolean }} options normalised simulator options
  * @param {import('../identity.js').ClientIdentity} [first] the first client's identity
+ * @param {import('./cookie-jar.js').Jar} [login] the first client's cookies from its login (--login)
  * @returns {InspectionSession}
  */
-export function inspectionSession (options, first = {}) {
+export function inspectionSession (options, first = {}, login = null) {
   const base = new URL(options.url)
   const scope = { secure: base.protocol === 'https:', host: base.hostname.replace(/^\[(.*)\]$/, '$1'), path: options.path ?? DEFAULT_PATH }
   const tls = scope.secure ? tlsTrust(options) : null
   const dispatcher = tls ? new (undici().Agent)({ connect: { ...tls } }) : undefined
-  let jar = first.cookies ? seedCookies(null, first.cookies) : null
+  let jar = first.cookies ? seedCookies(mergeCookies(null, login), first.cookies) : mergeCookies(null, login)
   const headers = () => addCookieHeader({ ...first.headers }, cookieHeader(jar, scope.path))
   return {
     async fetch (url, init = {}) {

@@ -139,14 +139,11 @@ const JAR = Symbol('ioswarm cookie jar')
  * socket.io-client 2's `extraHeaders` for a client: its own headers, and a Cookie header read
  * from its jar at each request ('' while the jar is empty: an empty Cookie header is harmless,
  * and engine.io-client 3 keeps an extraHeaders object only when it has a key at the start).
- * @param {import('./cookie-jar.js').CookieScope} scope
- * @param {Record<string, string> | undefined} seed --cookie
+ * @param {SioCookieJar} jar the client's (--cookie already in it)
  * @param {Record<string, string> | undefined} headers --header
- * @param {NodeWatch | null} [node] --node-from header:NAME
  * @returns {Record<string, string>}
  */
-export function jarHeadersV2 (scope, seed, headers, node = null) {
-  const jar = new SioCookieJar(scope, seed, node)
+export function jarHeadersV2 (jar, headers) {
   const own = { ...headers }
   const key = Object.keys(own).find((name) => name.toLowerCase() === 'cookie') ?? 'cookie'
   const given = own[key] ?? ''

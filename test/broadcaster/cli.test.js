@@ -10,6 +10,12 @@ test('broadcast --message that is not JSON exits 2 naming --message, before send
   assert.doesNotMatch(stderr, /ECONNREFUSED/, 'nothing was sent')
 })
 
+test('broadcast --rounds none exits 2 naming --rounds: none is a run without a broadcaster', async (t) => {
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'broadcast', '--url', 'http://127.0.0.1:1', '--token', 't', '--rounds', 'none'])
+  assert.equal(code, 2)
+  assert.match(stderr, /--rounds none is for `ioswarm run`/)
+})
+
 test('broadcast --via redis-emitter needs --redis but no token', async (t) => {
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'broadcast', '--via', 'redis-emitter'], { env: { IOSWARM_REDIS: '', IOSWARM_TOKEN: '' } })
   assert.equal(code, 2)

@@ -13,7 +13,8 @@ export const BIN = fileURLToPath(new URL('../../bin/ioswarm.js', import.meta.url
  * @param {import('node:test').TestContext} t
  * @param {string[]} args arguments after `node`, e.g. ['bin/ioswarm.js', 'simulate', …]
  * @param {{ env?: Record<string, string>, timeoutMs?: number, onStderr?: (text: string, child: import('node:child_process').ChildProcess) => void }} [options]
- * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }> & { child: import('node:child_process').ChildProcess }}
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }> & { child: import('node:child_process').ChildProcess, output: () => { stdout: string, stderr: string } }}
+ *   output: what the child printed so far
  */
 export function runCli (t, args, { env = {}, timeoutMs = 60000, onStderr } = {}) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -32,5 +33,5 @@ export function runCli (t, args, { env = {}, timeoutMs = 60000, onStderr } = {})
       resolve({ code, signal, stdout, stderr })
     })
   })
-  return Object.assign(done, { child })
+  return Object.assign(done, { child, output: () => ({ stdout, stderr }) })
 }

@@ -144,6 +144,25 @@ for (const kind of /** @type {const} */ (['node', 'python'])) {
   }
 }
 
+// A cookie-session login: the login's answer brings HAProxy's cookie, which keeps the client on
+// the node that holds its session (namespace /members refuses a socket without one).
+test('lean polling clients log in through haproxy first: the session cookie and the balancer\'s cookie from the login keep each on the node that holds its session', async (t) => {
+  const deployed = await deployment(t, 'node', 'haproxy')
+  if (!deployed) return
+  const { nodes, front } = deployed
+  const swarm = swarmBehind(t, front, 'haproxy', { url: `${front.url}/members`, engine: 'lean', transport: 'polling', nodeFrom: 'cookie:SERVERID', login: 'POST /login {"user":"u{{i}}"}' })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})` })
+  await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
+  const held = await nodeCounts(nodes)
+  const result = await swarm.stop()
+  assert.equal(result.clients.connected, CLIENTS)
+  assert.deepEqual(result.clients.errors, {})
+  assert.equal(result.logins?.ok, CLIENTS)
+  assert.deepEqual(result.logins?.failed, {})
+  assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
+  assert.equal(result.nodes?.nodes.length, nodes.length, 'round robin of the logins puts clients on every node')
+})
+
 for (const [balancer, nodeFrom] of /** @type {const} */ ([['haproxy', 'event:node'], ['haproxy', 'cookie:SERVERID'], ['nginx', 'event:node']])) {
   for (const engine of ['sio', 'lean']) {
     test(`${engine} clients of a node SIGKILLed behind ${balancer} come back on the other nodes, counted as moved (--node-from ${nodeFrom})`, async (t) => {

@@ -8,18 +8,24 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
+import { endWhenMeasured, endWhenRefused } from '../helpers/measured-end.js'
 import { startWebSocketPeer } from '../helpers/peers.js'
 import { waitFor } from '../helpers/wait.js'
 
 const CLIENTS = 5
-/** Room for a slow start on a busy machine: clients connect in well under a second when it is idle. */
-const DURATION_S = 8
+/**
+ * The most a measured run lasts: room for a slow start on a busy machine (clients connect in
+ * well under a second when it is idle, in 5–9 s at a load of 14); it ends as soon as its
+ * messages are measured, so the bound costs nothing in a healthy run.
+ */
+const DURATION_S = 20
 const CLIENTS_OF = /** @type {const} */ (['ws', 'builtin'])
 const KINDS = /** @type {const} */ (['node', 'python'])
 
 /**
  * `ioswarm simulate --protocol websocket` against a peer: every client connected as the server
- * counts them, `messages` pushes measured by every client with none missing, a clean exit.
+ * counts them, `messages` pushes measured by every client with none missing, a clean exit
+ * within a bounded time of its end (SIGTERM once its metrics count them, or its duration).
  * @param {import('node:test').TestContext} t
  * @param {import('../helpers/peers.js').WebSocketPeer} peer
  * @param {{ client: string, args?: string[], messages?: number, measured?: number }} spec measured: messages expected in the result (default: messages)
@@ -28,12 +34,13 @@ const KINDS = /** @type {const} */ (['node', 'python'])
 async function measure (t, peer, { client, args = [], messages = 2, measured = messages }) {
   const startedAt = Date.now()
   const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client, '--url', peer.url,
-    '--ramp', '0', '--duration', `${DURATION_S}s`, '--json', '--quiet', ...args], { timeoutMs: (DURATION_S + 20) * 1000 })
+    '--ramp', '0', '--duration', `${DURATION_S}s`, '--json', '--metrics-port', '0', ...args], { timeoutMs: (DURATION_S + 20) * 1000 })
   await waitFor(async () => (await peer.count()).connected === CLIENTS, { timeoutMs: DURATION_S * 1000, intervalMs: 50, message: `${CLIENTS} clients as the server counts them` })
   await peer.emit(messages)
+  const endedAt = await endWhenMeasured(run, { messages: measured, clients: CLIENTS }) ?? startedAt + DURATION_S * 1000
   const { code, stdout, stderr } = await run
   assert.equal(code, 0, `exit code; stderr: ${stderr.slice(-2000)}`)
-  assert.ok(Date.now() - startedAt < (DURATION_S + 10) * 1000, 'exited by itself')
+  assert.ok(Date.now() - endedAt < 10000, 'exited within 10 s of its end')
   assert.equal((await peer.count()).connected, 0, 'every client closed its connection at the end')
   const result = JSON.parse(stdout)
   assert.equal(result.options.protocol, 'websocket')
@@ -116,8 +123,10 @@ test('a close 1008 right after the handshake is a refusal, counted with its code
   await Promise.all(MATRIX.map(({ kind, client }) => t.test(`${kind} ${client}`, async (t) => {
     const peer = await startWebSocketPeer(t, kind, { token: 'secret' })
     if (!peer) return
-    const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client,
-      '--url', `${peer.url}?token=wrong`, '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json'])
+    const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client,
+      '--url', `${peer.url}?token=wrong`, '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--metrics-port', '0'])
+    await endWhenRefused(run, CLIENTS)
+    const { code, stdout, stderr } = await run
     assert.equal(code, 1, stderr)
     assert.match(stderr, /no client ever connected/)
     const result = JSON.parse(stdout)
@@ -132,9 +141,10 @@ test('an HTTP 401 answer to the handshake is a refusal too', { concurrency: 3 },
   await Promise.all(CLIENTS_OF.map((client) => t.test(client, async (t) => {
     const peer = await startWebSocketPeer(t, 'python', { token: 'secret', refuse: 'http' })
     if (!peer) return
-    const { stdout } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client,
-      '--url', peer.url, '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--quiet'])
-    assert.deepEqual(JSON.parse(stdout).clients.errors, { 'handshake refused: HTTP 401': CLIENTS })
+    const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client,
+      '--url', peer.url, '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--metrics-port', '0'])
+    await endWhenRefused(run, CLIENTS)
+    assert.deepEqual(JSON.parse((await run).stdout).clients.errors, { 'handshake refused: HTTP 401': CLIENTS })
   })))
 })
 
@@ -143,10 +153,11 @@ test('subprotocols: the one the server picks connects; a server that picks none 
     const peer = await startWebSocketPeer(t, kind, { mode: 'json', subprotocol: 'chat.v2' })
     if (!peer) return
     await measure(t, peer, { client, args: ['--subprotocol', 'other', '--subprotocol', 'chat.v2'] })
-    const { stdout } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', '2', '--ws-client', client,
-      '--url', peer.url, '--subprotocol', 'other', '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--quiet'])
+    const refused = runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', '2', '--ws-client', client,
+      '--url', peer.url, '--subprotocol', 'other', '--ramp', '0', '--duration', '5s', '--no-reconnect', '--json', '--metrics-port', '0'])
+    await endWhenRefused(refused, 2)
     // Both servers accept the handshake without a subprotocol; the client then fails it (RFC 6455 §4.1).
-    assert.deepEqual(JSON.parse(stdout).clients.errors, { 'Server sent no subprotocol': 2 })
+    assert.deepEqual(JSON.parse((await refused).stdout).clients.errors, { 'Server sent no subprotocol': 2 })
   })))
 })
 

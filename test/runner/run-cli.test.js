@@ -117,7 +117,11 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
   const cases = [
     [['--distributions', '0x5'], /--distributions \(simulators in 0x5\) must be a whole number from 1/],
     [['--distributions', 'lots'], /--distributions has "lots"/],
-    [['--target', 'http://127.0.0.1:1'], /--token is required with --target/],
+    [['--target', 'http://127.0.0.1:1', '--rounds', '3x100'], /--token is required with --target and --rounds/],
+    // --target without --token and without --rounds: no broadcaster, so the run needs its length.
+    [['--target', 'http://127.0.0.1:1'], /--duration is required without rounds \(--target without --token/],
+    [['--duration', '5s', '--rounds', '3x100'], /--duration holds a run without rounds/],
+    [['--rounds', 'none', '--duration', '5s', '--window', '10s'], /--window 10s is longer than --duration 5s/],
     [['--expect-simulators', '3'], /--expect-simulators needs --redis/],
     [['--assert', 'p99 is small'], /--assert/],
     [['--out', path.join(aFile, 'results')], /--out cannot be written/],

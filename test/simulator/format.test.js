@@ -79,11 +79,19 @@ test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces
   assert.match(stderr, /^joins \(join\): sent 12, acked 12, failed 0, unacked 0; join time p50 /m)
   // An emit still waiting for its ack when the swarm ends is cut short (failed, with its reason): not asserted.
   assert.match(stderr, /^emits \(chat\): 3 emitters, sent \d+, acked \d+, timed out 0, failed \d+( \([^)]*\))?; ack time p50 /m)
+  // The app's own traffic: a line per event, every chat line merged, never a row per line sent.
+  assert.match(stderr, /^\d+ messages by event \(every line merged: --json has the newest \d+ one by one\):$/m)
+  assert.match(stderr, /^event broadcast: 2 messages, received 4\/4, missing 0, MISDELIVERED 2, DUPLICATED 2; relative p50 /m)
+  const chat = /^event chat: (\d+) messages, received \d+\/\d+, missing \d+.*; relative p50 .*; absolute p50 /m.exec(stderr)
+  assert.ok(chat && Number(chat[1]) > 10, stderr)
+  assert.doesNotMatch(stderr, /^\s*message\s+received\s+missing/m, 'no table of messages')
+  assert.doesNotMatch(stderr, /content:|^\s*e\d+\.\d+\s/m, 'no row per line')
 })
 
 test('simulate\'s busy column: a floor whose CPU passed its wall time (helper threads) reads 100 %, not more', () => {
   const [message] = recordRoomMessages({ clients: 4, rooms: 1, messages: [{ id: 'm1', room: null }] })
-  const text = formatSimSummary(simResult({ messages: [{ ...message, floor: { cpuMs: 1.72, spreadMs: 1 } }] }))
+  // A broadcast of ioswarm's rounds (it carries its round): a row of the messages table.
+  const text = formatSimSummary(simResult({ messages: [{ ...message, round: 1, floor: { cpuMs: 1.72, spreadMs: 1 } }] }))
   const row = text.split('\n').find((line) => line.trimStart().startsWith('m1'))
   assert.ok(row && /100%\s*$/.test(row), `the busy column: ${row}`)
 })

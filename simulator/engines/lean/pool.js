@@ -5,7 +5,8 @@
 import { resolveLeanConfig } from './config.js'
 import { LeanSession } from './session.js'
 import { closeConnections } from './polling.js'
-import { cookieValue } from '../../sessions/cookie-jar.js'
+import { cookieValue, mergeCookies } from '../../sessions/cookie-jar.js'
+import { Client } from './client.js'
 
 /** How long close() waits for polite closes before it resets what is left. */
 const CLOSE_WAIT_MS = 1000
@@ -25,7 +26,13 @@ export function createLeanPool (options, events) {
     close: () => closeSession(session),
     // Polling: one keep-alive connection per client for polls, a shared pool for posts; no limit (null: Infinity, which JSON cannot carry).
     agent: () => ({ keepAlive: session.config.keepAlive, maxSockets: null }),
-    cookieOf: (i, name) => cookieValue(session.clients[i]?.cookies ?? null, name)
+    cookieOf: (i, name) => cookieValue(session.clients[i]?.cookies ?? null, name),
+    addCookies (i, cookies) {
+      // Before its first connect the client is made here, idle: connect() takes it as it is.
+      const c = session.clients[i] ??= new Client(i, 'websocket')
+      c.cookies = mergeCookies(c.cookies, cookies)
+    },
+    jarOf: (i) => session.clients[i]?.cookies?.slice() ?? null
   }
 }
 

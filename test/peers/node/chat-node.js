@@ -10,7 +10,11 @@
  *   (everyone but the sender, on every node), acked `{ ok: true }`.
  * - Every HTTP response, the Engine.IO handshake and the WebSocket upgrade included, carries
  *   `X-Node: NODE_NAME` and sets the cookie `node=NODE_NAME`.
- * - GET /count: `{ node, connected }`, the sockets this node holds now.
+ * - GET /count: `{ node, connected }`, the sockets this node holds now (namespaces `/` and `/members`).
+ * - POST /login with `{ user }`: a session of this node (in memory, as express-session's default
+ *   store), cookie `chat.sid`, answered `{ token, node }`. Namespace `/members` refuses a socket
+ *   without a live session of this node (`unauthorized`): behind a balancer only a client kept on
+ *   the node that logged it in gets through.
  * - POST /broadcast with ioswarm's body (any token): messages `{ id, batch, round, seq, sentAt,
  *   node, payload }` to every client of every node, answered `{ messages: [{ id, event, sentAt }] }`.
  *
@@ -52,6 +56,14 @@ io.on('connection', (socket) => {
   })
 })
 
+/** This node's sessions: sid → user. */
+const sessions = new Map()
+io.of('/members').use((socket, next) => {
+  const sid = /chat\.sid=([^;]+)/.exec(socket.handshake.headers.cookie ?? '')?.[1]
+  next(sid !== undefined && sessions.has(sid) ? undefined : new Error('unauthorized'))
+})
+io.of('/members').on('connection', (socket) => socket.emit('node', name))
+
 let sent = 0
 
 /**
@@ -77,9 +89,16 @@ server.on('request', async (req, res) => {
     for await (const chunk of req) text += chunk
     res.writeHead(200, { 'content-type': 'application/json', 'x-node': name })
     res.end(JSON.stringify({ messages: broadcast(text ? JSON.parse(text) : {}) }))
+  } else if (req.method === 'POST' && req.url === '/login') {
+    let text = ''
+    for await (const chunk of req) text += chunk
+    const sid = `${name}.${sessions.size + 1}`
+    sessions.set(sid, String(JSON.parse(text || '{}').user ?? ''))
+    res.writeHead(200, { 'content-type': 'application/json', 'x-node': name, 'set-cookie': `chat.sid=${sid}; Path=/; HttpOnly` })
+    res.end(JSON.stringify({ token: `t-${sid}`, node: name }))
   } else if (req.url === '/count') {
     res.writeHead(200, { 'content-type': 'application/json', 'x-node': name })
-    res.end(JSON.stringify({ node: name, connected: io.of('/').sockets.size }))
+    res.end(JSON.stringify({ node: name, connected: io.of('/').sockets.size + io.of('/members').sockets.size }))
   } else {
     res.writeHead(404).end()
   }

@@ -3,6 +3,8 @@
 Listens on 127.0.0.1 on a free port (or PORT), prints {"port": N} on stdout once listening,
 and broadcasts a `news` event {id, sentAt} to every client when POST /emit?count=N is called.
 GET /count answers {"connected": N}: the clients the server itself counts.
+A `move` {id} is answered the way older apps answer, with events instead of an ack: a `state`
+for another id first, then `state` {id, ok} to the sender only; a `stall` is never answered.
 Runs until SIGTERM/SIGINT.
 """
 import json
@@ -31,8 +33,14 @@ def handlers(ns):
     async def disconnect(sid):
         connected[ns].discard(sid)
 
+    async def move(sid, data=None):
+        move_id = data.get('id') if isinstance(data, dict) else None
+        await sio.emit('state', {'id': 'someone-else', 'ok': True}, to=sid, namespace=ns)
+        await sio.emit('state', {'id': move_id, 'ok': True}, to=sid, namespace=ns)
+
     sio.on('connect', connect, namespace=ns)
     sio.on('disconnect', disconnect, namespace=ns)
+    sio.on('move', move, namespace=ns)
 
 
 for ns in NAMESPACES:

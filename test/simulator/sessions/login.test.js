@@ -1,0 +1,180 @@
+/**
+ * --login (issue 24): each client logs in over HTTP before it connects, against a small app as
+ * express-session apps are written: POST /login sets a session cookie and answers a token; the
+ * Engine.IO middleware refuses (HTTP 401) a handshake without a live session (socket.io's docs,
+ * "Usage with Passport"), the socket middleware records the token of --auth. Both engines,
+ * WebSocket and polling; a login that fails for every client ends the run with the clear error;
+ * a reconnect refused with 401 logs in again; a scenario's login hook does a CSRF flow; bad input exits 2.
+ */
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Server } from 'socket.io'
+import { startTestSwarm } from '../../helpers/swarm.js'
+import { runCli } from '../../helpers/cli.js'
+import { waitFor } from '../../helpers/wait.js'
+import { normalizeSimOptions } from '../../../simulator/options.js'
+
+const CLIENTS = 4
+
+/**
+ * The app: sessions in memory (sid → user), logins counted per user, handshakes that carried
+ * which cookie, tokens the socket middleware saw. `mode.fail` answers every login 500.
+ */
+function startApp () {
+  /** @type {Map<string, string>} */
+  const sessions = new Map()
+  /** @type {Map<string, number>} */
+  const logins = new Map()
+  /** @type {string[]} */
+  const tokens = []
+  const mode = { fail: false }
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    if (url.pathname.startsWith('/socket.io')) return
+    let text = ''
+    for await (const chunk of req) text += chunk
+    const cookie = req.headers.cookie ?? ''
+    if (url.pathname === '/csrf') {
+      res.writeHead(200, { 'set-cookie': 'csrf=c1; Path=/', 'content-type': 'text/html' }).end('<input name="_csrf" value="c1">')
+    } else if (url.pathname === '/login' && req.method === 'POST') {
+      const fields = req.headers['content-type']?.includes('json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text))
+      if (mode.fail || (fields._csrf !== undefined && (fields._csrf !== 'c1' || !cookie.includes('csrf=c1')))) return res.writeHead(500).end()
+      const user = String(fields.user)
+      logins.set(user, (logins.get(user) ?? 0) + 1)
+      const sid = `${user}.${logins.get(user)}`
+      sessions.set(sid, user)
+      res.writeHead(302, { location: '/', 'set-cookie': `connect.sid=${sid}; Path=/; HttpOnly`, 'content-type': 'application/json' })
+      res.end(JSON.stringify({ token: `t-${user}` }))
+    } else {
+      res.writeHead(404).end()
+    }
+  })
+  const io = new Server(server, { pingInterval: 1000, pingTimeout: 2000 })
+  io.engine.use((/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res, /** @type {() => void} */ next) => {
+    const sid = /connect\.sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
+    if (sid !== undefined && sessions.has(sid)) return next()
+    res.writeHead(401)
+    res.end()
+  })
+  io.use((socket, next) => {
+    tokens.push(String(socket.handshake.auth.token))
+    next()
+  })
+  return {
+    io,
+    sessions,
+    logins,
+    tokens,
+    mode,
+    url: '',
+    async listen () {
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+      this.url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
+    },
+    close: () => new Promise((resolve) => { io.close(); server.close(() => resolve(undefined)) })
+  }
+}
+
+const app = startApp()
+before(() => app.listen())
+after(() => app.close())
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {Record<string, unknown>} options
+ */
+async function connectAll (t, options) {
+  const swarm = startTestSwarm(t, { url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, ...options })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})` })
+  return swarm
+}
+
+for (const engine of ['sio', 'lean']) {
+  for (const transport of ['websocket', 'polling']) {
+    test(`${engine} ${transport}: each client logs in first, its session cookie opens the socket, {{login.token}} reaches --auth`, async (t) => {
+      const users = Array.from({ length: CLIENTS }, (_, k) => `${engine}-${transport}-${k}`)
+      const swarm = await connectAll(t, {
+        engine, transport, login: `POST /login {"user":"${engine}-${transport}-{{i}}"}`, auth: '{"token":"{{login.token}}"}', loginHeader: 'X-Requested-With: ioswarm'
+      })
+      const result = await swarm.stop()
+      assert.equal(result.clients.connected, CLIENTS)
+      assert.deepEqual(result.clients.errors, {})
+      const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+      assert.equal(logins.request, 'POST /login')
+      assert.equal(logins.attempts, CLIENTS)
+      assert.equal(logins.ok, CLIENTS)
+      assert.deepEqual(logins.failed, {})
+      assert.equal(logins.time.count, CLIENTS)
+      assert.ok(logins.time.p50 > 0 && logins.time.p99 >= logins.time.p50, JSON.stringify(logins.time))
+      for (const user of users) assert.equal(app.logins.get(user), 1, `${user} logged in once`)
+      for (const user of users) assert.ok(app.tokens.includes(`t-${user}`), `${user}'s token in --auth`)
+    })
+  }
+}
+
+test('a login that answers 500 for every client ends the run: exit 1, "login failed: HTTP 500 × 3"', async (t) => {
+  app.mode.fail = true
+  t.after(() => { app.mode.fail = false })
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', app.url, '--clients', '3', '--ramp', '200ms', '--duration', '30s',
+    '--engine', 'lean', '--login', 'POST /login user=nobody{{i}}&password=x'], { timeoutMs: 20000 })
+  assert.equal(code, 1, stderr)
+  assert.match(stderr, /login failed: HTTP 500 × 3 \(POST \/login: no client could log in/)
+})
+
+// engine.io's middleware cannot answer a WebSocket upgrade with a status (it destroys the socket): the polling handshake gets the 401.
+test('a reconnect refused with 401 (the session is gone) logs its client in again, once per refusal, and it comes back', async (t) => {
+  const swarm = await connectAll(t, { engine: 'lean', transport: 'polling', login: 'POST /login {"user":"again-{{i}}"}', reconnectSpread: '300ms' })
+  app.sessions.clear()
+  for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
+  // Back: the server holds every client again, each on a session of a new login.
+  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => /connect\.sid=again-\d+\.[2-9]/.test(s.request.headers.cookie ?? '')).length
+  await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
+    { timeoutMs: 10000, message: () => `every client logged in again and reconnected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
+  const result = await swarm.stop()
+  const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+  const refusals = Object.entries(result.clients.errors).filter(([reason]) => /HTTP 401/.test(reason)).reduce((n, [, count]) => n + count, 0)
+  assert.ok(refusals >= CLIENTS, `each client was refused (${JSON.stringify(result.clients.errors)})`)
+  assert.ok(logins.relogins >= CLIENTS && logins.relogins <= refusals, `one new login per refusal at most: ${logins.relogins} for ${refusals}`)
+  assert.equal(logins.attempts, CLIENTS + logins.relogins)
+  assert.equal(result.clients.reconnects, CLIENTS)
+})
+
+test('a scenario\'s login(http, ctx) hook: a CSRF token first, then the form; its return is ctx.login and {{login.FIELD}}', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-login-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = path.join(dir, 'csrf.js')
+  writeFileSync(file, `export async function login (http, ctx) {
+  const page = await http.get('/csrf')
+  const csrf = /value="([^"]+)"/.exec(page.text)[1]
+  const res = await http.post('/login', { form: { user: 'hook-' + ctx.i, _csrf: csrf } })
+  if (!res.ok) throw Object.assign(new Error('login refused'), { status: res.status })
+  return res.json()
+}
+`)
+  const swarm = await connectAll(t, { engine: 'sio', transport: 'websocket', scenario: file, auth: '{"token":"{{login.token}}"}' })
+  const result = await swarm.stop()
+  assert.equal(result.logins?.request, 'login hook')
+  assert.equal(result.logins?.ok, CLIENTS)
+  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.includes(`t-hook-${k}`), `hook-${k}'s token`)
+})
+
+test('bad --login input exits 2 naming the flag', async (t) => {
+  const cases = [
+    [{ login: '/login {"user":"u"}' }, /--login must start with an HTTP method/],
+    [{ login: 'POST /login {"user":}' }, /--login must be a JSON template/],
+    [{ login: 'POST auth.example.com/login {}' }, /--login has "auth\.example\.com\/login": .*needs its scheme/],
+    [{ login: 'GET /login a=b' }, /--login has a body with GET/],
+    [{ loginHeader: 'X: y' }, /--login-header needs --login/],
+    [{ auth: '{"t":"{{login.token}}"}' }, /--auth has a placeholder \{\{login\.token\}\}, which needs --login/]
+  ]
+  for (const [given, message] of /** @type {[Record<string, unknown>, RegExp][]} */ (cases)) {
+    assert.throws(() => normalizeSimOptions({ url: app.url, ...given }), (/** @type {any} */ error) => message.test(error.message) && error.exitCode === 2, JSON.stringify(given))
+  }
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', app.url, '--login', 'https//auth/login'])
+  assert.equal(code, 2)
+  assert.match(stderr, /--login /)
+})
