@@ -103,6 +103,12 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
   let dropped = 0
   /** The last window reported: later reports are of later windows only. */
   let lastReported = -Infinity
+  /**
+   * The latest second's figures: a window that no one-second sample fell in (samples drift
+   * against window edges) carries them, rather than 0 connected and no health.
+   * @type {{ connected: number, health: import('../lib/process-sampler.js').ProcessSample | null }}
+   */
+  const last = { connected: 0, health: null }
 
   const indexNow = () => Math.floor((wallMs() + clockOffsetMs()) / windowMs)
 
@@ -111,12 +117,16 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     // A window already reported (a late ack, a sample on the boundary) counts in the oldest live one.
     const i = Math.max(index, lastReported + 1)
     let w = live.get(i)
-    if (w === undefined) live.set(i, (w = openWindow(i, windowMs)))
+    if (w === undefined) {
+      live.set(i, (w = openWindow(i, windowMs)))
+      w.connected = last.connected
+    }
     return w
   }
 
   /** @param {LiveWindow} w */
   function report (w) {
+    if (w.samples.length === 0 && last.health !== null) w.samples.push(last.health)
     live.delete(w.index)
     lastReported = w.index
     const r = reportOf(w)
@@ -190,6 +200,8 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
       w.drops += point.disconnects
       w.errors += point.errors
       w.samples.push(health)
+      last.connected = point.connected
+      last.health = health
     },
 
     /**
