@@ -77,7 +77,10 @@ export function connectionCharts (d, prefix) {
   }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }) })
   const simulators = [...new Set(d.timeline.map((p) => p.simulator))]
   const perSimulator = chartConfig('line', {
-    datasets: simulators.map((id, i) => line(id, d.timeline.filter((p) => p.simulator === id).map((p) => ({ x: secondsSince(p.t, d.startedAt), y: p.connected })), color(i)))
+    datasets: simulators.map((id, i) => {
+      const points = d.timeline.filter((p) => p.simulator === id).map((p) => ({ x: secondsSince(p.t, d.startedAt), y: p.connected }))
+      return line(id, points, color(i))
+    })
   }, { x: secondsAxis(), y: axis('connected clients', { beginAtZero: true }) })
   const noTimeline = 'no data: no simulator reported a timeline'
   return [
