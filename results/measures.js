@@ -166,7 +166,8 @@ export function windowRow (report) {
   const { histogram: _r, ...relative } = report.relative
   const { histogram: _a, ...absolute } = report.absolute
   const { histogram: _t, ...ackTime } = report.emits.ackTime
-  return { ...report, relative, absolute, emits: { ...report.emits, ackTime } }
+  const custom = report.custom && { ...report.custom, timings: Object.fromEntries(Object.entries(report.custom.timings).map(([name, { histogram, ...t }]) => [name, t])) }
+  return { ...report, relative, absolute, emits: { ...report.emits, ackTime }, ...(custom ? { custom } : {}) }
 }
 
 /**
