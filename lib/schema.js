@@ -378,6 +378,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {number} received deliveries to its clients (relayed lines and broadcasts)
  * @property {number} missing deliveries its clients were expected to get and never did
  * @property {EncodedDelay} relative its clients' delays after the first receipt in their process
+ * @property {EncodedDelay} [absolute] its clients' delays after the send (messages stamped with a send time; absent from older results)
  */
 
 /**
