@@ -44,8 +44,7 @@ export const broadcastCommand = {
         },
         onRoundEnd: collector
           ? async (round, sent) => {
-            const wanted = { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: waitMs, signal: stop.signal }
-            const status = await waitForRound(collector, /** @type {string} */ (argv.run), wanted)
+            const status = await waitForRound(collector, /** @type {string} */ (argv.run), { round, sent, timeoutMs: waitMs, signal: stop.signal })
             rounds.push({ round, result: status.round, complete: status.complete, simulators: status.simulators })
             if (!argv.quiet) process.stderr.write(`${formatRoundLine(round, status.round, status)}\n`)
           }

@@ -276,12 +276,14 @@ export const MERGE_RULES = {
  * @property {EncodedDelay} absolute sentAt → receipt, clock-corrected (count 0: no message carried sentAt)
  * @property {{ sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay }} emits lines emitted by the clients (--emit, a scenario's emits) and their acks
  * @property {HealthSummary} health the simulator's worst second in it (merged: the worst simulator's)
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count) recorded in it
  */
 
 /**
  * A merged window as result.json keeps it: the merged WindowReport with its delays as
  * summaries (the histograms are merged, then dropped: a 30-minute run keeps 180 small rows).
- * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary } }} WindowResult
+ * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits' | 'custom'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary },
+ *   custom?: Omit<CustomReport, 'timings'> & { timings: Record<string, DelaySummary> } }} WindowResult
  */
 
 /**
@@ -306,7 +308,8 @@ export const WINDOW_MERGE_RULES = {
   relative: 'delay',
   absolute: 'delay',
   emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', ackTime: 'delay' },
-  health: MERGE_RULES.health
+  health: MERGE_RULES.health,
+  custom: 'custom'
 }
 
 /**
@@ -372,6 +375,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {number} received deliveries to its clients (relayed lines and broadcasts)
  * @property {number} missing deliveries its clients were expected to get and never did
  * @property {EncodedDelay} relative its clients' delays after the first receipt in their process
+ * @property {EncodedDelay} [absolute] its clients' delays after the send (messages stamped with a send time; absent from older results)
  */
 
 /**

@@ -238,7 +238,8 @@ function optional (key, value) {
  * @param {import('../lib/schema.js').DeliveryBreakdown} [input.deliveries] from getDeliveries
  * @returns {DistributionResult}
  */
-export function buildDistribution ({ name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList, deliveries }) {
+export function buildDistribution (input) {
+  const { name, simulators, clientsPerSimulator, startedAt, endedAt, messages, rounds, samples, finals, simulatorList, deliveries } = input
   // What the simulators measured, merged as --workers merges one simulator's processes.
   const { scenario, nodes, custom, ...measured } = mergeSimMeasures(finals)
   const connectTime = measured.clients?.connectTime

@@ -34,7 +34,8 @@ const nspOf = (namespace) => namespace ?? '/'
 
 /** @returns {Tally} */
 function newTally () {
-  return { keys: new Set(), expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
+  const counts = { expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0 }
+  return { keys: new Set(), ...counts, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
 }
 
 /**

@@ -154,7 +154,7 @@ export function mergeWindowLists (lists) {
   /** @type {Map<number, import('../lib/schema.js').WindowReport[]>} */
   const byIndex = new Map()
   for (const report of lists.flat()) byIndex.set(report.index, [...(byIndex.get(report.index) ?? []), report])
-  return [...byIndex.keys()].sort((a, b) => a - b).map((index) => mergeWindowReports(/** @type {import('../lib/schema.js').WindowReport[]} */ (byIndex.get(index))))
+  return [...byIndex].sort((a, b) => a[0] - b[0]).map(([, reports]) => mergeWindowReports(reports))
 }
 
 /**
@@ -166,7 +166,8 @@ export function windowRow (report) {
   const { histogram: _r, ...relative } = report.relative
   const { histogram: _a, ...absolute } = report.absolute
   const { histogram: _t, ...ackTime } = report.emits.ackTime
-  return { ...report, relative, absolute, emits: { ...report.emits, ackTime } }
+  const custom = report.custom && { ...report.custom, timings: Object.fromEntries(Object.entries(report.custom.timings).map(([name, { histogram, ...t }]) => [name, t])) }
+  return { ...report, relative, absolute, emits: { ...report.emits, ackTime }, ...(custom ? { custom } : {}) }
 }
 
 /**

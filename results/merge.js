@@ -44,7 +44,10 @@ export function mergeSimResults (results, id, lostWorkerMessages = []) {
     ...(results.some((r) => r.windows) ? { windows: mergeWindowLists(results.map((r) => r.windows ?? [])) } : {}),
     workers: {
       note: RELATIVE_NOTE,
-      list: results.map((r) => ({ id: r.id, pid: r.pid, clients: { target: r.clients.target, connected: r.clients.connected, failed: r.clients.failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }))
+      list: results.map((r) => {
+        const { target, connected, failed } = r.clients
+        return { id: r.id, pid: r.pid, clients: { target, connected, failed }, rssMaxBytes: r.health.summary.rssMaxBytes, exitCode: null }
+      })
     }
   }
 }

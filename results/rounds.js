@@ -9,12 +9,15 @@ import { formatBusy, formatMs } from '../lib/format.js'
 /**
  * @param {import('./collector/types.js').Collector} collector
  * @param {string} runId
- * @param {{ round: number, messageIds: string[], batch?: string, timeoutMs: number, signal?: AbortSignal }} options batch: the broadcaster's (messages of another broadcaster with the same ids are not this round's)
+ * @param {{ round: number, sent: { id: string, batch?: string }[], timeoutMs: number, signal?: AbortSignal }} options
+ *   sent: the round's messages as the broadcaster answered them; their batch is the broadcaster's (messages of another
+ *   broadcaster with the same ids are not this round's)
  * @returns {Promise<{ round: import('../lib/schema.js').RoundResult | null, complete: boolean, simulators: number }>}
  */
-export async function waitForRound (collector, runId, { round, messageIds, batch, timeoutMs, signal }) {
+export async function waitForRound (collector, runId, { round, sent, timeoutMs, signal }) {
   const deadline = Date.now() + timeoutMs
-  const wanted = new Set(messageIds)
+  const wanted = new Set(sent.map((m) => m.id))
+  const batch = sent[0]?.batch
   let complete = false
   let simulators = 0
   while (!signal?.aborted) {

@@ -51,7 +51,8 @@ export function summarizeHealth (distribution) {
   for (const s of distribution.simulatorList) {
     if (s.stale) overview.stale.push(s.id)
     if (!s.health) continue
-    if (!overview.loopDelayP99 || s.health.loopDelayP99MaxMs > overview.loopDelayP99.ms) overview.loopDelayP99 = { ms: s.health.loopDelayP99MaxMs, simulator: s.id }
+    const loopDelayMs = s.health.loopDelayP99MaxMs
+    if (!overview.loopDelayP99 || loopDelayMs > overview.loopDelayP99.ms) overview.loopDelayP99 = { ms: loopDelayMs, simulator: s.id }
     if (!overview.cpu || s.health.cpuPctMax > overview.cpu.pct) overview.cpu = { pct: s.health.cpuPctMax, simulator: s.id }
     if (s.health.saturatedSeconds > 0) overview.saturated.push({ seconds: s.health.saturatedSeconds, simulator: s.id })
   }
@@ -133,7 +134,8 @@ export function formatRunSummary (result) {
       ? `${simulators} simulators x ${d.clientsPerSimulator} clients`
       : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
     lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}${formatTlsBeside(d.tlsTime)}`)
-    if (/** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}, d.tlsTime))
+    const avalanche = /** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0
+    if (avalanche) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}, d.tlsTime))
     lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)

@@ -42,7 +42,11 @@ export function measureCustom (result, metric) {
   const name = rest.slice(0, rest.lastIndexOf('.'))
   const stat = /** @type {'p50' | 'p90' | 'p99' | 'max' | 'mean' | 'count'} */ (rest.slice(rest.lastIndexOf('.') + 1))
   const known = (/** @type {Record<string, unknown> | undefined} */ record) => record !== undefined && Object.hasOwn(record, name)
-  const figures = result.distributions.map((d) => ({ d: d.name, timing: known(d.custom?.timings) ? d.custom?.timings[name] : undefined, count: known(d.custom?.counts) ? d.custom?.counts[name] : undefined }))
+  const figures = result.distributions.map((d) => ({
+    d: d.name,
+    timing: known(d.custom?.timings) ? d.custom?.timings[name] : undefined,
+    count: known(d.custom?.counts) ? d.custom?.counts[name] : undefined
+  }))
   const noData = `${metric}: no data (no hook recorded ${name}${result.distributions.some((d) => d.custom) ? '' : '; no hook recorded any custom figure'})`
   if (stat === 'count') {
     const seen = figures.filter((f) => f.timing !== undefined || f.count !== undefined)

@@ -9,7 +9,7 @@ import { formatWindowLine } from '../lib/windows.js'
 import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, waitForRound } from '../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
-import { simulatorEnv } from './options.js'
+import { broadcastOf, simulatorEnv } from './options.js'
 
 /**
  * @typedef {import('./options.js').RunOptions} RunOptions
@@ -44,7 +44,12 @@ export async function runDistribution (ctx, distribution, hooks) {
   await collector.registerRun(runId, {
     name: options.name ?? runId,
     startedAt,
-    options: { distribution: distribution.name, url: ctx.url, senderClockOffsetMs: ctx.senderClock.offsetMs, senderClockUncertaintyMs: ctx.senderClock.uncertaintyMs }
+    options: {
+      distribution: distribution.name,
+      url: ctx.url,
+      senderClockOffsetMs: ctx.senderClock.offsetMs,
+      senderClockUncertaintyMs: ctx.senderClock.uncertaintyMs
+    }
   })
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const children = startSimulators(ctx, distribution)
@@ -101,11 +106,11 @@ export async function runDistribution (ctx, distribution, hooks) {
 async function broadcastRounds ({ options, collector, runId, url, token }, distribution, hooks) {
   const log = hooks.log ?? (() => {})
   log(`${distribution.name}: broadcasting ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
-  await runBroadcast({ url, token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via, rooms: options.rooms, namespaces: options.namespaces }, {
+  await runBroadcast(broadcastOf(options, { url, token }), {
     signal: hooks.signal,
     onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
     onRoundEnd: async (round, sent) => {
-      const status = await waitForRound(collector, runId, { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
+      const status = await waitForRound(collector, runId, { round, sent, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
       log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
     }
   })

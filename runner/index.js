@@ -14,7 +14,7 @@ import { createCollector, evaluateThresholds, loadMetrics, redactUrl } from '../
 import { readLimits } from '../lib/limits.js'
 import { runDistribution } from './distribution.js'
 import { lookAtServer } from './look.js'
-import { newRunId, normalizeRunOptions } from './options.js'
+import { newRunId, normalizeRunOptions, referenceServerOf } from './options.js'
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 import { scheduleServerRestarts } from './restart.js'
@@ -52,7 +52,7 @@ export async function runTest (input, hooks = {}) {
   if (outputs?.url) log(`metrics: ${outputs.url}`)
   if (options.otlp) log(`metrics: pushing to ${redactUrl(options.otlp)} every ${options.otlpIntervalMs / 1000} s (OTLP)`)
   const token = options.token ?? randomBytes(18).toString('base64url')
-  const serverOptions = { token, authToken: options.authToken, namespaces: options.namespaces, pingIntervalMs: options.pingIntervalMs, protocol: options.protocol }
+  const serverOptions = referenceServerOf(options, token)
   const started = options.target ? null : { current: await startServerProcess(serverOptions) }
   const server = started?.current ?? null
   const restarts = started && options.restartServerAtMs.length > 0

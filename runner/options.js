@@ -184,3 +184,22 @@ export function newRunId () {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
   return `run-${stamp}-${randomBytes(2).toString('hex')}`
 }
+
+/**
+ * The reference server a run or a capacity search starts when it has no --target.
+ * @param {Pick<RunOptions, 'authToken' | 'namespaces' | 'pingIntervalMs' | 'protocol'>} options
+ * @param {string} token the admin token its broadcasts use
+ */
+export function referenceServerOf (options, token) {
+  return { token, authToken: options.authToken, namespaces: options.namespaces, pingIntervalMs: options.pingIntervalMs, protocol: options.protocol }
+}
+
+/**
+ * What the broadcaster sends, the same in each distribution of a run and each capacity step.
+ * @param {Pick<RunOptions, 'event' | 'sizeBytes' | 'rounds' | 'via' | 'rooms' | 'namespaces'>} options
+ * @param {{ url: string, token: string }} server
+ */
+export function broadcastOf (options, { url, token }) {
+  const { event, sizeBytes: size, rounds, via, rooms, namespaces } = options
+  return { url, token, event, size, rounds, via, rooms, namespaces }
+}

@@ -33,7 +33,8 @@ export function checkRunPreflight (options, limits) {
     let sims
     try {
       // Memory is checked below, for the simulators and the server together.
-      sims = checkPreflight({ clients, processes: d.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare }, { ...limits, freeBytes: Infinity })
+      const load = { clients, processes: d.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare }
+      sims = checkPreflight(load, { ...limits, freeBytes: Infinity })
     } catch (error) {
       if (!(error instanceof IoswarmError)) throw error
       throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)

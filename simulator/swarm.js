@@ -196,7 +196,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
   const replies = createReplies({ options: sized, emitting, listens })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id }) : null
+  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows }) : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).

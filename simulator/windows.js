@@ -11,6 +11,7 @@ import { isAckTimeout } from '../lib/errors.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { isSaturated } from '../lib/process-sampler.js'
 import { HEALTH_SUMMARY_FROM } from '../lib/schema.js'
+import { createCustomFigures } from '../lib/custom.js'
 
 /**
  * @typedef {import('../lib/schema.js').WindowReport} WindowReport
@@ -51,7 +52,9 @@ function openWindow (index, windowMs) {
     failed: 0,
     ackTime: createHistogram(),
     /** @type {import('../lib/process-sampler.js').ProcessSample[]} */
-    samples: []
+    samples: [],
+    /** a scenario's own figures recorded in it (made at its first) @type {ReturnType<typeof createCustomFigures> | null} */
+    custom: null
   }
 }
 
@@ -85,7 +88,8 @@ function reportOf (w) {
     relative: encoded(w.relative),
     absolute: encoded(w.absolute),
     emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, ackTime: encoded(w.ackTime) },
-    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health))
+    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health)),
+    ...(w.custom ? { custom: /** @type {import('../lib/schema.js').CustomReport} */ (w.custom.record()) } : {})
   }
 }
 
@@ -186,6 +190,26 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
         recordMs(w.ackTime, elapsedMs)
       } else if (isAckTimeout(error)) w.timedOut++
       else w.failed++
+    },
+
+    /**
+     * A scenario's timing, admitted by the process's own figures (its name within the bound), in the window it was recorded in.
+     * @param {string} name
+     * @param {number} ms
+     */
+    timing (name, ms) {
+      const w = at(indexNow())
+      ;(w.custom ??= createCustomFigures()).timing(name, ms)
+    },
+
+    /**
+     * A scenario's count, likewise.
+     * @param {string} name
+     * @param {number} n
+     */
+    count (name, n) {
+      const w = at(indexNow())
+      ;(w.custom ??= createCustomFigures()).count(name, n)
     },
 
     /**

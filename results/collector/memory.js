@@ -192,7 +192,9 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const run = read(runId)
       const r = checkRead(cursor, limit)
       const from = r.cursor ?? { messages: '0', samples: '0', serverSamples: '0' }
-      const [m, s, v] = [after(run.messageLog, 0, from.messages, r.limit), after(run.samples, run.trimmed.samples, from.samples, r.limit), after(run.serverSamples, run.trimmed.serverSamples, from.serverSamples, r.limit)]
+      const m = after(run.messageLog, 0, from.messages, r.limit)
+      const s = after(run.samples, run.trimmed.samples, from.samples, r.limit)
+      const v = after(run.serverSamples, run.trimmed.serverSamples, from.serverSamples, r.limit)
       return copy({
         messages: m.entries,
         samples: s.entries,

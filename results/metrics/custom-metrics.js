@@ -4,7 +4,7 @@
  * number of timings and its exact HDR percentiles. Names are bounded (50) and plain where they
  * are recorded, so they are labels as they are. Like the storms, they appear as simulators end.
  */
-import client from 'prom-client'
+import { metricMakers } from './makers.js'
 import { mergeCustomReports } from '../../lib/custom.js'
 
 const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99', 'p99'], ['1', 'max']])
@@ -13,7 +13,7 @@ const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99'
  * @param {import('prom-client').Registry} registry
  */
 export function createCustomMetrics (registry) {
-  const g = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames) => new client.Gauge({ name, help, labelNames, registers: [registry] })
+  const { gauge: g } = metricMakers(registry)
   const m = {
     count: g('ioswarm_custom_counted', 'A scenario\'s ctx.count(name, n): the total over the simulators\' final reports', ['name']),
     timings: g('ioswarm_custom_timings_recorded', 'A scenario\'s ctx.timing(name, ms): timings recorded, over the simulators\' final reports', ['name']),

@@ -57,7 +57,12 @@ export function createLiveMetrics ({ collector, run, pollEveryMs }) {
  */
 export async function startMetricsOutputs ({ registry, port, host, otlp, otlpIntervalMs, command, onOtlpError }) {
   const server = port === null ? null : await serveMetrics({ port, host, registry })
-  const push = otlp ? await startOtlpPush({ url: otlp, registry, intervalMs: otlpIntervalMs, command, onError: onOtlpError }).catch(async (error) => { await server?.close(); throw error }) : null
+  const push = otlp
+    ? await startOtlpPush({ url: otlp, registry, intervalMs: otlpIntervalMs, command, onError: onOtlpError }).catch(async (error) => {
+      await server?.close()
+      throw error
+    })
+    : null
   return {
     /** The /metrics URL, or null without --metrics-port. */
     url: server?.url ?? null,

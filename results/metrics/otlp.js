@@ -36,7 +36,8 @@ export async function startOtlpPush ({ url, registry, intervalMs, command, onErr
     async collect () {
       const current = registry()
       if (!startedAt.has(current)) startedAt.set(current, Date.now())
-      const scope = registryToScopeMetrics(await current.getMetricsAsJSON(), { startMs: /** @type {number} */ (startedAt.get(current)), endMs: Date.now(), version: VERSION })
+      const startMs = /** @type {number} */ (startedAt.get(current))
+      const scope = registryToScopeMetrics(await current.getMetricsAsJSON(), { startMs, endMs: Date.now(), version: VERSION })
       return { resourceMetrics: { resource, scopeMetrics: [scope] }, errors: [] }
     }
   }

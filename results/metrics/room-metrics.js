@@ -5,7 +5,7 @@
  * exist to prevent. Both labels are bounded (the first values seen, then "other"); a message
  * without a room counts under room "" and one on the main namespace under "/".
  */
-import client from 'prom-client'
+import { metricMakers } from './makers.js'
 import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
 import { createLabelBound } from './labels.js'
 
@@ -21,7 +21,8 @@ export function createRoomMetrics (registry, { maxNamespaces = MAX_NAMESPACE_LAB
   const namespaces = createLabelBound(maxNamespaces)
   const rooms = createLabelBound(maxRooms)
   const labelNames = ['namespace', 'room']
-  const c = (/** @type {string} */ name, /** @type {string} */ help) => new client.Counter({ name, help, labelNames, registers: [registry] })
+  const { counter } = metricMakers(registry)
+  const c = (/** @type {string} */ name, /** @type {string} */ help) => counter(name, help, labelNames)
   const m = {
     messages: c('ioswarm_room_messages_total', 'Message reports (one per message per simulator), by namespace and target room'),
     received: c('ioswarm_room_received_total', 'Deliveries by namespace and target room'),

@@ -5,6 +5,7 @@
  * the simulator's per-receipt path.
  */
 import client from 'prom-client'
+import { metricMakers } from './makers.js'
 import { isSaturated } from '../../lib/process-sampler.js'
 import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
 import { boundedGaugeSetter, createLabelBound } from './labels.js'
@@ -38,8 +39,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
   const simulators = createLabelBound(maxSimulators)
   const reasons = createLabelBound(maxReasons)
   const sim = (/** @type {string} */ id) => simulators.value(id)
-  const g = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Gauge({ name, help, labelNames, registers: [registry] })
-  const c = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Counter({ name, help, labelNames, registers: [registry] })
+  const { gauge: g, counter: c } = metricMakers(registry)
 
   const m = {
     connected: g('ioswarm_clients_connected', 'Clients connected now, by the transport in use', ['simulator', 'transport']),

@@ -4,6 +4,7 @@
  * process sample, fed once a second by the server's sample hook.
  */
 import client from 'prom-client'
+import { metricMakers } from './makers.js'
 
 /**
  * @param {{ server?: string }} [labels]
@@ -11,13 +12,13 @@ import client from 'prom-client'
 export function createServerMetrics ({ server = 'server' } = {}) {
   const registry = new client.Registry()
   registry.setDefaultLabels({ server })
-  const g = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Gauge({ name, help, labelNames, registers: [registry] })
+  const { gauge: g, counter: c } = metricMakers(registry)
   const connected = g('ioswarm_server_clients_connected', 'Clients connected, by transport', ['transport'])
   const cpu = g('ioswarm_server_cpu_percent', 'CPU over the last second, % of one core')
   const rss = g('ioswarm_server_rss_bytes', 'Resident memory')
   const loopDelay = g('ioswarm_server_loop_delay_p99_seconds', 'Event-loop delay p99 over the last second')
-  const broadcasts = new client.Counter({ name: 'ioswarm_server_broadcasts_total', help: 'Broadcast messages emitted (io.emit calls)', registers: [registry] })
-  const emits = new client.Counter({ name: 'ioswarm_server_emits_total', help: 'Frames emitted to clients: each broadcast times the clients connected then', registers: [registry] })
+  const broadcasts = c('ioswarm_server_broadcasts_total', 'Broadcast messages emitted (io.emit calls)')
+  const emits = c('ioswarm_server_emits_total', 'Frames emitted to clients: each broadcast times the clients connected then')
   return {
     registry,
     /** @param {import('../../lib/schema.js').ServerSample} sample */

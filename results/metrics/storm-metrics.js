@@ -5,7 +5,7 @@
  * 50/90/99/100 % of the dropped. A simulator measures
  * a storm's end only once it is over, so these appear as simulators end, like the reasons.
  */
-import client from 'prom-client'
+import { metricMakers } from './makers.js'
 
 const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99', 'p99'], ['1', 'p100']])
 
@@ -13,7 +13,7 @@ const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99'
  * @param {import('prom-client').Registry} registry
  */
 export function createStormMetrics (registry) {
-  const g = (/** @type {string} */ name, /** @type {string} */ help, /** @type {string[]} */ labelNames = []) => new client.Gauge({ name, help, labelNames, registers: [registry] })
+  const { gauge: g } = metricMakers(registry)
   const m = {
     storms: g('ioswarm_storms', 'Reconnect storms in the simulators\' final reports so far'),
     dropped: g('ioswarm_storm_clients_dropped', 'Clients dropped in those storms'),

@@ -100,7 +100,10 @@ function relativeChart (d, prefix, ordered, bands) {
   const config = chartConfig('line', {
     labels: labels(ordered),
     datasets: [
-      ...stats.map((stat) => line(stat, ordered.map((m) => (m.relative.count > 0 ? m.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: dots(ordered) })),
+      ...stats.map((stat) => {
+        const values = ordered.map((m) => (m.relative.count > 0 ? m.relative[stat] : null))
+        return line(stat, values, STAT_COLORS[stat], { pointRadius: dots(ordered) })
+      }),
       ...floor,
       ...bands
     ]

@@ -15,7 +15,7 @@ import { attachIpcReader, createCollector, redactUrl } from '../../results/index
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
 import { sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
-import { newRunId, simulatorEnv } from '../options.js'
+import { newRunId, referenceServerOf, simulatorEnv } from '../options.js'
 import { startServerProcess } from '../processes.js'
 import { formatAnswer, formatStepLine } from './format.js'
 import { simulatorAdvice } from './judge.js'
@@ -50,7 +50,12 @@ export async function runCapacity (input, hooks = {}) {
   const collector = await createCollector({})
   const reports = trackReports(collector)
   const token = options.token ?? randomBytes(18).toString('base64url')
-  const server = options.target ? null : await startServerProcess({ token, authToken: options.authToken, namespaces: options.namespaces, pingIntervalMs: options.pingIntervalMs, protocol: options.protocol }).catch(async (error) => { await collector.close(); throw error })
+  const server = options.target
+    ? null
+    : await startServerProcess(referenceServerOf(options, token)).catch(async (error) => {
+      await collector.close()
+      throw error
+    })
   /** @type {import('../../simulator/spawn.js').SimulatorChild[]} */
   let children = []
   /** @type {ReturnType<typeof attachIpcReader>[]} */
@@ -66,7 +71,8 @@ export async function runCapacity (input, hooks = {}) {
     readers = children.map((c) => attachIpcReader(c.process, reports.writer))
     sampling = sampleServer({ url, collector, runId: id })
     log(`capacity ${id}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`}, ${options.simulators} simulators, ${options.transport} (${options.engine}), from ${options.startClients} to at most ${options.maxClients} clients, ramp ${Math.round(rampMs / 100) / 10} s per step`)
-    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status: hooks.status ?? (() => {}) }
+    const status = hooks.status ?? (() => {})
+    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status }
     const { steps, outcome } = await search(ctx, log)
     return capacityResult({ options, id, startedAt, url, reference: server !== null, steps, outcome })
   } finally {
@@ -164,7 +170,9 @@ function capacityResult ({ options, id, startedAt, url, reference, steps, outcom
     capacity: outcome === 'found' || outcome === 'max' ? bounds.passed : null,
     bounds,
     advice: outcome === 'inconclusive' && stopper?.limitedBy
-      ? simulatorAdvice(stopper.limitedBy, { simulators: options.simulators, clients: stopper.clients, cores: os.availableParallelism(), engine: options.engine })
+      ? simulatorAdvice(stopper.limitedBy, {
+        simulators: options.simulators, clients: stopper.clients, cores: os.availableParallelism(), engine: options.engine
+      })
       : outcome === 'failed-at-start' ? [`start lower: --start ${Math.max(options.simulators, Math.floor(options.startClients / 4))}`] : [],
     steps,
     durationMs: endedAt - startedAt

@@ -12,6 +12,7 @@ import { judgeStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { summarizeStep } from './summary.js'
 import { shareOf } from '../../simulator/index.js'
+import { broadcastOf } from '../options.js'
 
 /**
  * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
@@ -61,7 +62,14 @@ export async function runStep (ctx, { step, clients, phase, current }) {
   const verdicts = evaluateThresholds(/** @type {any} */ ({
     distributions: [{ name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected }, simulatorList: [] }]
   }), ctx.options.slo)
-  const judged = judgeStep({ slos: ctx.options.slo, verdicts, valueOf: (slo) => delayOf(summary.rounds, slo.metric), simulators: summary.simulators, connecting: summary.connecting, floorMaxMs: summary.floor?.maxMs ?? null })
+  const judged = judgeStep({
+    slos: ctx.options.slo,
+    verdicts,
+    valueOf: (slo) => delayOf(summary.rounds, slo.metric),
+    simulators: summary.simulators,
+    connecting: summary.connecting,
+    floorMaxMs: summary.floor?.maxMs ?? null
+  })
   return {
     step,
     phase,
@@ -165,11 +173,11 @@ async function waitForShares (ctx, shares, clients) {
  */
 async function broadcastRounds (ctx, firstRound) {
   const { options } = ctx
-  const result = await runBroadcast({ url: ctx.url, token: ctx.token, event: options.event, size: options.sizeBytes, rounds: options.rounds, via: options.via, rooms: options.rooms, namespaces: options.namespaces, firstRound }, {
+  const result = await runBroadcast({ ...broadcastOf(options, ctx), firstRound }, {
     signal: ctx.signal,
     onMessage: (m) => ctx.status(`message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients ?? '?'} clients`}`),
     onRoundEnd: async (round, sent) => {
-      await waitForRound(ctx.collector, ctx.runId, { round, messageIds: sent.map((m) => m.id), batch: sent[0]?.batch, timeoutMs: options.messageTimeoutMs + 5000, signal: ctx.signal })
+      await waitForRound(ctx.collector, ctx.runId, { round, sent, timeoutMs: options.messageTimeoutMs + 5000, signal: ctx.signal })
     }
   })
   return result.messages

@@ -30,7 +30,7 @@ export async function summarizeStep (ctx, { sent, roundNumbers, connectedBy, sha
   const rounds = roundNumbers.map((round) => {
     const r = allRounds.find((x) => x.round === round)
     const unreported = unreportedByRound.get(round) ?? 0
-    const base = r ?? { round, count: 0, intervalMs: 0, messages: 0, received: 0, expected: 0, missing: 0, relative: { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0 }, absolute: null, avgOfAverages: { relativeMs: 0, absoluteMs: null }, floor: null }
+    const base = r ?? emptyRound(round)
     return { ...base, expected: base.expected + unreported, missing: base.missing + unreported }
   })
   const ids = new Set(ctx.children.map((c) => c.id))
@@ -49,7 +49,11 @@ export async function summarizeStep (ctx, { sent, roundNumbers, connectedBy, sha
     connecting: healthOver(ctx, ours, startedAt, roundsAt, connectedBy, shares),
     server: server.length === 0
       ? null
-      : { cpuPctMax: Math.max(...server.map((s) => s.cpuPct)), rssMaxBytes: Math.max(...server.map((s) => s.rssBytes)), connectedMax: Math.max(...server.map((s) => s.connected)) }
+      : {
+          cpuPctMax: Math.max(...server.map((s) => s.cpuPct)),
+          rssMaxBytes: Math.max(...server.map((s) => s.rssBytes)),
+          connectedMax: Math.max(...server.map((s) => s.connected))
+        }
   }
 }
 
@@ -138,4 +142,14 @@ function healthOver (ctx, samples, fromMs, toMs, connectedBy, shares) {
       cpuPctMax: max((s) => s.cpuPct)
     }
   })
+}
+
+/**
+ * A round no simulator reported a message of (yet).
+ * @param {number} round
+ * @returns {RoundResult}
+ */
+function emptyRound (round) {
+  const relative = { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0 }
+  return { round, count: 0, intervalMs: 0, messages: 0, received: 0, expected: 0, missing: 0, relative, absolute: null, avgOfAverages: { relativeMs: 0, absoluteMs: null }, floor: null }
 }

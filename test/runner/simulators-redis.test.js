@@ -51,7 +51,7 @@ test('three simulators through Redis: totals are sums, percentiles are merged, a
 
   // Round 1 reaches all three simulators.
   const round1 = await runBroadcast({ url: server.url, token: 'test-token', rounds: '3x100' })
-  const r1 = await waitForRound(collector, runId, { round: 1, messageIds: round1.messages.map((m) => m.id), timeoutMs: 20000 })
+  const r1 = await waitForRound(collector, runId, { round: 1, sent: round1.messages, timeoutMs: 20000 })
   assert.equal(r1.complete, true)
   assert.equal(r1.round?.received, 90)
 
@@ -61,7 +61,7 @@ test('three simulators through Redis: totals are sums, percentiles are merged, a
   await waitForClients(server, 20)
   // Round 2 (ids 2.1, 2.2) through the server directly, after s3 is gone.
   for (const seq of [1, 2]) await server.broadcast({ round: 2, seq, count: 1 })
-  await waitForRound(collector, runId, { round: 2, messageIds: ['2.1', '2.2'], timeoutMs: 20000 })
+  await waitForRound(collector, runId, { round: 2, sent: [{ id: '2.1' }, { id: '2.2' }], timeoutMs: 20000 })
 
   await collector.publishControl(runId, { type: 'stop' })
   const [one, two] = await Promise.all([sims[0].done, sims[1].done])
