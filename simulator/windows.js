@@ -134,8 +134,23 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     return w
   }
 
-  /** @param {LiveWindow} w */
+  /**
+   * Reports window w, after an empty row for each window between the last one reported and it
+   * (a second in which nothing arrived and no sample fell, a stalled process: shown, not skipped).
+   * @param {LiveWindow} w
+   */
   function report (w) {
+    const gap = Number.isFinite(lastReported) ? Math.min(w.index - lastReported - 1, MAX_WINDOWS) : 0
+    for (let k = gap; k > 0; k--) {
+      const empty = openWindow(w.index - k, windowMs)
+      empty.connected = last.connected
+      emit(empty)
+    }
+    emit(w)
+  }
+
+  /** @param {LiveWindow} w */
+  function emit (w) {
     if (w.samples.length === 0 && last.health !== null) w.samples.push(last.health)
     live.delete(w.index)
     lastReported = w.index
