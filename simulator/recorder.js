@@ -133,7 +133,8 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {MessageFields} [options.fields] where messages keep their id, send time and room
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
  * @param {Gap | null} [options.gap] a reconnect storm's gap (simulator/storms.js), told of every receipt by the key found here
- * @param {{ receipt: (i: number, relativeMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries (--node-from): each counted receipt, each missing one at close
+ * @param {{ receipt: (i: number, relativeMs: number, absoluteMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries
+ *   (--node-from): each counted receipt (absoluteMs NaN when the message has no send time), each missing one at close
  * @param {import('./windows.js').WindowBook | null} [options.windows] --window: told of each message when it opens and closes (never per receipt)
  */
 export function createRecorder ({
@@ -414,12 +415,13 @@ export function createRecorder ({
       message.report.received++
       message.lastMono = now
       recordMs(message.relative, now - message.firstMono)
-      if (nodes !== null) nodes.receipt(i, now - message.firstMono)
+      let latencyMs = NaN
       if (message.absolute !== null) {
-        const latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
+        latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
         if (latencyMs < 0) message.negative++
         recordMs(message.absolute, latencyMs)
       }
+      if (nodes !== null) nodes.receipt(i, now - message.firstMono, latencyMs)
       if (message.expectedBits[word] & bit) message.receivedExpected++
       if (!message.drained) {
         if (message.receivedExpected === message.report.expected) {

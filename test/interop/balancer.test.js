@@ -216,6 +216,7 @@ test('ioswarm run through HAProxy: the simulators\' node reports merge into the 
   assert.equal(report.nodes.reduce((n, r) => n + r.connected, 0), 24)
   assert.ok(report.nodes.every((n) => n.connected > 0 && n.connects === n.connected && n.missing === 0 && n.moved === 0), JSON.stringify(report.nodes))
   assert.ok(report.nodes.every((n) => n.received === n.connected * 2 && n.relative.count === n.received), 'each node\'s clients got both broadcasts')
+  assert.ok(report.nodes.every((n) => n.absolute?.count === n.received), 'each delivery\'s delay after its send, per node, merged over the simulators')
   const counts = report.nodes.map((n) => n.connected)
   const imbalance = Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000
   assert.equal(report.imbalance, imbalance)

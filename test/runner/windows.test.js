@@ -61,6 +61,7 @@ function checkWindows ({ result, windows, stderr, out }) {
   const emits = /** @type {NonNullable<NonNullable<import('../../lib/schema.js').DistributionResult['scenario']>['emits']>} */ (result.distributions[0].scenario?.emits)
   assert.equal(windows.reduce((s, w) => s + w.emits.sent, 0), emits.sent, 'every line in one window')
   assert.equal((stderr.match(new RegExp(`2x3: ${WINDOW_LINE.source}`, 'g')) ?? []).length, windows.length, 'each window printed as it closed')
+  assert.match(stderr, new RegExp(`; ${windows.length} windows of 1 s, none missing a delivery, worst ack p99 \\S+ in ${WINDOW_LINE.source}`), 'the summary')
   const csv = readFileSync(path.join(out, 'windows.csv'), 'utf8').trim().split('\r\n')
   assert.equal(csv.length, windows.length + 1)
   assert.ok(csv[0].includes('emits_ackTime_p99') && csv[0].includes('clients_connected'))
