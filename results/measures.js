@@ -167,7 +167,8 @@ export function windowRow (report) {
   const { histogram: _a, ...absolute } = report.absolute
   const { histogram: _t, ...ackTime } = report.emits.ackTime
   const custom = report.custom && { ...report.custom, timings: Object.fromEntries(Object.entries(report.custom.timings).map(([name, { histogram, ...t }]) => [name, t])) }
-  return { ...report, relative, absolute, emits: { ...report.emits, ackTime }, ...(custom ? { custom } : {}) }
+  const replies = report.replies && { ...report.replies, time: (({ histogram, ...t }) => t)(report.replies.time) }
+  return { ...report, relative, absolute, emits: { ...report.emits, ackTime }, ...(custom ? { custom } : {}), ...(replies ? { replies } : {}) }
 }
 
 /**
