@@ -92,10 +92,10 @@ for (const engine of ['sio', 'lean']) {
   }
 }
 
-test('the flag form: --emit … --reply-event state --reply-match id (python-socketio): sent, replied, reply p50/p99 in the result and the summary', async (t) => {
+test('the flag form: --emit … --reply-event state --reply-match id (python-socketio, --workers 2): sent, replied, reply p50/p99 merged into the result, its windows and the summary', async (t) => {
   const peer = await startPythonPeer(t, { pingIntervalS: 1 })
   if (peer === null) return
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '3', '--url', peer.url, '--ramp', '0', '--duration', '2',
+  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '4', '--workers', '2', '--url', peer.url, '--ramp', '0', '--duration', '2',
     '--emit', 'move {"text":"e4"}', '--emit-rate', '5/s', '--reply-event', 'state', '--reply-match', 'id', '--window', '1s', '--json'], { timeoutMs: 30000 })
   assert.equal(code, 0, stderr)
   const { scenario, windows } = JSON.parse(stdout)
