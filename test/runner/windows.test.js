@@ -105,9 +105,12 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const redisUrl = await getRedisUrl(t)
     const nodes = redisUrl === null ? null : await startChatNodes(t, { kind: 'python', count: 1, redisUrl })
     if (nodes === null) return
-    const run = await runWindows(t, nodes[0].url)
+    const run = await runWindows(t, nodes[0].url, ['--assert', 'p99<30s'])
     assert.equal(run.code, 0, run.stderr)
     checkWindows(run)
+    const [delay] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
+    assert.ok(delay.ok, delay.actual)
+    assert.match(delay.actual, new RegExp(`^p99 .* \\(${WINDOW_LINE.source}, 2x3\\)$`), 'a delivery delay threshold judged on the worst window, named')
   })
 
   test('run --target a feed that broadcasts by itself (--id-field, --sent-at-field): windows with deliveries, absolute latency, none missing', async (t) => {
