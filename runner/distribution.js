@@ -115,7 +115,8 @@ export async function runDistribution (ctx, distribution, hooks) {
 async function followProfile ({ options }, distribution, children, hooks) {
   const totalMs = /** @type {number} */ (options.durationMs)
   hooks.log?.(`${distribution.name}: following --phases for ${totalMs / 1000} s, in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`)
-  const bound = sleep(totalMs + options.connectTimeoutMs + PHASES_MARGIN_MS, undefined, { signal: hooks.signal }).catch(() => {})
+  // Unref'd: once the simulators have ended, this bound keeps nothing waiting.
+  const bound = sleep(totalMs + options.connectTimeoutMs + PHASES_MARGIN_MS, undefined, { signal: hooks.signal, ref: false }).catch(() => {})
   await Promise.race([Promise.all(children.map((c) => c.exited)), bound])
 }
 
