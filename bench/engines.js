@@ -381,9 +381,19 @@ function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
  * @param {(id: number) => void} onBroadcast
  * @param {string | null} ca --tls: the certificate to trust
  */
-const leanSwarm = (url, engine, transport, onConnect, onBroadcast, ca) => poolSwarm(leanEngine,
-  { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws', tls: ca ? tlsTrust({ ca: [ca] }) : null },
-  transport, onConnect, onBroadcast)
+const leanSwarm = (url, engine, transport, onConnect, onBroadcast, ca) => poolSwarm(leanEngine, {
+  url,
+  path: '/socket.io/',
+  namespace: '/',
+  events: ['broadcast'],
+  keepAlive: true,
+  reconnect: false,
+  wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws',
+  tls: ca ? tlsTrust({ ca: [ca] }) : null,
+  // Half the clients open at once: on a busy machine their (TLS) handshakes queue for longer than
+  // the default connect timeout, and a bench client never reconnects. Waiting measures the rate instead.
+  connectTimeoutMs: CONNECT_LIMIT_MS
+}, transport, onConnect, onBroadcast)
 
 /**
  * Plain WebSocket clients (--protocol websocket), as the simulator runs them.

@@ -7,7 +7,6 @@
  * by the tracker's namespace connect/drop events; a dropped namespace stops its client's emits
  * and takes it out of its rooms until it joins again.
  */
-import { performance } from 'node:perf_hooks'
 import { wallMs } from '../lib/clock.js'
 import { isAckTimeout } from '../lib/errors.js'
 import { fieldSetter } from '../lib/fields.js'
@@ -135,10 +134,9 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
   function fire (i) {
     if (!emitting.live(i, 0, sessionOf[i])) return
     send(i)
-    // From when it was due, not from now: the timer's grain and a busy loop's delay do not
-    // slow the rate down; after a stall longer than an interval it starts again from now.
-    const now = performance.now()
-    next.setAt(i, Math.max(next.dueAt, now - intervalMs) + nextGapMs())
+    // From now, as a timer per emit did: a late wake-up (a busy loop) lowers the rate rather
+    // than catching up in a burst that starves the loop's other work (connects, reads).
+    next.setIn(i, nextGapMs())
   }
 
   // The emit being rendered, read by one lookup made once (not a closure per emit).

@@ -233,7 +233,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   // A reconnect refused with 401/403 logs its client in again.
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
-  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
+  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null }),
     options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
 }
