@@ -38,7 +38,7 @@
  * A simulator's end-of-run summary: what it measured besides its messages and samples (client
  * counts, health summary, joins and emits with their histograms, destinations, source
  * addresses, the recorder's costs, churn: results/measures.js measuresOf), its clock and end.
- * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number }} FinalReport
+ * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number, phases?: import('../../lib/schema.js').PhaseStep[], rampedDown?: number }} FinalReport
  */
 
 /**

@@ -73,6 +73,19 @@ function checkWindows ({ result, windows, stderr, out }) {
   assert.ok(csv[0].includes('emits_ackTime_p99') && csv[0].includes('clients_connected'))
 }
 
+/**
+ * Clients the profile wants at wall-clock time `t`, from the steps as they ran: a ramp moves
+ * straight from its `from` to its `to` over its step, a hold stays.
+ * @param {import('../../lib/schema.js').PhaseStep[]} steps
+ * @param {number} t
+ */
+function wantedAt (steps, t) {
+  if (t <= steps[0].startMs) return 0
+  const s = steps.find((x) => t < x.endMs) ?? /** @type {import('../../lib/schema.js').PhaseStep} */ (steps.at(-1))
+  const done = Math.min(1, (t - s.startMs) / Math.max(1, s.endMs - s.startMs))
+  return s.from + (s.to - s.from) * done
+}
+
 // The cases run side by side: each is mostly waiting for its run.
 describe('chat apps without a broadcaster', { concurrency: true }, () => {
   test('run --target a socket.io 4 chat, no --token: windows merged over 2 simulators, drawn in Chromium; a threshold failing in a window exits 3 naming it', async (t) => {
@@ -99,6 +112,45 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     }
     assert.ok(page.tables.Windows, 'a Windows table')
     assert.equal(page.tables.Rounds, undefined, 'no Rounds table')
+  })
+
+  test('run --phases against the socket.io 4 chat: the connected count per window follows the profile, ramp-downs are closed apart from drops', async (t) => {
+    const redisUrl = await getRedisUrl(t)
+    if (redisUrl === null) return
+    const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-phases-'))
+    t.after(() => rmSync(out, { recursive: true, force: true }))
+    const bad = runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, wait 3s'], { timeoutMs: 30000 })
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
+      '--simulators', '2', '--out', out, ...CHAT], { timeoutMs: 60000 })
+    assert.equal(code, 0, stderr)
+    assert.match(stderr.split('\n')[0], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
+    const d = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
+    const steps = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (d.phases)
+    assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]], 'both simulators\' steps summed')
+    assert.equal(d.rampedDown, 12)
+    const windows = d.windows ?? []
+    const seen = JSON.stringify(windows.map((w) => [w.phase?.index, w.clients.connected, w.clients.drops, w.clients.closed]))
+    assert.ok(windows.length >= 6, seen)
+    // Each window's count (its last second's sample) is what the profile wanted within one window of it.
+    for (const w of windows) {
+      const wanted = [w.startAt - 1000, w.startAt, w.endAt].map((at) => wantedAt(steps, at))
+      assert.ok(w.clients.connected >= Math.floor(Math.min(...wanted)) && w.clients.connected <= Math.ceil(Math.max(...wanted)), `${w.startAt}: ${seen}`)
+      assert.equal(w.clients.drops, 0, `no drops: ${seen}`)
+    }
+    // The hold's windows reach its 12 (the simulators start their steps up to a second apart), never more.
+    const held = windows.filter((w) => w.phase?.index === 2)
+    assert.ok(held.length >= 2 && held.every((w) => w.phase?.kind === 'hold') && held.some((w) => w.clients.connected === 12), seen)
+    assert.equal(Math.max(...windows.map((w) => w.clients.connected)), 12, seen)
+    assert.ok(windows.some((w) => w.phase?.index === 1) && windows.some((w) => w.phase?.index === 3), seen)
+    assert.equal(windows.reduce((sum, w) => sum + w.clients.closed, 0), 12, `every ramp-down close in a window, as closed: ${seen}`)
+    assert.equal(d.clients.connected, 0, 'ramped down to 0')
+    assert.deepEqual(d.clients.disconnects, { 'io client disconnect': 12 })
+    assert.ok(readFileSync(path.join(out, 'windows.csv'), 'utf8').split('\r\n')[0].includes('phase_index'))
+    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /phase 2: hold 12/, 'the report shades the phases')
+    const refused = await bad
+    assert.equal(refused.code, 2)
+    assert.match(refused.stderr, /--phases step 2 must be "ramp DURATION to CLIENTS" or "hold DURATION"/)
   })
 
   test('run --target a python-socketio chat, no --token: the same windows', async (t) => {
