@@ -110,7 +110,8 @@ export async function startSwarm (options, hooks = {}) {
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
-  const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
+  const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
+  const phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.(sizer.resize)
   const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   await swarm.logins?.stop()
@@ -206,6 +207,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
     : [...options.events, behaviours.emitEvent]
+  // What a measured event goes to: the recorder, or first a scenario's onEvent.
+  const received = hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive
   const tracker = createClientTracker({
     transports,
     // --phases opens none at the start: the first step does (simulator/phases.js).
@@ -220,7 +223,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive)),
+    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, received)),
     storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones. The node's

@@ -78,7 +78,8 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
     const scope = { secure: target.protocol === 'https:', host: server.hostname.replace(/^\[(.*)\]$/, '$1'), path: target.pathname }
     const sent = same ? addCookieHeader({ ...headers }, cookieHeader(holder.jar, target.pathname)) : { ...headers }
     const signal = AbortSignal.any([stopper.signal, AbortSignal.timeout(timeoutMs)])
-    const answer = await undici().request(target, { method: /** @type {import('undici').Dispatcher.HttpMethod} */ (method), headers: sent, body, signal, dispatcher: dispatcherOf(addressOf(i)), maxRedirections: 0 })
+    const verb = /** @type {import('undici').Dispatcher.HttpMethod} */ (method)
+    const answer = await undici().request(target, { method: verb, headers: sent, body, signal, dispatcher: dispatcherOf(addressOf(i)), maxRedirections: 0 })
     const setCookie = answer.headers['set-cookie']
     // Another origin's cookies reach the socket only when their Domain covers its host (auth.example.com → Domain=example.com).
     const kept = same ? setCookie : [setCookie ?? []].flat().filter((text) => /;\s*domain\s*=/i.test(text))
