@@ -42,7 +42,10 @@ export function windowCharts (d, prefix) {
   const stats = /** @type {const} */ (['p50', 'p90', 'p99', 'max'])
   const relative = chartConfig('line', {
     labels,
-    datasets: stats.map((stat) => line(stat, windows.map((w) => (w.relative.count > 0 ? w.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: dots(windows) }))
+    datasets: stats.map((stat) => {
+      const values = windows.map((w) => (w.relative.count > 0 ? w.relative[stat] : null))
+      return line(stat, values, STAT_COLORS[stat], { pointRadius: dots(windows) })
+    })
   }, { x: X_WINDOWS, y: axis('delay after first receipt (ms)', { beginAtZero: true }) })
   const acked = windows.some((w) => w.emits.ackTime.count > 0)
   const latency = chartConfig('line', {
