@@ -10,15 +10,23 @@
  * the drain time of one broadcast (first to last receipt in the client process).
  *
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
- *                         [--engines lean,sio] [--transports websocket,polling] [--cookie-bytes 0]
+ *                         [--engines lean,sio] [--transports websocket,polling] [--cookie-bytes 0] [--tls]
  *                         [--artillery-bin PATH] [--artillery-rate 100] [--artillery-baseline 50]
  * (engines: lean, lean-builtin, sio, websocket, websocket-builtin, artillery: Artillery's socketio
  * engine, artillery-ws: its ws engine, memory and connect CPU only, see artillery-case.js;
  * the plain WebSocket engines run on the websocket transport only; --cookie-bytes N: the server's
- * handshake sets a cookie `name=value` of N bytes, which every client keeps in its jar)
+ * handshake sets a cookie `name=value` of N bytes, which every client keeps in its jar; --tls: the
+ * socket.io server speaks https with a self-signed certificate made by the openssl CLI in a
+ * temporary directory, which the clients trust with --ca; lean and sio only: the built-in
+ * WebSocket clients speak ws:// only, and the plain server stays plain)
  */
 import { fork } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -29,6 +37,7 @@ import { WebSocketServer } from 'ws'
 import { leanEngine } from '../simulator/engines/lean.js'
 import { websocketEngine } from '../simulator/engines/websocket.js'
 import { hostFacts } from '../lib/host.js'
+import { tlsTrust } from '../lib/tls.js'
 import { makePayload } from '../lib/protocol.js'
 import { findArtilleryBin, runArtilleryCase } from './artillery-case.js'
 
@@ -50,6 +59,7 @@ async function runParent () {
       engines: { type: 'string', default: 'lean,sio' },
       transports: { type: 'string', default: 'websocket,polling' },
       'cookie-bytes': { type: 'string', default: '0' },
+      tls: { type: 'boolean', default: false },
       'artillery-bin': { type: 'string' },
       'artillery-rate': { type: 'string', default: '100' },
       'artillery-baseline': { type: 'string', default: '50' }
@@ -59,7 +69,8 @@ async function runParent () {
   const broadcasts = Number(values.broadcasts)
   const warmup = Number(values.warmup)
   const payload = makePayload(Number(values['payload-bytes']))
-  const httpServer = createServer()
+  const cert = values.tls ? makeCertificate() : null
+  const httpServer = cert ? createHttpsServer({ cert: readFileSync(cert.cert), key: readFileSync(cert.key) }) : createServer()
   const io = new Server(httpServer)
   const cookieBytes = Number(values['cookie-bytes'])
   if (cookieBytes > 0) {
@@ -73,24 +84,37 @@ async function runParent () {
   httpServer.listen(0, '127.0.0.1')
   await once(httpServer, 'listening')
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-  const url = `http://127.0.0.1:${port}`
+  const url = `${cert ? 'https' : 'http'}://127.0.0.1:${port}`
   const engines = values.engines.split(',')
   const plain = engines.some(isPlain) ? await startPlainServer() : null
   const emitSio = (/** @type {unknown} */ message) => io.emit('broadcast', message)
   for (const engine of engines) {
     for (const transport of values.transports.split(',')) {
       if (isPlain(engine) && transport !== 'websocket') continue
+      if (cert && !['lean', 'sio'].includes(engine)) {
+        process.stdout.write(`${JSON.stringify({ bench: 'engines', engine, transport, clients, tls: true, skipped: 'TLS: lean (ws) and sio only (the built-in WebSocket clients speak ws:// only)' })}\n`)
+        continue
+      }
       const target = isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
-      const ownCase = { emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload }
+      const ownCase = { emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload, ca: cert?.cert ?? null }
       const result = engine.startsWith('artillery')
         ? await artilleryCase(target, engine === 'artillery-ws' ? 'ws' : 'socketio', transport, clients, values)
-        : { ...await runCase(ownCase), payloadBytes: payload.length, cookieBytes }
+        : { ...await runCase(ownCase), payloadBytes: payload.length, cookieBytes, tls: cert !== null }
       process.stdout.write(`${JSON.stringify({ bench: 'engines', ...result, host: hostFacts() })}\n`)
     }
   }
   io.close()
   httpServer.closeAllConnections()
   plain?.close()
+  if (cert) rmSync(cert.dir, { recursive: true, force: true })
+}
+
+/** A self-signed certificate for 127.0.0.1 in a temporary directory (the openssl CLI). */
+function makeCertificate () {
+  const dir = mkdtempSync(join(tmpdir(), 'ioswarm-bench-tls-'))
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+  return { dir, cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') }
 }
 
 /**
@@ -146,9 +170,9 @@ async function artilleryCase (target, engine, transport, clients, values) {
 
 /**
  * One engine × transport: connect in a child, broadcast, collect its measurements.
- * @param {{ emit: (message: unknown) => void, url: string, engine: string, transport: string, clients: number, broadcasts: number, warmup: number, payload: string }} spec
+ * @param {{ emit: (message: unknown) => void, url: string, engine: string, transport: string, clients: number, broadcasts: number, warmup: number, payload: string, ca: string | null }} spec
  */
-async function runCase ({ emit, url, engine, transport, clients, broadcasts, warmup, payload }) {
+async function runCase ({ emit, url, engine, transport, clients, broadcasts, warmup, payload, ca }) {
   const child = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--expose-gc'] })
   /** @type {any[]} */
   const inbox = []
@@ -164,7 +188,7 @@ async function runCase ({ emit, url, engine, transport, clients, broadcasts, war
       await new Promise((resolve) => { wake = () => resolve(undefined); setTimeout(resolve, 50) })
     }
   }
-  child.send({ type: 'start', url, engine, transport, clients })
+  child.send({ type: 'start', url, engine, transport, clients, ca })
   const connected = await next('connected', CONNECT_LIMIT_MS)
   /** One broadcast, waited for in the child; returns its drain time and missing clients. */
   const broadcast = async (/** @type {number} */ id) => {
@@ -268,15 +292,15 @@ function runChild () {
 /**
  * Opens `clients` clients of one engine in two halves, reporting 'connected' with memory and
  * timing: RSS before, after the first half and after all (each after gc).
- * @param {{ url: string, engine: string, transport: 'websocket' | 'polling', clients: number }} spec
+ * @param {{ url: string, engine: string, transport: 'websocket' | 'polling', clients: number, ca: string | null }} spec
  * @param {(id: number) => void} onBroadcast
  * @returns {() => void} closes everything
  */
-function start ({ url, engine, transport, clients }, onBroadcast) {
+function start ({ url, engine, transport, clients, ca }, onBroadcast) {
   const half = Math.floor(clients / 2)
   const { open, close } = engine === 'sio'
-    ? sioSwarm(url, transport, onConnect, onBroadcast)
-    : isPlain(engine) ? plainSwarm(url, engine, onConnect, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onBroadcast)
+    ? sioSwarm(url, transport, onConnect, onBroadcast, ca)
+    : isPlain(engine) ? plainSwarm(url, engine, onConnect, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onBroadcast, ca)
   let connected = 0
   let connectMs = 0
   let phaseStart = 0
@@ -338,7 +362,9 @@ function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
     message: (_i, _event, args) => onBroadcast(/** @type {{ id: number }} */ (args[0]).id),
     disconnected () {},
     connectError () {},
-    reconnected () {}
+    reconnected () {},
+    // As a swarm: over TLS each handshake is timed (its cost is in the figures).
+    secured () {}
   })
   return {
     open: (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) pool.connect(i, transport) },
@@ -353,9 +379,21 @@ function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
  * @param {(id: number) => void} onBroadcast
+ * @param {string | null} ca --tls: the certificate to trust
  */
-const leanSwarm = (url, engine, transport, onConnect, onBroadcast) => poolSwarm(leanEngine,
-  { url, path: '/socket.io/', namespace: '/', events: ['broadcast'], keepAlive: true, reconnect: false, wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws' }, transport, onConnect, onBroadcast)
+const leanSwarm = (url, engine, transport, onConnect, onBroadcast, ca) => poolSwarm(leanEngine, {
+  url,
+  path: '/socket.io/',
+  namespace: '/',
+  events: ['broadcast'],
+  keepAlive: true,
+  reconnect: false,
+  wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws',
+  tls: ca ? tlsTrust({ ca: [ca] }) : null,
+  // Half the clients open at once: on a busy machine their (TLS) handshakes queue for longer than
+  // the default connect timeout, and a bench client never reconnects. Waiting measures the rate instead.
+  connectTimeoutMs: CONNECT_LIMIT_MS
+}, transport, onConnect, onBroadcast)
 
 /**
  * Plain WebSocket clients (--protocol websocket), as the simulator runs them.
@@ -372,14 +410,16 @@ const plainSwarm = (url, engine, onConnect, onBroadcast) => poolSwarm(websocketE
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
  * @param {(id: number) => void} onBroadcast
+ * @param {string | null} ca --tls: the certificate to trust
  */
-function sioSwarm (url, transport, onConnect, onBroadcast) {
+function sioSwarm (url, transport, onConnect, onBroadcast, ca) {
+  const trust = ca ? { ca: readFileSync(ca, 'utf8') } : {}
   /** @type {import('socket.io-client').Socket[]} */
   const sockets = []
   return {
     open: (/** @type {number} */ from, /** @type {number} */ to) => {
       for (let i = from; i < to; i++) {
-        const socket = ioClient(url, { forceNew: true, transports: [transport], reconnection: false })
+        const socket = ioClient(url, { forceNew: true, transports: [transport], reconnection: false, ...trust })
         socket.on('connect', onConnect)
         socket.on('broadcast', (/** @type {{ id: number }} */ message) => onBroadcast(message.id))
         sockets.push(socket)

@@ -11,9 +11,12 @@
  * key it found) or `--wiring tracker` (the client tracker identified each message again for the
  * gap before the recorder, as before issue 23). `--ids no`: messages without an id (known by the
  * hash of their content). `--root DIR`: the ioswarm tree whose modules are measured (a base
- * branch's checkout, for a before/after with this same script).
+ * branch's checkout, for a before/after with this same script). `--windows`: the recorder
+ * tells a window book (--window 10s, simulator/windows.js) of each message when it opens and
+ * closes, as a swarm with --window wires it. Besides the receipts, the closing of the messages
+ * is timed (closeUsPerMessage: closeAll, and with --windows the windows' flush, per message).
  *
- *   node bench/recorder.js [--clients 2000] [--messages 100] [--runs 7] [--storm] [--wiring recorder|tracker] [--ids yes|no] [--root DIR]
+ *   node bench/recorder.js [--clients 2000] [--messages 100] [--runs 7] [--storm] [--wiring recorder|tracker] [--ids yes|no] [--windows] [--root DIR]
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     storm: { type: 'boolean', default: false },
     wiring: { type: 'string', default: 'recorder' },
     ids: { type: 'string', default: 'yes' },
+    windows: { type: 'boolean', default: false },
     root: { type: 'string', default: new URL('..', import.meta.url).pathname }
   }
 })
@@ -42,7 +46,9 @@ const { createStormTracker } = await import(new URL('simulator/storms.js', root)
 
 const storms = values.storm ? createStormTracker(clients) : null
 const byTracker = storms !== null && values.wiring === 'tracker'
-const recorder = createRecorder({ clients, messageTimeoutMs: 60000, ...(storms !== null && !byTracker ? { gap: storms } : {}) })
+const windows = values.windows ? (await import(new URL('simulator/windows.js', root).href)).createWindowBook({ windowMs: 10000 }) : null
+const gap = storms !== null && !byTracker ? { gap: storms } : {}
+const recorder = createRecorder({ clients, messageTimeoutMs: 60000, ...gap, ...(windows ? { windows } : {}) })
 for (let i = 0; i < clients; i++) recorder.setConnected(i, true)
 // A storm that stays open: every other client dropped and away, so every receipt is in its gap.
 const away = storms === null ? 0 : Math.floor(clients / 2)
@@ -70,6 +76,8 @@ const receive = byTracker
 const nsPerReceipt = []
 /** @type {number[]} */
 const cpuNsPerReceipt = []
+/** @type {number[]} */
+const closeUsPerMessage = []
 // Run 0 warms the JIT up and is not counted.
 for (let run = 0; run <= runs; run++) {
   const cpuStart = process.cpuUsage()
@@ -81,8 +89,12 @@ for (let run = 0; run <= runs; run++) {
   }
   const elapsedMs = performance.now() - start
   const cpu = process.cpuUsage(cpuStart)
+  const closeStart = performance.now()
   recorder.closeAll()
+  windows?.flush(true)
+  const closeMs = performance.now() - closeStart
   if (run === 0) continue
+  closeUsPerMessage.push(closeMs * 1000 / messages)
   const receipts = messages * (clients - away)
   nsPerReceipt.push(elapsedMs * 1e6 / receipts)
   cpuNsPerReceipt.push((cpu.user + cpu.system) * 1000 / receipts)
@@ -97,7 +109,9 @@ process.stdout.write(`${JSON.stringify({
   runs,
   ...(storms === null ? {} : { storm: { away, wiring: values.wiring } }),
   ids: withIds,
+  windows: windows !== null,
   nsPerReceipt: { median: round1(sorted[Math.floor(sorted.length / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) },
   cpuNsPerReceipt: round1(cpuNsPerReceipt.reduce((a, b) => a + b, 0) / cpuNsPerReceipt.length),
+  closeUsPerMessage: round1([...closeUsPerMessage].sort((a, b) => a - b)[Math.floor(closeUsPerMessage.length / 2)]),
   host: hostFacts()
 })}\n`)

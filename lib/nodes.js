@@ -92,7 +92,7 @@ export function imbalanceOf (rows) {
 
 /**
  * Merges per-node reports of several processes (workers, simulators): rows of one name
- * summed, delay histograms merged; the names past MAX_NODE_NAMES (most connects first) are
+ * summed, delay histograms (relative, absolute) merged; the names past MAX_NODE_NAMES (most connects first) are
  * folded into `other` again; imbalance from the merged counts. Undefined when none has one.
  * @param {(import('./schema.js').NodeReport | undefined | null)[]} reports
  * @returns {import('./schema.js').NodeReport | undefined}
@@ -127,6 +127,9 @@ export function mergeNodeReports (reports) {
 function sumRows (rows) {
   const sum = (/** @type {'connected' | 'connects' | 'drops' | 'moved' | 'received' | 'missing'} */ key) => rows.reduce((n, r) => n + r[key], 0)
   const relative = mergeEncoded(rows.map((r) => r.relative.histogram))
+  // Rows of older results have no absolute delays: merged from those that do.
+  const absolutes = rows.flatMap((r) => (r.absolute ? [r.absolute.histogram] : []))
+  const absolute = absolutes.length > 0 ? mergeEncoded(absolutes) : null
   return {
     name: rows[0].name,
     connected: sum('connected'),
@@ -135,6 +138,7 @@ function sumRows (rows) {
     moved: sum('moved'),
     received: sum('received'),
     missing: sum('missing'),
-    relative: { ...summarize(relative), histogram: encode(relative) }
+    relative: { ...summarize(relative), histogram: encode(relative) },
+    ...(absolute ? { absolute: { ...summarize(absolute), histogram: encode(absolute) } } : {})
   }
 }

@@ -276,18 +276,22 @@ export const MERGE_RULES = {
  * @property {EncodedDelay} absolute sentAt → receipt, clock-corrected (count 0: no message carried sentAt)
  * @property {{ sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay }} emits lines emitted by the clients (--emit, a scenario's emits) and their acks
  * @property {HealthSummary} health the simulator's worst second in it (merged: the worst simulator's)
+ * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count) recorded in it
+ * @property {{ sent: number, replied: number, timedOut: number, failed: number, time: EncodedDelay }} [replies] emits that waited for a reply
+ *   event (--reply-event, emitAndWait): sent in it, and those whose wait ended in it (replied and timed, timed out, failed)
  */
 
 /**
  * A merged window as result.json keeps it: the merged WindowReport with its delays as
  * summaries (the histograms are merged, then dropped: a 30-minute run keeps 180 small rows).
- * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary } }} WindowResult
+ * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits' | 'custom' | 'replies'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary },
+ *   custom?: Omit<CustomReport, 'timings'> & { timings: Record<string, DelaySummary> }, replies?: Omit<NonNullable<WindowReport['replies']>, 'time'> & { time: DelaySummary } }} WindowResult
  */
 
 /**
  * Each window field's merge over simulators (results/measures.js mergeWindowReports), checked
  * against WindowReport by tsc: the one place that lists a window's measures.
- * @type {{ readonly [K in keyof Omit<WindowReport, 'clients' | 'emits' | 'health'>]: MergeRule } & { clients: { readonly [K in keyof WindowReport['clients']]: MergeRule }, emits: { readonly [K in keyof WindowReport['emits']]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule } }}
+ * @type {{ readonly [K in keyof Omit<WindowReport, 'clients' | 'emits' | 'health' | 'replies'>]-?: MergeRule } & { clients: { readonly [K in keyof WindowReport['clients']]: MergeRule }, emits: { readonly [K in keyof WindowReport['emits']]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, replies: { readonly [K in keyof NonNullable<WindowReport['replies']>]: MergeRule } }}
  */
 export const WINDOW_MERGE_RULES = {
   index: 'first',
@@ -306,7 +310,9 @@ export const WINDOW_MERGE_RULES = {
   relative: 'delay',
   absolute: 'delay',
   emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', ackTime: 'delay' },
-  health: MERGE_RULES.health
+  health: MERGE_RULES.health,
+  custom: 'custom',
+  replies: { sent: 'sum', replied: 'sum', timedOut: 'sum', failed: 'sum', time: 'delay' }
 }
 
 /**
@@ -372,6 +378,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {number} received deliveries to its clients (relayed lines and broadcasts)
  * @property {number} missing deliveries its clients were expected to get and never did
  * @property {EncodedDelay} relative its clients' delays after the first receipt in their process
+ * @property {EncodedDelay} [absolute] its clients' delays after the send (messages stamped with a send time; absent from older results)
  */
 
 /**

@@ -18,7 +18,9 @@ export function windowLabel ({ startAt, endAt }) {
  * connects and drops, and the simulators' worst health, with copies to the wrong clients or
  * twice when there were any.
  * @param {Pick<import('./schema.js').WindowResult, 'startAt' | 'endAt' | 'simulators' | 'clients' | 'messages' | 'received' | 'missing' | 'duplicates' | 'misdelivered' | 'health'>
- *   & { relative: import('./histogram.js').DelaySummary, absolute: import('./histogram.js').DelaySummary, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: import('./histogram.js').DelaySummary } }} w
+ *   & { relative: import('./histogram.js').DelaySummary, absolute: import('./histogram.js').DelaySummary, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: import('./histogram.js').DelaySummary },
+ *   custom?: { timings: Record<string, import('./histogram.js').DelaySummary>, counts: Record<string, number> },
+ *   replies?: { sent: number, replied: number, timedOut: number, failed: number, time: import('./histogram.js').DelaySummary } }} w
  */
 export function formatWindowLine (w) {
   const absolute = w.absolute.count > 0 ? `, absolute p50 ${formatMs(w.absolute.p50)} p99 ${formatMs(w.absolute.p99)}` : ''
@@ -30,6 +32,7 @@ export function formatWindowLine (w) {
     `${w.messages} messages, received ${w.received}, missing ${w.missing}${delays}` +
     (w.misdelivered ? `, MISDELIVERED ${w.misdelivered}` : '') + (w.duplicates ? `, DUPLICATED ${w.duplicates}` : '') +
     (emits.sent > 0 || emits.acked > 0 ? `; emits ${emits.sent} sent, ${emits.acked} acked${acks}${unacked}` : '') +
+    formatWindowReplies(w.replies) + formatWindowCustom(w.custom) +
     `; simulator loop p99 ≤ ${formatMs(w.health.loopDelayP99MaxMs)}${w.health.saturatedSeconds ? `, SATURATED ${w.health.saturatedSeconds}s` : ''}` +
     (w.simulators > 1 ? ` (${w.simulators} simulators)` : '')
 }
@@ -50,4 +53,32 @@ export function worstWindow (windows, pick) {
     if (value !== null && (worst === null || value > worst.value)) worst = { value, window }
   }
   return worst
+}
+
+/** Custom figures a window's line names; the rest are in result.json and windows.csv. */
+const MAX_WINDOW_FIGURES = 3
+
+/**
+ * A window's custom figures (a scenario's ctx.timing, ctx.count), the first few: `; custom
+ * join_lobby p50 3 ms p99 12 ms (40), joined 40`.
+ * @param {{ timings: Record<string, import('./histogram.js').DelaySummary>, counts: Record<string, number> } | undefined} custom
+ */
+function formatWindowCustom (custom) {
+  if (!custom) return ''
+  const figures = [
+    ...Object.entries(custom.timings).map(([name, t]) => `${name} p50 ${formatMs(t.p50)} p99 ${formatMs(t.p99)} (${t.count})`),
+    ...Object.entries(custom.counts).map(([name, n]) => `${name} ${n}`)
+  ]
+  if (figures.length === 0) return ''
+  return `; custom ${figures.slice(0, MAX_WINDOW_FIGURES).join(', ')}${figures.length > MAX_WINDOW_FIGURES ? `, … ${figures.length - MAX_WINDOW_FIGURES} more` : ''}`
+}
+
+/**
+ * A window's emits that waited for a reply event: `; replies 40 sent, 39 replied, reply p50 … p99 …, 1 timed out`.
+ * @param {{ sent: number, replied: number, timedOut: number, failed: number, time: import('./histogram.js').DelaySummary } | undefined} r
+ */
+function formatWindowReplies (r) {
+  if (!r) return ''
+  const time = r.time.count > 0 ? `, reply p50 ${formatMs(r.time.p50)} p99 ${formatMs(r.time.p99)}` : ''
+  return `; replies ${r.sent} sent, ${r.replied} replied${time}${r.timedOut ? `, ${r.timedOut} timed out` : ''}${r.failed ? `, ${r.failed} failed` : ''}`
 }

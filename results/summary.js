@@ -8,6 +8,7 @@ import { formatBusy, formatMs, formatAvalanche, formatStorm, formatTlsBeside, pl
 import { deliveryFaults } from './deliveries.js'
 import { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatNamespaces, formatScenario } from './scenario-format.js'
 import { formatNodes } from './nodes.js'
+import { windowLabel, worstWindow } from '../lib/windows.js'
 import { formatLogins } from './logins.js'
 import { scenarioNumbers } from './scenario.js'
 
@@ -37,7 +38,20 @@ function noRounds (d) {
   if (!t || t.messages === 0) return 'no rounds'
   const rel = t.relative.count ? t.relative : null
   return `no rounds; all ${t.messages} messages: reached ${t.received}/${t.expected}, missing ${t.missing}, ` +
-    `rel p50 ${formatMs(rel?.p50)}, p99 ${formatMs(rel?.p99)}, max ${formatMs(rel?.max)}, abs p99 ${formatMs(t.absolute?.count ? t.absolute.p99 : null)}`
+    `rel p50 ${formatMs(rel?.p50)}, p99 ${formatMs(rel?.p99)}, max ${formatMs(rel?.max)}, abs p99 ${formatMs(t.absolute?.count ? t.absolute.p99 : null)}` +
+    (d.windows ? `; ${windowsLine(d.windows)}` : '')
+}
+
+/**
+ * A run's windows in a few words: how many, and the worst of them for missing and ack p99.
+ * @param {import('../lib/schema.js').WindowResult[]} windows
+ */
+function windowsLine (windows) {
+  const seconds = windows.length ? (windows[0].endAt - windows[0].startAt) / 1000 : 0
+  const missing = worstWindow(windows, (w) => (w.missing > 0 ? w.missing : null))
+  const ack = worstWindow(windows, (w) => (w.emits.ackTime.count > 0 ? w.emits.ackTime.p99 : null))
+  return `${windows.length} windows of ${seconds} s` + (missing ? `, most missing ${missing.value} in ${windowLabel(missing.window)}` : ', none missing a delivery') +
+    (ack ? `, worst ack p99 ${formatMs(ack.value)} in ${windowLabel(ack.window)}` : '')
 }
 
 /**

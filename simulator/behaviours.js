@@ -15,6 +15,7 @@ import { createReasonCounter } from '../lib/reasons.js'
 import { compileEventCall } from '../lib/template.js'
 import { createEmitCounts, recordEmitCounts } from './emitting.js'
 import { pickEmitters } from './partition.js'
+import { DeadlineHeap } from './wire/deadline-heap.js'
 
 /** Placeholders an emit's template has besides a client's own. */
 export const EMIT_PLACEHOLDERS = Object.freeze(['id', 'sentAt', 'seq'])
@@ -61,8 +62,10 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
   const setId = fieldSetter(options.idField)
   const setSentAt = fieldSetter(options.sentAtField)
   const usesOwn = placeholders.some((p) => !EMIT_PLACEHOLDERS.includes(p))
-  /** @type {(NodeJS.Timeout | undefined)[]} */
-  const timers = []
+  // Every emitter's next emit in one heap with one timer (no timer or closure per emit), and
+  // the namespace session it was scheduled in: an emit of a session that ended bows out.
+  const next = new DeadlineHeap(fire)
+  const sessionOf = new Uint32Array(options.clients)
   const seqs = new Uint32Array(options.clients)
   const emitters = pickEmitters(options.clients, options.clientOffset, options.emitters)
   const joins = { sent: 0, acked: 0, unacked: 0, failed: 0, reasons: createReasonCounter(), time: createHistogram() }
@@ -116,10 +119,10 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
 
   /** @param {number} i */
   function startEmitting (i) {
-    if (emit === null || emitting.stopped() || timers[i] !== undefined || !isEmitter(i)) return
+    if (emit === null || emitting.stopped() || next.has(i) || !isEmitter(i)) return
     // Fixed timing starts each client at a random point of its interval, so they do not beat together.
-    const first = options.emitTiming === 'fixed' ? Math.random() * intervalMs : nextGapMs()
-    timers[i] = setTimeout(() => fire(i, emitting.session(i, 0)), first)
+    sessionOf[i] = emitting.session(i, 0)
+    next.setIn(i, options.emitTiming === 'fixed' ? Math.random() * intervalMs : nextGapMs())
   }
 
   /** A gap of the chosen timing: exponential (Poisson arrivals) or the fixed interval. */
@@ -127,16 +130,20 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     return options.emitTiming === 'fixed' ? intervalMs : -Math.log(1 - Math.random()) * intervalMs
   }
 
-  /**
-   * @param {number} i
-   * @param {number} session
-   */
-  function fire (i, session) {
-    timers[i] = undefined
-    if (!emitting.live(i, 0, session)) return
+  /** @param {number} i an emitter whose next emit is due */
+  function fire (i) {
+    if (!emitting.live(i, 0, sessionOf[i])) return
     send(i)
-    timers[i] = setTimeout(() => fire(i, session), nextGapMs())
+    // From now, as a timer per emit did: a late wake-up (a busy loop) lowers the rate rather
+    // than catching up in a burst that starves the loop's other work (connects, reads).
+    next.setIn(i, nextGapMs())
   }
+
+  // The emit being rendered, read by one lookup made once (not a closure per emit).
+  /** @type {{ id: string, sentAt: number, seq: number, own: ((name: string) => unknown) | null }} */
+  const current = { id: '', sentAt: 0, seq: 0, own: null }
+  /** @param {string} name */
+  const lookup = (name) => (name === 'id' ? current.id : name === 'sentAt' ? current.sentAt : name === 'seq' ? current.seq : current.own?.(name))
 
   /** @param {number} i */
   function send (i) {
@@ -147,8 +154,12 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     /** @type {unknown[]} */
     let args = []
     if (tpl.args) {
-      const own = usesOwn ? identities.lookupOf(i) : null
-      args = tpl.args.render((name) => (name === 'id' ? id : name === 'sentAt' ? sentAt : name === 'seq' ? seq : own?.(name)))
+      current.id = id
+      current.sentAt = sentAt
+      current.seq = seq
+      current.own = usesOwn ? identities.lookupOf(i) : null
+      args = tpl.args.render(lookup)
+      current.own = null
     }
     const first = args[0]
     if (first !== null && typeof first === 'object' && !Array.isArray(first)) {
@@ -156,7 +167,7 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
       const stamped = { ...first }
       if (stampId) setId(stamped, id)
       if (stampSentAt) setSentAt(stamped, sentAt)
-      args = [stamped, ...args.slice(1)]
+      args = args.length === 1 ? [stamped] : [stamped, ...args.slice(1)]
     }
     const ack = options.emitAck ? { onAck: noop } : undefined
     if (options.replyEvent) replies.wait(i, 0, tpl.event, args, emits, { replyEvent: options.replyEvent, match: options.replyMatch, onReply: noop, ...ack })
@@ -176,10 +187,7 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
      */
     onNamespace (i, k, isUp) {
       if (!isUp) {
-        if (k === 0 && timers[i] !== undefined) {
-          clearTimeout(timers[i])
-          timers[i] = undefined
-        }
+        if (k === 0) next.clear(i)
         return
       }
       if (join !== null) return sendJoin(i, k)
@@ -196,18 +204,15 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     setEmitInterval (ms) {
       if (ms === intervalMs) return
       intervalMs = ms
-      for (let i = 0; i < timers.length; i++) {
-        if (timers[i] === undefined) continue
-        clearTimeout(timers[i])
-        timers[i] = undefined
+      for (const i of next.clients()) {
+        next.clear(i)
         startEmitting(i)
       }
     },
 
     /** No more emits (the swarm is ending; the machinery is stopped too). */
     stop () {
-      for (const timer of timers) if (timer !== undefined) clearTimeout(timer)
-      timers.length = 0
+      next.clearAll()
     },
 
     /** @returns {import('../lib/schema.js').ScenarioReport | null} joins and emits, for the result */

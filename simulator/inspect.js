@@ -20,6 +20,7 @@ import { compileIdentities, handshakeIdentity, scenarioIdentity } from './identi
 import { loadScenario } from './scenario.js'
 import { webSocketServerInfo } from './websocket-options.js'
 import { inspectionSession } from './sessions/inspection.js'
+import { firstLogin } from './sessions/login.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult['server']} ServerInfo
@@ -45,8 +46,12 @@ export const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), wh
  * @throws {IoswarmError} the address answers with no Engine.IO at the path (exit 2)
  */
 export async function inspectServer (options, { identity, jar = null, env, signal, timeoutMs } = {}) {
+  /** @type {Record<string, unknown> | null} */
+  let loginFields = null
   if (options.protocol === 'websocket') return webSocketServerInfo(options)
-  const first = identity ?? await firstIdentity(options, env)
+  // Without the swarm's own client 0 (a run's or --workers' look): it logs in here, once, as that client would (--login).
+  if (identity === undefined && jar === null && options.login) ({ jar, fields: loginFields } = await firstLogin(options, env))
+  const first = identity ?? await firstIdentity(options, env, loginFields)
   const deadline = monotonicMs() + (options.waitForServerMs ?? 0)
   let look = await lookOnce(options, first, timeoutMs, jar)
   while (look.handshakeError !== null && monotonicMs() < deadline && !signal?.aborted) {
@@ -66,10 +71,11 @@ export async function inspectServer (options, { identity, jar = null, env, signa
  * The first client's identity, rendered as the engines will (client 0 of this simulator).
  * @param {import('./options.js').SimOptions} options
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {Record<string, unknown> | null} [login] its login's fields ({{login.FIELD}})
  * @returns {Promise<ClientIdentity>}
  */
-export async function firstIdentity (options, env) {
-  const identities = compileIdentities(options, { simId: options.id ?? 'inspect', env })
+export async function firstIdentity (options, env, login = null) {
+  const identities = compileIdentities(options, { simId: options.id ?? 'inspect', env, login: () => login })
   const hooks = options.scenario ? await loadScenario(options.scenario) : null
   const scenario = hooks?.identity ? scenarioIdentity(identities, hooks.identity, { namespace: options.namespace }) : null
   return (handshakeIdentity(options, identities, scenario) ?? identities.of)(0)

@@ -2,7 +2,7 @@
  * Which node served which client (--node-from): each client's node for its current
  * connection, per node the clients on it now, connects, drops, clients that came back on it
  * from another node after a reconnect (`moved`), and the deliveries its clients got or
- * missed with their relative delays. A name can arrive before the connection counts as up
+ * missed with their relative and absolute delays. A name can arrive before the connection counts as up
  * (a cookie or header of the handshake) or after (an event the app sends on connect): it is
  * applied once both happened. Names are bounded: the first MAX_NODE_NAMES get rows of their
  * own, later ones share `other`.
@@ -15,7 +15,8 @@ const NONE = -1
 const MAX_HELD = 64
 
 /**
- * @typedef {{ name: string, connected: number, connects: number, drops: number, moved: number, received: number, missing: number, relative: import('../lib/histogram.js').Histogram | null }} Row
+ * @typedef {import('../lib/histogram.js').Histogram} Histogram
+ * @typedef {{ name: string, connected: number, connects: number, drops: number, moved: number, received: number, missing: number, relative: Histogram | null, absolute: Histogram | null }} Row
  * @typedef {ReturnType<typeof createNodeTracker>} NodeTracker
  */
 
@@ -37,7 +38,7 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
    * Deliveries to a client whose node is not known yet, held until it is: a server can relay a
    * line to a socket it has just joined while its connect handler is still sending the node's
    * name (python-socketio awaits the handler before its CONNECT). Few, and bounded per client.
-   * @type {Map<number, { relativeMs: number[], missing: number }>}
+   * @type {Map<number, { relativeMs: number[], absoluteMs: number[], missing: number }>}
    */
   const early = new Map()
   /** @type {Row[]} */
@@ -82,13 +83,14 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
       row.received += held.relativeMs.length
       row.missing += held.missing
       for (const ms of held.relativeMs) recordMs(row.relative ??= createHistogram(), ms)
+      for (const ms of held.absoluteMs) recordMs(row.absolute ??= createHistogram(), ms)
     }
   }
 
-  /** @param {number} i @returns {{ relativeMs: number[], missing: number }} what client i got before its node was known */
+  /** @param {number} i @returns {{ relativeMs: number[], absoluteMs: number[], missing: number }} what client i got before its node was known */
   function heldFor (i) {
     let held = early.get(i)
-    if (held === undefined) early.set(i, held = { relativeMs: [], missing: 0 })
+    if (held === undefined) early.set(i, held = { relativeMs: [], absoluteMs: [], missing: 0 })
     return held
   }
 
@@ -129,20 +131,27 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
     },
 
     /**
-     * A delivery to client i, `relativeMs` after the first receipt in this process.
+     * A delivery to client i, `relativeMs` after the first receipt in this process and
+     * `absoluteMs` after its send (NaN: the message carries no send time).
      * @param {number} i
      * @param {number} relativeMs
+     * @param {number} [absoluteMs]
      */
-    receipt (i, relativeMs) {
+    receipt (i, relativeMs, absoluteMs = NaN) {
       const k = currentOf(i)
       if (k === NONE) {
         const held = heldFor(i)
-        if (held.relativeMs.length < MAX_HELD) held.relativeMs.push(relativeMs)
+        if (held.relativeMs.length < MAX_HELD) {
+          held.relativeMs.push(relativeMs)
+          if (!Number.isNaN(absoluteMs)) held.absoluteMs.push(absoluteMs)
+        }
         return
       }
       const row = rows[k]
       row.received++
       recordMs(row.relative ??= createHistogram(), relativeMs)
+      // NaN: a message without a send time has no absolute delay.
+      if (!Number.isNaN(absoluteMs)) recordMs(row.absolute ??= createHistogram(), absoluteMs)
     },
 
     /** @param {number} i a delivery client i was expected to get never came */
@@ -166,8 +175,14 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
       for (let i = 0; i < clients; i++) if (up[i] && nodeOf[i] === NONE) unknown++
       const nodes = rows.map((row, k) => {
         const relative = row.relative ?? createHistogram()
-        const { relative: _, ...counts } = row
-        return { ...counts, ...(k === otherIndex ? { folded: folded.size } : {}), relative: { ...summarize(relative), histogram: encode(relative) } }
+        const absolute = row.absolute ?? createHistogram()
+        const { relative: _, absolute: __, ...counts } = row
+        return {
+          ...counts,
+          ...(k === otherIndex ? { folded: folded.size } : {}),
+          relative: { ...summarize(relative), histogram: encode(relative) },
+          absolute: { ...summarize(absolute), histogram: encode(absolute) }
+        }
       })
       return { from: from.spec, nodes, unknown, moved: nodes.reduce((n, r) => n + r.moved, 0), imbalance: imbalanceOf(nodes) }
     }
@@ -176,5 +191,5 @@ export function createNodeTracker ({ from, clients, maxNames = MAX_NODE_NAMES })
 
 /** @param {string} name @returns {Row} */
 function newRow (name) {
-  return { name, connected: 0, connects: 0, drops: 0, moved: 0, received: 0, missing: 0, relative: null }
+  return { name, connected: 0, connects: 0, drops: 0, moved: 0, received: 0, missing: 0, relative: null, absolute: null }
 }

@@ -133,7 +133,8 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {MessageFields} [options.fields] where messages keep their id, send time and room
  * @param {string} [options.namespace] the namespace this recorder's messages arrive on: in reports, and in keys when not '/'
  * @param {Gap | null} [options.gap] a reconnect storm's gap (simulator/storms.js), told of every receipt by the key found here
- * @param {{ receipt: (i: number, relativeMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries (--node-from): each counted receipt, each missing one at close
+ * @param {{ receipt: (i: number, relativeMs: number, absoluteMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries
+ *   (--node-from): each counted receipt (absoluteMs NaN when the message has no send time), each missing one at close
  * @param {import('./windows.js').WindowBook | null} [options.windows] --window: told of each message when it opens and closes (never per receipt)
  */
 export function createRecorder ({
@@ -150,12 +151,32 @@ export function createRecorder ({
   const rooms = createRoomBook()
   // Closed reports kept whole, older ones rolled up, and keys forgotten (bounded).
   const done = createClosedBook({ keepClosed })
-  /** Ids of this process's own lines (a chat line) and their sender: no one expects its own line back. @type {Map<string, number>} */
-  const own = new Map()
+  // Ids of this process's own lines (a chat line) and their sender: no one expects its own line
+  // back. Two generations of half the bound each (the newer is set, both are read; when it is
+  // full the older is dropped whole): the last REMEMBERED_KEYS / 2 to REMEMBERED_KEYS ids are
+  // kept, at one Map.set per emit, with no eviction per emit (delete-oldest cost a Map.delete,
+  // an iterator and a rehash now and then on every emit).
+  /** @type {Map<string, number>} */
+  let own = new Map()
+  /** @type {Map<string, number>} */
+  let ownBefore = new Map()
   /** @param {string} id @param {number} i */
   const remember = (id, i) => {
+    if (own.size >= REMEMBERED_KEYS / 2) {
+      ownBefore = own
+      own = new Map()
+    }
     own.set(id, i)
-    if (own.size > REMEMBERED_KEYS) own.delete(/** @type {string} */ (own.keys().next().value))
+  }
+  /** @param {string} id @returns {number | undefined} the sender of one of this process's own lines, forgotten once asked */
+  const takeOwn = (id) => {
+    let sender = own.get(id)
+    if (sender !== undefined) own.delete(id)
+    else {
+      sender = ownBefore.get(id)
+      if (sender !== undefined) ownBefore.delete(id)
+    }
+    return sender
   }
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
@@ -224,9 +245,8 @@ export function createRecorder ({
       expectedBits = connected.slice()
       for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
     }
-    const sender = own.get(id)
+    const sender = takeOwn(id)
     if (sender !== undefined) {
-      own.delete(id)
       // A server may send it back to its sender (io.to(room)) or not (socket.to(room)): either
       // is right, and that copy is not counted as received.
       if (expectedBits[sender >>> 5] & (1 << (sender & 31))) {
@@ -395,12 +415,13 @@ export function createRecorder ({
       message.report.received++
       message.lastMono = now
       recordMs(message.relative, now - message.firstMono)
-      if (nodes !== null) nodes.receipt(i, now - message.firstMono)
+      let latencyMs = NaN
       if (message.absolute !== null) {
-        const latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
+        latencyMs = wallMs() + clockOffsetMs() - /** @type {number} */ (message.report.sentAt)
         if (latencyMs < 0) message.negative++
         recordMs(message.absolute, latencyMs)
       }
+      if (nodes !== null) nodes.receipt(i, now - message.firstMono, latencyMs)
       if (message.expectedBits[word] & bit) message.receivedExpected++
       if (!message.drained) {
         if (message.receivedExpected === message.report.expected) {

@@ -42,8 +42,9 @@ export function checkReplyFlags (o) {
  * @param {{ ackTimeoutMs: number, replyEvent?: string | null }} context.options
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  * @param {(event: string) => boolean} context.listens whether the clients' engine hands this event to the swarm
+ * @param {import('./windows.js').WindowBook | null} [context.windows] --window: each wait's emit and end in its window
  */
-export function createReplies ({ options, emitting, listens }) {
+export function createReplies ({ options, emitting, listens, windows = null }) {
   /** Waits in flight, by namespace and client. @type {(Waiter[] | undefined)[][]} */
   const waiting = emitting.namespaces.map(() => [])
   /** Events some wait has waited for: only their receipts are looked at. */
@@ -62,6 +63,7 @@ export function createReplies ({ options, emitting, listens }) {
     pending--
     const elapsedMs = monotonicMs() - w.startMs
     countAck(counts, error, elapsedMs)
+    windows?.replyEnded(error, elapsedMs)
     w.onReply(error, args)
   }
 
@@ -105,6 +107,7 @@ export function createReplies ({ options, emitting, listens }) {
       else list.push(w)
       counts.sent++
       pending++
+      windows?.replySent()
       return true
     },
 

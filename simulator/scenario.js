@@ -99,8 +99,9 @@ export async function loadScenario (path) {
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  * @param {import('./replies.js').Replies} context.replies replies that come as events (emitAndWait)
  * @param {string} context.simId
+ * @param {import('./windows.js').WindowBook | null} [context.windows] --window: each custom figure in its window too
  */
-export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId }) {
+export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId, windows = null }) {
   const namespaces = deliveries.namespaces
   /** Each session's facade and context, by namespace and client (built at the session's first hook). @type {(Session | undefined)[][]} */
   const bySession = namespaces.map(() => [])
@@ -110,8 +111,13 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
   const calls = { identity: 0, onConnect: 0, onEvent: 0, onDisconnect: 0 }
   const emits = createEmitCounts()
   const custom = createCustomFigures()
-  /** @type {CustomRecorders} shared by every context: no closure per session */
-  const recorders = { timing: custom.timing, count: custom.count }
+  /** @type {CustomRecorders} shared by every context: no closure per session; with --window, each record in its window too */
+  const recorders = windows === null
+    ? { timing: custom.timing, count: custom.count }
+    : {
+        timing: (name, ms) => { if (custom.timing(name, ms)) windows.timing(name, ms) },
+        count: (name, n = 1) => { if (custom.count(name, n)) windows.count(name, n) }
+      }
 
   /** A hook's error; those of hooks the swarm's own end cut short (a pending emitWithAck) are not. @param {unknown} error */
   const fail = (error) => { if (!emitting.stopped()) errors.add(error instanceof Error ? error.message : String(error)) }

@@ -195,9 +195,11 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
-  const replies = createReplies({ options: sized, emitting, listens })
+  const replies = createReplies({ options: sized, emitting, listens, windows })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id }) : null
+  const hookRunner = scenarioHooks
+    ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows })
+    : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).

@@ -11,6 +11,7 @@ import { isAckTimeout } from '../lib/errors.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { isSaturated } from '../lib/process-sampler.js'
 import { HEALTH_SUMMARY_FROM } from '../lib/schema.js'
+import { createCustomFigures } from '../lib/custom.js'
 
 /**
  * @typedef {import('../lib/schema.js').WindowReport} WindowReport
@@ -51,7 +52,11 @@ function openWindow (index, windowMs) {
     failed: 0,
     ackTime: createHistogram(),
     /** @type {import('../lib/process-sampler.js').ProcessSample[]} */
-    samples: []
+    samples: [],
+    /** a scenario's own figures recorded in it (made at its first) @type {ReturnType<typeof createCustomFigures> | null} */
+    custom: null,
+    /** emits that waited for a reply event (made at the first) @type {{ sent: number, replied: number, timedOut: number, failed: number, time: Histogram } | null} */
+    replies: null
   }
 }
 
@@ -85,9 +90,14 @@ function reportOf (w) {
     relative: encoded(w.relative),
     absolute: encoded(w.absolute),
     emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, ackTime: encoded(w.ackTime) },
-    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health))
+    health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health)),
+    ...(w.custom ? { custom: /** @type {import('../lib/schema.js').CustomReport} */ (w.custom.record()) } : {}),
+    ...(w.replies ? { replies: { ...w.replies, time: encoded(w.replies.time) } } : {})
   }
 }
+
+/** @param {LiveWindow} w */
+const repliesOf = (w) => (w.replies ??= { sent: 0, replied: 0, timedOut: 0, failed: 0, time: createHistogram() })
 
 /**
  * @param {object} options
@@ -124,8 +134,23 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     return w
   }
 
-  /** @param {LiveWindow} w */
+  /**
+   * Reports window w, after an empty row for each window between the last one reported and it
+   * (a second in which nothing arrived and no sample fell, a stalled process: shown, not skipped).
+   * @param {LiveWindow} w
+   */
   function report (w) {
+    const gap = Number.isFinite(lastReported) ? Math.min(w.index - lastReported - 1, MAX_WINDOWS) : 0
+    for (let k = gap; k > 0; k--) {
+      const empty = openWindow(w.index - k, windowMs)
+      empty.connected = last.connected
+      emit(empty)
+    }
+    emit(w)
+  }
+
+  /** @param {LiveWindow} w */
+  function emit (w) {
     if (w.samples.length === 0 && last.health !== null) w.samples.push(last.health)
     live.delete(w.index)
     lastReported = w.index
@@ -186,6 +211,45 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
         recordMs(w.ackTime, elapsedMs)
       } else if (isAckTimeout(error)) w.timedOut++
       else w.failed++
+    },
+
+    /** An emit that waits for a reply event was sent (simulator/replies.js). */
+    replySent () {
+      repliesOf(at(indexNow())).sent++
+    },
+
+    /**
+     * A wait for a reply event ended: replied (timed), timed out or failed, in the window it ended in.
+     * @param {Error | null} error
+     * @param {number} elapsedMs
+     */
+    replyEnded (error, elapsedMs) {
+      const r = repliesOf(at(indexNow()))
+      if (error === null) {
+        r.replied++
+        recordMs(r.time, elapsedMs)
+      } else if (isAckTimeout(error)) r.timedOut++
+      else r.failed++
+    },
+
+    /**
+     * A scenario's timing, admitted by the process's own figures (its name within the bound), in the window it was recorded in.
+     * @param {string} name
+     * @param {number} ms
+     */
+    timing (name, ms) {
+      const w = at(indexNow())
+      ;(w.custom ??= createCustomFigures()).timing(name, ms)
+    },
+
+    /**
+     * A scenario's count, likewise.
+     * @param {string} name
+     * @param {number} n
+     */
+    count (name, n) {
+      const w = at(indexNow())
+      ;(w.custom ??= createCustomFigures()).count(name, n)
     },
 
     /**

@@ -3,7 +3,7 @@
  * simulator), the server's load and memory, and each simulator's own health with its
  * saturated stretches shaded.
  */
-import { perTransport, WIRE_NAMES } from '../../lib/transports.js'
+import { WIRE_NAMES } from '../../lib/transports.js'
 import { axis, band, bandAxis, chartConfig, color, line, secondsAxis, secondsSince, spec, tint } from './chart-config.js'
 
 /**
@@ -23,28 +23,42 @@ const CARRY_SECONDS = 2
  * @returns {({ second: number } & ByTransport)[]}
  */
 export function connectedPerSecond (d) {
-  /** @type {Map<string, Map<number, ByTransport>>} */
+  return /** @type {({ second: number } & ByTransport)[]} */ (/** @type {unknown} */ (sumPerSecond(d, (p) => p.byTransport, WIRE_NAMES)))
+}
+
+/**
+ * Counts of the simulators' samples summed second by second (connectedPerSecond's rule: a
+ * simulator's last sample carried over a gap of up to CARRY_SECONDS, then it counts as gone).
+ * @param {DistributionResult} d
+ * @param {(p: DistributionResult['timeline'][number]) => Readonly<Record<string, number>> | undefined} read a sample's counts (undefined: none in it)
+ * @param {readonly string[]} keys the counts summed
+ * @returns {({ second: number } & Record<string, number>)[]}
+ */
+export function sumPerSecond (d, read, keys) {
+  /** @type {Map<string, Map<number, Readonly<Record<string, number>>>>} */
   const bySimulator = new Map()
   let first = Infinity
   let last = -Infinity
   for (const p of d.timeline) {
     const second = Math.floor((p.t - d.startedAt) / 1000)
+    const counts = read(p)
     if (!bySimulator.has(p.simulator)) bySimulator.set(p.simulator, new Map())
-    bySimulator.get(p.simulator)?.set(second, p.byTransport)
+    if (counts) bySimulator.get(p.simulator)?.set(second, counts)
     first = Math.min(first, second)
     last = Math.max(last, second)
   }
   const length = d.timeline.length ? last - first + 1 : 0
-  const totals = Array.from({ length }, (_, i) => ({ second: first + i, ...perTransport(() => 0) }))
+  const zeros = Object.fromEntries(keys.map((k) => [k, 0]))
+  const totals = Array.from({ length }, (_, i) => /** @type {{ second: number } & Record<string, number>} */ ({ second: first + i, ...zeros }))
   for (const seconds of bySimulator.values()) {
-    /** @type {ByTransport | undefined} */
+    /** @type {Readonly<Record<string, number>> | undefined} */
     let carried
     let carriedAt = -Infinity
     for (const total of totals) {
       const now = seconds.get(total.second)
       if (now) { carried = now; carriedAt = total.second }
       if (!carried || total.second - carriedAt > CARRY_SECONDS) continue
-      for (const name of WIRE_NAMES) total[name] += carried[name]
+      for (const name of keys) total[name] += carried[name] ?? 0
     }
   }
   return totals

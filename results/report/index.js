@@ -5,6 +5,7 @@
  */
 import { connectionCharts, healthCharts, stormChart, serverCharts } from './charts-time.js'
 import { messageCharts } from './charts-messages.js'
+import { nodeChart } from './charts-nodes.js'
 import { compareCharts, compareHeader, compareSeries, compareTables } from './compare.js'
 import { chartCard, htmlPage } from './html.js'
 import { GLOSSARY, details, distributionSection, header, overview } from './sections.js'
@@ -20,7 +21,7 @@ import { toReportable } from './kinds.js'
 
 /** The charts of each distribution, in page order; a chart's name is `d<N>-<kind>`. */
 export const CHART_KINDS = Object.freeze([
-  'connected-transport', 'connected-simulator', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
+  'connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu'
 ])
 
@@ -35,7 +36,10 @@ export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99', 'comp
  */
 export function distributionCharts (d, index) {
   const prefix = `d${index + 1}`
-  const charts = [...connectionCharts(d, prefix), stormChart(d, prefix), ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)]
+  const charts = [
+    ...connectionCharts(d, prefix), nodeChart(d, prefix), stormChart(d, prefix),
+    ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)
+  ]
   const byName = new Map(charts.map((c) => [c.name, c]))
   return CHART_KINDS.map((kind) => /** @type {ChartSpec} */ (byName.get(`${prefix}-${kind}`)))
 }

@@ -9,6 +9,7 @@ import { isSaturated } from '../../lib/process-sampler.js'
 import { groupRounds, mergeMessageReports } from '../aggregate.js'
 import { deliveryBreakdown } from '../deliveries.js'
 import { RELATIVE_NOTE } from '../merge.js'
+import { windowRow } from '../measures.js'
 import { mergeCustomReports } from '../../lib/custom.js'
 import { mergeScenarioReports } from '../scenario.js'
 
@@ -102,7 +103,9 @@ export function simulatorAsRun (sim) {
     server: [],
     ...(scenario ? { scenario } : {}),
     ...(custom ? { custom } : {}),
-    deliveries: countRolledUp(deliveryBreakdown(folded, clocks), sim.messageRollups ?? [])
+    deliveries: countRolledUp(deliveryBreakdown(folded, clocks), sim.messageRollups ?? []),
+    // --window: its windows, as a run keeps them (summaries), whole-numbered ones only (a file is not trusted).
+    ...(Array.isArray(sim.windows) ? { windows: sim.windows.filter((w) => Number.isSafeInteger(w?.index)).map(windowRow) } : {})
   }
   return {
     schemaVersion: sim.schemaVersion,

@@ -50,7 +50,6 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
   undici()
   /** One keep-alive dispatcher per source address (a login is short: few connections serve many; undici's idle timeout, 4 s, is under Node servers' 5 s, so it never sends on a connection the server is closing). @type {Map<string, import('undici').Agent>} */
   const dispatchers = new Map()
-  const stopper = new AbortController()
 
   /** @param {number} i */
   const addressOf = (i) => (addresses.length === 0 ? '' : addresses[Math.floor(i / urls.length) % addresses.length])
@@ -58,7 +57,7 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
   const dispatcherOf = (address) => {
     let made = dispatchers.get(address)
     if (made === undefined) {
-      made = new (undici().Agent)({ ...(address === '' ? {} : { localAddress: address }), ...(tls ? { connect: { ...tls } } : {}) })
+      made = new (undici().Agent)({ ...(address === '' ? {} : { localAddress: address }), connect: { timeout: timeoutMs, ...tls } })
       dispatchers.set(address, made)
     }
     return made
@@ -77,9 +76,9 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
     const same = target.origin === server.origin
     const scope = { secure: target.protocol === 'https:', host: server.hostname.replace(/^\[(.*)\]$/, '$1'), path: target.pathname }
     const sent = same ? addCookieHeader({ ...headers }, cookieHeader(holder.jar, target.pathname)) : { ...headers }
-    const signal = AbortSignal.any([stopper.signal, AbortSignal.timeout(timeoutMs)])
-    const verb = /** @type {import('undici').Dispatcher.HttpMethod} */ (method)
-    const answer = await undici().request(target, { method: verb, headers: sent, body, signal, dispatcher: dispatcherOf(addressOf(i)), maxRedirections: 0 })
+    // undici's own timeouts; no signal per request: the swarm's end destroys the dispatchers, which ends what is in flight.
+    const options = { method: /** @type {import('undici').Dispatcher.HttpMethod} */ (method), headers: sent, body, dispatcher: dispatcherOf(addressOf(i)) }
+    const answer = await undici().request(target, { ...options, maxRedirections: 0, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     const setCookie = answer.headers['set-cookie']
     // Another origin's cookies reach the socket only when their Domain covers its host (auth.example.com → Domain=example.com).
     const kept = same ? setCookie : [setCookie ?? []].flat().filter((text) => /;\s*domain\s*=/i.test(text))
@@ -92,7 +91,6 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
     send,
     /** Ends every request in flight (the swarm's end) and the kept connections. */
     async close () {
-      stopper.abort()
       await Promise.all([...dispatchers.values()].map((d) => d.destroy().catch(() => {})))
       dispatchers.clear()
     }

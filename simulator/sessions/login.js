@@ -9,56 +9,19 @@
  * `ECONNREFUSED`); when every client's first login has failed, `fatal` says so (the swarm ends
  * with that error, never waits for clients that will not come).
  */
-import { invalidOption, IoswarmError, CODES } from '../../lib/errors.js'
+import { IoswarmError, CODES } from '../../lib/errors.js'
 import { monotonicMs } from '../../lib/clock.js'
 import { createHistogram, encode, recordMs, summarize } from '../../lib/histogram.js'
 import { createReasonCounter } from '../../lib/reasons.js'
-import { compileJsonTemplate, compileTextTemplate } from '../../lib/template.js'
-import { parseLoginSpec } from '../../lib/cli-options/login.js'
-import { parseHeaders } from '../../lib/cli-options/scenario.js'
 import { seedCookies } from './cookie-jar.js'
 import { loginFailure } from './login-http.js'
+
+export { compileLogin, firstLogin } from './login-flags.js'
 
 /** @typedef {import('./login-http.js').JarHolder} LoginHolder */
 
 /** A refusal that asks for a new login: the handshake answered 401 or 403. */
 const REFUSED = /\bHTTP 40[13]\b/
-
-/**
- * --login and --login-header, checked (a usage error names the flag) and compiled; null without --login.
- * @param {{ login?: string | null, loginHeaders?: string[] }} options
- * @param {import('../identity.js').Identities} identities
- * @returns {{ text: string, render: (i: number) => import('./login-http.js').LoginRequest } | null}
- */
-export function compileLogin (options, identities) {
-  if (!options.login) {
-    if (options.loginHeaders?.length) throw invalidOption('--login-header', 'needs --login (the request it goes on)')
-    return null
-  }
-  const spec = parseLoginSpec(options.login, '--login')
-  const rules = identities.rules('--login')
-  const target = compileTextTemplate(spec.target, rules)
-  const json = spec.body !== null && spec.json ? compileJsonTemplate(spec.body, rules) : null
-  const form = spec.body !== null && !spec.json
-    ? spec.body.split('&').map((pair) => /** @type {const} */ ([decodeURIComponent(pair.slice(0, pair.indexOf('='))), compileTextTemplate(pair.slice(pair.indexOf('=') + 1), rules)]))
-    : null
-  const headers = parseHeaders(options.loginHeaders, '--login-header').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, identities.rules('--login-header'))]))
-  const typed = headers.some(([name]) => name.toLowerCase() === 'content-type')
-  const contentType = json ? 'application/json' : form ? 'application/x-www-form-urlencoded' : null
-  return {
-    text: `${spec.method} ${spec.target}`,
-    render (i) {
-      const lookup = identities.lookupOf(i)
-      /** @type {Record<string, string>} */
-      const sent = {}
-      if (contentType !== null && !typed) sent['content-type'] = contentType
-      for (const [name, value] of headers) sent[name] = String(value.render(lookup))
-      const formPairs = () => /** @type {[string, string][]} */ (form?.map(([k, v]) => [k, String(v.render(lookup))]))
-      const body = json ? JSON.stringify(json.render(lookup)) : form ? new URLSearchParams(formPairs()).toString() : null
-      return { method: spec.method, url: String(target.render(lookup)), headers: sent, body }
-    }
-  }
-}
 
 /**
  * @typedef {(http: LoginHttpHelper, ctx: import('../identity.js').ClientContext) => unknown} LoginHook a scenario's login: what it
@@ -73,7 +36,7 @@ export function compileLogin (options, identities) {
 
 /**
  * @param {object} context
- * @param {ReturnType<typeof compileLogin>} context.flags --login, compiled
+ * @param {ReturnType<typeof import('./login-flags.js').compileLogin>} context.flags --login, compiled
  * @param {LoginHook | null} context.hook a scenario's login hook (used instead of --login)
  * @param {ReturnType<typeof import('./login-http.js').createLoginHttp>} context.http
  * @param {import('../identity.js').Identities} context.identities

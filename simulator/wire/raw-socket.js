@@ -9,7 +9,7 @@
  * handshake (`opened`), with a message (`deliver`) and a pong (`onPong`).
  */
 import net from 'node:net'
-import { OPCODE, newKey, checkHandshakeResponse, encodeFrame, gatherHandshake } from './rfc6455.js'
+import { OPCODE, newKey, checkHandshakeResponse, encodeFrame, encodeTextFrame, gatherHandshake } from './rfc6455.js'
 import { readFrames, protocolError } from './raw-frames.js'
 
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
@@ -62,6 +62,14 @@ export class RawSocket extends net.Socket {
    */
   sendFrame (opcode, payload) {
     if (this.key === '' && !this.closing && !this.destroyed) this.write(encodeFrame(opcode, payload))
+  }
+
+  /**
+   * Sends a text message as one frame, in one write (the same rules as sendFrame).
+   * @param {string} text
+   */
+  sendText (text) {
+    if (this.key === '' && !this.closing && !this.destroyed) this.write(encodeTextFrame(text))
   }
 
   /**

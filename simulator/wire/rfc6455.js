@@ -126,6 +126,51 @@ export function encodeFrame (opcode, payload) {
 }
 
 /**
+ * A masked text frame of `text`, written into the frame as it is encoded (no payload buffer
+ * of its own first: one allocation and one copy per message sent).
+ * @param {string} text
+ * @returns {Buffer}
+ */
+export function encodeTextFrame (text) {
+  const length = Buffer.byteLength(text)
+  const headerBytes = length < 126 ? 2 : length < 65536 ? 4 : 10
+  const frame = Buffer.allocUnsafe(headerBytes + 4 + length)
+  frame[0] = 0x80 | OPCODE.TEXT
+  if (length < 126) {
+    frame[1] = 0x80 | length
+  } else if (length < 65536) {
+    frame[1] = 0x80 | 126
+    frame.writeUInt16BE(length, 2)
+  } else {
+    frame[1] = 0x80 | 127
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2)
+    frame.writeUInt32BE(length >>> 0, 6)
+  }
+  if (maskAt === maskPool.length) {
+    randomFillSync(maskPool)
+    maskAt = 0
+  }
+  const m0 = maskPool[maskAt]
+  const m1 = maskPool[maskAt + 1]
+  const m2 = maskPool[maskAt + 2]
+  const m3 = maskPool[maskAt + 3]
+  maskPool.copy(frame, headerBytes, maskAt, maskAt + 4)
+  maskAt += 4
+  const dataStart = headerBytes + 4
+  frame.write(text, dataStart, length, 'utf8')
+  const end = dataStart + length
+  let k = dataStart
+  for (; k + 3 < end; k += 4) {
+    frame[k] ^= m0
+    frame[k + 1] ^= m1
+    frame[k + 2] ^= m2
+    frame[k + 3] ^= m3
+  }
+  for (let q = 0; k < end; k++, q++) frame[k] ^= q === 0 ? m0 : q === 1 ? m1 : m2
+  return frame
+}
+
+/**
  * The header of a server frame at `pos`, or why it is invalid, or null when incomplete.
  * @typedef {{ fin: boolean, opcode: number, length: number, headerBytes: number }} FrameHeader
  * @param {Buffer} buf

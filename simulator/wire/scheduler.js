@@ -11,10 +11,12 @@ export class DeadlineSweeper {
   /**
    * @param {(i: number) => void} onExpire called once when client i's deadline has passed
    * @param {number} [tickMs] sweep period: deadlines fire at most this late
+   * @param {{ unref?: boolean }} [how] unref: the ticking does not keep the process alive
    */
-  constructor (onExpire, tickMs = 100) {
+  constructor (onExpire, tickMs = 100, { unref = false } = {}) {
     this.onExpire = onExpire
     this.tickMs = tickMs
+    this.unref = unref
     /** Deadline of client i in performance.now() ms; 0 = none. */
     this.deadlines = new Float64Array(1024)
     /** One past the highest index that ever had a deadline. */
@@ -38,7 +40,20 @@ export class DeadlineSweeper {
     if (atMs < this.nextDueMs) this.nextDueMs = atMs
     if (i >= this.end) this.end = i + 1
     // Only ticks while a deadline is pending, so an idle pool keeps no timer alive.
-    if (this.timer === null) this.timer = setInterval(() => this.sweep(), this.tickMs)
+    if (this.timer === null) {
+      this.timer = setInterval(() => this.sweep(), this.tickMs)
+      if (this.unref) this.timer.unref()
+    }
+  }
+
+  /**
+   * Sets client i's deadline to `atMs` unless it has an earlier one.
+   * @param {number} i
+   * @param {number} atMs performance.now() time
+   */
+  lower (i, atMs) {
+    const at = i < this.deadlines.length ? this.deadlines[i] : 0
+    if (at === 0 || atMs < at) this.set(i, atMs)
   }
 
   /**

@@ -45,8 +45,12 @@ async function broadcast (port, id) {
   assert.equal(res.status, 200)
 }
 
-for (const engine of ['lean', 'sio']) {
-  test(`${engine}: after the server is killed and restarted every client reconnects and the run goes on`, async (t) => {
+// Each case's two engines side by side (servers on ports of their own): most of a case is
+// waiting for reconnects and restarts, not work.
+const ENGINES = ['lean', 'sio']
+
+test('after the server is killed and restarted every client reconnects and the run goes on', { concurrency: 2 }, async (t) => {
+  await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
     const port = await freePort()
     const first = await serve(t, port)
     let connected = 0
@@ -83,8 +87,8 @@ for (const engine of ['lean', 'sio']) {
       // Sent only while every client was connected: each was expected by all and got it.
       assert.deepEqual({ expected: m.expected, received: m.received, missing: m.missing }, { expected: CLIENTS, received: CLIENTS, missing: 0 }, m.key)
     }
-  })
-}
+  })))
+})
 
 /**
  * A swarm against `port` whose connected count and reasons can be watched.
@@ -108,8 +112,8 @@ function watchedSwarm (t, port, options) {
   }
 }
 
-for (const engine of ['lean', 'sio']) {
-  test(`${engine}: ioswarm serve stopped with SIGTERM (a deploy) closes like stock socket.io: clients come back to the next instance`, async (t) => {
+test('ioswarm serve stopped with SIGTERM (a deploy) closes like stock socket.io: clients come back to the next instance', { concurrency: 2 }, async (t) => {
+  await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
     const port = await freePort()
     const first = await serve(t, port)
     const swarm = watchedSwarm(t, port, { engine })
@@ -129,9 +133,11 @@ for (const engine of ['lean', 'sio']) {
     const ordered = p50 !== null && p90 !== null && p99 !== null && p100 !== null && p50 <= p90 && p90 <= p99 && p99 <= p100
     assert.ok(ordered && p100 === storm.endedMs, JSON.stringify(storm))
     assert.ok(storm.attempts >= CLIENTS, `reconnect attempts counted: ${storm.attempts}`)
-  })
+  })))
+})
 
-  test(`${engine}: serve --shutdown disconnect says "io server disconnect": honoured by default, reconnected with --reconnect-on-server-disconnect`, async (t) => {
+test('serve --shutdown disconnect says "io server disconnect": honoured by default, reconnected with --reconnect-on-server-disconnect', { concurrency: 2 }, async (t) => {
+  await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
     const port = await freePort()
     const first = await serve(t, port, ['--shutdown', 'disconnect'])
     const stays = watchedSwarm(t, port, { engine })
@@ -150,5 +156,5 @@ for (const engine of ['lean', 'sio']) {
     assert.equal(away.clients.reconnects, 0)
     assert.deepEqual(back.clients.disconnects, { 'io server disconnect': CLIENTS })
     assert.equal(back.clients.connected, CLIENTS)
-  })
-}
+  })))
+})

@@ -79,12 +79,12 @@ function resultCounts (result) {
  * A swarm of `engine` clients on `transport` through the balancer: every client connected, the
  * per-node counts as the nodes say, no relayed line missing or expected back at its sender.
  * @param {import('node:test').TestContext} t
- * @param {{ kind: 'node' | 'python', balancer: 'haproxy' | 'nginx', engine: string, transport: string, nodeFrom?: string }} setup
+ * @param {{ nodes: import('../helpers/balancer.js').ChatNode[], front: import('../helpers/balancer.js').Balancer }} deployed its group's
+ * @param {{ balancer: 'haproxy' | 'nginx', engine: string, transport: string, nodeFrom?: string }} setup
  */
-async function chatThroughBalancer (t, { kind, balancer, engine, transport, nodeFrom = 'event:node' }) {
-  const deployed = await deployment(t, kind, balancer)
-  if (!deployed) return
-  const { nodes, front } = deployed
+async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, transport, nodeFrom = 'event:node' }) {
+  // The deployment is its group's: the case before's clients are gone from every node first.
+  await waitFor(async () => Object.values(await nodeCounts(nodes)).every((n) => n === 0), { timeoutMs: WAIT_MS, message: 'no client left on any node from the case before' })
   const swarm = swarmBehind(t, front, balancer, { engine, transport, nodeFrom, emit: 'chat {"text":"hi from {{i}}"}', emitters: 4, emitRate: '4/s', emitAck: true })
   await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
   await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
@@ -112,36 +112,45 @@ async function chatThroughBalancer (t, { kind, balancer, engine, transport, node
   assert.equal(report.imbalance, Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000)
 }
 
+/**
+ * A chat case: its clients, their transport, where they read their node from (event:node unless given).
+ * @typedef {{ engine: string, transport: string, nodeFrom?: string }} ChatCase
+ */
+/** @type {{ kind: 'node' | 'python', balancer: 'haproxy' | 'nginx', cases: ChatCase[] }[]} */
+const GROUPS = []
 for (const kind of /** @type {const} */ (['node', 'python'])) {
   for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
-    for (const engine of ['sio', 'lean']) {
-      test(`${engine} WebSocket clients behind ${balancer} in front of ${kind} chat nodes: every client connected, per-node counts as the nodes say, no relayed line missing`,
-        (t) => chatThroughBalancer(t, { kind, balancer, engine, transport: 'websocket' }))
+    /** @type {ChatCase[]} */
+    const cases = []
+    for (const engine of ['sio', 'lean']) cases.push({ engine, transport: 'websocket' })
+    // Long-polling behind a cookie-sticky balancer holds a session only with the balancer's cookie
+    // kept; --node-from cookie:SERVERID reads it from each client's jar, header:X-Served-By from the
+    // header HAProxy adds to the handshake's answers (HAProxy names servers as the nodes). Each
+    // engine and each transport reads each kind once.
+    if (kind === 'node' && balancer === 'haproxy') {
+      for (const [engine, transport, nodeFrom] of [['sio', 'polling', 'cookie:SERVERID'], ['sio', 'websocket', 'header:X-Served-By'],
+        ['lean', 'polling', 'header:X-Served-By'], ['lean', 'websocket', 'cookie:SERVERID']]) cases.push({ engine, transport, nodeFrom })
     }
+    // Long-polling and poll-then-upgrade through both balancers, in front of both kinds of nodes:
+    // HAProxy keeps a client by its cookie (the jar), nginx by its address.
+    for (const transport of ['polling', 'upgrade']) for (const engine of ['sio', 'lean']) cases.push({ engine, transport })
+    GROUPS.push({ kind, balancer, cases })
   }
 }
 
-// Long-polling behind a cookie-sticky balancer holds a session only with the balancer's cookie
-// kept; --node-from cookie:SERVERID reads it from each client's jar, header:X-Served-By from the
-// header HAProxy adds to the handshake's answers (HAProxy names servers as the nodes). Each
-// engine and each transport reads each kind once.
-for (const [engine, transport, nodeFrom] of [['sio', 'polling', 'cookie:SERVERID'], ['sio', 'websocket', 'header:X-Served-By'],
-  ['lean', 'polling', 'header:X-Served-By'], ['lean', 'websocket', 'cookie:SERVERID']]) {
-  test(`${engine} ${transport} clients behind haproxy read their node from its ${nodeFrom.split(':')[0]}: every client connected, per-node counts as the nodes say`,
-    (t) => chatThroughBalancer(t, { kind: 'node', balancer: 'haproxy', engine, transport, nodeFrom }))
-}
-
-// Long-polling and poll-then-upgrade through both balancers, in front of both kinds of nodes:
-// HAProxy keeps a client by its cookie (the jar), nginx by its address.
-for (const kind of /** @type {const} */ (['node', 'python'])) {
-  for (const balancer of /** @type {const} */ (['haproxy', 'nginx'])) {
-    for (const transport of ['polling', 'upgrade']) {
-      for (const engine of ['sio', 'lean']) {
-        test(`${engine} ${transport} clients behind ${balancer} in front of ${kind} chat nodes: every client connected, per-node counts as the nodes say, no relayed line missing`,
-          (t) => chatThroughBalancer(t, { kind, balancer, engine, transport }))
-      }
+// One deployment per kind of node and balancer, shared by its cases one after the other (its
+// start is a third of a case): each case starts with no client on any node, and its own swarm.
+for (const { kind, balancer, cases } of GROUPS) {
+  test(`behind ${balancer} in front of ${kind} chat nodes, ${cases.length} cases on one deployment: every client connected, per-node counts as the nodes say, no relayed line missing`, async (t) => {
+    const deployed = await deployment(t, kind, balancer)
+    if (!deployed) return
+    for (const c of cases) {
+      const name = c.nodeFrom
+        ? `${c.engine} ${c.transport} clients behind haproxy read their node from its ${c.nodeFrom.split(':')[0]}`
+        : `${c.engine} ${c.transport === 'websocket' ? 'WebSocket' : c.transport} clients`
+      await t.test(name, (t) => chatThroughBalancer(t, deployed, { balancer, ...c }))
     }
-  }
+  })
 }
 
 // A cookie-session login: the login's answer brings HAProxy's cookie, which keeps the client on
@@ -216,6 +225,7 @@ test('ioswarm run through HAProxy: the simulators\' node reports merge into the 
   assert.equal(report.nodes.reduce((n, r) => n + r.connected, 0), 24)
   assert.ok(report.nodes.every((n) => n.connected > 0 && n.connects === n.connected && n.missing === 0 && n.moved === 0), JSON.stringify(report.nodes))
   assert.ok(report.nodes.every((n) => n.received === n.connected * 2 && n.relative.count === n.received), 'each node\'s clients got both broadcasts')
+  assert.ok(report.nodes.every((n) => n.absolute?.count === n.received), 'each delivery\'s delay after its send, per node, merged over the simulators')
   const counts = report.nodes.map((n) => n.connected)
   const imbalance = Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000
   assert.equal(report.imbalance, imbalance)

@@ -67,6 +67,13 @@ test('merging node reports: rows of one name summed, histograms merged, imbalanc
   assert.deepEqual(merged.nodes.map((n) => [n.name, n.connected, n.connects, n.drops, n.moved, n.received, n.missing]), [['n1', 3, 4, 1, 1, 10, 1], ['n2', 3, 3, 0, 2, 5, 0]])
   assert.equal(merged.nodes[1].relative.count, 2)
   assert.equal(decode(merged.nodes[1].relative.histogram).totalCount, 2)
+  assert.equal(merged.nodes[1].absolute, undefined, 'rows of older results carry no absolute delays: none made up')
+  // Absolute delays merge as relative ones do; a row without them (an older result) adds none.
+  /** @param {import('../../lib/schema.js').NodeRow} r @param {number[]} delaysMs */
+  const withAbsolute = (r, delaysMs) => ({ ...r, absolute: row(r.name, {}, delaysMs).relative })
+  const both = mergeNodeReports([{ ...a, nodes: [withAbsolute(a.nodes[1], [100, 300])] }, { ...b, nodes: [withAbsolute(b.nodes[0], [200])] }, { ...b, nodes: [row('n2', { connected: 1 })] }])
+  assert.equal(both?.nodes[0].absolute?.count, 3)
+  assert.equal(Math.round(Number(both?.nodes[0].absolute?.max)), 300)
   assert.equal(merged.moved, 3)
   assert.equal(merged.unknown, 1)
   assert.equal(merged.imbalance, 1)

@@ -1,4 +1,5 @@
 import { test } from 'node:test'
+import { createCustomFigures } from '../../lib/custom.js'
 import assert from 'node:assert/strict'
 import { buildDistribution, groupRounds, meanOfMeans, mergeMessageReports, messageFloor } from '../../results/aggregate.js'
 import { isSaturated } from '../../lib/process-sampler.js'
@@ -152,7 +153,10 @@ test('a distribution merges its simulators\' joins, emits and namespaces, and ca
   })
   const final = (/** @type {number} */ seed) => {
     const f = finalReport({ target: 5, connected: 5, failed: 0, connectMs: [1] })
-    return { ...f, clients: { ...f.clients, namespaces: [{ name: '/chat', connected: 5, connects: 5 + seed, disconnects: {}, refused: { unauthorized: seed } }] }, scenario: scenario(seed) }
+    const custom = createCustomFigures()
+    custom.timing('join_lobby', 10 * seed)
+    custom.count('joined', seed)
+    return { ...f, clients: { ...f.clients, namespaces: [{ name: '/chat', connected: 5, connects: 5 + seed, disconnects: {}, refused: { unauthorized: seed } }] }, scenario: scenario(seed), custom: custom.record() ?? undefined }
   }
   const deliveries = deliveryBreakdown([{ simulator: 'a', report: messageReport({ round: 1, seq: 1, room: 'room-1', relativeMs: [1], misdelivered: 2 }) }], {})
   const d = buildDistribution({
@@ -172,8 +176,9 @@ test('a distribution merges its simulators\' joins, emits and namespaces, and ca
   assert.deepEqual([d.scenario?.joins?.sent, d.scenario?.joins?.failed, d.scenario?.emits?.acked], [10, 2, 40])
   assert.equal(d.scenario?.emits?.ackTime?.p99, summaryOf([...delays(6, 20, 90), ...delays(7, 20, 90)]).p99)
   assert.equal(d.deliveries?.total.misdelivered, 2)
+  assert.deepEqual([d.custom?.counts.joined, d.custom?.timings.join_lobby.count, d.custom?.timings.join_lobby.min], [3, 2, 10], 'the hooks\' own figures, merged')
   const plain = buildDistribution({ ...d, deliveries: undefined, messages: [], rounds: [], samples: { timeline: [], health: [], server: [] }, finals: [{ ...finalReport({ target: 1, connected: 1, failed: 0, connectMs: [1] }), simulator: 'a' }], simulatorList: [] })
-  assert.deepEqual(['scenario' in plain, 'deliveries' in plain, 'namespaces' in plain.clients], [false, false, false], 'nothing of the kind: no field')
+  assert.deepEqual(['scenario' in plain, 'deliveries' in plain, 'namespaces' in plain.clients, 'custom' in plain], [false, false, false, false], 'nothing of the kind: no field')
 })
 
 test('messages, rounds and deliveries from each report decoded once are what the three merges give', () => {

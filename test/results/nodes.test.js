@@ -74,7 +74,7 @@ test('terminal lines: one line with the imbalance and moves, a table of the node
   report.nodes.push({ ...report.nodes[0], name: 'other', folded: 12 })
   const lines = formatNodes(report)
   assert.equal(lines[0], 'nodes (event:node): 3 seen, imbalance 2 (largest ÷ smallest node at the end), moved 3 (clients back on another node after a reconnect), 1 connected clients of no known node')
-  assert.match(lines[1], /^node\s+connected\s+connects\s+drops\s+moved\s+received\s+missing\s+rel p50\s+rel p99\n/)
+  assert.match(lines[1], /^node\s+connected\s+connects\s+drops\s+moved\s+received\s+missing\s+rel p50\s+rel p99\s+abs p50\s+abs p99\n/)
   assert.match(lines[1], /\nsio-2\s+4\s+7\s+3\s+3\s+8\s+0\s+3\.00ms\s+3\.00ms/)
   assert.match(lines[1], /\nother \(12 names\)\s+8/)
   assert.match(formatNodes({ ...nodeReport([]), imbalance: null })[0], /NONE READ/)

@@ -13,6 +13,7 @@ import { startChatNodes } from '../helpers/balancer.js'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { checkReport, chromiumMissing, launchChromium } from '../results/report/browser-harness.js'
+import { buildAnyReport } from '../../results/report/index.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../.artifacts/', import.meta.url))
 /** A line every 250 ms from each client, acked: a chat's own traffic. */
@@ -62,6 +63,7 @@ function checkWindows ({ result, windows, stderr, out }) {
   const emits = /** @type {NonNullable<Scenario['emits']>} */ (result.distributions[0].scenario?.emits)
   assert.equal(windows.reduce((s, w) => s + w.emits.sent, 0), emits.sent, 'every line in one window')
   assert.equal((stderr.match(new RegExp(`2x3: ${WINDOW_LINE.source}`, 'g')) ?? []).length, windows.length, 'each window printed as it closed')
+  assert.match(stderr, new RegExp(`; ${windows.length} windows of 1 s, none missing a delivery, worst ack p99 \\S+ in ${WINDOW_LINE.source}`), 'the summary')
   const csv = readFileSync(path.join(out, 'windows.csv'), 'utf8').trim().split('\r\n')
   assert.equal(csv.length, windows.length + 1)
   assert.ok(csv[0].includes('emits_ackTime_p99') && csv[0].includes('clients_connected'))
@@ -123,5 +125,8 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     assert.equal(windows.reduce((s, w) => s + w.emits.sent, 0), emits.sent)
     assert.equal(windows.reduce((s, w) => s + w.emits.ackTime.count, 0), emits.acked, 'the workers\' ack histograms merged whole')
     assert.equal((stderr.match(new RegExp(WINDOW_LINE.source, 'g')) ?? []).length, windows.length, 'the merged windows printed')
+    // ioswarm report of it: drawn and listed by window.
+    const html = buildAnyReport(result)
+    assert.ok(html.includes('Relative delay per window') && html.includes('<h3>Windows</h3>') && !html.includes('Per-message numbers'))
   })
 })

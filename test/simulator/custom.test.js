@@ -60,7 +60,7 @@ test('simulate --workers 2: hooks\' ctx.timing and ctx.count reach the merged re
     }
   `)
   const sim = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '4', '--workers', '2', '--url', server.url, '--ramp', '0', '--duration', '2',
-    '--scenario', hooks, '--json'], { timeoutMs: 30000 })
+    '--scenario', hooks, '--window', '1s', '--json'], { timeoutMs: 30000 })
   assert.equal(sim.code, 0, sim.stderr)
   const result = JSON.parse(sim.stdout)
   assert.equal(result.custom.timings.join_lobby.count, 4, 'one timing per client, over both workers')
@@ -70,6 +70,11 @@ test('simulate --workers 2: hooks\' ctx.timing and ctx.count reach the merged re
   assert.match(sim.stderr, /custom figures \(ctx\.timing, ctx\.count\):\n\s*name\s+kind\s+count\s+p50/)
   assert.match(sim.stderr, /join_lobby\s+timing\s+4\s/)
   assert.match(sim.stderr, /CUSTOM FIGURES REFUSED: 12 records of names past the first 50 \(many48, many49/)
+  // --window: each figure in the window it was recorded in too, merged over the workers.
+  const windows = /** @type {import('../../lib/schema.js').WindowReport[]} */ (result.windows)
+  assert.equal(windows.reduce((n, w) => n + (w.custom?.timings.join_lobby?.count ?? 0), 0), 4)
+  assert.equal(windows.reduce((n, w) => n + (w.custom?.counts.joined ?? 0), 0), 4)
+  assert.match(sim.stderr, /window [\d:]+–[\d:]+: .*; custom join_lobby p50 [\d.]+ ?ms p99 [\d.]+ ?ms \(\d\), joined \d, many0 1, … \d+ more/)
   const file = join(dir, 'sim.json')
   writeFileSync(file, sim.stdout)
 

@@ -29,18 +29,19 @@ test('a name read after the connect (an event) or before it (a handshake header)
 
 test('deliveries that come before the client knows its node are counted on it once it does (a line relayed before the connect handler named the node)', () => {
   const nodes = createNodeTracker({ from, clients: 2 })
-  nodes.receipt(0, 5)
+  nodes.receipt(0, 5, 40)
   nodes.receipt(0, 7)
   nodes.missing(0)
   nodes.connected(0)
-  nodes.receipt(1, 9)
+  nodes.receipt(1, 9, 60)
   assert.deepEqual(nodes.record().nodes, [], 'no node known yet: held, not dropped')
   nodes.learn(0, 'a')
   nodes.learn(1, 'b')
   nodes.connected(1)
   const report = byName(nodes.record())
   assert.deepEqual([report.a.received, report.a.missing, report.a.relative.count, report.a.relative.max], [2, 1, 2, 7])
-  assert.deepEqual([report.b.received, report.b.relative.count], [1, 1])
+  assert.deepEqual([report.a.absolute?.count, report.a.absolute?.max], [1, 40], 'held absolute delays too, where the message had a send time')
+  assert.deepEqual([report.b.received, report.b.relative.count, report.b.absolute?.max], [1, 1, 60])
 })
 
 test('a drop leaves its node; a client back on another node is moved, back on the same one is not', () => {
@@ -87,13 +88,18 @@ test('deliveries per node: each counted receipt with its delay, each missing one
   rec.ownLine(0, [{ id: 'l1' }])
   for (let i = 1; i < 40; i++) if (i !== 5 && i !== 35) rec.receive(i, 'chat', [{ id: 'l1' }])
   rec.receive(0, 'chat', [{ id: 'l1' }])
+  // A line stamped with its send time 250 ms ago: absolute delays per node too.
+  const sentAt = Date.now() - 250
+  for (let i = 0; i < 40; i++) rec.receive(i, 'chat', [{ id: 'l2', sentAt }])
   rec.closeAll()
   const rows = byName(nodes.record())
-  assert.deepEqual([rows.a.received, rows.a.missing, rows.a.relative.count], [28, 1, 28])
-  assert.deepEqual([rows.b.received, rows.b.missing, rows.b.relative.count], [9, 1, 9])
-  const [report] = rec.reports()
-  assert.equal(report.received, rows.a.received + rows.b.received)
-  assert.equal(report.missing, rows.a.missing + rows.b.missing)
+  assert.deepEqual([rows.a.received, rows.a.missing, rows.a.relative.count], [28 + 30, 1, 28 + 30])
+  assert.deepEqual([rows.b.received, rows.b.missing, rows.b.relative.count], [9 + 10, 1, 9 + 10])
+  assert.deepEqual([rows.a.absolute?.count, rows.b.absolute?.count], [30, 10], 'only l2 has a send time')
+  assert.ok(Number(rows.a.absolute?.p50) >= 250 && Number(rows.a.absolute?.p50) < 10000, `absolute p50 ${rows.a.absolute?.p50}`)
+  const reports = rec.reports()
+  assert.equal(reports.reduce((n, r) => n + r.received, 0), rows.a.received + rows.b.received)
+  assert.equal(reports.reduce((n, r) => n + r.missing, 0), rows.a.missing + rows.b.missing)
 })
 
 test('bad --node-from exits 2 naming the flag, before any socket opens', async (t) => {

@@ -92,16 +92,20 @@ for (const engine of ['sio', 'lean']) {
   }
 }
 
-test('the flag form: --emit … --reply-event state --reply-match id (python-socketio): sent, replied, reply p50/p99 in the result and the summary', async (t) => {
+test('the flag form: --emit … --reply-event state --reply-match id (python-socketio, --workers 2): sent, replied, reply p50/p99 merged into the result, its windows and the summary', async (t) => {
   const peer = await startPythonPeer(t, { pingIntervalS: 1 })
   if (peer === null) return
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '3', '--url', peer.url, '--ramp', '0', '--duration', '2',
-    '--emit', 'move {"text":"e4"}', '--emit-rate', '5/s', '--reply-event', 'state', '--reply-match', 'id', '--json'], { timeoutMs: 30000 })
+  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '4', '--workers', '2', '--url', peer.url, '--ramp', '0', '--duration', '2',
+    '--emit', 'move {"text":"e4"}', '--emit-rate', '5/s', '--reply-event', 'state', '--reply-match', 'id', '--window', '1s', '--json'], { timeoutMs: 30000 })
   assert.equal(code, 0, stderr)
-  const { scenario } = JSON.parse(stdout)
+  const { scenario, windows } = JSON.parse(stdout)
   assert.ok(scenario.replies.sent >= 6, JSON.stringify(scenario.replies))
   assert.equal(scenario.replies.replied, scenario.replies.sent, 'every emit got its own reply (the run waits for those in flight)')
   assert.equal(scenario.replies.timedOut, 0)
   assert.equal(scenario.emits.sent, scenario.replies.sent)
+  // --window: each emit in the window it was sent in, each reply in the window it came in.
+  const inWindows = (/** @type {'sent' | 'replied'} */ key) => windows.reduce((/** @type {number} */ n, /** @type {any} */ w) => n + (w.replies?.[key] ?? 0), 0)
+  assert.deepEqual([inWindows('sent'), inWindows('replied')], [scenario.replies.sent, scenario.replies.replied])
+  assert.match(stderr, /window [\d:]+–[\d:]+: .*; replies \d+ sent, \d+ replied, reply p50 [\d.]+ ?ms p99/)
   assert.match(stderr, /replies \(state, events instead of acks\): sent \d+, replied \d+, timed out 0, failed 0; reply time p50 [\d.]+ ?ms, p99/)
 })

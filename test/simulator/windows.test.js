@@ -69,6 +69,19 @@ test('a window is reported once it has ended and its messages have closed, in or
   assert.equal(book.reports().length, 3)
 })
 
+test('windows in which nothing happened (a stalled process) are reported empty, not skipped', () => {
+  const { book, reported, at } = bookAt()
+  book.sample(sample(3, 1).timeline, sample(3, 1).health)
+  book.sent()
+  at(1500)
+  book.flush()
+  at(4500)
+  book.sent()
+  at(5500)
+  book.flush()
+  assert.deepEqual(reported.map((w) => [w.index, w.emits.sent, w.clients.connected]), [[0, 1, 3], [1, 0, 3], [2, 0, 3], [3, 0, 3], [4, 1, 3]])
+})
+
 test('a simulator keeps its newest MAX_WINDOWS windows and counts the others', () => {
   const { book, at } = bookAt({ onWindow: () => {} })
   for (let k = 0; k <= MAX_WINDOWS + 2; k++) {
@@ -130,6 +143,8 @@ test('a swarm of chatting clients reports a window a second: each line\'s delive
   assert.equal(sum((w) => w.messages), messages, 'every line in the window of its first receipt')
   assert.equal(sum((w) => w.received), result.messages.reduce((s, m) => s + m.received, 0))
   const full = windows.slice(1, -1)
-  const whole = (/** @type {(typeof full)[number]} */ w) => w.received > 0 && w.emits.ackTime.count > 0 && w.clients.connected === 4
-  assert.ok(full.every(whole), JSON.stringify(full.map((w) => [w.received, w.clients])))
+  assert.ok(full.every((w) => w.clients.connected === 4), JSON.stringify(full.map((w) => w.clients)))
+  // Each held second has lines, unless a loaded machine stalled this process for one.
+  const withLines = full.filter((w) => w.received > 0 && w.emits.ackTime.count > 0)
+  assert.ok(withLines.length >= Math.max(2, full.length - 1), JSON.stringify(full.map((w) => [w.received, w.emits])))
 })

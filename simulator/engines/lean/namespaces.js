@@ -12,6 +12,7 @@
 import { encodeConnect, encodeEvent } from './codec.js'
 import { STATE } from './client.js'
 import { ackTimeout } from '../../../lib/errors.js'
+import { performance } from 'node:perf_hooks'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -19,7 +20,7 @@ import { ackTimeout } from '../../../lib/errors.js'
  * @typedef {object} AckWaiter
  * @property {number} ns the namespace the emit went to
  * @property {(error: Error | null, args: unknown[]) => void} callback
- * @property {NodeJS.Timeout} timer
+ * @property {number} deadline performance.now() ms after which it times out
  */
 
 /**
@@ -74,12 +75,10 @@ export function emit (s, i, nsp, event, args, callback, timeoutMs) {
   let ackId = -1
   if (callback !== undefined) {
     ackId = c.nextAck++
-    const id = ackId
-    const timer = setTimeout(() => {
-      if (c.acks?.delete(id)) callback(ackTimeout(), [])
-    }, timeoutMs)
-    timer.unref()
-    ;(c.acks ??= new Map()).set(ackId, { ns, callback, timer })
+    // No timer per emit: the session's ack sweeper holds the client's earliest deadline (expireAcks).
+    const deadline = performance.now() + timeoutMs
+    ;(c.acks ??= new Map()).set(ackId, { ns, callback, deadline })
+    s.ackSweeper.lower(i, deadline)
   }
   s.send(c, encodeEvent(nsp, event, args, ackId))
   return true
@@ -103,7 +102,6 @@ export function onAck (c, ackId, json) {
   }
   if (!Array.isArray(args)) return false
   c.acks?.delete(ackId)
-  clearTimeout(waiter.timer)
   waiter.callback(null, args)
   return true
 }
@@ -123,8 +121,32 @@ export function failAcks (c, ns, reason) {
   for (const [id, waiter] of acks) {
     if (ns !== -1 && waiter.ns !== ns) continue
     acks.delete(id)
-    clearTimeout(waiter.timer)
     failed.push(waiter)
   }
   if (failed.length > 0) queueMicrotask(() => { for (const w of failed) w.callback(new Error(reason), []) })
+}
+
+/**
+ * The ack sweeper's deadline for client c has come: fails its emits whose ack is overdue
+ * (an ack timeout), and sets its deadline again to the earliest still pending. The deadline
+ * is a lower bound, left as it is when acks come (no work per ack): a client is looked at
+ * about once per ack timeout while it emits.
+ * @param {LeanSession} s
+ * @param {Client | undefined} c
+ */
+export function expireAcks (s, c) {
+  const acks = c?.acks
+  if (c === undefined || acks === null || acks === undefined || acks.size === 0) return
+  const now = performance.now()
+  let next = Infinity
+  /** @type {AckWaiter[]} */
+  const expired = []
+  for (const [id, waiter] of acks) {
+    if (waiter.deadline <= now) {
+      acks.delete(id)
+      expired.push(waiter)
+    } else if (waiter.deadline < next) next = waiter.deadline
+  }
+  if (next !== Infinity) s.ackSweeper.lower(c.i, next)
+  for (const w of expired) w.callback(ackTimeout(), [])
 }

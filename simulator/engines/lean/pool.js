@@ -50,6 +50,7 @@ async function closeSession (session) {
     session.disconnect(c.i)
   }
   session.sweeper.stop()
+  session.ackSweeper.stop()
   if (session.handles > 0) {
     /** @type {NodeJS.Timeout | undefined} */
     let timer

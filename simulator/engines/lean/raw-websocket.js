@@ -5,7 +5,7 @@
  * is compared in place and never copied. `ws` stays in use for wss:// and permessage-deflate
  * (websocket.js).
  */
-import { OPCODE, handshakeRequest } from '../../wire/rfc6455.js'
+import { handshakeRequest } from '../../wire/rfc6455.js'
 import { RawSocket } from '../../wire/raw-socket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
@@ -55,7 +55,7 @@ export class RawWebSocket extends RawSocket {
 
   /** @param {string} text an Engine.IO packet */
   send (text) {
-    this.sendFrame(OPCODE.TEXT, Buffer.from(text))
+    this.sendText(text)
   }
 
   /**

@@ -15,7 +15,7 @@ import { BY_WIRE, transports } from './transports.js'
 import { CLIENT_MODES } from '../../../lib/transports.js'
 import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
-import { emit, failAcks } from './namespaces.js'
+import { emit, expireAcks, failAcks } from './namespaces.js'
 import { seedCookies } from '../../sessions/cookie-jar.js'
 import { timedTlsConnect } from '../../wire/tls-time.js'
 
@@ -61,6 +61,8 @@ export class LeanSession {
     this.postPools = []
     this.cache = new FrameCache()
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
+    /** Each client's earliest ack deadline (a lower bound): one timer for every emit's ack timeout; it keeps no process alive. */
+    this.ackSweeper = new DeadlineSweeper((i) => expireAcks(this, this.clients[i]), config.heartbeatTickMs, { unref: true })
     /** @type {Client[]} */
     this.clients = []
     /** Open sockets and requests, so closing the pool can wait for them. */

@@ -19,7 +19,7 @@ import { poll, pollSend } from './polling.js'
 
 /** @type {Record<import('../../../lib/transports.js').WireTransport, LeanTransport>} */
 export const transports = {
-  websocket: { name: 'websocket', wire: WIRE.WEBSOCKET, open: (s, c) => openWebSocket(s, c, false), send: (s, c, packet) => c.ws?.send(packet) },
+  websocket: { name: 'websocket', wire: WIRE.WEBSOCKET, open: (s, c) => openWebSocket(s, c, false), send: (s, c, packet) => c.ws?.sendText(packet) },
   polling: { name: 'polling', wire: WIRE.POLLING, open: poll, send: pollSend }
 }
 

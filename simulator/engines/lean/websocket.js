@@ -17,6 +17,9 @@ import { noteUpgradeResponse, upgradeHeaders } from './cookies.js'
 /** @typedef {import('./session.js').LeanSession} LeanSession */
 /** @typedef {LeanWebSocket | RawWebSocket} SessionSocket */
 
+/** ws.send's options for a text message handed over as a Buffer. */
+const TEXT_FRAME = Object.freeze({ binary: false })
+
 export class LeanWebSocket extends WebSocket {
   /**
    * @param {string} url
@@ -42,6 +45,16 @@ export class LeanWebSocket extends WebSocket {
     this.on('error', onError)
     this.on('close', onClose)
     if (session.config.cookieJar || session.config.nodeHeader !== null) this.on('upgrade', onUpgrade)
+  }
+
+  /**
+   * Sends a text message in one write: given a Buffer (which ws treats as read-only), ws masks
+   * it into the frame's own buffer; given a string, it would write a header and the payload
+   * apart (cork, two writes, uncork).
+   * @param {string} text
+   */
+  sendText (text) {
+    this.send(Buffer.from(text), TEXT_FRAME)
   }
 
   /**

@@ -38,10 +38,7 @@ export class PlainRawSocket extends RawSocket {
     this.connect(pool.config.port, pool.config.host)
   }
 
-  /** @param {string} text */
-  sendText (text) {
-    this.sendFrame(OPCODE.TEXT, Buffer.from(text))
-  }
+  // sendText: the base's (wire/raw-socket.js), one frame written straight from the string.
 
   sendPing () {
     this.sendFrame(OPCODE.PING, EMPTY)

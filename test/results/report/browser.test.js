@@ -9,7 +9,7 @@ const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
 /** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
-const KINDS = ['connected-transport', 'connected-simulator', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
+const KINDS = ['connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu']
 const ALL_CHARTS = ['d1', 'd2'].flatMap((d) => KINDS.map((k) => `${d}-${k}`))
 const SCENARIO_TABLES = ['Delivery by namespace, room and event', 'Emits, acks and joins', 'Clients per namespace']

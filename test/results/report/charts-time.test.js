@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { connectedPerSecond, connectionCharts, healthCharts, serverCharts, workerCpuLines } from '../../../results/report/charts-time.js'
+import { nodeChart } from '../../../results/report/charts-nodes.js'
 
 /** @returns {import('../../../lib/schema.js').RunResult} */
 const small = () => JSON.parse(readFileSync(new URL('../../fixtures/run-small.json', import.meta.url), 'utf8'))
@@ -71,4 +72,16 @@ test('a clustered server gets a CPU line per worker beside the total', () => {
   assert.deepEqual(lines.map((l) => l.label), ['worker 1 CPU %', 'worker 2 CPU %'])
   assert.deepEqual(lines[1].data, [{ x: 1, y: 20 }, { x: 2, y: 5 }])
   assert.deepEqual(workerCpuLines([{ ...sample(1000, []), workers: undefined }], (s) => s.t), [], 'no lines for a single process')
+})
+
+test('clients per node (--node-from): stacked per second as the transports are, a band per node, a note without nodes', () => {
+  const d = small().distributions[0]
+  const chart = nodeChart(d, 'd1')
+  const datasets = /** @type {{ label: string, data: { x: number, y: number }[] }[]} */ (/** @type {any} */ (chart.config)?.data.datasets)
+  assert.deepEqual(datasets.map((s) => s.label), ['node-1', 'node-2', 'node-3'])
+  const totals = connectedPerSecond(d)
+  assert.deepEqual(totals.map((p, k) => datasets.reduce((n, s) => n + s.data[k].y, 0)), totals.map((p) => p.websocket + p.polling), 'every connected client on one node, each second')
+  const none = nodeChart({ ...d, timeline: d.timeline.map(({ byNode: _, ...p }) => p) }, 'd1')
+  assert.equal(none.config, null)
+  assert.match(String(none.note), /no --node-from/)
 })

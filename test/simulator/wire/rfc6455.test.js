@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, readFrameHeader } from '../../../simulator/wire/rfc6455.js'
+import { OPCODE, newKey, handshakeRequest, checkHandshakeResponse, encodeFrame, encodeTextFrame, readFrameHeader } from '../../../simulator/wire/rfc6455.js'
 
 test('the handshake request carries the headers ws sends', () => {
   const key = newKey()
@@ -37,6 +37,18 @@ test('encodeFrame masks and sizes frames; readFrameHeader reads server frames', 
     server[1] &= 0x7f
     assert.deepEqual(readFrameHeader(server, 0, server.length), { fin: true, opcode: 1, length, headerBytes: 2 + lengthBytes })
     if (lengthBytes > 0) assert.equal(readFrameHeader(server, 0, server.length - 1), null, 'incomplete length')
+  }
+  // encodeTextFrame: the same frame from a string (UTF-8, every length class, every tail length of the mask).
+  for (const text of ['', 'a', 'ab', 'abc', 'abcd', '42["chat",{"text":"hé ☃"}]', 'x'.repeat(126), 'y'.repeat(65537)]) {
+    const bytes = encodeTextFrame(text)
+    const length = Buffer.byteLength(text)
+    const lengthBytes = length < 126 ? 0 : length < 65536 ? 2 : 8
+    assert.equal(bytes.length, 2 + lengthBytes + 4 + length)
+    const server = Buffer.from(bytes.subarray(0, 2 + lengthBytes))
+    server[1] &= 0x7f
+    assert.deepEqual(readFrameHeader(server, 0, server.length), { fin: true, opcode: 1, length, headerBytes: 2 + lengthBytes })
+    const mask = bytes.subarray(2 + lengthBytes, 6 + lengthBytes)
+    assert.equal(Buffer.from(bytes.subarray(6 + lengthBytes).map((b, k) => b ^ mask[k & 3])).toString(), text)
   }
   assert.equal(readFrameHeader(Buffer.from([0x81]), 0, 1), null)
   assert.match(String(readFrameHeader(Buffer.from([0x81, 0x81]), 0, 2)), /mask/)
