@@ -17,9 +17,10 @@ import { tlsTrust } from '../lib/tls.js'
  * @param {string[]} swarm.events the events the clients hand to the swarm ('*': every one)
  * @param {((i: number) => import('./identity.js').ClientIdentity) | undefined} swarm.identity rendered at each attempt (handshakeIdentity)
  * @param {3 | 4 | null} swarm.eio the server's Engine.IO version (null: a plain WebSocket server)
+ * @param {boolean} [swarm.freshAuth] clients log in (--login): their auth is rendered at each CONNECT, a new login's {{login.FIELD}} with it
  * @returns {PoolOptions}
  */
-export function engineOptions (options, { namespaces, events, identity, eio }) {
+export function engineOptions (options, { namespaces, events, identity, eio, freshAuth = false }) {
   return {
     path: options.path,
     namespace: options.namespace,
@@ -35,6 +36,7 @@ export function engineOptions (options, { namespaces, events, identity, eio }) {
     eio: eio ?? undefined,
     query: options.query,
     identity,
+    freshAuth,
     subprotocols: options.subprotocols,
     match: options.match,
     tls: tlsTrust(options),

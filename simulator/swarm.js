@@ -67,7 +67,8 @@ import { createLoginHttp } from './sessions/login-http.js'
  * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
  * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
- * @property {(resize: import('./resize.js').Resize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients; `ioswarm capacity`)
+ * @property {(resize: import('./resize.js').SwarmResize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients;
+ *   and a new emit interval, when given: `ioswarm capacity`)
  * @property {(window: import('../lib/schema.js').WindowReport) => void} [onWindow] --window: each window once it is over, in order
  */
 
@@ -112,7 +113,11 @@ export async function startSwarm (options, hooks = {}) {
   const { churn, sizer } = openClients(swarm, options)
   const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
   const phases = options.phases ? followPhases(options.phases, sizer, emits) : null
-  hooks.onResizable?.(sizer.resize)
+  hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
+    sizer.resize(clients, rampMs)
+    // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
+    if (emitIntervalMs !== undefined) swarm.behaviours.setEmitInterval(emitIntervalMs)
+  })
   const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   await swarm.logins?.stop()
   const clients = swarm.tracker.counts()
@@ -238,8 +243,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   // A reconnect refused with 401/403 logs its client in again.
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
-  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio }),
-    options.urls, capacity, swarmEvents, sources)
+  const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
+  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
 }
 

@@ -57,8 +57,12 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: DEFAULT_CLIENTS,
     commands: ['simulate'],
     passOn: true,
-    notOn: ['capacity'],
-    describe: { simulate: 'Number of clients', run: 'Clients per simulator', 'fleet up': 'Clients per simulator' },
+    describe: {
+      simulate: 'Number of clients',
+      run: 'Clients per simulator',
+      'fleet up': 'Clients per simulator',
+      capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
+    },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
   },
   {

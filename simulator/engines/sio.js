@@ -267,7 +267,13 @@ export const sioEngine = {
         manager.on('reconnect_attempt', () => events.attempt(i))
         const state = { connectedBefore: false }
         // Socket.IO v2 has no CONNECT payload: no auth.
-        const auth = identity.auth ?? options.auth ?? {}
+        // With logins, socket.io-client asks for the auth at each CONNECT: a new login's token reaches the reconnect.
+        const auth = options.freshAuth && options.identity !== undefined
+          ? (/** @type {(data: object) => void} */ give) => {
+              const identityOf = /** @type {NonNullable<typeof options.identity>} */ (options.identity)
+              give(identityOf(i).auth ?? options.auth ?? {})
+            }
+          : identity.auth ?? options.auth ?? {}
         const sockets = namespaces.map((nsp) => /** @type {Socket} */ (v2 ? manager.socket(nsp) : manager.socket(nsp, { auth })))
         clients[i] = sockets
         sockets.forEach((socket, k) => watch(i, socket, manager, namespaces[k], state))

@@ -39,6 +39,8 @@
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  * @property {Record<string, string>} [query] query parameters of every handshake request (the URL's query string)
  * @property {(i: number) => import('../identity.js').ClientIdentity} [identity] client i's own auth, query and headers (--auth, --query, --header); rendered at each connection
+ * @property {boolean} [freshAuth] the sio engine renders client i's auth at each CONNECT (reconnects too), not once per
+ *   Manager: a new login's {{login.FIELD}} reaches the next attempt (the lean engine renders every attempt anyway)
  * @property {{ minMs: number, maxMs: number, jitter: number }} [backoff] reconnection delays (socket.io-client's reconnectionDelay, reconnectionDelayMax, randomizationFactor); default its defaults
  * @property {boolean} [reconnectOnServerDisconnect] reconnect (after the backoff) when the server disconnects a client on purpose
  * @property {3 | 4} [eio] Engine.IO protocol version of the server (3: socket.io 2.x); default 4

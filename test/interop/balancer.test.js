@@ -150,15 +150,21 @@ for (const { kind, balancer, cases } of GROUPS) {
         : `${c.engine} ${c.transport === 'websocket' ? 'WebSocket' : c.transport} clients`
       await t.test(name, (t) => chatThroughBalancer(t, deployed, { balancer, ...c }))
     }
+    if (kind === 'node' && balancer === 'haproxy') {
+      await t.test('lean polling clients log in through haproxy first: the session cookie and the balancer\'s cookie from the login keep each on the node that holds its session',
+        (t) => loginThroughBalancer(t, deployed))
+    }
   })
 }
 
-// A cookie-session login: the login's answer brings HAProxy's cookie, which keeps the client on
-// the node that holds its session (namespace /members refuses a socket without one).
-test('lean polling clients log in through haproxy first: the session cookie and the balancer\'s cookie from the login keep each on the node that holds its session', async (t) => {
-  const deployed = await deployment(t, 'node', 'haproxy')
-  if (!deployed) return
-  const { nodes, front } = deployed
+/**
+ * A cookie-session login, a case of the node/haproxy deployment: lean polling clients log in
+ * through HAProxy first; the login's answer brings HAProxy's cookie, which keeps each client on
+ * the node that holds its session (namespace /members refuses a socket without one).
+ * @param {import('node:test').TestContext} t
+ * @param {{ nodes: import('../helpers/balancer.js').ChatNode[], front: import('../helpers/balancer.js').Balancer }} deployed
+ */
+async function loginThroughBalancer (t, { nodes, front }) {
   const swarm = swarmBehind(t, front, 'haproxy', { url: `${front.url}/members`, engine: 'lean', transport: 'polling', nodeFrom: 'cookie:SERVERID', login: 'POST /login {"user":"u{{i}}"}' })
   await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})` })
   await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
@@ -170,7 +176,7 @@ test('lean polling clients log in through haproxy first: the session cookie and 
   assert.deepEqual(result.logins?.failed, {})
   assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
   assert.equal(result.nodes?.nodes.length, nodes.length, 'round robin of the logins puts clients on every node')
-})
+}
 
 for (const [balancer, nodeFrom] of /** @type {const} */ ([['haproxy', 'event:node'], ['haproxy', 'cookie:SERVERID'], ['nginx', 'event:node']])) {
   for (const engine of ['sio', 'lean']) {

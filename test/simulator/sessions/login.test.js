@@ -48,7 +48,7 @@ function startApp () {
       const sid = `${user}.${logins.get(user)}`
       sessions.set(sid, user)
       res.writeHead(302, { location: '/', 'set-cookie': `connect.sid=${sid}; Path=/; HttpOnly`, 'content-type': 'application/json' })
-      res.end(JSON.stringify({ token: `t-${user}` }))
+      res.end(JSON.stringify({ token: `t-${sid}` }))
     } else {
       res.writeHead(404).end()
     }
@@ -113,7 +113,7 @@ for (const engine of ['sio', 'lean']) {
       assert.equal(logins.time.count, CLIENTS)
       assert.ok(logins.time.p50 > 0 && logins.time.p99 >= logins.time.p50, JSON.stringify(logins.time))
       for (const user of users) assert.equal(app.logins.get(user), 1, `${user} logged in once`)
-      for (const user of users) assert.ok(app.tokens.includes(`t-${user}`), `${user}'s token in --auth`)
+      for (const user of users) assert.ok(app.tokens.includes(`t-${user}.1`), `${user}'s token in --auth`)
     })
   }
 }
@@ -128,12 +128,20 @@ test('a login that answers 500 for every client ends the run: exit 1, "login fai
 })
 
 // engine.io's middleware cannot answer a WebSocket upgrade with a status (it destroys the socket): the polling handshake gets the 401.
-test('a reconnect refused with 401 (the session is gone) logs its client in again, once per refusal, and it comes back', async (t) => {
-  const swarm = await connectAll(t, { engine: 'lean', transport: 'polling', login: 'POST /login {"user":"again-{{i}}"}', reconnectSpread: '300ms' })
+for (const engine of ['lean', 'sio']) {
+  test(`${engine}: a reconnect refused with 401 (the session is gone) logs its client in again, once per refusal; it comes back with the new session and token`, (t) => reloginAfter401(t, engine))
+}
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} engine
+ */
+async function reloginAfter401 (t, engine) {
+  const swarm = await connectAll(t, { engine, transport: 'polling', login: `POST /login {"user":"${engine}-again-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
   app.sessions.clear()
   for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
   // Back: the server holds every client again, each on a session of a new login.
-  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => /connect\.sid=again-\d+\.[2-9]/.test(s.request.headers.cookie ?? '')).length
+  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${engine}-again-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
   await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
     { timeoutMs: 10000, message: () => `every client logged in again and reconnected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
   const result = await swarm.stop()
@@ -143,7 +151,9 @@ test('a reconnect refused with 401 (the session is gone) logs its client in agai
   assert.ok(logins.relogins >= CLIENTS && logins.relogins <= refusals, `one new login per refusal at most: ${logins.relogins} for ${refusals}`)
   assert.equal(logins.attempts, CLIENTS + logins.relogins)
   assert.equal(result.clients.reconnects, CLIENTS)
-})
+  // The new login's token reached the reconnect's CONNECT (--auth '{{login.token}}').
+  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => new RegExp(`^t-${engine}-again-${k}\\.[2-9]$`).test(token)), `${engine}-again-${k}'s new token`)
+}
 
 test('a scenario\'s login(http, ctx) hook: a CSRF token first, then the form; its return is ctx.login and {{login.FIELD}}', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-login-'))
@@ -161,7 +171,7 @@ test('a scenario\'s login(http, ctx) hook: a CSRF token first, then the form; it
   const result = await swarm.stop()
   assert.equal(result.logins?.request, 'login hook')
   assert.equal(result.logins?.ok, CLIENTS)
-  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.includes(`t-hook-${k}`), `hook-${k}'s token`)
+  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.includes(`t-hook-${k}.1`), `hook-${k}'s token`)
 })
 
 test('bad --login input exits 2 naming the flag', async (t) => {
