@@ -54,14 +54,16 @@ export const CAPACITY_OPTIONS = defineOptions([
     array: true,
     commands: ['capacity'],
     required: ['capacity'],
-    describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%. Delays are the worst round of a step; missing and connected count over the step. Without a connected SLO, every client of a step must connect'
+    describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%; ' +
+      'without rounds also ack.p99<200ms. Delays are the worst round of a step (without rounds: its worst window); missing and connected count over the step. ' +
+      'Without a connected SLO, every client of a step must connect'
   },
   {
     name: 'start',
     type: 'string',
     default: 1000,
     commands: ['capacity'],
-    describe: 'Clients of the first step (over all simulators). If it fails the SLO, the search stops (exit 3): start lower',
+    describe: 'Clients of the first step (over all simulators; --vary emit-rate: messages a second). If it fails the SLO, the search stops (exit 3): start lower',
     parse: clientCount
   },
   {
@@ -69,7 +71,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 100000,
     commands: ['capacity'],
-    describe: 'Most clients the search tries; every step passing up to here gives "at least --max"',
+    describe: 'Most clients the search tries (--vary emit-rate: messages a second); every step passing up to here gives "at least --max"',
     parse: clientCount
   },
   {

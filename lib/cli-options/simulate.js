@@ -224,7 +224,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'none; 10s in a run without rounds',
     describe: {
       simulate: 'Results in time windows of this length (10s, 1m), each a row like a round: clients, deliveries, missing, delays, emits and acks, connects, drops, the simulator\'s health; printed as each closes and in --json',
-      run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report'
+      run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report',
+      capacity: 'Without rounds: the length of the windows a step is judged on (default 5s, at most half of --step-duration): the worst of those wholly inside its hold'
     },
     parse: (v, flag) => {
       if (v === undefined || v === null) return null
