@@ -123,6 +123,9 @@
  * @typedef {object} CollectorControl
  * @property {(runId: string, message: Record<string, unknown>) => Promise<void>} publishControl e.g. { type: 'stop' }
  * @property {(runId: string, handler: (message: Record<string, unknown>) => void) => Promise<() => Promise<void>>} subscribeControl resolves to an unsubscribe function once subscribed
+ * @property {(runId: string, cursor: string) => Promise<void>} dropWindows drops the window reports stored up to `cursor` (what
+ *   readWindows returned): their reader holds them now (results/windows.js, until it merges them), so a run without rounds
+ *   keeps only the reports not read yet however long it runs; a readWindows from null starts after them
  * @property {(runId: string) => Promise<void>} deleteRun
  * @property {() => Promise<void>} close
  */

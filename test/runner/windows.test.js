@@ -1,7 +1,9 @@
 /**
  * `ioswarm run` without rounds against chat apps whose traffic is their own (socket.io 4 and
  * python-socketio: each line relayed to everyone else with socket.broadcast.emit, and acked):
- * no broadcaster, the clients' emits only, results in time windows merged over 2 simulators.
+ * no broadcaster, the clients' emits only, results in time windows merged over 2 simulators;
+ * and against a feed that broadcasts by itself (README, "Test an app whose traffic is its own":
+ * both recipes' flags are run here).
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -9,6 +11,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import { Server } from 'socket.io'
 import { startChatNodes } from '../helpers/balancer.js'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
@@ -152,9 +157,44 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const redisUrl = await getRedisUrl(t)
     const nodes = redisUrl === null ? null : await startChatNodes(t, { kind: 'python', count: 1, redisUrl })
     if (nodes === null) return
-    const run = await runWindows(t, nodes[0].url)
+    const run = await runWindows(t, nodes[0].url, ['--assert', 'p99<30s'])
     assert.equal(run.code, 0, run.stderr)
     checkWindows(run)
+    const [delay] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
+    assert.ok(delay.ok, delay.actual)
+    assert.match(delay.actual, new RegExp(`^p99 .* \\(${WINDOW_LINE.source}, 2x3\\)$`), 'a delivery delay threshold judged on the worst window, named')
+  })
+
+  test('run --target a feed that broadcasts by itself (--id-field, --sent-at-field): windows with deliveries, absolute latency, none missing', async (t) => {
+    const http = createServer()
+    const io = new Server(http)
+    t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
+    http.listen(0, '127.0.0.1')
+    await once(http, 'listening')
+    // The app's own feed: a score to everyone every 100 ms, its id and send time (epoch s) where the app keeps them; at most 10 minutes of it.
+    let seq = 0
+    const feed = setInterval(() => { if (++seq > 6000) clearInterval(feed); else io.emit('score', { data: { seq, ts: Date.now() / 1000, home: seq % 3 } }) }, 100)
+    t.after(() => clearInterval(feed))
+    const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
+    t.after(() => rmSync(out, { recursive: true, force: true }))
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '3s', '--window', '1s', '--simulators', '2', '--clients', '3',
+      '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
+    assert.equal(code, 0, stderr)
+    assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)
+    const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+    const windows = result.distributions[0].windows ?? []
+    const held = windows.slice(1, -1)
+    const seen = JSON.stringify(windows.map((w) => [w.simulators, w.clients.connected, w.messages, w.received, w.missing, w.absolute.count]))
+    assert.ok(held.length >= 2, seen)
+    for (const w of held) {
+      assert.ok(w.simulators === 2 && w.messages >= 5 && w.received >= w.messages * 6 - 6, `each score to all 6 clients: ${seen}`)
+      assert.ok(w.absolute.count > 0 && w.absolute.p99 < 30000, `absolute latency from data.ts: ${seen}`)
+    }
+    for (const w of windows) assert.equal(w.missing, 0, seen)
+    const ids = result.distributions[0].messages.map((m) => m.id)
+    assert.ok(ids.length > 0 && ids.every((id) => /^\d+$/.test(String(id))), `ids read at data.seq: ${ids.slice(0, 5)}`)
+    assert.deepEqual(result.thresholds?.map((v) => v.ok), [true, true])
   })
 
   test('simulate --workers 2 --window against the socket.io 4 chat: each window merged over the workers', async (t) => {
