@@ -5,7 +5,7 @@
  * has thousands of lines: it is drawn and listed by window, never a row per line.
  */
 import { formatMs } from '../../lib/format.js'
-import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, line, spec, tint } from './chart-config.js'
+import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, line, secondsSince, spec, tint } from './chart-config.js'
 import { htmlTable } from './html.js'
 
 /**
@@ -39,9 +39,26 @@ const PHASE_TINTS = [tint('#9c755f', 0.14), tint('#76b7b2', 0.2)]
  * @param {WindowResult[]} windows
  */
 export function phaseBands (d, windows) {
-  return (d.phases ?? []).map((s, n) => band(`phase ${n + 1}: ${s.kind === 'hold' ? `hold ${s.to}` : `ramp ${s.from}→${s.to}`}`,
+  return (d.phases ?? []).map((s, n) => band(phaseName(s, n),
     windows.map((w) => (w.phase?.index === n + 1 ? 1 : 0)), PHASE_TINTS[n % PHASE_TINTS.length]))
 }
+
+/**
+ * --phases on a chart over seconds since the distribution started: each step shaded from its
+ * start to its end (as the simulators ran it), named in the legend.
+ * @param {DistributionResult} d
+ */
+export function phaseTimeBands (d) {
+  return (d.phases ?? []).map((s, n) => band(phaseName(s, n), [{ x: secondsSince(s.startMs, d.startedAt), y: 1 }, { x: secondsSince(s.endMs, d.startedAt), y: 1 }],
+    PHASE_TINTS[n % PHASE_TINTS.length]))
+}
+
+/**
+ * `phase 2: hold 12`, `phase 3: ramp 12→0`.
+ * @param {import('../../lib/schema.js').PhaseStep} s
+ * @param {number} n 0-based
+ */
+const phaseName = (s, n) => `phase ${n + 1}: ${s.kind === 'hold' ? `hold ${s.to}` : `ramp ${s.from}→${s.to}`}`
 
 /** A caption's note of the phases, when there are any. */
 const phasesNote = (/** @type {DistributionResult} */ d) => (d.phases?.length ? `; shaded: the ${d.phases.length} steps of --phases` : '')
