@@ -78,13 +78,13 @@ export function formatScenario (scenario) {
   if (emits) {
     const acks = emits.ackTime ? `ack time ${times(emits.ackTime)}` : 'acks not timed (--emit-ack)'
     lines.push(`emits (${plain(emits.event)}): ${emits.emitters} emitters, sent ${emits.sent}, acked ${emits.acked}, timed out ${emits.timedOut}, ` +
-      `failed ${emits.failed}${emits.failed ? ` (${reasons(emits.reasons)})` : ''}; ${acks}`)
+      `failed ${emits.failed}${emits.failed ? ` (${reasons(emits.reasons)})` : ''}${closedBeforeAck(emits.closed)}; ${acks}`)
   }
   if (hooks) {
     const calls = Object.entries(hooks.calls).filter(([, n]) => n > 0).map(([name, n]) => `${plain(name)} ×${n}`).join(', ') || 'none'
     const errors = total(hooks.errors)
     const e = hooks.emits
-    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}; ack time ${times(e.ackTime)}`)
+    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}${closedBeforeAck(e.closed)}; ack time ${times(e.ackTime)}`)
     lines.push(errors > 0 ? `HOOK ERRORS ${errors}: ${reasons(hooks.errors)}` : 'hook errors: none')
   }
   const r = scenario.replies
@@ -189,4 +189,12 @@ export function formatEventLines (messages, rollups) {
     return `event ${plain(e.event)}${e.namespace === '/' ? '' : ` (${plain(e.namespace)})`}: ${e.messages} messages, received ${e.received}/${e.expected}, missing ${e.missing}` +
       `${faults.length ? `, ${faults.join(', ')}` : ''}; relative ${times(rel)}${abs.count > 0 ? `; absolute ${times(abs)}` : ''}`
   })
+}
+
+/**
+ * Emits whose client the swarm closed on purpose before their ack came (a ramp down, the run's end): no failure.
+ * @param {number | undefined} closed
+ */
+function closedBeforeAck (closed) {
+  return closed ? `, closed ${closed} (their client closed on purpose before the ack)` : ''
 }

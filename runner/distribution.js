@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
 import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, waitForRound } from '../results/index.js'
-import { forkSimulator, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
+import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
 
@@ -122,24 +122,6 @@ async function followProfile ({ options }, distribution, children, hooks) {
 
 /** How long past the profile and --connect-timeout a phased run waits for its simulators to end by themselves. */
 const PHASES_MARGIN_MS = 10000
-
-/**
- * Each window's phase: the step its middle falls in (1-based `phase`, and its kind), so a
- * window row, windows.csv and the report's bands say which part of the profile it measured.
- * @template {{ startAt: number, endAt: number }} W
- * @param {W[] | undefined} windows
- * @param {import('../lib/schema.js').PhaseStep[] | undefined} steps
- * @returns {W[] | undefined}
- */
-export function labelPhases (windows, steps) {
-  if (!windows || !steps || steps.length === 0) return windows
-  return windows.map((w) => {
-    const middle = (w.startAt + w.endAt) / 2
-    const found = steps.findIndex((s) => middle < s.endMs)
-    const n = found === -1 ? steps.length - 1 : found
-    return { ...w, phase: { index: n + 1, kind: steps[n].kind } }
-  })
-}
 
 /**
  * Broadcasts the run's rounds, waiting after each for every simulator's reports of it.

@@ -163,6 +163,24 @@ export function mergePhases (results) {
 }
 
 /**
+ * Each window's phase: the step its middle falls in (1-based `phase`, and its kind), so a
+ * window row, windows.csv and the report's bands say which part of the profile it measured.
+ * @template {{ startAt: number, endAt: number }} W
+ * @param {W[] | undefined} windows
+ * @param {import('../lib/schema.js').PhaseStep[] | undefined} steps
+ * @returns {W[] | undefined}
+ */
+export function labelPhases (windows, steps) {
+  if (!windows || !steps || steps.length === 0) return windows
+  return windows.map((w) => {
+    const middle = (w.startAt + w.endAt) / 2
+    const found = steps.findIndex((s) => middle < s.endMs)
+    const n = found === -1 ? steps.length - 1 : found
+    return { ...w, phase: { index: n + 1, kind: steps[n].kind } }
+  })
+}
+
+/**
  * The summary's line of a phased run: each step as it ran, and the clients ramp-downs closed.
  * @param {PhaseStep[]} steps
  * @param {number} rampedDown

@@ -126,6 +126,7 @@ export async function startSwarm (options, hooks = {}) {
   const destinations = swarm.pool.destinations()
   const sourceAddresses = swarm.pool.sourceAddresses()
   const agent = swarm.pool.agent()
+  swarm.emitting.closeOnPurpose(-1)
   await swarm.pool.close()
   // Every client's login failed: no result to wait for, the error says why (exit 1).
   const loginFailure = swarm.logins?.failure()
@@ -254,7 +255,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins }, options) {
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
   const churn = options.sessionLifetime
     ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
     : null
@@ -263,6 +264,7 @@ function openClients ({ server, tracker, pool, transports, capacity, logins }, o
     capacity,
     rampMs: server.rampMs,
     start: (i) => {
+      emitting.closeOnPurpose(i, true)
       const connect = () => {
         pool.connect(i, transports[i])
         churn?.started(i)
@@ -274,6 +276,8 @@ function openClients ({ server, tracker, pool, transports, capacity, logins }, o
     stop: (i) => {
       logins?.cancel(i)
       churn?.ended(i)
+      // Before the close: the acks it still awaits end as `closed`, not failed.
+      emitting.closeOnPurpose(i)
       pool.disconnect(i)
     },
     onTarget: tracker.setTarget

@@ -74,11 +74,11 @@ export function scenarioTable (d) {
   }
   if (s.emits) {
     const e = s.emits
-    add([`emits (--emit, ${e.emitters} emitters)`, e.event, e.sent, e.acked, `${e.timedOut} timed out`, e.failed, ...(e.ackTime ? times(e.ackTime) : ['not timed', '-', '-']), reasonsText(e.reasons)], e.timedOut + e.failed > 0)
+    add([`emits (--emit, ${e.emitters} emitters)`, e.event, e.sent, e.acked, `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`, e.failed, ...(e.ackTime ? times(e.ackTime) : ['not timed', '-', '-']), reasonsText(e.reasons)], e.timedOut + e.failed > 0)
   }
   if (s.hooks) {
     const e = s.hooks.emits
-    add(['scenario hooks\' emits', '-', e.sent, e.acked, `${e.timedOut} timed out`, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
+    add(['scenario hooks\' emits', '-', e.sent, e.acked, `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
   }
   if (s.replies) {
     const r = s.replies
