@@ -58,6 +58,18 @@
  * @property {StepVerdict} verdict
  * @property {string} why what decided the verdict, for a person
  * @property {'saturated' | 'busy' | 'limit' | null} limitedBy inconclusive steps: which simulator limit
+ * @property {StepWindowed} [windowed] a step without rounds (judged on its windows; roundsAt is the start of its hold,
+ *   relative/absolute its worst window, messages/expected/missing summed over its windows)
+ */
+
+/**
+ * What a step without rounds measured over the windows wholly inside its hold.
+ * @typedef {object} StepWindowed
+ * @property {number} windows how many windows judged it
+ * @property {number | null} emitRate messages a second wanted over the swarm (--vary emit-rate), else null
+ * @property {number} emitsPerSecond emits the clients sent a second over those windows
+ * @property {StepDelays | null} ack emit → ack of the worst window; null: no ack
+ * @property {number} timedOut emits whose ack never came
  */
 
 /**
@@ -72,7 +84,8 @@
  * @property {{ simulators: number, engine: string, transport: string }} swarm
  * @property {string[]} slo the SLO expressions
  * @property {CapacityOutcome} outcome
- * @property {number | null} capacity clients: the last passing step (found, max), null otherwise
+ * @property {'clients' | 'emit-rate'} [vary] what the search varied (absent in older results: clients)
+ * @property {number | null} capacity the last passing step's clients, or its messages a second (--vary emit-rate), for found and max; null otherwise
  * @property {{ passed: number | null, failed: number | null, inconclusive: number | null }} bounds
  *   largest passing step, smallest failing one above it, the step that stopped the search
  * @property {string} answer the one line the CLI prints
@@ -81,4 +94,11 @@
  * @property {number} durationMs
  */
 
-export {}
+/**
+ * What a search varied at a step: its clients, or its messages a second (--vary emit-rate).
+ * @param {Pick<CapacityStep, 'clients' | 'windowed'>} step
+ * @returns {number}
+ */
+export function stepLevel (step) {
+  return step.windowed?.emitRate ?? step.clients
+}

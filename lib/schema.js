@@ -106,6 +106,7 @@ export const SCHEMA_VERSION = 1
  * @property {import('./transports.js').ByTransport} byTransport connected by the transport in use now
  * @property {number} connects connections established in this second
  * @property {number} disconnects in this second
+ * @property {number} [closed] of those, closed on purpose ('io client disconnect': a ramp-down of --phases, the swarm's end), not drops
  * @property {number} errors connect errors in this second
  * @property {number} messages distinct messages seen so far
  * @property {Record<string, number>} [byNode] --node-from: connected by node (bounded as NodeReport's rows)
@@ -264,7 +265,8 @@ export const MERGE_RULES = {
  * @property {number} startAt epoch ms (reference clock)
  * @property {number} endAt epoch ms
  * @property {number} simulators simulators whose report is in it (1 for one simulator's)
- * @property {{ connected: number, connects: number, drops: number, errors: number }} clients connected at the window's last second; connects, drops and connect errors in it
+ * @property {{ connected: number, connects: number, drops: number, errors: number, closed: number }} clients connected at the window's last second; connects, drops and
+ *   connect errors in it, and clients closed on purpose in it (a ramp-down of --phases, the end: a Socket.IO disconnect, not a drop)
  * @property {number} messages distinct messages first seen in it (merged: the most any simulator saw)
  * @property {number} received deliveries of those messages
  * @property {number} expected
@@ -285,7 +287,8 @@ export const MERGE_RULES = {
  * A merged window as result.json keeps it: the merged WindowReport with its delays as
  * summaries (the histograms are merged, then dropped: a 30-minute run keeps 180 small rows).
  * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits' | 'custom' | 'replies'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary },
- *   custom?: Omit<CustomReport, 'timings'> & { timings: Record<string, DelaySummary> }, replies?: Omit<NonNullable<WindowReport['replies']>, 'time'> & { time: DelaySummary } }} WindowResult
+ *   custom?: Omit<CustomReport, 'timings'> & { timings: Record<string, DelaySummary> }, replies?: Omit<NonNullable<WindowReport['replies']>, 'time'> & { time: DelaySummary },
+ *   phase?: { index: number, kind: 'ramp' | 'hold' } }} WindowResult phase: with --phases, the step (1-based) the window's middle fell in
  */
 
 /**
@@ -298,7 +301,7 @@ export const WINDOW_MERGE_RULES = {
   startAt: 'first',
   endAt: 'first',
   simulators: 'sum',
-  clients: { connected: 'sum', connects: 'sum', drops: 'sum', errors: 'sum' },
+  clients: { connected: 'sum', connects: 'sum', drops: 'sum', errors: 'sum', closed: 'sum' },
   // The same message is seen by every simulator that has a receiver: not summed.
   messages: 'max',
   received: 'sum',
@@ -544,6 +547,8 @@ export const WINDOW_MERGE_RULES = {
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
+ * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)
+ * @property {number} [rampedDown] --phases: clients the ramp-downs closed on purpose (a Socket.IO disconnect), not drops
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count), merged over the simulators
  * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst

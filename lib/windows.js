@@ -28,7 +28,7 @@ export function formatWindowLine (w) {
   const { emits } = w
   const acks = emits.ackTime.count > 0 ? `, ack p50 ${formatMs(emits.ackTime.p50)} p99 ${formatMs(emits.ackTime.p99)}` : ''
   const unacked = (emits.timedOut ? `, ${emits.timedOut} timed out` : '') + (emits.failed ? `, ${emits.failed} failed` : '')
-  return `${windowLabel(w)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
+  return `${windowLabel(w)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? `, ${w.clients.closed} closed` : ''}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
     `${w.messages} messages, received ${w.received}, missing ${w.missing}${delays}` +
     (w.misdelivered ? `, MISDELIVERED ${w.misdelivered}` : '') + (w.duplicates ? `, DUPLICATED ${w.duplicates}` : '') +
     (emits.sent > 0 || emits.acked > 0 ? `; emits ${emits.sent} sent, ${emits.acked} acked${acks}${unacked}` : '') +

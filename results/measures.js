@@ -193,5 +193,7 @@ export function measuresOf (result) {
  * @returns {import('./collector/types.js').FinalReport}
  */
 export function finalReportOf (result) {
-  return { ...measuresOf(result), clock: result.clock, endedAt: result.endedAt }
+  // --phases: the steps as this simulator ran them (the run sums them and labels its windows).
+  const phased = result.phases ? { phases: result.phases, rampedDown: result.rampedDown ?? 0 } : {}
+  return { ...measuresOf(result), clock: result.clock, endedAt: result.endedAt, ...phased }
 }

@@ -217,15 +217,16 @@ export function formatThresholds (verdicts) {
 
 /**
  * When a distribution measured no message but its clients received other events: which,
- * how many, and the flag that measures them.
+ * how many, and the flag that measures them. Measured: a round's deliveries, or without
+ * rounds a window's or a message's (the app's own lines, a chat's relayed emits).
  * @param {DistributionResult} d
  * @returns {string | null}
  */
 export function unmeasuredCaveat (d) {
   const other = Object.entries(/** @type {{ unmeasuredEvents?: Record<string, number> }} */ (d.clients).unmeasuredEvents ?? {}).sort((a, b) => b[1] - a[1])
-  const measured = d.rounds.reduce((sum, r) => sum + r.received, 0)
-  if (other.length === 0 || measured > 0) return null
-  return `CAVEAT: no broadcast was measured, but the clients received other events: ${other.slice(0, 5).map(([name, n]) => `${JSON.stringify(plain(name))} ×${n}`).join(', ')}; measure them with --event ${plain(other[0][0])} (or --event '*')`
+  const received = (/** @type {{ received: number }[]} */ list) => list.reduce((sum, r) => sum + r.received, 0)
+  if (other.length === 0 || received(d.rounds) + received(d.windows ?? []) + received(d.messages) > 0) return null
+  return `CAVEAT: no ${d.windows ? 'message' : 'broadcast'} was measured, but the clients received other events: ${other.slice(0, 5).map(([name, n]) => `${JSON.stringify(plain(name))} ×${n}`).join(', ')}; measure them with --event ${plain(other[0][0])} (or --event '*')`
 }
 
 /** Layouts of one total agree when their median relative p50s are this close (share of the larger)… */

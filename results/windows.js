@@ -4,7 +4,8 @@
  * a follower reads the new ones, and once every live simulator has reported a window (or a
  * later one), merges it with the one window merge (measures.js mergeWindowReports: counts
  * summed, histograms merged), hands it on, and keeps only its row (summaries): the reports
- * themselves are freed, so a 30-minute run holds its 180 small rows and nothing more.
+ * themselves are freed, here and in the collector (dropWindows: what was read is held here
+ * until merged), so a 30-minute run holds its 180 small rows and nothing more.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { mergeWindowReports, windowRow } from './measures.js'
@@ -55,10 +56,16 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
   async function merge (all) {
     const running = all ? [] : (await collector.listSimulators(runId)).filter((s) => s.alive && s.final === null)
     const done = Math.min(...running.map((s) => latest.get(s.id) ?? -Infinity))
+    const merged = []
     for (const index of [...pending.keys()].sort((a, b) => a - b)) {
       if (index > done) break
-      const row = windowRow(mergeWindowReports(/** @type {WindowReport[]} */ (pending.get(index))))
+      merged.push(windowRow(mergeWindowReports(/** @type {WindowReport[]} */ (pending.get(index)))))
       pending.delete(index)
+    }
+    if (merged.length === 0) return
+    // The collector's copies of what was read go (the unmerged ones are held in pending); a blip: dropped at the next merge.
+    if (cursor !== null) await collector.dropWindows(runId, cursor).catch(() => {})
+    for (const row of merged) {
       rows.push(row)
       onWindow(row)
     }

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
 import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, waitForRound } from '../results/index.js'
-import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
+import { forkSimulator, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
 
@@ -59,10 +59,14 @@ export async function runDistribution (ctx, distribution, hooks) {
   // Without rounds: each window merged over the simulators and printed as it closes.
   const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow: (row) => log(`${distribution.name}: ${formatWindowLine(row)}`) }) : null
   try {
-    log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}, ramp ${Math.round(ctx.rampMs / 100) / 10} s`)
-    await waitForClients(ctx, distribution, children, hooks)
-    if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks)
-    else await broadcastRounds(ctx, distribution, hooks)
+    log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
+      (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
+    // --phases: the simulators follow the profile and end after its last step by themselves.
+    if (options.phases) await followProfile(ctx, distribution, children, hooks)
+    else {
+      await waitForClients(ctx, distribution, children, hooks)
+      await (windows !== null ? holdWithoutRounds(ctx, distribution, hooks) : broadcastRounds(ctx, distribution, hooks))
+    }
   } catch (error) {
     await metering?.stop()
     await windows?.finish().catch(() => {})
@@ -75,12 +79,15 @@ export async function runDistribution (ctx, distribution, hooks) {
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
-  const windowRows = await windows?.finish()
+  const finishedWindows = await windows?.finish()
   // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
   const [{ messages, rounds, deliveries }, samples, finals, simulatorList] = await Promise.all([
     collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
+  // --phases: the steps as the simulators ran them, summed, and each window's phase.
+  const phases = options.phases ? mergePhases(finals) : null
+  const windowRows = labelPhases(finishedWindows, phases?.phases)
   const result = buildDistribution({
     name: distribution.name,
     simulators: distribution.simulators + options.expectSimulators,
@@ -94,7 +101,44 @@ export async function runDistribution (ctx, distribution, hooks) {
     simulatorList,
     deliveries
   })
-  return windowRows ? { ...result, windows: windowRows } : result
+  return { ...result, ...(phases ?? {}), ...(windowRows ? { windows: windowRows } : {}) }
+}
+
+/**
+ * With --phases: the simulators follow the profile themselves and end after its last step;
+ * this waits for them to (bounded by the profile, the connect timeout and a margin), or the signal.
+ * @param {Parameters<typeof runDistribution>[0]} ctx
+ * @param {Distribution} distribution
+ * @param {import('../simulator/spawn.js').SimulatorChild[]} children
+ * @param {RunHooks} hooks
+ */
+async function followProfile ({ options }, distribution, children, hooks) {
+  const totalMs = /** @type {number} */ (options.durationMs)
+  hooks.log?.(`${distribution.name}: following --phases for ${totalMs / 1000} s, in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`)
+  // Unref'd: once the simulators have ended, this bound keeps nothing waiting.
+  const bound = sleep(totalMs + options.connectTimeoutMs + PHASES_MARGIN_MS, undefined, { signal: hooks.signal, ref: false }).catch(() => {})
+  await Promise.race([Promise.all(children.map((c) => c.exited)), bound])
+}
+
+/** How long past the profile and --connect-timeout a phased run waits for its simulators to end by themselves. */
+const PHASES_MARGIN_MS = 10000
+
+/**
+ * Each window's phase: the step its middle falls in (1-based `phase`, and its kind), so a
+ * window row, windows.csv and the report's bands say which part of the profile it measured.
+ * @template {{ startAt: number, endAt: number }} W
+ * @param {W[] | undefined} windows
+ * @param {import('../lib/schema.js').PhaseStep[] | undefined} steps
+ * @returns {W[] | undefined}
+ */
+export function labelPhases (windows, steps) {
+  if (!windows || !steps || steps.length === 0) return windows
+  return windows.map((w) => {
+    const middle = (w.startAt + w.endAt) / 2
+    const found = steps.findIndex((s) => middle < s.endMs)
+    const n = found === -1 ? steps.length - 1 : found
+    return { ...w, phase: { index: n + 1, kind: steps[n].kind } }
+  })
 }
 
 /**
@@ -163,7 +207,8 @@ export function simulatorOptions (ctx, distribution, i, parts = partitionOf(ctx,
 export function partitionOf (ctx, distribution) {
   // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
   if (distribution.simulators === 0) return []
-  return partitionSwarm({ ...simulateOptions(ctx, distribution), clients: distribution.simulators * distribution.clients }, distribution.simulators)
+  const whole = simulateOptions(ctx, distribution)
+  return partitionSwarm({ ...whole, clients: whole.phases ? whole.clients : distribution.simulators * distribution.clients }, distribution.simulators)
 }
 
 /**
@@ -171,6 +216,8 @@ export function partitionOf (ctx, distribution) {
  * @param {Distribution} distribution
  */
 function simulateOptions (ctx, distribution) {
+  // --phases sets the clients (the largest target) and their ramps itself.
+  if (ctx.options.phases) return normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url })
   return normalizeSimOptions({ ...ctx.options.simulatorInput, url: ctx.url, clients: distribution.clients, ramp: `${ctx.rampMs}ms` })
 }
 

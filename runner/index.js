@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { estimateClockOffset } from '../lib/clock-offset.js'
 import { hostFacts } from '../lib/host.js'
 import { formatRounds } from '../lib/options.js'
+import { formatPhases } from '../lib/phases.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, evaluateThresholds, loadMetrics, redactUrl } from '../results/index.js'
@@ -108,9 +109,12 @@ export async function runTest (input, hooks = {}) {
  * @param {import('./options.js').RunOptions} options
  */
 export function trafficLine (options) {
-  const why = options.roundsImplied ? '--target without --token' : '--rounds none'
+  const why = !options.roundsImplied ? '--rounds none' : options.phases ? '--phases' : '--target without --token'
+  const held = options.phases
+    ? `following --phases '${formatPhases(options.phases)}' (${/** @type {number} */ (options.durationMs) / 1000} s)`
+    : `held ${/** @type {number} */ (options.durationMs) / 1000} s after the ramp`
   return `no broadcaster (${why}): the load is the clients' own --emit/--scenario traffic and whatever the app sends by itself; ` +
-    `held ${/** @type {number} */ (options.durationMs) / 1000} s after the ramp, results in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`
+    `${held}, results in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`
 }
 
 /**
@@ -124,6 +128,7 @@ function publicOptions (options) {
     expectSimulators: options.expectSimulators,
     rounds: options.rounds.length === 0 ? 'none' : formatRounds(options.rounds),
     durationMs: options.durationMs,
+    phases: options.phases ? formatPhases(options.phases) : null,
     windowMs: options.windowMs,
     protocol: options.protocol,
     transport: options.transport,

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_CLIENTS } from '../lib/cli-options/simul
 import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/broadcast.js'
 import { parseHttpUrl, parseInteger, parseNamespaces, parseRunId, formatTransportMix } from '../lib/options.js'
 import { parseThreshold } from '../results/index.js'
+import { maxClientsOf, totalMsOf } from '../lib/phases.js'
 import { normalizeSimOptions } from '../simulator/index.js'
 
 /**
@@ -50,9 +51,14 @@ export const DEFAULT_WINDOW_MS = 10000
  */
 export function trafficSource (input, o, target) {
   const given = input.rounds !== undefined && input.rounds !== null
-  const implied = !given && target !== null && !o.token
+  const phases = /** @type {import('../lib/phases.js').Phase[] | null} */ (o.phases ?? null)
+  if (phases && given && o.rounds.length > 0) {
+    throw invalidOption('--phases', 'is for a run without rounds: broadcast --rounds need a fixed swarm; drop --rounds (or give --rounds none)')
+  }
+  if (phases && o.durationMs !== null && o.durationMs !== undefined) throw invalidOption('--phases', 'cannot go with --duration (the run lasts the phases\' total): drop --duration')
+  const implied = !given && (phases !== null || (target !== null && !o.token))
   const rounds = implied ? [] : /** @type {import('../lib/options.js').Round[]} */ (o.rounds)
-  const durationMs = /** @type {number | null} */ (o.durationMs ?? null)
+  const durationMs = /** @type {number | null} */ (phases ? totalMsOf(phases) : o.durationMs ?? null)
   const windowGiven = /** @type {number | null} */ (o.windowMs ?? null)
   if (rounds.length > 0) {
     if (durationMs !== null) throw invalidOption('--duration', 'holds a run without rounds (--rounds none); with --rounds the run lasts as long as its rounds')
@@ -61,8 +67,31 @@ export function trafficSource (input, o, target) {
   }
   if (durationMs === null) throw invalidOption('--duration', `is required without rounds${implied ? ' (--target without --token: no broadcaster)' : ''}: how long to hold the clients after the ramp, such as 5m`)
   const windowMs = windowGiven ?? Math.min(DEFAULT_WINDOW_MS, durationMs)
-  if (windowMs > durationMs) throw invalidOption('--window', `${windowMs / 1000}s is longer than --duration ${durationMs / 1000}s: not one window would end`)
+  if (windowMs > durationMs) throw invalidOption('--window', `${windowMs / 1000}s is longer than ${phases ? '--phases\' total' : '--duration'} ${durationMs / 1000}s: not one window would end`)
   return { rounds, implied, durationMs, windowMs }
+}
+
+/** The run flags --phases replaces: the profile sets the clients, their ramps and the run's length. */
+const PHASES_REPLACE = /** @type {const} */ ([['clients', '--clients'], ['ramp', '--ramp'], ['distributions', '--distributions'], ['expectSimulators', '--expect-simulators']])
+
+/**
+ * A run with --phases: its one distribution, --simulators splitting the profile's largest
+ * target (simulator/partition.js splits each step the same way); null without --phases.
+ * @param {Record<string, any>} input raw values: which flags were given
+ * @param {Record<string, any>} o parsed values
+ * @returns {Distribution | null}
+ */
+function phasedRun (input, o) {
+  if (!o.phases) return null
+  for (const [key, flag] of PHASES_REPLACE) {
+    if (input[key] !== undefined && input[key] !== null) {
+      throw invalidOption('--phases', `cannot go with ${flag}: the profile's steps set the clients (split over --simulators) and how they come and go; drop ${flag}`)
+    }
+  }
+  if (o.simulators === 0) throw invalidOption('--simulators', 'is 0: with --phases the profile is split over this machine\'s simulators')
+  const most = maxClientsOf(o.phases)
+  const clients = Math.ceil(most / o.simulators)
+  return { name: `${o.simulators}x${clients}`, simulators: o.simulators, clients }
 }
 
 /** Where a run's simulators find the reference server's --auth-token (their --auth reads it). */
@@ -82,9 +111,10 @@ export function simulatorEnv (options) {
  */
 export function normalizeRunOptions (input) {
   const o = parseOptions('run', input)
+  const phases = phasedRun(input, o)
   const distributions = o.distributions
     ? parseDistributions(o.distributions)
-    : [{ name: `${o.simulators}x${o.clients}`, simulators: o.simulators, clients: o.clients }]
+    : [phases ?? { name: `${o.simulators}x${o.clients}`, simulators: o.simulators, clients: o.clients }]
   if (o.expectSimulators > 0 && !o.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
   if (o.expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
   if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
@@ -117,6 +147,7 @@ export function normalizeRunOptions (input) {
     expectSimulators: o.expectSimulators,
     rounds: traffic.rounds,
     roundsImplied: traffic.implied,
+    phases: /** @type {import('../lib/phases.js').Phase[] | null} */ (o.phases ?? null),
     durationMs: traffic.durationMs,
     windowMs: traffic.windowMs,
     simulatorInput,

@@ -6,7 +6,8 @@
  *   parent → child  { type: 'ioswarm:simulate', options, link, forwardMessages, server }   once (server: the
  *                   parent's inspection, or null: the child inspects)
  *                   { type: 'ioswarm:stop' }                       stop gracefully and flush
- *                   { type: 'ioswarm:resize', clients, rampMs }    grow or shrink the swarm (up to options.maxClients)
+ *                   { type: 'ioswarm:resize', clients, rampMs, emitIntervalMs }    grow or shrink the swarm (up to options.maxClients),
+ *                                                  and set the emit rate when emitIntervalMs is a number
  *   child → parent  { type: 'ioswarm:collector', method, args }    collector writes (link.ipc)
  *                   { type: 'ioswarm:message', report }            each closed message (forwardMessages)
  *                   { type: 'ioswarm:result', result, delivery }   the final result
@@ -47,17 +48,18 @@ function send (message) {
   })
 }
 
-/** @type {import('./resize.js').Resize | null} */
+/** @type {import('./resize.js').SwarmResize | null} */
 let resize = null
 
 /**
- * @param {{ clients: unknown, rampMs?: unknown }} message
+ * @param {{ clients: unknown, rampMs?: unknown, emitIntervalMs?: unknown }} message
  * @returns {string | null} why it was not done
  */
-function resizeSwarm ({ clients, rampMs }) {
+function resizeSwarm ({ clients, rampMs, emitIntervalMs }) {
   if (resize === null) return 'the swarm has not started yet'
   try {
-    resize(Number(clients), typeof rampMs === 'number' ? rampMs : undefined)
+    if (emitIntervalMs !== undefined && !(typeof emitIntervalMs === 'number' && emitIntervalMs >= 1)) return `emitIntervalMs must be 1 ms or more, got ${JSON.stringify(emitIntervalMs)}`
+    resize(Number(clients), typeof rampMs === 'number' ? rampMs : undefined, typeof emitIntervalMs === 'number' ? emitIntervalMs : undefined)
     return null
   } catch (error) {
     return /** @type {Error} */ (error).message

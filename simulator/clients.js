@@ -69,7 +69,7 @@ export function createClientTracker ({ transports, target = transports.length, n
   const totals = { connected: 0, everConnected: 0, attempts: 0, reconnects: 0 }
   /** Connected clients by wire transport: index = wire number. */
   const byWire = new Int32Array(WIRE_NAMES.length + 1)
-  const window = { connects: 0, disconnects: 0, errors: 0 }
+  const window = { connects: 0, disconnects: 0, errors: 0, closed: 0 }
 
   /**
    * @param {number} i
@@ -176,6 +176,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       }
       disconnects.add(reason)
       window.disconnects++
+      if (reason === 'io client disconnect') window.closed++
       if (wire[i] === WIRE_NONE) return
       // Closing on purpose (the swarm's own end) is no storm.
       if (reason !== 'io client disconnect') storms.dropped(i, reason, totals.connected)
@@ -242,6 +243,7 @@ export function createClientTracker ({ transports, target = transports.length, n
       window.connects = 0
       window.disconnects = 0
       window.errors = 0
+      window.closed = 0
       return point
     },
 

@@ -145,7 +145,7 @@ export function rampCutWarning ({ clients, rampMs, rampSource = '--ramp', durati
 /**
  * The phases of K workers' results as one: each step's clients summed, its boundaries the
  * earliest start and latest end. Null when no worker followed phases.
- * @param {import('../lib/schema.js').SimResult[]} results
+ * @param {Pick<import('../lib/schema.js').SimResult, 'phases' | 'rampedDown'>[]} results the workers' results, or a run's simulators' final reports
  * @returns {{ phases: PhaseStep[], rampedDown: number } | null}
  */
 export function mergePhases (results) {

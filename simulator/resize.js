@@ -12,6 +12,8 @@ import { startRamp } from './ramp.js'
 /**
  * @typedef {(clients: number, rampMs?: number) => void} Resize grow or shrink to `clients`;
  *   new clients are spread over `rampMs` (default: the swarm's ramp)
+ * @typedef {(clients: number, rampMs?: number, emitIntervalMs?: number) => void} SwarmResize a Resize that may also
+ *   set each emitter's mean interval from now on (`ioswarm capacity --vary emit-rate`), as a step of --phases does
  */
 
 /**

@@ -25,7 +25,7 @@ export const CHILD_MESSAGE = Object.freeze({
  *   outcome: Promise<SimulatorOutcome>,
  *   messages: import('../lib/schema.js').MessageReport[],
  *   failure: () => string | null,
- *   resize: (clients: number, rampMs?: number) => Promise<void>
+ *   resize: (clients: number, rampMs?: number, emitIntervalMs?: number) => Promise<void>
  * }} SimulatorChild
  * @typedef {object} SimulatorOutcome
  * @property {import('../lib/schema.js').SimResult | null} result null when the child died before sending it
@@ -80,11 +80,12 @@ export function forkSimulator (options, { link = null, forwardMessages = false, 
    * Grows or shrinks its swarm (up to options.maxClients); resolves once the child took it.
    * @param {number} clients
    * @param {number} [rampMs] spread new clients over this window (default: the swarm's ramp)
+   * @param {number} [emitIntervalMs] each emitter's mean interval from now on (capacity --vary emit-rate)
    */
-  const resize = (clients, rampMs) => new Promise((resolve, reject) => {
+  const resize = (clients, rampMs, emitIntervalMs) => new Promise((resolve, reject) => {
     if (!child.running() || !child.process.connected) return reject(new Error(`simulator ${options.id} is not running`))
     resizing.push({ resolve: () => resolve(undefined), reject })
-    child.process.send({ type: CHILD_MESSAGE.RESIZE, clients, rampMs })
+    child.process.send({ type: CHILD_MESSAGE.RESIZE, clients, rampMs, ...(emitIntervalMs === undefined ? {} : { emitIntervalMs }) })
   })
   return { ...child, id: options.id, outcome, messages, failure, resize }
 }

@@ -67,7 +67,8 @@ import { createLoginHttp } from './sessions/login-http.js'
  * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
  * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
- * @property {(resize: import('./resize.js').Resize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients; `ioswarm capacity`)
+ * @property {(resize: import('./resize.js').SwarmResize) => void} [onResizable] once: the swarm's resize function (up to options.maxClients;
+ *   and a new emit interval, when given: `ioswarm capacity`)
  * @property {(window: import('../lib/schema.js').WindowReport) => void} [onWindow] --window: each window once it is over, in order
  */
 
@@ -111,7 +112,11 @@ export async function startSwarm (options, hooks = {}) {
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
   const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
-  hooks.onResizable?.(sizer.resize)
+  hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
+    sizer.resize(clients, rampMs)
+    // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
+    if (emitIntervalMs !== undefined) swarm.behaviours.setEmitInterval(emitIntervalMs)
+  })
   const sampled = await runUntilEnd({ ...swarm, churn, sizer, phases }, options, { ...hooks, startedAt })
   await swarm.logins?.stop()
   const clients = swarm.tracker.counts()

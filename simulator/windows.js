@@ -36,6 +36,7 @@ function openWindow (index, windowMs) {
     connected: 0,
     connects: 0,
     drops: 0,
+    closed: 0,
     errors: 0,
     messages: 0,
     received: 0,
@@ -79,7 +80,7 @@ function reportOf (w) {
     startAt: w.index * w.windowMs,
     endAt: (w.index + 1) * w.windowMs,
     simulators: 1,
-    clients: { connected: w.connected, connects: w.connects, drops: w.drops, errors: w.errors },
+    clients: { connected: w.connected, connects: w.connects, drops: w.drops, errors: w.errors, closed: w.closed },
     messages: w.messages,
     received: w.received,
     expected: w.expected,
@@ -261,7 +262,9 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
       const w = at(indexNow())
       w.connected = point.connected
       w.connects += point.connects
-      w.drops += point.disconnects
+      // Closed on purpose (a ramp-down, the end) is no drop.
+      w.drops += point.disconnects - (point.closed ?? 0)
+      w.closed += point.closed ?? 0
       w.errors += point.errors
       w.samples.push(health)
       last.connected = point.connected

@@ -1,15 +1,18 @@
 /**
  * Options of `ioswarm capacity` (the capacity search) of its own. It also takes the server,
  * target, broadcast and output options of `run` (their rows in run.js list 'capacity') and
- * every simulator option (passOn), except --clients: the search sets the clients.
+ * every simulator option (passOn); --clients only with --vary emit-rate (otherwise the search sets the clients).
  */
 import { invalidOption } from '../errors.js'
-import { parseInteger, parseRounds } from '../options.js'
+import { parseDurationMs, parseInteger, parseRounds } from '../options.js'
 import { MAX_CLIENTS } from './simulate.js'
 import { defineOptions } from './define.js'
 
 /** Rounds each step broadcasts: three messages a second apart. */
 export const CAPACITY_ROUNDS = '3x1000'
+
+/** What a search may vary: the clients (their emit rate each), or the emit rate of --clients clients. */
+export const VARY = Object.freeze(['clients', 'emit-rate'])
 
 /** Narrowest and widest --precision, in percent. */
 const PRECISION_PCT = Object.freeze({ min: 0.1, max: 50 })
@@ -51,14 +54,16 @@ export const CAPACITY_OPTIONS = defineOptions([
     array: true,
     commands: ['capacity'],
     required: ['capacity'],
-    describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%. Delays are the worst round of a step; missing and connected count over the step. Without a connected SLO, every client of a step must connect'
+    describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%; ' +
+      'without rounds also ack.p99<200ms. Delays are the worst round of a step (without rounds: its worst window); missing and connected count over the step. ' +
+      'Without a connected SLO, every client of a step must connect'
   },
   {
     name: 'start',
     type: 'string',
     default: 1000,
     commands: ['capacity'],
-    describe: 'Clients of the first step (over all simulators). If it fails the SLO, the search stops (exit 3): start lower',
+    describe: 'Clients of the first step (over all simulators; --vary emit-rate: messages a second). If it fails the SLO, the search stops (exit 3): start lower',
     parse: clientCount
   },
   {
@@ -66,7 +71,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 100000,
     commands: ['capacity'],
-    describe: 'Most clients the search tries; every step passing up to here gives "at least --max"',
+    describe: 'Most clients the search tries (--vary emit-rate: messages a second); every step passing up to here gives "at least --max"',
     parse: clientCount
   },
   {
@@ -86,12 +91,36 @@ export const CAPACITY_OPTIONS = defineOptions([
     parse: parseGrowth
   },
   {
+    name: 'vary',
+    type: 'string',
+    default: 'clients',
+    commands: ['capacity'],
+    describe: 'What the search varies: clients (how many clients the server holds), or emit-rate (how many messages a second the server holds from --clients clients ' +
+      'emitting --emit: --start, --max and the answer are then messages a second over the whole swarm, spread over its --emitters)',
+    parse: (v, flag) => {
+      const name = String(v).trim()
+      if (!VARY.includes(name)) throw invalidOption(flag, `must be one of ${VARY.join(', ')}, got ${JSON.stringify(v)}`)
+      return name
+    }
+  },
+  {
+    name: 'step-duration',
+    to: 'stepDurationMs',
+    type: 'string',
+    default: '20s',
+    commands: ['capacity'],
+    describe: 'Without rounds (--rounds none, or --target without --token): how long each step holds its load once its clients are connected; ' +
+      'it is judged on the --window windows wholly inside that hold (at least two windows long)',
+    parse: (v, flag) => parseDurationMs(v, flag, { max: 3600000 })
+  },
+  {
     name: 'rounds',
     alias: 'r',
     type: 'string',
     default: CAPACITY_ROUNDS,
     commands: ['capacity'],
-    describe: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,… (its own message ids each step)',
-    parse: (v, flag) => parseRounds(v, flag)
+    describe: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,… (its own message ids each step), or none: no broadcaster, each step holds --step-duration ' +
+      'and is judged on its windows of the app\'s own traffic (--emit, --scenario, the app\'s feed). With --target and no --token, none is the default',
+    parse: (v, flag) => (String(v).trim() === 'none' ? [] : parseRounds(v, flag))
   }
 ])

@@ -57,8 +57,12 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: DEFAULT_CLIENTS,
     commands: ['simulate'],
     passOn: true,
-    notOn: ['capacity'],
-    describe: { simulate: 'Number of clients', run: 'Clients per simulator', 'fleet up': 'Clients per simulator' },
+    describe: {
+      simulate: 'Number of clients',
+      run: 'Clients per simulator',
+      'fleet up': 'Clients per simulator',
+      capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
+    },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
   },
   {
@@ -220,7 +224,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'none; 10s in a run without rounds',
     describe: {
       simulate: 'Results in time windows of this length (10s, 1m), each a row like a round: clients, deliveries, missing, delays, emits and acks, connects, drops, the simulator\'s health; printed as each closes and in --json',
-      run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report'
+      run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report',
+      capacity: 'Without rounds: the length of the windows a step is judged on (default 5s, at most half of --step-duration): the worst of those wholly inside its hold'
     },
     parse: (v, flag) => {
       if (v === undefined || v === null) return null
@@ -234,13 +239,18 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    // run and capacity set the clients and the ramp of their simulators themselves (issue 25 parts 2 and 4).
-    notOn: ['run', 'capacity'],
+    // capacity sets the clients and the ramp of its simulators itself (issue 25 part 4).
+    notOn: ['capacity'],
     defaultText: 'none: --clients over --ramp, then held until --duration',
-    describe: 'A load profile, as k6 stages or Artillery phases: \'ramp 60s to 2000, hold 3m, ramp 30s to 5000, hold 3m, ramp 20s to 0\'. ' +
+    describe: {
+      run: 'A load profile for a run without rounds: \'ramp 60s to 2000, hold 3m at 2/s, ramp 20s to 0\' (as simulate --phases). Each target is the whole run\'s clients, ' +
+        'split over --simulators as their clients are; the run lasts the profile, in --window windows, each saying its phase, and the report shades the phases. ' +
+        'Implies --rounds none; refused with broadcast --rounds (they need a fixed swarm), with --clients, --ramp, --duration, --distributions and --expect-simulators',
+      simulate: 'A load profile, as k6 stages or Artillery phases: \'ramp 60s to 2000, hold 3m, ramp 30s to 5000, hold 3m, ramp 20s to 0\'. ' +
       'ramp DURATION to CLIENTS opens (or gracefully closes: a Socket.IO disconnect, counted apart from drops) clients spread over the step; ' +
       'hold DURATION stays; either may end in "at RATE", --emit\'s rate in that step (as --emit-rate: hold 3m at 2/s; steps without one use --emit-rate). The swarm starts with 0 clients; its size is the largest ramp target and the run ends after the last step, so ' +
-      '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers',
+      '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers'
+    },
     parse: parsePhases
   },
   {

@@ -10,7 +10,7 @@ import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
 import { messageResults } from '../message-results.js'
 import { deliveryBreakdown } from '../deliveries.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from '../../lib/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
@@ -187,6 +187,11 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const r = checkWindowRead(cursor, limit)
       const w = after(run.windows, run.trimmed.windows, r.cursor ?? '0', r.limit)
       return copy({ windows: w.entries, cursor: w.next, more: w.full })
+    },
+    async dropWindows (runId, cursor) {
+      const upTo = Number.parseInt(checkWindowDrop(cursor), 10)
+      const run = runs.get(checkId(runId, 'run id'))
+      if (run) run.trimmed.windows += run.windows.splice(0, Math.max(0, upTo - run.trimmed.windows)).length
     },
     async readSince (runId, cursor, limit = READ_LIMIT) {
       const run = read(runId)

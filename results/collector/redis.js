@@ -13,7 +13,7 @@ import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'
 import { readNewEntries, readStream } from './redis-streams.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -155,6 +155,11 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
         cursor: entries.at(-1)?.[0] ?? read.cursor ?? '0-0',
         more: entries.length >= read.limit
       }
+    },
+    async dropWindows (runId, cursor) {
+      // MINID keeps the ids from the one given on: the entry after the cursor's.
+      const [ms, seq = '0'] = checkWindowDrop(cursor).split('-')
+      await redis.xtrim(keys(runId).windows, 'MINID', `${ms}-${BigInt(seq) + 1n}`)
     },
     async readSince (runId, cursor, limit = READ_LIMIT) {
       const read = checkRead(cursor, limit)

@@ -83,6 +83,17 @@ export function checkWindowRead (cursor, limit) {
   return { cursor, limit: checkRead(null, limit).limit }
 }
 
+/**
+ * Checks dropWindows' cursor: what readWindows returned (never null: dropping "everything" is deleteRun).
+ * @param {unknown} cursor
+ * @returns {string}
+ */
+export function checkWindowDrop (cursor) {
+  const checked = checkWindowRead(cursor, READ_LIMIT).cursor
+  if (checked === null) throw invalidOption('drop cursor', 'must be what readWindows returned, got null')
+  return checked
+}
+
 /** Entries of each record that one readSince returns at most, unless told. */
 export const READ_LIMIT = 1000
 

@@ -38,7 +38,7 @@
  * A simulator's end-of-run summary: what it measured besides its messages and samples (client
  * counts, health summary, joins and emits with their histograms, destinations, source
  * addresses, the recorder's costs, churn: results/measures.js measuresOf), its clock and end.
- * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number }} FinalReport
+ * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number, phases?: import('../../lib/schema.js').PhaseStep[], rampedDown?: number }} FinalReport
  */
 
 /**
@@ -123,6 +123,9 @@
  * @typedef {object} CollectorControl
  * @property {(runId: string, message: Record<string, unknown>) => Promise<void>} publishControl e.g. { type: 'stop' }
  * @property {(runId: string, handler: (message: Record<string, unknown>) => void) => Promise<() => Promise<void>>} subscribeControl resolves to an unsubscribe function once subscribed
+ * @property {(runId: string, cursor: string) => Promise<void>} dropWindows drops the window reports stored up to `cursor` (what
+ *   readWindows returned): their reader holds them now (results/windows.js, until it merges them), so a run without rounds
+ *   keeps only the reports not read yet however long it runs; a readWindows from null starts after them
  * @property {(runId: string) => Promise<void>} deleteRun
  * @property {() => Promise<void>} close
  */

@@ -3,6 +3,7 @@
  * relative delay and missing deliveries against clients with the SLO lines, and the steps.
  * A pure function of the CapacityResult, like buildReport.
  */
+import { stepLevel } from '../../lib/capacity-schema.js'
 import { formatBusy, formatMs } from '../../lib/format.js'
 import { formatDate } from '../summary.js'
 import { METRICS, parseThresholdOf } from '../thresholds.js'
@@ -19,6 +20,7 @@ export const CAPACITY_CHARTS = Object.freeze(['capacity-delay'])
 
 const VERDICT_COLORS = { pass: '#59a14f', fail: '#e15759', inconclusive: '#9c755f' }
 const MISSING_COLOR = '#b07aa1'
+const ACK_COLOR = '#76b7b2'
 const SLO_COLOR = '#e15759'
 
 /**
@@ -28,12 +30,15 @@ const SLO_COLOR = '#e15759'
  * @returns {import('./html.js').ChartSpec}
  */
 export function capacityChart (result) {
-  const measured = result.steps.filter((s) => s.limitedBy !== 'limit').sort((a, b) => a.clients - b.clients)
+  const measured = result.steps.filter((s) => s.limitedBy !== 'limit').sort((a, b) => stepLevel(a) - stepLevel(b))
   const colors = measured.map((s) => VERDICT_COLORS[s.verdict])
-  const xs = measured.map((s) => s.clients)
+  const xs = measured.map(stepLevel)
   const span = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 0]
   /** @param {(s: CapacityStep) => number | null} pick */
-  const points = (pick) => measured.map((s) => ({ x: s.clients, y: pick(s) }))
+  const points = (pick) => measured.map((s) => ({ x: stepLevel(s), y: pick(s) }))
+  const windowed = result.steps.some((s) => s.windowed)
+  const acks = result.steps.some((s) => s.windowed?.ack)
+  const x = result.vary === 'emit-rate' ? 'messages a second' : 'clients'
   const marked = { pointRadius: 4, pointBackgroundColor: colors, pointBorderColor: colors }
   const sloLines = result.slo.flatMap((expression) => {
     const axisId = sloAxis(expression)
@@ -45,15 +50,16 @@ export function capacityChart (result) {
     datasets: [
       line('relative p50', points((s) => s.relative.p50), STAT_COLORS.p50, marked),
       line('relative p99', points((s) => s.relative.p99), STAT_COLORS.p99, marked),
+      ...(acks ? [line('ack p99', points((s) => s.windowed?.ack?.p99 ?? null), ACK_COLOR, marked)] : []),
       line('missing deliveries', points((s) => s.missing), MISSING_COLOR, { ...marked, yAxisID: 'missing', borderDash: [2, 3] }),
       ...sloLines
     ]
   }, {
-    x: axis('clients', { type: 'linear' }),
-    y: axis('relative delay (ms), worst round of the step', { beginAtZero: true }),
+    x: axis(x, { type: 'linear' }),
+    y: axis(`${acks ? 'delay' : 'relative delay'} (ms), worst ${windowed ? 'window' : 'round'} of the step`, { beginAtZero: true }),
     missing: axis('missing deliveries', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } })
   })
-  return spec('capacity-delay', 'Delay and missing deliveries against clients',
+  return spec('capacity-delay', `Delay and missing deliveries against ${x}`,
     `one point per measured step (green pass, red fail, brown inconclusive: the simulators limited it); dashed red: the SLO; ${result.swarm.transport} (${result.swarm.engine}), ${result.swarm.simulators} simulators`,
     config, 'no data: no step was measured')
 }
@@ -81,11 +87,16 @@ export function sloAxis (expression) {
  * @param {CapacityResult} result
  */
 function stepsTable (result) {
+  const rate = result.vary === 'emit-rate'
+  const acks = result.steps.some((s) => s.windowed?.ack)
   const rows = result.steps.map((s) => [
-    s.step, s.phase, s.clients, s.connected, formatMs(s.relative.p50), formatMs(s.relative.p99), formatMs(s.relative.max), `${s.missing}/${s.expected}`,
+    s.step, s.phase, ...(rate ? [s.windowed?.emitRate ?? '-', s.windowed?.emitsPerSecond ?? '-'] : []), s.clients, s.connected,
+    formatMs(s.relative.p50), formatMs(s.relative.p99), formatMs(s.relative.max), ...(acks ? [formatMs(s.windowed?.ack?.p99 ?? null)] : []), `${s.missing}/${s.expected}`,
     formatBusy(s.floor?.busyMax), `${s.simulators.reduce((sum, x) => sum + x.saturatedSeconds, 0)} s`, `${s.limits.fdsPerSimulator}/${s.limits.fdLimit}`, s.verdict, s.why
   ])
-  return htmlTable(['step', 'phase', 'clients', 'connected', 'p50', 'p99', 'max', 'missing', 'busiest', 'saturated', 'fds/sim', 'verdict', 'why'], rows,
+  const head = ['step', 'phase', ...(rate ? ['messages/s', 'sent/s'] : []), 'clients', 'connected', 'p50', 'p99', 'max', ...(acks ? ['ack p99'] : []),
+    'missing', 'busiest', 'saturated', 'fds/sim', 'verdict', 'why']
+  return htmlTable(head, rows,
     { rowClasses: result.steps.map((s) => (s.verdict === 'pass' ? 'pass' : s.verdict === 'fail' ? 'fail' : 'warn')) })
 }
 
@@ -110,7 +121,7 @@ export function buildCapacityReport (result, { generatedAt } = {}) {
 <h1>${escapeHtml(result.run.name)}</h1>
 <p class="sub">ioswarm capacity ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))}</p>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
-</div><div class="verdict ${found ? 'pass' : 'fail'}">${escapeHtml(found ? `${result.outcome === 'max' ? '≥ ' : ''}${result.capacity} clients` : result.outcome)}</div></div></header>`,
+</div><div class="verdict ${found ? 'pass' : 'fail'}">${escapeHtml(found ? `${result.outcome === 'max' ? '≥ ' : ''}${result.capacity} ${result.vary === 'emit-rate' ? 'messages/s' : 'clients'}` : result.outcome)}</div></div></header>`,
     '<main>',
     `<section id="answer"><h2>Answer</h2><p>${escapeHtml(result.answer)}</p>${result.advice.length ? `<ul>${result.advice.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>` : ''}</section>`,
     `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}</section>`,
@@ -129,8 +140,8 @@ export function buildCapacityReport (result, { generatedAt } = {}) {
 export function compareCapacities (results, labels) {
   const config = chartConfig('line', {
     datasets: results.map((r, i) => {
-      const measured = r.steps.filter((s) => s.limitedBy !== 'limit').sort((a, b) => a.clients - b.clients)
-      return line(labels[i], measured.flatMap((s) => (s.relative.p99 === null ? [] : [{ x: s.clients, y: s.relative.p99 }])), color(i), { pointRadius: 4 })
+      const measured = r.steps.filter((s) => s.limitedBy !== 'limit').sort((a, b) => stepLevel(a) - stepLevel(b))
+      return line(labels[i], measured.flatMap((s) => (s.relative.p99 === null ? [] : [{ x: stepLevel(s), y: s.relative.p99 }])), color(i), { pointRadius: 4 })
     })
   }, { x: axis('clients', { type: 'linear' }), y: axis('relative delay p99 (ms), worst round of the step', { beginAtZero: true }) })
   const chart = spec('compare-capacity', 'p99 relative delay against clients', `one line per capacity search, a point per measured step; ${results.length} searches`,

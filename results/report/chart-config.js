@@ -81,7 +81,7 @@ export function line (label, data, lineColor, extra = {}) {
 /**
  * A shading dataset: filled where y is 1, on the hidden band axis, behind the lines.
  * @param {string} label
- * @param {{ x: number, y: number }[]} data
+ * @param {{ x: number, y: number }[] | number[]} data points, or a value per label (a category axis)
  * @param {string} fillColor
  */
 export function band (label, data, fillColor) {

@@ -11,13 +11,13 @@ import { hostFacts } from '../../lib/host.js'
 import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
-import { attachIpcReader, createCollector, redactUrl } from '../../results/index.js'
+import { attachIpcReader, createCollector, followWindows, redactUrl } from '../../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
 import { sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
 import { newRunId, referenceServerOf, simulatorEnv } from '../options.js'
 import { startServerProcess } from '../processes.js'
-import { formatAnswer, formatStepLine } from './format.js'
+import { formatAnswer, formatStepLine, levelOf } from './format.js'
 import { simulatorAdvice } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { normalizeCapacityOptions, publicCapacityOptions } from './options.js'
@@ -62,6 +62,8 @@ export async function runCapacity (input, hooks = {}) {
   let readers = []
   /** @type {{ stop(): void } | null} */
   let sampling = null
+  /** @type {ReturnType<typeof followWindows> | null} */
+  let following = null
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   try {
     // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
@@ -70,13 +72,24 @@ export async function runCapacity (input, hooks = {}) {
     children = startSimulators(options, { id, url, rampMs })
     readers = children.map((c) => attachIpcReader(c.process, reports.writer))
     sampling = sampleServer({ url, collector, runId: id })
-    log(`capacity ${id}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`}, ${options.simulators} simulators, ${options.transport} (${options.engine}), from ${options.startClients} to at most ${options.maxClients} clients, ramp ${Math.round(rampMs / 100) / 10} s per step`)
+    const range = options.vary === 'emit-rate'
+      ? `${options.clients} clients (${options.emitters} emitting), from ${options.startLevel} to at most ${options.maxLevel} messages a second`
+      : `from ${options.startClients} to at most ${options.maxClients} clients`
+    const judging = options.rounds.length === 0
+      ? `; no rounds: each step holds ${/** @type {number} */ (options.stepDurationMs) / 1000} s, judged on its worst ${/** @type {number} */ (options.windowMs) / 1000} s window`
+      : ''
+    log(`capacity ${id}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`}, ${options.simulators} simulators, ${options.transport} (${options.engine}), ${range}, ramp ${Math.round(rampMs / 100) / 10} s per step${judging}`)
     const status = hooks.status ?? (() => {})
-    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status }
+    /** @type {import('../../lib/schema.js').WindowResult[]} */
+    const windows = []
+    // Without rounds: the run's one window follower, merging each window over the simulators.
+    following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow: (w) => windows.push(w) }) : null
+    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
     const { steps, outcome } = await search(ctx, log)
     return capacityResult({ options, id, startedAt, url, reference: server !== null, steps, outcome })
   } finally {
     sampling?.stop()
+    await following?.finish().catch(() => {})
     await Promise.all(children.map((c) => c.stop()))
     await Promise.all(readers.map((r) => r.idle()))
     await server?.stop()
@@ -91,15 +104,15 @@ export async function runCapacity (input, hooks = {}) {
  * @returns {Promise<{ steps: CapacityStep[], outcome: import('../../lib/capacity-schema.js').CapacityOutcome }>}
  */
 async function search (ctx, log) {
-  const plan = { start: ctx.options.startClients, max: ctx.options.maxClients, growth: ctx.options.growth, precision: ctx.options.precision }
+  const plan = { start: ctx.options.startLevel, max: ctx.options.maxLevel, growth: ctx.options.growth, precision: ctx.options.precision }
   /** @type {CapacityStep[]} */
   const steps = []
   let current = 0
   for (let k = 0; k < maxSteps(plan); k++) {
-    const move = nextStep(steps, plan)
+    const move = nextStep(steps.map(judgedOf), plan)
     if ('done' in move) return { steps, outcome: move.done }
     if (ctx.signal?.aborted) break
-    const step = await runStep(ctx, { step: steps.length + 1, clients: move.next, phase: move.phase, current })
+    const step = await runStep(ctx, { step: steps.length + 1, level: move.next, phase: move.phase, current })
     if (ctx.signal?.aborted) break // a step cut short is not judged
     steps.push(step)
     current = step.connected || current
@@ -107,6 +120,15 @@ async function search (ctx, log) {
     log(formatStepLine(step))
   }
   return { steps, outcome: 'stopped' }
+}
+
+/**
+ * A step as the search sees it: its level (clients, or messages a second) and its verdict.
+ * @param {CapacityStep} s
+ * @returns {import('./search.js').Judged}
+ */
+function judgedOf (s) {
+  return { clients: levelOf(s), verdict: s.verdict, limitedBy: s.limitedBy }
 }
 
 /**
@@ -152,13 +174,14 @@ function trackReports (collector) {
  * @returns {CapacityResult}
  */
 function capacityResult ({ options, id, startedAt, url, reference, steps, outcome }) {
-  const bounds = searchBounds(steps)
+  const bounds = searchBounds(steps.map(judgedOf))
   const endedAt = Date.now()
-  const stopper = steps.find((s) => s.clients === bounds.inconclusive && s.verdict === 'inconclusive')
+  const stopper = steps.find((s) => levelOf(s) === bounds.inconclusive && s.verdict === 'inconclusive')
   /** @type {Omit<CapacityResult, 'answer'>} */
   const result = {
     schemaVersion: SCHEMA_VERSION,
     kind: 'capacity',
+    vary: options.vary,
     run: { id, name: options.name ?? id, startedAt, endedAt },
     tool: { name: 'ioswarm', version: VERSION },
     host: hostFacts(),
@@ -173,7 +196,7 @@ function capacityResult ({ options, id, startedAt, url, reference, steps, outcom
       ? simulatorAdvice(stopper.limitedBy, {
         simulators: options.simulators, clients: stopper.clients, cores: os.availableParallelism(), engine: options.engine
       })
-      : outcome === 'failed-at-start' ? [`start lower: --start ${Math.max(options.simulators, Math.floor(options.startClients / 4))}`] : [],
+      : outcome === 'failed-at-start' ? [`start lower: --start ${Math.max(options.vary === 'emit-rate' ? 1 : options.simulators, Math.floor(options.startLevel / 4))}`] : [],
     steps,
     durationMs: endedAt - startedAt
   }

@@ -10,6 +10,7 @@ import { runBroadcast } from '../../broadcaster/index.js'
 import { evaluateThresholds, waitForRound, worstRoundDelay } from '../../results/index.js'
 import { judgeStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
+import { runWindowStep } from './step-windows.js'
 import { summarizeStep } from './summary.js'
 import { shareOf } from '../../simulator/index.js'
 import { broadcastOf } from '../options.js'
@@ -28,6 +29,7 @@ import { broadcastOf } from '../options.js'
  * @property {() => import('../../lib/limits.js').Limits} limits
  * @property {AbortSignal} [signal]
  * @property {(line: string) => void} status
+ * @property {import('../../lib/schema.js').WindowResult[]} windows without rounds: every window merged so far, in order
  */
 
 /** Simulator k's share of a step: the one partition's (simulator/partition.js), as when they were forked. */
@@ -35,11 +37,19 @@ export { shareOf }
 
 /**
  * @param {StepContext} ctx
- * @param {{ step: number, clients: number, phase: 'grow' | 'narrow' | 'again', current: number }} plan current: clients connected now
+ * @param {{ step: number, level: number, phase: 'grow' | 'narrow' | 'again', current: number }} plan level: the clients (--vary clients)
+ *   or messages a second (--vary emit-rate); current: clients connected now
  * @returns {Promise<CapacityStep>}
  */
-export async function runStep (ctx, { step, clients, phase, current }) {
+export async function runStep (ctx, { step, level, phase, current }) {
   const startedAt = Date.now()
+  if (ctx.options.rounds.length === 0) {
+    return runWindowStep(ctx, { step, level, phase, current }, {
+      limitedStep: (why) => ({ ...limitedStep({ step, phase, clients: ctx.options.vary === 'emit-rate' ? ctx.options.clients : level, startedAt, roundNumbers: [], why }), ...windowedLevel(ctx, level) }),
+      waitForShares: (shares, clients) => waitForShares(ctx, shares, clients)
+    })
+  }
+  const clients = level
   const roundCount = ctx.options.rounds.length
   const roundNumbers = Array.from({ length: roundCount }, (_, k) => (step - 1) * roundCount + k + 1)
   let limits
@@ -105,6 +115,15 @@ export async function runStep (ctx, { step, clients, phase, current }) {
  */
 export function delayOf (rounds, metric) {
   return worstRoundDelay(rounds, metric)?.value ?? null
+}
+
+/**
+ * What a step without rounds adds, when it could not be measured: its level.
+ * @param {StepContext} ctx
+ * @param {number} level
+ */
+function windowedLevel (ctx, level) {
+  return { windowed: { windows: 0, emitRate: ctx.options.vary === 'emit-rate' ? level : null, emitsPerSecond: 0, ack: null, timedOut: 0 } }
 }
 
 /**

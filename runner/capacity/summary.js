@@ -126,7 +126,7 @@ function stepFloor (rounds) {
  * @param {number[]} shares clients wanted of each simulator
  * @returns {StepSimulator[]}
  */
-function healthOver (ctx, samples, fromMs, toMs, connectedBy, shares) {
+export function healthOver (ctx, samples, fromMs, toMs, connectedBy, shares) {
   return ctx.children.map((c, k) => {
     const own = samples.filter((s) => s.simulator === c.id && s.t > fromMs && s.t <= toMs)
     const max = (/** @type {(s: import('../../lib/schema.js').ProcessSample) => number} */ pick) => own.reduce((m, s) => Math.max(m, pick(s)), 0)

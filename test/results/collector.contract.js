@@ -304,6 +304,24 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await collector.deleteRun(windowsRun)
   })
 
+  await t.test('dropWindows: the reports read up to a cursor are gone, the later ones stay and read once', async () => {
+    const window = (/** @type {number} */ index) => /** @type {import('../../lib/schema.js').WindowReport} */ (/** @type {unknown} */ ({ index, relative: { count: 0, histogram: '' } }))
+    const dropRun = `${runId}-drop`
+    for (const index of [1, 2, 3]) await collector.reportWindow(dropRun, 'sim-a', window(index))
+    const first = await collector.readWindows(dropRun, null, 2)
+    await collector.dropWindows(dropRun, first.cursor)
+    assert.deepEqual((await collector.readWindows(dropRun, null)).windows.map((w) => w.report.index), [3], 'from the start: only what was not read')
+    await collector.reportWindow(dropRun, 'sim-a', window(4))
+    const rest = await collector.readWindows(dropRun, first.cursor)
+    assert.deepEqual(rest.windows.map((w) => w.report.index), [3, 4], 'the reader\'s cursor still reads on')
+    await collector.dropWindows(dropRun, rest.cursor)
+    await collector.dropWindows(dropRun, rest.cursor)
+    assert.deepEqual((await collector.readWindows(dropRun, null)).windows, [])
+    await collector.dropWindows(`${runId}-never`, rest.cursor)
+    await assert.rejects(collector.dropWindows(dropRun, /** @type {any} */ (null)), { code: CODES.INVALID_OPTION })
+    await collector.deleteRun(dropRun)
+  })
+
   await hooks.afterWrites?.(runId)
 
   await t.test('deleteRun removes the run', async () => {

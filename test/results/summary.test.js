@@ -67,9 +67,15 @@ test('formatDate is UTC', () => {
 test('a distribution that measured nothing while other events arrived gets a caveat naming them; the run id is not repeated as its name', () => {
   const run = fixture('run-small.json')
   const [d] = run.distributions
-  const quiet = { ...d, rounds: d.rounds.map((r) => ({ ...r, received: 0 })), clients: { ...d.clients, unmeasuredEvents: { news: 3700, 'score\u001b[2J': 2 } } }
+  const quiet = { ...d, rounds: d.rounds.map((r) => ({ ...r, received: 0 })), messages: [], clients: { ...d.clients, unmeasuredEvents: { news: 3700, 'score\u001b[2J': 2 } } }
   assert.equal(unmeasuredCaveat(quiet), 'CAVEAT: no broadcast was measured, but the clients received other events: "news" ×3700, "score?[2J" ×2; measure them with --event news (or --event \'*\')')
-  assert.equal(unmeasuredCaveat({ ...quiet, rounds: d.rounds }), null, 'nothing to say when broadcasts were measured')
+  assert.equal(unmeasuredCaveat({ ...quiet, rounds: d.rounds, messages: d.messages }), null, 'nothing to say when broadcasts were measured')
+  // Without rounds (a chat: the app's relayed lines, in windows and messages), the app's `node` event beside them is no caveat.
+  const window = (/** @type {number} */ received) => /** @type {import('../../lib/schema.js').WindowResult} */ (/** @type {unknown} */ ({ index: 1, received }))
+  const chat = { ...quiet, rounds: [], clients: { ...d.clients, unmeasuredEvents: { node: 6 } } }
+  assert.equal(unmeasuredCaveat({ ...chat, windows: [window(0), window(120)] }), null, 'the windows measured the lines')
+  assert.equal(unmeasuredCaveat({ ...chat, messages: d.messages }), null, 'the messages measured them')
+  assert.match(String(unmeasuredCaveat({ ...chat, windows: [window(0)] })), /^CAVEAT: no message was measured, but the clients received other events: "node" ×6;/)
   const lines = formatRunSummary({ ...run, run: { ...run.run, name: run.run.id }, distributions: [quiet] }).split('\n')
   assert.match(lines[0], new RegExp(`^run ${run.run.id}, `))
   assert.ok(lines.some((l) => l.startsWith('CAVEAT: no broadcast was measured')))

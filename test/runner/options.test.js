@@ -24,3 +24,21 @@ test('--metrics-port, --metrics-host and --metrics-linger: none by default, chec
   assert.equal(normalizeRunOptions({ otlp: 'https://o.example/otlp/v1/metrics', otlpInterval: '2s' }).otlpIntervalMs, 2000)
   assert.throws(() => normalizeRunOptions({ otlp: 'collector:4318' }), /--otlp must be an http/)
 })
+
+test('run --phases: implies --rounds none, lasts the profile, splits its largest target over --simulators; refused with the flags it replaces', () => {
+  const phased = normalizeRunOptions({ target: 'http://127.0.0.1:1', phases: 'ramp 2s to 12, hold 3s, ramp 2s to 0', simulators: '5' })
+  assert.deepEqual([phased.rounds, phased.roundsImplied, phased.durationMs, phased.windowMs], [[], true, 7000, 7000])
+  assert.deepEqual(phased.distributions, [{ name: '5x3', simulators: 5, clients: 3 }])
+  assert.equal(normalizeRunOptions({ phases: 'ramp 1s to 4, hold 2s', window: '1s' }).rounds.length, 0, 'the reference server too: no broadcaster')
+  const refused = /** @type {[Record<string, unknown>, RegExp][]} */ ([
+    [{ phases: 'ramp 1s to 4, jump 2s' }, /--phases step 2 must be "ramp DURATION to CLIENTS" or "hold DURATION"/],
+    [{ phases: 'ramp 1s to 4', rounds: '10x1000' }, /--phases is for a run without rounds: broadcast --rounds need a fixed swarm/],
+    [{ phases: 'ramp 1s to 4', duration: '5s' }, /--phases cannot go with --duration/],
+    [{ phases: 'ramp 1s to 4', clients: '10' }, /--phases cannot go with --clients/],
+    [{ phases: 'ramp 1s to 4', ramp: '1s' }, /--phases cannot go with --ramp/],
+    [{ phases: 'ramp 1s to 4', distributions: '2x2' }, /--phases cannot go with --distributions/],
+    [{ phases: 'ramp 1s to 4, hold 1s', window: '5s' }, /--window 5s is longer than --phases' total 2s/]
+  ])
+  for (const [input, message] of refused) assert.throws(() => normalizeRunOptions(input), message, JSON.stringify(input))
+  assert.equal(normalizeRunOptions({ phases: 'ramp 1s to 4', rounds: 'none' }).durationMs, 1000)
+})

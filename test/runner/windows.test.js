@@ -1,7 +1,9 @@
 /**
  * `ioswarm run` without rounds against chat apps whose traffic is their own (socket.io 4 and
  * python-socketio: each line relayed to everyone else with socket.broadcast.emit, and acked):
- * no broadcaster, the clients' emits only, results in time windows merged over 2 simulators.
+ * no broadcaster, the clients' emits only, results in time windows merged over 2 simulators;
+ * and against a feed that broadcasts by itself (README, "Test an app whose traffic is its own":
+ * both recipes' flags are run here).
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -9,6 +11,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import { Server } from 'socket.io'
 import { startChatNodes } from '../helpers/balancer.js'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
@@ -68,6 +73,19 @@ function checkWindows ({ result, windows, stderr, out }) {
   assert.ok(csv[0].includes('emits_ackTime_p99') && csv[0].includes('clients_connected'))
 }
 
+/**
+ * Clients the profile wants at wall-clock time `t`, from the steps as they ran: a ramp moves
+ * straight from its `from` to its `to` over its step, a hold stays.
+ * @param {import('../../lib/schema.js').PhaseStep[]} steps
+ * @param {number} t
+ */
+function wantedAt (steps, t) {
+  if (t <= steps[0].startMs) return 0
+  const s = steps.find((x) => t < x.endMs) ?? /** @type {import('../../lib/schema.js').PhaseStep} */ (steps.at(-1))
+  const done = Math.min(1, (t - s.startMs) / Math.max(1, s.endMs - s.startMs))
+  return s.from + (s.to - s.from) * done
+}
+
 // The cases run side by side: each is mostly waiting for its run.
 describe('chat apps without a broadcaster', { concurrency: true }, () => {
   test('run --target a socket.io 4 chat, no --token: windows merged over 2 simulators, drawn in Chromium; a threshold failing in a window exits 3 naming it', async (t) => {
@@ -96,13 +114,87 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     assert.equal(page.tables.Rounds, undefined, 'no Rounds table')
   })
 
+  test('run --phases against the socket.io 4 chat: the connected count per window follows the profile, ramp-downs are closed apart from drops', async (t) => {
+    const redisUrl = await getRedisUrl(t)
+    if (redisUrl === null) return
+    const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-phases-'))
+    t.after(() => rmSync(out, { recursive: true, force: true }))
+    const bad = runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, wait 3s'], { timeoutMs: 30000 })
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
+      '--simulators', '2', '--out', out, ...CHAT], { timeoutMs: 60000 })
+    assert.equal(code, 0, stderr)
+    assert.match(stderr.split('\n')[0], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
+    const d = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
+    const steps = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (d.phases)
+    assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]], 'both simulators\' steps summed')
+    assert.equal(d.rampedDown, 12)
+    const windows = d.windows ?? []
+    const seen = JSON.stringify(windows.map((w) => [w.phase?.index, w.clients.connected, w.clients.drops, w.clients.closed]))
+    assert.ok(windows.length >= 6, seen)
+    // Each window's count (its last second's sample) is what the profile wanted within one window of it.
+    for (const w of windows) {
+      const wanted = [w.startAt - 1000, w.startAt, w.endAt].map((at) => wantedAt(steps, at))
+      assert.ok(w.clients.connected >= Math.floor(Math.min(...wanted)) && w.clients.connected <= Math.ceil(Math.max(...wanted)), `${w.startAt}: ${seen}`)
+      assert.equal(w.clients.drops, 0, `no drops: ${seen}`)
+    }
+    // The hold's windows reach its 12 (the simulators start their steps up to a second apart), never more.
+    const held = windows.filter((w) => w.phase?.index === 2)
+    assert.ok(held.length >= 2 && held.every((w) => w.phase?.kind === 'hold') && held.some((w) => w.clients.connected === 12), seen)
+    assert.equal(Math.max(...windows.map((w) => w.clients.connected)), 12, seen)
+    assert.ok(windows.some((w) => w.phase?.index === 1) && windows.some((w) => w.phase?.index === 3), seen)
+    assert.equal(windows.reduce((sum, w) => sum + w.clients.closed, 0), 12, `every ramp-down close in a window, as closed: ${seen}`)
+    assert.equal(d.clients.connected, 0, 'ramped down to 0')
+    assert.deepEqual(d.clients.disconnects, { 'io client disconnect': 12 })
+    assert.ok(readFileSync(path.join(out, 'windows.csv'), 'utf8').split('\r\n')[0].includes('phase_index'))
+    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /phase 2: hold 12/, 'the report shades the phases')
+    const refused = await bad
+    assert.equal(refused.code, 2)
+    assert.match(refused.stderr, /--phases step 2 must be "ramp DURATION to CLIENTS" or "hold DURATION"/)
+  })
+
   test('run --target a python-socketio chat, no --token: the same windows', async (t) => {
     const redisUrl = await getRedisUrl(t)
     const nodes = redisUrl === null ? null : await startChatNodes(t, { kind: 'python', count: 1, redisUrl })
     if (nodes === null) return
-    const run = await runWindows(t, nodes[0].url)
+    const run = await runWindows(t, nodes[0].url, ['--assert', 'p99<30s'])
     assert.equal(run.code, 0, run.stderr)
     checkWindows(run)
+    const [delay] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
+    assert.ok(delay.ok, delay.actual)
+    assert.match(delay.actual, new RegExp(`^p99 .* \\(${WINDOW_LINE.source}, 2x3\\)$`), 'a delivery delay threshold judged on the worst window, named')
+  })
+
+  test('run --target a feed that broadcasts by itself (--id-field, --sent-at-field): windows with deliveries, absolute latency, none missing', async (t) => {
+    const http = createServer()
+    const io = new Server(http)
+    t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
+    http.listen(0, '127.0.0.1')
+    await once(http, 'listening')
+    // The app's own feed: a score to everyone every 100 ms, its id and send time (epoch s) where the app keeps them; at most 10 minutes of it.
+    let seq = 0
+    const feed = setInterval(() => { if (++seq > 6000) clearInterval(feed); else io.emit('score', { data: { seq, ts: Date.now() / 1000, home: seq % 3 } }) }, 100)
+    t.after(() => clearInterval(feed))
+    const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
+    t.after(() => rmSync(out, { recursive: true, force: true }))
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '3s', '--window', '1s', '--simulators', '2', '--clients', '3',
+      '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
+    assert.equal(code, 0, stderr)
+    assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)
+    const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+    const windows = result.distributions[0].windows ?? []
+    const held = windows.slice(1, -1)
+    const seen = JSON.stringify(windows.map((w) => [w.simulators, w.clients.connected, w.messages, w.received, w.missing, w.absolute.count]))
+    assert.ok(held.length >= 2, seen)
+    for (const w of held) {
+      assert.ok(w.simulators === 2 && w.messages >= 5 && w.received >= w.messages * 6 - 6, `each score to all 6 clients: ${seen}`)
+      assert.ok(w.absolute.count > 0 && w.absolute.p99 < 30000, `absolute latency from data.ts: ${seen}`)
+    }
+    for (const w of windows) assert.equal(w.missing, 0, seen)
+    const ids = result.distributions[0].messages.map((m) => m.id)
+    assert.ok(ids.length > 0 && ids.every((id) => /^\d+$/.test(String(id))), `ids read at data.seq: ${ids.slice(0, 5)}`)
+    assert.deepEqual(result.thresholds?.map((v) => v.ok), [true, true])
   })
 
   test('simulate --workers 2 --window against the socket.io 4 chat: each window merged over the workers', async (t) => {

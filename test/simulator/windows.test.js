@@ -56,7 +56,7 @@ test('a window is reported once it has ended and its messages have closed, in or
   assert.deepEqual([w0.messages, w0.received, w0.expected, w0.missing, w0.emits.sent], [1, 2, 3, 1, 1])
   assert.ok(Math.abs(w0.relative.p50 - 50) <= 0.05, `${w0.relative.p50}`)
   assert.deepEqual([w1.messages, w1.received, w1.missing, w1.emits.acked, w1.emits.timedOut, w1.emits.ackTime.count], [1, 4, 1, 1, 1, 1])
-  assert.deepEqual(w1.clients, { connected: 5, connects: 2, drops: 1, errors: 0 })
+  assert.deepEqual(w1.clients, { connected: 5, connects: 2, drops: 1, errors: 0, closed: 0 })
   assert.equal(w1.health.loopDelayP99MaxMs, 3)
   assert.equal(decode(w1.relative.histogram).totalCount, 4, 'the message\'s live histogram was added whole')
   // An ack that ends after its window was reported counts in the oldest live one.

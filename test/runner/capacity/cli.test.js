@@ -22,6 +22,16 @@ test('bad input exits 2 naming the flag, before anything starts', async (t) => {
   assert.equal(code, 2, stderr)
   assert.match(stderr, /^ioswarm: --slo "p99" is not METRIC OP VALUE/)
   assert.ok(!existsSync(out), 'no results folder for a run that never started')
+  // --vary: an unknown name, and emit-rate without the clients it holds.
+  const [unknown, rate] = await Promise.all([
+    runCli(t, ['bin/ioswarm.js', 'capacity', '--slo', 'p99<1s', '--vary', 'users', '--out', out]),
+    runCli(t, ['bin/ioswarm.js', 'capacity', '--slo', 'ack.p99<200ms', '--rounds', 'none', '--vary', 'emit-rate', '--emit', 'chat {}', '--out', out])
+  ])
+  assert.equal(unknown.code, 2, unknown.stderr)
+  assert.match(unknown.stderr, /^ioswarm: --vary must be one of clients, emit-rate, got "users"/)
+  assert.equal(rate.code, 2, rate.stderr)
+  assert.match(rate.stderr, /^ioswarm: --clients is required with --vary emit-rate/)
+  assert.ok(!existsSync(out))
 })
 
 test('ioswarm capacity end to end: the answer in one line, result.json, steps.csv and report.html; exit 0, or 3 when --start already fails', async (t) => {

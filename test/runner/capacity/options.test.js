@@ -19,7 +19,14 @@ test('what capacity shares with run is checked by run\'s normaliser; other comma
   assert.equal(o.transport, 'websocket:3,polling:1')
   assert.equal(o.rampMs, 5000)
   assert.equal(/** @type {Record<string, unknown>} */ (o.simulatorInput).engine, 'lean')
-  assert.throws(() => normalizeCapacityOptions({ slo: 'p99<1s', target: 'http://10.0.0.7:3000' }), /--token is required with --target/)
+  assert.throws(() => normalizeCapacityOptions({ slo: 'p99<1s', target: 'http://10.0.0.7:3000', rounds: '3x1000' }), /--token is required with --target/)
+  // --target without --token (or --rounds none): no rounds, each step held --step-duration and judged on its windows.
+  const none = normalizeCapacityOptions({ slo: ['ack.p99<200ms', 'p99<500ms'], target: 'http://10.0.0.7:3000' })
+  assert.deepEqual([none.rounds, none.stepDurationMs, none.windowMs, none.vary], [[], 20000, 5000, 'clients'])
+  assert.equal(/** @type {Record<string, unknown>} */ (none.simulatorInput).window, '5000ms')
+  const rate = normalizeCapacityOptions({ slo: 'ack.p99<200ms', rounds: 'none', vary: 'emit-rate', clients: 2000, emit: 'chat {}', emitters: '10%', start: 100, max: 5000 })
+  assert.deepEqual([rate.clients, rate.emitters, rate.startClients, rate.maxClients, rate.startLevel, rate.maxLevel], [2000, 200, 2000, 2000, 100, 5000])
+  assert.equal(/** @type {Record<string, unknown>} */ (rate.simulatorInput).emitRate, '100/200s', 'the first step\'s rate, spread over the emitters')
   assert.throws(() => normalizeCapacityOptions({ slo: 'p99<1s', engine: 'turbo' }), /--engine must be one of sio, lean/)
 })
 
@@ -38,7 +45,16 @@ test('bad input names the flag: an SLO without an operator or of a metric that i
     [{ slo: 'p99<1s', simulators: 0 }, /^--simulators must be at least 1/],
     [{ slo: 'p99<1s', simulators: 4, start: 3 }, /^--start 3 is fewer than --simulators 4/],
     [{ slo: 'p99<1s', sessionLifetime: '5m' }, /^--session-lifetime is not for capacity/],
-    [{ slo: 'p99<1s', rounds: 'soon' }, /^--rounds/]
+    [{ slo: 'p99<1s', rounds: 'soon' }, /^--rounds/],
+    [{ slo: 'p99<1s', vary: 'users' }, /^--vary must be one of clients, emit-rate, got "users"/],
+    [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', emit: 'chat {}' }, /^--clients is required with --vary emit-rate/],
+    [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', clients: 100 }, /^--emit is required with --vary emit-rate/],
+    [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', clients: 100, emit: 'chat {}', emitRate: '1/s' }, /^--emit-rate is what --vary emit-rate searches/],
+    [{ slo: 'p99<1s', vary: 'emit-rate', clients: 100, emit: 'chat {}' }, /^--vary emit-rate is judged on windows/],
+    [{ slo: 'p99<1s', clients: 100 }, /^--clients is for --vary emit-rate/],
+    [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', clients: 10, emit: 'chat {}', max: 20000 }, /^--max 20000 messages a second is more than 10 emitters can send/],
+    [{ slo: 'p99<1s', rounds: 'none', stepDuration: '5s', window: '5s' }, /^--step-duration 5s is shorter than 2 windows/],
+    [{ slo: 'ack.p99<1s' }, /^--slo "ack.p99<1s": ack.p99 judges the emits' acks, which a step without rounds measures/]
   ]
   for (const [input, pattern] of cases) {
     assert.throws(() => normalizeCapacityOptions(/** @type {Record<string, unknown>} */ (input)), (error) => {

@@ -1,0 +1,153 @@
+/**
+ * One step of a capacity search without rounds (--rounds none, or --target without --token):
+ * the load is the app's own traffic. Resize the swarm (--vary clients) or set its emit rate
+ * (--vary emit-rate) over the resize path, wait for the clients, hold --step-duration, and
+ * judge the step on the windows wholly inside the hold (merged over every simulator by the
+ * run's window follower): delays and acks of its *worst* window, missing summed over them,
+ * connected the fewest connected at any point of the hold. The worst window, not the step's
+ * windows merged: a merge dilutes a queue that builds up at the end of a step, and it is what
+ * `run --assert` judges and names, so an SLO means the same in both.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { worstWindow } from '../../lib/windows.js'
+import { evaluateThresholds } from '../../results/index.js'
+import { shareOf } from '../../simulator/index.js'
+import { judgeStep } from './judge.js'
+import { checkStepLimits } from './limits.js'
+import { emitIntervalOf } from './options.js'
+import { healthOver } from './summary.js'
+
+/**
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {import('../../lib/schema.js').WindowResult} WindowResult
+ * @typedef {import('./step.js').StepContext & { windows: WindowResult[] }} WindowStepContext
+ */
+
+/**
+ * @param {WindowStepContext} ctx
+ * @param {{ step: number, level: number, phase: 'grow' | 'narrow' | 'again', current: number }} plan level: clients, or messages a second
+ * @param {{ limitedStep: (why: string) => CapacityStep, waitForShares: (shares: number[], clients: number) => Promise<Map<string, number>> }} tools
+ * @returns {Promise<CapacityStep>}
+ */
+export async function runWindowStep (ctx, { step, level, phase, current }, tools) {
+  const { options } = ctx
+  const byRate = options.vary === 'emit-rate'
+  const clients = byRate ? options.clients : level
+  const startedAt = Date.now()
+  let limits
+  try {
+    limits = checkStepLimits({ options, clients, current, limits: ctx.limits() })
+  } catch (error) {
+    if (!(error instanceof IoswarmError) || error.code !== CODES.LIMIT) throw error
+    return tools.limitedStep(error.message)
+  }
+  const shares = ctx.children.map((_, k) => shareOf(clients, ctx.children.length, k))
+  const emitIntervalMs = byRate ? emitIntervalOf(level, options.emitters) : undefined
+  // The first step is the simulators' own start (forked with their shares and the first rate).
+  if (step > 1) await Promise.all(ctx.children.map((c, k) => c.resize(shares[k], ctx.rampMs, emitIntervalMs)))
+  const connectedBy = await tools.waitForShares(shares, clients)
+  const holdAt = Date.now()
+  await sleep(/** @type {number} */ (options.stepDurationMs), undefined, { signal: ctx.signal }).catch(() => {})
+  const endedAt = Date.now()
+  const windows = await windowsOf(ctx, holdAt, endedAt)
+  const samples = (await ctx.collector.getSamples(ctx.runId)).health.filter((s) => ctx.children.some((c) => c.id === s.simulator))
+  const simulators = healthOver(ctx, samples, holdAt, endedAt, connectedBy, shares)
+  const connecting = healthOver(ctx, samples, startedAt, holdAt, connectedBy, shares)
+  const atStart = [...connectedBy.values()].reduce((a, b) => a + b, 0)
+  const connected = Math.min(atStart, ...windows.map((w) => w.clients.connected))
+  const sum = (/** @type {(w: WindowResult) => number} */ pick) => windows.reduce((n, w) => n + pick(w), 0)
+  const missing = sum((w) => w.missing)
+  const expected = sum((w) => w.expected)
+  const verdicts = evaluateThresholds(/** @type {any} */ ({
+    distributions: [{
+      name: byRate ? `${level} messages/s` : `${clients} clients`,
+      rounds: [],
+      windows,
+      deliveries: { total: { missing, expected } },
+      clients: { target: clients, connected, failed: clients - connected },
+      simulatorList: []
+    }]
+  }), options.slo)
+  const judged = judgeStep({
+    slos: options.slo,
+    verdicts,
+    valueOf: (slo) => worstOf(windows, slo.metric),
+    simulators,
+    connecting,
+    floorMaxMs: null
+  })
+  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
+  return {
+    step,
+    phase,
+    clients,
+    connected,
+    startedAt,
+    roundsAt: holdAt,
+    endedAt,
+    connectMs: holdAt - startedAt,
+    roundNumbers: [],
+    messages: sum((w) => w.messages),
+    expected,
+    missing,
+    unreported: 0,
+    relative: worstDelays(windows, (w) => w.relative),
+    absolute: windows.some((w) => w.absolute.count > 0) ? worstDelays(windows, (w) => w.absolute) : null,
+    floor: null,
+    simulators,
+    server: null,
+    slo: verdicts.map((v, k) => (options.slo[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v)),
+    limits,
+    verdict: judged.verdict,
+    why: judged.why,
+    limitedBy: judged.limitedBy,
+    windowed: {
+      windows: windows.length,
+      emitRate: byRate ? level : null,
+      emitsPerSecond: seconds > 0 ? Math.round(sum((w) => w.emits.sent) / seconds * 10) / 10 : 0,
+      ack: windows.some((w) => w.emits.ackTime.count > 0) ? worstDelays(windows, (w) => w.emits.ackTime) : null,
+      timedOut: sum((w) => w.emits.timedOut)
+    }
+  }
+}
+
+/**
+ * The merged windows wholly inside [fromMs, toMs], once the follower has merged the last of
+ * them (each simulator closes a window a moment after its end); bounded by two windows' time.
+ * @param {WindowStepContext} ctx
+ * @param {number} fromMs
+ * @param {number} toMs
+ */
+async function windowsOf (ctx, fromMs, toMs) {
+  const windowMs = /** @type {number} */ (ctx.options.windowMs)
+  const lastEnd = Math.floor(toMs / windowMs) * windowMs
+  const deadline = Date.now() + 2 * windowMs + 5000
+  while (!ctx.signal?.aborted && Date.now() < deadline) {
+    if (ctx.windows.some((w) => w.endAt >= lastEnd)) break
+    await sleep(200)
+  }
+  return ctx.windows.filter((w) => w.startAt >= fromMs && w.endAt <= toMs)
+}
+
+/**
+ * A delay SLO's value over a step: its worst window (relative, absolute or ack), as --assert reads it.
+ * @param {WindowResult[]} windows
+ * @param {string} metric p99, abs.p99, ack.p99, …
+ * @returns {number | null}
+ */
+export function worstOf (windows, metric) {
+  const [, kind, stat] = /^(abs\.|ack\.)?(.+)$/.exec(metric) ?? []
+  const pick = kind === 'ack.' ? (/** @type {WindowResult} */ w) => w.emits.ackTime : kind === 'abs.' ? (/** @type {WindowResult} */ w) => w.absolute : (/** @type {WindowResult} */ w) => w.relative
+  return worstWindow(windows, (w) => (pick(w).count === 0 ? null : pick(w)[/** @type {'p50'} */ (stat)] ?? null))?.value ?? null
+}
+
+/**
+ * p50, p99 and max of the worst window (the highest of each over the windows with data).
+ * @param {WindowResult[]} windows
+ * @param {(w: WindowResult) => import('../../lib/histogram.js').DelaySummary} pick
+ */
+function worstDelays (windows, pick) {
+  const of = (/** @type {'p50' | 'p99' | 'max'} */ stat) => worstWindow(windows, (w) => (pick(w).count === 0 ? null : pick(w)[stat]))?.value ?? null
+  return { p50: of('p50'), p99: of('p99'), max: of('max') }
+}

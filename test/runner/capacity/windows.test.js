@@ -1,0 +1,132 @@
+/**
+ * `ioswarm capacity` without rounds: the load is the app's own traffic, each step held
+ * --step-duration and judged on its windows. Over the emit rate at a fixed client count against
+ * a socket.io 4 server that acks late once its received rate passes a known value; over the
+ * clients against a chat app, judged on connected and missing.
+ */
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import { Server } from 'socket.io'
+import { buildCapacityReport, capacityStepsCsv, summaryJson } from '../../../results/index.js'
+import { runCapacity } from '../../../runner/capacity/index.js'
+import { startAppServer } from '../../helpers/app-server.js'
+
+/** Lines a second past which the server below acks late. */
+const RATE_LIMIT = 60
+/** Over how long it counts them. */
+const RATE_SPAN_MS = 1000
+/** How late it acks then: the SLO is on ack.p50, which a loaded machine's stalls (a few late acks) leave alone. */
+const LATE_MS = 800
+
+/**
+ * A socket.io 4 server that acks each `line` at once while it has heard at most RATE_LIMIT lines
+ * a second over the last RATE_SPAN_MS, and LATE_MS late past that.
+ * @param {import('node:test').TestContext} t
+ */
+async function startRateLimitedServer (t) {
+  const httpServer = http.createServer()
+  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  /** @type {number[]} arrival times of the lines of the last RATE_SPAN_MS */
+  const heard = []
+  io.on('connection', (socket) => {
+    socket.on('line', (/** @type {unknown} */ _data, /** @type {(() => void) | undefined} */ ack) => {
+      const now = Date.now()
+      heard.push(now)
+      while (heard.length > 0 && heard[0] <= now - RATE_SPAN_MS) heard.shift()
+      if (heard.length > RATE_LIMIT * RATE_SPAN_MS / 1000) setTimeout(() => ack?.(), LATE_MS)
+      else ack?.()
+    })
+  })
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => { io.close(); httpServer.close(() => resolve(undefined)) }))
+  return `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}`
+}
+
+/** @param {string[]} lines */
+const logTo = (lines) => (/** @type {string} */ line) => { lines.push(line) }
+
+/** Small and quick: lean clients, short ramps, one-second windows, four-second steps (an ack late by LATE_MS lands inside). */
+const QUICK = { simulators: 2, engine: 'lean', ramp: '200ms', connectTimeout: '10s', window: '1s', stepDuration: '4s' }
+
+describe('capacity without rounds', { concurrency: true }, () => {
+  test('--vary emit-rate: the messages a second 10 clients may send before the acks come late, within --precision of the server\'s limit', async (t) => {
+    const url = await startRateLimitedServer(t)
+    /** @type {string[]} */
+    const lines = []
+    const result = await runCapacity({
+      ...QUICK,
+      target: url,
+      vary: 'emit-rate',
+      clients: 10,
+      emit: 'line {"n":{{seq}}}',
+      emitAck: true,
+      emitTiming: 'fixed',
+      slo: ['ack.p50<400ms'],
+      start: 30,
+      max: 270,
+      growth: 3,
+      precision: '50%'
+    }, { log: logTo(lines) })
+    const log = lines.join('\n')
+    assert.match(lines[0], /10 clients \(10 emitting\), from 30 to at most 270 messages a second.*judged on its worst 1 s window/, log)
+    assert.equal(result.outcome, 'found', log)
+    assert.equal(result.vary, 'emit-rate')
+    const capacity = /** @type {number} */ (result.capacity)
+    assert.ok(capacity <= RATE_LIMIT && capacity >= RATE_LIMIT * 0.5, `capacity ${capacity} messages/s within 50 % below ${RATE_LIMIT}: ${log}`)
+    // Well below the limit passes, well above fails (a loaded machine may measure a step twice: inconclusive, again).
+    const verdicts = (/** @type {number} */ rate) => new Set(result.steps.filter((s) => s.windowed?.emitRate === rate && s.verdict !== 'inconclusive').map((s) => s.verdict))
+    assert.deepEqual([...verdicts(30)], ['pass'], log)
+    assert.deepEqual([...verdicts(90)], ['fail'], log)
+    for (const s of result.steps) {
+      assert.equal(s.clients, 10)
+      const w = /** @type {import('../../../lib/capacity-schema.js').StepWindowed} */ (s.windowed)
+      assert.ok(w.windows >= 2, `judged on the windows of its hold: ${log}`)
+      // The clients sent what the step asked for (the rate reached the simulators over the resize path).
+      assert.ok(Math.abs(w.emitsPerSecond - /** @type {number} */ (w.emitRate)) <= /** @type {number} */ (w.emitRate) * 0.25, `sent ${w.emitsPerSecond}/s at ${w.emitRate}/s: ${log}`)
+    }
+    const failed = result.steps.find((s) => s.windowed?.emitRate === 90 && s.verdict === 'fail')
+    assert.match(failed?.why ?? '', /^ack\.p50 \d+ms \(window \d\d:\d\d:\d\d–\d\d:\d\d:\d\d, 90 messages\/s, \d+ acks\)$/, 'the SLO names the worst window')
+    assert.ok((failed?.windowed?.ack?.p50 ?? 0) >= LATE_MS - 10, log)
+    assert.match(result.answer, new RegExp(`^capacity: ${capacity} messages/s at ack\\.p50<400ms — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators, 10 clients`))
+    assert.equal(result.options.vary, 'emit-rate')
+    assert.equal(result.options.rounds, 'none')
+    // The answer in the report and steps.csv: the steps against messages a second, with their acks.
+    const html = buildCapacityReport(result)
+    assert.ok(html.includes(`${capacity} messages/s</div>`) && html.includes('<th>messages/s</th>') && html.includes('<th>ack p99</th>'), 'the report names the rate')
+    assert.match(html, /Delay and missing deliveries against messages a second/)
+    const [head, first] = capacityStepsCsv(result).split('\r\n').map((l) => l.split(','))
+    assert.equal(first[head.indexOf('emit_rate')], '30')
+    assert.ok(Number(first[head.indexOf('ack_p99_ms')]) > 0)
+    // --summary-json and --junit name the rate the SLO held at.
+    const [summary] = summaryJson([{ kind: 'capacity', result }], { command: 'capacity', exitCode: 0, version: '0' }).results
+    assert.equal('vary' in summary && summary.vary, 'emit-rate')
+    assert.equal(summary.verdicts.list[1].name, `ack.p50<400ms at ${capacity} messages/s`)
+  })
+
+  test('--vary clients against a chat app, no --token: each step judged on connected and missing over its windows', async (t) => {
+    const app = await startAppServer(t)
+    /** @type {string[]} */
+    const lines = []
+    const result = await runCapacity({
+      ...QUICK,
+      target: app.url,
+      emit: 'chat {"text":"hi from {{i}}"}',
+      emitRate: '2/s',
+      event: 'chat',
+      slo: ['connected>=99%', 'missing=0'],
+      start: 4,
+      max: 8,
+      growth: 2
+    }, { log: logTo(lines) })
+    const log = lines.join('\n')
+    assert.equal(result.outcome, 'max', log)
+    assert.equal(result.capacity, 8)
+    assert.deepEqual(result.steps.map((s) => [s.clients, s.connected, s.verdict]), [[4, 4, 'pass'], [8, 8, 'pass']], log)
+    for (const s of result.steps) {
+      assert.ok(s.messages > 0 && s.expected > 0 && s.missing === 0, `deliveries of the chat's own lines in the hold: ${log}`)
+      assert.equal(s.windowed?.emitRate, null)
+    }
+    assert.match(lines.find((l) => l.startsWith('step 2')) ?? '', /^step 2 \(grow\): 8 clients: connected 8 .*worst of \d windows: relative p50/, log)
+  })
+})
