@@ -157,10 +157,18 @@ export function formatEventLines (messages, rollups) {
   const of = (namespace, event) => {
     const key = `${namespace}\u0000${event}`
     let e = byEvent.get(key)
-    if (e === undefined) byEvent.set(key, (e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }))
+    if (e === undefined) {
+      e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }
+      byEvent.set(key, e)
+    }
     return e
   }
-  const add = (/** @type {ReturnType<typeof of>} */ e, /** @type {import('../lib/schema.js').MessageRollup | import('../lib/schema.js').MessageReport} */ m, /** @type {number} */ n) => {
+  /**
+   * @param {ReturnType<typeof of>} e
+   * @param {import('../lib/schema.js').MessageRollup | import('../lib/schema.js').MessageReport} m
+   * @param {number} n messages it stands for
+   */
+  const add = (e, m, n) => {
     e.messages += n
     e.received += m.received
     e.expected += m.expected

@@ -118,8 +118,9 @@ export function formatSimSummary (r) {
   }
   const kept = [...r.messages, ...(r.messageRollups ?? [])]
   if (kept.length > 0) {
-    lines.push(formatCopies({ misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0), duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0) }))
-    lines.push(...formatEcho(kept.reduce((sum, m) => sum + (m.echo ?? 0), 0)))
+    const total = (/** @type {(m: (typeof kept)[number]) => number} */ pick) => kept.reduce((sum, m) => sum + pick(m), 0)
+    lines.push(formatCopies({ misdelivered: total((m) => m.misdelivered ?? 0), duplicates: total((m) => m.duplicates) }))
+    lines.push(...formatEcho(total((m) => m.echo ?? 0)))
   }
   lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario), ...formatCustom(r.custom))
   if (r.recorder && r.recorder.lateReceipts > 0) {

@@ -111,7 +111,8 @@ export async function startSwarm (options, hooks = {}) {
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
-  const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
+  const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
+  const phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
     sizer.resize(clients, rampMs)
     // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
@@ -201,7 +202,9 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
   const replies = createReplies({ options: sized, emitting, listens, windows })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows }) : null
+  const hookRunner = scenarioHooks
+    ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows })
+    : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).
@@ -211,6 +214,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
     : [...options.events, behaviours.emitEvent]
+  // What a measured event goes to: the recorder, or first a scenario's onEvent.
+  const received = hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive
   const tracker = createClientTracker({
     transports,
     // --phases opens none at the start: the first step does (simulator/phases.js).
@@ -225,7 +230,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive)),
+    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, received)),
     storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones. The node's
@@ -238,8 +243,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   // A reconnect refused with 401/403 logs its client in again.
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
-  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null }),
-    options.urls, capacity, swarmEvents, sources)
+  const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
+  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
 }
 

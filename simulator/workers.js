@@ -95,7 +95,15 @@ export async function runWorkers (options, count, hooks = {}) {
         const own = merged.workers?.list.find((w) => w.id === c.id)
         return own
           ? { ...own, exitCode: o.exitCode }
-          : { id: c.id, pid: c.pid, clients: { target: 0, connected: 0, failed: 0 }, rssMaxBytes: 0, exitCode: o.exitCode, died: describeExit(o, c.stderr()), messagesBeforeDeath: c.messages.length }
+          : {
+              id: c.id,
+              pid: c.pid,
+              clients: { target: 0, connected: 0, failed: 0 },
+              rssMaxBytes: 0,
+              exitCode: o.exitCode,
+              died: describeExit(o, c.stderr()),
+              messagesBeforeDeath: c.messages.length
+            }
       })
     }
     return merged

@@ -49,7 +49,8 @@ export function sumPerSecond (d, read, keys) {
     last = Math.max(last, second)
   }
   const length = d.timeline.length ? last - first + 1 : 0
-  const totals = Array.from({ length }, (_, i) => /** @type {{ second: number } & Record<string, number>} */ ({ second: first + i, ...Object.fromEntries(keys.map((k) => [k, 0])) }))
+  const zeros = Object.fromEntries(keys.map((k) => [k, 0]))
+  const totals = Array.from({ length }, (_, i) => /** @type {{ second: number } & Record<string, number>} */ ({ second: first + i, ...zeros }))
   for (const seconds of bySimulator.values()) {
     /** @type {Readonly<Record<string, number>> | undefined} */
     let carried

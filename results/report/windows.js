@@ -78,7 +78,13 @@ export function windowCharts (d, prefix) {
   const shaded = bands.length ? { band: bandAxis() } : {}
   const relative = chartConfig('line', {
     labels,
-    datasets: [...stats.map((stat) => line(stat, windows.map((w) => (w.relative.count > 0 ? w.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: dots(windows) })), ...bands]
+    datasets: [
+      ...stats.map((stat) => {
+        const values = windows.map((w) => (w.relative.count > 0 ? w.relative[stat] : null))
+        return line(stat, values, STAT_COLORS[stat], { pointRadius: dots(windows) })
+      }),
+      ...bands
+    ]
   }, { x: X_WINDOWS, y: axis('delay after first receipt (ms)', { beginAtZero: true }), ...shaded })
   const acked = windows.some((w) => w.emits.ackTime.count > 0)
   const latency = chartConfig('line', {

@@ -26,7 +26,8 @@ export function checkStepLimits ({ options, clients, current, limits }) {
   const pollingShare = pollingShareOf(mix)
   // The simulators share this host's --source-address addresses (each a slice of the port range).
   const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
-  const load = { clients, processes: options.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }
+  const upgradeShare = upgradeShareOf(mix)
+  const load = { clients, processes: options.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare }
   // Memory is checked below, for the simulators and the server together.
   const sims = checkPreflight(load, { ...limits, freeBytes: Infinity })
   const added = Math.max(0, clients - current)

@@ -93,7 +93,10 @@ test('layouts of the same total are compared: they agree, or the busier one is n
   const run = fixture('run-small.json')
   const [a, b] = run.distributions
   assert.deepEqual(compareLayouts([a, b]), ['layouts of 1000 clients: 2x500 and 4x250 agree (median rel p50 5.30ms vs 5.90ms, missing 0 % vs 0 %; tolerance ±20 % or 5 ms)'])
-  const slow = { ...b, rounds: b.rounds.map((r) => ({ ...r, relative: { ...r.relative, p50: r.relative.p50 * 10 }, floor: { ...(r.floor ?? {}), busyMax: 0.97 } })) }
+  const slow = {
+    ...b,
+    rounds: b.rounds.map((r) => ({ ...r, relative: { ...r.relative, p50: r.relative.p50 * 10 }, floor: { ...(r.floor ?? {}), busyMax: 0.97 } }))
+  }
   const [line] = compareLayouts([a, /** @type {any} */ (slow)])
   assert.match(line, /^LAYOUTS DISAGREE, 1000 clients: 2x500 vs 4x250 \(median rel p50 5\.30ms vs 59\.0ms, .*\); 4x250's simulators were busier \(busiest 97 % vs \d+ %\)/)
   assert.deepEqual(compareLayouts([a]), [], 'nothing to compare')
@@ -149,7 +152,13 @@ test('a distribution with a scenario: copies, namespaces, joins, emits, hooks an
   assert.ok(at('deliveries by namespace') < at('health of 2 simulators'))
   assert.ok(lines.includes('copies: misdelivered 0, duplicated 0'), 'the second distribution: none went wrong')
   const older = fixture('run-small.json')
-  older.distributions = older.distributions.map((d) => ({ ...d, deliveries: undefined, scenario: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m), clients: { ...d.clients, namespaces: undefined } }))
+  older.distributions = older.distributions.map((d) => ({
+    ...d,
+    deliveries: undefined,
+    scenario: undefined,
+    messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m),
+    clients: { ...d.clients, namespaces: undefined }
+  }))
   assert.doesNotMatch(formatRunSummary(older), /copies:|namespace |joins |emits |deliveries by/, 'an older result prints as before')
 })
 
