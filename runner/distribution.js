@@ -31,6 +31,7 @@ import { broadcastOf, simulatorEnv } from './options.js'
  * @param {string} ctx.url the app server
  * @param {string} ctx.token
  * @param {number} ctx.rampMs
+ * @param {import('../simulator/inspect.js').ServerInfo} [ctx.server] the runner's one look (runner/look.js), handed to each simulator
  * @param {{ offsetMs: number, uncertaintyMs: number }} ctx.senderClock
  * @param {ReturnType<Awaited<ReturnType<typeof import('../results/index.js').loadMetrics>>['createLiveMetrics']> | null} [ctx.live] live metrics (--metrics-port)
  * @param {Distribution} distribution
@@ -164,7 +165,7 @@ async function holdWithoutRounds ({ options }, distribution, hooks) {
 function startSimulators (ctx, distribution) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
   const parts = partitionOf(ctx, distribution)
-  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options) }))
+  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options), server: ctx.server ?? null }))
 }
 
 /**

@@ -49,8 +49,10 @@ export function phaseBands (d, windows) {
  * @param {DistributionResult} d
  */
 export function phaseTimeBands (d) {
-  return (d.phases ?? []).map((s, n) => band(phaseName(s, n), [{ x: secondsSince(s.startMs, d.startedAt), y: 1 }, { x: secondsSince(s.endMs, d.startedAt), y: 1 }],
-    PHASE_TINTS[n % PHASE_TINTS.length]))
+  return (d.phases ?? []).map((s, n) => {
+    const span = [{ x: secondsSince(s.startMs, d.startedAt), y: 1 }, { x: secondsSince(s.endMs, d.startedAt), y: 1 }]
+    return band(phaseName(s, n), span, PHASE_TINTS[n % PHASE_TINTS.length])
+  })
 }
 
 /**

@@ -72,6 +72,9 @@ test('the connect-time chart says how fast the server accepted handshakes, when 
   const d = small().distributions[0]
   const [, , , before] = messageCharts(d, 'd1')
   assert.doesNotMatch(before.caption, /handshake accepted/, 'older results have no accept time')
+  assert.match(before.caption, /max 29\.0ms \(TLS p50 1\.90ms, p99 6\.40ms\)$/, 'the TLS handshake beside the connect time')
+  const [, , , plain] = messageCharts(small().distributions[1], 'd2')
+  assert.doesNotMatch(plain.caption, /TLS/, 'no TLS time without TLS (or in older results)')
   const [, , , after] = messageCharts({ ...d, acceptTime: { count: 500, mean: 30, min: 5, max: 90, p50: 25, p90: 60, p99: 80 } }, 'd1')
   assert.match(after.caption, /; handshake accepted \(Engine\.IO open\) p50 25(\.0)?ms, p99 80(\.0)?ms, max 90(\.0)?ms$/)
 })
