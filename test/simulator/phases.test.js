@@ -142,7 +142,7 @@ test('a step `at RATE` sets --emit\'s rate while it lasts; acks awaited when a r
   const windows = result.windows ?? []
   // (Those the run's end closes come after the last window is reported: in the totals only.)
   const inWindows = windows.reduce((n, w) => n + (w.emits.closed ?? 0), 0)
-  assert.ok(inWindows > 0 && inWindows < emits.closed, `${inWindows} of ${emits.closed}`)
+  assert.ok(inWindows > 0 && inWindows < Number(emits.closed), `${inWindows} of ${emits.closed}`)
   assert.ok(windows.some((w) => (w.emits.closed ?? 0) > 0 && w.startAt < ran[3].endMs), 'some closed by the ramp-down, before the last hold')
   for (const w of windows) {
     const middle = (w.startAt + w.endAt) / 2
