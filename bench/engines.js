@@ -45,6 +45,11 @@ import { findArtilleryBin, runArtilleryCase } from './artillery-case.js'
 const DRAIN_LIMIT_MS = 20000
 /** How long all clients may take to connect. */
 const CONNECT_LIMIT_MS = 120000
+// The socket.io server's listen backlog. Node's default (511) overflows when half of 5,000 TLS
+// clients open at once: the server accepts only as fast as it finishes handshakes, the kernel drops
+// the rest's ACKs (ListenOverflows), and some end in ECONNRESET or the connect limit. The kernel caps
+// it at net.core.somaxconn (4096 here). ioswarm's own --ramp spreads connects instead.
+const LISTEN_BACKLOG = 4096
 
 if (process.argv.includes('--child')) runChild()
 else await runParent()
@@ -81,7 +86,7 @@ async function runParent () {
       headers['set-cookie'] = [`ck=${value}; Path=/`]
     })
   }
-  httpServer.listen(0, '127.0.0.1')
+  httpServer.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG })
   await once(httpServer, 'listening')
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   const url = `${cert ? 'https' : 'http'}://127.0.0.1:${port}`
@@ -222,6 +227,7 @@ async function runCase ({ emit, url, engine, transport, clients, broadcasts, war
     transport,
     clients,
     connected: connected?.connected ?? 0,
+    failed: connected?.failed ?? 0,
     connectsPerSec: connected ? Math.round(connected.connected / (connected.connectMs / 1000)) : 0,
     rssPerClientBytes: connected ? Math.round((connected.rssAfterBytes - connected.rssBeforeBytes) / Math.max(1, connected.connected)) : null,
     // The second half only: without the one-off growth of V8's young generation and malloc arenas.
@@ -299,9 +305,11 @@ function runChild () {
 function start ({ url, engine, transport, clients, ca }, onBroadcast) {
   const half = Math.floor(clients / 2)
   const { open, close } = engine === 'sio'
-    ? sioSwarm(url, transport, onConnect, onBroadcast, ca)
-    : isPlain(engine) ? plainSwarm(url, engine, onConnect, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onBroadcast, ca)
+    ? sioSwarm(url, transport, onConnect, onFailed, onBroadcast, ca)
+    : isPlain(engine) ? plainSwarm(url, engine, onConnect, onFailed, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onFailed, onBroadcast, ca)
   let connected = 0
+  // Attempts that failed: a bench client never reconnects, so a phase ends when every client connected or failed.
+  let failed = 0
   let connectMs = 0
   let phaseStart = 0
   // CPU of the connect phases only (the GCs between them left out), as Artillery's connect CPU is read.
@@ -328,15 +336,22 @@ function start ({ url, engine, transport, clients, ca }, onBroadcast) {
     reported = true
     endPhase()
     const rssAfterBytes = settledRss()
-    process.send?.({ type: 'connected', connected, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes, heapBeforeBytes, heapAfterBytes: process.memoryUsage().heapUsed, half })
+    process.send?.({ type: 'connected', connected, failed, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes, heapBeforeBytes, heapAfterBytes: process.memoryUsage().heapUsed, half })
   }
   function onConnect () {
     connected++
-    if (connected === half) {
+    settled()
+  }
+  function onFailed () {
+    failed++
+    settled()
+  }
+  function settled () {
+    if (connected + failed === half) {
       endPhase()
       rssHalfBytes = settledRss()
       phase(half, clients)
-    } else if (connected === clients) {
+    } else if (connected + failed === clients) {
       report()
     }
   }
@@ -351,9 +366,10 @@ function start ({ url, engine, transport, clients, ca }, onBroadcast) {
  * @param {import('../simulator/engines/lean/config.js').LeanOptions} options
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
+ * @param {() => void} onFailed a client's one attempt failed (a bench client never reconnects)
  * @param {(id: number) => void} onBroadcast
  */
-function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
+function poolSwarm (engine, options, transport, onConnect, onFailed, onBroadcast) {
   const pool = engine.createPool(options, {
     attempt () {},
     unmeasured () {},
@@ -361,7 +377,7 @@ function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
     upgraded () {},
     message: (_i, _event, args) => onBroadcast(/** @type {{ id: number }} */ (args[0]).id),
     disconnected () {},
-    connectError () {},
+    connectError: onFailed,
     reconnected () {},
     // As a swarm: over TLS each handshake is timed (its cost is in the figures).
     secured () {}
@@ -378,10 +394,11 @@ function poolSwarm (engine, options, transport, onConnect, onBroadcast) {
  * @param {string} engine
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
+ * @param {() => void} onFailed
  * @param {(id: number) => void} onBroadcast
  * @param {string | null} ca --tls: the certificate to trust
  */
-const leanSwarm = (url, engine, transport, onConnect, onBroadcast, ca) => poolSwarm(leanEngine, {
+const leanSwarm = (url, engine, transport, onConnect, onFailed, onBroadcast, ca) => poolSwarm(leanEngine, {
   url,
   path: '/socket.io/',
   namespace: '/',
@@ -393,26 +410,28 @@ const leanSwarm = (url, engine, transport, onConnect, onBroadcast, ca) => poolSw
   // Half the clients open at once: on a busy machine their (TLS) handshakes queue for longer than
   // the default connect timeout, and a bench client never reconnects. Waiting measures the rate instead.
   connectTimeoutMs: CONNECT_LIMIT_MS
-}, transport, onConnect, onBroadcast)
+}, transport, onConnect, onFailed, onBroadcast)
 
 /**
  * Plain WebSocket clients (--protocol websocket), as the simulator runs them.
  * @param {string} url ws://…
  * @param {string} engine 'websocket' (the ws library, the default) or 'websocket-builtin'
  * @param {() => void} onConnect
+ * @param {() => void} onFailed
  * @param {(id: number) => void} onBroadcast
  */
-const plainSwarm = (url, engine, onConnect, onBroadcast) => poolSwarm(websocketEngine,
-  { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' }, 'websocket', onConnect, onBroadcast)
+const plainSwarm = (url, engine, onConnect, onFailed, onBroadcast) => poolSwarm(websocketEngine,
+  { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' }, 'websocket', onConnect, onFailed, onBroadcast)
 
 /**
  * @param {string} url
  * @param {'websocket' | 'polling'} transport
  * @param {() => void} onConnect
+ * @param {() => void} onFailed
  * @param {(id: number) => void} onBroadcast
  * @param {string | null} ca --tls: the certificate to trust
  */
-function sioSwarm (url, transport, onConnect, onBroadcast, ca) {
+function sioSwarm (url, transport, onConnect, onFailed, onBroadcast, ca) {
   const trust = ca ? { ca: readFileSync(ca, 'utf8') } : {}
   /** @type {import('socket.io-client').Socket[]} */
   const sockets = []
@@ -421,6 +440,7 @@ function sioSwarm (url, transport, onConnect, onBroadcast, ca) {
       for (let i = from; i < to; i++) {
         const socket = ioClient(url, { forceNew: true, transports: [transport], reconnection: false, ...trust })
         socket.on('connect', onConnect)
+        socket.on('connect_error', onFailed)
         socket.on('broadcast', (/** @type {{ id: number }} */ message) => onBroadcast(message.id))
         sockets.push(socket)
       }

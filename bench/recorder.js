@@ -47,7 +47,8 @@ const { createStormTracker } = await import(new URL('simulator/storms.js', root)
 const storms = values.storm ? createStormTracker(clients) : null
 const byTracker = storms !== null && values.wiring === 'tracker'
 const windows = values.windows ? (await import(new URL('simulator/windows.js', root).href)).createWindowBook({ windowMs: 10000 }) : null
-const recorder = createRecorder({ clients, messageTimeoutMs: 60000, ...(storms !== null && !byTracker ? { gap: storms } : {}), ...(windows ? { windows } : {}) })
+const gap = storms !== null && !byTracker ? { gap: storms } : {}
+const recorder = createRecorder({ clients, messageTimeoutMs: 60000, ...gap, ...(windows ? { windows } : {}) })
 for (let i = 0; i < clients; i++) recorder.setConnected(i, true)
 // A storm that stays open: every other client dropped and away, so every receipt is in its gap.
 const away = storms === null ? 0 : Math.floor(clients / 2)

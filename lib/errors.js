@@ -33,7 +33,9 @@ export const CODES = Object.freeze({
   /** Every client's --login failed: the swarm ends (runtime, exit 1) instead of waiting for clients that cannot come. */
   LOGIN: 'IOSWARM_ERR_LOGIN',
   /** An emit's ack did not come within --ack-timeout (a count in results, never thrown). */
-  ACK_TIMEOUT: 'IOSWARM_ERR_ACK_TIMEOUT'
+  ACK_TIMEOUT: 'IOSWARM_ERR_ACK_TIMEOUT',
+  /** An emit's ack was still awaited when the swarm closed its client on purpose (a ramp down, the run's end): a count, never thrown. */
+  ACK_CLOSED: 'IOSWARM_ERR_ACK_CLOSED'
 })
 
 /** @type {Record<string, number>} */
@@ -80,6 +82,22 @@ export function invalidOption (flag, message) {
  */
 export function ackTimeout () {
   return new IoswarmError(CODES.ACK_TIMEOUT, 'operation has timed out')
+}
+
+/**
+ * The error an ack callback hears instead of the engine's when the swarm itself closed the
+ * client (a ramp down, the run's end): counted as `closed`, apart from failures.
+ */
+export function ackClosed () {
+  return new IoswarmError(CODES.ACK_CLOSED, 'the client was closed on purpose before the ack came')
+}
+
+/**
+ * Whether an ack callback's error says the swarm closed the client on purpose first.
+ * @param {unknown} error
+ */
+export function isAckClosed (error) {
+  return error instanceof IoswarmError && error.code === CODES.ACK_CLOSED
 }
 
 /**

@@ -91,3 +91,15 @@ export function slicePhases (phases, count, k) {
 export function formatPhases (phases) {
   return phases.map((p) => `${p.kind} ${p.durationMs}ms${p.to === undefined ? '' : ` to ${p.to}`}`).join(', ')
 }
+
+/**
+ * A phased run's clients, said by its peak and profile: its target at the end is the last
+ * step's (0 after a ramp down to 0), which says nothing of the run.
+ * @param {import('./schema.js').PhaseStep[]} steps
+ * @param {{ connected: number, as: string, rampedDown?: number }} clients connected: the most that were (`as` says how it
+ *   was counted: 'ever connected', 'connected at peak'); rampedDown: closed by the ramp-downs
+ */
+export function formatPhasedClients (steps, { connected, as, rampedDown = 0 }) {
+  const peak = Math.max(0, ...steps.map((s) => Math.max(s.from, s.to)))
+  return `phases to ${peak} clients, ${connected}/${peak} ${as}, ${rampedDown} closed by the ramp-downs`
+}

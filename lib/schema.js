@@ -276,7 +276,7 @@ export const MERGE_RULES = {
  * @property {number} echo copies back to their sender (relayed lines)
  * @property {EncodedDelay} relative delay after the first receipt in the simulator process
  * @property {EncodedDelay} absolute sentAt → receipt, clock-corrected (count 0: no message carried sentAt)
- * @property {{ sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay }} emits lines emitted by the clients (--emit, a scenario's emits) and their acks
+ * @property {{ sent: number, acked: number, timedOut: number, failed: number, closed?: number, ackTime: EncodedDelay }} emits lines emitted by the clients (--emit, a scenario's emits) and their acks
  * @property {HealthSummary} health the simulator's worst second in it (merged: the worst simulator's)
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count) recorded in it
  * @property {{ sent: number, replied: number, timedOut: number, failed: number, time: EncodedDelay }} [replies] emits that waited for a reply
@@ -312,7 +312,7 @@ export const WINDOW_MERGE_RULES = {
   echo: 'sum',
   relative: 'delay',
   absolute: 'delay',
-  emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', ackTime: 'delay' },
+  emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', closed: 'sum', ackTime: 'delay' },
   health: MERGE_RULES.health,
   custom: 'custom',
   replies: { sent: 'sum', replied: 'sum', timedOut: 'sum', failed: 'sum', time: 'delay' }
@@ -414,9 +414,10 @@ export const WINDOW_MERGE_RULES = {
  * @typedef {object} ScenarioReport
  * @property {{ event: string, sent: number, acked: number, unacked: number, failed: number, reasons: Record<string, number>, time: EncodedDelay }} [joins]
  *   unacked: no ack within --ack-timeout (taken as joined: a server that does not ack); failed: an ack of {ok:false} or {error}, or the connection ended first
- * @property {{ event: string, emitters: number, sent: number, acked: number, timedOut: number, failed: number, reasons: Record<string, number>, ackTime: EncodedDelay | null }} [emits]
- *   ackTime: emit → ack (--emit-ack), else null; timedOut: no ack within --ack-timeout; failed: the connection ended first
- * @property {{ calls: Record<string, number>, errors: Record<string, number>, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: EncodedDelay } }} [hooks]
+ * @property {{ event: string, emitters: number, sent: number, acked: number, timedOut: number, failed: number, closed?: number, reasons: Record<string, number>, ackTime: EncodedDelay | null }} [emits]
+ *   ackTime: emit → ack (--emit-ack), else null; timedOut: no ack within --ack-timeout; failed: the connection ended first;
+ *   closed: the swarm closed the client on purpose first (a ramp down, the run's end): sent = acked + timedOut + failed + closed
+ * @property {{ calls: Record<string, number>, errors: Record<string, number>, emits: { sent: number, acked: number, timedOut: number, failed: number, closed?: number, ackTime: EncodedDelay } }} [hooks]
  *   --scenario: hook calls, errors thrown by hooks (by message), and the hooks' own emits (emitWithAck timed)
  * @property {{ events: string[], sent: number, replied: number, timedOut: number, failed: number, reasons: Record<string, number>, time: EncodedDelay }} [replies]
  *   emits whose answer is an event (--reply-event, a hook's emitAndWait): sent, replied (timed emit → reply), timed out (--ack-timeout),

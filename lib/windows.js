@@ -18,7 +18,7 @@ export function windowLabel ({ startAt, endAt }) {
  * connects and drops, and the simulators' worst health, with copies to the wrong clients or
  * twice when there were any.
  * @param {Pick<import('./schema.js').WindowResult, 'startAt' | 'endAt' | 'simulators' | 'clients' | 'messages' | 'received' | 'missing' | 'duplicates' | 'misdelivered' | 'health'>
- *   & { relative: import('./histogram.js').DelaySummary, absolute: import('./histogram.js').DelaySummary, emits: { sent: number, acked: number, timedOut: number, failed: number, ackTime: import('./histogram.js').DelaySummary },
+ *   & { relative: import('./histogram.js').DelaySummary, absolute: import('./histogram.js').DelaySummary, emits: { sent: number, acked: number, timedOut: number, failed: number, closed?: number, ackTime: import('./histogram.js').DelaySummary },
  *   custom?: { timings: Record<string, import('./histogram.js').DelaySummary>, counts: Record<string, number> },
  *   replies?: { sent: number, replied: number, timedOut: number, failed: number, time: import('./histogram.js').DelaySummary } }} w
  */
@@ -27,7 +27,8 @@ export function formatWindowLine (w) {
   const delays = w.received === 0 ? '' : `, relative p50 ${formatMs(w.relative.p50)} p99 ${formatMs(w.relative.p99)}${absolute}`
   const { emits } = w
   const acks = emits.ackTime.count > 0 ? `, ack p50 ${formatMs(emits.ackTime.p50)} p99 ${formatMs(emits.ackTime.p99)}` : ''
-  const unacked = (emits.timedOut ? `, ${emits.timedOut} timed out` : '') + (emits.failed ? `, ${emits.failed} failed` : '')
+  const unacked = (emits.timedOut ? `, ${emits.timedOut} timed out` : '') + (emits.failed ? `, ${emits.failed} failed` : '') +
+    (emits.closed ? `, ${emits.closed} closed before their ack` : '')
   return `${windowLabel(w)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? `, ${w.clients.closed} closed` : ''}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
     `${w.messages} messages, received ${w.received}, missing ${w.missing}${delays}` +
     (w.misdelivered ? `, MISDELIVERED ${w.misdelivered}` : '') + (w.duplicates ? `, DUPLICATED ${w.duplicates}` : '') +

@@ -6,6 +6,7 @@
  */
 import { access, constants, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import { stepLevel } from '../lib/capacity-schema.js'
 import { invalidOption } from '../lib/errors.js'
 import { missedDeliveries } from './deliveries.js'
 
@@ -42,11 +43,12 @@ export function escapeXml (value) {
  */
 export function capacityCases (result) {
   const found = result.outcome === 'found' || result.outcome === 'max'
-  const passing = result.steps.filter((s) => s.verdict === 'pass' && s.clients === result.capacity)
+  const passing = result.steps.filter((s) => s.verdict === 'pass' && stepLevel(s) === result.capacity)
   const step = found ? passing[passing.length - 1] : result.steps[0]
+  const at = step && (result.vary === 'emit-rate' ? `${stepLevel(step)} messages/s` : `${step.clients} clients`)
   return [
     { name: 'capacity', ok: found, actual: result.answer },
-    ...(step ? step.slo.map((v) => ({ name: `${v.expression} at ${step.clients} clients`, ok: v.ok, actual: v.actual })) : [])
+    ...(step ? step.slo.map((v) => ({ name: `${v.expression} at ${at}`, ok: v.ok, actual: v.actual })) : [])
   ]
 }
 
@@ -136,7 +138,7 @@ export function summaryJson (entries, { command, exitCode, version }) {
     const verdicts = { passed: cases.filter((c) => c.ok).length, failed: cases.filter((c) => !c.ok).length, list: cases }
     if (entry.kind === 'capacity') {
       const r = entry.result
-      return { ...head, outcome: r.outcome, capacity: r.capacity, answer: r.answer, steps: r.steps.length, slo: r.slo, verdicts }
+      return { ...head, outcome: r.outcome, vary: r.vary ?? 'clients', capacity: r.capacity, answer: r.answer, steps: r.steps.length, slo: r.slo, verdicts }
     }
     const r = entry.result
     const sum = (/** @type {(d: import('../lib/schema.js').DistributionResult) => number} */ pick) => r.distributions.reduce((s, d) => s + pick(d), 0)

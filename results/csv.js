@@ -151,7 +151,9 @@ function flatten (row, prefix = '') {
  * @returns {string}
  */
 export function windowsCsv (distributions) {
-  const rows = distributions.flatMap((d) => (d.windows ?? []).map((w) => ({ distribution: d.name, start_utc: new Date(w.startAt).toISOString(), cells: new Map(flatten(w)) })))
+  const rows = distributions.flatMap((d) => (d.windows ?? []).map((w) => ({
+    distribution: d.name, start_utc: new Date(w.startAt).toISOString(), cells: new Map(flatten(w))
+  })))
   /** @type {string[]} */
   const columns = []
   for (const row of rows) for (const key of row.cells.keys()) if (!columns.includes(key)) columns.push(key)

@@ -166,7 +166,10 @@ export function windowRow (report) {
   const { histogram: _r, ...relative } = report.relative
   const { histogram: _a, ...absolute } = report.absolute
   const { histogram: _t, ...ackTime } = report.emits.ackTime
-  const custom = report.custom && { ...report.custom, timings: Object.fromEntries(Object.entries(report.custom.timings).map(([name, { histogram, ...t }]) => [name, t])) }
+  // Timings without their histograms: the summaries are what a run keeps.
+  /** @param {Record<string, import('../lib/schema.js').EncodedDelay>} all */
+  const summaries = (all) => Object.fromEntries(Object.entries(all).map(([name, { histogram, ...t }]) => [name, t]))
+  const custom = report.custom && { ...report.custom, timings: summaries(report.custom.timings) }
   const replies = report.replies && { ...report.replies, time: (({ histogram, ...t }) => t)(report.replies.time) }
   return { ...report, relative, absolute, emits: { ...report.emits, ackTime }, ...(custom ? { custom } : {}), ...(replies ? { replies } : {}) }
 }

@@ -78,13 +78,13 @@ export function formatScenario (scenario) {
   if (emits) {
     const acks = emits.ackTime ? `ack time ${times(emits.ackTime)}` : 'acks not timed (--emit-ack)'
     lines.push(`emits (${plain(emits.event)}): ${emits.emitters} emitters, sent ${emits.sent}, acked ${emits.acked}, timed out ${emits.timedOut}, ` +
-      `failed ${emits.failed}${emits.failed ? ` (${reasons(emits.reasons)})` : ''}; ${acks}`)
+      `failed ${emits.failed}${emits.failed ? ` (${reasons(emits.reasons)})` : ''}${closedBeforeAck(emits.closed)}; ${acks}`)
   }
   if (hooks) {
     const calls = Object.entries(hooks.calls).filter(([, n]) => n > 0).map(([name, n]) => `${plain(name)} ×${n}`).join(', ') || 'none'
     const errors = total(hooks.errors)
     const e = hooks.emits
-    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}; ack time ${times(e.ackTime)}`)
+    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}${closedBeforeAck(e.closed)}; ack time ${times(e.ackTime)}`)
     lines.push(errors > 0 ? `HOOK ERRORS ${errors}: ${reasons(hooks.errors)}` : 'hook errors: none')
   }
   const r = scenario.replies
@@ -157,10 +157,18 @@ export function formatEventLines (messages, rollups) {
   const of = (namespace, event) => {
     const key = `${namespace}\u0000${event}`
     let e = byEvent.get(key)
-    if (e === undefined) byEvent.set(key, (e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }))
+    if (e === undefined) {
+      e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }
+      byEvent.set(key, e)
+    }
     return e
   }
-  const add = (/** @type {ReturnType<typeof of>} */ e, /** @type {import('../lib/schema.js').MessageRollup | import('../lib/schema.js').MessageReport} */ m, /** @type {number} */ n) => {
+  /**
+   * @param {ReturnType<typeof of>} e
+   * @param {import('../lib/schema.js').MessageRollup | import('../lib/schema.js').MessageReport} m
+   * @param {number} n messages it stands for
+   */
+  const add = (e, m, n) => {
     e.messages += n
     e.received += m.received
     e.expected += m.expected
@@ -181,4 +189,12 @@ export function formatEventLines (messages, rollups) {
     return `event ${plain(e.event)}${e.namespace === '/' ? '' : ` (${plain(e.namespace)})`}: ${e.messages} messages, received ${e.received}/${e.expected}, missing ${e.missing}` +
       `${faults.length ? `, ${faults.join(', ')}` : ''}; relative ${times(rel)}${abs.count > 0 ? `; absolute ${times(abs)}` : ''}`
   })
+}
+
+/**
+ * Emits whose client the swarm closed on purpose before their ack came (a ramp down, the run's end): no failure.
+ * @param {number | undefined} closed
+ */
+function closedBeforeAck (closed) {
+  return closed ? `, closed ${closed} (their client closed on purpose before the ack)` : ''
 }

@@ -79,6 +79,7 @@ export function mergeScenarioReports (reports) {
       acked: sum(emits, (e) => e.acked),
       timedOut: sum(emits, (e) => e.timedOut),
       failed: sum(emits, (e) => e.failed),
+      closed: sum(emits, (e) => e.closed),
       reasons: mergeReasonCounts(emits.map((e) => e.reasons)),
       ackTime: timed.length === 0 ? null : mergeEncodedDelays(timed)
     }
@@ -93,6 +94,7 @@ export function mergeScenarioReports (reports) {
         acked: sum(hookEmits, (e) => e?.acked),
         timedOut: sum(hookEmits, (e) => e?.timedOut),
         failed: sum(hookEmits, (e) => e?.failed),
+        closed: sum(hookEmits, (e) => e?.closed),
         ackTime: mergeEncodedDelays(hookEmits.map((e) => e?.ackTime))
       }
     }
@@ -125,7 +127,7 @@ export function ackTimeOf (scenario) {
 }
 
 /**
- * Emits sent, acked, timed out and failed: the --emit ones and the hooks' together.
+ * Emits sent, acked, timed out, failed and closed (sent = the other four): the --emit ones and the hooks' together.
  * @param {ScenarioReport | undefined} scenario
  */
 export function emitCounts (scenario) {
@@ -134,7 +136,8 @@ export function emitCounts (scenario) {
     sent: sum(parts, (e) => e?.sent),
     acked: sum(parts, (e) => e?.acked),
     timedOut: sum(parts, (e) => e?.timedOut),
-    failed: sum(parts, (e) => e?.failed)
+    failed: sum(parts, (e) => e?.failed),
+    closed: sum(parts, (e) => e?.closed)
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { formatBusy, formatMs, formatAvalanche, formatStorm, formatTlsBeside, plain, table } from '../lib/format.js'
 
+import { formatPhasedClients } from '../lib/phases.js'
 import { deliveryFaults } from './deliveries.js'
 import { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatNamespaces, formatScenario } from './scenario-format.js'
 import { formatNodes } from './nodes.js'
@@ -147,7 +148,11 @@ export function formatRunSummary (result) {
     const layout = simulators === d.simulators && simulators * d.clientsPerSimulator === c.target
       ? `${simulators} simulators x ${d.clientsPerSimulator} clients`
       : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
-    lines.push('', `distribution ${plain(d.name)}: ${layout}, connected ${c.connected}/${c.target}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}${formatTlsBeside(d.tlsTime)}`)
+    // --phases: the target at the end is the last step's (0 after a ramp down to 0); say the peak and the profile.
+    const clientsLine = d.phases
+      ? `${simulators} simulator${simulators === 1 ? '' : 's'}, ${formatPhasedClients(d.phases, { connected: peakConnected(d), as: 'connected at peak', rampedDown: d.rampedDown })}`
+      : `${layout}, connected ${c.connected}/${c.target}`
+    lines.push('', `distribution ${plain(d.name)}: ${clientsLine}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}${formatTlsBeside(d.tlsTime)}`)
     const avalanche = /** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0
     if (avalanche) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}, d.tlsTime))
     lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
@@ -347,4 +352,12 @@ function busiest (d) {
 /** @param {number} share */
 function formatShare (share) {
   return `${Math.round(share * 1000) / 10} %`
+}
+
+/**
+ * The most clients a phased distribution had connected at once: its fullest window's count (the windows merge every simulator's).
+ * @param {RunResult['distributions'][number]} d
+ */
+function peakConnected (d) {
+  return Math.max(d.clients.connected, ...(d.windows ?? []).map((w) => w.clients.connected))
 }

@@ -86,7 +86,7 @@ function measureTimeouts (result, unit) {
     sent += counts.sent
     timedOut += counts.timedOut
     // Emits wait for acks with --emit-ack, or when a scenario's emitWithAck got an answer or none.
-    acking ||= Boolean(d.scenario?.emits?.ackTime) || counts.acked + counts.timedOut + counts.failed > 0
+    acking ||= Boolean(d.scenario?.emits?.ackTime) || counts.acked + counts.timedOut + counts.failed + (counts.closed ?? 0) > 0
   }
   if (sent === 0 || !acking) return { value: null, actual: `ack.timeouts: no data (${sent === 0 ? 'no client emitted' : 'no emit waited for an ack: --emit-ack'})` }
   return shareOf(timedOut, sent, unit, `ack.timeouts ${timedOut} of ${sent} emits sent`)

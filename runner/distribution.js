@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
 import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, waitForRound } from '../results/index.js'
-import { forkSimulator, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
+import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
 
@@ -31,6 +31,7 @@ import { broadcastOf, simulatorEnv } from './options.js'
  * @param {string} ctx.url the app server
  * @param {string} ctx.token
  * @param {number} ctx.rampMs
+ * @param {import('../simulator/inspect.js').ServerInfo} [ctx.server] the runner's one look (runner/look.js), handed to each simulator
  * @param {{ offsetMs: number, uncertaintyMs: number }} ctx.senderClock
  * @param {ReturnType<Awaited<ReturnType<typeof import('../results/index.js').loadMetrics>>['createLiveMetrics']> | null} [ctx.live] live metrics (--metrics-port)
  * @param {Distribution} distribution
@@ -124,24 +125,6 @@ async function followProfile ({ options }, distribution, children, hooks) {
 const PHASES_MARGIN_MS = 10000
 
 /**
- * Each window's phase: the step its middle falls in (1-based `phase`, and its kind), so a
- * window row, windows.csv and the report's bands say which part of the profile it measured.
- * @template {{ startAt: number, endAt: number }} W
- * @param {W[] | undefined} windows
- * @param {import('../lib/schema.js').PhaseStep[] | undefined} steps
- * @returns {W[] | undefined}
- */
-export function labelPhases (windows, steps) {
-  if (!windows || !steps || steps.length === 0) return windows
-  return windows.map((w) => {
-    const middle = (w.startAt + w.endAt) / 2
-    const found = steps.findIndex((s) => middle < s.endMs)
-    const n = found === -1 ? steps.length - 1 : found
-    return { ...w, phase: { index: n + 1, kind: steps[n].kind } }
-  })
-}
-
-/**
  * Broadcasts the run's rounds, waiting after each for every simulator's reports of it.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
@@ -182,7 +165,7 @@ async function holdWithoutRounds ({ options }, distribution, hooks) {
 function startSimulators (ctx, distribution) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
   const parts = partitionOf(ctx, distribution)
-  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options) }))
+  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options), server: ctx.server ?? null }))
 }
 
 /**

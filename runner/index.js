@@ -69,7 +69,8 @@ export async function runTest (input, hooks = {}) {
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
     log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
-    const rampMs = await lookAtServer(options, url, log, hooks.signal)
+    const inspected = await lookAtServer(options, url, log, hooks.signal)
+    const rampMs = inspected.rampMs
     // sentAt is stamped by the server; a server we started shares this host's clock.
     const senderClock = collector.kind === 'redis' && server
       ? await estimateClockOffset(() => collector.time(), { reference: 'redis' })
@@ -78,7 +79,8 @@ export async function runTest (input, hooks = {}) {
     for (const distribution of options.distributions) {
       if (hooks.signal?.aborted) break
       const distRunId = options.distributions.length > 1 ? `${runId}-${distribution.name}` : runId
-      distributions.push(await runDistribution({ options, collector, runId: distRunId, url, token, rampMs, senderClock, live }, distribution, hooks))
+      const ctx = { options, collector, runId: distRunId, url, token, rampMs, server: inspected, senderClock, live }
+      distributions.push(await runDistribution(ctx, distribution, hooks))
     }
     /** @type {import('../lib/schema.js').RunResult} */
     const result = {

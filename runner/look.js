@@ -13,11 +13,13 @@ import { simulatorEnv } from './options.js'
  * @param {string} url
  * @param {(line: string) => void} log
  * @param {AbortSignal} [signal]
- * @returns {Promise<number>} the ramp: --ramp, else the server's pingInterval
+ * @returns {Promise<import('../simulator/inspect.js').ServerInfo>} the server as seen; its rampMs is the ramp
+ *   (--ramp, else the server's pingInterval). The runner hands it to every simulator it forks, which so
+ *   does not look again (the server sees one look per run, not one per simulator).
  */
 export async function lookAtServer (options, url, log, signal) {
   const sim = normalizeSimOptions({ ...options.simulatorInput, url, ramp: options.rampMs === null ? undefined : `${options.rampMs}ms` })
   const server = await inspectServer(sim, { env: simulatorEnv(options), signal })
   if (server.diagnosis) log(`warning: ${server.diagnosis}`)
-  return server.rampMs
+  return server
 }

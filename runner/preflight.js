@@ -20,21 +20,14 @@ export const SERVER_KIB_PER_CLIENT = 40
  * @throws {IoswarmError} LIMIT naming the limit a distribution exceeds and how to raise it
  */
 export function checkRunPreflight (options, limits) {
-  const mix = parseTransportMix(options.transport)
-  const pollingShare = pollingShareOf(mix)
-  const upgradeShare = upgradeShareOf(mix)
   const warnings = new Set()
-  // The local simulators share this host's source addresses (each a slice of the port range).
-  const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
   for (const d of options.distributions) {
     if (d.simulators === 0) continue
     const clients = d.simulators * d.clients
     const serverBytes = options.target ? 0 : clients * SERVER_KIB_PER_CLIENT * 1024
-    let sims
+    let sims, pollingShare
     try {
-      // Memory is checked below, for the simulators and the server together.
-      const load = { clients, processes: d.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare }
-      sims = checkPreflight(load, { ...limits, freeBytes: Infinity })
+      ({ sims, pollingShare } = checkSimulatorsPreflight(options, { clients, processes: d.simulators, limits }))
     } catch (error) {
       if (!(error instanceof IoswarmError)) throw error
       throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)
@@ -61,4 +54,22 @@ export function checkRunPreflight (options, limits) {
     for (const w of [...sims.warnings, ...judged.warnings]) warnings.add(`distribution ${d.name}: ${w}`)
   }
   return [...warnings]
+}
+
+/**
+ * The local simulators' own preflight (simulator/preflight.js) for `clients` over `processes` on
+ * this host, which they share with the runner: file descriptors and ephemeral ports, without
+ * memory (a run and a capacity step check memory themselves, with the reference server's).
+ * @param {{ transport: string, engine: string, simulatorInput?: Record<string, unknown> }} options run's or capacity's
+ * @param {{ clients: number, processes: number, limits: import('../lib/limits.js').Limits }} load
+ * @returns {{ sims: ReturnType<typeof checkPreflight>, pollingShare: number }} the check and the clients' polling share
+ * @throws {IoswarmError} LIMIT naming the limit exceeded
+ */
+export function checkSimulatorsPreflight (options, { clients, processes, limits }) {
+  const mix = parseTransportMix(options.transport)
+  const pollingShare = pollingShareOf(mix)
+  // The simulators share this host's --source-address addresses (each a slice of the port range).
+  const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
+  const load = { clients, processes, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }
+  return { sims: checkPreflight(load, { ...limits, freeBytes: Infinity }), pollingShare }
 }

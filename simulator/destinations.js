@@ -61,7 +61,9 @@ export function expandDestinations (input) {
  * @returns {import('./engines/types.js').EnginePool & { destinations(): DestinationCount[], sourcePorts(): import('./source-ports.js').SourcePorts[], sourceAddresses(): import('../lib/source-addresses.js').SourceAddressCount[] }}
  */
 export function createDestinationPool (engine, options, urls, clients, events, sources) {
-  const counts = urls.map((url, d) => ({ url, target: Math.floor(clients / urls.length) + (d < clients % urls.length ? 1 : 0), connected: 0, everConnected: 0 }))
+  // Clients spread evenly, the first ones one more when they do not divide.
+  const targetOf = (/** @type {number} */ d) => Math.floor(clients / urls.length) + (d < clients % urls.length ? 1 : 0)
+  const counts = urls.map((url, d) => ({ url, target: targetOf(d), connected: 0, everConnected: 0 }))
   const connected = new Uint8Array(clients)
   const ever = new Uint8Array(clients)
   /** @type {import('./engines/types.js').SwarmEvents} */

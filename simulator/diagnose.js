@@ -47,7 +47,8 @@ export async function diagnoseConnect (options) {
  * @param {string} parser
  * @returns {Promise<{ kind: 'connected' | 'refused' | 'closed' | 'unknown', message?: string }>}
  */
-async function tryConnect ({ url, path, query = {}, headers = {}, auth, namespace, eio, timeoutMs = 3000, http = inspectionSession({ url, path }, { headers }) }, parser) {
+async function tryConnect (options, parser) {
+  const { url, path, query = {}, headers = {}, auth, namespace, eio, timeoutMs = 3000, http = inspectionSession({ url, path }, { headers }) } = options
   const base = new URL(path, url)
   const params = { ...query, EIO: String(eio), transport: 'polling' }
   base.search = new URLSearchParams(params).toString()
@@ -108,7 +109,8 @@ function split (body, eio) {
  * @param {Record<string, unknown>} [auth]
  */
 function msgpackEncode (nsp, auth) {
-  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new (msgpack().Encoder)().encode({ type: 0, nsp, ...(auth === undefined ? {} : { data: auth }) })))
+  const packet = { type: 0, nsp, ...(auth === undefined ? {} : { data: auth }) }
+  const [bytes] = /** @type {Uint8Array[]} */ (/** @type {unknown} */ (new (msgpack().Encoder)().encode(packet)))
   return bytes
 }
 

@@ -5,14 +5,16 @@
  * - the namespace sessions of every client (bumped at each connect and drop), so a timer or an
  *   ack of a session that ended bows out;
  * - the acks still pending (the run's end waits for them, bounded) and the stop flag;
- * - the counts of each sender (sent, acked, timed out, failed by reason, emit → ack time),
- *   told apart by the ack error's code (lib/errors.js `isAckTimeout`), never by its text: when
- *   every ack has come or failed, sent = acked + timed out + failed;
+ * - the counts of each sender (sent, acked, timed out, failed by reason, closed, emit → ack time),
+ *   told apart by the ack error's code (lib/errors.js `isAckTimeout`, `isAckClosed`), never by
+ *   its text: when every ack has come or failed, sent = acked + timed out + failed + closed;
+ * - the clients the swarm closes on purpose (a ramp down, the run's end): an ack they still
+ *   awaited ends as `closed` (code ACK_CLOSED), not as a failure;
  * - the sender of each line: a line is never expected back at the client that emitted it,
  *   and a copy that comes back is an echo (the recorder's `ownLine`).
  */
 import { monotonicMs } from '../lib/clock.js'
-import { isAckTimeout } from '../lib/errors.js'
+import { ackClosed, isAckClosed, isAckTimeout } from '../lib/errors.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { createReasonCounter } from '../lib/reasons.js'
 
@@ -23,13 +25,14 @@ import { createReasonCounter } from '../lib/reasons.js'
  * @property {number} acked
  * @property {number} timedOut no ack within --ack-timeout
  * @property {number} failed the connection ended first, or the engine refused the ack
+ * @property {number} closed the swarm closed the client on purpose first (a ramp down, the run's end)
  * @property {ReturnType<typeof createReasonCounter>} reasons failures by reason
  * @property {import('../lib/histogram.js').Histogram} ackTime emit → ack
  */
 
 /** @returns {EmitCounts} */
 export function createEmitCounts () {
-  return { sent: 0, acked: 0, timedOut: 0, failed: 0, reasons: createReasonCounter(), ackTime: createHistogram() }
+  return { sent: 0, acked: 0, timedOut: 0, failed: 0, closed: 0, reasons: createReasonCounter(), ackTime: createHistogram() }
 }
 
 /**
@@ -42,6 +45,7 @@ export function recordEmitCounts (counts) {
     acked: counts.acked,
     timedOut: counts.timedOut,
     failed: counts.failed,
+    closed: counts.closed,
     reasons: counts.reasons.record(),
     ackTime: { ...summarize(counts.ackTime), histogram: encode(counts.ackTime) }
   }
@@ -58,6 +62,7 @@ export function countAck (counts, error, elapsedMs) {
     counts.acked++
     recordMs(counts.ackTime, elapsedMs)
   } else if (isAckTimeout(error)) counts.timedOut++
+  else if (isAckClosed(error)) counts.closed++
   else {
     counts.failed++
     counts.reasons.add(error.message)
@@ -87,6 +92,9 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
   /** Emits that wait for their ack and count in `pendingAcks` (the run's end waits for them). */
   let pendingAcks = 0
   let stopped = false
+  /** Clients closed on purpose (1), until reopened; `closingAll`: the run's end closes every one. */
+  const closing = new Uint8Array(options.clients)
+  let closingAll = false
 
   /**
    * Emits `event` with `args` on client i's namespace k; with `onAck`, asks for an ack and
@@ -113,14 +121,15 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
       return sent
     }
     const startMs = monotonicMs()
-    const sent = pool().emit(i, namespaces[k], event, args, (error, answer) => {
+    const sent = pool().emit(i, namespaces[k], event, args, (engineError, answer) => {
       if (pending) pendingAcks--
+      const error = engineError !== null && !isAckTimeout(engineError) && (closingAll || closing[i] === 1) ? ackClosed() : engineError
       const elapsedMs = monotonicMs() - startMs
       if (counts !== null) {
         countAck(counts, error, elapsedMs)
         windows?.ack(error, elapsedMs)
       }
-      onAck(error, answer, elapsedMs)
+      onAck(engineError, answer, elapsedMs)
     }, options.ackTimeoutMs)
     if (sent) {
       if (counts !== null) {
@@ -151,6 +160,17 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
 
     /** @param {number} i @param {number} k @param {number} session @returns {boolean} that session still lasts, and the swarm too */
     live: (i, k, session) => !stopped && sessions[k][i] === session,
+
+    /**
+     * The swarm closes client i on purpose (a ramp down; -1: the run's end closes them all), or
+     * opens it again (open): the acks it still awaits when it closes end as `closed`.
+     * @param {number} i
+     * @param {boolean} [open]
+     */
+    closeOnPurpose (i, open = false) {
+      if (i === -1) closingAll = true
+      else closing[i] = open ? 0 : 1
+    },
 
     /** @returns {number} emits still waiting for their ack */
     pendingAcks: () => pendingAcks,

@@ -6,6 +6,7 @@ import { formatBusy, formatBytes, formatCounts, formatMs, formatAvalanche, forma
 import { busyShare } from '../lib/process-sampler.js'
 import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
+import { formatPhasedClients } from '../lib/phases.js'
 import { certificateHint } from '../lib/tls.js'
 import { formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
 
@@ -52,12 +53,14 @@ export function formatSimSummary (r) {
   const lines = [
     opts.protocol === 'websocket'
       ? `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
-      : `ioswarm simulate ${r.id}: ${c.target} clients (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
+      : `ioswarm simulate ${r.id}: ${r.phases ? formatPhasedClients(r.phases, { connected: c.everConnected, as: 'ever connected', rampedDown: r.rampedDown }) : `${c.target} clients`} (${opts.transport}) → ${opts.url}, engine ${r.engine}${opts.wsClient ? ` (WebSocket client ${opts.wsClient})` : ''}, ` +
         `polling agent ${r.agent.keepAlive ? 'keep-alive' : 'new connection per request'}`,
     `${r.phases ? formatPhaseSteps(r.phases, r.rampedDown ?? 0) : `ramp ${formatMs(r.server.rampMs)} (${r.server.rampSource})`}${r.server.handshakeError ? `; handshake: ${r.server.handshakeError}` : ''}`,
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
     ...(opts.insecure ? [INSECURE_WARNING] : []),
-    `clients: connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}, never ${c.failed}; ` +
+    `clients: ${r.phases
+      ? `${formatPhasedClients(r.phases, { connected: c.everConnected, as: 'ever connected', rampedDown: r.rampedDown })}, connected ${c.connected} at the end`
+      : `connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}`}, never ${c.failed}; ` +
       `attempts ${c.attempts}, reconnects ${c.reconnects}`,
     `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
     r.server.rampMs === 0 && !r.phases
@@ -118,8 +121,9 @@ export function formatSimSummary (r) {
   }
   const kept = [...r.messages, ...(r.messageRollups ?? [])]
   if (kept.length > 0) {
-    lines.push(formatCopies({ misdelivered: kept.reduce((sum, m) => sum + (m.misdelivered ?? 0), 0), duplicates: kept.reduce((sum, m) => sum + m.duplicates, 0) }))
-    lines.push(...formatEcho(kept.reduce((sum, m) => sum + (m.echo ?? 0), 0)))
+    const total = (/** @type {(m: (typeof kept)[number]) => number} */ pick) => kept.reduce((sum, m) => sum + pick(m), 0)
+    lines.push(formatCopies({ misdelivered: total((m) => m.misdelivered ?? 0), duplicates: total((m) => m.duplicates) }))
+    lines.push(...formatEcho(total((m) => m.echo ?? 0)))
   }
   lines.push(...formatNamespaces(c.namespaces), ...formatScenario(r.scenario), ...formatCustom(r.custom))
   if (r.recorder && r.recorder.lateReceipts > 0) {

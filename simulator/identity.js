@@ -119,7 +119,8 @@ export function compileIdentities (options, { simId, env = process.env, login = 
     const row = feeder ? Object.fromEntries(feeder.fields.map((f) => [f, lookup(`row.${f}`)])) : null
     return { i: offset + i, local: i, sim: simId, room: roomOf(i), row, login: login(i) }
   }
-  const personal = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v), ...cookies.map(([, v]) => v)].some((t) => t !== null && t.placeholders.length > 0)
+  const templates = [auth, openMessage, ...query.map(([, v]) => v), ...headers.map(([, v]) => v), ...cookies.map(([, v]) => v)]
+  const personal = templates.some((t) => t !== null && t.placeholders.length > 0)
   const shared = personal ? null : render(0)
   return {
     of: shared ? () => shared : render,

@@ -12,4 +12,4 @@ export { ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES, DEFAULT_MAX_PAYLOAD_BYTES,
 export { checkPreflight, FD_MARGIN, KIB_PER_CLIENT, pollingShareOf, upgradeShareOf } from './preflight.js'
 export { partitionSwarm, partOfSwarm, pickEmitters, shareOf } from './partition.js'
 export { inspectServer, firstIdentity } from './inspect.js'
-export { mergePhases } from './phases.js'
+export { labelPhases, mergePhases } from './phases.js'

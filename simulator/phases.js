@@ -70,7 +70,8 @@ export function followPhases (phases, sizer, emits) {
     const phase = phases[n]
     const from = sizer.target()
     const to = phase.to ?? from
-    steps.push({ kind: phase.kind, startMs: nowMs, endMs: 0, from, to, closed: 0, ...(phase.emitIntervalMs === undefined ? {} : { emitIntervalMs: phase.emitIntervalMs }) })
+    const rate = phase.emitIntervalMs === undefined ? {} : { emitIntervalMs: phase.emitIntervalMs }
+    steps.push({ kind: phase.kind, startMs: nowMs, endMs: 0, from, to, closed: 0, ...rate })
     // A step without `at RATE` emits at --emit-rate.
     if (rated && emits) emits.setEmitInterval(phase.emitIntervalMs ?? emits.emitIntervalMs)
     if (to > from) sizer.resize(to, phase.durationMs)
@@ -154,9 +155,29 @@ export function mergePhases (results) {
   const phases = /** @type {PhaseStep[]} */ (phased[0].phases).map((s, n) => {
     const all = phased.map((r) => /** @type {PhaseStep[]} */ (r.phases)[n]).filter(Boolean)
     const sum = (/** @type {(s: PhaseStep) => number} */ pick) => all.reduce((total, x) => total + pick(x), 0)
-    return { ...s, startMs: Math.min(...all.map((x) => x.startMs)), endMs: Math.max(...all.map((x) => x.endMs)), from: sum((x) => x.from), to: sum((x) => x.to), closed: sum((x) => x.closed) }
+    const startMs = Math.min(...all.map((x) => x.startMs))
+    const endMs = Math.max(...all.map((x) => x.endMs))
+    return { ...s, startMs, endMs, from: sum((x) => x.from), to: sum((x) => x.to), closed: sum((x) => x.closed) }
   })
   return { phases, rampedDown: phased.reduce((total, r) => total + (r.rampedDown ?? 0), 0) }
+}
+
+/**
+ * Each window's phase: the step its middle falls in (1-based `phase`, and its kind), so a
+ * window row, windows.csv and the report's bands say which part of the profile it measured.
+ * @template {{ startAt: number, endAt: number }} W
+ * @param {W[] | undefined} windows
+ * @param {import('../lib/schema.js').PhaseStep[] | undefined} steps
+ * @returns {W[] | undefined}
+ */
+export function labelPhases (windows, steps) {
+  if (!windows || !steps || steps.length === 0) return windows
+  return windows.map((w) => {
+    const middle = (w.startAt + w.endAt) / 2
+    const found = steps.findIndex((s) => middle < s.endMs)
+    const n = found === -1 ? steps.length - 1 : found
+    return { ...w, phase: { index: n + 1, kind: steps[n].kind } }
+  })
 }
 
 /**

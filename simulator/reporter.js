@@ -32,7 +32,8 @@ const SPOOL_BATCH = 1000
  * @param {number} [options.maxQueuedBytes] their estimated size kept in memory before spooling
  * @param {string} [options.spoolDir] where the spool file goes (default: os.tmpdir())
  */
-export function createSimReporter ({ writer, runId, info, heartbeatMs = 1000, maxQueuedSamples = 3600, maxQueuedWrites = 10000, maxQueuedBytes = 50 * 1024 * 1024, spoolDir }) {
+export function createSimReporter (options) {
+  const { writer, runId, info, heartbeatMs = 1000, maxQueuedSamples = 3600, maxQueuedWrites = 10000, maxQueuedBytes = 50 * 1024 * 1024, spoolDir } = options
   /** @type {QueuedWrite[]} */
   const queue = []
   const spool = createSpool({ dir: spoolDir })

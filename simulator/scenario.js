@@ -214,7 +214,9 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
 
   return {
     /** @type {((i: number) => import('./identity.js').ClientIdentity) | null} */
-    identity: hooks.identity ? scenarioIdentity(identities, hooks.identity, { namespace: namespaces[0], onCall: () => { calls.identity++ }, onError: fail }) : null,
+    identity: hooks.identity
+      ? scenarioIdentity(identities, hooks.identity, { namespace: namespaces[0], onCall: () => { calls.identity++ }, onError: fail })
+      : null,
 
     /** Whether every arriving event goes to onEvent. */
     wantsEvents: hooks.onEvent !== undefined,

@@ -124,7 +124,22 @@ export function createStormTracker (clients) {
      */
     dropped (i, reason, connectedBefore) {
       if (open === null) {
-        open = { startMono: monotonicMs(), startedAt: wallMs(), dropped: 0, backAfterMs: [], attempts: 0, reasons: createReasonCounter(), errors: createReasonCounter(), connectedBefore, serial: ++serial, recovered: 0, owed: 0, replayed: 0, members: [], messages: new Map() }
+        open = {
+          startMono: monotonicMs(),
+          startedAt: wallMs(),
+          dropped: 0,
+          backAfterMs: [],
+          attempts: 0,
+          reasons: createReasonCounter(),
+          errors: createReasonCounter(),
+          connectedBefore,
+          serial: ++serial,
+          recovered: 0,
+          owed: 0,
+          replayed: 0,
+          members: [],
+          messages: new Map()
+        }
         // The storm before is final now: its gap is no longer followed.
         if (followed !== null) followed.messages = null
         followed = open

@@ -8,6 +8,7 @@ import { formatTransportMix } from '../lib/options.js'
 import { summarizeHealth } from '../lib/process-sampler.js'
 import { SCHEMA_VERSION } from '../lib/schema.js'
 import { VERSION } from '../lib/version.js'
+import { labelPhases } from './phases.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -69,7 +70,8 @@ export function swarmResult (ended) {
     ...(ended.custom ? { custom: ended.custom } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
     ...ended.phases,
-    ...(ended.windows ? { windows: ended.windows.reports() } : {})
+    // --phases: each window labelled with its step, as a run labels its merged windows.
+    ...(ended.windows ? { windows: labelPhases(ended.windows.reports(), ended.phases?.phases) } : {})
   }
 }
 

@@ -111,7 +111,8 @@ export async function startSwarm (options, hooks = {}) {
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
-  const phases = options.phases ? followPhases(options.phases, sizer, { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }) : null
+  const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
+  const phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
     sizer.resize(clients, rampMs)
     // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
@@ -125,6 +126,7 @@ export async function startSwarm (options, hooks = {}) {
   const destinations = swarm.pool.destinations()
   const sourceAddresses = swarm.pool.sourceAddresses()
   const agent = swarm.pool.agent()
+  swarm.emitting.closeOnPurpose(-1)
   await swarm.pool.close()
   // Every client's login failed: no result to wait for, the error says why (exit 1).
   const loginFailure = swarm.logins?.failure()
@@ -201,7 +203,9 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
   const replies = createReplies({ options: sized, emitting, listens, windows })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
-  const hookRunner = scenarioHooks ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows }) : null
+  const hookRunner = scenarioHooks
+    ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows })
+    : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
   // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).
@@ -211,6 +215,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
     ? options.events
     : [...options.events, behaviours.emitEvent]
+  // What a measured event goes to: the recorder, or first a scenario's onEvent.
+  const received = hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive
   const tracker = createClientTracker({
     transports,
     // --phases opens none at the start: the first step does (simulator/phases.js).
@@ -225,7 +231,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
       behaviours.onNamespace(i, k, isUp)
       hookRunner?.onNamespace(i, k, isUp, reason)
     },
-    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive)),
+    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, received)),
     storms
   })
   // onEvent sees every event; the recorder still measures only the measured ones. The node's
@@ -238,8 +244,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
   // A reconnect refused with 401/403 logs its client in again.
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
-  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null }),
-    options.urls, capacity, swarmEvents, sources)
+  const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
+  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
 }
 
@@ -249,7 +255,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins }, options) {
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
   const churn = options.sessionLifetime
     ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
     : null
@@ -258,6 +264,7 @@ function openClients ({ server, tracker, pool, transports, capacity, logins }, o
     capacity,
     rampMs: server.rampMs,
     start: (i) => {
+      emitting.closeOnPurpose(i, true)
       const connect = () => {
         pool.connect(i, transports[i])
         churn?.started(i)
@@ -269,6 +276,8 @@ function openClients ({ server, tracker, pool, transports, capacity, logins }, o
     stop: (i) => {
       logins?.cancel(i)
       churn?.ended(i)
+      // Before the close: the acks it still awaits end as `closed`, not failed.
+      emitting.closeOnPurpose(i)
       pool.disconnect(i)
     },
     onTarget: tracker.setTarget

@@ -7,7 +7,7 @@
  * live state is freed then, and only its encoded report is kept (the newest MAX_WINDOWS).
  */
 import { wallMs } from '../lib/clock.js'
-import { isAckTimeout } from '../lib/errors.js'
+import { isAckClosed, isAckTimeout } from '../lib/errors.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { isSaturated } from '../lib/process-sampler.js'
 import { HEALTH_SUMMARY_FROM } from '../lib/schema.js'
@@ -51,6 +51,8 @@ function openWindow (index, windowMs) {
     acked: 0,
     timedOut: 0,
     failed: 0,
+    /** emits whose client was closed on purpose before their ack */
+    ackClosed: 0,
     ackTime: createHistogram(),
     /** @type {import('../lib/process-sampler.js').ProcessSample[]} */
     samples: [],
@@ -90,7 +92,7 @@ function reportOf (w) {
     echo: w.echo,
     relative: encoded(w.relative),
     absolute: encoded(w.absolute),
-    emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, ackTime: encoded(w.ackTime) },
+    emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, closed: w.ackClosed, ackTime: encoded(w.ackTime) },
     health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health)),
     ...(w.custom ? { custom: /** @type {import('../lib/schema.js').CustomReport} */ (w.custom.record()) } : {}),
     ...(w.replies ? { replies: { ...w.replies, time: encoded(w.replies.time) } } : {})
@@ -201,7 +203,7 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     },
 
     /**
-     * An emit's ack ended: acked (timed), timed out or failed, in the window it ended in.
+     * An emit's ack ended: acked (timed), timed out, failed or closed (its client closed on purpose), in the window it ended in.
      * @param {Error | null} error
      * @param {number} elapsedMs
      */
@@ -211,6 +213,7 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
         w.acked++
         recordMs(w.ackTime, elapsedMs)
       } else if (isAckTimeout(error)) w.timedOut++
+      else if (isAckClosed(error)) w.ackClosed++
       else w.failed++
     },
 

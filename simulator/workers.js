@@ -12,7 +12,7 @@ import { partitionSwarm } from './partition.js'
 import { forkSimulator } from './spawn.js'
 import { inspectServer } from './inspect.js'
 import { followWorkers } from './metrics.js'
-import { mergePhases, rampCutWarning } from './phases.js'
+import { labelPhases, mergePhases, rampCutWarning } from './phases.js'
 
 export { MAX_WORKERS } from '../lib/cli-options/simulate.js'
 export { RELATIVE_NOTE } from '../results/index.js'
@@ -88,6 +88,8 @@ export async function runWorkers (options, count, hooks = {}) {
     const merged = mergeSimResults(living, options.id, lost)
     merged.preflight = preflight
     Object.assign(merged, mergePhases(living))
+    // The merged windows labelled with the merged steps (the merge keeps no label).
+    merged.windows = labelPhases(merged.windows, merged.phases)
     merged.options = { ...merged.options, workers: count }
     if (merged.workers) {
       merged.workers.list = children.map((c, k) => {
@@ -95,7 +97,15 @@ export async function runWorkers (options, count, hooks = {}) {
         const own = merged.workers?.list.find((w) => w.id === c.id)
         return own
           ? { ...own, exitCode: o.exitCode }
-          : { id: c.id, pid: c.pid, clients: { target: 0, connected: 0, failed: 0 }, rssMaxBytes: 0, exitCode: o.exitCode, died: describeExit(o, c.stderr()), messagesBeforeDeath: c.messages.length }
+          : {
+              id: c.id,
+              pid: c.pid,
+              clients: { target: 0, connected: 0, failed: 0 },
+              rssMaxBytes: 0,
+              exitCode: o.exitCode,
+              died: describeExit(o, c.stderr()),
+              messagesBeforeDeath: c.messages.length
+            }
       })
     }
     return merged

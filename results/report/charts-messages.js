@@ -4,7 +4,7 @@
  * its clock uncertainty, missing deliveries; and the connect-time distribution. Messages are
  * categories on x (their ids), shaded by round so round boundaries show.
  */
-import { formatMs } from '../../lib/format.js'
+import { formatMs, formatTlsBeside } from '../../lib/format.js'
 import { STAT_COLORS, axis, bandAxis, chartConfig, color, line, spec, tint } from './chart-config.js'
 import { windowCharts } from './windows.js'
 
@@ -169,6 +169,6 @@ function connectTimeChart (d, prefix) {
   // The server's part of it: attempt → Engine.IO open (the handshake accepted), when measured.
   const a = d.acceptTime
   const accepted = a?.count ? `; handshake accepted (Engine.IO open) p50 ${formatMs(a.p50)}, p99 ${formatMs(a.p99)}, max ${formatMs(a.max)}` : ''
-  return spec(`${prefix}-connect-time`, 'Connect time distribution', c.count ? `${c.count} connections: p50 ${formatMs(c.p50)}, p99 ${formatMs(c.p99)}, max ${formatMs(c.max)}${accepted}` : 'attempt → connected, per percentile of clients', config,
+  return spec(`${prefix}-connect-time`, 'Connect time distribution', c.count ? `${c.count} connections: p50 ${formatMs(c.p50)}, p99 ${formatMs(c.p99)}, max ${formatMs(c.max)}${formatTlsBeside(d.tlsTime)}${accepted}` : 'attempt → connected, per percentile of clients', config,
     c.count ? 'no data: the result has no connect-time curve' : 'no data: no client connected')
 }

@@ -5,6 +5,7 @@
  */
 import { WIRE_NAMES } from '../../lib/transports.js'
 import { axis, band, bandAxis, chartConfig, color, line, secondsAxis, secondsSince, spec, tint } from './chart-config.js'
+import { phaseTimeBands } from './windows.js'
 
 /**
  * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
@@ -48,7 +49,8 @@ export function sumPerSecond (d, read, keys) {
     last = Math.max(last, second)
   }
   const length = d.timeline.length ? last - first + 1 : 0
-  const totals = Array.from({ length }, (_, i) => /** @type {{ second: number } & Record<string, number>} */ ({ second: first + i, ...Object.fromEntries(keys.map((k) => [k, 0])) }))
+  const zeros = Object.fromEntries(keys.map((k) => [k, 0]))
+  const totals = Array.from({ length }, (_, i) => /** @type {{ second: number } & Record<string, number>} */ ({ second: first + i, ...zeros }))
   for (const seconds of bySimulator.values()) {
     /** @type {Readonly<Record<string, number>> | undefined} */
     let carried
@@ -76,16 +78,18 @@ export function connectionCharts (d, prefix) {
     ]
   }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }) })
   const simulators = [...new Set(d.timeline.map((p) => p.simulator))]
+  // --phases: the profile's steps shaded behind the lines.
+  const phases = phaseTimeBands(d)
   const perSimulator = chartConfig('line', {
-    datasets: simulators.map((id, i) => {
+    datasets: [...simulators.map((id, i) => {
       const points = d.timeline.filter((p) => p.simulator === id).map((p) => ({ x: secondsSince(p.t, d.startedAt), y: p.connected }))
       return line(id, points, color(i))
-    })
-  }, { x: secondsAxis(), y: axis('connected clients', { beginAtZero: true }) })
+    }), ...phases]
+  }, { x: secondsAxis(), y: axis('connected clients', { beginAtZero: true }), ...(phases.length ? { band: bandAxis() } : {}) })
   const noTimeline = 'no data: no simulator reported a timeline'
   return [
     spec(`${prefix}-connected-transport`, 'Connected clients by transport', `all ${d.simulators} simulators, stacked, by the transport in use; a simulator that stops reporting stops counting (${d.clients.connected} of ${d.clients.target} connected at the end)`, stacked, noTimeline),
-    spec(`${prefix}-connected-simulator`, 'Connected clients per simulator', 'one line per simulator: its ramp, bursts of disconnects, and where it stopped reporting', perSimulator, noTimeline)
+    spec(`${prefix}-connected-simulator`, 'Connected clients per simulator', `one line per simulator: its ramp, bursts of disconnects, and where it stopped reporting${phases.length ? '; shaded: the steps of --phases' : ''}`, perSimulator, noTimeline)
   ]
 }
 

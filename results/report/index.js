@@ -36,7 +36,10 @@ export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99', 'comp
  */
 export function distributionCharts (d, index) {
   const prefix = `d${index + 1}`
-  const charts = [...connectionCharts(d, prefix), nodeChart(d, prefix), stormChart(d, prefix), ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)]
+  const charts = [
+    ...connectionCharts(d, prefix), nodeChart(d, prefix), stormChart(d, prefix),
+    ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)
+  ]
   const byName = new Map(charts.map((c) => [c.name, c]))
   return CHART_KINDS.map((kind) => /** @type {ChartSpec} */ (byName.get(`${prefix}-${kind}`)))
 }

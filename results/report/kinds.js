@@ -101,6 +101,8 @@ export function simulatorAsRun (sim) {
     ...(c.acceptTime ? { acceptTime: withoutHistogram(c.acceptTime) } : {}),
     ...(c.tlsTime ? { tlsTime: withoutHistogram(c.tlsTime) } : {}),
     server: [],
+    // What a run's distribution carries as `measured` and the report reads there (the logins).
+    measured: { clients: c, health: sim.health.summary, ...(sim.logins ? { logins: sim.logins } : {}) },
     ...(scenario ? { scenario } : {}),
     ...(custom ? { custom } : {}),
     deliveries: countRolledUp(deliveryBreakdown(folded, clocks), sim.messageRollups ?? []),

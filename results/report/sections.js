@@ -8,7 +8,7 @@ import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
 import { windowsTable } from './windows.js'
-import { customTable, deliveriesTable, namespacesTable, scenarioTable } from './tables-scenario.js'
+import { customTable, deliveriesTable, loginsTable, namespacesTable, scenarioTable } from './tables-scenario.js'
 import { deliveryFaults, missedDeliveries } from '../deliveries.js'
 import { kindOf } from './compare.js'
 
@@ -129,6 +129,7 @@ export function distributionSection (d, index, charts) {
   const scenario = scenarioTable(d)
   const custom = customTable(d)
   const namespaces = namespacesTable(d)
+  const logins = loginsTable(d)
   return `<section id="dist-${index + 1}">
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
 <p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
@@ -139,6 +140,7 @@ ${custom ? `<h3>Custom figures</h3>${custom}` : ''}
 <div class="charts">${charts.map(chartCard).join('\n')}</div>
 <h3>Simulators</h3>
 ${simulatorsTable(d)}
+${logins ? `<h3>Logins</h3>${logins}` : ''}
 ${namespaces ? `<h3>Clients per namespace</h3>${namespaces}` : ''}
 ${reasons ? `<h3>Connect errors and disconnects</h3>${reasons}` : ''}
 ${d.windows ? '' : `<details><summary>Per-message numbers (${d.messages.length} messages)</summary>${messagesTable(d)}</details>`}

@@ -74,11 +74,11 @@ export function scenarioTable (d) {
   }
   if (s.emits) {
     const e = s.emits
-    add([`emits (--emit, ${e.emitters} emitters)`, e.event, e.sent, e.acked, `${e.timedOut} timed out`, e.failed, ...(e.ackTime ? times(e.ackTime) : ['not timed', '-', '-']), reasonsText(e.reasons)], e.timedOut + e.failed > 0)
+    add([`emits (--emit, ${e.emitters} emitters)`, e.event, e.sent, e.acked, `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`, e.failed, ...(e.ackTime ? times(e.ackTime) : ['not timed', '-', '-']), reasonsText(e.reasons)], e.timedOut + e.failed > 0)
   }
   if (s.hooks) {
     const e = s.hooks.emits
-    add(['scenario hooks\' emits', '-', e.sent, e.acked, `${e.timedOut} timed out`, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
+    add(['scenario hooks\' emits', '-', e.sent, e.acked, `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
   }
   if (s.replies) {
     const r = s.replies
@@ -130,4 +130,20 @@ export function customTable (d) {
     classes.push('warn')
   }
   return htmlTable(['name', 'kind', 'count', 'p50', 'p90', 'p99', 'max'], rows, { rowClasses: classes })
+}
+
+/**
+ * The clients' HTTP logins (--login, a scenario's login hook): attempts, successes, logins made
+ * again after a 401/403 refusal, login time and failures by reason. Null without logins (older results).
+ * @param {DistributionResult} d
+ * @returns {string | null}
+ */
+export function loginsTable (d) {
+  const l = d.measured?.logins
+  if (!l) return null
+  const failed = Object.values(l.failed).reduce((s, n) => s + n, 0)
+  const t = timed(l.time)
+  return htmlTable(['request', 'attempts', 'ok', 're-logins (after 401/403)', 'failed', 'p50', 'p99', 'max', 'failures by reason'],
+    [[l.request, l.attempts, l.ok, l.relogins, failed, formatMs(t?.p50), formatMs(t?.p99), formatMs(t?.max), reasonsText(l.failed)]],
+    { rowClasses: [failed > 0 ? 'warn' : undefined] })
 }

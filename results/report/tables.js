@@ -2,7 +2,7 @@
  * The report's tables: distributions at a glance, rounds, simulators, messages, thresholds,
  * and the run's options and host, so a report stands on its own.
  */
-import { formatBusy, formatBytes, formatMs } from '../../lib/format.js'
+import { formatBusy, formatBytes, formatMs, formatTlsBeside } from '../../lib/format.js'
 import { reasonRows } from '../../lib/reasons.js'
 import { formatDate, summarizeHealth } from '../summary.js'
 import { htmlTable } from './html.js'
@@ -67,7 +67,7 @@ export function distributionsTable (result) {
     const faults = deliveryFaults(d)
     return [d.name, `${d.simulators} × ${d.clientsPerSimulator}`, share(d.clients.connected, d.clients.target), d.clients.failed,
       d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-', formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
-      formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null), `${saturated} s`, health.stale.length]
+      formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null) + formatTlsBeside(d.tlsTime), `${saturated} s`, health.stale.length]
   })
   return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged); without rounds, over every message. ' +
     'Floor: the most CPU a simulator spent draining a message; busiest: the largest share of a drain\'s wall time a simulator spent on CPU.</p>' +

@@ -5,7 +5,7 @@
  * has thousands of lines: it is drawn and listed by window, never a row per line.
  */
 import { formatMs } from '../../lib/format.js'
-import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, line, spec, tint } from './chart-config.js'
+import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, line, secondsSince, spec, tint } from './chart-config.js'
 import { htmlTable } from './html.js'
 
 /**
@@ -39,9 +39,28 @@ const PHASE_TINTS = [tint('#9c755f', 0.14), tint('#76b7b2', 0.2)]
  * @param {WindowResult[]} windows
  */
 export function phaseBands (d, windows) {
-  return (d.phases ?? []).map((s, n) => band(`phase ${n + 1}: ${s.kind === 'hold' ? `hold ${s.to}` : `ramp ${s.from}→${s.to}`}`,
+  return (d.phases ?? []).map((s, n) => band(phaseName(s, n),
     windows.map((w) => (w.phase?.index === n + 1 ? 1 : 0)), PHASE_TINTS[n % PHASE_TINTS.length]))
 }
+
+/**
+ * --phases on a chart over seconds since the distribution started: each step shaded from its
+ * start to its end (as the simulators ran it), named in the legend.
+ * @param {DistributionResult} d
+ */
+export function phaseTimeBands (d) {
+  return (d.phases ?? []).map((s, n) => {
+    const span = [{ x: secondsSince(s.startMs, d.startedAt), y: 1 }, { x: secondsSince(s.endMs, d.startedAt), y: 1 }]
+    return band(phaseName(s, n), span, PHASE_TINTS[n % PHASE_TINTS.length])
+  })
+}
+
+/**
+ * `phase 2: hold 12`, `phase 3: ramp 12→0`.
+ * @param {import('../../lib/schema.js').PhaseStep} s
+ * @param {number} n 0-based
+ */
+const phaseName = (s, n) => `phase ${n + 1}: ${s.kind === 'hold' ? `hold ${s.to}` : `ramp ${s.from}→${s.to}`}`
 
 /** A caption's note of the phases, when there are any. */
 const phasesNote = (/** @type {DistributionResult} */ d) => (d.phases?.length ? `; shaded: the ${d.phases.length} steps of --phases` : '')
@@ -61,7 +80,13 @@ export function windowCharts (d, prefix) {
   const shaded = bands.length ? { band: bandAxis() } : {}
   const relative = chartConfig('line', {
     labels,
-    datasets: [...stats.map((stat) => line(stat, windows.map((w) => (w.relative.count > 0 ? w.relative[stat] : null)), STAT_COLORS[stat], { pointRadius: dots(windows) })), ...bands]
+    datasets: [
+      ...stats.map((stat) => {
+        const values = windows.map((w) => (w.relative.count > 0 ? w.relative[stat] : null))
+        return line(stat, values, STAT_COLORS[stat], { pointRadius: dots(windows) })
+      }),
+      ...bands
+    ]
   }, { x: X_WINDOWS, y: axis('delay after first receipt (ms)', { beginAtZero: true }), ...shaded })
   const acked = windows.some((w) => w.emits.ackTime.count > 0)
   const latency = chartConfig('line', {

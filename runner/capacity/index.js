@@ -67,9 +67,10 @@ export async function runCapacity (input, hooks = {}) {
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   try {
     // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
-    const rampMs = await lookAtServer(options, url, log, hooks.signal)
+    const inspected = await lookAtServer(options, url, log, hooks.signal)
+    const rampMs = inspected.rampMs
     await collector.registerRun(id, { name: options.name ?? id, startedAt, options: { url } })
-    children = startSimulators(options, { id, url, rampMs })
+    children = startSimulators(options, { id, url, server: inspected })
     readers = children.map((c) => attachIpcReader(c.process, reports.writer))
     sampling = sampleServer({ url, collector, runId: id })
     const range = options.vary === 'emit-rate'
@@ -135,14 +136,15 @@ function judgedOf (s) {
  * Forks the simulators, each with its share of --start and room for its share of --max;
  * client indices ({{i}}, feeder rows) are unique across them, as in a run.
  * @param {import('./options.js').CapacityOptions} options
- * @param {{ id: string, url: string, rampMs: number }} at
+ * @param {{ id: string, url: string, server: import('../../simulator/inspect.js').ServerInfo }} at server: the runner's one look,
+ *   handed to each simulator (it does not look again)
  */
-function startSimulators (options, { id, url, rampMs }) {
-  const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: options.startClients, ramp: `${rampMs}ms` })
+function startSimulators (options, { id, url, server }) {
+  const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: options.startClients, ramp: `${server.rampMs}ms` })
   // One swarm split as everywhere (simulator/partition.js): each simulator its share of --start
   // and room for its share of --max, with the whole's emitters and a slice of this host's source ports.
   return partitionSwarm({ ...sim, maxClients: options.maxClients }, options.simulators).map(({ index, rooms, ...own }) =>
-    forkSimulator({ ...sim, ...own, id: `${id}-sim${index + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options) }))
+    forkSimulator({ ...sim, ...own, id: `${id}-sim${index + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options), server }))
 }
 
 /**

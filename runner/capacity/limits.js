@@ -7,10 +7,8 @@
  */
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { formatMiB, judgeLimits } from '../../lib/limits.js'
-import { parseTransportMix } from '../../lib/options.js'
-import { checkPreflight, FD_MARGIN, KIB_PER_CLIENT, pollingShareOf, upgradeShareOf } from '../../simulator/index.js'
-import { SERVER_KIB_PER_CLIENT } from '../preflight.js'
-import { parseSourceAddresses } from '../../lib/source-addresses.js'
+import { FD_MARGIN, KIB_PER_CLIENT } from '../../simulator/index.js'
+import { checkSimulatorsPreflight, SERVER_KIB_PER_CLIENT } from '../preflight.js'
 
 /**
  * @param {object} spec
@@ -22,13 +20,8 @@ import { parseSourceAddresses } from '../../lib/source-addresses.js'
  * @throws {IoswarmError} LIMIT naming the limit the step exceeds and how to raise it
  */
 export function checkStepLimits ({ options, clients, current, limits }) {
-  const mix = parseTransportMix(options.transport)
-  const pollingShare = pollingShareOf(mix)
-  // The simulators share this host's --source-address addresses (each a slice of the port range).
-  const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
-  const load = { clients, processes: options.simulators, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }
-  // Memory is checked below, for the simulators and the server together.
-  const sims = checkPreflight(load, { ...limits, freeBytes: Infinity })
+  // Memory is checked below, for the clients the step adds and the server together.
+  const { sims, pollingShare } = checkSimulatorsPreflight(options, { clients, processes: options.simulators, limits })
   const added = Math.max(0, clients - current)
   const kib = KIB_PER_CLIENT[options.engine] ?? KIB_PER_CLIENT.sio
   const simBytes = added * 1024 * (kib.websocket * (1 - pollingShare) + kib.polling * pollingShare)

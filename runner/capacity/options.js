@@ -79,7 +79,8 @@ export function normalizeCapacityOptions (input) {
   // What capacity shares with run, checked by run's normaliser (its rounds are ours, formatted;
   // without rounds, a step's hold is the run's --duration, its windows --window).
   const noRounds = o.rounds.length === 0 || (own.rounds === undefined && own.target && !own.token)
-  const windowMs = noRounds ? /** @type {number | null} */ (o.windowMs ?? null) ?? Math.min(DEFAULT_STEP_WINDOW_MS, Math.floor(o.stepDurationMs / MIN_WINDOWS)) : null
+  const defaultWindowMs = Math.min(DEFAULT_STEP_WINDOW_MS, Math.floor(o.stepDurationMs / MIN_WINDOWS))
+  const windowMs = noRounds ? /** @type {number | null} */ (o.windowMs ?? null) ?? defaultWindowMs : null
   if (byRate && !noRounds) throw invalidOption('--vary', 'emit-rate is judged on windows of the app\'s own traffic: give --rounds none (or --target without --token)')
   if (windowMs !== null && o.stepDurationMs < MIN_WINDOWS * windowMs) {
     throw invalidOption('--step-duration', `${o.stepDurationMs / 1000}s is shorter than ${MIN_WINDOWS} windows of --window ${windowMs / 1000}s: a step is judged on the windows wholly inside its hold`)

@@ -151,5 +151,6 @@ export function healthOver (ctx, samples, fromMs, toMs, connectedBy, shares) {
  */
 function emptyRound (round) {
   const relative = { count: 0, min: 0, max: 0, mean: 0, p50: 0, p90: 0, p99: 0 }
-  return { round, count: 0, intervalMs: 0, messages: 0, received: 0, expected: 0, missing: 0, relative, absolute: null, avgOfAverages: { relativeMs: 0, absoluteMs: null }, floor: null }
+  const counts = { count: 0, intervalMs: 0, messages: 0, received: 0, expected: 0, missing: 0 }
+  return { round, ...counts, relative, absolute: null, avgOfAverages: { relativeMs: 0, absoluteMs: null }, floor: null }
 }

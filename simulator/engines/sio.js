@@ -195,7 +195,12 @@ export const sioEngine = {
         events.disconnected(i, isPayloadTooLarge(details) ? PAYLOAD_TOO_LARGE : reason, nsp)
         // socket.io-client stays away after a server disconnect; many apps call connect() again.
         if (reason === 'io server disconnect' && options.reconnectOnServerDisconnect && options.reconnect !== false) {
-          setTimeout(() => { if (clients[i]?.includes(socket)) { if (first) events.attempt(i); socket.connect() } }, backoffDelayMs(0, Math.random, options.backoff)).unref()
+          const again = () => {
+            if (!clients[i]?.includes(socket)) return
+            if (first) events.attempt(i)
+            socket.connect()
+          }
+          setTimeout(again, backoffDelayMs(0, Math.random, options.backoff)).unref()
         }
       })
       socket.on('connect_error', (/** @type {Error} */ error) => {
@@ -246,7 +251,9 @@ export const sioEngine = {
           ...(v2 ? v2Headers(identity, jar) : identity.headers ? { extraHeaders: identity.headers } : {}),
           agent: /** @type {any} */ (agents[ports ? ports.addressOf(i) : 0]),
           reconnection: options.reconnect,
-          ...(options.backoff ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter } : {}),
+          ...(options.backoff
+            ? { reconnectionDelay: options.backoff.minMs, reconnectionDelayMax: options.backoff.maxMs, randomizationFactor: options.backoff.jitter }
+            : {}),
           autoConnect: false,
           ...wsLimit,
           // xmlhttprequest-ssl and ws pass their own rejectUnauthorized over the agent's.
@@ -262,7 +269,10 @@ export const sioEngine = {
         // Socket.IO v2 has no CONNECT payload: no auth.
         // With logins, socket.io-client asks for the auth at each CONNECT: a new login's token reaches the reconnect.
         const auth = options.freshAuth && options.identity !== undefined
-          ? (/** @type {(data: object) => void} */ give) => give(/** @type {NonNullable<typeof options.identity>} */ (options.identity)(i).auth ?? options.auth ?? {})
+          ? (/** @type {(data: object) => void} */ give) => {
+              const identityOf = /** @type {NonNullable<typeof options.identity>} */ (options.identity)
+              give(identityOf(i).auth ?? options.auth ?? {})
+            }
           : identity.auth ?? options.auth ?? {}
         const sockets = namespaces.map((nsp) => /** @type {Socket} */ (v2 ? manager.socket(nsp) : manager.socket(nsp, { auth })))
         clients[i] = sockets
@@ -280,7 +290,11 @@ export const sioEngine = {
         if (!socket?.connected) return false
         if (callback === undefined) socket.emit(event, ...args)
         else if (v2) emitWithTimeout(socket, event, args, callback, timeoutMs)
-        else socket.timeout(timeoutMs).emit(event, ...args, (/** @type {Error | null} */ error, /** @type {unknown[]} */ ...answer) => callback(ackErrorOf(socket, error), answer))
+        else {
+          /** @param {Error | null} error @param {unknown[]} answer */
+          const acked = (error, ...answer) => callback(ackErrorOf(socket, error), answer)
+          socket.timeout(timeoutMs).emit(event, ...args, acked)
+        }
         return true
       },
 

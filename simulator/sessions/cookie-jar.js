@@ -233,7 +233,11 @@ export function cookieHeader (jar, path, nowMs = Date.now()) {
  */
 export function cookieValue (jar, name) {
   let value = null
-  for (const cookie of jar ?? []) if (cookie.nameLength === name.length && cookie.pair.startsWith(name) && cookie.pair.charCodeAt(name.length) === 61) value = cookie.pair.slice(name.length + 1)
+  for (const cookie of jar ?? []) {
+    // `name=`: 61 is '='.
+    const named = cookie.nameLength === name.length && cookie.pair.startsWith(name) && cookie.pair.charCodeAt(name.length) === 61
+    if (named) value = cookie.pair.slice(name.length + 1)
+  }
   return value
 }
 

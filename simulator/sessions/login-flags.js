@@ -40,7 +40,8 @@ export function compileLogin (options, identities) {
       const sent = {}
       if (contentType !== null && !typed) sent['content-type'] = contentType
       for (const [name, value] of headers) sent[name] = String(value.render(lookup))
-      const body = json ? JSON.stringify(json.render(lookup)) : form ? new URLSearchParams(form.map(([k, v]) => /** @type {[string, string]} */ ([k, String(v.render(lookup))]))).toString() : null
+      const formPairs = () => /** @type {[string, string][]} */ (form?.map(([k, v]) => [k, String(v.render(lookup))]))
+      const body = json ? JSON.stringify(json.render(lookup)) : form ? new URLSearchParams(formPairs()).toString() : null
       return { method: spec.method, url: String(target.render(lookup)), headers: sent, body }
     }
   }

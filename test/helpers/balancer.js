@@ -63,7 +63,14 @@ export async function startChatNodes (t, { kind, count, redisUrl, prefix = kind 
   const channel = `chat-${randomUUID().slice(0, 8)}`
   const names = Array.from({ length: count }, (_, k) => `${prefix}-${k + 1}`)
   return Promise.all(names.map(async (name) => {
-    const env = { NODE_NAME: name, REDIS_URL: redisUrl, CHANNEL: channel, PING_INTERVAL_MS: String(pingIntervalMs), PING_INTERVAL: String(pingIntervalMs / 1000), PING_TIMEOUT: String(Math.min(20, pingIntervalMs / 1000)) }
+    const env = {
+      NODE_NAME: name,
+      REDIS_URL: redisUrl,
+      CHANNEL: channel,
+      PING_INTERVAL_MS: String(pingIntervalMs),
+      PING_INTERVAL: String(pingIntervalMs / 1000),
+      PING_TIMEOUT: String(Math.min(20, pingIntervalMs / 1000))
+    }
     const peer = kind === 'node'
       ? await startPeer(t, process.execPath, [`${PEERS_DIR}node/chat-node.js`], env)
       : await startPeer(t, PYTHON, [`${PEERS_DIR}python/chat_node.py`], env)

@@ -131,7 +131,8 @@ export async function appCase (t, peer, send, { engine, transport, namespaces, r
   // Joins: one per namespace per accepted client, each acked and timed.
   const joins = result.scenario?.joins
   const joinCount = accepted.length * namespaces.length
-  assert.deepEqual([joins?.sent, joins?.acked, joins?.failed, joins?.unacked, joins?.time.count], [joinCount, joinCount, 0, 0, joinCount], JSON.stringify(joins))
+  const joined = [joins?.sent, joins?.acked, joins?.failed, joins?.unacked, joins?.time.count]
+  assert.deepEqual(joined, [joinCount, joinCount, 0, 0, joinCount], JSON.stringify(joins))
   // Room messages: exactly their room, on every namespace.
   for (const m of roomMessages) {
     const size = roomSize(/** @type {string} */ (m.room))

@@ -69,7 +69,8 @@ test('merging node reports: rows of one name summed, histograms merged, imbalanc
   assert.equal(decode(merged.nodes[1].relative.histogram).totalCount, 2)
   assert.equal(merged.nodes[1].absolute, undefined, 'rows of older results carry no absolute delays: none made up')
   // Absolute delays merge as relative ones do; a row without them (an older result) adds none.
-  const withAbsolute = (/** @type {import('../../lib/schema.js').NodeRow} */ r, /** @type {number[]} */ delaysMs) => ({ ...r, absolute: row(r.name, {}, delaysMs).relative })
+  /** @param {import('../../lib/schema.js').NodeRow} r @param {number[]} delaysMs */
+  const withAbsolute = (r, delaysMs) => ({ ...r, absolute: row(r.name, {}, delaysMs).relative })
   const both = mergeNodeReports([{ ...a, nodes: [withAbsolute(a.nodes[1], [100, 300])] }, { ...b, nodes: [withAbsolute(b.nodes[0], [200])] }, { ...b, nodes: [row('n2', { connected: 1 })] }])
   assert.equal(both?.nodes[0].absolute?.count, 3)
   assert.equal(Math.round(Number(both?.nodes[0].absolute?.max)), 300)

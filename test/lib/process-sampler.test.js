@@ -31,7 +31,8 @@ test('a process with every file descriptor taken still samples itself (the last 
 })
 
 test('a health summary: each field the largest of its sample field, saturatedSeconds the saturated samples (the fields listed once)', () => {
-  const sample = (/** @type {Partial<import('../../lib/process-sampler.js').ProcessSample>} */ over) => ({ t: 0, loopDelayP50Ms: 0, loopDelayP99Ms: 1, loopDelayMaxMs: 0, elu: 0.1, cpuPct: 5, rssBytes: 100, heapUsedBytes: 0, ...over })
+  /** @param {Partial<import('../../lib/process-sampler.js').ProcessSample>} over */
+  const sample = (over) => ({ t: 0, loopDelayP50Ms: 0, loopDelayP99Ms: 1, loopDelayMaxMs: 0, elu: 0.1, cpuPct: 5, rssBytes: 100, heapUsedBytes: 0, ...over })
   const summary = summarizeHealth([sample({ cpuPct: 70, rssBytes: 300 }), sample({ elu: 0.95, loopDelayP99Ms: 12 }), sample({ loopDelayP99Ms: 60 })])
   assert.deepEqual(summary, { loopDelayP99MaxMs: 60, cpuPctMax: 70, eluMax: 0.95, rssMaxBytes: 300, saturatedSeconds: 2 })
   assert.deepEqual(Object.keys(summary), Object.keys(HEALTH_SUMMARY_FROM))

@@ -86,7 +86,10 @@ test('a message\'s floor: the simulator with the largest CPU, with its spread, a
 
 test('a round\'s floor: median and largest of its messages\' floors; null when no simulator reported one', () => {
   const entries = [[1, 'a', 4, 40], [1, 'b', 9, 12], [2, 'a', 2, 20], [3, 'a', 6, 30], [3, 'b', 1, 2]].map(([seq, simulator, cpuMs, spreadMs]) =>
-    ({ simulator: String(simulator), report: messageReport({ round: 1, seq: Number(seq), relativeMs: [1], floor: { cpuMs: Number(cpuMs), spreadMs: Number(spreadMs) } }) }))
+    ({
+      simulator: String(simulator),
+      report: messageReport({ round: 1, seq: Number(seq), relativeMs: [1], floor: { cpuMs: Number(cpuMs), spreadMs: Number(spreadMs) } })
+    }))
   entries.push({ simulator: 'a', report: messageReport({ round: 2, seq: 1, relativeMs: [1] }) })
   const [one, two] = groupRounds(entries, {})
   // message floors: 1.1 → 9 (b, 12 ms), 1.2 → 2, 1.3 → 6; shares up to 9/12 = 0.75

@@ -156,7 +156,11 @@ export async function runCollectorContract (t, create, hooks = {}) {
   await t.test('messages, rounds and deliveries from one read of the reports are what the three reads give', async () => {
     const planned = [{ count: 3, intervalMs: 1000 }, { count: 2, intervalMs: 500 }, { count: 4, intervalMs: 250 }]
     const one = await collector.getMessageResults(runId, { planned, topRooms: 1 })
-    assert.deepEqual(one, { messages: await collector.getMessages(runId), rounds: await collector.getRounds(runId, planned), deliveries: await collector.getDeliveries(runId, { topRooms: 1 }) })
+    assert.deepEqual(one, {
+      messages: await collector.getMessages(runId),
+      rounds: await collector.getRounds(runId, planned),
+      deliveries: await collector.getDeliveries(runId, { topRooms: 1 })
+    })
     assert.deepEqual([one.messages.length > 0, one.rounds.length, one.deliveries.topRooms], [true, 3, 1])
     assert.deepEqual((await collector.getMessageResults(runId)).rounds.map((r) => r.round), [1, 2], 'no plan: the rounds seen')
   })

@@ -33,12 +33,15 @@ function parseCsv (text) {
 
 /** @param {string} name @param {string} event */
 function distribution (name, event) {
-  const report = messageReport({ round: 1, seq: 2, relativeMs: [1, 2, 3], absoluteMs: [5, 6], missing: 1, sentAt: 99, event, floor: { cpuMs: 1.5, spreadMs: 3 } })
+  const floor = { cpuMs: 1.5, spreadMs: 3 }
+  const report = messageReport({ round: 1, seq: 2, relativeMs: [1, 2, 3], absoluteMs: [5, 6], missing: 1, sentAt: 99, event, floor })
   const older = messageReport({ round: 1, seq: 3, relativeMs: [1], sentAt: 99, event }) // from a simulator without floors
   const messages = mergeMessageReports([{ simulator: '=a', report }, { simulator: 'b', report: older }], { '=a': { offsetMs: 0, uncertaintyMs: 0.25, reference: 'redis' } })
   const s = sample(1_700_000_001_000, { elu: 0.95 })
   const samples = assembleSamples([{ simulator: 'sim,"1"', ...s }], [{ ...s.health, connected: 3, byTransport: { websocket: 2, polling: 1 }, server: 'w-1' }])
-  return buildDistribution({ name, simulators: 1, clientsPerSimulator: 3, startedAt: 0, endedAt: 1, messages, rounds: [], samples, finals: [], simulatorList: [] })
+  return buildDistribution({
+    name, simulators: 1, clientsPerSimulator: 3, startedAt: 0, endedAt: 1, messages, rounds: [], samples, finals: [], simulatorList: []
+  })
 }
 
 test('fields are quoted per RFC 4180 and formulas are neutralised', () => {

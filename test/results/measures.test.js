@@ -91,6 +91,8 @@ test('every field a real simulator measured reaches both merges: simulate --work
   assert.deepEqual(run.measured?.health, workers.health.summary)
   assert.deepEqual([run.measured?.churn, run.measured?.recorder, run.measured?.destinations], [workers.churn, workers.recorder, workers.destinations])
   assert.deepEqual(run.scenario, workers.scenario)
-  assert.deepEqual([workers.clients.attempts, workers.clients.reconnects, workers.churn?.sessionsClosed], [2 * result.clients.attempts, 2 * result.clients.reconnects, 2 * (result.churn?.sessionsClosed ?? NaN)])
+  assert.deepEqual(
+    [workers.clients.attempts, workers.clients.reconnects, workers.churn?.sessionsClosed],
+    [2 * result.clients.attempts, 2 * result.clients.reconnects, 2 * (result.churn?.sessionsClosed ?? NaN)])
   assert.equal(run.clients.target, 8)
 })

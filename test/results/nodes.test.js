@@ -17,7 +17,10 @@ import { finalReport, simResult } from './make-reports.js'
 function nodeReport (rows) {
   const h = createHistogram()
   recordMs(h, 3)
-  const nodes = rows.map(([name, connected, moved]) => ({ name, connected, connects: connected + moved, drops: moved, moved, received: connected * 2, missing: 0, relative: { ...summarize(h), histogram: encode(h) } }))
+  const relative = { ...summarize(h), histogram: encode(h) }
+  const nodes = rows.map(([name, connected, moved]) => ({
+    name, connected, connects: connected + moved, drops: moved, moved, received: connected * 2, missing: 0, relative
+  }))
   return { from: 'event:node', nodes, unknown: 0, moved: rows.reduce((n, r) => n + r[2], 0), imbalance: null }
 }
 
@@ -27,7 +30,8 @@ function nodeReport (rows) {
  * @returns {import('../../lib/schema.js').SimResult}
  */
 function withNodes (id, nodes) {
-  const timeline = [{ t: 1000, connected: 6, byTransport: { websocket: 6, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: 0, ...(nodes ? { byNode: Object.fromEntries(nodes.nodes.map((n) => [n.name, n.connected])) } : {}) }]
+  const byNode = nodes ? { byNode: Object.fromEntries(nodes.nodes.map((n) => [n.name, n.connected])) } : {}
+  const timeline = [{ t: 1000, connected: 6, byTransport: { websocket: 6, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: 0, ...byNode }]
   return simResult(id, { timeline, ...(nodes ? { nodes } : {}) })
 }
 

@@ -10,7 +10,8 @@ test('formatRunSummary prints an aligned round table per distribution, health an
   const text = formatRunSummary(fixture('run-small.json'))
   const lines = text.split('\n')
   assert.equal(lines[0], 'run fixture small (run-fixture-small), 2024-06-01 10:00:00 UTC, 53s, target http://127.0.0.1:3000 (reference server)')
-  assert.ok(lines.includes('distribution 2x500: 2 simulators x 500 clients, connected 1000/1000, failed 0, connect p99 28.5ms'))
+  assert.ok(lines.includes('distribution 2x500: 2 simulators x 500 clients, connected 1000/1000, failed 0, connect p99 28.5ms (TLS p50 1.90ms, p99 6.40ms)'))
+  assert.ok(lines.includes('logins (POST /login): 1002/1006 ok, time p50 10.5ms, p99 15.5ms, max 15.5ms; failed HTTP 503: 4; again after a 401/403 refusal 2'))
   const header = lines.findIndex((l) => l.startsWith('round  plan'))
   assert.match(lines[header + 2], /^ {4}1 {2}5x1000ms +5 {2}5000\/5000 +0 +5\.30ms +18\.3ms +31\.4ms +8\.30ms +21\.3ms +5\.71ms +24\.1ms +26\.8ms +95%$/)
   assert.match(lines[header + 3], /^ {4}2 {2}5x500ms +5 {2}4999\/5000 +1 +6\.80ms +22\.8ms/)
@@ -93,7 +94,10 @@ test('layouts of the same total are compared: they agree, or the busier one is n
   const run = fixture('run-small.json')
   const [a, b] = run.distributions
   assert.deepEqual(compareLayouts([a, b]), ['layouts of 1000 clients: 2x500 and 4x250 agree (median rel p50 5.30ms vs 5.90ms, missing 0 % vs 0 %; tolerance ±20 % or 5 ms)'])
-  const slow = { ...b, rounds: b.rounds.map((r) => ({ ...r, relative: { ...r.relative, p50: r.relative.p50 * 10 }, floor: { ...(r.floor ?? {}), busyMax: 0.97 } })) }
+  const slow = {
+    ...b,
+    rounds: b.rounds.map((r) => ({ ...r, relative: { ...r.relative, p50: r.relative.p50 * 10 }, floor: { ...(r.floor ?? {}), busyMax: 0.97 } }))
+  }
   const [line] = compareLayouts([a, /** @type {any} */ (slow)])
   assert.match(line, /^LAYOUTS DISAGREE, 1000 clients: 2x500 vs 4x250 \(median rel p50 5\.30ms vs 59\.0ms, .*\); 4x250's simulators were busier \(busiest 97 % vs \d+ %\)/)
   assert.deepEqual(compareLayouts([a]), [], 'nothing to compare')
@@ -149,7 +153,13 @@ test('a distribution with a scenario: copies, namespaces, joins, emits, hooks an
   assert.ok(at('deliveries by namespace') < at('health of 2 simulators'))
   assert.ok(lines.includes('copies: misdelivered 0, duplicated 0'), 'the second distribution: none went wrong')
   const older = fixture('run-small.json')
-  older.distributions = older.distributions.map((d) => ({ ...d, deliveries: undefined, scenario: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m), clients: { ...d.clients, namespaces: undefined } }))
+  older.distributions = older.distributions.map((d) => ({
+    ...d,
+    deliveries: undefined,
+    scenario: undefined,
+    messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m),
+    clients: { ...d.clients, namespaces: undefined }
+  }))
   assert.doesNotMatch(formatRunSummary(older), /copies:|namespace |joins |emits |deliveries by/, 'an older result prints as before')
 })
 

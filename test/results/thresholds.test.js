@@ -84,7 +84,13 @@ test('a metric without data fails and says so', () => {
 test('storm thresholds: recover.* is the worst storm\'s time (never, if clients stayed away), lost the gap deliveries never received, unreturned the clients that never came back', () => {
   const run = JSON.parse(readFileSync(new URL('../fixtures/run-small.json', import.meta.url), 'utf8'))
   const storm = (/** @type {number | null} */ p100, dropped = 10, back = 10, lost = 0) => ({ startedAt: 1, dropped, back, reasons: {}, errors: {}, attempts: dropped, backMs: { p50: 500, p90: 900, p99: 1000, p100 }, endedMs: p100, recovered: 0, replayed: 4, lost, simulator: 's1' })
-  const withStorms = (/** @type {any[]} */ storms) => ({ ...run, distributions: run.distributions.map((/** @type {any} */ d, /** @type {number} */ k) => ({ ...d, clients: { ...d.clients, storms: k === 0 ? storms : [] } })) })
+  /** @param {any[]} storms the first distribution's */
+  const withStorms = (storms) => ({
+    ...run,
+    distributions: run.distributions.map((/** @type {any} */ d, /** @type {number} */ k) => ({
+      ...d, clients: { ...d.clients, storms: k === 0 ? storms : [] }
+    }))
+  })
   const check = (/** @type {any} */ result, /** @type {string} */ expr) => evaluateThresholds(result, [parseThreshold(expr)])[0]
   assert.equal(check(withStorms([storm(1200), storm(3000)]), 'recover.max<2s').ok, false)
   assert.match(check(withStorms([storm(1200), storm(3000)]), 'recover.max<2s').actual, /recover\.max 3000ms \(s1, /)
@@ -107,9 +113,15 @@ test('misdelivered and duplicated: totals of the delivery breakdowns, as counts 
   assert.equal(misPct.ok, true)
   assert.deepEqual([dup.ok, dupZero.ok], [true, false])
   // A result without breakdowns (older than it) reads the messages' counts, when they have them.
-  const older = { ...run, distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map((m) => ({ ...m, misdelivered: 1 })) })) }
+  const older = {
+    ...run,
+    distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map((m) => ({ ...m, misdelivered: 1 })) }))
+  }
   assert.equal(evaluateThresholds(older, [parseThreshold('misdelivered=20')])[0].ok, true)
-  const oldest = { ...run, distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m) })) }
+  const oldest = {
+    ...run,
+    distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m) }))
+  }
   assert.deepEqual(evaluateThresholds(oldest, [parseThreshold('misdelivered=0')])[0], { expression: 'misdelivered=0', ok: false, actual: 'misdelivered: no data (the result predates delivery checks)' })
   const sparse = fixture('run-sparse.json')
   assert.match(evaluateThresholds({ ...sparse, distributions: sparse.distributions.slice(1) }, [parseThreshold('duplicated=0')])[0].actual, /no data \(no message arrived\)/)

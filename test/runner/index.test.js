@@ -1,6 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import { Server } from 'socket.io'
 import { runTest } from '../../runner/index.js'
+import { lookAtServer } from '../../runner/look.js'
 import { appTargets, normalizeRunOptions } from '../../runner/options.js'
 
 const SECRET = 'run-auth-s3cret'
@@ -77,4 +81,24 @@ test('--auth-token: kept for the server, refused with --target', () => {
   assert.equal(normalizeRunOptions({ authToken: SECRET }).authToken, SECRET)
   assert.equal(normalizeRunOptions({}).authToken, null)
   assert.throws(() => normalizeRunOptions({ authToken: SECRET, target: 'http://127.0.0.1:1', token: 't' }), /^IoswarmError: --auth-token is for the reference server that run starts/)
+})
+
+test('one look at the server per run: the runner inspects once and hands it to its 3 simulators, which do not look again', async (t) => {
+  const http = createServer()
+  const io = new Server(http)
+  let sessions = 0
+  io.engine.on('connection', () => { sessions++ })
+  http.listen(0, '127.0.0.1')
+  await once(http, 'listening')
+  t.after(() => new Promise((resolve) => { io.close(); http.close(() => resolve(undefined)) }))
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
+  const run = { ...QUICK, target: url, simulators: 3, clients: 3, duration: '1s' }
+  // What one look costs this server (Engine.IO sessions: the handshake probes and the first contact).
+  await lookAtServer(normalizeRunOptions(run), url, () => {})
+  const look = sessions
+  assert.ok(look > 0, 'a look opens sessions')
+  const result = await runTest(run)
+  const { connected } = result.distributions[0].clients
+  assert.equal(connected, 9, '3 clients in each of 3 simulators')
+  assert.equal(sessions - look, connected + look, `the clients and one look, not one per simulator (a look is ${look} sessions)`)
 })

@@ -64,7 +64,8 @@ function checkWindows ({ result, windows, stderr, out }) {
   for (const w of windows) assert.equal(w.missing, 0, `nothing missing in ${w.startAt}: ${seen}`)
   const total = /** @type {import('../../lib/schema.js').DeliveryRow} */ (result.distributions[0].deliveries?.total)
   assert.equal(windows.reduce((s, w) => s + w.received, 0), total.received, 'every delivery in one window')
-  const emits = /** @type {NonNullable<NonNullable<import('../../lib/schema.js').DistributionResult['scenario']>['emits']>} */ (result.distributions[0].scenario?.emits)
+  /** @typedef {NonNullable<import('../../lib/schema.js').DistributionResult['scenario']>} Scenario */
+  const emits = /** @type {NonNullable<Scenario['emits']>} */ (result.distributions[0].scenario?.emits)
   assert.equal(windows.reduce((s, w) => s + w.emits.sent, 0), emits.sent, 'every line in one window')
   assert.equal((stderr.match(new RegExp(`2x3: ${WINDOW_LINE.source}`, 'g')) ?? []).length, windows.length, 'each window printed as it closed')
   assert.match(stderr, new RegExp(`; ${windows.length} windows of 1 s, none missing a delivery, worst ack p99 \\S+ in ${WINDOW_LINE.source}`), 'the summary')

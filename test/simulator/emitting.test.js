@@ -11,20 +11,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Server } from 'socket.io'
-import { ackTimeout } from '../../lib/errors.js'
+import { ackClosed, ackTimeout } from '../../lib/errors.js'
 import { countAck, createEmitCounts, recordEmitCounts } from '../../simulator/emitting.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
-test('an ack is counted by its error\'s code: a timeout by IOSWARM_ERR_ACK_TIMEOUT, whatever the text', () => {
+test('an ack is counted by its error\'s code: a timeout by IOSWARM_ERR_ACK_TIMEOUT, a close on purpose by IOSWARM_ERR_ACK_CLOSED, whatever the text', () => {
   const counts = createEmitCounts()
   countAck(counts, null, 12)
   countAck(counts, ackTimeout(), 200)
   // The text socket.io-client gives a timeout, without the code: a failure like any other.
   countAck(counts, new Error('operation has timed out'), 5)
   countAck(counts, new Error('socket has been disconnected'), 5)
+  // The swarm closed the client on purpose first (a ramp down, the run's end): closed, not failed.
+  countAck(counts, ackClosed(), 5)
   const { ackTime, ...rest } = recordEmitCounts(counts)
-  assert.deepEqual(rest, { sent: 0, acked: 1, timedOut: 1, failed: 2, reasons: { 'operation has timed out': 1, 'socket has been disconnected': 1 } })
+  assert.deepEqual(rest, { sent: 0, acked: 1, timedOut: 1, failed: 2, closed: 1, reasons: { 'operation has timed out': 1, 'socket has been disconnected': 1 } })
   assert.equal(ackTime.count, 1, 'only the ack is timed')
 })
 
@@ -58,11 +60,11 @@ async function startUnreliableServer (t) {
 const dropped = (server) => ({ timeoutMs: 20000, message: () => `both connections dropped at their 30th line (${server.counts.dropped})` })
 
 /**
- * @param {{ sent: number, acked: number, timedOut: number, failed: number } | undefined} emits
+ * @param {{ sent: number, acked: number, timedOut: number, failed: number, closed?: number } | undefined} emits
  */
 function assertEveryEmitCounted (emits) {
   assert.ok(emits, 'emits recorded')
-  assert.equal(emits.acked + emits.timedOut + emits.failed, emits.sent, `sent = acked + timed out + failed: ${JSON.stringify(emits)}`)
+  assert.equal(emits.acked + emits.timedOut + emits.failed + (emits.closed ?? 0), emits.sent, `sent = acked + timed out + failed + closed: ${JSON.stringify(emits)}`)
   assert.ok(emits.acked > 0 && emits.timedOut > 0 && emits.failed > 0, `each kind of end happened: ${JSON.stringify(emits)}`)
 }
 

@@ -18,7 +18,18 @@ function simResult (over) {
     options: { url: 'http://127.0.0.1:1', transport: 'websocket' },
     agent: { keepAlive: true, maxSockets: null },
     server: { rampMs: 0, rampSource: 'given', handshakeError: null, diagnosis: null },
-    clients: { target: 6, connected: 6, failed: 0, everConnected: 6, byTransport: {}, attempts: 6, reconnects: 0, disconnects: {}, errors: {}, connectTime: { ...encodedDelay([1]), curve: [] } },
+    clients: {
+      target: 6,
+      connected: 6,
+      failed: 0,
+      everConnected: 6,
+      byTransport: {},
+      attempts: 6,
+      reconnects: 0,
+      disconnects: {},
+      errors: {},
+      connectTime: { ...encodedDelay([1]), curve: [] }
+    },
     messages: [],
     health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
     timeline: [],
@@ -34,7 +45,11 @@ test('simulate\'s summary: copies in capitals when wrong, namespaces, joins, emi
     clients: { ...simResult({}).clients, namespaces: [{ name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: 6 } }] },
     scenario: {
       joins: { event: 'join', sent: 6, acked: 5, unacked: 0, failed: 1, reasons: { 'no such room': 1 }, time: encodedDelay([2, 3, 4, 5, 6]) },
-      hooks: { calls: { identity: 0, onConnect: 6, onEvent: 0, onDisconnect: 0 }, errors: { boom: 2 }, emits: { sent: 0, acked: 0, timedOut: 0, failed: 0, ackTime: encodedDelay([]) } }
+      hooks: {
+        calls: { identity: 0, onConnect: 6, onEvent: 0, onDisconnect: 0 },
+        errors: { boom: 2 },
+        emits: { sent: 0, acked: 0, timedOut: 0, failed: 0, ackTime: encodedDelay([]) }
+      }
     }
   }))
   assert.match(text, /^copies: MISDELIVERED 3 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m, 'kept messages and rollups')

@@ -81,15 +81,19 @@ test('--phases with --workers: each ramp target is split over the workers and th
   const server = await startTestServer(t)
   const seen = logConnections(server)
   const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', server.url, '--json', '--workers', '2',
-    '--phases', 'ramp 1s to 5, hold 1s, ramp 0s to 1, hold 1s'])
+    '--phases', 'ramp 1s to 5, hold 1s, ramp 0s to 0, hold 1s'])
   assert.equal(code, 0, stderr)
   const result = resultOf(stdout)
   const steps = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (result.phases)
-  assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 5, 0], ['hold', 5, 5, 0], ['ramp', 5, 1, 4], ['hold', 1, 1, 0]])
-  assert.equal(result.rampedDown, 4)
+  assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 5, 0], ['hold', 5, 5, 0], ['ramp', 5, 0, 5], ['hold', 0, 0, 0]])
+  assert.equal(result.rampedDown, 5)
+  // Ramped down to 0, the summary says the peak and the profile, not "0 clients, connected 0/0".
+  assert.match(stderr, /: phases to 5 clients, 5\/5 ever connected, 5 closed by the ramp-downs \(/)
+  assert.match(stderr, /clients: phases to 5 clients, 5\/5 ever connected, 5 closed by the ramp-downs, connected 0 at the end/)
+  assert.doesNotMatch(stderr, /: 0 clients/)
   assert.equal(result.clients.everConnected, 5)
   // The workers start a little apart, so their steps do too: the server's count from the peak on
-  // is the profile's, 5 → 1, then 0 when the run ends.
+  // is the profile's, 5 → 0.
   assert.equal(seen.most(), 5)
   const peak = seen.log.findIndex((e) => e.n === 5)
   assert.deepEqual(seen.log.slice(peak + 1).map((e) => e.n), [4, 3, 2, 1, 0], JSON.stringify(seen.log))
@@ -108,29 +112,51 @@ test('with --session-lifetime, a client a ramp-down closed gets no new session i
   assert.ok(/** @type {number} */ (result.churn?.sessionsClosed) >= 1, 'client 0 churned')
 })
 
-test('a step `at RATE` sets --emit\'s rate while it lasts; the steps without one emit at --emit-rate', async (t) => {
+test('a step `at RATE` sets --emit\'s rate while it lasts; acks awaited when a ramp-down or the end closes the client count as closed', async (t) => {
   const server = await startTestServer(t)
   /** @type {number[]} */
   const lines = []
   // When each line was sent, by the simulator's own stamp (its arrival may lag under load).
-  server.io.of('/').on('connection', (socket) => socket.on('chat', (/** @type {{ sentAt: number }} */ line) => lines.push(line.sentAt)))
+  // 'talk': an event the reference server does not relay nor ack. Only client 0's lines are acked: clients 2 and 3 (closed by the ramp-down) and 1 (closed by the end) await theirs.
+  server.io.of('/').on('connection', (socket) => socket.on('talk', (/** @type {{ sentAt: number, text: string }} */ line, /** @type {unknown} */ ack) => {
+    lines.push(line.sentAt)
+    if (line.text === 'hi 0' && typeof ack === 'function') ack('ok')
+  }))
   const result = await runSwarm({
     url: server.url,
     engine: 'lean',
-    phases: 'ramp 0s to 4, hold 1500ms, hold 1500ms at 20/s, hold 1500ms',
-    emit: 'chat {"text":"hi"}',
+    phases: 'ramp 0s to 4, hold 1500ms, hold 1500ms at 20/s, ramp 0s to 2, hold 1500ms',
+    emit: 'talk {"text":"hi {{i}}"}',
     emitRate: '1/10s',
-    emitTiming: 'fixed'
+    emitTiming: 'fixed',
+    emitAck: true,
+    ackTimeout: '30s',
+    window: '1s'
   })
   const ran = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (result.phases)
-  assert.deepEqual(ran.map((s) => s.emitIntervalMs), [undefined, undefined, 50, undefined])
+  assert.deepEqual(ran.map((s) => s.emitIntervalMs), [undefined, undefined, 50, undefined, undefined])
+  const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
+  assert.ok(emits.acked > 0 && emits.acked < emits.sent, JSON.stringify(emits))
+  assert.deepEqual([emits.timedOut, emits.failed, emits.closed], [0, 0, emits.sent - emits.acked], 'closed on purpose, not failed')
+  // The windows count them too, and each carries its step's label (as a run's windows do).
+  const windows = result.windows ?? []
+  // (Those the run's end closes come after the last window is reported: in the totals only.)
+  const inWindows = windows.reduce((n, w) => n + (w.emits.closed ?? 0), 0)
+  assert.ok(inWindows > 0 && inWindows < Number(emits.closed), `${inWindows} of ${emits.closed}`)
+  assert.ok(windows.some((w) => (w.emits.closed ?? 0) > 0 && w.startAt < ran[3].endMs), 'some closed by the ramp-down, before the last hold')
+  for (const w of windows) {
+    const middle = (w.startAt + w.endAt) / 2
+    const found = ran.findIndex((s) => middle < s.endMs)
+    const n = found === -1 ? ran.length - 1 : found
+    assert.deepEqual(/** @type {{ phase?: unknown }} */ (w).phase, { index: n + 1, kind: ran[n].kind }, `window ${w.startAt}`)
+  }
   /** @param {number} from @param {number} to */
   const between = (from, to) => lines.filter((at) => at > from && at <= to).length
   // 4 clients at 20/s for 1.5 s: 120 lines expected; at 1/10s: under one each per step.
   const fast = between(ran[2].startMs, ran[2].endMs)
   assert.ok(fast >= 60 && fast <= 140, `at 20/s: ${fast} lines`)
   assert.ok(between(ran[0].startMs, ran[1].endMs) <= 4, `before: ${between(ran[0].startMs, ran[1].endMs)} lines`)
-  assert.ok(between(ran[3].startMs, ran[3].endMs) <= 4, `after: ${between(ran[3].startMs, ran[3].endMs)} lines`)
+  assert.ok(between(ran[3].startMs, ran[4].endMs) <= 4, `after: ${between(ran[3].startMs, ran[4].endMs)} lines`)
   assert.equal(result.scenario?.emits?.sent, lines.length, 'every line sent reached the server')
 })
 

@@ -199,7 +199,10 @@ test('a storm\'s gap is told of each receipt with the recorder\'s key and the se
   /** @type {[number, string, number | null][]} */
   const told = []
   let following = true
-  const gap = { following: () => following, message: (/** @type {number} */ i, /** @type {string} */ key, /** @type {number | null} */ sentAt) => { told.push([i, key, sentAt]) } }
+  const gap = {
+    following: () => following,
+    message: (/** @type {number} */ i, /** @type {string} */ key, /** @type {number | null} */ sentAt) => { told.push([i, key, sentAt]) }
+  }
   const recorder = createRecorder({ clients: 2, messageTimeoutMs: 60000, clockOffsetMs: () => 10, gap, namespace: '/a' })
   recorder.setConnected(0, true)
   recorder.setConnected(1, true)

@@ -28,7 +28,9 @@ test('client i uses address floor(i / destinations) % addresses; slices of the r
   const ports = new SourcePorts({ addresses: ['a', 'b', 'c'], range: { low: 1, high: 9 }, stride: 2 })
   assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((i) => ports.addressOf(i)), [0, 0, 1, 1, 2, 2, 0])
   const range = { low: 32768, high: 60999 }
-  assert.deepEqual([0, 1, 2].map((index) => sliceRange(range, { index, count: 3 })), [{ low: 32768, high: 42177 }, { low: 42178, high: 51587 }, { low: 51588, high: 60999 }])
+  assert.deepEqual([0, 1, 2].map((index) => sliceRange(range, { index, count: 3 })), [
+    { low: 32768, high: 42177 }, { low: 42178, high: 51587 }, { low: 51588, high: 60999 }
+  ])
   assert.deepEqual(sliceRange(range, null), range)
   const read = readPortRange()
   assert.ok(read.low >= 1 && read.high <= 65535 && read.low <= read.high)

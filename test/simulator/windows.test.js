@@ -25,7 +25,8 @@ function bookAt (options = {}) {
 function message (received, ms) {
   const relative = createHistogram()
   for (let k = 0; k < received; k++) recordMs(relative, ms)
-  const report = /** @type {import('../../lib/schema.js').MessageReport} */ (/** @type {unknown} */ ({ received, expected: received + 1, missing: 1, duplicates: 0, misdelivered: 0, echo: 0 }))
+  const counts = { received, expected: received + 1, missing: 1, duplicates: 0, misdelivered: 0, echo: 0 }
+  const report = /** @type {import('../../lib/schema.js').MessageReport} */ (/** @type {unknown} */ (counts))
   return { report, relative }
 }
 
@@ -106,7 +107,8 @@ test('windows of several processes merge by index: counts summed, the most messa
     book.flush(true)
   }
   const [merged] = mergeWindowLists([ra, rb])
-  assert.deepEqual([merged.index, merged.simulators, merged.messages, merged.received, merged.missing, merged.emits.sent, merged.emits.acked], [0, 2, 1, 8, 2, 2, 2])
+  const { index, simulators, messages, received, missing, emits } = merged
+  assert.deepEqual([index, simulators, messages, received, missing, emits.sent, emits.acked], [0, 2, 1, 8, 2, 2, 2])
   assert.equal(merged.relative.count, 8)
   assert.ok(Math.abs(merged.relative.max - 5) <= 0.005, `${merged.relative.max}`)
   assert.equal(merged.emits.ackTime.count, 2)
@@ -143,5 +145,6 @@ test('a swarm of chatting clients reports a window a second: each line\'s delive
   const full = windows.slice(1, -1)
   assert.ok(full.every((w) => w.clients.connected === 4), JSON.stringify(full.map((w) => w.clients)))
   // Each held second has lines, unless a loaded machine stalled this process for one.
-  assert.ok(full.filter((w) => w.received > 0 && w.emits.ackTime.count > 0).length >= Math.max(2, full.length - 1), JSON.stringify(full.map((w) => [w.received, w.emits])))
+  const withLines = full.filter((w) => w.received > 0 && w.emits.ackTime.count > 0)
+  assert.ok(withLines.length >= Math.max(2, full.length - 1), JSON.stringify(full.map((w) => [w.received, w.emits])))
 })

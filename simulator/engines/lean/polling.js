@@ -268,7 +268,9 @@ function connectionOptions (session, i) {
     if (onTls === null) return session.httpOptions
     return (session.timedHttpOptions ??= { ...session.httpOptions, connect: timedConnector(undici().buildConnector({ ...session.config.tls }), onTls) })
   }
-  return { ...session.httpOptions, connect: /** @type {any} */ (connectorFor(ports, ports.addressOf(i), session.config.secure, { timeoutMs: session.config.connectTimeoutMs, tls: session.config.tls, onTls })) }
+  const { secure, connectTimeoutMs, tls } = session.config
+  const connect = connectorFor(ports, ports.addressOf(i), secure, { timeoutMs: connectTimeoutMs, tls, onTls })
+  return { ...session.httpOptions, connect: /** @type {any} */ (connect) }
 }
 
 /**

@@ -39,12 +39,24 @@ export class LeanSession {
     /** @type {import('ws').ClientOptions} */
     /** @type {((tlsMs: number) => void) | null} each TLS connection's handshake time, to the swarm (wss://, https://) */
     this.onTls = config.secure && events.secured ? events.secured : null
-    this.wsOptions = { perMessageDeflate: config.perMessageDeflate, maxPayload: config.maxPayloadBytes, ...config.tls, ...(this.onTls ? { createConnection: timedTlsConnect(this.onTls) } : {}) }
+    this.wsOptions = {
+      perMessageDeflate: config.perMessageDeflate,
+      maxPayload: config.maxPayloadBytes,
+      ...config.tls,
+      ...(this.onTls ? { createConnection: timedTlsConnect(this.onTls) } : {})
+    }
     this.origin = `${config.secure ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
     /** Polling connections: no undici timeouts (a long poll lasts a ping interval; the ping deadline notices a dead server), keep-alive kept as long as the server allows. */
     /** @type {object | null} the same with a connector that times TLS handshakes (made on the first polling request: undici is loaded then) */
     this.timedHttpOptions = null
-    this.httpOptions = { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30000, keepAliveMaxTimeout: 600000, ...(config.tls ? { connect: { ...config.tls } } : {}) }
+    this.httpOptions = {
+      pipelining: 1,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      keepAliveTimeout: 30000,
+      keepAliveMaxTimeout: 600000,
+      ...(config.tls ? { connect: { ...config.tls } } : {})
+    }
     /** @type {(import('undici').Pool | undefined)[]} connections for POSTs, shared (they are short): one pool per source address */
     this.postPools = []
     this.cache = new FrameCache()

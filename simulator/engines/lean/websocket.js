@@ -86,7 +86,10 @@ export function openWebSocket (session, c, probe) {
     const ports = config.sourcePorts
     // The connect in flight is held so that closing the socket (the connect timeout) ends it too.
     const pending = ports === null ? null : { socket: null }
-    if (ports !== null && pending !== null) options = { ...options, createConnection: /** @type {any} */ (connectorFor(ports, ports.addressOf(c.i), config.secure, { timeoutMs: config.connectTimeoutMs, pending, onTls: session.onTls })) }
+    if (ports !== null && pending !== null) {
+      const connect = connectorFor(ports, ports.addressOf(c.i), config.secure, { timeoutMs: config.connectTimeoutMs, pending, onTls: session.onTls })
+      options = { ...options, createConnection: /** @type {any} */ (connect) }
+    }
     ws = new LeanWebSocket(url, options, session, c)
     ws.pendingConnect = pending
   } else {

@@ -35,7 +35,10 @@ function parseExposition (text) {
     series.push({ name: m[1], labels, value: Number(m[3]) })
   }
   /** @param {string} name @param {Record<string, string>} [where] */
-  const sum = (name, where = {}) => series.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((a, s) => a + s.value, 0)
+  const sum = (name, where = {}) => {
+    const matching = series.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
+    return matching.reduce((a, s) => a + s.value, 0)
+  }
   return { series, sum }
 }
 

@@ -32,7 +32,13 @@ const OTLP_CUMULATIVE = 2
 const text = (labels) => Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, String(v)]))
 
 test('the SDK enum values the converter writes without loading the SDK', () => {
-  assert.deepEqual(OTEL, { HISTOGRAM: DataPointType.HISTOGRAM, GAUGE: DataPointType.GAUGE, SUM: DataPointType.SUM, CUMULATIVE: AggregationTemporality.CUMULATIVE, DOUBLE: ValueType.DOUBLE })
+  assert.deepEqual(OTEL, {
+    HISTOGRAM: DataPointType.HISTOGRAM,
+    GAUGE: DataPointType.GAUGE,
+    SUM: DataPointType.SUM,
+    CUMULATIVE: AggregationTemporality.CUMULATIVE,
+    DOUBLE: ValueType.DOUBLE
+  })
 })
 
 test('every gauge, counter and histogram of the registry arrives over OTLP with its labels and values', async (t) => {
@@ -49,7 +55,8 @@ test('every gauge, counter and histogram of the registry arrives over OTLP with 
   const [point] = receiver.latest('ioswarm_clients_connected')
   assert.deepEqual([point.resource['service.name'], point.resource['ioswarm.command']], ['ioswarm', 'run'])
 
-  const prom = /** @type {{ name: string, type: unknown, values: { value: number, labels: Record<string, string | number>, metricName?: string }[] }[]} */ (await metrics.registry.getMetricsAsJSON())
+  /** @typedef {{ value: number, labels: Record<string, string | number>, metricName?: string }} PromValue */
+  const prom = /** @type {{ name: string, type: unknown, values: PromValue[] }[]} */ (await metrics.registry.getMetricsAsJSON())
   let compared = 0
   for (const metric of prom) {
     const type = String(metric.type)

@@ -3,7 +3,9 @@ import test from 'node:test'
 import { createRunMetrics } from '../../../results/metrics/run-metrics.js'
 
 /** @param {number} dropped @param {number} back @param {(number | null)[]} backMs p50, p90, p99, p100 @returns {any} */
-const storm = (dropped, back, [p50, p90, p99, p100]) => ({ startedAt: 1, dropped, back, reasons: {}, errors: {}, attempts: dropped, backMs: { p50, p90, p99, p100 }, endedMs: p100 })
+const storm = (dropped, back, [p50, p90, p99, p100]) => ({
+  startedAt: 1, dropped, back, reasons: {}, errors: {}, attempts: dropped, backMs: { p50, p90, p99, p100 }, endedMs: p100
+})
 
 /** @param {any} storms @returns {any} */
 const final = (storms) => ({ clients: { target: 10, connected: 10, failed: 0, errors: {}, disconnects: {}, storms }, health: {}, clock: {}, endedAt: 1 })

@@ -8,7 +8,9 @@ import { nodeChart } from '../../../results/report/charts-nodes.js'
 const small = () => JSON.parse(readFileSync(new URL('../../fixtures/run-small.json', import.meta.url), 'utf8'))
 
 /** @param {string} simulator @param {number} t @param {number} websocket */
-const point = (simulator, t, websocket) => ({ t, connected: websocket, byTransport: { websocket, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: 0, simulator })
+const point = (simulator, t, websocket) => ({
+  t, connected: websocket, byTransport: { websocket, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: 0, simulator
+})
 
 test('connectedPerSecond sums simulators, bridges sampling jitter, drops a simulator gone for good', () => {
   const d = { ...small().distributions[0], startedAt: 0 }
@@ -16,7 +18,9 @@ test('connectedPerSecond sums simulators, bridges sampling jitter, drops a simul
   d.timeline = [point('a', 900, 10), point('a', 2100, 20), point('a', 3000, 20), point('a', 4000, 20), point('a', 5000, 20), point('b', 0, 5), point('b', 1000, 5)]
   assert.deepEqual(connectedPerSecond(d).map((p) => p.websocket), [15, 15, 25, 25, 20, 20])
   d.timeline = [point('a', -1500, 3), point('a', 0, 4)]
-  assert.deepEqual(connectedPerSecond(d), [{ second: -2, websocket: 3, polling: 0 }, { second: -1, websocket: 3, polling: 0 }, { second: 0, websocket: 4, polling: 0 }])
+  assert.deepEqual(connectedPerSecond(d), [
+    { second: -2, websocket: 3, polling: 0 }, { second: -1, websocket: 3, polling: 0 }, { second: 0, websocket: 4, polling: 0 }
+  ])
   d.timeline = []
   assert.deepEqual(connectedPerSecond(d), [])
 })
@@ -60,7 +64,9 @@ test('a clustered server gets a CPU line per worker beside the total', () => {
     heapUsedBytes: 1,
     connected: 2,
     byTransport: { websocket: 2, polling: 0 },
-    workers: cpus.map((cpuPct, i) => ({ worker: i + 1, t, loopDelayP50Ms: 0, loopDelayP99Ms: 1, loopDelayMaxMs: 1, elu: 0.1, cpuPct, rssBytes: 1, heapUsedBytes: 1 }))
+    workers: cpus.map((cpuPct, i) => ({
+      worker: i + 1, t, loopDelayP50Ms: 0, loopDelayP99Ms: 1, loopDelayMaxMs: 1, elu: 0.1, cpuPct, rssBytes: 1, heapUsedBytes: 1
+    }))
   })
   const lines = workerCpuLines([sample(1000, [10, 20]), sample(2000, [30, 5])], (s) => s.t / 1000)
   assert.deepEqual(lines.map((l) => l.label), ['worker 1 CPU %', 'worker 2 CPU %'])

@@ -75,3 +75,21 @@ test('toReportable and buildAnyReport: each kind to its page', () => {
   assert.match(buildAnyReport(fixture('sim-workers.json')), /ioswarm simulate --workers 2 sim-w · .*one simulator of 2 worker processes/s)
   assert.match(buildAnyReport(fixture('capacity-small.json')), /data-chart="capacity-delay"/)
 })
+
+test('a simulate report (one process and --workers) shows the logins and the TLS handshake beside the connect time', () => {
+  const num = (/** @type {string[]} */ values) => values.map((v) => `<td class="num">${v}</td>`).join('')
+  // sim-workers: the two processes' logins summed by MERGE_RULES (the first's 3 failures), TLS times merged.
+  /** @type {[string, string[], string, string][]} */
+  const cases = [['sim-chat.json', ['45', '42', '2', '3'], 'HTTP 500 ×2, timeout ×1', '(TLS p50 2.30ms, p99 3.30ms)'],
+    ['sim-workers.json', ['47', '44', '4', '3'], 'HTTP 500 ×2, timeout ×1', '(TLS p50 2.90ms, p99 4.30ms)']]
+  for (const [name, row, reasons, tls] of cases) {
+    const html = buildAnyReport(fixture(name))
+    assert.match(html, new RegExp(`<h3>Logins</h3>.*<tr class="warn"><td>POST /login</td>${num(row)}(<td class="num">[\\d.]+ms</td>){3}<td>${reasons}</td>`, 's'), name)
+    assert.equal(html.split(tls).length, 3, `${name}: ${tls} in the overview and the connect-time chart`)
+  }
+  const sim = fixture('sim-chat.json')
+  delete sim.logins
+  delete sim.clients.tlsTime
+  const older = buildAnyReport(sim)
+  assert.doesNotMatch(older, /Logins|TLS p50/, 'an older result without them shows nothing')
+})

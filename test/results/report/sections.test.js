@@ -27,7 +27,11 @@ test('a clean run says it has no caveats', () => {
   const run = fixture('run-small.json')
   const clean = {
     ...run,
-    distributions: [{ ...run.distributions[1], simulatorList: run.distributions[1].simulatorList.map((s) => ({ ...s, health: null, stale: false })), clients: { ...run.distributions[1].clients, failed: 0, storms: [] } }]
+    distributions: [{
+      ...run.distributions[1],
+      simulatorList: run.distributions[1].simulatorList.map((s) => ({ ...s, health: null, stale: false })),
+      clients: { ...run.distributions[1].clients, failed: 0, storms: [] }
+    }]
   }
   assert.deepEqual(caveats(clean), [])
   assert.match(overview(clean), /No caveats/)

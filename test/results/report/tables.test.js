@@ -10,7 +10,7 @@ const rows = (html) => [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1).map(
 
 test('the distributions table has the worst round and the health of each distribution', () => {
   const [first, second] = rows(distributionsTable(fixture('run-small.json')))
-  assert.deepEqual(first, ['2x500', '2 × 500', '1000/1000 (100%)', '0', '10', '1/10000 (0.01%)', '3', '2', '22.8ms', '37.4ms', '25.8ms', '7.33ms', '26.8ms', '95%', '28.5ms', '3 s', '0'])
+  assert.deepEqual(first, ['2x500', '2 × 500', '1000/1000 (100%)', '0', '10', '1/10000 (0.01%)', '3', '2', '22.8ms', '37.4ms', '25.8ms', '7.33ms', '26.8ms', '95%', '28.5ms (TLS p50 1.90ms, p99 6.40ms)', '3 s', '0'])
   assert.deepEqual(second.slice(6, 8), ['0', '0'])
   assert.deepEqual(second.slice(12, 14), ['1.64ms', '6%'])
   assert.equal(second[16], '1')

@@ -12,8 +12,15 @@ test('shareOf: as even as it gets, the first simulators one more; a share only g
 
 test('delayOf reads a delay SLO\'s metric as --assert does: the worst round, relative or absolute', () => {
   const rounds = [
-    { round: 1, relative: { count: 5, p50: 1, p90: 2, p99: 3, max: 4, mean: 1, min: 0 }, absolute: { count: 5, p50: 10, p90: 20, p99: 30, max: 40, mean: 10, min: 0, uncertaintyMs: 0 }, avgOfAverages: { relativeMs: 1.5, absoluteMs: 12 } },
-    { round: 2, relative: { count: 5, p50: 2, p90: 3, p99: 9, max: 10, mean: 2, min: 0 }, absolute: null, avgOfAverages: { relativeMs: 2.5, absoluteMs: null } },
+    {
+      round: 1,
+      relative: { count: 5, p50: 1, p90: 2, p99: 3, max: 4, mean: 1, min: 0 },
+      absolute: { count: 5, p50: 10, p90: 20, p99: 30, max: 40, mean: 10, min: 0, uncertaintyMs: 0 },
+      avgOfAverages: { relativeMs: 1.5, absoluteMs: 12 }
+    },
+    {
+      round: 2, relative: { count: 5, p50: 2, p90: 3, p99: 9, max: 10, mean: 2, min: 0 }, absolute: null, avgOfAverages: { relativeMs: 2.5, absoluteMs: null }
+    },
     { round: 3, relative: { count: 0, p50: 0, p90: 0, p99: 99, max: 0, mean: 0, min: 0 }, absolute: null, avgOfAverages: { relativeMs: 0, absoluteMs: null } }
   ]
   const r = /** @type {any} */ (rounds)

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { Server } from 'socket.io'
-import { buildCapacityReport, capacityStepsCsv } from '../../../results/index.js'
+import { buildCapacityReport, capacityStepsCsv, summaryJson } from '../../../results/index.js'
 import { runCapacity } from '../../../runner/capacity/index.js'
 import { startAppServer } from '../../helpers/app-server.js'
 
@@ -98,6 +98,10 @@ describe('capacity without rounds', { concurrency: true }, () => {
     const [head, first] = capacityStepsCsv(result).split('\r\n').map((l) => l.split(','))
     assert.equal(first[head.indexOf('emit_rate')], '30')
     assert.ok(Number(first[head.indexOf('ack_p99_ms')]) > 0)
+    // --summary-json and --junit name the rate the SLO held at.
+    const [summary] = summaryJson([{ kind: 'capacity', result }], { command: 'capacity', exitCode: 0, version: '0' }).results
+    assert.equal('vary' in summary && summary.vary, 'emit-rate')
+    assert.equal(summary.verdicts.list[1].name, `ack.p50<400ms at ${capacity} messages/s`)
   })
 
   test('--vary clients against a chat app, no --token: each step judged on connected and missing over its windows', async (t) => {

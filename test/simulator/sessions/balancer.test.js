@@ -66,7 +66,8 @@ async function everyClientHolds (t, nodes, url, eio) {
     ...(/** @type {const} */ (['sio', 'lean'])).flatMap((engine) => (/** @type {const} */ (['polling', 'upgrade', 'websocket'])).map((transport) => ({ engine, transport, wsClient: 'ws' }))),
     { engine: 'lean', transport: 'websocket', wsClient: 'builtin' }
   ]
-  for (const { engine, transport, wsClient } of /** @type {{ engine: 'sio' | 'lean', transport: 'polling' | 'upgrade' | 'websocket', wsClient: 'ws' | 'builtin' }[]} */ (cases)) {
+  /** @typedef {{ engine: 'sio' | 'lean', transport: 'polling' | 'upgrade' | 'websocket', wsClient: 'ws' | 'builtin' }} Case */
+  for (const { engine, transport, wsClient } of /** @type {Case[]} */ (cases)) {
     await t.test(`${engine} ${transport}${wsClient === 'builtin' ? ' (builtin WebSocket client)' : ''}`, async (t) => {
       const pool = openPool(t, engine, url, transport, true, eio, wsClient)
       await waitFor(() => pool.connected.size === CLIENTS && (transport !== 'upgrade' || pool.upgraded === CLIENTS), {

@@ -184,7 +184,8 @@ test('bad --login input exits 2 naming the flag', async (t) => {
     [{ auth: '{"t":"{{login.token}}"}' }, /--auth has a placeholder \{\{login\.token\}\}, which needs --login/]
   ]
   for (const [given, message] of /** @type {[Record<string, unknown>, RegExp][]} */ (cases)) {
-    assert.throws(() => normalizeSimOptions({ url: app.url, ...given }), (/** @type {any} */ error) => message.test(error.message) && error.exitCode === 2, JSON.stringify(given))
+    const usageError = (/** @type {any} */ error) => message.test(error.message) && error.exitCode === 2
+    assert.throws(() => normalizeSimOptions({ url: app.url, ...given }), usageError, JSON.stringify(given))
   }
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', app.url, '--login', 'https//auth/login'])
   assert.equal(code, 2)

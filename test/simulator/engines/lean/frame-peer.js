@@ -17,7 +17,10 @@ import { OPEN_PACKET } from './fake-peer.js'
 export function frame (opcode, payload, { fin = true, mask = false, rsv = 0 } = {}) {
   const data = Buffer.from(payload)
   const length = data.length
-  const head = length < 126 ? [length] : length < 65536 ? [126, length >> 8, length & 255] : [127, 0, 0, 0, 0, (length >>> 24) & 255, (length >> 16) & 255, (length >> 8) & 255, length & 255]
+  // RFC 6455 payload length: 7 bits, 16 bits after 126, or 64 bits after 127.
+  const head = length < 126
+    ? [length]
+    : length < 65536 ? [126, length >> 8, length & 255] : [127, 0, 0, 0, 0, (length >>> 24) & 255, (length >> 16) & 255, (length >> 8) & 255, length & 255]
   head[0] |= mask ? 0x80 : 0
   const maskKey = mask ? Buffer.from([1, 2, 3, 4]) : Buffer.alloc(0)
   const body = mask ? data.map((byte, k) => byte ^ maskKey[k & 3]) : data
