@@ -122,7 +122,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-phases-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
     const bad = runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, wait 3s'], { timeoutMs: 30000 })
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
+    const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
       '--simulators', '2', '--out', out, ...CHAT], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
@@ -146,6 +146,8 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     assert.ok(windows.some((w) => w.phase?.index === 1) && windows.some((w) => w.phase?.index === 3), seen)
     assert.equal(windows.reduce((sum, w) => sum + w.clients.closed, 0), 12, `every ramp-down close in a window, as closed: ${seen}`)
     assert.equal(d.clients.connected, 0, 'ramped down to 0')
+    // The summary says the peak and the profile, not "0 clients, connected 0/0".
+    assert.match(stdout + stderr, /distribution .*: 2 simulators, phases to 12 clients, 12\/12 connected at peak, 12 closed by the ramp-downs/)
     assert.deepEqual(d.clients.disconnects, { 'io client disconnect': 12 })
     assert.ok(readFileSync(path.join(out, 'windows.csv'), 'utf8').split('\r\n')[0].includes('phase_index'))
     assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /phase 2: hold 12/, 'the report shades the phases')
