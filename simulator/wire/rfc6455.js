@@ -100,6 +100,48 @@ export function checkHandshakeResponse (head, key, protocols = null) {
  */
 export function encodeFrame (opcode, payload) {
   const length = payload.length
+  const frame = maskedFrame(opcode, length)
+  const dataStart = frame.length - length
+  const maskStart = dataStart - 4
+  for (let k = 0; k < length; k++) frame[dataStart + k] = payload[k] ^ frame[maskStart + (k & 3)]
+  return frame
+}
+
+/**
+ * A masked text frame of `text`, written into the frame as it is encoded (no payload buffer
+ * of its own first: one allocation and one copy per message sent).
+ * @param {string} text
+ * @returns {Buffer}
+ */
+export function encodeTextFrame (text) {
+  const length = Buffer.byteLength(text)
+  const frame = maskedFrame(OPCODE.TEXT, length)
+  const dataStart = frame.length - length
+  const m0 = frame[dataStart - 4]
+  const m1 = frame[dataStart - 3]
+  const m2 = frame[dataStart - 2]
+  const m3 = frame[dataStart - 1]
+  frame.write(text, dataStart, length, 'utf8')
+  const end = dataStart + length
+  let k = dataStart
+  for (; k + 3 < end; k += 4) {
+    frame[k] ^= m0
+    frame[k + 1] ^= m1
+    frame[k + 2] ^= m2
+    frame[k + 3] ^= m3
+  }
+  for (let q = 0; k < end; k++, q++) frame[k] ^= q === 0 ? m0 : q === 1 ? m1 : m2
+  return frame
+}
+
+/**
+ * A client frame of `length` payload bytes with its header and masking key written: the
+ * payload goes in its last `length` bytes, the key in the 4 before them (RFC 6455 5.2).
+ * @param {number} opcode
+ * @param {number} length
+ * @returns {Buffer}
+ */
+function maskedFrame (opcode, length) {
   const headerBytes = length < 126 ? 2 : length < 65536 ? 4 : 10
   const frame = Buffer.allocUnsafe(headerBytes + 4 + length)
   frame[0] = 0x80 | opcode
@@ -117,56 +159,8 @@ export function encodeFrame (opcode, payload) {
     randomFillSync(maskPool)
     maskAt = 0
   }
-  const maskStart = headerBytes
-  maskPool.copy(frame, maskStart, maskAt, maskAt + 4)
-  maskAt += 4
-  const dataStart = maskStart + 4
-  for (let k = 0; k < length; k++) frame[dataStart + k] = payload[k] ^ frame[maskStart + (k & 3)]
-  return frame
-}
-
-/**
- * A masked text frame of `text`, written into the frame as it is encoded (no payload buffer
- * of its own first: one allocation and one copy per message sent).
- * @param {string} text
- * @returns {Buffer}
- */
-export function encodeTextFrame (text) {
-  const length = Buffer.byteLength(text)
-  const headerBytes = length < 126 ? 2 : length < 65536 ? 4 : 10
-  const frame = Buffer.allocUnsafe(headerBytes + 4 + length)
-  frame[0] = 0x80 | OPCODE.TEXT
-  if (length < 126) {
-    frame[1] = 0x80 | length
-  } else if (length < 65536) {
-    frame[1] = 0x80 | 126
-    frame.writeUInt16BE(length, 2)
-  } else {
-    frame[1] = 0x80 | 127
-    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2)
-    frame.writeUInt32BE(length >>> 0, 6)
-  }
-  if (maskAt === maskPool.length) {
-    randomFillSync(maskPool)
-    maskAt = 0
-  }
-  const m0 = maskPool[maskAt]
-  const m1 = maskPool[maskAt + 1]
-  const m2 = maskPool[maskAt + 2]
-  const m3 = maskPool[maskAt + 3]
   maskPool.copy(frame, headerBytes, maskAt, maskAt + 4)
   maskAt += 4
-  const dataStart = headerBytes + 4
-  frame.write(text, dataStart, length, 'utf8')
-  const end = dataStart + length
-  let k = dataStart
-  for (; k + 3 < end; k += 4) {
-    frame[k] ^= m0
-    frame[k + 1] ^= m1
-    frame[k + 2] ^= m2
-    frame[k + 3] ^= m3
-  }
-  for (let q = 0; k < end; k++, q++) frame[k] ^= q === 0 ? m0 : q === 1 ? m1 : m2
   return frame
 }
 

@@ -59,8 +59,8 @@ test('ack time: --emit acks and the hooks\' emitWithAck merged; counts of both',
   assert.deepEqual([ack?.count, ack?.p90, ack?.p99], [52, summaryOf(all).p90, summaryOf(all).p99])
   assert.equal(ackTimeOf(scenarioReport(1, { ack: false, hooks: false })), null)
   assert.equal(ackTimeOf(undefined), null)
-  assert.deepEqual(emitCounts(report), { sent: 55, acked: 52, timedOut: 3, failed: 0 })
-  assert.deepEqual(emitCounts(undefined), { sent: 0, acked: 0, timedOut: 0, failed: 0 })
+  assert.deepEqual(emitCounts(report), { sent: 55, acked: 52, timedOut: 3, failed: 0, closed: 0 })
+  assert.deepEqual(emitCounts(undefined), { sent: 0, acked: 0, timedOut: 0, failed: 0, closed: 0 })
 })
 
 test('namespaces: summed by name in order of first appearance, refusals by reason', () => {

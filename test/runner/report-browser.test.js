@@ -26,14 +26,15 @@ test('the report of a real short run (rooms, joins, emits with acks) opens in Ch
   assert.deepEqual(page.errors, [], 'no console or page errors')
   assert.deepEqual(page.requests, [], 'nothing fetched from the network')
   assert.deepEqual(page.dialogs, [], 'the hostile run name did not run')
-  // No reconnect storm in this run: its chart says so instead of drawing.
-  assert.deepEqual(Object.keys(page.drawn).sort(), [...KINDS, 'storm-transport'].map((k) => `d1-${k}`).sort(), 'every chart of the distribution')
+  // No reconnect storm and no --node-from in this run: those two charts say so instead of drawing.
+  const NOTED = ['connected-node', 'storm-transport']
+  assert.deepEqual(Object.keys(page.drawn).sort(), [...KINDS, ...NOTED].map((k) => `d1-${k}`).sort(), 'every chart of the distribution')
   for (const kind of KINDS) {
     // A real run has data for every chart: server samples (reference server), missing
     // counts (zeros are points too), health, connect times.
     assert.ok(page.drawn[`d1-${kind}`] > 0, `d1-${kind} drew points (${page.drawn[`d1-${kind}`]})`)
   }
-  assert.deepEqual(page.notes, ['d1-storm-transport'], 'no other chart fell back to a "no data" note')
+  assert.deepEqual(page.notes.sort(), NOTED.map((k) => `d1-${k}`), 'no other chart fell back to a "no data" note')
   const deliveries = page.tables['Delivery by namespace, room and event']
   assert.ok(deliveries.includes('room-0') && deliveries.includes('room-1') && deliveries.includes('chat'), 'broadcasts and relayed lines by room')
   assert.ok(page.tables['Emits, acks and joins'].includes('joins (--join)'))
