@@ -39,6 +39,8 @@ export function runKeys (runId) {
     messages: `${prefix}messages`,
     /** hash: `simId|messageKey` → id of its entry in the messages stream (dedupe) */
     messageIndex: `${prefix}message-index`,
+    /** hash: simId → message reports refused past the bound (LIMITS.messageReports) */
+    refused: `${prefix}refused`,
     /** stream: sim, timeline (TimelinePoint JSON), health (ProcessSample JSON) */
     samples: `${prefix}samples`,
     /** stream: server, sample (ServerSample JSON) */
@@ -55,11 +57,12 @@ export function runKeys (runId) {
 /**
  * Stores a message report once per (simulator, message): HSETNX-like check on the index
  * hash, then XADD, atomically. Returns 1 stored, 0 duplicate (ignored), -1 bound reached.
- * KEYS: messageIndex, messages. ARGV: field, simId, messageKey, report JSON, max reports.
+ * A refused report is counted in KEYS[3] under its simulator.
+ * KEYS: messageIndex, messages, refused. ARGV: field, simId, messageKey, report JSON, max reports.
  */
 export const REPORT_MESSAGE_LUA = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
-if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then return -1 end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then redis.call('HINCRBY', KEYS[3], ARGV[2], 1) return -1 end
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'sim', ARGV[2], 'key', ARGV[3], 'report', ARGV[4])
 redis.call('HSET', KEYS[1], ARGV[1], id)
 return 1

@@ -546,6 +546,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
+ * @property {ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
  * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)
@@ -554,6 +555,15 @@ export const WINDOW_MERGE_RULES = {
  * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
  *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
+ */
+
+/**
+ * Message reports the collector refused past the run's bound: missing from `affects`.
+ * @typedef {object} ReportsRefused
+ * @property {number} total
+ * @property {number} limit the bound (message reports per run)
+ * @property {Record<string, number>} bySimulator
+ * @property {string[]} affects
  */
 
 /**

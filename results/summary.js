@@ -12,6 +12,7 @@ import { formatNodes } from './nodes.js'
 import { windowLabel, worstWindow } from '../lib/windows.js'
 import { formatLogins } from './logins.js'
 import { scenarioNumbers } from './scenario.js'
+import { refusedWarning } from './refused.js'
 
 export { plain }
 
@@ -164,6 +165,8 @@ export function formatRunSummary (result) {
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
+    const refused = refusedWarning(d)
+    if (refused) lines.push(refused)
   }
   const layouts = compareLayouts(result.distributions, layoutHostOf(result))
   if (layouts.length > 0) lines.push('', ...layouts)

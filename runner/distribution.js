@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
-import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, waitForRound } from '../results/index.js'
+import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
@@ -82,8 +82,9 @@ export async function runDistribution (ctx, distribution, hooks) {
   await metering?.stop()
   const finishedWindows = await windows?.finish()
   // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
-  const [{ messages, rounds, deliveries }, samples, finals, simulatorList] = await Promise.all([
-    collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId)
+  const [{ messages, rounds, deliveries }, samples, finals, simulatorList, refused] = await Promise.all([
+    collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId),
+    readRefused(collector, runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   // --phases: the steps as the simulators ran them, summed, and each window's phase.
@@ -102,7 +103,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     simulatorList,
     deliveries
   })
-  return { ...result, ...(phases ?? {}), ...(windowRows ? { windows: windowRows } : {}) }
+  return { ...result, ...(phases ?? {}), ...(windowRows ? { windows: windowRows } : {}), ...(refused ? { reportsRefused: refused } : {}) }
 }
 
 /**

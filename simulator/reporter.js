@@ -82,6 +82,13 @@ export function createSimReporter (options) {
     }
   }
 
+  /** @param {QueuedWrite} write the head of the queue, delivered or refused for good */
+  function settle (write) {
+    queue.shift()
+    if (write.droppable) queuedSamples--
+    queuedBytes -= write.bytes
+  }
+
   async function pump () {
     pumping = true
     let backoffMs = RETRY_MIN_MS
@@ -90,12 +97,15 @@ export function createSimReporter (options) {
       const write = queue[0]
       try {
         await /** @type {(...a: unknown[]) => Promise<void>} */ (writer[write.method])(...write.args)
-        queue.shift()
-        if (write.droppable) queuedSamples--
-        queuedBytes -= write.bytes
+        settle(write)
         stats.sent++
         backoffMs = RETRY_MIN_MS
       } catch (error) {
+        // Refused past the run's bound: the collector counted it (getRefused); retrying would stall every later write.
+        if (/** @type {{ refused?: unknown }} */ (error).refused === true) {
+          settle(write)
+          continue
+        }
         stats.retries++
         stats.lastError = /** @type {Error} */ (error).message
         await sleep(backoffMs)

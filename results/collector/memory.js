@@ -42,7 +42,9 @@ function emptyRun (runId) {
     /** @type {Map<string, import('../../lib/schema.js').ClockInfo>} */
     clocks: new Map(),
     /** @type {Map<string, import('../../lib/schema.js').TimelinePoint>} */
-    last: new Map()
+    last: new Map(),
+    /** @type {Map<string, number>} message reports refused past the bound, by simulator */
+    refused: new Map()
   }
 }
 
@@ -111,7 +113,10 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const run = write(runId)
       const field = `${checkId(simId, 'simulator id')}|${checkMessageReport(report).key}`
       if (run.messages.has(field)) return
-      if (run.messages.size >= maxMessageReports) throw tooManyReports(runId, maxMessageReports)
+      if (run.messages.size >= maxMessageReports) {
+        run.refused.set(simId, (run.refused.get(simId) ?? 0) + 1)
+        throw tooManyReports(runId, maxMessageReports)
+      }
       const entry = { simulator: simId, report: copy(report) }
       run.messages.set(field, entry)
       run.messageLog.push(entry)
@@ -179,6 +184,9 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const run = read(runId)
       return copy(assembleSamples(run.samples, run.serverSamples))
     },
+    async getRefused (runId) {
+      return { limit: maxMessageReports, bySimulator: Object.fromEntries(read(runId).refused) }
+    },
     async getFinals (runId) {
       return copy(finalsList(read(runId).finals))
     },
@@ -235,6 +243,8 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
  * @param {number} max
  */
 export function tooManyReports (runId, max) {
-  return new IoswarmError(CODES.COLLECTOR,
-    `run ${runId} already holds ${max} message reports (the collector's bound, maxMessageReports); further reports are refused, not silently dropped`)
+  const error = new IoswarmError(CODES.COLLECTOR,
+    `run ${runId} already holds ${max} message reports (the collector's bound, maxMessageReports); further reports are refused and counted (getRefused)`)
+  // Counted by the collector already: a writer drops it instead of retrying (simulator/reporter.js).
+  return Object.assign(error, { refused: true })
 }

@@ -31,7 +31,7 @@ const parseHash = (hash) => new Map(Object.entries(hash).map(([k, v]) => [k, JSO
 export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMITS.messageReports, maxSamples = LIMITS.samples }) {
   const redis = await connectRedis(redisUrl)
   // Returned by way of withCollectorErrors: callers see IoswarmErrors, never ioredis ones.
-  redis.defineCommand('ioswarmReportMessage', { numberOfKeys: 2, lua: REPORT_MESSAGE_LUA })
+  redis.defineCommand('ioswarmReportMessage', { numberOfKeys: 3, lua: REPORT_MESSAGE_LUA })
   const control = createControl(redis)
   const keys = (/** @type {string} */ runId) => runKeys(checkId(runId, 'run id'))
   const sim = (/** @type {string} */ simId) => checkId(simId, 'simulator id')
@@ -71,7 +71,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     async reportMessage (runId, simId, report) {
       const k = keys(runId)
       const { key } = checkMessageReport(report)
-      const stored = await /** @type {any} */ (redis).ioswarmReportMessage(k.messageIndex, k.messages,
+      const stored = await /** @type {any} */ (redis).ioswarmReportMessage(k.messageIndex, k.messages, k.refused,
         `${sim(simId)}|${key}`, simId, key, JSON.stringify(report), maxMessageReports)
       if (stored === -1) throw tooManyReports(runId, maxMessageReports)
     },
@@ -144,6 +144,10 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
         samples.map((e) => ({ simulator: e.sim, timeline: JSON.parse(e.timeline), health: JSON.parse(e.health) })),
         server.map((e) => ({ ...JSON.parse(e.sample), server: e.server })))
     },
+    async getRefused (runId) {
+      const counts = await redis.hgetall(keys(runId).refused)
+      return { limit: maxMessageReports, bySimulator: Object.fromEntries(Object.entries(counts).map(([s, n]) => [s, Number(n)])) }
+    },
     async getFinals (runId) {
       return finalsList(parseHash(await redis.hgetall(keys(runId).finals)))
     },
@@ -173,7 +177,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
       const simIds = await redis.hkeys(k.simulators)
       await Promise.all([
         redis.unlink(k.meta, k.simulators, k.heartbeats, k.finals, k.clocks, k.last, k.messages,
-          k.messageIndex, k.samples, k.serverSamples, k.windows, ...simIds.map(k.heartbeat)),
+          k.messageIndex, k.refused, k.samples, k.serverSamples, k.windows, ...simIds.map(k.heartbeat)),
         redis.zrem(RUNS_KEY, runId)
       ])
     },

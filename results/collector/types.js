@@ -112,6 +112,8 @@
  * @property {(runId: string, planned?: PlannedRound[]) => Promise<RoundResult[]>} getRounds
  * @property {(runId: string) => Promise<RunSamples>} getSamples
  * @property {(runId: string) => Promise<(FinalReport & { simulator: string })[]>} getFinals by simulator id
+ * @property {(runId: string) => Promise<{ limit: number, bySimulator: Record<string, number> }>} getRefused message reports refused
+ *   past the run's bound (limit), counted by simulator: each is missing from getMessages, getRounds and getDeliveries
  * @property {(runId: string, options?: { topRooms?: number }) => Promise<import('../../lib/schema.js').DeliveryBreakdown>} getDeliveries delivery figures per namespace, room and event (merged histograms), the top rooms by traffic
  * @property {(runId: string, options?: { planned?: PlannedRound[], topRooms?: number }) => Promise<MessageResults>} getMessageResults getMessages, getRounds and getDeliveries from one read of the reports (the end of a distribution)
  * @property {(runId: string, cursor: string | null, limit?: number) => Promise<{ windows: { simulator: string, report: import('../../lib/schema.js').WindowReport }[], cursor: string, more: boolean }>} readWindows

@@ -4,6 +4,7 @@
  */
 import { formatStorm } from '../../lib/format.js'
 import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
+import { refusedWarning } from '../refused.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
@@ -71,6 +72,8 @@ export function caveats (result) {
     if (d.messages.length === 0) notes.push(`${d.name}: no message reached any simulator`)
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) notes.push(`${d.name}: ${unmeasured.replace(/^CAVEAT: /, '')}`)
+    const refused = refusedWarning(d)
+    if (refused) notes.push(refused.replace(/^WARNING: /, ''))
     for (const s of d.clients.storms ?? []) notes.push(`${d.name}: ${s.simulator}: ${formatStorm(s)}`)
     notes.push(...scenarioCaveats(d))
   }

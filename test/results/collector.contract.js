@@ -243,7 +243,10 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 2))
     await small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 2)) // a duplicate is still fine
     await assert.rejects(small.reportMessage(smallRun, 'sim-a', reportOf('sim-a', 1, 3)), { code: CODES.COLLECTOR, message: /2 message reports/ })
+    await assert.rejects(small.reportMessage(smallRun, 'sim-b', reportOf('sim-b', 1, 3)), { code: CODES.COLLECTOR, message: /2 message reports/ })
+    await assert.rejects(small.reportMessage(smallRun, 'sim-b', reportOf('sim-b', 1, 4)), { code: CODES.COLLECTOR, message: /2 message reports/ })
     assert.equal((await small.getMessages(smallRun)).length, 2)
+    assert.deepEqual(await small.getRefused(smallRun), { limit: 2, bySimulator: { 'sim-a': 1, 'sim-b': 2 } }, 'each refusal counted by simulator')
   })
 
   await t.test('readSince: what was stored after a cursor, once, in the order stored, in pages of at most limit', async () => {

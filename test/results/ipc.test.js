@@ -6,8 +6,14 @@ import { fileURLToPath } from 'node:url'
 import { CODES } from '../../lib/errors.js'
 import { createCollector } from '../../results/collector/index.js'
 import { attachIpcReader, createIpcWriter } from '../../results/ipc.js'
+import { readFileSync } from 'node:fs'
+import { createMemoryCollector } from '../../results/collector/memory.js'
+import { readRefused } from '../../results/refused.js'
+import { formatRunSummary } from '../../results/summary.js'
+import { caveats } from '../../results/report/sections.js'
 
 const CHILD = fileURLToPath(new URL('../fixtures/ipc-collector-child.js', import.meta.url))
+const REFUSED_CHILD = fileURLToPath(new URL('../fixtures/ipc-refused-child.js', import.meta.url))
 
 test('a forked child writes to the parent\'s memory collector over IPC; non-write methods are refused', async (t) => {
   const collector = await createCollector()
@@ -36,4 +42,32 @@ test('a forked child writes to the parent\'s memory collector over IPC; non-writ
 
 test('the writer rejects when the process has no IPC channel', async () => {
   await assert.rejects(createIpcWriter({}).heartbeat('r', 's', 1000), { code: CODES.COLLECTOR, message: /no IPC channel/ })
+})
+
+test('reports the collector refuses over IPC are counted, reach the result, and the summary and the report warn', async (t) => {
+  const collector = createMemoryCollector({ maxMessageReports: 4 })
+  t.after(() => collector.close())
+  const child = fork(REFUSED_CHILD, ['refused-run', '10'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  t.after(() => { if (child.exitCode === null) child.kill() })
+  const reader = attachIpcReader(child, collector)
+  t.after(reader.detach)
+  const [code] = await once(child, 'exit')
+  assert.equal(code, 0)
+  await reader.idle()
+
+  assert.equal((await collector.getMessages('refused-run')).length, 4)
+  assert.equal((await collector.getFinals('refused-run')).length, 1, 'writes after the refused ones still arrive')
+  const refused = await readRefused(collector, 'refused-run')
+  assert.deepEqual(refused && [refused.total, refused.limit, refused.bySimulator], [6, 4, { child: 6 }])
+  assert.equal(await readRefused(collector, 'other-run'), null)
+
+  const run = JSON.parse(readFileSync(new URL('../fixtures/run-small.json', import.meta.url), 'utf8'))
+  const [first, ...rest] = run.distributions
+  const result = { ...run, distributions: [{ ...first, reportsRefused: refused }, ...rest] }
+  const warning = formatRunSummary(result).split('\n').filter((l) => l.startsWith('WARNING:'))
+  assert.equal(warning.length, 1)
+  assert.match(warning[0], /6 message reports refused past the collector's bound of 4 per run \(child 6\); they are missing from messages\.csv.*per-room/)
+  assert.match(warning[0], /windows are complete.*LIMITS\.messageReports.*rounds, a shorter run/)
+  assert.equal(caveats(result).filter((n) => n.includes('6 message reports refused')).length, 1)
+  assert.equal(formatRunSummary(run).includes('WARNING:'), false)
 })

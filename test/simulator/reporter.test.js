@@ -5,6 +5,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { createHistogram, encode, recordMs, summarize } from '../../lib/histogram.js'
 import { createCollector } from '../../results/index.js'
+import { createMemoryCollector } from '../../results/collector/memory.js'
 import { createSimReporter } from '../../simulator/reporter.js'
 import { startRestartableRedis } from '../faults/redis-restart.js'
 import { hasRedisServer } from '../helpers/redis.js'
@@ -69,4 +70,21 @@ test('past its memory bound the reporter spools to disk while Redis is down, the
   assert.ok(messages.every((m) => m.received === 1 && m.simulators === 1), 'each report counted exactly once')
   assert.equal((await collector.getFinals(runId)).length, 1, 'the final report arrived after the spooled ones')
   assert.deepEqual(fs.readdirSync(spoolDir), [], 'the drained spool file is deleted')
+})
+
+test('a report refused past the collector\'s bound (written directly, as with Redis) is counted there and does not hold up later writes', async (t) => {
+  const collector = createMemoryCollector({ maxMessageReports: 1 })
+  t.after(() => collector.close())
+  const runId = 'refused-run'
+  const reporter = createSimReporter({
+    writer: collector,
+    runId,
+    info: { id: 'sim-a', hostname: 'h', pid: 1, clients: 1, transport: 'websocket', engine: 'lean', startedAt: Date.now() }
+  })
+  reporter.start()
+  for (let seq = 0; seq < 3; seq++) reporter.message(report(seq))
+  const sent = await reporter.finish({ clients: /** @type {any} */ ({ target: 1, connected: 1, failed: 0 }), health: /** @type {any} */ ({}), clock: { offsetMs: 0, uncertaintyMs: 0, reference: 'local' }, endedAt: Date.now() }, 3000)
+  assert.equal(sent.undelivered, 0, 'the refused reports were not retried forever ahead of the final report')
+  assert.equal((await collector.getFinals(runId)).length, 1)
+  assert.deepEqual(await collector.getRefused(runId), { limit: 1, bySimulator: { 'sim-a': 2 } })
 })
