@@ -89,6 +89,10 @@ test('joins: a refused join is a failure with its reason; a server that does not
   const server = await startAppServer(t, { ackJoins: false })
   const swarm = startTestSwarm(t, { url: server.url, engine: 'lean', clients: 3, room: 'full', join: 'join {"room":"{{room}}"}' })
   await waitFor(() => server.counts.joins === 3, { timeoutMs: 10000 })
+  // The server heard the joins; a message sent after its refusals is a fence: a client that has
+  // it has its refusal too (one socket, in order), so none is still in flight at the stop.
+  server.io.emit('broadcast', { id: 'fence', sentAt: Date.now() })
+  await waitFor(() => swarm.closed.some((m) => m.id === 'fence'), { timeoutMs: 10000 })
   const refused = await swarm.stop()
   assert.deepEqual([refused.scenario?.joins?.failed, refused.scenario?.joins?.acked], [3, 0])
   assert.deepEqual(refused.scenario?.joins?.reasons, { 'no such room': 3 })
