@@ -4,37 +4,22 @@ import { formatSimSummary } from '../../simulator/format.js'
 import { startAppServer } from '../helpers/app-server.js'
 import { runCli } from '../helpers/cli.js'
 import { waitFor } from '../helpers/wait.js'
-import { encodedDelay, recordRoomMessages } from '../results/make-reports.js'
+import { encodedDelay, recordRoomMessages, simResult as baseSimResult } from '../results/make-reports.js'
 
 /**
- * A SimResult with what formatSimSummary reads, and the given parts.
+ * A SimResult with what formatSimSummary reads (make-reports' simResult, plus the engine, the
+ * options and what the look at the server found), and the given parts.
  * @param {Partial<import('../../lib/schema.js').SimResult>} over
  * @returns {import('../../lib/schema.js').SimResult}
  */
 function simResult (over) {
-  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
-    id: 's1',
+  return baseSimResult('s1', /** @type {Partial<import('../../lib/schema.js').SimResult>} */ (/** @type {unknown} */ ({
     engine: 'lean',
     options: { url: 'http://127.0.0.1:1', transport: 'websocket' },
     agent: { keepAlive: true, maxSockets: null },
     server: { rampMs: 0, rampSource: 'given', handshakeError: null, diagnosis: null },
-    clients: {
-      target: 6,
-      connected: 6,
-      failed: 0,
-      everConnected: 6,
-      byTransport: {},
-      attempts: 6,
-      reconnects: 0,
-      disconnects: {},
-      errors: {},
-      connectTime: { ...encodedDelay([1]), curve: [] }
-    },
-    messages: [],
-    health: { samples: [], summary: { loopDelayP99MaxMs: 1, cpuPctMax: 1, eluMax: 0.1, rssMaxBytes: 1, saturatedSeconds: 0 } },
-    timeline: [],
     ...over
-  }))
+  })))
 }
 
 test('simulate\'s summary: copies in capitals when wrong, namespaces, joins, emits and hooks', () => {
