@@ -133,9 +133,11 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const windows = d.windows ?? []
     const seen = JSON.stringify(windows.map((w) => [w.phase?.index, w.clients.connected, w.clients.drops, w.clients.closed]))
     assert.ok(windows.length >= 6, seen)
-    // Each window's count (its last second's sample) is what the profile wanted within one window of it.
+    // Each window's count (its last second's sample) is what the profile wanted within one window of
+    // it, either way: the merged steps run from the first simulator's start to the last one's end, so
+    // one simulator is ahead of the merged line and the other behind (CI saw both).
     for (const w of windows) {
-      const wanted = [w.startAt - 1000, w.startAt, w.endAt].map((at) => wantedAt(steps, at))
+      const wanted = [w.startAt - 1000, w.startAt, w.endAt, w.endAt + 1000].map((at) => wantedAt(steps, at))
       assert.ok(w.clients.connected >= Math.floor(Math.min(...wanted)) && w.clients.connected <= Math.ceil(Math.max(...wanted)), `${w.startAt}: ${seen}`)
       assert.equal(w.clients.drops, 0, `no drops: ${seen}`)
     }

@@ -144,6 +144,11 @@ async function reloginAfter401 (t, engine) {
   const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${engine}-again-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
   await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
     { timeoutMs: 10000, message: () => `every client logged in again and reconnected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
+  // The server holds a socket before its client has read the CONNECT that counts the reconnect
+  // (CI under load stopped in between: 3 of 4): wait for a later progress tick with all connected.
+  const seenAt = swarm.progress?.elapsedMs ?? 0
+  await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt && swarm.progress?.connected === CLIENTS,
+    { timeoutMs: 10000, message: () => `every client connected again on its side (${swarm.progress?.connected})` })
   const result = await swarm.stop()
   const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
   const refusals = Object.entries(result.clients.errors).filter(([reason]) => /HTTP 401/.test(reason)).reduce((n, [, count]) => n + count, 0)
