@@ -15,7 +15,7 @@
  *
  *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]
  *                       [--ramp 20s] [--payload-bytes 100] [--connect-limit-s 300] [--drain-s 15]
- *                       [--source-address 127.0.0.2-127.0.0.4] [--stall-s 30]
+ *                       [--source-address 127.0.0.2-127.0.0.4] [--stall-s 30] [--ws-client ws|builtin]
  * (--stall-s: give up when the server's count has not grown for this long; a cluster primary
  * busy handing over connects may not answer /stats for a while)
  */
@@ -42,7 +42,8 @@ const { values } = parseArgs({
     'connect-limit-s': { type: 'string', default: '300' },
     'drain-s': { type: 'string', default: '15' },
     'source-address': { type: 'string' },
-    'stall-s': { type: 'string', default: '30' }
+    'stall-s': { type: 'string', default: '30' },
+    'ws-client': { type: 'string', default: 'ws' }
   }
 })
 const clients = Number(values.clients)
@@ -64,6 +65,7 @@ const startedMs = Date.now()
 const simulator = spawn(process.execPath, [
   BIN, 'simulate', '--workers', values.processes, '-c', String(clients), '--engine', 'lean', '--transport', 'websocket',
   ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet',
+  '--ws-client', values['ws-client'],
   ...(values['source-address'] ? ['--source-address', values['source-address']] : [])
 ], { stdio: ['ignore', 'pipe', 'inherit'] })
 sim.child = simulator
@@ -93,6 +95,7 @@ process.stdout.write(`${JSON.stringify({
   processes: Number(values.processes),
   destinations: Number(values.destinations),
   sourceAddresses: values['source-address'] ?? null,
+  wsClient: values['ws-client'],
   servers: servers.length,
   serverCluster: Number(values.cluster),
   connectedAtServer: serverAtPeak.connected,
