@@ -257,7 +257,15 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  */
 function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
   const churn = options.sessionLifetime
-    ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
+    ? createChurn(options.sessionLifetime, {
+      reopen: (i) => {
+        // Closed on purpose: the acks the old session still awaits end as `closed`, not failed.
+        emitting.closeOnPurpose(i)
+        pool.disconnect(i)
+        emitting.closeOnPurpose(i, true)
+        pool.connect(i, transports[i])
+      }
+    })
     : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
