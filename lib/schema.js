@@ -207,9 +207,9 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * The HTTP logins of a simulator's clients (simulator/sessions/login.js).
  * @typedef {object} LoginReport
  * @property {string} request what logged in: `POST /login` (--login), or `login hook`
- * @property {number} attempts logins made (first ones, and again after a 401/403 refusal)
+ * @property {number} attempts logins made (first ones, and again after a refusal)
  * @property {number} ok logins that succeeded (status below 400)
- * @property {number} relogins logins made again after a reconnect was refused with HTTP 401/403
+ * @property {number} relogins logins made again after a reconnect was refused (HTTP 401/403 on the handshake, or the app's middleware refusing the CONNECT)
  * @property {Record<string, number>} failed failed logins by reason: `HTTP 500`, `timeout`, `ECONNREFUSED` (bounded as reasons)
  * @property {EncodedDelay} time request → answer of each successful login
  */
@@ -547,6 +547,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
  * @property {ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
+ * @property {IpcErrors} [ipcErrors] collector writes of the local simulators over IPC that failed (absent when none)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
  * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)
@@ -555,6 +556,14 @@ export const WINDOW_MERGE_RULES = {
  * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
  *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
+ */
+
+/**
+ * Collector writes of a run's local simulators over IPC that failed (the write was lost), by
+ * simulator: how many, and the first (the write method, why). Refused reports are not here.
+ * @typedef {object} IpcErrors
+ * @property {number} total
+ * @property {Record<string, { count: number, method: string, message: string }>} bySimulator
  */
 
 /**
