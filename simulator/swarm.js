@@ -128,6 +128,9 @@ export async function startSwarm (options, hooks = {}) {
   const agent = swarm.pool.agent()
   swarm.emitting.closeOnPurpose(-1)
   await swarm.pool.close()
+  // The last windows once the clients are closed: the acks their close ended (closed by the
+  // run's end) count in the last window, or a final partial one, so the windows sum to the totals.
+  swarm.windows?.flush(true)
   // Every client's login failed: no result to wait for, the error says why (exit 1).
   const loginFailure = swarm.logins?.failure()
   if (loginFailure) throw loginFailure
@@ -225,6 +228,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
+      if (isUp) logins?.connected(i, namespaces[k])
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
       replies.onNamespace(i, k, isUp)
@@ -242,8 +246,15 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
-  // A reconnect refused with 401/403 logs its client in again.
-  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
+  // A reconnect refused with 401/403, or a CONNECT refused by the app's middleware, logs its client in again.
+  const reconnect = (/** @type {number} */ i) => {
+    // On purpose: the acks the old session still awaits end as `closed`, not failed.
+    emitting.closeOnPurpose(i)
+    usePool().disconnect(i)
+    emitting.closeOnPurpose(i, true)
+    usePool().connect(i, transports[i])
+  }
+  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
@@ -257,7 +268,15 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  */
 function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
   const churn = options.sessionLifetime
-    ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
+    ? createChurn(options.sessionLifetime, {
+      reopen: (i) => {
+        // Closed on purpose: the acks the old session still awaits end as `closed`, not failed.
+        emitting.closeOnPurpose(i)
+        pool.disconnect(i)
+        emitting.closeOnPurpose(i, true)
+        pool.connect(i, transports[i])
+      }
+    })
     : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
@@ -359,7 +378,6 @@ async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRun
   sampleOnce()
   sampler.stop()
   deliveries.closeAll()
-  windows?.flush(true)
   return { samples, timeline }
 }
 
@@ -378,15 +396,16 @@ function openLogins (options, { identities, hook, pool, capacity }) {
 }
 
 /**
- * The engines' connect error, counted, then a 401/403 refusal's new login.
+ * The engines' connect error, counted, then a refusal's new login (a refused CONNECT's, then a new connect).
  * @param {import('./engines/types.js').SwarmEvents} events
  * @param {ReturnType<typeof createLogins>} logins
+ * @param {(i: number) => void} reconnect
  * @returns {import('./engines/types.js').SwarmEvents['connectError']}
  */
-function refusedLogsIn (events, logins) {
+function refusedLogsIn (events, logins, reconnect) {
   return (i, reason, nsp) => {
     events.connectError(i, reason, nsp)
-    logins.refused(i, reason)
+    logins.refused(i, reason, nsp, () => reconnect(i))
   }
 }
 

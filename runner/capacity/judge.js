@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { meetsThreshold, METRICS } from '../../results/index.js'
+import { evaluateThresholds, meetsThreshold, METRICS } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5
@@ -27,7 +27,28 @@ export const LOOP_STALL_MS = 1000
  * @typedef {import('../../lib/capacity-schema.js').StepSimulator} StepSimulator
  * @typedef {import('./options.js').Slo} Slo
  * @typedef {{ verdict: import('../../lib/capacity-schema.js').StepVerdict, why: string, limitedBy: 'saturated' | 'busy' | null }} Judgement
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
  */
+
+/**
+ * A measured step's record, the one way for a step with rounds (step.js) and one judged on its
+ * windows (step-windows.js): its SLOs evaluated over the step alone in the --assert grammar (the
+ * implicit one labelled), then judged (judgeStep) on the step's simulators and floor.
+ * @param {Slo[]} slos
+ * @param {object} over
+ * @param {object} over.distribution what evaluateThresholds reads of a run's distribution (name, rounds or windows, clients, …)
+ * @param {(slo: Slo) => number | null} over.valueOf the measured value of a delay SLO's metric
+ * @param {StepSimulator[]} over.connecting health from the resize until the step's load began
+ * @param {Omit<CapacityStep, 'slo' | 'verdict' | 'why' | 'limitedBy'>} measured the rest of the record
+ * @returns {CapacityStep}
+ */
+export function judgedStep (slos, { distribution, valueOf, connecting }, measured) {
+  const verdicts = evaluateThresholds(/** @type {any} */ ({ distributions: [{ simulatorList: [], ...distribution }] }), slos)
+  const floorMaxMs = measured.floor?.maxMs ?? null
+  const { verdict, why, limitedBy } = judgeStep({ slos, verdicts, valueOf, simulators: measured.simulators, connecting, floorMaxMs })
+  const slo = verdicts.map((v, k) => (slos[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v))
+  return { ...measured, slo, verdict, why, limitedBy }
+}
 
 /**
  * @param {object} step

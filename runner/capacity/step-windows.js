@@ -11,9 +11,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { worstWindow } from '../../lib/windows.js'
-import { evaluateThresholds } from '../../results/index.js'
 import { shareOf } from '../../simulator/index.js'
-import { judgeStep } from './judge.js'
+import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { emitIntervalOf } from './options.js'
 import { healthOver } from './summary.js'
@@ -59,26 +58,18 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
   const sum = (/** @type {(w: WindowResult) => number} */ pick) => windows.reduce((n, w) => n + pick(w), 0)
   const missing = sum((w) => w.missing)
   const expected = sum((w) => w.expected)
-  const verdicts = evaluateThresholds(/** @type {any} */ ({
-    distributions: [{
+  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
+  return judgedStep(options.slo, {
+    distribution: {
       name: byRate ? `${level} messages/s` : `${clients} clients`,
       rounds: [],
       windows,
       deliveries: { total: { missing, expected } },
-      clients: { target: clients, connected, failed: clients - connected },
-      simulatorList: []
-    }]
-  }), options.slo)
-  const judged = judgeStep({
-    slos: options.slo,
-    verdicts,
+      clients: { target: clients, connected, failed: clients - connected }
+    },
     valueOf: (slo) => worstOf(windows, slo.metric),
-    simulators,
-    connecting,
-    floorMaxMs: null
-  })
-  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
-  return {
+    connecting
+  }, {
     step,
     phase,
     clients,
@@ -97,11 +88,7 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
     floor: null,
     simulators,
     server: null,
-    slo: verdicts.map((v, k) => (options.slo[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v)),
     limits,
-    verdict: judged.verdict,
-    why: judged.why,
-    limitedBy: judged.limitedBy,
     windowed: {
       windows: windows.length,
       emitRate: byRate ? level : null,
@@ -109,7 +96,7 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
       ack: windows.some((w) => w.emits.ackTime.count > 0) ? worstDelays(windows, (w) => w.emits.ackTime) : null,
       timedOut: sum((w) => w.emits.timedOut)
     }
-  }
+  })
 }
 
 /**
