@@ -549,6 +549,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {LineRollup} [lines] a run without rounds: its lines were rolled up as they came (results/lines.js), so `messages` is
  *   empty and `deliveries` holds them per namespace, room and event (absent from runs with rounds and from older results)
  * @property {ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
+ * @property {IpcErrors} [ipcErrors] collector writes of the local simulators over IPC that failed (absent when none)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
  * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)
@@ -567,6 +568,14 @@ export const WINDOW_MERGE_RULES = {
  * @property {number} roomRows (namespace, room, event) rows kept with delays of their own; the top rooms are chosen among them
  * @property {number} roomsPastBound rooms first seen past roomRows: counted in their folded row only
  * @property {RunMessage[]} sample the run's first lines (at most 10), merged over the simulators, as examples
+ */
+
+/**
+ * Collector writes of a run's local simulators over IPC that failed (the write was lost), by
+ * simulator: how many, and the first (the write method, why). Refused reports are not here.
+ * @typedef {object} IpcErrors
+ * @property {number} total
+ * @property {Record<string, { count: number, method: string, message: string }>} bySimulator
  */
 
 /**
