@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { meetsThreshold, METRICS } from '../../results/index.js'
+import { evaluateThresholds, measureThreshold, meetsThreshold } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5
@@ -30,10 +30,24 @@ export const LOOP_STALL_MS = 1000
  */
 
 /**
+ * A step's SLOs measured by the one evaluator of `run --assert` (results/thresholds.js) over the
+ * step as a run of one distribution (its rounds, or the windows of its hold), and its verdict.
+ * @param {import('../../lib/schema.js').RunResult} stepRun
+ * @param {Omit<Parameters<typeof judgeStep>[0], 'verdicts' | 'valueOf'>} step
+ * @returns {Judgement & { slo: import('../../lib/schema.js').ThresholdVerdict[] }} slo: each SLO's verdict, the implicit one said so
+ */
+export function judgeSlos (stepRun, step) {
+  const verdicts = evaluateThresholds(stepRun, step.slos)
+  const judged = judgeStep({ ...step, verdicts, valueOf: (slo) => measureThreshold(stepRun, slo).value })
+  const slo = verdicts.map((v, k) => (step.slos[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v))
+  return { ...judged, slo }
+}
+
+/**
  * @param {object} step
  * @param {Slo[]} step.slos
  * @param {import('../../lib/schema.js').ThresholdVerdict[]} step.verdicts one per SLO, in order
- * @param {(slo: Slo) => number | null} step.valueOf the measured value of a delay SLO's metric (ms, worst round)
+ * @param {(slo: Slo) => number | null} step.valueOf the measured value of a delay SLO's metric (ms: the worst round or window)
  * @param {StepSimulator[]} step.simulators health over the rounds
  * @param {StepSimulator[]} step.connecting health from the resize until the rounds began
  * @param {number | null} step.floorMaxMs the most CPU a simulator spent draining one message
@@ -63,7 +77,8 @@ function excuseFor (slo, { valueOf, simulators, connecting, floorMaxMs }) {
   const busy = window.filter((s) => s.eluMax >= BUSY_ELU)
   if (busy.length > 0) return { text: `${saturationText(busy)} ${when}`, limitedBy: 'saturated' }
   const stall = worst(window, (s) => s.loopDelayMaxMs)
-  if (METRICS[slo.metric]?.kind !== 'delay') {
+  // A delay SLO (its unit ms: a delivery, an ack, a reply, a hook's timing) is weighed against the simulators' own time.
+  if (slo.unit !== 'ms') {
     return stall && stall.loopDelayMaxMs >= LOOP_STALL_MS ? { text: `the event loop of simulator ${stall.id} was held up ${formatMs(stall.loopDelayMaxMs)} ${when}`, limitedBy: 'saturated' } : null
   }
   const value = valueOf(slo)
