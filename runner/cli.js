@@ -4,7 +4,7 @@
 import { access, mkdir, rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
+import { printJsonResult, progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { EXIT, invalidOption } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
@@ -69,7 +69,7 @@ export const runCommand = {
     const exitCode = result.thresholds?.some((t) => !t.ok) ? EXIT.THRESHOLD : EXIT.OK
     const ci = await writeCiOutputs({ junit, summaryJson }, [{ kind: 'run', result, verdicts: result.thresholds ?? [] }], { command: 'run', exitCode, version: VERSION })
     for (const file of ci) process.stderr.write(`written: ${file}\n`)
-    if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
+    if (json) await printJsonResult('ioswarm run', result)
     process.exitCode = exitCode
   }
 }

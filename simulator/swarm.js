@@ -128,6 +128,9 @@ export async function startSwarm (options, hooks = {}) {
   const agent = swarm.pool.agent()
   swarm.emitting.closeOnPurpose(-1)
   await swarm.pool.close()
+  // The last windows once the clients are closed: the acks their close ended (closed by the
+  // run's end) count in the last window, or a final partial one, so the windows sum to the totals.
+  swarm.windows?.flush(true)
   // Every client's login failed: no result to wait for, the error says why (exit 1).
   const loginFailure = swarm.logins?.failure()
   if (loginFailure) throw loginFailure
@@ -257,7 +260,15 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  */
 function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
   const churn = options.sessionLifetime
-    ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
+    ? createChurn(options.sessionLifetime, {
+      reopen: (i) => {
+        // Closed on purpose: the acks the old session still awaits end as `closed`, not failed.
+        emitting.closeOnPurpose(i)
+        pool.disconnect(i)
+        emitting.closeOnPurpose(i, true)
+        pool.connect(i, transports[i])
+      }
+    })
     : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
@@ -359,7 +370,6 @@ async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRun
   sampleOnce()
   sampler.stop()
   deliveries.closeAll()
-  windows?.flush(true)
   return { samples, timeline }
 }
 

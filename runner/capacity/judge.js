@@ -27,20 +27,29 @@ export const LOOP_STALL_MS = 1000
  * @typedef {import('../../lib/capacity-schema.js').StepSimulator} StepSimulator
  * @typedef {import('./options.js').Slo} Slo
  * @typedef {{ verdict: import('../../lib/capacity-schema.js').StepVerdict, why: string, limitedBy: 'saturated' | 'busy' | null }} Judgement
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
  */
 
 /**
- * A step's SLOs measured by the one evaluator of `run --assert` (results/thresholds.js) over the
- * step as a run of one distribution (its rounds, or the windows of its hold), and its verdict.
- * @param {import('../../lib/schema.js').RunResult} stepRun
- * @param {Omit<Parameters<typeof judgeStep>[0], 'verdicts' | 'valueOf'>} step
- * @returns {Judgement & { slo: import('../../lib/schema.js').ThresholdVerdict[] }} slo: each SLO's verdict, the implicit one said so
+ * A measured step's record, the one way for a step with rounds (step.js) and one judged on its
+ * windows (step-windows.js): its SLOs evaluated over the step alone by the one evaluator of
+ * `run --assert` (results/thresholds.js; the implicit one labelled), then judged (judgeStep) on
+ * the step's simulators and floor, a failed delay SLO weighed at the value that evaluator measured.
+ * @param {Slo[]} slos
+ * @param {object} over
+ * @param {object} over.distribution what evaluateThresholds reads of a run's distribution (name, rounds or windows, clients, …)
+ * @param {StepSimulator[]} over.connecting health from the resize until the step's load began
+ * @param {Omit<CapacityStep, 'slo' | 'verdict' | 'why' | 'limitedBy'>} measured the rest of the record
+ * @returns {CapacityStep}
  */
-export function judgeSlos (stepRun, step) {
-  const verdicts = evaluateThresholds(stepRun, step.slos)
-  const judged = judgeStep({ ...step, verdicts, valueOf: (slo) => measureThreshold(stepRun, slo).value })
-  const slo = verdicts.map((v, k) => (step.slos[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v))
-  return { ...judged, slo }
+export function judgedStep (slos, { distribution, connecting }, measured) {
+  const stepRun = /** @type {any} */ ({ distributions: [{ simulatorList: [], ...distribution }] })
+  const verdicts = evaluateThresholds(stepRun, slos)
+  const floorMaxMs = measured.floor?.maxMs ?? null
+  const valueOf = (/** @type {Slo} */ slo) => measureThreshold(stepRun, slo).value
+  const { verdict, why, limitedBy } = judgeStep({ slos, verdicts, valueOf, simulators: measured.simulators, connecting, floorMaxMs })
+  const slo = verdicts.map((v, k) => (slos[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v))
+  return { ...measured, slo, verdict, why, limitedBy }
 }
 
 /**

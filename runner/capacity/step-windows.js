@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { worstWindow } from '../../lib/windows.js'
 import { shareOf } from '../../simulator/index.js'
-import { judgeSlos } from './judge.js'
+import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { emitIntervalOf } from './options.js'
 import { healthOver, serverOver } from './summary.js'
@@ -60,18 +60,17 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
   const sum = (/** @type {(w: WindowResult) => number} */ pick) => windows.reduce((n, w) => n + pick(w), 0)
   const missing = sum((w) => w.missing)
   const expected = sum((w) => w.expected)
-  const judged = judgeSlos(/** @type {any} */ ({
-    distributions: [{
+  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
+  return judgedStep(options.slo, {
+    distribution: {
       name: byRate ? `${level} messages/s` : `${clients} clients`,
       rounds: [],
       windows,
       deliveries: { total: { missing, expected } },
-      clients: { target: clients, connected, failed: clients - connected },
-      simulatorList: []
-    }]
-  }), { slos: options.slo, simulators, connecting, floorMaxMs: null })
-  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
-  return {
+      clients: { target: clients, connected, failed: clients - connected }
+    },
+    connecting
+  }, {
     step,
     phase,
     clients,
@@ -90,11 +89,7 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
     floor: null,
     simulators,
     server: serverOver(serverSamples, holdAt, endedAt),
-    slo: judged.slo,
     limits,
-    verdict: judged.verdict,
-    why: judged.why,
-    limitedBy: judged.limitedBy,
     windowed: {
       windows: windows.length,
       emitRate: byRate ? level : null,
@@ -102,7 +97,7 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
       ack: windows.some((w) => w.emits.ackTime.count > 0) ? worstDelays(windows, (w) => w.emits.ackTime) : null,
       timedOut: sum((w) => w.emits.timedOut)
     }
-  }
+  })
 }
 
 /**

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { runBroadcast } from '../../broadcaster/index.js'
 import { waitForRound } from '../../results/index.js'
-import { judgeSlos } from './judge.js'
+import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { runWindowStep } from './step-windows.js'
 import { summarizeStep } from './summary.js'
@@ -68,11 +68,10 @@ export async function runStep (ctx, { step, level, phase, current }) {
   const endedAt = Date.now()
   const summary = await summarizeStep(ctx, { sent, roundNumbers, connectedBy, shares, startedAt, roundsAt, endedAt })
   const connected = [...connectedBy.values()].reduce((a, b) => a + b, 0)
-  // The SLOs in the --assert grammar, over this step alone.
-  const judged = judgeSlos(/** @type {any} */ ({
-    distributions: [{ name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected }, simulatorList: [] }]
-  }), { slos: ctx.options.slo, simulators: summary.simulators, connecting: summary.connecting, floorMaxMs: summary.floor?.maxMs ?? null })
-  return {
+  return judgedStep(ctx.options.slo, {
+    distribution: { name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected } },
+    connecting: summary.connecting
+  }, {
     step,
     phase,
     clients,
@@ -91,12 +90,8 @@ export async function runStep (ctx, { step, level, phase, current }) {
     floor: summary.floor,
     simulators: summary.simulators,
     server: summary.server,
-    slo: judged.slo,
-    limits,
-    verdict: judged.verdict,
-    why: judged.why,
-    limitedBy: judged.limitedBy
-  }
+    limits
+  })
 }
 
 /**
