@@ -207,9 +207,9 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * The HTTP logins of a simulator's clients (simulator/sessions/login.js).
  * @typedef {object} LoginReport
  * @property {string} request what logged in: `POST /login` (--login), or `login hook`
- * @property {number} attempts logins made (first ones, and again after a 401/403 refusal)
+ * @property {number} attempts logins made (first ones, and again after a refusal)
  * @property {number} ok logins that succeeded (status below 400)
- * @property {number} relogins logins made again after a reconnect was refused with HTTP 401/403
+ * @property {number} relogins logins made again after a reconnect was refused (HTTP 401/403 on the handshake, or the app's middleware refusing the CONNECT)
  * @property {Record<string, number>} failed failed logins by reason: `HTTP 500`, `timeout`, `ECONNREFUSED` (bounded as reasons)
  * @property {EncodedDelay} time request → answer of each successful login
  */

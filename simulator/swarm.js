@@ -228,6 +228,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
+      if (isUp) logins?.connected(i, namespaces[k])
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
       replies.onNamespace(i, k, isUp)
@@ -245,8 +246,15 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
-  // A reconnect refused with 401/403 logs its client in again.
-  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
+  // A reconnect refused with 401/403, or a CONNECT refused by the app's middleware, logs its client in again.
+  const reconnect = (/** @type {number} */ i) => {
+    // On purpose: the acks the old session still awaits end as `closed`, not failed.
+    emitting.closeOnPurpose(i)
+    usePool().disconnect(i)
+    emitting.closeOnPurpose(i, true)
+    usePool().connect(i, transports[i])
+  }
+  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
   return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
@@ -388,15 +396,16 @@ function openLogins (options, { identities, hook, pool, capacity }) {
 }
 
 /**
- * The engines' connect error, counted, then a 401/403 refusal's new login.
+ * The engines' connect error, counted, then a refusal's new login (a refused CONNECT's, then a new connect).
  * @param {import('./engines/types.js').SwarmEvents} events
  * @param {ReturnType<typeof createLogins>} logins
+ * @param {(i: number) => void} reconnect
  * @returns {import('./engines/types.js').SwarmEvents['connectError']}
  */
-function refusedLogsIn (events, logins) {
+function refusedLogsIn (events, logins, reconnect) {
   return (i, reason, nsp) => {
     events.connectError(i, reason, nsp)
-    logins.refused(i, reason)
+    logins.refused(i, reason, nsp, () => reconnect(i))
   }
 }
 

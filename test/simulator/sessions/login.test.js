@@ -4,7 +4,8 @@
  * Engine.IO middleware refuses (HTTP 401) a handshake without a live session (socket.io's docs,
  * "Usage with Passport"), the socket middleware records the token of --auth. Both engines,
  * WebSocket and polling; a login that fails for every client ends the run with the clear error;
- * a reconnect refused with 401 logs in again; a scenario's login hook does a CSRF flow; bad input exits 2.
+ * a reconnect refused with 401 logs in again, and so does a CONNECT refused by the socket middleware
+ * (bounded); a scenario's login hook does a CSRF flow; bad input exits 2.
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -17,12 +18,15 @@ import { startTestSwarm } from '../../helpers/swarm.js'
 import { runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
 import { normalizeSimOptions } from '../../../simulator/options.js'
+import { MAX_REFUSED_RELOGINS } from '../../../simulator/sessions/login.js'
 
 const CLIENTS = 4
 
 /**
  * The app: sessions in memory (sid → user), logins counted per user, handshakes that carried
- * which cookie, tokens the socket middleware saw. `mode.fail` answers every login 500.
+ * which cookie, tokens the socket middleware saw. `mode.fail` answers every login 500;
+ * `mode.gate` 'socket' lets every handshake in and has `io.use` refuse the CONNECT of an unknown
+ * session instead ("session gone", counted in `refused`); `mode.refuseAll` refuses every CONNECT.
  */
 function startApp () {
   /** @type {Map<string, string>} */
@@ -31,7 +35,8 @@ function startApp () {
   const logins = new Map()
   /** @type {string[]} */
   const tokens = []
-  const mode = { fail: false }
+  const mode = { fail: false, gate: /** @type {'engine' | 'socket'} */ ('engine'), refuseAll: false }
+  const refused = { count: 0 }
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname.startsWith('/socket.io')) return
@@ -55,21 +60,30 @@ function startApp () {
   })
   const io = new Server(server, { pingInterval: 1000, pingTimeout: 2000 })
   io.engine.use((/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res, /** @type {() => void} */ next) => {
-    const sid = /connect\.sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
-    if (sid !== undefined && sessions.has(sid)) return next()
+    if (mode.gate === 'socket' || knownSession(req.headers.cookie)) return next()
     res.writeHead(401)
     res.end()
   })
   io.use((socket, next) => {
+    if (mode.gate === 'socket' && (mode.refuseAll || !knownSession(socket.request.headers.cookie))) {
+      refused.count++
+      return next(new Error('session gone'))
+    }
     tokens.push(String(socket.handshake.auth.token))
     next()
   })
+  /** @param {string | undefined} cookie */
+  function knownSession (cookie) {
+    const sid = /connect\.sid=([^;]+)/.exec(cookie ?? '')?.[1]
+    return sid !== undefined && sessions.has(sid)
+  }
   return {
     io,
     sessions,
     logins,
     tokens,
     mode,
+    refused,
     url: '',
     async listen () {
       await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
@@ -159,6 +173,66 @@ async function reloginAfter401 (t, engine) {
   // The new login's token reached the reconnect's CONNECT (--auth '{{login.token}}').
   for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => new RegExp(`^t-${engine}-again-${k}\\.[2-9]$`).test(token)), `${engine}-again-${k}'s new token`)
 }
+
+// The app's socket middleware refuses the CONNECT of a gone session (socket.io's "Usage with
+// express-session" checks the session in io.use): the engine stays away after such a refusal,
+// so the client logs in again and connects anew.
+for (const engine of ['lean', 'sio']) {
+  for (const transport of ['websocket', 'polling']) {
+    test(`${engine} ${transport}: a CONNECT refused by io.use (the session is gone) logs its client in again and connects it anew, once per refusal`,
+      (t) => reloginAfterRefusal(t, engine, transport))
+  }
+}
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} engine
+ * @param {string} transport
+ */
+async function reloginAfterRefusal (t, engine, transport) {
+  app.mode.gate = 'socket'
+  t.after(() => { app.mode.gate = 'engine' })
+  const user = `${engine}-${transport}-gone`
+  const swarm = await connectAll(t, { engine, transport, login: `POST /login {"user":"${user}-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
+  const refusedBefore = app.refused.count
+  app.sessions.clear()
+  for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
+  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${user}-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
+  await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
+    { timeoutMs: 10000, message: () => `every client logged in again and connected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
+  const seenAt = swarm.progress?.elapsedMs ?? 0
+  await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt && swarm.progress?.connected === CLIENTS,
+    { timeoutMs: 10000, message: () => `every client connected again on its side (${swarm.progress?.connected})` })
+  const result = await swarm.stop()
+  const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+  const refusals = app.refused.count - refusedBefore
+  assert.ok(refusals >= CLIENTS, `each client's CONNECT was refused (${refusals})`)
+  assert.equal(result.clients.errors['session gone'], refusals, JSON.stringify(result.clients.errors))
+  assert.equal(logins.relogins, refusals, 'one new login per refusal')
+  assert.equal(logins.attempts, CLIENTS + logins.relogins)
+  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => token.startsWith(`t-${user}-${k}.`) && !token.endsWith('.1')), `${user}-${k}'s new token`)
+}
+
+test(`a CONNECT refused whatever the login: at most ${MAX_REFUSED_RELOGINS} new logins in a row per client, then it stays away`, async (t) => {
+  app.mode.gate = 'socket'
+  t.after(() => { app.mode.gate = 'engine'; app.mode.refuseAll = false })
+  const swarm = await connectAll(t, { engine: 'lean', transport: 'websocket', login: 'POST /login {"user":"banned-{{i}}"}' })
+  const refusedBefore = app.refused.count
+  app.mode.refuseAll = true
+  for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
+  // Each client: the engine's reconnect, refused, then a login and a connect per refusal, refused each time.
+  const bound = CLIENTS * (1 + MAX_REFUSED_RELOGINS)
+  await waitFor(() => app.refused.count - refusedBefore >= bound, { timeoutMs: 15000, message: () => `${bound} refusals (${app.refused.count - refusedBefore})` })
+  // Two progress ticks later, none has come back for more (an unbounded loop would be at it on loopback).
+  for (let tick = 0; tick < 2; tick++) {
+    const seenAt = swarm.progress?.elapsedMs ?? 0
+    await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt, { timeoutMs: 5000, message: () => 'a progress tick' })
+  }
+  const result = await swarm.stop()
+  assert.equal(app.refused.count - refusedBefore, bound)
+  assert.equal(result.logins?.relogins, CLIENTS * MAX_REFUSED_RELOGINS)
+  assert.equal(result.clients.connected, 0)
+})
 
 test('a scenario\'s login(http, ctx) hook: a CSRF token first, then the form; its return is ctx.login and {{login.FIELD}}', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-login-'))
