@@ -547,6 +547,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
  * @property {ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
+ * @property {IpcErrors} [ipcErrors] collector writes of the local simulators over IPC that failed (absent when none)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
  * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)
@@ -555,6 +556,14 @@ export const WINDOW_MERGE_RULES = {
  * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
  *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
+ */
+
+/**
+ * Collector writes of a run's local simulators over IPC that failed (the write was lost), by
+ * simulator: how many, and the first (the write method, why). Refused reports are not here.
+ * @typedef {object} IpcErrors
+ * @property {number} total
+ * @property {Record<string, { count: number, method: string, message: string }>} bySimulator
  */
 
 /**

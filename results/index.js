@@ -6,7 +6,7 @@
 /** @typedef {import('./thresholds.js').Threshold} Threshold */
 
 export { createCollector, redactUrl } from './collector/index.js'
-export { createIpcWriter, attachIpcReader } from './ipc.js'
+export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning } from './ipc.js'
 export { readRefused, refusedWarning } from './refused.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
 export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
-import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
+import { attachIpcReader, buildDistribution, createIpcErrorBook, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
@@ -54,7 +54,7 @@ export async function runDistribution (ctx, distribution, hooks) {
   })
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const children = startSimulators(ctx, distribution)
-  const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector)) : []
+  const readers = attachReaders(collector, children, (line) => log(`${distribution.name}: ${line}`))
   const sampling = sampleServer(ctx)
   const watcher = watchStale({ collector, runId, name: distribution.name, log })
   // Without rounds: each window merged over the simulators and printed as it closes.
@@ -76,7 +76,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     sampling.stop()
     await watcher.stop()
     await stopSimulators(ctx, children, watcher.stale, (line) => log(`${distribution.name}: ${line}`))
-    await Promise.all(readers.map((r) => r.idle()))
+    await readers.idle()
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
@@ -103,7 +103,32 @@ export async function runDistribution (ctx, distribution, hooks) {
     simulatorList,
     deliveries
   })
-  return { ...result, ...(phases ?? {}), ...(windowRows ? { windows: windowRows } : {}), ...(refused ? { reportsRefused: refused } : {}) }
+  const ipcErrors = readers.errors()
+  return {
+    ...result,
+    ...(phases ?? {}),
+    ...(windowRows ? { windows: windowRows } : {}),
+    ...(refused ? { reportsRefused: refused } : {}),
+    ...(ipcErrors ? { ipcErrors } : {})
+  }
+}
+
+/**
+ * With the in-memory collector: each local simulator's collector writes over IPC forwarded to
+ * it, and a write that fails said (which simulator, which write, why) and counted, not ignored.
+ * @param {Collector} collector
+ * @param {Pick<import('../simulator/spawn.js').SimulatorChild, 'id' | 'process'>[]} children
+ * @param {(line: string) => void} say
+ */
+export function attachReaders (collector, children, say) {
+  const book = createIpcErrorBook(say)
+  const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector, { onError: book.onError(c.id) })) : []
+  return {
+    /** Every forwarded write has settled. */
+    idle: async () => { await Promise.all(readers.map((r) => r.idle())) },
+    detach: () => { for (const r of readers) r.detach() },
+    errors: book.record
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
 import { formatStorm } from '../../lib/format.js'
 import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
 import { refusedWarning } from '../refused.js'
+import { ipcErrorsWarning } from '../ipc.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
@@ -74,6 +75,8 @@ export function caveats (result) {
     if (unmeasured) notes.push(`${d.name}: ${unmeasured.replace(/^CAVEAT: /, '')}`)
     const refused = refusedWarning(d)
     if (refused) notes.push(refused.replace(/^WARNING: /, ''))
+    const ipcErrors = ipcErrorsWarning(d)
+    if (ipcErrors) notes.push(ipcErrors.replace(/^WARNING: /, ''))
     for (const s of d.clients.storms ?? []) notes.push(`${d.name}: ${s.simulator}: ${formatStorm(s)}`)
     notes.push(...scenarioCaveats(d))
   }

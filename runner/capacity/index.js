@@ -11,9 +11,9 @@ import { hostFacts } from '../../lib/host.js'
 import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
-import { attachIpcReader, createCollector, followWindows, redactUrl } from '../../results/index.js'
+import { createCollector, followWindows, redactUrl } from '../../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
-import { sampleServer } from '../distribution.js'
+import { attachReaders, sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
 import { newRunId, referenceServerOf, simulatorEnv } from '../options.js'
 import { startServerProcess } from '../processes.js'
@@ -58,8 +58,8 @@ export async function runCapacity (input, hooks = {}) {
     })
   /** @type {import('../../simulator/spawn.js').SimulatorChild[]} */
   let children = []
-  /** @type {ReturnType<typeof attachIpcReader>[]} */
-  let readers = []
+  /** @type {ReturnType<typeof attachReaders> | null} */
+  let readers = null
   /** @type {{ stop(): void } | null} */
   let sampling = null
   /** @type {ReturnType<typeof followWindows> | null} */
@@ -71,7 +71,8 @@ export async function runCapacity (input, hooks = {}) {
     const rampMs = inspected.rampMs
     await collector.registerRun(id, { name: options.name ?? id, startedAt, options: { url } })
     children = startSimulators(options, { id, url, server: inspected })
-    readers = children.map((c) => attachIpcReader(c.process, reports.writer))
+    // A write that fails over IPC is said (which simulator, which write, why), not ignored.
+    readers = attachReaders(reports.writer, children, log)
     sampling = sampleServer({ url, collector, runId: id })
     const range = options.vary === 'emit-rate'
       ? `${options.clients} clients (${options.emitters} emitting), from ${options.startLevel} to at most ${options.maxLevel} messages a second`
@@ -92,7 +93,7 @@ export async function runCapacity (input, hooks = {}) {
     sampling?.stop()
     await following?.finish().catch(() => {})
     await Promise.all(children.map((c) => c.stop()))
-    await Promise.all(readers.map((r) => r.idle()))
+    await readers?.idle()
     await server?.stop()
     await collector.close()
   }
