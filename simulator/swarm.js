@@ -31,8 +31,7 @@ import { createNodeTracker } from './nodes.js'
 import { createWindowBook } from './windows.js'
 import { fieldGetter } from '../lib/fields.js'
 import { invalidOption } from '../lib/errors.js'
-import { compileLogin, createLogins } from './sessions/login.js'
-import { createLoginHttp } from './sessions/login-http.js'
+import { compileLogin } from './sessions/login-flags.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -169,7 +168,7 @@ export async function startSwarm (options, hooks = {}) {
  *   server: the parent's inspection (workers), else this swarm inspects
  */
 async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, server: inspected }) {
-  /** @type {ReturnType<typeof createLogins> | null} */
+  /** @type {Logins | null} */
   let logins = null
   const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
@@ -199,7 +198,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
-  logins = openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
+  logins = await openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
@@ -381,16 +380,21 @@ async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRun
   return { samples, timeline }
 }
 
+/** @typedef {ReturnType<typeof import('./sessions/login.js').createLogins>} Logins */
+
 /**
  * The logins of a swarm's clients (--login, or a scenario's login hook); null without either.
+ * The login code loads only then (issue 26: a light process).
  * @param {import('./options.js').SimOptions} options
  * @param {{ identities: import('./identity.js').Identities, hook: import('./sessions/login.js').LoginHook | null, pool: () => import('./engines/types.js').EnginePool | null,
  *   capacity: number }} context
+ * @returns {Promise<Logins | null>}
  */
-function openLogins (options, { identities, hook, pool, capacity }) {
+async function openLogins (options, { identities, hook, pool, capacity }) {
   const flags = compileLogin(options, identities)
   if (flags !== null && hook !== null) throw invalidOption('--login', 'and the scenario\'s login hook both log the clients in: give one')
   if (flags === null && hook === null) return null
+  const [{ createLogins }, { createLoginHttp }] = await Promise.all([import('./sessions/login.js'), import('./sessions/login-http.js')])
   const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: LOGIN_TIMEOUT_MS })
   return createLogins({ flags, hook, http, identities, pool, capacity, clients: options.phases ? 0 : options.clients })
 }
@@ -398,7 +402,7 @@ function openLogins (options, { identities, hook, pool, capacity }) {
 /**
  * The engines' connect error, counted, then a refusal's new login (a refused CONNECT's, then a new connect).
  * @param {import('./engines/types.js').SwarmEvents} events
- * @param {ReturnType<typeof createLogins>} logins
+ * @param {Logins} logins
  * @param {(i: number) => void} reconnect
  * @returns {import('./engines/types.js').SwarmEvents['connectError']}
  */
