@@ -31,8 +31,7 @@ import { createNodeTracker } from './nodes.js'
 import { createWindowBook } from './windows.js'
 import { fieldGetter } from '../lib/fields.js'
 import { invalidOption } from '../lib/errors.js'
-import { compileLogin, createLogins } from './sessions/login.js'
-import { createLoginHttp } from './sessions/login-http.js'
+import { compileLogin } from './sessions/login-flags.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -175,7 +174,7 @@ export async function startSwarm (options, hooks = {}) {
  *   server: the parent's inspection (workers), else this swarm inspects
  */
 async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, phaseOf, server: inspected }) {
-  /** @type {ReturnType<typeof createLogins> | null} */
+  /** @type {Logins | null} */
   let logins = null
   const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
@@ -205,7 +204,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
-  logins = openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
+  logins = await openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
@@ -252,7 +251,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
-  // A reconnect refused with 401/403, or a CONNECT refused by the app's middleware, logs its client in again.
+  // Client i closed on purpose and opened anew: a --session-lifetime's end, or a reconnect refused with
+  // 401/403 or a CONNECT refused by the app's middleware, which logs its client in again.
   const reconnect = (/** @type {number} */ i) => {
     // On purpose: the acks the old session still awaits end as `closed`, not failed.
     emitting.closeOnPurpose(i)
@@ -263,7 +263,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins, reconnect }
 }
 
 /**
@@ -272,18 +272,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
-  const churn = options.sessionLifetime
-    ? createChurn(options.sessionLifetime, {
-      reopen: (i) => {
-        // Closed on purpose: the acks the old session still awaits end as `closed`, not failed.
-        emitting.closeOnPurpose(i)
-        pool.disconnect(i)
-        emitting.closeOnPurpose(i, true)
-        pool.connect(i, transports[i])
-      }
-    })
-    : null
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect }, options) {
+  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: reconnect }) : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
     capacity,
@@ -387,16 +377,21 @@ async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRun
   return { samples, timeline }
 }
 
+/** @typedef {ReturnType<typeof import('./sessions/login.js').createLogins>} Logins */
+
 /**
  * The logins of a swarm's clients (--login, or a scenario's login hook); null without either.
+ * The login code loads only then (issue 26: a light process).
  * @param {import('./options.js').SimOptions} options
  * @param {{ identities: import('./identity.js').Identities, hook: import('./sessions/login.js').LoginHook | null, pool: () => import('./engines/types.js').EnginePool | null,
  *   capacity: number }} context
+ * @returns {Promise<Logins | null>}
  */
-function openLogins (options, { identities, hook, pool, capacity }) {
+async function openLogins (options, { identities, hook, pool, capacity }) {
   const flags = compileLogin(options, identities)
   if (flags !== null && hook !== null) throw invalidOption('--login', 'and the scenario\'s login hook both log the clients in: give one')
   if (flags === null && hook === null) return null
+  const [{ createLogins }, { createLoginHttp }] = await Promise.all([import('./sessions/login.js'), import('./sessions/login-http.js')])
   const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: LOGIN_TIMEOUT_MS })
   return createLogins({ flags, hook, http, identities, pool, capacity, clients: options.phases ? 0 : options.clients })
 }
@@ -404,7 +399,7 @@ function openLogins (options, { identities, hook, pool, capacity }) {
 /**
  * The engines' connect error, counted, then a refusal's new login (a refused CONNECT's, then a new connect).
  * @param {import('./engines/types.js').SwarmEvents} events
- * @param {ReturnType<typeof createLogins>} logins
+ * @param {Logins} logins
  * @param {(i: number) => void} reconnect
  * @returns {import('./engines/types.js').SwarmEvents['connectError']}
  */

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { runBroadcast } from '../../broadcaster/index.js'
-import { waitForRound, worstRoundDelay } from '../../results/index.js'
+import { waitForRound } from '../../results/index.js'
 import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { runWindowStep } from './step-windows.js'
@@ -70,7 +70,6 @@ export async function runStep (ctx, { step, level, phase, current }) {
   const connected = [...connectedBy.values()].reduce((a, b) => a + b, 0)
   return judgedStep(ctx.options.slo, {
     distribution: { name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected } },
-    valueOf: (slo) => delayOf(summary.rounds, slo.metric),
     connecting: summary.connecting
   }, {
     step,
@@ -93,16 +92,6 @@ export async function runStep (ctx, { step, level, phase, current }) {
     server: summary.server,
     limits
   })
-}
-
-/**
- * A delay metric's value over a step, as --assert reads it: the worst round.
- * @param {import('../../lib/schema.js').RoundResult[]} rounds
- * @param {string} metric p50 … mean, avg, abs.p50 … abs.avg
- * @returns {number | null}
- */
-export function delayOf (rounds, metric) {
-  return worstRoundDelay(rounds, metric)?.value ?? null
 }
 
 /**

@@ -57,19 +57,18 @@ test('judgedStep: one record for both kinds of step, SLOs evaluated over the ste
   const clients = { target: 100, connected: 100, failed: 0 }
   const round = { round: 1, messages: 3, expected: 300, missing: 40, relative: { count: 260, p50: 120, p99: 812, max: 900, mean: 200 } }
   const measured = { step: 2, phase: /** @type {const} */ ('grow'), clients: 100, simulators: [sim()], floor: { busyMax: 0.2, p50Ms: 3, maxMs: 4 } }
-  const rounds = judgedStep(slos, { distribution: { name: '100 clients', rounds: [round], clients }, valueOf: () => 812, connecting: [sim()] }, /** @type {any} */ (measured))
+  const rounds = judgedStep(slos, { distribution: { name: '100 clients', rounds: [round], clients }, connecting: [sim()] }, /** @type {any} */ (measured))
   assert.deepEqual(rounds.slo.map((v) => [v.expression, v.ok]), [['p99<500ms', false], ['missing=0', false], ['connected>=100% (every client must connect)', true]])
   assert.equal(rounds.verdict, 'fail')
   assert.equal(rounds.why, 'p99 812ms (round 1, 100 clients); missing 40 of 300 expected deliveries (13.3%)')
   assert.equal(rounds.step, 2, 'the measured fields are kept')
   assert.deepEqual(rounds.floor, measured.floor)
-  const busy = judgedStep(slos, { distribution: { name: '100 clients', rounds: [{ ...round, missing: 0 }], clients }, valueOf: () => 812, connecting: [sim()] },
+  const busy = judgedStep(slos, { distribution: { name: '100 clients', rounds: [{ ...round, missing: 0 }], clients }, connecting: [sim()] },
     /** @type {any} */ ({ ...measured, floor: { ...measured.floor, maxMs: 420 } }))
   assert.equal(busy.verdict, 'inconclusive', 'the floor of the record excuses the delay')
   assert.equal(busy.limitedBy, 'busy')
   const windows = judgedStep(slos, {
     distribution: { name: '100 clients', rounds: [], windows: [], deliveries: { total: { missing: 0, expected: 300 } }, clients: { target: 100, connected: 90, failed: 10 } },
-    valueOf: () => 120,
     connecting: [sim()]
   }, /** @type {any} */ ({ ...measured, floor: null, windowed: { windows: 2 } }))
   assert.deepEqual(windows.slo.map((v) => v.ok), [false, true, false], 'no delay measured; missing from the windows\' sum; 90 of 100 connected')

@@ -5,7 +5,8 @@
  * "Usage with Passport"), the socket middleware records the token of --auth. Both engines,
  * WebSocket and polling; a login that fails for every client ends the run with the clear error;
  * a reconnect refused with 401 logs in again, and so does a CONNECT refused by the socket middleware
- * (bounded); a scenario's login hook does a CSRF flow; bad input exits 2.
+ * (bounded); --protocol websocket logs in too (the cookie rides on the upgrade); a scenario's login
+ * hook does a CSRF flow; bad input exits 2.
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -14,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Server } from 'socket.io'
+import { WebSocketServer } from 'ws'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -233,6 +235,67 @@ test(`a CONNECT refused whatever the login: at most ${MAX_REFUSED_RELOGINS} new 
   assert.equal(result.logins?.relogins, CLIENTS * MAX_REFUSED_RELOGINS)
   assert.equal(result.clients.connected, 0)
 })
+
+/**
+ * A plain WebSocket app with the same login: the upgrade of an unknown session is answered 401;
+ * an accepted one gets a cookie of its own in the 101 (`ws-seen`), and records the cookies and
+ * the Authorization header it came with.
+ * @param {import('node:test').TestContext} t
+ */
+async function startPlainApp (t) {
+  /** @type {Map<string, string>} */
+  const sessions = new Map()
+  let logins = 0
+  /** @type {{ cookie: string, authorization: string }[]} */
+  const upgrades = []
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/login' || req.method !== 'POST') return res.writeHead(404).end()
+    req.resume()
+    req.on('end', () => {
+      const sid = `s${++logins}`
+      sessions.set(sid, 'u')
+      res.writeHead(200, { 'set-cookie': `sid=${sid}; Path=/; HttpOnly`, 'content-type': 'application/json' }).end(JSON.stringify({ token: `t-${sid}` }))
+    })
+  })
+  const wss = new WebSocketServer({ noServer: true })
+  wss.on('headers', (headers) => headers.push('Set-Cookie: ws-seen=1; Path=/'))
+  server.on('upgrade', (req, socket, head) => {
+    const sid = /(?:^|; )sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
+    if (sid === undefined || !sessions.has(sid)) return socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+    upgrades.push({ cookie: req.headers.cookie ?? '', authorization: req.headers.authorization ?? '' })
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws))
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => { for (const ws of wss.clients) ws.terminate(); wss.close(); server.close(() => resolve(undefined)) }))
+  const url = `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/feed`
+  return { url, sessions, upgrades, wss, logins: () => logins }
+}
+
+for (const wsClient of ['ws', 'builtin']) {
+  test(`--protocol websocket (--ws-client ${wsClient}): each client logs in, its session cookie rides on the upgrade, {{login.token}} in --header; a 401 logs it in again`, async (t) => {
+    const app = await startPlainApp(t)
+    const login = { login: 'POST /login {"user":"u{{i}}"}', header: 'Authorization: Bearer {{login.token}}' }
+    const swarm = startTestSwarm(t, { protocol: 'websocket', wsClient, url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, reconnectSpread: '300ms', ...login })
+    await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${JSON.stringify(swarm.progress?.errors)})` })
+    assert.equal(app.logins(), CLIENTS)
+    for (const { cookie, authorization } of app.upgrades) assert.equal(authorization, `Bearer t-${/sid=([^;]+)/.exec(cookie)?.[1]}`, cookie)
+    // The session ends: each reconnect is refused 401, logs in again, and comes back with its new session and the 101's own cookie.
+    const before = app.upgrades.length
+    app.sessions.clear()
+    for (const ws of app.wss.clients) ws.terminate()
+    await waitFor(() => app.upgrades.length - before >= CLIENTS && app.wss.clients.size === CLIENTS,
+      { timeoutMs: 15000, message: () => `every client back (${app.upgrades.length - before} upgrades, ${app.logins()} logins)` })
+    const result = await swarm.stop()
+    const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+    assert.equal(logins.ok, logins.attempts)
+    assert.ok(logins.relogins >= CLIENTS, `each client logged in again (${logins.relogins})`)
+    assert.ok((result.clients.errors['handshake refused: HTTP 401'] ?? 0) >= logins.relogins, JSON.stringify(result.clients.errors))
+    for (const { cookie } of app.upgrades.slice(before)) {
+      assert.match(cookie, /sid=s([5-9]|\d\d)/, 'a new login\'s session')
+      assert.match(cookie, /ws-seen=1/, 'the first 101\'s cookie was kept')
+    }
+  })
+}
 
 test('a scenario\'s login(http, ctx) hook: a CSRF token first, then the form; its return is ctx.login and {{login.FIELD}}', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-login-'))
