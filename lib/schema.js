@@ -281,6 +281,8 @@ export const MERGE_RULES = {
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count) recorded in it
  * @property {{ sent: number, replied: number, timedOut: number, failed: number, time: EncodedDelay }} [replies] emits that waited for a reply
  *   event (--reply-event, emitAndWait): sent in it, and those whose wait ended in it (replied and timed, timed out, failed)
+ * @property {{ index: number, kind: 'ramp' | 'hold' }} [phase] --phases: the step (1-based) the window's middle fell in, as its simulator
+ *   saw it when the window was reported (a run's and --workers' windows are labelled again from the merged steps)
  */
 
 /**
@@ -315,7 +317,9 @@ export const WINDOW_MERGE_RULES = {
   emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', closed: 'sum', ackTime: 'delay' },
   health: MERGE_RULES.health,
   custom: 'custom',
-  replies: { sent: 'sum', replied: 'sum', timedOut: 'sum', failed: 'sum', time: 'delay' }
+  replies: { sent: 'sum', replied: 'sum', timedOut: 'sum', failed: 'sum', time: 'delay' },
+  // The live label (a window's line as it closes); the result's windows are labelled from the merged steps.
+  phase: 'first'
 }
 
 /**

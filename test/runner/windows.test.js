@@ -156,6 +156,10 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const windows = d.windows ?? []
     const seen = JSON.stringify(windows.map((w) => [w.phase?.index, w.clients.connected, w.clients.drops, w.clients.closed]))
     assert.ok(windows.length >= 6, seen)
+    // Each window's line, printed as it closes, says its step (the simulators' label, carried through the merge).
+    const live = stderr.split('\n').filter((line) => /^\S+: window \d\d:/.test(line))
+    assert.equal(live.length, windows.length, stderr)
+    for (const line of live) assert.match(line, /: window \d\d:\d\d:\d\d–\d\d:\d\d:\d\d, phase [1-3] \((ramp|hold)\): /)
     // Each window's count (its last second's sample) is what the profile wanted within one window of
     // it, either way: the merged steps run from the first simulator's start to the last one's end, so
     // one simulator is ahead of the merged line and the other behind (CI saw both).
