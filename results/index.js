@@ -21,6 +21,7 @@ export { formatLogins } from './logins.js'
 export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { followWindows } from './windows.js'
+export { followLines } from './lines.js'
 
 /**
  * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,

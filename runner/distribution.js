@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
-import { attachIpcReader, buildDistribution, createIpcErrorBook, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
+import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
@@ -59,6 +59,8 @@ export async function runDistribution (ctx, distribution, hooks) {
   const watcher = watchStale({ collector, runId, name: distribution.name, log })
   // Without rounds: each window merged over the simulators and printed as it closes.
   const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow: (row) => log(`${distribution.name}: ${formatWindowLine(row)}`) }) : null
+  // ... and its lines rolled up per namespace, room and event as their reports come, never kept one by one.
+  const lines = windows !== null ? followLines(collector, runId) : null
   try {
     log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
@@ -71,6 +73,7 @@ export async function runDistribution (ctx, distribution, hooks) {
   } catch (error) {
     await metering?.stop()
     await windows?.finish().catch(() => {})
+    await lines?.finish().catch(() => {})
     throw error
   } finally {
     sampling.stop()
@@ -81,10 +84,11 @@ export async function runDistribution (ctx, distribution, hooks) {
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
   const finishedWindows = await windows?.finish()
-  // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
+  const rolled = await lines?.finish()
+  // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis); without rounds, the lines rolled up.
   const [{ messages, rounds, deliveries }, samples, finals, simulatorList, refused] = await Promise.all([
-    collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId),
-    readRefused(collector, runId)
+    rolled ? { messages: [], rounds: [], deliveries: rolled.deliveries } : collector.getMessageResults(runId, { planned: options.rounds }),
+    collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId), readRefused(collector, runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   // --phases: the steps as the simulators ran them, summed, and each window's phase.
@@ -108,6 +112,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     ...result,
     ...(phases ?? {}),
     ...(windowRows ? { windows: windowRows } : {}),
+    ...(rolled ? { lines: rolled.lines } : {}),
     ...(refused ? { reportsRefused: refused } : {}),
     ...(ipcErrors ? { ipcErrors } : {})
   }

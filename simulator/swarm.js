@@ -25,7 +25,7 @@ import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
-import { followPhases, rampCutWarning } from './phases.js'
+import { followPhases, phaseAt, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
 import { createWindowBook } from './windows.js'
@@ -104,14 +104,19 @@ export async function startSwarm (options, hooks = {}) {
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
-  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage, onWindow: hooks.onWindow, server: hooks.server })
+  /** @type {ReturnType<typeof followPhases> | null} set once the clients are opened */
+  let phases = null
+  // --phases: each window labelled with its step as it is reported (its line, the collector's copy).
+  const phaseOf = (/** @type {{ startAt: number, endAt: number }} */ w) => phaseAt(w, phases?.record().phases)
+  const { signal, onMessage, onWindow, server } = hooks
+  const swarm = await wireSwarm(options, { id, clock, signal, onMessage, onWindow, phaseOf, server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
   const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
-  const phases = options.phases ? followPhases(options.phases, sizer, emits) : null
+  phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
     sizer.resize(clients, rampMs)
     // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
@@ -164,10 +169,11 @@ export async function startSwarm (options, hooks = {}) {
  * The swarm's parts, wired to each other: who each client is, what it records, how it
  * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
  * @param {import('./options.js').SimOptions} options
- * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'], server?: SimResult['server'] }} context
+ * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'],
+ *   phaseOf?: (window: { startAt: number, endAt: number }) => import('../lib/schema.js').WindowReport['phase'], server?: SimResult['server'] }} context
  *   server: the parent's inspection (workers), else this swarm inspects
  */
-async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, server: inspected }) {
+async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, phaseOf, server: inspected }) {
   /** @type {Logins | null} */
   let logins = null
   const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
@@ -179,7 +185,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
-  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow })
+  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })
   const deliveries = createDeliveries({
     nodes,
     namespaces,
@@ -245,7 +251,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
-  // A reconnect refused with 401/403, or a CONNECT refused by the app's middleware, logs its client in again.
+  // Client i closed on purpose and opened anew: a --session-lifetime's end, or a reconnect refused with
+  // 401/403 or a CONNECT refused by the app's middleware, which logs its client in again.
   const reconnect = (/** @type {number} */ i) => {
     // On purpose: the acks the old session still awaits end as `closed`, not failed.
     emitting.closeOnPurpose(i)
@@ -256,7 +263,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins, reconnect }
 }
 
 /**
@@ -265,18 +272,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
-  const churn = options.sessionLifetime
-    ? createChurn(options.sessionLifetime, {
-      reopen: (i) => {
-        // Closed on purpose: the acks the old session still awaits end as `closed`, not failed.
-        emitting.closeOnPurpose(i)
-        pool.disconnect(i)
-        emitting.closeOnPurpose(i, true)
-        pool.connect(i, transports[i])
-      }
-    })
-    : null
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect }, options) {
+  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: reconnect }) : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
     capacity,

@@ -11,7 +11,7 @@ import { hostFacts } from '../../lib/host.js'
 import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
-import { createCollector, followWindows, redactUrl } from '../../results/index.js'
+import { createCollector, followLines, followWindows, redactUrl } from '../../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
 import { attachReaders, sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
@@ -48,7 +48,7 @@ export async function runCapacity (input, hooks = {}) {
   const id = newRunId().replace(/^run-/, 'capacity-')
   const startedAt = Date.now()
   const collector = await createCollector({})
-  const reports = trackReports(collector)
+  const reports = trackReports(collector, options.rounds.length > 0)
   const token = options.token ?? randomBytes(18).toString('base64url')
   const server = options.target
     ? null
@@ -64,6 +64,8 @@ export async function runCapacity (input, hooks = {}) {
   let sampling = null
   /** @type {ReturnType<typeof followWindows> | null} */
   let following = null
+  /** @type {ReturnType<typeof followLines> | null} */
+  let lines = null
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   try {
     // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
@@ -86,12 +88,15 @@ export async function runCapacity (input, hooks = {}) {
     const windows = []
     // Without rounds: the run's one window follower, merging each window over the simulators.
     following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow: (w) => windows.push(w) }) : null
+    // ... and its lines rolled up and freed as they come (steps are judged on the windows): the collector holds none of them.
+    lines = options.rounds.length === 0 ? followLines(collector, id) : null
     const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
     const { steps, outcome } = await search(ctx, log)
     return capacityResult({ options, id, startedAt, url, reference: server !== null, steps, outcome })
   } finally {
     sampling?.stop()
     await following?.finish().catch(() => {})
+    await lines?.finish().catch(() => {})
     await Promise.all(children.map((c) => c.stop()))
     await readers?.idle()
     await server?.stop()
@@ -152,19 +157,22 @@ function startSimulators (options, { id, url, server }) {
  * The collector's writes as the simulators send them, noting which simulator reported which
  * message: a simulator none of whose clients got a message never reports it.
  * @param {import('../../results/collector/types.js').Collector} collector
+ * @param {boolean} track with rounds only: without, the lines are the app's own, thousands, and no step asks (a set per line would grow with them)
  */
-function trackReports (collector) {
+function trackReports (collector, track) {
   /** @type {Map<string, Set<string>>} `id|batch` → simulator ids */
   const seen = new Map()
   /** @type {import('../../results/collector/types.js').Collector} */
-  const writer = {
-    ...collector,
-    async reportMessage (runId, simId, report) {
-      const key = `${report.id}|${report.batch ?? ''}`
-      seen.set(key, (seen.get(key) ?? new Set()).add(simId))
-      return collector.reportMessage(runId, simId, report)
-    }
-  }
+  const writer = !track
+    ? collector
+    : {
+        ...collector,
+        async reportMessage (runId, simId, report) {
+          const key = `${report.id}|${report.batch ?? ''}`
+          seen.set(key, (seen.get(key) ?? new Set()).add(simId))
+          return collector.reportMessage(runId, simId, report)
+        }
+      }
   return {
     writer,
     /** @param {string} id @param {string} batch */
