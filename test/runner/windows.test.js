@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +24,16 @@ const ARTIFACTS = fileURLToPath(new URL('../.artifacts/', import.meta.url))
 /** A line every 250 ms from each client, acked: a chat's own traffic. */
 const CHAT = ['--emit', 'chat {"text":"hi from {{i}}"}', '--emit-rate', '4/s', '--emitters', '100%', '--emit-ack', '--event', 'chat']
 const WINDOW_LINE = /window \d\d:\d\d:\d\d–\d\d:\d\d:\d\d/
+/** A scenario that only looks: each line a client receives counted, and the time since its previous one timed (the app's own figures; no emit of its own). */
+const LOOKING_HOOKS = `
+  export function onEvent (socket, event, args, ctx) {
+    if (event !== 'chat') return
+    const now = performance.now()
+    if (ctx.lastLineAt !== undefined) ctx.timing('line_gap', now - ctx.lastLineAt)
+    ctx.lastLineAt = now
+    ctx.count('lines_seen')
+  }
+`
 
 /**
  * A windowed run of 2 simulators × 3 clients against `url`, with --target and no --token.
@@ -116,9 +126,14 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const redisUrl = await getRedisUrl(t)
     if (redisUrl === null) return
     const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
-    const run = await runWindows(t, node.url, ['--assert', 'missing=0', '--assert', 'ack.p99<0.001ms'])
+    const hooks = path.join(mkdtempSync(path.join(os.tmpdir(), 'ioswarm-windows-hooks-')), 'hooks.js')
+    t.after(() => rmSync(path.dirname(hooks), { recursive: true, force: true }))
+    writeFileSync(hooks, LOOKING_HOOKS)
+    const run = await runWindows(t, node.url, ['--assert', 'missing=0', '--assert', 'ack.p99<0.001ms', '--scenario', hooks])
     assert.equal(run.code, 3, run.stderr)
     checkWindows(run)
+    const custom = run.windows.filter((w) => w.custom?.timings.line_gap && w.custom.counts.lines_seen)
+    assert.ok(custom.length >= 3, `the hooks' figures in the windows: ${JSON.stringify(run.windows.map((w) => w.custom))}`)
     const [missing, ack] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
     assert.equal(missing.ok, true)
     assert.equal(ack.ok, false)
@@ -134,6 +149,11 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
       assert.equal(page.drawn[`d1-${chart}`], page.expected[`d1-${chart}`], `d1-${chart}: every window drawn`)
       assert.ok(page.drawn[`d1-${chart}`] >= run.windows.length, `d1-${chart}: ${page.drawn[`d1-${chart}`]} points`)
     }
+    // The hooks' own figures per window: line_gap's p50 and p99 in each window that has it, lines_seen a bar per window.
+    assert.equal(page.drawn['d1-custom-timings'], page.expected['d1-custom-timings'], 'every custom timing drawn')
+    assert.ok(page.drawn['d1-custom-timings'] >= 2 * custom.length, `d1-custom-timings: ${page.drawn['d1-custom-timings']} points`)
+    assert.equal(page.drawn['d1-custom-counts'], run.windows.length, 'a count bar per window')
+    assert.equal(page.expected['d1-custom-counts'], run.windows.length)
     assert.ok(page.tables.Windows, 'a Windows table')
     assert.equal(page.tables.Rounds, undefined, 'no Rounds table')
   })
