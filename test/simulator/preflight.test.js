@@ -30,11 +30,17 @@ test('socket.io-client polling needs two descriptors per client; more than the f
   })
 })
 
-test('lean polling needs one descriptor per client and a bounded pool for posts; upgrading clients two', () => {
-  const polling = checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
+test('lean polling on undici needs one descriptor per client and a bounded pool for posts; upgrading clients two', () => {
+  const polling = checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'undici' }), LIMITS)
   assert.equal(polling.needs.fdsPerProcess, 19000 + POST_CONNECTIONS + FD_MARGIN)
-  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 1 }), LIMITS), /needs 38192, limit 20000/)
+  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 1, httpClient: 'undici' }), LIMITS), /needs 38192, limit 20000/)
   assert.equal(upgradeShareOf(parseTransportMix('websocket:2,polling:1,upgrade:1')), 0.25)
+})
+
+test('lean polling on the built-in HTTP client needs two descriptors per client (a GET and a POST connection each), no pool', () => {
+  const polling = checkPreflight(need({ clients: 9000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
+  assert.equal(polling.needs.fdsPerProcess, 18000 + FD_MARGIN)
+  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'builtin' }), LIMITS), /needs 38064, limit 20000/)
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {
@@ -82,6 +88,6 @@ test('simulate with more clients than the hard fd limit exits 2 before connectin
 })
 
 test('needOf: what a swarm of these options needs, over its processes (the swarm\'s and --workers\' one reading)', () => {
-  const options = normalizeSimOptions({ url: 'http://127.0.0.1-127.0.0.2:3000', clients: 900, engine: 'lean', transport: 'websocket:50,polling:20,upgrade:30' })
-  assert.deepEqual(needOf(options, 3), { clients: 900, processes: 3, destinations: 2, sourceAddresses: 1, engine: 'lean', pollingShare: 0.5, upgradeShare: 0.3 })
+  const options = normalizeSimOptions({ url: 'http://127.0.0.1-127.0.0.2:3000', clients: 900, engine: 'lean', transport: 'websocket:50,polling:20,upgrade:30', httpClient: 'undici' })
+  assert.deepEqual(needOf(options, 3), { clients: 900, processes: 3, destinations: 2, sourceAddresses: 1, engine: 'lean', httpClient: 'undici', pollingShare: 0.5, upgradeShare: 0.3 })
 })
