@@ -16,6 +16,7 @@ import { compileEventCall } from '../lib/template.js'
 import { createEmitCounts, recordEmitCounts } from './emitting.js'
 import { pickEmitters } from './partition.js'
 import { DeadlineHeap } from './wire/deadline-heap.js'
+import { ownId } from './own-ids.js'
 
 /** Placeholders an emit's template has besides a client's own. */
 export const EMIT_PLACEHOLDERS = Object.freeze(['id', 'sentAt', 'seq'])
@@ -151,7 +152,7 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
   function send (i) {
     const tpl = /** @type {NonNullable<typeof emit>} */ (emit)
     const seq = ++seqs[i]
-    const id = `e${options.clientOffset + i}.${seq}`
+    const id = ownId(options.clientOffset + i, seq)
     const sentAt = wallMs()
     /** @type {unknown[]} */
     let args = constantArgs ?? []

@@ -30,6 +30,7 @@ import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.j
 import { fieldGetter, toEpochMs } from '../lib/fields.js'
 import { REMEMBERED_KEYS, createClosedBook } from './recorder-closed.js'
 import { createRoomBook } from './recorder-rooms.js'
+import { ownIdSender } from './own-ids.js'
 // Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
 import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
@@ -136,10 +137,12 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {{ receipt: (i: number, relativeMs: number, absoluteMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries
  *   (--node-from): each counted receipt (absoluteMs NaN when the message has no send time), each missing one at close
  * @param {import('./windows.js').WindowBook | null} [options.windows] --window: told of each message when it opens and closes (never per receipt)
+ * @param {number} [options.clientOffset] this process's first client over the whole run: an id --emit stamped (own-ids.js) names its sender
  */
 export function createRecorder ({
   clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
-  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null,
+  clientOffset = 0
 }) {
   const idOf = fields.id
   const sentAtOf = fields.sentAt
@@ -176,7 +179,10 @@ export function createRecorder ({
       sender = ownBefore.get(id)
       if (sender !== undefined) ownBefore.delete(id)
     }
-    return sender
+    if (sender !== undefined) return sender
+    // An id --emit stamped names its sender: such lines are not remembered (ownLine).
+    const stamper = ownIdSender(id, clientOffset, clients)
+    return stamper === -1 ? undefined : stamper
   }
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
@@ -344,6 +350,8 @@ export function createRecorder ({
       const first = args[0]
       if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
         const id = idOf(first)
+        // An id --emit stamped for this client is known by reading it (takeOwn): nothing to remember.
+        if (typeof id === 'string' && ownIdSender(id, clientOffset, clients) === i) return
         if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i)
       } else if (typeof first === 'string') remember(first, i)
       remember(identify(args, fields).id, i)
