@@ -76,9 +76,7 @@ const simulatorExit = once(simulator, 'close')
 const connected = await waitForConnected()
 const connectMs = connected.atMs - startedMs
 const serverAtPeak = connected.stats
-const sent = await Promise.all(bases.map(async (base) => /** @type {{ messages: { recipients: number }[] }} */ (await (await fetch(`${base}/broadcast`, {
-  method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'scale-1', count: 1, size: Number(values['payload-bytes']) })
-})).json())))
+const sent = await Promise.all(bases.map((base) => postBroadcast(base)))
 // The simulator closes the message when every client has it; this waits for the stragglers.
 await sleep(Number(values['drain-s']) * 1000)
 if (simulator.pid) process.kill(simulator.pid, 'SIGTERM')
@@ -127,11 +125,13 @@ process.exit(lostWorkers.length > 0 || !result.workers ? 1 : 0)
 async function waitForConnected () {
   const deadline = Date.now() + Number(values['connect-limit-s']) * 1000
   let best = { connected: -1, rssBytes: [0] }
+  const last = bases.map(() => ({ connected: 0, rssBytes: 0 }))
   let bestAtMs = Date.now()
   for (;;) {
     // A busy server (a cluster primary handing over thousands of connects) may not answer in time.
-    const all = await Promise.all(bases.map((base) => fetch(`${base}/stats`, { signal: AbortSignal.timeout(5000) })
-      .then((r) => r.json()).then((s) => /** @type {{ connected: number, rssBytes: number }} */ (s), () => ({ connected: 0, rssBytes: 0 }))))
+    // A server too busy to answer in time keeps its last count: a missed poll is not a stall.
+    const all = await Promise.all(bases.map((base, k) => fetch(`${base}/stats`, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.json()).then((s) => { last[k] = /** @type {{ connected: number, rssBytes: number }} */ (s); return last[k] }, () => last[k])))
     const connected = all.reduce((sum, s) => sum + s.connected, 0)
     if (connected > best.connected) {
       best = { connected, rssBytes: all.map((s) => s.rssBytes) }
@@ -142,4 +142,28 @@ async function waitForConnected () {
     }
     await sleep(1000)
   }
+}
+
+/**
+ * Posts the broadcast to one server; a server busy with thousands of sockets may not accept the
+ * connection in time, so it is tried up to 5 times (the message id makes a repeat harmless to
+ * the count: the simulator sees one message). A server that never answers counts 0 recipients.
+ * @param {string} base
+ * @returns {Promise<{ messages: { recipients: number }[] }>}
+ */
+async function postBroadcast (base) {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    try {
+      const response = await fetch(`${base}/broadcast`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'scale-1', count: 1, size: Number(values['payload-bytes']) }),
+        signal: AbortSignal.timeout(30000)
+      })
+      return /** @type {{ messages: { recipients: number }[] }} */ (await response.json())
+    } catch (error) {
+      process.stderr.write(`bench/scale.js: broadcast to ${base} failed (attempt ${attempt} of 5): ${/** @type {Error} */ (error).message}\n`)
+    }
+  }
+  return { messages: [] }
 }

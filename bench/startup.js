@@ -9,15 +9,19 @@
  *
  * Per checkout, one JSON line per case, medians (and min, max) over the runs:
  * - `child`: simulator/child.js forked with an IPC channel, as `ioswarm run` forks it. `readyMs`:
- *   fork → its answer to a first IPC message (every static import loaded); `clientsMs`: fork →
- *   its --clients lean WebSocket clients connected to a socket.io server in this process
- *   (reporting over IPC, as under `run`); `readyPeakRssMiB`, `peakRssMiB`: the child's VmHWM
- *   (peak RSS) when ready, and once its clients are connected.
- * - `help`, `version`: `node bin/ioswarm.js --help` / `--version`, spawn → exit; peak RSS from
- *   /usr/bin/time (null without it).
+ *   fork → its answer to a first IPC message (every static import loaded); `readyCpuMs`: the
+ *   CPU time its threads had used then (each thread's /proc/PID/task/TID/schedstat: steadier
+ *   than wall time on a busy host); `clientsMs`: fork → its --clients lean WebSocket clients
+ *   connected to a socket.io server in this process (reporting over IPC, as under `run`);
+ *   `readyPeakRssMiB`, `peakRssMiB`: the child's VmHWM (peak RSS) when ready, and once its
+ *   clients are connected.
+ * - `bare`: the floor, bench/startup-bare.cjs (answers the first IPC message, loads nothing)
+ *   forked the same way: `readyMs`, `readyCpuMs`, `readyPeakRssMiB`.
+ * - `help`, `version`: `node bin/ioswarm.js --help` / `--version`, spawn → exit; peak RSS and CPU
+ *   time (user + system, 10 ms steps) from /usr/bin/time (null without it).
  */
 import { fork, spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -44,26 +48,48 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
 const peakRss = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024
 
 /**
+ * CPU time used by every thread of a live process, in ms (the first field of each thread's schedstat, ns).
+ * @param {number} pid
+ */
+const cpuMs = (pid) => readdirSync(`/proc/${pid}/task`)
+  .reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]), 0) / 1e6
+
+/**
+ * Forks `script` with an IPC channel and waits for its answer to a resize: before a swarm, it
+ * comes at once ("not started yet"), once every static import is loaded.
+ * @param {string} script
+ */
+async function forkReady (script) {
+  const started = performance.now()
+  const child = fork(script, ['startup'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const ready = new Promise((resolve) => child.on('message', (/** @type {any} */ m) => { if (m?.type === 'ioswarm:resized') resolve(performance.now() - started) }))
+  child.send({ type: 'ioswarm:resize', clients })
+  const readyMs = /** @type {number} */ (await ready)
+  const pid = /** @type {number} */ (child.pid)
+  return { child, exited, started, readyMs, readyCpuMs: cpuMs(pid), readyRssBytes: peakRss(pid) }
+}
+
+async function measureBare () {
+  const { exited, readyMs, readyCpuMs, readyRssBytes } = await forkReady(fileURLToPath(new URL('startup-bare.cjs', import.meta.url)))
+  await exited
+  return { readyMs, readyCpuMs, readyRssBytes }
+}
+
+/**
  * @param {string} dir
  * @param {{ io: Server, url: string }} server
  */
 async function measureChild (dir, server) {
   const options = { ...normalizeSimOptions({ url: server.url, clients, engine: 'lean', ramp: '0', duration: '1h' }), id: 'startup' }
-  const started = performance.now()
-  const child = fork(path.join(dir, 'simulator/child.js'), ['startup'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  const ready = new Promise((resolve) => child.on('message', (/** @type {any} */ m) => { if (m?.type === 'ioswarm:resized') resolve(performance.now() - started) }))
-  // Before a swarm, a resize is answered at once ("not started yet"): the child is loaded.
-  child.send({ type: 'ioswarm:resize', clients })
-  const readyMs = /** @type {number} */ (await ready)
-  const readyRssBytes = peakRss(/** @type {number} */ (child.pid))
+  const { child, exited, started, readyMs, readyCpuMs, readyRssBytes } = await forkReady(path.join(dir, 'simulator/child.js'))
   child.send({ type: 'ioswarm:simulate', options, link: { runId: 'startup', ipc: true }, forwardMessages: false })
   while (server.io.engine.clientsCount < clients) await new Promise((resolve) => setTimeout(resolve, 2))
   const clientsMs = performance.now() - started
   const peakRssBytes = peakRss(/** @type {number} */ (child.pid))
   child.kill('SIGTERM')
   await exited
-  return { readyMs, readyRssBytes, clientsMs, peakRssBytes }
+  return { readyMs, readyCpuMs, readyRssBytes, clientsMs, peakRssBytes }
 }
 
 /**
@@ -72,7 +98,7 @@ async function measureChild (dir, server) {
  */
 async function measureCli (dir, flag) {
   const script = path.join(dir, 'bin/ioswarm.js')
-  const [command, args] = TIME ? [TIME, ['-f', '%M', process.execPath, script, flag]] : [process.execPath, [script, flag]]
+  const [command, args] = TIME ? [TIME, ['-f', '%M %U %S', process.execPath, script, flag]] : [process.execPath, [script, flag]]
   const started = performance.now()
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
@@ -80,7 +106,8 @@ async function measureCli (dir, flag) {
   const code = await new Promise((resolve) => child.once('exit', resolve))
   const ms = performance.now() - started
   if (code !== 0) throw new Error(`${script} ${flag} exited ${code}: ${stderr}`)
-  return { ms, peakRssBytes: TIME ? Number(stderr.trim().split('\n').at(-1)) * 1024 : null }
+  const [maxKiB, userS, systemS] = TIME ? stderr.trim().split('\n').at(-1)?.split(' ').map(Number) ?? [] : []
+  return { ms, peakRssBytes: TIME ? maxKiB * 1024 : null, cpuMs: TIME ? (userS + systemS) * 1000 : null }
 }
 
 /** @param {number[]} values */
@@ -99,8 +126,12 @@ const server = { io, url: `http://127.0.0.1:${address.port}` }
 const loadBefore = os.loadavg()
 /** @type {Map<string, { child: Awaited<ReturnType<typeof measureChild>>[], help: Awaited<ReturnType<typeof measureCli>>[], version: Awaited<ReturnType<typeof measureCli>>[] }>} */
 const samples = new Map(checkouts.map((dir) => [dir, { child: [], help: [], version: [] }]))
+/** @type {Awaited<ReturnType<typeof measureBare>>[]} */
+const bare = []
 // Run 0 warms the file cache and is not counted; then each run measures every checkout in turn.
 for (let run = 0; run <= runs; run++) {
+  const floor = await measureBare()
+  if (run > 0) bare.push(floor)
   for (const dir of run % 2 ? checkouts : [...checkouts].reverse()) {
     const child = await measureChild(dir, server)
     const help = await measureCli(dir, '--help')
@@ -116,6 +147,14 @@ io.close()
 const loadAfter = os.loadavg()
 const round2 = (/** @type {number[]} */ loads) => loads.map((l) => Math.round(l * 100) / 100)
 const context = { runs, loadAverage: { before: round2(loadBefore), after: round2(loadAfter) }, host: hostFacts() }
+process.stdout.write(`${JSON.stringify({
+  bench: 'startup',
+  case: 'bare',
+  readyMs: stats(bare.map((c) => c.readyMs)),
+  readyCpuMs: stats(bare.map((c) => c.readyCpuMs)),
+  readyPeakRssMiB: stats(bare.map((c) => c.readyRssBytes / 1048576)),
+  ...context
+})}\n`)
 for (const [dir, s] of samples) {
   const at = path.relative(process.cwd(), dir) || '.'
   process.stdout.write(`${JSON.stringify({
@@ -124,6 +163,7 @@ for (const [dir, s] of samples) {
     checkout: at,
     clients,
     readyMs: stats(s.child.map((c) => c.readyMs)),
+    readyCpuMs: stats(s.child.map((c) => c.readyCpuMs)),
     readyPeakRssMiB: stats(s.child.map((c) => c.readyRssBytes / 1048576)),
     clientsMs: stats(s.child.map((c) => c.clientsMs)),
     peakRssMiB: stats(s.child.map((c) => c.peakRssBytes / 1048576)),
@@ -136,6 +176,7 @@ for (const [dir, s] of samples) {
       checkout: at,
       ms: stats(s[name].map((c) => c.ms)),
       peakRssMiB: TIME ? stats(s[name].map((c) => /** @type {number} */ (c.peakRssBytes) / 1048576)) : null,
+      cpuMs: TIME ? stats(s[name].map((c) => /** @type {number} */ (c.cpuMs))) : null,
       ...context
     })}\n`)
   }

@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-import { hideBin } from 'yargs/helpers'
-import { main } from './cli.js'
-
-await main(hideBin(process.argv))
+// `ioswarm --version` alone needs no parser: it prints what yargs prints (the version and a
+// newline) without loading yargs, whose help renderer builds Intl.Segmenters at load (issue 26:
+// a light process). Every other command line goes through yargs.
+const args = process.argv.slice(2)
+if (args.length === 1 && args[0] === '--version') {
+  const { VERSION } = await import('../lib/version.js')
+  process.stdout.write(`${VERSION}\n`)
+} else {
+  const [{ hideBin }, { main }] = await Promise.all([import('yargs/helpers'), import('./cli.js')])
+  await main(hideBin(process.argv))
+}

@@ -33,6 +33,15 @@
  */
 
 /**
+ * The server's own figures over a step (the reference server's /stats, one sample a second): the most of each.
+ * @typedef {object} StepServer
+ * @property {number} cpuPctMax % of one core (a cluster: the total)
+ * @property {number} rssMaxBytes
+ * @property {number} connectedMax
+ * @property {number} [loopDelayP99MaxMs] the worst one-second event-loop delay p99 (absent from older results)
+ */
+
+/**
  * @typedef {object} CapacityStep
  * @property {number} step 1-based
  * @property {'grow' | 'narrow' | 'again'} phase again: an inconclusive step measured once more
@@ -52,7 +61,7 @@
  * @property {{ busyMax: number, p50Ms: number, maxMs: number } | null} floor the simulators' own floor over the rounds:
  *   busyMax the largest CPU share of a message's spread, maxMs the most CPU a simulator spent draining one message
  * @property {StepSimulator[]} simulators
- * @property {{ cpuPctMax: number, rssMaxBytes: number, connectedMax: number } | null} server the reference server's /stats over the rounds
+ * @property {StepServer | null} server the server's /stats over the rounds (without rounds: over the hold); null without /stats
  * @property {import('./schema.js').ThresholdVerdict[]} slo each SLO (and the implicit one: every client connected)
  * @property {{ fdsPerSimulator: number, fdLimit: number, warnings: string[] }} limits checked before the step
  * @property {StepVerdict} verdict

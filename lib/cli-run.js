@@ -3,6 +3,9 @@
  * first signal stops gracefully and flushes, a second one exits at once) and a progress
  * writer for stderr (one refreshed line on a TTY, a line every few seconds otherwise).
  */
+import { writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { EXIT } from './errors.js'
 
 /**
@@ -61,4 +64,34 @@ export function progressWriter ({ quiet = false, everyMs = 5000, stream = proces
       onLine = false
     }
   }
+}
+
+/**
+ * Prints a command's JSON result on stdout. When stdout is gone (the reader of a pipe died:
+ * EPIPE), the result is not lost: it is written to a file in the temp directory, named on
+ * stderr. Resolves once the text is written or saved.
+ * @param {string} name the command, for the message and the file name
+ * @param {unknown} result
+ * @param {NodeJS.WritableStream} [stream] stdout
+ * @returns {Promise<void>}
+ */
+export function printJsonResult (name, result, stream = process.stdout) {
+  const text = `${JSON.stringify(result)}\n`
+  return new Promise((resolve) => {
+    let done = false
+    const finish = (/** @type {Error | null | undefined} */ error) => {
+      if (done) return
+      done = true
+      if (error) {
+        const file = path.join(os.tmpdir(), `${name.replace(/\W+/g, '-')}-${process.pid}-${Date.now()}.json`)
+        writeFileSync(file, text)
+        process.stderr.write(`${name}: stdout closed (${/** @type {NodeJS.ErrnoException} */ (error).code ?? error.message}): the result is saved in ${file}\n`)
+      }
+      resolve()
+    }
+    // Both the write's callback and an 'error' event report a failure: the listener stays, so
+    // the event that comes second is not an unhandled one.
+    stream.on('error', finish)
+    stream.write(text, finish)
+  })
 }

@@ -67,3 +67,19 @@ local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'sim', ARGV[
 redis.call('HSET', KEYS[1], ARGV[1], id)
 return 1
 `
+
+/**
+ * Drops a run's message reports up to a stream id (inclusive), and their dedupe fields, at most
+ * ARGV[2] of them: a run without rounds rolls its lines up as they come (results/lines.js) and
+ * frees them here, so neither Redis nor the bound (LIMITS.messageReports) grows with its lines.
+ * KEYS: messages, messageIndex. ARGV: last id, count. Returns how many were dropped.
+ */
+export const DROP_MESSAGES_LUA = `
+local entries = redis.call('XRANGE', KEYS[1], '-', ARGV[1], 'COUNT', tonumber(ARGV[2]))
+for _, entry in ipairs(entries) do
+  local f = entry[2]
+  redis.call('HDEL', KEYS[2], f[2] .. '|' .. f[4])
+  redis.call('XDEL', KEYS[1], entry[1])
+end
+return #entries
+`

@@ -4,13 +4,21 @@
  * simulators and hosts (true percentiles, not averages of percentiles).
  */
 import { createRequire } from 'node:module'
+import { onFirstUse } from './lazy-require.js'
 
-// The two parts of hdr-histogram-js that ioswarm uses, not its index: the index also loads the
-// log reader and writer, whose number formatter loads ICU locale data, ~7 MiB of RSS in every
-// simulator (issue 26: a light process). The package has no "exports" map; its dist/ is its API.
+// The parts of hdr-histogram-js that ioswarm uses, not its index: the index also loads the log
+// reader and writer, whose number formatter loads ICU locale data, ~7 MiB of RSS in every
+// simulator (issue 26: a light process). Histograms are built from the plain-JS factory, not
+// HistogramBuilder, which loads the WebAssembly build too (a 39 KB base64 module, pako,
+// @assemblyscript/loader) for `useWebAssembly`, never asked for here. The encoding (which
+// loads pako) comes on the first encode or decode: a simulator child reaches it when its first
+// message closes, not before its clients connect. The package has no "exports" map; its dist/
+// is its API.
 const require = createRequire(import.meta.url)
-const { build } = /** @type {typeof import('hdr-histogram-js/dist/HistogramBuilder.js')} */ (require('hdr-histogram-js/dist/HistogramBuilder.js'))
-const { encodeIntoCompressedBase64, decodeFromCompressedBase64 } = /** @type {typeof import('hdr-histogram-js/dist/encoding.js')} */ (require('hdr-histogram-js/dist/encoding.js'))
+const { constructorFromBucketSize } = /** @type {typeof import('hdr-histogram-js/dist/JsHistogramFactory.js')} */ (
+  require('hdr-histogram-js/dist/JsHistogramFactory.js'))
+const encoding = /** @type {() => typeof import('hdr-histogram-js/dist/encoding.js')} */ (onFirstUse('hdr-histogram-js/dist/encoding.js'))
+const Int32Histogram = constructorFromBucketSize(32)
 
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 
@@ -28,13 +36,10 @@ const { encodeIntoCompressedBase64, decodeFromCompressedBase64 } = /** @type {ty
 
 /** A histogram for delays from 1 µs to 1 h at 3 significant digits (grows past that). */
 export function createHistogram () {
-  return build({
-    bitBucketSize: 32,
-    autoResize: true,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: 60_000_000,
-    numberOfSignificantValueDigits: 3
-  })
+  // What HistogramBuilder's build() does for these settings (bitBucketSize 32, no WebAssembly).
+  const histogram = new Int32Histogram(1, 60_000_000, 3)
+  histogram.autoResize = true
+  return /** @type {Histogram} */ (histogram)
 }
 
 /**
@@ -72,7 +77,7 @@ export function summarize (histogram) {
  * @param {Histogram} histogram
  */
 export function encode (histogram) {
-  return encodeIntoCompressedBase64(histogram)
+  return encoding().encodeIntoCompressedBase64(histogram)
 }
 
 /**
@@ -80,7 +85,7 @@ export function encode (histogram) {
  * @returns {Histogram}
  */
 export function decode (encoded) {
-  return decodeFromCompressedBase64(encoded, 32, false)
+  return encoding().decodeFromCompressedBase64(encoded, 32, false)
 }
 
 /**

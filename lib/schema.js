@@ -207,9 +207,9 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  * The HTTP logins of a simulator's clients (simulator/sessions/login.js).
  * @typedef {object} LoginReport
  * @property {string} request what logged in: `POST /login` (--login), or `login hook`
- * @property {number} attempts logins made (first ones, and again after a 401/403 refusal)
+ * @property {number} attempts logins made (first ones, and again after a refusal)
  * @property {number} ok logins that succeeded (status below 400)
- * @property {number} relogins logins made again after a reconnect was refused with HTTP 401/403
+ * @property {number} relogins logins made again after a reconnect was refused (HTTP 401/403 on the handshake, or the app's middleware refusing the CONNECT)
  * @property {Record<string, number>} failed failed logins by reason: `HTTP 500`, `timeout`, `ECONNREFUSED` (bounded as reasons)
  * @property {EncodedDelay} time request → answer of each successful login
  */
@@ -281,6 +281,8 @@ export const MERGE_RULES = {
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count) recorded in it
  * @property {{ sent: number, replied: number, timedOut: number, failed: number, time: EncodedDelay }} [replies] emits that waited for a reply
  *   event (--reply-event, emitAndWait): sent in it, and those whose wait ended in it (replied and timed, timed out, failed)
+ * @property {{ index: number, kind: 'ramp' | 'hold' }} [phase] --phases: the step (1-based) the window's middle fell in, as its simulator
+ *   saw it when the window was reported (a run's and --workers' windows are labelled again from the merged steps)
  */
 
 /**
@@ -315,7 +317,9 @@ export const WINDOW_MERGE_RULES = {
   emits: { sent: 'sum', acked: 'sum', timedOut: 'sum', failed: 'sum', closed: 'sum', ackTime: 'delay' },
   health: MERGE_RULES.health,
   custom: 'custom',
-  replies: { sent: 'sum', replied: 'sum', timedOut: 'sum', failed: 'sum', time: 'delay' }
+  replies: { sent: 'sum', replied: 'sum', timedOut: 'sum', failed: 'sum', time: 'delay' },
+  // The live label (a window's line as it closes); the result's windows are labelled from the merged steps.
+  phase: 'first'
 }
 
 /**
@@ -546,7 +550,10 @@ export const WINDOW_MERGE_RULES = {
  * @property {ServerSample[]} server
  * @property {ScenarioReport} [scenario] joins and emits of every simulator: counts summed, reasons merged, histograms merged (with --join, --emit, --scenario)
  * @property {DeliveryBreakdown} [deliveries] delivery figures per namespace, room and event (absent from older results)
+ * @property {LineRollup} [lines] a run without rounds: its lines were rolled up as they came (results/lines.js), so `messages` is
+ *   empty and `deliveries` holds them per namespace, room and event (absent from runs with rounds and from older results)
  * @property {ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
+ * @property {IpcErrors} [ipcErrors] collector writes of the local simulators over IPC that failed (absent when none)
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
  * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)
@@ -555,6 +562,24 @@ export const WINDOW_MERGE_RULES = {
  * @property {Omit<SimMeasures, 'scenario' | 'nodes' | 'custom'>} [measured] what the simulators' final reports measured, merged as `simulate --workers`
  *   merges its processes (results/measures.js): every client count (attempts, reconnects, byTransport, …), the health summary (the worst
  *   of any simulator), destinations, source addresses, the recorder's costs, churn (absent from older results; scenario is `scenario`)
+ */
+
+/**
+ * What a run without rounds rolled up of its lines (results/lines.js): never a row per line.
+ * @typedef {object} LineRollup
+ * @property {number} lines distinct lines (a line reported by several simulators counts once)
+ * @property {number} reports the simulators' reports of them, each added to its row of `deliveries` and freed
+ * @property {number} roomRows (namespace, room, event) rows kept with delays of their own; the top rooms are chosen among them
+ * @property {number} roomsPastBound rooms first seen past roomRows: counted in their folded row only
+ * @property {RunMessage[]} sample the run's first lines (at most 10), merged over the simulators, as examples
+ */
+
+/**
+ * Collector writes of a run's local simulators over IPC that failed (the write was lost), by
+ * simulator: how many, and the first (the write method, why). Refused reports are not here.
+ * @typedef {object} IpcErrors
+ * @property {number} total
+ * @property {Record<string, { count: number, method: string, message: string }>} bySimulator
  */
 
 /**

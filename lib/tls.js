@@ -4,11 +4,13 @@
  * parsed, read when a swarm starts.
  */
 import { readFileSync } from 'node:fs'
-import { createSecureContext, rootCertificates } from 'node:tls'
 import { resolve } from 'node:path'
 import { invalidOption } from './errors.js'
 
 const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----'
+
+/** node:tls as require() gives it, with --ca: its ES module facade would read every export at load, Node's root certificates too (issue 26: a light process). */
+const tls = () => /** @type {typeof import('node:tls')} */ (process.getBuiltinModule('node:tls'))
 
 /**
  * `--ca FILE` (repeatable) → absolute paths of readable PEM certificate files.
@@ -48,7 +50,7 @@ export function tlsTrust ({ ca, insecure }) {
   /** @type {TlsTrust} */
   const trust = { rejectUnauthorized: !insecure }
   // Node's `ca` replaces its roots: keep them beside the files (a public certificate stays trusted).
-  if (ca?.length) trust.secureContext = createSecureContext({ ca: [...rootCertificates, ...ca.map((path) => readFileSync(path, 'utf8'))] })
+  if (ca?.length) trust.secureContext = tls().createSecureContext({ ca: [...tls().rootCertificates, ...ca.map((path) => readFileSync(path, 'utf8'))] })
   return trust
 }
 

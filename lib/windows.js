@@ -14,10 +14,18 @@ export function windowLabel ({ startAt, endAt }) {
 }
 
 /**
- * One line for a window: clients, messages and deliveries, missing, delays, emits and acks,
+ * `, phase 2 (hold)`: with --phases, the step a window measured; empty without.
+ * @param {{ index: number, kind: string } | undefined} phase
+ */
+export function phaseLabel (phase) {
+  return phase ? `, phase ${phase.index} (${phase.kind})` : ''
+}
+
+/**
+ * One line for a window (its phase with --phases): clients, messages and deliveries, missing, delays, emits and acks,
  * connects and drops, and the simulators' worst health, with copies to the wrong clients or
  * twice when there were any.
- * @param {Pick<import('./schema.js').WindowResult, 'startAt' | 'endAt' | 'simulators' | 'clients' | 'messages' | 'received' | 'missing' | 'duplicates' | 'misdelivered' | 'health'>
+ * @param {Pick<import('./schema.js').WindowResult, 'startAt' | 'endAt' | 'simulators' | 'clients' | 'messages' | 'received' | 'missing' | 'duplicates' | 'misdelivered' | 'health' | 'phase'>
  *   & { relative: import('./histogram.js').DelaySummary, absolute: import('./histogram.js').DelaySummary, emits: { sent: number, acked: number, timedOut: number, failed: number, closed?: number, ackTime: import('./histogram.js').DelaySummary },
  *   custom?: { timings: Record<string, import('./histogram.js').DelaySummary>, counts: Record<string, number> },
  *   replies?: { sent: number, replied: number, timedOut: number, failed: number, time: import('./histogram.js').DelaySummary } }} w
@@ -29,7 +37,7 @@ export function formatWindowLine (w) {
   const acks = emits.ackTime.count > 0 ? `, ack p50 ${formatMs(emits.ackTime.p50)} p99 ${formatMs(emits.ackTime.p99)}` : ''
   const unacked = (emits.timedOut ? `, ${emits.timedOut} timed out` : '') + (emits.failed ? `, ${emits.failed} failed` : '') +
     (emits.closed ? `, ${emits.closed} closed before their ack` : '')
-  return `${windowLabel(w)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? `, ${w.clients.closed} closed` : ''}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
+  return `${windowLabel(w)}${phaseLabel(w.phase)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? `, ${w.clients.closed} closed` : ''}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
     `${w.messages} messages, received ${w.received}, missing ${w.missing}${delays}` +
     (w.misdelivered ? `, MISDELIVERED ${w.misdelivered}` : '') + (w.duplicates ? `, DUPLICATED ${w.duplicates}` : '') +
     (emits.sent > 0 || emits.acked > 0 ? `; emits ${emits.sent} sent, ${emits.acked} acked${acks}${unacked}` : '') +

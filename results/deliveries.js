@@ -22,20 +22,21 @@ export const TOP_ROOMS = 20
  * Copies a report's message caused or should have: received, missing, misdelivered, duplicated.
  * @param {import('../lib/schema.js').MessageReport} r
  */
-const trafficOf = (r) => r.received + r.missing + (r.misdelivered ?? 0) + (r.duplicates ?? 0) + (r.echo ?? 0)
+export const trafficOf = (r) => r.received + r.missing + (r.misdelivered ?? 0) + (r.duplicates ?? 0) + (r.echo ?? 0)
 
 /** @param {string | undefined} namespace */
-const nspOf = (namespace) => namespace ?? '/'
+export const nspOf = (namespace) => namespace ?? '/'
 
 /**
- * Counts, message keys and live histograms of a row being built.
- * @typedef {{ keys: Set<string>, expected: number, received: number, missing: number, misdelivered: number, duplicates: number, echo: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
+ * Counts, message keys and live histograms of a row being built. Its distinct messages are its
+ * keys, plus `lines`: messages counted without their keys (rolled up as they came: lines.js).
+ * @typedef {{ keys: Set<string>, lines: number, expected: number, received: number, missing: number, misdelivered: number, duplicates: number, echo: number, relative: import('../lib/histogram.js').Histogram, absolute: import('../lib/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
  */
 
 /** @returns {Tally} */
-function newTally () {
+export function newTally () {
   const counts = { expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0 }
-  return { keys: new Set(), ...counts, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
+  return { keys: new Set(), lines: 0, ...counts, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
 }
 
 /**
@@ -49,20 +50,30 @@ function newTally () {
 function addEntries (tally, entries, clocks, merged) {
   for (const { simulator, report: r } of entries) {
     tally.keys.add(`${nspOf(r.namespace)}\u0000${r.key}`)
-    tally.expected += r.expected
-    tally.received += r.received
-    tally.missing += r.missing
-    tally.misdelivered += r.misdelivered ?? 0
-    tally.duplicates += r.duplicates ?? 0
-    tally.echo += r.echo ?? 0
-    if (!merged && r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
-    if (r.absolute) {
-      tally.absolute ??= createHistogram()
-      if (!merged && r.absolute.histogram) tally.absolute.add(decode(r.absolute.histogram))
-      tally.uncertaintyMs = Math.max(tally.uncertaintyMs, clocks[simulator]?.uncertaintyMs ?? 0)
-    }
+    addReport(tally, r, !merged)
+    if (r.absolute) tally.uncertaintyMs = Math.max(tally.uncertaintyMs, clocks[simulator]?.uncertaintyMs ?? 0)
   }
   if (merged) addHistograms(tally, merged)
+}
+
+/**
+ * Adds one report's counts to a tally, and its histograms (decoded here) unless told not to.
+ * @param {Tally} tally
+ * @param {import('../lib/schema.js').MessageReport} r
+ * @param {boolean} [histograms]
+ */
+export function addReport (tally, r, histograms = true) {
+  tally.expected += r.expected
+  tally.received += r.received
+  tally.missing += r.missing
+  tally.misdelivered += r.misdelivered ?? 0
+  tally.duplicates += r.duplicates ?? 0
+  tally.echo += r.echo ?? 0
+  if (histograms && r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
+  if (r.absolute) {
+    tally.absolute ??= createHistogram()
+    if (histograms && r.absolute.histogram) tally.absolute.add(decode(r.absolute.histogram))
+  }
 }
 
 /**
@@ -70,8 +81,9 @@ function addEntries (tally, entries, clocks, merged) {
  * @param {Tally} into
  * @param {Tally} from
  */
-function addTally (into, from) {
+export function addTally (into, from) {
   for (const key of from.keys) into.keys.add(key)
+  into.lines += from.lines
   into.expected += from.expected
   into.received += from.received
   into.missing += from.missing
@@ -94,7 +106,7 @@ function addTally (into, from) {
 function rowOf (t, labels) {
   return {
     ...labels,
-    messages: t.keys.size,
+    messages: t.keys.size + t.lines,
     expected: t.expected,
     received: t.received,
     missing: t.missing,
@@ -145,10 +157,7 @@ export function deliveryRows (entries, topRooms = TOP_ROOMS) {
  */
 export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS, layout = deliveryRows(entries, topRooms), mergedOf } = {}) {
   const { top } = layout
-  /** @type {Map<string, Tally>} */
-  const byNamespace = new Map()
-  const total = newTally()
-  /** @type {{ order: number[], row: DeliveryRow }[]} */
+  /** @type {RowTally[]} */
   const rows = []
   for (const [key, group] of groupBy(entries, (e) => layout.keyOf(e.report))) {
     const first = group[0].report
@@ -158,17 +167,42 @@ export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS, layo
     const folded = room !== null && rank === undefined ? new Set(group.map((e) => e.report.room)).size : 0
     const tally = newTally()
     addEntries(tally, group, clocks, mergedOf?.(key))
+    rows.push({ namespace, room, rank, folded, event: first.event, tally })
+  }
+  return assembleBreakdown(rows, layout)
+}
+
+/**
+ * A row of the breakdown with its tally: `rank` among the top rooms (undefined: messages to
+ * everyone, or the rooms folded together, `folded` of them).
+ * @typedef {{ namespace: string, room: string | null, rank: number | undefined, folded: number, event: string, tally: Tally }} RowTally
+ */
+
+/**
+ * The breakdown from its rows' tallies (from stored reports here, or rolled up as they came:
+ * lines.js): rows sorted, namespaces and the total added from the rows (no decoding again).
+ * @param {RowTally[]} tallies
+ * @param {{ topRooms: number, rooms: number }} layout
+ * @returns {DeliveryBreakdown}
+ */
+export function assembleBreakdown (tallies, { topRooms, rooms }) {
+  /** @type {Map<string, Tally>} */
+  const byNamespace = new Map()
+  const total = newTally()
+  /** @type {{ order: number[], row: DeliveryRow }[]} */
+  const rows = []
+  for (const { namespace, room, rank, folded, event, tally } of tallies) {
     // Messages to everyone first, then the top rooms by traffic, then the folded rooms.
-    const order = [room === null ? 0 : rank === undefined ? 2 : 1, rank ?? 0]
-    rows.push({ order, row: rowOf(tally, { namespace, room: rank === undefined ? null : room, foldedRooms: folded, event: first.event }) })
+    const order = [room === null && folded === 0 ? 0 : rank === undefined ? 2 : 1, rank ?? 0]
+    rows.push({ order, row: rowOf(tally, { namespace, room: rank === undefined ? null : room, foldedRooms: folded, event }) })
     if (!byNamespace.has(namespace)) byNamespace.set(namespace, newTally())
     addTally(/** @type {Tally} */ (byNamespace.get(namespace)), tally)
     addTally(total, tally)
   }
   rows.sort((a, b) => compare(a.row.namespace, b.row.namespace) || a.order[0] - b.order[0] || a.order[1] - b.order[1] || compare(a.row.event, b.row.event))
   return {
-    topRooms: layout.topRooms,
-    rooms: layout.rooms,
+    topRooms,
+    rooms,
     rows: rows.map((r) => r.row),
     namespaces: [...byNamespace].sort((a, b) => compare(a[0], b[0])).map(([namespace, t]) => rowOf(t, { namespace, room: null, foldedRooms: 0, event: '*' })),
     total: rowOf(total, { namespace: '*', room: null, foldedRooms: 0, event: '*' })

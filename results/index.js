@@ -6,7 +6,7 @@
 /** @typedef {import('./thresholds.js').Threshold} Threshold */
 
 export { createCollector, redactUrl } from './collector/index.js'
-export { createIpcWriter, attachIpcReader } from './ipc.js'
+export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning } from './ipc.js'
 export { readRefused, refusedWarning } from './refused.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
 export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'
@@ -18,9 +18,10 @@ export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEven
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { formatNodes } from './nodes.js'
 export { formatLogins } from './logins.js'
-export { parseThreshold, parseThresholdOf, evaluateThresholds, meetsThreshold, worstRoundDelay, thresholdHelp, METRICS } from './thresholds.js'
+export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { followWindows } from './windows.js'
+export { followLines } from './lines.js'
 
 /**
  * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,

@@ -13,6 +13,6 @@ export function formatLogins (report) {
   return [
     `logins (${report.request}): ${report.ok}/${report.attempts} ok, time p50 ${formatMs(report.time.count ? report.time.p50 : null)}, ` +
       `p99 ${formatMs(report.time.count ? report.time.p99 : null)}, max ${formatMs(report.time.count ? report.time.max : null)}; ` +
-      `failed ${failed === 0 ? 'none' : formatCounts(report.failed)}; again after a 401/403 refusal ${report.relogins}`
+      `failed ${failed === 0 ? 'none' : formatCounts(report.failed)}; again after a refusal (HTTP 401/403 or a refused CONNECT) ${report.relogins}`
   ]
 }

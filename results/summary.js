@@ -13,6 +13,7 @@ import { windowLabel, worstWindow } from '../lib/windows.js'
 import { formatLogins } from './logins.js'
 import { scenarioNumbers } from './scenario.js'
 import { refusedWarning } from './refused.js'
+import { ipcErrorsWarning } from './ipc.js'
 
 export { plain }
 
@@ -167,6 +168,8 @@ export function formatRunSummary (result) {
     lines.push(`stale simulators: ${health.stale.length ? health.stale.map(plain).join(', ') : 'none'}`)
     const refused = refusedWarning(d)
     if (refused) lines.push(refused)
+    const ipcErrors = ipcErrorsWarning(d)
+    if (ipcErrors) lines.push(ipcErrors)
   }
   const layouts = compareLayouts(result.distributions, layoutHostOf(result))
   if (layouts.length > 0) lines.push('', ...layouts)

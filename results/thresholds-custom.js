@@ -1,11 +1,14 @@
 /**
  * Thresholds on the app's own measurements (a scenario's ctx.timing and ctx.count, lib/custom.js):
  * `custom.NAME.p50|p90|p99|max|mean` (a timing's, the worst distribution's, merged over its
- * simulators) and `custom.NAME.count` (a count's sum, or a timing's number of timings, over
- * every distribution). No data = the threshold fails, as every other metric.
+ * simulators, or the worst window's, named) and `custom.NAME.count` (a count's sum, or a timing's
+ * number of timings, over every distribution; a capacity step's over the windows of its hold). No data = the threshold fails, as every other metric.
  */
 import { CUSTOM_NAME } from '../lib/custom.js'
 import { formatMs } from '../lib/format.js'
+import { countsOf, worstTime } from './thresholds-scenario.js'
+
+/** @typedef {{ timings: Record<string, import('../lib/histogram.js').DelaySummary>, counts: Record<string, number> }} CustomFigures a run's, a distribution's or a window's */
 
 /** What a custom metric may read of a figure: a timing's percentiles, or a count. */
 export const CUSTOM_STATS = Object.freeze(['p50', 'p90', 'p99', 'max', 'mean', 'count'])
@@ -42,27 +45,28 @@ export function measureCustom (result, metric) {
   const name = rest.slice(0, rest.lastIndexOf('.'))
   const stat = /** @type {'p50' | 'p90' | 'p99' | 'max' | 'mean' | 'count'} */ (rest.slice(rest.lastIndexOf('.') + 1))
   const known = (/** @type {Record<string, unknown> | undefined} */ record) => record !== undefined && Object.hasOwn(record, name)
-  const figures = result.distributions.map((d) => ({
-    d: d.name,
-    timing: known(d.custom?.timings) ? d.custom?.timings[name] : undefined,
-    count: known(d.custom?.counts) ? d.custom?.counts[name] : undefined
-  }))
-  const noData = `${metric}: no data (no hook recorded ${name}${result.distributions.some((d) => d.custom) ? '' : '; no hook recorded any custom figure'})`
+  const timingIn = (/** @type {CustomFigures | undefined} */ c) => (known(c?.timings) ? c?.timings[name] : undefined)
+  const countIn = (/** @type {CustomFigures | undefined} */ c) => (known(c?.counts) ? c?.counts[name] : undefined)
+  // The run's figures, or a capacity step's (only the windows of its hold): summed over its windows.
+  const figures = result.distributions.flatMap((d) => countsOf(d, (d) => (d.custom ? figureOf(d.custom) : null), (w) => (w.custom ? figureOf(w.custom) : null), ['timings', 'counts']) ?? [])
+  const isTiming = figures.some((f) => f.timings > 0)
+  const isCount = result.distributions.some((d) => countIn(d.custom) !== undefined || (d.windows ?? []).some((w) => countIn(w.custom) !== undefined))
+  const recorded = result.distributions.some((d) => d.custom || (d.windows ?? []).some((w) => w.custom))
+  const noData = `${metric}: no data (no hook recorded ${name}${recorded ? '' : '; no hook recorded any custom figure'})`
   if (stat === 'count') {
-    const seen = figures.filter((f) => f.timing !== undefined || f.count !== undefined)
-    if (seen.length === 0) return { value: null, actual: noData }
-    const total = seen.reduce((sum, f) => sum + (f.count ?? f.timing?.count ?? 0), 0)
-    return { value: total, actual: `${metric} ${total}${seen.some((f) => f.timing) ? ' timings' : ''}` }
+    if (!isTiming && !isCount) return { value: null, actual: noData }
+    const total = figures.reduce((sum, f) => sum + f.timings + f.counts, 0)
+    return { value: total, actual: `${metric} ${total}${isTiming ? ' timings' : ''}` }
   }
-  /** @type {{ value: number, where: string, count: number } | null} */
-  let worst = null
-  for (const f of figures) {
-    if (!f.timing || f.timing.count === 0) continue
-    if (worst === null || f.timing[stat] > worst.value) worst = { value: f.timing[stat], where: f.d, count: f.timing.count }
-  }
-  if (worst === null) {
-    const isCount = figures.some((f) => f.count !== undefined)
-    return { value: null, actual: isCount ? `${metric}: ${name} is a count, not a timing: custom.${name}.count` : noData }
-  }
+  const worst = worstTime(result, stat, (d) => timingIn(d.custom), (w) => timingIn(w.custom))
+  if (worst === null) return { value: null, actual: isCount ? `${metric}: ${name} is a count, not a timing: custom.${name}.count` : noData }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} timings)` }
+
+  /**
+   * One record's figures of `name`: how many timings, and its count.
+   * @param {CustomFigures} c
+   */
+  function figureOf (c) {
+    return { timings: timingIn(c)?.count ?? 0, counts: countIn(c) ?? 0 }
+  }
 }

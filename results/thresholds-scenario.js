@@ -2,7 +2,8 @@
  * The thresholds of application scenarios (issue 14): wrong and second copies of messages,
  * emit → ack times, emits that timed out, joins that failed, emit → reply event times (--reply-event). Measured over a RunResult as
  * thresholds.js measures the others: totals over every distribution, delays the worst
- * distribution's (merged over its simulators), no data = the threshold fails.
+ * distribution's (merged over its simulators) or, without rounds, the worst window's, no data = the threshold fails.
+ * A result with windows and no whole-run figures (a capacity step: the windows of its hold) is measured over them.
  */
 import { formatMs } from '../lib/format.js'
 import { windowLabel, worstWindow } from '../lib/windows.js'
@@ -12,6 +13,8 @@ import { ackTimeOf, emitCounts } from './scenario.js'
 /**
  * @typedef {import('../lib/schema.js').RunResult} RunResult
  * @typedef {import('../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../lib/schema.js').WindowResult} WindowResult
+ * @typedef {import('../lib/histogram.js').DelaySummary} DelaySummary
  * @typedef {{ value: number | null, actual: string }} Measure
  */
 
@@ -82,11 +85,13 @@ function measureTimeouts (result, unit) {
   let timedOut = 0
   let acking = false
   for (const d of result.distributions) {
-    const counts = emitCounts(d.scenario)
+    const counts = countsOf(d, (d) => (d.scenario ? emitCounts(d.scenario) : null), (w) => w.emits, ['sent', 'acked', 'timedOut', 'failed', 'closed'])
+    if (!counts) continue
     sent += counts.sent
     timedOut += counts.timedOut
     // Emits wait for acks with --emit-ack, or when a scenario's emitWithAck got an answer or none.
-    acking ||= Boolean(d.scenario?.emits?.ackTime) || counts.acked + counts.timedOut + counts.failed + (counts.closed ?? 0) > 0
+    acking ||= Boolean(d.scenario?.emits?.ackTime) || (!d.scenario && (d.windows ?? []).some((w) => w.emits.ackTime.count > 0)) ||
+      counts.acked + counts.timedOut + counts.failed + counts.closed > 0
   }
   if (sent === 0 || !acking) return { value: null, actual: `ack.timeouts: no data (${sent === 0 ? 'no client emitted' : 'no emit waited for an ack: --emit-ack'})` }
   return shareOf(timedOut, sent, unit, `ack.timeouts ${timedOut} of ${sent} emits sent`)
@@ -105,26 +110,65 @@ function measureJoins (result, unit) {
 }
 
 /**
- * The worst distribution's emit → ack percentile.
+ * The worst distribution's emit → ack percentile, or the worst window's.
  * @param {RunResult} result
  * @param {string} metric ack.p50 … ack.max
  * @returns {Measure}
  */
 function measureAck (result, metric) {
   const stat = /** @type {'p50' | 'p90' | 'p99' | 'max'} */ (metric.slice(4))
+  const worst = worstTime(result, stat, (d) => ackTimeOf(d.scenario), (w) => w.emits.ackTime)
+  if (!worst) return { value: null, actual: `${metric}: no data (no emit was acked: --emit with --emit-ack, or a scenario's emitWithAck)` }
+  return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} acks)` }
+}
+
+/**
+ * A time's worst percentile over a run (acks, replies, a hook's timings): the worst distribution's
+ * (merged over its simulators), or, without rounds, the worst window's when it is as bad or worse,
+ * named (a window holds its own figures only). A capacity step holds only its windows.
+ * @param {RunResult} result
+ * @param {'p50' | 'p90' | 'p99' | 'max' | 'mean'} stat
+ * @param {(d: DistributionResult) => DelaySummary | null | undefined} whole the distribution's
+ * @param {(w: WindowResult) => DelaySummary | null | undefined} inWindow a window's
+ * @returns {{ value: number, where: string, count: number } | null} null: no data
+ */
+export function worstTime (result, stat, whole, inWindow) {
   /** @type {{ value: number, where: string, count: number } | null} */
   let worst = null
   for (const d of result.distributions) {
-    const ack = ackTimeOf(d.scenario)
-    if (ack && (worst === null || ack[stat] > worst.value)) worst = { value: ack[stat], where: d.name, count: ack.count }
-    // Without rounds, in windows: the worst window, named (a window holds its own acks only).
-    const inWindow = worstWindow(d.windows, (w) => (w.emits.ackTime.count === 0 ? null : w.emits.ackTime[stat]))
-    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) {
-      worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}`, count: inWindow.window.emits.ackTime.count }
+    const time = whole(d)
+    if (time && time.count > 0 && (worst === null || time[stat] > worst.value)) worst = { value: time[stat], where: d.name, count: time.count }
+    const w = worstWindow(d.windows, (w) => {
+      const t = inWindow(w)
+      return t && t.count > 0 ? t[stat] : null
+    })
+    if (w !== null && (worst === null || w.value >= worst.value)) {
+      worst = { value: w.value, where: `${windowLabel(w.window)}, ${d.name}`, count: /** @type {DelaySummary} */ (inWindow(w.window)).count }
     }
   }
-  if (!worst) return { value: null, actual: `${metric}: no data (no emit was acked: --emit with --emit-ack, or a scenario's emitWithAck)` }
-  return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} acks)` }
+  return worst
+}
+
+/**
+ * A count over a distribution: its whole-run figure, or, when it has none and has windows (a
+ * capacity step holds only the windows of its hold), the sum over its windows.
+ * @template {string} K
+ * @param {DistributionResult} d
+ * @param {(d: DistributionResult) => Partial<Record<K, unknown>> | null} whole null: no whole-run figure
+ * @param {(w: WindowResult) => Partial<Record<K, unknown>> | null | undefined} inWindow
+ * @param {K[]} keys what to add up
+ * @returns {Record<K, number> | null} null: neither
+ */
+export function countsOf (d, whole, inWindow, keys) {
+  const own = whole(d)
+  /** @type {Partial<Record<K, unknown>>[]} */
+  const parts = own ? [own] : []
+  for (const w of own ? [] : d.windows ?? []) {
+    const part = inWindow(w)
+    if (part) parts.push(part)
+  }
+  if (parts.length === 0) return null
+  return /** @type {Record<K, number>} */ (Object.fromEntries(keys.map((k) => [k, parts.reduce((n, p) => n + Number(p[k] ?? 0), 0)])))
 }
 
 /**
@@ -132,7 +176,7 @@ function measureAck (result, metric) {
  * @param {'ms' | '%' | 'count'} unit
  */
 function measureReplyTimeouts (result, unit) {
-  const replies = result.distributions.flatMap((d) => (d.scenario?.replies ? [d.scenario.replies] : []))
+  const replies = result.distributions.flatMap((d) => countsOf(d, (d) => d.scenario?.replies ?? null, (w) => w.replies, ['sent', 'timedOut']) ?? [])
   const sent = replies.reduce((s, r) => s + r.sent, 0)
   if (sent === 0) return { value: null, actual: 'reply.timeouts: no data (no emit waited for a reply event: --reply-event, emitAndWait)' }
   const timedOut = replies.reduce((s, r) => s + r.timedOut, 0)
@@ -140,19 +184,14 @@ function measureReplyTimeouts (result, unit) {
 }
 
 /**
- * The worst distribution's emit → reply percentile.
+ * The worst distribution's emit → reply percentile, or the worst window's.
  * @param {RunResult} result
  * @param {string} metric reply.p50 … reply.max
  * @returns {Measure}
  */
 function measureReply (result, metric) {
   const stat = /** @type {'p50' | 'p90' | 'p99' | 'max'} */ (metric.slice(6))
-  /** @type {{ value: number, where: string, count: number } | null} */
-  let worst = null
-  for (const d of result.distributions) {
-    const time = d.scenario?.replies?.time
-    if (time && time.count > 0 && (worst === null || time[stat] > worst.value)) worst = { value: time[stat], where: d.name, count: time.count }
-  }
+  const worst = worstTime(result, stat, (d) => d.scenario?.replies?.time, (w) => w.replies?.time)
   if (!worst) return { value: null, actual: `${metric}: no data (no reply event came: --reply-event, or a scenario's emitAndWait)` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where}, ${worst.count} replies)` }
 }

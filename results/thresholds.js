@@ -15,13 +15,13 @@
  * | sim.saturated                  | worst simulator's seconds of saturation                      | count (seconds)      |
  * | misdelivered, duplicated       | copies to clients outside the target room / second copies    | count, % of arrived  |
  * | echo                           | copies of a line back to the client that emitted it          | count, % of arrived  |
- * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution     | ms, s                |
+ * | ack.p50 ack.p90 ack.p99 ack.max| emit → ack (--emit-ack, emitWithAck), worst distribution or window | ms, s         |
  * | ack.timeouts                   | emits never acked within --ack-timeout, total                | count, % of sent     |
  * | join.failed                    | --join refused or cut short, total                           | count, % of sent     |
- * | reply.p50 … reply.max          | emit → reply event (--reply-event, emitAndWait), worst dist. | ms, s                |
+ * | reply.p50 … reply.max          | emit → reply event (--reply-event, emitAndWait), worst distribution or window | ms, s |
  * | reply.timeouts                 | emits whose reply event never came within --ack-timeout      | count, % of sent     |
  * | nodes.imbalance                | --node-from: fullest ÷ emptiest node at the end, worst dist. | ratio (1.5)          |
- * | custom.NAME.p50 … .max, .mean  | a scenario's ctx.timing(NAME, ms), worst distribution        | ms, s                |
+ * | custom.NAME.p50 … .max, .mean  | a scenario's ctx.timing(NAME, ms), worst distribution or window | ms, s             |
  * | custom.NAME.count              | a ctx.count(NAME, n) total, or the number of NAME's timings  | count                |
  *
  * Operators: < <= > >= =
@@ -152,9 +152,21 @@ function thresholdError (expr, problem, flag) {
  */
 export function evaluateThresholds (result, thresholds) {
   return thresholds.map((threshold) => {
-    const { value, actual } = measure(result, threshold.metric, threshold.unit)
+    const { value, actual } = measureThreshold(result, threshold)
     return { expression: threshold.expression, ok: value !== null && meetsThreshold(value, threshold), actual }
   })
+}
+
+/**
+ * What a threshold's metric measures over a run, in the threshold's unit (null: no data), and a
+ * sentence saying where: the value evaluateThresholds compares (capacity's judge weighs a failed
+ * delay SLO's value against the simulators' own time).
+ * @param {import('../lib/schema.js').RunResult} result
+ * @param {Pick<Threshold, 'metric' | 'unit'>} threshold
+ * @returns {{ value: number | null, actual: string }}
+ */
+export function measureThreshold (result, { metric, unit }) {
+  return measure(result, metric, unit)
 }
 
 /**

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/windows.js'
-import { attachIpcReader, buildDistribution, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
+import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './options.js'
@@ -54,11 +54,13 @@ export async function runDistribution (ctx, distribution, hooks) {
   })
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const children = startSimulators(ctx, distribution)
-  const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector)) : []
+  const readers = attachReaders(collector, children, (line) => log(`${distribution.name}: ${line}`))
   const sampling = sampleServer(ctx)
   const watcher = watchStale({ collector, runId, name: distribution.name, log })
   // Without rounds: each window merged over the simulators and printed as it closes.
   const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow: (row) => log(`${distribution.name}: ${formatWindowLine(row)}`) }) : null
+  // ... and its lines rolled up per namespace, room and event as their reports come, never kept one by one.
+  const lines = windows !== null ? followLines(collector, runId) : null
   try {
     log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
@@ -71,20 +73,22 @@ export async function runDistribution (ctx, distribution, hooks) {
   } catch (error) {
     await metering?.stop()
     await windows?.finish().catch(() => {})
+    await lines?.finish().catch(() => {})
     throw error
   } finally {
     sampling.stop()
     await watcher.stop()
     await stopSimulators(ctx, children, watcher.stale, (line) => log(`${distribution.name}: ${line}`))
-    await Promise.all(readers.map((r) => r.idle()))
+    await readers.idle()
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
   const finishedWindows = await windows?.finish()
-  // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis).
+  const rolled = await lines?.finish()
+  // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis); without rounds, the lines rolled up.
   const [{ messages, rounds, deliveries }, samples, finals, simulatorList, refused] = await Promise.all([
-    collector.getMessageResults(runId, { planned: options.rounds }), collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId),
-    readRefused(collector, runId)
+    rolled ? { messages: [], rounds: [], deliveries: rolled.deliveries } : collector.getMessageResults(runId, { planned: options.rounds }),
+    collector.getSamples(runId), collector.getFinals(runId), collector.listSimulators(runId), readRefused(collector, runId)
   ])
   for (const s of simulatorList.filter((s) => s.stale && !watcher.stale.has(s.id))) log(`${distribution.name}: ${staleLine(s, Date.now())}`)
   // --phases: the steps as the simulators ran them, summed, and each window's phase.
@@ -103,7 +107,33 @@ export async function runDistribution (ctx, distribution, hooks) {
     simulatorList,
     deliveries
   })
-  return { ...result, ...(phases ?? {}), ...(windowRows ? { windows: windowRows } : {}), ...(refused ? { reportsRefused: refused } : {}) }
+  const ipcErrors = readers.errors()
+  return {
+    ...result,
+    ...(phases ?? {}),
+    ...(windowRows ? { windows: windowRows } : {}),
+    ...(rolled ? { lines: rolled.lines } : {}),
+    ...(refused ? { reportsRefused: refused } : {}),
+    ...(ipcErrors ? { ipcErrors } : {})
+  }
+}
+
+/**
+ * With the in-memory collector: each local simulator's collector writes over IPC forwarded to
+ * it, and a write that fails said (which simulator, which write, why) and counted, not ignored.
+ * @param {Collector} collector
+ * @param {Pick<import('../simulator/spawn.js').SimulatorChild, 'id' | 'process'>[]} children
+ * @param {(line: string) => void} say
+ */
+export function attachReaders (collector, children, say) {
+  const book = createIpcErrorBook(say)
+  const readers = collector.kind === 'memory' ? children.map((c) => attachIpcReader(c.process, collector, { onError: book.onError(c.id) })) : []
+  return {
+    /** Every forwarded write has settled. */
+    idle: async () => { await Promise.all(readers.map((r) => r.idle())) },
+    detach: () => { for (const r of readers) r.detach() },
+    errors: book.record
+  }
 }
 
 /**

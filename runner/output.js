@@ -1,6 +1,7 @@
 /**
- * Writes a run's files: result.json, messages.csv, deliveries.csv, samples.csv, reasons.csv, windows.csv (a run
- * without rounds) and report.html.
+ * Writes a run's files: result.json, messages.csv (a row per message: runs with rounds only; a run without rounds
+ * rolls its lines up, and deliveries.csv holds them per namespace, room and event), deliveries.csv, samples.csv,
+ * reasons.csv, windows.csv (a run without rounds) and report.html.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -15,7 +16,7 @@ import { buildReport, deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, window
 export async function writeRunFiles (dir, result) {
   const files = {
     result: path.join(dir, 'result.json'),
-    messages: path.join(dir, 'messages.csv'),
+    ...(result.distributions.some((d) => !d.lines) ? { messages: path.join(dir, 'messages.csv') } : {}),
     deliveries: path.join(dir, 'deliveries.csv'),
     samples: path.join(dir, 'samples.csv'),
     reasons: path.join(dir, 'reasons.csv'),
@@ -25,7 +26,7 @@ export async function writeRunFiles (dir, result) {
   try {
     await mkdir(dir, { recursive: true })
     await writeFile(files.result, `${JSON.stringify(result, null, 1)}\n`)
-    await writeFile(files.messages, messagesCsv(result.distributions))
+    if (files.messages) await writeFile(files.messages, messagesCsv(result.distributions))
     await writeFile(files.deliveries, deliveriesCsv(result.distributions))
     await writeFile(files.samples, samplesCsv(result.distributions))
     await writeFile(files.reasons, reasonsCsv(result.distributions))

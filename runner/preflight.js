@@ -33,7 +33,6 @@ export function checkRunPreflight (options, limits) {
       throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${error.message}`)
     }
     const memoryBytes = sims.needs.memoryBytes + serverBytes
-    const serverFds = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
     const judged = judgeLimits([
       {
         text: `memory (available now): needs ${formatMiB(memoryBytes)} (simulators ${formatMiB(sims.needs.memoryBytes)}${serverBytes ? ` + reference server ${formatMiB(serverBytes)}` : ''}), limit ${formatMiB(limits.freeBytes)}`,
@@ -41,19 +40,31 @@ export function checkRunPreflight (options, limits) {
         limit: limits.freeBytes,
         how: 'use --engine lean, fewer clients per host, or simulators on more hosts (--redis with --expect-simulators)'
       },
-      ...(options.target
-        ? []
-        : [{
-            text: `reference server file descriptors (ulimit -n): needs ${serverFds} for ${clients} clients in one process, limit ${limits.fdSoft}`,
-            need: serverFds,
-            limit: limits.fdSoft,
-            how: `raise it with \`ulimit -n ${serverFds}\` (up to the hard limit ${limits.fdHard}), or run the server yourself in cluster mode (\`ioswarm serve --cluster K --host 0.0.0.0\`) and point --target at it`
-          }])
+      ...referenceServerFds(options, { clients, pollingShare, limits })
     ])
     if (judged.errors.length > 0) throw new IoswarmError(CODES.LIMIT, `distribution ${d.name}: ${judged.errors.join(`\n  distribution ${d.name}: `)}`)
     for (const w of [...sims.warnings, ...judged.warnings]) warnings.add(`distribution ${d.name}: ${w}`)
   }
   return [...warnings]
+}
+
+/**
+ * The reference server's file descriptors: one process holds every client's socket (a polling
+ * client two), so a run and each capacity step check them the one way. None with --target:
+ * a target's descriptors are its own business.
+ * @param {{ target: string | null }} options run's or capacity's
+ * @param {{ clients: number, pollingShare: number, limits: import('../lib/limits.js').Limits }} load
+ * @returns {{ text: string, need: number, limit: number, how: string }[]} for judgeLimits
+ */
+export function referenceServerFds ({ target }, { clients, pollingShare, limits }) {
+  if (target) return []
+  const need = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
+  return [{
+    text: `reference server file descriptors (ulimit -n): needs ${need} for ${clients} clients in one process, limit ${limits.fdSoft}`,
+    need,
+    limit: limits.fdSoft,
+    how: `raise it with \`ulimit -n ${need}\` (up to the hard limit ${limits.fdHard}), or run the server yourself in cluster mode (\`ioswarm serve --cluster K --host 0.0.0.0\`) and point --target at it`
+  }]
 }
 
 /**

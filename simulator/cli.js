@@ -2,7 +2,7 @@
  * `ioswarm simulate` (and `node client.js`): parse, run the swarm, print.
  */
 import { EXIT, IoswarmError, CODES, invalidOption } from '../lib/errors.js'
-import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
+import { printJsonResult, progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { formatCounts } from '../lib/format.js'
@@ -54,7 +54,7 @@ export const simulateCommand = {
       await metrics?.close()
     }
     if (!quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
-    if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
+    if (json) await printJsonResult('ioswarm simulate', result)
     if (result.clients.everConnected === 0) {
       throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${formatCounts(result.clients.errors)})`)
     }

@@ -8,8 +8,9 @@
  * - the counts of each sender (sent, acked, timed out, failed by reason, closed, emit → ack time),
  *   told apart by the ack error's code (lib/errors.js `isAckTimeout`, `isAckClosed`), never by
  *   its text: when every ack has come or failed, sent = acked + timed out + failed + closed;
- * - the clients the swarm closes on purpose (a ramp down, the run's end): an ack they still
- *   awaited ends as `closed` (code ACK_CLOSED), not as a failure;
+ * - the clients the swarm closes on purpose (a ramp down, a --session-lifetime's end, the run's
+ *   end): an ack they still awaited ends as `closed` (code ACK_CLOSED), not as a failure, even
+ *   when the engine tells it after the client's next session has opened;
  * - the sender of each line: a line is never expected back at the client that emitted it,
  *   and a copy that comes back is an echo (the recorder's `ownLine`).
  */
@@ -94,6 +95,8 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
   let stopped = false
   /** Clients closed on purpose (1), until reopened; `closingAll`: the run's end closes every one. */
   const closing = new Uint8Array(options.clients)
+  /** Times each client was closed on purpose: an ack sent before the last of them ends as `closed`. */
+  const purposeCloses = new Uint32Array(options.clients)
   let closingAll = false
 
   /**
@@ -121,9 +124,11 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
       return sent
     }
     const startMs = monotonicMs()
+    const closesAtSend = purposeCloses[i]
     const sent = pool().emit(i, namespaces[k], event, args, (engineError, answer) => {
       if (pending) pendingAcks--
-      const error = engineError !== null && !isAckTimeout(engineError) && (closingAll || closing[i] === 1) ? ackClosed() : engineError
+      const onPurpose = closingAll || closing[i] === 1 || purposeCloses[i] !== closesAtSend
+      const error = engineError !== null && !isAckTimeout(engineError) && onPurpose ? ackClosed() : engineError
       const elapsedMs = monotonicMs() - startMs
       if (counts !== null) {
         countAck(counts, error, elapsedMs)
@@ -162,14 +167,19 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
     live: (i, k, session) => !stopped && sessions[k][i] === session,
 
     /**
-     * The swarm closes client i on purpose (a ramp down; -1: the run's end closes them all), or
-     * opens it again (open): the acks it still awaits when it closes end as `closed`.
+     * The swarm closes client i on purpose (a ramp down, a --session-lifetime's end; -1: the run's
+     * end closes them all), or opens it again (open): the acks it still awaits when it closes end
+     * as `closed`, also those the engine tells of after it has opened again.
      * @param {number} i
      * @param {boolean} [open]
      */
     closeOnPurpose (i, open = false) {
       if (i === -1) closingAll = true
-      else closing[i] = open ? 0 : 1
+      else if (open) closing[i] = 0
+      else {
+        closing[i] = 1
+        purposeCloses[i]++
+      }
     },
 
     /** @returns {number} emits still waiting for their ack */

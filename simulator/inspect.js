@@ -20,7 +20,7 @@ import { compileIdentities, handshakeIdentity, scenarioIdentity } from './identi
 import { loadScenario } from './scenario.js'
 import { webSocketServerInfo } from './websocket-options.js'
 import { inspectionSession } from './sessions/inspection.js'
-import { firstLogin } from './sessions/login.js'
+import { firstLogin } from './sessions/login-flags.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult['server']} ServerInfo

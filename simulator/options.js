@@ -13,7 +13,7 @@ import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
 import { compileBehaviours } from './behaviours.js'
-import { compileLogin } from './sessions/login.js'
+import { compileLogin } from './sessions/login-flags.js'
 import { checkScenarioPath } from './scenario.js'
 import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
@@ -89,7 +89,6 @@ export function normalizeSimOptions (input) {
   const identities = compileIdentities(o, { simId: 'check' })
   compileBehaviours(o, identities)
   compileLogin(o, identities)
-  if (o.login && o.protocol === 'websocket') throw invalidOption('--login', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
   if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
   // Every passOn option under its normalised key: a simulator option added to the table
   // reaches the swarm (and every simulator child, over IPC) with no other change.

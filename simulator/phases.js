@@ -172,12 +172,22 @@ export function mergePhases (results) {
  */
 export function labelPhases (windows, steps) {
   if (!windows || !steps || steps.length === 0) return windows
-  return windows.map((w) => {
-    const middle = (w.startAt + w.endAt) / 2
-    const found = steps.findIndex((s) => middle < s.endMs)
-    const n = found === -1 ? steps.length - 1 : found
-    return { ...w, phase: { index: n + 1, kind: steps[n].kind } }
-  })
+  return windows.map((w) => ({ ...w, phase: phaseAt(w, steps) }))
+}
+
+/**
+ * A window's phase: the step its middle falls in (the step under way, whose end is not known
+ * yet, holds every later instant), or undefined without steps.
+ * @param {{ startAt: number, endAt: number }} window
+ * @param {Pick<PhaseStep, 'kind' | 'endMs'>[] | undefined} steps
+ * @returns {{ index: number, kind: 'ramp' | 'hold' } | undefined}
+ */
+export function phaseAt ({ startAt, endAt }, steps) {
+  if (!steps || steps.length === 0) return undefined
+  const middle = (startAt + endAt) / 2
+  const found = steps.findIndex((s) => s.endMs !== 0 && middle < s.endMs)
+  const n = found === -1 ? steps.length - 1 : found
+  return { index: n + 1, kind: steps[n].kind }
 }
 
 /**

@@ -23,14 +23,21 @@
  * first receipt until every expected client had it (or, if some never did, until its last
  * receipt), next to the wall time of the same interval. CPU close to the wall time means the
  * process was busy all along: the simulator itself could be what spread the delays.
+ *
+ * Its parts, each with its own test: recorder-rooms.js (who a room message is for),
+ * recorder-own.js (this process's own lines), recorder-message.js (a message from its first
+ * receipt to its report), recorder-cpu.js (the floor's CPU reads), recorder-closed.js (closed
+ * reports kept, rolled up, keys forgotten). This file is the receipt path that joins them.
  */
 import { createHash } from 'node:crypto'
-import { monotonicMs, processCpuMs, wallMs } from '../lib/clock.js'
-import { createHistogram, recordMs, summarize, encode } from '../lib/histogram.js'
+import { monotonicMs, wallMs } from '../lib/clock.js'
+import { recordMs } from '../lib/histogram.js'
 import { fieldGetter, toEpochMs } from '../lib/fields.js'
-import { REMEMBERED_KEYS, createClosedBook } from './recorder-closed.js'
+import { createClosedBook } from './recorder-closed.js'
+import { createCpuReader } from './recorder-cpu.js'
+import { closedReport, expectedOf, missingByClient, openMessage } from './recorder-message.js'
+import { createOwnLines } from './recorder-own.js'
 import { createRoomBook } from './recorder-rooms.js'
-import { ownIdSender } from './own-ids.js'
 // Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
 import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
@@ -38,23 +45,7 @@ export { RECORDER_LIMITS }
 
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
- * @typedef {object} OpenMessage
- * @property {MessageReport} report
- * @property {number} firstMono
- * @property {number} lastMono latest receipt
- * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt
- * @property {Set<number> | null} members for a room message: the clients meant to be in the room (the rest are misdelivered copies)
- * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is not expected, and an echo if it comes
- * @property {Uint32Array} receivedBits
- * @property {number} receivedExpected
- * @property {import('../lib/histogram.js').Histogram} relative
- * @property {import('../lib/histogram.js').Histogram | null} absolute
- * @property {number} negative absolute latencies below zero (clock skew larger than the latency)
- * @property {number} cpuFirstMs process CPU at the first receipt
- * @property {number} cpuEndMs process CPU when every expected client had it, else at about the latest receipt
- * @property {number} cpuEndMono when cpuEndMs was read
- * @property {boolean} drained every expected client has it
- * @property {number} window its time window (--window: simulator/windows.js), else -1
+ * @typedef {import('./recorder-message.js').OpenMessage} OpenMessage
  * @typedef {import('../lib/schema.js').MessageRollup} MessageRollup
  * @typedef {import('../lib/schema.js').RecorderInfo} RecorderInfo
  */
@@ -64,14 +55,6 @@ export { RECORDER_LIMITS }
  * sent while clients were away, by the recorder's key and the send time on this process's clock.
  * @typedef {{ following: () => boolean, message: (i: number, key: string, sentAt: number | null) => void }} Gap
  */
-
-/**
- * A CPU read costs about 1 µs (a getrusage call; bench/recorder.js puts a whole receipt at
- * ~0.5 µs), so receipts of a message still being drained reuse a read at most this old; its
- * first receipt and the one that completes it read exactly. A message that is never
- * completed has its floor end within this much of its last receipt.
- */
-const CPU_READ_MS = 1
 
 /**
  * Where a message keeps its id, send time and target room (--id-field, --sent-at-field,
@@ -154,36 +137,9 @@ export function createRecorder ({
   const rooms = createRoomBook()
   // Closed reports kept whole, older ones rolled up, and keys forgotten (bounded).
   const done = createClosedBook({ keepClosed })
-  // Ids of this process's own lines (a chat line) and their sender: no one expects its own line
-  // back. Two generations of half the bound each (the newer is set, both are read; when it is
-  // full the older is dropped whole): the last REMEMBERED_KEYS / 2 to REMEMBERED_KEYS ids are
-  // kept, at one Map.set per emit, with no eviction per emit (delete-oldest cost a Map.delete,
-  // an iterator and a rehash now and then on every emit).
-  /** @type {Map<string, number>} */
-  let own = new Map()
-  /** @type {Map<string, number>} */
-  let ownBefore = new Map()
-  /** @param {string} id @param {number} i */
-  const remember = (id, i) => {
-    if (own.size >= REMEMBERED_KEYS / 2) {
-      ownBefore = own
-      own = new Map()
-    }
-    own.set(id, i)
-  }
-  /** @param {string} id @returns {number | undefined} the sender of one of this process's own lines, forgotten once asked */
-  const takeOwn = (id) => {
-    let sender = own.get(id)
-    if (sender !== undefined) own.delete(id)
-    else {
-      sender = ownBefore.get(id)
-      if (sender !== undefined) ownBefore.delete(id)
-    }
-    if (sender !== undefined) return sender
-    // An id --emit stamped names its sender: such lines are not remembered (ownLine).
-    const stamper = ownIdSender(id, clientOffset, clients)
-    return stamper === -1 ? undefined : stamper
-  }
+  // Ids of this process's own lines (a chat line) and their sender: no one expects its own line back.
+  const own = createOwnLines({ idOf, contentIdOf: (args) => identify(args, fields).id, clientOffset, clients })
+  const cpu = createCpuReader()
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
   /** @type {Map<string, OpenMessage>} */
@@ -193,8 +149,6 @@ export function createRecorder ({
   let untrackedMessages = 0
   /** @type {MessageReport | null} */
   let lastClosed = null
-  let cpuReadMs = 0
-  let cpuReadMono = -Infinity
 
   /** @param {unknown[]} args */
   function contentId (args) {
@@ -203,26 +157,10 @@ export function createRecorder ({
     return id
   }
 
-  /** @param {number} now */
-  function readCpu (now) {
-    cpuReadMs = processCpuMs()
-    cpuReadMono = now
-  }
-  /**
-   * @param {OpenMessage} message
-   */
+  /** @param {OpenMessage} message */
   function close (message) {
-    const { report } = message
-    report.missing = report.expected - message.receivedExpected
+    const report = closedReport(message)
     if (nodes !== null && report.missing > 0) missingByClient(message, nodes.missing)
-    // Each CPU read is paired with the receipt time read just before it on this thread. cpuMs counts
-    // the process's helper threads too (GC, compilers), so on a short drain it may pass spreadMs:
-    // its share of the spread is read with busyShare (lib/process-sampler.js), at most 100 %.
-    report.floor = { cpuMs: round3(message.cpuEndMs - message.cpuFirstMs), spreadMs: round3(message.cpuEndMono - message.firstMono) }
-    report.relative = { ...summarize(message.relative), histogram: encode(message.relative) }
-    if (message.absolute) {
-      report.absolute = { ...summarize(message.absolute), histogram: encode(message.absolute), negative: message.negative }
-    }
     open.delete(report.key)
     if (windows !== null) windows.closed(message.window, report, message.relative, message.absolute)
     done.keep(report)
@@ -237,70 +175,24 @@ export function createRecorder ({
    * @param {number} now
    * @returns {OpenMessage}
    */
-  function openMessage (key, event, args, now) {
-    const { id, batch, round, seq, sentAt, room } = identify(args, fields)
-    const targeted = room !== null && rooms.active()
-    const target = targeted ? rooms.target(room, connected) : null
-    let expectedBits
-    let expected = 0
-    if (target !== null) {
-      // Expected: the room's joined clients that are connected now (a room unknown here: none).
-      expectedBits = target.expectedBits
-      expected = target.expected
-    } else {
-      expectedBits = connected.slice()
-      for (let w = 0; w < words; w++) expected += popcount(expectedBits[w])
-    }
-    const sender = takeOwn(id)
-    if (sender !== undefined) {
-      // A server may send it back to its sender (io.to(room)) or not (socket.to(room)): either
-      // is right, and that copy is not counted as received.
-      if (expectedBits[sender >>> 5] & (1 << (sender & 31))) {
-        expectedBits[sender >>> 5] &= ~(1 << (sender & 31))
-        expected--
-      }
-    }
-    readCpu(now)
-    /** @type {OpenMessage} */
-    const message = {
-      report: {
-        key,
-        id,
-        ...(batch === undefined ? {} : { batch }),
-        event,
-        namespace,
-        room: targeted ? room : null,
-        round,
-        seq,
-        sentAt,
-        firstAt: wallMs(),
-        received: 0,
-        expected,
-        missing: 0,
-        duplicates: 0,
-        misdelivered: 0,
-        echo: 0,
-        late: 0,
-        relative: { ...summarize(createHistogram()), histogram: '' },
-        absolute: null,
-        floor: { cpuMs: 0, spreadMs: 0 }
-      },
-      firstMono: now,
-      lastMono: now,
-      expectedBits,
+  function openAt (key, event, args, now) {
+    const identity = identify(args, fields)
+    const targeted = identity.room !== null && rooms.active()
+    const target = targeted ? rooms.target(/** @type {string} */ (identity.room), connected) : null
+    const sender = own.take(identity.id) ?? -1
+    const message = openMessage({
+      key,
+      event,
+      namespace,
+      identity,
+      targeted,
+      expecting: expectedOf(connected, target, sender),
       members: target === null ? null : target.members,
-      sender: sender ?? -1,
-      receivedBits: new Uint32Array(words),
-      receivedExpected: 0,
-      relative: createHistogram(),
-      absolute: sentAt === null ? null : createHistogram(),
-      negative: 0,
-      cpuFirstMs: cpuReadMs,
-      cpuEndMs: cpuReadMs,
-      cpuEndMono: now,
-      drained: false,
+      sender,
+      now,
+      cpuMs: cpu.first(now),
       window: windows === null ? -1 : windows.opened()
-    }
+    })
     open.set(key, message)
     return message
   }
@@ -347,14 +239,7 @@ export function createRecorder ({
      * @param {unknown[]} args
      */
     ownLine (i, args) {
-      const first = args[0]
-      if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
-        const id = idOf(first)
-        // An id --emit stamped for this client is known by reading it (takeOwn): nothing to remember.
-        if (typeof id === 'string' && ownIdSender(id, clientOffset, clients) === i) return
-        if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i)
-      } else if (typeof first === 'string') remember(first, i)
-      remember(identify(args, fields).id, i)
+      own.note(i, args)
     },
 
     /**
@@ -401,7 +286,7 @@ export function createRecorder ({
           done.forget(key, false)
           return
         }
-        message = openMessage(key, event, args, now)
+        message = openAt(key, event, args, now)
       }
       const word = i >>> 5
       const bit = 1 << (i & 31)
@@ -431,16 +316,7 @@ export function createRecorder ({
       }
       if (nodes !== null) nodes.receipt(i, now - message.firstMono, latencyMs)
       if (message.expectedBits[word] & bit) message.receivedExpected++
-      if (!message.drained) {
-        if (message.receivedExpected === message.report.expected) {
-          readCpu(now)
-          message.drained = true
-        } else if (now - cpuReadMono >= CPU_READ_MS) {
-          readCpu(now)
-        }
-        message.cpuEndMs = cpuReadMs
-        message.cpuEndMono = cpuReadMono
-      }
+      if (!message.drained) cpu.receipt(message, now, message.receivedExpected === message.report.expected)
     },
 
     /** Closes messages that are fully delivered and quiet, or timed out. Call about once a second. */
@@ -481,34 +357,4 @@ export function createRecorder ({
       return { messages, open: open.size, lateReceipts, untrackedReceipts, lastRelativeP99Ms: lastClosed ? lastClosed.relative.p99 : null }
     }
   }
-}
-
-/** @param {number} v */
-const round3 = (v) => Math.round(v * 1000) / 1000
-
-/**
- * Calls `onMissing` for each client that expected a message and never got it.
- * @param {OpenMessage} message
- * @param {(i: number) => void} onMissing
- */
-function missingByClient (message, onMissing) {
-  const { expectedBits, receivedBits } = message
-  for (let w = 0; w < expectedBits.length; w++) {
-    let bits = expectedBits[w] & ~receivedBits[w]
-    while (bits !== 0) {
-      const low = bits & -bits
-      onMissing(w * 32 + 31 - Math.clz32(low))
-      bits ^= low
-    }
-  }
-}
-
-/**
- * Number of set bits in a 32-bit word.
- * @param {number} v
- */
-function popcount (v) {
-  v -= (v >>> 1) & 0x55555555
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
 }

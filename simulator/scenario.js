@@ -33,7 +33,7 @@ const MIN_EVERY_MS = 10
 
 /**
  * @typedef {object} ScenarioHooks
- * @property {import('./sessions/login.js').LoginHook} [login] logs the client in over HTTP before its first connect (and after a 401/403 refusal)
+ * @property {import('./sessions/login.js').LoginHook} [login] logs the client in over HTTP before its first connect (and after a refusal: HTTP 401/403, or a refused CONNECT)
  * @property {(i: number, ctx: IdentityContext) => import('./identity.js').ClientIdentity | undefined} [identity]
  * @property {(socket: HookSocket, ctx: HookContext) => unknown} [onConnect]
  * @property {(socket: HookSocket, event: string, args: unknown[], ctx: HookContext) => unknown} [onEvent]

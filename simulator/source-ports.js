@@ -16,8 +16,10 @@
  */
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
-import tls from 'node:tls'
 import { performance } from 'node:perf_hooks'
+
+/** node:tls as require() gives it, on the first TLS connection: its ES module facade reads every export at once, Node's root certificates too (issue 26: a light process). */
+const tlsModule = () => /** @type {typeof import('node:tls')} */ (process.getBuiltinModule('node:tls'))
 
 /** Linux's default ip_local_port_range, used where /proc cannot be read. */
 export const DEFAULT_PORT_RANGE = Object.freeze({ low: 32768, high: 60999 })
@@ -121,7 +123,7 @@ export class SourcePorts {
  * @typedef {object} Target
  * @property {string} host
  * @property {number} port
- * @property {tls.ConnectionOptions | null} [tls] TLS on top of the TCP connection (servername, ALPN…)
+ * @property {import('node:tls').ConnectionOptions | null} [tls] TLS on top of the TCP connection (servername, ALPN…)
  */
 
 /**
@@ -169,7 +171,7 @@ export function connectFrom (ports, a, target, callback, { timeoutMs = CONNECT_T
       if (pending) pending.socket = null
       if (!target.tls) return callback(null, socket)
       const tcpAt = performance.now()
-      const secure = tls.connect({ ...target.tls, socket })
+      const secure = tlsModule().connect({ ...target.tls, socket })
       secure.once('error', callback)
       secure.once('secureConnect', () => {
         secure.off('error', callback)

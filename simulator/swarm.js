@@ -25,14 +25,13 @@ import { createHookRunner, loadScenario } from './scenario.js'
 import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
-import { followPhases, rampCutWarning } from './phases.js'
+import { followPhases, phaseAt, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
 import { createWindowBook } from './windows.js'
 import { fieldGetter } from '../lib/fields.js'
 import { invalidOption } from '../lib/errors.js'
-import { compileLogin, createLogins } from './sessions/login.js'
-import { createLoginHttp } from './sessions/login-http.js'
+import { compileLogin } from './sessions/login-flags.js'
 
 /**
  * @typedef {import('../lib/schema.js').SimResult} SimResult
@@ -105,14 +104,19 @@ export async function startSwarm (options, hooks = {}) {
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
-  const swarm = await wireSwarm(options, { id, clock, signal: hooks.signal, onMessage: hooks.onMessage, onWindow: hooks.onWindow, server: hooks.server })
+  /** @type {ReturnType<typeof followPhases> | null} set once the clients are opened */
+  let phases = null
+  // --phases: each window labelled with its step as it is reported (its line, the collector's copy).
+  const phaseOf = (/** @type {{ startAt: number, endAt: number }} */ w) => phaseAt(w, phases?.record().phases)
+  const { signal, onMessage, onWindow, server } = hooks
+  const swarm = await wireSwarm(options, { id, clock, signal, onMessage, onWindow, phaseOf, server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
   const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
-  const phases = options.phases ? followPhases(options.phases, sizer, emits) : null
+  phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
     sizer.resize(clients, rampMs)
     // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
@@ -128,6 +132,9 @@ export async function startSwarm (options, hooks = {}) {
   const agent = swarm.pool.agent()
   swarm.emitting.closeOnPurpose(-1)
   await swarm.pool.close()
+  // The last windows once the clients are closed: the acks their close ended (closed by the
+  // run's end) count in the last window, or a final partial one, so the windows sum to the totals.
+  swarm.windows?.flush(true)
   // Every client's login failed: no result to wait for, the error says why (exit 1).
   const loginFailure = swarm.logins?.failure()
   if (loginFailure) throw loginFailure
@@ -162,11 +169,12 @@ export async function startSwarm (options, hooks = {}) {
  * The swarm's parts, wired to each other: who each client is, what it records, how it
  * behaves, the server as the inspection saw it (simulator/inspect.js), the clients' pool.
  * @param {import('./options.js').SimOptions} options
- * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'], server?: SimResult['server'] }} context
+ * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'],
+ *   phaseOf?: (window: { startAt: number, endAt: number }) => import('../lib/schema.js').WindowReport['phase'], server?: SimResult['server'] }} context
  *   server: the parent's inspection (workers), else this swarm inspects
  */
-async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, server: inspected }) {
-  /** @type {ReturnType<typeof createLogins> | null} */
+async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, phaseOf, server: inspected }) {
+  /** @type {Logins | null} */
   let logins = null
   const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
   const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
@@ -177,7 +185,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
-  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow })
+  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })
   const deliveries = createDeliveries({
     nodes,
     namespaces,
@@ -197,7 +205,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
-  logins = openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
+  logins = await openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
@@ -226,6 +234,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
+      if (isUp) logins?.connected(i, namespaces[k])
       deliveries.setConnected(i, k, isUp)
       emitting.nextSession(i, k)
       replies.onNamespace(i, k, isUp)
@@ -243,11 +252,19 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
   const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
   // --node-from header:NAME: the engine reads the header from each client's handshake answers.
   const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
-  // A reconnect refused with 401/403 logs its client in again.
-  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins) }
+  // Client i closed on purpose and opened anew: a --session-lifetime's end, or a reconnect refused with
+  // 401/403 or a CONNECT refused by the app's middleware, which logs its client in again.
+  const reconnect = (/** @type {number} */ i) => {
+    // On purpose: the acks the old session still awaits end as `closed`, not failed.
+    emitting.closeOnPurpose(i)
+    usePool().disconnect(i)
+    emitting.closeOnPurpose(i, true)
+    usePool().connect(i, transports[i])
+  }
+  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins }
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins, reconnect }
 }
 
 /**
@@ -256,10 +273,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, ser
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting }, options) {
-  const churn = options.sessionLifetime
-    ? createChurn(options.sessionLifetime, { reopen: (i) => { pool.disconnect(i); pool.connect(i, transports[i]) } })
-    : null
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect }, options) {
+  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: reconnect }) : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
     capacity,
@@ -360,34 +375,39 @@ async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRun
   sampleOnce()
   sampler.stop()
   deliveries.closeAll()
-  windows?.flush(true)
   return { samples, timeline }
 }
 
+/** @typedef {ReturnType<typeof import('./sessions/login.js').createLogins>} Logins */
+
 /**
  * The logins of a swarm's clients (--login, or a scenario's login hook); null without either.
+ * The login code loads only then (issue 26: a light process).
  * @param {import('./options.js').SimOptions} options
  * @param {{ identities: import('./identity.js').Identities, hook: import('./sessions/login.js').LoginHook | null, pool: () => import('./engines/types.js').EnginePool | null,
  *   capacity: number }} context
+ * @returns {Promise<Logins | null>}
  */
-function openLogins (options, { identities, hook, pool, capacity }) {
+async function openLogins (options, { identities, hook, pool, capacity }) {
   const flags = compileLogin(options, identities)
   if (flags !== null && hook !== null) throw invalidOption('--login', 'and the scenario\'s login hook both log the clients in: give one')
   if (flags === null && hook === null) return null
+  const [{ createLogins }, { createLoginHttp }] = await Promise.all([import('./sessions/login.js'), import('./sessions/login-http.js')])
   const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: LOGIN_TIMEOUT_MS })
   return createLogins({ flags, hook, http, identities, pool, capacity, clients: options.phases ? 0 : options.clients })
 }
 
 /**
- * The engines' connect error, counted, then a 401/403 refusal's new login.
+ * The engines' connect error, counted, then a refusal's new login (a refused CONNECT's, then a new connect).
  * @param {import('./engines/types.js').SwarmEvents} events
- * @param {ReturnType<typeof createLogins>} logins
+ * @param {Logins} logins
+ * @param {(i: number) => void} reconnect
  * @returns {import('./engines/types.js').SwarmEvents['connectError']}
  */
-function refusedLogsIn (events, logins) {
+function refusedLogsIn (events, logins, reconnect) {
   return (i, reason, nsp) => {
     events.connectError(i, reason, nsp)
-    logins.refused(i, reason)
+    logins.refused(i, reason, nsp, () => reconnect(i))
   }
 }
 

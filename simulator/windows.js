@@ -107,8 +107,9 @@ const repliesOf = (w) => (w.replies ??= { sent: 0, replied: 0, timedOut: 0, fail
  * @param {number} options.windowMs
  * @param {() => number} [options.clockOffsetMs] added to the local wall clock: windows are on the reference clock
  * @param {(report: WindowReport) => void} [options.onWindow] each window as it is reported, in order
+ * @param {(window: { startAt: number, endAt: number }) => WindowReport['phase']} [options.phaseOf] --phases: the step a window measured, its label
  */
-export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow = () => {} }) {
+export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow = () => {}, phaseOf = () => undefined }) {
   /** @type {Map<number, LiveWindow>} live windows by index */
   const live = new Map()
   /** @type {WindowReport[]} */
@@ -158,6 +159,8 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
     live.delete(w.index)
     lastReported = w.index
     const r = reportOf(w)
+    const phase = phaseOf(r)
+    if (phase) r.phase = phase
     kept.push(r)
     if (kept.length > MAX_WINDOWS) {
       kept.shift()

@@ -55,7 +55,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     commands: ['capacity'],
     required: ['capacity'],
     describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%; ' +
-      'without rounds also ack.p99<200ms. Delays are the worst round of a step (without rounds: its worst window); missing and connected count over the step. ' +
+      'without rounds also ack.p99<200ms, ack.timeouts<1%, reply.p99<300ms, reply.timeouts=0, custom.NAME.p99<300ms, custom.NAME.count>=1. ' +
+      'Delays are the worst round of a step (without rounds: its worst window); missing, connected and the other counts count over the step. ' +
       'Without a connected SLO, every client of a step must connect'
   },
   {

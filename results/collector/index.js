@@ -3,8 +3,6 @@
  * broadcaster read the totals across simulators. One interface, two backends: in memory
  * (one runner and its locally forked simulators) and Redis (simulators on any host).
  */
-import { createMemoryCollector } from './memory.js'
-import { createRedisCollector } from './redis.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -18,10 +16,19 @@ import { createRedisCollector } from './redis.js'
  * @returns {Promise<Collector>}
  */
 export async function createCollector ({ redisUrl, ...limits } = {}) {
-  return redisUrl ? createRedisCollector({ redisUrl, ...limits }) : createMemoryCollector(limits)
+  return redisUrl ? createRedisCollector({ redisUrl, ...limits }) : (await import('./memory.js')).createMemoryCollector(limits)
 }
 
-export { createMemoryCollector, createRedisCollector }
+/**
+ * The collector in Redis. Both backends (and the merging code they share) load when one is
+ * created: a simulator forked by a runner reports over IPC and never loads them (issue 26: a
+ * light process).
+ * @param {Parameters<typeof import('./redis.js').createRedisCollector>[0]} options
+ * @returns {Promise<Collector>}
+ */
+export async function createRedisCollector (options) {
+  return (await import('./redis.js')).createRedisCollector(options)
+}
 // The writer a simulator forked by a runner reports through: this part's entry is what a
 // simulator imports from results/, without the reports and metrics of results/index.js.
 export { createIpcWriter } from '../ipc.js'

@@ -10,7 +10,7 @@ import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
 import { messageResults } from '../message-results.js'
 import { deliveryBreakdown } from '../deliveries.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
 import { LIMITS } from '../../lib/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
@@ -27,7 +27,7 @@ function emptyRun (runId) {
     heartbeats: new Map(),
     /** @type {Map<string, import('./types.js').MessageEntry>} by `simId|messageKey` */
     messages: new Map(),
-    /** @type {import('./types.js').MessageEntry[]} the same entries in the order stored (never trimmed: reports past the bound are refused) */
+    /** @type {import('./types.js').MessageEntry[]} the same entries in the order stored (trimmed only by dropMessages: reports past the bound are refused) */
     messageLog: [],
     /** @type {{ simulator: string, timeline: import('../../lib/schema.js').TimelinePoint, health: import('../../lib/schema.js').ProcessSample }[]} */
     samples: [],
@@ -36,7 +36,7 @@ function emptyRun (runId) {
     /** @type {{ simulator: string, report: import('../../lib/schema.js').WindowReport }[]} window reports (--window), in the order stored */
     windows: [],
     /** Entries trimmed off the front so far: a cursor is a position counted from the first ever stored. */
-    trimmed: { samples: 0, serverSamples: 0, windows: 0 },
+    trimmed: { messages: 0, samples: 0, serverSamples: 0, windows: 0 },
     /** @type {Map<string, import('./types.js').FinalReport>} */
     finals: new Map(),
     /** @type {Map<string, import('../../lib/schema.js').ClockInfo>} */
@@ -201,11 +201,19 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       const run = runs.get(checkId(runId, 'run id'))
       if (run) run.trimmed.windows += run.windows.splice(0, Math.max(0, upTo - run.trimmed.windows)).length
     },
+    async dropMessages (runId, upTo) {
+      const last = Number.parseInt(checkMessageDrop(upTo), 10)
+      const run = runs.get(checkId(runId, 'run id'))
+      if (!run) return
+      const dropped = run.messageLog.splice(0, Math.max(0, last - run.trimmed.messages))
+      run.trimmed.messages += dropped.length
+      for (const e of dropped) run.messages.delete(`${e.simulator}|${e.report.key}`)
+    },
     async readSince (runId, cursor, limit = READ_LIMIT) {
       const run = read(runId)
       const r = checkRead(cursor, limit)
       const from = r.cursor ?? { messages: '0', samples: '0', serverSamples: '0' }
-      const m = after(run.messageLog, 0, from.messages, r.limit)
+      const m = after(run.messageLog, run.trimmed.messages, from.messages, r.limit)
       const s = after(run.samples, run.trimmed.samples, from.samples, r.limit)
       const v = after(run.serverSamples, run.trimmed.serverSamples, from.serverSamples, r.limit)
       return copy({

@@ -8,12 +8,12 @@ import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../aggregate.js'
 import { messageResults } from '../message-results.js'
 import { deliveryBreakdown } from '../deliveries.js'
-import { LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
+import { DROP_MESSAGES_LUA, LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
 import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'
 import { readNewEntries, readStream } from './redis-streams.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
+import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector
@@ -32,6 +32,7 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
   const redis = await connectRedis(redisUrl)
   // Returned by way of withCollectorErrors: callers see IoswarmErrors, never ioredis ones.
   redis.defineCommand('ioswarmReportMessage', { numberOfKeys: 3, lua: REPORT_MESSAGE_LUA })
+  redis.defineCommand('ioswarmDropMessages', { numberOfKeys: 2, lua: DROP_MESSAGES_LUA })
   const control = createControl(redis)
   const keys = (/** @type {string} */ runId) => runKeys(checkId(runId, 'run id'))
   const sim = (/** @type {string} */ simId) => checkId(simId, 'simulator id')
@@ -168,6 +169,15 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
     async readSince (runId, cursor, limit = READ_LIMIT) {
       const read = checkRead(cursor, limit)
       return readNewEntries(redis, keys(runId), read.cursor, read.limit)
+    },
+    async dropMessages (runId, upTo) {
+      const k = keys(runId)
+      const last = checkMessageDrop(upTo)
+      // In batches (one script each, bounded): a follower drops what it read, at most a few pages.
+      for (let batch = 0; batch < 10_000; batch++) {
+        const dropped = await /** @type {any} */ (redis).ioswarmDropMessages(k.messages, k.messageIndex, last, READ_LIMIT)
+        if (dropped < READ_LIMIT) return
+      }
     },
 
     publishControl: (runId, message) => control.publish(keys(runId).control, message),

@@ -94,6 +94,18 @@ export function checkWindowDrop (cursor) {
   return checked
 }
 
+/**
+ * Checks dropMessages' cursor: the `messages` part of what readSince returned.
+ * @param {unknown} upTo
+ * @returns {string}
+ */
+export function checkMessageDrop (upTo) {
+  if (typeof upTo !== 'string' || !/^\d+(-\d+)?$/.test(upTo)) {
+    throw invalidOption('drop cursor', `must be the messages part of what readSince returned, got ${JSON.stringify(upTo)?.slice(0, 100)}`)
+  }
+  return upTo
+}
+
 /** Entries of each record that one readSince returns at most, unless told. */
 export const READ_LIMIT = 1000
 

@@ -128,6 +128,10 @@
  * @property {(runId: string, cursor: string) => Promise<void>} dropWindows drops the window reports stored up to `cursor` (what
  *   readWindows returned): their reader holds them now (results/windows.js, until it merges them), so a run without rounds
  *   keeps only the reports not read yet however long it runs; a readWindows from null starts after them
+ * @property {(runId: string, upTo: string) => Promise<void>} dropMessages drops the message reports stored up to `upTo` (the `messages`
+ *   part of a cursor readSince returned) and their dedupe entries: a run without rounds rolls its lines up as it reads them
+ *   (results/lines.js), so the collector holds only the reports not read yet (and its bound is never reached however long
+ *   it runs); getMessages, getRounds and getDeliveries no longer see them, and a report of one of them sent again is stored again
  * @property {(runId: string) => Promise<void>} deleteRun
  * @property {() => Promise<void>} close
  */

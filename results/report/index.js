@@ -5,6 +5,7 @@
  */
 import { connectionCharts, healthCharts, stormChart, serverCharts } from './charts-time.js'
 import { messageCharts } from './charts-messages.js'
+import { customWindowCharts } from './charts-custom.js'
 import { nodeChart } from './charts-nodes.js'
 import { compareCharts, compareHeader, compareSeries, compareTables } from './compare.js'
 import { chartCard, htmlPage } from './html.js'
@@ -19,7 +20,10 @@ import { toReportable } from './kinds.js'
  * @typedef {RunResult | import('../../lib/schema.js').SimResult | import('../../lib/capacity-schema.js').CapacityResult} AnyResult
  */
 
-/** The charts of each distribution, in page order; a chart's name is `d<N>-<kind>`. */
+/**
+ * The charts of each distribution, in page order; a chart's name is `d<N>-<kind>`. A windowed
+ * distribution whose windows hold a hook's own figures also has CUSTOM_CHART_KINDS after `missing`.
+ */
 export const CHART_KINDS = Object.freeze([
   'connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu'
@@ -41,7 +45,12 @@ export function distributionCharts (d, index) {
     ...messageCharts(d, prefix), ...serverCharts(d, prefix), ...healthCharts(d, prefix)
   ]
   const byName = new Map(charts.map((c) => [c.name, c]))
-  return CHART_KINDS.map((kind) => /** @type {ChartSpec} */ (byName.get(`${prefix}-${kind}`)))
+  // A hook's own figures per window, when the windows hold any: after the deliveries' charts.
+  const custom = customWindowCharts(d, prefix)
+  return CHART_KINDS.flatMap((kind) => {
+    const chart = /** @type {ChartSpec} */ (byName.get(`${prefix}-${kind}`))
+    return kind === 'missing' ? [chart, ...custom] : [chart]
+  })
 }
 
 /**
@@ -105,3 +114,4 @@ export function buildCompareReport (results, { labels = [] } = {}) {
 }
 export { buildCapacityReport, capacityChart, CAPACITY_CHARTS } from './capacity.js'
 export { resultKind, simulatorAsRun, toReportable, RESULT_KINDS } from './kinds.js'
+export { CUSTOM_CHART_KINDS } from './charts-custom.js'

@@ -5,6 +5,7 @@
 import { formatStorm } from '../../lib/format.js'
 import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
 import { refusedWarning } from '../refused.js'
+import { ipcErrorsWarning } from '../ipc.js'
 import { formatDate } from '../summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
@@ -69,11 +70,14 @@ export function caveats (result) {
     const { missing } = missedDeliveries(d)
     if (missing > 0) notes.push(`${d.name}: ${missing} ${missing === 1 ? 'delivery' : 'deliveries'} missing (clients connected when a message came that never got it)`)
     if (d.clients.failed > 0) notes.push(`${d.name}: ${d.clients.failed} of ${d.clients.target} clients never connected`)
-    if (d.messages.length === 0) notes.push(`${d.name}: no message reached any simulator`)
+    if (d.messages.length === 0 && !d.lines?.lines) notes.push(`${d.name}: no message reached any simulator`)
+    if (d.lines) notes.push(linesNote(d.name, d.lines))
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) notes.push(`${d.name}: ${unmeasured.replace(/^CAVEAT: /, '')}`)
     const refused = refusedWarning(d)
     if (refused) notes.push(refused.replace(/^WARNING: /, ''))
+    const ipcErrors = ipcErrorsWarning(d)
+    if (ipcErrors) notes.push(ipcErrors.replace(/^WARNING: /, ''))
     for (const s of d.clients.storms ?? []) notes.push(`${d.name}: ${s.simulator}: ${formatStorm(s)}`)
     notes.push(...scenarioCaveats(d))
   }
@@ -174,3 +178,14 @@ export const GLOSSARY = `<footer><dl>
 <dt>Saturated</dt><dd>a simulator whose own event loop or CPU was overloaded: numbers taken then may be the simulator's, not the server's</dd>
 <dt>Stale</dt><dd>a simulator that stopped reporting before the end of its distribution</dd>
 </dl></footer>`
+
+/**
+ * What a run without rounds kept of its lines: rolled up as they came, never a row per line.
+ * @param {string} name the distribution's
+ * @param {import('../../lib/schema.js').LineRollup} lines
+ */
+export function linesNote (name, lines) {
+  const past = lines.roomsPastBound > 0 ? `; ${lines.roomsPastBound} rooms came past the first ${lines.roomRows} rows and are in their folded row only` : ''
+  return `${name}: ${lines.lines} lines (${lines.reports} simulator reports) rolled up as they came, per namespace, room and event in the delivery table ` +
+    `and per window in the windows; no row per line${past}`
+}

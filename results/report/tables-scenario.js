@@ -134,7 +134,7 @@ export function customTable (d) {
 
 /**
  * The clients' HTTP logins (--login, a scenario's login hook): attempts, successes, logins made
- * again after a 401/403 refusal, login time and failures by reason. Null without logins (older results).
+ * again after a refusal (HTTP 401/403, a refused CONNECT), login time and failures by reason. Null without logins (older results).
  * @param {DistributionResult} d
  * @returns {string | null}
  */
@@ -143,7 +143,7 @@ export function loginsTable (d) {
   if (!l) return null
   const failed = Object.values(l.failed).reduce((s, n) => s + n, 0)
   const t = timed(l.time)
-  return htmlTable(['request', 'attempts', 'ok', 're-logins (after 401/403)', 'failed', 'p50', 'p99', 'max', 'failures by reason'],
+  return htmlTable(['request', 'attempts', 'ok', 're-logins (after a refusal)', 'failed', 'p50', 'p99', 'max', 'failures by reason'],
     [[l.request, l.attempts, l.ok, l.relogins, failed, formatMs(t?.p50), formatMs(t?.p99), formatMs(t?.max), reasonsText(l.failed)]],
     { rowClasses: [failed > 0 ? 'warn' : undefined] })
 }

@@ -66,7 +66,7 @@ export function distributionsTable (result) {
     const saturated = health.saturated.reduce((s, x) => s + x.seconds, 0)
     const faults = deliveryFaults(d)
     return [d.name, `${d.simulators} × ${d.clientsPerSimulator}`, share(d.clients.connected, d.clients.target), d.clients.failed,
-      d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-', formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
+      d.lines?.lines ?? d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-', formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
       formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null) + formatTlsBeside(d.tlsTime), `${saturated} s`, health.stale.length]
   })
   return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged); without rounds, over every message. ' +

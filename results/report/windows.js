@@ -21,13 +21,20 @@ const NO_WINDOW = 'no data: no simulator reported a window'
 /** @param {number} at epoch ms */
 const clockTime = (at) => new Date(at).toISOString().slice(11, 19)
 
-/** @param {WindowResult[]} windows */
-const labelsOf = (windows) => windows.map((w) => clockTime(w.startAt))
+/**
+ * Each window's label on a per-window axis: its start (UTC).
+ * @param {WindowResult[]} windows
+ */
+export const labelsOf = (windows) => windows.map((w) => clockTime(w.startAt))
 
-/** @param {WindowResult[]} windows */
-const dots = (windows) => (windows.length > DOTS_MAX ? 0 : 2)
+/**
+ * The point radius of a per-window line: dots while the windows are few enough to tell apart.
+ * @param {WindowResult[]} windows
+ */
+export const dots = (windows) => (windows.length > DOTS_MAX ? 0 : 2)
 
-const X_WINDOWS = axis('window start (UTC)', { ticks: { autoSkip: true, maxRotation: 0 }, offset: true })
+/** The x axis of every per-window chart. */
+export const X_WINDOWS = axis('window start (UTC)', { ticks: { autoSkip: true, maxRotation: 0 }, offset: true })
 
 /** Two tints in turn, so neighbouring phases stand apart. */
 const PHASE_TINTS = [tint('#9c755f', 0.14), tint('#76b7b2', 0.2)]

@@ -3,7 +3,7 @@
  */
 import { access, mkdir, rmdir } from 'node:fs/promises'
 import path from 'node:path'
-import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
+import { printJsonResult, progressWriter, stopOnSignals } from '../../lib/cli-run.js'
 import { EXIT, invalidOption } from '../../lib/errors.js'
 import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
@@ -75,7 +75,7 @@ export const capacityCommand = {
     const exitCode = EXIT_BY_OUTCOME[result.outcome]
     const ci = await writeCiOutputs({ junit, summaryJson }, [{ kind: 'capacity', result }], { command: 'capacity', exitCode, version: VERSION })
     for (const file of ci) process.stderr.write(`written: ${file}\n`)
-    if (json) process.stdout.write(`${JSON.stringify(result)}\n`)
+    if (json) await printJsonResult('ioswarm capacity', result)
     process.exitCode = exitCode
   }
 }

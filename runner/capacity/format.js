@@ -37,7 +37,7 @@ export function formatStepLine (s) {
     `missing ${count(s.missing)} of ${count(s.expected)}`,
     `simulators busiest ${formatBusy(s.floor?.busyMax)}, saturated ${saturated} s, elu max ${formatBusy(Math.max(0, ...sims.map((x) => x.eluMax)))}`,
     `fds ${count(s.limits.fdsPerSimulator)}/${Number.isFinite(s.limits.fdLimit) ? count(s.limits.fdLimit) : 'unlimited'} per simulator`,
-    ...(s.server ? [`server cpu max ${Math.round(s.server.cpuPctMax)}%`] : [])
+    ...serverFacts(s.server)
   ]
   return `${head}: ${facts.join(', ')} → ${s.verdict === 'pass' ? 'pass' : `${s.verdict.toUpperCase()}: ${s.why}`}`
 }
@@ -58,9 +58,21 @@ function formatWindowedStepLine (s, w) {
       (w.ack ? `, ack p50 ${formatMs(w.ack.p50)} p99 ${formatMs(w.ack.p99)}` : ''),
     `emits ${w.emitsPerSecond}/s${w.timedOut ? `, ${count(w.timedOut)} timed out` : ''}`,
     `missing ${count(s.missing)} of ${count(s.expected)}`,
-    `simulators saturated ${sims.reduce((sum, x) => sum + x.saturatedSeconds, 0)} s, elu max ${formatBusy(Math.max(0, ...sims.map((x) => x.eluMax)))}`
+    `simulators saturated ${sims.reduce((sum, x) => sum + x.saturatedSeconds, 0)} s, elu max ${formatBusy(Math.max(0, ...sims.map((x) => x.eluMax)))}`,
+    ...serverFacts(s.server)
   ]
   return `${head}: ${facts.join(', ')} → ${s.verdict === 'pass' ? 'pass' : `${s.verdict.toUpperCase()}: ${s.why}`}`
+}
+
+/**
+ * The server's own figures over a step, when it gave any: `server cpu max 97%, loop p99 max 12ms` (the rest in result.json).
+ * @param {import('../../lib/capacity-schema.js').CapacityStep['server']} server
+ * @returns {string[]}
+ */
+function serverFacts (server) {
+  if (!server) return []
+  const loop = server.loopDelayP99MaxMs === undefined ? '' : `, loop p99 max ${formatMs(server.loopDelayP99MaxMs)}`
+  return [`server cpu max ${Math.round(server.cpuPctMax)}%${loop}`]
 }
 
 /**

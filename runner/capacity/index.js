@@ -11,9 +11,9 @@ import { hostFacts } from '../../lib/host.js'
 import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
-import { attachIpcReader, createCollector, followWindows, redactUrl } from '../../results/index.js'
+import { createCollector, followLines, followWindows, redactUrl } from '../../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
-import { sampleServer } from '../distribution.js'
+import { attachReaders, sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
 import { newRunId, referenceServerOf, simulatorEnv } from '../options.js'
 import { startServerProcess } from '../processes.js'
@@ -48,7 +48,7 @@ export async function runCapacity (input, hooks = {}) {
   const id = newRunId().replace(/^run-/, 'capacity-')
   const startedAt = Date.now()
   const collector = await createCollector({})
-  const reports = trackReports(collector)
+  const reports = trackReports(collector, options.rounds.length > 0)
   const token = options.token ?? randomBytes(18).toString('base64url')
   const server = options.target
     ? null
@@ -58,12 +58,14 @@ export async function runCapacity (input, hooks = {}) {
     })
   /** @type {import('../../simulator/spawn.js').SimulatorChild[]} */
   let children = []
-  /** @type {ReturnType<typeof attachIpcReader>[]} */
-  let readers = []
+  /** @type {ReturnType<typeof attachReaders> | null} */
+  let readers = null
   /** @type {{ stop(): void } | null} */
   let sampling = null
   /** @type {ReturnType<typeof followWindows> | null} */
   let following = null
+  /** @type {ReturnType<typeof followLines> | null} */
+  let lines = null
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   try {
     // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
@@ -71,7 +73,8 @@ export async function runCapacity (input, hooks = {}) {
     const rampMs = inspected.rampMs
     await collector.registerRun(id, { name: options.name ?? id, startedAt, options: { url } })
     children = startSimulators(options, { id, url, server: inspected })
-    readers = children.map((c) => attachIpcReader(c.process, reports.writer))
+    // A write that fails over IPC is said (which simulator, which write, why), not ignored.
+    readers = attachReaders(reports.writer, children, log)
     sampling = sampleServer({ url, collector, runId: id })
     const range = options.vary === 'emit-rate'
       ? `${options.clients} clients (${options.emitters} emitting), from ${options.startLevel} to at most ${options.maxLevel} messages a second`
@@ -85,14 +88,17 @@ export async function runCapacity (input, hooks = {}) {
     const windows = []
     // Without rounds: the run's one window follower, merging each window over the simulators.
     following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow: (w) => windows.push(w) }) : null
+    // ... and its lines rolled up and freed as they come (steps are judged on the windows): the collector holds none of them.
+    lines = options.rounds.length === 0 ? followLines(collector, id) : null
     const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
     const { steps, outcome } = await search(ctx, log)
     return capacityResult({ options, id, startedAt, url, reference: server !== null, steps, outcome })
   } finally {
     sampling?.stop()
     await following?.finish().catch(() => {})
+    await lines?.finish().catch(() => {})
     await Promise.all(children.map((c) => c.stop()))
-    await Promise.all(readers.map((r) => r.idle()))
+    await readers?.idle()
     await server?.stop()
     await collector.close()
   }
@@ -151,19 +157,22 @@ function startSimulators (options, { id, url, server }) {
  * The collector's writes as the simulators send them, noting which simulator reported which
  * message: a simulator none of whose clients got a message never reports it.
  * @param {import('../../results/collector/types.js').Collector} collector
+ * @param {boolean} track with rounds only: without, the lines are the app's own, thousands, and no step asks (a set per line would grow with them)
  */
-function trackReports (collector) {
+function trackReports (collector, track) {
   /** @type {Map<string, Set<string>>} `id|batch` → simulator ids */
   const seen = new Map()
   /** @type {import('../../results/collector/types.js').Collector} */
-  const writer = {
-    ...collector,
-    async reportMessage (runId, simId, report) {
-      const key = `${report.id}|${report.batch ?? ''}`
-      seen.set(key, (seen.get(key) ?? new Set()).add(simId))
-      return collector.reportMessage(runId, simId, report)
-    }
-  }
+  const writer = !track
+    ? collector
+    : {
+        ...collector,
+        async reportMessage (runId, simId, report) {
+          const key = `${report.id}|${report.batch ?? ''}`
+          seen.set(key, (seen.get(key) ?? new Set()).add(simId))
+          return collector.reportMessage(runId, simId, report)
+        }
+      }
   return {
     writer,
     /** @param {string} id @param {string} batch */

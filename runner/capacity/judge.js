@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { meetsThreshold, METRICS } from '../../results/index.js'
+import { evaluateThresholds, measureThreshold, meetsThreshold } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5
@@ -27,13 +27,36 @@ export const LOOP_STALL_MS = 1000
  * @typedef {import('../../lib/capacity-schema.js').StepSimulator} StepSimulator
  * @typedef {import('./options.js').Slo} Slo
  * @typedef {{ verdict: import('../../lib/capacity-schema.js').StepVerdict, why: string, limitedBy: 'saturated' | 'busy' | null }} Judgement
+ * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
  */
+
+/**
+ * A measured step's record, the one way for a step with rounds (step.js) and one judged on its
+ * windows (step-windows.js): its SLOs evaluated over the step alone by the one evaluator of
+ * `run --assert` (results/thresholds.js; the implicit one labelled), then judged (judgeStep) on
+ * the step's simulators and floor, a failed delay SLO weighed at the value that evaluator measured.
+ * @param {Slo[]} slos
+ * @param {object} over
+ * @param {object} over.distribution what evaluateThresholds reads of a run's distribution (name, rounds or windows, clients, …)
+ * @param {StepSimulator[]} over.connecting health from the resize until the step's load began
+ * @param {Omit<CapacityStep, 'slo' | 'verdict' | 'why' | 'limitedBy'>} measured the rest of the record
+ * @returns {CapacityStep}
+ */
+export function judgedStep (slos, { distribution, connecting }, measured) {
+  const stepRun = /** @type {any} */ ({ distributions: [{ simulatorList: [], ...distribution }] })
+  const verdicts = evaluateThresholds(stepRun, slos)
+  const floorMaxMs = measured.floor?.maxMs ?? null
+  const valueOf = (/** @type {Slo} */ slo) => measureThreshold(stepRun, slo).value
+  const { verdict, why, limitedBy } = judgeStep({ slos, verdicts, valueOf, simulators: measured.simulators, connecting, floorMaxMs })
+  const slo = verdicts.map((v, k) => (slos[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v))
+  return { ...measured, slo, verdict, why, limitedBy }
+}
 
 /**
  * @param {object} step
  * @param {Slo[]} step.slos
  * @param {import('../../lib/schema.js').ThresholdVerdict[]} step.verdicts one per SLO, in order
- * @param {(slo: Slo) => number | null} step.valueOf the measured value of a delay SLO's metric (ms, worst round)
+ * @param {(slo: Slo) => number | null} step.valueOf the measured value of a delay SLO's metric (ms: the worst round or window)
  * @param {StepSimulator[]} step.simulators health over the rounds
  * @param {StepSimulator[]} step.connecting health from the resize until the rounds began
  * @param {number | null} step.floorMaxMs the most CPU a simulator spent draining one message
@@ -63,7 +86,8 @@ function excuseFor (slo, { valueOf, simulators, connecting, floorMaxMs }) {
   const busy = window.filter((s) => s.eluMax >= BUSY_ELU)
   if (busy.length > 0) return { text: `${saturationText(busy)} ${when}`, limitedBy: 'saturated' }
   const stall = worst(window, (s) => s.loopDelayMaxMs)
-  if (METRICS[slo.metric]?.kind !== 'delay') {
+  // A delay SLO (its unit ms: a delivery, an ack, a reply, a hook's timing) is weighed against the simulators' own time.
+  if (slo.unit !== 'ms') {
     return stall && stall.loopDelayMaxMs >= LOOP_STALL_MS ? { text: `the event loop of simulator ${stall.id} was held up ${formatMs(stall.loopDelayMaxMs)} ${when}`, limitedBy: 'saturated' } : null
   }
   const value = valueOf(slo)

@@ -7,8 +7,8 @@
  */
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { formatMiB, judgeLimits } from '../../lib/limits.js'
-import { FD_MARGIN, KIB_PER_CLIENT } from '../../simulator/index.js'
-import { checkSimulatorsPreflight, SERVER_KIB_PER_CLIENT } from '../preflight.js'
+import { KIB_PER_CLIENT } from '../../simulator/index.js'
+import { checkSimulatorsPreflight, referenceServerFds, SERVER_KIB_PER_CLIENT } from '../preflight.js'
 
 /**
  * @param {object} spec
@@ -26,7 +26,6 @@ export function checkStepLimits ({ options, clients, current, limits }) {
   const kib = KIB_PER_CLIENT[options.engine] ?? KIB_PER_CLIENT.sio
   const simBytes = added * 1024 * (kib.websocket * (1 - pollingShare) + kib.polling * pollingShare)
   const serverBytes = options.target ? 0 : added * SERVER_KIB_PER_CLIENT * 1024
-  const serverFds = Math.ceil(clients * (1 + pollingShare)) + FD_MARGIN
   const judged = judgeLimits([
     {
       text: `memory (available now) for the ${added} clients this step adds: needs ${formatMiB(simBytes + serverBytes)}, limit ${formatMiB(limits.freeBytes)}`,
@@ -34,14 +33,7 @@ export function checkStepLimits ({ options, clients, current, limits }) {
       limit: limits.freeBytes,
       how: 'use --engine lean, or simulators on more hosts'
     },
-    ...(options.target
-      ? []
-      : [{
-          text: `reference server file descriptors (ulimit -n): needs ${serverFds} for ${clients} clients in one process, limit ${limits.fdSoft}`,
-          need: serverFds,
-          limit: limits.fdSoft,
-          how: `raise it with \`ulimit -n ${serverFds}\` (up to the hard limit ${limits.fdHard}), or run the server yourself (\`ioswarm serve --cluster K\`) and point --target at it`
-        }])
+    ...referenceServerFds(options, { clients, pollingShare, limits })
   ])
   if (judged.errors.length > 0) throw new IoswarmError(CODES.LIMIT, judged.errors.join('\n  '))
   return { fdsPerSimulator: sims.needs.fdsPerProcess, fdLimit: limits.fdSoft, warnings: [...sims.warnings, ...judged.warnings] }

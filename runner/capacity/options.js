@@ -21,8 +21,14 @@ export const DEFAULT_STEP_WINDOW_MS = 5000
  */
 const SLO_METRICS = Object.keys(METRICS).filter((m) => /^(abs\.)?(p\d+|max|mean|avg)$/.test(m) || ['missing', 'connected', 'failed'].includes(m))
 
-/** Without rounds, a step's windows also hold the emits' acks: these SLOs judge them (the worst window). */
-const WINDOW_SLO_METRICS = Object.keys(METRICS).filter((m) => /^ack\.(p\d+|max)$/.test(m))
+/**
+ * Without rounds, a step's windows also hold the emits' acks, the replies timed by --reply-event
+ * (emitAndWait) and a scenario's own figures (ctx.timing, ctx.count): these SLOs judge them, delays
+ * on the worst window, counts summed over the step's windows (results/thresholds.js measures both).
+ */
+const WINDOW_SLO_METRICS = Object.keys(METRICS).filter((m) => /^(ack|reply)\.(p\d+|max|timeouts)$/.test(m))
+/** A scenario's own figures: custom.NAME.STAT (its name any, checked by the --assert grammar). */
+const CUSTOM_SLO = 'custom.NAME.p50|p90|p99|max|mean|count'
 
 /** A step without rounds is judged on at least this many windows of its hold. */
 const MIN_WINDOWS = 2
@@ -35,7 +41,7 @@ const MIN_WINDOWS = 2
 /**
  * --slo values → thresholds; without a connected SLO, every client of a step must connect.
  * @param {unknown} value
- * @param {boolean} [windowed] a search without rounds: ack SLOs are allowed (its windows hold the acks)
+ * @param {boolean} [windowed] a search without rounds: ack, reply and custom SLOs are allowed (its windows hold them)
  * @returns {Slo[]}
  */
 export function parseSlos (value, windowed = false) {
@@ -44,11 +50,12 @@ export function parseSlos (value, windowed = false) {
   const slos = given.map((expr) => {
     /** @type {Slo} */
     const slo = parseThresholdOf(expr, '--slo')
-    const allowed = windowed ? [...SLO_METRICS, ...WINDOW_SLO_METRICS] : SLO_METRICS
-    if (!allowed.includes(slo.metric)) {
-      const why = WINDOW_SLO_METRICS.includes(slo.metric)
-        ? 'judges the emits\' acks, which a step without rounds measures (--rounds none, or --target without --token)'
-        : `is not a service level of the server (${METRICS[slo.metric]?.describe ?? 'a custom figure'}); the search judges its simulators itself`
+    const ofWindows = WINDOW_SLO_METRICS.includes(slo.metric) || slo.metric.startsWith('custom.')
+    if (!SLO_METRICS.includes(slo.metric) && !(windowed && ofWindows)) {
+      const why = ofWindows
+        ? 'judges the clients\' own traffic (emits\' acks, replies, a scenario\'s figures), which only a step without rounds measures (--rounds none, or --target without --token)'
+        : `is not a service level of the server (${METRICS[slo.metric]?.describe}); the search judges its simulators itself`
+      const allowed = windowed ? [...SLO_METRICS, ...WINDOW_SLO_METRICS, CUSTOM_SLO] : SLO_METRICS
       throw invalidOption('--slo', `${JSON.stringify(expr)}: ${slo.metric} ${why}. SLO metrics: ${allowed.join(', ')}`)
     }
     return slo

@@ -3,20 +3,20 @@
  * the load is the app's own traffic. Resize the swarm (--vary clients) or set its emit rate
  * (--vary emit-rate) over the resize path, wait for the clients, hold --step-duration, and
  * judge the step on the windows wholly inside the hold (merged over every simulator by the
- * run's window follower): delays and acks of its *worst* window, missing summed over them,
- * connected the fewest connected at any point of the hold. The worst window, not the step's
+ * run's window follower) by the one evaluator of `run --assert`: delays (deliveries, acks,
+ * replies, a hook's timings) of its *worst* window, missing and the other counts summed over
+ * them, connected the fewest connected at any point of the hold; the server's /stats over the hold. The worst window, not the step's
  * windows merged: a merge dilutes a queue that builds up at the end of a step, and it is what
  * `run --assert` judges and names, so an SLO means the same in both.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { worstWindow } from '../../lib/windows.js'
-import { evaluateThresholds } from '../../results/index.js'
 import { shareOf } from '../../simulator/index.js'
-import { judgeStep } from './judge.js'
+import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { emitIntervalOf } from './options.js'
-import { healthOver } from './summary.js'
+import { healthOver, serverOver } from './summary.js'
 
 /**
  * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
@@ -51,7 +51,8 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
   await sleep(/** @type {number} */ (options.stepDurationMs), undefined, { signal: ctx.signal }).catch(() => {})
   const endedAt = Date.now()
   const windows = await windowsOf(ctx, holdAt, endedAt)
-  const samples = (await ctx.collector.getSamples(ctx.runId)).health.filter((s) => ctx.children.some((c) => c.id === s.simulator))
+  const { health, server: serverSamples } = await ctx.collector.getSamples(ctx.runId)
+  const samples = health.filter((s) => ctx.children.some((c) => c.id === s.simulator))
   const simulators = healthOver(ctx, samples, holdAt, endedAt, connectedBy, shares)
   const connecting = healthOver(ctx, samples, startedAt, holdAt, connectedBy, shares)
   const atStart = [...connectedBy.values()].reduce((a, b) => a + b, 0)
@@ -59,26 +60,17 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
   const sum = (/** @type {(w: WindowResult) => number} */ pick) => windows.reduce((n, w) => n + pick(w), 0)
   const missing = sum((w) => w.missing)
   const expected = sum((w) => w.expected)
-  const verdicts = evaluateThresholds(/** @type {any} */ ({
-    distributions: [{
+  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
+  return judgedStep(options.slo, {
+    distribution: {
       name: byRate ? `${level} messages/s` : `${clients} clients`,
       rounds: [],
       windows,
       deliveries: { total: { missing, expected } },
-      clients: { target: clients, connected, failed: clients - connected },
-      simulatorList: []
-    }]
-  }), options.slo)
-  const judged = judgeStep({
-    slos: options.slo,
-    verdicts,
-    valueOf: (slo) => worstOf(windows, slo.metric),
-    simulators,
-    connecting,
-    floorMaxMs: null
-  })
-  const seconds = windows.length * /** @type {number} */ (options.windowMs) / 1000
-  return {
+      clients: { target: clients, connected, failed: clients - connected }
+    },
+    connecting
+  }, {
     step,
     phase,
     clients,
@@ -96,12 +88,8 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
     absolute: windows.some((w) => w.absolute.count > 0) ? worstDelays(windows, (w) => w.absolute) : null,
     floor: null,
     simulators,
-    server: null,
-    slo: verdicts.map((v, k) => (options.slo[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v)),
+    server: serverOver(serverSamples, holdAt, endedAt),
     limits,
-    verdict: judged.verdict,
-    why: judged.why,
-    limitedBy: judged.limitedBy,
     windowed: {
       windows: windows.length,
       emitRate: byRate ? level : null,
@@ -109,7 +97,7 @@ export async function runWindowStep (ctx, { step, level, phase, current }, tools
       ack: windows.some((w) => w.emits.ackTime.count > 0) ? worstDelays(windows, (w) => w.emits.ackTime) : null,
       timedOut: sum((w) => w.emits.timedOut)
     }
-  }
+  })
 }
 
 /**
@@ -128,18 +116,6 @@ async function windowsOf (ctx, fromMs, toMs) {
     await sleep(200)
   }
   return ctx.windows.filter((w) => w.startAt >= fromMs && w.endAt <= toMs)
-}
-
-/**
- * A delay SLO's value over a step: its worst window (relative, absolute or ack), as --assert reads it.
- * @param {WindowResult[]} windows
- * @param {string} metric p99, abs.p99, ack.p99, …
- * @returns {number | null}
- */
-export function worstOf (windows, metric) {
-  const [, kind, stat] = /^(abs\.|ack\.)?(.+)$/.exec(metric) ?? []
-  const pick = kind === 'ack.' ? (/** @type {WindowResult} */ w) => w.emits.ackTime : kind === 'abs.' ? (/** @type {WindowResult} */ w) => w.absolute : (/** @type {WindowResult} */ w) => w.relative
-  return worstWindow(windows, (w) => (pick(w).count === 0 ? null : pick(w)[/** @type {'p50'} */ (stat)] ?? null))?.value ?? null
 }
 
 /**

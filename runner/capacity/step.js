@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { runBroadcast } from '../../broadcaster/index.js'
-import { evaluateThresholds, waitForRound, worstRoundDelay } from '../../results/index.js'
-import { judgeStep } from './judge.js'
+import { waitForRound } from '../../results/index.js'
+import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
 import { runWindowStep } from './step-windows.js'
 import { summarizeStep } from './summary.js'
@@ -68,19 +68,10 @@ export async function runStep (ctx, { step, level, phase, current }) {
   const endedAt = Date.now()
   const summary = await summarizeStep(ctx, { sent, roundNumbers, connectedBy, shares, startedAt, roundsAt, endedAt })
   const connected = [...connectedBy.values()].reduce((a, b) => a + b, 0)
-  // The SLOs in the --assert grammar, over this step alone.
-  const verdicts = evaluateThresholds(/** @type {any} */ ({
-    distributions: [{ name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected }, simulatorList: [] }]
-  }), ctx.options.slo)
-  const judged = judgeStep({
-    slos: ctx.options.slo,
-    verdicts,
-    valueOf: (slo) => delayOf(summary.rounds, slo.metric),
-    simulators: summary.simulators,
-    connecting: summary.connecting,
-    floorMaxMs: summary.floor?.maxMs ?? null
-  })
-  return {
+  return judgedStep(ctx.options.slo, {
+    distribution: { name: `${clients} clients`, rounds: summary.rounds, clients: { target: clients, connected, failed: clients - connected } },
+    connecting: summary.connecting
+  }, {
     step,
     phase,
     clients,
@@ -99,22 +90,8 @@ export async function runStep (ctx, { step, level, phase, current }) {
     floor: summary.floor,
     simulators: summary.simulators,
     server: summary.server,
-    slo: verdicts.map((v, k) => (ctx.options.slo[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v)),
-    limits,
-    verdict: judged.verdict,
-    why: judged.why,
-    limitedBy: judged.limitedBy
-  }
-}
-
-/**
- * A delay metric's value over a step, as --assert reads it: the worst round.
- * @param {import('../../lib/schema.js').RoundResult[]} rounds
- * @param {string} metric p50 … mean, avg, abs.p50 … abs.avg
- * @returns {number | null}
- */
-export function delayOf (rounds, metric) {
-  return worstRoundDelay(rounds, metric)?.value ?? null
+    limits
+  })
 }
 
 /**

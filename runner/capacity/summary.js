@@ -1,8 +1,8 @@
 /**
  * What the simulators reported over one step of a capacity search: its rounds (with the
  * deliveries of messages a simulator never reported counted as missing), the worst round's
- * delays, the simulators' own floor, and each simulator's health over the rounds and over
- * the connects before them.
+ * delays, the simulators' own floor, each simulator's health over the rounds and over the
+ * connects before them, and the server's own figures over the rounds.
  */
 import { isSaturated } from '../../lib/process-sampler.js'
 
@@ -35,7 +35,6 @@ export async function summarizeStep (ctx, { sent, roundNumbers, connectedBy, sha
   })
   const ids = new Set(ctx.children.map((c) => c.id))
   const ours = samples.health.filter((s) => ids.has(s.simulator))
-  const server = samples.server.filter((s) => s.t > roundsAt && s.t <= endedAt)
   return {
     rounds,
     messages: rounds.reduce((sum, r) => sum + r.messages, 0),
@@ -47,13 +46,28 @@ export async function summarizeStep (ctx, { sent, roundNumbers, connectedBy, sha
     floor: stepFloor(rounds),
     simulators: healthOver(ctx, ours, roundsAt, endedAt, connectedBy, shares),
     connecting: healthOver(ctx, ours, startedAt, roundsAt, connectedBy, shares),
-    server: server.length === 0
-      ? null
-      : {
-          cpuPctMax: Math.max(...server.map((s) => s.cpuPct)),
-          rssMaxBytes: Math.max(...server.map((s) => s.rssBytes)),
-          connectedMax: Math.max(...server.map((s) => s.connected))
-        }
+    server: serverOver(samples.server, roundsAt, endedAt)
+  }
+}
+
+/**
+ * The server's own figures over a step (fromMs, toMs], from the one-second /stats samples the run
+ * took of it (the reference server, or a server with ioswarm's probe): its most CPU, memory,
+ * connections and event-loop delay. Null when it gave none (a --target app without /stats).
+ * @param {import('../../lib/schema.js').ServerSample[]} samples
+ * @param {number} fromMs
+ * @param {number} toMs
+ * @returns {import('../../lib/capacity-schema.js').StepServer | null}
+ */
+export function serverOver (samples, fromMs, toMs) {
+  const over = samples.filter((s) => s.t > fromMs && s.t <= toMs)
+  if (over.length === 0) return null
+  const max = (/** @type {(s: import('../../lib/schema.js').ServerSample) => number} */ pick) => Math.max(...over.map(pick))
+  return {
+    cpuPctMax: max((s) => s.cpuPct),
+    rssMaxBytes: max((s) => s.rssBytes),
+    connectedMax: max((s) => s.connected),
+    loopDelayP99MaxMs: max((s) => s.loopDelayP99Ms)
   }
 }
 

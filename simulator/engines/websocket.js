@@ -5,6 +5,7 @@
  */
 import { resolvePlainConfig } from './websocket/config.js'
 import { PlainPool } from './websocket/pool.js'
+import { cookieValue, mergeCookies } from '../sessions/cookie-jar.js'
 
 /** How long close() waits for polite closes before it resets what is left. */
 const CLOSE_WAIT_MS = 1000
@@ -26,7 +27,11 @@ export const websocketEngine = Object.freeze({
       emit: (i, _nsp, _event, args, callback) => pool.send(i, args, callback),
       close: () => closePool(pool),
       // No polling, so no HTTP agent: reported as the lean engine's would be.
-      agent: () => ({ keepAlive: options.keepAlive !== false, maxSockets: null })
+      agent: () => ({ keepAlive: options.keepAlive !== false, maxSockets: null }),
+      // Each client's jar (--login's cookies go in before its first connect; each upgrade sends them).
+      addCookies: (i, cookies) => { if (pool.config.cookieJar) pool.jars[i] = mergeCookies(pool.jars[i] ?? null, cookies) },
+      jarOf: (i) => pool.jars[i]?.slice() ?? null,
+      cookieOf: (i, name) => cookieValue(pool.jars[i] ?? null, name)
     }
   }
 })

@@ -258,6 +258,25 @@ export function addCookieHeader (headers, cookie) {
 }
 
 /**
+ * The Set-Cookie lines of a WebSocket handshake's response head (a built-in client's 101) into the jar.
+ * @param {Jar} jar
+ * @param {string} head status line and header lines, CRLF-separated
+ * @param {CookieScope} scope
+ * @returns {Jar}
+ */
+export function storeHeadCookies (jar, head, scope) {
+  let at = head.indexOf('\r\n')
+  while (at !== -1) {
+    const end = head.indexOf('\r\n', at + 2)
+    const line = head.slice(at + 2, end === -1 ? head.length : end)
+    // `set-cookie:`: 58 is ':'.
+    if (line.length > 11 && line.charCodeAt(10) === 58 && line.slice(0, 10).toLowerCase() === 'set-cookie') jar = storeCookies(jar, line.slice(11).trim(), scope)
+    at = end
+  }
+  return jar
+}
+
+/**
  * Cookies a client starts with (--cookie 'name=value'): session cookies for the whole origin.
  * @param {Jar} jar
  * @param {Record<string, string>} cookies name → value

@@ -9,7 +9,6 @@ import { parseLoginSpec } from '../../lib/cli-options/login.js'
 import { parseHeaders } from '../../lib/cli-options/scenario.js'
 import { compileIdentities } from '../identity.js'
 import { seedCookies } from './cookie-jar.js'
-import { createLoginHttp } from './login-http.js'
 
 /**
  * --login and --login-header, checked (a usage error names the flag) and compiled; null without --login.
@@ -61,6 +60,8 @@ export async function firstLogin (options, env) {
   const identities = compileIdentities(options, { simId: options.id ?? 'inspect', env })
   const flags = compileLogin(options, identities)
   if (flags === null) return { jar: null, fields: null }
+  // The login's HTTP client loads with the first --login (issue 26: a light process).
+  const { createLoginHttp } = await import('./login-http.js')
   const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: FIRST_LOGIN_TIMEOUT_MS })
   const cookies = identities.of(0).cookies
   const holder = { jar: cookies ? seedCookies(null, cookies) : null }

@@ -39,7 +39,7 @@ export const MAX_LOGIN_BODY_BYTES = 1 << 20
 
 /**
  * @param {object} options
- * @param {string[]} options.urls the swarm's destinations (client i's server: urls[i % length])
+ * @param {string[]} options.urls the swarm's destinations (client i's server: urls[i % length]; ws:// and wss:// log in over http:// and https://)
  * @param {{ ca?: string[] | null, insecure?: boolean }} options.trust --ca, --insecure
  * @param {string[]} [options.addresses] --source-address: client i's is addresses[floor(i / urls) % length]
  * @param {number} options.timeoutMs a request's longest wait for its whole answer
@@ -71,7 +71,8 @@ export function createLoginHttp ({ urls, trust, addresses = [], timeoutMs }) {
    * @returns {Promise<LoginResponse>}
    */
   async function send (i, holder, { method, url, headers = {}, body = null }) {
-    const server = new URL(urls[i % urls.length])
+    // --protocol websocket's destinations are ws:// or wss://: its login is HTTP on the same host.
+    const server = new URL(urls[i % urls.length].replace(/^ws(s?):/, 'http$1:'))
     const target = new URL(url, server)
     const same = target.origin === server.origin
     const scope = { secure: target.protocol === 'https:', host: server.hostname.replace(/^\[(.*)\]$/, '$1'), path: target.pathname }

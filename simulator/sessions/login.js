@@ -2,8 +2,10 @@
  * Each client's HTTP login before it connects (issue 24): `--login 'POST /login {…}'` with
  * `--login-header`, or a scenario's `login(http, ctx)` hook for flows flags cannot say (a CSRF
  * token first, two requests). A client logs in when the ramp starts it (never all at once), and
- * again when a reconnect is refused with HTTP 401/403 (once per refusal, while the engine's own
- * backoff goes on). The login's cookies go into the client's jar (every engine and transport
+ * again when a reconnect is refused: by the handshake with HTTP 401/403 (once per refusal, while
+ * the engine's own backoff goes on), or by the app's socket middleware (`io.use` answering the
+ * CONNECT with an error, such as "session gone": the engine stays away, as socket.io-client does,
+ * so the client connects again once logged in; at most MAX_REFUSED_RELOGINS times in a row). The login's cookies go into the client's jar (every engine and transport
  * sends them from then on); the fields of a JSON answer are `{{login.FIELD}}` and `ctx.login`.
  * Login time is an HDR histogram, failures are counted by reason (`HTTP 500`, `timeout`,
  * `ECONNREFUSED`); when every client's first login has failed, `fatal` says so (the swarm ends
@@ -22,6 +24,13 @@ export { compileLogin, firstLogin } from './login-flags.js'
 
 /** A refusal that asks for a new login: the handshake answered 401 or 403. */
 const REFUSED = /\bHTTP 40[13]\b/
+
+/**
+ * New logins a client makes after CONNECT refusals in a row, without its refused namespace
+ * connecting in between: a refusal that a login does not cure (a bad token, a banned user)
+ * ends there, as socket.io-client's does, instead of a login and a connect per refusal forever.
+ */
+export const MAX_REFUSED_RELOGINS = 3
 
 /**
  * @typedef {(http: LoginHttpHelper, ctx: import('../identity.js').ClientContext) => unknown} LoginHook a scenario's login: what it
@@ -50,6 +59,10 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
   const fields = new Array(capacity).fill(null)
   const gen = new Uint32Array(capacity)
   const busy = new Uint8Array(capacity)
+  /** CONNECT refusals in a row that logged client i in again, and the namespace refused. */
+  const strikes = new Uint8Array(capacity)
+  /** @type {(string | null)[]} */
+  const refusedNsp = new Array(capacity).fill(null)
   const time = createHistogram()
   const failed = createReasonCounter()
   const counts = { attempts: 0, ok: 0, relogins: 0, firstDone: 0, firstOk: 0 }
@@ -191,14 +204,42 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
     },
 
     /**
-     * A connect error of client i: a 401/403 refusal logs it in again (once per refusal; the engine reconnects after its backoff).
+     * A connect error of client i. A handshake refused with 401/403 logs it in again (the engine
+     * reconnects after its backoff); a CONNECT refused by the app's socket middleware (`nsp`
+     * given) logs it in again, then `reconnect()` connects it anew (the engine stays away after
+     * such a refusal). Once per refusal; CONNECT refusals at most MAX_REFUSED_RELOGINS in a row.
      * @param {number} i
      * @param {string} reason
+     * @param {string} [nsp] the namespace whose CONNECT was refused; undefined: the connection failed
+     * @param {() => void} [reconnect] closes client i and connects it again
      */
-    refused (i, reason) {
-      if (stopped || busy[i] || fields[i] === null || !REFUSED.test(reason)) return
+    refused (i, reason, nsp, reconnect) {
+      if (stopped || busy[i] || fields[i] === null) return
+      if (nsp === undefined) {
+        if (!REFUSED.test(reason)) return
+        counts.relogins++
+        login(i, pool()?.jarOf?.(i) ?? seedOf(i))
+        return
+      }
+      if (strikes[i] >= MAX_REFUSED_RELOGINS) return
+      strikes[i]++
+      refusedNsp[i] = nsp
       counts.relogins++
-      login(i, pool()?.jarOf?.(i) ?? seedOf(i))
+      const mine = gen[i]
+      login(i, pool()?.jarOf?.(i) ?? seedOf(i)).then((holder) => {
+        if (holder !== null && !stopped && gen[i] === mine) reconnect?.()
+      })
+    },
+
+    /**
+     * Client i connected to namespace `nsp`: the one its middleware refused lets it in, so its refusals in a row start again.
+     * @param {number} i
+     * @param {string} nsp
+     */
+    connected (i, nsp) {
+      if (refusedNsp[i] !== nsp) return
+      strikes[i] = 0
+      refusedNsp[i] = null
     },
 
     /** Ends the logins in flight (the swarm's end): none connects or counts from now on. */

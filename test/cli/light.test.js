@@ -6,8 +6,8 @@ import path from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
 
-/** The folders whose cli.js and libraries a command loads when it runs, never for --help. */
-const COMMAND_FOLDERS = ['runner/', 'simulator/', 'server/', 'broadcaster/', 'results/', 'infra/']
+/** The folders whose cli.js and libraries a command loads when it runs (and lib/'s Redis code), never for --help. */
+const COMMAND_FOLDERS = ['runner/', 'simulator/', 'server/', 'broadcaster/', 'results/', 'infra/', 'lib/redis.js', 'lib/collector-keys.js']
 const COMMAND_PACKAGES = ['socket.io', 'socket.io-client', 'ioredis', 'prom-client', 'pm2', 'ws', 'undici', 'hdr-histogram-js', 'yaml', '@opentelemetry/api']
 
 /**
@@ -32,7 +32,14 @@ test('ioswarm --help and --version load no command: every command listed, none o
   assert.deepEqual([...help.packages].filter((p) => COMMAND_PACKAGES.includes(p)), [])
   const version = await loadedByCli(t, ['--version'])
   assert.equal(version.code, 0, version.stderr)
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/)
   assert.deepEqual(version.files.filter((f) => COMMAND_FOLDERS.some((folder) => f.startsWith(folder))), [])
+  assert.deepEqual([...version.packages].filter((p) => COMMAND_PACKAGES.includes(p)), [])
+  // --version alone skips yargs (bin/ioswarm.js) and prints what yargs prints (given it twice, yargs answers).
+  assert.ok(!version.packages.has('yargs'), 'ioswarm --version loads no yargs')
+  const viaYargs = await runCli(t, ['bin/ioswarm.js', '--version', '--version'])
+  assert.equal(viaYargs.code, 0, viaYargs.stderr)
+  assert.equal(version.stdout, viaYargs.stdout)
 })
 
 test('a command loads its own module only: report --help loads the report command, not the runner nor the simulator', async (t) => {

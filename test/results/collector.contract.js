@@ -329,6 +329,37 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await collector.deleteRun(dropRun)
   })
 
+  await t.test('dropMessages: the reports read up to a cursor are gone with their dedupe, the later ones stay and read once; the bound counts only what is held', async () => {
+    const dropRun = `${runId}-drop-lines`
+    const line = (/** @type {number} */ seq) => messageReport({ round: null, seq, relativeMs: [1, 2] })
+    for (const seq of [1, 2, 3]) await collector.reportMessage(dropRun, 'sim-a', line(seq))
+    const first = await collector.readSince(dropRun, null, 2)
+    await collector.dropMessages(dropRun, first.cursor.messages)
+    assert.deepEqual((await collector.readSince(dropRun, null)).messages.map((e) => e.report.seq), [3], 'from the start: only what was not read')
+    assert.deepEqual((await collector.getMessages(dropRun)).map((m) => m.seq), [3])
+    await collector.reportMessage(dropRun, 'sim-a', line(4))
+    const rest = await collector.readSince(dropRun, first.cursor)
+    assert.deepEqual(rest.messages.map((e) => e.report.seq), [3, 4], 'the reader\'s cursor still reads on')
+    await collector.dropMessages(dropRun, rest.cursor.messages)
+    await collector.dropMessages(dropRun, rest.cursor.messages)
+    assert.deepEqual((await collector.readSince(dropRun, null)).messages, [])
+    await collector.dropMessages(`${runId}-never`, rest.cursor.messages)
+    await assert.rejects(collector.dropMessages(dropRun, /** @type {any} */ (null)), { code: CODES.INVALID_OPTION })
+    await collector.deleteRun(dropRun)
+    // The bound counts the reports held: a follower that drops what it read never reaches it.
+    const small = await create({ maxMessageReports: 2 })
+    const smallRun = `bound-drop-${randomUUID()}`
+    t.after(async () => { await small.deleteRun(smallRun); await small.close() })
+    /** @type {import('../../results/collector/types.js').ReadCursor | null} */
+    let cursor = null
+    for (let seq = 1; seq <= 5; seq++) {
+      await small.reportMessage(smallRun, 'sim-a', line(seq))
+      cursor = (await small.readSince(smallRun, cursor)).cursor
+      await small.dropMessages(smallRun, cursor.messages)
+    }
+    assert.deepEqual(await small.getRefused(smallRun), { limit: 2, bySimulator: {} })
+  })
+
   await hooks.afterWrites?.(runId)
 
   await t.test('deleteRun removes the run', async () => {

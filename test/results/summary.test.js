@@ -11,7 +11,7 @@ test('formatRunSummary prints an aligned round table per distribution, health an
   const lines = text.split('\n')
   assert.equal(lines[0], 'run fixture small (run-fixture-small), 2024-06-01 10:00:00 UTC, 53s, target http://127.0.0.1:3000 (reference server)')
   assert.ok(lines.includes('distribution 2x500: 2 simulators x 500 clients, connected 1000/1000, failed 0, connect p99 28.5ms (TLS p50 1.90ms, p99 6.40ms)'))
-  assert.ok(lines.includes('logins (POST /login): 1002/1006 ok, time p50 10.5ms, p99 15.5ms, max 15.5ms; failed HTTP 503: 4; again after a 401/403 refusal 2'))
+  assert.ok(lines.includes('logins (POST /login): 1002/1006 ok, time p50 10.5ms, p99 15.5ms, max 15.5ms; failed HTTP 503: 4; again after a refusal (HTTP 401/403 or a refused CONNECT) 2'))
   const header = lines.findIndex((l) => l.startsWith('round  plan'))
   assert.match(lines[header + 2], /^ {4}1 {2}5x1000ms +5 {2}5000\/5000 +0 +5\.30ms +18\.3ms +31\.4ms +8\.30ms +21\.3ms +5\.71ms +24\.1ms +26\.8ms +95%$/)
   assert.match(lines[header + 3], /^ {4}2 {2}5x500ms +5 {2}4999\/5000 +1 +6\.80ms +22\.8ms/)

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { METRICS, evaluateThresholds, parseThreshold, thresholdHelp } from '../../results/thresholds.js'
+import { METRICS, evaluateThresholds, parseThreshold, thresholdHelp, worstRoundDelay } from '../../results/thresholds.js'
 import { EXIT, IoswarmError } from '../../lib/errors.js'
 
 /** @param {string} name @returns {import('../../lib/schema.js').RunResult} */
@@ -167,4 +167,59 @@ test('the scenario metrics parse with their units', () => {
   assert.throws(() => parseThreshold('ack.p99<5%'), /takes a duration/)
   assert.throws(() => parseThreshold('misdelivered<0.5'), /whole count/)
   assert.throws(() => parseThreshold('ack.p95<1s'), /unknown metric "ack\.p95"/)
+})
+
+test('worstRoundDelay (what --assert and capacity\'s --slo read of rounds): the worst round, relative or absolute', () => {
+  const rounds = [
+    {
+      round: 1,
+      relative: { count: 5, p50: 1, p90: 2, p99: 3, max: 4, mean: 1, min: 0 },
+      absolute: { count: 5, p50: 10, p90: 20, p99: 30, max: 40, mean: 10, min: 0, uncertaintyMs: 0 },
+      avgOfAverages: { relativeMs: 1.5, absoluteMs: 12 }
+    },
+    {
+      round: 2, relative: { count: 5, p50: 2, p90: 3, p99: 9, max: 10, mean: 2, min: 0 }, absolute: null, avgOfAverages: { relativeMs: 2.5, absoluteMs: null }
+    },
+    { round: 3, relative: { count: 0, p50: 0, p90: 0, p99: 99, max: 0, mean: 0, min: 0 }, absolute: null, avgOfAverages: { relativeMs: 0, absoluteMs: null } }
+  ]
+  const r = /** @type {any} */ (rounds)
+  assert.equal(worstRoundDelay(r, 'p99')?.value, 9, 'a round without deliveries does not count')
+  assert.equal(worstRoundDelay(r, 'avg')?.value, 2.5)
+  assert.equal(worstRoundDelay(r, 'abs.p99')?.value, 30)
+  assert.equal(worstRoundDelay(r, 'abs.avg')?.value, 12)
+  assert.equal(worstRoundDelay([], 'p99'), null)
+})
+
+test('a run of windows only (a capacity step: the windows of its hold): ack.timeouts, reply.* and custom.* measured over its windows, the worst window named', () => {
+  const delay = (/** @type {number} */ p99, count = 4) => ({ count, min: 1, max: p99 + 1, mean: p99 / 2, p50: p99 / 2, p90: p99, p99 })
+  const at = Date.UTC(2026, 10, 26, 14, 2, 10)
+  const window = (/** @type {number} */ k, /** @type {number} */ replyP99, /** @type {number} */ lobbyP99) => ({
+    startAt: at + k * 5000,
+    endAt: at + (k + 1) * 5000,
+    emits: { sent: 10, acked: 9, timedOut: k, failed: 0, closed: 0, ackTime: delay(20) },
+    replies: { sent: 5, replied: 5 - k, timedOut: k, failed: 0, time: delay(replyP99) },
+    custom: { timings: { join_lobby: delay(lobbyP99, 3) }, counts: { joined: 2 }, refused: 0, refusedNames: [] }
+  })
+  const result = /** @type {any} */ ({ distributions: [{ name: '8 clients', rounds: [], windows: [window(0, 40, 90), window(1, 70, 30)], clients: { target: 8, connected: 8, failed: 0 }, simulatorList: [] }] })
+  const expressions = ['ack.timeouts=0', 'ack.timeouts<10%', 'reply.p99<50ms', 'reply.timeouts<=1', 'custom.join_lobby.p99<100ms', 'custom.join_lobby.count=6',
+    'custom.joined.count>=4', 'custom.joined.p99<1s']
+  const verdicts = evaluateThresholds(result, expressions.map(parseThreshold))
+  assert.deepEqual(verdicts.map((v) => [v.ok, v.actual]), [
+    [false, 'ack.timeouts 1 of 20 emits sent (5%)'],
+    [true, 'ack.timeouts 1 of 20 emits sent (5%)'],
+    [false, 'reply.p99 70.0ms (window 14:02:15–14:02:20, 8 clients, 4 replies)'],
+    [true, 'reply.timeouts 1 of 10 emits that waited (10%)'],
+    [true, 'custom.join_lobby.p99 90.0ms (window 14:02:10–14:02:15, 8 clients, 3 timings)'],
+    [true, 'custom.join_lobby.count 6 timings'],
+    [true, 'custom.joined.count 4'],
+    [false, 'custom.joined.p99: joined is a count, not a timing: custom.joined.count']
+  ])
+  // A run's whole figures stand beside its windows: a window worse than the whole is named, counts are the whole's.
+  const replies = { sent: 12, replied: 12, timedOut: 0, failed: 0, time: delay(50, 12) }
+  const custom = { timings: { join_lobby: delay(60, 6) }, counts: { joined: 4 } }
+  const run = { distributions: [{ ...result.distributions[0], scenario: { replies }, custom }] }
+  const [reply, timeouts, lobby] = evaluateThresholds(/** @type {any} */ (run), ['reply.p99<60ms', 'reply.timeouts=0', 'custom.join_lobby.p99<100ms'].map(parseThreshold))
+  assert.equal(reply.actual, 'reply.p99 70.0ms (window 14:02:15–14:02:20, 8 clients, 4 replies)')
+  assert.deepEqual([timeouts.ok, timeouts.actual], [true, 'reply.timeouts 0 of 12 emits that waited (0%)'])
+  assert.equal(lobby.actual, 'custom.join_lobby.p99 90.0ms (window 14:02:10–14:02:15, 8 clients, 3 timings)')
 })

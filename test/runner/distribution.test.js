@@ -1,6 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { partitionOf, simulatorOptions } from '../../runner/distribution.js'
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { createMemoryCollector } from '../../results/collector/memory.js'
+import { formatRunSummary } from '../../results/summary.js'
+import { caveats } from '../../results/report/sections.js'
+import { attachReaders, partitionOf, simulatorOptions } from '../../runner/distribution.js'
 import { normalizeRunOptions } from '../../runner/options.js'
 import { normalizeSimOptions } from '../../simulator/index.js'
 
@@ -42,4 +49,54 @@ test('the local simulators are the parts of one swarm; --simulators 0 (all of th
   assert.deepEqual(parts.map((p) => [p.clients, p.clientOffset]), [[5, 0], [5, 5], [5, 10]])
   const remote = normalizeRunOptions({ simulators: 0, expectSimulators: 2, clients: 5, redis: 'redis://127.0.0.1:6379' })
   assert.deepEqual(partitionOf({ options: remote, url: 'http://127.0.0.1:3000', rampMs: 500 }, remote.distributions[0]), [])
+})
+
+/**
+ * Forks a stand-in simulator (test/fixtures) that writes to `collector` over IPC, read as a run reads its local simulators.
+ * @param {import('node:test').TestContext} t
+ * @param {import('../../results/collector/types.js').Collector} collector
+ * @param {string} fixture
+ * @param {string[]} args
+ */
+async function readChild (t, collector, fixture, args) {
+  const child = fork(fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url)), args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  t.after(() => { if (child.exitCode === null) child.kill() })
+  /** @type {string[]} */
+  const said = []
+  const readers = attachReaders(collector, [{ id: 'sim-x', process: child }], (line) => said.push(line))
+  t.after(readers.detach)
+  const [code] = await once(child, 'exit')
+  assert.equal(code, 0)
+  await readers.idle()
+  return { said, errors: readers.errors() }
+}
+
+test('a local simulator\'s collector writes that fail over IPC are said (which simulator, which write, why), counted in the result and warned of', async (t) => {
+  const collector = createMemoryCollector()
+  t.after(() => collector.close())
+  // Three messages that are no collector write, then a write the collector rejects (a bad simulator id).
+  const { said, errors } = await readChild(t, collector, 'ipc-collector-child.js', ['ipc-errors-run'])
+  assert.equal(said.length, 1, `the first said at once, the others counted: ${said.join(' | ')}`)
+  assert.match(said[0], /^WARNING: simulator sim-x: its collector write deleteRun over IPC failed: refused a collector message .*not a collector write method/)
+  assert.equal(errors?.total, 4)
+  assert.deepEqual(Object.keys(errors?.bySimulator ?? {}), ['sim-x'])
+  assert.equal(errors?.bySimulator['sim-x'].count, 4)
+  assert.equal(errors?.bySimulator['sim-x'].method, 'deleteRun')
+  assert.equal((await collector.getFinals('ipc-errors-run')).length, 1, 'the writes after the failed ones still arrive')
+
+  const run = JSON.parse(readFileSync(new URL('../fixtures/run-small.json', import.meta.url), 'utf8'))
+  const [first, ...rest] = run.distributions
+  const result = { ...run, distributions: [{ ...first, ipcErrors: errors }, ...rest] }
+  const warnings = formatRunSummary(result).split('\n').filter((l) => l.startsWith('WARNING:'))
+  assert.equal(warnings.length, 1)
+  assert.match(warnings[0], /4 collector writes of the simulators over IPC failed and are missing from the result: sim-x 4 \(first: deleteRun: /)
+  assert.equal(caveats(result).filter((n) => n.includes('4 collector writes')).length, 1)
+})
+
+test('reports refused past the collector\'s bound are not IPC failures: the collector counts them (reportsRefused)', async (t) => {
+  const collector = createMemoryCollector({ maxMessageReports: 4 })
+  t.after(() => collector.close())
+  const { said, errors } = await readChild(t, collector, 'ipc-refused-child.js', ['refused-ipc-run', '10'])
+  assert.deepEqual([said, errors], [[], null])
+  assert.deepEqual((await collector.getRefused('refused-ipc-run')).bySimulator, { child: 6 })
 })

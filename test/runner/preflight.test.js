@@ -1,7 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { checkRunPreflight } from '../../runner/preflight.js'
+import { checkRunPreflight, referenceServerFds } from '../../runner/preflight.js'
+import { checkStepLimits } from '../../runner/capacity/limits.js'
 import { normalizeRunOptions } from '../../runner/options.js'
 import { ROOT } from '../helpers/cli.js'
 
@@ -24,6 +25,24 @@ test('the runner adds up its local simulators and the reference server', () => {
   const close = checkRunPreflight(options, { ...roomy, fdSoft: 18000 })
   assert.equal(close.length, 1)
   assert.match(close[0], /reference server file descriptors .* \(over 80 %\)/)
+})
+
+test('the reference server\'s descriptors are checked one way by a run and by a capacity step: the same need, sentence and advice', () => {
+  const load = { clients: 16000, pollingShare: 0.5, limits: { ...roomy, fdSoft: 15000 } }
+  const [check] = referenceServerFds({ target: null }, load)
+  assert.equal(check.need, 24064, 'a polling client holds two sockets; 64 to spare')
+  assert.equal(check.text, 'reference server file descriptors (ulimit -n): needs 24064 for 16000 clients in one process, limit 15000')
+  assert.deepEqual(referenceServerFds({ target: 'http://127.0.0.1:9' }, load), [])
+  const limits = { ...roomy, fdSoft: 15000, fdHard: 15000 }
+  const options = normalizeRunOptions({ simulators: 4, clients: 4000, rounds: '1x100', engine: 'lean' })
+  const sentence = (/** @type {() => unknown} */ check) => {
+    try { check() } catch (error) { return /reference server file descriptors.*/.exec(String(error))?.[0] }
+    return 'no error'
+  }
+  const run = sentence(() => checkRunPreflight(options, limits))
+  const step = sentence(() => checkStepLimits({ options: { transport: 'websocket', engine: 'lean', simulators: 4, target: null }, clients: 16000, current: 0, limits }))
+  assert.match(run ?? '', /needs 16064 for 16000 clients .*--cluster K --host 0\.0\.0\.0/)
+  assert.equal(step, run)
 })
 
 test('ioswarm run stops before starting anything when this shell\'s ulimit -n cannot hold the reference server', { skip: process.platform !== 'linux' && 'needs bash and ulimit' }, () => {

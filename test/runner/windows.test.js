@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +24,16 @@ const ARTIFACTS = fileURLToPath(new URL('../.artifacts/', import.meta.url))
 /** A line every 250 ms from each client, acked: a chat's own traffic. */
 const CHAT = ['--emit', 'chat {"text":"hi from {{i}}"}', '--emit-rate', '4/s', '--emitters', '100%', '--emit-ack', '--event', 'chat']
 const WINDOW_LINE = /window \d\d:\d\d:\d\d–\d\d:\d\d:\d\d/
+/** A scenario that only looks: each line a client receives counted, and the time since its previous one timed (the app's own figures; no emit of its own). */
+const LOOKING_HOOKS = `
+  export function onEvent (socket, event, args, ctx) {
+    if (event !== 'chat') return
+    const now = performance.now()
+    if (ctx.lastLineAt !== undefined) ctx.timing('line_gap', now - ctx.lastLineAt)
+    ctx.lastLineAt = now
+    ctx.count('lines_seen')
+  }
+`
 
 /**
  * A windowed run of 2 simulators × 3 clients against `url`, with --target and no --token.
@@ -72,6 +82,29 @@ function checkWindows ({ result, windows, stderr, out }) {
   const csv = readFileSync(path.join(out, 'windows.csv'), 'utf8').trim().split('\r\n')
   assert.equal(csv.length, windows.length + 1)
   assert.ok(csv[0].includes('emits_ackTime_p99') && csv[0].includes('clients_connected'))
+  checkRolledUp({ result, out })
+}
+
+/**
+ * A run without rounds keeps no line one by one: its lines rolled up as they came (per
+ * namespace, room and event, in the delivery breakdown), the first few as examples, no
+ * messages.csv; result.json names no other line, however many the run had.
+ * @param {{ result: import('../../lib/schema.js').RunResult, out: string }} run
+ */
+function checkRolledUp ({ result, out }) {
+  const [d] = result.distributions
+  const lines = /** @type {import('../../lib/schema.js').LineRollup} */ (d.lines)
+  const total = /** @type {import('../../lib/schema.js').DeliveryRow} */ (d.deliveries?.total)
+  assert.deepEqual(d.messages, [], 'no per-line list')
+  assert.ok(lines.lines > 20 && lines.reports >= lines.lines, `lines rolled up: ${JSON.stringify({ ...lines, sample: lines.sample.length })}`)
+  assert.equal(total.messages, lines.lines)
+  assert.ok(lines.sample.length > 0 && lines.sample.length <= 10, `${lines.sample.length} newest lines as examples`)
+  // Each line's id is its emitter's and its number there (e3.17): result.json names only the sample's.
+  const ids = new Set(lines.sample.map((m) => `"${m.id}"`))
+  assert.ok([...ids].every((id) => /^"e\d+\.\d+"$/.test(id)), [...ids].join())
+  const named = new Set(readFileSync(path.join(out, 'result.json'), 'utf8').match(/"e\d+\.\d+"/g))
+  assert.ok([...named].every((id) => ids.has(id)), `result.json names only the sample's lines: ${[...named].length} ids of ${lines.lines} lines`)
+  assert.equal(existsSync(path.join(out, 'messages.csv')), false, 'no messages.csv: deliveries.csv holds the lines per room and event')
 }
 
 /**
@@ -93,9 +126,14 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const redisUrl = await getRedisUrl(t)
     if (redisUrl === null) return
     const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
-    const run = await runWindows(t, node.url, ['--assert', 'missing=0', '--assert', 'ack.p99<0.001ms'])
+    const hooks = path.join(mkdtempSync(path.join(os.tmpdir(), 'ioswarm-windows-hooks-')), 'hooks.js')
+    t.after(() => rmSync(path.dirname(hooks), { recursive: true, force: true }))
+    writeFileSync(hooks, LOOKING_HOOKS)
+    const run = await runWindows(t, node.url, ['--assert', 'missing=0', '--assert', 'ack.p99<0.001ms', '--scenario', hooks])
     assert.equal(run.code, 3, run.stderr)
     checkWindows(run)
+    const custom = run.windows.filter((w) => w.custom?.timings.line_gap && w.custom.counts.lines_seen)
+    assert.ok(custom.length >= 3, `the hooks' figures in the windows: ${JSON.stringify(run.windows.map((w) => w.custom))}`)
     const [missing, ack] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
     assert.equal(missing.ok, true)
     assert.equal(ack.ok, false)
@@ -111,6 +149,11 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
       assert.equal(page.drawn[`d1-${chart}`], page.expected[`d1-${chart}`], `d1-${chart}: every window drawn`)
       assert.ok(page.drawn[`d1-${chart}`] >= run.windows.length, `d1-${chart}: ${page.drawn[`d1-${chart}`]} points`)
     }
+    // The hooks' own figures per window: line_gap's p50 and p99 in each window that has it, lines_seen a bar per window.
+    assert.equal(page.drawn['d1-custom-timings'], page.expected['d1-custom-timings'], 'every custom timing drawn')
+    assert.ok(page.drawn['d1-custom-timings'] >= 2 * custom.length, `d1-custom-timings: ${page.drawn['d1-custom-timings']} points`)
+    assert.equal(page.drawn['d1-custom-counts'], run.windows.length, 'a count bar per window')
+    assert.equal(page.expected['d1-custom-counts'], run.windows.length)
     assert.ok(page.tables.Windows, 'a Windows table')
     assert.equal(page.tables.Rounds, undefined, 'no Rounds table')
   })
@@ -133,6 +176,10 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const windows = d.windows ?? []
     const seen = JSON.stringify(windows.map((w) => [w.phase?.index, w.clients.connected, w.clients.drops, w.clients.closed]))
     assert.ok(windows.length >= 6, seen)
+    // Each window's line, printed as it closes, says its step (the simulators' label, carried through the merge).
+    const live = stderr.split('\n').filter((line) => /^\S+: window \d\d:/.test(line))
+    assert.equal(live.length, windows.length, stderr)
+    for (const line of live) assert.match(line, /: window \d\d:\d\d:\d\d–\d\d:\d\d:\d\d, phase [1-3] \((ramp|hold)\): /)
     // Each window's count (its last second's sample) is what the profile wanted within one window of
     // it, either way: the merged steps run from the first simulator's start to the last one's end, so
     // one simulator is ahead of the merged line and the other behind (CI saw both).
@@ -202,7 +249,8 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const sum = (/** @type {'messages' | 'received'} */ k) => held.reduce((n, w) => n + w[k], 0)
     assert.ok(sum('messages') >= 10 && sum('received') >= sum('messages') * 6 * 0.8, `each score to the 6 clients: ${seen}`)
     for (const w of windows) assert.equal(w.missing, 0, seen)
-    const ids = result.distributions[0].messages.map((m) => m.id)
+    // The newest scores whole (a run without rounds keeps no per-line list): their ids read at data.seq.
+    const ids = result.distributions[0].lines?.sample.map((m) => m.id) ?? []
     assert.ok(ids.length > 0 && ids.every((id) => /^\d+$/.test(String(id))), `ids read at data.seq: ${ids.slice(0, 5)}`)
     assert.deepEqual(result.thresholds?.map((v) => v.ok), [true, true])
   })

@@ -38,3 +38,34 @@ test('--session-lifetime takes a duration or a range, and refuses what is not', 
   assert.throws(() => parseLifetime('1m..2m..3m', '--session-lifetime'), /--session-lifetime must be a duration or a range/)
   assert.throws(() => parseLifetime('soon', '--session-lifetime'), /--session-lifetime must be a duration/)
 })
+
+test('--session-lifetime: acks a session still awaits when its lifetime closes it count as closed, not failed (both engines)', async (t) => {
+  const server = await startTestServer(t)
+  // 'talk': an event the reference server neither relays nor acks, so every ack is pending when its session closes.
+  let lines = 0
+  let sessions = 0
+  const listen = (/** @type {import('socket.io').Socket} */ socket) => {
+    sessions++
+    socket.on('talk', () => { lines++ })
+  }
+  server.io.on('connection', listen)
+  t.after(() => server.io.off('connection', listen))
+  for (const engine of ['lean', 'sio']) {
+    const controller = new AbortController()
+    t.after(() => controller.abort())
+    const before = { lines, sessions }
+    const options = { url: server.url, clients: 2, engine, ramp: 0, sessionLifetime: '1s', duration: 60 }
+    const emit = { emit: 'talk {"text":"hi"}', emitRate: '20/s', emitTiming: 'fixed', emitAck: true, ackTimeout: '60s' }
+    const running = runSwarm({ ...options, ...emit }, { signal: controller.signal })
+    // Each client's first session and at least one more after a lifetime ended, with lines sent by the first ones.
+    await waitFor(() => sessions - before.sessions >= 5 && lines - before.lines >= 4, {
+      timeoutMs: 15000, intervalMs: 50, message: () => `${engine}: 5 sessions and 4 lines (have ${sessions - before.sessions}, ${lines - before.lines})`
+    })
+    controller.abort()
+    const result = await running
+    assert.ok(result.churn && result.churn.sessionsClosed >= 2, `${engine}: ${JSON.stringify(result.churn)}`)
+    const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
+    assert.ok(emits.sent > 0, `${engine}: ${JSON.stringify(emits)}`)
+    assert.deepEqual([emits.acked, emits.timedOut, emits.failed, emits.closed], [0, 0, 0, emits.sent], `${engine}: closed on purpose, not failed: ${JSON.stringify(emits)}`)
+  }
+})

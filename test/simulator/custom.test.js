@@ -81,7 +81,7 @@ test('simulate --workers 2: hooks\' ctx.timing and ctx.count reach the merged re
   const report = await runCli(t, ['bin/ioswarm.js', 'report', file, '--assert', 'custom.join_lobby.p99<0.001ms', '--assert', 'custom.joined.count=4',
     '--assert', 'custom.nothing.count>0'], { timeoutMs: 30000 })
   assert.equal(report.code, 3, report.stderr)
-  assert.match(report.stderr, /FAIL\s+custom\.join_lobby\.p99<0\.001ms\s+custom\.join_lobby\.p99 [\d.]+ ?ms \(1x4, 4 timings\)/)
+  assert.match(report.stderr, /FAIL\s+custom\.join_lobby\.p99<0\.001ms\s+custom\.join_lobby\.p99 [\d.]+ ?ms \((window [\d:]+–[\d:]+, )?1x4, \d+ timings\)/)
   assert.match(report.stderr, /pass\s+custom\.joined\.count=4/)
   assert.match(report.stderr, /FAIL\s+custom\.nothing\.count>0\s+custom\.nothing\.count: no data \(no hook recorded nothing\)/)
   assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<h3>Custom figures<\/h3>.*join_lobby/s)

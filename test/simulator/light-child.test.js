@@ -16,10 +16,20 @@ import { startTestServer, waitForClients } from '../helpers/swarm.js'
 const NOT_IN_A_SIMULATOR = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-metrics-otlp-http', 'prom-client', 'ioredis',
   'socket.io', 'pm2', 'chart.js', 'yargs', 'yaml', 'csv-parse', 'socket.io-msgpack-parser']
 const NOT_IN_A_SIMULATOR_FOLDERS = ['results/report/', 'results/metrics/', 'server/', 'runner/', 'infra/', 'bin/']
+/**
+ * What a child loads only once it has something to encode (its first closed message, its
+ * result) or with --login, a login hook or its own collector (--redis, a standalone swarm): not
+ * before its clients are connected. hdr-histogram-js's encoding (pako, base64-js) and its
+ * WebAssembly build (@assemblyscript/loader, never used) cost 24 CommonJS files, ~300 KB.
+ */
+const NOT_BEFORE_CLIENTS = ['pako', 'base64-js', '@assemblyscript/loader']
+const NOT_BEFORE_CLIENTS_FILES = ['results/collector/memory.js', 'results/collector/redis.js', 'results/aggregate.js', 'simulator/sessions/login.js',
+  'simulator/sessions/login-http.js']
 
 /**
  * Runs a real simulator child (forked as `ioswarm run` forks them, reporting over IPC) with the
- * module log hook until its clients are connected, stops it, and returns what it loaded.
+ * module log hook until its clients are connected, stops it, and returns what it had loaded
+ * then (`connected`) and by its exit.
  * @param {import('node:test').TestContext} t
  * @param {Record<string, unknown>} input simulator options (url added)
  */
@@ -35,19 +45,26 @@ async function loadedBy (t, input) {
   })
   t.after(() => child.stop(2000))
   await waitForClients(server, 2)
+  const connected = readModuleLog(log)
   await child.stop()
   const { exitCode } = await child.outcome
   assert.equal(exitCode, 0, child.failure() ?? '')
-  return readModuleLog(log)
+  return { ...readModuleLog(log), connected }
 }
 
 test('a lean simulator child loads none of the optional parts: no metrics, Redis, OpenTelemetry, server, report, socket.io-client', async (t) => {
-  const { packages, files } = await loadedBy(t, { engine: 'lean' })
+  const { packages, files, connected } = await loadedBy(t, { engine: 'lean' })
   // The log is real: it holds what the child did load, imported (its engine, the ws library) and
   // require()d (the histogram library).
   assert.ok(files.includes('simulator/engines/lean.js') && packages.has('ws') && packages.has('hdr-histogram-js'), `the log saw the child's own modules: ${[...packages].join(', ')}`)
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client'), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
+  // With its clients connected and no message yet: no histogram encoding, no collector, no login.
+  assert.ok(connected.packages.has('ws') && connected.packages.has('hdr-histogram-js'), 'the log at that moment saw the engine and the histograms')
+  assert.deepEqual([...connected.packages].filter((p) => NOT_BEFORE_CLIENTS.includes(p)), [])
+  assert.deepEqual(connected.files.filter((f) => NOT_BEFORE_CLIENTS_FILES.includes(f)), [])
+  // The log is read at that moment: the result, encoded at the stop, loaded the encoding.
+  assert.ok(packages.has('pako'), 'the result\'s histograms are encoded at the end')
 })
 
 test('a sio simulator child loads socket.io-client, and still none of the optional parts', async (t) => {

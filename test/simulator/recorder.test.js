@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRecorder, identify, messageFields } from '../../simulator/recorder.js'
-import { ownId, ownIdSender } from '../../simulator/own-ids.js'
+import { ownId } from '../../simulator/own-ids.js'
 import { waitFor } from '../helpers/wait.js'
 import { performance } from 'node:perf_hooks'
 import { processCpuMs } from '../../lib/clock.js'
@@ -208,9 +208,6 @@ test('a line whose id --emit stamped is known as its sender\'s by the id alone (
   const byId = Object.fromEntries(recorder.reports().map((m) => [m.id, m]))
   assert.deepEqual([byId['e11.7'].expected, byId['e11.7'].echo], [2, 1], 'its sender\'s copy is an echo')
   for (const id of ids.slice(1)) assert.deepEqual([byId[id].expected, byId[id].echo], [3, 0], `${id}: expected by every client`)
-  assert.equal(ownIdSender(ownId(12, 1), 10, 3), 2)
-  assert.equal(ownIdSender(ownId(13, 1), 10, 3), -1)
-  assert.equal(ownIdSender(ownId(9, 1), 10, 3), -1)
 })
 
 test('a storm\'s gap is told of each receipt with the recorder\'s key and the send time on this clock', () => {

@@ -148,3 +148,21 @@ test('a swarm of chatting clients reports a window a second: each line\'s delive
   const withLines = full.filter((w) => w.received > 0 && w.emits.ackTime.count > 0)
   assert.ok(withLines.length >= Math.max(2, full.length - 1), JSON.stringify(full.map((w) => [w.received, w.emits])))
 })
+
+test('emits still awaiting their ack when the run ends (closed by its end) count in the last window: the windows sum to the totals', async (t) => {
+  const server = await startAppServer(t)
+  // 'talk': only client 0's lines are acked; client 1's await theirs until the run's end closes the client (--ack-timeout is longer than the run).
+  server.io.of('/').on('connection', (socket) => socket.on('talk', (/** @type {{ text: string }} */ line, /** @type {unknown} */ ack) => {
+    if (line.text === 'hi 0' && typeof ack === 'function') ack('ok')
+  }))
+  const emit = { emit: 'talk {"text":"hi {{i}}"}', emitRate: '10/s', emitTiming: 'fixed', emitAck: true, ackTimeout: '30s' }
+  const result = await runSwarm({ url: server.url, clients: 2, ramp: 0, duration: '2.5s', window: '1s', ...emit })
+  const windows = result.windows ?? []
+  const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
+  assert.ok(emits.acked > 0 && (emits.closed ?? 0) > 0, JSON.stringify(emits))
+  const sum = (/** @type {'sent' | 'acked' | 'timedOut' | 'failed' | 'closed'} */ field) => windows.reduce((s, w) => s + (w.emits[field] ?? 0), 0)
+  for (const field of /** @type {const} */ (['sent', 'acked', 'timedOut', 'failed', 'closed'])) {
+    assert.equal(sum(field), emits[field], `${field}: the windows' sum is the total (${JSON.stringify(windows.map((w) => w.emits))})`)
+  }
+  assert.ok((windows.at(-1)?.emits.closed ?? 0) > 0, 'those the end closed are in the last window')
+})

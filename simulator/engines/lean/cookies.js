@@ -5,7 +5,7 @@
  * header that names the client's node (--node-from header:NAME), read from the handshake's
  * answers only (the first polling GET, the 101), never from every poll.
  */
-import { addCookieHeader as withCookie, cookieHeader, storeCookies } from '../../sessions/cookie-jar.js'
+import { addCookieHeader as withCookie, cookieHeader, storeCookies, storeHeadCookies } from '../../sessions/cookie-jar.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -59,16 +59,7 @@ export function storeRawSetCookies (session, c, raw) {
  * @param {string} head status line and header lines, CRLF-separated
  */
 export function storeHeadSetCookies (session, c, head) {
-  if (!session.config.cookieJar) return
-  let at = head.indexOf('\r\n')
-  while (at !== -1) {
-    const end = head.indexOf('\r\n', at + 2)
-    const line = head.slice(at + 2, end === -1 ? head.length : end)
-    if (line.length > 11 && line.charCodeAt(10) === 58 && line.slice(0, 10).toLowerCase() === 'set-cookie') {
-      c.cookies = storeCookies(c.cookies, line.slice(11).trim(), session.config.cookieScope)
-    }
-    at = end
-  }
+  if (session.config.cookieJar) c.cookies = storeHeadCookies(c.cookies, head, session.config.cookieScope)
 }
 
 /**

@@ -33,6 +33,8 @@ import { compileMatcher } from './decode.js'
  * @property {number} connectTimeoutMs the handshake and the first round trip must finish within it
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff
+ * @property {boolean} cookieJar each client keeps the cookies of its 101 answers and of its login (--login), and sends them on each upgrade
+ * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope what every upgrade of a client is to
  */
 
 /**
@@ -70,6 +72,8 @@ export function resolvePlainConfig (options) {
     connectTimeoutMs: options.connectTimeoutMs ?? CONNECTION_DEFAULTS.connectTimeoutMs,
     heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
     // --reconnect-spread (the swarm's spreadBackoff) or the defaults, as for the lean engine.
-    backoff: options.backoff ?? RECONNECT_DEFAULTS
+    backoff: options.backoff ?? RECONNECT_DEFAULTS,
+    cookieJar: options.cookieJar !== false,
+    cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path: url.pathname }
   }
 }

@@ -22,6 +22,7 @@ import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'
 import { PlainWsSocket } from './ws-socket.js'
 import { PlainRawSocket } from './raw-socket.js'
 import { PlainClient, STATE } from './client.js'
+import { addCookieHeader, cookieHeader, seedCookies, storeCookies, storeHeadCookies } from '../../sessions/cookie-jar.js'
 
 /** @typedef {import('./client.js').PlainSocket} PlainSocket */
 
@@ -42,6 +43,8 @@ export class PlainPool {
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
     /** @type {PlainClient[]} */
     this.clients = []
+    /** Each client's cookies (--cookie, its login's, its 101 answers'), sent on each upgrade; kept by index, as a login fills it before the client exists. @type {import('../../sessions/cookie-jar.js').Jar[]} */
+    this.jars = []
     /** Open sockets, so closing the pool can wait for them. */
     this.handles = 0
     /** @type {(() => void) | null} */
@@ -70,12 +73,40 @@ export class PlainPool {
     if (identity?.query !== undefined) {
       for (const key in identity.query) suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
     }
-    const headers = identity?.headers ?? null
+    const headers = this.upgradeHeaders(c, identity)
     c.openMessage = identity?.openMessage ?? null
     c.ws = this.config.wsLibrary
       ? new PlainWsSocket(`${this.config.url}${suffix}`, this.config.subprotocols, headers === null ? this.wsOptions : { ...this.wsOptions, headers }, this, c)
       : new PlainRawSocket(this, c, `${this.config.path}${suffix}`, headers)
     this.handles++
+  }
+
+  /**
+   * Client c's headers for its upgrade: --header, and its jar's cookies (--cookie is set when
+   * the client starts on purpose; a reconnect keeps what the server set since). Null when none.
+   * @param {PlainClient} c
+   * @param {import('../../identity.js').ClientIdentity | undefined} identity
+   * @returns {Record<string, string> | null}
+   */
+  upgradeHeaders (c, identity) {
+    const headers = identity?.headers ?? null
+    if (!this.config.cookieJar) return headers
+    if (identity?.cookies !== undefined && !c.reconnecting) this.jars[c.i] = seedCookies(this.jars[c.i] ?? null, identity.cookies)
+    const cookie = cookieHeader(this.jars[c.i] ?? null, this.config.cookieScope.path)
+    return cookie === '' ? headers : addCookieHeader({ ...headers }, cookie)
+  }
+
+  /**
+   * The server's 101: its cookies into the client's jar.
+   * @param {PlainSocket} ws
+   * @param {string | string[] | undefined} setCookie the `ws` client's answer's Set-Cookie
+   * @param {string} [head] the built-in client's answer head
+   */
+  onUpgraded (ws, setCookie, head) {
+    if (!this.config.cookieJar || ws.client.gen !== ws.gen) return
+    const i = ws.client.i
+    const jar = this.jars[i] ?? null
+    this.jars[i] = head === undefined ? storeCookies(jar, setCookie, this.config.cookieScope) : storeHeadCookies(jar, head, this.config.cookieScope)
   }
 
   /**

@@ -73,7 +73,9 @@ export class PlainRawSocket extends RawSocket {
     super.refused(problem)
   }
 
-  opened () {
+  /** @param {string} head the 101's status line and headers */
+  opened (head) {
+    this.pool.onUpgraded(this, undefined, head)
     this.pool.onOpen(this)
   }
 }

@@ -27,6 +27,7 @@ export class PlainWsSocket extends WebSocket {
     this.closeReason = ''
     this.error = ''
     this.tooLarge = false
+    this.on('upgrade', onUpgrade)
     this.on('open', onOpen)
     this.on('message', onMessage)
     this.on('pong', onPong)
@@ -53,6 +54,15 @@ export class PlainWsSocket extends WebSocket {
     if (graceful && this.readyState === WebSocket.OPEN) this.close(1000)
     else this.terminate()
   }
+}
+
+/**
+ * @this {WebSocket}
+ * @param {import('node:http').IncomingMessage} res the 101
+ */
+function onUpgrade (res) {
+  const ws = /** @type {PlainWsSocket} */ (this)
+  ws.pool.onUpgraded(ws, res.headers['set-cookie'])
 }
 
 /** @this {WebSocket} */

@@ -30,7 +30,7 @@ test('a run report has every chart, each with data, and every table', () => {
   // --login and TLS in the first distribution only; the second has neither (as an older result).
   const [first, second] = html.split('<section id="dist-2">')
   const num = (/** @type {string[]} */ values) => values.map((v) => `<td class="num">${v}</td>`).join('')
-  assert.ok(first.includes('<th>re-logins (after 401/403)</th>'))
+  assert.ok(first.includes('<th>re-logins (after a refusal)</th>'))
   assert.ok(first.includes(`<tr class="warn"><td>POST /login</td>${num(['1006', '1002', '2', '4', '10.5ms', '15.5ms', '15.5ms'])}<td>HTTP 503 ×4</td></tr>`), 'the logins row')
   assert.doesNotMatch(second, /Logins/)
   assert.match(html, /<td class="wrap">28\.5ms \(TLS p50 1\.90ms, p99 6\.40ms\)<\/td>/, 'the overview: TLS beside connect p99')

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { judgeStep, simulatorAdvice } from '../../../runner/capacity/judge.js'
+import { judgedStep, judgeStep, simulatorAdvice } from '../../../runner/capacity/judge.js'
 import { parseSlos } from '../../../runner/capacity/options.js'
 
 /** @param {Partial<import('../../../lib/capacity-schema.js').StepSimulator>} [over] */
@@ -51,6 +51,30 @@ test('missing and connected failures: excused only by saturation or a stall of a
   assert.equal(connecting.verdict, 'inconclusive')
   assert.match(connecting.why, /while its clients connected/)
   assert.equal(judge([false, false, true], { p99: 812, floorMaxMs: 500, simulators: [sim()] }).verdict, 'fail', 'one failure the simulators cannot have made is the server\'s')
+})
+
+test('judgedStep: one record for both kinds of step, SLOs evaluated over the step alone (the implicit one labelled), judged on its simulators and floor', () => {
+  const clients = { target: 100, connected: 100, failed: 0 }
+  const round = { round: 1, messages: 3, expected: 300, missing: 40, relative: { count: 260, p50: 120, p99: 812, max: 900, mean: 200 } }
+  const measured = { step: 2, phase: /** @type {const} */ ('grow'), clients: 100, simulators: [sim()], floor: { busyMax: 0.2, p50Ms: 3, maxMs: 4 } }
+  const rounds = judgedStep(slos, { distribution: { name: '100 clients', rounds: [round], clients }, connecting: [sim()] }, /** @type {any} */ (measured))
+  assert.deepEqual(rounds.slo.map((v) => [v.expression, v.ok]), [['p99<500ms', false], ['missing=0', false], ['connected>=100% (every client must connect)', true]])
+  assert.equal(rounds.verdict, 'fail')
+  assert.equal(rounds.why, 'p99 812ms (round 1, 100 clients); missing 40 of 300 expected deliveries (13.3%)')
+  assert.equal(rounds.step, 2, 'the measured fields are kept')
+  assert.deepEqual(rounds.floor, measured.floor)
+  const busy = judgedStep(slos, { distribution: { name: '100 clients', rounds: [{ ...round, missing: 0 }], clients }, connecting: [sim()] },
+    /** @type {any} */ ({ ...measured, floor: { ...measured.floor, maxMs: 420 } }))
+  assert.equal(busy.verdict, 'inconclusive', 'the floor of the record excuses the delay')
+  assert.equal(busy.limitedBy, 'busy')
+  const windows = judgedStep(slos, {
+    distribution: { name: '100 clients', rounds: [], windows: [], deliveries: { total: { missing: 0, expected: 300 } }, clients: { target: 100, connected: 90, failed: 10 } },
+    connecting: [sim()]
+  }, /** @type {any} */ ({ ...measured, floor: null, windowed: { windows: 2 } }))
+  assert.deepEqual(windows.slo.map((v) => v.ok), [false, true, false], 'no delay measured; missing from the windows\' sum; 90 of 100 connected')
+  assert.equal(windows.slo[2].actual, 'connected 90 of 100 target clients (90%)')
+  assert.equal(windows.verdict, 'fail')
+  assert.deepEqual(windows.windowed, { windows: 2 })
 })
 
 test('advice: more simulator processes, the lean engine, and other hosts past this machine\'s cores', () => {

@@ -2,11 +2,15 @@
  * `ioswarm capacity` without rounds: the load is the app's own traffic, each step held
  * --step-duration and judged on its windows. Over the emit rate at a fixed client count against
  * a socket.io 4 server that acks late once its received rate passes a known value; over the
- * clients against a chat app, judged on connected and missing.
+ * clients against a chat app, judged on connected and missing; against the reference server, a
+ * scenario's acks, replies and own figures, with the server's /stats in each step.
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Server } from 'socket.io'
 import { buildCapacityReport, capacityStepsCsv, summaryJson } from '../../../results/index.js'
 import { runCapacity } from '../../../runner/capacity/index.js'
@@ -128,5 +132,46 @@ describe('capacity without rounds', { concurrency: true }, () => {
       assert.equal(s.windowed?.emitRate, null)
     }
     assert.match(lines.find((l) => l.startsWith('step 2')) ?? '', /^step 2 \(grow\): 8 clients: connected 8 .*worst of \d windows: relative p50/, log)
+  })
+
+  test('against the reference server: a scenario\'s ack timeouts, replies (emitAndWait) and own figures judged on the windows; the server\'s stats in the step', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ioswarm-capacity-hooks-'))
+    t.after(() => rmSync(dir, { recursive: true, force: true }))
+    const hooks = join(dir, 'hooks.js')
+    // Every 250 ms each client sends a line with an ack, timed and counted, then one the relay brings back to it (the reply).
+    writeFileSync(hooks, `
+      export function onConnect (socket, ctx) {
+        let n = 0
+        socket.every(250, async () => {
+          const started = performance.now()
+          await socket.emitWithAck('chat', { text: 'hi' })
+          ctx.timing('acked', performance.now() - started)
+          ctx.count('lines')
+          await socket.emitAndWait('chat', { id: ctx.i + '.' + n++ }, 'chat', 'id')
+        })
+      }
+    `)
+    /** @type {string[]} */
+    const lines = []
+    const slo = ['ack.timeouts<50%', 'reply.p99<5s', 'reply.timeouts<50%', 'custom.acked.p99<5s', 'custom.lines.count>=4']
+    const result = await runCapacity({
+      ...QUICK, rounds: 'none', scenario: hooks, replyEvent: 'chat', event: 'chat', slo, start: 4, max: 4
+    }, { log: logTo(lines) })
+    const log = lines.join('\n')
+    assert.equal(result.outcome, 'max', log)
+    const [step] = result.steps
+    assert.equal(step.verdict, 'pass', log)
+    const actual = Object.fromEntries(step.slo.map((v) => [v.expression, v.actual]))
+    assert.match(actual['ack.timeouts<50%'], /^ack\.timeouts \d+ of \d+ emits sent/, log)
+    assert.match(actual['reply.p99<5s'], /^reply\.p99 [\d.]+ ?ms \(window [\d:]+–[\d:]+, 4 clients, \d+ replies\)$/, log)
+    assert.match(actual['reply.timeouts<50%'], /^reply\.timeouts \d+ of \d+ emits that waited/, log)
+    assert.match(actual['custom.acked.p99<5s'], /^custom\.acked\.p99 [\d.]+ ?ms \(window [\d:]+–[\d:]+, 4 clients, \d+ timings\)$/, log)
+    assert.match(actual['custom.lines.count>=4'], /^custom\.lines\.count \d+$/, log)
+    // The reference server's /stats over the hold, as a step with rounds has them.
+    const server = /** @type {NonNullable<typeof step.server>} */ (step.server)
+    assert.ok(server, `the server's stats over the hold: ${log}`)
+    assert.ok(server.connectedMax >= 4 && server.rssMaxBytes > 0 && server.cpuPctMax >= 0, JSON.stringify(server))
+    assert.equal(typeof server.loopDelayP99MaxMs, 'number')
+    assert.match(lines.find((l) => l.startsWith('step 1')) ?? '', /, server cpu max \d+%, loop p99 max [\d.]+ ?ms → pass$/, log)
   })
 })

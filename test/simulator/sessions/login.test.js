@@ -4,7 +4,9 @@
  * Engine.IO middleware refuses (HTTP 401) a handshake without a live session (socket.io's docs,
  * "Usage with Passport"), the socket middleware records the token of --auth. Both engines,
  * WebSocket and polling; a login that fails for every client ends the run with the clear error;
- * a reconnect refused with 401 logs in again; a scenario's login hook does a CSRF flow; bad input exits 2.
+ * a reconnect refused with 401 logs in again, and so does a CONNECT refused by the socket middleware
+ * (bounded); --protocol websocket logs in too (the cookie rides on the upgrade); a scenario's login
+ * hook does a CSRF flow; bad input exits 2.
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -13,16 +15,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Server } from 'socket.io'
+import { WebSocketServer } from 'ws'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
 import { normalizeSimOptions } from '../../../simulator/options.js'
+import { MAX_REFUSED_RELOGINS } from '../../../simulator/sessions/login.js'
 
 const CLIENTS = 4
 
 /**
  * The app: sessions in memory (sid → user), logins counted per user, handshakes that carried
- * which cookie, tokens the socket middleware saw. `mode.fail` answers every login 500.
+ * which cookie, tokens the socket middleware saw. `mode.fail` answers every login 500;
+ * `mode.gate` 'socket' lets every handshake in and has `io.use` refuse the CONNECT of an unknown
+ * session instead ("session gone", counted in `refused`); `mode.refuseAll` refuses every CONNECT.
  */
 function startApp () {
   /** @type {Map<string, string>} */
@@ -31,7 +37,8 @@ function startApp () {
   const logins = new Map()
   /** @type {string[]} */
   const tokens = []
-  const mode = { fail: false }
+  const mode = { fail: false, gate: /** @type {'engine' | 'socket'} */ ('engine'), refuseAll: false }
+  const refused = { count: 0 }
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname.startsWith('/socket.io')) return
@@ -55,21 +62,30 @@ function startApp () {
   })
   const io = new Server(server, { pingInterval: 1000, pingTimeout: 2000 })
   io.engine.use((/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res, /** @type {() => void} */ next) => {
-    const sid = /connect\.sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
-    if (sid !== undefined && sessions.has(sid)) return next()
+    if (mode.gate === 'socket' || knownSession(req.headers.cookie)) return next()
     res.writeHead(401)
     res.end()
   })
   io.use((socket, next) => {
+    if (mode.gate === 'socket' && (mode.refuseAll || !knownSession(socket.request.headers.cookie))) {
+      refused.count++
+      return next(new Error('session gone'))
+    }
     tokens.push(String(socket.handshake.auth.token))
     next()
   })
+  /** @param {string | undefined} cookie */
+  function knownSession (cookie) {
+    const sid = /connect\.sid=([^;]+)/.exec(cookie ?? '')?.[1]
+    return sid !== undefined && sessions.has(sid)
+  }
   return {
     io,
     sessions,
     logins,
     tokens,
     mode,
+    refused,
     url: '',
     async listen () {
       await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
@@ -158,6 +174,127 @@ async function reloginAfter401 (t, engine) {
   assert.equal(result.clients.reconnects, CLIENTS)
   // The new login's token reached the reconnect's CONNECT (--auth '{{login.token}}').
   for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => new RegExp(`^t-${engine}-again-${k}\\.[2-9]$`).test(token)), `${engine}-again-${k}'s new token`)
+}
+
+// The app's socket middleware refuses the CONNECT of a gone session (socket.io's "Usage with
+// express-session" checks the session in io.use): the engine stays away after such a refusal,
+// so the client logs in again and connects anew.
+for (const engine of ['lean', 'sio']) {
+  for (const transport of ['websocket', 'polling']) {
+    test(`${engine} ${transport}: a CONNECT refused by io.use (the session is gone) logs its client in again and connects it anew, once per refusal`,
+      (t) => reloginAfterRefusal(t, engine, transport))
+  }
+}
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} engine
+ * @param {string} transport
+ */
+async function reloginAfterRefusal (t, engine, transport) {
+  app.mode.gate = 'socket'
+  t.after(() => { app.mode.gate = 'engine' })
+  const user = `${engine}-${transport}-gone`
+  const swarm = await connectAll(t, { engine, transport, login: `POST /login {"user":"${user}-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
+  const refusedBefore = app.refused.count
+  app.sessions.clear()
+  for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
+  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${user}-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
+  await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
+    { timeoutMs: 10000, message: () => `every client logged in again and connected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
+  const seenAt = swarm.progress?.elapsedMs ?? 0
+  await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt && swarm.progress?.connected === CLIENTS,
+    { timeoutMs: 10000, message: () => `every client connected again on its side (${swarm.progress?.connected})` })
+  const result = await swarm.stop()
+  const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+  const refusals = app.refused.count - refusedBefore
+  assert.ok(refusals >= CLIENTS, `each client's CONNECT was refused (${refusals})`)
+  assert.equal(result.clients.errors['session gone'], refusals, JSON.stringify(result.clients.errors))
+  assert.equal(logins.relogins, refusals, 'one new login per refusal')
+  assert.equal(logins.attempts, CLIENTS + logins.relogins)
+  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => token.startsWith(`t-${user}-${k}.`) && !token.endsWith('.1')), `${user}-${k}'s new token`)
+}
+
+test(`a CONNECT refused whatever the login: at most ${MAX_REFUSED_RELOGINS} new logins in a row per client, then it stays away`, async (t) => {
+  app.mode.gate = 'socket'
+  t.after(() => { app.mode.gate = 'engine'; app.mode.refuseAll = false })
+  const swarm = await connectAll(t, { engine: 'lean', transport: 'websocket', login: 'POST /login {"user":"banned-{{i}}"}' })
+  const refusedBefore = app.refused.count
+  app.mode.refuseAll = true
+  for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
+  // Each client: the engine's reconnect, refused, then a login and a connect per refusal, refused each time.
+  const bound = CLIENTS * (1 + MAX_REFUSED_RELOGINS)
+  await waitFor(() => app.refused.count - refusedBefore >= bound, { timeoutMs: 15000, message: () => `${bound} refusals (${app.refused.count - refusedBefore})` })
+  // Two progress ticks later, none has come back for more (an unbounded loop would be at it on loopback).
+  for (let tick = 0; tick < 2; tick++) {
+    const seenAt = swarm.progress?.elapsedMs ?? 0
+    await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt, { timeoutMs: 5000, message: () => 'a progress tick' })
+  }
+  const result = await swarm.stop()
+  assert.equal(app.refused.count - refusedBefore, bound)
+  assert.equal(result.logins?.relogins, CLIENTS * MAX_REFUSED_RELOGINS)
+  assert.equal(result.clients.connected, 0)
+})
+
+/**
+ * A plain WebSocket app with the same login: the upgrade of an unknown session is answered 401;
+ * an accepted one gets a cookie of its own in the 101 (`ws-seen`), and records the cookies and
+ * the Authorization header it came with.
+ * @param {import('node:test').TestContext} t
+ */
+async function startPlainApp (t) {
+  /** @type {Map<string, string>} */
+  const sessions = new Map()
+  let logins = 0
+  /** @type {{ cookie: string, authorization: string }[]} */
+  const upgrades = []
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/login' || req.method !== 'POST') return res.writeHead(404).end()
+    req.resume()
+    req.on('end', () => {
+      const sid = `s${++logins}`
+      sessions.set(sid, 'u')
+      res.writeHead(200, { 'set-cookie': `sid=${sid}; Path=/; HttpOnly`, 'content-type': 'application/json' }).end(JSON.stringify({ token: `t-${sid}` }))
+    })
+  })
+  const wss = new WebSocketServer({ noServer: true })
+  wss.on('headers', (headers) => headers.push('Set-Cookie: ws-seen=1; Path=/'))
+  server.on('upgrade', (req, socket, head) => {
+    const sid = /(?:^|; )sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
+    if (sid === undefined || !sessions.has(sid)) return socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+    upgrades.push({ cookie: req.headers.cookie ?? '', authorization: req.headers.authorization ?? '' })
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws))
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => { for (const ws of wss.clients) ws.terminate(); wss.close(); server.close(() => resolve(undefined)) }))
+  const url = `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/feed`
+  return { url, sessions, upgrades, wss, logins: () => logins }
+}
+
+for (const wsClient of ['ws', 'builtin']) {
+  test(`--protocol websocket (--ws-client ${wsClient}): each client logs in, its session cookie rides on the upgrade, {{login.token}} in --header; a 401 logs it in again`, async (t) => {
+    const app = await startPlainApp(t)
+    const login = { login: 'POST /login {"user":"u{{i}}"}', header: 'Authorization: Bearer {{login.token}}' }
+    const swarm = startTestSwarm(t, { protocol: 'websocket', wsClient, url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, reconnectSpread: '300ms', ...login })
+    await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${JSON.stringify(swarm.progress?.errors)})` })
+    assert.equal(app.logins(), CLIENTS)
+    for (const { cookie, authorization } of app.upgrades) assert.equal(authorization, `Bearer t-${/sid=([^;]+)/.exec(cookie)?.[1]}`, cookie)
+    // The session ends: each reconnect is refused 401, logs in again, and comes back with its new session and the 101's own cookie.
+    const before = app.upgrades.length
+    app.sessions.clear()
+    for (const ws of app.wss.clients) ws.terminate()
+    await waitFor(() => app.upgrades.length - before >= CLIENTS && app.wss.clients.size === CLIENTS,
+      { timeoutMs: 15000, message: () => `every client back (${app.upgrades.length - before} upgrades, ${app.logins()} logins)` })
+    const result = await swarm.stop()
+    const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+    assert.equal(logins.ok, logins.attempts)
+    assert.ok(logins.relogins >= CLIENTS, `each client logged in again (${logins.relogins})`)
+    assert.ok((result.clients.errors['handshake refused: HTTP 401'] ?? 0) >= logins.relogins, JSON.stringify(result.clients.errors))
+    for (const { cookie } of app.upgrades.slice(before)) {
+      assert.match(cookie, /sid=s([5-9]|\d\d)/, 'a new login\'s session')
+      assert.match(cookie, /ws-seen=1/, 'the first 101\'s cookie was kept')
+    }
+  })
 }
 
 test('a scenario\'s login(http, ctx) hook: a CSRF token first, then the form; its return is ctx.login and {{login.FIELD}}', async (t) => {
