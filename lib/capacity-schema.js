@@ -100,6 +100,8 @@
  * @property {string} answer the one line the CLI prints
  * @property {string[]} advice what to change when the simulators limited the search, or the start failed
  * @property {CapacityStep[]} steps in the order they ran
+ * @property {import('./schema.js').ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
+ * @property {import('./schema.js').IpcErrors} [ipcErrors] collector writes of the simulators over IPC that failed (absent when none)
  * @property {number} durationMs
  */
 

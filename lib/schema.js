@@ -367,6 +367,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {{ lifetimeMs: { minMs: number, maxMs: number }, sessionsClosed: number, perSecond: number }} [churn] --session-lifetime: sessions closed and reopened at the end of their lifetime, and their rate
  * @property {PhaseStep[]} [phases] --phases: each step as it ran, so a report can draw its boundaries
  * @property {number} [rampedDown] --phases: clients closed on purpose by ramp-downs (a Socket.IO disconnect), not drops
+ * @property {ReportsRefused} [reportsRefused] joined to a run's collector (--redis): its message reports the collector refused past the run's bound
  * @property {NodeReport} [nodes] --node-from: which node served whom
  * @property {LoginReport} [logins] --login: the clients' HTTP logins
  * @property {WindowReport[]} [windows] --window: each window of this simulator (the newest MAX_WINDOWS)

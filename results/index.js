@@ -7,7 +7,7 @@
 
 export { createCollector, redactUrl } from './collector/index.js'
 export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning } from './ipc.js'
-export { readRefused, refusedWarning } from './refused.js'
+export { CAPACITY_AFFECTS, mergeRefused, readRefused, refusedOf, refusedWarning } from './refused.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
 export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'
 export { finalReportOf, measuresOf, mergeSimMeasures } from './measures.js'

@@ -5,19 +5,45 @@
  */
 import { plain } from '../lib/format.js'
 
-/** What a refused report is missing from. */
+/** What a refused report is missing from (a run's; a capacity search's: CAPACITY_AFFECTS). */
 export const REFUSED_AFFECTS = Object.freeze(['messages.csv', 'per-message results', 'rounds', 'per-room deliveries'])
+
+/** What a refused report is missing from in a capacity search: its steps' rounds, and so their verdicts. */
+export const CAPACITY_AFFECTS = Object.freeze(['the steps\' rounds (their verdicts)'])
 
 /**
  * The refusals of one run in the collector, or null without any.
  * @param {Pick<import('./collector/types.js').CollectorReader, 'getRefused'>} collector
  * @param {string} runId
+ * @param {readonly string[]} [affects] what a refused report is missing from (default: a run's REFUSED_AFFECTS)
  * @returns {Promise<import('../lib/schema.js').ReportsRefused | null>}
  */
-export async function readRefused (collector, runId) {
+export async function readRefused (collector, runId, affects = REFUSED_AFFECTS) {
   const { limit, bySimulator } = await collector.getRefused(runId)
+  return refusedOf(limit, bySimulator, affects)
+}
+
+/**
+ * The refusals by simulator as a result carries them, or null without any.
+ * @param {number} limit the bound
+ * @param {Record<string, number>} bySimulator
+ * @param {readonly string[]} [affects] what they are missing from
+ * @returns {import('../lib/schema.js').ReportsRefused | null}
+ */
+export function refusedOf (limit, bySimulator, affects = REFUSED_AFFECTS) {
   const total = Object.values(bySimulator).reduce((sum, n) => sum + n, 0)
-  return total > 0 ? { total, limit, bySimulator, affects: [...REFUSED_AFFECTS] } : null
+  return total > 0 ? { total, limit, bySimulator: { ...bySimulator }, affects: [...affects] } : null
+}
+
+/**
+ * The refusals of several processes (simulate --workers) as one, or null without any.
+ * @param {(import('../lib/schema.js').ReportsRefused | undefined | null)[]} list
+ * @returns {import('../lib/schema.js').ReportsRefused | null}
+ */
+export function mergeRefused (list) {
+  const present = list.filter((r) => r !== undefined && r !== null)
+  if (present.length === 0) return null
+  return refusedOf(Math.max(...present.map((r) => r.limit)), Object.assign({}, ...present.map((r) => r.bySimulator)), present[0].affects)
 }
 
 /**

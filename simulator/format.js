@@ -8,7 +8,7 @@ import { PAYLOAD_TOO_LARGE } from './wire/limits.js'
 import { formatPhaseSteps } from './phases.js'
 import { formatPhasedClients } from '../lib/phases.js'
 import { certificateHint } from '../lib/tls.js'
-import { formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario } from '../results/index.js'
+import { formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario, refusedWarning } from '../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -133,6 +133,8 @@ export function formatSimSummary (r) {
     lines.push(`NOT RECORDED: ${r.recorder.untrackedMessages} messages (${r.recorder.untrackedReceipts} copies) arrived while ${r.recorder.maxOpen} messages were open ` +
       '(a flood, or messages that never complete); raise --max-open-messages or shorten --message-timeout')
   }
+  const refused = refusedWarning({ name: `simulator ${r.id}`, reportsRefused: r.reportsRefused })
+  if (refused) lines.push(refused)
   const h = r.health.summary
   lines.push('', `simulator health: loop delay p99 max ${formatMs(h.loopDelayP99MaxMs)}, cpu max ${Math.round(h.cpuPctMax)}%, ` +
     `rss max ${formatBytes(h.rssMaxBytes)}, saturated ${h.saturatedSeconds}s${h.saturatedSeconds > 0 ? ' (delays measured then include the simulator\'s own lag)' : ''}`)

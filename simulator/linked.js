@@ -5,6 +5,7 @@
  * every report, stops on the collector's `stop` control message, and flushes the final
  * report before it resolves.
  */
+import { refusedOf } from '../results/collector/index.js'
 import { linkCollector } from './collector-link.js'
 import { startSwarm } from './swarm.js'
 
@@ -12,7 +13,8 @@ import { startSwarm } from './swarm.js'
  * @typedef {import('./collector-link.js').CollectorLinkOptions} CollectorLinkOptions
  * @typedef {object} LinkedResult
  * @property {import('../lib/schema.js').SimResult} result
- * @property {{ undelivered: number, lastError: string | null } | null} delivery what the collector did not get (null without one)
+ * @property {{ undelivered: number, lastError: string | null } | null} delivery what the collector did not get (null without one); reports it
+ *   refused past the run's bound are in the result (`reportsRefused`)
  */
 
 /**
@@ -44,5 +46,6 @@ export async function runLinkedSwarm (options, link, hooks = {}) {
   })
   if (!linked) return { result, delivery: null }
   const sent = await linked.finish(result)
-  return { result, delivery: { undelivered: sent.undelivered, lastError: sent.lastError } }
+  const refused = refusedOf(sent.refusedLimit ?? 0, { [options.id]: sent.refused })
+  return { result: refused ? { ...result, reportsRefused: refused } : result, delivery: { undelivered: sent.undelivered, lastError: sent.lastError } }
 }

@@ -37,7 +37,16 @@ export function createSimReporter (options) {
   /** @type {QueuedWrite[]} */
   const queue = []
   const spool = createSpool({ dir: spoolDir })
-  const stats = { sent: 0, retries: 0, droppedSamples: 0, spooled: 0, lastError: /** @type {string | null} */ (null) }
+  const stats = {
+    sent: 0,
+    retries: 0,
+    droppedSamples: 0,
+    spooled: 0,
+    lastError: /** @type {string | null} */ (null),
+    /** message reports the collector refused past the run's bound, and that bound (null: none refused) */
+    refused: 0,
+    refusedLimit: /** @type {number | null} */ (null)
+  }
   let queuedSamples = 0
   let queuedBytes = 0
   let pumping = false
@@ -102,8 +111,11 @@ export function createSimReporter (options) {
         backoffMs = RETRY_MIN_MS
       } catch (error) {
         // Refused past the run's bound: the collector counted it (getRefused); retrying would stall every later write.
-        if (/** @type {{ refused?: unknown }} */ (error).refused === true) {
+        const refusal = /** @type {{ refused?: unknown, limit?: unknown }} */ (error)
+        if (refusal.refused === true) {
           settle(write)
+          stats.refused++
+          stats.refusedLimit = typeof refusal.limit === 'number' ? refusal.limit : stats.refusedLimit
           continue
         }
         stats.retries++

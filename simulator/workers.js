@@ -6,7 +6,7 @@
  * receipt (their histograms are merged, their origins are not shared).
  */
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { mergeSimResults } from '../results/index.js'
+import { mergeRefused, mergeSimResults } from '../results/index.js'
 import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
 import { partitionSwarm } from './partition.js'
 import { forkSimulator } from './spawn.js'
@@ -51,6 +51,7 @@ export async function runWorkers (options, count, hooks = {}) {
     destinations: options.urls.length,
     sourceAddresses: options.sourceAddresses?.length || 1,
     engine: options.engine,
+    httpClient: options.httpClient,
     pollingShare: pollingShareOf(options.transport),
     upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())
@@ -91,6 +92,8 @@ export async function runWorkers (options, count, hooks = {}) {
     // The merged windows labelled with the merged steps (the merge keeps no label).
     merged.windows = labelPhases(merged.windows, merged.phases)
     merged.options = { ...merged.options, workers: count }
+    const refused = mergeRefused(living.map((r) => r.reportsRefused))
+    if (refused) merged.reportsRefused = refused
     if (merged.workers) {
       merged.workers.list = children.map((c, k) => {
         const o = outcomes[k]

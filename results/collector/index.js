@@ -33,6 +33,7 @@ export async function createRedisCollector (options) {
 // simulator imports from results/, without the reports and metrics of results/index.js.
 export { createIpcWriter } from '../ipc.js'
 export { finalReportOf } from '../measures.js'
+export { refusedOf } from '../refused.js'
 export { WRITE_METHODS } from './types.js'
 export { redactUrl } from '../../lib/redis.js'
 export { runKeys, RUNS_KEY, LIMITS } from '../../lib/collector-keys.js'

@@ -254,5 +254,5 @@ export function tooManyReports (runId, max) {
   const error = new IoswarmError(CODES.COLLECTOR,
     `run ${runId} already holds ${max} message reports (the collector's bound, maxMessageReports); further reports are refused and counted (getRefused)`)
   // Counted by the collector already: a writer drops it instead of retrying (simulator/reporter.js).
-  return Object.assign(error, { refused: true })
+  return Object.assign(error, { refused: true, limit: max })
 }

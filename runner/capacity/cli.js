@@ -12,6 +12,7 @@ import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
 import { runCapacity } from './index.js'
 import { normalizeCapacityOptions } from './options.js'
 import { writeCapacityFiles } from './output.js'
+import { capacityWarnings } from './format.js'
 
 /** Exit code of each outcome. */
 const EXIT_BY_OUTCOME = Object.freeze({ found: EXIT.OK, max: EXIT.OK, 'failed-at-start': EXIT.THRESHOLD, inconclusive: EXIT.INCONCLUSIVE, stopped: EXIT.RUNTIME })
@@ -71,6 +72,7 @@ export const capacityCommand = {
     const files = await writeCapacityFiles(out, result)
     process.stderr.write(`\n${result.answer}\n`)
     for (const advice of result.advice) process.stderr.write(`  - ${advice}\n`)
+    for (const warning of capacityWarnings(result)) process.stderr.write(`${warning}\n`)
     process.stderr.write(`\nresults: ${files.result}\nreport:  ${files.report}\n`)
     const exitCode = EXIT_BY_OUTCOME[result.outcome]
     const ci = await writeCiOutputs({ junit, summaryJson }, [{ kind: 'capacity', result }], { command: 'capacity', exitCode, version: VERSION })

@@ -4,6 +4,7 @@
  */
 import { stepLevel } from '../../lib/capacity-schema.js'
 import { formatBusy, formatMs } from '../../lib/format.js'
+import { ipcErrorsWarning, refusedWarning } from '../../results/index.js'
 
 /** @param {number} n */
 export const count = (n) => n.toLocaleString('en-US')
@@ -82,6 +83,17 @@ function serverFacts (server) {
 export function describeSetup (r) {
   const server = r.target.reference ? 'reference server' : `target ${r.target.url}`
   return `${r.swarm.transport} (${r.swarm.engine}), ${server}, ${r.swarm.simulators} simulator${r.swarm.simulators === 1 ? '' : 's'}`
+}
+
+/**
+ * The warnings of a search's summary, the same lines a run's summary says: reports the collector
+ * refused past its bound, collector writes that failed over IPC.
+ * @param {Pick<import('../../lib/capacity-schema.js').CapacityResult, 'run' | 'reportsRefused' | 'ipcErrors'>} r
+ * @returns {string[]}
+ */
+export function capacityWarnings (r) {
+  const d = { name: r.run.name, reportsRefused: r.reportsRefused, ipcErrors: r.ipcErrors }
+  return [refusedWarning(d), ipcErrorsWarning(d)].filter((line) => line !== null)
 }
 
 /**

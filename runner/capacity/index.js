@@ -11,7 +11,7 @@ import { hostFacts } from '../../lib/host.js'
 import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema.js'
 import { VERSION } from '../../lib/version.js'
-import { createCollector, followLines, followWindows, redactUrl } from '../../results/index.js'
+import { CAPACITY_AFFECTS, createCollector, followLines, followWindows, readRefused, redactUrl } from '../../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
 import { attachReaders, sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
@@ -32,6 +32,8 @@ import { runStep } from './step.js'
  * @property {(line: string) => void} [log] each step's line, warnings, phase changes
  * @property {(line: string) => void} [status] the live status line
  * @property {import('../../lib/limits.js').Limits} [limits] the machine's limits (default: read from /proc before each step)
+ * @property {number} [maxMessageReports] the collector's bound on message reports (default: LIMITS.messageReports, fixed for a
+ *   command; a test sets it low to reach it)
  */
 
 /**
@@ -47,7 +49,7 @@ export async function runCapacity (input, hooks = {}) {
   for (const warning of checkStepLimits({ options, clients: options.startClients, current: 0, limits: limits() }).warnings) log(`warning: ${warning}`)
   const id = newRunId().replace(/^run-/, 'capacity-')
   const startedAt = Date.now()
-  const collector = await createCollector({})
+  const collector = await createCollector(hooks.maxMessageReports === undefined ? {} : { maxMessageReports: hooks.maxMessageReports })
   const reports = trackReports(collector, options.rounds.length > 0)
   const token = options.token ?? randomBytes(18).toString('base64url')
   const server = options.target
@@ -67,6 +69,10 @@ export async function runCapacity (input, hooks = {}) {
   /** @type {ReturnType<typeof followLines> | null} */
   let lines = null
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
+  /** @type {Awaited<ReturnType<typeof search>>} */
+  let searched = { steps: [], outcome: 'stopped' }
+  /** @type {import('../../lib/schema.js').ReportsRefused | null} */
+  let refused = null
   try {
     // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
     const inspected = await lookAtServer(options, url, log, hooks.signal)
@@ -91,16 +97,23 @@ export async function runCapacity (input, hooks = {}) {
     // ... and its lines rolled up and freed as they come (steps are judged on the windows): the collector holds none of them.
     lines = options.rounds.length === 0 ? followLines(collector, id) : null
     const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
-    const { steps, outcome } = await search(ctx, log)
-    return capacityResult({ options, id, startedAt, url, reference: server !== null, steps, outcome })
+    searched = await search(ctx, log)
   } finally {
     sampling?.stop()
     await following?.finish().catch(() => {})
     await lines?.finish().catch(() => {})
     await Promise.all(children.map((c) => c.stop()))
     await readers?.idle()
+    // Once every write has settled: the reports refused past the bound, counted (the steps' rounds miss them).
+    refused = await readRefused(collector, id, CAPACITY_AFFECTS).catch(() => null)
     await server?.stop()
     await collector.close()
+  }
+  const ipcErrors = readers?.errors() ?? null
+  return {
+    ...capacityResult({ options, id, startedAt, url, reference: server !== null, ...searched }),
+    ...(refused ? { reportsRefused: refused } : {}),
+    ...(ipcErrors ? { ipcErrors } : {})
   }
 }
 

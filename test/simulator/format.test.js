@@ -5,6 +5,7 @@ import { startAppServer } from '../helpers/app-server.js'
 import { runCli } from '../helpers/cli.js'
 import { waitFor } from '../helpers/wait.js'
 import { encodedDelay, recordRoomMessages, simResult as baseSimResult } from '../results/make-reports.js'
+import { mergeRefused, refusedOf } from '../../results/refused.js'
 
 /**
  * A SimResult with what formatSimSummary reads (make-reports' simResult, plus the engine, the
@@ -94,4 +95,15 @@ test('simulate\'s busy column: a floor whose CPU passed its wall time (helper th
   const text = formatSimSummary(simResult({ messages: [{ ...message, round: 1, floor: { cpuMs: 1.72, spreadMs: 1 } }] }))
   const row = text.split('\n').find((line) => line.trimStart().startsWith('m1'))
   assert.ok(row && /100%\s*$/.test(row), `the busy column: ${row}`)
+})
+
+test('simulate\'s summary warns of its reports a run\'s collector refused past its bound, as the run\'s summary does (workers: merged)', () => {
+  const workers = [refusedOf(200000, { 's1-w1': 3 }), refusedOf(200000, { 's1-w2': 4 }), null]
+  const reportsRefused = /** @type {import('../../lib/schema.js').ReportsRefused} */ (mergeRefused(workers))
+  assert.deepEqual([reportsRefused.total, reportsRefused.bySimulator], [7, { 's1-w1': 3, 's1-w2': 4 }])
+  const warnings = formatSimSummary(simResult({ reportsRefused })).split('\n').filter((l) => l.startsWith('WARNING:'))
+  assert.equal(warnings.length, 1)
+  assert.match(warnings[0], /^WARNING: simulator s1: 7 message reports refused past the collector's bound of 200000 per run \(s1-w1 3, s1-w2 4\); they are missing from messages\.csv/)
+  assert.doesNotMatch(formatSimSummary(simResult({})), /WARNING:/)
+  assert.equal(mergeRefused([null, undefined]), null)
 })

@@ -87,4 +87,5 @@ test('a report refused past the collector\'s bound (written directly, as with Re
   assert.equal(sent.undelivered, 0, 'the refused reports were not retried forever ahead of the final report')
   assert.equal((await collector.getFinals(runId)).length, 1)
   assert.deepEqual(await collector.getRefused(runId), { limit: 1, bySimulator: { 'sim-a': 2 } })
+  assert.deepEqual([sent.refused, sent.refusedLimit], [2, 1], 'the simulator counts them too (simulate says them in its summary)')
 })

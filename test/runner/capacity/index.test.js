@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { runCapacity } from '../../../runner/capacity/index.js'
+import { capacityWarnings } from '../../../runner/capacity/format.js'
 import { startDegradingServer } from '../../helpers/degrading-server.js'
 import { startTestServer } from '../../helpers/swarm.js'
 
@@ -96,4 +97,18 @@ test('against a server that wants a token, the look before the search is the fir
   assert.match(lines.join('\n'), /ramp 1 s per step/, 'the ramp read from the handshake the look got')
   const stats = /** @type {{ app: { refused: number } }} */ (await (await fetch(`${server.url}/stats`)).json())
   assert.equal(stats.app.refused, 0, 'no refusal counted by the server')
+})
+
+test('reports the collector refuses past its bound are counted in the result and warned of, as a run warns', async (t) => {
+  const server = await startDegradingServer(t, { limit: 1000, mode: 'drop' })
+  // A bound of 1 report: each of the step's 2 messages is reported by each of the 2 simulators.
+  const result = await runCapacity({ ...QUICK, target: server.url, token: server.token, slo: ['missing=0'], start: 2, max: 2 }, { maxMessageReports: 1 })
+  const refused = result.reportsRefused
+  assert.ok(refused && refused.total >= 1 && refused.limit === 1, JSON.stringify(refused))
+  assert.equal(Object.values(refused.bySimulator).reduce((sum, n) => sum + n, 0), refused.total)
+  assert.ok(Object.keys(refused.bySimulator).every((id) => /^capacity-.*-sim[12]$/.test(id)), JSON.stringify(refused.bySimulator))
+  const warnings = capacityWarnings(result)
+  assert.equal(warnings.length, 1, warnings.join('\n'))
+  assert.match(warnings[0], new RegExp(`^WARNING: capacity-\\S+: ${refused.total} message reports refused past the collector's bound of 1 per run \\(.*\\); they are missing from the steps' rounds \\(their verdicts\\)`))
+  assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'JSON-serialisable')
 })
