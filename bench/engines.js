@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Engine benchmark: lean (the default: on the ws library), lean-builtin (lean with its opt-in built-in WebSocket client) and
+ * Engine benchmark: lean (the default: WebSocket on the ws library, polling on the built-in HTTP
+ * client), lean-builtin (lean with its opt-in built-in WebSocket client), lean-undici (lean polling on undici) and
  * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process;
  * websocket and websocket-builtin (--protocol websocket: plain WebSocket clients on ws or the
  * built-in client) against a plain ws server in this process sending the same message as one
@@ -12,7 +13,7 @@
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
  *                         [--engines lean,sio] [--transports websocket,polling] [--cookie-bytes 0] [--tls]
  *                         [--artillery-bin PATH] [--artillery-rate 100] [--artillery-baseline 50]
- * (engines: lean, lean-builtin, sio, websocket, websocket-builtin, artillery: Artillery's socketio
+ * (engines: lean, lean-builtin, lean-undici, sio, websocket, websocket-builtin, artillery: Artillery's socketio
  * engine, artillery-ws: its ws engine, memory and connect CPU only, see artillery-case.js;
  * the plain WebSocket engines run on the websocket transport only; --cookie-bytes N: the server's
  * handshake sets a cookie `name=value` of N bytes, which every client keeps in its jar; --tls: the
@@ -389,7 +390,8 @@ function poolSwarm (engine, options, transport, onConnect, onFailed, onBroadcast
 }
 
 /**
- * The lean engine ('lean': the ws library; 'lean-builtin': its built-in WebSocket client).
+ * The lean engine ('lean': the ws library; 'lean-builtin': its built-in WebSocket client; 'lean-undici':
+ * polling on undici rather than the built-in HTTP client, the default for http://).
  * @param {string} url
  * @param {string} engine
  * @param {'websocket' | 'polling'} transport
@@ -406,6 +408,7 @@ const leanSwarm = (url, engine, transport, onConnect, onFailed, onBroadcast, ca)
   keepAlive: true,
   reconnect: false,
   wsClient: engine === 'lean-builtin' ? 'builtin' : 'ws',
+  httpClient: engine === 'lean-undici' || ca ? 'undici' : 'builtin',
   tls: ca ? tlsTrust({ ca: [ca] }) : null,
   // Half the clients open at once: on a busy machine their (TLS) handshakes queue for longer than
   // the default connect timeout, and a bench client never reconnects. Waiting measures the rate instead.

@@ -33,6 +33,7 @@ export function engineOptions (options, { namespaces, events, identity, eio, fre
     parser: options.parser,
     maxPayloadBytes: options.maxPayloadBytes,
     wsClient: options.wsClient ?? undefined,
+    httpClient: options.httpClient ?? undefined,
     eio: eio ?? undefined,
     query: options.query,
     identity,

@@ -7,7 +7,7 @@
 import { invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
 import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
-import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
+import { HTTP_CLIENT_NAMES, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
@@ -45,6 +45,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @property {number | null} durationMs null = until stopped
  * @property {string | null} id
  * @property {WsClient | null} wsClient the WebSocket client of the lean engine and of --protocol websocket; null for --engine sio
+ * @property {HttpClient | null} httpClient the lean engine's polling HTTP client; null for other engines
  * @property {Record<string, string>} query handshake query parameters, from the URL's query string
  * @property {{ minMs: number, maxMs: number } | null} sessionLifetime churn: each session's lifetime range; null = sessions last the run
  * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)
@@ -60,6 +61,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  */
 
 /** @typedef {'ws' | 'builtin'} WsClient */
+/** @typedef {'builtin' | 'undici'} HttpClient */
 
 /**
  * @param {Record<string, unknown>} input raw values (strings from the CLI or typed values), flag names in camelCase
@@ -122,7 +124,8 @@ export function normalizeSimOptions (input) {
     id: o.id === undefined || o.id === null ? null : String(o.id),
     clientOffset: o.clientOffset,
     sourcePortSlice: sliceOf(input.sourcePortSlice),
-    wsClient: parseWsClient(o.wsClient, o.engine, urls)
+    wsClient: parseWsClient(o.wsClient, o.engine, urls),
+    httpClient: parseHttpClient(o.httpClient, o.engine, urls)
   }), o.part)
 }
 
@@ -159,6 +162,29 @@ function sliceOf (value) {
 function namespacesOf (given, urlPath) {
   const namespaces = parseNamespaces(given) ?? [parseNamespace(urlPath === '' ? '/' : urlPath, '--url')]
   return { namespace: namespaces[0], namespaces }
+}
+
+/**
+ * `--http-client`: which HTTP client the lean engine polls with. The built-in one speaks plain
+ * http:// only, and is the default there; https:// polls on undici, and asking for builtin
+ * with it is refused rather than measured under the wrong name.
+ * @param {unknown} value undefined or null = not given
+ * @param {string} engine
+ * @param {string[]} urls every destination
+ * @returns {HttpClient | null} null for engines other than lean
+ */
+export function parseHttpClient (value, engine, urls) {
+  const given = value !== undefined && value !== null
+  if (engine !== 'lean') {
+    if (given) throw invalidOption('--http-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own HTTP requests (add --engine lean)`)
+    return null
+  }
+  const secure = urls.find((u) => u.startsWith('https:'))
+  if (!given) return secure ? 'undici' : 'builtin'
+  const name = String(value)
+  if (!(/** @type {string[]} */ (HTTP_CLIENT_NAMES)).includes(name)) throw invalidOption('--http-client', `must be one of ${HTTP_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  if (name === 'builtin' && secure) throw invalidOption('--http-client', `builtin speaks http:// only (no TLS), and ${secure} is https://: use --http-client undici`)
+  return /** @type {HttpClient} */ (name)
 }
 
 /**

@@ -39,6 +39,7 @@ export { readLimits, judgeLimits, formatMiB, WARN_RATIO } from '../lib/limits.js
  * @property {number} [sourceAddresses] source addresses the clients are spread over (--source-address); default 1
  * @property {string} engine
  * @property {number} pollingShare 0..1: share of clients that start on polling (polling or upgrade)
+ * @property {string | null} [httpClient] the lean engine's polling HTTP client: undici (a bounded POST pool) or builtin (the default: a POST connection per client)
  * @property {number} [upgradeShare] 0..1: share of clients in upgrade mode (two sockets while the upgrade runs); default pollingShare
  */
 
@@ -82,13 +83,13 @@ function shareOf (mix, pick) {
  * @returns {Preflight}
  */
 export function checkPreflight (need, limits) {
-  // socket.io-client's polling holds a GET and, at times, a POST connection per client. The
-  // lean engine polls on one connection per client and posts over a bounded pool per
-  // destination and source address (a client's POSTs leave from its own address); only its
-  // upgrading clients hold two sockets for a while.
-  const lean = need.engine === 'lean'
-  const socketsPerClient = 1 + (lean ? need.upgradeShare ?? need.pollingShare : need.pollingShare)
-  const postPool = lean && need.pollingShare > 0 ? POST_CONNECTIONS : 0
+  // socket.io-client's polling holds a GET and, at times, a POST connection per client; so does
+  // the lean engine on its built-in HTTP client. On undici it polls on one connection per client
+  // and posts over a bounded pool per destination and source address (a client's POSTs leave
+  // from its own address); only its upgrading clients hold two sockets for a while.
+  const undici = need.engine === 'lean' && need.httpClient === 'undici'
+  const socketsPerClient = 1 + (undici ? need.upgradeShare ?? need.pollingShare : need.pollingShare)
+  const postPool = undici && need.pollingShare > 0 ? POST_CONNECTIONS : 0
   const perProcess = Math.ceil(need.clients / need.processes)
   const sources = need.sourceAddresses ?? 1
   const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + Math.min(postPool * sources, perProcess) * need.destinations + FD_MARGIN

@@ -98,6 +98,7 @@ export async function startSwarm (options, hooks = {}) {
     destinations: options.urls.length,
     sourceAddresses: options.sourceAddresses?.length || 1,
     engine: options.engine,
+    httpClient: options.httpClient,
     pollingShare: pollingShareOf(options.transport),
     upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())

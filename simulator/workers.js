@@ -51,6 +51,7 @@ export async function runWorkers (options, count, hooks = {}) {
     destinations: options.urls.length,
     sourceAddresses: options.sourceAddresses?.length || 1,
     engine: options.engine,
+    httpClient: options.httpClient,
     pollingShare: pollingShareOf(options.transport),
     upgradeShare: upgradeShareOf(options.transport)
   }, hooks.limits ?? readLimits())

@@ -17,6 +17,8 @@ export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
 export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
 /** The lean engine's WebSocket clients: the `ws` library (the default) or its own RFC 6455 client. */
 export const WS_CLIENT_NAMES = Object.freeze(/** @type {('ws' | 'builtin')[]} */ (['ws', 'builtin']))
+/** The lean engine's polling HTTP clients: its own HTTP/1.1 client (the default for http://) or undici (always for https://). */
+export const HTTP_CLIENT_NAMES = Object.freeze(/** @type {('builtin' | 'undici')[]} */ (['builtin', 'undici']))
 /** Clients of one simulator when --clients is not given. */
 export const DEFAULT_CLIENTS = 100
 /** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
@@ -133,6 +135,14 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md. The same two clients serve --protocol websocket'
+  },
+  {
+    name: 'http-client',
+    type: 'string',
+    choices: HTTP_CLIENT_NAMES,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: two keep-alive connections per client (one for polls, one for posts, as browsers), cheaper per polled frame. undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool'
   },
   {
     name: 'path',

@@ -47,6 +47,7 @@
  * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts
  *   (default DEFAULT_MAX_PAYLOAD_BYTES in limits.js); a bigger one closes the client with reason PAYLOAD_TOO_LARGE
  * @property {'ws' | 'builtin'} [wsClient] the WebSocket client of the lean and websocket engines (the sio engine has its own)
+ * @property {'builtin' | 'undici'} [httpClient] the lean engine's polling HTTP client: builtin (default for http://) or undici (always for https://)
  * @property {string[]} [subprotocols] plain WebSocket (engine websocket): subprotocols offered in the handshake
  * @property {import('../source-ports.js').SourcePorts} [sourcePorts] --source-address: open every connection from these
  *   addresses and explicit source ports (client i from sourcePorts.addressOf(i))

@@ -47,5 +47,20 @@ export async function measureAgainst (t, peer, { engine, transport, url = peer.u
   return result
 }
 
-/** Both engines, every transport. */
-export const MATRIX = ['sio', 'lean'].flatMap((engine) => ['websocket', 'polling', 'upgrade'].map((transport) => ({ engine, transport })))
+/**
+ * Both engines, every transport; lean polling on both its HTTP clients (the built-in one is the
+ * default for http://, undici the other).
+ * @type {{ engine: string, transport: string, args?: string[] }[]}
+ */
+export const MATRIX = [
+  ...['sio', 'lean'].flatMap((engine) => ['websocket', 'polling', 'upgrade'].map((transport) => ({ engine, transport }))),
+  { engine: 'lean', transport: 'polling', args: ['--http-client', 'undici'] }
+]
+
+/**
+ * A case's name: engine, transport, and its own flags.
+ * @param {{ engine: string, transport: string, args?: string[] }} c
+ */
+export function caseName (c) {
+  return `${c.engine} ${c.transport}${c.args ? ` ${c.args.join(' ')}` : ''}`
+}

@@ -5,17 +5,17 @@
  */
 import { test } from 'node:test'
 import { startPythonPeer } from '../helpers/peers.js'
-import { MATRIX, measureAgainst } from './measure.js'
+import { MATRIX, caseName, measureAgainst } from './measure.js'
 
 test('python-socketio 5', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  await Promise.all(MATRIX.map((c) => t.test(caseName(c), async (t) => {
     const peer = await startPythonPeer(t)
     if (peer) await measureAgainst(t, peer, c)
   })))
 })
 
 test('python-socketio 5, a namespace', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.filter((c) => c.transport !== 'upgrade').map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  await Promise.all(MATRIX.filter((c) => c.transport !== 'upgrade').map((c) => t.test(caseName(c), async (t) => {
     const peer = await startPythonPeer(t, { namespaces: ['/', '/live'] })
     if (peer) await measureAgainst(t, peer, { ...c, url: `${peer.url}/live`, namespace: '/live' })
   })))

@@ -6,10 +6,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startSocketIoPeer } from '../helpers/peers.js'
-import { MATRIX, measureAgainst } from './measure.js'
+import { MATRIX, caseName, measureAgainst } from './measure.js'
 
 test('socket.io 2: the protocol is detected, and every broadcast is measured', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  await Promise.all(MATRIX.map((c) => t.test(caseName(c), async (t) => {
     const result = await measureAgainst(t, await startSocketIoPeer(t, { version: '2', pingIntervalMs: 1000 }), c)
     assert.equal(result.server.eio, 3)
     assert.equal(result.server.eioSource, 'handshake')
@@ -17,16 +17,16 @@ test('socket.io 2: the protocol is detected, and every broadcast is measured', {
 })
 
 test('socket.io 2, a namespace', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.filter((c) => c.transport !== 'upgrade').map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  await Promise.all(MATRIX.filter((c) => c.transport !== 'upgrade').map((c) => t.test(caseName(c), async (t) => {
     const peer = await startSocketIoPeer(t, { version: '2', namespaces: ['/', '/live'] })
     await measureAgainst(t, peer, { ...c, url: `${peer.url}/live`, namespace: '/live' })
   })))
 })
 
 test('socket.io 4 with allowEIO3, spoken to in Engine.IO v3 (--eio 3)', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  await Promise.all(MATRIX.map((c) => t.test(caseName(c), async (t) => {
     const peer = await startSocketIoPeer(t, { version: '4', allowEIO3: true, pingIntervalMs: 1000 })
-    const result = await measureAgainst(t, peer, { ...c, args: ['--eio', '3'] })
+    const result = await measureAgainst(t, peer, { ...c, args: [...c.args ?? [], '--eio', '3'] })
     assert.deepEqual([result.server.eio, result.server.eioSource], [3, '--eio'])
   })))
 })

@@ -3,8 +3,8 @@
  */
 import { test } from 'node:test'
 import { startSocketIoPeer } from '../helpers/peers.js'
-import { MATRIX, measureAgainst } from './measure.js'
+import { MATRIX, caseName, measureAgainst } from './measure.js'
 
 test('socket.io 3', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => { await measureAgainst(t, await startSocketIoPeer(t, { version: '3' }), c) })))
+  await Promise.all(MATRIX.map((c) => t.test(caseName(c), async (t) => { await measureAgainst(t, await startSocketIoPeer(t, { version: '3' }), c) })))
 })

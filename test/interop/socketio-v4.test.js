@@ -6,22 +6,22 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { startSocketIoPeer } from '../helpers/peers.js'
-import { MATRIX, measureAgainst } from './measure.js'
+import { MATRIX, caseName, measureAgainst } from './measure.js'
 
 test('socket.io 4, default JSON parser', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => { await measureAgainst(t, await startSocketIoPeer(t, { version: '4' }), c) })))
+  await Promise.all(MATRIX.map((c) => t.test(caseName(c), async (t) => { await measureAgainst(t, await startSocketIoPeer(t, { version: '4' }), c) })))
 })
 
 test('socket.io 4 with allowEIO3, a custom path and a namespace', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  await Promise.all(MATRIX.map((c) => t.test(caseName(c), async (t) => {
     const peer = await startSocketIoPeer(t, { version: '4', allowEIO3: true, path: '/rt', namespaces: ['/', '/scores'] })
-    await measureAgainst(t, peer, { ...c, url: `${peer.url}/scores`, namespace: '/scores', args: ['--path', '/rt'] })
+    await measureAgainst(t, peer, { ...c, url: `${peer.url}/scores`, namespace: '/scores', args: [...c.args ?? [], '--path', '/rt'] })
   })))
 })
 
 test('socket.io 4 with the msgpack parser', { concurrency: 3 }, async (t) => {
-  await Promise.all(MATRIX.filter((c) => c.engine === 'sio').map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
-    await measureAgainst(t, await startSocketIoPeer(t, { version: '4', parser: 'msgpack' }), { ...c, args: ['--parser', 'msgpack'] })
+  await Promise.all(MATRIX.filter((c) => c.engine === 'sio').map((c) => t.test(caseName(c), async (t) => {
+    await measureAgainst(t, await startSocketIoPeer(t, { version: '4', parser: 'msgpack' }), { ...c, args: [...c.args ?? [], '--parser', 'msgpack'] })
   })))
 })
 

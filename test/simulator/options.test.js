@@ -34,6 +34,17 @@ test('--ws-client: bad values, another engine, and builtin on https:// are usage
   )
 })
 
+test('--http-client: builtin by default on http://, undici on https:// and on request; bad values, another engine, builtin on https:// are usage errors', () => {
+  const url = ['http://127.0.0.1:3000']
+  assert.equal(normalizeSimOptions({ url, engine: 'lean' }).httpClient, 'builtin')
+  assert.equal(normalizeSimOptions({ url, engine: 'lean', httpClient: 'undici' }).httpClient, 'undici')
+  assert.equal(normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean' }).httpClient, 'undici')
+  assert.equal(normalizeSimOptions({ url }).httpClient, null, 'sio (the default engine) has its own')
+  assertUsageError(() => normalizeSimOptions({ url, engine: 'lean', httpClient: 'ws' }), /^--http-client must be one of builtin, undici, got "ws"$/)
+  assertUsageError(() => normalizeSimOptions({ url, httpClient: 'builtin' }), /^--http-client works with --engine lean only/)
+  assertUsageError(() => normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean', httpClient: 'builtin' }), /^--http-client builtin speaks http:\/\/ only \(no TLS\).*use --http-client undici$/)
+})
+
 test('--reconnect-spread: a duration of at least 100ms, passed on under reconnectSpreadMs', () => {
   const base = { url: 'http://127.0.0.1:3000' }
   assert.equal(normalizeSimOptions({ ...base, reconnectSpread: '10s' }).reconnectSpreadMs, 10000)

@@ -29,11 +29,17 @@ test('socket.io-client polling needs two descriptors per client; more than the f
   })
 })
 
-test('lean polling needs one descriptor per client and a bounded pool for posts; upgrading clients two', () => {
-  const polling = checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
+test('lean polling on undici needs one descriptor per client and a bounded pool for posts; upgrading clients two', () => {
+  const polling = checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'undici' }), LIMITS)
   assert.equal(polling.needs.fdsPerProcess, 19000 + POST_CONNECTIONS + FD_MARGIN)
-  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 1 }), LIMITS), /needs 38192, limit 20000/)
+  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 1, httpClient: 'undici' }), LIMITS), /needs 38192, limit 20000/)
   assert.equal(upgradeShareOf(parseTransportMix('websocket:2,polling:1,upgrade:1')), 0.25)
+})
+
+test('lean polling on the built-in HTTP client needs two descriptors per client (a GET and a POST connection each), no pool', () => {
+  const polling = checkPreflight(need({ clients: 9000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
+  assert.equal(polling.needs.fdsPerProcess, 18000 + FD_MARGIN)
+  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'builtin' }), LIMITS), /needs 38064, limit 20000/)
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {

@@ -67,12 +67,14 @@ const CASES = [
   { engine: 'lean', transport: 'websocket' },
   { engine: 'lean', transport: 'websocket', wsClient: 'builtin' },
   { engine: 'lean', transport: 'polling' },
+  { engine: 'lean', transport: 'polling', httpClient: 'undici' },
   { engine: 'sio', transport: 'websocket' },
   { engine: 'sio', transport: 'polling' }
 ]
 
-for (const { engine, transport, wsClient } of CASES) {
-  test(`${engine} ${transport}${wsClient ? ` (${wsClient})` : ''}: clients leave from 3 source addresses, each on a port the pool holds, and get every broadcast`, async (t) => {
+/** @typedef {{ engine: string, transport: import('../../lib/transports.js').ClientMode, wsClient?: string, httpClient?: string }} SourceCase */
+for (const { engine, transport, wsClient, httpClient } of /** @type {SourceCase[]} */ (CASES)) {
+  test(`${engine} ${transport}${wsClient ? ` (${wsClient})` : ''}${httpClient ? ` (${httpClient})` : ''}: clients leave from 3 source addresses, each on a port the pool holds, and get every broadcast`, async (t) => {
     const server = await startTestServer(t)
     /** @type {[string, number][]} */
     const seen = []
@@ -80,7 +82,7 @@ for (const { engine, transport, wsClient } of CASES) {
       const s = socket.conn.request.socket
       seen.push([String(s.remoteAddress).replace(/^::ffff:/, ''), Number(s.remotePort)])
     })
-    const swarm = startTestSwarm(t, { url: server.url, clients: 9, engine, transport, ...(wsClient ? { wsClient } : {}), sourceAddress: '127.0.0.2-127.0.0.4' })
+    const swarm = startTestSwarm(t, { url: server.url, clients: 9, engine, transport, ...(wsClient ? { wsClient } : {}), ...(httpClient ? { httpClient } : {}), sourceAddress: '127.0.0.2-127.0.0.4' })
     await waitForClients(server, 9)
     await server.broadcast({ round: 1, count: 1, size: 16 })
     await waitFor(() => swarm.closed.length === 1, { message: () => `1 message closed (have ${swarm.closed.length})` })
@@ -99,11 +101,11 @@ for (const { engine, transport, wsClient } of CASES) {
   })
 }
 
-/** @type {{ transport: import('../../lib/transports.js').ClientMode, wsClient: 'ws' | 'builtin' }[]} */
-const REFUSED_CASES = [{ transport: 'websocket', wsClient: 'builtin' }, { transport: 'websocket', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws' }]
+/** @type {{ transport: import('../../lib/transports.js').ClientMode, wsClient: 'ws' | 'builtin', httpClient?: 'builtin' | 'undici' }[]} */
+const REFUSED_CASES = [{ transport: 'websocket', wsClient: 'builtin' }, { transport: 'websocket', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws', httpClient: 'undici' }]
 
-for (const { transport, wsClient } of REFUSED_CASES) {
-  test(`lean ${transport} (${wsClient}): a refused source port is skipped and the client connects from the next`, async (t) => {
+for (const { transport, wsClient, httpClient } of REFUSED_CASES) {
+  test(`lean ${transport} (${wsClient}${httpClient ? `, ${httpClient}` : ''}): a refused source port is skipped and the client connects from the next`, async (t) => {
     const server = await startLeanServer(t)
     const low = await freePort()
     const blocker = net.createServer().listen(low, '127.0.0.2')
@@ -111,7 +113,7 @@ for (const { transport, wsClient } of REFUSED_CASES) {
     t.after(() => blocker.close())
     const sourcePorts = new SourcePorts({ addresses: ['127.0.0.2'], range: { low, high: low + 7 } })
     const { log, events } = recorder()
-    const pool = leanEngine.createPool(engineOptions(server.url, { sourcePorts, wsClient }), events)
+    const pool = leanEngine.createPool(engineOptions(server.url, { sourcePorts, wsClient, httpClient }), events)
     t.after(() => pool.close())
     pool.connect(0, transport)
     await waitForLean(() => log.connected.size === 1, 'the client to connect', 10000)

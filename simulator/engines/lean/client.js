@@ -40,12 +40,18 @@ export class Client {
     this.ws = null
     /** @type {import('./websocket.js').SessionSocket | null} a WebSocket being probed for upgrade */
     this.probe = null
-    /** @type {import('./polling.js').PollRequest | null} the poll GET in flight */
+    /** @type {import('./polling.js').AnyRequest | null} the poll GET in flight */
     this.getReq = null
-    /** @type {import('./polling.js').PollRequest | null} the POST in flight */
+    /** @type {import('./polling.js').AnyRequest | null} the POST in flight */
     this.postReq = null
-    /** @type {import('undici').Client | null} keep-alive connection for polls, made on first use */
+    /** @type {import('undici').Client | import('../../wire/http-socket.js').HttpSocket | null} keep-alive connection for polls, made on first use */
     this.httpGet = null
+    /** @type {import('../../wire/http-socket.js').HttpSocket | null} the built-in client's keep-alive connection for POSTs (undici's are pooled per session) */
+    this.httpPost = null
+    /** @type {Record<string, string> | null} the headers headerLines was made from (the built-in client) */
+    this.headerLinesOf = null
+    /** The request header lines of `headers` (the built-in client). */
+    this.headerLines = ''
     /** @type {string[] | null} packets waiting for the next POST (or for the upgrade) */
     this.outQueue = null
     /** Upgrade probe answered: polling stops once the in-flight requests are done. */

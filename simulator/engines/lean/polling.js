@@ -21,6 +21,7 @@ import { connectorFor } from '../../source-ports.js'
 import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from './cookies.js'
 import { onFirstUse } from '../../../lib/lazy-require.js'
 import { timedConnector } from '../../wire/tls-time.js'
+import { BuiltinRequest, closeBuiltin, requestText } from './http-builtin.js'
 
 /** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
@@ -29,6 +30,7 @@ const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {PollRequest | BuiltinRequest} AnyRequest a request in flight, on either client */
 
 const GET_HEADERS = Object.freeze({ accept: '*/*' })
 const POST_HEADERS = Object.freeze({ accept: '*/*', 'content-type': 'text/plain;charset=UTF-8' })
@@ -73,8 +75,7 @@ export class PollRequest {
  */
 export function poll (session, c) {
   const gen = c.gen
-  c.httpGet ??= new (undici().Client)(session.origin, connectionOptions(session, c.i))
-  const req = request(session, c, c.httpGet, 'GET', pollPath(session, c, c.sid), requestHeaders(session, c, GET_HEADERS), null, (body) => {
+  const req = get(session, c, pollPath(session, c, c.sid), (body) => {
     if (c.gen !== gen || c.getReq !== req) return
     c.getReq = null
     onPollBody(session, c, body)
@@ -240,14 +241,32 @@ function request (session, c, connection, method, path, headers, body, onBody, o
 }
 
 /**
+ * A poll GET: over the built-in client, or on the client's undici connection.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {string} path
+ * @param {(body: string) => void} onBody
+ * @param {(reason?: string, detail?: string) => void} onFail
+ * @returns {AnyRequest}
+ */
+function get (session, c, path, onBody, onFail) {
+  if (session.config.builtinHttp) return new BuiltinRequest(session, c, true, requestText(session, c, path, null), onBody, onFail)
+  const conn = /** @type {HttpClient | null} */ (c.httpGet) ?? new (undici().Client)(session.origin, connectionOptions(session, c.i))
+  c.httpGet = conn
+  return request(session, c, conn, 'GET', path, requestHeaders(session, c, GET_HEADERS), null, onBody, onFail)
+}
+
+/**
  * @param {LeanSession} session
  * @param {Client} c
  * @param {string} path
  * @param {string} body
  * @param {() => void} onDone
  * @param {(reason?: string, detail?: string) => void} onFail
+ * @returns {AnyRequest}
  */
 function post (session, c, path, body, onDone, onFail) {
+  if (session.config.builtinHttp) return new BuiltinRequest(session, c, false, requestText(session, c, path, body), onDone, onFail)
   const ports = session.config.sourcePorts
   const a = ports === null ? 0 : ports.addressOf(c.i)
   const pool = session.postPools[a] ??= new (undici().Pool)(session.origin, { ...connectionOptions(session, c.i), connections: POST_CONNECTIONS })
@@ -292,8 +311,9 @@ function declaredLength (raw) {
  */
 export function closeConnections (session) {
   for (const c of session.clients) {
-    if (c === undefined || c.httpGet === null) continue
-    c.httpGet.destroy().catch(() => {})
+    if (c === undefined || (c.httpGet === null && c.httpPost === null)) continue
+    if (session.config.builtinHttp) closeBuiltin(c)
+    else /** @type {HttpClient} */ (c.httpGet)?.destroy().catch(() => {})
     c.httpGet = null
   }
   for (const pool of session.postPools) pool?.destroy().catch(() => {})

@@ -69,6 +69,8 @@ export class LeanSession {
     this.handles = 0
     /** @type {(() => void) | null} */
     this.onIdle = null
+    /** @type {string | undefined} request header lines of clients without headers or cookies (the built-in HTTP client) */
+    this.headerLines = undefined
     /** Cache-busting stamp of the last poll. */
     this.stamp = 0
     this.handleClosed = () => this.onHandleClosed()

@@ -6,6 +6,7 @@
  */
 import { STATE, WIRE } from './client.js'
 import { poll, flushPost } from './polling.js'
+import { closeBuiltin } from './http-builtin.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -61,6 +62,8 @@ function finishUpgrade (s, c) {
   c.ws = ws
   c.wire = WIRE.WEBSOCKET
   c.pausing = false
+  // The built-in client's polling connections are idle from now on: closed, not left to the server's keep-alive timeout.
+  if (s.config.builtinHttp) closeBuiltin(c)
   ws.send('5')
   const queued = c.outQueue
   c.outQueue = null

@@ -1,0 +1,243 @@
+/**
+ * Polling requests over the built-in HTTP/1.1 client (wire/http-socket.js; plain http:// only,
+ * the default there: `--http-client builtin`). Each client has two keep-alive connections, as
+ * a browser does: one for its GETs (a long poll is nearly always in flight) and one for its
+ * POSTs, both opened on first use from the client's own source address (--source-address).
+ * A request is one string: its head is pre-built per client and sid (only the cache-busting
+ * `t=` changes per request); the client's cookies, when it has any, are added per request.
+ * A request that a reused connection lost before any answer (the server's keep-alive timeout
+ * met it) is sent once more on a new connection; a source port the kernel refuses, from the next port.
+ */
+import { FAILURE, HttpSocket } from '../../wire/http-socket.js'
+import { MAX_PORT_TRIES } from '../../source-ports.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
+import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from './cookies.js'
+
+/** @typedef {import('./client.js').Client} Client */
+/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('./polling.js').PollRequest} PollRequest */
+
+/** A connection and the source port it holds (0: none). */
+class PollSocket extends HttpSocket {
+  /**
+   * @param {LeanSession} session
+   * @param {Client} c
+   */
+  constructor (session, c) {
+    super(HANDLER, session.maxPayloadBytes)
+    /** @type {BuiltinRequest | null} the request in flight */
+    this.request = null
+    this.sourceAddress = -1
+    this.sourcePort = 0
+    const { host, port, sourcePorts } = session.config
+    if (sourcePorts === null) {
+      this.connect(port, host)
+      return
+    }
+    const a = this.sourceAddress = sourcePorts.addressOf(c.i)
+    const localPort = sourcePorts.acquire(a)
+    if (localPort === 0) {
+      sourcePorts.exhausted[a]++
+      this.errorCode = 'EADDRNOTAVAIL'
+      this.destroy()
+      return
+    }
+    this.sourcePort = localPort
+    this.once('close', () => sourcePorts.release(a, localPort))
+    this.connect({ port, host, localAddress: sourcePorts.addresses[a], localPort })
+  }
+}
+
+/** One request of a client over its GET or POST connection. */
+export class BuiltinRequest {
+  /**
+   * @param {LeanSession} session
+   * @param {Client} c
+   * @param {boolean} isGet
+   * @param {string} text the whole request
+   * @param {(body: string) => void} onBody
+   * @param {(reason?: string, detail?: string) => void} onFail
+   */
+  constructor (session, c, isGet, text, onBody, onFail) {
+    this.session = session
+    this.c = c
+    this.isGet = isGet
+    this.text = text
+    this.onBody = onBody
+    this.onFail = onFail
+    this.aborted = false
+    this.over = false
+    /** @type {(() => void)[] | null} */
+    this.waiters = null
+    /** Sends again after a lost keep-alive connection (once) or a refused source port (bounded). */
+    this.resent = false
+    this.portTries = 0
+    /** @type {PollSocket | null} */
+    this.conn = null
+    session.handles++
+    this.send()
+  }
+
+  /** On the client's connection for this kind of request, a new one when it cannot take it. */
+  send () {
+    const c = this.c
+    let conn = /** @type {PollSocket | null} */ (this.isGet ? c.httpGet : c.httpPost)
+    if (!(conn instanceof PollSocket) || !conn.ready) {
+      // One still carrying a request (the old session's close) finishes it, then is closed (retire).
+      if (conn instanceof PollSocket && !conn.done && conn.request === null) conn.discard()
+      conn = new PollSocket(this.session, c)
+      if (this.isGet) c.httpGet = conn
+      else c.httpPost = conn
+    }
+    this.conn = conn
+    conn.request = this
+    conn.send(this.text)
+  }
+
+  /** Aborts it: its connection is closed, its callbacks are not called. */
+  destroy () {
+    if (this.over || this.aborted) return
+    this.aborted = true
+    const conn = this.conn
+    if (conn !== null && conn.request === this) {
+      conn.request = null
+      conn.discard()
+    }
+    this.settle()
+  }
+
+  /** @param {() => void} callback */
+  onSettled (callback) {
+    if (this.over) callback()
+    else (this.waiters ??= []).push(callback)
+  }
+
+  settle () {
+    if (this.over) return
+    this.over = true
+    this.session.handleClosed()
+    const waiters = this.waiters
+    this.waiters = null
+    if (waiters !== null) for (const w of waiters) w()
+  }
+
+  /**
+   * @param {string | undefined} reason
+   * @param {string | undefined} detail
+   */
+  fail (reason, detail) {
+    if (this.over) return
+    this.settle()
+    this.onFail(reason, detail)
+  }
+}
+
+/** @type {import('../../wire/http-socket.js').HttpHandler} */
+const HANDLER = {
+  head (conn, status, head) {
+    const req = /** @type {PollSocket} */ (conn).request
+    if (req === null) return
+    const { session, c } = req
+    if (session.config.cookieJar) storeHeadSetCookies(session, c, head)
+    // The handshake's answer (no sid yet) names the node (--node-from header:NAME); later polls are not read.
+    if (c.sid === '' && req.isGet) noteHeadNodeHeader(session, c, head)
+    if (status !== 200) {
+      /** @type {PollSocket} */ (conn).request = null
+      conn.discard()
+      req.fail(undefined, `HTTP ${status}`)
+    }
+  },
+  done (conn, status, body) {
+    const socket = /** @type {PollSocket} */ (conn)
+    const req = socket.request
+    if (req === null) return
+    socket.request = null
+    retire(socket, req.c)
+    req.settle()
+    req.onBody(body)
+  },
+  failed (conn, detail, retry) {
+    const socket = /** @type {PollSocket} */ (conn)
+    const req = socket.request
+    if (req === null) return
+    socket.request = null
+    retire(socket, req.c)
+    if (retry && !req.resent) {
+      req.resent = true
+      return req.send()
+    }
+    const ports = req.session.config.sourcePorts
+    if (ports !== null && socket.sourcePort !== 0 && conn.seen === 0 && (detail === 'EADDRINUSE' || detail === 'EADDRNOTAVAIL') && ++req.portTries < MAX_PORT_TRIES) {
+      ports.refused[socket.sourceAddress]++
+      return req.send()
+    }
+    req.fail(detail === FAILURE.TOO_LARGE ? PAYLOAD_TOO_LARGE : undefined, detail)
+  }
+}
+
+/**
+ * Closes a connection the client no longer uses (a new session took a new one while this one
+ * carried the old session's last request).
+ * @param {PollSocket} socket
+ * @param {Client} c
+ */
+function retire (socket, c) {
+  if (c.httpGet !== socket && c.httpPost !== socket && !socket.done) socket.discard()
+}
+
+/**
+ * The whole text of a poll GET or a POST, from the client's pre-built head.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @param {string} path
+ * @param {string | null} body
+ */
+export function requestText (session, c, path, body) {
+  const headers = c.cookies === null ? headerLines(session, c) : formatHeaders(requestHeaders(session, c, NO_HEADERS), session.config.keepAlive)
+  const start = `${body === null ? 'GET' : 'POST'} ${path} HTTP/1.1\r\nHost: ${session.config.hostHeader}\r\n${headers}`
+  return body === null ? `${start}\r\n` : `${start}Content-Type: text/plain;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+const NO_HEADERS = Object.freeze({})
+
+/**
+ * The client's own header lines (Accept, --header, Connection), made once per header set.
+ * @param {LeanSession} session
+ * @param {Client} c
+ */
+function headerLines (session, c) {
+  if (c.headers === null) return (session.headerLines ??= formatHeaders(NO_HEADERS, session.config.keepAlive))
+  if (c.headerLinesOf !== c.headers) {
+    c.headerLinesOf = c.headers
+    c.headerLines = formatHeaders(c.headers, session.config.keepAlive)
+  }
+  return c.headerLines
+}
+
+/**
+ * Header lines: Accept (unless given), each header (values with a line break are left out:
+ * they would split the request), and Connection: close without keep-alive.
+ * @param {Readonly<Record<string, string>>} headers
+ * @param {boolean} keepAlive
+ */
+function formatHeaders (headers, keepAlive) {
+  let lines = ''
+  let accept = false
+  for (const name in headers) {
+    const value = String(headers[name])
+    if (/[\r\n]/.test(value) || /[\r\n:]/.test(name)) continue
+    if (name.toLowerCase() === 'accept') accept = true
+    lines += `${name}: ${value}\r\n`
+  }
+  if (!accept) lines = `Accept: */*\r\n${lines}`
+  return keepAlive ? lines : `${lines}Connection: close\r\n`
+}
+
+/**
+ * Closes a client's built-in connections (end of the swarm).
+ * @param {Client} c
+ */
+export function closeBuiltin (c) {
+  for (const conn of [c.httpGet, c.httpPost]) if (conn instanceof PollSocket) conn.discard()
+  c.httpGet = c.httpPost = null
+}
