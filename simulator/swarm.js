@@ -191,6 +191,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
     nodes,
     namespaces,
     clients: capacity,
+    clientOffset: options.clientOffset,
     messageTimeoutMs: options.messageTimeoutMs,
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,
