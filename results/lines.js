@@ -8,8 +8,8 @@
  * rooms by traffic, the others folded) and a small summary: lines, reports, the first few
  * lines whole as examples.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import { mergeMessageReports } from './aggregate.js'
+import { followEvery } from './follow.js'
 import { TOP_ROOMS, addReport, addTally, assembleBreakdown, newTally, nspOf, trafficOf } from './deliveries.js'
 
 /**
@@ -39,8 +39,6 @@ export const SAMPLE_LINES = 10
  * --message-timeout after its first receipt, so their reports come well within this.
  */
 export const KEY_MEMORY_MS = 120_000
-/** How often the follower reads the collector. */
-const POLL_MS = 500
 
 /**
  * @typedef {{ namespace: string, room: string | null, event: string, tally: Tally, simulators: Set<string>, rooms: Set<string> | null }} Row
@@ -190,7 +188,6 @@ export function followLines (collector, runId, bounds) {
   let cursor = null
   /** @type {string[]} the cursors of the last reads, oldest first */
   const behind = []
-  const state = { stopped: false }
 
   /** Reads what was stored since the last read (all of it, page by page). */
   async function read () {
@@ -210,12 +207,7 @@ export function followLines (collector, runId, bounds) {
     if (upTo !== undefined) await collector.dropMessages(runId, upTo)
   }
 
-  const loop = (async () => {
-    while (!state.stopped) {
-      await read().then(() => drop(false)).catch(() => {}) // a collector blip: read again next time
-      await sleep(POLL_MS)
-    }
-  })()
+  const stop = followEvery(() => read().then(() => drop(false)))
 
   return {
     /**
@@ -223,8 +215,7 @@ export function followLines (collector, runId, bounds) {
      * @returns {Promise<ReturnType<ReturnType<typeof createLineRollup>['result']>>}
      */
     async finish () {
-      state.stopped = true
-      await loop
+      await stop()
       await read()
       await drop(true).catch(() => {})
       const simulators = await collector.listSimulators(runId)

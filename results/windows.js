@@ -7,16 +7,13 @@
  * themselves are freed, here and in the collector (dropWindows: what was read is held here
  * until merged), so a 30-minute run holds its 180 small rows and nothing more.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
+import { followEvery } from './follow.js'
 import { mergeWindowReports, windowRow } from './measures.js'
 
 /**
  * @typedef {import('../lib/schema.js').WindowReport} WindowReport
  * @typedef {import('../lib/schema.js').WindowResult} WindowResult
  */
-
-/** How often the follower reads the collector. */
-const POLL_MS = 500
 
 /**
  * Follows a run's windows until `finish()`.
@@ -33,7 +30,6 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
   const rows = []
   /** @type {string | null} */
   let cursor = null
-  const state = { stopped: false }
 
   /** Reads what was stored since the last read (all of it, page by page). */
   async function read () {
@@ -71,12 +67,7 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
     }
   }
 
-  const loop = (async () => {
-    while (!state.stopped) {
-      await read().then(() => merge(false)).catch(() => {}) // a collector blip: read again next time
-      await sleep(POLL_MS)
-    }
-  })()
+  const stop = followEvery(() => read().then(() => merge(false)))
 
   return {
     /**
@@ -84,8 +75,7 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
      * @returns {Promise<WindowResult[]>} every window, in order
      */
     async finish () {
-      state.stopped = true
-      await loop
+      await stop()
       await read()
       await merge(true)
       return rows

@@ -77,6 +77,26 @@ function shareOf (mix, pick) {
 }
 
 /**
+ * What a swarm of these options needs of this host, its clients over `processes` processes
+ * (one swarm, or --workers): the one reading of the options that the swarm and workers check.
+ * @param {Pick<import('./options.js').SimOptions, 'clients' | 'urls' | 'sourceAddresses' | 'engine' | 'httpClient' | 'transport'>} options
+ * @param {number} processes
+ * @returns {Need}
+ */
+export function needOf (options, processes) {
+  return {
+    clients: options.clients,
+    processes,
+    destinations: options.urls.length,
+    sourceAddresses: options.sourceAddresses?.length || 1,
+    engine: options.engine,
+    httpClient: options.httpClient,
+    pollingShare: pollingShareOf(options.transport),
+    upgradeShare: upgradeShareOf(options.transport)
+  }
+}
+
+/**
  * Checks a run against limits; throws IoswarmError LIMIT naming every limit it exceeds.
  * @param {Need} need
  * @param {Limits} limits

@@ -4,17 +4,21 @@
  * generations of half the bound each (the newer is set, both are read; when it is full the
  * older is dropped whole): the last REMEMBERED_KEYS / 2 to REMEMBERED_KEYS ids are kept, at
  * one Map.set per emit, with no eviction per emit (delete-oldest cost a Map.delete, an
- * iterator and a rehash now and then on every emit).
+ * iterator and a rehash now and then on every emit). An id --emit stamped (own-ids.js) names
+ * its sender and is not remembered at all.
  */
 import { REMEMBERED_KEYS } from './recorder-closed.js'
+import { ownIdSender } from './own-ids.js'
 
 /**
  * @param {object} spec
  * @param {import('../lib/fields.js').FieldGetter} spec.idOf a message's id field (--id-field)
  * @param {(args: unknown[]) => string} spec.contentIdOf what identifies a message without an id (the hash of its content)
  * @param {number} [spec.remembered] most ids kept
+ * @param {number} [spec.clientOffset] this process's first client over the whole run (the ids --emit stamps name clients so)
+ * @param {number} [spec.clients] this process's clients
  */
-export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEYS }) {
+export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEYS, clientOffset = 0, clients = 0 }) {
   /** @type {Map<string, number>} */
   let own = new Map()
   /** @type {Map<string, number>} */
@@ -41,6 +45,8 @@ export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEY
       const first = args[0]
       if (first !== null && typeof first === 'object' && !Buffer.isBuffer(first)) {
         const id = idOf(first)
+        // An id --emit stamped for this client is read back by take(): nothing to remember.
+        if (typeof id === 'string' && ownIdSender(id, clientOffset, clients) === i) return
         if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i)
       } else if (typeof first === 'string') remember(first, i)
       remember(contentIdOf(args), i)
@@ -58,7 +64,9 @@ export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEY
         sender = ownBefore.get(id)
         if (sender !== undefined) ownBefore.delete(id)
       }
-      return sender
+      if (sender !== undefined) return sender
+      const stamper = ownIdSender(id, clientOffset, clients)
+      return stamper === -1 ? undefined : stamper
     }
   }
 }

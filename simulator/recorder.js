@@ -120,10 +120,12 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {{ receipt: (i: number, relativeMs: number, absoluteMs: number) => void, missing: (i: number) => void } | null} [options.nodes] per-node deliveries
  *   (--node-from): each counted receipt (absoluteMs NaN when the message has no send time), each missing one at close
  * @param {import('./windows.js').WindowBook | null} [options.windows] --window: told of each message when it opens and closes (never per receipt)
+ * @param {number} [options.clientOffset] this process's first client over the whole run: an id --emit stamped (own-ids.js) names its sender
  */
 export function createRecorder ({
   clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
-  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null,
+  clientOffset = 0
 }) {
   const idOf = fields.id
   const sentAtOf = fields.sentAt
@@ -136,7 +138,7 @@ export function createRecorder ({
   // Closed reports kept whole, older ones rolled up, and keys forgotten (bounded).
   const done = createClosedBook({ keepClosed })
   // Ids of this process's own lines (a chat line) and their sender: no one expects its own line back.
-  const own = createOwnLines({ idOf, contentIdOf: (args) => identify(args, fields).id })
+  const own = createOwnLines({ idOf, contentIdOf: (args) => identify(args, fields).id, clientOffset, clients })
   const cpu = createCpuReader()
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)

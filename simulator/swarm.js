@@ -14,7 +14,7 @@ import { loadEngine } from './engines/load.js'
 import { engineOptions } from './engine-options.js'
 import { inspectServer } from './inspect.js'
 import { normalizeSimOptions } from './options.js'
-import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
+import { checkPreflight, needOf, readLimits } from './preflight.js'
 import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
 import { createBehaviours } from './behaviours.js'
@@ -92,16 +92,7 @@ export async function runSwarm (input, hooks = {}) {
  */
 export async function startSwarm (options, hooks = {}) {
   // Before any socket (the inspection's included): a run that cannot fit stops here.
-  const preflight = checkPreflight({
-    clients: options.clients,
-    processes: 1,
-    destinations: options.urls.length,
-    sourceAddresses: options.sourceAddresses?.length || 1,
-    engine: options.engine,
-    httpClient: options.httpClient,
-    pollingShare: pollingShareOf(options.transport),
-    upgradeShare: upgradeShareOf(options.transport)
-  }, hooks.limits ?? readLimits())
+  const preflight = checkPreflight(needOf(options, 1), hooks.limits ?? readLimits())
   const clock = hooks.clock ?? (() => ({ offsetMs: 0, uncertaintyMs: 0, reference: 'local' }))
   const id = options.id ?? `sim-${randomUUID().slice(0, 8)}`
   const startedAt = wallMs()
@@ -191,6 +182,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
     nodes,
     namespaces,
     clients: capacity,
+    clientOffset: options.clientOffset,
     messageTimeoutMs: options.messageTimeoutMs,
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,

@@ -7,7 +7,7 @@
  */
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { mergeRefused, mergeSimResults } from '../results/index.js'
-import { checkPreflight, pollingShareOf, readLimits, upgradeShareOf } from './preflight.js'
+import { checkPreflight, needOf, readLimits } from './preflight.js'
 import { partitionSwarm } from './partition.js'
 import { forkSimulator } from './spawn.js'
 import { inspectServer } from './inspect.js'
@@ -45,16 +45,7 @@ export async function runWorkers (options, count, hooks = {}) {
   if (count > options.clients) {
     throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
   }
-  const preflight = checkPreflight({
-    clients: options.clients,
-    processes: count,
-    destinations: options.urls.length,
-    sourceAddresses: options.sourceAddresses?.length || 1,
-    engine: options.engine,
-    httpClient: options.httpClient,
-    pollingShare: pollingShareOf(options.transport),
-    upgradeShare: upgradeShareOf(options.transport)
-  }, hooks.limits ?? readLimits())
+  const preflight = checkPreflight(needOf(options, count), hooks.limits ?? readLimits())
   const server = await inspectServer(options, { signal: hooks.signal })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: server.rampMs, rampSource: server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)

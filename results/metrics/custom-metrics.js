@@ -4,10 +4,8 @@
  * number of timings and its exact HDR percentiles. Names are bounded (50) and plain where they
  * are recorded, so they are labels as they are. Like the storms, they appear as simulators end.
  */
-import { metricMakers } from './makers.js'
+import { metricMakers, QUANTILES } from './makers.js'
 import { mergeCustomReports } from '../../lib/custom.js'
-
-const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99', 'p99'], ['1', 'max']])
 
 /**
  * @param {import('prom-client').Registry} registry

@@ -4,6 +4,9 @@
  */
 import client from 'prom-client'
 
+/** The quantiles of an exact HDR summary, as `quantile` labels: the field of a DelaySummary each reads. */
+export const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99', 'p99'], ['1', 'max']])
+
 /**
  * @param {import('prom-client').Registry} registry
  */

@@ -5,20 +5,19 @@
  * the simulator's per-receipt path.
  */
 import client from 'prom-client'
-import { metricMakers } from './makers.js'
+import { metricMakers, QUANTILES } from './makers.js'
 import { isSaturated } from '../../lib/process-sampler.js'
 import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
 import { boundedGaugeSetter, createLabelBound } from './labels.js'
 import { createRoomMetrics } from './room-metrics.js'
 import { createStormMetrics } from './storm-metrics.js'
 import { createCustomMetrics } from './custom-metrics.js'
+import { createScenarioMetrics } from './scenario-metrics.js'
 
 /** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
 export const MAX_SIMULATOR_LABELS = 200
 /** Reasons with their own series (lib/reasons.js bounds them to 50 per simulator already). */
 export const MAX_REASON_LABELS = 20
-
-const QUANTILES = /** @type {const} */ ([['0.5', 'p50'], ['0.9', 'p90'], ['0.99', 'p99'], ['1', 'max']])
 
 /**
  * @typedef {import('../collector/types.js').SampleReport} SampleReport
@@ -72,6 +71,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
   const byRoom = createRoomMetrics(registry, { maxNamespaces, maxRooms })
   const storms = createStormMetrics(registry)
   const custom = createCustomMetrics(registry)
+  const scenario = createScenarioMetrics(registry)
   /** @type {Map<string, number>} simulator → newest sample time applied */
   const lastSampleAt = new Map()
   // Per-simulator gauges: past the bound, "other" is the sum (counts) or the largest (health).
@@ -127,7 +127,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       byRoom.observeMessage(report)
     },
     /**
-     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms, custom figures.
+     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms, custom figures, emits and replies.
      * @param {FinalReport[]} finals
      */
     observeFinals (finals) {
@@ -135,6 +135,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       setByReason(m.disconnectsByReason, reasons, finals.map((f) => f.clients.disconnects))
       storms.observeFinals(finals)
       custom.observeFinals(finals)
+      scenario.observeFinals(finals)
     },
     /**
      * The collector's simulator list (every simulator of the run, whoever it reports to):

@@ -14,6 +14,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PENDING_AT_END } from '../../simulator/clients.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -121,7 +122,10 @@ export async function appCase (t, peer, send, { engine, transport, namespaces, r
 
   // Identity: the wrong tokens refused with the server's reason, on each namespace; the others in.
   assert.equal(result.clients.everConnected, accepted.length, `connected: ${JSON.stringify(result.clients.errors)}`)
-  assert.deepEqual(result.clients.errors, { unauthorized: refusedClients * namespaces.length })
+  // Connects still unanswered when the swarm stops (a reconnect on a host at load 20+, against a
+  // slow peer) are not refusals: the identity check is on the refusals.
+  const { [PENDING_AT_END]: pendingAtEnd = 0, ...refusals } = result.clients.errors
+  assert.deepEqual(refusals, { unauthorized: refusedClients * namespaces.length }, `${pendingAtEnd} connects pending at the end besides`)
   if (transport === 'upgrade') {
     // A refused client's transport may have upgraded before its refusal came (a race): counted too.
     const upgraded = result.clients.byTransport.upgrade?.upgraded ?? 0

@@ -2,7 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 import { parseTransportMix } from '../../lib/options.js'
-import { checkPreflight, FD_MARGIN, pollingShareOf, readLimits, upgradeShareOf } from '../../simulator/preflight.js'
+import { checkPreflight, FD_MARGIN, needOf, pollingShareOf, readLimits, upgradeShareOf } from '../../simulator/preflight.js'
+import { normalizeSimOptions } from '../../simulator/options.js'
 import { POST_CONNECTIONS } from '../../simulator/engines/lean/polling.js'
 import { execFile } from 'node:child_process'
 import { ROOT } from '../helpers/cli.js'
@@ -84,4 +85,9 @@ test('simulate with more clients than the hard fd limit exits 2 before connectin
   assert.match(run.stderr, /file descriptors per process \(ulimit -n\): needs 664, limit 512/)
   assert.match(run.stderr, /ulimit -n 664.*hard limit 512.*--workers 2/)
   assert.equal(run.stdout, '')
+})
+
+test('needOf: what a swarm of these options needs, over its processes (the swarm\'s and --workers\' one reading)', () => {
+  const options = normalizeSimOptions({ url: 'http://127.0.0.1-127.0.0.2:3000', clients: 900, engine: 'lean', transport: 'websocket:50,polling:20,upgrade:30', httpClient: 'undici' })
+  assert.deepEqual(needOf(options, 3), { clients: 900, processes: 3, destinations: 2, sourceAddresses: 1, engine: 'lean', httpClient: 'undici', pollingShare: 0.5, upgradeShare: 0.3 })
 })

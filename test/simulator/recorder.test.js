@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRecorder, identify, messageFields } from '../../simulator/recorder.js'
+import { ownId } from '../../simulator/own-ids.js'
 import { waitFor } from '../helpers/wait.js'
 import { performance } from 'node:perf_hooks'
 import { processCpuMs } from '../../lib/clock.js'
@@ -193,6 +194,20 @@ test('a line is never expected of its sender: known by its id, by the string a s
     assert.equal(m.relative.count, 2, `${event}: an echo is not timed`)
   }
   assert.match(byEvent.shout.id, /^content:/)
+})
+
+test('a line whose id --emit stamped is known as its sender\'s by the id alone (this process\'s clients only)', () => {
+  // Clients 10-12 of the run live in this process (clientOffset 10).
+  const recorder = createRecorder({ clients: 3, clientOffset: 10, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 3; i++) recorder.setConnected(i, true)
+  recorder.ownLine(1, [{ id: ownId(11, 7), text: 'x' }])
+  // Its own stamped line (sent by 1), one of another process's client (e3: not here), and look-alikes that are not stamped ids.
+  const ids = [ownId(11, 7), ownId(3, 1), 'e11.', 'e.5', 'e11.5x', 'x11.5']
+  for (const id of ids) for (const i of [0, 1, 2]) recorder.receive(i, 'chat', [{ id }])
+  recorder.closeAll()
+  const byId = Object.fromEntries(recorder.reports().map((m) => [m.id, m]))
+  assert.deepEqual([byId['e11.7'].expected, byId['e11.7'].echo], [2, 1], 'its sender\'s copy is an echo')
+  for (const id of ids.slice(1)) assert.deepEqual([byId[id].expected, byId[id].echo], [3, 0], `${id}: expected by every client`)
 })
 
 test('a storm\'s gap is told of each receipt with the recorder\'s key and the send time on this clock', () => {

@@ -204,7 +204,14 @@ export function encodeConnect (nsp, data) {
  * @param {number} ackId -1 = no acknowledgement asked for
  */
 export function encodeEvent (nsp, event, args, ackId) {
-  return `42${nspPrefix(nsp)}${ackId === -1 ? '' : ackId}${JSON.stringify([event, ...args])}`
+  // Each argument stringified as JSON.stringify([event, ...args]) would (undefined, a function
+  // or a symbol as null), without the array copy: this runs on every emit.
+  let out = `42${nspPrefix(nsp)}${ackId === -1 ? '' : ackId}[${JSON.stringify(event)}`
+  for (let a = 0; a < args.length; a++) {
+    const json = JSON.stringify(args[a])
+    out += json === undefined ? ',null' : `,${json}`
+  }
+  return `${out}]`
 }
 
 /**

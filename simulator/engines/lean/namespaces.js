@@ -68,7 +68,8 @@ export function onServerDisconnect (s, c, ns) {
  */
 export function emit (s, i, nsp, event, args, callback, timeoutMs) {
   // JSON only: socket.io sends binary arguments as attachments, which this client does not write.
-  if (args.some((a) => Buffer.isBuffer(a) || a instanceof ArrayBuffer || ArrayBuffer.isView(a))) throw new TypeError('binary emit arguments need --engine sio (the lean engine emits JSON)')
+  // A loop, not args.some(closure): this runs on every emit.
+  for (let a = 0; a < args.length; a++) if (isBinary(args[a])) throw new TypeError('binary emit arguments need --engine sio (the lean engine emits JSON)')
   const c = s.clients[i]
   const ns = s.nspIndex.get(nsp)
   if (c === undefined || ns === undefined || !(c.up & (1 << ns)) || c.state !== STATE.CONNECTED) return false
@@ -82,6 +83,14 @@ export function emit (s, i, nsp, event, args, callback, timeoutMs) {
   }
   s.send(c, encodeEvent(nsp, event, args, ackId))
   return true
+}
+
+/**
+ * @param {unknown} value
+ * @returns {boolean} a Buffer, an ArrayBuffer or a view of one (a binary argument)
+ */
+function isBinary (value) {
+  return value !== null && typeof value === 'object' && (value instanceof ArrayBuffer || ArrayBuffer.isView(value))
 }
 
 /**

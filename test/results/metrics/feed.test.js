@@ -13,33 +13,13 @@ import { runTest } from '../../../runner/index.js'
 import { runCli } from '../../helpers/cli.js'
 import { getRedisUrl } from '../../helpers/redis.js'
 import { sample } from '../make-reports.js'
+import { parseExposition } from '../../helpers/prometheus-text.js'
 
 /** @param {string} key @returns {any} */
 function report (key) {
   const h = createHistogram()
   for (const ms of [0, 2, 4]) recordMs(h, ms)
   return { key, id: key, event: 'm', round: 1, seq: 1, sentAt: null, firstAt: Date.now(), received: 3, expected: 4, missing: 1, duplicates: 0, late: 0, relative: { ...summarize(h), histogram: encode(h) }, absolute: null }
-}
-
-/**
- * Prometheus text → value of each series by `name{labels}` (labels as printed).
- * @param {string} text
- */
-function parseExposition (text) {
-  /** @type {{ name: string, labels: Record<string, string>, value: number }[]} */
-  const series = []
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_:][a-z0-9_:]*)(?:\{(.*)\})? (\S+)$/i.exec(line)
-    if (!m) continue
-    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/gi)].map((l) => [l[1], l[2]]))
-    series.push({ name: m[1], labels, value: Number(m[3]) })
-  }
-  /** @param {string} name @param {Record<string, string>} [where] */
-  const sum = (name, where = {}) => {
-    const matching = series.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
-    return matching.reduce((a, s) => a + s.value, 0)
-  }
-  return { series, sum }
 }
 
 /**

@@ -149,22 +149,31 @@ for (const engine of ['lean', 'sio']) {
 }
 
 /**
- * @param {import('node:test').TestContext} t
- * @param {string} engine
+ * Ends every session and closes every socket, then waits until the server holds every client
+ * again, each on the session of a new login of `user`-N, and the swarm counts them connected.
+ * @param {ReturnType<typeof startTestSwarm>} swarm
+ * @param {string} user
  */
-async function reloginAfter401 (t, engine) {
-  const swarm = await connectAll(t, { engine, transport: 'polling', login: `POST /login {"user":"${engine}-again-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
+async function endSessionsAndWaitForNew (swarm, user) {
   app.sessions.clear()
   for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
-  // Back: the server holds every client again, each on a session of a new login.
-  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${engine}-again-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
+  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${user}-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
   await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
-    { timeoutMs: 10000, message: () => `every client logged in again and reconnected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
+    { timeoutMs: 10000, message: () => `every client logged in again and connected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
   // The server holds a socket before its client has read the CONNECT that counts the reconnect
   // (CI under load stopped in between: 3 of 4): wait for a later progress tick with all connected.
   const seenAt = swarm.progress?.elapsedMs ?? 0
   await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt && swarm.progress?.connected === CLIENTS,
     { timeoutMs: 10000, message: () => `every client connected again on its side (${swarm.progress?.connected})` })
+}
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @param {string} engine
+ */
+async function reloginAfter401 (t, engine) {
+  const swarm = await connectAll(t, { engine, transport: 'polling', login: `POST /login {"user":"${engine}-again-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
+  await endSessionsAndWaitForNew(swarm, `${engine}-again`)
   const result = await swarm.stop()
   const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
   const refusals = Object.entries(result.clients.errors).filter(([reason]) => /HTTP 401/.test(reason)).reduce((n, [, count]) => n + count, 0)
@@ -197,14 +206,7 @@ async function reloginAfterRefusal (t, engine, transport) {
   const user = `${engine}-${transport}-gone`
   const swarm = await connectAll(t, { engine, transport, login: `POST /login {"user":"${user}-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
   const refusedBefore = app.refused.count
-  app.sessions.clear()
-  for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
-  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${user}-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
-  await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
-    { timeoutMs: 10000, message: () => `every client logged in again and connected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
-  const seenAt = swarm.progress?.elapsedMs ?? 0
-  await waitFor(() => (swarm.progress?.elapsedMs ?? 0) > seenAt && swarm.progress?.connected === CLIENTS,
-    { timeoutMs: 10000, message: () => `every client connected again on its side (${swarm.progress?.connected})` })
+  await endSessionsAndWaitForNew(swarm, user)
   const result = await swarm.stop()
   const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
   const refusals = app.refused.count - refusedBefore

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  parseOpen, parseSioHeader, peekEventName, decodeEvent, fillPlaceholders, encodeConnect, encodeDisconnect, connectErrorMessage
+  parseOpen, parseSioHeader, peekEventName, decodeEvent, fillPlaceholders, encodeConnect, encodeDisconnect, encodeEvent, connectErrorMessage
 } from '../../../../simulator/engines/lean/codec.js'
 
 test('parseOpen reads the handshake and refuses what is not one', () => {
@@ -62,4 +62,13 @@ test('CONNECT, DISCONNECT and CONNECT_ERROR encodings', () => {
   assert.equal(connectErrorMessage('"v4 style"'), 'v4 style')
   assert.equal(connectErrorMessage('{"oops":1}'), null)
   assert.equal(connectErrorMessage('{'), null)
+})
+
+test('encodeEvent writes what JSON.stringify([event, ...args]) would, after the header', () => {
+  const date = new Date(0)
+  const cases = [[], [{ text: 'hi' }], ['a', 1, null, undefined, () => {}, Symbol('s'), { toJSON: () => 'j' }, date, [undefined]], ['é\u2028"']]
+  for (const args of cases) {
+    assert.equal(encodeEvent('/', 'chat', args, -1), `42${JSON.stringify(['chat', ...args])}`)
+    assert.equal(encodeEvent('/a', 'new "x"', args, 7), `42/a,7${JSON.stringify(['new "x"', ...args])}`)
+  }
 })

@@ -1,0 +1,29 @@
+/**
+ * The loop of a run's followers of the collector (lines.js, windows.js): every FOLLOW_POLL_MS,
+ * read and handle what the simulators stored since; a step that fails (a collector blip) is
+ * tried again the next time.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/** How often a follower reads the collector. */
+export const FOLLOW_POLL_MS = 500
+
+/**
+ * Runs `step` again and again, FOLLOW_POLL_MS apart, until stopped.
+ * @param {() => Promise<unknown>} step
+ * @param {number} [pollMs]
+ * @returns {() => Promise<void>} stops the loop; resolves once the step under way (and its pause) has ended
+ */
+export function followEvery (step, pollMs = FOLLOW_POLL_MS) {
+  const state = { stopped: false }
+  const loop = (async () => {
+    while (!state.stopped) {
+      await step().catch(() => {})
+      await sleep(pollMs)
+    }
+  })()
+  return async () => {
+    state.stopped = true
+    await loop
+  }
+}
