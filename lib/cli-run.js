@@ -4,9 +4,10 @@
  * writer for stderr (one refreshed line on a TTY, a line every few seconds otherwise).
  */
 import { writeFileSync } from 'node:fs'
+import { access, mkdir } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { EXIT } from './errors.js'
+import { EXIT, invalidOption } from './errors.js'
 
 /**
  * @param {string} name shown in the "stopping" message
@@ -94,4 +95,18 @@ export function printJsonResult (name, result, stream = process.stdout) {
     stream.on('error', finish)
     stream.write(text, finish)
   })
+}
+
+/**
+ * Makes a command's results folder (--out) before anything starts: one that cannot be written
+ * stops the command there (exit 2). `run` and `capacity` remove it again if they fail before
+ * writing in it (Redis unreachable, say).
+ * @param {string} out
+ * @returns {Promise<string | undefined>} the first folder mkdir made; undefined when it was there already
+ */
+export async function makeOutDir (out) {
+  const cannot = (/** @type {unknown} */ error) => invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
+  const made = await mkdir(out, { recursive: true }).catch((error) => { throw cannot(error) })
+  await access(out, 2).catch((error) => { throw cannot(error) })
+  return made
 }

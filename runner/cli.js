@@ -1,11 +1,11 @@
 /**
  * `ioswarm run`: one command for a whole test.
  */
-import { access, mkdir, rmdir } from 'node:fs/promises'
+import { rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { printJsonResult, progressWriter, stopOnSignals } from '../lib/cli-run.js'
-import { EXIT, invalidOption } from '../lib/errors.js'
+import { makeOutDir, printJsonResult, progressWriter, stopOnSignals } from '../lib/cli-run.js'
+import { EXIT } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { checkCiPaths, formatRunSummary, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
@@ -34,14 +34,7 @@ export const runCommand = {
     const out = path.resolve(options.out ?? path.join('ioswarm-results', runId))
     // Made now (a folder that cannot be written stops the run before it starts), and removed
     // again if the run fails before writing anything in it (Redis unreachable, say).
-    const made = await mkdir(out, { recursive: true }).catch((error) => {
-      throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
-    })
-    try {
-      await access(out, 2)
-    } catch (error) {
-      throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
-    }
+    const made = await makeOutDir(out)
     const progress = progressWriter({ quiet, everyMs: 5000 })
     const stop = stopOnSignals('ioswarm run')
     let result

@@ -1,10 +1,10 @@
 /**
  * `ioswarm capacity`: how many clients the server holds at a service level, in one line.
  */
-import { access, mkdir, rmdir } from 'node:fs/promises'
+import { rmdir } from 'node:fs/promises'
 import path from 'node:path'
-import { printJsonResult, progressWriter, stopOnSignals } from '../../lib/cli-run.js'
-import { EXIT, invalidOption } from '../../lib/errors.js'
+import { makeOutDir, printJsonResult, progressWriter, stopOnSignals } from '../../lib/cli-run.js'
+import { EXIT } from '../../lib/errors.js'
 import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
 import { VERSION } from '../../lib/version.js'
@@ -46,10 +46,7 @@ export const capacityCommand = {
     const { json, quiet, junit, summaryJson } = parseOptions('capacity', argv)
     await checkCiPaths({ junit, summaryJson })
     const out = path.resolve(options.out ?? path.join('ioswarm-results', `capacity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`))
-    const made = await mkdir(out, { recursive: true }).catch((error) => {
-      throw invalidOption('--out', `cannot be written (${/** @type {Error} */ (error).message}); nothing was started`)
-    })
-    await access(out, 2).catch((error) => { throw invalidOption('--out', `cannot be written (${error.message}); nothing was started`) })
+    const made = await makeOutDir(out)
     const progress = progressWriter({ quiet, everyMs: 5000 })
     const stop = stopOnSignals('ioswarm capacity')
     let result

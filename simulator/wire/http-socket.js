@@ -17,6 +17,8 @@
 import net from 'node:net'
 
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
+const HEAD_END = Buffer.from('\r\n\r\n')
+const EMPTY = Buffer.alloc(0)
 /** Longest response head kept (status line and headers): more fails the request. */
 export const MAX_HEAD_BYTES = 64 * 1024
 
@@ -76,6 +78,8 @@ export class HttpSocket extends net.Socket {
     this.keepAlive = true
     /** The connection ended, or the owner closed it: it takes no more requests. */
     this.done = false
+    /** @type {string | null} a response header, lower-case, whose presence makes the handler get the head as text */
+    this.watch = null
     /** @type {string | undefined} the connection's error code, when it failed */
     this.errorCode = undefined
     this.setNoDelay(true)
@@ -136,10 +140,22 @@ export function readResponse (conn, buf, at, end) {
   while (at < end) {
     switch (conn.phase) {
       case PHASE.HEAD: {
+        if (conn.partial === null) {
+          // The usual case: the whole head in this read, read where it lies.
+          const found = buf.indexOf(HEAD_END, at)
+          if (found !== -1 && found + 4 <= end) {
+            const from = at
+            at = found + 4
+            if (!onHead(conn, buf, from, found)) return
+            break
+          }
+        }
         const stop = lineEnd(conn, buf, at, end, true)
         if (stop === -1) return
         at = stop
-        if (!onHead(conn)) return
+        const h = conn.partial ?? EMPTY
+        conn.partial = null
+        if (!onHead(conn, h, 0, h.length)) return
         break
       }
       case PHASE.LENGTH: {
@@ -229,6 +245,51 @@ function lineEnd (conn, buf, at, end, head) {
   return at + found + mark.length - prior.length
 }
 
+/**
+ * @param {Buffer} h
+ * @param {number} at
+ * @param {string} text ASCII
+ */
+function startsWith (h, at, text) {
+  for (let k = 0; k < text.length; k++) if (h[at + k] !== text.charCodeAt(k)) return false
+  return true
+}
+
+/**
+ * h[at…] is `lower` in any case (a header name).
+ * @param {Buffer} h
+ * @param {number} at
+ * @param {string} lower lower-case ASCII
+ */
+function sameLower (h, at, lower) {
+  for (let k = 0; k < lower.length; k++) if ((h[at + k] | 0x20) !== lower.charCodeAt(k)) return false
+  return true
+}
+
+/** @param {number} byte */
+function digit (byte) {
+  return byte >= 48 && byte <= 57 ? byte - 48 : NaN
+}
+
+/**
+ * A whole decimal number in h[from, to) between optional spaces; -1 if it is not one.
+ * @param {Buffer} h
+ * @param {number} from
+ * @param {number} to
+ */
+function integerAt (h, from, to) {
+  while (from < to && (h[from] === 32 || h[from] === 9)) from++
+  while (to > from && (h[to - 1] === 32 || h[to - 1] === 9)) to--
+  if (from === to || to - from > 15) return -1
+  let value = 0
+  for (let k = from; k < to; k++) {
+    const d = digit(h[k])
+    if (!(d >= 0)) return -1
+    value = value * 10 + d
+  }
+  return value
+}
+
 /** @param {HttpSocket} conn */
 function tooLong (conn) {
   fail(conn, FAILURE.PROTOCOL)
@@ -236,19 +297,22 @@ function tooLong (conn) {
 }
 
 /**
- * The head in conn.partial: status, framing, keep-alive; tells the handler. False when the
- * request ended here (failed, or an answer without a body).
+ * The head in h[from, to) (without its blank line): status, framing, keep-alive; tells the
+ * handler, with the head as text only when it has a header the handler reads (Set-Cookie, the
+ * watched one), else ''. Read from the bytes: no string per response. False when the request
+ * ended here (failed, or an answer without a body).
  * @param {HttpSocket} conn
+ * @param {Buffer} h
+ * @param {number} from
+ * @param {number} to
  */
-function onHead (conn) {
-  const head = conn.partial === null ? '' : conn.partial.toString('latin1')
-  conn.partial = null
+function onHead (conn, h, from, to) {
   // HTTP/1.x NNN
-  if (head.length < 12 || !head.startsWith('HTTP/1.') || head.charCodeAt(8) !== 32) {
+  if (to - from < 12 || !startsWith(h, from, 'HTTP/1.') || h[from + 8] !== 32) {
     fail(conn, FAILURE.PROTOCOL)
     return false
   }
-  const status = Number(head.slice(9, 12))
+  const status = digit(h[from + 9]) * 100 + digit(h[from + 10]) * 10 + digit(h[from + 11])
   if (!(status >= 100 && status <= 999)) {
     fail(conn, FAILURE.PROTOCOL)
     return false
@@ -257,35 +321,42 @@ function onHead (conn) {
   if (status < 200) return true
   let length = -1
   let chunked = false
-  let keepAlive = head.charCodeAt(7) === 49 // HTTP/1.1 keeps the connection unless told; 1.0 closes it
-  for (let at = head.indexOf('\r\n'); at !== -1;) {
-    const next = head.indexOf('\r\n', at + 2)
-    const lineStop = next === -1 ? head.length : next
-    const colon = head.indexOf(':', at + 2)
-    if (colon !== -1 && colon < lineStop) {
-      const nameLength = colon - at - 2
-      // Only the three framing headers are read here, by length first (most headers are not these).
-      if (nameLength === 14 || nameLength === 17 || nameLength === 10) {
-        const name = head.slice(at + 2, colon).toLowerCase()
-        const value = head.slice(colon + 1, lineStop).trim()
-        if (name === 'content-length') {
-          const n = Number(value)
-          if (!(Number.isSafeInteger(n) && n >= 0) || (length !== -1 && length !== n)) {
-            fail(conn, FAILURE.PROTOCOL)
-            return false
-          }
-          length = n
-        } else if (name === 'transfer-encoding') {
-          chunked = value.toLowerCase().endsWith('chunked')
-        } else if (name === 'connection') {
-          const v = value.toLowerCase()
-          if (v.includes('close')) keepAlive = false
-          else if (v.includes('keep-alive')) keepAlive = true
-        }
+  let keepAlive = h[from + 7] === 49 // HTTP/1.1 keeps the connection unless told; 1.0 closes it
+  let wanted = false
+  const watch = conn.watch
+  // Each header line: its name's length and first letter pick the few read here.
+  for (let at = from; at < to;) {
+    let start = at
+    while (start < to && h[start] !== 10) start++
+    start++
+    let colon = start
+    while (colon < to && h[colon] !== 58 && h[colon] !== 13) colon++
+    let stop = colon
+    while (stop < to && h[stop] !== 13) stop++
+    at = stop
+    if (colon >= stop) continue
+    const n = colon - start
+    const first = h[start] | 0x20
+    if (n === 14 && first === 99 && sameLower(h, start, 'content-length')) {
+      const value = integerAt(h, colon + 1, stop)
+      if (value < 0 || (length !== -1 && length !== value)) {
+        fail(conn, FAILURE.PROTOCOL)
+        return false
       }
+      length = value
+    } else if (n === 17 && first === 116 && sameLower(h, start, 'transfer-encoding')) {
+      chunked = h.toString('latin1', colon + 1, stop).trim().toLowerCase().endsWith('chunked')
+    } else if (n === 10 && first === 99 && sameLower(h, start, 'connection')) {
+      const v = h.toString('latin1', colon + 1, stop).toLowerCase()
+      if (v.includes('close')) keepAlive = false
+      else if (v.includes('keep-alive')) keepAlive = true
+    } else if (n === 10 && first === 115 && sameLower(h, start, 'set-cookie')) {
+      wanted = true
+    } else if (watch !== null && n === watch.length && sameLower(h, start, watch)) {
+      wanted = true
     }
-    at = next
   }
+  const head = wanted ? h.toString('latin1', from, to) : ''
   conn.status = status
   conn.keepAlive = keepAlive
   conn.bodyBytes = 0
@@ -311,8 +382,6 @@ function onHead (conn) {
   }
   return true
 }
-
-const EMPTY = Buffer.alloc(0)
 
 /**
  * The chunk-size line in conn.partial (hex, perhaps `;extensions`).

@@ -70,6 +70,11 @@ export class Client {
     this.binary = null
     /** @type {import('./codec.js').DecodedEvent[] | null} events that came before the CONNECT ack (recovered packets) */
     this.early = null
+    /** A poll's path up to its stamp (`…&sid=…&t=`), and the sid and query it was made for. */
+    this.pathBase = ''
+    /** @type {string | null} */
+    this.pathSid = null
+    this.pathQuery = ''
     /** This attempt's own query parameters (`&k=v…`), from --query templates; '' when none. */
     this.querySuffix = ''
     /** @type {Record<string, string> | null} this attempt's own headers (--header), null when none */

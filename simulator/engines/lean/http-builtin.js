@@ -29,6 +29,8 @@ class PollSocket extends HttpSocket {
     this.request = null
     this.sourceAddress = -1
     this.sourcePort = 0
+    // The head comes as text only with a Set-Cookie or this header (--node-from header:NAME).
+    this.watch = session.config.nodeHeader
     const { host, port, sourcePorts } = session.config
     if (sourcePorts === null) {
       this.connect(port, host)
@@ -138,9 +140,11 @@ const HANDLER = {
     const req = /** @type {PollSocket} */ (conn).request
     if (req === null) return
     const { session, c } = req
-    if (session.config.cookieJar) storeHeadSetCookies(session, c, head)
-    // The handshake's answer (no sid yet) names the node (--node-from header:NAME); later polls are not read.
-    if (c.sid === '' && req.isGet) noteHeadNodeHeader(session, c, head)
+    if (head !== '') {
+      storeHeadSetCookies(session, c, head)
+      // The handshake's answer (no sid yet) names the node (--node-from header:NAME); later polls are not read.
+      if (c.sid === '' && req.isGet) noteHeadNodeHeader(session, c, head)
+    }
     if (status !== 200) {
       /** @type {PollSocket} */ (conn).request = null
       conn.discard()
@@ -193,6 +197,11 @@ function retire (socket, c) {
  * @param {string | null} body
  */
 export function requestText (session, c, path, body) {
+  if (body === null && c.cookies === null && c.headers === null) {
+    // The usual poll: only the path differs from one to the next.
+    session.getTail ??= ` HTTP/1.1\r\nHost: ${session.config.hostHeader}\r\n${headerLines(session, c)}\r\n`
+    return `GET ${path}${session.getTail}`
+  }
   const headers = c.cookies === null ? headerLines(session, c) : formatHeaders(requestHeaders(session, c, NO_HEADERS), session.config.keepAlive)
   const start = `${body === null ? 'GET' : 'POST'} ${path} HTTP/1.1\r\nHost: ${session.config.hostHeader}\r\n${headers}`
   return body === null ? `${start}\r\n` : `${start}Content-Type: text/plain;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
@@ -206,7 +215,10 @@ const NO_HEADERS = Object.freeze({})
  * @param {Client} c
  */
 function headerLines (session, c) {
-  if (c.headers === null) return (session.headerLines ??= formatHeaders(NO_HEADERS, session.config.keepAlive))
+  if (c.headers === null) {
+    session.headerLines ??= formatHeaders(NO_HEADERS, session.config.keepAlive)
+    return session.headerLines
+  }
   if (c.headerLinesOf !== c.headers) {
     c.headerLinesOf = c.headers
     c.headerLines = formatHeaders(c.headers, session.config.keepAlive)

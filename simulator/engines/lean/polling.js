@@ -162,8 +162,14 @@ function payloadOf (session, packets) {
  */
 function pollPath (session, c, sid) {
   const stamp = (++session.stamp).toString(36)
-  const base = `${session.config.pollBase}${c.querySuffix}`
-  return sid === '' ? `${base}&t=${stamp}` : `${base}&sid=${encodeURIComponent(sid)}&t=${stamp}`
+  // Everything but the stamp is made once per sid and query (a session, an attempt's --query).
+  if (c.pathSid !== sid || c.pathQuery !== c.querySuffix) {
+    const base = `${session.config.pollBase}${c.querySuffix}`
+    c.pathBase = sid === '' ? `${base}&t=` : `${base}&sid=${encodeURIComponent(sid)}&t=`
+    c.pathSid = sid
+    c.pathQuery = c.querySuffix
+  }
+  return c.pathBase + stamp
 }
 
 /**

@@ -71,6 +71,8 @@ export class LeanSession {
     this.onIdle = null
     /** @type {string | undefined} request header lines of clients without headers or cookies (the built-in HTTP client) */
     this.headerLines = undefined
+    /** @type {string | undefined} the rest of a poll GET after its path, for those clients */
+    this.getTail = undefined
     /** Cache-busting stamp of the last poll. */
     this.stamp = 0
     this.handleClosed = () => this.onHandleClosed()

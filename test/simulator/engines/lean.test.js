@@ -152,3 +152,22 @@ test('the pool reports one shared keep-alive agent', (t) => {
   assert.equal(leanEngine.name, 'lean')
   assert.throws(() => leanEngine.createPool(engineOptions('ftp://x'), events), /url must be an http/)
 })
+
+for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
+  test(`polling (${httpClient}): a server that closes each POST's connection after answering (as its keep-alive timeout does); every pong still arrives, no client is lost`, async (t) => {
+    const server = await startServer(t, { pingInterval: 150, pingTimeout: 10000 })
+    let pongs = 0
+    let connections = 0
+    server.httpServer.on('connection', () => { connections++ })
+    server.httpServer.on('request', (req, res) => {
+      if (req.method === 'POST') res.on('finish', () => setImmediate(() => req.socket.destroy()))
+    })
+    server.io.engine.on('connection', (/** @type {any} */ socket) => socket.on('packet', (/** @type {{ type: string }} */ p) => { if (p.type === 'pong') pongs++ }))
+    const { log } = await connectPool(t, server.url, 'polling', 10, { httpClient })
+    const before = connections
+    await waitFor(() => pongs >= 40, '40 pongs', 20000)
+    assert.deepEqual([...log.errors, ...log.disconnects], [])
+    assert.equal(log.connected.size, 10)
+    assert.ok(connections >= before + 20, `new connections replaced the closed ones (${connections - before})`)
+  })
+}

@@ -104,11 +104,12 @@ export function serverTransports (nsp) {
 }
 
 /**
- * Every wire variant the lean engine has: both WebSocket clients, and polling.
- * @type {{ label: string, transport: 'websocket' | 'polling', extra: { wsClient?: 'builtin' | 'ws' } }[]}
+ * Every wire variant the lean engine has: both WebSocket clients, and polling on both HTTP clients.
+ * @type {{ label: string, transport: 'websocket' | 'polling', extra: { wsClient?: 'builtin' | 'ws', httpClient?: 'builtin' | 'undici' } }[]}
  */
 export const VARIANTS = [
   { label: 'websocket (built-in client)', transport: 'websocket', extra: { wsClient: 'builtin' } },
   { label: 'websocket (ws client)', transport: 'websocket', extra: { wsClient: 'ws' } },
-  { label: 'polling', transport: 'polling', extra: {} }
+  { label: 'polling', transport: 'polling', extra: {} },
+  { label: 'polling (undici)', transport: 'polling', extra: { httpClient: 'undici' } }
 ]
