@@ -22,7 +22,10 @@ const authToken = process.env.AUTH_TOKEN || null
 const options = {
   path: process.env.SIO_PATH ?? '/socket.io',
   pingInterval,
-  pingTimeout: Math.min(20000, pingInterval),
+  // At least 3 s: with a 1 s interval (a short ramp), a 1 s timeout dropped a polling client
+  // whose answer a host at load 10 delayed ("ping timeout"). Not more: an Engine.IO 3 client's
+  // heartbeat, and so the swarm's ramp, is interval + timeout.
+  pingTimeout: Math.min(20000, Math.max(3000, pingInterval)),
   cors: { origin: '*' },
   ...(process.env.ALLOW_EIO3 === '1' ? { allowEIO3: true } : {}),
   ...(process.env.PARSER === 'msgpack' ? { parser: (await import('socket.io-msgpack-parser')).default } : {})
