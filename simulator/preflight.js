@@ -39,7 +39,7 @@ export { readLimits, judgeLimits, formatMiB, WARN_RATIO } from '../lib/limits.js
  * @property {number} [sourceAddresses] source addresses the clients are spread over (--source-address); default 1
  * @property {string} engine
  * @property {number} pollingShare 0..1: share of clients that start on polling (polling or upgrade)
- * @property {string | null} [httpClient] the lean engine's polling HTTP client: undici (a bounded POST pool) or builtin (the default: a POST connection per client)
+ * @property {string | null} [httpClient] the lean engine's polling HTTP client: undici (a bounded POST pool) or builtin (the default: shared POST connections, one per POST in flight at most)
  * @property {number} [upgradeShare] 0..1: share of clients in upgrade mode (two sockets while the upgrade runs); default pollingShare
  */
 
@@ -103,8 +103,9 @@ export function needOf (options, processes) {
  * @returns {Preflight}
  */
 export function checkPreflight (need, limits) {
-  // socket.io-client's polling holds a GET and, at times, a POST connection per client; so does
-  // the lean engine on its built-in HTTP client. On undici it polls on one connection per client
+  // socket.io-client's polling holds a GET and, at times, a POST connection per client; the lean
+  // engine on its built-in HTTP client may too (its POST connections are shared, but unbounded:
+  // counted at one per client, the most a burst of posts can open). On undici it polls on one connection per client
   // and posts over a bounded pool per destination and source address (a client's POSTs leave
   // from its own address); only its upgrading clients hold two sockets for a while.
   const undici = need.engine === 'lean' && need.httpClient === 'undici'
