@@ -60,11 +60,13 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
   const stampSentAt = !placeholders.includes('sentAt')
   // The hot path (every emit) compiles what it can once: the stamping setters, and whether the
   // template needs the client's own placeholders (building them costs a closure and its room).
-  const stamp = compileStamp(stampId ? options.idField : null, stampSentAt ? options.sentAtField : null)
   const usesOwn = placeholders.some((p) => !EMIT_PLACEHOLDERS.includes(p))
   // A template without placeholders renders the same arguments every time: rendered once, its
   // first argument copied per emit by the stamp (the rest, and nested parts, are only read).
   const constantArgs = emit?.args && placeholders.length === 0 ? emit.args.render(() => undefined) : null
+  const constantFirst = constantArgs?.[0]
+  const stamp = compileStamp(stampId ? options.idField : null, stampSentAt ? options.sentAtField : null,
+    constantFirst !== null && typeof constantFirst === 'object' && !Array.isArray(constantFirst) ? /** @type {Record<string, unknown>} */ (constantFirst) : null)
   // Every emitter's next emit in one heap with one timer (no timer or closure per emit), and
   // the namespace session it was scheduled in: an emit of a session that ended bows out.
   const next = new DeadlineHeap(fire)
@@ -227,17 +229,31 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
 }
 
 /**
- * The emit's first argument copied with its id and send time set (null: the template sets it).
- * The default fields are written by name: a property added through a variable key
- * (`target[name] = value`) took V8's runtime path on every emit (≈ 5 % of an acked emit's CPU).
+ * A copy of the emit's first argument with its id and send time set (a field null: the
+ * template sets it). Never a property added to a spread copy (`{ ...first }`): that built a new
+ * hidden class on every emit (1.2–1.6 µs a stamp measured alone, against 40 ns copying an
+ * object that has the fields already and 320 ns with Object.assign), nor through a variable key
+ * (`target[name] = value`: V8's runtime path). A constant first argument is copied from one
+ * object with the fields in place; the default fields are written by name.
  * @param {string | null} idField
  * @param {string | null} sentAtField
+ * @param {Record<string, unknown> | null} [constantFirst] the first argument of a template without placeholders
  * @returns {(first: Record<string, unknown>, id: string, sentAt: number) => Record<string, unknown>}
  */
-export function compileStamp (idField, sentAtField) {
+export function compileStamp (idField, sentAtField, constantFirst = null) {
   if (idField === 'id' && sentAtField === 'sentAt') {
+    if (constantFirst !== null) {
+      // sentAt starts as a fraction, as wallMs() gives: the field is a double from the start.
+      const shaped = { ...constantFirst, id: '', sentAt: 0.5 }
+      return (_first, id, sentAt) => {
+        const stamped = { ...shaped }
+        stamped.id = id
+        stamped.sentAt = sentAt
+        return stamped
+      }
+    }
     return (first, id, sentAt) => {
-      const stamped = { ...first }
+      const stamped = Object.assign({}, first)
       stamped.id = id
       stamped.sentAt = sentAt
       return stamped
@@ -246,7 +262,7 @@ export function compileStamp (idField, sentAtField) {
   const setId = idField === null ? null : fieldSetter(idField)
   const setSentAt = sentAtField === null ? null : fieldSetter(sentAtField)
   return (first, id, sentAt) => {
-    const stamped = { ...first }
+    const stamped = Object.assign({}, first)
     if (setId !== null) setId(stamped, id)
     if (setSentAt !== null) setSentAt(stamped, sentAt)
     return stamped

@@ -4,6 +4,7 @@ import { startAppServer } from '../helpers/app-server.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { runSwarm } from '../../simulator/swarm.js'
+import { compileStamp } from '../../simulator/behaviours.js'
 
 for (const engine of ['sio', 'lean']) {
   for (const transport of ['websocket', 'polling']) {
@@ -107,4 +108,18 @@ test('joins: a refused join is a failure with its reason; a server that does not
   assert.deepEqual([result.scenario?.joins?.unacked, result.scenario?.joins?.acked], [2, 0])
   const m = result.messages.find((x) => x.id === 'm')
   assert.deepEqual([m?.expected, m?.received, m?.missing], [2, 2, 0])
+})
+
+test('compileStamp: a copy with the id and send time set, the argument left as it was, on every path', () => {
+  const first = { text: 'hi', id: 'kept in place', meta: { room: 'r' } }
+  const copies = [
+    compileStamp('id', 'sentAt', first)(first, 'e1.2', 3.5), // a constant template's argument
+    compileStamp('id', 'sentAt')(first, 'e1.2', 3.5), // a rendered one
+    compileStamp('id', 'sentAt')({ ...first }, 'e1.2', 3.5)
+  ]
+  for (const stamped of copies) assert.equal(JSON.stringify(stamped), '{"text":"hi","id":"e1.2","meta":{"room":"r"},"sentAt":3.5}')
+  const nested = compileStamp('meta.id', null)(first, 'e1.2', 3.5)
+  assert.deepEqual(nested, { text: 'hi', id: 'kept in place', meta: { room: 'r', id: 'e1.2' } })
+  assert.deepEqual(compileStamp(null, 'sentAt')(first, 'e1.2', 3.5), { ...first, sentAt: 3.5 })
+  assert.deepEqual(first, { text: 'hi', id: 'kept in place', meta: { room: 'r' } }, 'the argument is not changed')
 })

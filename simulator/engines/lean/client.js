@@ -85,7 +85,17 @@ export class Client {
     this.up = 0
     /** Namespaces that refused this session (CONNECT_ERROR). */
     this.refused = 0
-    /** @type {Map<number, import('./namespaces.js').AckWaiter> | null} emits waiting for their acknowledgement, by ack id */
+    /**
+     * The emit waiting for its acknowledgement first: its ack id (-1: none), namespace, callback
+     * and deadline, held here rather than in `acks` (a client rarely waits for two at once: no
+     * Map entry and no waiter object per emit).
+     */
+    this.ackId = -1
+    this.ackNs = 0
+    /** @type {((error: Error | null, args: unknown[]) => void) | null} */
+    this.ackCallback = null
+    this.ackDeadline = 0
+    /** @type {Map<number, import('./namespaces.js').AckWaiter> | null} the other emits waiting for their acknowledgement, by ack id */
     this.acks = null
     /** The next ack id (socket.io-client counts from 0 per Manager). */
     this.nextAck = 0

@@ -78,7 +78,12 @@ export function emit (s, i, nsp, event, args, callback, timeoutMs) {
     ackId = c.nextAck++
     // No timer per emit: the session's ack sweeper holds the client's earliest deadline (expireAcks).
     const deadline = performance.now() + timeoutMs
-    ;(c.acks ??= new Map()).set(ackId, { ns, callback, deadline })
+    if (c.ackId === -1) {
+      c.ackId = ackId
+      c.ackNs = ns
+      c.ackCallback = callback
+      c.ackDeadline = deadline
+    } else (c.acks ??= new Map()).set(ackId, { ns, callback, deadline })
     s.ackSweeper.lower(i, deadline)
   }
   s.send(c, encodeEvent(nsp, event, args, ackId))
@@ -101,8 +106,9 @@ function isBinary (value) {
  * @returns {boolean} false when malformed
  */
 export function onAck (c, ackId, json) {
-  const waiter = c.acks?.get(ackId)
-  if (waiter === undefined) return true // timed out already, or not ours: socket.io-client ignores it too
+  const inline = ackId !== -1 && ackId === c.ackId
+  const waiter = inline ? undefined : c.acks?.get(ackId)
+  if (!inline && waiter === undefined) return true // timed out already, or not ours: socket.io-client ignores it too
   let args
   try {
     args = JSON.parse(json)
@@ -110,9 +116,22 @@ export function onAck (c, ackId, json) {
     return false
   }
   if (!Array.isArray(args)) return false
-  c.acks?.delete(ackId)
-  waiter.callback(null, args)
+  const callback = inline ? takeFirstAck(c) : /** @type {AckWaiter} */ (waiter).callback
+  if (!inline) c.acks?.delete(ackId)
+  callback(null, args)
   return true
+}
+
+/**
+ * Empties the client's first ack slot.
+ * @param {Client} c
+ * @returns {(error: Error | null, args: unknown[]) => void} the callback it held
+ */
+function takeFirstAck (c) {
+  const callback = /** @type {(error: Error | null, args: unknown[]) => void} */ (c.ackCallback)
+  c.ackId = -1
+  c.ackCallback = null
+  return callback
 }
 
 /**
@@ -123,16 +142,18 @@ export function onAck (c, ackId, json) {
  * @param {string} reason
  */
 export function failAcks (c, ns, reason) {
-  const acks = c.acks
-  if (acks === null || acks.size === 0) return
-  /** @type {AckWaiter[]} */
+  /** @type {((error: Error | null, args: unknown[]) => void)[]} */
   const failed = []
-  for (const [id, waiter] of acks) {
-    if (ns !== -1 && waiter.ns !== ns) continue
-    acks.delete(id)
-    failed.push(waiter)
+  if (c.ackId !== -1 && (ns === -1 || c.ackNs === ns)) failed.push(takeFirstAck(c))
+  const acks = c.acks
+  if (acks !== null) {
+    for (const [id, waiter] of acks) {
+      if (ns !== -1 && waiter.ns !== ns) continue
+      acks.delete(id)
+      failed.push(waiter.callback)
+    }
   }
-  if (failed.length > 0) queueMicrotask(() => { for (const w of failed) w.callback(new Error(reason), []) })
+  if (failed.length > 0) queueMicrotask(() => { for (const callback of failed) callback(new Error(reason), []) })
 }
 
 /**
@@ -144,18 +165,24 @@ export function failAcks (c, ns, reason) {
  * @param {Client | undefined} c
  */
 export function expireAcks (s, c) {
-  const acks = c?.acks
-  if (c === undefined || acks === null || acks === undefined || acks.size === 0) return
+  if (c === undefined) return
   const now = performance.now()
   let next = Infinity
-  /** @type {AckWaiter[]} */
+  /** @type {((error: Error | null, args: unknown[]) => void)[]} */
   const expired = []
-  for (const [id, waiter] of acks) {
-    if (waiter.deadline <= now) {
-      acks.delete(id)
-      expired.push(waiter)
-    } else if (waiter.deadline < next) next = waiter.deadline
+  if (c.ackId !== -1) {
+    if (c.ackDeadline <= now) expired.push(takeFirstAck(c))
+    else next = c.ackDeadline
+  }
+  const acks = c.acks
+  if (acks !== null) {
+    for (const [id, waiter] of acks) {
+      if (waiter.deadline <= now) {
+        acks.delete(id)
+        expired.push(waiter.callback)
+      } else if (waiter.deadline < next) next = waiter.deadline
+    }
   }
   if (next !== Infinity) s.ackSweeper.lower(c.i, next)
-  for (const w of expired) w.callback(ackTimeout(), [])
+  for (const callback of expired) callback(ackTimeout(), [])
 }
