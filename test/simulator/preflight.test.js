@@ -37,10 +37,10 @@ test('lean polling on undici needs one descriptor per client and a bounded pool 
   assert.equal(upgradeShareOf(parseTransportMix('websocket:2,polling:1,upgrade:1')), 0.25)
 })
 
-test('lean polling on the built-in HTTP client needs two descriptors per client (a GET and a POST connection each), no pool', () => {
+test('lean polling on the built-in HTTP client is counted at two descriptors per client (its poll, and at most one shared POST connection each)', () => {
   const polling = checkPreflight(need({ clients: 9000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
   assert.equal(polling.needs.fdsPerProcess, 18000 + FD_MARGIN)
-  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'builtin' }), LIMITS), /needs 38064, limit 20000/)
+  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'builtin' }), LIMITS), /needs 38064, limit 20000.*--workers 2, or poll with --http-client undici/)
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {

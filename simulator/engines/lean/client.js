@@ -46,8 +46,6 @@ export class Client {
     this.postReq = null
     /** @type {import('undici').Client | import('../../wire/http-socket.js').HttpSocket | null} keep-alive connection for polls, made on first use */
     this.httpGet = null
-    /** @type {import('../../wire/http-socket.js').HttpSocket | null} the built-in client's keep-alive connection for POSTs (undici's are pooled per session) */
-    this.httpPost = null
     /** @type {Record<string, string> | null} the headers headerLines was made from (the built-in client) */
     this.headerLinesOf = null
     /** The request header lines of `headers` (the built-in client). */

@@ -1,8 +1,13 @@
 /**
  * Polling requests over the built-in HTTP/1.1 client (wire/http-socket.js; plain http:// only,
- * the default there: `--http-client builtin`). Each client has two keep-alive connections, as
- * a browser does: one for its GETs (a long poll is nearly always in flight) and one for its
- * POSTs, both opened on first use from the client's own source address (--source-address).
+ * the default there: `--http-client builtin`). Each client polls on a keep-alive connection of
+ * its own (a long poll is nearly always in flight); POSTs go over keep-alive connections the
+ * session's clients share, per source address, as a browser's tabs share its connections to an
+ * origin: a POST takes the most recently freed one, or opens one (no bound: as many as there
+ * are POSTs in flight at once). A connection of its own per client for POSTs was measured:
+ * the server's keep-alive timeout (5 s in Node) closes it between two pongs (25 s), and each pong
+ * then paid a new connection, 3-5 µs per delivered frame at 5,000 clients. Every connection
+ * leaves from the client's own source address (--source-address).
  * A request is one string: its head is pre-built per client and sid (only the cache-busting
  * `t=` changes per request); the client's cookies, when it has any, are added per request.
  * A request that a reused connection lost before any answer (the server's keep-alive timeout
@@ -17,6 +22,9 @@ import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from './cooki
 /** @typedef {import('./session.js').LeanSession} LeanSession */
 /** @typedef {import('./polling.js').PollRequest} PollRequest */
 
+/** Times a request lost on a reused connection before any answer is sent again (on a new connection). */
+const MAX_RESENDS = 1
+
 /** A connection and the source port it holds (0: none). */
 class PollSocket extends HttpSocket {
   /**
@@ -27,6 +35,8 @@ class PollSocket extends HttpSocket {
     super(HANDLER, session.maxPayloadBytes)
     /** @type {BuiltinRequest | null} the request in flight */
     this.request = null
+    /** A connection for POSTs, shared by the session's clients of its source address. */
+    this.post = false
     this.sourceAddress = -1
     this.sourcePort = 0
     // The head comes as text only with a Set-Cookie or this header (--node-from header:NAME).
@@ -71,8 +81,8 @@ export class BuiltinRequest {
     this.over = false
     /** @type {(() => void)[] | null} */
     this.waiters = null
-    /** Sends again after a lost keep-alive connection (once) or a refused source port (bounded). */
-    this.resent = false
+    /** Sends again after a lost keep-alive connection or a refused source port (bounded). */
+    this.resent = 0
     this.portTries = 0
     /** @type {PollSocket | null} */
     this.conn = null
@@ -80,16 +90,23 @@ export class BuiltinRequest {
     this.send()
   }
 
-  /** On the client's connection for this kind of request, a new one when it cannot take it. */
+  /**
+   * A GET on the client's poll connection (a new one when it cannot take it); a POST on an idle
+   * connection of the session's, from the client's source address, or a new one (always when
+   * sent again after a reused one was lost).
+   */
   send () {
     const c = this.c
-    let conn = /** @type {PollSocket | null} */ (this.isGet ? c.httpGet : c.httpPost)
-    if (!(conn instanceof PollSocket) || !conn.ready) {
-      // One still carrying a request (the old session's close) finishes it, then is closed (retire).
-      if (conn instanceof PollSocket && !conn.done && conn.request === null) conn.discard()
-      conn = new PollSocket(this.session, c)
-      if (this.isGet) c.httpGet = conn
-      else c.httpPost = conn
+    let conn = null
+    if (this.isGet) {
+      conn = /** @type {PollSocket | null} */ (c.httpGet)
+      if (!(conn instanceof PollSocket) || !conn.ready) {
+        // One still carrying a request (the old session's last poll) finishes it, then is closed (retire).
+        if (conn instanceof PollSocket && !conn.done && conn.request === null) conn.discard()
+        conn = c.httpGet = new PollSocket(this.session, c)
+      }
+    } else {
+      conn = (this.resent === 0 ? takeIdle(this.session, c) : null) ?? postSocket(this.session, c)
     }
     this.conn = conn
     conn.request = this
@@ -134,6 +151,60 @@ export class BuiltinRequest {
   }
 }
 
+/**
+ * The most recently used idle POST connection of the client's source address, if one is open.
+ * @param {LeanSession} session
+ * @param {Client} c
+ * @returns {PollSocket | null}
+ */
+function takeIdle (session, c) {
+  const idle = session.postIdle[addressOf(session, c)]
+  if (idle === undefined) return null
+  while (idle.length > 0) {
+    const conn = /** @type {PollSocket} */ (idle.pop())
+    if (conn.ready && conn.request === null) return conn
+  }
+  return null
+}
+
+/**
+ * A new POST connection, counted by the session until it closes.
+ * @param {LeanSession} session
+ * @param {Client} c
+ */
+function postSocket (session, c) {
+  const conn = new PollSocket(session, c)
+  conn.post = true
+  session.postSockets.add(conn)
+  conn.once('close', () => session.postSockets.delete(conn))
+  return conn
+}
+
+/**
+ * @param {LeanSession} session
+ * @param {Client} c
+ */
+function addressOf (session, c) {
+  const ports = session.config.sourcePorts
+  return ports === null ? 0 : ports.addressOf(c.i)
+}
+
+/**
+ * A connection is free again: a POST connection goes back to its address's idle stack (the
+ * session's POSTs share warm connections: one per client would be closed by the server's
+ * keep-alive timeout between two pongs and opened again for each); a poll connection that its
+ * client replaced is closed.
+ * @param {PollSocket} socket
+ * @param {BuiltinRequest} req
+ */
+function release (socket, req) {
+  socket.request = null
+  if (!socket.post) return retire(socket, req.c)
+  if (!socket.ready) return
+  const a = addressOf(req.session, req.c)
+  ;(req.session.postIdle[a] ??= []).push(socket)
+}
+
 /** @type {import('../../wire/http-socket.js').HttpHandler} */
 const HANDLER = {
   head (conn, status, head) {
@@ -155,8 +226,7 @@ const HANDLER = {
     const socket = /** @type {PollSocket} */ (conn)
     const req = socket.request
     if (req === null) return
-    socket.request = null
-    retire(socket, req.c)
+    release(socket, req)
     req.settle()
     req.onBody(body)
   },
@@ -165,9 +235,10 @@ const HANDLER = {
     const req = socket.request
     if (req === null) return
     socket.request = null
-    retire(socket, req.c)
-    if (retry && !req.resent) {
-      req.resent = true
+    if (!socket.post) retire(socket, req.c)
+    // An idle connection the server was closing as it was taken: sent again on a new one.
+    if (retry && req.resent < MAX_RESENDS) {
+      req.resent++
       return req.send()
     }
     const ports = req.session.config.sourcePorts
@@ -186,7 +257,7 @@ const HANDLER = {
  * @param {Client} c
  */
 function retire (socket, c) {
-  if (c.httpGet !== socket && c.httpPost !== socket && !socket.done) socket.discard()
+  if (c.httpGet !== socket && !socket.done) socket.discard()
 }
 
 /**
@@ -246,10 +317,20 @@ function formatHeaders (headers, keepAlive) {
 }
 
 /**
- * Closes a client's built-in connections (end of the swarm).
+ * Closes a client's poll connection (its polling is over).
  * @param {Client} c
  */
 export function closeBuiltin (c) {
-  for (const conn of [c.httpGet, c.httpPost]) if (conn instanceof PollSocket) conn.discard()
-  c.httpGet = c.httpPost = null
+  if (c.httpGet instanceof PollSocket) c.httpGet.discard()
+  c.httpGet = null
+}
+
+/**
+ * Closes the session's POST connections (end of the swarm).
+ * @param {LeanSession} session
+ */
+export function closePostSockets (session) {
+  for (const conn of session.postSockets) conn.discard()
+  session.postSockets.clear()
+  session.postIdle = []
 }

@@ -21,7 +21,7 @@ import { connectorFor } from '../../source-ports.js'
 import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from './cookies.js'
 import { onFirstUse } from '../../../lib/lazy-require.js'
 import { timedConnector } from '../../wire/tls-time.js'
-import { BuiltinRequest, closeBuiltin, requestText } from './http-builtin.js'
+import { BuiltinRequest, closeBuiltin, closePostSockets, requestText } from './http-builtin.js'
 
 /** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
@@ -317,11 +317,12 @@ function declaredLength (raw) {
  */
 export function closeConnections (session) {
   for (const c of session.clients) {
-    if (c === undefined || (c.httpGet === null && c.httpPost === null)) continue
+    if (c === undefined || c.httpGet === null) continue
     if (session.config.builtinHttp) closeBuiltin(c)
     else /** @type {HttpClient} */ (c.httpGet)?.destroy().catch(() => {})
     c.httpGet = null
   }
   for (const pool of session.postPools) pool?.destroy().catch(() => {})
   session.postPools = []
+  closePostSockets(session)
 }
