@@ -15,7 +15,7 @@
  *
  *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]
  *                       [--ramp 20s] [--payload-bytes 100] [--connect-limit-s 300] [--drain-s 15]
- *                       [--source-address 127.0.0.2-127.0.0.4] [--stall-s 30] [--ws-client ws|builtin]
+ *                       [--source-address 127.0.0.2-127.0.0.4] [--stall-s 30] [--ws-client ws|builtin] [--ping-interval 25s]
  * (--stall-s: give up when the server's count has not grown for this long; a cluster primary
  * busy handing over connects may not answer /stats for a while)
  */
@@ -43,13 +43,14 @@ const { values } = parseArgs({
     'drain-s': { type: 'string', default: '15' },
     'source-address': { type: 'string' },
     'stall-s': { type: 'string', default: '30' },
-    'ws-client': { type: 'string', default: 'ws' }
+    'ws-client': { type: 'string', default: 'ws' },
+    'ping-interval': { type: 'string', default: '25s' }
   }
 })
 const clients = Number(values.clients)
 
 const servers = Array.from({ length: Number(values.servers) }, () =>
-  spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--token', TOKEN, '--cluster', values.cluster, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] }))
+  spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--token', TOKEN, '--cluster', values.cluster, '--ping-interval', values['ping-interval'], '--json'], { stdio: ['ignore', 'pipe', 'inherit'] }))
 /** @type {{ child?: import('node:child_process').ChildProcess }} */
 const sim = {}
 process.on('exit', () => {
@@ -94,6 +95,7 @@ process.stdout.write(`${JSON.stringify({
   destinations: Number(values.destinations),
   sourceAddresses: values['source-address'] ?? null,
   wsClient: values['ws-client'],
+  pingInterval: values['ping-interval'],
   servers: servers.length,
   serverCluster: Number(values.cluster),
   connectedAtServer: serverAtPeak.connected,
