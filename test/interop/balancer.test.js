@@ -102,7 +102,10 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   assert.equal(report.unknown, 0)
   assert.equal(report.moved, 0)
   const lines = result.messages.filter((m) => m.event === 'chat')
-  assert.equal(lines.reduce((n, m) => n + m.missing, 0), 0, 'no relayed line missing')
+  // Seen once in 4 full runs (CI at 19:47, lean upgrade through HAProxy): 5 copies missing with no
+  // drop or reconnect; cause not found. The lines and the upgrade counts say more next time.
+  const short = lines.filter((m) => m.missing > 0).map((m) => [m.id, m.expected, m.received, m.missing])
+  assert.equal(lines.reduce((n, m) => n + m.missing, 0), 0, `no relayed line missing: [id, expected, received, missing] ${JSON.stringify(short)}; by transport ${JSON.stringify(result.clients.byTransport)}`)
   // A line is never expected back at its sender.
   assert.ok(lines.every((m) => m.expected <= CLIENTS - 1), `expected ${lines.map((m) => m.expected)}`)
   assert.equal(report.nodes.reduce((n, r) => n + r.received, 0), lines.reduce((n, m) => n + m.received, 0), 'every delivery is counted on a node')
