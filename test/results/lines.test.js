@@ -4,6 +4,7 @@ import { createCollector } from '../../results/collector/index.js'
 import { deliveryBreakdown } from '../../results/deliveries.js'
 import { SAMPLE_LINES, createLineRollup, followLines } from '../../results/lines.js'
 import { delays, messageReport, summaryOf } from './make-reports.js'
+import { waitFor } from '../helpers/wait.js'
 
 /**
  * A chat's lines as two simulators report them: each line to its room (or, every fifth, to
@@ -69,12 +70,13 @@ test('followLines: every report rolled up and freed in the collector as it is re
   const runId = 'lines'
   const follower = followLines(collector, runId)
   const entries = chatReports(300, 20)
+  const heldNow = async () => (await collector.readSince(runId, null, 1000)).messages.length
   for (const [i, e] of entries.entries()) {
     await collector.reportMessage(runId, e.simulator, e.report)
-    // Let the follower read a few times while lines come.
-    if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 600))
+    // Once the first 100 are in, the follower reads and frees them while the run goes on.
+    if (i === 99) await waitFor(async () => (await heldNow()) < 100, { timeoutMs: 15000, message: 'the follower freed some of the first 100 reports' })
   }
-  const held = (await collector.readSince(runId, null, 1000)).messages.length
+  const held = await heldNow()
   assert.ok(held < entries.length, `${held} of ${entries.length} reports still held while the run goes on`)
   const { deliveries, lines } = await follower.finish()
   assert.deepEqual((await collector.readSince(runId, null, 1000)).messages, [], 'none held after the end')
