@@ -12,18 +12,19 @@ export const FOLLOW_POLL_MS = 500
  * Runs `step` again and again, FOLLOW_POLL_MS apart, until stopped.
  * @param {() => Promise<unknown>} step
  * @param {number} [pollMs]
- * @returns {() => Promise<void>} stops the loop; resolves once the step under way (and its pause) has ended
+ * @returns {() => Promise<void>} stops the loop; resolves once the step under way has ended (a pause ends at once)
  */
 export function followEvery (step, pollMs = FOLLOW_POLL_MS) {
-  const state = { stopped: false }
+  const stopping = new AbortController()
   const loop = (async () => {
-    while (!state.stopped) {
+    while (!stopping.signal.aborted) {
       await step().catch(() => {})
-      await sleep(pollMs)
+      // A stop ends the pause at once: the caller reads what is left itself.
+      await sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => {})
     }
   })()
   return async () => {
-    state.stopped = true
+    stopping.abort()
     await loop
   }
 }

@@ -17,3 +17,13 @@ test('a follower\'s loop: the step again and again, a failing step tried again, 
   await stop()
   assert.equal(running, false, 'no step under way once stopped')
 })
+
+test('stop() ends the pause between two steps at once: it does not wait out the poll interval', async () => {
+  let steps = 0
+  const stop = followEvery(async () => { steps++ }, 600_000)
+  await waitFor(() => steps === 1, { message: 'the first step' })
+  // Within 10 minutes' pause: stop() must resolve well before it ends.
+  const stopped = await Promise.race([stop().then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000).unref())])
+  assert.equal(stopped, true, 'stopped during the pause')
+  assert.equal(steps, 1)
+})
