@@ -4,7 +4,7 @@
  * number of timings and its exact HDR percentiles. Names are bounded (50) and plain where they
  * are recorded, so they are labels as they are. Like the storms, they appear as simulators end.
  */
-import { metricMakers, QUANTILES } from './makers.js'
+import { metricMakers, setQuantiles } from './makers.js'
 import { mergeCustomReports } from '../../lib/custom.js'
 
 /**
@@ -17,21 +17,18 @@ export function createCustomMetrics (registry) {
     timings: g('ioswarm_custom_timings_recorded', 'A scenario\'s ctx.timing(name, ms): timings recorded, over the simulators\' final reports', ['name']),
     timing: g('ioswarm_custom_timing_seconds', 'A scenario\'s ctx.timing(name, ms): exact HDR percentiles, merged over the simulators\' final reports', ['name', 'quantile'])
   }
-  let seen = -1
   return {
     /**
-     * Final reports of every simulator so far (merged again only when one more came).
+     * Final reports of every simulator so far.
      * @param {import('../collector/types.js').FinalReport[]} finals
      */
     observeFinals (finals) {
-      if (finals.length === seen) return
-      seen = finals.length
       const custom = mergeCustomReports(finals.map((f) => f.custom))
       if (!custom) return
       for (const [name, n] of Object.entries(custom.counts)) m.count.set({ name }, n)
       for (const [name, t] of Object.entries(custom.timings)) {
         m.timings.set({ name }, t.count)
-        for (const [quantile, field] of QUANTILES) m.timing.set({ name, quantile }, t[field] / 1000)
+        setQuantiles(m.timing, t, { name })
       }
     }
   }

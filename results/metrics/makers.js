@@ -18,3 +18,17 @@ export function metricMakers (registry) {
     counter: (name, help, labelNames = []) => new client.Counter({ name, help, labelNames, registers: [registry] })
   }
 }
+
+/**
+ * Sets a gauge's `quantile` series from an exact HDR summary in ms (as seconds), beside any other labels.
+ * @param {import('prom-client').Gauge<string>} gauge
+ * @param {import('../../lib/histogram.js').DelaySummary | null | undefined} summary nothing is set without data
+ * @param {Record<string, string>} [labels]
+ */
+export function setQuantiles (gauge, summary, labels = {}) {
+  if (!summary || summary.count === 0) return
+  for (const [quantile, field] of QUANTILES) {
+    const ms = summary[field]
+    if (ms !== null && ms !== undefined) gauge.set({ ...labels, quantile }, ms / 1000)
+  }
+}

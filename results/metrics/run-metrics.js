@@ -5,7 +5,7 @@
  * the simulator's per-receipt path.
  */
 import client from 'prom-client'
-import { metricMakers, QUANTILES } from './makers.js'
+import { metricMakers, setQuantiles } from './makers.js'
 import { isSaturated } from '../../lib/process-sampler.js'
 import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
 import { boundedGaugeSetter, createLabelBound } from './labels.js'
@@ -72,6 +72,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
   const storms = createStormMetrics(registry)
   const custom = createCustomMetrics(registry)
   const scenario = createScenarioMetrics(registry)
+  let finalsSeen = -1
   /** @type {Map<string, number>} simulator → newest sample time applied */
   const lastSampleAt = new Map()
   // Per-simulator gauges: past the bound, "other" is the sum (counts) or the largest (health).
@@ -131,6 +132,9 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
      * @param {FinalReport[]} finals
      */
     observeFinals (finals) {
+      // Final reports only come: they are summed and merged again only when one more did.
+      if (finals.length === finalsSeen) return
+      finalsSeen = finals.length
       setByReason(m.errorsByReason, reasons, finals.map((f) => f.clients.errors))
       setByReason(m.disconnectsByReason, reasons, finals.map((f) => f.clients.disconnects))
       storms.observeFinals(finals)
@@ -157,10 +161,8 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       if (!done) return
       m.roundNumber.set(done.round)
       m.roundMissing.set(done.missing)
-      for (const [quantile, field] of QUANTILES) {
-        m.roundRelative.set({ quantile }, done.relative[field] / 1000)
-        if (done.absolute) m.roundAbsolute.set({ quantile }, done.absolute[field] / 1000)
-      }
+      setQuantiles(m.roundRelative, done.relative)
+      setQuantiles(m.roundAbsolute, done.absolute)
     },
     /** @param {ServerSample} sample */
     observeServerSample (sample) {

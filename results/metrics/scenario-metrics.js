@@ -6,7 +6,7 @@
  * timed out, failed, with their emit → reply time. Exact HDR percentiles, as the custom figures
  * and the storms; like them, they appear as simulators end.
  */
-import { metricMakers, QUANTILES } from './makers.js'
+import { metricMakers, setQuantiles } from './makers.js'
 import { ackTimeOf, emitCounts, mergeScenarioReports } from '../scenario.js'
 
 /**
@@ -30,15 +30,12 @@ export function createScenarioMetrics (registry) {
     failed: g('ioswarm_replies_failed', `Of them, the connection ended (or the run) before the reply, ${over}`),
     time: g('ioswarm_reply_seconds', `Emit → reply event: exact HDR percentiles, merged ${over}`, ['quantile'])
   }
-  let seen = -1
   return {
     /**
-     * Final reports of every simulator so far (merged again only when one more came).
+     * Final reports of every simulator so far.
      * @param {import('../collector/types.js').FinalReport[]} finals
      */
     observeFinals (finals) {
-      if (finals.length === seen) return
-      seen = finals.length
       const scenario = mergeScenarioReports(finals.map((f) => f.scenario))
       if (!scenario) return
       const counts = emitCounts(scenario)
@@ -53,13 +50,4 @@ export function createScenarioMetrics (registry) {
       }
     }
   }
-}
-
-/**
- * @param {import('prom-client').Gauge<'quantile'>} gauge
- * @param {import('../../lib/histogram.js').DelaySummary | null | undefined} time ms
- */
-function setQuantiles (gauge, time) {
-  if (!time || time.count === 0) return
-  for (const [quantile, field] of QUANTILES) gauge.set({ quantile }, time[field] / 1000)
 }
