@@ -18,7 +18,7 @@ export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEven
 export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
 export { formatNodes } from './nodes.js'
 export { formatLogins } from './logins.js'
-export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, thresholdHelp, METRICS } from './thresholds.js'
+export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, METRICS } from './thresholds.js'
 export { waitForRound, formatRoundLine } from './rounds.js'
 export { followWindows } from './windows.js'
 export { followLines } from './lines.js'

@@ -151,10 +151,17 @@ function thresholdError (expr, problem, flag) {
  * @returns {import('../lib/schema.js').ThresholdVerdict[]}
  */
 export function evaluateThresholds (result, thresholds) {
-  return thresholds.map((threshold) => {
-    const { value, actual } = measureThreshold(result, threshold)
-    return { expression: threshold.expression, ok: value !== null && meetsThreshold(value, threshold), actual }
-  })
+  return thresholds.map((threshold) => verdictOf(threshold, measureThreshold(result, threshold)))
+}
+
+/**
+ * A threshold's verdict from what its metric measured (measureThreshold).
+ * @param {Threshold} threshold
+ * @param {{ value: number | null, actual: string }} measured
+ * @returns {import('../lib/schema.js').ThresholdVerdict}
+ */
+export function verdictOf (threshold, { value, actual }) {
+  return { expression: threshold.expression, ok: value !== null && meetsThreshold(value, threshold), actual }
 }
 
 /**

@@ -14,7 +14,7 @@
  *   a second or more (late reads, missed pings).
  */
 import { formatMs } from '../../lib/format.js'
-import { evaluateThresholds, measureThreshold, meetsThreshold } from '../../results/index.js'
+import { measureThreshold, meetsThreshold, verdictOf } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
 export const BUSY_LIMIT = 0.5
@@ -44,9 +44,11 @@ export const LOOP_STALL_MS = 1000
  */
 export function judgedStep (slos, { distribution, connecting }, measured) {
   const stepRun = /** @type {any} */ ({ distributions: [{ simulatorList: [], ...distribution }] })
-  const verdicts = evaluateThresholds(stepRun, slos)
+  // Each SLO measured once: its verdict, and the value a failed delay SLO is weighed at.
+  const values = slos.map((slo) => measureThreshold(stepRun, slo))
+  const verdicts = slos.map((slo, k) => verdictOf(slo, values[k]))
   const floorMaxMs = measured.floor?.maxMs ?? null
-  const valueOf = (/** @type {Slo} */ slo) => measureThreshold(stepRun, slo).value
+  const valueOf = (/** @type {Slo} */ slo) => values[slos.indexOf(slo)]?.value ?? null
   const { verdict, why, limitedBy } = judgeStep({ slos, verdicts, valueOf, simulators: measured.simulators, connecting, floorMaxMs })
   const slo = verdicts.map((v, k) => (slos[k].implicit ? { ...v, expression: `${v.expression} (every client must connect)` } : v))
   return { ...measured, slo, verdict, why, limitedBy }
