@@ -120,6 +120,27 @@ export class SourcePorts {
 }
 
 /**
+ * Connects `socket` (a net.Socket of the caller's, not yet connected) from address `a` of
+ * `ports` and a port of its own: the raw WebSocket and the built-in HTTP client open their
+ * sockets so. The caller releases the port when the socket is done with it.
+ * @param {net.Socket} socket
+ * @param {SourcePorts} ports
+ * @param {number} a
+ * @param {string} host
+ * @param {number} port
+ * @returns {number} the source port taken, or 0: every port of the address is held (counted in `exhausted`; nothing connected)
+ */
+export function connectOwnPort (socket, ports, a, host, port) {
+  const localPort = ports.acquire(a)
+  if (localPort === 0) {
+    ports.exhausted[a]++
+    return 0
+  }
+  socket.connect({ port, host, localAddress: ports.addresses[a], localPort })
+  return localPort
+}
+
+/**
  * @typedef {object} Target
  * @property {string} host
  * @property {number} port

@@ -14,9 +14,10 @@
  * met it) is sent once more on a new connection; a source port the kernel refuses, from the next port.
  */
 import { FAILURE, HttpSocket } from '../../wire/http-socket.js'
-import { MAX_PORT_TRIES } from '../../source-ports.js'
+import { MAX_PORT_TRIES, connectOwnPort } from '../../source-ports.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from './cookies.js'
+import { PendingRequest } from './pending-request.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -47,21 +48,18 @@ class PollSocket extends HttpSocket {
       return
     }
     const a = this.sourceAddress = sourcePorts.addressOf(c.i)
-    const localPort = sourcePorts.acquire(a)
+    const localPort = this.sourcePort = connectOwnPort(this, sourcePorts, a, host, port)
     if (localPort === 0) {
-      sourcePorts.exhausted[a]++
       this.errorCode = 'EADDRNOTAVAIL'
       this.destroy()
       return
     }
-    this.sourcePort = localPort
     this.once('close', () => sourcePorts.release(a, localPort))
-    this.connect({ port, host, localAddress: sourcePorts.addresses[a], localPort })
   }
 }
 
 /** One request of a client over its GET or POST connection. */
-export class BuiltinRequest {
+export class BuiltinRequest extends PendingRequest {
   /**
    * @param {LeanSession} session
    * @param {Client} c
@@ -71,22 +69,17 @@ export class BuiltinRequest {
    * @param {(reason?: string, detail?: string) => void} onFail
    */
   constructor (session, c, isGet, text, onBody, onFail) {
-    this.session = session
+    super(session)
     this.c = c
     this.isGet = isGet
     this.text = text
     this.onBody = onBody
     this.onFail = onFail
-    this.aborted = false
-    this.over = false
-    /** @type {(() => void)[] | null} */
-    this.waiters = null
     /** Sends again after a lost keep-alive connection or a refused source port (bounded). */
     this.resent = 0
     this.portTries = 0
     /** @type {PollSocket | null} */
     this.conn = null
-    session.handles++
     this.send()
   }
 
@@ -123,21 +116,6 @@ export class BuiltinRequest {
       conn.discard()
     }
     this.settle()
-  }
-
-  /** @param {() => void} callback */
-  onSettled (callback) {
-    if (this.over) callback()
-    else (this.waiters ??= []).push(callback)
-  }
-
-  settle () {
-    if (this.over) return
-    this.over = true
-    this.session.handleClosed()
-    const waiters = this.waiters
-    this.waiters = null
-    if (waiters !== null) for (const w of waiters) w()
   }
 
   /**

@@ -22,6 +22,7 @@ import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from './cookies
 import { onFirstUse } from '../../../lib/lazy-require.js'
 import { timedConnector } from '../../wire/tls-time.js'
 import { BuiltinRequest, closeBuiltin, closePostSockets, requestText } from './http-builtin.js'
+import { PendingRequest } from './pending-request.js'
 
 /** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
@@ -42,29 +43,20 @@ const aborted = () => (abortedError ??= new (undici().errors.RequestAbortedError
 export { POST_CONNECTIONS }
 
 /**
- * One request in flight: destroy() aborts it (its callbacks are not called after that), and
- * settled callbacks run once it is over, however it ended.
+ * One request in flight on undici: destroy() aborts it (its callbacks are not called after that).
  */
-export class PollRequest {
-  constructor () {
+export class PollRequest extends PendingRequest {
+  /** @param {LeanSession} session */
+  constructor (session) {
+    super(session)
     /** @type {((error: Error) => void) | null} */
     this.abort = null
-    this.aborted = false
-    this.over = false
-    /** @type {(() => void)[] | null} */
-    this.waiters = null
   }
 
   destroy () {
     if (this.over || this.aborted) return
     this.aborted = true
     this.abort?.(aborted())
-  }
-
-  /** @param {() => void} callback */
-  onSettled (callback) {
-    if (this.over) callback()
-    else (this.waiters ??= []).push(callback)
   }
 }
 
@@ -188,7 +180,7 @@ function pollPath (session, c, sid) {
  * @param {(reason?: string, detail?: string) => void} onFail reason: PAYLOAD_TOO_LARGE, else the caller's; detail: the HTTP status or the connection error's code
  */
 function request (session, c, connection, method, path, headers, body, onBody, onFail) {
-  const req = new PollRequest()
+  const req = new PollRequest(session)
   const limit = session.maxPayloadBytes
   /** @type {Buffer[]} */
   const chunks = []
@@ -201,15 +193,6 @@ function request (session, c, connection, method, path, headers, body, onBody, o
     req.abort?.(aborted())
     onFail(reason, detail)
   }
-  const settle = () => {
-    if (req.over) return
-    req.over = true
-    session.handleClosed()
-    const waiters = req.waiters
-    req.waiters = null
-    if (waiters !== null) for (const w of waiters) w()
-  }
-  session.handles++
   connection.dispatch({ origin: session.origin, path, method, headers, body, reset: !session.config.keepAlive }, {
     onConnect (abort) {
       req.abort = abort
@@ -231,14 +214,14 @@ function request (session, c, connection, method, path, headers, body, onBody, o
       return true
     },
     onComplete () {
-      settle()
+      req.settle()
       if (failed || req.aborted) return
       onBody(chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks, bytes).toString())
     },
     onError (error) {
       // Later, not inside undici's error handling: what follows may dispatch on this connection.
       queueMicrotask(() => {
-        settle()
+        req.settle()
         fail(undefined, /** @type {{ code?: string }} */ (error)?.code)
       })
     }

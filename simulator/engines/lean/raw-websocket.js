@@ -10,7 +10,7 @@ import { RawSocket } from '../../wire/raw-socket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
-import { MAX_PORT_TRIES } from '../../source-ports.js'
+import { MAX_PORT_TRIES, connectOwnPort } from '../../source-ports.js'
 import { noteHeadNodeHeader, storeHeadSetCookies, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */
@@ -44,13 +44,11 @@ export class RawWebSocket extends RawSocket {
   open () {
     const { port, host, sourcePorts } = this.session.config
     if (sourcePorts === null) return this.connect(port, host)
-    this.sourcePort = sourcePorts.acquire(this.sourceAddress)
+    this.sourcePort = connectOwnPort(this, sourcePorts, this.sourceAddress, host, port)
     if (this.sourcePort === 0) {
-      sourcePorts.exhausted[this.sourceAddress]++
       this.failed = true
-      return this.destroy()
+      this.destroy()
     }
-    this.connect({ port, host, localAddress: sourcePorts.addresses[this.sourceAddress], localPort: this.sourcePort })
   }
 
   /** @param {string} text an Engine.IO packet */
