@@ -206,7 +206,7 @@ async function holdCpu (tree, ms) {
 }
 
 /**
- * @typedef {{ procs: { pid: number, startTicks: string }[], rssBytes: number, cpuTicks: number, threads: number, atMs: number }} Tree
+ * @typedef {{ procs: { pid: number, ppid: number, startTicks: string, rssBytes: number }[], rssBytes: number, cpuTicks: number, threads: number, atMs: number }} Tree
  */
 
 /**
@@ -219,12 +219,15 @@ export async function readTree (root) {
   const children = new Map()
   /** @type {Map<number, ReturnType<typeof parseStat>>} */
   const stats = new Map()
+  /** @type {Map<number, number>} */
+  const ppidOf = new Map()
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue
     const text = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => null)
     if (text === null) continue
     const ppid = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1])
     stats.set(Number(name), parseStat(text))
+    ppidOf.set(Number(name), ppid)
     children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
   }
   const tree = { procs: /** @type {Tree['procs']} */ ([]), rssBytes: 0, cpuTicks: 0, threads: 0, atMs: performance.now() }
@@ -233,10 +236,11 @@ export async function readTree (root) {
     const stat = stats.get(pid)
     if (!stat) continue
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
-    tree.rssBytes += Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0) * 1024
+    const rssBytes = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0) * 1024
+    tree.rssBytes += rssBytes
     tree.cpuTicks += stat.utimeTicks + stat.stimeTicks
     tree.threads += stat.threads
-    tree.procs.push({ pid, startTicks: stat.startTicks })
+    tree.procs.push({ pid, ppid: ppidOf.get(pid) ?? 0, startTicks: stat.startTicks, rssBytes })
     queue.push(...(children.get(pid) ?? []))
   }
   return tree

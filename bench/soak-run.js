@@ -13,12 +13,14 @@
  *                          [--sample-seconds 30] [--out DIR]
  */
 import { spawn } from 'node:child_process'
-import { readFile, readdir, stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
+import { parseDurationMs } from '../lib/options.js'
+import { readTree } from './artillery-case.js'
 
 const { values } = parseArgs({
   options: {
@@ -51,32 +53,10 @@ const runner = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'igno
 let lastLine = ''
 readline.createInterface({ input: /** @type {import('node:stream').Readable} */ (runner.stderr) }).on('line', (line) => { lastLine = line })
 const exited = new Promise((resolve) => runner.once('exit', (code) => resolve(code)))
-const holdMs = minutes * 60000 + parseMs(values.ramp)
+const holdMs = minutes * 60000 + parseDurationMs(values.ramp, '--ramp')
 
-/** @param {string} text e.g. 60s, 500ms */
-function parseMs (text) {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text)
-  if (!m) throw new Error(`cannot read ${text}`)
-  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60000 }[m[2] ?? 'ms'] ?? 1)
-}
-
-/** @param {number} pid @returns {Promise<number | null>} MB */
-async function rssMb (pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
-  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1]
-  return kb ? Math.round(Number(kb) / 1024) : null
-}
-
-/** @param {number} pid @returns {Promise<number[]>} the pids whose parent is `pid` */
-async function childrenOf (pid) {
-  const pids = []
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '')
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) pids.push(Number(entry))
-  }
-  return pids.sort((a, b) => a - b)
-}
+/** @param {number} bytes @returns {number} MB */
+const mb = (bytes) => Math.round(bytes / 1048576)
 
 const state = { done: false }
 exited.then(() => { state.done = true })
@@ -84,13 +64,15 @@ exited.then(() => { state.done = true })
 const samples = []
 // Bounded: the run's ramp and hold, then at most 30 minutes of merging and writing.
 while (!state.done && Date.now() - startedAt < holdMs + 30 * 60000) {
-  const sims = await childrenOf(/** @type {number} */ (runner.pid))
+  // The runner and its simulator children (its direct children), as bench/artillery-case.js reads a process tree.
+  const [tree, serverTree] = await Promise.all([readTree(/** @type {number} */ (runner.pid)), readTree(/** @type {number} */ (server.pid))])
+  const top = tree.procs.find((p) => p.pid === runner.pid)
   const sample = {
     t: Math.round((Date.now() - startedAt) / 1000),
     at: new Date().toISOString().slice(11, 19),
-    runnerMb: await rssMb(/** @type {number} */ (runner.pid)),
-    simulatorsMb: await Promise.all(sims.map(rssMb)),
-    serverMb: await rssMb(/** @type {number} */ (server.pid)),
+    runnerMb: top ? mb(top.rssBytes) : null,
+    simulatorsMb: tree.procs.filter((p) => p.ppid === runner.pid).sort((a, b) => a.pid - b.pid).map((p) => mb(p.rssBytes)),
+    serverMb: serverTree.procs.length > 0 ? mb(serverTree.procs[0].rssBytes) : null,
     load1: Math.round(os.loadavg()[0] * 10) / 10
   }
   samples.push(sample)
