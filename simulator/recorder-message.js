@@ -9,9 +9,9 @@ import { floorOf } from './recorder-cpu.js'
 
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
- * @typedef {object} OpenMessage
+ * @typedef {OpenMessageOwn & import('./recorder-cpu.js').FloorMarks} OpenMessage its floor marks (firstMono, cpuFirstMs, cpuEndMs, cpuEndMono, drained) and:
+ * @typedef {object} OpenMessageOwn
  * @property {MessageReport} report
- * @property {number} firstMono
  * @property {number} lastMono latest receipt
  * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt
  * @property {Set<number> | null} members for a room message: the clients meant to be in the room (the rest are misdelivered copies)
@@ -21,10 +21,6 @@ import { floorOf } from './recorder-cpu.js'
  * @property {import('../lib/histogram.js').Histogram} relative
  * @property {import('../lib/histogram.js').Histogram | null} absolute
  * @property {number} negative absolute latencies below zero (clock skew larger than the latency)
- * @property {number} cpuFirstMs process CPU at the first receipt
- * @property {number} cpuEndMs process CPU when every expected client had it, else at about the latest receipt
- * @property {number} cpuEndMono when cpuEndMs was read
- * @property {boolean} drained every expected client has it
  * @property {number} window its time window (--window: simulator/windows.js), else -1
  */
 
