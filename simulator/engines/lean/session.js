@@ -71,8 +71,8 @@ export class LeanSession {
     this.onIdle = null
     /** @type {Set<import('../../wire/http-socket.js').HttpSocket>} the built-in HTTP client's POST connections, shared by the clients */
     this.postSockets = new Set()
-    /** @type {(import('../../wire/http-socket.js').HttpSocket[] | undefined)[]} those idle now, by source address (most recently used last) */
-    this.postIdle = []
+    /** @type {(import('./post-pool.js').PostPool | undefined)[]} the built-in HTTP client's POST pools, one per source address */
+    this.builtinPostPools = []
     /** @type {string | undefined} request header lines of clients without headers or cookies (the built-in HTTP client) */
     this.headerLines = undefined
     /** @type {string | undefined} the rest of a poll GET after its path, for those clients */
