@@ -291,8 +291,9 @@ function headerLines (session, c) {
 }
 
 /**
- * Header lines: Accept (unless given), each header (values with a line break are left out:
- * they would split the request), and Connection: close without keep-alive.
+ * Header lines: Accept (unless given), each header, and Connection: close without keep-alive.
+ * A header with a line break never gets here (LeanSession.applyIdentity fails the client's
+ * attempt and says why); one that did would be left out rather than split the request.
  * @param {Readonly<Record<string, string>>} headers
  * @param {boolean} keepAlive
  */
