@@ -34,14 +34,15 @@ test('identify uses the id field, else a content hash', () => {
 test('a delivered message closes after a quiet period; clients that connected meanwhile still count', async () => {
   /** @type {import('../../lib/schema.js').MessageReport[]} */
   const closed = []
-  const rec = createRecorder({ clients: 40, messageTimeoutMs: 60000, quietMs: 30, onClose: (r) => closed.push(r) })
+  // Periods far above a loaded machine's pause between two statements: the first sweep must come before them.
+  const rec = createRecorder({ clients: 40, messageTimeoutMs: 60000, quietMs: 1000, onClose: (r) => closed.push(r) })
   for (let i = 0; i < 35; i++) rec.setConnected(i, true)
   for (let i = 0; i < 35; i++) rec.receive(i, 'broadcast', [{ id: 'm1' }])
   rec.sweep()
   assert.equal(closed.length, 0, 'not closed before the quiet period')
   rec.setConnected(37, true)
   rec.receive(37, 'broadcast', [{ id: 'm1' }]) // connected after the first receipt: a receiver, not expected
-  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 2000 })
+  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 10000 })
   assert.equal(closed[0].received, 36)
   assert.equal(closed[0].expected, 35)
   assert.equal(closed[0].missing, 0)
@@ -71,12 +72,12 @@ test('duplicates are counted once; clients that connected later are received but
 test('the sweep closes a message after its timeout', async () => {
   /** @type {string[]} */
   const closed = []
-  const rec = createRecorder({ clients: 4, messageTimeoutMs: 50, onClose: (r) => closed.push(r.id) })
+  const rec = createRecorder({ clients: 4, messageTimeoutMs: 1000, onClose: (r) => closed.push(r.id) })
   for (let i = 0; i < 4; i++) rec.setConnected(i, true)
   rec.receive(2, 'e', [{ id: 'slow' }])
   rec.sweep()
   assert.deepEqual(closed, [])
-  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 2000 })
+  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 10000 })
   assert.equal(rec.reports()[0].missing, 3)
 })
 
