@@ -5,14 +5,16 @@
  * Several checkouts (e.g. the base branch in a `git worktree` and this one) are measured in
  * alternating runs, so a machine that gets busier part-way hits each of them alike.
  *
- *   node bench/startup.js [--runs 10] [--checkouts DIR[,DIR…]] [--clients 2]
+ *   node bench/startup.js [--runs 10] [--checkouts DIR[,DIR…]] [--clients 2] [--serve]
  *
  * Per checkout, one JSON line per case, medians (and min, max) over the runs:
  * - `child`: simulator/child.js forked with an IPC channel, as `ioswarm run` forks it. `readyMs`:
  *   fork → its answer to a first IPC message (every static import loaded); `readyCpuMs`: the
  *   CPU time its threads had used then (each thread's /proc/PID/task/TID/schedstat: steadier
  *   than wall time on a busy host); `clientsMs`: fork → its --clients lean WebSocket clients
- *   connected to a socket.io server in this process (reporting over IPC, as under `run`);
+ *   connected to a socket.io server in this process, or with --serve to `ioswarm serve` (this
+ *   checkout's, a process of its own: 1,000 clients do not share the bench's event loop) counted
+ *   by its GET /stats (reporting over IPC, as under `run`);
  *   `readyPeakRssMiB`, `peakRssMiB`: the child's VmHWM (peak RSS) when ready, and once its
  *   clients are connected.
  * - `bare`: the floor, bench/startup-bare.cjs (answers the first IPC message, loads nothing)
@@ -21,6 +23,7 @@
  *   time (user + system, 10 ms steps) from /usr/bin/time (null without it).
  */
 import { fork, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -36,7 +39,8 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '10' },
     checkouts: { type: 'string', default: HERE },
-    clients: { type: 'string', default: '2' }
+    clients: { type: 'string', default: '2' },
+    serve: { type: 'boolean', default: false }
   }
 })
 const runs = Number(values.runs)
@@ -78,13 +82,13 @@ async function measureBare () {
 
 /**
  * @param {string} dir
- * @param {{ io: Server, url: string }} server
+ * @param {{ url: string, connected: () => Promise<number> }} server
  */
 async function measureChild (dir, server) {
   const options = { ...normalizeSimOptions({ url: server.url, clients, engine: 'lean', ramp: '0', duration: '1h' }), id: 'startup' }
   const { child, exited, started, readyMs, readyCpuMs, readyRssBytes } = await forkReady(path.join(dir, 'simulator/child.js'))
   child.send({ type: 'ioswarm:simulate', options, link: { runId: 'startup', ipc: true }, forwardMessages: false })
-  while (server.io.engine.clientsCount < clients) await new Promise((resolve) => setTimeout(resolve, 2))
+  while (await server.connected() < clients) await new Promise((resolve) => setTimeout(resolve, values.serve ? 20 : 2))
   const clientsMs = performance.now() - started
   const peakRssBytes = peakRss(/** @type {number} */ (child.pid))
   child.kill('SIGTERM')
@@ -118,11 +122,27 @@ const stats = (values) => {
   return { median: round1(sorted[Math.floor((sorted.length - 1) / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) }
 }
 
-const httpServer = http.createServer()
-const io = new Server(httpServer)
-await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-const address = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-const server = { io, url: `http://127.0.0.1:${address.port}` }
+/**
+ * The server the children's clients connect to: socket.io in this process, or `ioswarm serve` (--serve).
+ * @returns {Promise<{ url: string, connected: () => Promise<number>, close: () => Promise<unknown> }>}
+ */
+async function startServer () {
+  if (values.serve) {
+    const args = [path.join(HERE, 'bin/ioswarm.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--json']
+    const served = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] })
+    const [line] = /** @type {[Buffer]} */ (await once(/** @type {import('node:stream').Readable} */ (served.stdout), 'data'))
+    const { url } = /** @type {{ url: string }} */ (JSON.parse(String(line).split('\n')[0]))
+    const connected = async () => /** @type {{ connected: number }} */ (await (await fetch(`${url}/stats`)).json()).connected
+    return { url, connected, close: () => { served.kill('SIGTERM'); return once(served, 'exit') } }
+  }
+  const httpServer = http.createServer()
+  const io = new Server(httpServer)
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+  const address = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
+  return { url: `http://127.0.0.1:${address.port}`, connected: async () => io.engine.clientsCount, close: async () => io.close() }
+}
+
+const server = await startServer()
 const loadBefore = os.loadavg()
 /** @type {Map<string, { child: Awaited<ReturnType<typeof measureChild>>[], help: Awaited<ReturnType<typeof measureCli>>[], version: Awaited<ReturnType<typeof measureCli>>[] }>} */
 const samples = new Map(checkouts.map((dir) => [dir, { child: [], help: [], version: [] }]))
@@ -143,7 +163,7 @@ for (let run = 0; run <= runs; run++) {
     s.version.push(version)
   }
 }
-io.close()
+await server.close()
 const loadAfter = os.loadavg()
 const round2 = (/** @type {number[]} */ loads) => loads.map((l) => Math.round(l * 100) / 100)
 const context = { runs, loadAverage: { before: round2(loadBefore), after: round2(loadAfter) }, host: hostFacts() }
@@ -162,6 +182,7 @@ for (const [dir, s] of samples) {
     case: 'child',
     checkout: at,
     clients,
+    server: values.serve ? 'ioswarm serve' : 'socket.io in the bench',
     readyMs: stats(s.child.map((c) => c.readyMs)),
     readyCpuMs: stats(s.child.map((c) => c.readyCpuMs)),
     readyPeakRssMiB: stats(s.child.map((c) => c.readyRssBytes / 1048576)),

@@ -192,6 +192,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
     maxOpen: options.maxOpenMessages,
     keepClosed: options.keepMessages,
     clockOffsetMs: () => clock().offsetMs,
+    clockUncertaintyMs: () => clock().uncertaintyMs,
     fields: messageFields(options),
     onClose: (report) => onMessage?.(report),
     // A storm's gap is told of each receipt by the recorder, with the key it found.

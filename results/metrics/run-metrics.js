@@ -54,7 +54,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
     messages: c('ioswarm_messages_total', 'Messages seen (closed reports)', ['simulator']),
     received: c('ioswarm_messages_received_total', 'Deliveries: distinct clients that got a message', ['simulator']),
     expected: c('ioswarm_messages_expected_total', 'Deliveries expected: clients connected at a message\'s first receipt', ['simulator']),
-    missing: c('ioswarm_messages_missing_total', 'Deliveries missing: connected at the first receipt, never received', ['simulator']),
+    missing: c('ioswarm_messages_missing_total', 'Deliveries missing: connected when the message was sent, never received', ['simulator']),
     relative: createHdrHistogramMetric({ registry, name: 'ioswarm_message_relative_delay_seconds', help: 'Delay of each client after the first receipt in its simulator', labelNames: ['simulator'] }),
     absolute: createHdrHistogramMetric({ registry, name: 'ioswarm_message_latency_seconds', help: 'Absolute latency sentAt to receipt, clock-corrected', labelNames: ['simulator'] }),
     roundNumber: g('ioswarm_round_last', 'The last completed round (rounds with every message reported)'),

@@ -120,3 +120,44 @@ test('--wait-for-server: a server that comes up while it waits is inspected and 
   assert.equal(info.handshakeError, null)
   assert.equal(info.pingIntervalMs, 1200)
 })
+
+for (const transport of /** @type {const} */ (['polling', 'websocket'])) {
+  test(`the looks leave from the first client's source address (the first of --source-address): a ${transport}-only server`, async (t) => {
+    const httpServer = http.createServer()
+    const io = new Server(httpServer, { pingInterval: 1300, transports: [transport] })
+    t.after(() => io.close())
+    /** @type {Set<string | undefined>} */
+    const from = new Set()
+    httpServer.prependListener('request', (req) => from.add(req.socket.remoteAddress))
+    httpServer.prependListener('upgrade', (req) => from.add(req.socket.remoteAddress))
+    await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+    const url = `http://127.0.0.1:${/** @type {net.AddressInfo} */ (httpServer.address()).port}`
+    const info = await inspectServer(normalizeSimOptions({ url, sourceAddress: '127.0.0.3,127.0.0.4' }))
+    assert.equal(info.handshakeError, null)
+    assert.equal(info.pingIntervalMs, 1300, `the ${transport} handshake was read`)
+    assert.deepEqual([...from], ['127.0.0.3'], 'every request of the handshake and the first contact')
+  })
+}
+
+test('redirects are followed as fetch follows them: a POST keeps its body on 307/308, the cookies set on the way are sent', async (t) => {
+  const httpServer = http.createServer()
+  const io = new Server(httpServer, { pingInterval: 1400 })
+  t.after(() => io.close())
+  // A gate in front of socket.io: /old/… answers 308 to /socket.io/… and hands out the balancer's cookie.
+  const requests = httpServer.listeners('request')
+  httpServer.removeAllListeners('request')
+  /** @type {string[]} */
+  const seen = []
+  httpServer.on('request', (req, res) => {
+    seen.push(`${req.method} ${req.url?.split('?')[0]} ${req.headers.cookie ?? '-'}`)
+    if (req.url?.startsWith('/old/')) return res.writeHead(308, { location: req.url.replace('/old/', '/socket.io/'), 'set-cookie': 'node=a; Path=/' }).end()
+    requests.forEach((listener) => listener.call(httpServer, req, res))
+  })
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
+  const url = `http://127.0.0.1:${/** @type {net.AddressInfo} */ (httpServer.address()).port}`
+  const info = await inspectServer(normalizeSimOptions({ url, path: '/old/' }))
+  assert.equal(info.handshakeError, null)
+  assert.equal(info.pingIntervalMs, 1400)
+  assert.equal(info.diagnosis, null, 'the first contact\'s CONNECT (a POST) reached socket.io through the redirect')
+  assert.ok(seen.includes('POST /socket.io/ node=a'), `the redirected POST carried the cookie: ${seen.join(' | ')}`)
+})

@@ -25,6 +25,11 @@ const NOT_IN_A_SIMULATOR_FOLDERS = ['results/report/', 'results/metrics/', 'serv
 const NOT_BEFORE_CLIENTS = ['pako', 'base64-js', '@assemblyscript/loader']
 const NOT_BEFORE_CLIENTS_FILES = ['results/collector/memory.js', 'results/collector/redis.js', 'results/aggregate.js', 'simulator/sessions/login.js',
   'simulator/sessions/login-http.js']
+/**
+ * undici (95 files, ~15 MiB) is lean polling's with --http-client undici (and https://) and --login's: the child's own look at the
+ * server before its swarm (the handshake probe, the first contact) goes over node:http.
+ */
+const UNDICI = 'undici'
 
 /**
  * Runs a real simulator child (forked as `ioswarm run` forks them, reporting over IPC) with the
@@ -52,13 +57,14 @@ async function loadedBy (t, input) {
   return { ...readModuleLog(log), connected }
 }
 
-test('a lean simulator child loads none of the optional parts: no metrics, Redis, OpenTelemetry, server, report, socket.io-client', async (t) => {
-  const { packages, files, connected } = await loadedBy(t, { engine: 'lean' })
+test('a lean simulator child loads none of the optional parts: no metrics, Redis, OpenTelemetry, server, report, socket.io-client, undici', async (t) => {
+  const { packages, files, connected } = await loadedBy(t, { engine: 'lean', transport: 'websocket' })
   // The log is real: it holds what the child did load, imported (its engine, the ws library) and
   // require()d (the histogram library).
   assert.ok(files.includes('simulator/engines/lean.js') && packages.has('ws') && packages.has('hdr-histogram-js'), `the log saw the child's own modules: ${[...packages].join(', ')}`)
-  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client'), [])
+  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client' || p === UNDICI), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
+  assert.ok(files.includes('simulator/sessions/inspection-http.js'), 'the child looked at the server itself (over node:http)')
   // With its clients connected and no message yet: no histogram encoding, no collector, no login.
   assert.ok(connected.packages.has('ws') && connected.packages.has('hdr-histogram-js'), 'the log at that moment saw the engine and the histograms')
   assert.deepEqual([...connected.packages].filter((p) => NOT_BEFORE_CLIENTS.includes(p)), [])
@@ -67,9 +73,15 @@ test('a lean simulator child loads none of the optional parts: no metrics, Redis
   assert.ok(packages.has('pako'), 'the result\'s histograms are encoded at the end')
 })
 
-test('a sio simulator child loads socket.io-client, and still none of the optional parts', async (t) => {
-  const { packages, files } = await loadedBy(t, { engine: 'sio' })
+test('a sio simulator child loads socket.io-client, and still none of the optional parts, nor undici', async (t) => {
+  const { packages, files } = await loadedBy(t, { engine: 'sio', transport: 'websocket' })
   assert.ok(packages.has('socket.io-client'), 'the sio engine is socket.io-client')
-  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p)), [])
+  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))), [])
+})
+
+test('a lean polling child on the built-in HTTP client (the http:// default) does not load undici either', async (t) => {
+  const { packages, files } = await loadedBy(t, { engine: 'lean', transport: 'polling' })
+  assert.ok(files.includes('simulator/engines/lean/http-builtin.js'), 'its polls went over the built-in client')
+  assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
 })
