@@ -23,7 +23,7 @@
  */
 import { fork } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -239,6 +239,9 @@ async function runCase ({ emit, url, engine, transport, clients, broadcasts, war
     rssAtClientsBytes: connected ? connected.rssAfterBytes : null,
     // V8 heap per client (after gc): finer than RSS for what a field or a small object costs.
     heapPerClientBytes: connected ? Math.round((connected.heapAfterBytes - connected.heapBeforeBytes) / Math.max(1, connected.connected)) : null,
+    // The client process's file descriptors with every client connected, and the most seen while they connected.
+    fdsAtClients: connected?.fds ?? null,
+    fdsPeak: connected?.fdsPeak ?? null,
     connectCpuUsPerClient: connected ? Math.round(connected.connectCpuUs / Math.max(1, connected.connected)) : null,
     cpuUsPerFrame: report ? round1(report.cpuUs / Math.max(1, report.frames)) : null,
     cpuSystemUsPerFrame: report ? round1(report.cpuSystemUs / Math.max(1, report.frames)) : null,
@@ -246,6 +249,11 @@ async function runCase ({ emit, url, engine, transport, clients, broadcasts, war
     broadcasts,
     missing
   }
+}
+
+/** File descriptors this process holds now. */
+function openFds () {
+  return readdirSync('/proc/self/fd').length
 }
 
 /** RSS after two full collections (the marginal measure must not count garbage). */
@@ -331,13 +339,19 @@ function start ({ url, engine, transport, clients, ca }, onBroadcast) {
   }
   const timer = setTimeout(() => report(), CONNECT_LIMIT_MS - 5000)
   timer.unref()
+  // Open file descriptors while the clients connect (a burst of POSTs is when shared connections pile up): the most seen.
+  let fdsPeak = openFds()
+  const fdTimer = setInterval(() => { fdsPeak = Math.max(fdsPeak, openFds()) }, 200)
   let reported = false
   function report () {
     if (reported) return
     reported = true
     endPhase()
+    clearInterval(fdTimer)
+    const fds = openFds()
+    fdsPeak = Math.max(fdsPeak, fds)
     const rssAfterBytes = settledRss()
-    process.send?.({ type: 'connected', connected, failed, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes, heapBeforeBytes, heapAfterBytes: process.memoryUsage().heapUsed, half })
+    process.send?.({ type: 'connected', connected, failed, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes, heapBeforeBytes, heapAfterBytes: process.memoryUsage().heapUsed, half, fds, fdsPeak })
   }
   function onConnect () {
     connected++

@@ -15,8 +15,12 @@
  * tells a window book (--window 10s, simulator/windows.js) of each message when it opens and
  * closes, as a swarm with --window wires it. Besides the receipts, the closing of the messages
  * is timed (closeUsPerMessage: closeAll, and with --windows the windows' flush, per message).
+ * `--joining N`: a ramp's or churn's connects, as the recorder sees them: before each message N
+ * clients drop and connect again, and the message is stamped 50 ms earlier, so that they
+ * connected after its send (a message opens by walking the latest connects back to its send
+ * time: recorder-connects.js) and their copies are received, not expected.
  *
- *   node bench/recorder.js [--clients 2000] [--messages 100] [--runs 7] [--storm] [--wiring recorder|tracker] [--ids yes|no] [--windows] [--root DIR]
+ *   node bench/recorder.js [--clients 2000] [--messages 100] [--runs 7] [--storm] [--wiring recorder|tracker] [--ids yes|no] [--windows] [--joining N] [--root DIR]
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     wiring: { type: 'string', default: 'recorder' },
     ids: { type: 'string', default: 'yes' },
     windows: { type: 'boolean', default: false },
+    joining: { type: 'string', default: '0' },
     root: { type: 'string', default: new URL('..', import.meta.url).pathname }
   }
 })
@@ -40,6 +45,7 @@ const clients = Number(values.clients)
 const messages = Number(values.messages)
 const runs = Number(values.runs)
 const withIds = values.ids !== 'no'
+const joining = Number(values.joining)
 const root = pathToFileURL(`${resolve(values.root)}/`)
 const { createRecorder, identify } = await import(new URL('simulator/recorder.js', root).href)
 const { createStormTracker } = await import(new URL('simulator/storms.js', root).href)
@@ -82,8 +88,14 @@ const closeUsPerMessage = []
 for (let run = 0; run <= runs; run++) {
   const cpuStart = process.cpuUsage()
   const start = performance.now()
+  let rejoin = 0
   for (let m = 0; m < messages; m++) {
-    const args = [withIds ? { id: `${run}.${m}`, round: run, seq: m, sentAt: Date.now() } : { text: `line ${run}.${m}`, at: Date.now() }]
+    const sentAt = Date.now() - (joining > 0 ? 50 : 0)
+    for (let k = 0; k < joining; k++, rejoin = (rejoin + 1) % clients) {
+      recorder.setConnected(rejoin, false)
+      recorder.setConnected(rejoin, true)
+    }
+    const args = [withIds ? { id: `${run}.${m}`, round: run, seq: m, sentAt } : { text: `line ${run}.${m}`, at: Date.now() }]
     // With a storm, only the clients that are not away receive.
     for (let i = storms === null ? 0 : 1; i < clients; i += storms === null ? 1 : 2) receive(i, args)
   }
@@ -109,6 +121,7 @@ process.stdout.write(`${JSON.stringify({
   runs,
   ...(storms === null ? {} : { storm: { away, wiring: values.wiring } }),
   ids: withIds,
+  ...(joining > 0 ? { joining } : {}),
   windows: windows !== null,
   nsPerReceipt: { median: round1(sorted[Math.floor(sorted.length / 2)]), min: round1(sorted[0]), max: round1(sorted[sorted.length - 1]) },
   cpuNsPerReceipt: round1(cpuNsPerReceipt.reduce((a, b) => a + b, 0) / cpuNsPerReceipt.length),

@@ -55,8 +55,8 @@ export const SCHEMA_VERSION = 1
  * @property {number | null} sentAt sender's wall clock (epoch ms), when the message carries it
  * @property {number} firstAt local wall clock (epoch ms) of the first receipt in this process
  * @property {number} received distinct clients that got it
- * @property {number} expected clients connected when the first copy arrived
- * @property {number} missing clients connected at the first receipt that never got it
+ * @property {number} expected clients connected when the first copy arrived, less those that connected after its send time (when it carries one: simulator/recorder-connects.js)
+ * @property {number} missing clients connected when it was sent (at its first receipt, less those that connected after its send time) that never got it
  * @property {number} duplicates copies received twice by the same client
  * @property {number} [misdelivered] copies to clients never meant to be in its target room (not in the histograms)
  * @property {number} [echo] copies back to the client of this simulator that emitted it (a relayed line: never expected of its sender, not in the histograms; absent from older results)
@@ -283,6 +283,13 @@ export const MERGE_RULES = {
  *   event (--reply-event, emitAndWait): sent in it, and those whose wait ended in it (replied and timed, timed out, failed)
  * @property {{ index: number, kind: 'ramp' | 'hold' }} [phase] --phases: the step (1-based) the window's middle fell in, as its simulator
  *   saw it when the window was reported (a run's and --workers' windows are labelled again from the merged steps)
+ */
+
+/**
+ * The clients' own figures over a span of time (a --window; one second, sent with a simulator's
+ * sample to the live metrics): emits and their acks, the waits for a reply event, a scenario's
+ * ctx.timing and ctx.count.
+ * @typedef {Pick<WindowReport, 'emits' | 'replies' | 'custom'>} ClientFigures
  */
 
 /**

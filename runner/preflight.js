@@ -81,7 +81,6 @@ export function checkSimulatorsPreflight (options, { clients, processes, limits 
   const pollingShare = pollingShareOf(mix)
   // The simulators share this host's --source-address addresses (each a slice of the port range).
   const sourceAddresses = parseSourceAddresses(options.simulatorInput?.sourceAddress, '--source-address').length || 1
-  const httpClient = /** @type {string | undefined} */ (options.simulatorInput?.httpClient) ?? null
-  const load = { clients, processes, destinations: 1, sourceAddresses, engine: options.engine, httpClient, pollingShare, upgradeShare: upgradeShareOf(mix) }
+  const load = { clients, processes, destinations: 1, sourceAddresses, engine: options.engine, pollingShare, upgradeShare: upgradeShareOf(mix) }
   return { sims: checkPreflight(load, { ...limits, freeBytes: Infinity }), pollingShare }
 }

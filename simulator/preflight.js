@@ -39,7 +39,6 @@ export { readLimits, judgeLimits, formatMiB, WARN_RATIO } from '../lib/limits.js
  * @property {number} [sourceAddresses] source addresses the clients are spread over (--source-address); default 1
  * @property {string} engine
  * @property {number} pollingShare 0..1: share of clients that start on polling (polling or upgrade)
- * @property {string | null} [httpClient] the lean engine's polling HTTP client: undici (a bounded POST pool) or builtin (the default: shared POST connections, one per POST in flight at most)
  * @property {number} [upgradeShare] 0..1: share of clients in upgrade mode (two sockets while the upgrade runs); default pollingShare
  */
 
@@ -79,7 +78,7 @@ function shareOf (mix, pick) {
 /**
  * What a swarm of these options needs of this host, its clients over `processes` processes
  * (one swarm, or --workers): the one reading of the options that the swarm and workers check.
- * @param {Pick<import('./options.js').SimOptions, 'clients' | 'urls' | 'sourceAddresses' | 'engine' | 'httpClient' | 'transport'>} options
+ * @param {Pick<import('./options.js').SimOptions, 'clients' | 'urls' | 'sourceAddresses' | 'engine' | 'transport'>} options
  * @param {number} processes
  * @returns {Need}
  */
@@ -90,7 +89,6 @@ export function needOf (options, processes) {
     destinations: options.urls.length,
     sourceAddresses: options.sourceAddresses?.length || 1,
     engine: options.engine,
-    httpClient: options.httpClient,
     pollingShare: pollingShareOf(options.transport),
     upgradeShare: upgradeShareOf(options.transport)
   }
@@ -103,14 +101,13 @@ export function needOf (options, processes) {
  * @returns {Preflight}
  */
 export function checkPreflight (need, limits) {
-  // socket.io-client's polling holds a GET and, at times, a POST connection per client; the lean
-  // engine on its built-in HTTP client may too (its POST connections are shared, but unbounded:
-  // counted at one per client, the most a burst of posts can open). On undici it polls on one connection per client
-  // and posts over a bounded pool per destination and source address (a client's POSTs leave
-  // from its own address); only its upgrading clients hold two sockets for a while.
-  const undici = need.engine === 'lean' && need.httpClient === 'undici'
-  const socketsPerClient = 1 + (undici ? need.upgradeShare ?? need.pollingShare : need.pollingShare)
-  const postPool = undici && need.pollingShare > 0 ? POST_CONNECTIONS : 0
+  // socket.io-client's polling holds a GET and, at times, a POST connection per client. The lean
+  // engine polls on one connection per client and posts over a bounded pool per destination and
+  // source address (a client's POSTs leave from its own address), on either HTTP client (undici's
+  // Pool, the built-in client's post-pool.js); only its upgrading clients hold two sockets for a while.
+  const lean = need.engine === 'lean'
+  const socketsPerClient = 1 + (lean ? need.upgradeShare ?? need.pollingShare : need.pollingShare)
+  const postPool = lean && need.pollingShare > 0 ? POST_CONNECTIONS : 0
   const perProcess = Math.ceil(need.clients / need.processes)
   const sources = need.sourceAddresses ?? 1
   const fdsPerProcess = Math.ceil(perProcess * socketsPerClient) + Math.min(postPool * sources, perProcess) * need.destinations + FD_MARGIN
@@ -120,7 +117,7 @@ export function checkPreflight (need, limits) {
   const kib = KIB_PER_CLIENT[need.engine] ?? KIB_PER_CLIENT.sio
   const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
   const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)
-  const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)}${need.engine === 'lean' && !undici && need.pollingShare > 0 ? ', or poll with --http-client undici (its POSTs share a pool: about one descriptor per polling client, more CPU per frame)' : ''}`
+  const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)}${need.engine === 'sio' && need.pollingShare > 0 ? ', or poll with --engine lean (one descriptor per polling client and a bounded pool for POSTs)' : ''}`
   const ports = `ephemeral ports per (source address, destination) over ${sources} source address(es) and ${need.destinations} destination(s) (net.ipv4.ip_local_port_range ${limits.portRange})`
   const addresses = Math.ceil(portsPerDestination * sources / (limits.ports * 0.8))
   const portHow = `give the simulator more source addresses (--source-address 10.0.0.2-10.0.0.${1 + Math.max(2, addresses)}: ${Math.max(2, addresses)} or more; add each to an interface first, \`ip addr add 10.0.0.3/24 dev eth0\`, on Kubernetes as more pods or a CNI giving several addresses, under pm2 on every host), or more destinations (--url several times, or a range such as http://127.0.0.1-127.0.0.8:3000, when the server answers on several addresses), or widen the range with infra/tune-host.sh`

@@ -1,7 +1,7 @@
 /**
  * One message of a recorder, from its first receipt to its report: who is expected to get it
- * (the connected clients, or a room's; never its sender), the record it fills as copies come,
- * and the report it closes into (missing, floor, histograms encoded).
+ * (the clients connected, or a room's, when it was sent; never its sender), the record it fills
+ * as copies come, and the report it closes into (missing, floor, histograms encoded).
  */
 import { wallMs } from '../lib/clock.js'
 import { createHistogram, encode, summarize } from '../lib/histogram.js'
@@ -13,7 +13,8 @@ import { floorOf } from './recorder-cpu.js'
  * @typedef {object} OpenMessageOwn
  * @property {MessageReport} report
  * @property {number} lastMono latest receipt
- * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt
+ * @property {Uint32Array} expectedBits clients connected (and in its room, for a room message) at the first receipt, less
+ *   those that connected after its send time (when it has one)
  * @property {Set<number> | null} members for a room message: the clients meant to be in the room (the rest are misdelivered copies)
  * @property {number} sender the client of this process that emitted it (a relayed line), else -1: its own copy is not expected, and an echo if it comes
  * @property {Uint32Array} receivedBits
@@ -26,13 +27,18 @@ import { floorOf } from './recorder-cpu.js'
 
 /**
  * Who a message is for at its first receipt: the connected clients, or for a message to a room
- * (`target`) the room's; its sender (one of this process's clients, or -1) never.
+ * (`target`) the room's; of those, only the clients already connected when it was sent
+ * (`sentMs`, when known: a client that connected between its send and its first receipt here
+ * was never owed it, and a copy it gets is received, not expected); its sender (one of this
+ * process's clients, or -1) never.
  * @param {Uint32Array} connected bit i = client i is connected
  * @param {import('./recorder-rooms.js').RoomTarget | null} target
  * @param {number} sender
+ * @param {ReturnType<typeof import('./recorder-connects.js').createConnectBook> | null} [connects] when each client connected
+ * @param {number} [sentMs] its send time on this process's wall clock; NaN: unknown (everyone connected now)
  * @returns {{ expectedBits: Uint32Array, expected: number }}
  */
-export function expectedOf (connected, target, sender) {
+export function expectedOf (connected, target, sender, connects = null, sentMs = NaN) {
   let expectedBits
   let expected = 0
   if (target !== null) {
@@ -43,6 +49,7 @@ export function expectedOf (connected, target, sender) {
     expectedBits = connected.slice()
     for (let w = 0; w < expectedBits.length; w++) expected += popcount(expectedBits[w])
   }
+  if (connects !== null && !Number.isNaN(sentMs)) expected -= connects.clearAfter(expectedBits, sentMs)
   // A server may send a line back to its sender (io.to(room)) or not (socket.to(room)): either
   // is right, and that copy is not counted as received.
   if (sender !== -1 && expectedBits[sender >>> 5] & (1 << (sender & 31))) {

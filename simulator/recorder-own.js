@@ -1,13 +1,17 @@
 /**
- * The ids of this process's own lines (a chat line a client emitted) and their senders, for
- * one recorder: no one expects its own line back, and a copy that comes back is an echo. Two
- * generations of half the bound each (the newer is set, both are read; when it is full the
- * older is dropped whole): the last REMEMBERED_KEYS / 2 to REMEMBERED_KEYS ids are kept, at
- * one Map.set per emit, with no eviction per emit (delete-oldest cost a Map.delete, an
- * iterator and a rehash now and then on every emit). An id --emit stamped (own-ids.js) names
- * its sender and is not remembered at all.
+ * The ids of this process's own lines (a chat line a client emitted), their senders and send
+ * times, for one recorder: no one expects its own line back, a copy that comes back is an echo,
+ * and a client that connected after the line was sent does not expect it. Two generations of half
+ * the bound each (the newer is set, both are read; after half the bound of ids the older is
+ * dropped whole): the last REMEMBERED_KEYS / 2 to REMEMBERED_KEYS ids are kept, at one Map.set
+ * per emit, with no eviction per emit (delete-oldest cost a Map.delete, an iterator and a rehash
+ * now and then on every emit). An id's sender and send time sit in typed rings of the bound,
+ * indexed by its number among the ids (the Map's value), so an entry costs no object. An id
+ * --emit stamped (own-ids.js) names its sender and is not remembered at all (its send time is
+ * in its own sentAt field).
  */
 import { REMEMBERED_KEYS } from './recorder-closed.js'
+import { wallMs } from '../lib/clock.js'
 import { ownIdSender } from './own-ids.js'
 
 /**
@@ -19,17 +23,32 @@ import { ownIdSender } from './own-ids.js'
  * @param {number} [spec.clients] this process's clients
  */
 export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEYS, clientOffset = 0, clients = 0 }) {
-  /** @type {Map<string, number>} */
+  const half = Math.max(1, Math.floor(remembered / 2))
+  /** Id → its number among the ids remembered (count below), for the rings. @type {Map<string, number>} */
   let own = new Map()
   /** @type {Map<string, number>} */
   let ownBefore = new Map()
-  /** @param {string} id @param {number} i */
-  const remember = (id, i) => {
-    if (own.size >= remembered / 2) {
+  let count = 0
+  /** The rings, made at the first id remembered (--emit's stamped lines need none). @type {Int32Array | null} */
+  let senders = null
+  /** @type {Float64Array} */
+  let sentAt = new Float64Array(0)
+  /** The send time of the line take() last told of, or NaN. */
+  let takenSentMs = NaN
+  /** An id lives two generations, so its slot (count modulo the rings) is rewritten only once it is dropped. */
+  const remember = (/** @type {string} */ id, /** @type {number} */ i, /** @type {number} */ atMs) => {
+    if (count > 0 && count % half === 0) {
       ownBefore = own
       own = new Map()
     }
-    own.set(id, i)
+    if (senders === null) {
+      senders = new Int32Array(2 * half)
+      sentAt = new Float64Array(2 * half)
+    }
+    const slot = count % (2 * half)
+    senders[slot] = i
+    sentAt[slot] = atMs
+    own.set(id, count++)
   }
 
   return {
@@ -47,9 +66,9 @@ export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEY
         const id = idOf(first)
         // An id --emit stamped for this client is read back by take(): nothing to remember.
         if (typeof id === 'string' && ownIdSender(id, clientOffset, clients) === i) return
-        if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i)
-      } else if (typeof first === 'string') remember(first, i)
-      remember(contentIdOf(args), i)
+        if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i, wallMs())
+      } else if (typeof first === 'string') remember(first, i, wallMs())
+      remember(contentIdOf(args), i, wallMs())
     },
 
     /**
@@ -58,15 +77,26 @@ export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEY
      * @returns {number | undefined}
      */
     take (id) {
-      let sender = own.get(id)
-      if (sender !== undefined) own.delete(id)
+      let n = own.get(id)
+      if (n !== undefined) own.delete(id)
       else {
-        sender = ownBefore.get(id)
-        if (sender !== undefined) ownBefore.delete(id)
+        n = ownBefore.get(id)
+        if (n !== undefined) ownBefore.delete(id)
       }
-      if (sender !== undefined) return sender
+      takenSentMs = NaN
+      if (n !== undefined && senders !== null) {
+        takenSentMs = sentAt[n % (2 * half)]
+        return senders[n % (2 * half)]
+      }
       const stamper = ownIdSender(id, clientOffset, clients)
       return stamper === -1 ? undefined : stamper
-    }
+    },
+
+    /**
+     * When the line take() last told of was emitted (wall ms on this process's clock); NaN for
+     * an id --emit stamped (its sentAt field says) or a line that is not this process's.
+     * @returns {number}
+     */
+    sentMs: () => takenSentMs
   }
 }

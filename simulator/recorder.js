@@ -1,8 +1,9 @@
 /**
  * Records every broadcast message as the swarm receives it: first receipt in this process,
  * each client's delay relative to it (monotonic clock), absolute latency from the message's
- * own send timestamp, and which clients that were connected at the first receipt never got
- * it. A message is closed (reported, its per-client state freed) once every expected client
+ * own send timestamp, and which clients that were connected when it was sent never got it
+ * (those connected at its first receipt, less those that connected after its send time when it
+ * carries one: recorder-connects.js). A message is closed (reported, its per-client state freed) once every expected client
  * has it and no copy arrived for `quietMs` (clients that connected meanwhile still count as
  * receivers), or `messageTimeoutMs` after its first receipt.
  *
@@ -13,7 +14,7 @@
  * summed, histograms merged. A collector got every report whole when it closed.
  *
  * Rooms: a message that carries a target room (--room-field) is expected only by the clients
- * that joined that room and are connected when it first arrives; a copy to a client that was
+ * that joined that room and are connected when it first arrives (and were when it was sent); a copy to a client that was
  * never meant to be in the room is misdelivered (counted, not timed), a second copy to one
  * client a duplicate. A client whose join is still pending is meant to be in the room: its
  * copy is received, not misdelivered. Without rooms (--rooms, --room, a scenario's joins) the
@@ -25,7 +26,7 @@
  * process was busy all along: the simulator itself could be what spread the delays.
  *
  * Its parts, each with its own test: recorder-rooms.js (who a room message is for),
- * recorder-own.js (this process's own lines), recorder-message.js (a message from its first
+ * recorder-connects.js (when each client connected), recorder-own.js (this process's own lines), recorder-message.js (a message from its first
  * receipt to its report), recorder-cpu.js (the floor's CPU reads), recorder-closed.js (closed
  * reports kept, rolled up, keys forgotten). This file is the receipt path that joins them.
  */
@@ -34,6 +35,7 @@ import { monotonicMs, wallMs } from '../lib/clock.js'
 import { recordMs } from '../lib/histogram.js'
 import { fieldGetter, toEpochMs } from '../lib/fields.js'
 import { createClosedBook } from './recorder-closed.js'
+import { createConnectBook } from './recorder-connects.js'
 import { createCpuReader } from './recorder-cpu.js'
 import { closedReport, expectedOf, missingByClient, openMessage } from './recorder-message.js'
 import { createOwnLines } from './recorder-own.js'
@@ -42,6 +44,13 @@ import { createRoomBook } from './recorder-rooms.js'
 import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
 
 export { RECORDER_LIMITS }
+
+/**
+ * Allowance on another process's send time before a client that connected after it is not
+ * expected: send times stamped in whole milliseconds (Date.now()) and each process's own anchor
+ * of its wall clock (lib/clock.js). Besides it, the clock offset's measured uncertainty.
+ */
+export const SEND_SLACK_MS = 2
 
 /**
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
@@ -111,6 +120,7 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {number} options.messageTimeoutMs close a message this long after its first receipt
  * @param {number} [options.quietMs] close a fully delivered message after this long without a copy
  * @param {() => number} [options.clockOffsetMs] added to the local wall clock for absolute latency
+ * @param {() => number} [options.clockUncertaintyMs] the bound of that offset: a client is not expected only if it surely connected after the send
  * @param {(report: MessageReport) => void} [options.onClose] called once per message when it closes
  * @param {number} [options.maxOpen] most messages open at once; receipts of more are untracked
  * @param {number} [options.keepClosed] closed reports kept whole; older ones are rolled up
@@ -123,7 +133,7 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  * @param {number} [options.clientOffset] this process's first client over the whole run: an id --emit stamped (own-ids.js) names its sender
  */
 export function createRecorder ({
-  clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, onClose = () => {},
+  clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, clockUncertaintyMs = () => 0, onClose = () => {},
   maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null,
   clientOffset = 0
 }) {
@@ -142,6 +152,7 @@ export function createRecorder ({
   const cpu = createCpuReader()
   const words = Math.ceil(clients / 32) || 1
   const connected = new Uint32Array(words)
+  const connects = createConnectBook(clients)
   /** @type {Map<string, OpenMessage>} */
   const open = new Map()
   let lateReceipts = 0
@@ -169,6 +180,26 @@ export function createRecorder ({
   }
 
   /**
+   * A message's send time on this process's wall clock, plus what it may be off by: a client
+   * that connected later than this is not expected. NaN: no send time (everyone connected now is).
+   * @param {number | null} sentAt its send time field (epoch ms)
+   * @param {number} sender one of this process's clients (its line), or -1
+   */
+  function sentLocalMs (sentAt, sender) {
+    let sentMs = NaN
+    if (sender !== -1) {
+      // This process's own line: its send time here, exactly (noted at the emit, or stamped by --emit with this clock).
+      sentMs = own.sentMs()
+      if (Number.isNaN(sentMs) && sentAt !== null) sentMs = sentAt
+    } else if (sentAt !== null) {
+      sentMs = sentAt - clockOffsetMs() + clockUncertaintyMs() + SEND_SLACK_MS
+    }
+    // A send time older than the message timeout is no clock to trust (a skewed sender, a
+    // replay): the message is for every client connected now, as one without a send time.
+    return wallMs() - sentMs > messageTimeoutMs ? NaN : sentMs
+  }
+
+  /**
    * @param {string} key
    * @param {string} event
    * @param {unknown[]} args
@@ -180,13 +211,14 @@ export function createRecorder ({
     const targeted = identity.room !== null && rooms.active()
     const target = targeted ? rooms.target(/** @type {string} */ (identity.room), connected) : null
     const sender = own.take(identity.id) ?? -1
+    const sentMs = sentLocalMs(identity.sentAt, sender)
     const message = openMessage({
       key,
       event,
       namespace,
       identity,
       targeted,
-      expecting: expectedOf(connected, target, sender),
+      expecting: expectedOf(connected, target, sender, connects, sentMs),
       members: target === null ? null : target.members,
       sender,
       now,
@@ -199,13 +231,16 @@ export function createRecorder ({
 
   return {
     /**
-     * Client `i` is connected (true) or not (false) from now on.
+     * Client `i` is connected (true) or not (false) from now on: a message sent before it
+     * connected is not expected by it.
      * @param {number} i
      * @param {boolean} isConnected
      */
     setConnected (i, isConnected) {
-      if (isConnected) connected[i >>> 5] |= 1 << (i & 31)
-      else connected[i >>> 5] &= ~(1 << (i & 31))
+      if (isConnected) {
+        connected[i >>> 5] |= 1 << (i & 31)
+        connects.connected(i, wallMs())
+      } else connected[i >>> 5] &= ~(1 << (i & 31))
     },
 
     /**

@@ -142,7 +142,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     choices: HTTP_CLIENT_NAMES,
     commands: ['simulate'],
     passOn: true,
-    describe: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over keep-alive connections the clients share; cheaper per polled frame (bench/README.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool'
+    describe: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/README.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
   },
   {
     name: 'path',

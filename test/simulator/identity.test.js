@@ -51,6 +51,12 @@ test('bad identity options are usage errors naming the flag', (t) => {
   assert.throws(bad({ header: 'Upgrade: h2c' }), /--header cannot set Upgrade/)
   assert.throws(bad({ header: 'no colon' }), /--header must be 'Name: value'/)
   assert.throws(bad({ header: 'X-A: {{row.user}}' }), /--header uses \{\{row.user\}\}, which needs a feeder/)
+  // A line break in a template would split each request (header injection): refused before anything connects. A line feed
+  // separates values given through one variable (IOSWARM_HEADER, pm2, a ConfigMap), so what follows it must be a header itself.
+  assert.throws(bad({ header: 'X-A: a\rb' }), /--header X-A's value must not contain line breaks/)
+  assert.throws(bad({ header: 'X-A: a\nb' }), /--header must be 'Name: value' .*got "b"/)
+  assert.throws(bad({ cookie: 's=a\rb' }), /--cookie s's value must not contain ';', spaces or control characters/)
+  assert.throws(bad({ cookie: 's=a\nb' }), /--cookie must be 'name=value' .*got "b"/)
   assert.throws(bad({ feeder: feederFile(t, 'user\n', 'empty.csv') }), /--feeder .*empty.csv has no rows/)
   assert.throws(bad({ rooms: 0 }), /--rooms must be a whole number from 1 to 1000000, got 0/)
   assert.throws(bad({ room: '{{room}}' }), /--room has an unknown placeholder \{\{room\}\}/)

@@ -30,17 +30,28 @@ test('socket.io-client polling needs two descriptors per client; more than the f
   })
 })
 
-test('lean polling on undici needs one descriptor per client and a bounded pool for posts; upgrading clients two', () => {
-  const polling = checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'undici' }), LIMITS)
-  assert.equal(polling.needs.fdsPerProcess, 19000 + POST_CONNECTIONS + FD_MARGIN)
-  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 1, httpClient: 'undici' }), LIMITS), /needs 38192, limit 20000/)
+for (const httpClient of ['undici', 'builtin']) {
+  test(`lean polling on ${httpClient} needs one descriptor per client and a bounded pool for posts; upgrading clients two`, () => {
+    // 19,000 polling clients fit one process under a 20,000 descriptor limit (two per client would need 38,064).
+    const options = (/** @type {string} */ transport) => normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 19000, engine: 'lean', transport, httpClient })
+    const polling = checkPreflight(needOf(options('polling'), 1), LIMITS)
+    assert.equal(polling.needs.fdsPerProcess, 19000 + POST_CONNECTIONS + FD_MARGIN)
+    assert.throws(() => checkPreflight(needOf(options('upgrade'), 1), LIMITS), (error) => {
+      assert.match(/** @type {Error} */ (error).message, /needs 38192, limit 20000.*--workers 2`?$/m)
+      assert.doesNotMatch(/** @type {Error} */ (error).message, /--http-client/)
+      return true
+    })
+  })
+}
+test('the pool of posts is per source address, and never more than the clients', () => {
+  const twoAddresses = checkPreflight(need({ clients: 4000, pollingShare: 1, upgradeShare: 0, sourceAddresses: 2 }), LIMITS)
+  assert.equal(twoAddresses.needs.fdsPerProcess, 4000 + 2 * POST_CONNECTIONS + FD_MARGIN)
+  assert.equal(checkPreflight(need({ clients: 100, pollingShare: 1, upgradeShare: 0 }), LIMITS).needs.fdsPerProcess, 200 + FD_MARGIN)
   assert.equal(upgradeShareOf(parseTransportMix('websocket:2,polling:1,upgrade:1')), 0.25)
 })
 
-test('lean polling on the built-in HTTP client is counted at two descriptors per client (its poll, and at most one shared POST connection each)', () => {
-  const polling = checkPreflight(need({ clients: 9000, pollingShare: 1, upgradeShare: 0 }), LIMITS)
-  assert.equal(polling.needs.fdsPerProcess, 18000 + FD_MARGIN)
-  assert.throws(() => checkPreflight(need({ clients: 19000, pollingShare: 1, upgradeShare: 0, httpClient: 'builtin' }), LIMITS), /needs 38064, limit 20000.*--workers 2, or poll with --http-client undici/)
+test('socket.io-client polling over the fd limit is told that the lean engine needs about one descriptor per polling client', () => {
+  assert.throws(() => checkPreflight(need({ clients: 12000, engine: 'sio', pollingShare: 1 }), LIMITS), /--workers 2, or poll with --engine lean/)
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {
@@ -89,5 +100,5 @@ test('simulate with more clients than the hard fd limit exits 2 before connectin
 
 test('needOf: what a swarm of these options needs, over its processes (the swarm\'s and --workers\' one reading)', () => {
   const options = normalizeSimOptions({ url: 'http://127.0.0.1-127.0.0.2:3000', clients: 900, engine: 'lean', transport: 'websocket:50,polling:20,upgrade:30', httpClient: 'undici' })
-  assert.deepEqual(needOf(options, 3), { clients: 900, processes: 3, destinations: 2, sourceAddresses: 1, engine: 'lean', httpClient: 'undici', pollingShare: 0.5, upgradeShare: 0.3 })
+  assert.deepEqual(needOf(options, 3), { clients: 900, processes: 3, destinations: 2, sourceAddresses: 1, engine: 'lean', pollingShare: 0.5, upgradeShare: 0.3 })
 })

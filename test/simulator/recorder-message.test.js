@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { closedReport, expectedOf, missingByClient, openMessage } from '../../simulator/recorder-message.js'
 import { identify } from '../../simulator/recorder.js'
+import { createConnectBook } from '../../simulator/recorder-connects.js'
 import { recordMs } from '../../lib/histogram.js'
 
 /** @param {number[]} clients @param {number} words */
@@ -21,6 +22,25 @@ test('who a message is for: the connected clients or the room\'s, never its send
   assert.equal(expectedOf(connected, null, 7).expected, 4, 'a sender that is not connected changes nothing')
   const room = expectedOf(connected, { expectedBits: bitsOf([5, 40]), expected: 2, members: new Set([5, 40, 41]) }, 40)
   assert.deepEqual([room.expected, [...room.expectedBits]], [1, [...bitsOf([5])]])
+})
+
+test('who a message is for, by its send time: not the clients that connected after it was sent; nor its sender; unknown time: everyone connected', () => {
+  const connected = bitsOf([0, 5, 33, 40, 41])
+  const connects = createConnectBook(64)
+  for (const c of [0, 5, 33, 40]) connects.connected(c, 100)
+  connects.connected(41, 250) // connected between the send (200) and the first receipt
+  connects.connected(5, 260) // dropped and came back after the send: this session was never owed it
+  const sent = expectedOf(connected, null, -1, connects, 200)
+  assert.deepEqual([sent.expected, [...sent.expectedBits]], [3, [...bitsOf([0, 33, 40])]])
+  assert.deepEqual([...connected], [...bitsOf([0, 5, 33, 40, 41])], 'the connected set is not changed')
+  const bySender = expectedOf(connected, null, 5, connects, 200)
+  assert.equal(bySender.expected, 3, 'a sender that reconnected since is cleared once, not twice')
+  assert.equal(expectedOf(connected, null, 33, connects, 200).expected, 2)
+  assert.equal(expectedOf(connected, null, -1, connects, NaN).expected, 5, 'no send time: everyone connected at the first receipt')
+  assert.equal(expectedOf(connected, null, -1, null, 200).expected, 5, 'no connect times')
+  assert.equal(expectedOf(connected, null, -1, connects, 300).expected, 5, 'sent after every connect')
+  const room = expectedOf(connected, { expectedBits: bitsOf([5, 40, 41]), expected: 3, members: new Set([5, 40, 41]) }, -1, connects, 200)
+  assert.deepEqual([room.expected, [...room.expectedBits]], [1, [...bitsOf([40])]], 'a room\'s clients too')
 })
 
 test('a message from its first receipt to its report: missing counted, floor, histograms summed up; missing clients named', () => {

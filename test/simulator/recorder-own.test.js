@@ -2,6 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createOwnLines } from '../../simulator/recorder-own.js'
 import { identify, messageFields } from '../../simulator/recorder.js'
+import { ownId } from '../../simulator/own-ids.js'
+import { wallMs } from '../../lib/clock.js'
 
 const fields = messageFields({ idField: 'id' })
 const own = () => createOwnLines({ idOf: fields.id, contentIdOf: (args) => identify(args, fields).id, remembered: 8 })
@@ -17,6 +19,27 @@ test('a line is known by its id, a string by itself and its hash, anything else 
   assert.equal(lines.take(identify(['hello from 4'], fields).id), 4, 'relayed unchanged: its hash')
   assert.equal(lines.take(identify([[1, 2]], fields).id), 5)
   assert.equal(lines.take('never sent'), undefined)
+})
+
+test('each remembered line\'s send time on this clock; none for a stamped --emit id (its sentAt says) or a line not ours', () => {
+  const lines = createOwnLines({ idOf: fields.id, contentIdOf: (args) => identify(args, fields).id, remembered: 8, clientOffset: 100, clients: 10 })
+  const before = wallMs()
+  lines.note(3, [{ id: 'm1' }])
+  const after = wallMs()
+  lines.note(4, [{ id: 'm2' }])
+  assert.equal(lines.take('m1'), 3)
+  const sentMs = lines.sentMs()
+  assert.ok(sentMs >= before && sentMs <= after, `${before} <= ${sentMs} <= ${after}`)
+  assert.equal(lines.take(ownId(105, 1)), 5, 'a stamped id names its sender')
+  assert.ok(Number.isNaN(lines.sentMs()))
+  assert.equal(lines.take('m2'), 4)
+  assert.ok(lines.sentMs() >= after)
+  assert.equal(lines.take('not ours'), undefined)
+  assert.ok(Number.isNaN(lines.sentMs()))
+  // Past the bound the rings are reused: a kept id still reads its own sender and time.
+  for (let k = 0; k < 12; k++) lines.note(k % 10, [{ id: `n${k}` }])
+  assert.deepEqual([lines.take('n3'), lines.take('n7'), lines.take('n11')], [undefined, 7, 1], 'n3 dropped with its generation')
+  assert.ok(lines.sentMs() >= after)
 })
 
 test('bounded: two generations of half the bound, the older dropped whole when the newer is full', () => {

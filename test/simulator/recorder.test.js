@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRecorder, identify, messageFields } from '../../simulator/recorder.js'
+import { createRecorder, identify, messageFields, SEND_SLACK_MS } from '../../simulator/recorder.js'
 import { ownId } from '../../simulator/own-ids.js'
 import { waitFor } from '../helpers/wait.js'
 import { performance } from 'node:perf_hooks'
-import { processCpuMs } from '../../lib/clock.js'
+import { processCpuMs, wallMs } from '../../lib/clock.js'
 
 /**
  * Keeps this process busy until it has used `cpuMs` more CPU (bounded by 5 s of wall time:
@@ -34,14 +34,15 @@ test('identify uses the id field, else a content hash', () => {
 test('a delivered message closes after a quiet period; clients that connected meanwhile still count', async () => {
   /** @type {import('../../lib/schema.js').MessageReport[]} */
   const closed = []
-  const rec = createRecorder({ clients: 40, messageTimeoutMs: 60000, quietMs: 30, onClose: (r) => closed.push(r) })
+  // Periods far above a loaded machine's pause between two statements: the first sweep must come before them.
+  const rec = createRecorder({ clients: 40, messageTimeoutMs: 60000, quietMs: 1000, onClose: (r) => closed.push(r) })
   for (let i = 0; i < 35; i++) rec.setConnected(i, true)
   for (let i = 0; i < 35; i++) rec.receive(i, 'broadcast', [{ id: 'm1' }])
   rec.sweep()
   assert.equal(closed.length, 0, 'not closed before the quiet period')
   rec.setConnected(37, true)
   rec.receive(37, 'broadcast', [{ id: 'm1' }]) // connected after the first receipt: a receiver, not expected
-  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 2000 })
+  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 10000 })
   assert.equal(closed[0].received, 36)
   assert.equal(closed[0].expected, 35)
   assert.equal(closed[0].missing, 0)
@@ -71,12 +72,12 @@ test('duplicates are counted once; clients that connected later are received but
 test('the sweep closes a message after its timeout', async () => {
   /** @type {string[]} */
   const closed = []
-  const rec = createRecorder({ clients: 4, messageTimeoutMs: 50, onClose: (r) => closed.push(r.id) })
+  const rec = createRecorder({ clients: 4, messageTimeoutMs: 1000, onClose: (r) => closed.push(r.id) })
   for (let i = 0; i < 4; i++) rec.setConnected(i, true)
   rec.receive(2, 'e', [{ id: 'slow' }])
   rec.sweep()
   assert.deepEqual(closed, [])
-  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 2000 })
+  await waitFor(() => { rec.sweep(); return closed.length === 1 }, { timeoutMs: 10000 })
   assert.equal(rec.reports()[0].missing, 3)
 })
 
@@ -231,3 +232,37 @@ test('a storm\'s gap is told of each receipt with the recorder\'s key and the se
   assert.deepEqual(told, [[0, '/a#broadcast:x/b1', sentAt - 10], [1, keys[1], null]], 'the reports\' own keys; no receipt told while no storm is followed')
   assert.match(keys[1], /^\/a#broadcast:content:/)
 })
+
+test('a client that connected after a message was sent does not expect it: its copy is received, not missing; one connected at the send still is', async () => {
+  const rec = createRecorder({ clients: 40, messageTimeoutMs: 60000, clockOffsetMs: () => 5000, clockUncertaintyMs: () => 1 })
+  for (let i = 0; i < 30; i++) rec.setConnected(i, true)
+  /** Waits until the wall clock has moved past `ms`: connects and sends fall strictly apart, whatever the load. */
+  const after = (/** @type {number} */ ms) => waitFor(() => wallMs() > ms, { timeoutMs: 5000, intervalMs: 1 })
+  await after(wallMs() + SEND_SLACK_MS + 2)
+  // Stamped on the sender's clock, 5 s ahead of this one (the measured offset).
+  const sentAt = wallMs() + 5000
+  rec.ownLine(2, [{ id: 'line', text: 'hi' }]) // a line of this process: sent now, on this clock
+  await after(wallMs() + SEND_SLACK_MS + 2)
+  for (let i = 30; i < 34; i++) rec.setConnected(i, true) // joined between the sends and the first receipts
+  for (const id of ['b1', 'line', 'no-time']) {
+    const args = [id === 'no-time' ? { id } : id === 'line' ? { id, text: 'hi' } : { id, sentAt }]
+    for (let i = 0; i < 31; i++) if (i !== 5) rec.receive(i, 'e', args) // client 5 never gets it; late joiner 30 does
+  }
+  rec.closeAll()
+  const byId = Object.fromEntries(rec.reports().map((m) => [m.id, m]))
+  assert.deepEqual(pick(byId.b1), { expected: 30, received: 30, missing: 1, misdelivered: 0, duplicates: 0 }, 'b1: 29 of the 30 connected at the send, and joiner 30')
+  assert.deepEqual(pick(byId.line), { expected: 29, received: 29, missing: 1, misdelivered: 0, duplicates: 0 }, 'its sender neither expects it nor counts its echo')
+  assert.equal(byId.line.echo, 1)
+  assert.deepEqual(pick(byId['no-time']), { expected: 34, received: 30, missing: 4, misdelivered: 0, duplicates: 0 }, 'no send time: everyone connected at the first receipt')
+  // A send time older than the message timeout is no clock to trust: everyone connected now.
+  const stale = createRecorder({ clients: 4, messageTimeoutMs: 1000 })
+  for (let i = 0; i < 4; i++) stale.setConnected(i, true)
+  stale.receive(0, 'e', [{ id: 'old', sentAt: wallMs() - 60000 }])
+  stale.closeAll()
+  assert.deepEqual([stale.reports()[0].expected, stale.reports()[0].missing], [4, 3])
+})
+
+/** @param {import('../../lib/schema.js').MessageReport} m */
+function pick (m) {
+  return { expected: m.expected, received: m.received, missing: m.missing, misdelivered: m.misdelivered ?? 0, duplicates: m.duplicates }
+}

@@ -5,7 +5,7 @@
 import { invalidOption } from '../../../lib/errors.js'
 import { DEFAULT_PATH } from '../../../lib/protocol.js'
 import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
-import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.js'
+import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES, POST_CONNECTIONS } from '../../wire/limits.js'
 
 /**
  * Engine options plus the lean engine's own knobs.
@@ -17,7 +17,8 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.
  *   reconnectionDelayMaxMs?: number,
  *   randomizationFactor?: number,
  *   wsClient?: 'builtin' | 'ws',
- *   httpClient?: 'builtin' | 'undici'
+ *   httpClient?: 'builtin' | 'undici',
+ *   postConnections?: number
  * }} LeanOptions
  */
 
@@ -44,6 +45,7 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES } from '../../wire/limits.
  * @property {number} maxPayloadBytes largest WebSocket message (all fragments) or polling response body
  * @property {boolean} perMessageDeflate
  * @property {number} connectTimeoutMs
+ * @property {number} postConnections polling: most connections for POSTs per source address (either HTTP client), POST_CONNECTIONS unless a test asks for fewer
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff
  * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
@@ -103,6 +105,7 @@ export function resolveLeanConfig (options) {
     maxPayloadBytes: payloadLimit(options.maxPayloadBytes),
     perMessageDeflate: options.perMessageDeflate === true,
     connectTimeoutMs: positive(options.connectTimeoutMs, CONNECTION_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
+    postConnections: Math.ceil(positive(options.postConnections, POST_CONNECTIONS, 'postConnections')),
     sourcePorts: options.sourcePorts ?? null,
     tls: secure ? options.tls ?? null : null,
     cookieJar: options.cookieJar !== false,

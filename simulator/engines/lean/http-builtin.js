@@ -1,13 +1,13 @@
 /**
  * Polling requests over the built-in HTTP/1.1 client (wire/http-socket.js; plain http:// only,
  * the default there: `--http-client builtin`). Each client polls on a keep-alive connection of
- * its own (a long poll is nearly always in flight); POSTs go over keep-alive connections the
- * session's clients share, per source address, as a browser's tabs share its connections to an
- * origin: a POST takes the most recently freed one, or opens one (no bound: as many as there
- * are POSTs in flight at once). A connection of its own per client for POSTs was measured:
- * the server's keep-alive timeout (5 s in Node) closes it between two pongs (25 s), and each pong
- * then paid a new connection, 3-5 µs per delivered frame at 5,000 clients. Every connection
- * leaves from the client's own source address (--source-address).
+ * its own (a long poll is nearly always in flight); POSTs go over a bounded pool of keep-alive
+ * connections per source address that the session's clients share (post-pool.js), as a browser's
+ * tabs share its connections to an origin and as undici's POST pool does. A connection of its own
+ * per client for POSTs was measured: the server's keep-alive timeout (5 s in Node) closes it
+ * between two pongs (25 s), and each pong then paid a new connection, 3-5 µs per delivered frame
+ * at 5,000 clients. Every connection leaves from the client's own source address (--source-address),
+ * so an address-sticky balancer sees all of a client's requests come from one address.
  * A request is one string: its head is pre-built per client and sid (only the cache-busting
  * `t=` changes per request); the client's cookies, when it has any, are added per request.
  * A request that a reused connection lost before any answer (the server's keep-alive timeout
@@ -18,6 +18,7 @@ import { MAX_PORT_TRIES, connectOwnPort } from '../../source-ports.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from './cookies.js'
 import { PendingRequest } from './pending-request.js'
+import { PostPool } from './post-pool.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -30,24 +31,30 @@ const MAX_RESENDS = 1
 class PollSocket extends HttpSocket {
   /**
    * @param {LeanSession} session
-   * @param {Client} c
+   * @param {number} a the source address's index (0 without --source-address)
+   * @param {PostPool | null} pool the POST pool it belongs to; null: a client's poll connection
    */
-  constructor (session, c) {
+  constructor (session, a, pool) {
     super(HANDLER, session.maxPayloadBytes)
     /** @type {BuiltinRequest | null} the request in flight */
     this.request = null
-    /** A connection for POSTs, shared by the session's clients of its source address. */
-    this.post = false
+    this.pool = pool
     this.sourceAddress = -1
     this.sourcePort = 0
     // The head comes as text only with a Set-Cookie or this header (--node-from header:NAME).
     this.watch = session.config.nodeHeader
+    if (pool !== null) {
+      // A shared connection that never connects would hold its POST until the client's ping deadline: it fails that POST alone.
+      this.setTimeout(session.config.connectTimeoutMs)
+      this.once('timeout', onConnectTimeout)
+      this.once('connect', onConnected)
+    }
     const { host, port, sourcePorts } = session.config
     if (sourcePorts === null) {
       this.connect(port, host)
       return
     }
-    const a = this.sourceAddress = sourcePorts.addressOf(c.i)
+    this.sourceAddress = a
     const localPort = this.sourcePort = connectOwnPort(this, sourcePorts, a, host, port)
     if (localPort === 0) {
       this.errorCode = 'EADDRNOTAVAIL'
@@ -56,6 +63,18 @@ class PollSocket extends HttpSocket {
     }
     this.once('close', () => sourcePorts.release(a, localPort))
   }
+}
+
+/** @this {PollSocket} */
+function onConnected () {
+  this.setTimeout(0)
+  this.off('timeout', onConnectTimeout)
+}
+
+/** @this {PollSocket} */
+function onConnectTimeout () {
+  this.errorCode ??= 'ETIMEDOUT'
+  this.destroy()
 }
 
 /** One request of a client over its GET or POST connection. */
@@ -84,26 +103,35 @@ export class BuiltinRequest extends PendingRequest {
   }
 
   /**
-   * A GET on the client's poll connection (a new one when it cannot take it); a POST on an idle
-   * connection of the session's, from the client's source address, or a new one (always when
-   * sent again after a reused one was lost).
+   * A GET on the client's poll connection (a new one when it cannot take it); a POST on a
+   * connection of the pool of the client's source address: an idle one, a new one (always when
+   * sent again after a reused one was lost) while there is room, else it waits for one.
    */
   send () {
     const c = this.c
-    let conn = null
-    if (this.isGet) {
-      conn = /** @type {PollSocket | null} */ (c.httpGet)
-      if (!(conn instanceof PollSocket) || !conn.ready) {
-        // One still carrying a request (the old session's last poll) finishes it, then is closed (retire).
-        if (conn instanceof PollSocket && !conn.done && conn.request === null) conn.discard()
-        conn = c.httpGet = new PollSocket(this.session, c)
-      }
-    } else {
-      conn = (this.resent === 0 ? takeIdle(this.session, c) : null) ?? postSocket(this.session, c)
+    if (!this.isGet) {
+      const pool = postPoolOf(this.session, c)
+      const fresh = this.resent > 0
+      const conn = pool.take(fresh)
+      if (conn === null) pool.wait(this, fresh)
+      else this.sendOn(/** @type {PollSocket} */ (conn))
+      return
     }
-    this.conn = conn
-    conn.request = this
-    conn.send(this.text)
+    let conn = /** @type {PollSocket | null} */ (c.httpGet)
+    if (!(conn instanceof PollSocket) || !conn.ready) {
+      // One still carrying a request (the old session's last poll) finishes it, then is closed (retire).
+      if (conn instanceof PollSocket && !conn.done && conn.request === null) conn.discard()
+      conn = c.httpGet = new PollSocket(this.session, addressOf(this.session, c), null)
+    }
+    this.sendOn(conn)
+  }
+
+  /** @param {import('../../wire/http-socket.js').HttpSocket} conn a connection that can take it now */
+  sendOn (conn) {
+    const socket = /** @type {PollSocket} */ (conn)
+    this.conn = socket
+    socket.request = this
+    socket.send(this.text)
   }
 
   /** Aborts it: its connection is closed, its callbacks are not called. */
@@ -130,32 +158,22 @@ export class BuiltinRequest extends PendingRequest {
 }
 
 /**
- * The most recently used idle POST connection of the client's source address, if one is open.
- * @param {LeanSession} session
- * @param {Client} c
- * @returns {PollSocket | null}
- */
-function takeIdle (session, c) {
-  const idle = session.postIdle[addressOf(session, c)]
-  if (idle === undefined) return null
-  while (idle.length > 0) {
-    const conn = /** @type {PollSocket} */ (idle.pop())
-    if (conn.ready && conn.request === null) return conn
-  }
-  return null
-}
-
-/**
- * A new POST connection, counted by the session until it closes.
+ * The POST pool of the client's source address (made on its first POST): its connections are
+ * counted by the session until they close.
  * @param {LeanSession} session
  * @param {Client} c
  */
-function postSocket (session, c) {
-  const conn = new PollSocket(session, c)
-  conn.post = true
-  session.postSockets.add(conn)
-  conn.once('close', () => session.postSockets.delete(conn))
-  return conn
+function postPoolOf (session, c) {
+  const a = addressOf(session, c)
+  let pool = session.builtinPostPools[a]
+  if (pool !== undefined) return pool
+  pool = session.builtinPostPools[a] = new PostPool(session.config.postConnections, () => {
+    const conn = new PollSocket(session, a, /** @type {PostPool} */ (pool))
+    session.postSockets.add(conn)
+    conn.once('close', () => session.postSockets.delete(conn))
+    return conn
+  })
+  return pool
 }
 
 /**
@@ -168,19 +186,16 @@ function addressOf (session, c) {
 }
 
 /**
- * A connection is free again: a POST connection goes back to its address's idle stack (the
- * session's POSTs share warm connections: one per client would be closed by the server's
- * keep-alive timeout between two pongs and opened again for each); a poll connection that its
- * client replaced is closed.
+ * A connection is free again: a POST connection takes the next waiting POST of its pool, or
+ * waits idle (one that is closing makes room in its pool when it has closed); a poll connection
+ * that its client replaced is closed.
  * @param {PollSocket} socket
  * @param {BuiltinRequest} req
  */
 function release (socket, req) {
   socket.request = null
-  if (!socket.post) return retire(socket, req.c)
-  if (!socket.ready) return
-  const a = addressOf(req.session, req.c)
-  ;(req.session.postIdle[a] ??= []).push(socket)
+  if (socket.pool === null) return retire(socket, req.c)
+  if (socket.ready) socket.pool.freed(socket)
 }
 
 /** @type {import('../../wire/http-socket.js').HttpHandler} */
@@ -213,7 +228,7 @@ const HANDLER = {
     const req = socket.request
     if (req === null) return
     socket.request = null
-    if (!socket.post) retire(socket, req.c)
+    if (socket.pool === null) retire(socket, req.c)
     // An idle connection the server was closing as it was taken: sent again on a new one.
     if (retry && req.resent < MAX_RESENDS) {
       req.resent++
@@ -276,8 +291,9 @@ function headerLines (session, c) {
 }
 
 /**
- * Header lines: Accept (unless given), each header (values with a line break are left out:
- * they would split the request), and Connection: close without keep-alive.
+ * Header lines: Accept (unless given), each header, and Connection: close without keep-alive.
+ * A header with a line break never gets here (LeanSession.applyIdentity fails the client's
+ * attempt and says why); one that did would be left out rather than split the request.
  * @param {Readonly<Record<string, string>>} headers
  * @param {boolean} keepAlive
  */
@@ -304,11 +320,12 @@ export function closeBuiltin (c) {
 }
 
 /**
- * Closes the session's POST connections (end of the swarm).
+ * Closes the session's POST connections and aborts the POSTs still waiting for one (end of the swarm).
  * @param {LeanSession} session
  */
 export function closePostSockets (session) {
+  for (const pool of session.builtinPostPools) for (const req of pool?.close() ?? []) /** @type {BuiltinRequest} */ (req).destroy()
+  session.builtinPostPools = []
   for (const conn of session.postSockets) conn.discard()
   session.postSockets.clear()
-  session.postIdle = []
 }

@@ -258,7 +258,7 @@ function post (session, c, path, body, onDone, onFail) {
   if (session.config.builtinHttp) return new BuiltinRequest(session, c, false, requestText(session, c, path, body), onDone, onFail)
   const ports = session.config.sourcePorts
   const a = ports === null ? 0 : ports.addressOf(c.i)
-  const pool = session.postPools[a] ??= new (undici().Pool)(session.origin, { ...connectionOptions(session, c.i), connections: POST_CONNECTIONS })
+  const pool = session.postPools[a] ??= new (undici().Pool)(session.origin, { ...connectionOptions(session, c.i), connections: session.config.postConnections })
   return request(session, c, pool, 'POST', path, requestHeaders(session, c, POST_HEADERS), body, onDone, onFail)
 }
 

@@ -71,8 +71,8 @@ export class LeanSession {
     this.onIdle = null
     /** @type {Set<import('../../wire/http-socket.js').HttpSocket>} the built-in HTTP client's POST connections, shared by the clients */
     this.postSockets = new Set()
-    /** @type {(import('../../wire/http-socket.js').HttpSocket[] | undefined)[]} those idle now, by source address (most recently used last) */
-    this.postIdle = []
+    /** @type {(import('./post-pool.js').PostPool | undefined)[]} the built-in HTTP client's POST pools, one per source address */
+    this.builtinPostPools = []
     /** @type {string | undefined} request header lines of clients without headers or cookies (the built-in HTTP client) */
     this.headerLines = undefined
     /** @type {string | undefined} the rest of a poll GET after its path, for those clients */
@@ -104,11 +104,13 @@ export class LeanSession {
   startAttempt (c) {
     c.state = STATE.OPENING
     c.sid = ''
-    if (this.config.identity !== undefined) this.applyIdentity(c, this.config.identity(c.i))
+    const invalid = this.config.identity === undefined ? null : this.applyIdentity(c, this.config.identity(c.i))
     this.sweeper.setIn(c.i, this.config.connectTimeoutMs)
     const gen = c.gen
     this.events.attempt(c.i)
     if (c.gen !== gen || c.state !== STATE.OPENING) return
+    // Its own data would split a request (a feeder row, an env or login value with a line break): it fails, and would again.
+    if (invalid !== null) return this.end(c, invalid, false, false)
     const first = transports[CLIENT_MODES[c.mode][0]]
     c.wire = first.wire
     first.open(this, c)
@@ -118,6 +120,7 @@ export class LeanSession {
    * This attempt's own query parameters, headers and auth (--query, --header, --auth).
    * @param {Client} c
    * @param {import('../../identity.js').ClientIdentity} identity
+   * @returns {string | null} why the attempt cannot be made: a header or cookie value with a line break (CR or LF); null when it can
    */
   applyIdentity (c, identity) {
     let suffix = ''
@@ -127,6 +130,7 @@ export class LeanSession {
     c.auth = identity.auth
     // --cookie: set when the client (re)starts on purpose; a reconnect keeps what the server set since.
     if (identity.cookies !== undefined && !c.reconnecting) c.cookies = seedCookies(c.cookies, identity.cookies)
+    return lineBreakIn(identity.headers, '--header') ?? lineBreakIn(identity.cookies, '--cookie')
   }
 
   /**
@@ -333,4 +337,20 @@ export class LeanSession {
   onHandleClosed () {
     if (--this.handles === 0 && this.onIdle !== null) this.onIdle()
   }
+}
+
+/**
+ * The reason a client's rendered headers or cookies cannot be sent: a value with CR or LF
+ * would end the header line and start another of the client's making (header injection, or
+ * a request split in two), which no HTTP client sends. Checked per attempt: the templates are
+ * checked when the options are, but a value they render (a feeder row, {{env.X}}, {{login.X}})
+ * is known only now.
+ * @param {Readonly<Record<string, string>> | undefined} values
+ * @param {string} flag
+ * @returns {string | null}
+ */
+function lineBreakIn (values, flag) {
+  if (values === undefined) return null
+  for (const name in values) if (/[\r\n]/.test(name + values[name])) return `${flag} ${name}: its value for this client has a line break (CR or LF), not sent`
+  return null
 }

@@ -171,3 +171,26 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     assert.ok(connections >= before + 20, `new connections replaced the closed ones (${connections - before})`)
   })
 }
+
+for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
+  test(`polling (${httpClient}): a header or cookie value rendered with a line break fails that client's attempt, saying which flag; others connect`, async (t) => {
+    const server = await startServer(t)
+    /** @type {(string | undefined)[]} */
+    const tokens = []
+    server.io.on('connection', (socket) => { tokens.push(socket.handshake.headers['x-token']?.toString()) })
+    const { log, events } = recorder()
+    const pool = leanEngine.createPool(engineOptions(server.url, {
+      httpClient,
+      identity: (i) => (i === 1 ? { headers: { 'X-Token': 'a\r\nX-Injected: 1' } } : i === 2 ? { headers: { 'X-Token': 't2' }, cookies: { s: 'b\nc' } } : { headers: { 'X-Token': `t${i}` } })
+    }), events)
+    t.after(() => pool.close())
+    for (let i = 0; i < 4; i++) pool.connect(i, 'polling')
+    await waitFor(() => log.connected.size === 2 && log.errors.length === 2, '2 clients connected, 2 refused', 10000)
+    assert.deepEqual([...log.connected.keys()].sort(), [0, 3])
+    assert.deepEqual(log.errors.sort((a, b) => a.i - b.i), [
+      { i: 1, reason: '--header X-Token: its value for this client has a line break (CR or LF), not sent' },
+      { i: 2, reason: '--cookie s: its value for this client has a line break (CR or LF), not sent' }
+    ])
+    assert.deepEqual(tokens.sort(), ['t0', 't3'])
+  })
+}
