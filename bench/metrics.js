@@ -7,9 +7,11 @@
  * one report per message whose histogram holds one delay per client. A scrape's cost depends
  * on the number of series (simulators × metrics), not on clients; feeding a report depends on
  * its histogram's distinct values. Also the cost of turning the registry into OpenTelemetry
- * data for one `--otlp` push (before the SDK encodes it). Prints one JSON line.
+ * data for one `--otlp` push (before the SDK encodes it). And the clients' emits: what one
+ * second of `--acks` acked emits costs the simulator (its figures taken and encoded) and the
+ * runner (a sample's figures fed), and the figures' bytes in the sample. Prints one JSON line.
  *
- *   node bench/metrics.js [--simulators 20] [--clients 500] [--messages 50] [--scrapes 200]
+ *   node bench/metrics.js [--simulators 20] [--clients 500] [--messages 50] [--scrapes 200] [--acks 1000]
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
@@ -17,19 +19,22 @@ import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.j
 import { hostFacts } from '../lib/host.js'
 import { createRunMetrics } from '../results/metrics/index.js'
 import { registryToScopeMetrics } from '../results/metrics/otlp-convert.js'
+import { createFigures } from '../simulator/figures.js'
 
 const { values } = parseArgs({
   options: {
     simulators: { type: 'string', default: '20' },
     clients: { type: 'string', default: '500' },
     messages: { type: 'string', default: '50' },
-    scrapes: { type: 'string', default: '200' }
+    scrapes: { type: 'string', default: '200' },
+    acks: { type: 'string', default: '1000' }
   }
 })
 const simulators = Number(values.simulators)
 const clients = Number(values.clients)
 const messages = Number(values.messages)
 const scrapes = Number(values.scrapes)
+const acks = Number(values.acks)
 
 /** One delay per client, spread like a broadcast over a few hundred ms, with a tail. */
 function delays () {
@@ -60,6 +65,34 @@ metrics.observeServerSample(/** @type {any} */ ({
   t: 1, connected: swarm, byTransport: { websocket: swarm * 0.7, polling: swarm * 0.3 }, cpuPct: 80, rssBytes: 5e8, loopDelayP99Ms: 15
 }))
 
+// The clients' emits: a second of `acks` acked emits per simulator, taken (simulator) and fed (runner), 20 seconds each.
+const SECONDS = 20
+let takeCpuUs = 0
+let figuresFeedCpuUs = 0
+let figuresBytes = 0
+for (let t = 2; t < 2 + SECONDS; t++) {
+  for (let s = 0; s < simulators; s++) {
+    const taking = process.cpuUsage()
+    const second = createFigures()
+    for (let a = 0; a < acks; a++) {
+      second.sent()
+      second.ack(null, Math.random() ** 3 * 200)
+    }
+    const figures = /** @type {import('../lib/schema.js').ClientFigures} */ (second.take())
+    const took = process.cpuUsage(taking)
+    takeCpuUs += took.user + took.system
+    figuresBytes = JSON.stringify(figures).length
+    const feeding = process.cpuUsage()
+    metrics.observeSample(`sim${s}`, {
+      timeline: { t, connected: clients, byTransport: { websocket: clients, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: 0 },
+      health: { t, loopDelayP50Ms: 1, loopDelayP99Ms: 12, loopDelayMaxMs: 20, elu: 0.3, cpuPct: 30, rssBytes: 2e8, heapUsedBytes: 1e8 },
+      figures
+    })
+    const fed = process.cpuUsage(feeding)
+    figuresFeedCpuUs += fed.user + fed.system
+  }
+}
+
 for (let i = 0; i < 20; i++) await metrics.registry.metrics() // warm up
 const cpu = process.cpuUsage()
 const started = performance.now()
@@ -85,6 +118,10 @@ process.stdout.write(`${JSON.stringify({
   scrapeWallUs: Math.round(wallMs * 1000 / scrapes),
   feedCpuUsPerReport: Math.round(feedCpuUs / (simulators * messages)),
   otlpConvertCpuUs: Math.round((otlpUsed.user + otlpUsed.system) / scrapes),
+  acksPerSecond: acks,
+  figuresBytes,
+  figuresTakeCpuUs: Math.round(takeCpuUs / (SECONDS * simulators)),
+  figuresFeedCpuUs: Math.round(figuresFeedCpuUs / (SECONDS * simulators)),
   host: hostFacts(),
   node: process.version
 })}\n`)

@@ -286,6 +286,13 @@ export const MERGE_RULES = {
  */
 
 /**
+ * The clients' own figures over a span of time (a --window; one second, sent with a simulator's
+ * sample to the live metrics): emits and their acks, the waits for a reply event, a scenario's
+ * ctx.timing and ctx.count.
+ * @typedef {Pick<WindowReport, 'emits' | 'replies' | 'custom'>} ClientFigures
+ */
+
+/**
  * A merged window as result.json keeps it: the merged WindowReport with its delays as
  * summaries (the histograms are merged, then dropped: a 30-minute run keeps 180 small rows).
  * @typedef {Omit<WindowReport, 'relative' | 'absolute' | 'emits' | 'custom' | 'replies'> & { relative: DelaySummary, absolute: DelaySummary, emits: Omit<WindowReport['emits'], 'ackTime'> & { ackTime: DelaySummary },

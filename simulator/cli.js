@@ -15,6 +15,7 @@ import { runLinkedSwarm } from './linked.js'
 import { normalizeSimOptions } from './options.js'
 import { runWorkers } from './workers.js'
 import { startSimulatorMetrics } from './metrics.js'
+import { finalReportOf } from '../results/index.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -68,7 +69,7 @@ export const simulateCommand = {
  * @param {import('./collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {AbortSignal} signal
- * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed by this process's hooks
+ * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed by this process's hooks, then its final report
  */
 async function runOne (options, link, quiet, signal, metrics) {
   const progress = progressWriter({ quiet })
@@ -92,6 +93,9 @@ async function runOne (options, link, quiet, signal, metrics) {
             process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
           }
     })
+    // Its final figures, as a run's metrics take them from the collector: the acks the clients'
+    // close ended after the last sample, and what only a final report has (reasons, storms, exact times).
+    metrics?.observeFinals([{ ...finalReportOf(result), simulator: options.id }])
     if (delivery && delivery.undelivered > 0) process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
     return result
   } finally {

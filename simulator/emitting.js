@@ -84,9 +84,9 @@ export function countAck (counts, error, elapsedMs) {
  * @param {{ clients: number, ackTimeoutMs: number }} context.options
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
  * @param {() => import('./engines/types.js').EnginePool} context.pool
- * @param {import('./windows.js').WindowBook | null} [context.windows] --window: each counted emit and its ack in its window
+ * @param {import('./figures.js').FiguresSink | null} [context.figures] each counted emit and its ack (its --window, the live metrics' second)
  */
-export function createEmitting ({ options, deliveries, pool, windows = null }) {
+export function createEmitting ({ options, deliveries, pool, figures = null }) {
   const namespaces = deliveries.namespaces
   /** A namespace session of client i: bumped at each connect and drop, so late callbacks bow out. */
   const sessions = namespaces.map(() => new Uint32Array(options.clients))
@@ -119,7 +119,7 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
       const sent = pool().emit(i, namespaces[k], event, args, undefined, options.ackTimeoutMs)
       if (sent && counts !== null) {
         counts.sent++
-        windows?.sent()
+        figures?.sent()
       }
       return sent
     }
@@ -132,14 +132,14 @@ export function createEmitting ({ options, deliveries, pool, windows = null }) {
       const elapsedMs = monotonicMs() - startMs
       if (counts !== null) {
         countAck(counts, error, elapsedMs)
-        windows?.ack(error, elapsedMs)
+        figures?.ack(error, elapsedMs)
       }
       onAck(engineError, answer, elapsedMs)
     }, options.ackTimeoutMs)
     if (sent) {
       if (counts !== null) {
         counts.sent++
-        windows?.sent()
+        figures?.sent()
       }
       if (pending) pendingAcks++
     }

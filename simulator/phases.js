@@ -77,7 +77,16 @@ export function followPhases (phases, sizer, emits) {
     if (to > from) sizer.resize(to, phase.durationMs)
     if (to < from) closing = rampDown(from, to, phase.durationMs, steps[n])
     atMs += phase.durationMs
-    timer = setTimeout(next, Math.max(0, atMs - (monotonicMs() - startedMono)))
+    due()
+  }
+
+  /**
+   * Starts the next step at its time, never before: a timer counts from the loop's cached time,
+   * so one set late in a long turn (a busy host) fires early by that turn's length.
+   */
+  function due () {
+    const leftMs = atMs - (monotonicMs() - startedMono)
+    timer = leftMs > 0 ? setTimeout(due, leftMs) : setTimeout(next, 0)
   }
 
   /**

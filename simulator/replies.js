@@ -42,9 +42,9 @@ export function checkReplyFlags (o) {
  * @param {{ ackTimeoutMs: number, replyEvent?: string | null }} context.options
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  * @param {(event: string) => boolean} context.listens whether the clients' engine hands this event to the swarm
- * @param {import('./windows.js').WindowBook | null} [context.windows] --window: each wait's emit and end in its window
+ * @param {import('./figures.js').FiguresSink | null} [context.figures] each wait's emit and end (its --window, the live metrics' second)
  */
-export function createReplies ({ options, emitting, listens, windows = null }) {
+export function createReplies ({ options, emitting, listens, figures = null }) {
   /** Waits in flight, by namespace and client. @type {(Waiter[] | undefined)[][]} */
   const waiting = emitting.namespaces.map(() => [])
   /** Events some wait has waited for: only their receipts are looked at. */
@@ -63,7 +63,7 @@ export function createReplies ({ options, emitting, listens, windows = null }) {
     pending--
     const elapsedMs = monotonicMs() - w.startMs
     countAck(counts, error, elapsedMs)
-    windows?.replyEnded(error, elapsedMs)
+    figures?.replyEnded(error, elapsedMs)
     w.onReply(error, args)
   }
 
@@ -107,7 +107,7 @@ export function createReplies ({ options, emitting, listens, windows = null }) {
       else list.push(w)
       counts.sent++
       pending++
-      windows?.replySent()
+      figures?.replySent()
       return true
     },
 

@@ -154,7 +154,7 @@ export function createSimReporter (options) {
       if (!closed) enqueue('reportWindow', [runId, info.id, window])
     },
 
-    /** @param {{ timeline: import('../lib/schema.js').TimelinePoint, health: import('../lib/process-sampler.js').ProcessSample }} sample */
+    /** @param {import('../results/collector/types.js').SampleReport} sample */
     sample (sample) {
       if (!closed) enqueue('reportSample', [runId, info.id, sample], true)
     },

@@ -99,9 +99,9 @@ export async function loadScenario (path) {
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  * @param {import('./replies.js').Replies} context.replies replies that come as events (emitAndWait)
  * @param {string} context.simId
- * @param {import('./windows.js').WindowBook | null} [context.windows] --window: each custom figure in its window too
+ * @param {import('./figures.js').FiguresSink | null} [context.figures] each custom figure admitted (its --window, the live metrics' second)
  */
-export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId, windows = null }) {
+export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId, figures = null }) {
   const namespaces = deliveries.namespaces
   /** Each session's facade and context, by namespace and client (built at the session's first hook). @type {(Session | undefined)[][]} */
   const bySession = namespaces.map(() => [])
@@ -111,12 +111,12 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
   const calls = { identity: 0, onConnect: 0, onEvent: 0, onDisconnect: 0 }
   const emits = createEmitCounts()
   const custom = createCustomFigures()
-  /** @type {CustomRecorders} shared by every context: no closure per session; with --window, each record in its window too */
-  const recorders = windows === null
+  /** @type {CustomRecorders} shared by every context: no closure per session; each record admitted told to `figures` too */
+  const recorders = figures === null
     ? { timing: custom.timing, count: custom.count }
     : {
-        timing: (name, ms) => { if (custom.timing(name, ms)) windows.timing(name, ms) },
-        count: (name, n = 1) => { if (custom.count(name, n)) windows.count(name, n) }
+        timing: (name, ms) => { if (custom.timing(name, ms)) figures.timing(name, ms) },
+        count: (name, n = 1) => { if (custom.count(name, n)) figures.count(name, n) }
       }
 
   /** A hook's error; those of hooks the swarm's own end cut short (a pending emitWithAck) are not. @param {unknown} error */

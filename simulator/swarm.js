@@ -29,6 +29,7 @@ import { followPhases, phaseAt, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
 import { createNodeTracker } from './nodes.js'
 import { createWindowBook } from './windows.js'
+import { createFigures, teeFigures } from './figures.js'
 import { fieldGetter } from '../lib/fields.js'
 import { invalidOption } from '../lib/errors.js'
 import { compileLogin } from './sessions/login-flags.js'
@@ -62,7 +63,8 @@ import { compileLogin } from './sessions/login-flags.js'
  * @property {SimResult['server']} [server] the server as a parent's one inspection saw it (`simulate --workers`): not inspected again
  * @property {(progress: Progress) => void} [onProgress] once a second
  * @property {(report: MessageReport) => void} [onMessage] when a message closes
- * @property {(sample: { timeline: TimelinePoint, health: ProcessSample }) => void} [onSample] once a second
+ * @property {(sample: { timeline: TimelinePoint, health: ProcessSample, figures?: import('../lib/schema.js').ClientFigures }) => void} [onSample] once a
+ *   second; figures: the clients' emits, acks, replies and custom figures in that second (none: nothing of them happened)
  * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)
  * @property {import('./preflight.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
@@ -178,6 +180,9 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const storms = createStormTracker(capacity)
   const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
   const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })
+  // The clients' emits, acks, replies and custom figures of each second: sent with its sample (the live metrics).
+  const second = createFigures()
+  const figures = teeFigures([windows, second])
   const deliveries = createDeliveries({
     nodes,
     namespaces,
@@ -200,13 +205,13 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
   logins = await openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
-  const emitting = createEmitting({ options: sized, deliveries, pool: usePool, windows })
+  const emitting = createEmitting({ options: sized, deliveries, pool: usePool, figures })
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
-  const replies = createReplies({ options: sized, emitting, listens, windows })
+  const replies = createReplies({ options: sized, emitting, listens, figures })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
   const hookRunner = scenarioHooks
-    ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, windows })
+    ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
     : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
@@ -257,7 +262,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, logins, reconnect }
+  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect }
 }
 
 /**
@@ -304,7 +309,8 @@ function openClients ({ server, tracker, pool, transports, capacity, logins, emi
  * @param {SwarmHooks & { startedAt: number }} hooks
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
-async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, logins }, options, hooks) {
+async function runUntilEnd (swarm, options, hooks) {
+  const { deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, second, logins } = swarm
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -322,7 +328,8 @@ async function runUntilEnd ({ deliveries, emitting, replies, behaviours, hookRun
       timeline.push(point)
       samples.push(sample)
     }
-    hooks.onSample?.({ timeline: point, health: sample })
+    const figures = second.take()
+    hooks.onSample?.({ timeline: point, health: sample, ...(figures ? { figures } : {}) })
     if (windows !== null) {
       windows.sample(point, sample)
       windows.flush()

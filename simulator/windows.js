@@ -7,16 +7,16 @@
  * live state is freed then, and only its encoded report is kept (the newest MAX_WINDOWS).
  */
 import { wallMs } from '../lib/clock.js'
-import { isAckClosed, isAckTimeout } from '../lib/errors.js'
-import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { createHistogram, encode, summarize } from '../lib/histogram.js'
 import { isSaturated } from '../lib/process-sampler.js'
 import { HEALTH_SUMMARY_FROM } from '../lib/schema.js'
-import { createCustomFigures } from '../lib/custom.js'
+import { createFigures } from './figures.js'
 
 /**
  * @typedef {import('../lib/schema.js').WindowReport} WindowReport
  * @typedef {import('../lib/histogram.js').Histogram} Histogram
  * @typedef {import('../lib/schema.js').MessageReport} MessageReport
+ * @typedef {import('./figures.js').FiguresSink} FiguresSink
  */
 
 /** Window reports a simulator's result keeps (a day of 1-minute windows, 4 hours of 10 s). */
@@ -47,19 +47,10 @@ function openWindow (index, windowMs) {
     echo: 0,
     relative: createHistogram(),
     absolute: createHistogram(),
-    sent: 0,
-    acked: 0,
-    timedOut: 0,
-    failed: 0,
-    /** emits whose client was closed on purpose before their ack */
-    ackClosed: 0,
-    ackTime: createHistogram(),
     /** @type {import('../lib/process-sampler.js').ProcessSample[]} */
     samples: [],
-    /** a scenario's own figures recorded in it (made at its first) @type {ReturnType<typeof createCustomFigures> | null} */
-    custom: null,
-    /** emits that waited for a reply event (made at the first) @type {{ sent: number, replied: number, timedOut: number, failed: number, time: Histogram } | null} */
-    replies: null
+    /** emits, acks, replies and a scenario's own figures in it */
+    figures: createFigures()
   }
 }
 
@@ -72,6 +63,7 @@ function openWindow (index, windowMs) {
  */
 function reportOf (w) {
   const encoded = (/** @type {Histogram} */ h) => ({ ...summarize(h), histogram: encode(h) })
+  const figures = w.figures.report()
   /** @type {Record<string, number>} */
   const health = {}
   for (const [field, from] of Object.entries(HEALTH_SUMMARY_FROM)) {
@@ -92,15 +84,12 @@ function reportOf (w) {
     echo: w.echo,
     relative: encoded(w.relative),
     absolute: encoded(w.absolute),
-    emits: { sent: w.sent, acked: w.acked, timedOut: w.timedOut, failed: w.failed, closed: w.ackClosed, ackTime: encoded(w.ackTime) },
+    emits: figures.emits,
     health: /** @type {import('../lib/schema.js').HealthSummary} */ (/** @type {unknown} */ (health)),
-    ...(w.custom ? { custom: /** @type {import('../lib/schema.js').CustomReport} */ (w.custom.record()) } : {}),
-    ...(w.replies ? { replies: { ...w.replies, time: encoded(w.replies.time) } } : {})
+    ...(figures.custom ? { custom: figures.custom } : {}),
+    ...(figures.replies ? { replies: figures.replies } : {})
   }
 }
-
-/** @param {LiveWindow} w */
-const repliesOf = (w) => (w.replies ??= { sent: 0, replied: 0, timedOut: 0, failed: 0, time: createHistogram() })
 
 /**
  * @param {object} options
@@ -200,64 +189,19 @@ export function createWindowBook ({ windowMs, clockOffsetMs = () => 0, onWindow 
       if (absolute !== null) w.absolute.add(absolute)
     },
 
-    /** A line was emitted (an emit with counts: --emit, a scenario's). */
-    sent () {
-      at(indexNow()).sent++
-    },
-
-    /**
-     * An emit's ack ended: acked (timed), timed out, failed or closed (its client closed on purpose), in the window it ended in.
-     * @param {Error | null} error
-     * @param {number} elapsedMs
-     */
-    ack (error, elapsedMs) {
-      const w = at(indexNow())
-      if (error === null) {
-        w.acked++
-        recordMs(w.ackTime, elapsedMs)
-      } else if (isAckTimeout(error)) w.timedOut++
-      else if (isAckClosed(error)) w.ackClosed++
-      else w.failed++
-    },
-
-    /** An emit that waits for a reply event was sent (simulator/replies.js). */
-    replySent () {
-      repliesOf(at(indexNow())).sent++
-    },
-
-    /**
-     * A wait for a reply event ended: replied (timed), timed out or failed, in the window it ended in.
-     * @param {Error | null} error
-     * @param {number} elapsedMs
-     */
-    replyEnded (error, elapsedMs) {
-      const r = repliesOf(at(indexNow()))
-      if (error === null) {
-        r.replied++
-        recordMs(r.time, elapsedMs)
-      } else if (isAckTimeout(error)) r.timedOut++
-      else r.failed++
-    },
-
-    /**
-     * A scenario's timing, admitted by the process's own figures (its name within the bound), in the window it was recorded in.
-     * @param {string} name
-     * @param {number} ms
-     */
-    timing (name, ms) {
-      const w = at(indexNow())
-      ;(w.custom ??= createCustomFigures()).timing(name, ms)
-    },
-
-    /**
-     * A scenario's count, likewise.
-     * @param {string} name
-     * @param {number} n
-     */
-    count (name, n) {
-      const w = at(indexNow())
-      ;(w.custom ??= createCustomFigures()).count(name, n)
-    },
+    // Emits, acks, replies and custom records: in the window they happen in (an ack: where it ended).
+    /** @type {FiguresSink['sent']} */
+    sent: () => at(indexNow()).figures.sent(),
+    /** @type {FiguresSink['ack']} */
+    ack: (error, elapsedMs) => at(indexNow()).figures.ack(error, elapsedMs),
+    /** @type {FiguresSink['replySent']} */
+    replySent: () => at(indexNow()).figures.replySent(),
+    /** @type {FiguresSink['replyEnded']} */
+    replyEnded: (error, elapsedMs) => at(indexNow()).figures.replyEnded(error, elapsedMs),
+    /** @type {FiguresSink['timing']} */
+    timing: (name, ms) => at(indexNow()).figures.timing(name, ms),
+    /** @type {FiguresSink['count']} */
+    count: (name, n) => at(indexNow()).figures.count(name, n),
 
     /**
      * One second's sample: connects, drops and errors added, connected and health as of now.

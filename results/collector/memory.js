@@ -121,9 +121,9 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
       run.messages.set(field, entry)
       run.messageLog.push(entry)
     },
-    async reportSample (runId, simId, { timeline, health }) {
+    async reportSample (runId, simId, { timeline, health, figures }) {
       const run = write(runId)
-      run.samples.push(copy({ simulator: checkId(simId, 'simulator id'), timeline, health }))
+      run.samples.push(copy({ simulator: checkId(simId, 'simulator id'), timeline, health, ...(figures ? { figures } : {}) }))
       run.last.set(simId, copy(timeline))
       run.trimmed.samples += trim(run.samples, maxSamples)
     },

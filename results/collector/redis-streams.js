@@ -67,7 +67,9 @@ export async function readNewEntries (redis, keys, cursor, limit) {
   const [m, s, v] = [stream(keys.messages, from.messages), stream(keys.samples, from.samples), stream(keys.serverSamples, from.serverSamples)]
   return {
     messages: m.fields.map((e) => ({ simulator: e.sim, report: JSON.parse(e.report) })),
-    samples: s.fields.map((e) => ({ simulator: e.sim, timeline: JSON.parse(e.timeline), health: JSON.parse(e.health) })),
+    samples: s.fields.map((e) => ({
+      simulator: e.sim, timeline: JSON.parse(e.timeline), health: JSON.parse(e.health), ...(e.figures ? { figures: JSON.parse(e.figures) } : {})
+    })),
     serverSamples: v.fields.map((e) => ({ ...JSON.parse(e.sample), server: e.server })),
     cursor: { messages: m.next, samples: s.next, serverSamples: v.next },
     more: m.full || s.full || v.full

@@ -76,10 +76,12 @@ export async function createRedisCollector ({ redisUrl, maxMessageReports = LIMI
         `${sim(simId)}|${key}`, simId, key, JSON.stringify(report), maxMessageReports)
       if (stored === -1) throw tooManyReports(runId, maxMessageReports)
     },
-    async reportSample (runId, simId, { timeline, health }) {
+    async reportSample (runId, simId, { timeline, health, figures }) {
       const k = keys(runId)
+      // The second's figures only when the clients emitted, or a scenario recorded, in it.
+      const fields = figures ? ['figures', JSON.stringify(figures)] : []
       await redis.multi()
-        .xadd(k.samples, 'MAXLEN', '~', maxSamples, '*', 'sim', sim(simId), 'timeline', JSON.stringify(timeline), 'health', JSON.stringify(health))
+        .xadd(k.samples, 'MAXLEN', '~', maxSamples, '*', 'sim', sim(simId), 'timeline', JSON.stringify(timeline), 'health', JSON.stringify(health), ...fields)
         .hset(k.last, simId, JSON.stringify(timeline))
         .exec()
     },

@@ -45,6 +45,8 @@
  * @typedef {object} SampleReport
  * @property {TimelinePoint} timeline
  * @property {ProcessSample} health
+ * @property {import('../../lib/schema.js').ClientFigures} [figures] the clients' emits, acks, replies and custom figures in that second
+ *   (none: nothing of them happened); fed to the live metrics (results/metrics/figure-metrics.js)
  */
 
 /**
@@ -77,7 +79,7 @@
  * What was stored after a cursor, in the order it was stored, and the cursor after it.
  * @typedef {object} NewRecords
  * @property {MessageEntry[]} messages a report refused as a duplicate was never stored, so is never read
- * @property {{ simulator: string, timeline: TimelinePoint, health: ProcessSample }[]} samples
+ * @property {(SampleReport & { simulator: string })[]} samples
  * @property {ServerSample[]} serverSamples with `server` set
  * @property {ReadCursor} cursor
  * @property {boolean} more some record had `limit` entries after the cursor: read again for the rest

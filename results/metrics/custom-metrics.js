@@ -1,8 +1,9 @@
 /**
- * The app's own figures (a scenario's ctx.timing and ctx.count) from the simulators' final
- * reports, merged by the one merge (lib/custom.js): a count per name, and per timing name its
- * number of timings and its exact HDR percentiles. Names are bounded (50) and plain where they
- * are recorded, so they are labels as they are. Like the storms, they appear as simulators end.
+ * The exact percentiles of a scenario's ctx.timing from the simulators' final reports, merged
+ * by the one merge (lib/custom.js), per timing name. Names are bounded (50) and plain where
+ * they are recorded, so they are labels as they are. Like the storms, they appear as
+ * simulators end; the counts (ctx.count, timings recorded) and the timings as a histogram move
+ * during the run (figure-metrics.js).
  */
 import { metricMakers, setQuantiles } from './makers.js'
 import { mergeCustomReports } from '../../lib/custom.js'
@@ -12,11 +13,7 @@ import { mergeCustomReports } from '../../lib/custom.js'
  */
 export function createCustomMetrics (registry) {
   const { gauge: g } = metricMakers(registry)
-  const m = {
-    count: g('ioswarm_custom_counted', 'A scenario\'s ctx.count(name, n): the total over the simulators\' final reports', ['name']),
-    timings: g('ioswarm_custom_timings_recorded', 'A scenario\'s ctx.timing(name, ms): timings recorded, over the simulators\' final reports', ['name']),
-    timing: g('ioswarm_custom_timing_seconds', 'A scenario\'s ctx.timing(name, ms): exact HDR percentiles, merged over the simulators\' final reports', ['name', 'quantile'])
-  }
+  const timing = g('ioswarm_custom_timing_seconds', 'A scenario\'s ctx.timing(name, ms): exact HDR percentiles, merged over the simulators\' final reports', ['name', 'quantile'])
   return {
     /**
      * Final reports of every simulator so far.
@@ -24,12 +21,7 @@ export function createCustomMetrics (registry) {
      */
     observeFinals (finals) {
       const custom = mergeCustomReports(finals.map((f) => f.custom))
-      if (!custom) return
-      for (const [name, n] of Object.entries(custom.counts)) m.count.set({ name }, n)
-      for (const [name, t] of Object.entries(custom.timings)) {
-        m.timings.set({ name }, t.count)
-        setQuantiles(m.timing, t, { name })
-      }
+      for (const [name, t] of Object.entries(custom?.timings ?? {})) setQuantiles(timing, t, { name })
     }
   }
 }

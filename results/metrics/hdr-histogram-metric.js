@@ -37,6 +37,19 @@ export function createHdrHistogramMetric ({ name, help, labelNames, registry, bu
     reset () { series.clear() }
   }
   registry.registerMetric(/** @type {any} */ (metric))
+  /**
+   * Adds counts per bucket (bucketCounts of these buckets; the last: +Inf) to the series of `labels`.
+   * @param {Record<string, string>} labels
+   * @param {{ counts: number[], sumSeconds: number, count: number }} added
+   */
+  function addBuckets (labels, added) {
+    const key = labelNames.map((l) => labels[l]).join('\u0000')
+    let s = series.get(key)
+    if (!s) series.set(key, (s = { labels, counts: new Array(buckets.length + 1).fill(0), sum: 0, count: 0 }))
+    for (let i = 0; i < added.counts.length; i++) s.counts[i] += added.counts[i]
+    s.sum += added.sumSeconds
+    s.count += added.count
+  }
   return {
     /**
      * Adds every value of an encoded HDR histogram (µs) to the series of `labels`.
@@ -44,15 +57,9 @@ export function createHdrHistogramMetric ({ name, help, labelNames, registry, bu
      * @param {string | null | undefined} encoded
      */
     addEncoded (labels, encoded) {
-      if (!encoded) return
-      const key = labelNames.map((l) => labels[l]).join('\u0000')
-      let s = series.get(key)
-      if (!s) series.set(key, (s = { labels, counts: new Array(buckets.length + 1).fill(0), sum: 0, count: 0 }))
-      const added = bucketCounts(encoded, buckets)
-      for (let i = 0; i < added.counts.length; i++) s.counts[i] += added.counts[i]
-      s.sum += added.sumSeconds
-      s.count += added.count
+      if (encoded) addBuckets(labels, bucketCounts(encoded, buckets))
     },
+    addBuckets,
     /** Series held (for cardinality checks). */
     size: () => series.size
   }

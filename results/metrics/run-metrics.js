@@ -1,8 +1,9 @@
 /**
  * The live metrics of a run (or of one simulator): prom-client metrics fed from what the
- * collector already receives — simulator registrations, one-second samples, closed message
- * reports, final reports, server samples, the simulator list and the rounds — never from
- * the simulator's per-receipt path.
+ * collector already receives — simulator registrations, one-second samples (with the clients'
+ * emits, acks, replies and custom figures of that second), closed message reports, final
+ * reports, server samples, the simulator list and the rounds — never from the simulator's
+ * per-receipt path.
  */
 import client from 'prom-client'
 import { metricMakers, setQuantiles } from './makers.js'
@@ -13,6 +14,7 @@ import { createRoomMetrics } from './room-metrics.js'
 import { createStormMetrics } from './storm-metrics.js'
 import { createCustomMetrics } from './custom-metrics.js'
 import { createScenarioMetrics } from './scenario-metrics.js'
+import { createFigureMetrics } from './figure-metrics.js'
 
 /** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
 export const MAX_SIMULATOR_LABELS = 200
@@ -72,6 +74,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
   const storms = createStormMetrics(registry)
   const custom = createCustomMetrics(registry)
   const scenario = createScenarioMetrics(registry)
+  const figures = createFigureMetrics(registry)
   let finalsSeen = -1
   /** @type {Map<string, number>} simulator → newest sample time applied */
   const lastSampleAt = new Map()
@@ -95,11 +98,12 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       set.up(info.id, {}, 1)
     },
     /**
-     * One second of a simulator; applied once per (simulator, t), so it can be fed twice.
+     * One second of a simulator (its clients' emits, acks, replies and custom figures in it too);
+     * applied once per (simulator, t), so it can be fed twice.
      * @param {string} simId
      * @param {SampleReport} sample
      */
-    observeSample (simId, { timeline, health }) {
+    observeSample (simId, { timeline, health, figures: second }) {
       if ((lastSampleAt.get(simId) ?? -Infinity) >= timeline.t) return
       lastSampleAt.set(simId, timeline.t)
       const simulator = sim(simId)
@@ -111,6 +115,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       set.cpu(simId, {}, health.cpuPct)
       set.rss(simId, {}, health.rssBytes)
       set.saturated(simId, {}, isSaturated(health) ? 1 : 0)
+      figures.observeSample(simId, second)
     },
     /**
      * A closed message report: counts, and its HDR histograms into the Prometheus buckets.
@@ -128,8 +133,9 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       byRoom.observeMessage(report)
     },
     /**
-     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms, custom figures, emits and replies.
-     * @param {FinalReport[]} finals
+     * Final reports of every simulator so far: reasons summed (their keys are bounded already), storms, custom figures, emits and
+     * replies (each simulator's share of the live figures raised to its final ones).
+     * @param {(FinalReport & { simulator: string })[]} finals
      */
     observeFinals (finals) {
       // Final reports only come: they are summed and merged again only when one more did.
@@ -140,6 +146,7 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
       storms.observeFinals(finals)
       custom.observeFinals(finals)
       scenario.observeFinals(finals)
+      figures.observeFinals(finals)
     },
     /**
      * The collector's simulator list (every simulator of the run, whoever it reports to):

@@ -2,7 +2,7 @@
  * Test fixture: a small socket.io 4 server that answers the reference server's POST
  * /broadcast and degrades at a known number of connected clients, for capacity tests:
  *
- * - 'delay': past `limit` clients, each broadcast reaches every other one of them `delayMs` late;
+ * - 'delay': past `limit` clients, each broadcast reaches a random half of them `delayMs` late;
  * - 'drop': past `limit` clients, each broadcast reaches only the first `limit` of them.
  *
  * At `limit` clients or fewer every broadcast goes to everyone at once (io.emit).
@@ -48,10 +48,13 @@ export async function startDegradingServer (t, { limit, mode, delayMs = 400, pin
       for (const s of sockets.slice(0, limit)) s.emit(event, message)
       return
     }
-    // Every other client late: each simulator has early and late ones (relative delays are
-    // measured from the first receipt in each simulator), however their connects interleaved.
-    for (const s of sockets.filter((_, k) => k % 2 === 0)) s.emit(event, message)
-    setTimeout(() => { for (const s of sockets.filter((_, k) => k % 2 === 1)) s.emit(event, message) }, delayMs)
+    // A random half late, drawn again for each broadcast: relative delays are measured from the
+    // first receipt in each simulator, so each simulator must hold early and late clients. A
+    // split by connect order can put all of one simulator's clients on one side (two simulators
+    // whose connects alternate, one on the even places and one on the odd, measured 0 ms).
+    const late = sockets.map(() => Math.random() < 0.5)
+    for (const [k, s] of sockets.entries()) if (!late[k]) s.emit(event, message)
+    setTimeout(() => { for (const [k, s] of sockets.entries()) if (late[k]) s.emit(event, message) }, delayMs)
   }
 
   httpServer.listen(0, '127.0.0.1')

@@ -280,13 +280,17 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await collector.reportSample(later, 'sim-a', sample(T0 + 1000))
     const first = await collector.readSince(later, null)
     await collector.reportMessage(later, 'sim-a', reportOf('sim-a', 3, 1))
-    await collector.reportSample(later, 'sim-a', sample(T0 + 2000, { connected: 3 }))
+    // A second in which the clients emitted carries its figures (the live metrics' emits and acks).
+    const figures = { emits: { sent: 2, acked: 1, timedOut: 0, failed: 1, closed: 0, ackTime: { count: 1, mean: 4, min: 4, max: 4, p50: 4, p90: 4, p99: 4, histogram: 'h' } } }
+    await collector.reportSample(later, 'sim-a', { ...sample(T0 + 2000, { connected: 3 }), figures })
     await collector.reportServerSample(later, 'server-1', { ...sample(T0 + 2000).health, connected: 3, byTransport: { websocket: 3, polling: 0 } })
     const next = await collector.readSince(later, first.cursor)
     await collector.deleteRun(later)
     assert.deepEqual([first.messages.length, first.samples.length, first.serverSamples.length], [0, 1, 0])
+    assert.equal(first.samples[0].figures, undefined, 'a second without emits has no figures')
     assert.deepEqual(next.messages.map((e) => [e.simulator, e.report.round]), [['sim-a', 3]])
     assert.deepEqual(next.samples.map((s) => s.timeline.connected), [3])
+    assert.deepEqual(next.samples[0].figures, figures)
     assert.deepEqual(next.serverSamples.map((s) => s.connected), [3])
 
     const unknown = await collector.readSince(`${runId}-never`, null)

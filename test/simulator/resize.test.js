@@ -74,7 +74,9 @@ test('a running swarm grows and shrinks (both engines): the server sees it, clos
     await waitForClients(server, 2)
     const sized = /** @type {import('../../simulator/resize.js').Resize} */ (resize)
     sized(8, 200)
-    await waitForClients(server, 8)
+    // Each of the 8 has read its CONNECT ack (everConnected counts a client once its side saw
+    // it): the shrink could otherwise close the 8th before it knew it was connected.
+    await waitForClientsReady(server, 8)
     sized(5)
     await waitForClients(server, 5)
     // Wait for the simulator's own count too: a broadcast now expects exactly 5.

@@ -1,6 +1,7 @@
 /**
  * The clients' emits and the replies that come as events, in `run --metrics-port`: scraped from
- * the real endpoint at the end of a real run (--metrics-linger's hook), equal to result.json.
+ * the real endpoint during a real run (growing) and at its end (--metrics-linger's hook), equal
+ * to result.json.
  */
 import assert from 'node:assert/strict'
 import http from 'node:http'
@@ -8,6 +9,8 @@ import test from 'node:test'
 import { Server } from 'socket.io'
 import { runTest } from '../../../runner/index.js'
 import { parseExposition } from '../../helpers/prometheus-text.js'
+import { freePort } from '../../helpers/ports.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /**
  * A socket.io 4 app that acks each `move` {id} and answers it with a `state` {id} event, but
@@ -67,4 +70,61 @@ test('run --metrics-port: emits sent, acked and their ack time, replies sent, re
   // Labelled as every series of the run.
   const series = /** @type {ReturnType<typeof parseExposition>} */ (scraped).series.filter((s) => s.name === 'ioswarm_replies_sent')
   assert.deepEqual(series.map((s) => s.labels), [{ run: result.run.id, distribution: result.distributions[0].name }])
+})
+
+test('run --metrics-port: emits, acks and replies move during the run, merged over simulators; the end equals result.json', { timeout: 90000 }, async (t) => {
+  const url = await startReplyServer(t)
+  const port = await freePort()
+  const metricsUrl = `http://127.0.0.1:${port}/metrics`
+  const stop = new AbortController()
+  /** @type {ReturnType<typeof parseExposition> | null} */
+  let scraped = null
+  const running = runTest({
+    target: url,
+    rounds: 'none',
+    duration: '60s',
+    window: '1s',
+    simulators: 2,
+    clients: 3,
+    ramp: '200ms',
+    emit: 'move {"id":"{{i}}-{{seq}}"}',
+    emitRate: '3/s',
+    emitAck: true,
+    replyEvent: 'state',
+    replyMatch: 'id',
+    ackTimeout: '2s',
+    metricsPort: port
+  }, { signal: stop.signal, metricsLinger: async (served) => { scraped = parseExposition(await (await fetch(served)).text()) } })
+  t.after(() => stop.abort())
+  let ended = false
+  running.then(() => { ended = true }, () => { ended = true })
+  const scrape = async () => {
+    const text = await (await fetch(metricsUrl).catch(() => null))?.text()
+    return text ? parseExposition(text).sum : null
+  }
+  // Both simulators' acks (the series are merged: one per run, no simulator label).
+  const first = /** @type {(name: string) => number} */ (await waitFor(async () => {
+    const sum = await scrape()
+    return sum && sum('ioswarm_emits_acked') > 0 && sum('ioswarm_replies_replied') > 0 ? sum : null
+  }, { timeoutMs: 40000, intervalMs: 200, message: 'acks and replies in /metrics during the run' }))
+  assert.ok(first('ioswarm_emit_ack_latency_seconds_count') > 0 && first('ioswarm_reply_latency_seconds_count') > 0)
+  const second = /** @type {(name: string) => number} */ (await waitFor(async () => {
+    const sum = await scrape()
+    return sum && sum('ioswarm_emits_acked') > first('ioswarm_emits_acked') ? sum : null
+  }, { timeoutMs: 30000, intervalMs: 200, message: 'more acks in a later scrape' }))
+  assert.ok(second('ioswarm_emit_ack_latency_seconds_count') >= first('ioswarm_emit_ack_latency_seconds_count'))
+  assert.equal(ended, false, 'both scrapes before the end')
+  stop.abort()
+  const result = await running
+  assert.ok(scraped, 'scraped before the metrics server closed')
+  const { sum } = /** @type {ReturnType<typeof parseExposition>} */ (scraped)
+  const scenario = /** @type {NonNullable<import('../../../lib/schema.js').DistributionResult['scenario']>} */ (result.distributions[0].scenario)
+  const emits = /** @type {NonNullable<typeof scenario.emits>} */ (scenario.emits)
+  const replies = /** @type {NonNullable<typeof scenario.replies>} */ (scenario.replies)
+  assert.ok(emits.acked >= second('ioswarm_emits_acked'), JSON.stringify(emits))
+  assert.deepEqual(['sent', 'acked', 'timed_out', 'failed', 'closed'].map((k) => sum(`ioswarm_emits_${k}`)),
+    [emits.sent, emits.acked, emits.timedOut, emits.failed, emits.closed ?? 0], 'the end: result.json\'s emits, none counted twice')
+  assert.equal(sum('ioswarm_emit_ack_latency_seconds_count'), emits.acked)
+  assert.deepEqual(['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)), [replies.sent, replies.replied, replies.timedOut, replies.failed])
+  assert.equal(sum('ioswarm_reply_latency_seconds_count'), replies.replied)
 })
