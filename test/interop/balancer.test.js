@@ -97,7 +97,8 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   const held = await nodeCounts(nodes)
   const result = await swarm.stop()
 
-  const why = JSON.stringify({ errors: result.clients.errors, disconnects: result.clients.disconnects, reconnects: result.clients.reconnects, byTransport: result.clients.byTransport, held })
+  const { errors, disconnects, reconnects, byTransport } = result.clients
+  const why = JSON.stringify({ errors, disconnects, reconnects, byTransport, held })
   assert.equal(result.clients.connected, CLIENTS, why)
   assert.deepEqual(result.clients.errors, {}, why)
   assert.equal(result.clients.reconnects, 0, why)
