@@ -16,6 +16,11 @@
  *                       [--rates 2000,5000,10000,15000,20000,25000,30000,40000]
  *                       [--warmup-seconds 4] [--seconds 10]
  *                       [--artillery-bin PATH] [--artillery-clients 200] [--artillery-rates 2000]
+ *                       [--pin]
+ *
+ * --pin: the server (this process, all its threads) on CPU 1 and each simulator (or Artillery's
+ * whole process tree) on CPU 0, with taskset(1), so that the server runs "elsewhere": the two
+ * never share a core, and a simulator's rate is not capped by the server's work on its core.
  *
  * One JSON line per step (bench: 'emits'), then one summary line per engine (bench:
  * 'emits-summary'). Client CPU is the simulator process's (or Artillery's whole process
@@ -23,7 +28,7 @@
  * server acked in that window. Profiles: `node --cpu-prof --cpu-prof-dir DIR
  * bench/emits.js …` (the simulators inherit the flags; one .cpuprofile per process).
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -60,7 +65,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'artillery-bin': { type: 'string' },
     'artillery-clients': { type: 'string', default: '200' },
-    'artillery-rates': { type: 'string', default: '2000' }
+    'artillery-rates': { type: 'string', default: '2000' },
+    pin: { type: 'boolean', default: false }
   }
 })
 const clients = wholeNumber('--clients', values.clients)
@@ -70,6 +76,11 @@ const rates = values.rates.split(',').map((r) => wholeNumber('--rates', r))
 const artilleryRates = values['artillery-rates'].split(',').map((r) => wholeNumber('--artillery-rates', r))
 const artilleryClients = wholeNumber('--artillery-clients', values['artillery-clients'])
 if (rates.length > 20) throw new Error('--rates: at most 20 steps')
+/** CPUs of the server and of the simulators with --pin (null: wherever the kernel puts them). */
+const SERVER_CPU = values.pin ? 1 : null
+const CLIENT_CPU = values.pin ? 0 : null
+if (values.pin && os.availableParallelism() < 2) throw new Error(`--pin needs 2 CPUs, this host has ${os.availableParallelism()}`)
+if (SERVER_CPU !== null) pin(process.pid, SERVER_CPU)
 
 // The server: acks every chat emit, counts them (the window's denominator), nothing else.
 const httpServer = createServer()
@@ -119,6 +130,7 @@ try {
       atOfferedRate: best?.offeredPerSec ?? null,
       firstSaturated: steps.find((s) => !s.sustained)?.offeredPerSec ?? null,
       cpuUsPerAckedEmit: Object.fromEntries(steps.map((s) => [s.offeredPerSec, s.cpuUsPerAckedEmit])),
+      pinned: values.pin ? { serverCpu: SERVER_CPU, clientCpu: CLIENT_CPU } : null,
       host: hostFacts(),
       loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100)
     })
@@ -152,6 +164,7 @@ async function simulatorStep (engine, rate) {
   })
   const sim = forkSimulator({ ...options, id: `emits-${engine}-${rate}` })
   try {
+    if (CLIENT_CPU !== null) pin(/** @type {number} */ (sim.pid), CLIENT_CPU)
     const deadline = Date.now() + CONNECT_LIMIT_MS
     while (connected() < clients && Date.now() < deadline && sim.process.exitCode === null) await sleep(100)
     if (connected() < clients) throw new Error(`${engine}: ${connected()} of ${clients} clients connected within ${CONNECT_LIMIT_MS} ms: ${sim.failure() ?? ''}`)
@@ -216,7 +229,9 @@ async function artilleryStep (bin, rate) {
   const file = path.join(dir, 'emits.yml')
   const report = path.join(dir, 'report.json')
   await writeFile(file, stringify(script))
-  const child = spawn(bin, ['run', '--quiet', '--output', report, file], { cwd: dir, env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: '1' }, stdio: ['ignore', 'ignore', 'pipe'] })
+  // With --pin, Artillery and every process it forks start on the client CPU (affinity is inherited).
+  const argv = CLIENT_CPU === null ? [bin, 'run'] : ['taskset', '-c', String(CLIENT_CPU), bin, 'run']
+  const child = spawn(argv[0], [...argv.slice(1), '--quiet', '--output', report, file], { cwd: dir, env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: '1' }, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000) })
   const { tree, stop: stopTree } = followTree(child)
@@ -272,6 +287,16 @@ async function snapshot (pid) {
 function serverCpuUs () {
   const cpu = process.cpuUsage()
   return cpu.user + cpu.system
+}
+
+/**
+ * Pins a process and all its threads to one CPU (taskset -a -p -c), or fails loudly.
+ * @param {number} pid
+ * @param {number} cpu
+ */
+function pin (pid, cpu) {
+  const done = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { encoding: 'utf8' })
+  if (done.status !== 0) throw new Error(`--pin: taskset could not pin pid ${pid} to CPU ${cpu}: ${done.error?.message ?? done.stderr.trim()}`)
 }
 
 /** @param {unknown} line */

@@ -52,11 +52,24 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
 const peakRss = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024
 
 /**
- * CPU time used by every thread of a live process, in ms (the first field of each thread's schedstat, ns).
+ * CPU time used by every thread of a live process, in ms (the first field of each thread's schedstat, ns). A thread
+ * that ended between the listing and its read (the bare child exits as soon as it has answered) counts 0.
  * @param {number} pid
  */
-const cpuMs = (pid) => readdirSync(`/proc/${pid}/task`)
-  .reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]), 0) / 1e6
+const cpuMs = (pid) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + threadCpuNs(pid, tid), 0) / 1e6
+
+/**
+ * @param {number} pid
+ * @param {string} tid
+ */
+function threadCpuNs (pid, tid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+  } catch (error) {
+    if (/** @type {{ code?: string }} */ (error).code === 'ENOENT') return 0
+    throw error
+  }
+}
 
 /**
  * Forks `script` with an IPC channel and waits for its answer to a resize: before a swarm, it

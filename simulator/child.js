@@ -18,7 +18,7 @@
  * terminal); a second one exits at once.
  */
 import { EXIT, IoswarmError } from '../lib/errors.js'
-import { CHILD_MESSAGE } from './spawn.js'
+import { CHILD_MESSAGE } from './child-messages.js'
 import { runLinkedSwarm } from './linked.js'
 
 if (typeof process.send !== 'function') {

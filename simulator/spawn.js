@@ -5,19 +5,12 @@
  */
 import { fileURLToPath } from 'node:url'
 import { forkChild } from '../lib/child.js'
+import { CHILD_MESSAGE } from './child-messages.js'
 
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url))
 
-/** The `type` of every message between a simulator child and its parent. */
-export const CHILD_MESSAGE = Object.freeze({
-  SIMULATE: 'ioswarm:simulate',
-  STOP: 'ioswarm:stop',
-  RESIZE: 'ioswarm:resize',
-  RESIZED: 'ioswarm:resized',
-  MESSAGE: 'ioswarm:message',
-  RESULT: 'ioswarm:result',
-  ERROR: 'ioswarm:error'
-})
+/** The message types (child-messages.js), for the parent's side. */
+export { CHILD_MESSAGE }
 
 /**
  * @typedef {import('../lib/child.js').Child & {

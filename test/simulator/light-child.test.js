@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { forkSimulator } from '../../simulator/spawn.js'
 import { normalizeSimOptions } from '../../simulator/options.js'
+import { inspectServer } from '../../simulator/inspect.js'
 import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
 import { startTestServer, waitForClients } from '../helpers/swarm.js'
 
@@ -37,8 +38,9 @@ const UNDICI = 'undici'
  * then (`connected`) and by its exit.
  * @param {import('node:test').TestContext} t
  * @param {Record<string, unknown>} input simulator options (url added)
+ * @param {{ look?: boolean }} [spec] look: hand it the server as inspected here, as `ioswarm run` hands its one look over
  */
-async function loadedBy (t, input) {
+async function loadedBy (t, input, { look = false } = {}) {
   const server = await startTestServer(t, { pingIntervalMs: 1000 })
   const dir = mkdtempSync(path.join(tmpdir(), 'ioswarm-modules-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
@@ -46,7 +48,8 @@ async function loadedBy (t, input) {
   const options = { ...normalizeSimOptions({ url: server.url, clients: 2, ramp: '0', duration: '60s', ...input }), id: 'light' }
   const child = forkSimulator(options, {
     link: { runId: 'light-run', ipc: true },
-    env: moduleLogEnv(log)
+    env: moduleLogEnv(log),
+    server: look ? await inspectServer(options) : null
   })
   t.after(() => child.stop(2000))
   await waitForClients(server, 2)
@@ -80,8 +83,11 @@ test('a sio simulator child loads socket.io-client, and still none of the option
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))), [])
 })
 
-test('a lean polling child on the built-in HTTP client (the http:// default) does not load undici either', async (t) => {
-  const { packages, files } = await loadedBy(t, { engine: 'lean', transport: 'polling' })
+test('a lean polling child on the built-in HTTP client (the http:// default), handed its runner\'s look: no undici, no probes', async (t) => {
+  const { packages, files } = await loadedBy(t, { engine: 'lean', transport: 'polling' }, { look: true })
   assert.ok(files.includes('simulator/engines/lean/http-builtin.js'), 'its polls went over the built-in client')
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
+  const probes = ['simulator/inspect-look.js', 'simulator/handshake.js', 'simulator/diagnose.js', 'simulator/sessions/inspection.js', 'simulator/sessions/inspection-http.js']
+  assert.deepEqual(files.filter((f) => probes.includes(f)), [], 'the look it was handed is the only one')
+  assert.ok(files.includes('simulator/inspect.js') && !files.includes('simulator/spawn.js'), 'the child loads the inspection\'s entry, not the parent\'s side')
 })
