@@ -143,6 +143,8 @@ async function startServer () {
   if (values.serve) {
     const args = [path.join(HERE, 'bin/ioswarm.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--json']
     const served = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] })
+    // A bench that fails part-way does not leave the server behind.
+    process.on('exit', () => { if (served.exitCode === null) served.kill('SIGTERM') })
     const [line] = /** @type {[Buffer]} */ (await once(/** @type {import('node:stream').Readable} */ (served.stdout), 'data'))
     const { url } = /** @type {{ url: string }} */ (JSON.parse(String(line).split('\n')[0]))
     const connected = async () => /** @type {{ connected: number }} */ (await (await fetch(`${url}/stats`)).json()).connected
