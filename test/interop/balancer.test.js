@@ -97,9 +97,10 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   const held = await nodeCounts(nodes)
   const result = await swarm.stop()
 
-  assert.equal(result.clients.connected, CLIENTS)
-  assert.deepEqual(result.clients.errors, {})
-  assert.equal(result.clients.reconnects, 0)
+  const why = JSON.stringify({ errors: result.clients.errors, disconnects: result.clients.disconnects, reconnects: result.clients.reconnects, byTransport: result.clients.byTransport, held })
+  assert.equal(result.clients.connected, CLIENTS, why)
+  assert.deepEqual(result.clients.errors, {}, why)
+  assert.equal(result.clients.reconnects, 0, why)
   assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
   const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
   assert.equal(report.from, nodeFrom)
