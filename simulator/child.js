@@ -15,7 +15,7 @@
  *                   { type: 'ioswarm:resized', clients, error }    each resize, in order (error: null or why not)
  *
  * SIGTERM and SIGINT stop the swarm gracefully too (pm2, a runner's stop, Ctrl-C on a
- * terminal); a second one exits at once.
+ * terminal); a second one exits at once, and so does one before the simulate message.
  */
 import { EXIT, IoswarmError } from '../lib/errors.js'
 import { CHILD_MESSAGE } from './child-messages.js'
@@ -28,8 +28,11 @@ if (typeof process.send !== 'function') {
 
 const stopper = new AbortController()
 let signals = 0
+/** A simulate message came: from then on a signal stops the swarm and flushes its result. */
+let simulating = false
 const onSignal = () => {
-  if (++signals > 1) process.exit(EXIT.INTERRUPTED)
+  // Before its swarm there is nothing to flush, and the IPC channel alone would keep it alive.
+  if (++signals > 1 || !simulating) process.exit(EXIT.INTERRUPTED)
   stopper.abort()
 }
 process.on('SIGTERM', onSignal)
@@ -70,6 +73,7 @@ process.on('message', async (/** @type {any} */ message) => {
   if (message?.type === CHILD_MESSAGE.STOP) return stopper.abort()
   if (message?.type === CHILD_MESSAGE.RESIZE) return send({ type: CHILD_MESSAGE.RESIZED, clients: message.clients, error: resizeSwarm(message) })
   if (message?.type !== CHILD_MESSAGE.SIMULATE) return
+  simulating = true
   try {
     const { result, delivery } = await runLinkedSwarm(message.options, message.link ?? null, {
       signal: stopper.signal,
