@@ -112,7 +112,7 @@ export async function appCase (t, peer, send, { engine, transport, namespaces, r
   }
   const ROOM_MESSAGES = 4
   await send.toRooms(ROOM_MESSAGES, rooms)
-  await waitFor(() => closedOf((m) => m.room !== null).length === ROOM_MESSAGES * namespaces.length, { timeoutMs: WAIT_MS, message: () => `${ROOM_MESSAGES} room messages closed on each of ${namespaces.join(', ')}: ${JSON.stringify(closedOf(() => true).map((m) => [m.id, m.namespace, m.room]))}` })
+  await waitFor(() => closedOf((m) => m.room !== null).length === ROOM_MESSAGES * namespaces.length, { timeoutMs: WAIT_MS, message: () => `${ROOM_MESSAGES} room messages closed on each of ${namespaces.join(', ')}: ${JSON.stringify(closedOf(() => true).map((m) => [m.id, m.namespace, m.room]))}; swarm ${JSON.stringify(swarm.progress)}` })
   const LINES = 6
   const lines = () => swarm.closed.filter((m) => m.event === 'chat' && m.firstAt > fencedAt)
   await waitFor(() => lines().length >= LINES, { timeoutMs: WAIT_MS, message: () => `${LINES} relayed chat lines closed after the fence (have ${lines().length})` })
