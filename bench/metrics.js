@@ -78,7 +78,7 @@ for (let t = 2; t < 2 + SECONDS; t++) {
       second.sent()
       second.ack(null, Math.random() ** 3 * 200)
     }
-    const figures = /** @type {import('../lib/schema.js').ClientFigures} */ (second.take())
+    const figures = /** @type {import('../lib/schema.js').SecondFigures} */ (second.take())
     const took = process.cpuUsage(taking)
     takeCpuUs += took.user + took.system
     figuresBytes = JSON.stringify(figures).length

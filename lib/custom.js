@@ -82,6 +82,8 @@ export function createCustomFigures () {
       counts.set(name, (counts.get(name) ?? 0) + n)
       return true
     },
+    /** @returns {{ counts: Map<string, number>, timings: Map<string, import('./histogram.js').Histogram> }} what was recorded, live (not copied) */
+    live: () => ({ counts, timings }),
     /** @returns {CustomReport | null} null: nothing was recorded */
     record () {
       if (timings.size + counts.size + refused === 0) return null

@@ -286,10 +286,26 @@ export const MERGE_RULES = {
  */
 
 /**
- * The clients' own figures over a span of time (a --window; one second, sent with a simulator's
- * sample to the live metrics): emits and their acks, the waits for a reply event, a scenario's
- * ctx.timing and ctx.count.
+ * The clients' own figures over a window (--window): emits and their acks, the waits for a reply
+ * event, a scenario's ctx.timing and ctx.count.
  * @typedef {Pick<WindowReport, 'emits' | 'replies' | 'custom'>} ClientFigures
+ */
+
+/**
+ * Delays as the live metrics' histogram counts them (lib/hdr-buckets.js): per bucket, not
+ * cumulative, the last +Inf; their sum in seconds and their count.
+ * @typedef {{ counts: number[], sumSeconds: number, count: number }} BucketCounts
+ */
+
+/**
+ * The clients' own figures in one second of a simulator, sent with its sample to the live
+ * metrics (results/metrics/figure-metrics.js): as a window's, with the times already in the
+ * metrics' buckets (≈ 100 bytes each, where an encoded HDR histogram takes about a kilobyte and
+ * its summary a millisecond: a sample is stored for every simulator second).
+ * @typedef {object} SecondFigures
+ * @property {Omit<WindowReport['emits'], 'ackTime'> & { ackTime: BucketCounts }} emits
+ * @property {Omit<NonNullable<WindowReport['replies']>, 'time'> & { time: BucketCounts }} [replies]
+ * @property {{ counts: Record<string, number>, timings: Record<string, BucketCounts> }} [custom]
  */
 
 /**

@@ -1,17 +1,20 @@
 /**
  * The clients' own figures over one span of time: emits sent and how their acks ended (with
  * the ack time), the waits for a reply event, a scenario's ctx.timing and ctx.count. A --window
- * keeps one per window (windows.js); the swarm one per second, sent with its one-second sample
- * to the live metrics (`ioswarm_emits_acked`, results/metrics/figure-metrics.js). Told
+ * keeps one per window (windows.js), its times as encoded HDR histograms; the swarm one per
+ * second, sent with its one-second sample to the live metrics (`ioswarm_emits_acked`,
+ * results/metrics/figure-metrics.js), its times already in the metrics' buckets. Told
  * once per emit, once per ack's or wait's end and once per record: never per receipt.
  */
 import { isAckClosed, isAckTimeout } from '../lib/errors.js'
 import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
 import { createCustomFigures } from '../lib/custom.js'
+import { bucketCountsOf } from '../lib/hdr-buckets.js'
 
 /**
  * @typedef {import('../lib/histogram.js').Histogram} Histogram
  * @typedef {import('../lib/schema.js').ClientFigures} FiguresReport
+ * @typedef {import('../lib/schema.js').SecondFigures} SecondFigures
  */
 
 /**
@@ -31,7 +34,7 @@ const encoded = (h) => ({ ...summarize(h), histogram: encode(h) })
 
 /**
  * One span's figures.
- * @returns {FiguresSink & { report: () => FiguresReport, take: () => FiguresReport | null }}
+ * @returns {FiguresSink & { report: () => FiguresReport, take: () => SecondFigures | null }}
  */
 export function createFigures () {
   let emits = { sent: 0, acked: 0, timedOut: 0, failed: 0, closed: 0 }
@@ -88,10 +91,17 @@ export function createFigures () {
       ;(custom ??= createCustomFigures()).count(name, n)
     },
     report,
-    /** The figures since the last take (null: nothing was told), and a fresh start. */
+    /** The figures since the last take, times in the live metrics' buckets (null: nothing was told), and a fresh start. */
     take () {
       if (!told) return null
-      const taken = report()
+      const recorded = custom?.live()
+      const timings = recorded ? Object.fromEntries([...recorded.timings].map(([name, h]) => [name, bucketCountsOf(h)])) : {}
+      /** @type {SecondFigures} */
+      const taken = {
+        emits: { ...emits, ackTime: bucketCountsOf(ackTime) },
+        ...(recorded ? { custom: { counts: Object.fromEntries(recorded.counts), timings } } : {}),
+        ...(replies ? { replies: { ...replies, time: bucketCountsOf(replies.time) } } : {})
+      }
       emits = { sent: 0, acked: 0, timedOut: 0, failed: 0, closed: 0 }
       ackTime = createHistogram()
       replies = null

@@ -63,7 +63,7 @@ import { compileLogin } from './sessions/login-flags.js'
  * @property {SimResult['server']} [server] the server as a parent's one inspection saw it (`simulate --workers`): not inspected again
  * @property {(progress: Progress) => void} [onProgress] once a second
  * @property {(report: MessageReport) => void} [onMessage] when a message closes
- * @property {(sample: { timeline: TimelinePoint, health: ProcessSample, figures?: import('../lib/schema.js').ClientFigures }) => void} [onSample] once a
+ * @property {(sample: { timeline: TimelinePoint, health: ProcessSample, figures?: import('../lib/schema.js').SecondFigures }) => void} [onSample] once a
  *   second; figures: the clients' emits, acks, replies and custom figures in that second (none: nothing of them happened)
  * @property {() => ClockInfo} [clock] the current clock offset to the run's reference
  * @property {(pool: import('./engines/types.js').EnginePool) => void} [onPool] access to the clients (tests, fault injection)

@@ -45,7 +45,7 @@
  * @typedef {object} SampleReport
  * @property {TimelinePoint} timeline
  * @property {ProcessSample} health
- * @property {import('../../lib/schema.js').ClientFigures} [figures] the clients' emits, acks, replies and custom figures in that second
+ * @property {import('../../lib/schema.js').SecondFigures} [figures] the clients' emits, acks, replies and custom figures in that second
  *   (none: nothing of them happened); fed to the live metrics (results/metrics/figure-metrics.js)
  */
 

@@ -1,7 +1,8 @@
 /**
  * The clients' own figures, live: emits and how their acks ended, the waits for a reply event,
  * a scenario's ctx.count and ctx.timing. Each simulator's one-second sample carries what
- * happened in that second (its `figures`, simulator/figures.js), added as it comes; its final
+ * happened in that second (its `figures`, simulator/figures.js: the times already in the
+ * buckets), added as it comes; its final
  * report then raises its share to the final figures (the acks its clients' close ended after
  * the last sample, a sample lost in a collector outage), so the end equals result.json and
  * nothing counts twice: per simulator, what was added is kept, and only the difference is.
@@ -14,15 +15,15 @@
  */
 import { metricMakers } from './makers.js'
 import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
-import { bucketCounts } from './hdr-buckets.js'
+import { DELAY_BUCKETS_SECONDS, bucketCounts } from '../../lib/hdr-buckets.js'
 import { emitCounts } from '../scenario.js'
 import { CUSTOM_NAME, MAX_CUSTOM_NAMES } from '../../lib/custom.js'
 
 /**
- * @typedef {import('../../lib/schema.js').ClientFigures} ClientFigures
+ * @typedef {import('../../lib/schema.js').SecondFigures} SecondFigures
  * @typedef {import('../collector/types.js').FinalReport & { simulator: string }} FinalReport
- * @typedef {{ counts: number[], sumSeconds: number, count: number }} Buckets
- * @typedef {{ counts: Map<string, number>, times: Map<string, (string | null | undefined)[]> }} Figures counts and encoded histograms, by series key
+ * @typedef {import('../../lib/schema.js').BucketCounts} Buckets
+ * @typedef {{ counts: Map<string, number>, times: Map<string, Buckets> }} Figures counts and times, by series key
  */
 
 const EMIT_FIELDS = /** @type {const} */ ([['sent', 'sent'], ['acked', 'acked'], ['timedOut', 'timed_out'], ['failed', 'failed'], ['closed', 'closed']])
@@ -97,8 +98,7 @@ export function createFigureMetrics (registry) {
       target[0].inc(target[1], delta)
       own.counts.set(key, before + delta)
     }
-    for (const [key, encoded] of figures.times) {
-      const total = sumBuckets(encoded.map((e) => (e ? bucketCounts(e) : null)))
+    for (const [key, total] of figures.times) {
       const before = own.buckets.get(key) ?? emptyBuckets()
       const delta = raise ? subtractBuckets(total, before) : total
       if (delta.count === 0) continue
@@ -112,7 +112,7 @@ export function createFigureMetrics (registry) {
     /**
      * A simulator's second (a sample's `figures`); none after its final report.
      * @param {string} simId
-     * @param {ClientFigures | undefined} figures
+     * @param {SecondFigures | undefined} figures
      */
     observeSample (simId, figures) {
       if (figures && !ended.has(simId)) apply(simId, figuresOfSecond(figures, admit), false)
@@ -132,24 +132,41 @@ export function createFigureMetrics (registry) {
 }
 
 /**
- * A second's figures by series key.
- * @param {ClientFigures} f
+ * A second's figures by series key (times that are not bucket counts, from a simulator of
+ * another version, are left out: its final report brings them).
+ * @param {SecondFigures} f
  * @param {(name: string) => boolean} admit
  * @returns {Figures}
  */
 function figuresOfSecond (f, admit) {
   /** @type {Figures} */
   const out = { counts: new Map(), times: new Map() }
+  /** @param {string} key @param {unknown} b */
+  const time = (key, b) => { if (isBuckets(b)) out.times.set(key, b) }
   if (f.emits) {
     for (const [field] of EMIT_FIELDS) out.counts.set(`emits.${field}`, f.emits[field] ?? 0)
-    out.times.set('emits', [f.emits.ackTime?.histogram])
+    time('emits', f.emits.ackTime)
   }
   if (f.replies) {
     for (const [field] of REPLY_FIELDS) out.counts.set(`replies.${field}`, f.replies[field])
-    out.times.set('replies', [f.replies.time?.histogram])
+    time('replies', f.replies.time)
   }
-  addCustom(out, f.custom, admit)
+  for (const [name, n] of Object.entries(f.custom?.counts ?? {})) if (admit(name)) out.counts.set(`count:${name}`, n)
+  for (const [name, b] of Object.entries(f.custom?.timings ?? {})) {
+    if (!admit(name) || !isBuckets(b)) continue
+    out.counts.set(`recorded:${name}`, b.count)
+    time(`custom:${name}`, b)
+  }
   return out
+}
+
+/**
+ * @param {unknown} b
+ * @returns {b is Buckets}
+ */
+const isBuckets = (b) => {
+  const o = /** @type {Partial<Buckets> | null} */ (b)
+  return Array.isArray(o?.counts) && o.counts.length === DELAY_BUCKETS_SECONDS.length + 1 && Number.isFinite(o.sumSeconds) && Number.isFinite(o.count)
 }
 
 /**
@@ -164,28 +181,21 @@ function figuresOfFinal (final, admit) {
   const scenario = final.scenario
   const counts = emitCounts(scenario)
   for (const [field] of EMIT_FIELDS) out.counts.set(`emits.${field}`, counts[field])
-  out.times.set('emits', [scenario?.emits?.ackTime?.histogram, scenario?.hooks?.emits.ackTime?.histogram])
+  /** @param {(string | null | undefined)[]} encoded */
+  const buckets = (encoded) => sumBuckets(encoded.map((e) => (e ? bucketCounts(e) : null)))
+  out.times.set('emits', buckets([scenario?.emits?.ackTime?.histogram, scenario?.hooks?.emits.ackTime?.histogram]))
   const r = scenario?.replies
   if (r) {
     for (const [field] of REPLY_FIELDS) out.counts.set(`replies.${field}`, r[field])
-    out.times.set('replies', [r.time?.histogram])
+    out.times.set('replies', buckets([r.time?.histogram]))
   }
-  addCustom(out, final.custom, admit)
-  return out
-}
-
-/**
- * @param {Figures} out
- * @param {import('../../lib/schema.js').CustomReport | undefined} custom
- * @param {(name: string) => boolean} admit
- */
-function addCustom (out, custom, admit) {
-  for (const [name, n] of Object.entries(custom?.counts ?? {})) if (admit(name)) out.counts.set(`count:${name}`, n)
-  for (const [name, t] of Object.entries(custom?.timings ?? {})) {
+  for (const [name, n] of Object.entries(final.custom?.counts ?? {})) if (admit(name)) out.counts.set(`count:${name}`, n)
+  for (const [name, t] of Object.entries(final.custom?.timings ?? {})) {
     if (!admit(name)) continue
     out.counts.set(`recorded:${name}`, t.count)
-    out.times.set(`custom:${name}`, [t.histogram])
+    out.times.set(`custom:${name}`, buckets([t.histogram]))
   }
+  return out
 }
 
 /** @returns {Buckets} */

@@ -4,7 +4,7 @@
  * count, and calling it once per receipt would be the per-receipt work the hot path must not
  * get. Registered as a prom-client metric object, so prom-client writes the exposition.
  */
-import { bucketCounts, DELAY_BUCKETS_SECONDS } from './hdr-buckets.js'
+import { bucketCounts, DELAY_BUCKETS_SECONDS } from '../../lib/hdr-buckets.js'
 
 /**
  * @param {{ name: string, help: string, labelNames: string[], registry: import('prom-client').Registry, buckets?: readonly number[] }} options

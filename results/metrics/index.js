@@ -11,7 +11,7 @@ import { startOtlpPush } from './otlp.js'
 export { createRunMetrics, transportShares, MAX_SIMULATOR_LABELS, MAX_REASON_LABELS } from './run-metrics.js'
 export { createServerMetrics } from './server-metrics.js'
 export { createLabelBound, OTHER_LABEL } from './labels.js'
-export { DELAY_BUCKETS_SECONDS, bucketCounts } from './hdr-buckets.js'
+export { DELAY_BUCKETS_SECONDS, bucketCounts } from '../../lib/hdr-buckets.js'
 export { serveMetrics, parseMetricsPort } from './http.js'
 export { startOtlpPush } from './otlp.js'
 export { followCollector }

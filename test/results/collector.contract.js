@@ -281,7 +281,7 @@ export async function runCollectorContract (t, create, hooks = {}) {
     const first = await collector.readSince(later, null)
     await collector.reportMessage(later, 'sim-a', reportOf('sim-a', 3, 1))
     // A second in which the clients emitted carries its figures (the live metrics' emits and acks).
-    const figures = { emits: { sent: 2, acked: 1, timedOut: 0, failed: 1, closed: 0, ackTime: { count: 1, mean: 4, min: 4, max: 4, p50: 4, p90: 4, p99: 4, histogram: 'h' } } }
+    const figures = { emits: { sent: 2, acked: 1, timedOut: 0, failed: 1, closed: 0, ackTime: { counts: [0, 0, 1, 0], sumSeconds: 0.004, count: 1 } } }
     await collector.reportSample(later, 'sim-a', { ...sample(T0 + 2000, { connected: 3 }), figures })
     await collector.reportServerSample(later, 'server-1', { ...sample(T0 + 2000).health, connected: 3, byTransport: { websocket: 3, polling: 0 } })
     const next = await collector.readSince(later, first.cursor)

@@ -18,7 +18,7 @@ function encoded (delaysMs) {
   return { ...summarize(h), histogram: encode(h) }
 }
 
-/** @param {number} t @param {import('../../../lib/schema.js').ClientFigures | null} figures @returns {any} */
+/** @param {number} t @param {import('../../../lib/schema.js').SecondFigures | null} figures @returns {any} */
 const sample = (t, figures) => ({
   timeline: { t, connected: 1, byTransport: { websocket: 1 }, connects: 0, disconnects: 0, errors: 0, messages: 0 },
   health: { t, loopDelayP50Ms: 1, loopDelayP99Ms: 2, loopDelayMaxMs: 3, elu: 0.1, cpuPct: 5, rssBytes: 1e8, heapUsedBytes: 5e7 },
@@ -38,7 +38,7 @@ function second ({ acked, ackMs }) {
   f.replyEnded(null, 40)
   f.count('orders', -2)
   f.timing('lobby', 120)
-  return /** @type {import('../../../lib/schema.js').ClientFigures} */ (f.take())
+  return /** @type {import('../../../lib/schema.js').SecondFigures} */ (f.take())
 }
 
 /**
@@ -68,9 +68,11 @@ test('a simulator\'s seconds add up live; its final report raises its share to t
   m.observeSample('s2', sample(1000, second({ acked: 2, ackMs: 700 })))
   m.observeSample('s1', sample(1000, second({ acked: 50, ackMs: 4 }))) // the same second again: applied once
   m.observeSample('s1', sample(2000, null)) // a second without emits
+  // A second of another version's simulator (times as encoded HDR): its counts, not its times.
+  m.observeSample('s3', sample(1000, /** @type {any} */ ({ emits: { sent: 1, acked: 1, timedOut: 0, failed: 0, closed: 0, ackTime: encoded([4]) } })))
   let sum = await scrape(m)
-  assert.equal(sum('ioswarm_emits_sent'), 4 + 3)
-  assert.equal(sum('ioswarm_emits_acked'), 5)
+  assert.equal(sum('ioswarm_emits_sent'), 4 + 3 + 1)
+  assert.equal(sum('ioswarm_emits_acked'), 5 + 1)
   assert.equal(sum('ioswarm_emits_timed_out'), 2)
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_count'), 5)
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_bucket', { le: '0.005' }), 3, 'the 4 ms acks')
@@ -88,8 +90,8 @@ test('a simulator\'s seconds add up live; its final report raises its share to t
   m.observeFinals([s1]) // fed again at the next refresh: applied once
   m.observeSample('s1', sample(3000, second({ acked: 9, ackMs: 4 }))) // read after its final (another page of the stream)
   sum = await scrape(m)
-  assert.equal(sum('ioswarm_emits_sent'), 6 + 3)
-  assert.equal(sum('ioswarm_emits_acked'), 4 + 2)
+  assert.equal(sum('ioswarm_emits_sent'), 6 + 3 + 1)
+  assert.equal(sum('ioswarm_emits_acked'), 4 + 2 + 1)
   assert.equal(sum('ioswarm_emits_closed'), 1)
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_count'), 4 + 2)
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_bucket', { le: '0.005' }), 4)
@@ -98,7 +100,7 @@ test('a simulator\'s seconds add up live; its final report raises its share to t
   const s2 = final('s2', { sent: 3, acked: 2, timedOut: 1, closed: 0, ackMs: [700, 700], replyMs: [40], orders: -2, lobbyMs: [120] })
   m.observeFinals([s1, s2])
   sum = await scrape(m)
-  assert.deepEqual(['sent', 'acked', 'timed_out', 'failed', 'closed'].map((k) => sum(`ioswarm_emits_${k}`)), [9, 6, 2, 0, 1])
+  assert.deepEqual(['sent', 'acked', 'timed_out', 'failed', 'closed'].map((k) => sum(`ioswarm_emits_${k}`)), [9 + 1, 6 + 1, 2, 0, 1], 's3 (no final) keeps its second')
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_count'), 6)
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_bucket', { le: '+Inf' }), 6)
   assert.deepEqual(['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)), [2, 2, 0, 0])

@@ -1,8 +1,10 @@
 /**
- * Prometheus histogram buckets from an encoded HDR histogram (µs): read once per closed
- * message report, never per receipt.
+ * Prometheus histogram buckets from an HDR histogram (µs), encoded or live: read once per
+ * closed message report, or once per second of the clients' emits, never per receipt. In lib/:
+ * the live metrics (results/metrics/) and a simulator's second of emits (simulator/figures.js)
+ * both count in them.
  */
-import { decode } from '../../lib/histogram.js'
+import { decode } from './histogram.js'
 
 /**
  * Bucket bounds in seconds for delays and latencies: 1 ms to 30 s, roughly ×2–2.5 per step.
@@ -19,12 +21,26 @@ export const DELAY_BUCKETS_SECONDS = Object.freeze([0.001, 0.002, 0.005, 0.01, 0
  * sum of its values in seconds.
  * @param {string} encoded HDR histogram of µs values (lib/histogram.js encode)
  * @param {readonly number[]} boundsSeconds ascending
- * @returns {{ counts: number[], sumSeconds: number, count: number }}
+ * @returns {import('./schema.js').BucketCounts}
  */
 export function bucketCounts (encoded, boundsSeconds = DELAY_BUCKETS_SECONDS) {
-  const counts = new Array(boundsSeconds.length + 1).fill(0)
-  if (!encoded) return { counts, sumSeconds: 0, count: 0 }
+  if (!encoded) return { counts: new Array(boundsSeconds.length + 1).fill(0), sumSeconds: 0, count: 0 }
   const histogram = /** @type {any} */ (decode(encoded))
+  const counted = bucketCountsOf(histogram, boundsSeconds)
+  histogram.destroy?.()
+  return counted
+}
+
+/**
+ * The same of a live histogram.
+ * @param {import('./histogram.js').Histogram} live HDR histogram of µs values
+ * @param {readonly number[]} boundsSeconds ascending
+ * @returns {import('./schema.js').BucketCounts}
+ */
+export function bucketCountsOf (live, boundsSeconds = DELAY_BUCKETS_SECONDS) {
+  const counts = new Array(boundsSeconds.length + 1).fill(0)
+  const histogram = /** @type {any} */ (live)
+  if (histogram.totalCount === 0) return { counts, sumSeconds: 0, count: 0 }
   const boundsUs = boundsSeconds.map((s) => s * 1e6)
   let sumUs = 0
   let count = 0
@@ -42,6 +58,5 @@ export function bucketCounts (encoded, boundsSeconds = DELAY_BUCKETS_SECONDS) {
     sumUs += us * n
     count += n
   }
-  histogram.destroy?.()
   return { counts, sumSeconds: sumUs / 1e6, count }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import test from 'node:test'
-import { createHistogram, decode, encode, recordMs } from '../../../lib/histogram.js'
-import { bucketCounts, DELAY_BUCKETS_SECONDS } from '../../../results/metrics/hdr-buckets.js'
+import { createHistogram, decode, encode, recordMs } from '../../lib/histogram.js'
+import { bucketCounts, DELAY_BUCKETS_SECONDS } from '../../lib/hdr-buckets.js'
 
 test('an encoded HDR histogram lands in the 1 ms – 30 s buckets, +Inf last', () => {
   const h = createHistogram()
