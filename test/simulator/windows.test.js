@@ -127,7 +127,7 @@ test('a swarm of chatting clients reports a window a second: each line\'s delive
   const server = await startAppServer(t)
   /** @type {import('../../lib/schema.js').WindowReport[]} */
   const live = []
-  const result = await runSwarm({ url: server.url, clients: 4, ramp: 0, duration: '3.5s', window: '1s', emit: 'chat {"text":"hi {{i}}"}', emitRate: '10/s', emitAck: true },
+  const result = await runSwarm({ url: server.url, clients: 4, ramp: 0, duration: '4.5s', window: '1s', emit: 'chat {"text":"hi {{i}}"}', emitRate: '10/s', emitAck: true },
     { onWindow: (w) => live.push(w) })
   const windows = result.windows ?? []
   assert.deepEqual(live.map((w) => w.index), windows.map((w) => w.index))
@@ -146,7 +146,8 @@ test('a swarm of chatting clients reports a window a second: each line\'s delive
   assert.ok(full.every((w) => w.clients.connected === 4), JSON.stringify(full.map((w) => w.clients)))
   // Each held second has lines, unless a loaded machine stalled this process for one.
   const withLines = full.filter((w) => w.received > 0 && w.emits.ackTime.count > 0)
-  assert.ok(withLines.length >= Math.max(2, full.length - 1), JSON.stringify(full.map((w) => [w.received, w.emits])))
+  // (A loaded machine can also make the run's windows fewer: 3 windows leave one held.)
+  assert.ok(withLines.length >= Math.max(1, full.length - 1), JSON.stringify(full.map((w) => [w.received, w.emits])))
 })
 
 test('emits still awaiting their ack when the run ends (closed by its end) count in the last window: the windows sum to the totals', async (t) => {
