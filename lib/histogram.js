@@ -19,6 +19,7 @@ const { constructorFromBucketSize } = /** @type {typeof import('hdr-histogram-js
   require('hdr-histogram-js/dist/JsHistogramFactory.js'))
 const encoding = /** @type {() => typeof import('hdr-histogram-js/dist/encoding.js')} */ (onFirstUse('hdr-histogram-js/dist/encoding.js'))
 const Int32Histogram = constructorFromBucketSize(32)
+const ulp = /** @type {typeof import('hdr-histogram-js/dist/ulp.js').default} */ (require('hdr-histogram-js/dist/ulp.js').default)
 
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 
@@ -61,15 +62,54 @@ export function summarize (histogram) {
   const count = histogram.totalCount
   if (count === 0) return { count: 0, mean: 0, min: 0, max: 0, p50: 0, p90: 0, p99: 0 }
   const ms = (/** @type {number} */ us) => round3(us / 1000)
-  return {
-    count,
-    mean: ms(histogram.mean),
-    min: ms(histogram.getValueAtPercentile(0)),
-    max: ms(histogram.maxValue),
-    p50: ms(histogram.getValueAtPercentile(50)),
-    p90: ms(histogram.getValueAtPercentile(90)),
-    p99: ms(histogram.getValueAtPercentile(99))
+  const [min, p50, p90, p99, mean] = oneWalk(histogram)
+  return { count, mean: ms(mean), min: ms(min), max: ms(histogram.maxValue), p50: ms(p50), p90: ms(p90), p99: ms(p99) }
+}
+
+/** The percentiles summarize reports, in walking order; the first is the minimum (percentile 0). */
+const SUMMARY_PERCENTILES = [0, 50, 90, 99]
+
+/**
+ * The summary's percentiles and mean in one walk over the counts, each the same number the
+ * library gives (getValueAtPercentile: the first index whose running count reaches the
+ * percentile's count, rounded up as it rounds; mean: each recorded index's median-equivalent
+ * value times its count, summed in index order). The library walks the counts once per
+ * percentile and once more, through an iterator, for the mean: 0.6-4.9 ms for a 10-value
+ * histogram, paid by every closed message report, window and node row.
+ * @param {Histogram} histogram
+ * @returns {number[]} [p0, p50, p90, p99, mean] in value units (µs)
+ */
+function oneWalk (histogram) {
+  const h = /** @type {any} */ (histogram)
+  const total = histogram.totalCount
+  const targets = SUMMARY_PERCENTILES.map((p) => countAtPercentile(p, total))
+  const found = [0, 0, 0, 0]
+  let next = 0
+  let seen = 0
+  let sum = 0
+  for (let i = 0; i < h.countsArrayLength && seen < total; i++) {
+    const n = h.getCountAtIndex(i)
+    if (n === 0) continue
+    seen += n
+    const value = h.valueFromIndex(i)
+    sum += h.medianEquivalentValue(h.highestEquivalentValue(value)) * n
+    while (next < targets.length && seen >= targets[next]) {
+      found[next] = next === 0 ? h.lowestEquivalentValue(value) : h.highestEquivalentValue(value)
+      next++
+    }
   }
+  return [...found, sum / total]
+}
+
+/**
+ * How many recorded values a percentile covers, as getValueAtPercentile counts them (rounded up,
+ * less one ulp of the float product, at least 1).
+ * @param {number} percentile
+ * @param {number} total
+ */
+function countAtPercentile (percentile, total) {
+  const fp = (Math.min(percentile, 100) / 100) * total
+  return Math.max(Math.ceil(fp - ulp(fp)), 1)
 }
 
 /**
