@@ -364,10 +364,11 @@ async function runUntilEnd (swarm, options, hooks) {
   behaviours.stop()
   hookRunner?.stop()
   // Clients that emit stop with lines in flight: their acks and the copies the server relays
-  // would count as failed and missing. Wait for them (bounded) before closing.
-  if (behaviours.emitEvent !== null || hookRunner !== null) {
-    await drainEmits(() => emitting.pendingAcks() === 0 && replies.pending() === 0 && deliveries.undelivered() === 0)
-  }
+  // would count as failed and missing; and a message the app sent by itself (a feed) just before
+  // the end, received by some clients and still on its way to the others, would count them as
+  // missing. Wait for both (bounded) before closing.
+  const emits = behaviours.emitEvent !== null || hookRunner !== null
+  await drainEmits(() => (!emits || (emitting.pendingAcks() === 0 && replies.pending() === 0)) && deliveries.undelivered() === 0)
   replies.stop()
   clearInterval(ticker)
   // A server that never answers leaves every connect pending: counted, not "connect errors: none".
@@ -508,7 +509,7 @@ function waitForEnd (signal, durationMs) {
 /** A login's longest wait for its answer (socket.io-client's connect timeout): then it failed, as `timeout`. */
 export const LOGIN_TIMEOUT_MS = 20000
 
-/** Longest wait at the end of a run for the emits still in flight (acks, relayed copies). */
+/** Longest wait at the end of a run for the emits and messages still in flight (acks, copies on their way). */
 export const END_DRAIN_MS = 2000
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import diagnostics from 'node:diagnostics_channel'
-import { startTestServer, startTestSwarm, waitForClients } from '../helpers/swarm.js'
+import { startTestServer, startTestSwarm, waitForClients, waitForClientsReady } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { runSwarm } from '../../simulator/swarm.js'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -202,3 +202,20 @@ test('a gap the server makes shows in the spread, not in the simulator\'s floor'
 })
 
 const GAP_MS = 200
+
+test('a message on its way to some clients when the run ends is waited for (bounded), not counted missing', async (t) => {
+  const server = await startTestServer(t, { pingIntervalMs: 1000 })
+  const swarm = startTestSwarm(t, { url: server.url, clients: 6, engine: 'lean', transport: 'websocket', messageTimeout: '10s' })
+  await waitForClientsReady(server, 6)
+  const sockets = [...server.io.of('/').sockets.values()]
+  const message = { id: 'at-the-end', round: 1, seq: 1, sentAt: Date.now() }
+  // An app's own message (no emits in this swarm): half of the clients get it now...
+  for (const socket of sockets.slice(0, 3)) socket.emit('broadcast', message)
+  await waitFor(() => (swarm.progress?.messages ?? 0) >= 1, { message: 'the swarm has the message open' })
+  // ...and the others 300 ms after the run was told to end.
+  const rest = setTimeout(() => { for (const socket of sockets.slice(3)) socket.emit('broadcast', message) }, 300)
+  t.after(() => clearTimeout(rest))
+  const result = await swarm.stop()
+  const m = result.messages.find((r) => r.id === 'at-the-end')
+  assert.deepEqual([m?.expected, m?.received, m?.missing], [6, 6, 0], JSON.stringify(m))
+})
