@@ -51,6 +51,12 @@ export function createSimReporter (options) {
   let queuedBytes = 0
   let pumping = false
   let closed = false
+  /**
+   * finish's wait is over: what is left stays undelivered, and the retries stop. Without it a
+   * collector that is gone (the IPC channel closed with its runner, Redis down) kept an ended
+   * simulator retrying, and alive, for ever.
+   */
+  let given = false
   /** @type {() => void} */
   let wakeIdle = () => {}
   /** @type {NodeJS.Timeout | undefined} */
@@ -102,6 +108,7 @@ export function createSimReporter (options) {
     pumping = true
     let backoffMs = RETRY_MIN_MS
     while (queue.length > 0 || spool.size > 0) {
+      if (given) break
       if (queue.length === 0) refill()
       const write = queue[0]
       try {
@@ -178,6 +185,7 @@ export function createSimReporter (options) {
         const idle = new Promise((resolve) => { wakeIdle = () => resolve(undefined) })
         await Promise.race([idle, sleep(timeoutMs, undefined, { ref: false })])
       }
+      given = true
       const undelivered = queue.length + spool.size
       spool.close()
       return { undelivered, ...stats }

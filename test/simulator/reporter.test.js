@@ -89,3 +89,27 @@ test('a report refused past the collector\'s bound (written directly, as with Re
   assert.deepEqual(await collector.getRefused(runId), { limit: 1, bySimulator: { 'sim-a': 2 } })
   assert.deepEqual([sent.refused, sent.refusedLimit], [2, 1], 'the simulator counts them too (simulate says them in its summary)')
 })
+
+test('a simulator whose collector is gone exits after finish gives up: no retry keeps it alive', { timeout: 60000 }, async (t) => {
+  // In a process of its own, so that "exits by itself" is what is tested: every write fails (an
+  // IPC channel closed with its runner, a Redis that is down), and finish waits 300 ms.
+  const reporterUrl = new URL('../../simulator/reporter.js', import.meta.url).href
+  const script = `
+    import { createSimReporter } from ${JSON.stringify(reporterUrl)}
+    const fail = async () => { throw new Error('collector gone') }
+    const writer = new Proxy({}, { get: () => fail })
+    const reporter = createSimReporter({ writer, runId: 'r', info: { id: 's' }, heartbeatMs: 100 })
+    reporter.start()
+    const sent = await reporter.finish({ id: 's' }, 300)
+    process.stdout.write(JSON.stringify({ undelivered: sent.undelivered }))
+  `
+  const { spawn } = await import('node:child_process')
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20000)
+  t.after(() => { clearTimeout(killer); if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  let out = ''
+  child.stdout.on('data', (d) => { out += d })
+  const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])))
+  assert.deepEqual([code, signal], [0, null], 'it exited by itself, not killed after 20 s')
+  assert.ok(JSON.parse(out).undelivered >= 1, out)
+})
