@@ -65,7 +65,12 @@ for (const engine of ['sio', 'lean']) {
     assert.deepEqual([emits.acked, emits.timedOut, emits.failed], [emits.sent, 0, 0], 'every line in flight at the end was acked')
     const lines = result.messages.filter((m) => m.event === 'chat')
     assert.equal(lines.length, emits.sent, 'every line measured')
-    for (const m of lines) assert.deepEqual([m.expected, m.received, m.missing], [2, 2, 0], `${m.id}: the two others (the sender's copy back is not counted)`)
+    // The two others get each line (the sender's copy back is not counted); a line sent before
+    // they had connected is not owed to them (a message is expected by the clients connected when
+    // it was sent), though the server's relay 300 ms later reaches them: received, never missing.
+    for (const m of lines) assert.deepEqual([m.received, m.missing], [2, 0], `${m.id}: the two others`)
+    assert.ok(lines.every((m) => m.expected <= 2), JSON.stringify(lines.map((m) => m.expected)))
+    assert.ok(lines.filter((m) => m.expected === 2).length >= lines.length / 2, `most lines sent with all three connected: ${JSON.stringify(lines.map((m) => m.expected))}`)
   })
 
   test(`${engine}: a server that never acks yields timeouts, not a hang`, async (t) => {
