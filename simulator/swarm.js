@@ -209,7 +209,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
   const replies = createReplies({ options: sized, emitting, listens, figures })
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies, clockOffsetMs: () => clock().offsetMs })
   const hookRunner = scenarioHooks
     ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
     : null
