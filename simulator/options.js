@@ -6,7 +6,7 @@
  */
 import { invalidOption } from '../lib/errors.js'
 import { parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
-import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
+import { keyOf, parseSimulateOptions, passOnOptions } from '../lib/cli-options/simulator.js'
 import { HTTP_CLIENT_NAMES, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
 import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
@@ -68,7 +68,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @returns {SimOptions}
  */
 export function normalizeSimOptions (input) {
-  const o = parseOptions('simulate', input)
+  const o = parseSimulateOptions(input)
   const urls = expandDestinations(o.url).map((u) => parseHttpUrl(u, '--url'))
   const urlPath = new URL(urls[0]).pathname
   if (urls.some((u) => new URL(u).pathname !== urlPath)) throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)

@@ -17,6 +17,9 @@ import { startTestServer, waitForClients } from '../helpers/swarm.js'
 const NOT_IN_A_SIMULATOR = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-metrics-otlp-http', 'prom-client', 'ioredis',
   'socket.io', 'pm2', 'chart.js', 'yargs', 'yaml', 'csv-parse', 'socket.io-msgpack-parser']
 const NOT_IN_A_SIMULATOR_FOLDERS = ['results/report/', 'results/metrics/', 'server/', 'runner/', 'infra/', 'bin/']
+/** The options tables of the other commands, and the index that joins every table: a simulator reads lib/cli-options/simulator.js's rows. */
+const OTHER_TABLES = ['lib/cli-options/index.js', 'lib/cli-options/run.js', 'lib/cli-options/capacity.js', 'lib/cli-options/serve.js',
+  'lib/cli-options/broadcast.js', 'lib/cli-options/report.js', 'lib/cli-options/fleet.js']
 /**
  * What a child loads only once it has something to encode (its first closed message, its
  * result) or with --login, a login hook or its own collector (--redis, a standalone swarm): not
@@ -68,6 +71,8 @@ test('a lean simulator child loads none of the optional parts: no metrics, Redis
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client' || p === UNDICI), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
   assert.ok(files.includes('simulator/sessions/inspection-http.js'), 'the child looked at the server itself (over node:http)')
+  assert.ok(files.includes('lib/cli-options/simulator.js'), 'the simulator\'s own options table')
+  assert.deepEqual(files.filter((f) => OTHER_TABLES.includes(f)), [])
   // With its clients connected and no message yet: no histogram encoding, no collector, no login.
   assert.ok(connected.packages.has('ws') && connected.packages.has('hdr-histogram-js'), 'the log at that moment saw the engine and the histograms')
   assert.deepEqual([...connected.packages].filter((p) => NOT_BEFORE_CLIENTS.includes(p)), [])
@@ -80,7 +85,7 @@ test('a sio simulator child loads socket.io-client, and still none of the option
   const { packages, files } = await loadedBy(t, { engine: 'sio', transport: 'websocket' })
   assert.ok(packages.has('socket.io-client'), 'the sio engine is socket.io-client')
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
-  assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))), [])
+  assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || OTHER_TABLES.includes(f)), [])
 })
 
 test('a lean polling child on the built-in HTTP client (the http:// default), handed its runner\'s look: no undici, no probes', async (t) => {
