@@ -7,6 +7,7 @@ import { loadConfigFile } from '../lib/config-file.js'
 import { EXIT, IoswarmError } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
 import { lazyCommands } from './command-modules.js'
+import { CONFIG_DESCRIBE, EPILOG, SCRIPT, USAGE, helpWidth } from './top-help.js'
 
 /**
  * Runs the CLI with the given arguments (without `node` and the script).
@@ -14,14 +15,27 @@ import { lazyCommands } from './command-modules.js'
  * @returns {Promise<void>}
  */
 export async function main (args) {
+  try {
+    await cliParser(args).parseAsync()
+  } catch (error) {
+    process.exitCode = reportError(error)
+  }
+}
+
+/**
+ * The yargs parser of the CLI for these arguments, not yet run.
+ * @param {string[]} args
+ * @param {number} [width] the help's width (the terminal's, see helpWidth)
+ */
+export function cliParser (args, width = helpWidth(process.stdout.columns)) {
   // yargs turns any error of a config parser into "Invalid JSON config file"; keep ours.
   /** @type {unknown} */
   let configError
   const parser = yargs(args)
-    .scriptName('ioswarm')
-    .usage('$0 <command> [options]\n\nLoad-test a Socket.IO server with a swarm of real clients and measure how long each broadcast takes to reach all of them.')
+    .scriptName(SCRIPT)
+    .usage(USAGE)
     .env('IOSWARM')
-    .config('config', 'JSON or YAML file of options (flag names as keys)', (file) => {
+    .config('config', CONFIG_DESCRIBE, (file) => {
       try {
         return loadConfigFile(file)
       } catch (error) {
@@ -35,8 +49,8 @@ export async function main (args) {
     .strict()
     .demandCommand(1, 'Name a command: run, capacity, simulate, serve, broadcast, report, fleet, probe.')
     .recommendCommands()
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilog('Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed (capacity: the SLO failed at --start), 4 capacity inconclusive.\nDocs: README.md')
+    .wrap(width)
+    .epilog(EPILOG)
     .fail((message, error) => {
       if (error) throw error
       process.stderr.write(`ioswarm: ${message}\nRun with --help for the options.\n`)
@@ -59,11 +73,7 @@ export async function main (args) {
     }
   }, true)
   for (const command of lazyCommands()) parser.command(command)
-  try {
-    await parser.parseAsync()
-  } catch (error) {
-    process.exitCode = reportError(error)
-  }
+  return parser
 }
 
 /**

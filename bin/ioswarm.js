@@ -1,12 +1,23 @@
 #!/usr/bin/env node
-// `ioswarm --version` alone needs no parser: it prints what yargs prints (the version and a
-// newline) without loading yargs, whose help renderer builds Intl.Segmenters at load (issue 26:
-// a light process). Every other command line goes through yargs.
+// `ioswarm --version` and `ioswarm --help` alone need no parser: they print what yargs prints
+// without loading yargs, whose help renderer builds Intl.Segmenters at load (issue 26: a light
+// process); the help only in yargs' English and at a width bin/top-help.js is held to yargs at.
+// Every other command line goes through yargs.
 const args = process.argv.slice(2)
-if (args.length === 1 && args[0] === '--version') {
+const only = args.length === 1 ? args[0] : undefined
+if (only === '--version') {
   const { VERSION } = await import('../lib/version.js')
   process.stdout.write(`${VERSION}\n`)
-} else {
+} else if (!((only === '--help' || only === '-h') && await printTopHelp())) {
   const [{ hideBin }, { main }] = await Promise.all([import('yargs/helpers'), import('./cli.js')])
   await main(hideBin(process.argv))
+}
+
+/** Prints the top-level help without yargs, if this terminal and locale allow; whether it did. */
+async function printTopHelp () {
+  const { FAST_MIN_WIDTH, englishHelp, helpWidth, topHelp } = await import('./top-help.js')
+  const width = helpWidth(process.stdout.columns)
+  if (width < FAST_MIN_WIDTH || !englishHelp(process.env)) return false
+  process.stdout.write(`${topHelp(width)}\n`)
+  return true
 }

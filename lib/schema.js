@@ -52,7 +52,7 @@ export const SCHEMA_VERSION = 1
  * @property {string | null} [room] its target room, when it carries one and the swarm has rooms; then only that room's clients expect it
  * @property {number | null} round from the message, when it carries one
  * @property {number | null} seq
- * @property {number | null} sentAt sender's wall clock (epoch ms), when the message carries it
+ * @property {number | null} sentAt its send time (epoch ms) on the run's reference clock (the broadcasts' sender's; --emit stamps its lines on it too), when the message carries it
  * @property {number} firstAt local wall clock (epoch ms) of the first receipt in this process
  * @property {number} received distinct clients that got it
  * @property {number} expected clients connected when the first copy arrived, less those that connected after its send time (when it carries one: simulator/recorder-connects.js)

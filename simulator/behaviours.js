@@ -52,8 +52,11 @@ export function compileBehaviours (options, identities) {
  * @param {ReturnType<typeof import('./deliveries.js').createDeliveries>} context.deliveries
  * @param {import('./emitting.js').Emitting} context.emitting the swarm's emit machinery
  * @param {import('./replies.js').Replies} context.replies replies that come as events (--reply-event)
+ * @param {() => number} [context.clockOffsetMs] added to the local wall clock to stamp `sentAt` on the run's reference
+ *   clock, the clock every receiver reads a send time on (the broadcasts' sender's): a line from a simulator on
+ *   another host is then timed, and owed, as a broadcast is
  */
-export function createBehaviours ({ options, identities, deliveries, emitting, replies }) {
+export function createBehaviours ({ options, identities, deliveries, emitting, replies, clockOffsetMs = () => 0 }) {
   const { join, emit } = compileBehaviours(options, identities)
   const placeholders = emit?.args?.placeholders ?? []
   const stampId = !placeholders.includes('id')
@@ -155,7 +158,7 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     const tpl = /** @type {NonNullable<typeof emit>} */ (emit)
     const seq = ++seqs[i]
     const id = ownId(options.clientOffset + i, seq)
-    const sentAt = wallMs()
+    const sentAt = wallMs() + clockOffsetMs()
     /** @type {unknown[]} */
     let args = constantArgs ?? []
     if (tpl.args && constantArgs === null) {

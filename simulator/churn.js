@@ -2,26 +2,9 @@
  * `--session-lifetime 5m` (or `2m..8m`): each client closes after its lifetime and a new
  * session opens in its place at once, so the server sees a steady stream of connects and
  * disconnects at a known rate while the number of clients stays at its target. One timer per
- * client, unref'd; lifetimes are drawn uniformly from the range.
+ * client, unref'd; lifetimes are drawn uniformly from the range. Loaded by a swarm with the
+ * flag only (its value is checked by simulator/options.js).
  */
-import { invalidOption } from '../lib/errors.js'
-import { parseDurationMs } from '../lib/options.js'
-
-/**
- * `5m` or `2m..8m` → { minMs, maxMs }.
- * @param {unknown} value
- * @param {string} flag
- * @returns {{ minMs: number, maxMs: number } | null}
- */
-export function parseLifetime (value, flag) {
-  if (value === undefined || value === null) return null
-  const [low, high = low, extra] = String(value).split('..')
-  if (extra !== undefined) throw invalidOption(flag, `must be a duration or a range such as 5m or 2m..8m, got ${JSON.stringify(value)}`)
-  const minMs = parseDurationMs(low, flag)
-  const maxMs = parseDurationMs(high, flag)
-  if (minMs < 1000 || maxMs < minMs) throw invalidOption(flag, `must be at least 1s, low..high with low ≤ high, got ${JSON.stringify(value)}`)
-  return { minMs, maxMs }
-}
 
 /**
  * @param {{ minMs: number, maxMs: number }} lifetime

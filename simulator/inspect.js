@@ -14,7 +14,6 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { monotonicMs } from '../lib/clock.js'
 import { compileIdentities, handshakeIdentity, scenarioIdentity } from './identity.js'
-import { loadScenario } from './scenario.js'
 import { webSocketServerInfo } from './websocket-options.js'
 import { firstLogin } from './sessions/login-flags.js'
 
@@ -70,7 +69,7 @@ export async function inspectServer (options, { identity, jar = null, env, signa
  */
 export async function firstIdentity (options, env, login = null) {
   const identities = compileIdentities(options, { simId: options.id ?? 'inspect', env, login: () => login })
-  const hooks = options.scenario ? await loadScenario(options.scenario) : null
+  const hooks = options.scenario ? await (await import('./scenario.js')).loadScenario(options.scenario) : null
   const scenario = hooks?.identity ? scenarioIdentity(identities, hooks.identity, { namespace: options.namespace }) : null
   return (handshakeIdentity(options, identities, scenario) ?? identities.of)(0)
 }

@@ -4,17 +4,16 @@
  * users, `ioswarm run` and `fleet up` get the same precise errors (flag named, allowed
  * values said) before any socket opens.
  */
+import { existsSync } from 'node:fs'
 import { invalidOption } from '../lib/errors.js'
-import { parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
-import { keyOf, parseOptions, passOnOptions } from '../lib/cli-options/index.js'
+import { parseDurationMs, parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
+import { keyOf, parseSimulateOptions, passOnOptions } from '../lib/cli-options/simulator.js'
 import { HTTP_CLIENT_NAMES, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
-import { parseLifetime } from './churn.js'
 import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
 import { compileBehaviours } from './behaviours.js'
 import { compileLogin } from './sessions/login-flags.js'
-import { checkScenarioPath } from './scenario.js'
 import { partOfSwarm } from './partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/source-addresses.js'
@@ -68,7 +67,7 @@ export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
  * @returns {SimOptions}
  */
 export function normalizeSimOptions (input) {
-  const o = parseOptions('simulate', input)
+  const o = parseSimulateOptions(input)
   const urls = expandDestinations(o.url).map((u) => parseHttpUrl(u, '--url'))
   const urlPath = new URL(urls[0]).pathname
   if (urls.some((u) => new URL(u).pathname !== urlPath)) throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)
@@ -208,4 +207,32 @@ export function parseWsClient (value, engine, urls) {
   const secure = urls.find((u) => u.startsWith('https:'))
   if (name === 'builtin' && secure) throw invalidOption('--ws-client', `builtin speaks ws:// only (no TLS), and ${secure} is https://: use --ws-client ws`)
   return /** @type {WsClient} */ (name)
+}
+
+/**
+ * `5m` or `2m..8m` → { minMs, maxMs }.
+ * @param {unknown} value
+ * @param {string} flag
+ * @returns {{ minMs: number, maxMs: number } | null}
+ */
+export function parseLifetime (value, flag) {
+  if (value === undefined || value === null) return null
+  const [low, high = low, extra] = String(value).split('..')
+  if (extra !== undefined) throw invalidOption(flag, `must be a duration or a range such as 5m or 2m..8m, got ${JSON.stringify(value)}`)
+  const minMs = parseDurationMs(low, flag)
+  const maxMs = parseDurationMs(high, flag)
+  if (minMs < 1000 || maxMs < minMs) throw invalidOption(flag, `must be at least 1s, low..high with low ≤ high, got ${JSON.stringify(value)}`)
+  return { minMs, maxMs }
+}
+
+/**
+ * Checks that a scenario file exists (the module itself is checked when loaded).
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function checkScenarioPath (value, flag) {
+  const path = String(value)
+  if (!/\.(m?js)$/.test(path)) throw invalidOption(flag, `must be a JavaScript module (.js or .mjs), got ${JSON.stringify(path)}`)
+  if (!existsSync(path)) throw invalidOption(flag, `cannot read ${JSON.stringify(path)}: no such file`)
+  return path
 }

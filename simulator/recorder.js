@@ -188,9 +188,9 @@ export function createRecorder ({
   function sentLocalMs (sentAt, sender) {
     let sentMs = NaN
     if (sender !== -1) {
-      // This process's own line: its send time here, exactly (noted at the emit, or stamped by --emit with this clock).
+      // This process's own line: its send time here, exactly (noted at the emit, or stamped by --emit on the reference clock).
       sentMs = own.sentMs()
-      if (Number.isNaN(sentMs) && sentAt !== null) sentMs = sentAt
+      if (Number.isNaN(sentMs) && sentAt !== null) sentMs = sentAt - clockOffsetMs()
     } else if (sentAt !== null) {
       sentMs = sentAt - clockOffsetMs() + clockUncertaintyMs() + SEND_SLACK_MS
     }

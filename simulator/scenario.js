@@ -17,9 +17,9 @@
  * back at the client that emitted it, joins make their clients expected by their room, an error
  * in a hook is counted by its message (it never stops the swarm), and `every` timers end with
  * the client's session. A session's socket facade and `ctx` are built once, at its first hook.
+ * Loaded with --scenario only (the path is checked by simulator/options.js).
  */
 import { pathToFileURL } from 'node:url'
-import { existsSync } from 'node:fs'
 import { createCustomFigures } from '../lib/custom.js'
 import { invalidOption } from '../lib/errors.js'
 import { createReasonCounter } from '../lib/reasons.js'
@@ -56,18 +56,6 @@ const MIN_EVERY_MS = 10
  * @property {(room: string, options?: { event?: string, payload?: unknown }) => boolean} leave
  * @property {(ms: number, callback: () => unknown) => void} every runs callback every `ms` while this namespace session lasts
  */
-
-/**
- * Checks that a scenario file exists (the module itself is checked when loaded).
- * @param {unknown} value
- * @param {string} flag
- */
-export function checkScenarioPath (value, flag) {
-  const path = String(value)
-  if (!/\.(m?js)$/.test(path)) throw invalidOption(flag, `must be a JavaScript module (.js or .mjs), got ${JSON.stringify(path)}`)
-  if (!existsSync(path)) throw invalidOption(flag, `cannot read ${JSON.stringify(path)}: no such file`)
-  return path
-}
 
 /**
  * Loads a scenario module and checks its exports.

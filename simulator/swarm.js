@@ -21,14 +21,10 @@ import { createBehaviours } from './behaviours.js'
 import { createEmitting } from './emitting.js'
 import { createReplies } from './replies.js'
 import { createStormTracker } from './storms.js'
-import { createHookRunner, loadScenario } from './scenario.js'
-import { createChurn } from './churn.js'
 import { compileIdentities, handshakeIdentity } from './identity.js'
 import { createSizer } from './resize.js'
 import { followPhases, phaseAt, rampCutWarning } from './phases.js'
 import { swarmResult } from './swarm-result.js'
-import { createNodeTracker } from './nodes.js'
-import { createWindowBook } from './windows.js'
 import { createFigures, teeFigures } from './figures.js'
 import { fieldGetter } from '../lib/fields.js'
 import { invalidOption } from '../lib/errors.js'
@@ -171,15 +167,24 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   /** @type {Logins | null} */
   let logins = null
   const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
-  const scenarioHooks = options.scenario ? await loadScenario(options.scenario) : null
+  // The parts of a flag load with it (issue 26: a light process): --scenario, --node-from, --window, --session-lifetime.
+  const [scenarioModule, nodesModule, windowsModule, churnModule] = await Promise.all([
+    options.scenario ? import('./scenario.js') : null,
+    options.nodeFrom ? import('./nodes.js') : null,
+    options.windowMs === null ? null : import('./windows.js'),
+    options.sessionLifetime ? import('./churn.js') : null
+  ])
+  const scenarioHooks = scenarioModule && options.scenario ? await scenarioModule.loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
   const capacity = Math.max(options.clients, options.maxClients ?? 0)
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
-  const nodes = options.nodeFrom ? createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
-  const windows = options.windowMs === null ? null : createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })
+  const nodes = nodesModule && options.nodeFrom ? nodesModule.createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
+  const windows = windowsModule && options.windowMs !== null
+    ? windowsModule.createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })
+    : null
   // The clients' emits, acks, replies and custom figures of each second: sent with its sample (the live metrics).
   const second = createFigures()
   const figures = teeFigures([windows, second])
@@ -209,9 +214,9 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
   const replies = createReplies({ options: sized, emitting, listens, figures })
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies })
-  const hookRunner = scenarioHooks
-    ? createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
+  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies, clockOffsetMs: () => clock().offsetMs })
+  const hookRunner = scenarioModule && scenarioHooks
+    ? scenarioModule.createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
     : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
@@ -262,7 +267,9 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
-  return { server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect }
+  return {
+    server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, churnModule
+  }
 }
 
 /**
@@ -271,8 +278,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect }, options) {
-  const churn = options.sessionLifetime ? createChurn(options.sessionLifetime, { reopen: reconnect }) : null
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect, churnModule }, options) {
+  const churn = churnModule && options.sessionLifetime ? churnModule.createChurn(options.sessionLifetime, { reopen: reconnect }) : null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
     capacity,
@@ -447,7 +454,7 @@ function routeNodeEvent (nodes, next) {
  * still go to the recorder.
  * @param {string[]} measured --event (and the emitted event)
  * @param {ReturnType<typeof createDeliveries>} recorder
- * @param {NonNullable<ReturnType<typeof createHookRunner>>} hooks
+ * @param {NonNullable<ReturnType<typeof import('./scenario.js').createHookRunner>>} hooks
  * @returns {(i: number, k: number, event: string, args: unknown[]) => void}
  */
 function routeToHooks (measured, recorder, hooks) {
@@ -465,7 +472,7 @@ function routeToHooks (measured, recorder, hooks) {
  * (--event) or a scenario's onEvent sees every event.
  * @param {ReturnType<typeof createReplies>} replies
  * @param {string[]} measured
- * @param {ReturnType<typeof createHookRunner> | null} hooks
+ * @param {ReturnType<typeof import('./scenario.js').createHookRunner> | null} hooks
  * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
  */
 function routeReplies (replies, measured, hooks, next) {

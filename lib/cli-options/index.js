@@ -9,12 +9,12 @@
  * An option with `passOn: true` is a simulator option that `run` and `fleet up` also accept
  * and hand, unchanged, to every simulator they start: adding one is one table row.
  */
-import { invalidOption } from '../errors.js'
 import { BROADCAST_OPTIONS } from './broadcast.js'
 import { CAPACITY_OPTIONS } from './capacity.js'
 import { FLEET_OPTIONS } from './fleet.js'
 import { LOGIN_OPTIONS } from './login.js'
 import { REPORT_OPTIONS } from './report.js'
+import { STARTS_SIMULATORS, keyOf, parseRows, rowsOf } from './rows.js'
 import { RUN_OPTIONS } from './run.js'
 import { SCENARIO_OPTIONS } from './scenario.js'
 import { SERVE_OPTIONS } from './serve.js'
@@ -35,8 +35,7 @@ export const OPTIONS = [
   ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
 ]
 
-/** Commands that start simulators and take every passOn option for them. */
-export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])
+export { STARTS_SIMULATORS, keyOf }
 
 /**
  * The options of a command, in table order.
@@ -44,20 +43,12 @@ export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])
  * @returns {OptionDef[]}
  */
 export function optionsOf (command) {
-  return OPTIONS.filter((o) => o.commands.includes(command) || (o.passOn && STARTS_SIMULATORS.includes(command) && !o.notOn?.includes(command)))
+  return rowsOf(OPTIONS, command)
 }
 
 /** The simulator options that run and fleet up pass on. */
 export function passOnOptions () {
   return OPTIONS.filter((o) => o.passOn)
-}
-
-/**
- * camelCase key of a flag name, as yargs gives it: 'max-payload' → 'maxPayload'.
- * @param {string} name
- */
-export function keyOf (name) {
-  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
 }
 
 /**
@@ -106,20 +97,7 @@ export function declareOptions (yargs, command) {
  * @returns {import('./define.js').CommandValues<AnyRow, C>}
  */
 export function parseOptions (command, input) {
-  /** @type {Record<string, any>} */
-  const out = {}
-  for (const o of optionsOf(command)) {
-    const key = keyOf(o.name)
-    let value = input[key] ?? input[o.name] ?? o.default
-    if (value !== undefined && !o.array && Array.isArray(value)) value = value.at(-1)
-    // Several values through one variable (IOSWARM_HEADER, the pm2 ecosystem, a ConfigMap): one per line.
-    if (value !== undefined && o.array) value = [value].flat().flatMap((v) => (typeof v === 'string' && v.includes('\n') ? v.split('\n').filter((line) => line !== '') : [v]))
-    if (value !== undefined && o.choices && !(o.array ? [value].flat() : [value]).every((v) => o.choices?.includes(String(v)))) {
-      throw invalidOption(`--${o.name}`, `must be one of ${o.choices.join(', ')}, got ${JSON.stringify(value)}`)
-    }
-    out[o.to ?? key] = o.parse ? o.parse(value, `--${o.name}`) : value
-  }
-  return /** @type {import('./define.js').CommandValues<AnyRow, C>} */ (out)
+  return parseRows(/** @type {AnyRow[]} */ (OPTIONS), command, input)
 }
 
 /**

@@ -21,8 +21,9 @@ export async function startTestServer (t, options = {}) {
  * Runs a swarm in the background. `stop()` ends it and resolves with the result.
  * @param {import('node:test').TestContext} t
  * @param {Record<string, unknown>} options
+ * @param {Pick<import('../../simulator/swarm.js').SwarmHooks, 'clock'>} [hooks] more of the swarm's hooks (a clock offset, as a collector measures it)
  */
-export function startTestSwarm (t, options) {
+export function startTestSwarm (t, options, hooks = {}) {
   const controller = new AbortController()
   /** @type {import('../../lib/schema.js').MessageReport[]} */
   const closed = []
@@ -31,6 +32,7 @@ export function startTestSwarm (t, options) {
   /** @type {import('../../simulator/swarm.js').Progress | null} */
   let progress = null
   const result = runSwarm({ ramp: 0, duration: 60, ...options }, {
+    ...hooks,
     signal: controller.signal,
     onMessage: (report) => closed.push(report),
     onPool: (p) => { pool = p },

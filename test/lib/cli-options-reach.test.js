@@ -8,6 +8,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { OPTIONS, foreignEnvNames } from '../../lib/cli-options/index.js'
+import { SIMULATOR_OPTIONS } from '../../lib/cli-options/simulator.js'
 import { simulateConfigMap } from '../../infra/generate.js'
 import { upEnv } from '../../infra/cli.js'
 import { simulatorOptions } from '../../runner/distribution.js'
@@ -27,8 +28,11 @@ const THROWAWAY = {
 }
 
 test('a throwaway option added to the table reaches run\'s simulators, workers, pm2 and Kubernetes', async (t) => {
-  OPTIONS.push(THROWAWAY)
-  t.after(() => { OPTIONS.splice(OPTIONS.indexOf(THROWAWAY), 1) })
+  // A row of simulate.js is in both the full table and the simulator's own (test/lib/cli-options-simulator.test.js).
+  for (const table of [OPTIONS, SIMULATOR_OPTIONS]) {
+    table.push(/** @type {any} */ (THROWAWAY))
+    t.after(() => { table.splice(table.indexOf(/** @type {any} */ (THROWAWAY)), 1) })
+  }
   const server = await startTestServer(t, { pingIntervalMs: 200 })
 
   // ioswarm run: validated up front, handed to each local simulator over IPC.

@@ -54,6 +54,26 @@ for (const engine of ['sio', 'lean']) {
     })
   }
 
+  test(`${engine}: a line's sentAt is stamped on the run's reference clock: a simulator 5 s behind it times its lines as a broadcast, in ms`, async (t) => {
+    // The collector measured this process's clock 5 s behind the reference (the broadcasts'
+    // sender's clock, which every receiver reads a sentAt on). A line stamped on the local clock
+    // read 5,000 ms late at every receiver, its own process's included.
+    const OFFSET_MS = 5000
+    const server = await startAppServer(t)
+    const swarm = startTestSwarm(t, { url: server.url, engine, clients: 3, emit: 'chat {"text":"hi"}', emitRate: '10/s', emitTiming: 'fixed', event: 'none' },
+      { clock: () => ({ offsetMs: OFFSET_MS, uncertaintyMs: 0.5, reference: 'redis' }) })
+    await waitFor(() => server.counts.chats >= 10, { timeoutMs: 15000, message: () => `10 lines heard (have ${server.counts.chats})` })
+    const result = await swarm.stop()
+    const lines = result.messages.filter((m) => m.event === 'chat' && m.received > 0)
+    assert.ok(lines.length >= 10, `lines measured: ${lines.length}`)
+    for (const m of lines) {
+      assert.ok(Math.abs(/** @type {number} */ (m.sentAt) - Date.now() - OFFSET_MS) < 60000, `${m.id}: sentAt ${m.sentAt} is on the reference clock, ${OFFSET_MS} ms ahead of this one`)
+      assert.equal(m.absolute?.count, m.received, m.id)
+      assert.ok((m.absolute?.max ?? Infinity) < 2000, `${m.id}: absolute latency max ${m.absolute?.max} ms, not the ${OFFSET_MS} ms offset`)
+      assert.equal(m.missing, 0, m.id)
+    }
+  })
+
   test(`${engine}: the run ends after the lines in flight: their acks and relayed copies are counted, not failed or missing`, async (t) => {
     // Each line is relayed and acked 300 ms after the server hears it: at any time, lines are in flight.
     const server = await startAppServer(t, { relayDelayMs: 300 })

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseLifetime } from '../../simulator/churn.js'
+import { parseLifetime } from '../../simulator/options.js'
 import { runSwarm } from '../../simulator/swarm.js'
 import { startTestServer, waitForClients } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'

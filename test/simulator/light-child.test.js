@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { forkSimulator } from '../../simulator/spawn.js'
@@ -17,6 +17,11 @@ import { startTestServer, waitForClients } from '../helpers/swarm.js'
 const NOT_IN_A_SIMULATOR = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-metrics-otlp-http', 'prom-client', 'ioredis',
   'socket.io', 'pm2', 'chart.js', 'yargs', 'yaml', 'csv-parse', 'socket.io-msgpack-parser']
 const NOT_IN_A_SIMULATOR_FOLDERS = ['results/report/', 'results/metrics/', 'server/', 'runner/', 'infra/', 'bin/']
+/** The swarm's parts of --scenario, --node-from, --window and --session-lifetime: loaded with their flag only. */
+const FLAG_PARTS = ['simulator/scenario.js', 'simulator/nodes.js', 'simulator/windows.js', 'simulator/churn.js']
+/** The options tables of the other commands, and the index that joins every table: a simulator reads lib/cli-options/simulator.js's rows. */
+const OTHER_TABLES = ['lib/cli-options/index.js', 'lib/cli-options/run.js', 'lib/cli-options/capacity.js', 'lib/cli-options/serve.js',
+  'lib/cli-options/broadcast.js', 'lib/cli-options/report.js', 'lib/cli-options/fleet.js']
 /**
  * What a child loads only once it has something to encode (its first closed message, its
  * result) or with --login, a login hook or its own collector (--redis, a standalone swarm): not
@@ -35,7 +40,7 @@ const UNDICI = 'undici'
 /**
  * Runs a real simulator child (forked as `ioswarm run` forks them, reporting over IPC) with the
  * module log hook until its clients are connected, stops it, and returns what it had loaded
- * then (`connected`) and by its exit.
+ * then (`connected`) and by its exit, and its result.
  * @param {import('node:test').TestContext} t
  * @param {Record<string, unknown>} input simulator options (url added)
  * @param {{ look?: boolean }} [spec] look: hand it the server as inspected here, as `ioswarm run` hands its one look over
@@ -55,9 +60,9 @@ async function loadedBy (t, input, { look = false } = {}) {
   await waitForClients(server, 2)
   const connected = readModuleLog(log)
   await child.stop()
-  const { exitCode } = await child.outcome
+  const { exitCode, result } = await child.outcome
   assert.equal(exitCode, 0, child.failure() ?? '')
-  return { ...readModuleLog(log), connected }
+  return { ...readModuleLog(log), connected, result }
 }
 
 test('a lean simulator child loads none of the optional parts: no metrics, Redis, OpenTelemetry, server, report, socket.io-client, undici', async (t) => {
@@ -68,6 +73,8 @@ test('a lean simulator child loads none of the optional parts: no metrics, Redis
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client' || p === UNDICI), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
   assert.ok(files.includes('simulator/sessions/inspection-http.js'), 'the child looked at the server itself (over node:http)')
+  assert.ok(files.includes('lib/cli-options/simulator.js'), 'the simulator\'s own options table')
+  assert.deepEqual(files.filter((f) => OTHER_TABLES.includes(f) || FLAG_PARTS.includes(f)), [])
   // With its clients connected and no message yet: no histogram encoding, no collector, no login.
   assert.ok(connected.packages.has('ws') && connected.packages.has('hdr-histogram-js'), 'the log at that moment saw the engine and the histograms')
   assert.deepEqual([...connected.packages].filter((p) => NOT_BEFORE_CLIENTS.includes(p)), [])
@@ -80,7 +87,9 @@ test('a sio simulator child loads socket.io-client, and still none of the option
   const { packages, files } = await loadedBy(t, { engine: 'sio', transport: 'websocket' })
   assert.ok(packages.has('socket.io-client'), 'the sio engine is socket.io-client')
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
-  assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))), [])
+  const notHere = (/** @type {string} */ f) => OTHER_TABLES.includes(f) || FLAG_PARTS.includes(f) ||
+    NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))
+  assert.deepEqual(files.filter(notHere), [])
 })
 
 test('a lean polling child on the built-in HTTP client (the http:// default), handed its runner\'s look: no undici, no probes', async (t) => {
@@ -90,4 +99,19 @@ test('a lean polling child on the built-in HTTP client (the http:// default), ha
   const probes = ['simulator/inspect-look.js', 'simulator/handshake.js', 'simulator/diagnose.js', 'simulator/sessions/inspection.js', 'simulator/sessions/inspection-http.js']
   assert.deepEqual(files.filter((f) => probes.includes(f)), [], 'the look it was handed is the only one')
   assert.ok(files.includes('simulator/inspect.js') && !files.includes('simulator/spawn.js'), 'the child loads the inspection\'s entry, not the parent\'s side')
+})
+
+test('a child given --scenario, --node-from, --window and --session-lifetime loads their parts, and its swarm runs them', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ioswarm-flag-parts-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const hooks = path.join(dir, 'hooks.js')
+  writeFileSync(hooks, 'export function onConnect (socket, ctx) { ctx.count(\'joined\') }\n')
+  const input = { engine: 'lean', transport: 'websocket', scenario: hooks, nodeFrom: 'header:x-node', window: '1s', sessionLifetime: '30s' }
+  const { files, result } = await loadedBy(t, input)
+  assert.deepEqual(FLAG_PARTS.filter((f) => files.includes(f)), FLAG_PARTS)
+  // Its clients' onConnect may still be on its way when the stop comes: at least one ran.
+  assert.ok((result?.custom?.counts.joined ?? 0) >= 1, 'the scenario\'s hooks ran')
+  assert.ok(result?.nodes, 'the node tracker ran: result.nodes')
+  assert.ok(Array.isArray(result?.windows) && result.windows.length > 0, 'the window book ran: result.windows')
+  assert.ok(result?.churn, 'churn ran: result.churn')
 })

@@ -1,0 +1,59 @@
+/**
+ * What a table of option rows gives a command: its rows, its values parsed from raw input.
+ * index.js applies them to every row of every command; simulator.js to the simulator's rows
+ * alone, so a simulator child loads no other command's table (issue 26: a light process).
+ */
+import { invalidOption } from '../errors.js'
+
+/** @typedef {import('./define.js').OptionDef} OptionDef */
+
+/** Commands that start simulators and take every passOn option for them. */
+export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])
+
+/**
+ * camelCase key of a flag name, as yargs gives it: 'max-payload' → 'maxPayload'.
+ * @param {string} name
+ */
+export function keyOf (name) {
+  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+}
+
+/**
+ * The rows of a command, in table order.
+ * @template {OptionDef} Row
+ * @param {readonly Row[]} rows
+ * @param {string} command
+ * @returns {Row[]}
+ */
+export function rowsOf (rows, command) {
+  return rows.filter((o) => o.commands.includes(command) || (o.passOn && STARTS_SIMULATORS.includes(command) && !o.notOn?.includes(command)))
+}
+
+/**
+ * A command's options from raw input (CLI argv, a config object, a library caller): each
+ * option of the command that is given, or has a default, parsed by its table row. Keys are
+ * the option's `to`, else its camelCase name; cross-option checks stay with the command's
+ * normaliser.
+ * @template {OptionDef} Row
+ * @template {string} C
+ * @param {readonly Row[]} rows
+ * @param {C} command
+ * @param {Record<string, unknown>} input
+ * @returns {import('./define.js').CommandValues<Row, C>}
+ */
+export function parseRows (rows, command, input) {
+  /** @type {Record<string, any>} */
+  const out = {}
+  for (const o of rowsOf(rows, command)) {
+    const key = keyOf(o.name)
+    let value = input[key] ?? input[o.name] ?? o.default
+    if (value !== undefined && !o.array && Array.isArray(value)) value = value.at(-1)
+    // Several values through one variable (IOSWARM_HEADER, the pm2 ecosystem, a ConfigMap): one per line.
+    if (value !== undefined && o.array) value = [value].flat().flatMap((v) => (typeof v === 'string' && v.includes('\n') ? v.split('\n').filter((line) => line !== '') : [v]))
+    if (value !== undefined && o.choices && !(o.array ? [value].flat() : [value]).every((v) => o.choices?.includes(String(v)))) {
+      throw invalidOption(`--${o.name}`, `must be one of ${o.choices.join(', ')}, got ${JSON.stringify(value)}`)
+    }
+    out[o.to ?? key] = o.parse ? o.parse(value, `--${o.name}`) : value
+  }
+  return /** @type {import('./define.js').CommandValues<Row, C>} */ (out)
+}
