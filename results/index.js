@@ -5,7 +5,8 @@
 
 /** @typedef {import('./thresholds.js').Threshold} Threshold */
 
-export { createCollector, redactUrl } from './collector/index.js'
+export { createCollector } from './collector/index.js'
+export { redactUrl } from '../lib/redis.js'
 export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning } from './ipc.js'
 export { CAPACITY_AFFECTS, mergeRefused, readRefused, refusedOf, refusedWarning } from './refused.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'

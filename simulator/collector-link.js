@@ -5,7 +5,6 @@
  * message. Composition for runLinkedSwarm: runSwarm itself knows nothing of collectors.
  */
 import os from 'node:os'
-import { estimateClockOffset } from '../lib/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
 import { formatTransportMix } from '../lib/options.js'
 import { createCollector, createIpcWriter, finalReportOf } from '../results/collector/index.js'
@@ -65,6 +64,8 @@ export async function linkCollector (link, options, stopper) {
   let clock = { offsetMs: 0, uncertaintyMs: 0, reference: 'local' }
   const measure = async () => {
     if (!collector) return
+    // Redis' clock: loaded with a collector of its own only (a child reporting over IPC has none).
+    const { estimateClockOffset } = await import('../lib/clock-offset.js')
     const own = await estimateClockOffset(() => collector.time(), { reference: 'redis' })
     const sender = senderClock((await collector.listRuns()).find((r) => r.id === runId)?.options)
     clock = { offsetMs: own.offsetMs - sender.offsetMs, uncertaintyMs: own.uncertaintyMs + sender.uncertaintyMs, reference: 'redis' }

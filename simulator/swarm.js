@@ -13,7 +13,6 @@ import { createDestinationPool } from './destinations.js'
 import { loadEngine } from './engines/load.js'
 import { engineOptions } from './engine-options.js'
 import { inspectServer } from './inspect.js'
-import { normalizeSimOptions } from './options.js'
 import { checkPreflight, needOf, readLimits } from './preflight.js'
 import { messageFields } from './recorder.js'
 import { createDeliveries } from './deliveries.js'
@@ -78,6 +77,8 @@ const MAX_SAMPLES = 86400
  * @returns {Promise<SimResult>}
  */
 export async function runSwarm (input, hooks = {}) {
+  // The normaliser loads here: a child is handed normalised options (startSwarm) and never loads it.
+  const { normalizeSimOptions } = await import('./options.js')
   return startSwarm(normalizeSimOptions(input), hooks)
 }
 
