@@ -376,12 +376,23 @@ function loadClientV2 () {
 }
 
 /**
- * From now on, every request through `agent` is destroyed before it opens a socket.
+ * From now on, every request through `agent` fails before it opens a socket: destroyed, and its
+ * error told. A request destroyed before it has a socket emits nothing (Node emits the error
+ * once a socket is assigned, and none ever is), so its owner (xmlhttprequest-ssl, under
+ * engine.io-client) waited for ever, and with it a closing client's ping timer: the process
+ * stayed up to pingInterval + pingTimeout (45 s by default) after the run.
  * @param {http.Agent} agent
  */
-function refuseRequests (agent) {
+export function refuseRequests (agent) {
   const target = /** @type {http.Agent & { addRequest: (req: http.ClientRequest, options: object) => void }} */ (agent)
-  target.addRequest = (req) => { req.destroy(new Error('the swarm is closed')) }
+  target.addRequest = (req) => {
+    const error = new Error('the swarm is closed')
+    req.destroy(error)
+    process.nextTick(() => {
+      req.emit('error', error)
+      req.emit('close')
+    })
+  }
 }
 
 /**
