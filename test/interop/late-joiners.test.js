@@ -1,20 +1,20 @@
 /**
  * Late joiners (test/simulator/late-joiners.test.js) against servers other people wrote:
  * python-socketio 5 (the app peer, test/peers/python/app_server.py) and socket.io 2.5, 3.1 and
- * 4.8 (test/peers/node/server.js), both engines, websocket and polling. Each peer app, in its own
+ * 4.8 (test/peers/node/server.js), both engines, websocket, polling and upgrade. Each peer app, in its own
  * library's API (late.py, late.js), takes a relayed line and a broadcast `tick` at once, lets
  * the late clients connect only then, and delivers both, to everyone, once those have spoken:
  * a client that connected after a message was sent does not expect it, and the copy it gets is
  * received, not expected. The sender's own copy of its line (these apps relay to the sender
  * too) is an echo. Not here: the plain python-socketio peer (server.py relays no lines and sends
- * its broadcasts at once: it cannot make a late joiner), the upgrade transport, a balancer.
+ * its broadcasts at once: it cannot make a late joiner), a load balancer.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startPythonAppPeer, startSocketIoPeer } from '../helpers/peers.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
-import { WAIT_MS } from './app-case.js'
+import { APP_MATRIX, WAIT_MS } from './app-case.js'
 
 const FIRST = 3
 const LATE = 2
@@ -26,11 +26,10 @@ const PEERS = [
   { name: 'socket.io 3', start: (t) => startSocketIoPeer(t, { version: '3', late: { first: FIRST, count: LATE } }) },
   { name: 'socket.io 4', start: (t) => startSocketIoPeer(t, { version: '4', late: { first: FIRST, count: LATE } }) }
 ]
-const MATRIX = ['sio', 'lean'].flatMap((engine) => ['websocket', 'polling'].map((transport) => ({ engine, transport })))
 
 for (const peerSpec of PEERS) {
-  test(`${peerSpec.name}: clients that connected after a line or a broadcast was sent do not expect it`, { concurrency: 2 }, async (t) => {
-    await Promise.all(MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
+  test(`${peerSpec.name}: clients that connected after a line or a broadcast was sent do not expect it`, { concurrency: 3 }, async (t) => {
+    await Promise.all(APP_MATRIX.map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
       const peer = await peerSpec.start(t)
       if (!peer) return
       const swarm = startTestSwarm(t, {
