@@ -42,7 +42,9 @@ export async function diagnoseConnect (options) {
 }
 
 /**
- * One polling session: open, CONNECT in `parser`, read the answer, close.
+ * One polling session: open, CONNECT in `parser` (a v2 server connects '/' by itself), read the
+ * answer, close. Closed whatever the answer: a session left open is a client the server counts
+ * until its ping timeout (tens of seconds), and a gate or a limit on clients counts it too.
  * @param {Parameters<typeof diagnoseConnect>[0]} options
  * @param {string} parser
  * @returns {Promise<{ kind: 'connected' | 'refused' | 'closed' | 'unknown', message?: string }>}
@@ -53,24 +55,29 @@ async function tryConnect (options, parser) {
   const params = { ...query, EIO: String(eio), transport: 'polling' }
   base.search = new URLSearchParams(params).toString()
   const signal = AbortSignal.timeout(timeoutMs)
+  /** @type {URL | null} */
+  let session = null
   try {
     const packets = split(await (await http.fetch(base, { signal })).text(), eio)
     const open = packets?.[0]
     if (!packets || !open?.startsWith('0')) return { kind: 'unknown' }
-    const sid = JSON.parse(open.slice(1)).sid
-    const session = new URL(base)
-    session.searchParams.set('sid', sid)
-    // A v2 server connects '/' by itself (its `40` may already be in the open response).
-    if (eio === 3 && namespace === '/' && parser === 'json') return classify(packets.slice(1), parser) ?? { kind: 'connected' }
+    session = new URL(base)
+    session.searchParams.set('sid', JSON.parse(open.slice(1)).sid)
+    const poll = async () => split(await (await http.fetch(/** @type {URL} */ (session), { signal })).text(), eio) ?? []
+    if (eio === 3 && namespace === '/' && parser === 'json') {
+      // A v2 server connects '/' by itself: its `40` is in the open response, or, past a
+      // middleware on '/', its answer (`40` or `44`) comes with the next poll.
+      return classify(packets.slice(1), parser) ?? classify(await poll(), parser) ?? { kind: 'connected' }
+    }
     // Socket.IO v2 has no CONNECT payload: auth goes with v4+ only.
     const data = eio === 3 || auth === undefined ? '' : JSON.stringify(auth)
     const connect = parser === 'msgpack' ? `b${Buffer.from(msgpackEncode(namespace, eio === 3 ? undefined : auth)).toString('base64')}` : `40${namespace === '/' ? '' : `${namespace},`}${data}`
     await (await http.fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal })).text()
-    const reply = split(await (await http.fetch(session, { signal })).text(), eio) ?? []
-    await http.fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal }).then((r) => r.text(), () => {})
-    return classify(reply, parser) ?? { kind: 'unknown' }
+    return classify(await poll(), parser) ?? { kind: 'unknown' }
   } catch {
     return { kind: 'unknown' }
+  } finally {
+    if (session !== null) await http.fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
   }
 }
 

@@ -35,22 +35,36 @@ export function ensureNodePeers () {
 
 /**
  * @param {import('node:test').TestContext} t
- * @param {{ version?: '2' | '3' | '4', parser?: 'json' | 'msgpack', path?: string, namespaces?: string[], allowEIO3?: boolean, pingIntervalMs?: number, authToken?: string | null }} [options]
+ * @param {{ version?: '2' | '3' | '4', parser?: 'json' | 'msgpack', path?: string, namespaces?: string[], allowEIO3?: boolean, pingIntervalMs?: number, authToken?: string | null, late?: Late }} [options]
  *   authToken: refuse handshakes without it (query token, Authorization: Bearer, auth.token on 3 and 4)
  * @returns {Promise<Peer>}
  */
-export async function startSocketIoPeer (t, { version = '4', parser = 'json', path = '/socket.io', namespaces = ['/'], allowEIO3 = false, pingIntervalMs = 25000, authToken = null } = {}) {
+export async function startSocketIoPeer (t, { version = '4', parser = 'json', path = '/socket.io', namespaces = ['/'], allowEIO3 = false, pingIntervalMs = 25000, authToken = null, late } = {}) {
   ensureNodePeers()
   return startPeer(t, process.execPath, [`${PEERS}node/server.js`], {
-    SIO_VERSION: version, PARSER: parser, SIO_PATH: path, NAMESPACES: namespaces.join(','), ALLOW_EIO3: allowEIO3 ? '1' : '', PING_INTERVAL_MS: String(pingIntervalMs), AUTH_TOKEN: authToken ?? ''
+    SIO_VERSION: version, PARSER: parser, SIO_PATH: path, NAMESPACES: namespaces.join(','), ALLOW_EIO3: allowEIO3 ? '1' : '', PING_INTERVAL_MS: String(pingIntervalMs), AUTH_TOKEN: authToken ?? '', ...lateEnv(late)
   })
 }
+
+/**
+ * Late joiners on the peer's first namespace (test/peers/node/late.js, test/peers/python/late.py):
+ * `first` clients are let in, the others wait until a line and a tick were stamped; both are
+ * delivered once `count` late clients have connected and spoken; GET /late names them.
+ * @typedef {{ first: number, count: number }} Late
+ */
+
+/**
+ * @param {Late | undefined} late
+ * @returns {Record<string, string>}
+ */
+const lateEnv = (late) => (late ? { LATE_FIRST: String(late.first), LATE_COUNT: String(late.count) } : {})
 
 /**
  * @typedef {object} AppPeerOptions
  * @property {string | null} [authToken] refuse handshakes without it (auth.token, query token, Authorization: Bearer)
  * @property {string[]} [namespaces]
  * @property {number} [pingIntervalMs]
+ * @property {Late} [late] late joiners (the python app only)
  * @typedef {Peer & {
  *   broadcast: (body: Record<string, unknown>) => Promise<{ messages: { id: string, event: string, sentAt: number, recipients: number, room?: string }[] }>,
  *   appCount: () => Promise<Required<PeerCount>>,
@@ -87,11 +101,11 @@ export async function startAppPeer (t, { authToken = null, namespaces = ['/'], p
  * @param {AppPeerOptions} [options]
  * @returns {Promise<AppPeer | null>}
  */
-export async function startPythonAppPeer (t, { authToken = null, namespaces = ['/'], pingIntervalMs = 25000 } = {}) {
+export async function startPythonAppPeer (t, { authToken = null, namespaces = ['/'], pingIntervalMs = 25000, late } = {}) {
   if (!pythonSocketIo(t)) return null
   const pingIntervalS = pingIntervalMs / 1000
   const peer = await startPeer(t, PYTHON, [`${PEERS}python/app_server.py`], {
-    AUTH_TOKEN: authToken ?? '', NAMESPACES: namespaces.join(','), PING_INTERVAL: String(pingIntervalS), PING_TIMEOUT: String(Math.min(20, pingIntervalS))
+    AUTH_TOKEN: authToken ?? '', NAMESPACES: namespaces.join(','), PING_INTERVAL: String(pingIntervalS), PING_TIMEOUT: String(Math.min(20, pingIntervalS)), ...lateEnv(late)
   })
   return withAppApi(peer)
 }

@@ -1,10 +1,12 @@
 /**
  * socket.io 2.5 (Engine.IO v3, Socket.IO v2; pinned in test/peers): both engines, every
  * transport, the protocol detected from the handshake; and socket.io 4 with allowEIO3 spoken
- * to in v3 on request (--eio 3), with a namespace.
+ * to in v3 on request (--eio 3), with a namespace; the look before a swarm on '/'.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { inspectServer } from '../../simulator/index.js'
+import { normalizeSimOptions } from '../../simulator/options.js'
 import { startSocketIoPeer } from '../helpers/peers.js'
 import { MATRIX, caseName, measureAgainst } from './measure.js'
 
@@ -29,4 +31,19 @@ test('socket.io 4 with allowEIO3, spoken to in Engine.IO v3 (--eio 3)', { concur
     const result = await measureAgainst(t, peer, { ...c, args: [...c.args ?? [], '--eio', '3'] })
     assert.deepEqual([result.server.eio, result.server.eioSource], [3, '--eio'])
   })))
+})
+
+test('socket.io 2, \'/\' with and without a middleware: the look before a swarm reads the server\'s answer and closes its session', async (t) => {
+  const TOKEN = 'v2-s3cret'
+  const plain = await startSocketIoPeer(t, { version: '2' })
+  assert.equal((await inspectServer(normalizeSimOptions({ url: plain.url }))).diagnosis, null)
+  // Before: the first contact left its polling session open, a client the server counted until its ping timeout (30 s).
+  assert.equal((await plain.count()).connected, 0, 'no client left on the server')
+  const guarded = await startSocketIoPeer(t, { version: '2', authToken: TOKEN })
+  // Before: past a middleware on '/' the answer comes with a later poll, unread: a refusal read as connected.
+  assert.equal((await inspectServer(normalizeSimOptions({ url: guarded.url }))).diagnosis, 'the server refused namespace /: unauthorized')
+  assert.equal((await inspectServer(normalizeSimOptions({ url: guarded.url, query: `token=${TOKEN}` }))).diagnosis, null)
+  // socket.io 2 connects '/' at every Engine.IO session: the tokenless look's handshake and its first contact were refused each.
+  const { connected, refused } = await guarded.count()
+  assert.deepEqual([connected, refused], [0, 2], 'no client left on the server; the tokenless look\'s two sessions refused')
 })

@@ -10,10 +10,12 @@
  * What an app does with it, in each version's own API: AUTH_TOKEN refuses a handshake without
  * the token in the query parameter `token`, an `Authorization: Bearer` header or (socket.io
  * 3 and 4) `auth.token`, with the error "unauthorized"; `join` with a room name (or
- * `{ room }`) joins it and acks `{ ok: true, room }`; `chat` with `{ room, … }` is relayed
- * unchanged to the room (the sender too) and acked `{ ok: true }`.
+ * `{ room }`) joins it and acks `{ ok: true, room }`; `chat` with `{ room?, … }` is relayed
+ * unchanged to the room, or without one to the namespace (the sender too), and acked `{ ok: true }`.
+ * LATE_FIRST=F, LATE_COUNT=L: late joiners on the first namespace (late.js), GET /late.
  */
 import http from 'node:http'
+import { createLate } from './late.js'
 
 const version = process.env.SIO_VERSION ?? '4'
 const namespaces = (process.env.NAMESPACES ?? '/').split(',').filter(Boolean)
@@ -36,6 +38,8 @@ const io = version === '2'
   ? (await import('socket.io-v2')).default(server, options)
   : new (await import(`socket.io-v${version}`)).Server(server, options)
 let refused = 0
+const lateFirst = Number(process.env.LATE_FIRST || 0)
+const late = lateFirst > 0 ? createLate(io.of(namespaces[0]), { first: lateFirst, count: Number(process.env.LATE_COUNT || 0) }) : null
 
 /** @param {any} payload */
 const roomOf = (payload) => {
@@ -53,7 +57,10 @@ for (const ns of namespaces) {
       next(new Error('unauthorized'))
     })
   }
+  const lateHere = ns === namespaces[0] ? late : null
+  if (lateHere) nsp.use(lateHere.use)
   nsp.on('connection', (/** @type {any} */ socket) => {
+    lateHere?.connected(socket)
     socket.on('join', (/** @type {unknown} */ payload, /** @type {unknown} */ ack) => {
       const reply = typeof ack === 'function' ? ack : () => {}
       const room = roomOf(payload)
@@ -68,8 +75,9 @@ for (const ns of namespaces) {
     socket.on('chat', (/** @type {any} */ payload, /** @type {unknown} */ ack) => {
       const reply = typeof ack === 'function' ? ack : () => {}
       const room = roomOf(payload)
-      if (room === null) return reply({ ok: false, error: 'chat takes { room, … }' })
-      nsp.to(room).emit('chat', payload)
+      if (lateHere?.held(socket, payload)) return reply({ ok: true })
+      if (room === null) nsp.emit('chat', payload)
+      else nsp.to(room).emit('chat', payload)
       reply({ ok: true })
     })
   })
@@ -117,6 +125,8 @@ server.on('request', (req, res) => {
       refused,
       rooms: Object.fromEntries(namespaces.map((ns) => [ns, roomsOf(ns)]))
     }))
+  } else if (url.pathname === '/late' && late) {
+    res.end(JSON.stringify(late.sent()))
   } else if (!url.pathname.startsWith(options.path)) {
     res.statusCode = 404
     res.end('not found')

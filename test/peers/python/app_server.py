@@ -13,6 +13,7 @@ protocol as test/peers/node/app-server.js, without its faults:
   {messages: [{id, event, sentAt, recipients, room}]}.
 - GET /count: {connected, byNamespace, refused, rooms} (rooms: per namespace, the size of each
   room a client joined).
+- LATE_FIRST=F, LATE_COUNT=L: late joiners on the first namespace (late.py), GET /late.
 
 Listens on 127.0.0.1 on a free port, prints {"port": N}; SIGTERM/SIGINT stop it.
 """
@@ -25,6 +26,7 @@ from urllib.parse import parse_qs
 import socketio
 from aiohttp import web
 
+from late import Late
 from listen import serve
 
 NAMESPACES = [ns for ns in os.environ.get('NAMESPACES', '/').split(',') if ns]
@@ -37,6 +39,8 @@ sio.attach(app)
 connected = {ns: {} for ns in NAMESPACES}  # namespace -> {sid: engine.io sid}
 state = {'refused': 0, 'sent': 0}
 joined = {ns: set() for ns in NAMESPACES}  # namespace -> the rooms clients have joined
+LATE_FIRST = int(os.environ.get('LATE_FIRST') or 0)
+late = Late(sio, NAMESPACES[0], LATE_FIRST, int(os.environ.get('LATE_COUNT') or 0)) if LATE_FIRST > 0 else None
 
 
 def room_of(payload):
@@ -64,10 +68,14 @@ def handlers(ns):
         if not carries_token(environ, auth):
             state['refused'] += 1
             raise socketio.exceptions.ConnectionRefusedError('unauthorized')
+        if late and ns == late.ns:
+            await late.admit(sid)
         connected[ns][sid] = sio.manager.eio_sid_from_sid(sid, ns)
 
     async def disconnect(sid):
         connected[ns].pop(sid, None)
+        if late and ns == late.ns:
+            await late.gone(sid)
 
     def room_handler(enter):
         async def handle(sid, payload=None):
@@ -89,6 +97,8 @@ def handlers(ns):
             return {'ok': False, 'error': 'room must be a string of 1 to 200 characters'}
         room = payload.get('room')
         recipients = members(ns, room) if room else len(connected[ns])
+        if late and ns == late.ns and late.held(sid, payload):
+            return {'ok': True, 'recipients': recipients}
         await sio.emit('chat', payload, room=room, namespace=ns)
         return {'ok': True, 'recipients': recipients}
 
@@ -145,6 +155,8 @@ async def count(request):
 
 app.router.add_post('/broadcast', broadcast)
 app.router.add_get('/count', count)
+if late:
+    app.router.add_get('/late', late.report)
 
 
 if __name__ == '__main__':
