@@ -7,7 +7,7 @@ const args = process.argv.slice(2)
 const only = args.length === 1 ? args[0] : undefined
 if (only === '--version') {
   const { VERSION } = await import('../lib/version.js')
-  process.stdout.write(`${VERSION}\n`)
+  print(`${VERSION}\n`)
 } else if (!((only === '--help' || only === '-h') && await printTopHelp())) {
   const [{ hideBin }, { main }] = await Promise.all([import('yargs/helpers'), import('./cli.js')])
   await main(hideBin(process.argv))
@@ -18,6 +18,18 @@ async function printTopHelp () {
   const { FAST_MIN_WIDTH, englishHelp, helpWidth, topHelp } = await import('./top-help.js')
   const width = helpWidth(process.stdout.columns)
   if (width < FAST_MIN_WIDTH || !englishHelp(process.env)) return false
-  process.stdout.write(`${topHelp(width)}\n`)
+  print(`${topHelp(width)}\n`)
   return true
+}
+
+/**
+ * Writes to stdout as yargs' path ends: a reader that is gone (`ioswarm --help | true`) is no
+ * error there (yargs exits before the EPIPE arrives), so it is none here.
+ * @param {string} text
+ */
+function print (text) {
+  process.stdout.on('error', (error) => {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EPIPE') throw error
+  })
+  process.stdout.write(text)
 }

@@ -5,7 +5,7 @@
  */
 import { invalidOption } from './errors.js'
 import { parseDurationMs, parseInteger } from './options.js'
-import { parseRate } from './cli-options/scenario.js'
+import { parseRate } from './cli-options/values.js'
 
 /**
  * @typedef {object} Phase

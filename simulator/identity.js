@@ -10,7 +10,7 @@ import { invalidOption } from '../lib/errors.js'
 import { roomName } from '../lib/protocol.js'
 import { loadFeeder } from '../lib/feeder.js'
 import { compileJsonTemplate, compileMessageTemplate, compileTextTemplate } from '../lib/template.js'
-import { parseCookies, parseHeaders, parseQueryTemplate } from '../lib/cli-options/scenario.js'
+import { parseCookies, parseHeaders, parseQueryTemplate } from '../lib/cli-options/values.js'
 
 /** Templates read before a client's login: no {{login.FIELD}} there. */
 const READ_BEFORE_LOGIN = Object.freeze(['--cookie', '--room', '--login', '--login-header'])

@@ -41,7 +41,7 @@ import { closedReport, expectedOf, missingByClient, openMessage } from './record
 import { createOwnLines } from './recorder-own.js'
 import { createRoomBook } from './recorder-rooms.js'
 // Defaults of the recorder's memory bounds (see the module comment): options, defined in lib/.
-import { RECORDER_LIMITS } from '../lib/cli-options/simulate.js'
+import { RECORDER_LIMITS } from '../lib/cli-options/values.js'
 
 export { RECORDER_LIMITS }
 

@@ -5,9 +5,7 @@
  * are refused the same way.
  */
 import { invalidOption } from '../lib/errors.js'
-import { keyOf } from '../lib/cli-options/simulator.js'
-import { WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS } from '../lib/cli-options/websocket.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS, WS_CLIENT_NAMES, keyOf } from '../lib/cli-options/values.js'
 
 /**
  * Flags that mean something to Socket.IO only, with what to use instead.

@@ -4,53 +4,12 @@
  * its templates are checked by the simulator's normaliser, which knows the feeder's fields
  * (simulator/sessions/login.js compileLogin).
  */
-import { invalidOption } from '../errors.js'
 import { defineOptions } from './define.js'
 import { parseHeaders } from './scenario.js'
+import { LOGIN_METHODS, parseLoginSpec } from './values.js'
 
-/** Methods a login may use. */
-export const LOGIN_METHODS = Object.freeze(['POST', 'GET', 'PUT', 'PATCH'])
-
-/**
- * @typedef {object} LoginSpec
- * @property {string} method
- * @property {string} target a path on the server (`/login`) or an absolute http(s) URL, a text template
- * @property {string | null} body a JSON template (starts with { or [) or a form `a=b&c={{i}}` (values are templates)
- * @property {boolean} json the body is JSON
- */
-
-/**
- * `--login 'METHOD TARGET [BODY]'` → its parts, checked (templates are checked later).
- * @param {string} text
- * @param {string} flag
- * @returns {LoginSpec}
- */
-export function parseLoginSpec (text, flag) {
-  const usage = 'must be \'METHOD PATH-OR-URL [BODY]\', a JSON or form body: \'POST /login {"user":"u{{i}}","password":"{{row.password}}"}\' or \'POST /login user=u{{i}}&password={{row.password}}\''
-  const match = /^\s*(\S+)\s+(\S+)(?:\s+([\s\S]*\S))?\s*$/.exec(text)
-  if (!match) throw invalidOption(flag, `${usage}, got ${JSON.stringify(text)}`)
-  const [, method, target, body = null] = match
-  if (!LOGIN_METHODS.includes(method)) {
-    throw invalidOption(flag, `must start with an HTTP method (${LOGIN_METHODS.join(', ')}), got ${JSON.stringify(method)}: ${usage}`)
-  }
-  if (!target.startsWith('/') || target.startsWith('//')) {
-    if (!/^https?:\/\/[^/\s]+/i.test(target)) {
-      throw invalidOption(flag, `has ${JSON.stringify(target)}: a path on the server starts with / ('POST /login …'); a login on another origin needs its scheme ('POST https://auth.example.com/login …')`)
-    }
-    try {
-      // eslint-disable-next-line no-new
-      new URL(target.replace(/\{\{[^}]*\}\}/g, 'x'))
-    } catch {
-      throw invalidOption(flag, `has ${JSON.stringify(target)}, which is not a URL`)
-    }
-  }
-  if (body !== null && method === 'GET') throw invalidOption(flag, 'has a body with GET: put the fields in the query (GET /login?user=u{{i}}), or use POST')
-  const json = body !== null && /^[{[]/.test(body)
-  if (body !== null && !json && !/^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(body)) {
-    throw invalidOption(flag, `has a body that is neither JSON ({…}) nor a form (a=b&c=d): ${JSON.stringify(body)}`)
-  }
-  return { method, target, body, json }
-}
+export { LOGIN_METHODS, parseLoginSpec }
+/** @typedef {import('./values.js').LoginSpec} LoginSpec */
 
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v).trim())

@@ -4,19 +4,14 @@
  * alone, so a simulator child loads no other command's table (issue 26: a light process).
  */
 import { invalidOption } from '../errors.js'
+import { keyOf } from './values.js'
+
+export { keyOf }
 
 /** @typedef {import('./define.js').OptionDef} OptionDef */
 
 /** Commands that start simulators and take every passOn option for them. */
 export const STARTS_SIMULATORS = Object.freeze(['run', 'capacity', 'fleet up'])
-
-/**
- * camelCase key of a flag name, as yargs gives it: 'max-payload' → 'maxPayload'.
- * @param {string} name
- */
-export function keyOf (name) {
-  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
-}
 
 /**
  * The rows of a command, in table order.

@@ -9,104 +9,15 @@ import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
 import { parseDurationMs, parseInteger } from '../options.js'
 import { defineOptions } from './define.js'
+import { ENGINE_QUERY_KEYS, MAX_EMITS_PER_SECOND, parseCookies, parseHeaders, parseQueryTemplate, parseRate } from './values.js'
 
-/** Headers the transports set themselves: a user's value would break the handshake. */
-const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'])
-/** Query parameters Engine.IO sets itself. */
-export const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 'b64'])
+export { ENGINE_QUERY_KEYS, MAX_EMITS_PER_SECOND, parseCookies, parseHeaders, parseQueryTemplate, parseRate }
+
 /** Most rooms `--rooms` spreads clients over. */
 export const MAX_ROOMS = 1_000_000
 
-/** A header or cookie name: an HTTP token. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-
-/**
- * Repeatable `name<separator>value` items → [name, value] pairs, each checked by `check`.
- * @param {unknown} value
- * @param {string} separator
- * @param {(text: string, name: string, pairValue: string) => void} check throws what is wrong with one item
- * @returns {[string, string][]}
- */
-function namedValues (value, separator, check) {
-  if (value === undefined || value === null) return []
-  return [value].flat().map((item) => {
-    const text = String(item)
-    const at = text.indexOf(separator)
-    const name = at === -1 ? '' : text.slice(0, at).trim()
-    const pairValue = text.slice(at + 1).trim()
-    check(text, name, pairValue)
-    return /** @type {[string, string]} */ ([name, pairValue])
-  })
-}
-
-/**
- * `--header 'Name: value'` (repeatable) → [name, value template] pairs.
- * @param {unknown} value
- * @param {string} flag
- * @returns {[string, string][]}
- */
-export function parseHeaders (value, flag) {
-  return namedValues(value, ':', (text, name, headerValue) => {
-    if (!TOKEN.test(name)) throw invalidOption(flag, `must be 'Name: value' with a header name of letters, digits and - (e.g. 'Authorization: Bearer {{row.token}}'), got ${JSON.stringify(text)}`)
-    if (TRANSPORT_HEADERS.has(name.toLowerCase())) throw invalidOption(flag, `cannot set ${name}: the transports set it themselves`)
-    if (/[\r\n\0]/.test(headerValue)) throw invalidOption(flag, `${name}'s value must not contain line breaks`)
-  })
-}
-
-/**
- * `--cookie 'name=value'` (repeatable) → [name, value template] pairs.
- * @param {unknown} value
- * @param {string} flag
- * @returns {[string, string][]}
- */
-export function parseCookies (value, flag) {
-  return namedValues(value, '=', (text, name, cookieValue) => {
-    if (!TOKEN.test(name)) throw invalidOption(flag, `must be 'name=value' with a cookie name of letters, digits and - (e.g. 'session={{row.sid}}'), got ${JSON.stringify(text)}`)
-    const literal = cookieValue.replace(/\{\{[^}]*\}\}/g, '')
-    if (/[;\s]/.test(literal) || [...literal].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)) {
-      throw invalidOption(flag, `${name}'s value must not contain ';', spaces or control characters`)
-    }
-  })
-}
-
-/**
- * `--query 'k=v&k2={{i}}'` → [key, value template] pairs (values are templates; keys as written).
- * @param {unknown} value
- * @param {string} flag
- * @returns {[string, string][]}
- */
-export function parseQueryTemplate (value, flag) {
-  if (value === undefined || value === null || value === '') return []
-  return String(value).replace(/^\?/, '').split('&').filter(Boolean).map((pair) => {
-    const eq = pair.indexOf('=')
-    const key = decodeURIComponent(eq === -1 ? pair : pair.slice(0, eq))
-    if (key === '') throw invalidOption(flag, `must be k=v pairs joined by &, got ${JSON.stringify(value)}`)
-    if (ENGINE_QUERY_KEYS.includes(key)) throw invalidOption(flag, `cannot set ${key}: Engine.IO sets it itself`)
-    return /** @type {[string, string]} */ ([key, eq === -1 ? '' : pair.slice(eq + 1)])
-  })
-}
-
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
-
-/** Fastest emit rate of one client. */
-export const MAX_EMITS_PER_SECOND = 1000
-
-/**
- * `--emit-rate 1/10s`, `5/s`, `30/m`, `2/500ms`: emits per window → the mean interval.
- * @param {unknown} value
- * @param {string} flag
- * @returns {number} milliseconds between one client's emits, on average
- */
-export function parseRate (value, flag) {
-  const match = /^(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)$/.exec(String(value).trim())
-  const count = match ? Number(match[1]) : NaN
-  const windowMs = match ? parseDurationMs(`${match[2] ?? 1}${match[3]}`, flag) : NaN
-  if (!(count > 0) || !(windowMs > 0)) throw invalidOption(flag, `must be a rate per client such as 1/10s, 5/s, 30/m or 2/500ms, got ${JSON.stringify(value)}`)
-  const intervalMs = windowMs / count
-  if (intervalMs < 1000 / MAX_EMITS_PER_SECOND) throw invalidOption(flag, `is more than ${MAX_EMITS_PER_SECOND} emits a second per client, got ${JSON.stringify(value)}`)
-  return intervalMs
-}
 
 /**
  * `--emitters 10%` (a share of the clients) or `25` (a count).

@@ -10,13 +10,12 @@ import { parsePhases } from '../phases.js'
 import { parseSourceAddresses } from '../source-addresses.js'
 import { parseCaFiles } from '../tls.js'
 import { defineOptions } from './define.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from './values.js'
+
+export { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES }
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
-/** Socket.IO packet encodings; a client must use its server's. */
-export const PARSER_NAMES = Object.freeze(['json', 'msgpack'])
-/** The lean engine's WebSocket clients: the `ws` library (the default) or its own RFC 6455 client. */
-export const WS_CLIENT_NAMES = Object.freeze(/** @type {('ws' | 'builtin')[]} */ (['ws', 'builtin']))
 /** The lean engine's polling HTTP clients: its own HTTP/1.1 client (the default for http://) or undici (always for https://). */
 export const HTTP_CLIENT_NAMES = Object.freeze(/** @type {('builtin' | 'undici')[]} */ (['builtin', 'undici']))
 /** Clients of one simulator when --clients is not given. */
@@ -25,18 +24,6 @@ export const DEFAULT_CLIENTS = 100
 export const MAX_CLIENTS = 1_000_000
 /** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
 export const MAX_WORKERS = 64
-/** The recorder's bounds: messages recorded at once, closed messages kept whole. */
-export const RECORDER_LIMITS = Object.freeze({ maxOpen: 256, keepClosed: 1000 })
-/**
- * The payload a client accepts by default: 1 MB, socket.io's own `maxHttpBufferSize` (what a
- * default server accepts from one client). socket.io-client's default is ws's 100 MiB, fine
- * for one browser but not for a swarm: 10,000 clients each buffering 100 MB is 1 TB.
- */
-export const DEFAULT_MAX_PAYLOAD_BYTES = 1_000_000
-/** Highest limit: above socket.io-client's 100 MiB, below one V8 string and ws's 32-bit maxPayload. */
-export const MAX_PAYLOAD_LIMIT_BYTES = 256 * 1024 * 1024
-/** Lowest limit: an Engine.IO open packet and a CONNECT ack must fit. */
-export const MIN_PAYLOAD_LIMIT_BYTES = 1000
 
 /**
  * @param {unknown} value

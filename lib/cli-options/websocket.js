@@ -7,22 +7,12 @@
 import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
 import { defineOptions } from './define.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS, WEBSOCKET_EVENT } from './values.js'
+
+export { DEFAULT_WEBSOCKET_RAMP_MS, WEBSOCKET_EVENT }
 
 /** Wire protocol families: Socket.IO (Engine.IO v3/v4) or plain WebSocket (RFC 6455). */
 export const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket')[]} */ (['socketio', 'websocket']))
-
-/**
- * The ramp of plain WebSocket clients when --ramp is not given. There is no handshake that
- * says the server's heartbeat (Socket.IO's open packet does), and the ramp exists to spread
- * per-connection timers (server pings, client keep-alives) and the connect burst over one
- * heartbeat period: 25 s is Socket.IO's default pingInterval, between the Python websockets
- * library's default ping_interval (20 s) and the 30 s of the ws library's heartbeat example,
- * so a run takes the same time whichever protocol it speaks.
- */
-export const DEFAULT_WEBSOCKET_RAMP_MS = 25000
-
-/** The event name plain WebSocket messages are recorded under (the browser's `message` event). */
-export const WEBSOCKET_EVENT = 'message'
 
 /**
  * RFC 6455 subprotocol token (§4.1: an HTTP token).

@@ -124,7 +124,7 @@ export function connectErrorReason (error) {
   return detail ? `${error.message} (${detail})` : error.message
 }
 
-export { PARSER_NAMES } from '../../lib/cli-options/simulate.js'
+export { PARSER_NAMES } from '../../lib/cli-options/values.js'
 
 /**
  * socket.io's `parser` option for a parser name: undefined = the default JSON parser.

@@ -5,8 +5,7 @@
  */
 import { invalidOption } from '../../lib/errors.js'
 import { compileJsonTemplate, compileTextTemplate } from '../../lib/template.js'
-import { parseLoginSpec } from '../../lib/cli-options/login.js'
-import { parseHeaders } from '../../lib/cli-options/scenario.js'
+import { parseHeaders, parseLoginSpec } from '../../lib/cli-options/values.js'
 import { compileIdentities } from '../identity.js'
 import { seedCookies } from './cookie-jar.js'
 

@@ -1,9 +1,11 @@
 import { test } from 'node:test'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { runCli } from '../helpers/cli.js'
+import { BIN, runCli } from '../helpers/cli.js'
 import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
 
 /** The folders whose cli.js and libraries a command loads when it runs (and lib/'s Redis code), never for --help. */
@@ -86,4 +88,18 @@ test('ioswarm --help (or -h) alone prints yargs\' help without yargs, byte for b
   const german = await loadedByCli(t, ['--help'], { env: { LC_ALL: 'de_DE.UTF-8' } })
   assert.ok(german.packages.has('yargs') && german.code === 0, german.stderr)
   assert.match(german.stdout, /^Kommandos:$/m)
+})
+
+test('--help and --version to a reader that is gone exit 0 and print no error, as yargs\' path does', async (t) => {
+  for (const args of [['--help'], ['--version'], ['--help', '--help']]) {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'en_US.UTF-8' } })
+    t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+    // The reading end closes before the child has loaded: its one write meets EPIPE.
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (d) => { stderr += d })
+    const [code] = await once(child, 'close')
+    assert.equal(code, 0, `${args.join(' ')}: ${stderr}`)
+    assert.equal(stderr, '', args.join(' '))
+  }
 })

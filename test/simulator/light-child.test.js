@@ -24,9 +24,12 @@ const FLAG_PARTS = ['simulator/scenario.js', 'simulator/nodes.js', 'simulator/wi
  * runner's collector has them), and the normaliser (it is handed normalised options).
  */
 const NOT_OVER_IPC = ['lib/redis.js', 'lib/collector-keys.js', 'lib/clock-offset.js', 'simulator/options.js']
-/** The options tables of the other commands, and the index that joins every table: a simulator reads lib/cli-options/simulator.js's rows. */
-const OTHER_TABLES = ['lib/cli-options/index.js', 'lib/cli-options/run.js', 'lib/cli-options/capacity.js', 'lib/cli-options/serve.js',
-  'lib/cli-options/broadcast.js', 'lib/cli-options/report.js', 'lib/cli-options/fleet.js']
+/**
+ * The options tables, every command's and the simulator's own: a child is handed normalised options and reads only the
+ * constants and parsers of lib/cli-options/values.js.
+ * @param {string} file
+ */
+const isTable = (file) => file.startsWith('lib/cli-options/') && file !== 'lib/cli-options/values.js'
 /**
  * What a child loads only once it has something to encode (its first closed message, its
  * result) or with --login, a login hook or its own collector (--redis, a standalone swarm): not
@@ -78,8 +81,8 @@ test('a lean simulator child loads none of the optional parts: no metrics, Redis
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client' || p === UNDICI), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
   assert.ok(files.includes('simulator/sessions/inspection-http.js'), 'the child looked at the server itself (over node:http)')
-  assert.ok(files.includes('lib/cli-options/simulator.js'), 'the simulator\'s own options table')
-  assert.deepEqual(files.filter((f) => OTHER_TABLES.includes(f) || FLAG_PARTS.includes(f) || NOT_OVER_IPC.includes(f)), [])
+  assert.ok(files.includes('lib/cli-options/values.js'), 'the options\' constants and parsers')
+  assert.deepEqual(files.filter((f) => isTable(f) || FLAG_PARTS.includes(f) || NOT_OVER_IPC.includes(f)), [])
   // With its clients connected and no message yet: no histogram encoding, no collector, no login.
   assert.ok(connected.packages.has('ws') && connected.packages.has('hdr-histogram-js'), 'the log at that moment saw the engine and the histograms')
   assert.deepEqual([...connected.packages].filter((p) => NOT_BEFORE_CLIENTS.includes(p)), [])
@@ -92,7 +95,7 @@ test('a sio simulator child loads socket.io-client, and still none of the option
   const { packages, files } = await loadedBy(t, { engine: 'sio', transport: 'websocket' })
   assert.ok(packages.has('socket.io-client'), 'the sio engine is socket.io-client')
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
-  const notHere = (/** @type {string} */ f) => OTHER_TABLES.includes(f) || FLAG_PARTS.includes(f) || NOT_OVER_IPC.includes(f) ||
+  const notHere = (/** @type {string} */ f) => isTable(f) || FLAG_PARTS.includes(f) || NOT_OVER_IPC.includes(f) ||
     NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder))
   assert.deepEqual(files.filter(notHere), [])
 })

@@ -9,7 +9,7 @@
  * caches the result for the clients that get the same frame).
  */
 import { fieldGetter } from '../../../lib/fields.js'
-import { WEBSOCKET_EVENT } from '../../../lib/cli-options/websocket.js'
+import { WEBSOCKET_EVENT } from '../../../lib/cli-options/values.js'
 
 /**
  * A decoded frame: `args` is what the swarm records (one value), null when --match leaves it
