@@ -135,12 +135,15 @@ async function countEstablished (pid) {
   const fds = await readdir(`/proc/${pid}/fd`)
   const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))
   const own = new Set(links.flatMap((link) => link.startsWith('socket:[') ? [link.slice(8, -1)] : []))
-  let count = 0
+  // Counted once per inode: the kernel builds net/tcp page by page while sockets come and go,
+  // and a row can come twice in one read (CI: 3 connections counted for a process with 2, while
+  // other tests opened and closed thousands beside it).
+  const counted = new Set()
   for (const table of ['tcp', 'tcp6']) {
     const text = await readFile(`/proc/${pid}/net/${table}`, 'utf8').catch(() => '')
-    for (const inode of establishedInodes(text)) if (own.has(inode)) count++
+    for (const inode of establishedInodes(text)) if (own.has(inode)) counted.add(inode)
   }
-  return count
+  return counted.size
 }
 
 /**
