@@ -67,8 +67,11 @@ export function createOwnLines ({ idOf, contentIdOf, remembered = REMEMBERED_KEY
         // An id --emit stamped for this client is read back by take(): nothing to remember.
         if (typeof id === 'string' && ownIdSender(id, clientOffset, clients) === i) return
         if (typeof id === 'string' || typeof id === 'number') return remember(String(id), i, wallMs())
-      } else if (typeof first === 'string') remember(first, i, wallMs())
-      remember(contentIdOf(args), i, wallMs())
+      }
+      // One send time for both names a string line is known by.
+      const atMs = wallMs()
+      if (typeof first === 'string') remember(first, i, atMs)
+      remember(contentIdOf(args), i, atMs)
     },
 
     /**
