@@ -19,6 +19,8 @@ import { once } from 'node:events'
 import net from 'node:net'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
+import { hostFacts } from '../lib/host.js'
+import { pin } from './pin.js'
 
 const { values } = parseArgs({
   options: {
@@ -51,16 +53,15 @@ if (values.role === 'server') {
 
 async function main () {
   const rates = values.rates.split(',').map(Number)
-  const pin = (/** @type {number} */ cpu) => values.pin ? ['taskset', ['-c', String(cpu), process.execPath]] : [process.execPath, []]
-  const [serverCmd, serverPre] = pin(1)
-  const server = spawn(/** @type {string} */ (serverCmd), [...(/** @type {string[]} */ (serverPre)), process.argv[1], '--role', 'server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const server = spawn(process.execPath, [process.argv[1], '--role', 'server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  if (values.pin) pin(/** @type {number} */ (server.pid), 1)
   const [{ port }] = await once(server, 'message')
   try {
     for (const rate of rates) {
       const loadAverageBefore = os.loadavg()[0]
-      const [clientCmd, clientPre] = pin(0)
-      const child = spawn(/** @type {string} */ (clientCmd), [...(/** @type {string[]} */ (clientPre)), process.argv[1], '--role', 'client', '--port', String(port),
+      const child = spawn(process.execPath, [process.argv[1], '--role', 'client', '--port', String(port),
         '--clients', values.clients, '--rate', String(rate), '--seconds', values.seconds, '--warmup-seconds', values['warmup-seconds']], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+      if (values.pin) pin(/** @type {number} */ (child.pid), 0)
       const serverCpu = await new Promise((resolve) => { server.once('message', (m) => resolve(/** @type {any} */ (m).cpu)); server.send('cpu') })
       let out = ''
       child.stdout?.on('data', (d) => { out += d })
@@ -82,7 +83,7 @@ async function main () {
         serverCpuUsPerTrip: round1(serverCpuUs / (w.trips * (1 + Number(values['warmup-seconds']) / Number(values.seconds)))),
         pinned: values.pin,
         loadAverageBefore,
-        host: { cpus: os.cpus().length, release: os.release(), node: process.version }
+        host: hostFacts()
       }) + '\n')
       if (out) process.stderr.write(out)
     }

@@ -28,7 +28,7 @@
  * server acked in that window. Profiles: `node --cpu-prof --cpu-prof-dir DIR
  * bench/emits.js …` (the simulators inherit the flags; one .cpuprofile per process).
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -43,6 +43,7 @@ import { SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/process-sampler.j
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 import { findArtilleryBin, followTree } from './artillery-case.js'
+import { pin } from './pin.js'
 
 const TICKS = clockTicksPerSecond()
 /** How long all clients may take to connect. */
@@ -287,16 +288,6 @@ async function snapshot (pid) {
 function serverCpuUs () {
   const cpu = process.cpuUsage()
   return cpu.user + cpu.system
-}
-
-/**
- * Pins a process and all its threads to one CPU (taskset -a -p -c), or fails loudly.
- * @param {number} pid
- * @param {number} cpu
- */
-function pin (pid, cpu) {
-  const done = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { encoding: 'utf8' })
-  if (done.status !== 0) throw new Error(`--pin: taskset could not pin pid ${pid} to CPU ${cpu}: ${done.error?.message ?? done.stderr.trim()}`)
 }
 
 /** @param {unknown} line */
