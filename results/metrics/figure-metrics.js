@@ -151,12 +151,7 @@ function figuresOfSecond (f, admit) {
     for (const [field] of REPLY_FIELDS) out.counts.set(`replies.${field}`, f.replies[field])
     time('replies', f.replies.time)
   }
-  for (const [name, n] of Object.entries(f.custom?.counts ?? {})) if (admit(name)) out.counts.set(`count:${name}`, n)
-  for (const [name, b] of Object.entries(f.custom?.timings ?? {})) {
-    if (!admit(name) || !isBuckets(b)) continue
-    out.counts.set(`recorded:${name}`, b.count)
-    time(`custom:${name}`, b)
-  }
+  addCustom(out, f.custom, admit, (b) => (isBuckets(b) ? { count: b.count, buckets: b } : null))
   return out
 }
 
@@ -189,13 +184,27 @@ function figuresOfFinal (final, admit) {
     for (const [field] of REPLY_FIELDS) out.counts.set(`replies.${field}`, r[field])
     out.times.set('replies', buckets([r.time?.histogram]))
   }
-  for (const [name, n] of Object.entries(final.custom?.counts ?? {})) if (admit(name)) out.counts.set(`count:${name}`, n)
-  for (const [name, t] of Object.entries(final.custom?.timings ?? {})) {
-    if (!admit(name)) continue
-    out.counts.set(`recorded:${name}`, t.count)
-    out.times.set(`custom:${name}`, buckets([t.histogram]))
-  }
+  addCustom(out, final.custom, admit, (t) => ({ count: t.count, buckets: buckets([t.histogram]) }))
   return out
+}
+
+/**
+ * A scenario's own counts and timings (ctx.count, ctx.timing), the admitted names: a second's
+ * and a final report's alike, each telling how one of its timings reads as a count and buckets.
+ * @template T
+ * @param {Figures} out
+ * @param {{ counts?: Record<string, number>, timings?: Record<string, T> } | null | undefined} custom
+ * @param {(name: string) => boolean} admit
+ * @param {(timing: T) => { count: number, buckets: Buckets } | null} timed null: left out (not bucket counts)
+ */
+function addCustom (out, custom, admit, timed) {
+  for (const [name, n] of Object.entries(custom?.counts ?? {})) if (admit(name)) out.counts.set(`count:${name}`, n)
+  for (const [name, t] of Object.entries(custom?.timings ?? {})) {
+    const read = admit(name) ? timed(t) : null
+    if (read === null) continue
+    out.counts.set(`recorded:${name}`, read.count)
+    out.times.set(`custom:${name}`, read.buckets)
+  }
 }
 
 /** @returns {Buckets} */
