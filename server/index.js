@@ -23,7 +23,7 @@ import { trackConnections } from './connections.js'
 import { listen, route, sendJson } from './http.js'
 import { tokenMatches } from './token.js'
 
-import { PARSER_NAMES } from '../lib/cli-options/simulate.js'
+import { PARSER_NAMES } from '../lib/cli-options/values.js'
 
 export { PARSER_NAMES }
 export { normalizeServeOptions } from './options.js'

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs'
 import { invalidOption } from '../lib/errors.js'
 import { parseDurationMs, parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/options.js'
 import { keyOf, parseSimulateOptions, passOnOptions } from '../lib/cli-options/simulator.js'
-import { HTTP_CLIENT_NAMES, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
+import { HTTP_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
+import { WS_CLIENT_NAMES } from '../lib/cli-options/values.js'
 import { expandDestinations } from './destinations.js'
 import { compileIdentities } from './identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
@@ -20,7 +21,8 @@ import { checkLocalAddresses } from '../lib/source-addresses.js'
 import { checkPhases } from './phases.js'
 import { checkReplyFlags } from './replies.js'
 
-export { MAX_CLIENTS, WS_CLIENT_NAMES } from '../lib/cli-options/simulate.js'
+export { MAX_CLIENTS } from '../lib/cli-options/simulate.js'
+export { WS_CLIENT_NAMES } from '../lib/cli-options/values.js'
 
 /**
  * The simulator's rows of the options table, and the values of those that every simulator

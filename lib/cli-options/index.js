@@ -14,11 +14,13 @@ import { CAPACITY_OPTIONS } from './capacity.js'
 import { FLEET_OPTIONS } from './fleet.js'
 import { LOGIN_OPTIONS } from './login.js'
 import { REPORT_OPTIONS } from './report.js'
-import { STARTS_SIMULATORS, keyOf, parseRows, rowsOf } from './rows.js'
+import { STARTS_SIMULATORS, parseRows, rowsOf } from './rows.js'
 import { RUN_OPTIONS } from './run.js'
 import { SCENARIO_OPTIONS } from './scenario.js'
 import { SERVE_OPTIONS } from './serve.js'
 import { SIMULATE_OPTIONS } from './simulate.js'
+import { passOnOptions } from './simulator.js'
+import { keyOf } from './values.js'
 import { WEBSOCKET_OPTIONS } from './websocket.js'
 
 /** @typedef {import('./define.js').OptionDef} OptionDef */
@@ -35,7 +37,7 @@ export const OPTIONS = [
   ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
 ]
 
-export { STARTS_SIMULATORS, keyOf }
+export { STARTS_SIMULATORS, keyOf, passOnOptions }
 
 /**
  * The options of a command, in table order.
@@ -44,11 +46,6 @@ export { STARTS_SIMULATORS, keyOf }
  */
 export function optionsOf (command) {
   return rowsOf(OPTIONS, command)
-}
-
-/** The simulator options that run and fleet up pass on. */
-export function passOnOptions () {
-  return OPTIONS.filter((o) => o.passOn)
 }
 
 /**

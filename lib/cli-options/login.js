@@ -5,11 +5,7 @@
  * (simulator/sessions/login.js compileLogin).
  */
 import { defineOptions } from './define.js'
-import { parseHeaders } from './scenario.js'
-import { LOGIN_METHODS, parseLoginSpec } from './values.js'
-
-export { LOGIN_METHODS, parseLoginSpec }
-/** @typedef {import('./values.js').LoginSpec} LoginSpec */
+import { parseHeaders, parseLoginSpec } from './values.js'
 
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v).trim())

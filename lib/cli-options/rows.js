@@ -6,8 +6,6 @@
 import { invalidOption } from '../errors.js'
 import { keyOf } from './values.js'
 
-export { keyOf }
-
 /** @typedef {import('./define.js').OptionDef} OptionDef */
 
 /** Commands that start simulators and take every passOn option for them. */

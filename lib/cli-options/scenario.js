@@ -9,9 +9,7 @@ import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
 import { parseDurationMs, parseInteger } from '../options.js'
 import { defineOptions } from './define.js'
-import { ENGINE_QUERY_KEYS, MAX_EMITS_PER_SECOND, parseCookies, parseHeaders, parseQueryTemplate, parseRate } from './values.js'
-
-export { ENGINE_QUERY_KEYS, MAX_EMITS_PER_SECOND, parseCookies, parseHeaders, parseQueryTemplate, parseRate }
+import { parseCookies, parseHeaders, parseQueryTemplate, parseRate } from './values.js'
 
 /** Most rooms `--rooms` spreads clients over. */
 export const MAX_ROOMS = 1_000_000

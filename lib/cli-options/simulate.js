@@ -10,9 +10,7 @@ import { parsePhases } from '../phases.js'
 import { parseSourceAddresses } from '../source-addresses.js'
 import { parseCaFiles } from '../tls.js'
 import { defineOptions } from './define.js'
-import { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from './values.js'
-
-export { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES }
+import { MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from './values.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])

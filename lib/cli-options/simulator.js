@@ -12,7 +12,7 @@ import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from
 import { SIMULATE_OPTIONS } from './simulate.js'
 import { WEBSOCKET_OPTIONS } from './websocket.js'
 
-export { keyOf } from './rows.js'
+export { keyOf } from './values.js'
 
 /** Every row that names `simulate` or is passed on to simulators, in the full table's order. */
 export const SIMULATOR_OPTIONS = [

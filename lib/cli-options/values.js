@@ -3,7 +3,7 @@
  * (the recorder's bounds, the payload limits, the WebSocket clients, headers, cookies, query and
  * login templates, emit rates, flag keys). They live here, a leaf, so that a simulator child,
  * handed normalised options, loads none of the tables (issue 26: a light process); the tables
- * import them from here and export them as before.
+ * and every other reader import them from here.
  */
 import { invalidOption } from '../errors.js'
 import { parseDurationMs } from '../options.js'
@@ -51,8 +51,8 @@ const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-len
 /** Query parameters Engine.IO sets itself. */
 export const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 'b64'])
 
-/** A header or cookie name: an HTTP token. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+/** A header or cookie name, a WebSocket subprotocol name: an HTTP token. */
+export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 /**
  * Repeatable `name<separator>value` items → [name, value] pairs, each checked by `check`.

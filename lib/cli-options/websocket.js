@@ -7,9 +7,7 @@
 import { invalidOption } from '../errors.js'
 import { parseFieldPath } from '../fields.js'
 import { defineOptions } from './define.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS, WEBSOCKET_EVENT } from './values.js'
-
-export { DEFAULT_WEBSOCKET_RAMP_MS, WEBSOCKET_EVENT }
+import { TOKEN } from './values.js'
 
 /** Wire protocol families: Socket.IO (Engine.IO v3/v4) or plain WebSocket (RFC 6455). */
 export const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket')[]} */ (['socketio', 'websocket']))
@@ -24,7 +22,7 @@ export function parseSubprotocols (value, flag) {
   if (value === undefined || value === null) return []
   const list = [value].flat().flatMap((v) => String(v).split(',')).map((v) => v.trim())
   for (const name of list) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalidOption(flag, `must be a subprotocol name of letters, digits and !#$%&'*+-.^_\`|~ (e.g. graphql-transport-ws), got ${JSON.stringify(name)}`)
+    if (!TOKEN.test(name)) throw invalidOption(flag, `must be a subprotocol name of letters, digits and !#$%&'*+-.^_\`|~ (e.g. graphql-transport-ws), got ${JSON.stringify(name)}`)
   }
   if (new Set(list).size !== list.length) throw invalidOption(flag, `names a subprotocol twice: ${list.join(', ')}`)
   return list

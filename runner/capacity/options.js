@@ -8,7 +8,7 @@ import { invalidOption } from '../../lib/errors.js'
 import { keyOf, optionsOf, parseOptions } from '../../lib/cli-options/index.js'
 import { formatRounds } from '../../lib/options.js'
 import { METRICS, parseThresholdOf } from '../../results/index.js'
-import { MAX_EMITS_PER_SECOND } from '../../lib/cli-options/scenario.js'
+import { MAX_EMITS_PER_SECOND } from '../../lib/cli-options/values.js'
 import { normalizeSimOptions, pickEmitters } from '../../simulator/index.js'
 import { normalizeRunOptions } from '../options.js'
 

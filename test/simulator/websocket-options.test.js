@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { normalizeSimOptions } from '../../simulator/options.js'
 import { webSocketServerInfo } from '../../simulator/websocket-options.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS } from '../../lib/cli-options/websocket.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS } from '../../lib/cli-options/values.js'
 
 test('--protocol websocket: the URL is the endpoint, path and query included; the engine is websocket', () => {
   const o = normalizeSimOptions({ protocol: 'websocket', url: 'ws://127.0.0.1:8080/feed?channel=a' })

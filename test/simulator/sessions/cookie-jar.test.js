@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseCookies } from '../../../lib/cli-options/scenario.js'
+import { parseCookies } from '../../../lib/cli-options/values.js'
 import { compileIdentities } from '../../../simulator/identity.js'
 import { cookieHeader, defaultPath, pathMatches, seedCookies, storeCookies, MAX_COOKIES } from '../../../simulator/sessions/cookie-jar.js'
 
