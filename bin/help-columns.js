@@ -37,7 +37,7 @@ export class Columns {
    * @returns {Row}
    */
   div (...cols) {
-    if (cols.length === 0) this.div('')
+    if (cols.length === 0) return this.div('')
     if (cols.length === 1 && typeof cols[0] === 'string' && /[\t\n]/.test(cols[0])) return this.table(cols[0])
     /** @type {Row} */
     const row = cols.map((col) => typeof col === 'string' ? { text: col, padding: measurePadding(col) } : col)
@@ -77,10 +77,8 @@ export class Columns {
         const wrapWidth = innerWidth(col)
         let ts = cell
         if (wrapWidth > cell.length) ts += ' '.repeat(wrapWidth - cell.length)
-        if (col.align === 'right') {
-          ts = alignRight(ts, wrapWidth)
-          if (ts.length < wrapWidth) ts += ' '.repeat((col.width || 0) - ts.length - 1)
-        }
+        // Padded to wrapWidth above, so the right-aligned text is never shorter than it.
+        if (col.align === 'right') ts = alignRight(ts, wrapWidth)
         const padding = col.padding || [0, 0, 0, 0]
         if (padding[LEFT]) str += ' '.repeat(padding[LEFT])
         str += ts
