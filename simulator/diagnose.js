@@ -77,7 +77,7 @@ async function tryConnect (options, parser) {
   } catch {
     return { kind: 'unknown' }
   } finally {
-    if (session !== null) await http.fetch(session, { method: 'POST', body: eio === 3 ? '1:1' : '1', signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
+    if (session !== null) await http.closeEngineSession(session, eio, timeoutMs)
   }
 }
 

@@ -39,7 +39,7 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
       const closeUrl = new URL(base)
       closeUrl.searchParams.set('sid', open.sid)
       if (v3) closeUrl.searchParams.set('EIO', '3')
-      await http.fetch(closeUrl, { method: 'POST', body: v3 ? '1:1' : EIO_PACKET.CLOSE, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
+      await http.closeEngineSession(closeUrl, v3 ? 3 : 4, timeoutMs)
       return open.handshake
     }
     // The body is the server's text, shown in results and on the terminal: tags and line

@@ -8,7 +8,7 @@
  * (inspection-http.js): a WebSocket-only child never loads undici (issue 26).
  */
 import { tlsTrust } from '../../lib/tls.js'
-import { DEFAULT_PATH } from '../../lib/protocol.js'
+import { DEFAULT_PATH, EIO_PACKET } from '../../lib/protocol.js'
 import { addCookieHeader, cookieHeader, mergeCookies, seedCookies, storeCookies } from './cookie-jar.js'
 import { inspectionAgent, sendRequest } from './inspection-http.js'
 
@@ -30,6 +30,8 @@ const SAME_ORIGIN_ONLY = new Set(['authorization', 'proxy-authorization', 'cooki
  * @property {(url: URL | string, init?: { method?: string, body?: string, signal?: AbortSignal }) => Promise<InspectionAnswer>} fetch
  *   a request with the client's headers and cookies, redirects followed; the answers' cookies are kept
  * @property {() => import('ws').ClientOptions} webSocketOptions headers (with cookies), source address and TLS options of a `ws` client
+ * @property {(url: URL | string, eio: 3 | 4, timeoutMs: number) => Promise<void>} closeEngineSession posts an Engine.IO CLOSE to a
+ *   polling session the look opened (url: with its sid), so the server does not count it until its ping timeout; never throws
  * @property {() => Promise<void>} close
  */
 
@@ -48,13 +50,18 @@ export function inspectionSession (options, first = {}, login = null) {
   /** @type {Map<string, import('node:http').Agent>} one per protocol a redirect reaches */
   const agents = new Map()
   const agentOf = (/** @type {'http:' | 'https:'} */ protocol) => {
-    const agent = agents.get(protocol) ?? inspectionAgent(protocol, { localAddress, tls })
-    agents.set(protocol, agent)
+    let agent = agents.get(protocol)
+    if (agent === undefined) agents.set(protocol, agent = inspectionAgent(protocol, { localAddress, tls }))
     return agent
   }
   let jar = first.cookies ? seedCookies(mergeCookies(null, login), first.cookies) : mergeCookies(null, login)
   const headers = () => addCookieHeader({ ...first.headers }, cookieHeader(jar, scope.path))
   return {
+    async closeEngineSession (url, eio, timeoutMs) {
+      // Engine.IO v3 frames a payload as <length>:<packet>.
+      const body = eio === 3 ? `1:${EIO_PACKET.CLOSE}` : EIO_PACKET.CLOSE
+      await this.fetch(url, { method: 'POST', body, signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.text(), () => {})
+    },
     async fetch (url, { method = 'GET', body, signal } = {}) {
       let target = new URL(url)
       for (let redirects = 0; ; redirects++) {
