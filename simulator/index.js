@@ -4,7 +4,7 @@
  */
 export { runSwarm, startSwarm } from './swarm.js'
 export { runLinkedSwarm } from './linked.js'
-export { forkSimulator, CHILD_MESSAGE } from './spawn.js'
+export { forkSimulator } from './spawn.js'
 export { runWorkers } from './workers.js'
 export { normalizeSimOptions, parseWsClient } from './options.js'
 export { probeHandshake } from './handshake.js'

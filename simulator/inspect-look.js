@@ -10,7 +10,7 @@ import { probeHandshake } from './handshake.js'
 import { inspectionSession } from './sessions/inspection.js'
 
 /** The first contact's word when an identity has `auth` and the server speaks Socket.IO v2. */
-export const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), which has no handshake auth: ' +
+const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), which has no handshake auth: ' +
   '--auth (or a scenario\'s identity().auth) is not sent; carry the token with --query or --header'
 
 /**

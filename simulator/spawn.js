@@ -10,7 +10,6 @@ import { CHILD_MESSAGE } from './child-messages.js'
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url))
 
 /** The message types (child-messages.js), for the parent's side. */
-export { CHILD_MESSAGE }
 
 /**
  * @typedef {import('../lib/child.js').Child & {

@@ -4,7 +4,7 @@ import { CODES, IoswarmError } from '../../lib/errors.js'
 import { parseTransportMix } from '../../lib/options.js'
 import { checkPreflight, FD_MARGIN, needOf, pollingShareOf, readLimits, upgradeShareOf } from '../../simulator/preflight.js'
 import { normalizeSimOptions } from '../../simulator/options.js'
-import { POST_CONNECTIONS } from '../../simulator/engines/lean/polling.js'
+import { POST_CONNECTIONS } from '../../simulator/wire/limits.js'
 import { execFile } from 'node:child_process'
 import { ROOT } from '../helpers/cli.js'
 

@@ -7,7 +7,7 @@
  * per request here, undici's dispatch ≈ 20 µs (bench/README.md), and a polling client makes
  * one request per frame it receives. Each client polls on its own keep-alive connection
  * (undici's Pool scans its connections for a free one, and long polls keep nearly all of
- * them busy); POSTs are short, so they share one bounded pool per destination (POST_CONNECTIONS),
+ * them busy); POSTs are short, so they share one bounded pool per destination (postConnections, config.js),
  * one per source address with --source-address, so that every request of a client leaves from
  * its address (an address-sticky balancer keeps it on one node). Each request carries the
  * client's cookies, and each response's Set-Cookie goes into its jar.
@@ -16,7 +16,7 @@ import { encodePayloadV3 } from './codec.js'
 import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { onPollBody } from './inbound.js'
 import { withDetail } from './reasons.js'
-import { PAYLOAD_TOO_LARGE, POST_CONNECTIONS } from '../../wire/limits.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { connectorFor } from '../../source-ports.js'
 import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from './cookies.js'
 import { onFirstUse } from '../../../lib/lazy-require.js'
@@ -39,9 +39,6 @@ const POST_HEADERS = Object.freeze({ accept: '*/*', 'content-type': 'text/plain;
 let abortedError
 /** The one abort reason of every poll (made once: an abort happens only after undici is loaded). */
 const aborted = () => (abortedError ??= new (undici().errors.RequestAbortedError)())
-// Defined with the other engine limits, which the preflight reads without loading this engine.
-export { POST_CONNECTIONS }
-
 /**
  * One request in flight on undici: destroy() aborts it (its callbacks are not called after that).
  */
