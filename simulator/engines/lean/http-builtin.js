@@ -158,8 +158,7 @@ export class BuiltinRequest extends PendingRequest {
 }
 
 /**
- * The POST pool of the client's source address (made on its first POST): its connections are
- * counted by the session until they close.
+ * The POST pool of the client's source address (made on its first POST).
  * @param {LeanSession} session
  * @param {Client} c
  */
@@ -167,12 +166,7 @@ function postPoolOf (session, c) {
   const a = addressOf(session, c)
   let pool = session.builtinPostPools[a]
   if (pool !== undefined) return pool
-  pool = session.builtinPostPools[a] = new PostPool(session.config.postConnections, () => {
-    const conn = new PollSocket(session, a, /** @type {PostPool} */ (pool))
-    session.postSockets.add(conn)
-    conn.once('close', () => session.postSockets.delete(conn))
-    return conn
-  })
+  pool = session.builtinPostPools[a] = new PostPool(session.config.postConnections, () => new PollSocket(session, a, /** @type {PostPool} */ (pool)))
   return pool
 }
 
@@ -326,6 +320,4 @@ export function closeBuiltin (c) {
 export function closePostSockets (session) {
   for (const pool of session.builtinPostPools) for (const req of pool?.close() ?? []) /** @type {BuiltinRequest} */ (req).destroy()
   session.builtinPostPools = []
-  for (const conn of session.postSockets) conn.discard()
-  session.postSockets.clear()
 }

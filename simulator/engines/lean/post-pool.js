@@ -32,8 +32,8 @@ export class PostPool {
   constructor (max, open) {
     this.max = max
     this.openConnection = open
-    /** Connections open or opening (busy or idle). */
-    this.count = 0
+    /** @type {Set<HttpSocket>} connections open or opening (busy or idle): closed at the session's end */
+    this.conns = new Set()
     /** @type {HttpSocket[]} idle connections, the most recently freed last (some may have closed since: skipped) */
     this.idle = []
     /** @type {Waiting[]} POSTs waiting for a connection, in order, from `head` on */
@@ -41,8 +41,6 @@ export class PostPool {
     this.head = 0
     /** @type {Waiting[]} POSTs waiting for a new connection (sent again after a reused one lost them): served first, never on a freed one */
     this.fresh = []
-    /** The session is over: nothing waits, no connection is opened again. */
-    this.shut = false
   }
 
   /**
@@ -58,10 +56,13 @@ export class PostPool {
         if (conn.ready) return conn
       }
     }
-    if (this.count >= this.max || this.shut) return null
-    this.count++
+    if (this.conns.size >= this.max) return null
     const conn = this.openConnection()
-    conn.once('close', () => this.closed())
+    this.conns.add(conn)
+    conn.once('close', () => {
+      this.conns.delete(conn)
+      this.closed()
+    })
     return conn
   }
 
@@ -71,7 +72,6 @@ export class PostPool {
    * @param {boolean} fresh
    */
   wait (req, fresh) {
-    if (this.shut) return
     if (fresh) this.fresh.push(req)
     else this.waiting.push(req)
   }
@@ -88,8 +88,7 @@ export class PostPool {
 
   /** A connection closed: room for another, which the next waiting POST opens. */
   closed () {
-    this.count--
-    while (this.count < this.max && !this.shut) {
+    while (this.conns.size < this.max) {
       const next = this.fresh.length > 0 ? /** @type {Waiting} */ (this.fresh.shift()) : this.next()
       if (next === null) return
       if (!next.over) next.send()
@@ -115,16 +114,17 @@ export class PostPool {
   }
 
   /**
-   * The end of the session: the POSTs still waiting are handed back (the caller aborts them); nothing waits or opens after.
+   * The end of the session: its connections are discarded and the POSTs still waiting handed
+   * back (the caller aborts them). The session drops the pool: a later POST makes a new one.
    * @returns {Waiting[]}
    */
   close () {
-    this.shut = true
     const left = [...this.fresh, ...this.waiting.slice(this.head)]
     this.waiting = []
     this.fresh = []
     this.head = 0
     this.idle = []
+    for (const conn of this.conns) conn.discard()
     return left
   }
 }

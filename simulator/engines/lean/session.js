@@ -69,8 +69,6 @@ export class LeanSession {
     this.handles = 0
     /** @type {(() => void) | null} */
     this.onIdle = null
-    /** @type {Set<import('../../wire/http-socket.js').HttpSocket>} the built-in HTTP client's POST connections, shared by the clients */
-    this.postSockets = new Set()
     /** @type {(import('./post-pool.js').PostPool | undefined)[]} the built-in HTTP client's POST pools, one per source address */
     this.builtinPostPools = []
     /** @type {string | undefined} request header lines of clients without headers or cookies (the built-in HTTP client) */
