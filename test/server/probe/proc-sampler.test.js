@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createProcSampler, establishedInodes, parseStat } from '../../../server/probe/proc-sampler.js'
 import { startTcpChild } from '../processes.js'
+import { waitFor } from '../../helpers/wait.js'
 
 test('parseStat counts fields from the last parenthesis, whatever the command name holds', () => {
   const fields = ['S', ...Array.from({ length: 49 }, (_, i) => String(i + 4))]
@@ -27,16 +28,16 @@ test('a live process: its own established connections, CPU and RSS; null once it
   const child = await startTcpChild(t)
   const sampler = await createProcSampler(/** @type {number} */ (child.pid))
   // net/tcp is read page by page while other tests' sockets come and go: a row may be missed or
-  // repeated in one read (repeats are counted once). Up to 5 reads, one of them must see exactly 2.
+  // repeated in one read (repeats are counted once). Of the reads in a second, one must see exactly 2.
+  /** @type {(number | undefined)[]} */
   const seen = []
-  let sample = await sampler.sample()
-  for (let n = 1; n < 5 && sample?.connected !== 2; n++) {
-    seen.push(sample?.connected)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    sample = await sampler.sample()
-  }
+  const sample = await waitFor(async () => {
+    const read = await sampler.sample()
+    seen.push(read?.connected)
+    return read?.connected === 2 ? read : null
+  }, { timeoutMs: 1000, intervalMs: 50, message: () => `both ends of its loopback connection, and nothing of this test process (reads: ${JSON.stringify(seen)})` })
   assert.ok(sample)
-  assert.equal(sample.connected, 2, `both ends of its loopback connection, and nothing of this test process (earlier reads: ${JSON.stringify(seen)})`)
+  assert.equal(sample.connected, 2)
   assert.ok(sample.rssBytes > 10e6 && sample.cpuPct >= 0 && sample.threads > 1)
   assert.equal(sample.loopDelayP99Ms, null, 'unknown from outside, not 0')
   assert.deepEqual(sample.byTransport, { websocket: null, polling: null })
