@@ -65,9 +65,13 @@ async function main () {
       const serverCpu = await new Promise((resolve) => { server.once('message', (m) => resolve(/** @type {any} */ (m).cpu)); server.send('cpu') })
       let out = ''
       child.stdout?.on('data', (d) => { out += d })
-      const [{ window }] = await once(child, 'message')
+      // Its window, or its end first (a client that died before reporting): never a wait for ever.
+      const exited = once(child, 'exit')
+      const first = await Promise.race([once(child, 'message'), exited.then(([code, signal]) => ({ code, signal }))])
+      if (!Array.isArray(first)) throw new Error(`bench/emit-floor.js: the client process ended (${first.signal ?? `exit ${first.code}`}) before it reported its window`)
+      const [{ window }] = first
       const serverAfter = await new Promise((resolve) => { server.once('message', (m) => resolve(/** @type {any} */ (m).cpu)); server.send('cpu') })
-      await once(child, 'exit')
+      await exited
       const w = /** @type {{ trips: number, wallUs: number, userUs: number, systemUs: number, warmStartCpu: { user: number, system: number } }} */ (window)
       // The server's share over the whole client run (its warm-up included): a rough figure.
       const serverCpuUs = (serverAfter.user + serverAfter.system) - (serverCpu.user + serverCpu.system)
