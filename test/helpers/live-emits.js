@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict'
 import { runCli } from './cli.js'
-import { freePort } from './ports.js'
 import { startOtlpReceiver } from './otlp-receiver.js'
 import { parseExposition } from './prometheus-text.js'
 import { waitFor } from './wait.js'
@@ -24,14 +23,15 @@ import { waitFor } from './wait.js'
  */
 export async function checkLiveEmits (t, url, extra, { replies = false } = {}) {
   const receiver = await startOtlpReceiver(t)
-  const port = await freePort()
   const emit = replies ? ['--emit', 'move {"text":"hi"}', '--reply-event', 'state', '--reply-match', 'id'] : ['--emit', 'chat {"text":"hi"}', '--emit-ack']
   const [answered, time] = replies ? ['ioswarm_replies_replied', 'ioswarm_reply_latency_seconds'] : ['ioswarm_emits_acked', 'ioswarm_emit_ack_latency_seconds']
+  /** The metrics URL the simulator prints once it listens (on a port the system chose). @type {string | null} */
+  let metrics = null
   const run = runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '4', '--url', url, '--ramp', '0', '--id', 'simE', '--duration', '60s',
-    ...emit, '--emit-rate', '2/s', '--metrics-port', String(port), '--otlp', receiver.url, '--otlp-interval', '30s',
-    '--json', '--quiet', ...extra], { timeoutMs: 90000 })
-  const metrics = `http://127.0.0.1:${port}/metrics`
+    ...emit, '--emit-rate', '2/s', '--metrics-port', '0', '--otlp', receiver.url, '--otlp-interval', '30s',
+    '--json', ...extra], { timeoutMs: 90000, onStderr: (text) => { metrics ??= /: metrics (http:\/\/\S+)/.exec(text)?.[1] ?? null } })
   const scrape = async () => {
+    if (metrics === null) return null
     const text = await (await fetch(metrics).catch(() => null))?.text()
     return text ? parseExposition(text).sum : null
   }
