@@ -7,7 +7,7 @@ import { loadConfigFile } from '../lib/config-file.js'
 import { EXIT, IoswarmError } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
 import { lazyCommands } from './command-modules.js'
-import { CONFIG_DESCRIBE, EPILOG, SCRIPT, USAGE, helpWidth } from './top-help.js'
+import { CONFIG_DESCRIBE, EPILOG, SCRIPT, USAGE, helpWidth } from '../lib/cli-options/commands.js'
 
 /**
  * Runs the CLI with the given arguments (without `node` and the script).

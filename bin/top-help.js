@@ -1,27 +1,17 @@
 /**
- * `ioswarm --help`: the top-level help's text, which bin/cli.js hands yargs, and the same help
+ * `ioswarm --help`: the top-level help (its texts are lib/cli-options/commands.js's, which bin/cli.js hands yargs)
  * rendered without yargs, as yargs lays it out (its usage.js, through bin/help-columns.js), for
  * bin/ioswarm.js to print when that is all it is asked: yargs' load alone (cliui, wrap-ansi,
  * string-width building Intl.Segmenters) takes longer than Node's start-up (issue 26: a light
  * process). test/bin/top-help.test.js holds the two to the same bytes.
  */
-import { COMMAND_LINES } from '../lib/cli-options/commands.js'
+import { COMMAND_LINES, CONFIG_DESCRIBE, EPILOG, SCRIPT, USAGE, helpWidth } from '../lib/cli-options/commands.js'
 import { Columns } from './help-columns.js'
 
-export const SCRIPT = 'ioswarm'
-export const USAGE = '$0 <command> [options]\n\nLoad-test a Socket.IO server with a swarm of real clients and measure how long each broadcast takes to reach all of them.'
-export const CONFIG_DESCRIBE = 'JSON or YAML file of options (flag names as keys)'
-export const EPILOG = 'Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed (capacity: the SLO failed at --start), 4 capacity inconclusive.\nDocs: README.md'
+export { helpWidth }
+
 /** The narrowest help the fast path prints; a narrower terminal gets yargs' own (the test covers every width from here to the widest). */
 export const FAST_MIN_WIDTH = 40
-
-/**
- * The width yargs wraps the help at: the terminal's, at most 110 columns; 100 when not a terminal.
- * @param {number | undefined} columns process.stdout.columns
- */
-export function helpWidth (columns) {
-  return Math.min(110, columns || 100)
-}
 
 /**
  * Whether yargs would print its help in its own English strings: it picks its locale from

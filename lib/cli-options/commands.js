@@ -17,3 +17,17 @@ export const COMMAND_LINES = Object.freeze({
   fleet: { command: 'fleet', describe: 'Simulators on many hosts: pm2 on each, driven over ssh (up, exec, status, down)' },
   probe: { command: 'probe', describe: 'Sample a server process from outside (/proc) and report to the collector: for servers not written in Node' }
 })
+
+/** The top-level help's texts, handed to yargs by bin/cli.js and rendered without it by bin/top-help.js. */
+export const SCRIPT = 'ioswarm'
+export const USAGE = '$0 <command> [options]\n\nLoad-test a Socket.IO server with a swarm of real clients and measure how long each broadcast takes to reach all of them.'
+export const CONFIG_DESCRIBE = 'JSON or YAML file of options (flag names as keys)'
+export const EPILOG = 'Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed (capacity: the SLO failed at --start), 4 capacity inconclusive.\nDocs: README.md'
+
+/**
+ * The width yargs wraps the help at: the terminal's, at most 110 columns; 100 when not a terminal.
+ * @param {number | undefined} columns process.stdout.columns
+ */
+export function helpWidth (columns) {
+  return Math.min(110, columns || 100)
+}
