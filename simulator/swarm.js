@@ -168,24 +168,21 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   /** @type {Logins | null} */
   let logins = null
   const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
-  // The parts of a flag load with it (issue 26: a light process): --scenario, --node-from, --window, --session-lifetime.
-  const [scenarioModule, nodesModule, windowsModule, churnModule] = await Promise.all([
-    options.scenario ? import('./scenario.js') : null,
-    options.nodeFrom ? import('./nodes.js') : null,
-    options.windowMs === null ? null : import('./windows.js'),
-    options.sessionLifetime ? import('./churn.js') : null
-  ])
-  const scenarioHooks = scenarioModule && options.scenario ? await scenarioModule.loadScenario(options.scenario) : null
   // Room for the most clients it may be resized to (simulator/resize.js); only --clients open now.
   const capacity = Math.max(options.clients, options.maxClients ?? 0)
+  const { scenario: scenarioFile, nodeFrom, windowMs, sessionLifetime } = options
+  // The parts of a flag load with it (issue 26: a light process): --scenario, --node-from, --window, --session-lifetime.
+  const [scenario, nodes, windows, startChurn] = await Promise.all([
+    scenarioFile ? import('./scenario.js').then(async (m) => ({ hooks: await m.loadScenario(scenarioFile), createHookRunner: m.createHookRunner })) : null,
+    nodeFrom ? import('./nodes.js').then((m) => m.createNodeTracker({ from: nodeFrom, clients: capacity })) : null,
+    windowMs === null ? null : import('./windows.js').then((m) => m.createWindowBook({ windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })),
+    // The churn needs the swarm's reconnect, made below: it starts with openClients.
+    sessionLifetime ? import('./churn.js').then((m) => (/** @type {(i: number) => void} */ reopen) => m.createChurn(sessionLifetime, { reopen })) : null
+  ])
   const sized = capacity === options.clients ? options : { ...options, clients: capacity }
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
   const storms = createStormTracker(capacity)
-  const nodes = nodesModule && options.nodeFrom ? nodesModule.createNodeTracker({ from: options.nodeFrom, clients: capacity }) : null
-  const windows = windowsModule && options.windowMs !== null
-    ? windowsModule.createWindowBook({ windowMs: options.windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })
-    : null
   // The clients' emits, acks, replies and custom figures of each second: sent with its sample (the live metrics).
   const second = createFigures()
   const figures = teeFigures([windows, second])
@@ -209,15 +206,15 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   /** @type {ReturnType<typeof createDestinationPool> | null} */
   let opened = null
   const usePool = () => /** @type {import('./engines/types.js').EnginePool} */ (opened)
-  logins = await openLogins(options, { identities, hook: scenarioHooks?.login ?? null, pool: () => opened, capacity })
+  logins = await openLogins(options, { identities, hook: scenario?.hooks.login ?? null, pool: () => opened, capacity })
   // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
   const emitting = createEmitting({ options: sized, deliveries, pool: usePool, figures })
   // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
   const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
   const replies = createReplies({ options: sized, emitting, listens, figures })
   const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies, clockOffsetMs: () => clock().offsetMs })
-  const hookRunner = scenarioModule && scenarioHooks
-    ? scenarioModule.createHookRunner({ hooks: scenarioHooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
+  const hookRunner = scenario
+    ? scenario.createHookRunner({ hooks: scenario.hooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
     : null
   // Rendered at each attempt only when some client's handshake carries something of its own.
   const identity = handshakeIdentity(options, identities, hookRunner?.identity)
@@ -269,7 +266,7 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
   return {
-    server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, churnModule
+    server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, startChurn
   }
 }
 
@@ -279,8 +276,8 @@ async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, pha
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('./options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect, churnModule }, options) {
-  const churn = churnModule && options.sessionLifetime ? churnModule.createChurn(options.sessionLifetime, { reopen: reconnect }) : null
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect, startChurn }, options) {
+  const churn = startChurn?.(reconnect) ?? null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
     capacity,
