@@ -137,6 +137,8 @@ test('--auth-token: a client without it is closed with 1008 after the handshake,
   for (const [wsClient, credentials] of /** @type {const} */ ([['ws', { header: 'Authorization: Bearer fan-token' }], ['builtin', { query: 'token=fan-token' }]])) {
     const swarm = startTestSwarm(t, { protocol: 'websocket', url: server.url, clients: 3, wsClient, ...credentials })
     await waitFor(() => server.wss.clients.size === 3, { message: `${wsClient}: three clients in` })
+    // In on the server's side once it sent the 101; on the swarm's once its client read it (at load: 2 of 3 at the stop).
+    await waitFor(() => swarm.progress?.connected === 3, { message: () => `${wsClient}: the swarm to count its three clients in (${swarm.progress?.connected})` })
     const result = await swarm.stop()
     assert.deepEqual(result.clients.errors, {}, wsClient)
     assert.equal(result.clients.everConnected, 3, wsClient)
