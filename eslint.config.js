@@ -69,7 +69,8 @@ const engines = [
 
 const lib = [
   boundary(['lib/*.js'], [forbid('^\\.\\./', 'lib/ is the shared leaf: it imports nothing above it')]),
-  boundary(['lib/*/*.js'], [forbid('^\\.\\./\\.\\./', 'lib/ is the shared leaf: it imports nothing above it')])
+  boundary(['lib/*/*.js'], [forbid('^\\.\\./\\.\\./', 'lib/ is the shared leaf: it imports nothing above it')]),
+  boundary(['lib/*/*/*.js'], [forbid('^\\.\\./\\.\\./\\.\\./', 'lib/ is the shared leaf: it imports nothing above it')])
 ]
 
 /**

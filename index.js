@@ -26,9 +26,9 @@ export {
 } from './results/index.js'
 /**
  * The arguments a --scenario module's hooks get (README, "Scenarios").
- * @typedef {import('./simulator/scenario.js').ScenarioHooks} ScenarioHooks
- * @typedef {import('./simulator/scenario.js').HookSocket} HookSocket
- * @typedef {import('./simulator/scenario.js').HookContext} HookContext
+ * @typedef {import('./simulator/traffic/scenario-hooks.js').ScenarioHooks} ScenarioHooks
+ * @typedef {import('./simulator/traffic/scenario-hooks.js').HookSocket} HookSocket
+ * @typedef {import('./simulator/traffic/scenario-hooks.js').HookContext} HookContext
  */
 /** Errors with stable codes, and the exit codes the CLI maps them to. */
 export { IoswarmError, CODES, EXIT } from './lib/errors.js'

@@ -59,7 +59,7 @@ server.kill('SIGTERM')
 await once(server, 'exit')
 
 const measured = result.steps.filter((s) => s.limitedBy !== 'limit')
-/** @param {(s: import('../lib/capacity-schema.js').StepSimulator) => number} pick */
+/** @param {(s: import('../lib/schema/capacity-schema.js').StepSimulator) => number} pick */
 const worst = (pick) => Math.max(0, ...measured.flatMap((s) => s.simulators.map(pick)))
 process.stdout.write(`${JSON.stringify({
   bench: 'capacity',

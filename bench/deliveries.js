@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Delivery breakdown benchmark: the cost of a distribution's deliveries per (namespace, room,
- * event) at the end of a run (results/deliveries.js, what the collector's getDeliveries
+ * event) at the end of a run (results/merge/delivery-rows.js, what the collector's getDeliveries
  * computes), over `--reports` stored message reports (one per simulator and message) spread
  * over `--rooms` rooms, each with a histogram of `--clients` delays. Prints one JSON line: the
  * milliseconds of the breakdown, µs per report, the rows it produced, and the heap it took.
@@ -10,9 +10,9 @@
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { createHistogram, encode, recordMs, summarize } from '../lib/measure/histogram.js'
 import { hostFacts } from '../lib/host.js'
-import { deliveryBreakdown } from '../results/deliveries.js'
+import { deliveryBreakdown } from '../results/merge/delivery-rows.js'
 
 const { values } = parseArgs({
   options: {

@@ -15,11 +15,11 @@ import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { Redis } from 'ioredis'
-import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { createHistogram, encode, recordMs, summarize } from '../lib/measure/histogram.js'
 import { hostFacts } from '../lib/host.js'
 import { createCollector } from '../results/index.js'
 import { readStream } from '../results/collector/redis-streams.js'
-import { LIMITS, runKeys } from '../lib/collector-keys.js'
+import { LIMITS, runKeys } from '../lib/schema/collector-keys.js'
 import { startPrivateRedis } from '../test/helpers/redis.js'
 
 const { values } = parseArgs({
@@ -45,7 +45,7 @@ const shapes = Array.from({ length: 16 }, (_, k) => {
  * Simulator s's report of message m, as a simulator sends it.
  * @param {number} s
  * @param {number} m
- * @returns {import('../lib/schema.js').MessageReport}
+ * @returns {import('../lib/schema/result-schema.js').MessageReport}
  */
 function report (s, m) {
   const relative = shapes[(s + m) % shapes.length]

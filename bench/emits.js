@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * Emits with acks: N clients of one simulator process (`ioswarm simulate`'s own child,
- * simulator/child.js, forked) emit `chat {"text":"hi"}` with --emit-ack at a total rate against
+ * simulator/processes/child.js, forked) emit `chat {"text":"hi"}` with --emit-ack at a total rate against
  * a minimal socket.io 4 server in this process that acks every emit ({ ok: true }), so the
  * server's CPU is not the simulator's. For each engine (lean, lean-builtin: lean on its
  * built-in WebSocket client, sio) the rate steps up (--rates, bounded) until a step is not
  * sustained: two or more one-second samples of the simulator's own health in the window
- * saturated (event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms, lib/process-sampler.js:
+ * saturated (event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms, lib/measure/process-sampler.js:
  * what the simulator itself calls saturated), or fewer than 95 % of the step's emits acked in
  * the window. The same scenario runs in Artillery's socketio engine (each virtual user a loop
  * of emit + acknowledge ({ ok: true } matched) + think; its `socketio.response_time`) at
@@ -39,7 +39,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Server } from 'socket.io'
 import { stringify } from 'yaml'
 import { hostFacts } from '../lib/host.js'
-import { SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/process-sampler.js'
+import { SATURATED_ELU, SATURATED_LOOP_DELAY_MS } from '../lib/measure/process-sampler.js'
 import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 import { findArtilleryBin, followTree } from './artillery-case.js'

@@ -38,7 +38,7 @@ import { WebSocketServer } from 'ws'
 import { leanEngine } from '../simulator/engines/lean.js'
 import { websocketEngine } from '../simulator/engines/websocket.js'
 import { hostFacts } from '../lib/host.js'
-import { tlsTrust } from '../lib/tls.js'
+import { tlsTrust } from '../lib/input/tls-trust.js'
 import { makePayload } from '../lib/protocol.js'
 import { findArtilleryBin, runArtilleryCase } from './artillery-case.js'
 

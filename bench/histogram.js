@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * What one summary of a delay histogram costs (lib/histogram.js summarize: count, mean, min,
+ * What one summary of a delay histogram costs (lib/measure/histogram.js summarize: count, mean, min,
  * max, p50/p90/p99), paid by every closed message report (relative and absolute), window, node
  * row and ack/reply figure. Histograms of several shapes and sizes, each summarised --runs
  * times after a warm-up; one JSON line per shape, then a summary line.
  *
  *   node bench/histogram.js [--runs 2000] [--root DIR]
  *
- * `--root DIR`: the ioswarm tree whose lib/histogram.js is measured (a base checkout, for
+ * `--root DIR`: the ioswarm tree whose lib/measure/histogram.js is measured (a base checkout, for
  * before/after), default this one.
  */
 import os from 'node:os'
@@ -20,7 +20,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '2000
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1 || runs > 1_000_000) throw new Error(`--runs must be a whole number from 1 to 1,000,000, got ${JSON.stringify(values.runs)}`)
 const root = path.resolve(values.root ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'))
-const { createHistogram, recordMs, summarize } = await import(pathToFileURL(path.join(root, 'lib/histogram.js')).href)
+const { createHistogram, recordMs, summarize } = await import(pathToFileURL(path.join(root, 'lib/measure/histogram.js')).href)
 
 /** Delays in ms, by shape: what relative delays of one message look like at a few scales. */
 const SHAPES = {

@@ -52,7 +52,7 @@ async function serve () {
 
 async function main () {
   const { values } = parseArgs({ options: { clients: { type: 'string', default: '5000' }, ramp: { type: 'string', default: '20s' }, runs: { type: 'string', default: '1' } } })
-  const { runSwarm } = await import('../simulator/swarm.js')
+  const { runSwarm } = await import('../simulator/swarm/swarm.js')
   for (let run = 1; run <= Number(values.runs); run++) {
     for (const login of [true, false]) {
       const app = fork(fileURLToPath(import.meta.url), ['--serve'], { env: { ...process.env, LOGIN: login ? '1' : '0' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })

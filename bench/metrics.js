@@ -15,11 +15,11 @@
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import { createHistogram, encode, recordMs, summarize } from '../lib/histogram.js'
+import { createHistogram, encode, recordMs, summarize } from '../lib/measure/histogram.js'
 import { hostFacts } from '../lib/host.js'
 import { createRunMetrics } from '../results/metrics/index.js'
-import { registryToScopeMetrics } from '../results/metrics/otlp-convert.js'
-import { createFigures } from '../simulator/figures.js'
+import { registryToScopeMetrics } from '../results/metrics/otlp/otlp-convert.js'
+import { createFigures } from '../simulator/recording/figures.js'
 
 const { values } = parseArgs({
   options: {
@@ -78,7 +78,7 @@ for (let t = 2; t < 2 + SECONDS; t++) {
       second.sent()
       second.ack(null, Math.random() ** 3 * 200)
     }
-    const figures = /** @type {import('../lib/schema.js').SecondFigures} */ (second.take())
+    const figures = /** @type {import('../lib/schema/result-schema.js').SecondFigures} */ (second.take())
     const took = process.cpuUsage(taking)
     takeCpuUs += took.user + took.system
     figuresBytes = JSON.stringify(figures).length

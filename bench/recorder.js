@@ -12,7 +12,7 @@
  * gap before the recorder, as before issue 23). `--ids no`: messages without an id (known by the
  * hash of their content). `--root DIR`: the ioswarm tree whose modules are measured (a base
  * branch's checkout, for a before/after with this same script). `--windows`: the recorder
- * tells a window book (--window 10s, simulator/windows.js) of each message when it opens and
+ * tells a window book (--window 10s, simulator/recording/window-recorder.js) of each message when it opens and
  * closes, as a swarm with --window wires it. Besides the receipts, the closing of the messages
  * is timed (closeUsPerMessage: closeAll, and with --windows the windows' flush, per message).
  * `--joining N`: a ramp's or churn's connects, as the recorder sees them: before each message N
@@ -47,12 +47,12 @@ const runs = Number(values.runs)
 const withIds = values.ids !== 'no'
 const joining = Number(values.joining)
 const root = pathToFileURL(`${resolve(values.root)}/`)
-const { createRecorder, identify } = await import(new URL('simulator/recorder.js', root).href)
-const { createStormTracker } = await import(new URL('simulator/storms.js', root).href)
+const { createRecorder, identify } = await import(new URL('simulator/recording/recorder.js', root).href)
+const { createStormTracker } = await import(new URL('simulator/recording/storms.js', root).href)
 
 const storms = values.storm ? createStormTracker(clients) : null
 const byTracker = storms !== null && values.wiring === 'tracker'
-const windows = values.windows ? (await import(new URL('simulator/windows.js', root).href)).createWindowBook({ windowMs: 10000 }) : null
+const windows = values.windows ? (await import(new URL('simulator/recording/window-recorder.js', root).href)).createWindowBook({ windowMs: 10000 }) : null
 const gap = storms !== null && !byTracker ? { gap: storms } : {}
 const recorder = createRecorder({ clients, messageTimeoutMs: 60000, ...gap, ...(windows ? { windows } : {}) })
 for (let i = 0; i < clients; i++) recorder.setConnected(i, true)

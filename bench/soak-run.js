@@ -19,7 +19,7 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
-import { parseDurationMs } from '../lib/options.js'
+import { parseDurationMs } from '../lib/values/parsers.js'
 import { readTree } from './artillery-case.js'
 
 const { values } = parseArgs({

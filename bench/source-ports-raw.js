@@ -3,7 +3,7 @@
  * The pool's own cost, without socket.io: N raw TCP connections to ONE address:port, opened
  * by W child processes (each under the per-process fd limit) with at most --in-flight
  * connects at once, in alternating phases: `unbound` (net.connect: the kernel's ephemeral
- * port), `pool` (simulator/source-ports.js: connectFrom, explicit address and port, each
+ * port), `pool` (simulator/wire/source-ports.js: connectFrom, explicit address and port, each
  * worker its slice of the range) and, with --bind-only, `bind-only` (net.connect with
  * localAddress alone: the path issue 18 measured as slow). The server is a cluster of K
  * processes that accept and hold. Each phase ends with resets (no TIME_WAIT carried into the
@@ -20,8 +20,8 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { hostFacts } from '../lib/host.js'
-import { parseSourceAddresses } from '../lib/source-addresses.js'
-import { connectFrom, readPortRange, sliceRange, SourcePorts } from '../simulator/source-ports.js'
+import { parseSourceAddresses } from '../lib/input/source-addresses.js'
+import { connectFrom, readPortRange, sliceRange, SourcePorts } from '../simulator/wire/source-ports.js'
 
 const SELF = fileURLToPath(import.meta.url)
 const role = process.env.BENCH_ROLE

@@ -8,7 +8,7 @@
  *   node bench/startup.js [--runs 10] [--checkouts DIR[,DIR…]] [--clients 2] [--serve]
  *
  * Per checkout, one JSON line per case, medians (and min, max) over the runs:
- * - `child`: simulator/child.js forked with an IPC channel, as `ioswarm run` forks it. `readyMs`:
+ * - `child`: simulator/processes/child.js forked with an IPC channel, as `ioswarm run` forks it. `readyMs`:
  *   fork → its answer to a first IPC message (every static import loaded); `readyCpuMs`: the
  *   CPU time its threads had used then (each thread's /proc/PID/task/TID/schedstat: steadier
  *   than wall time on a busy host); `clientsMs`: fork → its --clients lean WebSocket clients
@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { Server } from 'socket.io'
 import { hostFacts } from '../lib/host.js'
-import { normalizeSimOptions } from '../simulator/options.js'
+import { normalizeSimOptions } from '../simulator/sim-options.js'
 
 const HERE = fileURLToPath(new URL('..', import.meta.url))
 const { values } = parseArgs({
@@ -99,7 +99,7 @@ async function measureBare () {
  */
 async function measureChild (dir, server) {
   const options = { ...normalizeSimOptions({ url: server.url, clients, engine: 'lean', ramp: '0', duration: '1h' }), id: 'startup' }
-  const { child, exited, started, readyMs, readyCpuMs, readyRssBytes } = await forkReady(path.join(dir, 'simulator/child.js'))
+  const { child, exited, started, readyMs, readyCpuMs, readyRssBytes } = await forkReady(path.join(dir, 'simulator/processes/child.js'))
   child.send({ type: 'ioswarm:simulate', options, link: { runId: 'startup', ipc: true }, forwardMessages: false })
   while (await server.connected() < clients) await new Promise((resolve) => setTimeout(resolve, values.serve ? 20 : 2))
   const clientsMs = performance.now() - started

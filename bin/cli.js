@@ -3,7 +3,7 @@
  * library it drives (simulator/cli.js, server/cli.js, …). Maps errors to exit codes.
  */
 import yargs from 'yargs'
-import { loadConfigFile } from '../lib/config-file.js'
+import { loadConfigFile } from '../lib/input/config-file.js'
 import { EXIT, IoswarmError } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
 import { lazyCommands } from './command-modules.js'

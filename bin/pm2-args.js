@@ -22,7 +22,7 @@ export function entryArgs (args, env) {
     // Each simulator instance its own metrics port: base + instance (pm2 cannot template args).
     if (env.IOSWARM_METRICS_PORT_BASE) out.push('--metrics-port', String(Number(env.IOSWARM_METRICS_PORT_BASE) + instance), '--metrics-host', env.IOSWARM_METRICS_HOST_BIND || '0.0.0.0')
     // `fleet up` gives each host its first part of the fleet's swarm and the number of parts;
-    // instance i is the part after that many (its clients and emitters: simulator/partition.js).
+    // instance i is the part after that many (its clients and emitters: simulator/processes/partition.js).
     if (env.IOSWARM_PARTS && !env.IOSWARM_PART) out.push('--part', `${Number(env.IOSWARM_PART_BASE ?? 0) + instance}/${env.IOSWARM_PARTS}`)
   }
   return { args: out, drop: foreignEnvNames(command, env) }

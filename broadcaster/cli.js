@@ -2,10 +2,10 @@
  * `ioswarm broadcast`: fire rounds of messages through the app server.
  */
 import { progressWriter, stopOnSignals } from '../lib/cli-run.js'
-import { formatMs } from '../lib/format.js'
+import { formatMs } from '../lib/text/format.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
-import { estimateClockOffset } from '../lib/clock-offset.js'
+import { estimateClockOffset } from '../lib/measure/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
 import { createCollector, formatRoundLine, waitForRound } from '../results/index.js'
 import { runBroadcast } from './index.js'

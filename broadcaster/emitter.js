@@ -8,7 +8,7 @@
  * (`emitter.of(nsp).to(room)`).
  */
 import { Emitter } from '@socket.io/redis-emitter'
-import { wallMs } from '../lib/clock.js'
+import { wallMs } from '../lib/measure/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
 // The collector's connect: fail fast on a wrong URL, passwords redacted in every error.

@@ -4,15 +4,15 @@
  * returned", so a slow server shows up as late responses, not as a stretched schedule.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { monotonicMs, wallMs } from '../lib/clock.js'
+import { monotonicMs, wallMs } from '../lib/measure/clock.js'
 import { CODES, IoswarmError, invalidOption } from '../lib/errors.js'
-import { parseHttpUrl, parseInteger, parseRounds } from '../lib/options.js'
+import { parseHttpUrl, parseInteger, parseRounds } from '../lib/values/parsers.js'
 import { randomBytes } from 'node:crypto'
 import { DEFAULT_EVENT, broadcastRoom } from '../lib/protocol.js'
-import { DEFAULT_ROUNDS } from '../lib/cli-options/run.js'
-import { MAX_BROADCAST_ROOMS, parseRoomName } from '../lib/cli-options/broadcast.js'
-import { parseNamespaces } from '../lib/options.js'
-import { SCHEMA_VERSION } from '../lib/schema.js'
+import { DEFAULT_ROUNDS } from '../lib/cli-options/tables/run.js'
+import { MAX_BROADCAST_ROOMS, parseRoomName } from '../lib/cli-options/tables/broadcast.js'
+import { parseNamespaces } from '../lib/values/parsers.js'
+import { SCHEMA_VERSION } from '../lib/schema/result-schema.js'
 import { createSender } from './senders.js'
 import { parseMessageTemplate } from './template.js'
 
@@ -40,7 +40,7 @@ export { DEFAULT_ROUNDS }
  * @property {string} token
  * @property {string} [event]
  * @property {number | string} [size] payload bytes
- * @property {string | import('../lib/options.js').Round[]} [rounds]
+ * @property {string | import('../lib/values/parsers.js').Round[]} [rounds]
  * @property {'http' | 'socket' | 'redis-emitter'} [via]
  * @property {string | null} [redis] Redis URL for via redis-emitter
  * @property {string | null} [message] JSON template of the message (placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}} {{room}})

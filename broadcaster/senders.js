@@ -4,7 +4,7 @@
  * it), or a publish through @socket.io/redis-emitter for any server on the Redis adapter.
  */
 import { io } from 'socket.io-client'
-import { wallMs } from '../lib/clock.js'
+import { wallMs } from '../lib/measure/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { ADMIN_NAMESPACE, broadcastRoom } from '../lib/protocol.js'
 import { emitterSender } from './emitter.js'

@@ -1,6 +1,6 @@
 /**
  * `--message`: the user's own event shape, as a JSON template with placeholders
- * `{{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}} {{room}}` (lib/template.js: a
+ * `{{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{payload}} {{room}}` (lib/input/template.js: a
  * placeholder standing alone where a JSON value goes becomes that value with its type,
  * `"ts": {{sentAt}}` → a number; inside a string it is written into the string,
  * `"ref": "msg-{{id}}"`). `{{room}}` is the message's target room: null as a value when it
@@ -8,7 +8,7 @@
  * broadcast starts.
  */
 import { makePayload } from '../lib/protocol.js'
-import { compileJsonTemplate } from '../lib/template.js'
+import { compileJsonTemplate } from '../lib/input/template.js'
 
 export const PLACEHOLDERS = Object.freeze(['id', 'batch', 'round', 'seq', 'sentAt', 'payload', 'room'])
 

@@ -3,7 +3,7 @@
  */
 import os from 'node:os'
 
-/** @returns {import('./schema.js').HostFacts} */
+/** @returns {import('./schema/result-schema.js').HostFacts} */
 export function hostFacts () {
   return {
     hostname: os.hostname(),

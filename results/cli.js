@@ -12,9 +12,9 @@ import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { VERSION } from '../lib/version.js'
 import { buildCapacityReport, buildCompareReport, buildReport } from './report/index.js'
 import { readResult } from './report/load.js'
-import { capacityCases, writeCiOutputs } from './ci.js'
-import { formatRunSummary, formatThresholds, summarizeRun } from './summary.js'
-import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds.js'
+import { capacityCases, writeCiOutputs } from './files/ci.js'
+import { formatRunSummary, formatThresholds, summarizeRun } from './text/summary.js'
+import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds/thresholds.js'
 
 /**
  * @typedef {object} ReportArgs
@@ -84,7 +84,7 @@ async function runReport (args) {
 
 /**
  * What the terminal shows of one result: a run's summary and verdicts, a capacity search's answer.
- * @param {import('./ci.js').CiEntry} entry
+ * @param {import('./files/ci.js').CiEntry} entry
  * @param {boolean} asserted the verdicts come from --assert (else the run recorded them)
  */
 function formatEntry (entry, asserted) {

@@ -3,26 +3,26 @@
  * thresholds. Other feature folders and CLI files import from here only.
  */
 
-/** @typedef {import('./thresholds.js').Threshold} Threshold */
+/** @typedef {import('./thresholds/thresholds.js').Threshold} Threshold */
 
 export { createCollector } from './collector/index.js'
 export { redactUrl } from '../lib/redis.js'
-export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning } from './ipc.js'
-export { CAPACITY_AFFECTS, mergeRefused, readRefused, refusedOf, refusedWarning } from './refused.js'
-export { buildDistribution, mergeMessageReports, groupRounds } from './aggregate.js'
-export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge.js'
-export { finalReportOf, measuresOf, mergeSimMeasures } from './measures.js'
-export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, windowsCsv } from './csv.js'
+export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning } from './collector/ipc.js'
+export { CAPACITY_AFFECTS, mergeRefused, readRefused, refusedOf, refusedWarning } from './merge/refused.js'
+export { buildDistribution, mergeMessageReports, groupRounds } from './merge/aggregate.js'
+export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge/sim-merge.js'
+export { finalReportOf, measuresOf, mergeSimMeasures } from './merge/measures.js'
+export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, windowsCsv } from './files/csv.js'
 export { buildReport, buildCompareReport, buildCapacityReport } from './report/index.js'
-export { formatRunSummary, formatThresholds } from './summary.js'
-export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEventLines, formatNamespaces, formatScenario } from './scenario-format.js'
-export { mergeScenarioReports, mergeNamespaceCounts } from './scenario.js'
-export { formatNodes } from './nodes.js'
-export { formatLogins } from './logins.js'
-export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, METRICS } from './thresholds.js'
-export { waitForRound, formatRoundLine } from './rounds.js'
-export { followWindows } from './windows.js'
-export { followLines } from './lines.js'
+export { formatRunSummary, formatThresholds } from './text/summary.js'
+export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEventLines, formatNamespaces, formatScenario } from './text/scenario-text.js'
+export { mergeScenarioReports, mergeNamespaceCounts } from './merge/scenario-merge.js'
+export { formatNodes } from './text/node-lines.js'
+export { formatLogins } from './text/login-lines.js'
+export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, METRICS } from './thresholds/thresholds.js'
+export { waitForRound, formatRoundLine } from './follow/rounds.js'
+export { followWindows } from './follow/window-follow.js'
+export { followLines } from './follow/lines.js'
 
 /**
  * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,
@@ -33,5 +33,5 @@ export { followLines } from './lines.js'
 export function loadMetrics () {
   return import('./metrics/index.js')
 }
-export { capacityStepsCsv } from './capacity-csv.js'
-export { checkCiPaths, junitXml, summaryJson, writeCiOutputs } from './ci.js'
+export { capacityStepsCsv } from './files/capacity-csv.js'
+export { checkCiPaths, junitXml, summaryJson, writeCiOutputs } from './files/ci.js'

@@ -11,7 +11,7 @@ import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { checkCiPaths, formatRunSummary, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
 import { VERSION } from '../lib/version.js'
 import { runTest } from './index.js'
-import { newRunId, normalizeRunOptions } from './options.js'
+import { newRunId, normalizeRunOptions } from './run-options.js'
 import { writeRunFiles } from './output.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */

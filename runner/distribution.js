@@ -5,15 +5,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
-import { formatWindowLine } from '../lib/windows.js'
+import { formatWindowLine } from '../lib/text/window-text.js'
 import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
-import { broadcastOf, simulatorEnv } from './options.js'
+import { broadcastOf, simulatorEnv } from './run-options.js'
 
 /**
- * @typedef {import('./options.js').RunOptions} RunOptions
- * @typedef {import('./options.js').Distribution} Distribution
+ * @typedef {import('./run-options.js').RunOptions} RunOptions
+ * @typedef {import('./run-options.js').Distribution} Distribution
  * @typedef {import('../results/collector/types.js').Collector} Collector
  * @typedef {object} RunHooks
  * @property {AbortSignal} [signal]
@@ -31,12 +31,12 @@ import { broadcastOf, simulatorEnv } from './options.js'
  * @param {string} ctx.url the app server
  * @param {string} ctx.token
  * @param {number} ctx.rampMs
- * @param {import('../simulator/inspect.js').ServerInfo} [ctx.server] the runner's one look (runner/look.js), handed to each simulator
+ * @param {import('../simulator/inspection/inspect.js').ServerInfo} [ctx.server] the runner's one look (runner/look.js), handed to each simulator
  * @param {{ offsetMs: number, uncertaintyMs: number }} ctx.senderClock
  * @param {ReturnType<Awaited<ReturnType<typeof import('../results/index.js').loadMetrics>>['createLiveMetrics']> | null} [ctx.live] live metrics (--metrics-port)
  * @param {Distribution} distribution
  * @param {RunHooks} hooks
- * @returns {Promise<import('../lib/schema.js').DistributionResult>}
+ * @returns {Promise<import('../lib/schema/result-schema.js').DistributionResult>}
  */
 export async function runDistribution (ctx, distribution, hooks) {
   const { options, collector, runId } = ctx
@@ -122,7 +122,7 @@ export async function runDistribution (ctx, distribution, hooks) {
  * With the in-memory collector: each local simulator's collector writes over IPC forwarded to
  * it, and a write that fails said (which simulator, which write, why) and counted, not ignored.
  * @param {Collector} collector
- * @param {Pick<import('../simulator/spawn.js').SimulatorChild, 'id' | 'process'>[]} children
+ * @param {Pick<import('../simulator/processes/spawn.js').SimulatorChild, 'id' | 'process'>[]} children
  * @param {(line: string) => void} say
  */
 export function attachReaders (collector, children, say) {
@@ -141,7 +141,7 @@ export function attachReaders (collector, children, say) {
  * this waits for them to (bounded by the profile, the connect timeout and a margin), or the signal.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
- * @param {import('../simulator/spawn.js').SimulatorChild[]} children
+ * @param {import('../simulator/processes/spawn.js').SimulatorChild[]} children
  * @param {RunHooks} hooks
  */
 async function followProfile ({ options }, distribution, children, hooks) {
@@ -205,7 +205,7 @@ function startSimulators (ctx, distribution) {
  * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
  * @param {Distribution} distribution
  * @param {number} i
- * @param {import('../simulator/partition.js').SwarmPart[]} [parts] the distribution's partition, when the caller has it
+ * @param {import('../simulator/processes/partition.js').SwarmPart[]} [parts] the distribution's partition, when the caller has it
  */
 export function simulatorOptions (ctx, distribution, i, parts = partitionOf(ctx, distribution)) {
   const { index, rooms, ...own } = parts[i]
@@ -213,7 +213,7 @@ export function simulatorOptions (ctx, distribution, i, parts = partitionOf(ctx,
 }
 
 /**
- * The run's local simulators split one swarm (simulator/partition.js): client indices unique
+ * The run's local simulators split one swarm (simulator/processes/partition.js): client indices unique
  * across them ({{i}}, feeder rows), --emitters of the whole, and a slice each of this host's source ports.
  * @param {Pick<Parameters<typeof runDistribution>[0], 'options' | 'url' | 'rampMs'>} ctx
  * @param {Distribution} distribution
@@ -240,7 +240,7 @@ function simulateOptions (ctx, distribution) {
  * clients are connected, or the ramp plus the connect timeout has passed.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
- * @param {import('../simulator/spawn.js').SimulatorChild[]} children
+ * @param {import('../simulator/processes/spawn.js').SimulatorChild[]} children
  * @param {RunHooks} hooks
  */
 async function waitForClients (ctx, distribution, children, hooks) {
@@ -291,7 +291,7 @@ export function sampleServer (ctx) {
  * Stops the simulators: a `stop` control message for those elsewhere, SIGTERM for ours,
  * except those of ours that are stale: hung, they would not handle it; SIGKILL at once.
  * @param {Parameters<typeof runDistribution>[0]} ctx
- * @param {import('../simulator/spawn.js').SimulatorChild[]} children
+ * @param {import('../simulator/processes/spawn.js').SimulatorChild[]} children
  * @param {Set<string>} stale simulator ids
  * @param {(line: string) => void} log
  */

@@ -5,25 +5,25 @@
  * simulators reporting over IPC.
  */
 import { randomBytes } from 'node:crypto'
-import { estimateClockOffset } from '../lib/clock-offset.js'
+import { estimateClockOffset } from '../lib/measure/clock-offset.js'
 import { hostFacts } from '../lib/host.js'
-import { formatRounds } from '../lib/options.js'
-import { formatPhases } from '../lib/phases.js'
-import { SCHEMA_VERSION } from '../lib/schema.js'
+import { formatRounds } from '../lib/values/parsers.js'
+import { formatPhases } from '../lib/input/phase-profile.js'
+import { SCHEMA_VERSION } from '../lib/schema/result-schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, evaluateThresholds, loadMetrics, redactUrl } from '../results/index.js'
 import { readLimits } from '../lib/limits.js'
 import { runDistribution } from './distribution.js'
 import { lookAtServer } from './look.js'
-import { newRunId, normalizeRunOptions, referenceServerOf } from './options.js'
+import { newRunId, normalizeRunOptions, referenceServerOf } from './run-options.js'
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 import { scheduleServerRestarts } from './restart.js'
 
 /**
- * @param {Record<string, unknown>} input see runner/options.js
+ * @param {Record<string, unknown>} input see runner/run-options.js
  * @param {import('./distribution.js').RunHooks} [hooks]
- * @returns {Promise<import('../lib/schema.js').RunResult>}
+ * @returns {Promise<import('../lib/schema/result-schema.js').RunResult>}
  */
 export async function runTest (input, hooks = {}) {
   const options = normalizeRunOptions(input)
@@ -82,7 +82,7 @@ export async function runTest (input, hooks = {}) {
       const ctx = { options, collector, runId: distRunId, url, token, rampMs, server: inspected, senderClock, live }
       distributions.push(await runDistribution(ctx, distribution, hooks))
     }
-    /** @type {import('../lib/schema.js').RunResult} */
+    /** @type {import('../lib/schema/result-schema.js').RunResult} */
     const result = {
       schemaVersion: SCHEMA_VERSION,
       kind: 'run',
@@ -108,7 +108,7 @@ export async function runTest (input, hooks = {}) {
 /**
  * The first line of a run without rounds: no broadcaster, what the load is, and why (--rounds
  * none, or --target without --token).
- * @param {import('./options.js').RunOptions} options
+ * @param {import('./run-options.js').RunOptions} options
  */
 export function trafficLine (options) {
   const why = !options.roundsImplied ? '--rounds none' : options.phases ? '--phases' : '--target without --token'
@@ -121,7 +121,7 @@ export function trafficLine (options) {
 
 /**
  * The options as recorded in result.json: no token, no Redis password.
- * @param {import('./options.js').RunOptions} options
+ * @param {import('./run-options.js').RunOptions} options
  */
 function publicOptions (options) {
   return {

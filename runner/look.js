@@ -2,18 +2,18 @@
  * The runner's one look at the server before it starts any simulator (`run` and `capacity`).
  */
 import { inspectServer, normalizeSimOptions } from '../simulator/index.js'
-import { simulatorEnv } from './options.js'
+import { simulatorEnv } from './run-options.js'
 
 /**
- * One look at the server before any simulator (simulator/inspect.js, as each simulator looks):
+ * One look at the server before any simulator (simulator/inspection/inspect.js, as each simulator looks):
  * its heartbeat (the ramp), its protocol, and a parser mismatch or a refused namespace, named.
  * It is the first client (--auth, --query, --header, --scenario's identity()): a server that
  * checks them neither refuses it nor counts a refusal no client made.
- * @param {Pick<import('./options.js').RunOptions, 'simulatorInput' | 'rampMs' | 'authToken'>} options run's or capacity's
+ * @param {Pick<import('./run-options.js').RunOptions, 'simulatorInput' | 'rampMs' | 'authToken'>} options run's or capacity's
  * @param {string} url
  * @param {(line: string) => void} log
  * @param {AbortSignal} [signal]
- * @returns {Promise<import('../simulator/inspect.js').ServerInfo>} the server as seen; its rampMs is the ramp
+ * @returns {Promise<import('../simulator/inspection/inspect.js').ServerInfo>} the server as seen; its rampMs is the ramp
  *   (--ramp, else the server's pingInterval). The runner hands it to every simulator it forks, which so
  *   does not look again (the server sees one look per run, not one per simulator).
  */

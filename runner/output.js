@@ -10,7 +10,7 @@ import { buildReport, deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, window
 
 /**
  * @param {string} dir
- * @param {import('../lib/schema.js').RunResult} result
+ * @param {import('../lib/schema/result-schema.js').RunResult} result
  * @returns {Promise<Record<string, string>>} the paths written, by kind
  */
 export async function writeRunFiles (dir, result) {

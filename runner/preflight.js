@@ -5,16 +5,16 @@
  * process starts, with the same limits and the same wording.
  */
 import { CODES, IoswarmError } from '../lib/errors.js'
-import { parseTransportMix } from '../lib/options.js'
+import { parseTransportMix } from '../lib/values/parsers.js'
 import { formatMiB, judgeLimits } from '../lib/limits.js'
-import { parseSourceAddresses } from '../lib/source-addresses.js'
+import { parseSourceAddresses } from '../lib/input/source-addresses.js'
 import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../simulator/index.js'
 
 /** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
 export const SERVER_KIB_PER_CLIENT = 40
 
 /**
- * @param {import('./options.js').RunOptions} options
+ * @param {import('./run-options.js').RunOptions} options
  * @param {import('../lib/limits.js').Limits} limits
  * @returns {string[]} warnings (limits above 80 % use)
  * @throws {IoswarmError} LIMIT naming the limit a distribution exceeds and how to raise it
@@ -68,7 +68,7 @@ export function referenceServerFds ({ target }, { clients, pollingShare, limits 
 }
 
 /**
- * The local simulators' own preflight (simulator/preflight.js) for `clients` over `processes` on
+ * The local simulators' own preflight (simulator/inspection/preflight.js) for `clients` over `processes` on
  * this host, which they share with the runner: file descriptors and ephemeral ports, without
  * memory (a run and a capacity step check memory themselves, with the reference server's).
  * @param {{ transport: string, engine: string, simulatorInput?: Record<string, unknown> }} options run's or capacity's

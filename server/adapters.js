@@ -14,7 +14,7 @@ import { invalidOption } from '../lib/errors.js'
 // and password redaction as the collector, without pulling in its aggregation code.
 import { connectRedis } from '../lib/redis.js'
 
-import { ADAPTER_NAMES } from '../lib/cli-options/serve.js'
+import { ADAPTER_NAMES } from '../lib/cli-options/tables/serve.js'
 
 export { ADAPTER_NAMES }
 

@@ -11,7 +11,7 @@ import { handshakeCarries } from './token.js'
 
 /**
  * @typedef {import('./rooms.js').ClientCounts} ClientCounts
- * @typedef {import('../lib/schema.js').AppCounts} AppCounts
+ * @typedef {import('../lib/schema/result-schema.js').AppCounts} AppCounts
  */
 
 /**

@@ -4,10 +4,10 @@
  * `count` messages `intervalMs` apart.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { wallMs } from '../lib/clock.js'
+import { wallMs } from '../lib/measure/clock.js'
 import { invalidOption } from '../lib/errors.js'
-import { RESERVED_EVENTS } from '../lib/cli-options/serve.js'
-import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/broadcast.js'
+import { RESERVED_EVENTS } from '../lib/cli-options/tables/serve.js'
+import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/tables/broadcast.js'
 import { MAX_ROOM_NAME_LENGTH, broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024

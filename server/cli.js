@@ -9,7 +9,7 @@ import { startCluster } from './cluster.js'
 import { localRecipients } from './broadcast.js'
 import { startServer } from './index.js'
 import { startWebSocketServer } from './websocket.js'
-import { normalizeServeOptions } from './options.js'
+import { normalizeServeOptions } from './server-options.js'
 import { connectServerReporter } from './reporting.js'
 import { loadMetrics } from '../results/index.js'
 import { redactUrl } from '../lib/redis.js'
@@ -60,7 +60,7 @@ export const serveCommand = {
 
 /**
  * One process; reports its samples when --run is given.
- * @param {import('./options.js').ServeOptions} options
+ * @param {import('./server-options.js').ServeOptions} options
  * @param {(error: Error) => void} onError
  */
 async function startSingle (options, onError) {
@@ -113,7 +113,7 @@ async function startSingle (options, onError) {
 
 /**
  * @param {{ url: string, port: number, token: string, tokenGenerated: boolean, workers: () => { index: number, pid: number }[] }} server
- * @param {import('./options.js').ServeOptions} options
+ * @param {import('./server-options.js').ServeOptions} options
  * @param {boolean} json
  */
 function printListening (server, options, json) {

@@ -8,8 +8,8 @@ import { perTransport, totalOf } from '../lib/transports.js'
 import { sumAppCounts } from './app.js'
 
 /**
- * @typedef {import('../lib/process-sampler.js').ProcessSample} ProcessSample
- * @typedef {import('../lib/schema.js').ServerSample} ServerSample
+ * @typedef {import('../lib/measure/process-sampler.js').ProcessSample} ProcessSample
+ * @typedef {import('../lib/schema/result-schema.js').ServerSample} ServerSample
  */
 
 /**

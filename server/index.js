@@ -10,11 +10,11 @@ import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { Server } from 'socket.io'
 import { invalidOption } from '../lib/errors.js'
-import { parseInteger } from '../lib/options.js'
-import { createProcessSampler } from '../lib/process-sampler.js'
+import { parseInteger } from '../lib/values/parsers.js'
+import { createProcessSampler } from '../lib/measure/process-sampler.js'
 import { ADMIN_NAMESPACE, DEFAULT_EVENT, DEFAULT_PATH, DEFAULT_RELAY_EVENT, JOIN_EVENT, LEAVE_EVENT } from '../lib/protocol.js'
-import { parseEventName } from '../lib/cli-options/serve.js'
-import { parseNamespaces } from '../lib/options.js'
+import { parseEventName } from '../lib/cli-options/tables/serve.js'
+import { parseNamespaces } from '../lib/values/parsers.js'
 import { createAdapterSetup } from './adapters.js'
 import { serveApp } from './app.js'
 import { createBroadcastHandler } from './broadcast.js'
@@ -23,13 +23,13 @@ import { trackConnections } from './connections.js'
 import { listen, route, sendJson } from './http.js'
 import { tokenMatches } from './token.js'
 
-import { PARSER_NAMES } from '../lib/cli-options/values.js'
+import { PARSER_NAMES } from '../lib/values/option-values.js'
 
 export { PARSER_NAMES }
-export { normalizeServeOptions } from './options.js'
+export { normalizeServeOptions } from './server-options.js'
 
 /**
- * @typedef {import('../lib/schema.js').ServerSample} ServerSample
+ * @typedef {import('../lib/schema/result-schema.js').ServerSample} ServerSample
  * @typedef {object} ServerOptions
  * @property {number} [port] 0 = a free port
  * @property {string} [host] address to bind; default all interfaces

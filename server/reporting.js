@@ -10,7 +10,7 @@ import { createCollector } from '../results/collector/index.js'
 const MAX_PENDING = 5
 
 /**
- * @typedef {import('../lib/schema.js').ServerSample} ServerSample
+ * @typedef {import('../lib/schema/result-schema.js').ServerSample} ServerSample
  */
 
 /**

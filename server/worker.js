@@ -32,7 +32,7 @@ if (cluster.isWorker) {
 }
 
 /**
- * @param {import('./options.js').ServeOptions & { token: string }} config
+ * @param {import('./server-options.js').ServeOptions & { token: string }} config
  * @param {number} index 1-based worker number
  */
 async function runWorker (config, index) {

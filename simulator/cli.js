@@ -5,16 +5,16 @@ import { EXIT, IoswarmError, CODES, invalidOption } from '../lib/errors.js'
 import { printJsonResult, progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
-import { formatCounts } from '../lib/format.js'
-import { formatPhases } from '../lib/phases.js'
-import { formatWindowLine } from '../lib/windows.js'
+import { formatCounts } from '../lib/text/format.js'
+import { formatPhases } from '../lib/input/phase-profile.js'
+import { formatWindowLine } from '../lib/text/window-text.js'
 import { redactUrl } from '../lib/redis.js'
-import { simulatorId } from './collector-link.js'
-import { INSECURE_WARNING, formatProgress, formatSimSummary } from './format.js'
-import { runLinkedSwarm } from './linked.js'
-import { normalizeSimOptions } from './options.js'
-import { runWorkers } from './workers.js'
-import { startSimulatorMetrics } from './metrics.js'
+import { simulatorId } from './reporting/collector-link.js'
+import { INSECURE_WARNING, formatProgress, formatSimSummary } from './reporting/summary-text.js'
+import { runLinkedSwarm } from './processes/linked.js'
+import { normalizeSimOptions } from './sim-options.js'
+import { runWorkers } from './processes/workers.js'
+import { startSimulatorMetrics } from './reporting/live-metrics.js'
 import { finalReportOf } from '../results/index.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
@@ -65,8 +65,8 @@ export const simulateCommand = {
 
 /**
  * One process: the swarm, its progress line, its collector link.
- * @param {import('./options.js').SimOptions & { id: string }} options
- * @param {import('./collector-link.js').CollectorLinkOptions | null} link
+ * @param {import('./sim-options.js').SimOptions & { id: string }} options
+ * @param {import('./reporting/collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {AbortSignal} signal
  * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed by this process's hooks, then its final report
@@ -105,9 +105,9 @@ async function runOne (options, link, quiet, signal, metrics) {
 
 /**
  * What is said before the swarm: the preflight's warnings, the first contact's diagnosis, --insecure.
- * @param {import('./options.js').SimOptions} options
- * @param {import('./preflight.js').Preflight} preflight
- * @param {import('../lib/schema.js').SimResult['server']} server
+ * @param {import('./sim-options.js').SimOptions} options
+ * @param {import('./inspection/preflight.js').Preflight} preflight
+ * @param {import('../lib/schema/result-schema.js').SimResult['server']} server
  */
 function startWarnings (options, preflight, server) {
   return [...preflight.warnings, ...(server.diagnosis ? [server.diagnosis] : []), ...(options.insecure ? [INSECURE_WARNING] : [])]
@@ -120,9 +120,9 @@ function writeWarnings (warnings) {
 
 /**
  * `--workers K`: K simulator children; each reports to the collector on its own under --redis.
- * @param {import('./options.js').SimOptions & { id: string }} options
+ * @param {import('./sim-options.js').SimOptions & { id: string }} options
  * @param {number} workers
- * @param {import('./collector-link.js').CollectorLinkOptions | null} link
+ * @param {import('./reporting/collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {AbortSignal} signal
  * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed with every worker's records

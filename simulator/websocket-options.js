@@ -5,7 +5,7 @@
  * are refused the same way.
  */
 import { invalidOption } from '../lib/errors.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS, WS_CLIENT_NAMES, keyOf } from '../lib/cli-options/values.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS, WS_CLIENT_NAMES, keyOf } from '../lib/values/option-values.js'
 
 /**
  * Flags that mean something to Socket.IO only, with what to use instead.
@@ -89,9 +89,9 @@ export function webSocketClient (value, urls) {
 
 /**
  * What a result says of a plain WebSocket server: no handshake tells its heartbeat, so the
- * ramp is --ramp or DEFAULT_WEBSOCKET_RAMP_MS (lib/cli-options/websocket.js says why).
+ * ramp is --ramp or DEFAULT_WEBSOCKET_RAMP_MS (lib/cli-options/tables/websocket.js says why).
  * @param {{ rampMs: number | null, subprotocols?: string[] }} options
- * @returns {import('../lib/schema.js').SimResult['server']}
+ * @returns {import('../lib/schema/result-schema.js').SimResult['server']}
  */
 export function webSocketServerInfo (options) {
   const offered = options.subprotocols?.length ? `, subprotocols offered: ${options.subprotocols.join(', ')}` : ''

@@ -94,7 +94,7 @@ export function idPrefixes (hosts) {
  */
 export function planUp (hosts, options) {
   const prefixes = idPrefixes(hosts)
-  // The fleet's simulators are the parts of one swarm (simulate --part K/N, simulator/partition.js):
+  // The fleet's simulators are the parts of one swarm (simulate --part K/N, simulator/processes/partition.js):
   // host i's are parts i × simulators on, so client indices ({{i}}, feeder rows) and --emitters are the whole's.
   const perHost = Number(options.env.IOSWARM_SIMULATORS ?? 1)
   const parts = { IOSWARM_PARTS: String(hosts.length * perHost) }

@@ -9,19 +9,19 @@
  * An option with `passOn: true` is a simulator option that `run` and `fleet up` also accept
  * and hand, unchanged, to every simulator they start: adding one is one table row.
  */
-import { BROADCAST_OPTIONS } from './broadcast.js'
-import { CAPACITY_OPTIONS } from './capacity.js'
-import { FLEET_OPTIONS } from './fleet.js'
-import { LOGIN_OPTIONS } from './login.js'
-import { REPORT_OPTIONS } from './report.js'
+import { BROADCAST_OPTIONS } from './tables/broadcast.js'
+import { CAPACITY_OPTIONS } from './tables/capacity.js'
+import { FLEET_OPTIONS } from './tables/fleet.js'
+import { LOGIN_OPTIONS } from './tables/login.js'
+import { REPORT_OPTIONS } from './tables/report.js'
 import { STARTS_SIMULATORS, parseRows, rowsOf } from './rows.js'
-import { RUN_OPTIONS } from './run.js'
-import { SCENARIO_OPTIONS } from './scenario.js'
-import { SERVE_OPTIONS } from './serve.js'
-import { SIMULATE_OPTIONS } from './simulate.js'
-import { passOnOptions } from './simulator.js'
-import { keyOf } from './values.js'
-import { WEBSOCKET_OPTIONS } from './websocket.js'
+import { RUN_OPTIONS } from './tables/run.js'
+import { SCENARIO_OPTIONS } from './tables/scenario.js'
+import { SERVE_OPTIONS } from './tables/serve.js'
+import { SIMULATE_OPTIONS } from './tables/simulate.js'
+import { passOnOptions } from './tables/simulator.js'
+import { keyOf } from '../values/option-values.js'
+import { WEBSOCKET_OPTIONS } from './tables/websocket.js'
 
 /** @typedef {import('./define.js').OptionDef} OptionDef */
 /**

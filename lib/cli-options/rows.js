@@ -4,7 +4,7 @@
  * alone, so a simulator child loads no other command's table (issue 26: a light process).
  */
 import { invalidOption } from '../errors.js'
-import { keyOf } from './values.js'
+import { keyOf } from '../values/option-values.js'
 
 /** @typedef {import('./define.js').OptionDef} OptionDef */
 

@@ -31,9 +31,9 @@ export async function createRedisCollector (options) {
 }
 // The writer a simulator forked by a runner reports through: this part's entry is what a
 // simulator imports from results/, without the reports and metrics of results/index.js, and
-// without Redis' key names and URL redaction (lib/collector-keys.js, lib/redis.js: their users
+// without Redis' key names and URL redaction (lib/schema/collector-keys.js, lib/redis.js: their users
 // import them from lib/).
-export { createIpcWriter } from '../ipc.js'
-export { finalReportOf } from '../measures.js'
-export { refusedOf } from '../refused.js'
+export { createIpcWriter } from './ipc.js'
+export { finalReportOf } from '../merge/measures.js'
+export { refusedOf } from '../merge/refused.js'
 export { WRITE_METHODS } from './types.js'

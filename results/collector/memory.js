@@ -3,15 +3,15 @@
  * arrive over IPC) and for tests. Stores what the Redis backend stores, with the same
  * bounds, as JSON copies, so that both behave alike.
  */
-import { wallMs } from '../../lib/clock.js'
+import { wallMs } from '../../lib/measure/clock.js'
 import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds } from '../aggregate.js'
-import { messageResults } from '../message-results.js'
-import { deliveryBreakdown } from '../deliveries.js'
+import { mergeMessageReports, groupRounds } from '../merge/aggregate.js'
+import { messageResults } from '../merge/message-results.js'
+import { deliveryBreakdown } from '../merge/delivery-rows.js'
 import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
-import { LIMITS } from '../../lib/collector-keys.js'
+import { LIMITS } from '../../lib/schema/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */
 
@@ -29,19 +29,19 @@ function emptyRun (runId) {
     messages: new Map(),
     /** @type {import('./types.js').MessageEntry[]} the same entries in the order stored (trimmed only by dropMessages: reports past the bound are refused) */
     messageLog: [],
-    /** @type {{ simulator: string, timeline: import('../../lib/schema.js').TimelinePoint, health: import('../../lib/schema.js').ProcessSample }[]} */
+    /** @type {{ simulator: string, timeline: import('../../lib/schema/result-schema.js').TimelinePoint, health: import('../../lib/schema/result-schema.js').ProcessSample }[]} */
     samples: [],
-    /** @type {import('../../lib/schema.js').ServerSample[]} */
+    /** @type {import('../../lib/schema/result-schema.js').ServerSample[]} */
     serverSamples: [],
-    /** @type {{ simulator: string, report: import('../../lib/schema.js').WindowReport }[]} window reports (--window), in the order stored */
+    /** @type {{ simulator: string, report: import('../../lib/schema/result-schema.js').WindowReport }[]} window reports (--window), in the order stored */
     windows: [],
     /** Entries trimmed off the front so far: a cursor is a position counted from the first ever stored. */
     trimmed: { messages: 0, samples: 0, serverSamples: 0, windows: 0 },
     /** @type {Map<string, import('./types.js').FinalReport>} */
     finals: new Map(),
-    /** @type {Map<string, import('../../lib/schema.js').ClockInfo>} */
+    /** @type {Map<string, import('../../lib/schema/result-schema.js').ClockInfo>} */
     clocks: new Map(),
-    /** @type {Map<string, import('../../lib/schema.js').TimelinePoint>} */
+    /** @type {Map<string, import('../../lib/schema/result-schema.js').TimelinePoint>} */
     last: new Map(),
     /** @type {Map<string, number>} message reports refused past the bound, by simulator */
     refused: new Map()
@@ -253,6 +253,6 @@ export function createMemoryCollector ({ maxMessageReports = LIMITS.messageRepor
 export function tooManyReports (runId, max) {
   const error = new IoswarmError(CODES.COLLECTOR,
     `run ${runId} already holds ${max} message reports (the collector's bound, maxMessageReports); further reports are refused and counted (getRefused)`)
-  // Counted by the collector already: a writer drops it instead of retrying (simulator/reporter.js).
+  // Counted by the collector already: a writer drops it instead of retrying (simulator/reporting/reporter.js).
   return Object.assign(error, { refused: true, limit: max })
 }

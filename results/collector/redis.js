@@ -3,12 +3,12 @@
  * merged results. Layout in keys.js and results/README.md. Writes are one round trip each
  * (a script or a MULTI); reads page through streams.
  */
-import { redisTimeReader } from '../../lib/clock-offset.js'
+import { redisTimeReader } from '../../lib/measure/clock-offset.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { mergeMessageReports, groupRounds } from '../aggregate.js'
-import { messageResults } from '../message-results.js'
-import { deliveryBreakdown } from '../deliveries.js'
-import { DROP_MESSAGES_LUA, LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/collector-keys.js'
+import { mergeMessageReports, groupRounds } from '../merge/aggregate.js'
+import { messageResults } from '../merge/message-results.js'
+import { deliveryBreakdown } from '../merge/delivery-rows.js'
+import { DROP_MESSAGES_LUA, LIMITS, REPORT_MESSAGE_LUA, RUNS_KEY, runKeys } from '../../lib/schema/collector-keys.js'
 import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'

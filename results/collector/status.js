@@ -3,17 +3,17 @@
  * answers from stored records (the merging itself is in ../aggregate.js).
  */
 import { CODES, IoswarmError, invalidOption } from '../../lib/errors.js'
-import { isSaturated } from '../../lib/process-sampler.js'
+import { isSaturated } from '../../lib/measure/process-sampler.js'
 
 /**
  * @typedef {import('./types.js').SimulatorInfo} SimulatorInfo
  * @typedef {import('./types.js').SimulatorStatus} SimulatorStatus
  * @typedef {import('./types.js').FinalReport} FinalReport
  * @typedef {import('./types.js').RunSamples} RunSamples
- * @typedef {import('../../lib/schema.js').ClockInfo} ClockInfo
- * @typedef {import('../../lib/schema.js').TimelinePoint} TimelinePoint
- * @typedef {import('../../lib/schema.js').ProcessSample} ProcessSample
- * @typedef {import('../../lib/schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema/result-schema.js').ClockInfo} ClockInfo
+ * @typedef {import('../../lib/schema/result-schema.js').TimelinePoint} TimelinePoint
+ * @typedef {import('../../lib/schema/result-schema.js').ProcessSample} ProcessSample
+ * @typedef {import('../../lib/schema/result-schema.js').ServerSample} ServerSample
  */
 
 /** The clock of a simulator that never reported one. */
@@ -50,7 +50,7 @@ export function checkTtl (ttlMs) {
 
 /**
  * Checks the parts of a message report the collector relies on.
- * @param {import('../../lib/schema.js').MessageReport} report
+ * @param {import('../../lib/schema/result-schema.js').MessageReport} report
  */
 export function checkMessageReport (report) {
   if (!report || typeof report.key !== 'string' || report.key === '' || typeof report.relative?.histogram !== 'string') {
@@ -61,7 +61,7 @@ export function checkMessageReport (report) {
 
 /**
  * A window report as the collector takes it (--window): a whole-number index and the relative histogram.
- * @param {import('../../lib/schema.js').WindowReport} report
+ * @param {import('../../lib/schema/result-schema.js').WindowReport} report
  */
 export function checkWindowReport (report) {
   if (!report || !Number.isSafeInteger(report.index) || typeof report.relative?.histogram !== 'string') {

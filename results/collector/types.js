@@ -4,16 +4,16 @@
  */
 
 /**
- * @typedef {import('../../lib/schema.js').MessageReport} MessageReport
- * @typedef {import('../../lib/schema.js').TimelinePoint} TimelinePoint
- * @typedef {import('../../lib/schema.js').ProcessSample} ProcessSample
- * @typedef {import('../../lib/schema.js').ServerSample} ServerSample
- * @typedef {import('../../lib/schema.js').ClientCounts} ClientCounts
- * @typedef {import('../../lib/schema.js').HealthSummary} HealthSummary
- * @typedef {import('../../lib/schema.js').ClockInfo} ClockInfo
- * @typedef {import('../../lib/schema.js').RunMessage} RunMessage
- * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
- * @typedef {import('../../lib/schema.js').SimulatorSummary} SimulatorSummary
+ * @typedef {import('../../lib/schema/result-schema.js').MessageReport} MessageReport
+ * @typedef {import('../../lib/schema/result-schema.js').TimelinePoint} TimelinePoint
+ * @typedef {import('../../lib/schema/result-schema.js').ProcessSample} ProcessSample
+ * @typedef {import('../../lib/schema/result-schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema/result-schema.js').ClientCounts} ClientCounts
+ * @typedef {import('../../lib/schema/result-schema.js').HealthSummary} HealthSummary
+ * @typedef {import('../../lib/schema/result-schema.js').ClockInfo} ClockInfo
+ * @typedef {import('../../lib/schema/result-schema.js').RunMessage} RunMessage
+ * @typedef {import('../../lib/schema/result-schema.js').RoundResult} RoundResult
+ * @typedef {import('../../lib/schema/result-schema.js').SimulatorSummary} SimulatorSummary
  */
 
 /**
@@ -37,16 +37,16 @@
 /**
  * A simulator's end-of-run summary: what it measured besides its messages and samples (client
  * counts, health summary, joins and emits with their histograms, destinations, source
- * addresses, the recorder's costs, churn: results/measures.js measuresOf), its clock and end.
- * @typedef {import('../../lib/schema.js').SimMeasures & { clock: ClockInfo, endedAt: number, phases?: import('../../lib/schema.js').PhaseStep[], rampedDown?: number }} FinalReport
+ * addresses, the recorder's costs, churn: results/merge/measures.js measuresOf), its clock and end.
+ * @typedef {import('../../lib/schema/result-schema.js').SimMeasures & { clock: ClockInfo, endedAt: number, phases?: import('../../lib/schema/result-schema.js').PhaseStep[], rampedDown?: number }} FinalReport
  */
 
 /**
  * @typedef {object} SampleReport
  * @property {TimelinePoint} timeline
  * @property {ProcessSample} health
- * @property {import('../../lib/schema.js').SecondFigures} [figures] the clients' emits, acks, replies and custom figures in that second
- *   (none: nothing of them happened); fed to the live metrics (results/metrics/figure-metrics.js)
+ * @property {import('../../lib/schema/result-schema.js').SecondFigures} [figures] the clients' emits, acks, replies and custom figures in that second
+ *   (none: nothing of them happened); fed to the live metrics (results/metrics/families/figure-metrics.js)
  */
 
 /**
@@ -90,7 +90,7 @@
  * @typedef {object} MessageResults
  * @property {RunMessage[]} messages as getMessages
  * @property {RoundResult[]} rounds as getRounds
- * @property {import('../../lib/schema.js').DeliveryBreakdown} deliveries as getDeliveries
+ * @property {import('../../lib/schema/result-schema.js').DeliveryBreakdown} deliveries as getDeliveries
  */
 
 /**
@@ -103,7 +103,7 @@
  * @property {(runId: string, serverId: string, sample: ServerSample) => Promise<void>} reportServerSample
  * @property {(runId: string, simId: string, final: FinalReport) => Promise<void>} reportFinal
  * @property {(runId: string, simId: string, clock: ClockInfo) => Promise<void>} reportClock
- * @property {(runId: string, simId: string, window: import('../../lib/schema.js').WindowReport) => Promise<void>} reportWindow a simulator's window once it is over (--window)
+ * @property {(runId: string, simId: string, window: import('../../lib/schema/result-schema.js').WindowReport) => Promise<void>} reportWindow a simulator's window once it is over (--window)
  */
 
 /**
@@ -116,9 +116,9 @@
  * @property {(runId: string) => Promise<(FinalReport & { simulator: string })[]>} getFinals by simulator id
  * @property {(runId: string) => Promise<{ limit: number, bySimulator: Record<string, number> }>} getRefused message reports refused
  *   past the run's bound (limit), counted by simulator: each is missing from getMessages, getRounds and getDeliveries
- * @property {(runId: string, options?: { topRooms?: number }) => Promise<import('../../lib/schema.js').DeliveryBreakdown>} getDeliveries delivery figures per namespace, room and event (merged histograms), the top rooms by traffic
+ * @property {(runId: string, options?: { topRooms?: number }) => Promise<import('../../lib/schema/result-schema.js').DeliveryBreakdown>} getDeliveries delivery figures per namespace, room and event (merged histograms), the top rooms by traffic
  * @property {(runId: string, options?: { planned?: PlannedRound[], topRooms?: number }) => Promise<MessageResults>} getMessageResults getMessages, getRounds and getDeliveries from one read of the reports (the end of a distribution)
- * @property {(runId: string, cursor: string | null, limit?: number) => Promise<{ windows: { simulator: string, report: import('../../lib/schema.js').WindowReport }[], cursor: string, more: boolean }>} readWindows
+ * @property {(runId: string, cursor: string | null, limit?: number) => Promise<{ windows: { simulator: string, report: import('../../lib/schema/result-schema.js').WindowReport }[], cursor: string, more: boolean }>} readWindows
  *   the window reports stored after `cursor` (opaque; null: from the start), in the order stored, at most `limit` (default 1000)
  * @property {(runId: string, cursor: ReadCursor | null, limit?: number) => Promise<NewRecords>} readSince what was stored after `cursor`, at most `limit` entries of each record (default 1000): a live reader's way to see each report once, without reading the whole run again
  */
@@ -128,11 +128,11 @@
  * @property {(runId: string, message: Record<string, unknown>) => Promise<void>} publishControl e.g. { type: 'stop' }
  * @property {(runId: string, handler: (message: Record<string, unknown>) => void) => Promise<() => Promise<void>>} subscribeControl resolves to an unsubscribe function once subscribed
  * @property {(runId: string, cursor: string) => Promise<void>} dropWindows drops the window reports stored up to `cursor` (what
- *   readWindows returned): their reader holds them now (results/windows.js, until it merges them), so a run without rounds
+ *   readWindows returned): their reader holds them now (results/follow/window-follow.js, until it merges them), so a run without rounds
  *   keeps only the reports not read yet however long it runs; a readWindows from null starts after them
  * @property {(runId: string, upTo: string) => Promise<void>} dropMessages drops the message reports stored up to `upTo` (the `messages`
  *   part of a cursor readSince returned) and their dedupe entries: a run without rounds rolls its lines up as it reads them
- *   (results/lines.js), so the collector holds only the reports not read yet (and its bound is never reached however long
+ *   (results/follow/lines.js), so the collector holds only the reports not read yet (and its bound is never reached however long
  *   it runs); getMessages, getRounds and getDeliveries no longer see them, and a report of one of them sent again is stored again
  * @property {(runId: string) => Promise<void>} deleteRun
  * @property {() => Promise<void>} close

@@ -3,7 +3,7 @@
  */
 import http from 'node:http'
 import { invalidOption } from '../../lib/errors.js'
-import { parseInteger } from '../../lib/options.js'
+import { parseInteger } from '../../lib/values/parsers.js'
 
 /**
  * Serves `registry()` (a function: the runner swaps registries between distributions) on

@@ -6,14 +6,14 @@ import client from 'prom-client'
 import { createRunMetrics } from './run-metrics.js'
 import { followCollector } from './feed.js'
 import { serveMetrics } from './http.js'
-import { startOtlpPush } from './otlp.js'
+import { startOtlpPush } from './otlp/otlp.js'
 
 export { createRunMetrics, transportShares, MAX_SIMULATOR_LABELS, MAX_REASON_LABELS } from './run-metrics.js'
 export { createServerMetrics } from './server-metrics.js'
 export { createLabelBound, OTHER_LABEL } from './labels.js'
-export { DELAY_BUCKETS_SECONDS, bucketCounts } from '../../lib/hdr-buckets.js'
+export { DELAY_BUCKETS_SECONDS, bucketCounts } from '../../lib/measure/hdr-buckets.js'
 export { serveMetrics, parseMetricsPort } from './http.js'
-export { startOtlpPush } from './otlp.js'
+export { startOtlpPush } from './otlp/otlp.js'
 export { followCollector }
 
 /**

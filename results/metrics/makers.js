@@ -22,7 +22,7 @@ export function metricMakers (registry) {
 /**
  * Sets a gauge's `quantile` series from an exact HDR summary in ms (as seconds), beside any other labels.
  * @param {import('prom-client').Gauge<string>} gauge
- * @param {import('../../lib/histogram.js').DelaySummary | null | undefined} summary nothing is set without data
+ * @param {import('../../lib/measure/histogram.js').DelaySummary | null | undefined} summary nothing is set without data
  * @param {Record<string, string>} [labels]
  */
 export function setQuantiles (gauge, summary, labels = {}) {

@@ -7,14 +7,14 @@
  */
 import client from 'prom-client'
 import { metricMakers, setQuantiles } from './makers.js'
-import { isSaturated } from '../../lib/process-sampler.js'
-import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
+import { isSaturated } from '../../lib/measure/process-sampler.js'
+import { createHdrHistogramMetric } from './families/hdr-histogram-metric.js'
 import { boundedGaugeSetter, createLabelBound } from './labels.js'
-import { createRoomMetrics } from './room-metrics.js'
-import { createStormMetrics } from './storm-metrics.js'
-import { createCustomMetrics } from './custom-metrics.js'
-import { createScenarioMetrics } from './scenario-metrics.js'
-import { createFigureMetrics } from './figure-metrics.js'
+import { createRoomMetrics } from './families/room-metrics.js'
+import { createStormMetrics } from './families/storm-metrics.js'
+import { createCustomMetrics } from './families/custom-metrics.js'
+import { createScenarioMetrics } from './families/scenario-metrics.js'
+import { createFigureMetrics } from './families/figure-metrics.js'
 
 /** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
 export const MAX_SIMULATOR_LABELS = 200
@@ -23,9 +23,9 @@ export const MAX_REASON_LABELS = 20
 
 /**
  * @typedef {import('../collector/types.js').SampleReport} SampleReport
- * @typedef {import('../../lib/schema.js').MessageReport} MessageReport
- * @typedef {import('../../lib/schema.js').ServerSample} ServerSample
- * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
+ * @typedef {import('../../lib/schema/result-schema.js').MessageReport} MessageReport
+ * @typedef {import('../../lib/schema/result-schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema/result-schema.js').RoundResult} RoundResult
  * @typedef {import('../collector/types.js').SimulatorStatus} SimulatorStatus
  * @typedef {import('../collector/types.js').FinalReport} FinalReport
  * @typedef {ReturnType<typeof createRunMetrics>} RunMetrics

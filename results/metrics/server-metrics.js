@@ -21,7 +21,7 @@ export function createServerMetrics ({ server = 'server' } = {}) {
   const emits = c('ioswarm_server_emits_total', 'Frames emitted to clients: each broadcast times the clients connected then')
   return {
     registry,
-    /** @param {import('../../lib/schema.js').ServerSample} sample */
+    /** @param {import('../../lib/schema/result-schema.js').ServerSample} sample */
     observeSample (sample) {
       for (const [transport, n] of Object.entries(sample.byTransport ?? {})) connected.set({ transport }, n)
       cpu.set(sample.cpuPct)

@@ -3,16 +3,16 @@
  * relative delay and missing deliveries against clients with the SLO lines, and the steps.
  * A pure function of the CapacityResult, like buildReport.
  */
-import { stepLevel } from '../../lib/capacity-schema.js'
-import { formatBusy, formatMs } from '../../lib/format.js'
-import { formatDate } from '../summary.js'
-import { METRICS, parseThresholdOf } from '../thresholds.js'
-import { axis, chartConfig, color, line, spec, STAT_COLORS } from './chart-config.js'
+import { stepLevel } from '../../lib/schema/capacity-schema.js'
+import { formatBusy, formatMs } from '../../lib/text/format.js'
+import { formatDate } from '../text/summary.js'
+import { METRICS, parseThresholdOf } from '../thresholds/thresholds.js'
+import { axis, chartConfig, color, line, spec, STAT_COLORS } from './charts/chart-config.js'
 import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
 
 /**
- * @typedef {import('../../lib/capacity-schema.js').CapacityResult} CapacityResult
- * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityResult} CapacityResult
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityStep} CapacityStep
  */
 
 /** The charts of a capacity report. */
@@ -65,7 +65,7 @@ export function capacityChart (result) {
 }
 
 /**
- * The axis an SLO's line goes on, read as --slo reads it (results/thresholds.js): every delay
+ * The axis an SLO's line goes on, read as --slo reads it (results/thresholds/thresholds.js): every delay
  * SLO (p50 … max, mean, avg, abs.*) on the delay axis in ms, a count of missing deliveries on
  * theirs; null for the rest (a %, connected, failed) and for what this version cannot read.
  * @param {string} expression

@@ -2,13 +2,13 @@
  * The comparison report, after the original 2012 study's chart: average delay and p99
  * relative delay per round, every distribution of every run side by side as one series.
  */
-import { formatMs } from '../../lib/format.js'
-import { formatDate } from '../summary.js'
-import { axis, chartConfig, color, spec } from './chart-config.js'
+import { formatMs } from '../../lib/text/format.js'
+import { formatDate } from '../text/summary.js'
+import { axis, chartConfig, color, spec } from './charts/chart-config.js'
 import { escapeHtml, htmlTable } from './html.js'
 
 /**
- * @typedef {import('../../lib/schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
  * @typedef {object} CompareSeries one distribution of one run
  * @property {string} label run label + distribution name, e.g. `baseline 10x1000`
  * @property {RunResult} run
@@ -30,7 +30,7 @@ export function compareSeries (results, labels) {
 }
 
 /**
- * @param {import('../../lib/schema.js').RoundResult} r
+ * @param {import('../../lib/schema/result-schema.js').RoundResult} r
  * @returns {CompareSeries['rounds'][number]}
  */
 function roundRow (r) {
@@ -50,7 +50,7 @@ function roundRow (r) {
 
 /**
  * Every message of a distribution without rounds as one row (no avg of avgs: it is per round).
- * @param {import('../../lib/schema.js').DeliveryRow} total
+ * @param {import('../../lib/schema/result-schema.js').DeliveryRow} total
  * @returns {CompareSeries['rounds'][number]}
  */
 function allMessages (total) {

@@ -3,10 +3,10 @@
  * buildCompareReport(results) for runs side by side. One self-contained file each, with
  * Chart.js inlined and the data as JSON blocks; the only I/O is reading Chart.js once.
  */
-import { connectionCharts, healthCharts, stormChart, serverCharts } from './charts-time.js'
-import { messageCharts } from './charts-messages.js'
-import { customWindowCharts } from './charts-custom.js'
-import { nodeChart } from './charts-nodes.js'
+import { connectionCharts, healthCharts, stormChart, serverCharts } from './charts/charts-time.js'
+import { messageCharts } from './charts/charts-messages.js'
+import { customWindowCharts } from './charts/charts-custom.js'
+import { nodeChart } from './charts/charts-nodes.js'
 import { compareCharts, compareHeader, compareSeries, compareTables } from './compare.js'
 import { chartCard, htmlPage } from './html.js'
 import { GLOSSARY, details, distributionSection, header, overview } from './sections.js'
@@ -14,10 +14,10 @@ import { buildCapacityReport, compareCapacities } from './capacity.js'
 import { toReportable } from './kinds.js'
 
 /**
- * @typedef {import('../../lib/schema.js').RunResult} RunResult
- * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema/result-schema.js').DistributionResult} DistributionResult
  * @typedef {import('./html.js').ChartSpec} ChartSpec
- * @typedef {RunResult | import('../../lib/schema.js').SimResult | import('../../lib/capacity-schema.js').CapacityResult} AnyResult
+ * @typedef {RunResult | import('../../lib/schema/result-schema.js').SimResult | import('../../lib/schema/capacity-schema.js').CapacityResult} AnyResult
  */
 
 /**
@@ -114,4 +114,4 @@ export function buildCompareReport (results, { labels = [] } = {}) {
 }
 export { buildCapacityReport, capacityChart, CAPACITY_CHARTS } from './capacity.js'
 export { resultKind, simulatorAsRun, toReportable, RESULT_KINDS } from './kinds.js'
-export { CUSTOM_CHART_KINDS } from './charts-custom.js'
+export { CUSTOM_CHART_KINDS } from './charts/charts-custom.js'

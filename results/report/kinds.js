@@ -5,20 +5,20 @@
  * collector uses, so every table, chart and threshold reads it unchanged; a capacity result
  * as it is (its own page). Pure functions of the parsed JSON.
  */
-import { isSaturated } from '../../lib/process-sampler.js'
-import { groupRounds, mergeMessageReports } from '../aggregate.js'
-import { deliveryBreakdown } from '../deliveries.js'
-import { RELATIVE_NOTE } from '../merge.js'
-import { windowRow } from '../measures.js'
-import { mergeCustomReports } from '../../lib/custom.js'
-import { mergeScenarioReports } from '../scenario.js'
+import { isSaturated } from '../../lib/measure/process-sampler.js'
+import { groupRounds, mergeMessageReports } from '../merge/aggregate.js'
+import { deliveryBreakdown } from '../merge/delivery-rows.js'
+import { RELATIVE_NOTE } from '../merge/sim-merge.js'
+import { windowRow } from '../merge/measures.js'
+import { mergeCustomReports } from '../../lib/measure/custom-measures.js'
+import { mergeScenarioReports } from '../merge/scenario-merge.js'
 
 /**
- * @typedef {import('../../lib/schema.js').RunResult} RunResult
- * @typedef {import('../../lib/schema.js').SimResult} SimResult
- * @typedef {import('../../lib/schema.js').MessageRollup} MessageRollup
- * @typedef {import('../../lib/schema.js').MessageReport} MessageReport
- * @typedef {import('../../lib/capacity-schema.js').CapacityResult} CapacityResult
+ * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema/result-schema.js').SimResult} SimResult
+ * @typedef {import('../../lib/schema/result-schema.js').MessageRollup} MessageRollup
+ * @typedef {import('../../lib/schema/result-schema.js').MessageReport} MessageReport
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityResult} CapacityResult
  * @typedef {'run' | 'simulator' | 'capacity'} ResultKind
  * @typedef {{ kind: 'run' | 'simulator', result: RunResult } | { kind: 'capacity', result: CapacityResult }} Reportable
  *   what a report is built from: a simulator result already read as a run
@@ -152,7 +152,7 @@ function rollupReport (g, i) {
  * The breakdown counts each rollup as one message (one report); it stands for `messages`. A
  * rollup's report lands in the row of its event for everyone on '/' (it carries no namespace
  * or room), so that row, the namespace's and the total count the rest.
- * @param {import('../../lib/schema.js').DeliveryBreakdown} breakdown
+ * @param {import('../../lib/schema/result-schema.js').DeliveryBreakdown} breakdown
  * @param {MessageRollup[]} rollups
  */
 function countRolledUp (breakdown, rollups) {
@@ -173,7 +173,7 @@ function countRolledUp (breakdown, rollups) {
 function healthSeries (sim, workers) {
   let samples = sim.health.samples
   if (workers) {
-    /** @type {Map<number, import('../../lib/schema.js').ProcessSample>} */
+    /** @type {Map<number, import('../../lib/schema/result-schema.js').ProcessSample>} */
     const bySecond = new Map()
     for (const s of samples) {
       const second = Math.floor(s.t / 1000)
@@ -187,8 +187,8 @@ function healthSeries (sim, workers) {
 }
 
 /**
- * @param {import('../../lib/schema.js').EncodedDelay} delay
- * @returns {import('../../lib/schema.js').DelaySummary}
+ * @param {import('../../lib/schema/result-schema.js').EncodedDelay} delay
+ * @returns {import('../../lib/schema/result-schema.js').DelaySummary}
  */
 function withoutHistogram ({ histogram, ...summary }) {
   return summary

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { SCHEMA_VERSION } from '../../lib/schema.js'
+import { SCHEMA_VERSION } from '../../lib/schema/result-schema.js'
 import { RESULT_KINDS, resultKind, toReportable } from './kinds.js'
 
 /** Fields of a distribution that reports walk as arrays. */
@@ -14,7 +14,7 @@ const DISTRIBUTION_ARRAYS = ['simulatorList', 'rounds', 'messages', 'timeline', 
 /**
  * Reads a run result.json (the run's own reader: other kinds are refused).
  * @param {string} path
- * @returns {Promise<import('../../lib/schema.js').RunResult>}
+ * @returns {Promise<import('../../lib/schema/result-schema.js').RunResult>}
  */
 export async function readRunResult (path) {
   return checkRunResult(await readJson(path), path)
@@ -51,12 +51,12 @@ export function checkResult (value, path) {
   }
   if (kind === 'capacity') {
     if (!isObject(value.run) || !isObject(value.swarm) || !isObject(value.target)) throw fail('has no "run", "swarm" or "target" object')
-    return toReportable(/** @type {import('../../lib/capacity-schema.js').CapacityResult} */ (/** @type {unknown} */ (value)))
+    return toReportable(/** @type {import('../../lib/schema/capacity-schema.js').CapacityResult} */ (/** @type {unknown} */ (value)))
   }
   if (!isObject(value.clients) || !isObject(value.clients.connectTime)) throw fail('has no "clients" object with its connectTime')
   if (!isObject(value.health) || !Array.isArray(value.health.samples) || !isObject(value.health.summary)) throw fail('has no "health" object with samples and a summary')
   if (!isObject(value.clock)) throw fail('has no "clock" object')
-  return toReportable(/** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ (value)))
+  return toReportable(/** @type {import('../../lib/schema/result-schema.js').SimResult} */ (/** @type {unknown} */ (value)))
 }
 
 /**
@@ -107,7 +107,7 @@ function jsonErrorAt (text, message) {
  * Checks that a parsed value is a run result of this schema version, with the arrays reports walk.
  * @param {unknown} value
  * @param {string} path for messages
- * @returns {import('../../lib/schema.js').RunResult}
+ * @returns {import('../../lib/schema/result-schema.js').RunResult}
  */
 export function checkRunResult (value, path) {
   const fail = (/** @type {string} */ problem) => new IoswarmError(CODES.INPUT, `${path} ${problem}`)
@@ -132,7 +132,7 @@ export function checkRunResult (value, path) {
     if (d.scenario !== undefined && !isObject(d.scenario)) throw fail(`distributions[${i}].scenario is not an object`)
     if (d.clients.namespaces !== undefined && !Array.isArray(d.clients.namespaces)) throw fail(`distributions[${i}].clients.namespaces is not an array`)
   })
-  return /** @type {import('../../lib/schema.js').RunResult} */ (/** @type {unknown} */ (value))
+  return /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (/** @type {unknown} */ (value))
 }
 
 /**

@@ -2,21 +2,21 @@
  * The parts of a run report page: header with the verdict, overview with caveats, one
  * section per distribution (rounds, charts, simulators, messages), run details, glossary.
  */
-import { formatStorm } from '../../lib/format.js'
-import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../summary.js'
-import { refusedWarning } from '../refused.js'
-import { ipcErrorsWarning } from '../ipc.js'
-import { formatDate } from '../summary.js'
+import { formatStorm } from '../../lib/text/format.js'
+import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../text/summary.js'
+import { refusedWarning } from '../merge/refused.js'
+import { ipcErrorsWarning } from '../collector/ipc.js'
+import { formatDate } from '../text/summary.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
-import { windowsTable } from './windows.js'
+import { windowsTable } from './charts/charts-windows.js'
 import { customTable, deliveriesTable, loginsTable, namespacesTable, scenarioTable } from './tables-scenario.js'
-import { deliveryFaults, missedDeliveries } from '../deliveries.js'
+import { deliveryFaults, missedDeliveries } from '../merge/delivery-rows.js'
 import { kindOf } from './compare.js'
 
 /**
- * @typedef {import('../../lib/schema.js').RunResult} RunResult
- * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema/result-schema.js').DistributionResult} DistributionResult
  * @typedef {import('./html.js').ChartSpec} ChartSpec
  */
 
@@ -182,7 +182,7 @@ export const GLOSSARY = `<footer><dl>
 /**
  * What a run without rounds kept of its lines: rolled up as they came, never a row per line.
  * @param {string} name the distribution's
- * @param {import('../../lib/schema.js').LineRollup} lines
+ * @param {import('../../lib/schema/result-schema.js').LineRollup} lines
  */
 export function linesNote (name, lines) {
   const past = lines.roomsPastBound > 0 ? `; ${lines.roomsPastBound} rooms came past the first ${lines.roomRows} rows and are in their folded row only` : ''

@@ -3,15 +3,15 @@
  * emits, acks and joins; clients per namespace. Room, namespace and event names and every
  * reason are a server's or a user's text: htmlTable escapes each cell.
  */
-import { formatCounts, formatMs } from '../../lib/format.js'
-import { roomLabel } from '../deliveries.js'
-import { ackTimeOf } from '../scenario.js'
+import { formatCounts, formatMs } from '../../lib/text/format.js'
+import { roomLabel } from '../merge/delivery-rows.js'
+import { ackTimeOf } from '../merge/scenario-merge.js'
 import { htmlTable } from './html.js'
 
 /**
- * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
- * @typedef {import('../../lib/schema.js').DeliveryRow} DeliveryRow
- * @typedef {import('../../lib/schema.js').DelaySummary} DelaySummary
+ * @typedef {import('../../lib/schema/result-schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../../lib/schema/result-schema.js').DeliveryRow} DeliveryRow
+ * @typedef {import('../../lib/schema/result-schema.js').DelaySummary} DelaySummary
  */
 
 /** @param {Record<string, number> | undefined} counts reasons as `reason ×n, …`, largest first */

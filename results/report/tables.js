@@ -2,17 +2,17 @@
  * The report's tables: distributions at a glance, rounds, simulators, messages, thresholds,
  * and the run's options and host, so a report stands on its own.
  */
-import { formatBusy, formatBytes, formatMs, formatTlsBeside } from '../../lib/format.js'
+import { formatBusy, formatBytes, formatMs, formatTlsBeside } from '../../lib/text/format.js'
 import { reasonRows } from '../../lib/reasons.js'
-import { formatDate, summarizeHealth } from '../summary.js'
+import { formatDate, summarizeHealth } from '../text/summary.js'
 import { htmlTable } from './html.js'
-import { orderMessages } from './charts-messages.js'
-import { deliveryFaults, missedDeliveries } from '../deliveries.js'
+import { orderMessages } from './charts/charts-messages.js'
+import { deliveryFaults, missedDeliveries } from '../merge/delivery-rows.js'
 
 /**
- * @typedef {import('../../lib/schema.js').RunResult} RunResult
- * @typedef {import('../../lib/schema.js').DistributionResult} DistributionResult
- * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
+ * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
+ * @typedef {import('../../lib/schema/result-schema.js').DistributionResult} DistributionResult
+ * @typedef {import('../../lib/schema/result-schema.js').RoundResult} RoundResult
  */
 
 /** @param {number} count @param {number} total */
@@ -137,7 +137,7 @@ export function messagesTable (d) {
 }
 
 /**
- * @param {import('../../lib/schema.js').ThresholdVerdict[]} verdicts
+ * @param {import('../../lib/schema/result-schema.js').ThresholdVerdict[]} verdicts
  */
 export function thresholdsTable (verdicts) {
   return htmlTable(['verdict', 'threshold', 'actual'], verdicts.map((v) => [v.ok ? 'pass' : 'FAIL', v.expression, v.actual]),

@@ -10,7 +10,7 @@ import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
 import { VERSION } from '../../lib/version.js'
 import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
 import { runCapacity } from './index.js'
-import { normalizeCapacityOptions } from './options.js'
+import { normalizeCapacityOptions } from './capacity-options.js'
 import { writeCapacityFiles } from './output.js'
 import { capacityWarnings } from './format.js'
 

@@ -2,8 +2,8 @@
  * The capacity search for a person: one line per step (progress on stderr) and the answer in
  * one line, as pure functions of the result.
  */
-import { stepLevel } from '../../lib/capacity-schema.js'
-import { formatBusy, formatMs } from '../../lib/format.js'
+import { stepLevel } from '../../lib/schema/capacity-schema.js'
+import { formatBusy, formatMs } from '../../lib/text/format.js'
 import { ipcErrorsWarning, refusedWarning } from '../../results/index.js'
 
 /** @param {number} n */
@@ -23,7 +23,7 @@ export function formatLevel (vary, n) {
 
 /**
  * `step 3 (grow): 4,000 clients …: pass`
- * @param {import('../../lib/capacity-schema.js').CapacityStep} s
+ * @param {import('../../lib/schema/capacity-schema.js').CapacityStep} s
  */
 export function formatStepLine (s) {
   if (s.windowed) return formatWindowedStepLine(s, s.windowed)
@@ -45,8 +45,8 @@ export function formatStepLine (s) {
 
 /**
  * A step without rounds: `step 2 (grow): 400 messages/s (200 clients): …, worst of 3 windows … → pass`
- * @param {import('../../lib/capacity-schema.js').CapacityStep} s
- * @param {import('../../lib/capacity-schema.js').StepWindowed} w
+ * @param {import('../../lib/schema/capacity-schema.js').CapacityStep} s
+ * @param {import('../../lib/schema/capacity-schema.js').StepWindowed} w
  */
 function formatWindowedStepLine (s, w) {
   const head = `step ${s.step} (${s.phase}): ${w.emitRate === null ? `${count(s.clients)} clients` : `${count(w.emitRate)} messages/s (${count(s.clients)} clients)`}`
@@ -67,7 +67,7 @@ function formatWindowedStepLine (s, w) {
 
 /**
  * The server's own figures over a step, when it gave any: `server cpu max 97%, loop p99 max 12ms` (the rest in result.json).
- * @param {import('../../lib/capacity-schema.js').CapacityStep['server']} server
+ * @param {import('../../lib/schema/capacity-schema.js').CapacityStep['server']} server
  * @returns {string[]}
  */
 function serverFacts (server) {
@@ -78,7 +78,7 @@ function serverFacts (server) {
 
 /**
  * `websocket (sio), reference server, 2 simulators`
- * @param {Pick<import('../../lib/capacity-schema.js').CapacityResult, 'swarm' | 'target'>} r
+ * @param {Pick<import('../../lib/schema/capacity-schema.js').CapacityResult, 'swarm' | 'target'>} r
  */
 export function describeSetup (r) {
   const server = r.target.reference ? 'reference server' : `target ${r.target.url}`
@@ -88,7 +88,7 @@ export function describeSetup (r) {
 /**
  * The warnings of a search's summary, the same lines a run's summary says: reports the collector
  * refused past its bound, collector writes that failed over IPC.
- * @param {Pick<import('../../lib/capacity-schema.js').CapacityResult, 'run' | 'reportsRefused' | 'ipcErrors'>} r
+ * @param {Pick<import('../../lib/schema/capacity-schema.js').CapacityResult, 'run' | 'reportsRefused' | 'ipcErrors'>} r
  * @returns {string[]}
  */
 export function capacityWarnings (r) {
@@ -98,7 +98,7 @@ export function capacityWarnings (r) {
 
 /**
  * The answer in one line.
- * @param {Pick<import('../../lib/capacity-schema.js').CapacityResult, 'outcome' | 'capacity' | 'bounds' | 'slo' | 'swarm' | 'target' | 'steps' | 'vary'>} r
+ * @param {Pick<import('../../lib/schema/capacity-schema.js').CapacityResult, 'outcome' | 'capacity' | 'bounds' | 'slo' | 'swarm' | 'target' | 'steps' | 'vary'>} r
  */
 export function formatAnswer (r) {
   const slo = r.slo.join(', ')

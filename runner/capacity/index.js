@@ -9,24 +9,24 @@ import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import { hostFacts } from '../../lib/host.js'
 import { readLimits } from '../../lib/limits.js'
-import { SCHEMA_VERSION } from '../../lib/schema.js'
+import { SCHEMA_VERSION } from '../../lib/schema/result-schema.js'
 import { VERSION } from '../../lib/version.js'
 import { CAPACITY_AFFECTS, createCollector, followLines, followWindows, readRefused, redactUrl } from '../../results/index.js'
 import { forkSimulator, normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
 import { attachReaders, sampleServer } from '../distribution.js'
 import { lookAtServer } from '../look.js'
-import { newRunId, referenceServerOf, simulatorEnv } from '../options.js'
+import { newRunId, referenceServerOf, simulatorEnv } from '../run-options.js'
 import { startServerProcess } from '../processes.js'
 import { formatAnswer, formatStepLine, levelOf } from './format.js'
 import { simulatorAdvice } from './judge.js'
 import { checkStepLimits } from './limits.js'
-import { normalizeCapacityOptions, publicCapacityOptions } from './options.js'
+import { normalizeCapacityOptions, publicCapacityOptions } from './capacity-options.js'
 import { maxSteps, nextStep, searchBounds } from './search.js'
 import { runStep } from './step.js'
 
 /**
- * @typedef {import('../../lib/capacity-schema.js').CapacityResult} CapacityResult
- * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityResult} CapacityResult
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityStep} CapacityStep
  * @typedef {object} CapacityHooks
  * @property {AbortSignal} [signal] stops the search; the steps so far are returned (outcome 'stopped')
  * @property {(line: string) => void} [log] each step's line, warnings, phase changes
@@ -58,7 +58,7 @@ export async function runCapacity (input, hooks = {}) {
       await collector.close()
       throw error
     })
-  /** @type {import('../../simulator/spawn.js').SimulatorChild[]} */
+  /** @type {import('../../simulator/processes/spawn.js').SimulatorChild[]} */
   let children = []
   /** @type {ReturnType<typeof attachReaders> | null} */
   let readers = null
@@ -71,7 +71,7 @@ export async function runCapacity (input, hooks = {}) {
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   /** @type {Awaited<ReturnType<typeof search>>} */
   let searched = { steps: [], outcome: 'stopped' }
-  /** @type {import('../../lib/schema.js').ReportsRefused | null} */
+  /** @type {import('../../lib/schema/result-schema.js').ReportsRefused | null} */
   let refused = null
   try {
     // The ramp of each step: --ramp, else the server's pingInterval (one look, as in a run).
@@ -90,7 +90,7 @@ export async function runCapacity (input, hooks = {}) {
       : ''
     log(`capacity ${id}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`}, ${options.simulators} simulators, ${options.transport} (${options.engine}), ${range}, ramp ${Math.round(rampMs / 100) / 10} s per step${judging}`)
     const status = hooks.status ?? (() => {})
-    /** @type {import('../../lib/schema.js').WindowResult[]} */
+    /** @type {import('../../lib/schema/result-schema.js').WindowResult[]} */
     const windows = []
     // Without rounds: the run's one window follower, merging each window over the simulators.
     following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow: (w) => windows.push(w) }) : null
@@ -121,7 +121,7 @@ export async function runCapacity (input, hooks = {}) {
  * The steps, one after another, until the search has its answer.
  * @param {import('./step.js').StepContext} ctx
  * @param {(line: string) => void} log
- * @returns {Promise<{ steps: CapacityStep[], outcome: import('../../lib/capacity-schema.js').CapacityOutcome }>}
+ * @returns {Promise<{ steps: CapacityStep[], outcome: import('../../lib/schema/capacity-schema.js').CapacityOutcome }>}
  */
 async function search (ctx, log) {
   const plan = { start: ctx.options.startLevel, max: ctx.options.maxLevel, growth: ctx.options.growth, precision: ctx.options.precision }
@@ -154,13 +154,13 @@ function judgedOf (s) {
 /**
  * Forks the simulators, each with its share of --start and room for its share of --max;
  * client indices ({{i}}, feeder rows) are unique across them, as in a run.
- * @param {import('./options.js').CapacityOptions} options
- * @param {{ id: string, url: string, server: import('../../simulator/inspect.js').ServerInfo }} at server: the runner's one look,
+ * @param {import('./capacity-options.js').CapacityOptions} options
+ * @param {{ id: string, url: string, server: import('../../simulator/inspection/inspect.js').ServerInfo }} at server: the runner's one look,
  *   handed to each simulator (it does not look again)
  */
 function startSimulators (options, { id, url, server }) {
   const sim = normalizeSimOptions({ ...options.simulatorInput, url, clients: options.startClients, ramp: `${server.rampMs}ms` })
-  // One swarm split as everywhere (simulator/partition.js): each simulator its share of --start
+  // One swarm split as everywhere (simulator/processes/partition.js): each simulator its share of --start
   // and room for its share of --max, with the whole's emitters and a slice of this host's source ports.
   return partitionSwarm({ ...sim, maxClients: options.maxClients }, options.simulators).map(({ index, rooms, ...own }) =>
     forkSimulator({ ...sim, ...own, id: `${id}-sim${index + 1}` }, { link: { runId: id, ipc: true }, env: simulatorEnv(options), server }))
@@ -194,7 +194,7 @@ function trackReports (collector, track) {
 }
 
 /**
- * @param {{ options: import('./options.js').CapacityOptions, id: string, startedAt: number, url: string, reference: boolean, steps: CapacityStep[], outcome: import('../../lib/capacity-schema.js').CapacityOutcome }} spec
+ * @param {{ options: import('./capacity-options.js').CapacityOptions, id: string, startedAt: number, url: string, reference: boolean, steps: CapacityStep[], outcome: import('../../lib/schema/capacity-schema.js').CapacityOutcome }} spec
  * @returns {CapacityResult}
  */
 function capacityResult ({ options, id, startedAt, url, reference, steps, outcome }) {

@@ -13,7 +13,7 @@
  * - a failed missing or connected SLO could be the simulators' when an event loop stalled for
  *   a second or more (late reads, missed pings).
  */
-import { formatMs } from '../../lib/format.js'
+import { formatMs } from '../../lib/text/format.js'
 import { measureThreshold, meetsThreshold, verdictOf } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
@@ -24,16 +24,16 @@ export const BUSY_ELU = 0.9
 export const LOOP_STALL_MS = 1000
 
 /**
- * @typedef {import('../../lib/capacity-schema.js').StepSimulator} StepSimulator
- * @typedef {import('./options.js').Slo} Slo
- * @typedef {{ verdict: import('../../lib/capacity-schema.js').StepVerdict, why: string, limitedBy: 'saturated' | 'busy' | null }} Judgement
- * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {import('../../lib/schema/capacity-schema.js').StepSimulator} StepSimulator
+ * @typedef {import('./capacity-options.js').Slo} Slo
+ * @typedef {{ verdict: import('../../lib/schema/capacity-schema.js').StepVerdict, why: string, limitedBy: 'saturated' | 'busy' | null }} Judgement
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityStep} CapacityStep
  */
 
 /**
  * A measured step's record, the one way for a step with rounds (step.js) and one judged on its
  * windows (step-windows.js): its SLOs evaluated over the step alone by the one evaluator of
- * `run --assert` (results/thresholds.js; the implicit one labelled), then judged (judgeStep) on
+ * `run --assert` (results/thresholds/thresholds.js; the implicit one labelled), then judged (judgeStep) on
  * the step's simulators and floor, a failed delay SLO weighed at the value that evaluator measured.
  * @param {Slo[]} slos
  * @param {object} over
@@ -57,7 +57,7 @@ export function judgedStep (slos, { distribution, connecting }, measured) {
 /**
  * @param {object} step
  * @param {Slo[]} step.slos
- * @param {import('../../lib/schema.js').ThresholdVerdict[]} step.verdicts one per SLO, in order
+ * @param {import('../../lib/schema/result-schema.js').ThresholdVerdict[]} step.verdicts one per SLO, in order
  * @param {(slo: Slo) => number | null} step.valueOf the measured value of a delay SLO's metric (ms: the worst round or window)
  * @param {StepSimulator[]} step.simulators health over the rounds
  * @param {StepSimulator[]} step.connecting health from the resize until the rounds began

@@ -8,7 +8,7 @@ import { buildCapacityReport, capacityStepsCsv } from '../../results/index.js'
 
 /**
  * @param {string} dir
- * @param {import('../../lib/capacity-schema.js').CapacityResult} result
+ * @param {import('../../lib/schema/capacity-schema.js').CapacityResult} result
  * @returns {Promise<Record<string, string>>} the paths written, by kind
  */
 export async function writeCapacityFiles (dir, result) {

@@ -11,9 +11,9 @@
 export const ATTEMPTS = 2
 
 /**
- * @typedef {{ clients: number, verdict: import('../../lib/capacity-schema.js').StepVerdict, limitedBy?: string | null }} Judged
+ * @typedef {{ clients: number, verdict: import('../../lib/schema/capacity-schema.js').StepVerdict, limitedBy?: string | null }} Judged
  * @typedef {{ start: number, max: number, growth: number, precision: number }} SearchPlan
- * @typedef {{ next: number, phase: 'grow' | 'narrow' | 'again' } | { done: import('../../lib/capacity-schema.js').CapacityOutcome }} SearchMove
+ * @typedef {{ next: number, phase: 'grow' | 'narrow' | 'again' } | { done: import('../../lib/schema/capacity-schema.js').CapacityOutcome }} SearchMove
  */
 
 /**

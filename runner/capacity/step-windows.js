@@ -11,16 +11,16 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
-import { worstWindow } from '../../lib/windows.js'
+import { worstWindow } from '../../lib/text/window-text.js'
 import { shareOf } from '../../simulator/index.js'
 import { judgedStep } from './judge.js'
 import { checkStepLimits } from './limits.js'
-import { emitIntervalOf } from './options.js'
+import { emitIntervalOf } from './capacity-options.js'
 import { healthOver, serverOver } from './summary.js'
 
 /**
- * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
- * @typedef {import('../../lib/schema.js').WindowResult} WindowResult
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {import('../../lib/schema/result-schema.js').WindowResult} WindowResult
  * @typedef {import('./step.js').StepContext & { windows: WindowResult[] }} WindowStepContext
  */
 
@@ -121,7 +121,7 @@ async function windowsOf (ctx, fromMs, toMs) {
 /**
  * p50, p99 and max of the worst window (the highest of each over the windows with data).
  * @param {WindowResult[]} windows
- * @param {(w: WindowResult) => import('../../lib/histogram.js').DelaySummary} pick
+ * @param {(w: WindowResult) => import('../../lib/measure/histogram.js').DelaySummary} pick
  */
 function worstDelays (windows, pick) {
   const of = (/** @type {'p50' | 'p99' | 'max'} */ stat) => worstWindow(windows, (w) => (pick(w).count === 0 ? null : pick(w)[stat]))?.value ?? null

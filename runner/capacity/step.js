@@ -13,26 +13,26 @@ import { checkStepLimits } from './limits.js'
 import { runWindowStep } from './step-windows.js'
 import { summarizeStep } from './summary.js'
 import { shareOf } from '../../simulator/index.js'
-import { broadcastOf } from '../options.js'
+import { broadcastOf } from '../run-options.js'
 
 /**
- * @typedef {import('../../lib/capacity-schema.js').CapacityStep} CapacityStep
+ * @typedef {import('../../lib/schema/capacity-schema.js').CapacityStep} CapacityStep
  * @typedef {object} StepContext
- * @property {import('./options.js').CapacityOptions} options
+ * @property {import('./capacity-options.js').CapacityOptions} options
  * @property {import('../../results/collector/types.js').Collector} collector
  * @property {string} runId
  * @property {string} url
  * @property {string} token
  * @property {number} rampMs
- * @property {import('../../simulator/spawn.js').SimulatorChild[]} children
+ * @property {import('../../simulator/processes/spawn.js').SimulatorChild[]} children
  * @property {(id: string, batch: string) => Set<string>} reportedBy simulators that reported message `id` of `batch`
  * @property {() => import('../../lib/limits.js').Limits} limits
  * @property {AbortSignal} [signal]
  * @property {(line: string) => void} status
- * @property {import('../../lib/schema.js').WindowResult[]} windows without rounds: every window merged so far, in order
+ * @property {import('../../lib/schema/result-schema.js').WindowResult[]} windows without rounds: every window merged so far, in order
  */
 
-/** Simulator k's share of a step: the one partition's (simulator/partition.js), as when they were forked. */
+/** Simulator k's share of a step: the one partition's (simulator/processes/partition.js), as when they were forked. */
 export { shareOf }
 
 /**

@@ -4,11 +4,11 @@
  * delays, the simulators' own floor, each simulator's health over the rounds and over the
  * connects before them, and the server's own figures over the rounds.
  */
-import { isSaturated } from '../../lib/process-sampler.js'
+import { isSaturated } from '../../lib/measure/process-sampler.js'
 
 /**
- * @typedef {import('../../lib/schema.js').RoundResult} RoundResult
- * @typedef {import('../../lib/capacity-schema.js').StepSimulator} StepSimulator
+ * @typedef {import('../../lib/schema/result-schema.js').RoundResult} RoundResult
+ * @typedef {import('../../lib/schema/capacity-schema.js').StepSimulator} StepSimulator
  * @typedef {import('../../broadcaster/index.js').SentMessage} SentMessage
  */
 
@@ -54,15 +54,15 @@ export async function summarizeStep (ctx, { sent, roundNumbers, connectedBy, sha
  * The server's own figures over a step (fromMs, toMs], from the one-second /stats samples the run
  * took of it (the reference server, or a server with ioswarm's probe): its most CPU, memory,
  * connections and event-loop delay. Null when it gave none (a --target app without /stats).
- * @param {import('../../lib/schema.js').ServerSample[]} samples
+ * @param {import('../../lib/schema/result-schema.js').ServerSample[]} samples
  * @param {number} fromMs
  * @param {number} toMs
- * @returns {import('../../lib/capacity-schema.js').StepServer | null}
+ * @returns {import('../../lib/schema/capacity-schema.js').StepServer | null}
  */
 export function serverOver (samples, fromMs, toMs) {
   const over = samples.filter((s) => s.t > fromMs && s.t <= toMs)
   if (over.length === 0) return null
-  const max = (/** @type {(s: import('../../lib/schema.js').ServerSample) => number} */ pick) => Math.max(...over.map(pick))
+  const max = (/** @type {(s: import('../../lib/schema/result-schema.js').ServerSample) => number} */ pick) => Math.max(...over.map(pick))
   return {
     cpuPctMax: max((s) => s.cpuPct),
     rssMaxBytes: max((s) => s.rssBytes),
@@ -99,7 +99,7 @@ function countUnreported (ctx, sent, connectedBy) {
 /**
  * p50, p99 and max of the worst round (the highest of each over the rounds with deliveries).
  * @param {RoundResult[]} rounds
- * @param {(r: RoundResult) => import('../../lib/schema.js').DelaySummary | null} pick
+ * @param {(r: RoundResult) => import('../../lib/schema/result-schema.js').DelaySummary | null} pick
  */
 function worstRound (rounds, pick) {
   const summaries = rounds.flatMap((r) => {
@@ -133,7 +133,7 @@ function stepFloor (rounds) {
  * Each simulator's one-second samples taken in (fromMs, toMs]: how many, how many saturated,
  * the worst event-loop utilisation, loop delay and CPU.
  * @param {import('./step.js').StepContext} ctx
- * @param {(import('../../lib/schema.js').ProcessSample & { simulator: string })[]} samples
+ * @param {(import('../../lib/schema/result-schema.js').ProcessSample & { simulator: string })[]} samples
  * @param {number} fromMs
  * @param {number} toMs
  * @param {Map<string, number>} connectedBy
@@ -143,7 +143,7 @@ function stepFloor (rounds) {
 export function healthOver (ctx, samples, fromMs, toMs, connectedBy, shares) {
   return ctx.children.map((c, k) => {
     const own = samples.filter((s) => s.simulator === c.id && s.t > fromMs && s.t <= toMs)
-    const max = (/** @type {(s: import('../../lib/schema.js').ProcessSample) => number} */ pick) => own.reduce((m, s) => Math.max(m, pick(s)), 0)
+    const max = (/** @type {(s: import('../../lib/schema/result-schema.js').ProcessSample) => number} */ pick) => own.reduce((m, s) => Math.max(m, pick(s)), 0)
     return {
       id: c.id,
       clients: shares[k],

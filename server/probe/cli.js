@@ -4,7 +4,7 @@
  */
 import os from 'node:os'
 import { progressWriter, stopOnSignals } from '../../lib/cli-run.js'
-import { formatBytes } from '../../lib/format.js'
+import { formatBytes } from '../../lib/text/format.js'
 import { invalidOption } from '../../lib/errors.js'
 import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../../lib/cli-options/commands.js'

@@ -11,8 +11,8 @@
  */
 import os from 'node:os'
 import { invalidOption } from '../../lib/errors.js'
-import { createProcessSampler } from '../../lib/process-sampler.js'
-import { LIMITS, runKeys } from '../../lib/collector-keys.js'
+import { createProcessSampler } from '../../lib/measure/process-sampler.js'
+import { LIMITS, runKeys } from '../../lib/schema/collector-keys.js'
 import { countEngineClients } from '../connections.js'
 
 /** The collector's rule for ids that go into keys (results/README.md). */

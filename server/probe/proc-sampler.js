@@ -10,7 +10,7 @@
 import { perTransport } from '../../lib/transports.js'
 import { execFileSync } from 'node:child_process'
 import { readFile, readdir, readlink } from 'node:fs/promises'
-import { wallMs } from '../../lib/clock.js'
+import { wallMs } from '../../lib/measure/clock.js'
 import { CODES, IoswarmError } from '../../lib/errors.js'
 
 const TCP_ESTABLISHED = '01'

@@ -3,7 +3,7 @@
  * the collector, until the process exits or the caller stops it.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { monotonicMs } from '../../lib/clock.js'
+import { monotonicMs } from '../../lib/measure/clock.js'
 import { createProcSampler } from './proc-sampler.js'
 import { connectServerReporter } from '../reporting.js'
 
@@ -36,7 +36,7 @@ export async function runProcessProbe ({ pid, redisUrl, runId, serverId, interva
       }
       samples++
       // The collector stores ServerSamples; null marks what /proc cannot tell.
-      reporter.report(/** @type {import('../../lib/schema.js').ServerSample} */ (/** @type {unknown} */ (sample)))
+      reporter.report(/** @type {import('../../lib/schema/result-schema.js').ServerSample} */ (/** @type {unknown} */ (sample)))
       hooks.onSample?.(sample)
     }
   } finally {

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module'
 import { Manager } from 'socket.io-client'
 import { CLIENT_MODES, wireOf } from '../../lib/transports.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES, PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../wire/limits.js'
-import { connectorFor } from '../source-ports.js'
+import { connectorFor } from '../wire/source-ports.js'
 import { timedConnector } from '../wire/tls-time.js'
 import { JAR_TRANSPORTS, SioCookieJar, hookClientV2, jarHeadersV2 } from '../sessions/sio-cookies.js'
 import { ackTimeout } from '../../lib/errors.js'
@@ -57,7 +57,7 @@ function jarOptions (transport, jar) {
 
 /**
  * socket.io-client 2's extraHeaders: the client's headers, and the Cookie header of its jar.
- * @param {import('../identity.js').ClientIdentity} identity
+ * @param {import('../sessions/identity.js').ClientIdentity} identity
  * @param {SioCookieJar | null} jar null: no jar
  */
 function v2Headers (identity, jar) {
@@ -124,7 +124,7 @@ export function connectErrorReason (error) {
   return detail ? `${error.message} (${detail})` : error.message
 }
 
-export { PARSER_NAMES } from '../../lib/cli-options/values.js'
+export { PARSER_NAMES } from '../../lib/values/option-values.js'
 
 /**
  * socket.io's `parser` option for a parser name: undefined = the default JSON parser.

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {import('../../lib/options.js').Transport} Transport
+ * @typedef {import('../../lib/values/parsers.js').Transport} Transport
  * @typedef {import('../../lib/transports.js').WireTransport} WireTransport
  */
 
@@ -38,7 +38,7 @@
  * @property {Record<string, unknown>} [auth] handshake auth payload
  * @property {string} [parser] Socket.IO packet encoding: 'json' (default) or 'msgpack'
  * @property {Record<string, string>} [query] query parameters of every handshake request (the URL's query string)
- * @property {(i: number) => import('../identity.js').ClientIdentity} [identity] client i's own auth, query and headers (--auth, --query, --header); rendered at each connection
+ * @property {(i: number) => import('../sessions/identity.js').ClientIdentity} [identity] client i's own auth, query and headers (--auth, --query, --header); rendered at each connection
  * @property {boolean} [freshAuth] the sio engine renders client i's auth at each CONNECT (reconnects too), not once per
  *   Manager: a new login's {{login.FIELD}} reaches the next attempt (the lean engine renders every attempt anyway)
  * @property {{ minMs: number, maxMs: number, jitter: number }} [backoff] reconnection delays (socket.io-client's reconnectionDelay, reconnectionDelayMax, randomizationFactor); default its defaults
@@ -49,9 +49,9 @@
  * @property {'ws' | 'builtin'} [wsClient] the WebSocket client of the lean and websocket engines (the sio engine has its own)
  * @property {'builtin' | 'undici'} [httpClient] the lean engine's polling HTTP client: builtin (default for http://) or undici (always for https://)
  * @property {string[]} [subprotocols] plain WebSocket (engine websocket): subprotocols offered in the handshake
- * @property {import('../source-ports.js').SourcePorts} [sourcePorts] --source-address: open every connection from these
+ * @property {import('../wire/source-ports.js').SourcePorts} [sourcePorts] --source-address: open every connection from these
  *   addresses and explicit source ports (client i from sourcePorts.addressOf(i))
- * @property {import('../../lib/tls.js').TlsTrust | null} [tls] trust for https:// and wss:// (--ca, --insecure); null: Node's defaults
+ * @property {import('../../lib/input/tls-trust.js').TlsTrust | null} [tls] trust for https:// and wss:// (--ca, --insecure); null: Node's defaults
  * @property {boolean} [cookieJar] each client keeps the cookies responses set and sends them back (default true;
  *   false only to show what a cookie-sticky balancer does to clients without one)
  * @property {string | null} [nodeHeader] --node-from header:NAME: the response header (any case) naming the node that

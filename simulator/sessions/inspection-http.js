@@ -22,7 +22,7 @@ const builtin = (protocol) => /** @type {typeof import('node:https')} */ (proces
 
 /**
  * @param {'http:' | 'https:'} protocol
- * @param {{ localAddress?: string, tls?: import('../../lib/tls.js').TlsTrust | null }} options the first client's source address and TLS trust
+ * @param {{ localAddress?: string, tls?: import('../../lib/input/tls-trust.js').TlsTrust | null }} options the first client's source address and TLS trust
  * @returns {import('node:http').Agent} keep-alive, as fetch's was: the requests of one look share a connection
  */
 export function inspectionAgent (protocol, { localAddress, tls }) {

@@ -7,7 +7,7 @@
  * identity (a login) joins here, so every inspection sends it. Requests go over node:http
  * (inspection-http.js): a WebSocket-only child never loads undici (issue 26).
  */
-import { tlsTrust } from '../../lib/tls.js'
+import { tlsTrust } from '../../lib/input/tls-trust.js'
 import { DEFAULT_PATH, EIO_PACKET } from '../../lib/protocol.js'
 import { addCookieHeader, cookieHeader, mergeCookies, seedCookies, storeCookies } from './cookie-jar.js'
 import { inspectionAgent, sendRequest } from './inspection-http.js'
@@ -37,7 +37,7 @@ const SAME_ORIGIN_ONLY = new Set(['authorization', 'proxy-authorization', 'cooki
 
 /**
  * @param {{ url: string, path?: string, ca?: string[] | null, insecure?: boolean, sourceAddresses?: string[] }} options normalised simulator options
- * @param {import('../identity.js').ClientIdentity} [first] the first client's identity
+ * @param {import('./identity.js').ClientIdentity} [first] the first client's identity
  * @param {import('./cookie-jar.js').Jar} [login] the first client's cookies from its login (--login)
  * @returns {InspectionSession}
  */

@@ -4,15 +4,15 @@
  * 0's one login for a look at the server made without the swarm.
  */
 import { invalidOption } from '../../lib/errors.js'
-import { compileJsonTemplate, compileTextTemplate } from '../../lib/template.js'
-import { parseHeaders, parseLoginSpec } from '../../lib/cli-options/values.js'
-import { compileIdentities } from '../identity.js'
+import { compileJsonTemplate, compileTextTemplate } from '../../lib/input/template.js'
+import { parseHeaders, parseLoginSpec } from '../../lib/values/option-values.js'
+import { compileIdentities } from './identity.js'
 import { seedCookies } from './cookie-jar.js'
 
 /**
  * --login and --login-header, checked (a usage error names the flag) and compiled; null without --login.
  * @param {{ login?: string | null, loginHeaders?: string[] }} options
- * @param {import('../identity.js').Identities} identities
+ * @param {import('./identity.js').Identities} identities
  * @returns {{ text: string, render: (i: number) => import('./login-http.js').LoginRequest } | null}
  */
 export function compileLogin (options, identities) {
@@ -51,7 +51,7 @@ const FIRST_LOGIN_TIMEOUT_MS = 5000
 /**
  * Client 0's --login for a look at the server made without the swarm (a run's, --workers'): its
  * cookies and fields, or none when it failed (the look then goes without, as a client would).
- * @param {import('../options.js').SimOptions} options
+ * @param {import('../sim-options.js').SimOptions} options
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {Promise<{ jar: import('./cookie-jar.js').Jar, fields: Record<string, unknown> | null }>}
  */

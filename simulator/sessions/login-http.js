@@ -6,7 +6,7 @@
  * balancer then sends the login to the node its socket will reach). Redirects are not followed:
  * a login's answer is often a 302 whose Set-Cookie is the session.
  */
-import { tlsTrust } from '../../lib/tls.js'
+import { tlsTrust } from '../../lib/input/tls-trust.js'
 import { onFirstUse } from '../../lib/lazy-require.js'
 import { addCookieHeader, cookieHeader, storeCookies } from './cookie-jar.js'
 

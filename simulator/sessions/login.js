@@ -12,8 +12,8 @@
  * with that error, never waits for clients that will not come).
  */
 import { IoswarmError, CODES } from '../../lib/errors.js'
-import { monotonicMs } from '../../lib/clock.js'
-import { createHistogram, encode, recordMs, summarize } from '../../lib/histogram.js'
+import { monotonicMs } from '../../lib/measure/clock.js'
+import { createHistogram, encode, recordMs, summarize } from '../../lib/measure/histogram.js'
 import { createReasonCounter } from '../../lib/reasons.js'
 import { seedCookies } from './cookie-jar.js'
 import { loginFailure } from './login-http.js'
@@ -33,7 +33,7 @@ const REFUSED = /\bHTTP 40[13]\b/
 export const MAX_REFUSED_RELOGINS = 3
 
 /**
- * @typedef {(http: LoginHttpHelper, ctx: import('../identity.js').ClientContext) => unknown} LoginHook a scenario's login: what it
+ * @typedef {(http: LoginHttpHelper, ctx: import('./identity.js').ClientContext) => unknown} LoginHook a scenario's login: what it
  *   returns (an object) is the client's login fields; a throw is a failed login (an error with a numeric `status` counts as `HTTP <status>`)
  * @typedef {object} LoginHttpHelper requests with the client's cookies, its TLS trust and source address
  * @property {(method: string, url: string, init?: { headers?: Record<string, string>, body?: string, json?: unknown, form?: Record<string, string> }) =>
@@ -48,7 +48,7 @@ export const MAX_REFUSED_RELOGINS = 3
  * @param {ReturnType<typeof import('./login-flags.js').compileLogin>} context.flags --login, compiled
  * @param {LoginHook | null} context.hook a scenario's login hook (used instead of --login)
  * @param {ReturnType<typeof import('./login-http.js').createLoginHttp>} context.http
- * @param {import('../identity.js').Identities} context.identities
+ * @param {import('./identity.js').Identities} context.identities
  * @param {() => import('../engines/types.js').EnginePool | null} context.pool the swarm's clients (their jars); null before they exist
  * @param {number} context.capacity the most clients the swarm holds
  * @param {number} context.clients clients wanted at the start (follow() gives the swarm's own count once it opens them)
@@ -248,7 +248,7 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
       await http.close()
     },
 
-    /** @returns {import('../../lib/schema.js').LoginReport} */
+    /** @returns {import('../../lib/schema/result-schema.js').LoginReport} */
     record () {
       return { request: flags?.text ?? 'login hook', attempts: counts.attempts, ok: counts.ok, relogins: counts.relogins, failed: failed.record(), time: { ...summarize(time), histogram: encode(time) } }
     }

@@ -3,10 +3,10 @@
  * message (all its fragments) or one polling response body; and the connection defaults every
  * engine starts from. A leaf: the engines and the summary import it.
  */
-import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../lib/cli-options/values.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../lib/values/option-values.js'
 
 // The limits themselves are options (--max-payload): defined with the option, in lib/.
-export { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES } from '../../lib/cli-options/values.js'
+export { DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES } from '../../lib/values/option-values.js'
 
 /** The lean and plain WebSocket engines' defaults: the simulator's payload limit (not socket.io-client's 100 MiB) and the Manager's 20 s timeout. */
 export const CONNECTION_DEFAULTS = Object.freeze({

@@ -9,7 +9,7 @@ import { BIN, runCli } from '../helpers/cli.js'
 import { moduleLogEnv, readModuleLog } from '../helpers/modules-loaded.js'
 
 /** The folders whose cli.js and libraries a command loads when it runs (and lib/'s Redis code), never for --help. */
-const COMMAND_FOLDERS = ['runner/', 'simulator/', 'server/', 'broadcaster/', 'results/', 'infra/', 'lib/redis.js', 'lib/collector-keys.js']
+const COMMAND_FOLDERS = ['runner/', 'simulator/', 'server/', 'broadcaster/', 'results/', 'infra/', 'lib/redis.js', 'lib/schema/collector-keys.js']
 const COMMAND_PACKAGES = ['socket.io', 'socket.io-client', 'ioredis', 'prom-client', 'pm2', 'ws', 'undici', 'hdr-histogram-js', 'yaml', '@opentelemetry/api']
 
 /**

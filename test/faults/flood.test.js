@@ -19,7 +19,7 @@ for (const engine of ['lean', 'sio']) {
       if (m % 500 === 499) await new Promise((resolve) => setImmediate(resolve))
     }
     // Every copy is either in a kept report, a rollup, or counted as untracked.
-    /** @param {import('../../lib/schema.js').SimResult} r */
+    /** @param {import('../../lib/schema/result-schema.js').SimResult} r */
     const copies = (r) => r.messages.reduce((s, m) => s + m.received + m.duplicates + m.late, 0) +
       (r.messageRollups ?? []).reduce((s, g) => s + g.received + g.duplicates + g.late, 0) +
       (r.recorder?.untrackedReceipts ?? 0)

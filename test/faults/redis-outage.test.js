@@ -52,7 +52,7 @@ test('a Redis outage mid-run loses no report and counts none twice', async (t) =
   const { code, stdout, stderr } = await sim
   assert.equal(code, 0, stderr)
   assert.doesNotMatch(stderr, /could not be delivered/)
-  /** @type {import('../../lib/schema.js').SimResult} */
+  /** @type {import('../../lib/schema/result-schema.js').SimResult} */
   const result = JSON.parse(stdout)
   assert.equal(result.messages.length, 9, 'the simulator saw every message')
   const inRedis = new Map((await collector.getMessages(runId)).map((m) => [m.key, m]))

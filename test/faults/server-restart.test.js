@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { forkChild } from '../../lib/child.js'
 import { BIN } from '../helpers/cli.js'
-import { runSwarm } from '../../simulator/swarm.js'
+import { runSwarm } from '../../simulator/swarm/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { freePort } from '../helpers/ports.js'
 
@@ -54,7 +54,7 @@ test('after the server is killed and restarted every client reconnects and the r
     const port = await freePort()
     const first = await serve(t, port)
     let connected = 0
-    /** @type {import('../../lib/schema.js').MessageReport[]} */
+    /** @type {import('../../lib/schema/result-schema.js').MessageReport[]} */
     const closed = []
     const controller = new AbortController()
     t.after(() => controller.abort())

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { test } from 'node:test'
 import { WebSocketServer } from 'ws'
-import { runSwarm } from '../../simulator/swarm.js'
+import { runSwarm } from '../../simulator/swarm/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
 const CLIENTS = 4

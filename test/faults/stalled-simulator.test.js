@@ -76,7 +76,7 @@ async function runWithStoppedSimulator (t, extraArgs) {
       stopping = (async () => {
         const children = await childrenOf(/** @type {number} */ (child.pid))
         seen.push(...children.map((c) => c.pid))
-        const sim = children.find((c) => c.cmdline.some((a) => a.endsWith('simulator/child.js')) && c.cmdline.includes(STOPPED_ID))
+        const sim = children.find((c) => c.cmdline.some((a) => a.endsWith('simulator/processes/child.js')) && c.cmdline.includes(STOPPED_ID))
         assert.ok(sim, `the runner's child ${STOPPED_ID} among ${JSON.stringify(children)}`)
         process.kill(sim.pid, 'SIGSTOP')
         await waitFor(() => stateOf(sim.pid) === 'T', { timeoutMs: 5000, message: `${STOPPED_ID} (pid ${sim.pid}) stopped` })

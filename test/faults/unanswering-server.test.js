@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { test } from 'node:test'
-import { PENDING_AT_END } from '../../simulator/clients.js'
-import { formatSimSummary } from '../../simulator/format.js'
-import { runSwarm } from '../../simulator/swarm.js'
+import { PENDING_AT_END } from '../../simulator/swarm/client-tracker.js'
+import { formatSimSummary } from '../../simulator/reporting/summary-text.js'
+import { runSwarm } from '../../simulator/swarm/swarm.js'
 
 const CLIENTS = 3
 

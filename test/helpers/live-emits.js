@@ -1,6 +1,6 @@
 /**
  * Live emit and ack metrics of a `simulate --metrics-port` run, checked against its result: for
- * ioswarm's own app (test/simulator/metrics.test.js) and servers other people wrote
+ * ioswarm's own app (test/simulator/reporting/live-metrics.test.js) and servers other people wrote
  * (test/interop/live-metrics.test.js).
  */
 import assert from 'node:assert/strict'

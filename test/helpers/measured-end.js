@@ -2,7 +2,7 @@
  * Ends an `ioswarm simulate` run (the real binary, started by runCli with `--metrics-port 0`
  * and without `--quiet`, so it prints its metrics address) as soon as its live metrics show
  * what a test waits for: SIGTERM, which ends the swarm through the same path as its --duration
- * timer (simulator/swarm.js waitForEnd). A run then lasts as long as its events take, not its
+ * timer (simulator/swarm/swarm.js waitForEnd). A run then lasts as long as its events take, not its
  * whole --duration; that duration stays the bound: when the count never comes, the run ends by
  * itself as before and the test's own assertions on its result say what was missing.
  */

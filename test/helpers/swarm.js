@@ -3,7 +3,7 @@
  * wait for connections and messages by events.
  */
 import { startServer } from '../../server/index.js'
-import { runSwarm } from '../../simulator/swarm.js'
+import { runSwarm } from '../../simulator/swarm/swarm.js'
 import { waitFor } from './wait.js'
 
 /**
@@ -21,15 +21,15 @@ export async function startTestServer (t, options = {}) {
  * Runs a swarm in the background. `stop()` ends it and resolves with the result.
  * @param {import('node:test').TestContext} t
  * @param {Record<string, unknown>} options
- * @param {Pick<import('../../simulator/swarm.js').SwarmHooks, 'clock'>} [hooks] more of the swarm's hooks (a clock offset, as a collector measures it)
+ * @param {Pick<import('../../simulator/swarm/swarm.js').SwarmHooks, 'clock'>} [hooks] more of the swarm's hooks (a clock offset, as a collector measures it)
  */
 export function startTestSwarm (t, options, hooks = {}) {
   const controller = new AbortController()
-  /** @type {import('../../lib/schema.js').MessageReport[]} */
+  /** @type {import('../../lib/schema/result-schema.js').MessageReport[]} */
   const closed = []
   /** @type {import('../../simulator/engines/types.js').EnginePool | undefined} */
   let pool
-  /** @type {import('../../simulator/swarm.js').Progress | null} */
+  /** @type {import('../../simulator/swarm/swarm.js').Progress | null} */
   let progress = null
   const result = runSwarm({ ramp: 0, duration: 60, ...options }, {
     ...hooks,

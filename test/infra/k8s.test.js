@@ -10,7 +10,7 @@ import { runCommand } from '../../runner/cli.js'
 import { serveCommand } from '../../server/cli.js'
 import { simulateCommand } from '../../simulator/cli.js'
 import { normalizeSimOptions, partitionSwarm } from '../../simulator/index.js'
-import { parseEmitters } from '../../lib/cli-options/scenario.js'
+import { parseEmitters } from '../../lib/cli-options/tables/scenario.js'
 
 const DIR = fileURLToPath(new URL('../../infra/k8s/', import.meta.url))
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort()

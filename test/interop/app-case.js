@@ -14,7 +14,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PENDING_AT_END } from '../../simulator/clients.js'
+import { PENDING_AT_END } from '../../simulator/swarm/client-tracker.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -67,7 +67,7 @@ export function feederFile (t, rows) {
  * @param {Carrier[]} spec.rows feeder rows, client i gets row i mod rows
  * @param {number} [spec.clients]
  * @param {number} [spec.rooms]
- * @returns {Promise<{ result: import('../../lib/schema.js').SimResult, roomMessages: import('../../lib/schema.js').MessageReport[], accepted: number[], roomOf: (i: number) => string }>}
+ * @returns {Promise<{ result: import('../../lib/schema/result-schema.js').SimResult, roomMessages: import('../../lib/schema/result-schema.js').MessageReport[], accepted: number[], roomOf: (i: number) => string }>}
  */
 export async function appCase (t, peer, send, { engine, transport, namespaces, rows, clients = 8, rooms = 2 }) {
   const accepted = Array.from({ length: clients }, (_, i) => i).filter((i) => rows[i % rows.length] !== 'wrong')
@@ -103,7 +103,7 @@ export async function appCase (t, peer, send, { engine, transport, namespaces, r
   // A message to everyone, sent after every join was done on the server: once each client has
   // it, each has read its join's ack (sent before it on the same connection), so the room
   // messages after it are expected by exactly their rooms.
-  const closedOf = (/** @type {(m: import('../../lib/schema.js').MessageReport) => boolean} */ which) => swarm.closed.filter((m) => m.event === 'broadcast' && which(m))
+  const closedOf = (/** @type {(m: import('../../lib/schema/result-schema.js').MessageReport) => boolean} */ which) => swarm.closed.filter((m) => m.event === 'broadcast' && which(m))
   await send.toEveryone()
   await waitFor(() => closedOf((m) => m.room === null).length === namespaces.length, { timeoutMs: WAIT_MS, message: () => `the message to everyone closed on ${namespaces.join(', ')}: ${JSON.stringify(swarm.closed.map((m) => [m.id, m.namespace, m.room]))}` })
   const fencedAt = Date.now()

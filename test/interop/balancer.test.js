@@ -69,7 +69,7 @@ async function nodeCounts (nodes) {
 
 /**
  * Connected clients by node in a result (nodes with none left out, as node counts of 0 are).
- * @param {import('../../lib/schema.js').SimResult} result
+ * @param {import('../../lib/schema/result-schema.js').SimResult} result
  */
 function resultCounts (result) {
   return Object.fromEntries((result.nodes?.nodes ?? []).filter((n) => n.connected > 0).map((n) => [n.name, n.connected]))
@@ -103,7 +103,7 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   assert.deepEqual(result.clients.errors, {}, why)
   assert.equal(result.clients.reconnects, 0, why)
   assert.deepEqual(resultCounts(result), Object.fromEntries(Object.entries(held).filter(([, n]) => n > 0)))
-  const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
+  const report = /** @type {import('../../lib/schema/result-schema.js').NodeReport} */ (result.nodes)
   assert.equal(report.from, nodeFrom)
   assert.equal(report.unknown, 0)
   assert.equal(report.moved, 0)
@@ -208,7 +208,7 @@ for (const [balancer, nodeFrom] of /** @type {const} */ ([['haproxy', 'event:nod
       const held = await nodeCounts(survivors)
       const result = await swarm.stop()
 
-      const report = /** @type {import('../../lib/schema.js').NodeReport} */ (result.nodes)
+      const report = /** @type {import('../../lib/schema/result-schema.js').NodeReport} */ (result.nodes)
       const row = (/** @type {string} */ name) => report.nodes.find((n) => n.name === name)
       assert.equal(report.moved, before[victim.name], 'every client of the killed node moved')
       assert.equal(row(victim.name)?.connected, 0)
@@ -232,9 +232,9 @@ test('ioswarm run through HAProxy: the simulators\' node reports merge into the 
     '--engine', 'lean', '--transport', 'websocket', '--node-from', 'event:node', '--rounds', '2x200', '--ramp', '500ms', '--quiet', '--out', out,
     '--assert', 'missing=0', '--assert', 'nodes.imbalance<3', '--assert', 'nodes.imbalance<1'], { timeoutMs: 120000 })
   assert.equal(code, 3, `one threshold fails: exit 3 (${stderr})`)
-  const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+  const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
   const [d] = result.distributions
-  const report = /** @type {import('../../lib/schema.js').NodeReport} */ (d.nodes)
+  const report = /** @type {import('../../lib/schema/result-schema.js').NodeReport} */ (d.nodes)
   // HAProxy's round robin over both simulators' connects (and their first-contact probes): every node holds some of the 24.
   assert.deepEqual(report.nodes.map((n) => n.name).sort(), ['sio-1', 'sio-2', 'sio-3'])
   assert.equal(report.nodes.reduce((n, r) => n + r.connected, 0), 24)

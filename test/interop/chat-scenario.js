@@ -14,7 +14,7 @@ const DURATION_S = 5
  * @param {import('node:test').TestContext} t
  * @param {{ url: string }} peer
  * @param {{ engine: string, transport: string }} spec
- * @returns {Promise<import('../../lib/schema.js').SimResult>}
+ * @returns {Promise<import('../../lib/schema/result-schema.js').SimResult>}
  */
 export async function chatScenario (t, peer, { engine, transport }) {
   const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', String(CLIENTS), '--engine', engine, '-t', transport, '--url', peer.url,

@@ -1,5 +1,5 @@
 /**
- * Late joiners (test/simulator/late-joiners.test.js) against servers other people wrote:
+ * Late joiners (test/simulator/recording/late-joiners.test.js) against servers other people wrote:
  * python-socketio 5 (the app peer, test/peers/python/app_server.py) and socket.io 2.5, 3.1 and
  * 4.8 (test/peers/node/server.js), both engines, websocket, polling and upgrade. Each peer app, in its own
  * library's API (late.py, late.js), takes a relayed line and a broadcast `tick` at once, lets
@@ -53,7 +53,7 @@ for (const peerSpec of PEERS) {
       })
       const result = await swarm.stop()
       const byId = Object.fromEntries(result.messages.filter((m) => ids.includes(m.id)).map((m) => [m.id, m]))
-      const counts = (/** @type {import('../../lib/schema.js').MessageReport} */ m) =>
+      const counts = (/** @type {import('../../lib/schema/result-schema.js').MessageReport} */ m) =>
         ({ expected: m.expected, received: m.received, missing: m.missing, misdelivered: m.misdelivered ?? 0, duplicates: m.duplicates, echo: m.echo ?? 0 })
       // Before the fix (bd28a2b): every client connected at the first receipt was expected (line 4, tick 5).
       const clean = { missing: 0, misdelivered: 0, duplicates: 0 }

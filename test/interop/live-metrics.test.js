@@ -4,7 +4,7 @@
  * ack each chat line, and the plain python-socketio peer (test/peers/python/server.py) answers
  * each `move` with a `state` event; on both engines, two scrapes during the run see the acks (the
  * replies) grow, and the end equals the result's emits (and replies) (test/helpers/live-emits.js,
- * as test/simulator/metrics.test.js checks against ioswarm's own app). A scenario's own figures
+ * as test/simulator/reporting/live-metrics.test.js checks against ioswarm's own app). A scenario's own figures
  * (ctx.count, ctx.timing) are not run against these peers.
  */
 import { test } from 'node:test'

@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { inspectServer } from '../../simulator/index.js'
-import { normalizeSimOptions } from '../../simulator/options.js'
+import { normalizeSimOptions } from '../../simulator/sim-options.js'
 import { startSocketIoPeer } from '../helpers/peers.js'
 import { MATRIX, caseName, measureAgainst } from './measure.js'
 

@@ -1,11 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { CLIENT_MODES, MODE_NAMES, WIRE_NAMES, WIRE_NONE, modeShape, perTransport, totalOf, wireName, wireNumber, wireOf } from '../../lib/transports.js'
-import { samplesCsv } from '../../results/csv.js'
-import { connectionCharts } from '../../results/report/charts-time.js'
+import { samplesCsv } from '../../results/files/csv.js'
+import { connectionCharts } from '../../results/report/charts/charts-time.js'
 import { transports as leanTransports } from '../../simulator/engines/lean/transports.js'
 import { WIRE } from '../../simulator/engines/lean/client.js'
-import { parseTransportMix } from '../../lib/options.js'
+import { parseTransportMix } from '../../lib/values/parsers.js'
 
 test('wire transports and client modes: every mode uses known wire transports; the lean engine has a module for each', () => {
   assert.deepEqual(WIRE_NAMES, ['websocket', 'polling'])

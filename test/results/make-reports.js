@@ -2,8 +2,8 @@
  * Hand-made simulator reports for the collector and aggregation tests, built with the
  * real HDR histograms from known raw delays.
  */
-import { createHistogram, encode, recordMs, summarize } from '../../lib/histogram.js'
-import { createRecorder } from '../../simulator/recorder.js'
+import { createHistogram, encode, recordMs, summarize } from '../../lib/measure/histogram.js'
+import { createRecorder } from '../../simulator/recording/recorder.js'
 
 /**
  * Deterministic pseudo-random delays (ms, 3 decimals) in [0, spreadMs).
@@ -40,9 +40,9 @@ export function summaryOf (delaysMs) {
 
 /**
  * A MessageReport as one simulator would send it.
- * @param {{ round: number | null, seq: number | null, relativeMs: number[], absoluteMs?: number[] | null, missing?: number, firstAt?: number, sentAt?: number | null, event?: string, floor?: import('../../lib/schema.js').FloorReport, id?: string, namespace?: string, room?: string | null, misdelivered?: number, duplicates?: number }} spec
+ * @param {{ round: number | null, seq: number | null, relativeMs: number[], absoluteMs?: number[] | null, missing?: number, firstAt?: number, sentAt?: number | null, event?: string, floor?: import('../../lib/schema/result-schema.js').FloorReport, id?: string, namespace?: string, room?: string | null, misdelivered?: number, duplicates?: number }} spec
  *   without `floor`, the report has none (as from a simulator older than the field); without `namespace`, none either (older simulators)
- * @returns {import('../../lib/schema.js').MessageReport}
+ * @returns {import('../../lib/schema/result-schema.js').MessageReport}
  */
 export function messageReport ({ round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast', floor, id: givenId, namespace, room, misdelivered, duplicates = 0 }) {
   const id = givenId ?? (round === null ? `free-${seq}` : `${round}.${seq}`)
@@ -70,7 +70,7 @@ export function messageReport ({ round, seq, relativeMs, absoluteMs = null, miss
 
 /**
  * A simulator's final report with connect times.
- * @param {{ target: number, connected: number, failed: number, connectMs: number[], clock?: import('../../lib/schema.js').ClockInfo }} spec
+ * @param {{ target: number, connected: number, failed: number, connectMs: number[], clock?: import('../../lib/schema/result-schema.js').ClockInfo }} spec
  * @returns {import('../../results/collector/types.js').FinalReport}
  */
 export function finalReport ({ target, connected, failed, connectMs, clock = { offsetMs: 0, uncertaintyMs: 0, reference: 'local' } }) {
@@ -111,7 +111,7 @@ export function sample (t, { connected = 10, elu = 0.2, loopDelayP99Ms = 2 } = {
  * in `to` (default: its room's), and the clients in `twice` a second time. Delays are what
  * the recorder measures (close to 0: one synchronous burst).
  * @param {{ clients: number, rooms: number, namespace?: string, messages: { id: string, room: string | null, event?: string, to?: number[], twice?: number[] }[] }} spec
- * @returns {import('../../lib/schema.js').MessageReport[]}
+ * @returns {import('../../lib/schema/result-schema.js').MessageReport[]}
  */
 export function recordRoomMessages ({ clients, rooms, namespace = '/', messages }) {
   const recorder = createRecorder({ clients, messageTimeoutMs: 60_000, namespace })
@@ -133,11 +133,11 @@ export function recordRoomMessages ({ clients, rooms, namespace = '/', messages 
 /**
  * A simulator's (or a worker's) SimResult: what mergeSimResults reads.
  * @param {string} id
- * @param {Partial<import('../../lib/schema.js').SimResult>} over
- * @returns {import('../../lib/schema.js').SimResult}
+ * @param {Partial<import('../../lib/schema/result-schema.js').SimResult>} over
+ * @returns {import('../../lib/schema/result-schema.js').SimResult}
  */
 export function simResult (id, over) {
-  return /** @type {import('../../lib/schema.js').SimResult} */ (/** @type {unknown} */ ({
+  return /** @type {import('../../lib/schema/result-schema.js').SimResult} */ (/** @type {unknown} */ ({
     id,
     pid: 1,
     startedAt: 1000,

@@ -5,10 +5,10 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createMemoryCollector } from '../../results/collector/memory.js'
-import { formatRunSummary } from '../../results/summary.js'
+import { formatRunSummary } from '../../results/text/summary.js'
 import { caveats } from '../../results/report/sections.js'
 import { attachReaders, partitionOf, simulatorOptions } from '../../runner/distribution.js'
-import { normalizeRunOptions } from '../../runner/options.js'
+import { normalizeRunOptions } from '../../runner/run-options.js'
 import { normalizeSimOptions } from '../../simulator/index.js'
 
 /** @param {Record<string, unknown>} input */

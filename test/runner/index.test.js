@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import { Server } from 'socket.io'
 import { runTest } from '../../runner/index.js'
 import { lookAtServer } from '../../runner/look.js'
-import { appTargets, normalizeRunOptions } from '../../runner/options.js'
+import { appTargets, normalizeRunOptions } from '../../runner/run-options.js'
 
 const SECRET = 'run-auth-s3cret'
 /** A short run with the embedded collector: one simulator, no ramp, a 1 s heartbeat. */
@@ -13,12 +13,12 @@ const QUICK = { simulators: 1, pingInterval: '1s', ramp: '0', messageTimeout: '2
 
 /**
  * The reference server's last sample of a distribution.
- * @param {import('../../lib/schema.js').RunResult} result
+ * @param {import('../../lib/schema/result-schema.js').RunResult} result
  */
 function lastServerSample (result) {
   const samples = result.distributions[0].server
   assert.ok(samples.length > 0, 'the reference server was sampled')
-  return /** @type {import('../../lib/schema.js').ServerSample} */ (samples.at(-1))
+  return /** @type {import('../../lib/schema/result-schema.js').ServerSample} */ (samples.at(-1))
 }
 
 test('--auth-token reaches the run\'s reference server: clients with another token are refused and counted; result.json never holds it', async () => {

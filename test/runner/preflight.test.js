@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { checkRunPreflight, referenceServerFds } from '../../runner/preflight.js'
 import { checkStepLimits } from '../../runner/capacity/limits.js'
-import { normalizeRunOptions } from '../../runner/options.js'
+import { normalizeRunOptions } from '../../runner/run-options.js'
 import { ROOT } from '../helpers/cli.js'
 
 const roomy = { fdSoft: 20000, fdHard: 20000, ports: 28232, portRange: '32768 60999', freeBytes: 16 * 2 ** 30 }

@@ -21,7 +21,7 @@ const QUICK = ['--rounds', '2x300,2x200', '--ping-interval', '1s', '--ramp', '50
 
 /**
  * Every message of every round reached every client of every distribution.
- * @param {import('../../lib/schema.js').RunResult} result
+ * @param {import('../../lib/schema/result-schema.js').RunResult} result
  * @param {{ name: string, clients: number }[]} expected
  */
 function assertComplete (result, expected) {
@@ -66,7 +66,7 @@ test('a chat-like run end to end (rooms, joins, emits with acks): scenario resul
     '--event', 'broadcast', '--event', 'chat', '--quiet', '--out', out,
     '--assert', 'misdelivered=0', '--assert', 'ack.p99<5s', '--assert', 'duplicated=0', '--assert', 'join.failed=0', '--assert', 'ack.timeouts=0'], { timeoutMs: 120000 })
   assert.equal(code, 0, stderr)
-  const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')))
+  const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')))
   assert.deepEqual(result.thresholds?.map((v) => v.ok), [true, true, true, true, true])
   const [d] = result.distributions
   assert.deepEqual([d.scenario?.joins?.sent, d.scenario?.joins?.acked], [12, 12], 'every client joined its room, both simulators merged')

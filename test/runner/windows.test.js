@@ -46,7 +46,7 @@ async function runWindows (t, url, more = []) {
   t.after(() => rmSync(out, { recursive: true, force: true }))
   const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '5s', '--window', '1s', '--simulators', '2', '--clients', '3', '--ramp', '500ms',
     '--out', out, ...CHAT, ...more], { timeoutMs: 90000 })
-  const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+  const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
   return { ...run, out, result, windows: result.distributions[0].windows ?? [] }
 }
 
@@ -74,9 +74,9 @@ function checkWindows ({ result, windows, stderr, out }) {
     assert.ok(w.emits.ackTime.count > 0 && w.emits.ackTime.p99 > 0, `acks in ${w.startAt}: ${seen}`)
   }
   for (const w of windows) assert.equal(w.missing, 0, `nothing missing in ${w.startAt}: ${seen}`)
-  const total = /** @type {import('../../lib/schema.js').DeliveryRow} */ (result.distributions[0].deliveries?.total)
+  const total = /** @type {import('../../lib/schema/result-schema.js').DeliveryRow} */ (result.distributions[0].deliveries?.total)
   assert.equal(windows.reduce((s, w) => s + w.received, 0), total.received, 'every delivery in one window')
-  /** @typedef {NonNullable<import('../../lib/schema.js').DistributionResult['scenario']>} Scenario */
+  /** @typedef {NonNullable<import('../../lib/schema/result-schema.js').DistributionResult['scenario']>} Scenario */
   const emits = /** @type {NonNullable<Scenario['emits']>} */ (result.distributions[0].scenario?.emits)
   assert.equal(windows.reduce((s, w) => s + w.emits.sent, 0), emits.sent, 'every line in one window')
   assert.equal((stderr.match(new RegExp(`2x3: ${WINDOW_LINE.source}`, 'g')) ?? []).length, windows.length, 'each window printed as it closed')
@@ -91,12 +91,12 @@ function checkWindows ({ result, windows, stderr, out }) {
  * A run without rounds keeps no line one by one: its lines rolled up as they came (per
  * namespace, room and event, in the delivery breakdown), the first few as examples, no
  * messages.csv; result.json names no other line, however many the run had.
- * @param {{ result: import('../../lib/schema.js').RunResult, out: string }} run
+ * @param {{ result: import('../../lib/schema/result-schema.js').RunResult, out: string }} run
  */
 function checkRolledUp ({ result, out }) {
   const [d] = result.distributions
-  const lines = /** @type {import('../../lib/schema.js').LineRollup} */ (d.lines)
-  const total = /** @type {import('../../lib/schema.js').DeliveryRow} */ (d.deliveries?.total)
+  const lines = /** @type {import('../../lib/schema/result-schema.js').LineRollup} */ (d.lines)
+  const total = /** @type {import('../../lib/schema/result-schema.js').DeliveryRow} */ (d.deliveries?.total)
   assert.deepEqual(d.messages, [], 'no per-line list')
   assert.ok(lines.lines > 20 && lines.reports >= lines.lines, `lines rolled up: ${JSON.stringify({ ...lines, sample: lines.sample.length })}`)
   assert.equal(total.messages, lines.lines)
@@ -112,12 +112,12 @@ function checkRolledUp ({ result, out }) {
 /**
  * Clients the profile wants at wall-clock time `t`, from the steps as they ran: a ramp moves
  * straight from its `from` to its `to` over its step, a hold stays.
- * @param {import('../../lib/schema.js').PhaseStep[]} steps
+ * @param {import('../../lib/schema/result-schema.js').PhaseStep[]} steps
  * @param {number} t
  */
 function wantedAt (steps, t) {
   if (t <= steps[0].startMs) return 0
-  const s = steps.find((x) => t < x.endMs) ?? /** @type {import('../../lib/schema.js').PhaseStep} */ (steps.at(-1))
+  const s = steps.find((x) => t < x.endMs) ?? /** @type {import('../../lib/schema/result-schema.js').PhaseStep} */ (steps.at(-1))
   const done = Math.min(1, (t - s.startMs) / Math.max(1, s.endMs - s.startMs))
   return s.from + (s.to - s.from) * done
 }
@@ -136,7 +136,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     checkWindows(run)
     const custom = run.windows.filter((w) => w.custom?.timings.line_gap && w.custom.counts.lines_seen)
     assert.ok(custom.length >= 3, `the hooks' figures in the windows: ${JSON.stringify(run.windows.map((w) => w.custom))}`)
-    const [missing, ack] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
+    const [missing, ack] = /** @type {import('../../lib/schema/result-schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
     assert.equal(missing.ok, true)
     assert.equal(ack.ok, false)
     assert.match(ack.actual, new RegExp(`^ack\\.p99 .* \\(${WINDOW_LINE.source}, 2x3, \\d+ acks\\)$`), 'the failing window is named')
@@ -171,8 +171,8 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
       '--simulators', '2', '--out', out, ...CHAT], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
-    const d = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
-    const steps = /** @type {import('../../lib/schema.js').PhaseStep[]} */ (d.phases)
+    const d = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
+    const steps = /** @type {import('../../lib/schema/result-schema.js').PhaseStep[]} */ (d.phases)
     assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]], 'both simulators\' steps summed')
     assert.equal(d.rampedDown, 12)
     const windows = d.windows ?? []
@@ -214,7 +214,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const run = await runWindows(t, nodes[0].url, ['--assert', 'p99<30s'])
     assert.equal(run.code, 0, run.stderr)
     checkWindows(run)
-    const [delay] = /** @type {import('../../lib/schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
+    const [delay] = /** @type {import('../../lib/schema/result-schema.js').ThresholdVerdict[]} */ (run.result.thresholds)
     assert.ok(delay.ok, delay.actual)
     assert.match(delay.actual, new RegExp(`^p99 .* \\(${WINDOW_LINE.source}, 2x3\\)$`), 'a delivery delay threshold judged on the worst window, named')
   })
@@ -236,7 +236,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
       '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)
-    const result = /** @type {import('../../lib/schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+    const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
     const windows = result.distributions[0].windows ?? []
     // The windows with every client connected (a loaded machine may stretch the ramp over two),
     // but not the last: windows follow the clock, so the run's end cuts it, sometimes to a few
@@ -264,7 +264,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', node.url, '--workers', '2', '--clients', '4', '--ramp', '0', '--duration', '3s',
       '--window', '1s', '--json', ...CHAT], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
-    const result = /** @type {import('../../lib/schema.js').SimResult} */ (JSON.parse(stdout))
+    const result = /** @type {import('../../lib/schema/result-schema.js').SimResult} */ (JSON.parse(stdout))
     const windows = result.windows ?? []
     assert.ok(windows.length >= 3, `${windows.length} windows`)
     for (const w of windows.slice(1, -1)) {

@@ -32,8 +32,8 @@ test('lint fails an import of another folder\'s internals, of anything above lib
   const cases = [
     ['runner/x.js', "import { METRICS } from '../results/thresholds.js'", false],
     ['runner/x.js', "import { METRICS } from '../results/index.js'", true],
-    ['runner/capacity/x.js', "export { KIB_PER_CLIENT } from '../../simulator/preflight.js'", false],
-    ['runner/capacity/x.js', "const { KIB_PER_CLIENT } = await import('../../simulator/preflight.js')", false],
+    ['runner/capacity/x.js', "export { KIB_PER_CLIENT } from '../../simulator/inspection/preflight.js'", false],
+    ['runner/capacity/x.js', "const { KIB_PER_CLIENT } = await import('../../simulator/inspection/preflight.js')", false],
     ['runner/capacity/x.js', "const { runSwarm } = await import('../../simulator/index.js')", true],
     ['server/x.js', "import { createCollector } from '../results/collector/index.js'", true],
     ['infra/x.js', "import { main } from '../bin/cli.js'", false],

@@ -5,9 +5,9 @@ import http from 'node:http'
 import { Server } from 'socket.io'
 import { MAX_REASON_CHARS, MAX_REASONS, OTHER_REASONS, reasonKey } from '../../lib/reasons.js'
 import { buildReport, reasonsCsv } from '../../results/index.js'
-import { sumClients } from '../../results/aggregate.js'
-import { formatSimSummary } from '../../simulator/format.js'
-import { runSwarm } from '../../simulator/swarm.js'
+import { sumClients } from '../../results/merge/aggregate.js'
+import { formatSimSummary } from '../../simulator/reporting/summary-text.js'
+import { runSwarm } from '../../simulator/swarm/swarm.js'
 import { makeRun } from '../fixtures/make-run-fixture.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -87,7 +87,7 @@ for (const engine of ['sio', 'lean']) {
 
 test('report and reasons.csv from both engines\' results: counts summed, every reason escaped', async (t) => {
   const server = await startRefusingServer(t, (n) => HOSTILE[n % HOSTILE.length])
-  /** @type {import('../../lib/schema.js').SimResult[]} */
+  /** @type {import('../../lib/schema/result-schema.js').SimResult[]} */
   const results = []
   for (const engine of ['sio', 'lean']) results.push(await swarmUntilRefused(server.url, engine, HOSTILE.length))
   const finals = results.map((r) => ({ simulator: r.id, clients: r.clients, health: r.health.summary, clock: r.clock, endedAt: r.endedAt }))

@@ -27,7 +27,7 @@ async function assertSamplesReported (t, redisUrl, runId) {
     await collector.close()
   })
   const ids = ['srv-primary', 'srv-w1', 'srv-w2']
-  /** @type {import('../../lib/schema.js').ServerSample[]} */
+  /** @type {import('../../lib/schema/result-schema.js').ServerSample[]} */
   let samples = []
   await waitFor(async () => {
     samples = (await collector.getSamples(runId)).server

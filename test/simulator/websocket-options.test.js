@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { normalizeSimOptions } from '../../simulator/options.js'
+import { normalizeSimOptions } from '../../simulator/sim-options.js'
 import { webSocketServerInfo } from '../../simulator/websocket-options.js'
-import { DEFAULT_WEBSOCKET_RAMP_MS } from '../../lib/cli-options/values.js'
+import { DEFAULT_WEBSOCKET_RAMP_MS } from '../../lib/values/option-values.js'
 
 test('--protocol websocket: the URL is the endpoint, path and query included; the engine is websocket', () => {
   const o = normalizeSimOptions({ protocol: 'websocket', url: 'ws://127.0.0.1:8080/feed?channel=a' })

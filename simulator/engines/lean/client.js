@@ -25,7 +25,7 @@ export const WIRE = Object.freeze({ NONE: WIRE_NONE, POLLING: wireNumber('pollin
 export class Client {
   /**
    * @param {number} i the swarm's index
-   * @param {import('../../../lib/options.js').Transport} mode
+   * @param {import('../../../lib/values/parsers.js').Transport} mode
    */
   constructor (i, mode) {
     this.i = i

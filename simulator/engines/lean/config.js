@@ -41,15 +41,15 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES, POST_CONNECTIONS } from '
  * @property {boolean} reconnect
  * @property {boolean} keepAlive
  * @property {Record<string, unknown> | undefined} auth
- * @property {((i: number) => import('../../identity.js').ClientIdentity) | undefined} identity each client's own auth, query and headers, rendered at each attempt
+ * @property {((i: number) => import('../../sessions/identity.js').ClientIdentity) | undefined} identity each client's own auth, query and headers, rendered at each attempt
  * @property {number} maxPayloadBytes largest WebSocket message (all fragments) or polling response body
  * @property {boolean} perMessageDeflate
  * @property {number} connectTimeoutMs
  * @property {number} postConnections polling: most connections for POSTs per source address (either HTTP client), POST_CONNECTIONS unless a test asks for fewer
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff
- * @property {import('../../source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
- * @property {import('../../../lib/tls.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every connection
+ * @property {import('../../wire/source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
+ * @property {import('../../../lib/input/tls-trust.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every connection
  * @property {boolean} cookieJar each client keeps the cookies responses set (off only to show what a balancer does without)
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope where every request of a client goes, for its jar
  * @property {string | null} nodeHeader --node-from header:NAME: the lower-case response header naming the client's node

@@ -14,7 +14,7 @@
  * met it) is sent once more on a new connection; a source port the kernel refuses, from the next port.
  */
 import { FAILURE, HttpSocket } from '../../wire/http-socket.js'
-import { MAX_PORT_TRIES, connectOwnPort } from '../../source-ports.js'
+import { MAX_PORT_TRIES, connectOwnPort } from '../../wire/source-ports.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from './cookies.js'
 import { PendingRequest } from './pending-request.js'

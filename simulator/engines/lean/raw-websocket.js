@@ -10,7 +10,7 @@ import { RawSocket } from '../../wire/raw-socket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
-import { MAX_PORT_TRIES, connectOwnPort } from '../../source-ports.js'
+import { MAX_PORT_TRIES, connectOwnPort } from '../../wire/source-ports.js'
 import { noteHeadNodeHeader, storeHeadSetCookies, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */

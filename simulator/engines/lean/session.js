@@ -85,7 +85,7 @@ export class LeanSession {
 
   /**
    * @param {number} i
-   * @param {import('../../../lib/options.js').Transport} mode
+   * @param {import('../../../lib/values/parsers.js').Transport} mode
    */
   connect (i, mode) {
     let c = this.clients[i]
@@ -117,7 +117,7 @@ export class LeanSession {
   /**
    * This attempt's own query parameters, headers and auth (--query, --header, --auth).
    * @param {Client} c
-   * @param {import('../../identity.js').ClientIdentity} identity
+   * @param {import('../../sessions/identity.js').ClientIdentity} identity
    * @returns {string | null} why the attempt cannot be made: a header or cookie value with a line break (CR or LF); null when it can
    */
   applyIdentity (c, identity) {

@@ -10,7 +10,7 @@ import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from './inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../wire/limits.js'
 import { withDetail } from './reasons.js'
-import { connectorFor } from '../../source-ports.js'
+import { connectorFor } from '../../wire/source-ports.js'
 import { noteUpgradeResponse, upgradeHeaders } from './cookies.js'
 
 /** @typedef {import('./client.js').Client} Client */

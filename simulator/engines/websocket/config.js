@@ -17,7 +17,7 @@ import { compileMatcher } from './decode.js'
  * @typedef {object} PlainConfig
  * @property {string} url the endpoint, ws:// or wss://, with its own query
  * @property {boolean} secure
- * @property {import('../../../lib/tls.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every wss:// connection
+ * @property {import('../../../lib/input/tls-trust.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every wss:// connection
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} path request path and query of the handshake (built-in client)
@@ -28,7 +28,7 @@ import { compileMatcher } from './decode.js'
  * @property {string | null} protocolHeader Sec-WebSocket-Protocol of the built-in client's handshake
  * @property {import('./decode.js').Matcher | null} match
  * @property {boolean} reconnect
- * @property {((i: number) => import('../../identity.js').ClientIdentity) | undefined} identity
+ * @property {((i: number) => import('../../sessions/identity.js').ClientIdentity) | undefined} identity
  * @property {number} maxPayloadBytes
  * @property {number} connectTimeoutMs the handshake and the first round trip must finish within it
  * @property {number} heartbeatTickMs

@@ -8,8 +8,8 @@
  * they were, for the unmeasured count. Pure functions, run once per distinct frame (the pool
  * caches the result for the clients that get the same frame).
  */
-import { fieldGetter } from '../../../lib/fields.js'
-import { WEBSOCKET_EVENT } from '../../../lib/cli-options/values.js'
+import { fieldGetter } from '../../../lib/input/fields.js'
+import { WEBSOCKET_EVENT } from '../../../lib/values/option-values.js'
 
 /**
  * A decoded frame: `args` is what the swarm records (one value), null when --match leaves it

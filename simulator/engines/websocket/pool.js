@@ -16,7 +16,7 @@ import { DeadlineSweeper } from '../../wire/scheduler.js'
 import { stopWaiting } from '../../wire/state.js'
 import { FrameCache } from '../../wire/frame-cache.js'
 import { backoffDelayMs } from '../../wire/backoff.js'
-import { WEBSOCKET_EVENT } from '../../../lib/cli-options/values.js'
+import { WEBSOCKET_EVENT } from '../../../lib/values/option-values.js'
 import { decodeInto } from './decode.js'
 import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'
 import { PlainWsSocket } from './ws-socket.js'
@@ -85,7 +85,7 @@ export class PlainPool {
    * Client c's headers for its upgrade: --header, and its jar's cookies (--cookie is set when
    * the client starts on purpose; a reconnect keeps what the server set since). Null when none.
    * @param {PlainClient} c
-   * @param {import('../../identity.js').ClientIdentity | undefined} identity
+   * @param {import('../../sessions/identity.js').ClientIdentity | undefined} identity
    * @returns {Record<string, string> | null}
    */
   upgradeHeaders (c, identity) {

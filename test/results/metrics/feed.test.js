@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import test from 'node:test'
-import { createHistogram, encode, recordMs, summarize } from '../../../lib/histogram.js'
+import { createHistogram, encode, recordMs, summarize } from '../../../lib/measure/histogram.js'
 import { createCollector } from '../../../results/collector/index.js'
 import { followCollector } from '../../../results/metrics/feed.js'
 import { createRunMetrics } from '../../../results/metrics/run-metrics.js'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import test from 'node:test'
-import { createHistogram, encode, recordMs, summarize } from '../../../lib/histogram.js'
+import { createHistogram, encode, recordMs, summarize } from '../../../lib/measure/histogram.js'
 import { createRunMetrics, transportShares } from '../../../results/metrics/run-metrics.js'
 
 /** @param {number[]} delaysMs */

@@ -6,7 +6,7 @@ import { buildAnyReport, buildCompareReport, buildReport } from '../../../result
 import { checkReport, chromiumMissing, launchChromium } from './browser-harness.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
-/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+/** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 const KINDS = ['connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',

@@ -6,7 +6,7 @@ import { buildCapacityReport, capacityChart } from '../../../results/report/capa
 import { checkReport, chromiumMissing, launchChromium } from './browser-harness.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
-/** @returns {import('../../../lib/capacity-schema.js').CapacityResult} a real search: 30 clients found, steps passing and failing */
+/** @returns {import('../../../lib/schema/capacity-schema.js').CapacityResult} a real search: 30 clients found, steps passing and failing */
 const fixture = () => JSON.parse(readFileSync(new URL('../../fixtures/capacity-small.json', import.meta.url), 'utf8'))
 
 test('the capacity chart: p50, p99 and missing against clients, one point per measured step coloured by verdict, the SLO as lines', () => {

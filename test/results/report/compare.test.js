@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { compareCharts, compareSeries, compareTables } from '../../../results/report/compare.js'
 
-/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+/** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 test('each distribution of each run is a series, labelled by run label and distribution', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { buildCompareReport, buildReport } from '../../../results/report/index.js'
 
-/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+/** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 const KINDS = ['connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',

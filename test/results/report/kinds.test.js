@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { resultKind, simulatorAsRun, toReportable } from '../../../results/report/kinds.js'
 import { buildAnyReport } from '../../../results/report/index.js'
-import { evaluateThresholds, parseThreshold } from '../../../results/thresholds.js'
-import { formatRunSummary } from '../../../results/summary.js'
+import { evaluateThresholds, parseThreshold } from '../../../results/thresholds/thresholds.js'
+import { formatRunSummary } from '../../../results/text/summary.js'
 
 /** @param {string} name */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
@@ -31,7 +31,7 @@ test('a simulate result reads as a run of one distribution with one simulator', 
   assert.equal(d.messages.length, 20, 'the messages kept whole; the rolled-up ones are not messages')
   assert.ok(d.messages.every((m) => m.simulators === 1 && !('histogram' in m.relative)))
   // The 10 rolled-up lines count in the delivery totals.
-  const total = /** @type {import('../../../lib/schema.js').DeliveryBreakdown} */ (d.deliveries).total
+  const total = /** @type {import('../../../lib/schema/result-schema.js').DeliveryBreakdown} */ (d.deliveries).total
   assert.equal(total.expected, 30 * 39)
   assert.equal(total.missing, 1)
   assert.equal(total.messages, 30, 'the rolled-up lines counted as the messages they were')

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { caveats, header, overview } from '../../../results/report/sections.js'
 
-/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+/** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 test('caveats name saturated and stale simulators, missing deliveries, failed clients and silent distributions', () => {

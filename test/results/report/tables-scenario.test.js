@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { formatMs } from '../../../lib/format.js'
+import { formatMs } from '../../../lib/text/format.js'
 import { deliveriesTable, namespacesTable, scenarioTable } from '../../../results/report/tables-scenario.js'
 
-/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+/** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 /** Rows of a table as arrays of cell texts (several tables: all their rows). @param {string} html */
 const rows = (html) => [...html.matchAll(/<tbody>(.*?)<\/tbody>/g)].flatMap((b) => [...b[1].matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1])))

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { distributionsTable, messagesTable, roundsTable, optionLabel, optionValue, runDetailsTables, simulatorsTable, thresholdsTable } from '../../../results/report/tables.js'
 
-/** @param {string} name @returns {import('../../../lib/schema.js').RunResult} */
+/** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 /** Rows of a table as arrays of cell texts. @param {string} html */
 const rows = (html) => [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1).map((r) => [...r[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]))

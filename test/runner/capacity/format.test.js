@@ -3,14 +3,14 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { formatAnswer, formatStepLine } from '../../../runner/capacity/format.js'
 
-/** @returns {import('../../../lib/capacity-schema.js').CapacityResult} */
+/** @returns {import('../../../lib/schema/capacity-schema.js').CapacityResult} */
 const fixture = () => JSON.parse(readFileSync(new URL('../../fixtures/capacity-small.json', import.meta.url), 'utf8'))
 
 test('a step in one line: clients, connects, delays, missing, the simulators\' state, descriptors, the verdict and why', () => {
   const { steps } = fixture()
   const line = formatStepLine(steps[0])
   assert.match(line, /^step 1 \(grow\): 10 clients: connected 10 in [\d.]+m?s, relative p50 [\d.]+ms p99 [\d.]+ms max [\d.]+ms, absolute p99 [\d.]+ms, missing 0 of 20, simulators busiest \d+%, saturated 0 s, elu max \d+%, fds \d+\/[\d,]+ per simulator → pass$/)
-  const failed = /** @type {import('../../../lib/capacity-schema.js').CapacityStep} */ (steps.find((s) => s.verdict === 'fail'))
+  const failed = /** @type {import('../../../lib/schema/capacity-schema.js').CapacityStep} */ (steps.find((s) => s.verdict === 'fail'))
   assert.ok(formatStepLine(failed).endsWith(`→ FAIL: ${failed.why}`))
   assert.match(formatStepLine({ ...failed, server: { cpuPctMax: 97.4, rssMaxBytes: 1, connectedMax: 40 } }), /, server cpu max 97% → FAIL/)
   assert.equal(formatStepLine({ ...failed, verdict: 'inconclusive', limitedBy: 'limit', why: 'this machine cannot hold the step: file descriptors …' }), `step ${failed.step} (${failed.phase}): ${failed.clients} clients: INCONCLUSIVE: this machine cannot hold the step: file descriptors …`)

@@ -51,7 +51,7 @@ test('a simulator that is its own bottleneck makes the failing step inconclusive
   const result = await runCapacity({ ...QUICK, target: server.url, token: server.token, slo: ['missing=0'], start: 10, max: 80 }, { log: logTo(lines) })
   assert.equal(result.outcome, 'inconclusive', lines.join('\n'))
   assert.equal(result.capacity, null)
-  const last = /** @type {import('../../../lib/capacity-schema.js').CapacityStep} */ (result.steps.at(-1))
+  const last = /** @type {import('../../../lib/schema/capacity-schema.js').CapacityStep} */ (result.steps.at(-1))
   assert.equal(last.verdict, 'inconclusive')
   assert.ok(last.clients > 25, 'the server dropped messages at that step')
   assert.ok(last.missing > 0)

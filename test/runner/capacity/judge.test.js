@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { judgedStep, judgeStep, simulatorAdvice } from '../../../runner/capacity/judge.js'
-import { parseSlos } from '../../../runner/capacity/options.js'
+import { parseSlos } from '../../../runner/capacity/capacity-options.js'
 
-/** @param {Partial<import('../../../lib/capacity-schema.js').StepSimulator>} [over] */
+/** @param {Partial<import('../../../lib/schema/capacity-schema.js').StepSimulator>} [over] */
 const sim = (over = {}) => ({ id: 'cap-sim1', clients: 100, connected: 100, samples: 3, saturatedSeconds: 0, eluMax: 0.2, loopDelayP99MaxMs: 3, loopDelayMaxMs: 8, cpuPctMax: 20, ...over })
 const slos = parseSlos(['p99<500ms', 'missing=0'])
 const ACTUAL = ['p99 812ms (round 3)', 'missing 40 of 300 expected deliveries', 'connected 90 of 100 target clients']
@@ -11,7 +11,7 @@ const ACTUAL = ['p99 812ms (round 3)', 'missing 40 of 300 expected deliveries', 
 const verdicts = (oks) => oks.map((ok, k) => ({ expression: slos[k].expression, ok, actual: ok ? 'fine' : ACTUAL[k] }))
 /**
  * @param {boolean[]} oks
- * @param {{ p99?: number, simulators?: import('../../../lib/capacity-schema.js').StepSimulator[], connecting?: import('../../../lib/capacity-schema.js').StepSimulator[], floorMaxMs?: number | null }} [over]
+ * @param {{ p99?: number, simulators?: import('../../../lib/schema/capacity-schema.js').StepSimulator[], connecting?: import('../../../lib/schema/capacity-schema.js').StepSimulator[], floorMaxMs?: number | null }} [over]
  */
 const judge = (oks, { p99 = 812, simulators = [sim()], connecting = [sim()], floorMaxMs = 4 } = {}) =>
   judgeStep({ slos, verdicts: verdicts(oks), valueOf: (slo) => (slo.metric === 'p99' ? p99 : null), simulators, connecting, floorMaxMs })

@@ -5,7 +5,7 @@ import { maxSteps, nextStep, searchBounds } from '../../../runner/capacity/searc
 /**
  * Runs the search against a server that holds `limit` clients, as a pure simulation.
  * @param {import('../../../runner/capacity/search.js').SearchPlan} plan
- * @param {(clients: number) => import('../../../lib/capacity-schema.js').StepVerdict} verdictOf
+ * @param {(clients: number) => import('../../../lib/schema/capacity-schema.js').StepVerdict} verdictOf
  */
 function simulate (plan, verdictOf) {
   /** @type {import('../../../runner/capacity/search.js').Judged[]} */

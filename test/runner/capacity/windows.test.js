@@ -84,7 +84,7 @@ describe('capacity without rounds', { concurrency: true }, () => {
     assert.deepEqual([...verdicts(90)], ['fail'], log)
     for (const s of result.steps) {
       assert.equal(s.clients, 10)
-      const w = /** @type {import('../../../lib/capacity-schema.js').StepWindowed} */ (s.windowed)
+      const w = /** @type {import('../../../lib/schema/capacity-schema.js').StepWindowed} */ (s.windowed)
       assert.ok(w.windows >= 2, `judged on the windows of its hold: ${log}`)
       // The clients sent what the step asked for (the rate reached the simulators over the resize path).
       assert.ok(Math.abs(w.emitsPerSecond - /** @type {number} */ (w.emitRate)) <= /** @type {number} */ (w.emitRate) * 0.25, `sent ${w.emitsPerSecond}/s at ${w.emitRate}/s: ${log}`)

@@ -58,7 +58,7 @@ test('attachProbe with a Redis URL: samples of a plain socket.io server arrive i
   t.after(() => probe.stop())
   await probe.ready
   assert.equal(await connections(), before + 1, 'the probe opened its own connection')
-  /** @type {import('../../../lib/schema.js').ServerSample[]} */
+  /** @type {import('../../../lib/schema/result-schema.js').ServerSample[]} */
   let samples = []
   await waitFor(async () => {
     samples = (await collector.getSamples(runId)).server
@@ -117,6 +117,6 @@ test('the probe\'s import graph stays light: no socket.io-client, no reports, no
   }
   visit(path.join(ROOT, 'server/probe/index.js'))
   const files = [...seen].map((f) => path.relative(ROOT, f)).sort()
-  assert.deepEqual(files, ['lib/collector-keys.js', 'lib/errors.js', 'lib/process-sampler.js', 'lib/redis.js', 'lib/schema.js', 'lib/transports.js', 'server/connections.js', 'server/probe/index.js'])
+  assert.deepEqual(files, ['lib/schema/collector-keys.js', 'lib/errors.js', 'lib/measure/process-sampler.js', 'lib/redis.js', 'lib/schema/result-schema.js', 'lib/transports.js', 'server/connections.js', 'server/probe/index.js'])
   assert.deepEqual([...packages].filter((p) => !p.startsWith('node:')), ['ioredis'])
 })

@@ -13,7 +13,7 @@ import { startFakePeer } from './lean/fake-peer.js'
  * Connects `count` lean clients with one transport and returns the pool and its log.
  * @param {import('node:test').TestContext} t
  * @param {string} url
- * @param {import('../../../lib/options.js').Transport} transport
+ * @param {import('../../../lib/values/parsers.js').Transport} transport
  * @param {number} count
  * @param {Partial<import('../../../simulator/engines/lean/config.js').LeanOptions>} [extra]
  */

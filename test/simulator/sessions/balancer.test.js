@@ -20,7 +20,7 @@ const CLIENTS = 12
  * @param {import('node:test').TestContext} t
  * @param {'sio' | 'lean'} engine
  * @param {string} url
- * @param {import('../../../lib/options.js').Transport} transport
+ * @param {import('../../../lib/values/parsers.js').Transport} transport
  * @param {boolean} cookieJar
  * @param {3 | 4} [eio]
  * @param {'ws' | 'builtin'} [wsClient] the lean engine's WebSocket client

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseCookies } from '../../../lib/cli-options/values.js'
-import { compileIdentities } from '../../../simulator/identity.js'
+import { parseCookies } from '../../../lib/values/option-values.js'
+import { compileIdentities } from '../../../simulator/sessions/identity.js'
 import { cookieHeader, defaultPath, pathMatches, seedCookies, storeCookies, MAX_COOKIES } from '../../../simulator/sessions/cookie-jar.js'
 
 const HTTP = Object.freeze({ secure: false, host: 'app.example.com', path: '/socket.io/' })

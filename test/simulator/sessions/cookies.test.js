@@ -48,7 +48,7 @@ async function startCookieServer (t) {
  * @param {import('node:test').TestContext} t
  * @param {'sio' | 'lean'} engine
  * @param {string} url
- * @param {import('../../../lib/options.js').Transport} transport
+ * @param {import('../../../lib/values/parsers.js').Transport} transport
  * @param {Record<string, unknown>} extra
  */
 function openClient (t, engine, url, transport, extra = {}) {

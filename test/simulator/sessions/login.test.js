@@ -19,7 +19,7 @@ import { WebSocketServer } from 'ws'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
-import { normalizeSimOptions } from '../../../simulator/options.js'
+import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { MAX_REFUSED_RELOGINS } from '../../../simulator/sessions/login.js'
 
 const CLIENTS = 4
@@ -121,7 +121,7 @@ for (const engine of ['sio', 'lean']) {
       assert.deepEqual(result.clients.errors, {})
       // Client 0 logged in before the look at the server, which its session let in.
       assert.equal(result.server.handshakeError, null)
-      const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+      const logins = /** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins)
       assert.equal(logins.request, 'POST /login')
       assert.equal(logins.attempts, CLIENTS)
       assert.equal(logins.ok, CLIENTS)
@@ -175,7 +175,7 @@ async function reloginAfter401 (t, engine) {
   const swarm = await connectAll(t, { engine, transport: 'polling', login: `POST /login {"user":"${engine}-again-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
   await endSessionsAndWaitForNew(swarm, `${engine}-again`)
   const result = await swarm.stop()
-  const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+  const logins = /** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins)
   const refusals = Object.entries(result.clients.errors).filter(([reason]) => /HTTP 401/.test(reason)).reduce((n, [, count]) => n + count, 0)
   assert.ok(refusals >= CLIENTS, `each client was refused (${JSON.stringify(result.clients.errors)})`)
   assert.ok(logins.relogins >= CLIENTS && logins.relogins <= refusals, `one new login per refusal at most: ${logins.relogins} for ${refusals}`)
@@ -208,7 +208,7 @@ async function reloginAfterRefusal (t, engine, transport) {
   const refusedBefore = app.refused.count
   await endSessionsAndWaitForNew(swarm, user)
   const result = await swarm.stop()
-  const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+  const logins = /** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins)
   const refusals = app.refused.count - refusedBefore
   assert.ok(refusals >= CLIENTS, `each client's CONNECT was refused (${refusals})`)
   assert.equal(result.clients.errors['session gone'], refusals, JSON.stringify(result.clients.errors))
@@ -288,7 +288,7 @@ for (const wsClient of ['ws', 'builtin']) {
     await waitFor(() => app.upgrades.length - before >= CLIENTS && app.wss.clients.size === CLIENTS,
       { timeoutMs: 15000, message: () => `every client back (${app.upgrades.length - before} upgrades, ${app.logins()} logins)` })
     const result = await swarm.stop()
-    const logins = /** @type {import('../../../lib/schema.js').LoginReport} */ (result.logins)
+    const logins = /** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins)
     assert.equal(logins.ok, logins.attempts)
     assert.ok(logins.relogins >= CLIENTS, `each client logged in again (${logins.relogins})`)
     assert.ok((result.clients.errors['handshake refused: HTTP 401'] ?? 0) >= logins.relogins, JSON.stringify(result.clients.errors))

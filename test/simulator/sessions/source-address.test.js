@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { Server } from 'socket.io'
 import { engines } from '../../../simulator/engines/index.js'
-import { createSourcePorts } from '../../../simulator/source-ports.js'
+import { createSourcePorts } from '../../../simulator/wire/source-ports.js'
 import { waitFor } from '../../helpers/wait.js'
 
 const ADDRESSES = ['127.0.0.2', '127.0.0.3']

@@ -15,11 +15,11 @@ import { join } from 'node:path'
 import { Server } from 'socket.io'
 import { WebSocketServer } from 'ws'
 import { engines } from '../../../simulator/engines/index.js'
-import { probeHandshake } from '../../../simulator/handshake.js'
+import { probeHandshake } from '../../../simulator/inspection/handshake.js'
 import { inspectionSession } from '../../../simulator/sessions/inspection.js'
-import { tlsTrust } from '../../../lib/tls.js'
-import { certificateAdvice } from '../../../simulator/format.js'
-import { createSourcePorts } from '../../../simulator/source-ports.js'
+import { tlsTrust } from '../../../lib/input/tls-trust.js'
+import { certificateAdvice } from '../../../simulator/reporting/summary-text.js'
+import { createSourcePorts } from '../../../simulator/wire/source-ports.js'
 import { BIN, runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
 
@@ -61,8 +61,8 @@ async function startHttpsServer (t, files) {
  * @param {import('node:test').TestContext} t
  * @param {'sio' | 'lean' | 'websocket'} engine
  * @param {string} url
- * @param {import('../../../lib/options.js').Transport} transport
- * @param {import('../../../lib/tls.js').TlsTrust | null} tls
+ * @param {import('../../../lib/values/parsers.js').Transport} transport
+ * @param {import('../../../lib/input/tls-trust.js').TlsTrust | null} tls
  * @param {number} [clients]
  * @param {Record<string, unknown>} [extra] more engine options
  */

@@ -1,0 +1,54 @@
+/**
+ * Options of `ioswarm broadcast` that no other command has.
+ */
+import { invalidOption } from '../../errors.js'
+import { parseInteger } from '../../values/parsers.js'
+import { MAX_ROOM_NAME_LENGTH } from '../../protocol.js'
+import { defineOptions } from '../define.js'
+
+/** Most rooms `broadcast --rooms` goes round-robin over. */
+export const MAX_BROADCAST_ROOMS = 1_000_000
+
+/**
+ * A room name: a string of 1 to MAX_ROOM_NAME_LENGTH characters.
+ * @param {unknown} value
+ * @param {string} flag
+ */
+export function parseRoomName (value, flag) {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ROOM_NAME_LENGTH) {
+    throw invalidOption(flag, `must be a room name of 1 to ${MAX_ROOM_NAME_LENGTH} characters, got ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
+export const BROADCAST_OPTIONS = defineOptions([
+  {
+    name: 'url',
+    alias: 'u',
+    type: 'string',
+    default: 'http://localhost:3000',
+    commands: ['broadcast'],
+    describe: 'App server URL'
+  },
+  {
+    name: 'message',
+    type: 'string',
+    commands: ['broadcast'],
+    describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
+  },
+  {
+    name: 'rooms',
+    type: 'string',
+    commands: ['broadcast'],
+    describe: 'Send message k of a round to room-{(k-1) mod R}: round-robin over room-0 … room-{R-1} (the rooms of simulate --rooms R)',
+    parse: (v, flag) => (v === undefined || v === null ? null : parseInteger(v, flag, { min: 1, max: MAX_BROADCAST_ROOMS }))
+  },
+  {
+    name: 'to',
+    to: 'room',
+    type: 'string',
+    commands: ['broadcast'],
+    describe: 'Send every message to this one room (--to room-3)',
+    parse: (v, flag) => (v === undefined || v === null ? null : parseRoomName(String(v), flag))
+  }
+])

@@ -1,0 +1,163 @@
+/**
+ * Options of `ioswarm run` (a whole test) that are not simulator options, and those it
+ * shares with other commands (token; the collector, live metrics and output, whose rows
+ * shared.js holds for `simulate` too). Its simulators' options are the simulator's own
+ * (passOn in simulate.js).
+ */
+import { parseDurationMs, parseInteger, parseRounds } from '../../values/parsers.js'
+import { defineOptions } from '../define.js'
+import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
+
+/** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
+export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
+
+export const RUN_OPTIONS = defineOptions([
+  {
+    name: 'simulators',
+    alias: 's',
+    type: 'string',
+    default: 2,
+    commands: ['run', 'fleet up', 'capacity'],
+    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host', capacity: 'Simulator processes started on this machine; each step\'s clients are spread over them' },
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 1000 })
+  },
+  {
+    name: 'distributions',
+    alias: 'd',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Several layouts run one after another, SIMULATORSxCLIENTS: 10x1000,20x500 (overrides --simulators/--clients)'
+  },
+  {
+    name: 'rounds',
+    alias: 'r',
+    type: 'string',
+    default: DEFAULT_ROUNDS,
+    commands: ['run', 'broadcast'],
+    describe: {
+      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test), or none: no broadcaster; the load is the clients\' own --emit/--scenario traffic and ' +
+        'whatever the app sends by itself, measured in --window windows for --duration. With --target and no --token, none is the default',
+      broadcast: 'Rounds as COUNTxINTERVAL_MS,…: the default is the 2012 test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s'
+    },
+    // none: [] (run only; broadcast refuses it).
+    parse: (v, flag) => (String(v).trim() === 'none' ? [] : parseRounds(v, flag))
+  },
+  {
+    name: 'ping-interval',
+    type: 'string',
+    default: '25s',
+    commands: ['run', 'serve', 'capacity'],
+    describe: { run: 'pingInterval of the reference server this starts', serve: 'Engine.IO pingInterval (simulators ramp over it)', capacity: 'pingInterval of the reference server this starts (the default --ramp)' },
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  {
+    name: 'restart-server-at',
+    type: 'string',
+    array: true,
+    commands: ['run'],
+    describe: 'Restart the reference server this long after the run starts (repeatable: 30s 90s), on the same port: a deploy in the middle of the test. The rounds go on; every simulator measures the reconnect storm',
+    parse: (v, flag) => [v ?? []].flat().map((t) => parseDurationMs(t, flag))
+  },
+  {
+    name: 'restart-signal',
+    type: 'string',
+    default: 'TERM',
+    choices: ['TERM', 'KILL'],
+    commands: ['run'],
+    describe: 'How --restart-server-at stops the server: TERM (it closes its connections, as a deploy does) or KILL (a crash: no goodbye, clients notice by their ping timeout or a failed poll)'
+  },
+  {
+    name: 'target',
+    type: 'string',
+    commands: ['run', 'capacity'],
+    describe: 'Test this server instead of starting the reference server (needs --token)'
+  },
+  {
+    name: 'token',
+    type: 'string',
+    secret: true,
+    commands: ['run', 'serve', 'broadcast', 'fleet up', 'capacity'],
+    describe: {
+      run: 'Broadcast token of --target (or IOSWARM_TOKEN)',
+      serve: 'Broadcast token (or IOSWARM_TOKEN); generated and printed once when missing',
+      broadcast: 'Broadcast token (or IOSWARM_TOKEN)',
+      'fleet up': 'Broadcast token of the reference server app (--apps server; or IOSWARM_TOKEN)',
+      capacity: 'Broadcast token of --target (or IOSWARM_TOKEN)'
+    }
+  },
+  {
+    name: 'size',
+    type: 'string',
+    default: 0,
+    commands: ['run', 'broadcast', 'capacity'],
+    describe: { run: 'Payload bytes per message', broadcast: 'Payload filler size in bytes', capacity: 'Payload bytes per message' },
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10 * 1024 * 1024 })
+  },
+  {
+    name: 'via',
+    type: 'string',
+    default: 'http',
+    choices: ['http', 'socket', 'redis-emitter'],
+    commands: ['run', 'broadcast', 'capacity'],
+    describe: {
+      run: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)',
+      broadcast: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)',
+      capacity: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)'
+    }
+  },
+  ...COLLECTOR_OPTIONS,
+  {
+    name: 'expect-simulators',
+    type: 'string',
+    default: 0,
+    commands: ['run'],
+    describe: 'Also wait for this many simulators that join the run through Redis',
+    parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10000 })
+  },
+  {
+    name: 'name',
+    type: 'string',
+    commands: ['run', 'capacity'],
+    describe: 'A name for the run, shown in reports'
+  },
+  {
+    name: 'out',
+    alias: 'o',
+    type: 'string',
+    commands: ['run', 'report', 'capacity'],
+    describe: {
+      run: 'Directory for result.json, CSVs and report.html (default: ioswarm-results/<run id>)',
+      report: 'HTML file to write [default: report.html, or compare.html, next to the first result]',
+      capacity: 'Directory for result.json, steps.csv and report.html (default: ioswarm-results/<id>)'
+    }
+  },
+  {
+    name: 'connect-timeout',
+    type: 'string',
+    default: '60s',
+    commands: ['run', 'capacity'],
+    describe: 'How long past the ramp to wait for clients before broadcasting anyway',
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  {
+    name: 'assert',
+    type: 'string',
+    array: true,
+    commands: ['run', 'report'],
+    describe: {
+      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms, misdelivered=0, ack.p99<200ms (exit 3 if one fails; metrics below)',
+      report: 'a threshold such as p99<500ms, repeatable; exit 3 when one fails (metrics below)'
+    }
+  },
+  ...METRICS_OPTIONS,
+  {
+    name: 'metrics-linger',
+    type: 'string',
+    default: '0s',
+    commands: ['run'],
+    describe: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
+    parse: (v, flag) => parseDurationMs(v, flag)
+  },
+  ...OTLP_OPTIONS,
+  ...OUTPUT_OPTIONS
+])

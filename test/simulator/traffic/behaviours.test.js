@@ -1,0 +1,152 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { startAppServer } from '../../helpers/app-server.js'
+import { startTestSwarm } from '../../helpers/swarm.js'
+import { waitFor } from '../../helpers/wait.js'
+import { runSwarm } from '../../../simulator/swarm/swarm.js'
+import { compileStamp } from '../../../simulator/traffic/behaviours.js'
+
+for (const engine of ['sio', 'lean']) {
+  for (const transport of ['websocket', 'polling']) {
+    test(`${engine} ${transport}: emitters send chat lines with acks; the server relays them to the room and receivers measure them`, async (t) => {
+      const server = await startAppServer(t)
+      const swarm = startTestSwarm(t, {
+        url: server.url,
+        engine,
+        transport,
+        clients: 6,
+        rooms: 2,
+        join: 'join {"room":"{{room}}"}',
+        emit: 'chat {"room":"{{room}}","text":"line {{seq}} from {{i}}"}',
+        emitRate: '20/s',
+        emitters: '50%',
+        emitAck: true,
+        event: 'none'
+      })
+      // Lines sent while a room member's join ack is still in flight are not expected of it: the
+      // lines checked one by one are those first received after every client read its join's ack.
+      await server.joinsSettled(6)
+      const settledAt = Date.now()
+      const heard = server.counts.chats
+      await waitFor(() => server.counts.chats >= Math.max(30, heard + 20), { timeoutMs: 15000, message: () => `20 more chat lines relayed (have ${server.counts.chats})` })
+      const result = await swarm.stop()
+      const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
+      assert.equal(emits.emitters, 3, '50% of 6 clients, spread over the indices')
+      assert.ok(emits.sent >= 30, `sent ${emits.sent}`)
+      assert.equal(emits.acked + emits.timedOut + emits.failed, emits.sent, `every emit is accounted for: ${JSON.stringify(emits)}`)
+      assert.ok(emits.acked >= 25, `acked ${emits.acked}`)
+      assert.equal(emits.timedOut, 0)
+      assert.equal(emits.ackTime?.count, emits.acked, 'each ack timed')
+      assert.ok((emits.ackTime?.max ?? Infinity) < 2000)
+      const lines = result.messages.filter((m) => m.event === 'chat')
+      assert.ok(lines.length >= 25, `relayed lines measured: ${lines.length}`)
+      // The swarm's stop waits for the copies in flight. (A filter on lines older than 1.5 s at
+      // the stop used to match none, and hid a wrong count below.)
+      const settled = lines.filter((m) => m.firstAt > settledAt)
+      assert.ok(settled.length >= 15, `lines after every join: ${settled.length} of ${lines.length}`)
+      for (const m of settled) {
+        assert.match(m.id, /^e[0-5]\.\d+$/)
+        assert.equal(m.expected, 2, `${m.id}: the room's other two clients expect it (3 per room, the sender not)`)
+        assert.deepEqual([m.missing, m.misdelivered, m.duplicates], [0, 0, 0], m.id)
+        assert.equal(m.received, 2, `${m.id}: the server sends it back to its sender too, which is not counted`)
+        assert.equal(m.absolute?.count, m.received, `${m.id}: absolute latency from the emitter's sentAt, for each counted copy`)
+      }
+    })
+  }
+
+  test(`${engine}: a line's sentAt is stamped on the run's reference clock: a simulator 5 s behind it times its lines as a broadcast, in ms`, async (t) => {
+    // The collector measured this process's clock 5 s behind the reference (the broadcasts'
+    // sender's clock, which every receiver reads a sentAt on). A line stamped on the local clock
+    // read 5,000 ms late at every receiver, its own process's included.
+    const OFFSET_MS = 5000
+    const server = await startAppServer(t)
+    const startedAt = Date.now()
+    const swarm = startTestSwarm(t, { url: server.url, engine, clients: 3, emit: 'chat {"text":"hi"}', emitRate: '10/s', emitTiming: 'fixed', event: 'none' },
+      { clock: () => ({ offsetMs: OFFSET_MS, uncertaintyMs: 0.5, reference: 'redis' }) })
+    await waitFor(() => server.counts.chats >= 10, { timeoutMs: 15000, message: () => `10 lines heard (have ${server.counts.chats})` })
+    const result = await swarm.stop()
+    const lines = result.messages.filter((m) => m.event === 'chat' && m.received > 0)
+    assert.ok(lines.length >= 10, `lines measured: ${lines.length}`)
+    for (const m of lines) {
+      const sentAt = /** @type {number} */ (m.sentAt)
+      assert.ok(sentAt >= startedAt + OFFSET_MS && sentAt <= Date.now() + OFFSET_MS, `${m.id}: sentAt ${sentAt} is on the reference clock, ${OFFSET_MS} ms ahead of this one (run from ${startedAt})`)
+      assert.equal(m.absolute?.count, m.received, m.id)
+      assert.ok((m.absolute?.max ?? Infinity) < 2000, `${m.id}: absolute latency max ${m.absolute?.max} ms, not the ${OFFSET_MS} ms offset`)
+      assert.equal(m.missing, 0, m.id)
+    }
+  })
+
+  test(`${engine}: the run ends after the lines in flight: their acks and relayed copies are counted, not failed or missing`, async (t) => {
+    // Each line is relayed and acked 300 ms after the server hears it: at any time, lines are in flight.
+    const server = await startAppServer(t, { relayDelayMs: 300 })
+    const swarm = startTestSwarm(t, { url: server.url, engine, clients: 3, emit: 'chat {"text":"hi"}', emitRate: '20/s', emitTiming: 'fixed', emitAck: true, event: 'none' })
+    await waitFor(() => server.counts.chats >= 20, { timeoutMs: 15000, message: () => `20 lines heard (have ${server.counts.chats})` })
+    const result = await swarm.stop()
+    const emits = result.scenario?.emits
+    assert.ok(emits && emits.sent >= 20, JSON.stringify(emits))
+    assert.deepEqual([emits.acked, emits.timedOut, emits.failed], [emits.sent, 0, 0], 'every line in flight at the end was acked')
+    const lines = result.messages.filter((m) => m.event === 'chat')
+    assert.equal(lines.length, emits.sent, 'every line measured')
+    // The two others get each line (the sender's copy back is not counted); a line sent before
+    // they had connected is not owed to them (a message is expected by the clients connected when
+    // it was sent), though the server's relay 300 ms later reaches them: received, never missing.
+    for (const m of lines) assert.deepEqual([m.received, m.missing], [2, 0], `${m.id}: the two others`)
+    assert.ok(lines.every((m) => m.expected <= 2), JSON.stringify(lines.map((m) => m.expected)))
+    assert.ok(lines.filter((m) => m.expected === 2).length >= lines.length / 2, `most lines sent with all three connected: ${JSON.stringify(lines.map((m) => m.expected))}`)
+  })
+
+  test(`${engine}: a server that never acks yields timeouts, not a hang`, async (t) => {
+    const server = await startAppServer(t, { relay: false })
+    const stop = new AbortController()
+    t.after(() => stop.abort())
+    const run = runSwarm({ url: server.url, engine, clients: 2, ramp: 0, duration: 30, emit: 'chat {"text":"hi"}', emitRate: '10/s', emitAck: true, ackTimeout: '200ms' }, { signal: stop.signal })
+    // The first emits have timed out once their 200 ms have passed since the server heard them.
+    await waitFor(() => server.counts.firstChatAt > 0 && Date.now() - server.counts.firstChatAt > 600, { timeoutMs: 15000 })
+    stop.abort()
+    // Pending acks are waited for at most 2 s when a swarm stops: not a hang.
+    const result = await Promise.race([run, new Promise((_resolve, reject) => setTimeout(() => reject(new Error('the swarm did not end within 10 s of its stop')), 10000).unref())])
+    const emits = result.scenario?.emits
+    assert.ok(emits && emits.timedOut > 0, `timeouts counted: ${JSON.stringify(emits)}`)
+    assert.equal(emits.acked, 0)
+    assert.equal(emits.ackTime?.count, 0)
+    assert.equal(emits.acked + emits.timedOut + emits.failed, emits.sent)
+  })
+}
+
+test('joins: a refused join is a failure with its reason; a server that does not ack joins takes a client in from the emit', async (t) => {
+  const server = await startAppServer(t, { ackJoins: false })
+  const swarm = startTestSwarm(t, { url: server.url, engine: 'lean', clients: 3, room: 'full', join: 'join {"room":"{{room}}"}' })
+  await waitFor(() => server.counts.joins === 3, { timeoutMs: 10000 })
+  // The server heard the joins; a message sent after its refusals is a fence: a client that has
+  // it has its refusal too (one socket, in order), so none is still in flight at the stop.
+  server.io.emit('broadcast', { id: 'fence', sentAt: Date.now() })
+  await waitFor(() => swarm.closed.some((m) => m.id === 'fence'), { timeoutMs: 10000 })
+  const refused = await swarm.stop()
+  assert.deepEqual([refused.scenario?.joins?.failed, refused.scenario?.joins?.acked], [3, 0])
+  assert.deepEqual(refused.scenario?.joins?.reasons, { 'no such room': 3 })
+
+  const silent = startTestSwarm(t, { url: server.url, engine: 'lean', clients: 2, rooms: 1, join: 'join {"room":"{{room}}"}', ackTimeout: '300ms' })
+  await waitFor(() => server.roomSize('room-0') === 2, { timeoutMs: 10000 })
+  // Past the ack timeout, the clients count as in their room: a room message is expected by both.
+  await waitFor(() => Date.now() - server.counts.lastJoinAt > 500, { timeoutMs: 5000 })
+  server.io.to('room-0').emit('broadcast', { id: 'm', sentAt: Date.now(), room: 'room-0' })
+  await waitFor(() => silent.closed.some((m) => m.id === 'm'), { timeoutMs: 10000 })
+  const result = await silent.stop()
+  assert.deepEqual([result.scenario?.joins?.unacked, result.scenario?.joins?.acked], [2, 0])
+  const m = result.messages.find((x) => x.id === 'm')
+  assert.deepEqual([m?.expected, m?.received, m?.missing], [2, 2, 0])
+})
+
+test('compileStamp: a copy with the id and send time set, the argument left as it was, on every path', () => {
+  const first = { text: 'hi', id: 'kept in place', meta: { room: 'r' } }
+  const copies = [
+    compileStamp('id', 'sentAt', first)(first, 'e1.2', 3.5), // a constant template's argument
+    compileStamp('id', 'sentAt')(first, 'e1.2', 3.5), // a rendered one
+    compileStamp('id', 'sentAt')({ ...first }, 'e1.2', 3.5)
+  ]
+  for (const stamped of copies) assert.equal(JSON.stringify(stamped), '{"text":"hi","id":"e1.2","meta":{"room":"r"},"sentAt":3.5}')
+  const nested = compileStamp('meta.id', null)(first, 'e1.2', 3.5)
+  assert.deepEqual(nested, { text: 'hi', id: 'kept in place', meta: { room: 'r', id: 'e1.2' } })
+  assert.deepEqual(compileStamp(null, 'sentAt')(first, 'e1.2', 3.5), { ...first, sentAt: 3.5 })
+  assert.deepEqual(first, { text: 'hi', id: 'kept in place', meta: { room: 'r' } }, 'the argument is not changed')
+})
