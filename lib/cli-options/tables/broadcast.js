@@ -31,9 +31,29 @@ export const BROADCAST_OPTIONS = defineOptions([
     describe: 'App server URL'
   },
   {
+    name: 'publish',
+    type: 'string',
+    commands: ['broadcast', 'run', 'capacity'],
+    describe: 'Publish each message by this HTTP request to your own API, \'POST http://host/pub/{{room}}\' (no --token): see docs/publish.md'
+  },
+  {
+    name: 'publish-header',
+    type: 'string',
+    array: true,
+    commands: ['broadcast', 'run', 'capacity'],
+    describe: 'A header of each --publish request, \'Name: value\' (repeatable; placeholders and {{env.NAME}})'
+  },
+  {
+    name: 'publish-sign',
+    type: 'string',
+    secret: true,
+    commands: ['broadcast', 'run', 'capacity'],
+    describe: 'Sign each --publish request: pusher:KEY:SECRET (Pusher\'s HTTP API and servers compatible with it)'
+  },
+  {
     name: 'message',
     type: 'string',
-    commands: ['broadcast'],
+    commands: ['broadcast', 'run', 'capacity'],
     describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
   },
   {
