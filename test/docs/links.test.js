@@ -1,7 +1,8 @@
 /**
  * Every relative link of the project's prose resolves: the file exists, and an anchor names a
  * heading (GitHub's slug of it) or an explicit `<a id>` of the target page. Links into
- * docs/options.md are checked once that generated page exists.
+ * docs/options.md are checked once that generated page exists. The code's citations of a
+ * guide (`docs/measurement.md#missing` in a comment) are held to the same rule.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -61,6 +62,24 @@ test('every relative link of the README, the guides and the folder READMEs resol
     }
   }
   assert.ok(checked > 100, `links were checked (${checked})`)
+  assert.deepEqual(broken, [])
+})
+
+/** The source folders whose comments may cite a guide. */
+const SOURCES = ['bin', 'broadcaster', 'infra', 'lib', 'results', 'runner', 'scripts', 'server', 'simulator', 'bench', 'test']
+
+test('every docs/ page and anchor the code cites exists', () => {
+  const files = ['index.js', 'client.js', ...SOURCES.flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(c?js)$/.test(f) && !f.split(/[\\/]/).includes('node_modules')).map((f) => `${dir}/${f}`))]
+  const broken = []
+  for (const file of files) {
+    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bdocs\/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?/g)) {
+      const target = join(ROOT, 'docs', page)
+      if (page === 'options.md' && !existsSync(target)) continue
+      if (!existsSync(target)) broken.push(`${file}: docs/${page} (no such file)`)
+      else if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file}: docs/${page}#${anchor} (no such anchor)`)
+    }
+  }
   assert.deepEqual(broken, [])
 })
 
