@@ -87,3 +87,9 @@ test('the anchors are GitHub\'s slugs of the headings', () => {
   const anchors = anchorsOf('# A title\n## `ioswarm report`: HTML reports\n## result.json and the collector\n## Twice\n## Twice\n<a id="emit-rate"></a>\n```\n# not a heading\n```\n')
   assert.deepEqual([...anchors].sort(), ['a-title', 'emit-rate', 'ioswarm-report-html-reports', 'resultjson-and-the-collector', 'twice', 'twice-1'])
 })
+
+test('the README and bench/README.md stay short pages that link to the rest', () => {
+  const lines = (/** @type {string} */ page) => readFileSync(join(ROOT, page), 'utf8').split('\n').length
+  assert.ok(lines('README.md') <= 250, `README.md has ${lines('README.md')} lines: move the detail to a guide in docs/`)
+  assert.ok(lines('bench/README.md') <= 200, `bench/README.md has ${lines('bench/README.md')} lines: records go to bench/results/`)
+})
