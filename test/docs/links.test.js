@@ -65,6 +65,22 @@ test('every relative link of the README, the guides and the folder READMEs resol
   assert.deepEqual(broken, [])
 })
 
+test('every file the pages name in code spans exists (the dated bench records keep the names of their day)', () => {
+  const broken = []
+  let checked = 0
+  for (const page of PAGES.filter((p) => !p.startsWith('bench/results/'))) {
+    const text = readFileSync(join(ROOT, page), 'utf8')
+    for (const [, path] of text.matchAll(/`((?:[\w.-]+\/)+[\w.-]+\.(?:js|cjs|mjs|py|json|yaml|sh|md))`/g)) {
+      const top = path.split('/')[0]
+      if (!existsSync(join(ROOT, top)) && !existsSync(join(ROOT, dirname(page), top))) continue
+      checked++
+      if (!existsSync(join(ROOT, path)) && !existsSync(join(ROOT, dirname(page), path))) broken.push(`${page}: ${path}`)
+    }
+  }
+  assert.ok(checked > 50, `paths were checked (${checked})`)
+  assert.deepEqual(broken, [])
+})
+
 /** The source folders whose comments may cite a guide. */
 const SOURCES = ['bin', 'broadcaster', 'infra', 'lib', 'results', 'runner', 'scripts', 'server', 'simulator', 'bench', 'test']
 
