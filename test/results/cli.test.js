@@ -94,7 +94,7 @@ test('--help exits 0 and points to the threshold metrics, which --help-all lists
   const { code, stdout } = await ioswarm(['report', '--help'])
   assert.equal(code, 0)
   assert.match(stdout, /ioswarm report <results\.\.>/)
-  assert.match(stdout, /every metric in docs\/options\.md#thresholds/)
+  assert.match(stdout, /every metric in\s+docs\/options\.md#thresholds/)
   const all = await ioswarm(['report', '--help-all'])
   assert.equal(all.code, 0)
   assert.match(all.stdout, /sim\.loopDelayP99 +worst simulator/)
