@@ -84,16 +84,16 @@ test('every file the pages name in code spans exists (the dated bench records ke
 /** The source folders whose comments may cite a guide. */
 const SOURCES = ['bin', 'broadcaster', 'infra', 'lib', 'results', 'runner', 'scripts', 'server', 'simulator', 'bench', 'test']
 
-test('every docs/ page and anchor the code cites exists', () => {
+test('every docs/ page, ARCHITECTURE.md or CONTRIBUTING.md section the code cites exists', () => {
   const files = ['index.js', 'client.js', ...SOURCES.flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(c?js)$/.test(f) && !f.split(/[\\/]/).includes('node_modules')).map((f) => `${dir}/${f}`))]
   const broken = []
   for (const file of files) {
-    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bdocs\/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?/g)) {
-      const target = join(ROOT, 'docs', page)
-      if (page === 'options.md' && !existsSync(target)) continue
-      if (!existsSync(target)) broken.push(`${file}: docs/${page} (no such file)`)
-      else if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file}: docs/${page}#${anchor} (no such anchor)`)
+    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\b(docs\/[a-z0-9-]+\.md|ARCHITECTURE\.md|CONTRIBUTING\.md)(?:#([a-z0-9-]+))?/g)) {
+      const target = join(ROOT, page)
+      if (page === 'docs/options.md' && !existsSync(target)) continue
+      if (!existsSync(target)) broken.push(`${file}: ${page} (no such file)`)
+      else if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file}: ${page}#${anchor} (no such anchor)`)
     }
   }
   assert.deepEqual(broken, [])
