@@ -107,7 +107,7 @@ function fromEnvOnly (key) {
  * Prints an error the way a user needs it and returns the exit code.
  * @param {unknown} error
  */
-export function reportError (error) {
+function reportError (error) {
   if (error instanceof IoswarmError) {
     process.stderr.write(`ioswarm: ${error.message}\n`)
     if (process.env.DEBUG && error.stack) process.stderr.write(`${error.stack}\n`)

@@ -156,7 +156,7 @@ const FILE_OPTIONS = Object.freeze(['feeder', 'scenario'])
  * @param {Record<string, any>} argv raw arguments
  * @returns {{ name: string, local: string, remote: string }[]}
  */
-export function upFiles (argv) {
+function upFiles (argv) {
   return FILE_OPTIONS.filter((name) => argv[name] !== undefined && argv[name] !== null && argv[name] !== '').map((name) => {
     const local = path.resolve(String([argv[name]].flat().at(-1)))
     return { name, local, remote: `/tmp/ioswarm-${argv.run}/${name}-${path.basename(local)}` }

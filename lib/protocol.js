@@ -14,7 +14,6 @@ export const DEFAULT_PATH = '/socket.io/'
 export const ADMIN_NAMESPACE = '/ioswarm-admin'
 /** Engine.IO default heartbeat when the server does not say (socket.io 4 default). */
 export const DEFAULT_PING_INTERVAL_MS = 25000
-export const DEFAULT_PING_TIMEOUT_MS = 20000
 
 /** Engine.IO v4 packet types (the first character of a text packet). */
 export const EIO_PACKET = Object.freeze({
@@ -57,7 +56,7 @@ export function roomName (k) {
  * @param {number} seq 1-based
  * @param {number} rooms
  */
-export function roundRobinRoom (seq, rooms) {
+function roundRobinRoom (seq, rooms) {
   return roomName((seq - 1) % rooms)
 }
 

@@ -19,7 +19,7 @@
  * e.g. webtransport), as opposed to a series of HTTP requests.
  * @type {readonly { name: WireTransport, label: string, persistent: boolean }[]}
  */
-export const WIRE_TRANSPORTS = Object.freeze([
+const WIRE_TRANSPORTS = Object.freeze([
   { name: 'websocket', label: 'WebSocket', persistent: true },
   { name: 'polling', label: 'long-polling', persistent: false }
 ])

@@ -110,7 +110,7 @@ export async function runTest (input, hooks = {}) {
  * none, or --target without --token).
  * @param {import('./run-options.js').RunOptions} options
  */
-export function trafficLine (options) {
+function trafficLine (options) {
   const why = !options.roundsImplied ? '--rounds none' : options.phases ? '--phases' : '--target without --token'
   const held = options.phases
     ? `following --phases '${formatPhases(options.phases)}' (${/** @type {number} */ (options.durationMs) / 1000} s)`

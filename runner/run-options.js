@@ -27,7 +27,7 @@ const PLACEHOLDER_URL = 'http://127.0.0.1:1'
  * `10x1000,20x500` → ten simulators of 1,000 clients, then twenty of 500.
  * @param {unknown} value
  */
-export function parseDistributions (value) {
+function parseDistributions (value) {
   const parts = String(value).split(',').map((p) => p.trim()).filter(Boolean)
   if (parts.length === 0) throw invalidOption('--distributions', 'must be SIMULATORSxCLIENTS,… such as 10x1000,20x500')
   return parts.map((part) => {
@@ -40,7 +40,7 @@ export function parseDistributions (value) {
 }
 
 /** A run's windows without --window: 10 s. */
-export const DEFAULT_WINDOW_MS = 10000
+const DEFAULT_WINDOW_MS = 10000
 
 /**
  * The run's traffic source: its rounds (none: []), and without rounds its --duration and
@@ -51,7 +51,7 @@ export const DEFAULT_WINDOW_MS = 10000
  * @param {string | null} target
  * @returns {{ rounds: import('../lib/values/parsers.js').Round[], implied: boolean, durationMs: number | null, windowMs: number | null }}
  */
-export function trafficSource (input, o, target) {
+function trafficSource (input, o, target) {
   const given = input.rounds !== undefined && input.rounds !== null
   const phases = /** @type {import('../lib/input/phase-profile.js').Phase[] | null} */ (o.phases ?? null)
   if (phases && given && o.rounds.length > 0) {
@@ -97,7 +97,7 @@ function phasedRun (input, o) {
 }
 
 /** Where a run's simulators find the reference server's --auth-token (their --auth reads it). */
-export const AUTH_TOKEN_VARIABLE = 'IOSWARM_AUTH_TOKEN'
+const AUTH_TOKEN_VARIABLE = 'IOSWARM_AUTH_TOKEN'
 
 /**
  * What a run's simulators find in their environment: the reference server's --auth-token.

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
  * Epoch ms as `03:57:54 UTC`: a run's log lines are minutes apart, the date is in the summary.
  * @param {number} epochMs
  */
-export function formatClockTime (epochMs) {
+function formatClockTime (epochMs) {
   return `${new Date(epochMs).toISOString().slice(11, 19)} UTC`
 }
 

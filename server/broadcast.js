@@ -10,7 +10,7 @@ import { RESERVED_EVENTS } from '../lib/cli-options/tables/serve.js'
 import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/tables/broadcast.js'
 import { MAX_ROOM_NAME_LENGTH, broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
 
-export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 
 /**
  * @typedef {object} BroadcastRequest

@@ -9,7 +9,6 @@ import { parseBytes } from '../lib/values/parsers.js'
 import { parseBroadcastRate } from './broadcast-limit.js'
 import { checkServeProtocol } from './websocket-options.js'
 
-export { MAX_SERVER_WORKERS as MAX_WORKERS } from '../lib/cli-options/tables/serve.js'
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
 
 /**

@@ -20,7 +20,7 @@ export function tokenMatches (expected, presented) {
  * The token of an `Authorization: Bearer <token>` header value; undefined for anything else.
  * @param {unknown} header
  */
-export function bearerOf (header) {
+function bearerOf (header) {
   return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined
 }
 

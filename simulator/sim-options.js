@@ -174,7 +174,7 @@ function namespacesOf (given, urlPath) {
  * @param {string[]} urls every destination
  * @returns {HttpClient | null} null for engines other than lean
  */
-export function parseHttpClient (value, engine, urls) {
+function parseHttpClient (value, engine, urls) {
   const given = value !== undefined && value !== null
   if (engine !== 'lean') {
     if (given) throw invalidOption('--http-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own HTTP requests (add --engine lean)`)
@@ -232,7 +232,7 @@ export function parseLifetime (value, flag) {
  * @param {unknown} value
  * @param {string} flag
  */
-export function checkScenarioPath (value, flag) {
+function checkScenarioPath (value, flag) {
   const path = String(value)
   if (!/\.(m?js)$/.test(path)) throw invalidOption(flag, `must be a JavaScript module (.js or .mjs), got ${JSON.stringify(path)}`)
   if (!existsSync(path)) throw invalidOption(flag, `cannot read ${JSON.stringify(path)}: no such file`)

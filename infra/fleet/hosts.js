@@ -15,7 +15,7 @@ import { CODES, IoswarmError, invalidOption } from '../../lib/errors.js'
  */
 
 /** Most hosts one fleet may have: every host is one ssh process at a time. */
-export const MAX_HOSTS = 1000
+const MAX_HOSTS = 1000
 
 const USER = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/
 // A DNS name or IPv4 address (labels of letters, digits, `-` and `_`, never starting with `-`).

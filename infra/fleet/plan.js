@@ -8,12 +8,12 @@ import { displayQuote, shellJoin } from './quote.js'
 import { sshDestination } from './hosts.js'
 
 /** pm2 app names and namespace, as declared in infra/ecosystem.config.cjs. */
-export const PM2_APPS = Object.freeze({ sim: 'ioswarm-sim', server: 'ioswarm-server' })
-export const PM2_NAMESPACE = 'ioswarm'
+const PM2_APPS = Object.freeze({ sim: 'ioswarm-sim', server: 'ioswarm-server' })
+const PM2_NAMESPACE = 'ioswarm'
 /** pm2 installed on a host that has none (the major version the ecosystem file is tested with). */
-export const PM2_SPEC = 'pm2@7'
+const PM2_SPEC = 'pm2@7'
 /** The ecosystem file inside the installed package. */
-export const ECOSYSTEM_PATH = 'infra/ecosystem.config.cjs'
+const ECOSYSTEM_PATH = 'infra/ecosystem.config.cjs'
 
 /**
  * @typedef {import('./hosts.js').FleetHost} FleetHost

@@ -111,11 +111,6 @@ export function fleetSimulatorOptions () {
   return optionsOf('simulate').filter((o) => fleet.has(o))
 }
 
-/** Environment variable names of every `simulate` option: what the pm2 ecosystem passes through. */
-export function simulateEnvNames () {
-  return optionsOf('simulate').map(envNameOf)
-}
-
 /**
  * The IOSWARM_* variables of an environment that are options of a command (what the pm2
  * entry keeps: the CLI reads each as its flag, and other IOSWARM_* settings are not flags).

@@ -15,9 +15,9 @@ import { onFirstUse } from '../lazy-require.js'
 const csv = /** @type {() => typeof import('csv-parse/sync')} */ (onFirstUse('csv-parse/sync'))
 
 /** Largest feeder file read (each simulator holds it whole). */
-export const MAX_FEEDER_BYTES = 256 * 1024 * 1024
+const MAX_FEEDER_BYTES = 256 * 1024 * 1024
 /** Most rows in a feeder. */
-export const MAX_FEEDER_ROWS = 10_000_000
+const MAX_FEEDER_ROWS = 10_000_000
 
 /**
  * @typedef {object} Feeder

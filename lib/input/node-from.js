@@ -14,7 +14,7 @@ export const MAX_NODE_NAMES = 50
 /** The row of the names past MAX_NODE_NAMES. */
 export const OTHER_NODE = 'other'
 /** Longest node name kept (a cookie or header value is the server's text). */
-export const MAX_NODE_NAME_LENGTH = 100
+const MAX_NODE_NAME_LENGTH = 100
 
 /**
  * Where each client reads its node's name: the balancer's cookie in the handshake response
@@ -60,22 +60,6 @@ export function nodeName (value) {
   if (typeof value !== 'string') return null
   const name = value.trim().slice(0, MAX_NODE_NAME_LENGTH)
   return name.length > 0 ? name : null
-}
-
-/**
- * The value of cookie `name` in Set-Cookie header values (the last one set wins), or null.
- * @param {string | string[] | undefined} setCookie
- * @param {string} name
- * @returns {string | null}
- */
-export function cookieFromSetCookie (setCookie, name) {
-  let found = null
-  for (const line of [setCookie ?? []].flat()) {
-    const pair = line.split(';', 1)[0]
-    const eq = pair.indexOf('=')
-    if (eq > 0 && pair.slice(0, eq).trim() === name) found = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
-  }
-  return found
 }
 
 /**

@@ -10,7 +10,7 @@ import os from 'node:os'
 import { invalidOption } from '../errors.js'
 
 /** Most source addresses one simulator takes (a /22). */
-export const MAX_SOURCE_ADDRESSES = 1024
+const MAX_SOURCE_ADDRESSES = 1024
 
 const ALLOWED = `IP addresses of this host, comma-separated, and/or IPv4 ranges such as 10.0.0.2-10.0.0.9 or 10.0.0.2-9 (at most ${MAX_SOURCE_ADDRESSES} addresses)`
 

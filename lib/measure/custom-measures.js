@@ -26,7 +26,7 @@ const MAX_REFUSED_NAMES = 5
  * @param {unknown} name
  * @returns {string}
  */
-export function checkCustomName (name) {
+function checkCustomName (name) {
   if (typeof name !== 'string' || !CUSTOM_NAME.test(name)) {
     throw new TypeError(`custom figure name ${JSON.stringify(String(name)).slice(0, 80)}: a letter, then letters, digits or _ (64 at most)`)
   }

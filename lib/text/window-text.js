@@ -17,7 +17,7 @@ export function windowLabel ({ startAt, endAt }) {
  * `, phase 2 (hold)`: with --phases, the step a window measured; empty without.
  * @param {{ index: number, kind: string } | undefined} phase
  */
-export function phaseLabel (phase) {
+function phaseLabel (phase) {
   return phase ? `, phase ${phase.index} (${phase.kind})` : ''
 }
 

@@ -49,7 +49,7 @@ export const WEBSOCKET_EVENT = 'message'
 /** Headers the transports set themselves: a user's value would break the handshake. */
 const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'])
 /** Query parameters Engine.IO sets itself. */
-export const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 'b64'])
+const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 'b64'])
 
 /** A header or cookie name, a WebSocket subprotocol name: an HTTP token. */
 export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -140,7 +140,7 @@ export function parseRate (value, flag) {
 }
 
 /** Methods a login may use. */
-export const LOGIN_METHODS = Object.freeze(['POST', 'GET', 'PUT', 'PATCH'])
+const LOGIN_METHODS = Object.freeze(['POST', 'GET', 'PUT', 'PATCH'])
 
 /**
  * @typedef {object} LoginSpec

@@ -9,7 +9,7 @@ import { plain } from '../../lib/text/format.js'
 import { WRITE_METHODS } from './types.js'
 
 /** The `type` of collector messages on the IPC channel (other messages are left alone). */
-export const IPC_MESSAGE_TYPE = 'ioswarm:collector'
+const IPC_MESSAGE_TYPE = 'ioswarm:collector'
 
 /**
  * @typedef {import('./types.js').CollectorWriter} CollectorWriter

@@ -17,7 +17,7 @@ import { isSaturated } from '../../lib/measure/process-sampler.js'
  */
 
 /** The clock of a simulator that never reported one. */
-export const UNMEASURED_CLOCK = Object.freeze({ offsetMs: 0, uncertaintyMs: 0, reference: 'unmeasured' })
+const UNMEASURED_CLOCK = Object.freeze({ offsetMs: 0, uncertaintyMs: 0, reference: 'unmeasured' })
 
 // Ids become parts of Redis keys and of `simId|messageKey` fields: no braces (hash tags),
 // no `|`, no `:` so that a key splits back unambiguously.

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** How often a follower reads the collector. */
-export const FOLLOW_POLL_MS = 500
+const FOLLOW_POLL_MS = 500
 
 /**
  * Runs `step` again and again, FOLLOW_POLL_MS apart, until stopped.

@@ -26,7 +26,7 @@ import { TOP_ROOMS, addReport, addTally, assembleBreakdown, newTally, nspOf, tra
  * are counted, and their lines and delays go to their namespace and event's folded row; the
  * top rooms are chosen among the rows that have their own.
  */
-export const ROOM_ROWS = 128
+const ROOM_ROWS = 128
 /**
  * Lines kept whole as examples (their reports from every simulator, merged at the end): the
  * first ones, not the newest: a newest-first list would drop a line before every simulator's
@@ -38,7 +38,7 @@ export const SAMPLE_LINES = 10
  * the simulators that each report it: every simulator with a receiver in its room closes it
  * --message-timeout after its first receipt, so their reports come well within this.
  */
-export const KEY_MEMORY_MS = 120_000
+const KEY_MEMORY_MS = 120_000
 
 /**
  * @typedef {{ namespace: string, room: string | null, event: string, tally: Tally, simulators: Set<string>, rooms: Set<string> | null }} Row

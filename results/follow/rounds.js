@@ -40,7 +40,7 @@ export async function waitForRound (collector, runId, { round, sent, timeoutMs, 
  * spread (busiest near 100 %) means the simulator itself may have made it.
  * @param {import('../../lib/schema/result-schema.js').RoundFloor} floor
  */
-export function formatRoundFloor (floor) {
+function formatRoundFloor (floor) {
   return `simulator floor p50 ${formatMs(floor.p50Ms)} max ${formatMs(floor.maxMs)} (in a ${formatMs(floor.spreadAtMaxMs)} spread), busiest ${formatBusy(floor.busyMax)}`
 }
 

@@ -25,15 +25,6 @@ import { mergeSimMeasures } from './measures.js'
  * @typedef {import('./sim-merge.js').Histograms} Histograms
  */
 
-/**
- * Merged summary of encoded histograms.
- * @param {Iterable<string | null | undefined>} encodedList
- * @returns {DelaySummary}
- */
-export function mergeSummaries (encodedList) {
-  return summarize(mergeEncoded(encodedList))
-}
-
 const round3 = (/** @type {number} */ v) => Math.round(v * 1000) / 1000
 
 /**
@@ -282,7 +273,7 @@ function summaryWith ({ histogram, ...summary }) {
  * @param {SimulatorSummary} s
  * @returns {SimulatorSummary}
  */
-export function toSimulatorSummary (s) {
+function toSimulatorSummary (s) {
   const { id, hostname, pid, engine, transport, clients, stale, clock, health } = s
   return { id, hostname, pid, engine, transport, clients, stale, clock, health }
 }

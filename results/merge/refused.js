@@ -6,7 +6,7 @@
 import { plain } from '../../lib/text/format.js'
 
 /** What a refused report is missing from (a run's; a capacity search's: CAPACITY_AFFECTS). */
-export const REFUSED_AFFECTS = Object.freeze(['messages.csv', 'per-message results', 'rounds', 'per-room deliveries'])
+const REFUSED_AFFECTS = Object.freeze(['messages.csv', 'per-message results', 'rounds', 'per-room deliveries'])
 
 /** What a refused report is missing from in a capacity search: its steps' rounds, and so their verdicts. */
 export const CAPACITY_AFFECTS = Object.freeze(['the steps\' rounds (their verdicts)'])

@@ -19,7 +19,7 @@ import { mergeReasonCounts } from '../../lib/reasons.js'
  * @param {(EncodedDelay | null | undefined)[]} delays
  * @returns {EncodedDelay}
  */
-export function mergeEncodedDelays (delays) {
+function mergeEncodedDelays (delays) {
   const merged = mergeEncoded(delays.map((d) => d?.histogram))
   return { ...summarize(merged), histogram: encode(merged) }
 }

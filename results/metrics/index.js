@@ -8,7 +8,7 @@ import { followCollector } from './feed.js'
 import { serveMetrics } from './http.js'
 import { startOtlpPush } from './otlp/otlp.js'
 
-export { createRunMetrics, transportShares, MAX_SIMULATOR_LABELS, MAX_REASON_LABELS } from './run-metrics.js'
+export { createRunMetrics, transportShares } from './run-metrics.js'
 export { createServerMetrics } from './server-metrics.js'
 export { createLabelBound, OTHER_LABEL } from './labels.js'
 export { DELAY_BUCKETS_SECONDS, bucketCounts } from '../../lib/measure/hdr-buckets.js'

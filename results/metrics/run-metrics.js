@@ -17,9 +17,9 @@ import { createScenarioMetrics } from './families/scenario-metrics.js'
 import { createFigureMetrics } from './families/figure-metrics.js'
 
 /** Simulators with their own series (a fleet bigger than this folds the rest into "other"). */
-export const MAX_SIMULATOR_LABELS = 200
+const MAX_SIMULATOR_LABELS = 200
 /** Reasons with their own series (lib/reasons.js bounds them to 50 per simulator already). */
-export const MAX_REASON_LABELS = 20
+const MAX_REASON_LABELS = 20
 
 /**
  * @typedef {import('../collector/types.js').SampleReport} SampleReport

@@ -15,9 +15,6 @@ import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
  * @typedef {import('../../lib/schema/capacity-schema.js').CapacityStep} CapacityStep
  */
 
-/** The charts of a capacity report. */
-export const CAPACITY_CHARTS = Object.freeze(['capacity-delay'])
-
 const VERDICT_COLORS = { pass: '#59a14f', fail: '#e15759', inconclusive: '#9c755f' }
 const MISSING_COLOR = '#b07aa1'
 const ACK_COLOR = '#76b7b2'
@@ -71,7 +68,7 @@ export function capacityChart (result) {
  * @param {string} expression
  * @returns {'y' | 'missing' | null}
  */
-export function sloAxis (expression) {
+function sloAxis (expression) {
   let slo
   try {
     slo = parseThresholdOf(expression, '--slo')

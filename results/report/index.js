@@ -24,13 +24,10 @@ import { toReportable } from './kinds.js'
  * The charts of each distribution, in page order; a chart's name is `d<N>-<kind>`. A windowed
  * distribution whose windows hold a hook's own figures also has CUSTOM_CHART_KINDS after `missing`.
  */
-export const CHART_KINDS = Object.freeze([
+const CHART_KINDS = Object.freeze([
   'connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu'
 ])
-
-/** The charts of a comparison page: per round for runs and simulate results, against clients for capacity searches. */
-export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99', 'compare-capacity'])
 
 /**
  * Every chart of one distribution, in page order.
@@ -38,7 +35,7 @@ export const COMPARE_CHARTS = Object.freeze(['compare-avg', 'compare-p99', 'comp
  * @param {number} index
  * @returns {ChartSpec[]}
  */
-export function distributionCharts (d, index) {
+function distributionCharts (d, index) {
   const prefix = `d${index + 1}`
   const charts = [
     ...connectionCharts(d, prefix), nodeChart(d, prefix), stormChart(d, prefix),
@@ -112,6 +109,6 @@ export function buildCompareReport (results, { labels = [] } = {}) {
   ].filter(Boolean).join('\n')
   return htmlPage({ title: `ioswarm comparison of ${results.length} results`, body, charts: capacity ? [...charts, capacity.chart] : charts })
 }
-export { buildCapacityReport, capacityChart, CAPACITY_CHARTS } from './capacity.js'
+export { buildCapacityReport, capacityChart } from './capacity.js'
 export { resultKind, simulatorAsRun, toReportable, RESULT_KINDS } from './kinds.js'
 export { CUSTOM_CHART_KINDS } from './charts/charts-custom.js'

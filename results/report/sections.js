@@ -184,7 +184,7 @@ export const GLOSSARY = `<footer><dl>
  * @param {string} name the distribution's
  * @param {import('../../lib/schema/result-schema.js').LineRollup} lines
  */
-export function linesNote (name, lines) {
+function linesNote (name, lines) {
   const past = lines.roomsPastBound > 0 ? `; ${lines.roomsPastBound} rooms came past the first ${lines.roomRows} rows and are in their folded row only` : ''
   return `${name}: ${lines.lines} lines (${lines.reports} simulator reports) rolled up as they came, per namespace, room and event in the delivery table ` +
     `and per window in the windows; no row per line${past}`

@@ -17,7 +17,7 @@ import { ackTimeOf } from '../merge/scenario-merge.js'
  */
 
 /** Most breakdown rows a summary prints; the rest are in deliveries.csv and the report. */
-export const MAX_DELIVERY_ROWS = 12
+const MAX_DELIVERY_ROWS = 12
 
 /** @param {Record<string, number>} counts reasons as `reason: n, …`, each made printable */
 const reasons = (counts) => plain(formatCounts(counts))

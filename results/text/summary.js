@@ -112,7 +112,7 @@ export function formatDate (epochMs) {
  * The health one-liner: worst event-loop delay, CPU and saturation, with the simulator named.
  * @param {HealthOverview} h
  */
-export function formatHealth (h) {
+function formatHealth (h) {
   if (!h.loopDelayP99 || !h.cpu) return `health: not reported by the ${h.simulators} simulators`
   const saturated = h.saturated.length
     ? `saturated ${h.saturated.map((s) => `${s.seconds}s (${plain(s.simulator)})`).join(', ')}`
@@ -243,7 +243,7 @@ export function unmeasuredCaveat (d) {
 }
 
 /** Layouts of one total agree when their median relative p50s are this close (share of the larger)… */
-export const LAYOUT_TOLERANCE = 0.2
+const LAYOUT_TOLERANCE = 0.2
 /** …or within this many ms (on fast runs a share of a few ms is noise). */
 const LAYOUT_TOLERANCE_MS = 5
 

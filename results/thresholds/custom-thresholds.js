@@ -11,7 +11,7 @@ import { countsOf, worstTime } from './scenario-thresholds.js'
 /** @typedef {{ timings: Record<string, import('../../lib/measure/histogram.js').DelaySummary>, counts: Record<string, number> }} CustomFigures a run's, a distribution's or a window's */
 
 /** What a custom metric may read of a figure: a timing's percentiles, or a count. */
-export const CUSTOM_STATS = Object.freeze(['p50', 'p90', 'p99', 'max', 'mean', 'count'])
+const CUSTOM_STATS = Object.freeze(['p50', 'p90', 'p99', 'max', 'mean', 'count'])
 
 /** The help line of the custom metrics. */
 export const CUSTOM_HELP = 'custom.NAME.p50|p90|p99|max|mean  a scenario\'s ctx.timing(NAME, ms), worst distribution (ms, s); ' +

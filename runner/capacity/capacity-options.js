@@ -13,7 +13,7 @@ import { normalizeSimOptions, pickEmitters } from '../../simulator/index.js'
 import { normalizeRunOptions } from '../run-options.js'
 
 /** Windows of a step without rounds, unless --window: 5 s (at most half the step's hold). */
-export const DEFAULT_STEP_WINDOW_MS = 5000
+const DEFAULT_STEP_WINDOW_MS = 5000
 
 /**
  * SLO metrics: what a step's broadcasts say about the server. The simulators' health is
@@ -159,7 +159,7 @@ function emitRateOf (rate, clients, emitters) {
  * @param {number} clients
  * @param {Record<string, unknown>} simulatorInput --emitters as given (default 100%)
  */
-export function emitterCount (clients, simulatorInput) {
+function emitterCount (clients, simulatorInput) {
   const sim = normalizeSimOptions({ url: 'http://127.0.0.1:1', clients, ...(simulatorInput.emitters === undefined ? {} : { emitters: simulatorInput.emitters }) })
   return pickEmitters(clients, 0, sim.emitters).reduce((n, e) => n + e, 0)
 }

@@ -17,7 +17,7 @@ export const levelOf = stepLevel
  * @param {'clients' | 'emit-rate' | undefined} vary
  * @param {number} n
  */
-export function formatLevel (vary, n) {
+function formatLevel (vary, n) {
   return vary === 'emit-rate' ? `${count(n)} messages/s` : `${count(n)} clients`
 }
 
@@ -80,7 +80,7 @@ function serverFacts (server) {
  * `websocket (sio), reference server, 2 simulators`
  * @param {Pick<import('../../lib/schema/capacity-schema.js').CapacityResult, 'swarm' | 'target'>} r
  */
-export function describeSetup (r) {
+function describeSetup (r) {
   const server = r.target.reference ? 'reference server' : `target ${r.target.url}`
   return `${r.swarm.transport} (${r.swarm.engine}), ${server}, ${r.swarm.simulators} simulator${r.swarm.simulators === 1 ? '' : 's'}`
 }

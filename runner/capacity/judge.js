@@ -17,11 +17,11 @@ import { formatMs } from '../../lib/text/format.js'
 import { measureThreshold, meetsThreshold, verdictOf } from '../../results/index.js'
 
 /** Share of a failing delay that the simulators' own time must reach for the failure to be possibly theirs. */
-export const BUSY_LIMIT = 0.5
+const BUSY_LIMIT = 0.5
 /** Event-loop utilisation at or above which a simulator counts as saturated by its own work. */
-export const BUSY_ELU = 0.9
+const BUSY_ELU = 0.9
 /** A loop held up this long can lose or delay what a missing or connected SLO counts. */
-export const LOOP_STALL_MS = 1000
+const LOOP_STALL_MS = 1000
 
 /**
  * @typedef {import('../../lib/schema/capacity-schema.js').StepSimulator} StepSimulator

@@ -8,7 +8,7 @@
  */
 
 /** Measurements of one client count before an inconclusive one ends the search. */
-export const ATTEMPTS = 2
+const ATTEMPTS = 2
 
 /**
  * @typedef {{ clients: number, verdict: import('../../lib/schema/capacity-schema.js').StepVerdict, limitedBy?: string | null }} Judged

@@ -74,7 +74,7 @@ const RESPONSE_TOO_LARGE_CODE = 'IOSWARM_RESPONSE_TOO_LARGE'
  * error that ended the request as its statusText.
  * @param {unknown} error
  */
-export function isPayloadTooLarge (error) {
+function isPayloadTooLarge (error) {
   const e = /** @type {{ description?: { error?: { code?: unknown } }, context?: { statusText?: { code?: unknown } } } | undefined} */ (error)
   return e?.description?.error?.code === WS_TOO_LARGE_CODE || e?.context?.statusText?.code === RESPONSE_TOO_LARGE_CODE
 }
@@ -87,7 +87,7 @@ export function isPayloadTooLarge (error) {
  * @param {http.Agent} agent
  * @param {number} maxBytes
  */
-export function limitResponses (agent, maxBytes) {
+function limitResponses (agent, maxBytes) {
   const target = /** @type {http.Agent & { addRequest: (req: http.ClientRequest, options: object) => void }} */ (agent)
   const addRequest = target.addRequest
   target.addRequest = function (req, options) {
@@ -117,7 +117,7 @@ function limitBody (res, maxBytes) {
  * A readable reason from a socket.io-client connect_error.
  * @param {Error & { description?: unknown, context?: unknown }} error
  */
-export function connectErrorReason (error) {
+function connectErrorReason (error) {
   if (isPayloadTooLarge(error)) return PAYLOAD_TOO_LARGE
   const description = /** @type {{ code?: string, message?: string, error?: { code?: string } } | undefined} */ (error.description)
   const detail = description?.code ?? description?.error?.code ?? (typeof description === 'number' ? `HTTP ${description}` : undefined)
@@ -131,7 +131,7 @@ export { PARSER_NAMES } from '../../lib/values/option-values.js'
  * Exported so that other engines (and servers) pick the very same msgpack implementation.
  * @param {string} name one of PARSER_NAMES
  */
-export function sioParser (name) {
+function sioParser (name) {
   return name === 'msgpack' ? msgpackParser() : undefined
 }
 

@@ -182,7 +182,7 @@ function reason (error) {
  * A short, readable excerpt of a response body that is not Engine.IO (an HTML error page, say).
  * @param {string} body
  */
-export function excerpt (body) {
+function excerpt (body) {
   const text = body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim()
   return `"${reasonKey(text.length > 100 ? `${text.slice(0, 100)}…` : text)}"`
 }

@@ -25,7 +25,7 @@ import { firstLogin } from '../sessions/login-flags.js'
  */
 
 /** Between two looks while --wait-for-server waits for a server still starting. */
-export const WAIT_RETRY_MS = 1000
+const WAIT_RETRY_MS = 1000
 
 /**
  * @param {import('../sim-options.js').SimOptions} options normalised simulator options (normalizeSimOptions)
@@ -72,7 +72,7 @@ export async function inspectServer (options, { identity, jar = null, env, signa
  * @param {Record<string, unknown> | null} [login] its login's fields ({{login.FIELD}})
  * @returns {Promise<ClientIdentity>}
  */
-export async function firstIdentity (options, env, login = null) {
+async function firstIdentity (options, env, login = null) {
   const identities = compileIdentities(options, { simId: options.id ?? 'inspect', env, login: () => login })
   const hooks = options.scenario ? await (await import('../traffic/scenario-hooks.js')).loadScenario(options.scenario) : null
   const scenario = hooks?.identity ? scenarioIdentity(identities, hooks.identity, { namespace: options.namespace }) : null

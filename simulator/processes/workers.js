@@ -14,7 +14,6 @@ import { inspectServer } from '../inspection/inspect.js'
 import { followWorkers } from '../reporting/live-metrics.js'
 import { labelPhases, mergePhases, rampCutWarning } from '../phase-options.js'
 
-export { MAX_WORKERS } from '../../lib/cli-options/tables/simulate.js'
 export { RELATIVE_NOTE } from '../../results/index.js'
 
 /**

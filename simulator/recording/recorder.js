@@ -75,7 +75,7 @@ export const SEND_SLACK_MS = 2
 const ROUND_ID = /^([1-9]\d{0,6})\.([1-9]\d{0,8})$/
 
 /** ioswarm's own message shape: `{ id, batch, round, seq, sentAt, room, payload }`. */
-export const DEFAULT_FIELDS = Object.freeze(messageFields({}))
+const DEFAULT_FIELDS = Object.freeze(messageFields({}))
 
 /**
  * Getters for a message's fields from their dot paths.

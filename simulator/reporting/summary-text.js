@@ -289,7 +289,7 @@ function healthLine (h) {
  * @param {import('../../lib/schema/result-schema.js').SimResult} r
  * @returns {string | null}
  */
-export function unmeasuredHint (r) {
+function unmeasuredHint (r) {
   const other = Object.entries(r.clients.unmeasuredEvents ?? {}).sort((a, b) => b[1] - a[1])
   const measured = r.messages.length + (r.messageRollups?.length ?? 0)
   if (other.length === 0 || measured > 0) return null

@@ -14,7 +14,7 @@
 /** Cookies one client keeps at most (browsers keep ~50 per domain); more are dropped, oldest first. */
 export const MAX_COOKIES = 50
 /** Longest name=value kept (browsers: 4,096 bytes per cookie). */
-export const MAX_COOKIE_BYTES = 4096
+const MAX_COOKIE_BYTES = 4096
 
 /** One stored cookie. Fields hold what a request needs: the `name=value` text as sent, and its scope. */
 export class Cookie {
@@ -101,7 +101,7 @@ function put (jar, cookie, nowMs) {
  * @param {number} nowMs
  * @returns {Cookie | null}
  */
-export function parseSetCookie (text, scope, nowMs) {
+function parseSetCookie (text, scope, nowMs) {
   const parts = text.split(';')
   const first = parts[0]
   const eq = first.indexOf('=')
@@ -190,7 +190,7 @@ function expired (cookie, nowMs) {
  * Whether a text has a control character (a cookie name or value must not).
  * @param {string} text
  */
-export function hasControl (text) {
+function hasControl (text) {
   for (let k = 0; k < text.length; k++) {
     const code = text.charCodeAt(k)
     if (code < 32 || code === 127) return true

@@ -16,7 +16,7 @@ import { parseCookies, parseHeaders, parseQueryTemplate } from '../../lib/values
 const READ_BEFORE_LOGIN = Object.freeze(['--cookie', '--room', '--login', '--login-header'])
 
 /** Placeholders of a client's templates. */
-export const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
+const CLIENT_PLACEHOLDERS = Object.freeze(['i', 'sim', 'room', 'rand'])
 
 /**
  * What a client sends in its handshake; absent fields are not sent.

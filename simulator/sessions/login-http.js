@@ -14,7 +14,7 @@ import { addCookieHeader, cookieHeader, storeCookies } from './cookie-jar.js'
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
 
 /** Most bytes of an answer kept (a login page with its CSRF token, a JSON answer); the rest is dropped. */
-export const MAX_LOGIN_BODY_BYTES = 1 << 20
+const MAX_LOGIN_BODY_BYTES = 1 << 20
 
 /**
  * What a login request got back.

@@ -21,7 +21,7 @@ import { CLIENT_MODES, WIRE_NAMES, WIRE_NONE, perTransport, wireNumber } from '.
 /** The reason of a connect still unanswered at the end of a run (the engines' own word for a connect timeout, qualified). */
 export const PENDING_AT_END = 'timeout (no answer by the end of the run)'
 /** How long an attempt must have waited at the end to count: a younger one may just be in flight. */
-export const PENDING_AT_END_MS = 1000
+const PENDING_AT_END_MS = 1000
 
 /**
  * @param {object} options

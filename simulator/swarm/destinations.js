@@ -10,7 +10,7 @@ import { createSourcePorts } from '../wire/source-ports.js'
 import { sumByAddress } from '../../lib/input/source-addresses.js'
 
 /** Most destinations one range may expand to. */
-export const MAX_DESTINATIONS = 256
+const MAX_DESTINATIONS = 256
 
 const RANGE = /^([a-z]+:\/\/)(\d+\.\d+\.\d+\.)(\d+)-(\d+\.\d+\.\d+\.)(\d+)(.*)$/i
 

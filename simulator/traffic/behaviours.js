@@ -19,7 +19,7 @@ import { DeadlineHeap } from '../wire/deadline-heap.js'
 import { ownId } from './own-ids.js'
 
 /** Placeholders an emit's template has besides a client's own. */
-export const EMIT_PLACEHOLDERS = Object.freeze(['id', 'sentAt', 'seq'])
+const EMIT_PLACEHOLDERS = Object.freeze(['id', 'sentAt', 'seq'])
 
 /**
  * Whether a join's ack says no: its first argument is an object with `ok: false` or an `error`.

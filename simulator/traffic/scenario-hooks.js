@@ -27,7 +27,7 @@ import { createEmitCounts, recordEmitCounts } from './emitting.js'
 import { scenarioIdentity } from '../sessions/identity.js'
 
 /** The hooks a scenario module may export. */
-export const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect', 'login'])
+const HOOK_NAMES = Object.freeze(['identity', 'onConnect', 'onEvent', 'onDisconnect', 'login'])
 /** Fewest milliseconds between two runs of one `every` callback. */
 const MIN_EVERY_MS = 10
 

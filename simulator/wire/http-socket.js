@@ -20,7 +20,7 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 const HEAD_END = Buffer.from('\r\n\r\n')
 const EMPTY = Buffer.alloc(0)
 /** Longest response head kept (status line and headers): more fails the request. */
-export const MAX_HEAD_BYTES = 64 * 1024
+const MAX_HEAD_BYTES = 64 * 1024
 
 /** Where the parser is in a response. */
 export const PHASE = Object.freeze({

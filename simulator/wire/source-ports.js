@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks'
 const tlsModule = () => /** @type {typeof import('node:tls')} */ (process.getBuiltinModule('node:tls'))
 
 /** Linux's default ip_local_port_range, used where /proc cannot be read. */
-export const DEFAULT_PORT_RANGE = Object.freeze({ low: 32768, high: 60999 })
+const DEFAULT_PORT_RANGE = Object.freeze({ low: 32768, high: 60999 })
 /** Ports tried for one connection before it fails: refusals are rare, a run of them means the range is taken. */
 export const MAX_PORT_TRIES = 32
 /**

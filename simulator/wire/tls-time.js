@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks'
  * @param {import('node:net').Socket} socket
  * @param {(tlsMs: number) => void} report
  */
-export function timeTls (socket, report) {
+function timeTls (socket, report) {
   let tcpAt = -1
   socket.once('connect', () => { tcpAt = performance.now() })
   socket.once('secureConnect', () => { if (tcpAt >= 0) report(performance.now() - tcpAt) })

@@ -9,10 +9,10 @@ import { MAX_CLIENTS } from './simulate.js'
 import { defineOptions } from '../define.js'
 
 /** Rounds each step broadcasts: three messages a second apart. */
-export const CAPACITY_ROUNDS = '3x1000'
+const CAPACITY_ROUNDS = '3x1000'
 
 /** What a search may vary: the clients (their emit rate each), or the emit rate of --clients clients. */
-export const VARY = Object.freeze(['clients', 'emit-rate'])
+const VARY = Object.freeze(['clients', 'emit-rate'])
 
 /** Narrowest and widest --precision, in percent. */
 const PRECISION_PCT = Object.freeze({ min: 0.1, max: 50 })

@@ -12,7 +12,7 @@ import { defineOptions } from '../define.js'
 import { parseCookies, parseHeaders, parseQueryTemplate, parseRate } from '../../values/option-values.js'
 
 /** Most rooms `--rooms` spreads clients over. */
-export const MAX_ROOMS = 1_000_000
+const MAX_ROOMS = 1_000_000
 
 /** @param {unknown} v */
 const optionalText = (v) => (v === undefined || v === null || v === '' ? null : String(v))
@@ -259,7 +259,7 @@ export const SCENARIO_OPTIONS = defineOptions([
  * @param {string} flag
  * @returns {{ index: number, count: number } | null}
  */
-export function parsePart (value, flag) {
+function parsePart (value, flag) {
   if (value === undefined || value === null || value === '') return null
   const match = /^(\d+)\/(\d+)$/.exec(String(value).trim())
   const [index, count] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN]

@@ -10,7 +10,7 @@ import { defineOptions } from '../define.js'
 /** How a broadcast reaches every worker's clients. */
 export const ADAPTER_NAMES = Object.freeze(['memory', 'cluster', 'redis', 'redis-streams'])
 /** Most worker processes `serve --cluster` accepts. */
-export const MAX_SERVER_WORKERS = 64
+const MAX_SERVER_WORKERS = 64
 /** Events socket.io reserves: a broadcast or relay on one of them would confuse every client. */
 export const RESERVED_EVENTS = Object.freeze(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener'])
 

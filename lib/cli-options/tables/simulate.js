@@ -17,17 +17,17 @@ export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
 /** The lean engine's polling HTTP clients: its own HTTP/1.1 client (the default for http://) or undici (always for https://). */
 export const HTTP_CLIENT_NAMES = Object.freeze(/** @type {('builtin' | 'undici')[]} */ (['builtin', 'undici']))
 /** Clients of one simulator when --clients is not given. */
-export const DEFAULT_CLIENTS = 100
+const DEFAULT_CLIENTS = 100
 /** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
 export const MAX_CLIENTS = 1_000_000
 /** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
-export const MAX_WORKERS = 64
+const MAX_WORKERS = 64
 
 /**
  * @param {unknown} value
  * @param {string} flag
  */
-export function positiveDurationMs (value, flag) {
+function positiveDurationMs (value, flag) {
   const ms = parseDurationMs(value, flag)
   if (ms <= 0) throw invalidOption(flag, `must be more than 0, got ${JSON.stringify(value)}`)
   return ms

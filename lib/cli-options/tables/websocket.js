@@ -10,7 +10,7 @@ import { defineOptions } from '../define.js'
 import { TOKEN } from '../../values/option-values.js'
 
 /** Wire protocol families: Socket.IO (Engine.IO v3/v4) or plain WebSocket (RFC 6455). */
-export const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket')[]} */ (['socketio', 'websocket']))
+const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket')[]} */ (['socketio', 'websocket']))
 
 /**
  * RFC 6455 subprotocol token (§4.1: an HTTP token).
@@ -18,7 +18,7 @@ export const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket'
  * @param {string} flag
  * @returns {string[]}
  */
-export function parseSubprotocols (value, flag) {
+function parseSubprotocols (value, flag) {
   if (value === undefined || value === null) return []
   const list = [value].flat().flatMap((v) => String(v).split(',')).map((v) => v.trim())
   for (const name of list) {
@@ -34,7 +34,7 @@ export function parseSubprotocols (value, flag) {
  * @param {string} flag
  * @returns {[string, string][]}
  */
-export function parseMatches (value, flag) {
+function parseMatches (value, flag) {
   if (value === undefined || value === null) return []
   return [value].flat().map((item) => {
     const text = String(item)

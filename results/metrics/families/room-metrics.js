@@ -10,8 +10,8 @@ import { createHdrHistogramMetric } from './hdr-histogram-metric.js'
 import { createLabelBound } from '../labels.js'
 
 /** Namespaces and rooms with their own series. */
-export const MAX_NAMESPACE_LABELS = 20
-export const MAX_ROOM_LABELS = 50
+const MAX_NAMESPACE_LABELS = 20
+const MAX_ROOM_LABELS = 50
 
 /**
  * @param {import('prom-client').Registry} registry

@@ -4,7 +4,7 @@
  */
 
 /** Tableau 10: distinct, colour-blind friendly enough, readable on white. */
-export const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac']
+const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac']
 /** Colours per delay statistic, the same in every chart. */
 export const STAT_COLORS = { p50: '#4e79a7', p90: '#59a14f', p99: '#f28e2b', max: '#e15759' }
 /** A legend of more entries than this is hidden: the lines stay readable, the legend would not. */

@@ -17,7 +17,7 @@ import { sumPerSecond } from './charts-time.js'
  * @param {DistributionResult} d
  * @returns {string[]}
  */
-export function nodeNames (d) {
+function nodeNames (d) {
   const names = new Set((d.nodes?.nodes ?? []).map((n) => n.name))
   for (const p of d.timeline) for (const name of Object.keys(p.byNode ?? {})) names.add(name)
   return [...names]

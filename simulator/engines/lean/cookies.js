@@ -68,7 +68,7 @@ export function storeHeadSetCookies (session, c, head) {
  * @param {Client} c
  * @param {import('node:http').IncomingMessage} res
  */
-export function storeResponseSetCookies (session, c, res) {
+function storeResponseSetCookies (session, c, res) {
   if (session.config.cookieJar) c.cookies = storeCookies(c.cookies, res.headers['set-cookie'], session.config.cookieScope)
 }
 

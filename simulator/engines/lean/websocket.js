@@ -20,7 +20,7 @@ import { noteUpgradeResponse, upgradeHeaders } from './cookies.js'
 /** ws.send's options for a text message handed over as a Buffer. */
 const TEXT_FRAME = Object.freeze({ binary: false })
 
-export class LeanWebSocket extends WebSocket {
+class LeanWebSocket extends WebSocket {
   /**
    * @param {string} url
    * @param {import('ws').ClientOptions} options

@@ -8,7 +8,7 @@
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 
 /** RFC 6455 §7.4.1 and the IANA registry: names of the status codes a server may send. */
-export const CLOSE_NAMES = Object.freeze(/** @type {Record<number, string>} */ ({
+const CLOSE_NAMES = Object.freeze(/** @type {Record<number, string>} */ ({
   1000: 'normal closure',
   1001: 'going away',
   1002: 'protocol error',

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { IoswarmError } from '../../../lib/errors.js'
-import { MAX_NODE_NAMES, cookieFromSetCookie, imbalanceOf, mergeNodeReports, nodeName, parseNodeFrom } from '../../../lib/input/node-from.js'
+import { MAX_NODE_NAMES, imbalanceOf, mergeNodeReports, nodeName, parseNodeFrom } from '../../../lib/input/node-from.js'
 import { createHistogram, decode, encode, recordMs, summarize } from '../../../lib/measure/histogram.js'
 
 test('--node-from reads cookie:NAME, header:NAME (lower-cased) and event:NAME[.path]', () => {
@@ -29,14 +29,6 @@ test('node names: strings trimmed and bounded, numbers as text, anything else no
   assert.equal(nodeName(3), '3')
   assert.equal(nodeName('x'.repeat(500))?.length, 100)
   for (const none of ['', '  ', null, undefined, {}, NaN]) assert.equal(nodeName(none), null)
-})
-
-test('a cookie of Set-Cookie headers: the last one set wins, quotes dropped, other names ignored', () => {
-  assert.equal(cookieFromSetCookie(['io=abc; Path=/', 'SERVERID=n2; path=/'], 'SERVERID'), 'n2')
-  assert.equal(cookieFromSetCookie('SERVERID="n1"; Path=/', 'SERVERID'), 'n1')
-  assert.equal(cookieFromSetCookie(['SERVERID=n1', 'SERVERID=n3'], 'SERVERID'), 'n3')
-  assert.equal(cookieFromSetCookie(['XSERVERID=n1'], 'SERVERID'), null)
-  assert.equal(cookieFromSetCookie(undefined, 'SERVERID'), null)
 })
 
 test('imbalance: fullest ÷ emptiest node holding a client, the other row left out', () => {

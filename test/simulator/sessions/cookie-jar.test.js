@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseCookies } from '../../../lib/values/option-values.js'
 import { compileIdentities } from '../../../simulator/sessions/identity.js'
-import { cookieHeader, defaultPath, pathMatches, seedCookies, storeCookies, MAX_COOKIES } from '../../../simulator/sessions/cookie-jar.js'
+import { cookieHeader, cookieValue, defaultPath, pathMatches, seedCookies, storeCookies, MAX_COOKIES } from '../../../simulator/sessions/cookie-jar.js'
 
 const HTTP = Object.freeze({ secure: false, host: 'app.example.com', path: '/socket.io/' })
 const HTTPS = Object.freeze({ ...HTTP, secure: true })
@@ -15,6 +15,13 @@ test('a jar is null until a cookie is stored, and sends what it was given', () =
   assert.equal(cookieHeader(jar, '/socket.io/', NOW), 'SERVERID=node2')
   const two = storeCookies(jar, ['a=1', 'b="quoted value"; HttpOnly'], HTTP, NOW)
   assert.equal(cookieHeader(two, '/socket.io/', NOW), 'SERVERID=node2; a=1; b="quoted value"')
+})
+
+test('a node cookie (--node-from cookie:NAME) is read from the jar: the last one set wins, other names ignored', () => {
+  assert.equal(cookieValue(storeCookies(null, ['io=abc; Path=/', 'SERVERID=n2; path=/'], HTTP, NOW), 'SERVERID'), 'n2')
+  assert.equal(cookieValue(storeCookies(null, ['SERVERID=n1', 'SERVERID=n3'], HTTP, NOW), 'SERVERID'), 'n3')
+  assert.equal(cookieValue(storeCookies(null, ['XSERVERID=n1'], HTTP, NOW), 'SERVERID'), null)
+  assert.equal(cookieValue(storeCookies(null, undefined, HTTP, NOW), 'SERVERID'), null)
 })
 
 test('a later Set-Cookie of the same name and path replaces the earlier one; another path is another cookie', () => {
