@@ -1,4 +1,5 @@
 import neostandard from 'neostandard'
+import { ioswarmPlugin } from './scripts/lint-rules.js'
 
 /**
  * The boundaries of ARCHITECTURE.md ("The parts"), kept by lint rather than only written:
@@ -74,7 +75,7 @@ const lib = [
 ]
 
 /**
- * Code lines of at most 160 characters (STYLE.md): a longer one does too much, name a part of
+ * Code lines of at most 160 characters: a longer one does too much, name a part of
  * it. Strings, template literals, URLs, comments and regex literals are exempt (a message or a
  * pattern reads best whole).
  */
@@ -84,11 +85,18 @@ const lineLength = {
   }
 }
 
+/** Comments a reader of this repository alone can follow (scripts/lint-rules.js). */
+const comments = {
+  plugins: { ioswarm: ioswarmPlugin },
+  rules: { 'ioswarm/comment-references': 'error' }
+}
+
 export default [
   ...neostandard({
     ignores: ['node_modules/**', 'coverage/**', 'results-out/**', 'runs/**']
   }),
   lineLength,
+  comments,
   ...features,
   ...engines,
   ...lib

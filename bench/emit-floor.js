@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The floor under an acked emit (issue 26 goal 1): what one write and one read per round trip
+ * The floor under an acked emit: what one write and one read per round trip
  * cost a Node process on this host with no Socket.IO, no ioswarm and no framing at all. An echo
  * server (a process of its own, `net`) and a client process holding --clients loopback TCP
  * sockets, which writes a 64-byte line on one of them at --rate a second (one timer a

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Logins at scale (issue 24): `--clients` lean WebSocket clients each logging in over HTTP
+ * Logins at scale: `--clients` lean WebSocket clients each logging in over HTTP
  * (--login 'POST /login {"user":"u{{i}}"}') and then connecting with the session cookie, over a
  * `--ramp`, against a local app in a child process (POST /login sets connect.sid and answers a
  * token; the Engine.IO middleware refuses a handshake without a live session, as socket.io's

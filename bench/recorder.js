@@ -9,7 +9,7 @@
  * `--storm`: the receipt path while a reconnect storm's gap is followed (half the clients
  * dropped and away), as the swarm wires it: `--wiring recorder` (the recorder tells the gap the
  * key it found) or `--wiring tracker` (the client tracker identified each message again for the
- * gap before the recorder, as before issue 23). `--ids no`: messages without an id (known by the
+ * gap before the recorder, as it did before the recorder told it). `--ids no`: messages without an id (known by the
  * hash of their content). `--root DIR`: the ioswarm tree whose modules are measured (a base
  * branch's checkout, for a before/after with this same script). `--windows`: the recorder
  * tells a window book (--window 10s, simulator/recording/window-recorder.js) of each message when it opens and

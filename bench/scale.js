@@ -10,7 +10,7 @@
  * at once with one message id, so the simulator sees it as one message.
  *
  * With --source-address A (e.g. 127.0.0.2-127.0.0.4), the simulator opens its clients from
- * those addresses with source ports of its own (issue 18): with --destinations 1 and one
+ * those addresses with source ports of its own: with --destinations 1 and one
  * server (--cluster K), every client goes to ONE address:port.
  *
  *   node bench/scale.js [--clients 20000] [--processes 4] [--destinations 4] [--servers 1] [--cluster 0]

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Soak of `ioswarm run` without rounds (issue 25): `ioswarm serve` relaying a chat, then a
+ * Soak of `ioswarm run` without rounds: `ioswarm serve` relaying a chat, then a
  * windowed run of clients that join a room each and emit lines with acks, both as child
  * processes of the checkout given (--checkout: compare two commits in one go). Samples the
  * VmRSS of the runner, each of its simulator children and the server every --sample-seconds

@@ -5,7 +5,7 @@
  * connects at once, in alternating phases: `unbound` (net.connect: the kernel's ephemeral
  * port), `pool` (simulator/wire/source-ports.js: connectFrom, explicit address and port, each
  * worker its slice of the range) and, with --bind-only, `bind-only` (net.connect with
- * localAddress alone: the path issue 18 measured as slow). The server is a cluster of K
+ * localAddress alone: the path the kernel makes slow to find a port). The server is a cluster of K
  * processes that accept and hold. Each phase ends with resets (no TIME_WAIT carried into the
  * next). One JSON line per run: connects per second per phase.
  *

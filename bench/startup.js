@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Start-up benchmark (issue 26: a light process): how long a bare simulator child takes to be
+ * Start-up benchmark (a process loads only what it uses): how long a bare simulator child takes to be
  * ready and how much memory it peaks at, and how long `ioswarm --help` / `--version` take.
  * Several checkouts (e.g. the base branch in a `git worktree` and this one) are measured in
  * alternating runs, so a machine that gets busier part-way hits each of them alike.

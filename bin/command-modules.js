@@ -2,7 +2,7 @@
  * The command modules, each loaded when its command runs (or its --help is asked for): yargs
  * gets every command's line from lib/cli-options/commands.js at once, and a command's builder
  * and handler load its module, and so its library, on first use. `ioswarm --help` and
- * `--version` load none of them (issue 26: a light process).
+ * `--version` load none of them (a process loads only what it uses).
  */
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 

@@ -3,8 +3,8 @@
  * uses, for plain printable ASCII text, where a string's width is its length: rows of columns
  * with padding, fixed widths, right alignment and spans, each column word-wrapped the way
  * wrap-ansi's hard mode wraps (wrap-ansi 9). cliui's own module cannot be loaded without
- * string-width and wrap-ansi, whose load builds Intl.Segmenters (~35 ms of a 60 ms budget;
- * issue 26: a light process). test/bin/top-help.test.js holds this to yargs' output, byte for
+ * string-width and wrap-ansi, whose load builds Intl.Segmenters (~35 ms of a 60 ms budget
+ * for the help). test/bin/top-help.test.js holds this to yargs' output, byte for
  * byte, at every width the fast help is printed at.
  */
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `ioswarm --version` and `ioswarm --help` alone need no parser: they print what yargs prints
-// without loading yargs, whose help renderer builds Intl.Segmenters at load (issue 26: a light
-// process); the help only in yargs' English and at a width bin/top-help.js is held to yargs at.
+// without loading yargs, whose help renderer builds Intl.Segmenters at load (a process
+// loads only what it uses); the help only in yargs' English and at a width bin/top-help.js is held to yargs at.
 // Every other command line goes through yargs.
 const args = process.argv.slice(2)
 const only = args.length === 1 ? args[0] : undefined

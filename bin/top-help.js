@@ -2,8 +2,8 @@
  * `ioswarm --help`: the top-level help (its texts are lib/cli-options/commands.js's, which bin/cli.js hands yargs)
  * rendered without yargs, as yargs lays it out (its usage.js, through bin/help-columns.js), for
  * bin/ioswarm.js to print when that is all it is asked: yargs' load alone (cliui, wrap-ansi,
- * string-width building Intl.Segmenters) takes longer than Node's start-up (issue 26: a light
- * process). test/bin/top-help.test.js holds the two to the same bytes.
+ * string-width building Intl.Segmenters) takes longer than Node's start-up (a process
+ * loads only what it uses). test/bin/top-help.test.js holds the two to the same bytes.
  */
 import { COMMAND_LINES, CONFIG_DESCRIBE, EPILOG, SCRIPT, USAGE, helpWidth } from '../lib/cli-options/commands.js'
 import { Columns } from './help-columns.js'

@@ -1,7 +1,7 @@
 /**
  * A dependency loaded on its first use, synchronously, for code paths that need one only
  * with some option (a YAML --config, a CSV --feeder, --parser msgpack) and cannot await:
- * every other process skips its load time and memory (issue 26: a light process). Where the
+ * every other process skips its load time and memory (a process loads only what it uses). Where the
  * caller can await, `await import()` at the point of need does the same.
  */
 import { createRequire } from 'node:module'

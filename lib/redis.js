@@ -61,7 +61,7 @@ export async function connectRedis (url) {
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
     throw invalidOption('Redis URL', `must be a redis:// or rediss:// URL, got ${JSON.stringify(redactUrl(url))}`)
   }
-  // Loaded on first use: a process that was not given --redis never pays for ioredis (issue 26).
+  // Loaded on first use: a process that was not given --redis never pays for ioredis.
   const { Redis } = await import('ioredis')
   let connected = false
   /** @type {Error | undefined} */

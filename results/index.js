@@ -28,7 +28,7 @@ export { followLines } from './follow/lines.js'
 /**
  * The live metrics (createLiveMetrics, createRunMetrics, createServerMetrics, followCollector,
  * serveMetrics, parseMetricsPort, startMetricsOutputs), loaded when asked for: prom-client is
- * for --metrics-port and --otlp only, and a process without them does not load it (issue 26).
+ * for --metrics-port and --otlp only, and a process without them does not load it.
  * @returns {Promise<typeof import('./metrics/index.js')>}
  */
 export function loadMetrics () {

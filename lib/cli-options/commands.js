@@ -2,7 +2,7 @@
  * Every command of the CLI: how it is typed and its line of `ioswarm --help`. The command
  * modules (<feature>/cli.js) take theirs from here, and bin/command-modules.js lists the
  * commands from here without loading any of them: `ioswarm --help` and `--version` load no
- * command's library (issue 26: a light process).
+ * command's library (a process loads only what it uses).
  */
 
 /** @typedef {{ command: string, describe: string }} CommandLine */

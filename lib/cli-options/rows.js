@@ -1,7 +1,7 @@
 /**
  * What a table of option rows gives a command: its rows, its values parsed from raw input.
  * index.js applies them to every row of every command; simulator.js to the simulator's rows
- * alone, so a simulator child loads no other command's table (issue 26: a light process).
+ * alone, so a simulator child loads no other command's table (a process loads only what it uses).
  */
 import { invalidOption } from '../errors.js'
 import { keyOf } from '../values/option-values.js'

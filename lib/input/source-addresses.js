@@ -1,7 +1,7 @@
 /**
  * `--source-address`: the local addresses a simulator opens its connections from. Linux gives
  * one (source address, destination address:port) pair at most `ip_local_port_range` ports, so
- * N source addresses carry N times the clients to one server address (issue 18). Parsed here
+ * N source addresses carry N times the clients to one server address. Parsed here
  * (addresses only: a hostname would hide which address a connection leaves from); whether each
  * one is on this host is checked where the simulator runs (checkLocalAddresses).
  */

@@ -9,7 +9,7 @@ import { invalidOption } from '../errors.js'
 
 const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----'
 
-/** node:tls as require() gives it, with --ca: its ES module facade would read every export at load, Node's root certificates too (issue 26: a light process). */
+/** node:tls as require() gives it, with --ca: its ES module facade would read every export at load, Node's root certificates too (a process loads only what it uses). */
 const tls = () => /** @type {typeof import('node:tls')} */ (process.getBuiltinModule('node:tls'))
 
 /**

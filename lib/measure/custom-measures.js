@@ -1,5 +1,5 @@
 /**
- * The app's own measurements (issue 25 part 8): a scenario's hooks record timings
+ * The app's own measurements: a scenario's hooks record timings
  * (`ctx.timing(name, ms)`, an HDR histogram per name) and counts (`ctx.count(name, n)`, a sum
  * per name). Names are bounded (the first MAX_CUSTOM_NAMES of a process; later new names are
  * refused and counted) and plain (CUSTOM_NAME), so they can be a threshold's metric

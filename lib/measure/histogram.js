@@ -8,7 +8,7 @@ import { onFirstUse } from '../lazy-require.js'
 
 // The parts of hdr-histogram-js that ioswarm uses, not its index: the index also loads the log
 // reader and writer, whose number formatter loads ICU locale data, ~7 MiB of RSS in every
-// simulator (issue 26: a light process). Histograms are built from the plain-JS factory, not
+// simulator (a process loads only what it uses). Histograms are built from the plain-JS factory, not
 // HistogramBuilder, which loads the WebAssembly build too (a 39 KB base64 module, pako,
 // @assemblyscript/loader) for `useWebAssembly`, never asked for here. The encoding (which
 // loads pako) comes on the first encode or decode: a simulator child reaches it when its first

@@ -2,7 +2,7 @@
  * The constants and value parsers of the options tables that a simulator's own code reads too
  * (the recorder's bounds, the payload limits, the WebSocket clients, headers, cookies, query and
  * login templates, emit rates, flag keys). They live here, a leaf, so that a simulator child,
- * handed normalised options, loads none of the tables (issue 26: a light process); the tables
+ * handed normalised options, loads none of the tables (a process loads only what it uses); the tables
  * and every other reader import them from here.
  */
 import { invalidOption } from '../errors.js'

@@ -21,8 +21,8 @@ export async function createCollector ({ redisUrl, ...limits } = {}) {
 
 /**
  * The collector in Redis. Both backends (and the merging code they share) load when one is
- * created: a simulator forked by a runner reports over IPC and never loads them (issue 26: a
- * light process).
+ * created: a simulator forked by a runner reports over IPC and never loads them
+ * (a process loads only what it uses).
  * @param {Parameters<typeof import('./redis.js').createRedisCollector>[0]} options
  * @returns {Promise<Collector>}
  */

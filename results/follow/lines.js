@@ -1,5 +1,5 @@
 /**
- * A run without rounds (issue 25): its lines (the app's own messages, thousands of them) rolled
+ * A run without rounds: its lines (the app's own messages, thousands of them) rolled
  * up as their reports arrive, never kept one by one. A follower reads the new reports from the
  * collector (readSince), adds each to its (namespace, room, event) row (counts summed,
  * histograms merged: the delivery breakdown's own tallies, deliveries.js) and frees them in the

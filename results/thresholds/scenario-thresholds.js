@@ -1,5 +1,5 @@
 /**
- * The thresholds of application scenarios (issue 14): wrong and second copies of messages,
+ * The thresholds of application scenarios: wrong and second copies of messages,
  * emit → ack times, emits that timed out, joins that failed, emit → reply event times (--reply-event). Measured over a RunResult as
  * thresholds.js measures the others: totals over every distribution, delays the worst
  * distribution's (merged over its simulators) or, without rounds, the worst window's, no data = the threshold fails.

@@ -2,7 +2,7 @@
  * A step's verdict. Pass when every SLO holds (a busy simulator only adds delay and loss, so
  * a pass stands). A failed SLO fails the step only when the simulators cannot have made the
  * failure themselves; if every failed SLO could be theirs the step is *inconclusive*, so a
- * capacity figure is always the server's (DESIGN.md's measurement rules):
+ * capacity figure is always the server's (docs/measurement.md):
  *
  * - a simulator saturated by its own work (event-loop utilisation ≥ 0.9 in any second) makes
  *   every failure of that window possibly its own;

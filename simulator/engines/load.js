@@ -1,6 +1,6 @@
 /**
  * Engines by name, each loaded when a swarm asks for it: a lean simulator never loads
- * socket.io-client, nor a sio one the lean engine (issue 26: a light process). index.js holds
+ * socket.io-client, nor a sio one the lean engine (a process loads only what it uses). index.js holds
  * the same engines loaded, for code that wants them all at hand.
  */
 

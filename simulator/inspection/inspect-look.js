@@ -2,7 +2,7 @@
  * One look at the server (simulator/inspection/inspect.js decides when, and how often with
  * --wait-for-server): its handshake and the first contact with the namespace, as the first
  * client. Loaded on the first look: a simulator given its runner's look (`ioswarm run`,
- * capacity) never loads the probes (issue 26: a light process).
+ * capacity) never loads the probes (a process loads only what it uses).
  */
 import { DEFAULT_PING_INTERVAL_MS } from '../../lib/protocol.js'
 import { diagnoseConnect } from './diagnose.js'

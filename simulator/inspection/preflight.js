@@ -1,7 +1,7 @@
 /**
  * Preflight: what a requested run needs (file descriptors per process, ephemeral ports per
  * destination, memory) against this machine's limits, checked before any socket opens. A
- * hidden client-side limit fakes server results (DESIGN.md), so a run that cannot fit stops
+ * hidden client-side limit fakes server results (docs/measurement.md), so a run that cannot fit stops
  * with the limit named and how to raise it, and one that barely fits says so.
  */
 import { CODES, IoswarmError } from '../../lib/errors.js'

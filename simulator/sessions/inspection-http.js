@@ -1,7 +1,7 @@
 /**
  * One request of the inspection before a swarm, over node:http / node:https, answered whole:
  * the few requests of a handshake probe and a first contact need no more, and undici (95 files,
- * ~15 MiB in a child) then loads only where lean polling or a login uses it (issue 26: a light process).
+ * ~15 MiB in a child) then loads only where lean polling or a login uses it (a process loads only what it uses).
  * What fetch gave the inspection is kept: the signal ends the request and the reading of its
  * body alike (rejecting with the signal's reason: AbortSignal.timeout's TimeoutError), a body
  * the server compressed is decoded, and the text is read as UTF-8.

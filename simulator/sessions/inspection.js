@@ -5,7 +5,7 @@
  * source address (the first of --source-address, as an address-sticky balancer sees client 0)
  * and the TLS trust every client gets (--ca, --insecure). Whatever later joins a client's
  * identity (a login) joins here, so every inspection sends it. Requests go over node:http
- * (inspection-http.js): a WebSocket-only child never loads undici (issue 26).
+ * (inspection-http.js): a WebSocket-only child never loads undici (a process loads only what it uses).
  */
 import { tlsTrust } from '../../lib/input/tls-trust.js'
 import { DEFAULT_PATH, EIO_PACKET } from '../../lib/protocol.js'

@@ -59,7 +59,7 @@ export async function firstLogin (options, env) {
   const identities = compileIdentities(options, { simId: options.id ?? 'inspect', env })
   const flags = compileLogin(options, identities)
   if (flags === null) return { jar: null, fields: null }
-  // The login's HTTP client loads with the first --login (issue 26: a light process).
+  // The login's HTTP client loads with the first --login (a process loads only what it uses).
   const { createLoginHttp } = await import('./login-http.js')
   const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: FIRST_LOGIN_TIMEOUT_MS })
   const cookies = identities.of(0).cookies

@@ -1,5 +1,5 @@
 /**
- * Each client's HTTP login before it connects (issue 24): `--login 'POST /login {…}'` with
+ * Each client's HTTP login before it connects: `--login 'POST /login {…}'` with
  * `--login-header`, or a scenario's `login(http, ctx)` hook for flows flags cannot say (a CSRF
  * token first, two requests). A client logs in when the ramp starts it (never all at once), and
  * again when a reconnect is refused: by the handshake with HTTP 401/403 (once per refusal, while

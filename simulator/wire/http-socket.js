@@ -1,6 +1,6 @@
 /**
  * The built-in HTTP/1.1 client connection of the lean engine's long-polling (plain http://
- * only), for the per-frame CPU goal of issue 26: a polling client makes one request per frame
+ * only), to keep the CPU per frame low: a polling client makes one request per frame
  * it receives, and undici's request machinery was 45 % of that CPU. One keep-alive connection
  * carries one request at a time (no pipelining); the request is written as one string (head and
  * body), the response is read from ONE shared buffer (net's `onread`, as wire/raw-socket.js) by

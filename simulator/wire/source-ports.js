@@ -1,5 +1,5 @@
 /**
- * Source ports chosen by the simulator, per source address (`--source-address`, issue 18).
+ * Source ports chosen by the simulator, per source address (`--source-address`).
  * Binding a source address with `localAddress` alone makes the kernel pick a port that is
  * free for *every* destination, searching the whole range on each connect (measured: 59 s
  * vs 7 s for 19,500 clients). Tsung and the uWebSockets benchmark pick the (address, port)
@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import { performance } from 'node:perf_hooks'
 
-/** node:tls as require() gives it, on the first TLS connection: its ES module facade reads every export at once, Node's root certificates too (issue 26: a light process). */
+/** node:tls as require() gives it, on the first TLS connection: its ES module facade reads every export at once, Node's root certificates too (a process loads only what it uses). */
 const tlsModule = () => /** @type {typeof import('node:tls')} */ (process.getBuiltinModule('node:tls'))
 
 /** Linux's default ip_local_port_range, used where /proc cannot be read. */

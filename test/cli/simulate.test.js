@@ -37,7 +37,7 @@ test('bad input exits 2 with a message naming the flag, before any socket opens'
     [['--engine', 'lean', '--ws-client', 'builtin', '--url', 'https://127.0.0.1:1'], /--ws-client builtin speaks ws:\/\/ only \(no TLS\)/],
     [['--engine', 'lean', '--ws-client', 'builtin', '--workers', '2', '--url', 'https://127.0.0.1:1'], /--ws-client builtin speaks ws:\/\/ only/],
     [['--no-such-flag', ...url], /Unknown argument/],
-    // Scenarios (issue 14): templates, feeders, rooms, emits.
+    // Scenarios: templates, feeders, rooms, emits.
     [['--auth', '{"token":{{tokn}}}', ...url], /--auth has an unknown placeholder \{\{tokn\}\}/],
     [['--auth', '{"token":', ...url], /--auth must be a JSON template/],
     [['--header', 'X-User: {{row.user}}', ...url], /--header uses \{\{row.user\}\}, which needs a feeder/],

@@ -1,5 +1,5 @@
 /**
- * A deployment "behind the load balancer", on loopback, for the tests of issue 24: several
+ * A deployment "behind the load balancer", on loopback, for the load-balancer tests: several
  * nodes of a small chat app sharing the test's private Redis (socket.io 4 with
  * @socket.io/redis-adapter: test/peers/node/chat-node.js; python-socketio with
  * AsyncRedisManager: test/peers/python/chat_node.py), and in front of them Debian's HAProxy

@@ -2,7 +2,7 @@
  * Test helper, loaded into a child process with `--import` (NODE_OPTIONS): writes the URL of
  * every module the process loads to the file named by IOSWARM_TEST_MODULE_LOG, one per line,
  * as it loads, so a test can read what a real ioswarm process had loaded at a given moment
- * (issue 26: a light process). ES modules are logged by a resolve hook; CommonJS modules
+ * (a process loads only what it uses). ES modules are logged by a resolve hook; CommonJS modules
  * loaded with require() (which Node 20's hooks do not see) by a wrapper of Module._load that
  * logs each file new to the require cache.
  */

@@ -1,5 +1,5 @@
 /**
- * One "real app" interop case (issue 14) against a peer server: clients with their own
+ * One "real app" interop case against a peer server: clients with their own
  * identity from a feeder (a token by handshake auth, query or header, and some with a wrong
  * one), several namespaces on one connection, a room each joined by `--join` with an ack,
  * chat lines emitted with acks that the server relays to the room, and room broadcasts. It

@@ -1,5 +1,5 @@
 /**
- * Behind the load balancer (issue 24): a swarm through HAProxy (sticky by cookie) or nginx
+ * Behind the load balancer: a swarm through HAProxy (sticky by cookie) or nginx
  * (sticky by client address) to several nodes of a chat app sharing Redis (socket.io 4 with
  * the Redis adapter, python-socketio with AsyncRedisManager), each client reading its node
  * from the event the app sends on connect (--node-from event:node), the balancer's cookie

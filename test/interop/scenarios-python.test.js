@@ -1,5 +1,5 @@
 /**
- * Issue 14's features against the chat-like app on python-socketio 5 (aiohttp), written apart
+ * The scenario features (rooms, emits, templates, feeders) against the chat-like app on python-socketio 5 (aiohttp), written apart
  * from ioswarm (test/peers/python/app_server.py): identity per client, two namespaces on one
  * connection, rooms joined with acks, room broadcasts, emits with acks relayed to the room;
  * both engines, every transport; and examples/chat.js run by the real binary.

@@ -1,5 +1,5 @@
 /**
- * Issue 14's features against socket.io 2.5 and 3.1 (pinned in test/peers; the app is
+ * The scenario features (rooms, emits, templates, feeders) against socket.io 2.5 and 3.1 (pinned in test/peers; the app is
  * test/peers/node/server.js, each version's own API doing the work): identity per client by
  * query and header (and handshake auth on 3; socket.io 2 has none), two namespaces on one
  * connection (on 2, beside the '/' the server connects by itself), rooms joined with acks,

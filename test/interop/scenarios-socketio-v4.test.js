@@ -1,5 +1,5 @@
 /**
- * Issue 14's features against a chat-like app on socket.io 4.8 written apart from ioswarm
+ * The scenario features (rooms, emits, templates, feeders) against a chat-like app on socket.io 4.8 written apart from ioswarm
  * (test/peers/node/app-server.js): identity per client, two namespaces on one connection,
  * rooms joined with acks, room broadcasts, emits with acks relayed to the room; both engines,
  * every transport. And the same app committing delivery faults on purpose, caught with the

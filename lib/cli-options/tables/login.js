@@ -1,5 +1,5 @@
 /**
- * An HTTP login before each client connects (issue 24): `--login 'POST /login {"user":"u{{i}}"}'`
+ * An HTTP login before each client connects: `--login 'POST /login {"user":"u{{i}}"}'`
  * and its headers (`--login-header`). The text is checked here (method, path or URL, body form);
  * its templates are checked by the simulator's normaliser, which knows the feeder's fields
  * (simulator/sessions/login.js compileLogin).

@@ -2,7 +2,7 @@
  * Options that `simulate` shares with `run` and other commands: the collector (--redis, --run),
  * live metrics (--metrics-port, --otlp) and output (--json, --quiet). A table of its own so that
  * a simulator reads its options without loading the other commands' tables (lib/cli-options/
- * simulator.js; issue 26: a light process); run.js lists them among its own, in this order.
+ * simulator.js), so a process loads only what it uses; run.js lists them among its own, in this order.
  */
 import { invalidOption } from '../../errors.js'
 import { parseDurationMs, parseHttpUrl, parseInteger } from '../../values/parsers.js'

@@ -252,7 +252,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    // capacity sets the clients and the ramp of its simulators itself (issue 25 part 4).
+    // capacity sets the clients and the ramp of its simulators itself.
     notOn: ['capacity'],
     defaultText: 'none: --clients over --ramp, then held until --duration',
     describe: {

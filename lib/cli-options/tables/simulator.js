@@ -2,7 +2,7 @@
  * The rows a simulator reads (`simulate`'s own, its scenario, WebSocket and login flags, and
  * the collector, live-metrics and output flags it shares with other commands), without the
  * tables of the commands a simulator child never runs (run, capacity, serve, broadcast,
- * report, fleet: issue 26, a light process). The same row objects as index.js's OPTIONS, in
+ * report, fleet: a process loads only what it uses). The same row objects as index.js's OPTIONS, in
  * the same order: test/lib/cli-options/simulator.test.js holds the two to the same rows.
  */
 import { LOGIN_OPTIONS } from './login.js'

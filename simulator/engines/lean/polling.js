@@ -24,7 +24,7 @@ import { timedConnector } from '../../wire/tls-time.js'
 import { BuiltinRequest, closeBuiltin, closePostSockets, requestText } from './http-builtin.js'
 import { PendingRequest } from './pending-request.js'
 
-/** undici, on the first polling request: a WebSocket-only swarm never loads it (issue 26: a light process). */
+/** undici, on the first polling request: a WebSocket-only swarm never loads it (a process loads only what it uses). */
 const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'))
 /** @typedef {import('undici').Client} HttpClient */
 /** @typedef {import('undici').Pool} HttpPool */

@@ -107,7 +107,7 @@ test('layouts of the same total are compared: they agree, or the busier one is n
 
 /**
  * The run-small fixture's layouts as `run --distributions 1x1000,4x250` measured them on a 2-core
- * host (issue 26): 1x1000 rel p50 9.77 ms with its one simulator busiest 100 %, 4x250 16.3 ms at 55 %.
+ * host: 1x1000 rel p50 9.77 ms with its one simulator busiest 100 %, 4x250 16.3 ms at 55 %.
  * @param {{ cpus?: number, p50?: [number, number], busy?: [number, number] }} [over]
  */
 function layoutsRun ({ cpus = 2, p50 = [9.77, 16.3], busy = [1, 0.55] } = {}) {

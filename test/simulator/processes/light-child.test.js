@@ -11,7 +11,7 @@ import { startTestServer, waitForClients } from '../../helpers/swarm.js'
 
 /**
  * What a simulator child without --otlp, --metrics-port, --redis, a YAML config, a CSV feeder
- * or --parser msgpack must never load (issue 26): the packages of other commands and options,
+ * or --parser msgpack must never load (a process loads only what it uses): the packages of other commands and options,
  * and the folders of other commands (report and chart code, live metrics, the server, runner, fleet).
  */
 const NOT_IN_A_SIMULATOR = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-metrics-otlp-http', 'prom-client', 'ioredis',

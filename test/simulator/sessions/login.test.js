@@ -1,5 +1,5 @@
 /**
- * --login (issue 24): each client logs in over HTTP before it connects, against a small app as
+ * --login: each client logs in over HTTP before it connects, against a small app as
  * express-session apps are written: POST /login sets a session cookie and answers a token; the
  * Engine.IO middleware refuses (HTTP 401) a handshake without a live session (socket.io's docs,
  * "Usage with Passport"), the socket middleware records the token of --auth. Both engines,
