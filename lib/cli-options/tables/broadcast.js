@@ -36,7 +36,8 @@ export const BROADCAST_OPTIONS = defineOptions([
     group: 'Traffic',
     type: 'string',
     commands: ['broadcast'],
-    describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
+    describe: 'Your own message shape, a JSON template with {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}}',
+    details: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
   },
   {
     name: 'rooms',
