@@ -2,7 +2,7 @@
  * The project's own lint rules, loaded by eslint.config.js as the `ioswarm` plugin.
  * - comment-references: a comment says why in words a reader of this repository alone can
  *   follow, so it names no issue number of a tracker they do not have and no file outside the
- *   repository (DESIGN.md, STYLE.md, ../shared/). A measurement rule is cited from
+ *   repository (the notes kept beside it). A measurement rule is cited from
  *   docs/measurement.md.
  */
 
