@@ -10,7 +10,7 @@ import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { checkCiPaths, formatRunSummary, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
 import { VERSION } from '../lib/version.js'
-import { runTest } from './index.js'
+import { createSteering, formatActionLine, runTest } from './index.js'
 import { newRunId, normalizeRunOptions } from './run-options.js'
 import { writeRunFiles } from './output.js'
 
@@ -36,11 +36,18 @@ export const runCommand = {
     // again if the run fails before writing anything in it (Redis unreachable, say).
     const made = await makeOutDir(out)
     const progress = progressWriter({ quiet, everyMs: 5000 })
-    const stop = stopOnSignals('ioswarm run')
+    // Ctrl-C and the dashboard's actions steer the run through one object; each action is said as it is decided.
+    const steering = createSteering({ command: 'run' })
+    const stop = stopOnSignals('ioswarm run', steering)
+    const unlisten = steering.onEvent((event) => {
+      progress.done()
+      process.stderr.write(`${formatActionLine(event)}\n`)
+    })
     let result
     try {
       result = await runTest({ ...argv, run: runId }, {
         signal: stop.signal,
+        steering,
         log: (line) => {
           progress.done()
           if (!quiet) process.stderr.write(`${line}\n`)
@@ -54,6 +61,7 @@ export const runCommand = {
     } finally {
       progress.done()
       stop.dispose()
+      unlisten()
     }
     const files = await writeRunFiles(out, result)
     process.stderr.write(`\n${formatRunSummary(result)}\n`)

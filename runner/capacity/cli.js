@@ -9,6 +9,7 @@ import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
 import { VERSION } from '../../lib/version.js'
 import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
+import { createSteering, formatActionLine } from '../../lib/steering.js'
 import { runCapacity } from './index.js'
 import { normalizeCapacityOptions } from './capacity-options.js'
 import { writeCapacityFiles } from './output.js'
@@ -48,11 +49,18 @@ export const capacityCommand = {
     const out = path.resolve(options.out ?? path.join('ioswarm-results', `capacity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`))
     const made = await makeOutDir(out)
     const progress = progressWriter({ quiet, everyMs: 5000 })
-    const stop = stopOnSignals('ioswarm capacity')
+    // Ctrl-C and the dashboard's actions steer the search through one object; each action is said as it is decided.
+    const steering = createSteering({ command: 'capacity' })
+    const stop = stopOnSignals('ioswarm capacity', steering)
+    const unlisten = steering.onEvent((event) => {
+      progress.done()
+      process.stderr.write(`${formatActionLine(event)}\n`)
+    })
     let result
     try {
       result = await runCapacity(argv, {
         signal: stop.signal,
+        steering,
         log: (line) => {
           progress.done()
           if (!quiet) process.stderr.write(`${line}\n`)
@@ -65,6 +73,7 @@ export const capacityCommand = {
     } finally {
       progress.done()
       stop.dispose()
+      unlisten()
     }
     const files = await writeCapacityFiles(out, result)
     process.stderr.write(`\n${result.answer}\n`)
