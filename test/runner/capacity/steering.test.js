@@ -6,14 +6,13 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runCapacity } from '../../../runner/capacity/index.js'
 import { createSteering } from '../../../runner/index.js'
-import { waitFor } from '../../helpers/wait.js'
 
 test('stop-after-step: the search ends after its current step, judged as far as it went', async () => {
   const steering = createSteering({ command: 'capacity' })
   /** @type {string[]} */
   const lines = []
-  /** @type {Promise<import('../../../lib/steering.js').SteeringAnswer> | null} */
-  let asked = null
+  /** @type {Promise<import('../../../lib/steering.js').SteeringAnswer>[]} */
+  const asked = []
   const searching = runCapacity({
     simulators: 1,
     engine: 'lean',
@@ -31,11 +30,11 @@ test('stop-after-step: the search ends after its current step, judged as far as 
     steering,
     log: (line) => lines.push(line),
     // Asked while the first step's clients connect: that step is the last.
-    status: (line) => { if (!asked && /clients: connected/.test(line)) asked = steering.act('stop-after-step', {}, 'dashboard') }
+    status: (line) => { if (asked.length === 0 && /clients: connected/.test(line)) asked.push(steering.act('stop-after-step', {}, 'dashboard')) }
   })
   const result = await searching
-  await waitFor(() => asked !== null, { timeoutMs: 1000, message: 'the action was asked during the step' })
-  const answer = await /** @type {Promise<import('../../../lib/steering.js').SteeringAnswer>} */ (asked)
+  assert.equal(asked.length, 1, 'the action was asked during the step')
+  const answer = await asked[0]
   assert.ok(answer.ok, JSON.stringify(answer))
   assert.deepEqual(result.steps.map((s) => [s.clients, s.verdict]), [[2, 'pass']], lines.join('\n'))
   assert.equal(result.outcome, 'stopped')
