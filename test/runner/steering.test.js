@@ -64,18 +64,18 @@ function emitsPerClient (windows, from, to) {
 
 test('clients N resizes every simulator (the server\'s count follows), a new emit rate shows in the next windows, a bad value changes nothing', async (t) => {
   const run = startRun(t, { simulators: 2, clients: 3, maxClients: 6 })
-  await waitFor(async () => (await serverConnected(run.lines)) === 6, { timeoutMs: 20000, message: () => `6 connections: ${run.lines.join('\n')}` })
+  await waitFor(async () => (await serverConnected(run.lines)) === 6, { timeoutMs: 60000, message: () => `6 connections: ${run.lines.join('\n')}` })
   const grown = await run.steering.act('clients', { clients: 6 }, 'dashboard')
   assert.ok(grown.ok, JSON.stringify(grown))
-  await waitFor(async () => (await serverConnected(run.lines)) === 12, { timeoutMs: 20000, message: 'the server counts 2 × 6 connections' })
+  await waitFor(async () => (await serverConnected(run.lines)) === 12, { timeoutMs: 60000, message: 'the server counts 2 × 6 connections' })
   // Two windows at 4/s with every client in, then the rate a quarter of it.
   const grownAt = Date.now()
   const atGrown = run.windows().length
-  await waitFor(() => run.windows().length >= atGrown + 3, { timeoutMs: 20000, message: () => `two whole windows of 12 clients: ${run.windows().join('\n')}` })
+  await waitFor(() => run.windows().length >= atGrown + 3, { timeoutMs: 60000, message: () => `two whole windows of 12 clients: ${run.windows().join('\n')}` })
   const slowed = await run.steering.act('emit-rate', { rate: '1/s' }, 'api')
   assert.ok(slowed.ok, JSON.stringify(slowed))
   const before = run.windows().length
-  await waitFor(() => run.windows().length >= before + 3, { timeoutMs: 20000, message: 'three windows after the new rate' })
+  await waitFor(() => run.windows().length >= before + 3, { timeoutMs: 60000, message: 'three windows after the new rate' })
   // Refused, and nothing changes: no simulator has room for 7; a rate that is no rate.
   const tooMany = await run.steering.act('clients', { clients: 7 }, 'api')
   assert.deepEqual(!tooMany.ok && tooMany.status, 409)
@@ -102,7 +102,7 @@ test('clients N resizes every simulator (the server\'s count follows), a new emi
 
 test('the stop action ends a run as Ctrl-C does: its windows kept, the action in the result and the report', async (t) => {
   const run = startRun(t, { clients: 3 })
-  await waitFor(() => run.windows().length >= 2, { timeoutMs: 20000, message: () => `two windows: ${run.lines.join('\n')}` })
+  await waitFor(() => run.windows().length >= 2, { timeoutMs: 60000, message: () => `two windows: ${run.lines.join('\n')}` })
   const answer = await run.steering.act('stop', {}, 'api')
   assert.ok(answer.ok)
   const result = await run.running
@@ -130,7 +130,7 @@ test('`ioswarm run`: Ctrl-C is the stop action: said on the terminal, in result.
   let signalled = false
   const run = runCli(t, ['bin/ioswarm.js', 'run', '--clients', '2', '--simulators', '1', '--duration', '60s', '--window', '1s', '--rounds', 'none',
     '--ping-interval', '1s', '--ramp', '200ms', '--emit', 'chat {"text":"hi"}', '--emit-rate', '4/s', '--event', 'chat', '--out', out], {
-    timeoutMs: 40000,
+    timeoutMs: 120000,
     onStderr: (text, child) => {
       if (signalled || (text.match(/ window \d\d:\d\d:\d\d/g) ?? []).length < 2) return
       signalled = true
