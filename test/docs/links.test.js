@@ -65,6 +65,22 @@ test('every relative link of the README, the guides and the folder READMEs resol
   assert.deepEqual(broken, [])
 })
 
+test('every file the pages name in code spans exists (the dated bench records keep the names of their day)', () => {
+  const broken = []
+  let checked = 0
+  for (const page of PAGES.filter((p) => !p.startsWith('bench/results/'))) {
+    const text = readFileSync(join(ROOT, page), 'utf8')
+    for (const [, path] of text.matchAll(/`((?:[\w.-]+\/)+[\w.-]+\.(?:js|cjs|mjs|py|json|yaml|sh|md))`/g)) {
+      const top = path.split('/')[0]
+      if (!existsSync(join(ROOT, top)) && !existsSync(join(ROOT, dirname(page), top))) continue
+      checked++
+      if (!existsSync(join(ROOT, path)) && !existsSync(join(ROOT, dirname(page), path))) broken.push(`${page}: ${path}`)
+    }
+  }
+  assert.ok(checked > 50, `paths were checked (${checked})`)
+  assert.deepEqual(broken, [])
+})
+
 /** The source folders whose comments may cite a guide. */
 const SOURCES = ['bin', 'broadcaster', 'infra', 'lib', 'results', 'runner', 'scripts', 'server', 'simulator', 'bench', 'test']
 
@@ -86,4 +102,10 @@ test('every docs/ page and anchor the code cites exists', () => {
 test('the anchors are GitHub\'s slugs of the headings', () => {
   const anchors = anchorsOf('# A title\n## `ioswarm report`: HTML reports\n## result.json and the collector\n## Twice\n## Twice\n<a id="emit-rate"></a>\n```\n# not a heading\n```\n')
   assert.deepEqual([...anchors].sort(), ['a-title', 'emit-rate', 'ioswarm-report-html-reports', 'resultjson-and-the-collector', 'twice', 'twice-1'])
+})
+
+test('the README and bench/README.md stay short pages that link to the rest', () => {
+  const lines = (/** @type {string} */ page) => readFileSync(join(ROOT, page), 'utf8').split('\n').length
+  assert.ok(lines('README.md') <= 250, `README.md has ${lines('README.md')} lines: move the detail to a guide in docs/`)
+  assert.ok(lines('bench/README.md') <= 200, `bench/README.md has ${lines('bench/README.md')} lines: records go to bench/results/`)
 })

@@ -37,6 +37,7 @@ const optionalDurationMs = (value, flag) => (value === undefined || value === nu
 export const SIMULATE_OPTIONS = defineOptions([
   {
     name: 'clients',
+    group: 'Clients and ramp',
     alias: 'c',
     type: 'string',
     default: DEFAULT_CLIENTS,
@@ -67,6 +68,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'url',
+    group: 'Target',
     alias: 'u',
     type: 'string',
     array: true,
@@ -80,6 +82,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'source-address',
+    group: 'Processes and scale',
     to: 'sourceAddresses',
     type: 'string',
     array: true,
@@ -91,6 +94,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'ca',
+    group: 'Target',
     type: 'string',
     array: true,
     commands: ['simulate'],
@@ -100,6 +104,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'insecure',
+    group: 'Target',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
@@ -109,6 +114,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'transport',
+    group: 'Clients and ramp',
     alias: 't',
     type: 'string',
     default: 'websocket',
@@ -119,6 +125,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'engine',
+    group: 'Clients and ramp',
     type: 'string',
     default: 'sio',
     choices: ENGINE_NAMES,
@@ -128,6 +135,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'ws-client',
+    group: 'Advanced',
     type: 'string',
     choices: WS_CLIENT_NAMES,
     commands: ['simulate'],
@@ -136,6 +144,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'http-client',
+    group: 'Advanced',
     type: 'string',
     choices: HTTP_CLIENT_NAMES,
     commands: ['simulate'],
@@ -144,6 +153,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'path',
+    group: 'Target',
     type: 'string',
     default: DEFAULT_PATH,
     commands: ['simulate', 'serve'],
@@ -157,6 +167,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'parser',
+    group: 'Target',
     type: 'string',
     default: 'json',
     choices: PARSER_NAMES,
@@ -166,6 +177,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'eio',
+    group: 'Advanced',
     type: 'string',
     choices: ['3', '4'],
     defaultText: 'detected from the server\'s handshake',
@@ -176,6 +188,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'namespace',
+    group: 'Target',
     type: 'string',
     array: true,
     defaultText: 'the URL\'s path, else /',
@@ -185,6 +198,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'event',
+    group: 'What is measured',
     to: 'events',
     type: 'string',
     array: true,
@@ -200,6 +214,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'ramp',
+    group: 'Clients and ramp',
     to: 'rampMs',
     type: 'string',
     defaultText: 'the server\'s pingInterval, read from its handshake',
@@ -212,6 +227,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'duration',
+    group: 'Clients and ramp',
     to: 'durationMs',
     type: 'string',
     defaultText: 'until Ctrl-C / SIGTERM',
@@ -225,6 +241,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'window',
+    group: 'What is measured',
     to: 'windowMs',
     type: 'string',
     commands: ['simulate'],
@@ -244,6 +261,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'phases',
+    group: 'Clients and ramp',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -263,6 +281,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'wait-for-server',
+    group: 'Target',
     to: 'waitForServerMs',
     type: 'string',
     commands: ['simulate'],
@@ -273,6 +292,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'keep-alive',
+    group: 'Advanced',
     type: 'boolean',
     default: true,
     commands: ['simulate'],
@@ -282,6 +302,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'reconnect',
+    group: 'Clients and ramp',
     type: 'boolean',
     default: true,
     commands: ['simulate'],
@@ -291,6 +312,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'reconnect-on-server-disconnect',
+    group: 'Advanced',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
@@ -300,6 +322,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'reconnect-spread',
+    group: 'Advanced',
     to: 'reconnectSpreadMs',
     type: 'string',
     commands: ['simulate'],
@@ -314,6 +337,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'session-lifetime',
+    group: 'Clients and ramp',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -324,6 +348,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'max-payload',
+    group: 'Advanced',
     to: 'maxPayloadBytes',
     type: 'string',
     default: '1MB',
@@ -337,6 +362,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'message-timeout',
+    group: 'What is measured',
     to: 'messageTimeoutMs',
     type: 'string',
     default: '10s',
@@ -351,6 +377,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'max-open-messages',
+    group: 'Advanced',
     type: 'string',
     default: RECORDER_LIMITS.maxOpen,
     commands: ['simulate'],
@@ -360,6 +387,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'keep-messages',
+    group: 'Advanced',
     type: 'string',
     default: RECORDER_LIMITS.keepClosed,
     commands: ['simulate'],
@@ -369,6 +397,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'node-from',
+    group: 'What is measured',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -382,6 +411,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'id',
+    group: 'Processes and scale',
     type: 'string',
     commands: ['simulate', 'serve', 'probe'],
     describe: {
@@ -392,6 +422,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'workers',
+    group: 'Processes and scale',
     type: 'string',
     default: 1,
     commands: ['simulate', 'fleet up'],
