@@ -53,6 +53,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'max-clients',
+    group: 'Clients and ramp',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
