@@ -12,7 +12,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { WebSocketServer } from 'ws'
 import { engines } from '../../../simulator/engines/index.js'
 import { probeHandshake } from '../../../simulator/inspection/handshake.js'
@@ -21,6 +20,7 @@ import { tlsTrust } from '../../../lib/input/tls-trust.js'
 import { certificateAdvice } from '../../../simulator/reporting/summary-text.js'
 import { createSourcePorts } from '../../../simulator/wire/source-ports.js'
 import { BIN, runCli } from '../../helpers/cli.js'
+import { startIoServer } from '../../helpers/io-server.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /**
@@ -44,16 +44,17 @@ function makeCertificate (t) {
 }
 
 /**
+ * A socket.io server over HTTPS that records the source address of every TLS connection it accepts.
  * @param {import('node:test').TestContext} t
  * @param {{ cert: string, key: string }} files
  */
 async function startHttpsServer (t, files) {
   const server = https.createServer({ cert: readFileSync(files.cert), key: readFileSync(files.key) })
-  const io = new Server(server, { pingInterval: 1000, pingTimeout: 2000 })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
-  return `https://127.0.0.1:${port}`
+  /** @type {string[]} source address of each TLS connection, in the order they came */
+  const from = []
+  server.on('secureConnection', (socket) => from.push(String(socket.remoteAddress)))
+  const { url } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 }, { server })
+  return { url, from }
 }
 
 /**
@@ -102,7 +103,7 @@ function assertTimed (pool, what) {
 test('TLS: --ca and --insecure on every engine and transport, the inspection, and the CLI', async (t) => {
   const files = makeCertificate(t)
   if (files === null) return
-  const url = await startHttpsServer(t, files)
+  const { url, from } = await startHttpsServer(t, files)
   const trusted = tlsTrust({ ca: [files.cert] })
   const insecure = tlsTrust({ insecure: true })
   for (const engine of /** @type {const} */ (['sio', 'lean'])) {
@@ -127,8 +128,13 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
     for (const engine of /** @type {const} */ (['sio', 'lean'])) {
       for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
         const pool = openPool(t, engine, url, transport, trusted, 2, { sourcePorts: createSourcePorts(['127.0.0.2'], null, 1) })
+        const first = from.length
         await waitFor(() => pool.connected.size === pool.clients, { message: () => `${engine} ${transport} connected (errors: ${pool.errors})` })
         assertTimed(pool, `${engine} ${transport} with --source-address`)
+        // The server saw these clients' TLS connections come from the source address (every pool still open uses it).
+        const seen = from.slice(first)
+        assert.ok(seen.length >= pool.clients, `${engine} ${transport}: ${seen.length} TLS connections for ${pool.clients} clients`)
+        assert.deepEqual([...new Set(seen)], ['127.0.0.2'], `${engine} ${transport}: TLS connections came from ${seen}`)
       }
     }
   })
