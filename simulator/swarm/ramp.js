@@ -31,10 +31,12 @@ export function startRamp ({ count, rampMs, onStart }) {
     if (stopped) return
     const elapsedMs = monotonicMs() - startedMono
     let started = 0
-    while (next < count && next * stepMs <= elapsedMs && started < MAX_STARTS_PER_TURN) {
+    // A start may stop the ramp (a shrink from its callback): the rest of the batch is not started then.
+    while (!stopped && next < count && next * stepMs <= elapsedMs && started < MAX_STARTS_PER_TURN) {
       onStart(next++)
       started++
     }
+    if (stopped) return
     if (next >= count) {
       resolveDone()
       return
