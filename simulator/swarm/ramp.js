@@ -31,12 +31,12 @@ export function startRamp ({ count, rampMs, onStart }) {
     if (stopped) return
     const elapsedMs = monotonicMs() - startedMono
     let started = 0
-    // A start may stop the ramp (a shrink from its callback): the rest of the batch is not started then.
-    while (!stopped && next < count && next * stepMs <= elapsedMs && started < MAX_STARTS_PER_TURN) {
+    while (next < count && next * stepMs <= elapsedMs && started < MAX_STARTS_PER_TURN) {
       onStart(next++)
       started++
+      // A start may stop the ramp (a shrink from its callback): the rest of the batch is not started then.
+      if (stopped) return
     }
-    if (stopped) return
     if (next >= count) {
       resolveDone()
       return
