@@ -10,7 +10,7 @@ import { parsePhases } from '../../input/phase-profile.js'
 import { parseSourceAddresses } from '../../input/source-addresses.js'
 import { parseCaFiles } from '../../input/tls-trust.js'
 import { defineOptions } from '../define.js'
-import { MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
+import { MAX_CLIENTS, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
@@ -18,8 +18,6 @@ export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
 export const HTTP_CLIENT_NAMES = Object.freeze(/** @type {('builtin' | 'undici')[]} */ (['builtin', 'undici']))
 /** Clients of one simulator when --clients is not given. */
 export const DEFAULT_CLIENTS = 100
-/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
-export const MAX_CLIENTS = 1_000_000
 /** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
 export const MAX_WORKERS = 64
 
@@ -55,6 +53,22 @@ export const SIMULATE_OPTIONS = defineOptions([
       capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
     },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
+  },
+  {
+    name: 'max-clients',
+    group: 'Clients and ramp',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    // capacity makes room for its own --max.
+    notOn: ['capacity'],
+    defaultText: '--clients: no room to grow',
+    describe: {
+      simulate: 'Room for this many clients, made at the start: the most a steered swarm (the dashboard, its API) may grow to',
+      run: 'Room per simulator, made at the start: the most clients a steered run (the dashboard, its API) may grow to',
+      'fleet up': 'Room per simulator, made at the start: the most clients each may be steered to'
+    },
+    parse: (v, flag) => (v === undefined || v === null ? undefined : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
   },
   {
     name: 'url',
@@ -139,7 +153,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: 'WebSocket client of --engine lean and --protocol websocket: ws, or builtin (leaner, ws:// only)',
-    details: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md. The same two clients serve --protocol websocket'
+    details: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/results/2026-11-engines.md. The same two clients serve --protocol websocket'
   },
   {
     name: 'http-client',
@@ -149,7 +163,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: 'HTTP client of --engine lean\'s long-polling: builtin (http://), or undici (always for https://)',
-    details: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/README.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
+    details: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/results/2026-11-engines.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
   },
   {
     name: 'path',
