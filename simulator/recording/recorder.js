@@ -212,11 +212,28 @@ export function createRecorder ({
    * @param {number} now
    * @returns {OpenMessage}
    */
+  /**
+   * A message without an id whose field is a string line this process sent (a chat server that
+   * wraps a line, `{ username, message: "<it>" }`): that line's sender, found without --id-field.
+   * Read once per message, when it opens, never per receipt.
+   * @param {string} id what identify() named it
+   * @param {unknown} first the event's first argument
+   * @returns {number | undefined}
+   */
+  function wrappedSender (id, first) {
+    if (!id.startsWith('content:') || first === null || typeof first !== 'object' || Array.isArray(first) || Buffer.isBuffer(first)) return undefined
+    for (const value of Object.values(first)) {
+      const sender = typeof value === 'string' ? own.take(value) : undefined
+      if (sender !== undefined) return sender
+    }
+    return undefined
+  }
+
   function openAt (key, event, args, now) {
     const identity = identify(args, fields)
     const targeted = identity.room !== null && rooms.active()
     const target = targeted ? rooms.target(/** @type {string} */ (identity.room), connected) : null
-    const sender = own.take(identity.id) ?? -1
+    const sender = own.take(identity.id) ?? wrappedSender(identity.id, args[0]) ?? -1
     const sentMs = sentLocalMs(identity.sentAt, sender)
     const message = openMessage({
       key,

@@ -197,6 +197,20 @@ test('a line is never expected of its sender: known by its id, by the string a s
   assert.match(byEvent.shout.id, /^content:/)
 })
 
+test('a string line a server wraps is known as its sender\'s without --id-field: the field that equals it names it', () => {
+  const recorder = createRecorder({ clients: 3, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 3; i++) recorder.setConnected(i, true)
+  recorder.ownLine(1, ['hi from 1'])
+  // Relayed to everyone but its sender (socket.broadcast.emit), wrapped with who said it.
+  for (const i of [0, 2]) recorder.receive(i, 'new message', [{ username: 'u1', message: 'hi from 1' }])
+  // A wrapped line nobody here sent: everyone is owed it.
+  for (const i of [0, 1]) recorder.receive(i, 'new message', [{ username: 'u9', message: 'from elsewhere' }])
+  recorder.closeAll()
+  const [own, other] = recorder.reports()
+  assert.deepEqual([own.expected, own.received, own.missing], [2, 2, 0], 'the sender is not owed its own line')
+  assert.deepEqual([other.expected, other.received, other.missing], [3, 2, 1])
+})
+
 test('a line whose id --emit stamped is known as its sender\'s by the id alone (this process\'s clients only)', () => {
   // Clients 10-12 of the run live in this process (clientOffset 10).
   const recorder = createRecorder({ clients: 3, clientOffset: 10, messageTimeoutMs: 60000 })
