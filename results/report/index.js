@@ -36,7 +36,7 @@ const CHART_KINDS = Object.freeze([
  * @param {number} index
  * @returns {ChartSpec[]}
  */
-function distributionCharts (d, index) {
+export function distributionCharts (d, index) {
   const prefix = `d${index + 1}`
   const charts = [
     ...connectionCharts(d, prefix), nodeChart(d, prefix), stormChart(d, prefix),
