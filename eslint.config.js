@@ -76,8 +76,10 @@ const lib = [
 
 /**
  * Code lines of at most 160 characters: a longer one does too much, name a part of
- * it. Strings, template literals, URLs, comments and regex literals are exempt (a message or a
- * pattern reads best whole).
+ * it. Here lines holding a string, template literal, URL or regex literal are exempt; the
+ * stricter count (scripts/lint-rules.js max-code-line: only comments and lone strings exempt)
+ * is held by test/scripts/lint-rules.test.js to a number that only goes down, until it is 0
+ * and the rule can replace this one.
  */
 const lineLength = {
   rules: {

@@ -10,11 +10,17 @@ import { invalidOption } from '../lib/errors.js'
 import { createCollector, formatPublishLine, formatRoundLine, waitForRound } from '../results/index.js'
 import { runBroadcast } from './index.js'
 
+/** What `--help` says first: the command line, then what it does. */
+const USAGE = [
+  '$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]',
+  'Sends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", batch, round, seq, sentAt, room, payload} (room only when sent to one: --rooms, --to).'
+].join('\n\n')
+
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const broadcastCommand = {
   ...COMMAND_LINES.broadcast,
   builder: (y) => declareOptions(y
-    .usage('$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]\n\nSends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", batch, round, seq, sentAt, room, payload} (room only when sent to one: --rooms, --to).'), 'broadcast')
+    .usage(USAGE), 'broadcast')
     .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second')
     .example('$0 broadcast --publish \'POST http://localhost:8080/pub/news\' --message \'{"id":"{{id}}","ts":{{sentAt}}}\'', 'each message an HTTP request to your own API')
     .example('$0 broadcast --token $TOKEN --rooms 4 --namespace /chat', 'message k to room-{(k-1) mod 4} of /chat (simulate --rooms 4 puts client i in room-{i mod 4})')

@@ -14,11 +14,17 @@ import { connectServerReporter } from './reporting.js'
 import { loadMetrics } from '../results/index.js'
 import { redactUrl } from '../lib/redis.js'
 
+/** What `--help` says first: the command line, then what it does. */
+const USAGE = [
+  '$0 serve [options]',
+  'A socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client of its namespaces, or to a room (`broadcast --rooms R` / `--to ROOM`). Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". Clients may emit `join` / `leave` with { room } (acked { ok: true, room }) and the --relay-event with { room?, … } (relayed to the room, acked { ok: true, recipients }). GET /stats returns connections by transport and namespace, refused connections, joins, relays, CPU, RSS and event-loop delay (with --cluster: the total and each worker).'
+].join('\n\n')
+
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const serveCommand = {
   ...COMMAND_LINES.serve,
   builder: (y) => declareOptions(y
-    .usage('$0 serve [options]\n\nA socket.io 4 server (WebSocket and long-polling) that relays each broadcast to every client of its namespaces, or to a room (`broadcast --rooms R` / `--to ROOM`). Trigger broadcasts with `ioswarm broadcast`, or POST /broadcast with "Authorization: Bearer <token>". Clients may emit `join` / `leave` with { room } (acked { ok: true, room }) and the --relay-event with { room?, … } (relayed to the room, acked { ok: true, recipients }). GET /stats returns connections by transport and namespace, refused connections, joins, relays, CPU, RSS and event-loop delay (with --cluster: the total and each worker).'), 'serve')
+    .usage(USAGE), 'serve')
     .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis')
     .example('IOSWARM_AUTH_TOKEN=s3cret $0 serve --namespace /chat --relay-event chat', 'a chat: clients need the token, join rooms and relay chat lines')
     .example('$0 serve --protocol websocket --port 8080', 'a plain WebSocket server (no Socket.IO): each broadcast reaches every client as one JSON text frame'),

@@ -18,11 +18,17 @@ import { startSimulatorMetrics } from './reporting/live-metrics.js'
 import { finalReportOf } from '../results/index.js'
 import { createSteering, formatActionLine } from '../lib/steering.js'
 
+/** What `--help` says first: the command line, then what it does. */
+const USAGE = [
+  '$0 simulate -c N [options]',
+  'Opens N clients, spread over the server\'s heartbeat interval, and records for every broadcast message each client\'s delay relative to the first receipt in this process, absolute latency from the message\'s sentAt, and missing deliveries. Runs until --duration or Ctrl-C, then prints a summary (stderr) and, with --json, the result (stdout).'
+].join('\n\n')
+
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
   ...COMMAND_LINES.simulate,
   builder: (y) => declareOptions(y
-    .usage('$0 simulate -c N [options]\n\nOpens N clients, spread over the server\'s heartbeat interval, and records for every broadcast message each client\'s delay relative to the first receipt in this process, absolute latency from the message\'s sentAt, and missing deliveries. Runs until --duration or Ctrl-C, then prints a summary (stderr) and, with --json, the result (stdout).'), 'simulate')
+    .usage(USAGE), 'simulate')
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
     .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON')
     .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0', 'four worker processes, their metrics on one port')

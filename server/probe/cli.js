@@ -12,11 +12,17 @@ import { runProcessProbe } from './proc.js'
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/
 
+/** What `--help` says first: the command line, then what it does. */
+const USAGE = [
+  '$0 probe --pid PID --redis URL --run RUN_ID [--id ID]',
+  'Every second: CPU (% of one core, from /proc/PID/stat), RSS, and the process\'s established TCP connections (its socket fds matched in /proc/PID/net/tcp and tcp6), written to the run\'s server samples in Redis. Event-loop figures and transports cannot be seen from outside: they are left empty. Linux only; stops when the process exits. For a Node server, `import { attachProbe } from \'ioswarm/probe\'` sees more.'
+].join('\n\n')
+
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const probeCommand = {
   ...COMMAND_LINES.probe,
   builder: (y) => declareOptions(y
-    .usage('$0 probe --pid PID --redis URL --run RUN_ID [--id ID]\n\nEvery second: CPU (% of one core, from /proc/PID/stat), RSS, and the process\'s established TCP connections (its socket fds matched in /proc/PID/net/tcp and tcp6), written to the run\'s server samples in Redis. Event-loop figures and transports cannot be seen from outside: they are left empty. Linux only; stops when the process exits. For a Node server, `import { attachProbe } from \'ioswarm/probe\'` sees more.'), 'probe'),
+    .usage(USAGE), 'probe'),
   handler: async (args) => {
     const argv = parseOptions('probe', args)
     const pid = /** @type {number} */ (argv.pid)

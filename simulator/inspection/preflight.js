@@ -117,17 +117,28 @@ export function checkPreflight (need, limits) {
   const kib = KIB_PER_CLIENT[need.engine] ?? KIB_PER_CLIENT.sio
   const perClientBytes = 1024 * (kib.websocket * (1 - need.pollingShare) + kib.polling * need.pollingShare)
   const memoryBytes = Math.round(need.processes * BASE_BYTES + need.clients * perClientBytes)
-  const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)}${need.engine === 'sio' && need.pollingShare > 0 ? ', or poll with --engine lean (one descriptor per polling client and a bounded pool for POSTs)' : ''}`
-  const ports = `ephemeral ports per (source address, destination) over ${sources} source address(es) and ${need.destinations} destination(s) (net.ipv4.ip_local_port_range ${limits.portRange})`
+  const workers = Math.ceil(fdsPerProcess / Math.max(1, limits.fdSoft - FD_MARGIN) * need.processes)
+  const leanPolling = need.engine === 'sio' && need.pollingShare > 0
+    ? ', or poll with --engine lean (one descriptor per polling client and a bounded pool for POSTs)'
+    : ''
+  const fdHow = `raise it with \`ulimit -n ${fdsPerProcess}\` (up to the hard limit ${limits.fdHard}; ` +
+    `above it: infra/tune-host.sh or /etc/security/limits.conf), or spread the clients over more processes with --workers ${workers}${leanPolling}`
+  const ports = `ephemeral ports per (source address, destination) over ${sources} source address(es) and ${need.destinations} destination(s) ` +
+    `(net.ipv4.ip_local_port_range ${limits.portRange})`
   const addresses = Math.ceil(portsPerDestination * sources / (limits.ports * 0.8))
-  const portHow = `give the simulator more source addresses (--source-address 10.0.0.2-10.0.0.${1 + Math.max(2, addresses)}: ${Math.max(2, addresses)} or more; add each to an interface first, \`ip addr add 10.0.0.3/24 dev eth0\`, on Kubernetes as more pods or a CNI giving several addresses, under pm2 on every host), or more destinations (--url several times, or a range such as http://127.0.0.1-127.0.0.8:3000, when the server answers on several addresses), or widen the range with infra/tune-host.sh`
+  const more = Math.max(2, addresses)
+  const portHow = `give the simulator more source addresses (--source-address 10.0.0.2-10.0.0.${1 + more}: ${more} or more; ` +
+    'add each to an interface first, `ip addr add 10.0.0.3/24 dev eth0`, on Kubernetes as more pods or a CNI giving several addresses, ' +
+    'under pm2 on every host), or more destinations (--url several times, or a range such as http://127.0.0.1-127.0.0.8:3000, ' +
+    'when the server answers on several addresses), or widen the range with infra/tune-host.sh'
   const { errors, warnings } = judgeLimits([
     { text: `file descriptors per process (ulimit -n): needs ${fdsPerProcess}, limit ${limits.fdSoft}`, need: fdsPerProcess, limit: limits.fdSoft, how: fdHow },
     { text: `${ports}: needs ${portsPerDestination}, limit ${limits.ports}`, need: portsPerDestination, limit: limits.ports, how: portHow },
     { text: `memory (available now): needs ${formatMiB(memoryBytes)}, limit ${formatMiB(limits.freeBytes)}`, need: memoryBytes, limit: limits.freeBytes, how: 'use --engine lean, fewer clients per host, or more hosts' }
   ])
   if (errors.length > 0) {
-    throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)${sources > 1 ? `, ${sources} source addresses` : ''}):\n  ${errors.join('\n  ')}`)
+    const run = `${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)${sources > 1 ? `, ${sources} source addresses` : ''}`
+    throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${run}):\n  ${errors.join('\n  ')}`)
   }
   return { needs: { fdsPerProcess, portsPerDestination, memoryBytes }, limits, warnings }
 }

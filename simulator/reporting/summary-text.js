@@ -8,7 +8,9 @@ import { PAYLOAD_TOO_LARGE } from '../wire/limits.js'
 import { formatPhaseSteps } from '../phase-options.js'
 import { formatPhasedClients } from '../../lib/input/phase-profile.js'
 import { certificateHint } from '../../lib/input/tls-trust.js'
-import { formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario, refusedWarning } from '../../results/index.js'
+import {
+  formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario, refusedWarning
+} from '../../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
 const MAX_MESSAGE_ROWS = 40
@@ -61,7 +63,7 @@ export function formatSimSummary (r) {
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
     ...(optionsOf(r).insecure ? [INSECURE_WARNING] : []),
     clientsLine(r),
-    `by transport: ${Object.entries(c.byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`).join(', ')}`,
+    byTransportLine(c.byTransport),
     connectTimeLine(r),
     ...formatLogins(r.logins),
     `connect errors: ${formatCounts(c.errors)}`,
@@ -129,6 +131,12 @@ function clientsLine (r) {
     ? `${phasedClients(r, r.phases)}, connected ${c.connected} at the end`
     : `connected ${c.connected}/${c.target} at the end, ever connected ${c.everConnected}`
   return `clients: ${connected}, never ${c.failed}; attempts ${c.attempts}, reconnects ${c.reconnects}`
+}
+
+/** @param {SimResult['clients']['byTransport']} byTransport */
+function byTransportLine (byTransport) {
+  const modes = Object.entries(byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`)
+  return `by transport: ${modes.join(', ')}`
 }
 
 /**
@@ -294,9 +302,13 @@ function unmeasuredHint (r) {
   const measured = r.messages.length + (r.messageRollups?.length ?? 0)
   if (other.length === 0 || measured > 0) return null
   const events = /** @type {{ events?: string[] }} */ (r.options).events ?? []
-  const list = other.slice(0, 5).map(([name, n]) => `${JSON.stringify(name)} ×${n}`).join(', ')
+  const list = `${other.slice(0, 5).map(([name, n]) => `${JSON.stringify(name)} ×${n}`).join(', ')}${other.length > 5 ? ', …' : ''}`
+  const top = other[0][0]
   if (/** @type {{ protocol?: string }} */ (r.options).protocol === 'websocket') {
-    return `Every message was left out by --match: ${list}${other.length > 5 ? ', …' : ''}. Match what you want measured (--match ${/^[^=\s]+=\S+$/.test(other[0][0]) ? other[0][0] : 'FIELD=VALUE'}), or drop --match to measure every message`
+    const match = /^[^=\s]+=\S+$/.test(top) ? top : 'FIELD=VALUE'
+    return `Every message was left out by --match: ${list}. Match what you want measured (--match ${match}), or drop --match to measure every message`
   }
-  return `Measured ${events.map((e) => JSON.stringify(e)).join(', ')}, but other events arrived: ${list}${other.length > 5 ? ', …' : ''}. Measure them with --event ${/^[\w.:-]+$/.test(other[0][0]) ? other[0][0] : JSON.stringify(other[0][0])} (or --event '*' for every event)`
+  const event = /^[\w.:-]+$/.test(top) ? top : JSON.stringify(top)
+  const wanted = events.map((e) => JSON.stringify(e)).join(', ')
+  return `Measured ${wanted}, but other events arrived: ${list}. Measure them with --event ${event} (or --event '*' for every event)`
 }
