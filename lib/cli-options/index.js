@@ -15,6 +15,7 @@ import { FLEET_OPTIONS } from './tables/fleet.js'
 import { LOGIN_OPTIONS } from './tables/login.js'
 import { REPORT_OPTIONS } from './tables/report.js'
 import { STARTS_SIMULATORS, parseRows, rowsOf } from './rows.js'
+import { RECORD_OPTIONS } from './tables/record.js'
 import { RUN_OPTIONS } from './tables/run.js'
 import { SCENARIO_OPTIONS } from './tables/scenario.js'
 import { SERVE_OPTIONS } from './tables/serve.js'
@@ -28,13 +29,13 @@ import { WEBSOCKET_OPTIONS } from './tables/websocket.js'
  * Every row, typed as written in its table.
  * @typedef {typeof SIMULATE_OPTIONS[number] | typeof SCENARIO_OPTIONS[number] | typeof WEBSOCKET_OPTIONS[number] | typeof LOGIN_OPTIONS[number] | typeof RUN_OPTIONS[number]
  *   | typeof CAPACITY_OPTIONS[number] | typeof SERVE_OPTIONS[number] | typeof BROADCAST_OPTIONS[number] | typeof REPORT_OPTIONS[number]
- *   | typeof FLEET_OPTIONS[number]} AnyRow
+ *   | typeof FLEET_OPTIONS[number] | typeof RECORD_OPTIONS[number]} AnyRow
  */
 
 /** @type {OptionDef[]} */
 export const OPTIONS = [
   ...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...LOGIN_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS,
-  ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
+  ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS, ...RECORD_OPTIONS
 ]
 
 export { STARTS_SIMULATORS, keyOf, passOnOptions }

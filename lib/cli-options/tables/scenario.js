@@ -106,6 +106,15 @@ export const SCENARIO_OPTIONS = defineOptions([
     parse: optionalText
   },
   {
+    name: 'loop',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Sets a scenario\'s ctx.loop: a recorded scenario (ioswarm record) repeats its recorded steps until the run ends',
+    parse: Boolean
+  },
+  {
     name: 'join',
     type: 'string',
     commands: ['simulate'],
