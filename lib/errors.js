@@ -3,7 +3,7 @@
  * The library throws these; only CLI files turn them into exit codes.
  */
 
-/** Exit codes of every ioswarm command (documented in the README). */
+/** Exit codes of every ioswarm command (documented in docs/ci.md, "Exit codes"). */
 export const EXIT = Object.freeze({
   OK: 0,
   /** A runtime failure: a server that never accepted a client, Redis unreachable, … */
@@ -25,6 +25,8 @@ export const CODES = Object.freeze({
   LIMIT: 'IOSWARM_ERR_LIMIT',
   SERVER: 'IOSWARM_ERR_SERVER',
   BROADCAST: 'IOSWARM_ERR_BROADCAST',
+  /** The first answer of a --publish API was 401, 403 or 404: no later message could fare better (a usage error, exit 2). */
+  PUBLISH_REFUSED: 'IOSWARM_ERR_PUBLISH_REFUSED',
   COLLECTOR: 'IOSWARM_ERR_COLLECTOR',
   THRESHOLD: 'IOSWARM_ERR_THRESHOLD',
   INPUT: 'IOSWARM_ERR_INPUT',
@@ -44,6 +46,7 @@ const EXIT_BY_CODE = {
   [CODES.LIMIT]: EXIT.USAGE,
   [CODES.INPUT]: EXIT.USAGE,
   [CODES.NO_ENGINE_IO]: EXIT.USAGE,
+  [CODES.PUBLISH_REFUSED]: EXIT.USAGE,
   [CODES.THRESHOLD]: EXIT.THRESHOLD
 }
 

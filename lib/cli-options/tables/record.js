@@ -10,6 +10,7 @@ const optionalText = (v) => (v === undefined || v === null || v === '' ? null : 
 export const RECORD_OPTIONS = defineOptions([
   {
     name: 'har',
+    group: 'Traffic',
     type: 'string',
     commands: ['record'],
     required: ['record'],
@@ -18,6 +19,7 @@ export const RECORD_OPTIONS = defineOptions([
   },
   {
     name: 'feeder-out',
+    group: 'Output and CI',
     type: 'string',
     commands: ['record'],
     defaultText: 'beside --out: NAME.users.csv',

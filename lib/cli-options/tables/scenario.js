@@ -38,6 +38,7 @@ export function parseEmitters (value, flag) {
 export const SCENARIO_OPTIONS = defineOptions([
   {
     name: 'auth',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -46,6 +47,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'query',
+    group: 'Identity and sessions',
     to: 'queryTemplate',
     type: 'string',
     commands: ['simulate'],
@@ -55,6 +57,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'header',
+    group: 'Identity and sessions',
     to: 'headers',
     type: 'string',
     array: true,
@@ -65,6 +68,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'cookie',
+    group: 'Identity and sessions',
     to: 'cookies',
     type: 'string',
     array: true,
@@ -75,6 +79,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'feeder',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -83,6 +88,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'rooms',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -91,6 +97,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'room',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -99,6 +106,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'scenario',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -107,15 +115,18 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'loop',
+    group: 'Traffic',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
     passOn: true,
     describe: 'Sets a scenario\'s ctx.loop: a recorded scenario (ioswarm record) repeats its recorded steps until the run ends',
+    details: 'A scenario written by `ioswarm record` replays its recorded steps once per namespace session; with `--loop` it starts again after the last step while the client stays connected. Other scenarios read `ctx.loop` as they like.',
     parse: Boolean
   },
   {
     name: 'join',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -124,6 +135,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -132,6 +144,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit-rate',
+    group: 'Traffic',
     to: 'emitIntervalMs',
     type: 'string',
     default: '1/10s',
@@ -142,6 +155,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit-timing',
+    group: 'Traffic',
     type: 'string',
     default: 'poisson',
     choices: ['poisson', 'fixed'],
@@ -151,6 +165,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emitters',
+    group: 'Traffic',
     type: 'string',
     default: '100%',
     commands: ['simulate'],
@@ -160,6 +175,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit-ack',
+    group: 'Traffic',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
@@ -169,6 +185,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'reply-event',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -179,6 +196,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'reply-match',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -188,6 +206,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'ack-timeout',
+    group: 'Traffic',
     to: 'ackTimeoutMs',
     type: 'string',
     default: '10s',
@@ -198,6 +217,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'id-field',
+    group: 'What is measured',
     type: 'string',
     default: 'id',
     commands: ['simulate'],
@@ -207,6 +227,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'sent-at-field',
+    group: 'What is measured',
     type: 'string',
     default: 'sentAt',
     commands: ['simulate'],
@@ -216,6 +237,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'room-field',
+    group: 'What is measured',
     type: 'string',
     default: 'room',
     commands: ['simulate'],
@@ -225,6 +247,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'client-offset',
+    group: 'Processes and scale',
     type: 'string',
     default: 0,
     commands: ['simulate'],
@@ -233,6 +256,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'part',
+    group: 'Processes and scale',
     type: 'string',
     commands: ['simulate'],
     describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',
