@@ -93,7 +93,7 @@ export async function startSwarm (options, hooks = {}) {
   const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
   phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
-    sizer.resize(clients, rampMs)
+    if (clients !== undefined) sizer.resize(clients, rampMs)
     // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
     if (emitIntervalMs !== undefined) swarm.behaviours.setEmitInterval(emitIntervalMs)
   })
