@@ -109,3 +109,11 @@ test('the README and bench/README.md stay short pages that link to the rest', ()
   assert.ok(lines('README.md') <= 250, `README.md has ${lines('README.md')} lines: move the detail to a guide in docs/`)
   assert.ok(lines('bench/README.md') <= 200, `bench/README.md has ${lines('bench/README.md')} lines: records go to bench/results/`)
 })
+
+test('docs/README.md lists every guide in docs/', () => {
+  const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8')
+  const listed = new Set([...prose(index).matchAll(/\]\(([\w-]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]))
+  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'README.md')
+  assert.ok(pages.length >= 10, `the guides are found (${pages.length})`)
+  assert.deepEqual(pages.filter((page) => !listed.has(page)), [], 'guides missing from docs/README.md')
+})
