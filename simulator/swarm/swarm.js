@@ -146,7 +146,7 @@ export async function startSwarm (options, hooks = {}) {
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('../sim-options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect, startChurn }, options) {
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, deliveries, reconnect, startChurn }, options) {
   const churn = startChurn?.(reconnect) ?? null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
@@ -165,8 +165,9 @@ function openClients ({ server, tracker, pool, transports, capacity, logins, emi
     stop: (i) => {
       logins?.cancel(i)
       churn?.ended(i)
-      // Before the close: the acks it still awaits end as `closed`, not failed.
+      // Before the close: the acks it still awaits end as `closed`, not failed; the messages just sent are not owed to it.
       emitting.closeOnPurpose(i)
+      deliveries.closeOnPurpose(i)
       pool.disconnect(i)
     },
     onTarget: tracker.setTarget
