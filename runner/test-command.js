@@ -10,11 +10,14 @@ import { makeOutDir, printJsonResult, progressWriter, stopOnSignals } from '../l
 import { parseOptions } from '../lib/cli-options/index.js'
 import { VERSION } from '../lib/version.js'
 import { checkCiPaths, writeCiOutputs } from '../results/index.js'
+import { createSteering, formatActionLine } from '../lib/steering.js'
 
 /**
- * What a long-running command hands its library call: the stop signal and where its lines go.
+ * What a long-running command hands its library call: the stop signal, the steering and where its lines go.
  * @typedef {object} TestHooks
- * @property {AbortSignal} signal aborted by the first SIGINT/SIGTERM
+ * @property {AbortSignal} signal aborted by the first SIGINT/SIGTERM, or the steering's stop (one path)
+ * @property {import('../lib/steering.js').Steering} steering the test's steering (the dashboard, its HTTP API): Ctrl-C is its stop
+ *   action; every action is printed as it is decided
  * @property {(line: string) => void} log a line kept on stderr (not with --quiet)
  * @property {(line: string) => void} status the progress line (refreshed on a TTY)
  */
@@ -47,7 +50,7 @@ export function testCommandHandler (command) {
     // Made now (a folder that cannot be written stops the test before it starts), and removed
     // again if the test fails before writing anything in it (Redis unreachable, say).
     const made = await makeOutDir(out)
-    const result = await runWithProgress(`ioswarm ${command.name}`, quiet, start).catch(async (error) => {
+    const result = await runWithProgress(command.name, quiet, start).catch(async (error) => {
       if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
       throw error
     })
@@ -64,19 +67,26 @@ export function testCommandHandler (command) {
 }
 
 /**
- * Starts the test with its hooks: progress on stderr, a stop on the first signal.
+ * Starts the test with its hooks: progress on stderr, a stop on the first signal, the steering.
  * @template R
- * @param {string} name shown in the "stopping" message
+ * @param {'run' | 'capacity'} name the command
  * @param {boolean | undefined} quiet
  * @param {(hooks: TestHooks) => Promise<R>} start
  * @returns {Promise<R>}
  */
 async function runWithProgress (name, quiet, start) {
   const progress = progressWriter({ quiet, everyMs: 5000 })
-  const stop = stopOnSignals(name)
+  // Ctrl-C and the dashboard's actions steer the test through one object; each action is said as it is decided, even with --quiet.
+  const steering = createSteering({ command: name })
+  const stop = stopOnSignals(`ioswarm ${name}`, steering)
+  const unlisten = steering.onEvent((event) => {
+    progress.done()
+    process.stderr.write(`${formatActionLine(event)}\n`)
+  })
   try {
     return await start({
       signal: stop.signal,
+      steering,
       log: (line) => {
         progress.done()
         if (!quiet) process.stderr.write(`${line}\n`)
@@ -86,5 +96,6 @@ async function runWithProgress (name, quiet, start) {
   } finally {
     progress.done()
     stop.dispose()
+    unlisten()
   }
 }

@@ -5,7 +5,7 @@
  */
 import { invalidOption } from '../../errors.js'
 import { parseDurationMs, parseInteger, parseRounds } from '../../values/parsers.js'
-import { MAX_CLIENTS } from './simulate.js'
+import { MAX_CLIENTS } from '../../values/option-values.js'
 import { defineOptions } from '../define.js'
 
 /** Rounds each step broadcasts: three messages a second apart. */

@@ -10,7 +10,7 @@ import { parsePhases } from '../../input/phase-profile.js'
 import { parseSourceAddresses } from '../../input/source-addresses.js'
 import { parseCaFiles } from '../../input/tls-trust.js'
 import { defineOptions } from '../define.js'
-import { MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
+import { MAX_CLIENTS, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
@@ -18,8 +18,6 @@ export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
 export const HTTP_CLIENT_NAMES = Object.freeze(/** @type {('builtin' | 'undici')[]} */ (['builtin', 'undici']))
 /** Clients of one simulator when --clients is not given. */
 export const DEFAULT_CLIENTS = 100
-/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
-export const MAX_CLIENTS = 1_000_000
 /** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
 export const MAX_WORKERS = 64
 
@@ -55,6 +53,22 @@ export const SIMULATE_OPTIONS = defineOptions([
       capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
     },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
+  },
+  {
+    name: 'max-clients',
+    group: 'Clients and ramp',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    // capacity makes room for its own --max.
+    notOn: ['capacity'],
+    defaultText: '--clients: no room to grow',
+    describe: {
+      simulate: 'Room for this many clients, made at the start: the most a steered swarm (the dashboard, its API) may grow to',
+      run: 'Room per simulator, made at the start: the most clients a steered run (the dashboard, its API) may grow to',
+      'fleet up': 'Room per simulator, made at the start: the most clients each may be steered to'
+    },
+    parse: (v, flag) => (v === undefined || v === null ? undefined : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
   },
   {
     name: 'url',
