@@ -8,11 +8,12 @@ import { makeOutDir, printJsonResult, progressWriter, stopOnSignals } from '../l
 import { EXIT } from '../lib/errors.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
-import { checkCiPaths, formatRunSummary, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
+import { checkCiPaths, formatRunSummary, liveEventsOf, formatThresholds, thresholdHelp, writeCiOutputs } from '../results/index.js'
 import { VERSION } from '../lib/version.js'
 import { runTest } from './index.js'
 import { newRunId, normalizeRunOptions } from './run-options.js'
 import { writeRunFiles } from './output.js'
+import { openDashboard } from './dashboard.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const runCommand = {
@@ -36,26 +37,31 @@ export const runCommand = {
     // again if the run fails before writing anything in it (Redis unreachable, say).
     const made = await makeOutDir(out)
     const progress = progressWriter({ quiet, everyMs: 5000 })
+    const dashboard = await openDashboard(argv, { command: 'run', runId, name: options.name ?? runId, out })
     const stop = stopOnSignals('ioswarm run')
     let result
     try {
       result = await runTest({ ...argv, run: runId }, {
         signal: stop.signal,
+        stream: dashboard?.stream,
         log: (line) => {
           progress.done()
           if (!quiet) process.stderr.write(`${line}\n`)
+          dashboard?.stream.push({ type: 'log', at: Date.now(), text: line })
         },
         status: (line) => progress.update(line),
         metricsLinger: (url) => lingerMetrics(url, options.metricsLingerMs, stop.signal)
       })
     } catch (error) {
+      await dashboard?.close({ error: /** @type {Error} */ (error).message })
       if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
       throw error
     } finally {
       progress.done()
       stop.dispose()
     }
-    const files = await writeRunFiles(out, result)
+    const files = await writeRunFiles(out, result, { live: dashboard ? liveEventsOf(dashboard.stream.history()) : null })
+    await dashboard?.close({ result: files.result, report: files.report, events: path.join(out, 'events.ndjson') })
     process.stderr.write(`\n${formatRunSummary(result)}\n`)
     if (result.thresholds) process.stderr.write(`\n${formatThresholds(result.thresholds)}\n`)
     process.stderr.write(`\nresults: ${files.result}\nreport:  ${files.report}\n`)
