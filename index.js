@@ -1,7 +1,7 @@
 /**
  * ioswarm as a library: every command's engine, callable from code. The functions never
  * print or exit; they return JSON-serialisable results and throw IoswarmError (with a stable
- * `code`, and `exitCode` for a CLI) on bad options. See README.md, "Use it from code".
+ * `code`, and `exitCode` for a CLI) on bad options. See docs/library.md.
  *
  *   import { startServer, runSwarm, runBroadcast } from 'ioswarm'
  */
@@ -25,7 +25,7 @@ export {
   parseThreshold, evaluateThresholds, formatRunSummary
 } from './results/index.js'
 /**
- * The arguments a --scenario module's hooks get (README, "Scenarios").
+ * The arguments a --scenario module's hooks get (docs/real-apps.md, "Scenarios").
  * @typedef {import('./simulator/traffic/scenario-hooks.js').ScenarioHooks} ScenarioHooks
  * @typedef {import('./simulator/traffic/scenario-hooks.js').HookSocket} HookSocket
  * @typedef {import('./simulator/traffic/scenario-hooks.js').HookContext} HookContext

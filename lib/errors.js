@@ -3,7 +3,7 @@
  * The library throws these; only CLI files turn them into exit codes.
  */
 
-/** Exit codes of every ioswarm command (documented in the README). */
+/** Exit codes of every ioswarm command (documented in docs/ci.md, "Exit codes"). */
 export const EXIT = Object.freeze({
   OK: 0,
   /** A runtime failure: a server that never accepted a client, Redis unreachable, … */

@@ -10,7 +10,7 @@ import { formatMiB, judgeLimits } from '../lib/limits.js'
 import { parseSourceAddresses } from '../lib/input/source-addresses.js'
 import { checkPreflight, FD_MARGIN, pollingShareOf, upgradeShareOf } from '../simulator/index.js'
 
-/** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in bench/README.md's scale runs, rounded up). */
+/** RSS of the reference server per connected client, KiB (socket.io 4.8, measured in the scale runs of bench/results/2026-11-scale.md, rounded up). */
 export const SERVER_KIB_PER_CLIENT = 40
 
 /**

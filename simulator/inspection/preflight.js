@@ -14,7 +14,7 @@ export const FD_MARGIN = 64
 /** Fixed RSS of one simulator process (Node, modules), bytes. */
 const BASE_BYTES = 80 * 1024 * 1024
 /**
- * RSS per client, KiB, by engine and wire transport: bench/README.md's 1,000–4,000-client
+ * RSS per client, KiB, by engine and wire transport: bench/results/2026-11-engines.md's 1,000–4,000-client
  * figures, rounded up (polling peaks higher during connects).
  * @type {Record<string, { websocket: number, polling: number }>}
  */

@@ -2,7 +2,7 @@
  * `ioswarm run` without rounds against chat apps whose traffic is their own (socket.io 4 and
  * python-socketio: each line relayed to everyone else with socket.broadcast.emit, and acked):
  * no broadcaster, the clients' emits only, results in time windows merged over 2 simulators;
- * and against a feed that broadcasts by itself (README, "Test an app whose traffic is its own":
+ * and against a feed that broadcasts by itself (docs/real-apps.md, "Traffic of its own":
  * both recipes' flags are run here).
  */
 import { describe, test } from 'node:test'

@@ -90,7 +90,7 @@ export function resolveLeanConfig (options) {
     wsPath: `${path}${query}websocket${extra}`,
     hostHeader: url.host,
     // `ws` unless the built-in RFC 6455 client is asked for: that one is cheaper per frame
-    // (bench/README.md) but is our own code, so it is opt-in (wsClient: 'builtin').
+    // (bench/results/2026-11-engines.md) but is our own code, so it is opt-in (wsClient: 'builtin').
     wsLibrary: secure || options.perMessageDeflate === true || options.wsClient !== 'builtin',
     // Polling over the built-in HTTP/1.1 client unless undici is asked for; https:// always on undici (TLS).
     builtinHttp: !secure && options.httpClient !== 'undici',

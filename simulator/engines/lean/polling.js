@@ -4,7 +4,7 @@
  * flight wait and leave together, joined by the record separator.
  *
  * Requests go over undici's low-level `dispatch`: Node's http client costs ≈ 60 µs of CPU
- * per request here, undici's dispatch ≈ 20 µs (bench/README.md), and a polling client makes
+ * per request here, undici's dispatch ≈ 20 µs (bench/results/2026-11-engines.md), and a polling client makes
  * one request per frame it receives. Each client polls on its own keep-alive connection
  * (undici's Pool scans its connections for a free one, and long polls keep nearly all of
  * them busy); POSTs are short, so they share one bounded pool per destination (postConnections, config.js),

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { CODES } from '../../../lib/errors.js'
+import { waitFor } from '../../helpers/wait.js'
 import { delays, encodedDelay, finalReport, messageReport, sample, summaryOf } from '../make-reports.js'
 
 /**
@@ -73,20 +74,6 @@ async function writeRun (collector, runId) {
   for (const sim of ['sim-a', 'sim-b']) {
     await collector.reportFinal(runId, sim, finalReport({ target: 100, connected: 99, failed: 1, connectMs: [5, 6, 7], clock: { offsetMs: 0.1, uncertaintyMs: UNCERTAINTY_MS[/** @type {'sim-a'} */ (sim)], reference: 'redis' } }))
   }
-}
-
-/**
- * Polls until check() is true, within a deadline.
- * @param {() => Promise<boolean>} check
- * @param {number} deadlineMs
- */
-async function waitFor (check, deadlineMs) {
-  const end = Date.now() + deadlineMs
-  while (Date.now() < end) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  assert.fail(`condition not met within ${deadlineMs} ms`)
 }
 
 /**
@@ -175,7 +162,7 @@ export async function runCollectorContract (t, create, hooks = {}) {
   })
 
   await t.test('finals and simulators: a simulator that stops heartbeating is stale, its reports kept', async () => {
-    await waitFor(async () => (await collector.listSimulators(runId)).find((s) => s.id === 'sim-c')?.stale === true, 5000)
+    await waitFor(async () => (await collector.listSimulators(runId)).find((s) => s.id === 'sim-c')?.stale === true, { timeoutMs: 5000, message: 'sim-c to be marked stale' })
     const sims = await collector.listSimulators(runId)
     assert.deepEqual(sims.map((s) => [s.id, s.alive, s.stale, s.final !== null]), [['sim-a', true, false, true], ['sim-b', true, false, true], ['sim-c', false, true, false]])
     assert.deepEqual(sims[0].clients, { target: 100, connected: 99, failed: 1 })

@@ -6,13 +6,15 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { io as ioClient } from 'socket.io-client'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { startServer, recorder, engineOptions, waitFor } from './lean/helpers.js'
+import { recorder, engineOptions } from './lean/helpers.js'
+import { startIoServer } from '../../helpers/io-server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 const CLIENTS = 50
 const BROADCASTS = 20
 
 test('the same broadcast sequence gives the same per-client counts as socket.io-client', async (t) => {
-  const server = await startServer(t)
+  const server = await startIoServer(t)
   const { log, events } = recorder()
   const pool = leanEngine.createPool(engineOptions(server.url), events)
   t.after(() => pool.close())
@@ -33,7 +35,7 @@ test('the same broadcast sequence gives the same per-client counts as socket.io-
     socket.on('broadcast', () => { sioCounts[i]++ })
     sockets.push(socket)
   }
-  await waitFor(() => log.connected.size === CLIENTS && sockets.every((s) => s.connected), 'both swarms to connect', 10000)
+  await waitFor(() => log.connected.size === CLIENTS && sockets.every((s) => s.connected), { timeoutMs: 10000, message: 'both swarms to connect' })
   assert.equal(server.io.engine.clientsCount, 2 * CLIENTS)
   for (let id = 1; id <= BROADCASTS; id++) {
     server.io.emit('broadcast', { id, sentAt: Date.now() })
@@ -41,7 +43,7 @@ test('the same broadcast sequence gives the same per-client counts as socket.io-
   }
   const total = CLIENTS * BROADCASTS
   const sum = (/** @type {number[]} */ counts) => counts.reduce((a, b) => a + b, 0)
-  await waitFor(() => sum(leanCounts) === total && sum(sioCounts) === total, 'every broadcast in both swarms', 10000)
+  await waitFor(() => sum(leanCounts) === total && sum(sioCounts) === total, { timeoutMs: 10000, message: 'every broadcast in both swarms' })
   assert.deepEqual(leanCounts, sioCounts)
   assert.deepEqual(leanCounts, new Array(CLIENTS).fill(BROADCASTS))
 })

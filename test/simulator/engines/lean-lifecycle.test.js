@@ -7,7 +7,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { performance } from 'node:perf_hooks'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { startServer, recorder, engineOptions, waitFor, messagesOf, VARIANTS } from './lean/helpers.js'
+import { recorder, engineOptions, messagesOf, VARIANTS } from './lean/helpers.js'
+import { startIoServer } from '../../helpers/io-server.js'
+import { waitFor } from '../../helpers/wait.js'
 import { startFakePeer } from './lean/fake-peer.js'
 
 /** Short deterministic reconnection delays: a reconnect that should happen does within 50 ms. */
@@ -26,7 +28,7 @@ function openPool (t, url, extra) {
 }
 
 test('heartbeat: clients answer pings and stay connected across several ping cycles', async (t) => {
-  const server = await startServer(t, { pingInterval: 300, pingTimeout: 200 })
+  const server = await startIoServer(t, { pingInterval: 300, pingTimeout: 200 })
   /** @type {Map<string, number>} */
   const pongs = new Map()
   server.io.engine.on('connection', (socket) => {
@@ -39,8 +41,8 @@ test('heartbeat: clients answer pings and stay connected across several ping cyc
   pool.connect(2, 'upgrade')
   other.pool.connect(0, 'websocket')
   other.pool.connect(1, 'upgrade')
-  await waitFor(() => log.connected.size === 3 && other.log.connected.size === 2, '5 clients to connect')
-  await waitFor(() => pongs.size === 5 && [...pongs.values()].every((n) => n >= 4), '4 answered pings per client')
+  await waitFor(() => log.connected.size === 3 && other.log.connected.size === 2, { message: '5 clients to connect' })
+  await waitFor(() => pongs.size === 5 && [...pongs.values()].every((n) => n >= 4), { message: '4 answered pings per client' })
   assert.deepEqual([...log.disconnects, ...other.log.disconnects], [])
   assert.equal(server.io.engine.clientsCount, 5)
 })
@@ -50,125 +52,125 @@ for (const { label, transport, extra } of VARIANTS) {
     const peer = await startFakePeer(t)
     const { pool, log } = openPool(t, peer.url, { reconnect: false, ...extra })
     pool.connect(0, transport)
-    await waitFor(() => log.connected.size === 1, 'the client to connect')
+    await waitFor(() => log.connected.size === 1, { message: 'the client to connect' })
     const connectedAt = performance.now()
     // The peer announced 300 + 200 ms; the shared sweeper ticks every 100 ms.
-    await waitFor(() => log.disconnects.length === 1, 'the ping timeout', 500 + 2000)
+    await waitFor(() => log.disconnects.length === 1, { timeoutMs: 500 + 2000, message: 'the ping timeout' })
     const silentMs = performance.now() - connectedAt
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'ping timeout' }])
     assert.ok(silentMs >= 450, `not before the announced window: ${silentMs} ms`)
   })
 
   test(`${label}: server-side socket.disconnect() is 'io server disconnect', without reconnection`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     const { pool, log } = openPool(t, server.url, extra)
     pool.connect(0, transport)
-    await waitFor(() => log.connected.size === 1, 'the client to connect')
+    await waitFor(() => log.connected.size === 1, { message: 'the client to connect' })
     for (const socket of server.io.of('/').sockets.values()) socket.disconnect()
-    await waitFor(() => log.disconnects.length === 1, 'the disconnect')
+    await waitFor(() => log.disconnects.length === 1, { message: 'the disconnect' })
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'io server disconnect' }])
     // The client closes its Engine.IO session too, as socket.io-client does.
-    await waitFor(() => server.io.engine.clientsCount === 0, 'the engine session to close')
+    await waitFor(() => server.io.engine.clientsCount === 0, { message: 'the engine session to close' })
     // A reconnection would start within 50 ms: give it ten times that.
     await new Promise((resolve) => setTimeout(resolve, 500))
     assert.equal(log.attempts, 1)
   })
 
   test(`${label}: middleware refusal is a connect error with the server's message`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     server.io.use((_socket, next) => next(new Error('nope')))
     const { pool, log } = openPool(t, server.url, extra)
     pool.connect(0, transport)
-    await waitFor(() => log.errors.length === 1, 'the connect error')
+    await waitFor(() => log.errors.length === 1, { message: 'the connect error' })
     assert.deepEqual(log.errors, [{ i: 0, reason: 'nope' }])
-    await waitFor(() => server.io.engine.clientsCount === 0, 'the engine session to close')
+    await waitFor(() => server.io.engine.clientsCount === 0, { message: 'the engine session to close' })
     await new Promise((resolve) => setTimeout(resolve, 500))
     assert.equal(log.attempts, 1, 'socket.io-client does not retry a refused namespace')
     assert.equal(log.connected.size + log.disconnects.length, 0)
   })
 
   test(`${label}: pool.disconnect(i) leaves on purpose: 'io client disconnect' on both sides`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     /** @type {string[]} */
     const serverReasons = []
     server.io.on('connection', (socket) => socket.on('disconnect', (reason) => serverReasons.push(reason)))
     const { pool, log } = openPool(t, server.url, extra)
     pool.connect(0, transport)
-    await waitFor(() => log.connected.size === 1, 'the client to connect')
+    await waitFor(() => log.connected.size === 1, { message: 'the client to connect' })
     pool.disconnect(0)
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'io client disconnect' }])
-    await waitFor(() => serverReasons.length === 1, 'the server to see the disconnect')
+    await waitFor(() => serverReasons.length === 1, { message: 'the server to see the disconnect' })
     assert.deepEqual(serverReasons, ['client namespace disconnect'])
-    await waitFor(() => server.io.engine.clientsCount === 0, 'the engine session to close')
+    await waitFor(() => server.io.engine.clientsCount === 0, { message: 'the engine session to close' })
     pool.connect(0, transport)
-    await waitFor(() => log.connected.size === 1, 'the client to connect again')
+    await waitFor(() => log.connected.size === 1, { message: 'the client to connect again' })
   })
 }
 
 for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
   test(`server restart (${wsClient} client): clients see transport close, reconnect and are counted`, async (t) => {
-    const first = await startServer(t)
+    const first = await startIoServer(t)
     const { pool, log } = openPool(t, first.url, { wsClient })
     const modes = /** @type {const} */ (['websocket', 'websocket', 'polling', 'polling', 'upgrade'])
     modes.forEach((mode, i) => pool.connect(i, mode))
-    await waitFor(() => log.connected.size === 5 && log.upgraded.length === 1, '5 clients connected, 1 upgraded')
+    await waitFor(() => log.connected.size === 5 && log.upgraded.length === 1, { message: '5 clients connected, 1 upgraded' })
     await first.close()
-    await waitFor(() => log.disconnects.length === 5, '5 disconnects')
+    await waitFor(() => log.disconnects.length === 5, { message: '5 disconnects' })
     assert.ok(log.disconnects.every((d) => d.reason === 'transport close'), JSON.stringify(log.disconnects))
-    const second = await startServer(t, {}, first.port)
-    await waitFor(() => log.reconnected === 5 && log.connected.size === 5, '5 reconnections')
+    const second = await startIoServer(t, {}, { port: first.port })
+    await waitFor(() => log.reconnected === 5 && log.connected.size === 5, { message: '5 reconnections' })
     assert.equal(second.io.engine.clientsCount, 5)
     assert.ok(log.attempts >= 10)
     second.io.emit('broadcast', { id: 'after' })
-    await waitFor(() => log.messages.length === 5, 'a broadcast after the restart')
+    await waitFor(() => log.messages.length === 5, { message: 'a broadcast after the restart' })
   })
 }
 
 test('a server that is down: connect errors are counted and retried with backoff', async (t) => {
-  const server = await startServer(t)
+  const server = await startIoServer(t)
   const url = server.url
   await server.close()
   const { pool, log } = openPool(t, url)
   pool.connect(0, 'websocket')
   pool.connect(1, 'polling')
-  await waitFor(() => log.errors.length >= 6, 'three failed attempts per client')
+  await waitFor(() => log.errors.length >= 6, { message: 'three failed attempts per client' })
   // With what failed, as the sio engine reports socket.io-client's errors: the connection was refused.
   assert.deepEqual(new Set(log.errors.map((e) => e.reason)), new Set(['websocket error (ECONNREFUSED)', 'xhr poll error (ECONNREFUSED)']))
   assert.ok(log.attempts >= 6)
 })
 
 test('connection state recovery: the client connects, receives, and gets missed packets back', async (t) => {
-  const server = await startServer(t, { connectionStateRecovery: {} })
+  const server = await startIoServer(t, { connectionStateRecovery: {} })
   /** @type {boolean[]} */
   const recovered = []
   server.io.on('connection', (socket) => recovered.push(socket.recovered))
   const { pool, log } = openPool(t, server.url)
   pool.connect(0, 'websocket')
   pool.connect(1, 'polling')
-  await waitFor(() => log.connected.size === 2, '2 clients to connect')
+  await waitFor(() => log.connected.size === 2, { message: '2 clients to connect' })
   server.io.emit('broadcast', { id: 'first' })
-  await waitFor(() => log.messages.length === 2, 'the first broadcast')
+  await waitFor(() => log.messages.length === 2, { message: 'the first broadcast' })
   for (const { args } of log.messages) {
     assert.deepEqual(args[0], { id: 'first' })
     assert.equal(typeof args[1], 'string', 'the server appends the offset')
   }
   for (const socket of server.io.of('/').sockets.values()) socket.conn.close()
-  await waitFor(() => log.disconnects.length === 2, 'the forced close')
+  await waitFor(() => log.disconnects.length === 2, { message: 'the forced close' })
   server.io.emit('broadcast', { id: 'missed' })
-  await waitFor(() => messagesOf(log, 0).length === 2 && messagesOf(log, 1).length === 2, 'the missed broadcast')
+  await waitFor(() => messagesOf(log, 0).length === 2 && messagesOf(log, 1).length === 2, { message: 'the missed broadcast' })
   assert.deepEqual(log.messages.slice(2).map((m) => m.args[0]), [{ id: 'missed' }, { id: 'missed' }])
   assert.deepEqual(recovered, [false, false, true, true])
 })
 
 test('close() disconnects every client and frees the agent', async (t) => {
-  const server = await startServer(t)
+  const server = await startIoServer(t)
   const { log, events } = recorder()
   const pool = leanEngine.createPool(engineOptions(server.url), events)
   pool.connect(0, 'websocket')
   pool.connect(1, 'polling')
   pool.connect(2, 'upgrade')
-  await waitFor(() => log.connected.size === 3, '3 clients to connect')
+  await waitFor(() => log.connected.size === 3, { message: '3 clients to connect' })
   await pool.close()
   assert.equal(log.disconnects.length, 3)
-  await waitFor(() => server.io.engine.clientsCount === 0, 'every engine session to close')
+  await waitFor(() => server.io.engine.clientsCount === 0, { message: 'every engine session to close' })
 })

@@ -5,7 +5,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { recorder, engineOptions, waitFor, VARIANTS } from './lean/helpers.js'
+import { recorder, engineOptions, VARIANTS } from './lean/helpers.js'
+import { waitFor } from '../../helpers/wait.js'
 import { startFakePeer } from './lean/fake-peer.js'
 import { PAYLOAD_TOO_LARGE } from '../../../simulator/wire/limits.js'
 
@@ -43,7 +44,7 @@ for (const { label, transport, extra } of VARIANTS) {
       const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false, ...extra, ...c.extra }), events)
       t.after(() => pool.close())
       pool.connect(0, transport)
-      await waitFor(() => log.disconnects.length === 1, `the end of the client (${c.name})`)
+      await waitFor(() => log.disconnects.length === 1, { message: `the end of the client (${c.name})` })
       assert.deepEqual(log.disconnects, [{ i: 0, reason: c.reason ?? 'parse error' }], c.name)
       assert.equal(log.messages.length, c.delivered ?? 0, c.name)
     }
@@ -56,6 +57,6 @@ test('binary attachments in a polling payload are decoded from base64', async (t
   const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false }), events)
   t.after(() => pool.close())
   pool.connect(0, 'polling')
-  await waitFor(() => log.messages.length === 1, 'the binary event')
+  await waitFor(() => log.messages.length === 1, { message: 'the binary event' })
   assert.deepEqual(log.messages[0].args, [{ blob: Buffer.from([1, 2, 3]) }])
 })

@@ -6,7 +6,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../simulator/engines/lean.js'
-import { startServer, recorder, engineOptions, waitFor, messagesOf, serverTransports, VARIANTS } from './lean/helpers.js'
+import { recorder, engineOptions, messagesOf, serverTransports, VARIANTS } from './lean/helpers.js'
+import { startIoServer } from '../../helpers/io-server.js'
+import { waitFor } from '../../helpers/wait.js'
 import { startFakePeer } from './lean/fake-peer.js'
 
 /**
@@ -22,20 +24,20 @@ async function connectPool (t, url, transport, count, extra) {
   const pool = leanEngine.createPool(engineOptions(url, extra), events)
   t.after(() => pool.close())
   for (let i = 0; i < count; i++) pool.connect(i, transport)
-  await waitFor(() => log.connected.size === count, `${count} ${transport} clients to connect`)
+  await waitFor(() => log.connected.size === count, { message: `${count} ${transport} clients to connect` })
   return { pool, log }
 }
 
 for (const { label, transport, extra } of VARIANTS) {
   test(`${label}: clients connect, stay on ${transport} and receive broadcasts`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     const { log } = await connectPool(t, server.url, transport, 5, extra)
     assert.deepEqual([...log.connected.values()], Array(5).fill(transport))
     assert.equal(server.io.engine.clientsCount, 5)
     assert.deepEqual(serverTransports(server.io.of('/')), Array(5).fill(transport))
     for (let id = 1; id <= 3; id++) server.io.emit('broadcast', { id, text: 'héllo ✓' })
     server.io.emit('ignored', { id: 0 })
-    await waitFor(() => log.messages.length === 15, '15 messages')
+    await waitFor(() => log.messages.length === 15, { message: '15 messages' })
     for (let i = 0; i < 5; i++) {
       assert.deepEqual(messagesOf(log, i).map((m) => m.args), [1, 2, 3].map((id) => [{ id, text: 'héllo ✓' }]))
     }
@@ -47,11 +49,11 @@ for (const { label, transport, extra } of VARIANTS) {
   })
 
   test(`${label}: binary broadcasts are reassembled from their attachments`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     const { log } = await connectPool(t, server.url, transport, 3, extra)
     const blob = Buffer.from([0, 1, 2, 250, 255])
     server.io.emit('broadcast', { id: 7, blob, parts: [Buffer.from('a'), { deep: Buffer.from('bc') }] }, Buffer.from('x'))
-    await waitFor(() => log.messages.length === 3, '3 binary messages')
+    await waitFor(() => log.messages.length === 3, { message: '3 binary messages' })
     for (const { args } of log.messages) {
       const [payload, extra] = /** @type {[any, Buffer]} */ (args)
       assert.equal(payload.id, 7)
@@ -66,20 +68,20 @@ for (const { label, transport, extra } of VARIANTS) {
 
 for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
   test(`upgrade (${wsClient} client): clients connect over polling, then end on websocket as the server sees it`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     const { log } = await connectPool(t, server.url, 'upgrade', 4, { wsClient })
     assert.deepEqual([...log.connected.values()], Array(4).fill('polling'))
-    await waitFor(() => log.upgraded.length === 4, '4 upgrades')
-    await waitFor(() => serverTransports(server.io.of('/')).every((name) => name === 'websocket'), 'server-side websocket transports')
+    await waitFor(() => log.upgraded.length === 4, { message: '4 upgrades' })
+    await waitFor(() => serverTransports(server.io.of('/')).every((name) => name === 'websocket'), { message: 'server-side websocket transports' })
     assert.equal(server.io.engine.clientsCount, 4)
     server.io.emit('broadcast', { id: 1 })
-    await waitFor(() => log.messages.length === 4, '4 messages after the upgrade')
+    await waitFor(() => log.messages.length === 4, { message: '4 messages after the upgrade' })
     assert.equal(log.errors.length + log.disconnects.length, 0)
   })
 }
 
 test('polling: large broadcasts sent back to back arrive whole (several packets per response)', async (t) => {
-  const server = await startServer(t)
+  const server = await startIoServer(t)
   /** @type {number[]} */
   const flushSizes = []
   server.io.engine.on('connection', (socket) => {
@@ -91,7 +93,7 @@ test('polling: large broadcasts sent back to back arrive whole (several packets 
   const big = 'x'.repeat(200000)
   // Emitted in one tick: the server queues them and flushes them into the same poll responses.
   for (let id = 1; id <= 5; id++) server.io.emit('broadcast', { id, big })
-  await waitFor(() => log.messages.length === 10, '10 large messages')
+  await waitFor(() => log.messages.length === 10, { message: '10 large messages' })
   for (let i = 0; i < 2; i++) {
     const got = messagesOf(log, i).map((m) => /** @type {any} */ (m.args[0]))
     assert.deepEqual(got.map((p) => p.id), [1, 2, 3, 4, 5])
@@ -108,7 +110,7 @@ test('polling: one GET and one POST at most; packets written during a POST leave
   const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false }), events)
   t.after(() => pool.close())
   pool.connect(0, 'polling')
-  await waitFor(() => peer.stats.postBodies.length === 2, 'the second POST')
+  await waitFor(() => peer.stats.postBodies.length === 2, { message: 'the second POST' })
   assert.deepEqual(peer.stats.postBodies, ['40', '3\x1e3\x1e3'])
   assert.equal(peer.stats.maxGets, 1)
   assert.equal(peer.stats.maxPosts, 1)
@@ -116,7 +118,7 @@ test('polling: one GET and one POST at most; packets written during a POST leave
 })
 
 test('custom path and a namespace with auth', async (t) => {
-  const server = await startServer(t, { path: '/custom/' })
+  const server = await startIoServer(t, { path: '/custom/' })
   /** @type {unknown[]} */
   const auths = []
   server.io.of('/chat').use((socket, next) => {
@@ -130,17 +132,17 @@ test('custom path and a namespace with auth', async (t) => {
   assert.deepEqual(auths, [{ token: 't1' }, { token: 't1' }, { token: 't2' }])
   server.io.emit('broadcast', { id: 'root-only' })
   server.io.of('/chat').emit('broadcast', { id: 'chat' })
-  await waitFor(() => log.messages.length === 2, '2 chat messages')
+  await waitFor(() => log.messages.length === 2, { message: '2 chat messages' })
   assert.deepEqual(log.messages.map((m) => m.args), [[{ id: 'chat' }], [{ id: 'chat' }]])
 })
 
 test("events '*' records every event, numeric names included", async (t) => {
-  const server = await startServer(t)
+  const server = await startIoServer(t)
   const { log } = await connectPool(t, server.url, 'websocket', 1, { events: ['*'] })
   server.io.emit('broadcast', 1)
   server.io.emit('other', 'a', 'b')
   server.io.emit(/** @type {any} */ (42), 'n')
-  await waitFor(() => log.messages.length === 3, '3 messages')
+  await waitFor(() => log.messages.length === 3, { message: '3 messages' })
   assert.deepEqual(log.messages.map((m) => [m.event, m.args]), [['broadcast', [1]], ['other', ['a', 'b']], ['42', ['n']]])
 })
 
@@ -155,7 +157,7 @@ test('the pool reports one shared keep-alive agent', (t) => {
 
 for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
   test(`polling (${httpClient}): a server that closes each POST's connection after answering (as its keep-alive timeout does); every pong still arrives, no client is lost`, async (t) => {
-    const server = await startServer(t, { pingInterval: 150, pingTimeout: 10000 })
+    const server = await startIoServer(t, { pingInterval: 150, pingTimeout: 10000 })
     let pongs = 0
     let connections = 0
     server.httpServer.on('connection', () => { connections++ })
@@ -165,7 +167,7 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     server.io.engine.on('connection', (/** @type {any} */ socket) => socket.on('packet', (/** @type {{ type: string }} */ p) => { if (p.type === 'pong') pongs++ }))
     const { log } = await connectPool(t, server.url, 'polling', 10, { httpClient })
     const before = connections
-    await waitFor(() => pongs >= 40, '40 pongs', 20000)
+    await waitFor(() => pongs >= 40, { timeoutMs: 20000, message: '40 pongs' })
     assert.deepEqual([...log.errors, ...log.disconnects], [])
     assert.equal(log.connected.size, 10)
     assert.ok(connections >= before + 20, `new connections replaced the closed ones (${connections - before})`)
@@ -174,7 +176,7 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
 
 for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
   test(`polling (${httpClient}): a header or cookie value rendered with a line break fails that client's attempt, saying which flag; others connect`, async (t) => {
-    const server = await startServer(t)
+    const server = await startIoServer(t)
     /** @type {(string | undefined)[]} */
     const tokens = []
     server.io.on('connection', (socket) => { tokens.push(socket.handshake.headers['x-token']?.toString()) })
@@ -185,7 +187,7 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     }), events)
     t.after(() => pool.close())
     for (let i = 0; i < 4; i++) pool.connect(i, 'polling')
-    await waitFor(() => log.connected.size === 2 && log.errors.length === 2, '2 clients connected, 2 refused', 10000)
+    await waitFor(() => log.connected.size === 2 && log.errors.length === 2, { timeoutMs: 10000, message: '2 clients connected, 2 refused' })
     assert.deepEqual([...log.connected.keys()].sort(), [0, 3])
     assert.deepEqual(log.errors.sort((a, b) => a.i - b.i), [
       { i: 1, reason: '--header X-Token: its value for this client has a line break (CR or LF), not sent' },

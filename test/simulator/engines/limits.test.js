@@ -14,7 +14,8 @@ import { WebSocketServer } from 'ws'
 import { leanEngine } from '../../../simulator/engines/lean.js'
 import { sioEngine } from '../../../simulator/engines/sio.js'
 import { PAYLOAD_TOO_LARGE } from '../../../simulator/wire/limits.js'
-import { recorder, engineOptions, waitFor } from './lean/helpers.js'
+import { recorder, engineOptions } from './lean/helpers.js'
+import { waitFor } from '../../helpers/wait.js'
 import { listenForTest, startFakePeer, OPEN_PACKET } from './lean/fake-peer.js'
 import { startFramePeer, frame } from './lean/frame-peer.js'
 import { runCli } from '../../helpers/cli.js'
@@ -62,7 +63,7 @@ for (const client of CLIENTS) {
     const over = packetOf(LIMIT + 1)
     const peer = await startFakePeer(t, { ws: [atLimit, over], polling: [atLimit, over] })
     const log = connectOne(t, client, peer.url)
-    await waitFor(() => log.disconnects.length === 1, 'the client closed')
+    await waitFor(() => log.disconnects.length === 1, { message: 'the client closed' })
     assert.equal(log.messages.length, 1, 'the message at the limit was delivered')
     assert.equal(/** @type {string} */ (log.messages[0].args[0]).length, LIMIT - 18)
     assert.deepEqual(log.disconnects, [{ i: 0, reason: PAYLOAD_TOO_LARGE }])
@@ -82,7 +83,7 @@ for (const client of CLIENTS.filter((c) => c.transport === 'polling')) {
     t.after(() => { server.closeAllConnections(); server.close() })
     const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
     const log = connectOne(t, client, `http://127.0.0.1:${port}`)
-    await waitFor(() => log.errors.length === 1, 'the connect error', 3000)
+    await waitFor(() => log.errors.length === 1, { timeoutMs: 3000, message: 'the connect error' })
     assert.deepEqual(log.errors, [{ i: 0, reason: PAYLOAD_TOO_LARGE }])
   })
 }
@@ -96,7 +97,7 @@ test('built-in WebSocket: a message cut into small fragments is refused once the
     }
   })
   const log = connectOne(t, CLIENTS[0], peer.url)
-  await waitFor(() => log.disconnects.length === 1, 'the client closed')
+  await waitFor(() => log.disconnects.length === 1, { message: 'the client closed' })
   assert.deepEqual(log.disconnects, [{ i: 0, reason: PAYLOAD_TOO_LARGE }])
   const close = peer.received.find((f) => f.opcode === 8)
   assert.equal(close?.payload.readUInt16BE(0), 1009, 'a 1009 Message Too Big close, as ws sends')
@@ -114,7 +115,7 @@ for (const client of CLIENTS.filter((c) => c.transport === 'websocket' && c.extr
     })
     t.after(() => pool.close())
     pool.connect(0, 'websocket')
-    await waitFor(() => attemptsAt.length >= 3, 'three attempts', 8000)
+    await waitFor(() => attemptsAt.length >= 3, { timeoutMs: 8000, message: 'three attempts' })
     pool.disconnect(0)
     assert.ok(log.disconnects.length >= 2, 'each session was closed')
     assert.ok(log.disconnects.every((d) => d.reason === PAYLOAD_TOO_LARGE), JSON.stringify(log.disconnects))
@@ -184,11 +185,11 @@ test('a real 100 MB frame against `simulate --engine lean` with the default limi
   const big = Buffer.alloc(100e6, 'x')
   Buffer.from('42["broadcast","').copy(big)
   big.write('"]', big.length - 2)
-  await waitFor(() => peer.sessions.length === 1, 'the client connected', 15000)
+  await waitFor(() => peer.sessions.length === 1, { timeoutMs: 15000, message: 'the client connected' })
   const before = await steadyMemoryOf(pid)
   const ws = peer.sessions[0]
   ws.send(big, { binary: false })
-  await waitFor(() => ws.readyState === ws.CLOSED, 'the client closed its connection', 10000)
+  await waitFor(() => ws.readyState === ws.CLOSED, { timeoutMs: 10000, message: 'the client closed its connection' })
   const after = memoryOf(pid)
   run.child.kill('SIGTERM')
   const { code, stdout, stderr } = await run

@@ -9,7 +9,8 @@ import { leanEngine } from '../../../simulator/engines/lean.js'
 import { formatSimSummary } from '../../../simulator/reporting/summary-text.js'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { runWorkers } from '../../../simulator/processes/workers.js'
-import { startServer as startLeanServer, recorder, engineOptions, waitFor as waitForLean } from '../engines/lean/helpers.js'
+import { recorder, engineOptions } from '../engines/lean/helpers.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 test('a port is never handed out twice while held; released ports come round after the rest of the range', () => {
   const ports = new SourcePorts({ addresses: ['127.0.0.2', '127.0.0.3'], range: { low: 40000, high: 40003 } })
@@ -107,7 +108,7 @@ const REFUSED_CASES = [{ transport: 'websocket', wsClient: 'builtin' }, { transp
 
 for (const { transport, wsClient, httpClient } of REFUSED_CASES) {
   test(`lean ${transport} (${wsClient}${httpClient ? `, ${httpClient}` : ''}): a refused source port is skipped and the client connects from the next`, async (t) => {
-    const server = await startLeanServer(t)
+    const server = await startIoServer(t)
     const low = await freePort()
     const blocker = net.createServer().listen(low, '127.0.0.2')
     await new Promise((resolve, reject) => { blocker.once('listening', resolve); blocker.once('error', reject) })
@@ -117,7 +118,7 @@ for (const { transport, wsClient, httpClient } of REFUSED_CASES) {
     const pool = leanEngine.createPool(engineOptions(server.url, { sourcePorts, wsClient, httpClient }), events)
     t.after(() => pool.close())
     pool.connect(0, transport)
-    await waitForLean(() => log.connected.size === 1, 'the client to connect', 10000)
+    await waitFor(() => log.connected.size === 1, { timeoutMs: 10000, message: 'the client to connect' })
     assert.ok(sourcePorts.refused[0] >= 1, 'the blocked port was refused')
     const socket = [...server.io.of('/').sockets.values()][0]
     assert.equal(String(socket.conn.request.socket.remoteAddress).replace(/^::ffff:/, ''), '127.0.0.2')

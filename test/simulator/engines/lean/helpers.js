@@ -1,47 +1,7 @@
 /**
- * Test helpers for the lean engine: a real socket.io server on port 0, an events recorder
- * implementing SwarmEvents, and a bounded wait for a condition.
+ * Test helpers for the lean engine: engine options and an events recorder implementing
+ * SwarmEvents (the server is test/helpers/io-server.js, the wait test/helpers/wait.js).
  */
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import { Server } from 'socket.io'
-
-/**
- * Waits until `predicate()` is true, checking every 10 ms, failing after `timeoutMs`.
- * @param {() => boolean} predicate
- * @param {string} what said in the failure
- * @param {number} [timeoutMs]
- */
-export async function waitFor (predicate, what, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
-/**
- * A socket.io server on an ephemeral loopback port, closed after the test.
- * @param {import('node:test').TestContext} t
- * @param {Partial<import('socket.io').ServerOptions>} [options]
- * @param {number} [port] 0 for any free port
- */
-export async function startServer (t, options = {}, port = 0) {
-  const httpServer = createServer()
-  const io = new Server(httpServer, options)
-  httpServer.listen(port, '127.0.0.1')
-  await once(httpServer, 'listening')
-  const address = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-  let closed = false
-  const close = async () => {
-    if (closed) return
-    closed = true
-    await new Promise((resolve) => io.close(() => resolve(undefined)))
-    httpServer.closeAllConnections()
-  }
-  t.after(close)
-  return { io, httpServer, port: address.port, url: `http://127.0.0.1:${address.port}`, close }
-}
 
 /**
  * Engine options for tests: a real pool against `url`.

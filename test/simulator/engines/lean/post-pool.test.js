@@ -7,7 +7,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../../simulator/engines/lean.js'
-import { startServer, recorder, engineOptions, waitFor, messagesOf } from './helpers.js'
+import { recorder, engineOptions, messagesOf } from './helpers.js'
+import { startIoServer } from '../../../helpers/io-server.js'
+import { waitFor } from '../../../helpers/wait.js'
 
 /**
  * A server that tells apart the connections its POSTs came on and checks each POST's cookie:
@@ -16,7 +18,7 @@ import { startServer, recorder, engineOptions, waitFor, messagesOf } from './hel
  * @param {Partial<import('socket.io').ServerOptions>} [options]
  */
 async function cookieServer (t, options) {
-  const server = await startServer(t, options)
+  const server = await startIoServer(t, options)
   /** @type {string[]} */
   const wrongCookies = []
   const seen = { posts: 0, open: new Set(), mostOpen: 0, connections: new Set(), wrongCookies }
@@ -59,7 +61,7 @@ async function connectPolling (t, url, count, extra) {
   const pool = leanEngine.createPool(engineOptions(url, { identity: (i) => ({ query: { k: String(i) } }), ...extra }), events)
   t.after(() => pool.close())
   for (let i = 0; i < count; i++) pool.connect(i, 'polling')
-  await waitFor(() => log.connected.size === count, `${count} polling clients to connect`, 20000)
+  await waitFor(() => log.connected.size === count, { timeoutMs: 20000, message: `${count} polling clients to connect` })
   return { pool, log }
 }
 
@@ -82,7 +84,7 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     const acks = []
     for (let i = 0; i < 30; i++) hello(pool, i, acks)
     for (let id = 1; id <= 3; id++) server.io.emit('broadcast', { id })
-    await waitFor(() => acks.length === 30 && log.messages.length === 90, '30 acks and 90 messages', 20000)
+    await waitFor(() => acks.length === 30 && log.messages.length === 90, { timeoutMs: 20000, message: '30 acks and 90 messages' })
     for (let i = 0; i < 30; i++) assert.deepEqual(messagesOf(log, i).map((m) => m.args), [[{ id: 1 }], [{ id: 2 }], [{ id: 3 }]])
     assert.deepEqual(acks.sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i))
     assert.deepEqual([...log.errors, ...log.disconnects], [])
@@ -111,12 +113,12 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     /** @type {number[]} */
     const acks = []
     for (let i = 0; i < 12; i++) hello(pool, i, acks)
-    await waitFor(() => acks.filter((i) => i !== 0).length === 11 && log.disconnects.length === 1, '11 acks and client 0 dropped', 20000)
+    await waitFor(() => acks.filter((i) => i !== 0).length === 11 && log.disconnects.length === 1, { timeoutMs: 20000, message: '11 acks and client 0 dropped' })
     assert.ok(broken >= 1)
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'transport error' }])
     assert.deepEqual(log.errors, [])
     // It reconnects (a new session, a new cookie); every other client stayed.
-    await waitFor(() => log.connected.size === 12, 'client 0 back', 20000)
+    await waitFor(() => log.connected.size === 12, { timeoutMs: 20000, message: 'client 0 back' })
     assert.ok(server.seen.mostOpen <= 2, `at most 2 POST connections open at once, saw ${server.seen.mostOpen}`)
     assert.deepEqual(server.seen.wrongCookies, [])
   })
@@ -129,7 +131,7 @@ test('polling (builtin): a server that closes every POST connection after answer
   server.io.engine.on('connection', (/** @type {any} */ socket) => socket.on('packet', (/** @type {{ type: string }} */ p) => { if (p.type === 'pong') pongs++ }))
   const { log } = await connectPolling(t, server.url, 20, { postConnections: 2 })
   const before = server.seen.connections.size
-  await waitFor(() => pongs >= 60, '60 pongs', 20000)
+  await waitFor(() => pongs >= 60, { timeoutMs: 20000, message: '60 pongs' })
   assert.deepEqual([...log.errors, ...log.disconnects], [])
   assert.ok(server.seen.connections.size >= before + 20, `new connections replaced the closed ones (${server.seen.connections.size - before})`)
   assert.ok(server.seen.mostOpen <= 2, `at most 2 POST connections open at once, saw ${server.seen.mostOpen}`)

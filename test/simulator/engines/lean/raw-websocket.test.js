@@ -6,7 +6,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { leanEngine } from '../../../../simulator/engines/lean.js'
-import { recorder, engineOptions, waitFor } from './helpers.js'
+import { recorder, engineOptions } from './helpers.js'
+import { waitFor } from '../../../helpers/wait.js'
 import { startFramePeer, frame, writeInPieces } from './frame-peer.js'
 
 /**
@@ -35,7 +36,7 @@ test('frames cut anywhere across reads arrive whole (7-, 16- and 64-bit lengths)
     }
   })
   const log = connectOne(t, peer.url)
-  await waitFor(() => log.messages.length === 4, '4 messages')
+  await waitFor(() => log.messages.length === 4, { message: '4 messages' })
   assert.deepEqual(log.messages.map((m) => m.event), ['small', 'medium', 'large', 'small'])
   assert.equal(/** @type {string} */ (log.messages[2].args[0]).length, 70000)
   assert.equal(log.messages[0].args, log.messages[3].args, 'the repeated frame came from the cache')
@@ -53,7 +54,7 @@ test('a fragmented message with a ping inside is reassembled, and the ping answe
     ]), [5, 20])
   })
   const log = connectOne(t, peer.url)
-  await waitFor(() => log.messages.length === 1 && log.disconnects.length === 1, 'the message, then the end')
+  await waitFor(() => log.messages.length === 1 && log.disconnects.length === 1, { message: 'the message, then the end' })
   assert.deepEqual(log.messages[0], { i: 0, event: 'frag', args: ['mented'] })
   // The binary message had no BINARY_EVENT header: the client refuses it.
   assert.deepEqual(log.disconnects, [{ i: 0, reason: 'parse error' }])
@@ -69,7 +70,7 @@ test('binary attachments in split frames are kept (copied out of the shared read
     }
   })
   const log = connectOne(t, peer.url)
-  await waitFor(() => log.messages.length === 2, 'the binary event and the next one')
+  await waitFor(() => log.messages.length === 2, { message: 'the binary event and the next one' })
   assert.deepEqual(log.messages[0].args, [Buffer.alloc(1000, 7)])
   assert.equal(log.messages[1].event, 'after')
 })
@@ -79,9 +80,9 @@ test("a server close frame is echoed and reported as 'transport close'", async (
     afterConnect: (socket) => { socket.write(frame(8, Buffer.from([0x03, 0xe8]))) }
   })
   const log = connectOne(t, peer.url)
-  await waitFor(() => log.disconnects.length === 1, 'the close')
+  await waitFor(() => log.disconnects.length === 1, { message: 'the close' })
   assert.deepEqual(log.disconnects, [{ i: 0, reason: 'transport close' }])
-  await waitFor(() => peer.received.some((f) => f.opcode === 8), 'the echoed close frame')
+  await waitFor(() => peer.received.some((f) => f.opcode === 8), { message: 'the echoed close frame' })
   assert.deepEqual(peer.received.find((f) => f.opcode === 8)?.payload, Buffer.from([0x03, 0xe8]))
 })
 
@@ -95,7 +96,7 @@ for (const [name, bytes] of /** @type {const} */ ([
   test(`${name} is a protocol error: 'transport error'`, async (t) => {
     const peer = await startFramePeer(t, { afterConnect: (socket) => { socket.write(bytes) } })
     const log = connectOne(t, peer.url)
-    await waitFor(() => log.disconnects.length === 1, 'the end of the client')
+    await waitFor(() => log.disconnects.length === 1, { message: 'the end of the client' })
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'transport error' }])
   })
 }
@@ -103,7 +104,7 @@ for (const [name, bytes] of /** @type {const} */ ([
 test("a refused handshake is a connect error 'websocket error'", async (t) => {
   const peer = await startFramePeer(t, { response: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n' })
   const log = connectOne(t, peer.url)
-  await waitFor(() => log.errors.length === 1, 'the connect error')
+  await waitFor(() => log.errors.length === 1, { message: 'the connect error' })
   assert.deepEqual(log.errors, [{ i: 0, reason: 'websocket error' }])
   assert.equal(log.connected.size, 0)
 })

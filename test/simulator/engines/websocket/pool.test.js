@@ -10,7 +10,8 @@ import { once } from 'node:events'
 import { WebSocketServer } from 'ws'
 import { websocketEngine } from '../../../../simulator/engines/websocket.js'
 import { PAYLOAD_TOO_LARGE } from '../../../../simulator/wire/limits.js'
-import { recorder, waitFor } from '../lean/helpers.js'
+import { recorder } from '../lean/helpers.js'
+import { waitFor } from '../../../helpers/wait.js'
 
 const CLIENTS = /** @type {const} */ (['ws', 'builtin'])
 
@@ -55,7 +56,7 @@ for (const wsClient of CLIENTS) {
     const identity = (/** @type {number} */ i) => ({ query: { user: `u${i}` }, headers: { 'X-User': `u${i}` }, openMessage: `{"sub":${i}}` })
     const { pool, log } = openPool(t, `${url}?v=1`, { wsClient, identity })
     pool.connect(3, 'websocket')
-    await waitFor(() => log.connectedCount === 1, 'the client connected')
+    await waitFor(() => log.connectedCount === 1, { message: 'the client connected' })
     assert.deepEqual(seen, ['open /feed?v=1&user=u3 u3', 'message {"sub":3}', 'ping'], 'the subscribe, then the ping whose pong settles the client')
     assert.equal(log.connected.get(3), 'websocket')
     assert.equal(log.attempts, 1)
@@ -67,7 +68,7 @@ for (const wsClient of CLIENTS) {
     wss.on('connection', (ws) => { refusals++; ws.close(1008, 'bad token') })
     const { pool, log } = openPool(t, url, { wsClient, reconnect: true })
     pool.connect(0, 'websocket')
-    await waitFor(() => log.errors.length >= 2, 'two refusals (the second after the backoff)')
+    await waitFor(() => log.errors.length >= 2, { message: 'two refusals (the second after the backoff)' })
     assert.deepEqual(log.errors.slice(0, 2).map((e) => e.reason), ['refused: close 1008 policy violation: bad token', 'refused: close 1008 policy violation: bad token'])
     assert.equal(log.connectedCount, 0)
     assert.equal(log.attempts, refusals)
@@ -81,7 +82,7 @@ for (const wsClient of CLIENTS) {
     })
     const { pool, log } = openPool(t, url, { wsClient })
     pool.connect(0, 'websocket')
-    await waitFor(() => log.reconnected === 1, 'reconnected after the backoff', 8000)
+    await waitFor(() => log.reconnected === 1, { timeoutMs: 8000, message: 'reconnected after the backoff' })
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'close 1011 internal error: boom' }])
     assert.equal(log.connectedCount, 2)
     assert.deepEqual(log.errors, [])
@@ -91,9 +92,9 @@ for (const wsClient of CLIENTS) {
     const { wss, url } = await startWss(t, { autoPong: false })
     const { pool, log } = openPool(t, url, { wsClient, connectTimeoutMs: 200 })
     pool.connect(0, 'websocket')
-    await waitFor(() => wss.clients.size === 1, 'the server has the client')
+    await waitFor(() => wss.clients.size === 1, { message: 'the server has the client' })
     assert.equal(log.connectedCount, 0, 'not before the timeout')
-    await waitFor(() => log.connectedCount === 1, 'connected at the timeout')
+    await waitFor(() => log.connectedCount === 1, { message: 'connected at the timeout' })
   })
 
   test(`${wsClient}: a handshake that never finishes times out and is retried`, async (t) => {
@@ -107,7 +108,7 @@ for (const wsClient of CLIENTS) {
     t.after(() => { for (const s of sockets) s.destroy() })
     const { pool, log } = openPool(t, `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`, { wsClient, connectTimeoutMs: 150 })
     pool.connect(0, 'websocket')
-    await waitFor(() => log.errors.length === 1, 'a timeout')
+    await waitFor(() => log.errors.length === 1, { message: 'a timeout' })
     assert.equal(log.errors[0].reason, 'timeout')
   })
 
@@ -115,9 +116,9 @@ for (const wsClient of CLIENTS) {
     const { wss, url } = await startWss(t)
     const { pool, log } = openPool(t, url, { wsClient, maxPayloadBytes: 1000, reconnect: false })
     pool.connect(0, 'websocket')
-    await waitFor(() => log.connectedCount === 1, 'connected')
+    await waitFor(() => log.connectedCount === 1, { message: 'connected' })
     for (const ws of wss.clients) ws.send('x'.repeat(2000))
-    await waitFor(() => log.disconnects.length === 1, 'closed')
+    await waitFor(() => log.disconnects.length === 1, { message: 'closed' })
     assert.equal(log.disconnects[0].reason, PAYLOAD_TOO_LARGE)
   })
 
@@ -128,13 +129,13 @@ for (const wsClient of CLIENTS) {
     wss.on('connection', (ws) => ws.on('close', (code) => codes.push(code)))
     const { pool, log } = openPool(t, url, { wsClient, match: [['type', 'score']] })
     for (let i = 0; i < 3; i++) pool.connect(i, 'websocket')
-    await waitFor(() => log.connectedCount === 3, 'connected')
+    await waitFor(() => log.connectedCount === 3, { message: 'connected' })
     for (const ws of wss.clients) {
       ws.send('{"type":"score","id":1}')
       ws.send(Buffer.from('{"type":"score","id":2}'))
       ws.send('{"type":"ping"}')
     }
-    await waitFor(() => log.messages.length === 6 && log.unmeasured.length === 3, 'every copy')
+    await waitFor(() => log.messages.length === 6 && log.unmeasured.length === 3, { message: 'every copy' })
     const texts = log.messages.filter((m) => /** @type {any} */ (m.args[0]).id === 1)
     assert.equal(texts.length, 3)
     assert.ok(texts.every((m) => m.args === texts[0].args && m.event === 'message'), 'the same args for every client')
@@ -142,7 +143,7 @@ for (const wsClient of CLIENTS) {
     pool.disconnect(1)
     assert.deepEqual(log.disconnects, [{ i: 1, reason: 'io client disconnect' }])
     await pool.close()
-    await waitFor(() => codes.length === 3, 'the server saw every close')
+    await waitFor(() => codes.length === 3, { message: 'the server saw every close' })
     assert.deepEqual(codes, [1000, 1000, 1000])
     assert.equal(log.disconnects.length, 3)
   })
@@ -153,10 +154,10 @@ for (const wsClient of CLIENTS) {
     const { url } = await startWss(t, { handleProtocols: (protocols) => { offered.push([...protocols]); return protocols.has('b') ? 'b' : false } })
     const { pool, log } = openPool(t, url, { wsClient, subprotocols: ['a', 'b'], reconnect: false })
     pool.connect(0, 'websocket')
-    await waitFor(() => log.connectedCount === 1, 'connected with b')
+    await waitFor(() => log.connectedCount === 1, { message: 'connected with b' })
     const other = openPool(t, url, { wsClient, subprotocols: ['c'], reconnect: false })
     other.pool.connect(0, 'websocket')
-    await waitFor(() => other.log.errors.length === 1, 'refused')
+    await waitFor(() => other.log.errors.length === 1, { message: 'refused' })
     assert.equal(other.log.errors[0].reason, 'Server sent no subprotocol')
     assert.deepEqual(offered, [['a', 'b'], ['c']])
   })
