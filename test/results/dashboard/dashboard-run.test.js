@@ -30,7 +30,7 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   assert.equal(early.events[0].command, 'run')
 
   // Without the token, or with a wrong one: 403, and nothing happens to the run.
-  for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+  for (const headers of /** @type {Record<string, string>[]} */ ([{}, { authorization: 'Bearer wrong' }])) {
     const refused = await request(at('/api/stop'), { method: 'POST', body: {}, headers })
     assert.equal(refused.status, 403)
   }
