@@ -120,7 +120,7 @@ function render () {
 function headline (s) {
   const set = (name, v) => {
     const el = document.querySelector(`[data-metric="${name}"]`)
-    if (el) el.textContent = v === null || v === undefined ? '–' : String(v)
+    if (el) el.textContent = v === null || v === undefined ? '–' : String(Number.isInteger(v) ? v : Math.round(v * 10) / 10)
   }
   set('connected', s.clients.connected)
   set('simulators', s.clients.simulators)

@@ -22,6 +22,7 @@ export const PAGE_STYLE = `${STYLE}
 .live-state { font-weight: 600; }
 .log { max-height: 220px; overflow: auto; font: 12px/1.4 ui-monospace, monospace; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 8px; white-space: pre-wrap; }
 .ended { background: var(--ok-bg); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 12px 0; }
+[hidden] { display: none !important; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 16px; }
 `
 
