@@ -67,7 +67,7 @@ export async function startDashboardServer ({ stream, token, port = 0, host = '1
       cache[path] ??= await readFile(ASSETS[/** @type {keyof typeof ASSETS} */ (path)], 'utf8')
       return sendText(res, 200, 'text/javascript; charset=utf-8', cache[path])
     }
-    if (req.method === 'GET' && path === '/favicon.ico') return void res.writeHead(204).end()
+    if (req.method === 'GET' && path === '/favicon.ico') return sendText(res, 204, 'text/plain', '')
     if (req.method === 'GET' && path === '/events') return openStream(res)
     if (req.method === 'GET' && path === '/api/state') return send(res, 200, state())
     if (req.method === 'GET' && path === '/report') return sendReport(res)
