@@ -8,6 +8,7 @@ import { EXIT, IoswarmError } from '../lib/errors.js'
 import { VERSION } from '../lib/version.js'
 import { lazyCommands } from './command-modules.js'
 import { CONFIG_DESCRIBE, EPILOG, SCRIPT, USAGE, helpWidth } from '../lib/cli-options/commands.js'
+import { showEveryOption } from '../lib/cli-options/help.js'
 
 /**
  * Runs the CLI with the given arguments (without `node` and the script).
@@ -28,10 +29,11 @@ export async function main (args) {
  * @param {number} [width] the help's width (the terminal's, see helpWidth)
  */
 export function cliParser (args, width = helpWidth(process.stdout.columns)) {
+  const help = helpArgs(args)
   // yargs turns any error of a config parser into "Invalid JSON config file"; keep ours.
   /** @type {unknown} */
   let configError
-  const parser = yargs(args)
+  const parser = yargs(help.args)
     .scriptName(SCRIPT)
     .usage(USAGE)
     .env('IOSWARM')
@@ -73,7 +75,23 @@ export function cliParser (args, width = helpWidth(process.stdout.columns)) {
     }
   }, true)
   for (const command of lazyCommands()) parser.command(command)
+  if (help.all) showEveryOption(parser)
   return parser
+}
+
+/**
+ * `--help-all` and `help COMMAND [--all]` as yargs takes them: `COMMAND --help`, with every
+ * option in full for --help-all and --all (yargs' own --help names the rarely used ones only).
+ * @param {string[]} args
+ * @returns {{ args: string[], all: boolean }}
+ */
+export function helpArgs (args) {
+  if (args[0] === 'help') {
+    const rest = args.slice(1)
+    return { args: [...rest.filter((a) => a !== '--all'), '--help'], all: rest.includes('--all') }
+  }
+  if (!args.includes('--help-all')) return { args, all: false }
+  return { args: [...args.filter((a) => a !== '--help-all'), '--help'], all: true }
 }
 
 /**

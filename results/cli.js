@@ -18,7 +18,7 @@ import { buildCapacityReport, buildCompareReport, buildReport } from './report/i
 import { readResult } from './report/load.js'
 import { capacityCases, writeCiOutputs } from './files/ci.js'
 import { formatRunSummary, formatThresholds, summarizeRun } from './text/summary.js'
-import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds/thresholds.js'
+import { evaluateThresholds, parseThreshold, thresholdEpilog } from './thresholds/thresholds.js'
 
 /**
  * @typedef {object} ReportArgs
@@ -38,12 +38,11 @@ import { evaluateThresholds, parseThreshold, thresholdHelp } from './thresholds/
 export const reportCommand = {
   ...COMMAND_LINES.report,
   builder: (yargs) => declareOptions(yargs
-    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result files: the result.json of ioswarm run or capacity, or the output of ioswarm simulate --json' }), 'report')
+    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result files: the result.json of ioswarm run or capacity, or the output of ioswarm simulate --json' }), 'report', thresholdEpilog)
     .example('$0 report result.json --assert p99<500ms', 'report.html next to result.json; exit 3 if p99 > 500 ms')
     .example('$0 report sim.json --assert ack.p99<200ms --junit junit.xml', 'a simulate --json result, the verdicts as JUnit XML for CI')
     .example('$0 report a.json b.json --compare', 'compare.html: two results side by side')
-    .example('$0 report ioswarm-results/RUN/events.ndjson --dashboard', 'play a run\'s events log (written with --dashboard) back into the live page')
-    .epilog(thresholdHelp()),
+    .example('$0 report ioswarm-results/RUN/events.ndjson --dashboard', 'play a run\'s events log (written with --dashboard) back into the live page'),
   handler: (argv) => runReport(/** @type {ReportArgs} */ (/** @type {unknown} */ ({ ...argv, ...parseOptions('report', argv) })))
 }
 

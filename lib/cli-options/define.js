@@ -3,7 +3,8 @@
  * rows: a table declared with defineOptions keeps each row's literal name, key and `parse`,
  * so `OptionValues<row union>` is the type of what parseOptions gives for them, key by key
  * (`parse`'s return type; else the choices, or the yargs type; `[]` for an array; undefined
- * when there is no default). A leaf: the tables import it; index.js re-exports OptionDef.
+ * when there is no default). A leaf (it names groups.js' group names, a type only): the tables
+ * import it; index.js re-exports OptionDef.
  */
 
 /**
@@ -14,7 +15,9 @@
  * @property {boolean} [array] may be given several times
  * @property {unknown} [default] used when the option is not given (by the normalisers, not yargs, so that callers can tell "not given")
  * @property {string} [defaultText] how --help shows the default when it is not a plain value
- * @property {string | Readonly<Record<string, string>>} describe help text, or one per command
+ * @property {string | Readonly<Record<string, string>>} describe what --help shows: one line of at most 120 characters, or one per command
+ * @property {string | Readonly<Record<string, string>>} [details] what docs/options.md adds to describe (npm run docs), or one per command
+ * @property {GroupName | Readonly<Record<string, GroupName>>} group where --help and docs/options.md show it (groups.js), or one per command
  * @property {readonly string[]} commands the commands that have it
  * @property {readonly string[]} [required] commands on which it must be given
  * @property {readonly string[]} [choices]
@@ -26,6 +29,8 @@
  * @property {(value: any, flag: string) => unknown} [parse] the value (default applied; undefined if none) → its normalised form
  * @property {string} [to] the key of the normalised value, when not the flag's camelCase (`ramp` → `rampMs`: units in names)
  */
+
+/** @typedef {import('./groups.js').GroupName} GroupName */
 
 /**
  * A table of option rows, typed as written (names, keys and parse functions kept literal).

@@ -14,7 +14,9 @@ import { CAPACITY_OPTIONS } from './tables/capacity.js'
 import { FLEET_OPTIONS } from './tables/fleet.js'
 import { LOGIN_OPTIONS } from './tables/login.js'
 import { REPORT_OPTIONS } from './tables/report.js'
-import { STARTS_SIMULATORS, parseRows, rowsOf } from './rows.js'
+import { STARTS_SIMULATORS, forCommand, parseRows, rowsOf } from './rows.js'
+import { OPTIONS_DOC, declareRows, showEveryOption } from './help.js'
+import { GROUP_NAMES, OPTION_GROUPS } from './groups.js'
 import { RUN_OPTIONS } from './tables/run.js'
 import { SCENARIO_OPTIONS } from './tables/scenario.js'
 import { SERVE_OPTIONS } from './tables/serve.js'
@@ -37,7 +39,7 @@ export const OPTIONS = [
   ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
 ]
 
-export { STARTS_SIMULATORS, keyOf, passOnOptions }
+export { GROUP_NAMES, OPTION_GROUPS, OPTIONS_DOC, STARTS_SIMULATORS, forCommand, keyOf, passOnOptions, showEveryOption }
 
 /**
  * The options of a command, in table order.
@@ -58,29 +60,15 @@ export function envNameOf (option) {
 }
 
 /**
- * Declares a command's options on a yargs instance.
+ * Declares a command's options on a yargs instance, in their groups (help.js).
  * @template {import('yargs').Argv<any>} Y
  * @param {Y} yargs
  * @param {string} command
+ * @param {(full: boolean) => string} [epilog] the command's own last words in its --help, brief or (--help-all) in full
  * @returns {Y}
  */
-export function declareOptions (yargs, command) {
-  for (const o of optionsOf(command)) {
-    const describe = typeof o.describe === 'string' ? o.describe : o.describe[command] ?? o.describe.simulate ?? Object.values(o.describe)[0]
-    const shown = o.defaultText ?? (o.default === undefined ? undefined : [o.default].flat().join(' '))
-    yargs.option(o.name, {
-      type: o.type,
-      ...(o.alias ? { alias: o.alias } : {}),
-      ...(o.array ? { array: true } : {}),
-      ...(o.hidden ? { hidden: true } : {}),
-      ...(o.required?.includes(command) ? { demandOption: true } : {}),
-      ...(o.type !== 'boolean' && o.type !== 'number' && !o.array && !o.optionalValue ? { requiresArg: true } : {}),
-      ...(shown === undefined ? {} : { defaultDescription: shown }),
-      // Choices are checked by parseOptions, with the message every other bad value gets.
-      describe: o.choices ? `${describe} [choices: ${o.choices.map((c) => JSON.stringify(c)).join(', ')}]` : describe
-    })
-  }
-  return yargs
+export function declareOptions (yargs, command, epilog) {
+  return declareRows(yargs, command, optionsOf(command), epilog)
 }
 
 /**

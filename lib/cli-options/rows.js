@@ -23,6 +23,20 @@ export function rowsOf (rows, command) {
 }
 
 /**
+ * A row's field as one command shows it: the field itself, or, when it is one per command,
+ * the command's (a passOn row on run, capacity or fleet up without its own: simulate's).
+ * @template T
+ * @param {T | Readonly<Record<string, T>>} value a row's describe, details or group
+ * @param {string} command
+ * @returns {T}
+ */
+export function forCommand (value, command) {
+  if (typeof value !== 'object' || value === null) return value
+  const each = /** @type {Readonly<Record<string, T>>} */ (value)
+  return each[command] ?? each.simulate ?? Object.values(each)[0]
+}
+
+/**
  * A command's options from raw input (CLI argv, a config object, a library caller): each
  * option of the command that is given, or has a default, parsed by its table row. Keys are
  * the option's `to`, else its camelCase name; cross-option checks stay with the command's

@@ -90,6 +90,15 @@ export function thresholdHelp () {
 }
 
 /**
+ * The thresholds' lines of a command's --help: in full (--help-all), or where they are (the
+ * reference, npm run docs, writes thresholdHelp under that anchor).
+ * @param {boolean} full
+ */
+export function thresholdEpilog (full) {
+  return full ? thresholdHelp() : 'Thresholds (--assert METRIC OP VALUE, repeatable; exit 3 when one fails): every metric in docs/options.md#thresholds, or --help-all'
+}
+
+/**
  * Parses one threshold expression such as `p99<500ms`, `missing=0` or `connected>=99%`.
  * @param {string} expr
  * @returns {Threshold}

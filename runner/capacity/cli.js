@@ -29,17 +29,27 @@ SLO metrics (the --assert grammar): p50 p90 p99 max mean avg, abs.p50 … abs.ma
 
 Exit codes: 0 found (or every step passed up to --max), 3 the SLO failed at --start, 4 inconclusive (the simulators limited a step), 1 runtime failure, 2 bad usage.`
 
+/**
+ * The last words of capacity --help: how it searches, its SLO metrics and exit codes; with
+ * --help-all also why an answer is the server's, steps without rounds and --vary emit-rate.
+ * @param {boolean} full
+ */
+function capacityEpilog (full) {
+  if (full) return EPILOG
+  const [searches, , , , metrics, exits] = EPILOG.split('\n\n')
+  return [searches, metrics, exits, 'Why a failing step can be inconclusive, steps without rounds, --vary emit-rate: --help-all'].join('\n\n')
+}
+
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const capacityCommand = {
   ...COMMAND_LINES.capacity,
   builder: (y) => declareOptions(y
-    .usage('$0 capacity --slo EXPR [--slo EXPR …] [options]\n\nStarts the reference server (or uses --target) and --simulators simulator processes, then grows their clients step by step, broadcasting --rounds at each step, until a step fails the SLO; narrows between the last passing and the first failing step to --precision, and prints the answer in one line. Writes result.json (every step), steps.csv and report.html (p50/p99/missing against clients, with the SLO) to --out.'), 'capacity')
+    .usage('$0 capacity --slo EXPR [--slo EXPR …] [options]\n\nStarts the reference server (or uses --target) and --simulators simulator processes, then grows their clients step by step, broadcasting --rounds at each step, until a step fails the SLO; narrows between the last passing and the first failing step to --precision, and prints the answer in one line. Writes result.json (every step), steps.csv and report.html (p50/p99/missing against clients, with the SLO) to --out.'), 'capacity', capacityEpilog)
     .example('$0 capacity --slo \'p99<500ms\' --slo missing=0', 'the reference server, from 1,000 clients up')
     .example('$0 capacity --slo \'p99<200ms\' --start 500 --max 20000 --precision 5% --engine lean --ramp 5s', 'a quicker search with the lean engine')
     .example('$0 capacity --target http://10.0.0.7:3000 --token $T --slo \'p99<1s\' --simulators 4', 'your own server')
     .example('$0 capacity --target http://10.0.0.7:3000 --emit \'chat {"text":"hi"}\' --event chat --slo \'connected>=99%\' --slo missing=0', 'a chat, no rounds: its own lines')
-    .example('$0 capacity --target http://10.0.0.7:3000 --vary emit-rate --clients 2000 --emit \'chat {"text":"hi"}\' --emit-ack --slo \'ack.p99<200ms\'', 'messages a second 2,000 clients may send')
-    .epilog(EPILOG),
+    .example('$0 capacity --target http://10.0.0.7:3000 --vary emit-rate --clients 2000 --emit \'chat {"text":"hi"}\' --emit-ack --slo \'ack.p99<200ms\'', 'messages a second 2,000 clients may send'),
   handler: async (argv) => {
     // Every option, the simulators' included, is checked before anything starts.
     const options = normalizeCapacityOptions(argv)

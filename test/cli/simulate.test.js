@@ -8,7 +8,7 @@ import { Server } from 'socket.io'
 import { waitFor } from '../helpers/wait.js'
 
 test('--help explains the command and exits 0', async (t) => {
-  const { code, stdout } = await runCli(t, ['client.js', '--help'])
+  const { code, stdout } = await runCli(t, ['client.js', '--help-all'])
   assert.equal(code, 0)
   for (const flag of ['--clients', '--transport', '--ramp', '--duration', '--keep-alive', '--event', '--json', '--max-payload', '--ws-client']) {
     assert.ok(stdout.includes(flag), `help mentions ${flag}`)

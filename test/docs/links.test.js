@@ -1,7 +1,8 @@
 /**
  * Every relative link of the project's prose resolves: the file exists, and an anchor names a
  * heading (GitHub's slug of it) or an explicit `<a id>` of the target page. Links into
- * docs/options.md are checked once that generated page exists.
+ * docs/options.md are checked once that generated page exists. The code's citations of a
+ * guide (`docs/measurement.md#missing` in a comment) are held to the same rule.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -64,7 +65,47 @@ test('every relative link of the README, the guides and the folder READMEs resol
   assert.deepEqual(broken, [])
 })
 
+test('every file the pages name in code spans exists (the dated bench records keep the names of their day)', () => {
+  const broken = []
+  let checked = 0
+  for (const page of PAGES.filter((p) => !p.startsWith('bench/results/'))) {
+    const text = readFileSync(join(ROOT, page), 'utf8')
+    for (const [, path] of text.matchAll(/`((?:[\w.-]+\/)+[\w.-]+\.(?:js|cjs|mjs|py|json|yaml|sh|md))`/g)) {
+      const top = path.split('/')[0]
+      if (!existsSync(join(ROOT, top)) && !existsSync(join(ROOT, dirname(page), top))) continue
+      checked++
+      if (!existsSync(join(ROOT, path)) && !existsSync(join(ROOT, dirname(page), path))) broken.push(`${page}: ${path}`)
+    }
+  }
+  assert.ok(checked > 50, `paths were checked (${checked})`)
+  assert.deepEqual(broken, [])
+})
+
+/** The source folders whose comments may cite a guide. */
+const SOURCES = ['bin', 'broadcaster', 'infra', 'lib', 'results', 'runner', 'scripts', 'server', 'simulator', 'bench', 'test']
+
+test('every docs/ page and anchor the code cites exists', () => {
+  const files = ['index.js', 'client.js', ...SOURCES.flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(c?js)$/.test(f) && !f.split(/[\\/]/).includes('node_modules')).map((f) => `${dir}/${f}`))]
+  const broken = []
+  for (const file of files) {
+    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bdocs\/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?/g)) {
+      const target = join(ROOT, 'docs', page)
+      if (page === 'options.md' && !existsSync(target)) continue
+      if (!existsSync(target)) broken.push(`${file}: docs/${page} (no such file)`)
+      else if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file}: docs/${page}#${anchor} (no such anchor)`)
+    }
+  }
+  assert.deepEqual(broken, [])
+})
+
 test('the anchors are GitHub\'s slugs of the headings', () => {
   const anchors = anchorsOf('# A title\n## `ioswarm report`: HTML reports\n## result.json and the collector\n## Twice\n## Twice\n<a id="emit-rate"></a>\n```\n# not a heading\n```\n')
   assert.deepEqual([...anchors].sort(), ['a-title', 'emit-rate', 'ioswarm-report-html-reports', 'resultjson-and-the-collector', 'twice', 'twice-1'])
+})
+
+test('the README and bench/README.md stay short pages that link to the rest', () => {
+  const lines = (/** @type {string} */ page) => readFileSync(join(ROOT, page), 'utf8').split('\n').length
+  assert.ok(lines('README.md') <= 250, `README.md has ${lines('README.md')} lines: move the detail to a guide in docs/`)
+  assert.ok(lines('bench/README.md') <= 200, `bench/README.md has ${lines('bench/README.md')} lines: records go to bench/results/`)
 })

@@ -90,9 +90,12 @@ test('--compare writes compare.html with a series per distribution of each file'
   for (const series of ['a 2x500', 'a 4x250', 'b 2x500', 'b 4x250']) assert.ok(html.includes(`<td>${series}</td>`), series)
 })
 
-test('--help exits 0 and documents the threshold metrics', async () => {
+test('--help exits 0 and points to the threshold metrics, which --help-all lists', async () => {
   const { code, stdout } = await ioswarm(['report', '--help'])
   assert.equal(code, 0)
   assert.match(stdout, /ioswarm report <results\.\.>/)
-  assert.match(stdout, /sim\.loopDelayP99 +worst simulator/)
+  assert.match(stdout, /every metric in\s+docs\/options\.md#thresholds/)
+  const all = await ioswarm(['report', '--help-all'])
+  assert.equal(all.code, 0)
+  assert.match(all.stdout, /sim\.loopDelayP99 +worst simulator/)
 })

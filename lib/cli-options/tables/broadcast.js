@@ -24,6 +24,7 @@ export function parseRoomName (value, flag) {
 export const BROADCAST_OPTIONS = defineOptions([
   {
     name: 'url',
+    group: 'Target',
     alias: 'u',
     type: 'string',
     default: 'http://localhost:3000',
@@ -32,12 +33,14 @@ export const BROADCAST_OPTIONS = defineOptions([
   },
   {
     name: 'message',
+    group: 'Traffic',
     type: 'string',
     commands: ['broadcast'],
     describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
   },
   {
     name: 'rooms',
+    group: 'Traffic',
     type: 'string',
     commands: ['broadcast'],
     describe: 'Send message k of a round to room-{(k-1) mod R}: round-robin over room-0 … room-{R-1} (the rooms of simulate --rooms R)',
@@ -45,6 +48,7 @@ export const BROADCAST_OPTIONS = defineOptions([
   },
   {
     name: 'to',
+    group: 'Traffic',
     to: 'room',
     type: 'string',
     commands: ['broadcast'],

@@ -50,6 +50,7 @@ const clientCount = (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENT
 export const CAPACITY_OPTIONS = defineOptions([
   {
     name: 'slo',
+    group: 'Capacity search',
     type: 'string',
     array: true,
     commands: ['capacity'],
@@ -61,6 +62,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'start',
+    group: 'Capacity search',
     type: 'string',
     default: 1000,
     commands: ['capacity'],
@@ -69,6 +71,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'max',
+    group: 'Capacity search',
     type: 'string',
     default: 100000,
     commands: ['capacity'],
@@ -77,6 +80,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'precision',
+    group: 'Capacity search',
     type: 'string',
     default: '5%',
     commands: ['capacity'],
@@ -85,6 +89,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'growth',
+    group: 'Capacity search',
     type: 'string',
     default: 2,
     commands: ['capacity'],
@@ -93,6 +98,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'vary',
+    group: 'Capacity search',
     type: 'string',
     default: 'clients',
     commands: ['capacity'],
@@ -106,6 +112,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'step-duration',
+    group: 'Capacity search',
     to: 'stepDurationMs',
     type: 'string',
     default: '20s',
@@ -116,6 +123,7 @@ export const CAPACITY_OPTIONS = defineOptions([
   },
   {
     name: 'rounds',
+    group: 'Traffic',
     alias: 'r',
     type: 'string',
     default: CAPACITY_ROUNDS,

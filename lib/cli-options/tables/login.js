@@ -13,6 +13,7 @@ const optionalText = (v) => (v === undefined || v === null || v === '' ? null : 
 export const LOGIN_OPTIONS = defineOptions([
   {
     name: 'login',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -29,6 +30,7 @@ export const LOGIN_OPTIONS = defineOptions([
   },
   {
     name: 'login-header',
+    group: 'Identity and sessions',
     to: 'loginHeaders',
     type: 'string',
     array: true,

@@ -6,15 +6,17 @@ import { defineOptions } from '../define.js'
 export const REPORT_OPTIONS = defineOptions([
   {
     name: 'compare',
+    group: 'Output and CI',
     type: 'boolean',
     default: false,
     commands: ['report'],
     describe: 'one page comparing the runs: average and p99 delay per round, each distribution of each file a series',
     parse: Boolean
   },
-  { name: 'label', type: 'string', array: true, commands: ['report'], describe: 'with --compare, a label per file (default: the run names)' },
+  { name: 'label', group: 'Output and CI', type: 'string', array: true, commands: ['report'], describe: 'with --compare, a label per file (default: the run names)' },
   {
     name: 'junit',
+    group: 'Output and CI',
     type: 'string',
     commands: ['run', 'capacity', 'report'],
     describe: {
@@ -25,6 +27,7 @@ export const REPORT_OPTIONS = defineOptions([
   },
   {
     name: 'summary-json',
+    group: 'Output and CI',
     type: 'string',
     commands: ['run', 'capacity', 'report'],
     describe: 'Write a small machine-readable summary to this file: per result its kind, clients, deliveries, worst delays, verdicts (or the capacity answer), and the exit code'

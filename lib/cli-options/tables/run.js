@@ -14,6 +14,7 @@ export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
 export const RUN_OPTIONS = defineOptions([
   {
     name: 'simulators',
+    group: 'Processes and scale',
     alias: 's',
     type: 'string',
     default: 2,
@@ -23,6 +24,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'distributions',
+    group: 'Processes and scale',
     alias: 'd',
     type: 'string',
     commands: ['run'],
@@ -30,6 +32,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'rounds',
+    group: 'Traffic',
     alias: 'r',
     type: 'string',
     default: DEFAULT_ROUNDS,
@@ -44,6 +47,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'ping-interval',
+    group: 'Reference server',
     type: 'string',
     default: '25s',
     commands: ['run', 'serve', 'capacity'],
@@ -52,6 +56,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'restart-server-at',
+    group: 'Reference server',
     type: 'string',
     array: true,
     commands: ['run'],
@@ -60,6 +65,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'restart-signal',
+    group: 'Reference server',
     type: 'string',
     default: 'TERM',
     choices: ['TERM', 'KILL'],
@@ -68,12 +74,14 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'target',
+    group: 'Target',
     type: 'string',
     commands: ['run', 'capacity'],
     describe: 'Test this server instead of starting the reference server (needs --token)'
   },
   {
     name: 'token',
+    group: 'Target',
     type: 'string',
     secret: true,
     commands: ['run', 'serve', 'broadcast', 'fleet up', 'capacity'],
@@ -87,6 +95,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'size',
+    group: 'Traffic',
     type: 'string',
     default: 0,
     commands: ['run', 'broadcast', 'capacity'],
@@ -95,6 +104,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'via',
+    group: 'Traffic',
     type: 'string',
     default: 'http',
     choices: ['http', 'socket', 'redis-emitter'],
@@ -108,6 +118,7 @@ export const RUN_OPTIONS = defineOptions([
   ...COLLECTOR_OPTIONS,
   {
     name: 'expect-simulators',
+    group: 'Processes and scale',
     type: 'string',
     default: 0,
     commands: ['run'],
@@ -116,12 +127,14 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'name',
+    group: 'Output and CI',
     type: 'string',
     commands: ['run', 'capacity'],
     describe: 'A name for the run, shown in reports'
   },
   {
     name: 'out',
+    group: 'Output and CI',
     alias: 'o',
     type: 'string',
     commands: ['run', 'report', 'capacity'],
@@ -133,6 +146,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'connect-timeout',
+    group: 'Clients and ramp',
     type: 'string',
     default: '60s',
     commands: ['run', 'capacity'],
@@ -141,6 +155,7 @@ export const RUN_OPTIONS = defineOptions([
   },
   {
     name: 'assert',
+    group: 'Output and CI',
     type: 'string',
     array: true,
     commands: ['run', 'report'],
@@ -152,6 +167,7 @@ export const RUN_OPTIONS = defineOptions([
   ...METRICS_OPTIONS,
   {
     name: 'metrics-linger',
+    group: 'Live metrics',
     type: 'string',
     default: '0s',
     commands: ['run'],
@@ -162,18 +178,23 @@ export const RUN_OPTIONS = defineOptions([
     name: 'dashboard',
     type: 'string',
     optionalValue: true,
+    group: 'Live metrics',
     commands: ['run', 'capacity', 'report'],
     describe: {
       run: 'Watch and steer the run in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
       capacity: 'Watch and steer the search in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
       report: 'Play an events.ndjson back into the live dashboard page on this port (none or 0: a free one), until Ctrl-C'
     },
+    details: 'The page shows each second\'s merged figures (clients, delivery, emits, health, breakdowns) pushed by Server-Sent Events, and steers ' +
+      'the run with the token of the printed URL (stop, clients, emit rate; a page without it cannot act). The events are also written to ' +
+      'events.ndjson beside result.json; `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
     parse: (v, flag) => parseDashboardPort(v, flag)
   },
   {
     name: 'dashboard-host',
     type: 'string',
     default: '127.0.0.1',
+    group: 'Live metrics',
     commands: ['run', 'capacity', 'report'],
     describe: 'Address the --dashboard page binds (0.0.0.0: other hosts can see it, and steer with the token; warned)'
   },

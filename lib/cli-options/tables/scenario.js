@@ -38,6 +38,7 @@ export function parseEmitters (value, flag) {
 export const SCENARIO_OPTIONS = defineOptions([
   {
     name: 'auth',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -46,6 +47,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'query',
+    group: 'Identity and sessions',
     to: 'queryTemplate',
     type: 'string',
     commands: ['simulate'],
@@ -55,6 +57,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'header',
+    group: 'Identity and sessions',
     to: 'headers',
     type: 'string',
     array: true,
@@ -65,6 +68,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'cookie',
+    group: 'Identity and sessions',
     to: 'cookies',
     type: 'string',
     array: true,
@@ -75,6 +79,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'feeder',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -83,6 +88,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'rooms',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -91,6 +97,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'room',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -99,6 +106,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'scenario',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -107,6 +115,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'join',
+    group: 'Identity and sessions',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -115,6 +124,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -123,6 +133,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit-rate',
+    group: 'Traffic',
     to: 'emitIntervalMs',
     type: 'string',
     default: '1/10s',
@@ -133,6 +144,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit-timing',
+    group: 'Traffic',
     type: 'string',
     default: 'poisson',
     choices: ['poisson', 'fixed'],
@@ -142,6 +154,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emitters',
+    group: 'Traffic',
     type: 'string',
     default: '100%',
     commands: ['simulate'],
@@ -151,6 +164,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'emit-ack',
+    group: 'Traffic',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
@@ -160,6 +174,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'reply-event',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -170,6 +185,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'reply-match',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -179,6 +195,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'ack-timeout',
+    group: 'Traffic',
     to: 'ackTimeoutMs',
     type: 'string',
     default: '10s',
@@ -189,6 +206,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'id-field',
+    group: 'What is measured',
     type: 'string',
     default: 'id',
     commands: ['simulate'],
@@ -198,6 +216,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'sent-at-field',
+    group: 'What is measured',
     type: 'string',
     default: 'sentAt',
     commands: ['simulate'],
@@ -207,6 +226,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'room-field',
+    group: 'What is measured',
     type: 'string',
     default: 'room',
     commands: ['simulate'],
@@ -216,6 +236,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'client-offset',
+    group: 'Processes and scale',
     type: 'string',
     default: 0,
     commands: ['simulate'],
@@ -224,6 +245,7 @@ export const SCENARIO_OPTIONS = defineOptions([
   },
   {
     name: 'part',
+    group: 'Processes and scale',
     type: 'string',
     commands: ['simulate'],
     describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',

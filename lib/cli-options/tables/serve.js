@@ -31,6 +31,7 @@ export function parseEventName (value, flag, alsoTaken = []) {
 export const SERVE_OPTIONS = defineOptions([
   {
     name: 'port',
+    group: 'Reference server',
     alias: 'p',
     type: 'string',
     default: 3000,
@@ -38,9 +39,10 @@ export const SERVE_OPTIONS = defineOptions([
     describe: 'Port to listen on (0 = a free port, printed)',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 65535 })
   },
-  { name: 'host', type: 'string', commands: ['serve'], describe: 'Address to bind (default: all interfaces)' },
+  { name: 'host', group: 'Reference server', type: 'string', commands: ['serve'], describe: 'Address to bind (default: all interfaces)' },
   {
     name: 'event',
+    group: 'Traffic',
     type: 'string',
     default: DEFAULT_EVENT,
     commands: ['serve', 'broadcast'],
@@ -48,6 +50,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'cluster',
+    group: 'Reference server',
     type: 'string',
     default: 0,
     commands: ['serve'],
@@ -56,6 +59,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'adapter',
+    group: 'Reference server',
     type: 'string',
     choices: ADAPTER_NAMES,
     defaultText: 'cluster with --cluster 2+, else memory',
@@ -64,6 +68,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'shutdown',
+    group: 'Reference server',
     type: 'string',
     default: 'close',
     choices: ['close', 'disconnect'],
@@ -72,6 +77,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'per-message-deflate',
+    group: 'Reference server',
     type: 'boolean',
     default: false,
     commands: ['serve'],
@@ -80,6 +86,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'ping-timeout',
+    group: 'Reference server',
     type: 'string',
     default: '20s',
     commands: ['serve'],
@@ -88,6 +95,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'broadcast-rate',
+    group: 'Reference server',
     type: 'string',
     default: '100/s',
     commands: ['serve'],
@@ -95,6 +103,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'max-http-buffer-size',
+    group: 'Reference server',
     type: 'string',
     default: '1MB',
     commands: ['serve'],
@@ -102,6 +111,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'auth-token',
+    group: 'Reference server',
     type: 'string',
     secret: true,
     commands: ['serve', 'run', 'capacity'],
@@ -119,6 +129,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'namespace',
+    group: { serve: 'Reference server', broadcast: 'Target' },
     to: 'namespaces',
     type: 'string',
     array: true,
@@ -131,6 +142,7 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'relay-event',
+    group: 'Reference server',
     type: 'string',
     default: DEFAULT_RELAY_EVENT,
     commands: ['serve'],
@@ -139,11 +151,12 @@ export const SERVE_OPTIONS = defineOptions([
   },
   {
     name: 'relay-rate',
+    group: 'Reference server',
     type: 'string',
     default: '100/s',
     commands: ['serve'],
     describe: 'Relayed emits accepted per second from one client (--relay-event): 100/s, 600/m, 0 = no limit. Over it the emit is acked { ok: false, error, retryAfterMs } and not relayed'
   },
-  { name: 'pid', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
-  { name: 'interval', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }
+  { name: 'pid', group: 'Target', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
+  { name: 'interval', group: 'What is measured', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }
 ])

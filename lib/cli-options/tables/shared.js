@@ -11,6 +11,7 @@ import { defineOptions } from '../define.js'
 export const COLLECTOR_OPTIONS = defineOptions([
   {
     name: 'redis',
+    group: 'Processes and scale',
     type: 'string',
     secret: true,
     commands: ['simulate', 'run', 'serve', 'broadcast', 'probe', 'fleet up', 'fleet status'],
@@ -27,6 +28,7 @@ export const COLLECTOR_OPTIONS = defineOptions([
   },
   {
     name: 'run',
+    group: 'Processes and scale',
     type: 'string',
     commands: ['simulate', 'run', 'serve', 'broadcast', 'probe', 'fleet up', 'fleet status'],
     required: ['probe', 'fleet up', 'fleet status'],
@@ -45,6 +47,7 @@ export const COLLECTOR_OPTIONS = defineOptions([
 export const METRICS_OPTIONS = defineOptions([
   {
     name: 'metrics-port',
+    group: 'Live metrics',
     type: 'string',
     commands: ['run', 'simulate', 'serve'],
     describe: {
@@ -56,6 +59,7 @@ export const METRICS_OPTIONS = defineOptions([
   },
   {
     name: 'metrics-host',
+    group: 'Live metrics',
     type: 'string',
     default: '127.0.0.1',
     commands: ['run', 'simulate', 'serve'],
@@ -66,6 +70,7 @@ export const METRICS_OPTIONS = defineOptions([
 export const OTLP_OPTIONS = defineOptions([
   {
     name: 'otlp',
+    group: 'Live metrics',
     type: 'string',
     commands: ['run', 'simulate', 'serve'],
     describe: 'Also push the same metrics as --metrics-port over OTLP/HTTP (JSON) to this OpenTelemetry endpoint, such as http://collector:4318 (/v1/metrics is added to a URL without a path); headers such as an API key from OTEL_EXPORTER_OTLP_HEADERS',
@@ -73,6 +78,7 @@ export const OTLP_OPTIONS = defineOptions([
   },
   {
     name: 'otlp-interval',
+    group: 'Live metrics',
     type: 'string',
     default: '10s',
     commands: ['run', 'simulate', 'serve'],
@@ -88,6 +94,7 @@ export const OTLP_OPTIONS = defineOptions([
 export const OUTPUT_OPTIONS = defineOptions([
   {
     name: 'json',
+    group: 'Output and CI',
     type: 'boolean',
     default: false,
     commands: ['simulate', 'run', 'serve', 'broadcast', 'report', 'fleet status', 'capacity'],
@@ -104,6 +111,7 @@ export const OUTPUT_OPTIONS = defineOptions([
   },
   {
     name: 'quiet',
+    group: 'Output and CI',
     alias: 'q',
     type: 'boolean',
     default: false,

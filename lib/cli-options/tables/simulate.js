@@ -39,6 +39,7 @@ const optionalDurationMs = (value, flag) => (value === undefined || value === nu
 export const SIMULATE_OPTIONS = defineOptions([
   {
     name: 'clients',
+    group: 'Clients and ramp',
     alias: 'c',
     type: 'string',
     default: DEFAULT_CLIENTS,
@@ -54,6 +55,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'url',
+    group: 'Target',
     alias: 'u',
     type: 'string',
     array: true,
@@ -67,6 +69,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'source-address',
+    group: 'Processes and scale',
     to: 'sourceAddresses',
     type: 'string',
     array: true,
@@ -78,6 +81,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'ca',
+    group: 'Target',
     type: 'string',
     array: true,
     commands: ['simulate'],
@@ -87,6 +91,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'insecure',
+    group: 'Target',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
@@ -96,6 +101,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'transport',
+    group: 'Clients and ramp',
     alias: 't',
     type: 'string',
     default: 'websocket',
@@ -106,6 +112,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'engine',
+    group: 'Clients and ramp',
     type: 'string',
     default: 'sio',
     choices: ENGINE_NAMES,
@@ -115,6 +122,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'ws-client',
+    group: 'Advanced',
     type: 'string',
     choices: WS_CLIENT_NAMES,
     commands: ['simulate'],
@@ -123,6 +131,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'http-client',
+    group: 'Advanced',
     type: 'string',
     choices: HTTP_CLIENT_NAMES,
     commands: ['simulate'],
@@ -131,6 +140,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'path',
+    group: 'Target',
     type: 'string',
     default: DEFAULT_PATH,
     commands: ['simulate', 'serve'],
@@ -144,6 +154,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'parser',
+    group: 'Target',
     type: 'string',
     default: 'json',
     choices: PARSER_NAMES,
@@ -153,6 +164,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'eio',
+    group: 'Advanced',
     type: 'string',
     choices: ['3', '4'],
     defaultText: 'detected from the server\'s handshake',
@@ -163,6 +175,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'namespace',
+    group: 'Target',
     type: 'string',
     array: true,
     defaultText: 'the URL\'s path, else /',
@@ -172,6 +185,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'event',
+    group: 'What is measured',
     to: 'events',
     type: 'string',
     array: true,
@@ -187,6 +201,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'ramp',
+    group: 'Clients and ramp',
     to: 'rampMs',
     type: 'string',
     defaultText: 'the server\'s pingInterval, read from its handshake',
@@ -199,6 +214,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'duration',
+    group: 'Clients and ramp',
     to: 'durationMs',
     type: 'string',
     defaultText: 'until Ctrl-C / SIGTERM',
@@ -212,6 +228,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'window',
+    group: 'What is measured',
     to: 'windowMs',
     type: 'string',
     commands: ['simulate'],
@@ -231,6 +248,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'phases',
+    group: 'Clients and ramp',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -250,6 +268,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'wait-for-server',
+    group: 'Target',
     to: 'waitForServerMs',
     type: 'string',
     commands: ['simulate'],
@@ -260,6 +279,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'keep-alive',
+    group: 'Advanced',
     type: 'boolean',
     default: true,
     commands: ['simulate'],
@@ -269,6 +289,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'reconnect',
+    group: 'Clients and ramp',
     type: 'boolean',
     default: true,
     commands: ['simulate'],
@@ -278,6 +299,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'reconnect-on-server-disconnect',
+    group: 'Advanced',
     type: 'boolean',
     default: false,
     commands: ['simulate'],
@@ -287,6 +309,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'reconnect-spread',
+    group: 'Advanced',
     to: 'reconnectSpreadMs',
     type: 'string',
     commands: ['simulate'],
@@ -301,6 +324,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'session-lifetime',
+    group: 'Clients and ramp',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -311,6 +335,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'max-payload',
+    group: 'Advanced',
     to: 'maxPayloadBytes',
     type: 'string',
     default: '1MB',
@@ -324,6 +349,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'message-timeout',
+    group: 'What is measured',
     to: 'messageTimeoutMs',
     type: 'string',
     default: '10s',
@@ -338,6 +364,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'max-open-messages',
+    group: 'Advanced',
     type: 'string',
     default: RECORDER_LIMITS.maxOpen,
     commands: ['simulate'],
@@ -347,6 +374,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'keep-messages',
+    group: 'Advanced',
     type: 'string',
     default: RECORDER_LIMITS.keepClosed,
     commands: ['simulate'],
@@ -356,6 +384,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'node-from',
+    group: 'What is measured',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -369,6 +398,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'id',
+    group: 'Processes and scale',
     type: 'string',
     commands: ['simulate', 'serve', 'probe'],
     describe: {
@@ -379,6 +409,7 @@ export const SIMULATE_OPTIONS = defineOptions([
   },
   {
     name: 'workers',
+    group: 'Processes and scale',
     type: 'string',
     default: 1,
     commands: ['simulate', 'fleet up'],

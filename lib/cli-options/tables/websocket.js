@@ -50,6 +50,7 @@ const optionalText = (v) => (v === undefined || v === null || v === '' ? null : 
 export const WEBSOCKET_OPTIONS = defineOptions([
   {
     name: 'protocol',
+    group: 'Target',
     type: 'string',
     default: 'socketio',
     choices: PROTOCOL_NAMES,
@@ -63,6 +64,7 @@ export const WEBSOCKET_OPTIONS = defineOptions([
   },
   {
     name: 'send-on-open',
+    group: 'Traffic',
     type: 'string',
     commands: ['simulate'],
     passOn: true,
@@ -71,6 +73,7 @@ export const WEBSOCKET_OPTIONS = defineOptions([
   },
   {
     name: 'subprotocol',
+    group: 'Target',
     to: 'subprotocols',
     type: 'string',
     array: true,
@@ -81,6 +84,7 @@ export const WEBSOCKET_OPTIONS = defineOptions([
   },
   {
     name: 'match',
+    group: 'What is measured',
     type: 'string',
     array: true,
     commands: ['simulate'],

@@ -23,6 +23,7 @@ const THROWAWAY = {
   type: 'string',
   commands: ['simulate'],
   passOn: true,
+  group: 'Advanced',
   describe: 'exists only in this test',
   parse: (v) => (v === undefined ? null : `parsed:${v}`)
 }
