@@ -50,8 +50,9 @@ export async function startDashboardServer ({ stream, token, port = 0, host = '1
   /** @type {Record<string, string>} */
   const cache = {}
   // One serialisation per event, written to every open page.
-  const unsubscribe = stream.subscribe((event) => {
-    const frame = `data: ${JSON.stringify(event)}\n\n`
+  const unsubscribe = stream.subscribe((_event, line) => {
+    if (pages.size === 0) return
+    const frame = `data: ${line}\n\n`
     for (const res of pages) res.write(frame)
   })
   const server = createServer((req, res) => {
@@ -109,7 +110,7 @@ export async function startDashboardServer ({ stream, token, port = 0, host = '1
     if (stream.ended) return send(res, 409, { error: 'the run is over' })
     const steering = steer.current
     if (!steering) return send(res, 409, { error: 'this run cannot be steered' })
-    if (!steering.actions().includes(action)) return send(res, 409, { error: `${action}: not an action of this command (it has: ${steering.actions().join(', ') || 'none'})` })
+    if (!steering.actions().includes(action)) return send(res, 404, { error: `${action}: not an action of this command (it has: ${steering.actions().join(', ') || 'none'})` })
     const done = await steering.act(action, body, 'api')
     return done.ok ? send(res, 200, { ok: true, event: done.event }) : send(res, done.status, { ok: false, error: done.message })
   }

@@ -30,7 +30,7 @@ export function createLiveStream ({ logFile = null, info = {}, maxSeconds = MAX_
   let seconds = []
   /** @type {StreamEvent[]} */
   const others = []
-  /** @type {Set<(event: StreamEvent) => void>} */
+  /** @type {Set<(event: StreamEvent, line: string) => void>} */
   const subscribers = new Set()
   const hello = { type: 'hello', at: Date.now(), ...info }
   const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : null
@@ -49,8 +49,10 @@ export function createLiveStream ({ logFile = null, info = {}, maxSeconds = MAX_
       others.push(event)
       if (others.length > MAX_OTHER_EVENTS) others.splice(0, others.length - MAX_OTHER_EVENTS)
     }
-    if (log && !logError) log.write(`${JSON.stringify(event)}\n`)
-    for (const cb of subscribers) cb(event)
+    // Serialised once, for the log and every page.
+    const line = JSON.stringify(event)
+    if (log && !logError) log.write(`${line}\n`)
+    for (const cb of subscribers) cb(event, line)
   }
 
   return {
@@ -64,8 +66,8 @@ export function createLiveStream ({ logFile = null, info = {}, maxSeconds = MAX_
     /** Other events of a type so far (e.g. 'action', 'end'). @param {string} type */
     eventsOf: (type) => others.filter((e) => e.type === type),
     /**
-     * Each event from now on.
-     * @param {(event: StreamEvent) => void} cb
+     * Each event from now on, with its JSON text.
+     * @param {(event: StreamEvent, line: string) => void} cb
      * @returns {() => void} unsubscribes
      */
     subscribe (cb) {

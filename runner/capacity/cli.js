@@ -12,6 +12,7 @@ import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
 import { runCapacity } from './index.js'
 import { normalizeCapacityOptions } from './capacity-options.js'
 import { writeCapacityFiles } from './output.js'
+import { openDashboard } from '../dashboard.js'
 import { capacityWarnings } from './format.js'
 
 /** Exit code of each outcome. */
@@ -58,18 +59,22 @@ export const capacityCommand = {
     const out = path.resolve(options.out ?? path.join('ioswarm-results', `capacity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`))
     const made = await makeOutDir(out)
     const progress = progressWriter({ quiet, everyMs: 5000 })
+    const dashboard = await openDashboard(argv, { command: 'capacity', runId: path.basename(out), name: options.name ?? path.basename(out), out })
     const stop = stopOnSignals('ioswarm capacity')
     let result
     try {
       result = await runCapacity(argv, {
         signal: stop.signal,
+        stream: dashboard?.stream,
         log: (line) => {
           progress.done()
           if (!quiet) process.stderr.write(`${line}\n`)
+          dashboard?.stream.push({ type: 'log', at: Date.now(), text: line })
         },
         status: (line) => progress.update(line)
       })
     } catch (error) {
+      await dashboard?.close({ error: /** @type {Error} */ (error).message })
       if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
       throw error
     } finally {
@@ -77,6 +82,7 @@ export const capacityCommand = {
       stop.dispose()
     }
     const files = await writeCapacityFiles(out, result)
+    await dashboard?.close({ result: files.result, report: files.report, events: path.join(out, 'events.ndjson') })
     process.stderr.write(`\n${result.answer}\n`)
     for (const advice of result.advice) process.stderr.write(`  - ${advice}\n`)
     for (const warning of capacityWarnings(result)) process.stderr.write(`${warning}\n`)

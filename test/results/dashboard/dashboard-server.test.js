@@ -2,7 +2,7 @@
  * The dashboard server's routes against a small steering object of the test's own (the
  * command's real steering is checked by its own tests): the token rules (403 and the steering
  * never called), bodies that are not JSON objects (400), actions the command does not have
- * (409), an answer passed through with its status, actions as events of the stream, and a
+ * (404), an answer passed through with its status, actions as events of the stream, and a
  * bounded history.
  */
 import { test } from 'node:test'
@@ -51,7 +51,7 @@ test('actions: the token, the body and the command\'s actions are checked before
   assert.equal((await request(at('/api/clients'), { method: 'POST', body: 'not json', headers: auth })).status, 400)
   assert.equal((await request(at('/api/clients'), { method: 'POST', body: [1], headers: auth })).status, 400)
   const unknown = await request(at('/api/stop-after-step'), { method: 'POST', body: {}, headers: auth })
-  assert.equal(unknown.status, 409)
+  assert.equal(unknown.status, 404)
   assert.match(unknown.json.error, /stop, clients/)
   assert.equal((await request(at('/api/stop'), { headers: auth })).status, 405, 'an action is a POST')
   assert.equal(steering.calls.length, 0)
