@@ -7,7 +7,7 @@ import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { estimateClockOffset } from '../lib/measure/clock-offset.js'
 import { invalidOption } from '../lib/errors.js'
-import { createCollector, formatRoundLine, waitForRound } from '../results/index.js'
+import { createCollector, formatPublishLine, formatRoundLine, waitForRound } from '../results/index.js'
 import { runBroadcast } from './index.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
@@ -16,6 +16,7 @@ export const broadcastCommand = {
   builder: (y) => declareOptions(y
     .usage('$0 broadcast --url URL --token T [--rounds 10x5000,10x2000,10x1000]\n\nSends each message at its scheduled time (round start + n × interval), whatever the previous request is doing. Each message carries {id: "<round>.<seq>", batch, round, seq, sentAt, room, payload} (room only when sent to one: --rooms, --to).'), 'broadcast')
     .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second')
+    .example('$0 broadcast --publish \'POST http://localhost:8080/pub/news\' --message \'{"id":"{{id}}","ts":{{sentAt}}}\'', 'each message an HTTP request to your own API')
     .example('$0 broadcast --token $TOKEN --rooms 4 --namespace /chat', 'message k to room-{(k-1) mod 4} of /chat (simulate --rooms 4 puts client i in room-{i mod 4})')
     .example('$0 broadcast --via redis-emitter --redis redis://localhost:6379 --event score --message \'{"matchId":7,"ref":"{{id}}","ts":{{sentAt}}}\'', 'your own event shape, into a server on the Redis adapter'),
   handler: async (args) => {
@@ -39,7 +40,7 @@ export const broadcastCommand = {
           if (!argv.quiet) {
             process.stderr.write(m.error
               ? `${m.id.padEnd(6)} ${at}  FAILED: ${m.error}\n`
-              : `${m.id.padEnd(6)} ${at}  sent${sentTo(m)}, request ${formatMs(m.requestMs)}\n`)
+              : `${m.id.padEnd(6)} ${at}  sent${sentTo(m)}${m.status === null ? '' : ` (HTTP ${m.status})`}, request ${formatMs(m.requestMs)}\n`)
           }
         },
         onRoundEnd: collector
@@ -51,6 +52,7 @@ export const broadcastCommand = {
           : undefined
       })
       const failed = result.messages.filter((m) => m.error).length
+      if (!argv.quiet && result.publish) process.stderr.write(`${formatPublishLine(result.publish)}\n`)
       if (!argv.quiet) process.stderr.write(`ioswarm broadcast: ${result.messages.length} messages sent${failed ? `, ${failed} failed` : ''}\n`)
       if (argv.json) process.stdout.write(`${JSON.stringify(collector ? { ...result, clock, rounds } : result)}\n`)
     } finally {

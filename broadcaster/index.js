@@ -15,6 +15,10 @@ import { parseNamespaces } from '../lib/values/parsers.js'
 import { SCHEMA_VERSION } from '../lib/schema/result-schema.js'
 import { createSender } from './senders.js'
 import { parseMessageTemplate } from './template.js'
+import { compilePublish, summarizePublish } from './publisher.js'
+
+export { compilePublish } from './publisher.js'
+export { parseMessageTemplate } from './template.js'
 
 /** The 2012 election-night test's three rounds: 10 messages 5 s apart, then 2 s, then 1 s. */
 export { DEFAULT_ROUNDS }
@@ -29,6 +33,7 @@ export { DEFAULT_ROUNDS }
  * @property {number} requestedAt when the request left (epoch ms)
  * @property {number | null} sentAt the server's emit time, from its answer
  * @property {number | null} requestMs round trip of the trigger request
+ * @property {number | null} status the HTTP status a --publish request got (null: other senders, or no answer)
  * @property {number | null} recipients clients the server counted when it emitted
  * @property {string | null} room the room it was sent to; null = everyone
  * @property {string | null} error
@@ -47,6 +52,9 @@ export { DEFAULT_ROUNDS }
  * @property {number | string | null} [rooms] message k of a round to room-{(k-1) mod rooms}
  * @property {string | null} [room] every message to this room (`--to`)
  * @property {string | string[] | null} [namespaces] into each of these namespaces (default: the server's own; / for redis-emitter)
+ * @property {string | null} [publish] `METHOD URL`: each message is this HTTP request to the app's own API (no token)
+ * @property {string | string[] | null} [publishHeader] `Name: value` headers of each publish request (templates; {{env.NAME}} too)
+ * @property {string | null} [publishSign] `pusher:KEY:SECRET`: sign each publish request as Pusher's HTTP API wants
  * @property {number} [firstRound] number of the first round (default 1): a caller that broadcasts again to the same
  *   simulators (`ioswarm capacity`, one call per step) keeps message ids apart for servers that do not echo the batch
  */
@@ -106,6 +114,7 @@ export async function runBroadcast (input, hooks = {}) {
     room: options.room,
     namespaces: options.namespaces,
     rounds: options.rounds,
+    publish: options.publish ? summarizePublish(options.publish, messages) : null,
     startedAt: Math.round(startedAt),
     endedAt: Math.round(wallMs()),
     messages
@@ -124,7 +133,8 @@ async function fire (sender, options, round, seq, fatal) {
   const requestedAt = wallMs()
   const startMono = monotonicMs()
   const room = broadcastRoom({ room: options.room, rooms: options.rooms, seq })
-  const message = { id: `${round}.${seq}`, batch: options.batch, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, room, error: null }
+  /** @type {SentMessage} */
+  const message = { id: `${round}.${seq}`, batch: options.batch, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, status: null, room, error: null }
   try {
     const [answer] = await sender.send({
       event: options.event,
@@ -137,9 +147,10 @@ async function fire (sender, options, round, seq, fatal) {
       ...(options.rooms === null ? {} : { rooms: options.rooms }),
       ...(options.namespaces === null ? {} : { namespace: options.namespaces })
     })
-    return { ...message, sentAt: answer.sentAt, recipients: answer.recipients, requestMs: monotonicMs() - startMono }
+    const requestMs = monotonicMs() - startMono
+    return { ...message, sentAt: answer.sentAt, recipients: answer.recipients, requestMs, status: answer.status ?? null, error: answer.error ?? null }
   } catch (error) {
-    if (error instanceof IoswarmError && /refused the token/.test(error.message)) fatal.error ??= error
+    if (error instanceof IoswarmError && (error.code === CODES.PUBLISH_REFUSED || /refused the token/.test(error.message))) fatal.error ??= error
     return { ...message, error: /** @type {Error} */ (error).message }
   }
 }
@@ -160,13 +171,16 @@ function normalize (input) {
   const via = input.via ?? 'http'
   if (!VIAS.includes(via)) throw invalidOption('--via', `must be one of ${VIAS.join(', ')}, got ${JSON.stringify(via)}`)
   if (via === 'redis-emitter' && !input.redis) throw invalidOption('--redis', 'is required with --via redis-emitter: the Redis of the server\'s Redis adapter')
-  if (via !== 'redis-emitter' && !input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
+  const publish = input.publish ? compilePublish({ publish: input.publish, headers: input.publishHeader, sign: input.publishSign }) : null
+  if (!publish && (input.publishHeader?.length || input.publishSign)) throw invalidOption(input.publishSign ? '--publish-sign' : '--publish-header', 'goes with --publish: the headers and signature of its requests')
+  if (via !== 'redis-emitter' && !publish && !input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
   const rooms = input.rooms === undefined || input.rooms === null ? null : parseInteger(input.rooms, '--rooms', { min: 1, max: MAX_BROADCAST_ROOMS })
   const room = input.room === undefined || input.room === null ? null : parseRoomName(input.room, '--to')
   if (rooms !== null && room !== null) throw invalidOption('--to', 'and --rooms cannot both be given: --to sends every message to one room, --rooms goes round-robin over room-0 … room-{R-1}')
   return {
     rooms,
     room,
+    publish,
     namespaces: parseNamespaces(input.namespaces ?? null, '--namespace'),
     // One per invocation, in every message: a second `ioswarm broadcast` while the same
     // simulators run sends ids 1.1, 1.2, … again, and the batch keeps them apart.

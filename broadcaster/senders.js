@@ -8,10 +8,12 @@ import { wallMs } from '../lib/measure/clock.js'
 import { CODES, IoswarmError } from '../lib/errors.js'
 import { ADMIN_NAMESPACE, broadcastRoom } from '../lib/protocol.js'
 import { emitterSender } from './emitter.js'
+import { publishSender } from './publisher.js'
 import { renderMessage } from './template.js'
 
 /**
- * @typedef {{ id: string, sentAt: number, recipients: number | null, room?: string }} SentAnswer
+ * @typedef {{ id: string, sentAt: number, recipients: number | null, room?: string, status?: number, error?: string }} SentAnswer
+ *   status: the HTTP status of a --publish request; error: why the message failed, when the sender counts it rather than throws
  * @typedef {object} SendRequest the POST /broadcast body of one message
  * @property {string} event
  * @property {number} size
@@ -27,10 +29,12 @@ import { renderMessage } from './template.js'
  */
 
 /**
- * @param {{ url: string, token: string, via: 'http' | 'socket' | 'redis-emitter', redisUrl?: string | null, template?: MessageTemplate | null }} options
+ * @param {{ url: string, token: string, via: 'http' | 'socket' | 'redis-emitter', redisUrl?: string | null, template?: MessageTemplate | null,
+ *   publish?: import('./publisher.js').PublishSpec | null }} options
  * @returns {Promise<Sender>}
  */
-export async function createSender ({ url, token, via, redisUrl, template }) {
+export async function createSender ({ url, token, via, redisUrl, template, publish }) {
+  if (publish) return publishSender(publish, template ?? null)
   if (via === 'redis-emitter') return emitterSender(/** @type {string} */ (redisUrl), template ?? null)
   const sender = via === 'socket' ? await socketSender(url, token) : httpSender(url, token)
   return template ? withTemplate(sender, template) : sender

@@ -22,6 +22,7 @@ export { formatNodes } from './text/node-lines.js'
 export { formatLogins } from './text/login-lines.js'
 export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, thresholdEpilog, METRICS } from './thresholds/thresholds.js'
 export { waitForRound, formatRoundLine } from './follow/rounds.js'
+export { formatPublishLine } from './text/publish-line.js'
 export { followWindows } from './follow/window-follow.js'
 export { followLines } from './follow/lines.js'
 

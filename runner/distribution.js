@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/text/window-text.js'
-import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
+import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
@@ -67,6 +67,8 @@ export async function runDistribution (ctx, distribution, hooks) {
   const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow }) : null
   // ... and its lines rolled up per namespace, room and event as their reports come, never kept one by one.
   const lines = windows !== null ? followLines(collector, runId) : null
+  /** @type {import('../lib/schema/result-schema.js').PublishSummary | null} */
+  let publish = null
   try {
     log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
@@ -74,7 +76,8 @@ export async function runDistribution (ctx, distribution, hooks) {
     if (options.phases) await followProfile(ctx, distribution, children, hooks)
     else {
       await waitForClients(ctx, distribution, children, hooks)
-      await (windows !== null ? holdWithoutRounds(ctx, distribution, hooks) : broadcastRounds(ctx, distribution, hooks))
+      if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks)
+      else publish = await broadcastRounds(ctx, distribution, hooks)
     }
   } catch (error) {
     await metering?.stop()
@@ -122,7 +125,8 @@ export async function runDistribution (ctx, distribution, hooks) {
     ...(windowRows ? { windows: windowRows } : {}),
     ...(rolled ? { lines: rolled.lines } : {}),
     ...(refused ? { reportsRefused: refused } : {}),
-    ...(ipcErrors ? { ipcErrors } : {})
+    ...(ipcErrors ? { ipcErrors } : {}),
+    ...(publish ? { publish } : {})
   }
 }
 
@@ -168,18 +172,21 @@ const PHASES_MARGIN_MS = 10000
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
  * @param {RunHooks} hooks
+ * @returns {Promise<import('../lib/schema/result-schema.js').PublishSummary | null>} with --publish, what its requests did
  */
 async function broadcastRounds ({ options, collector, runId, url, token }, distribution, hooks) {
   const log = hooks.log ?? (() => {})
-  log(`${distribution.name}: broadcasting ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
-  await runBroadcast(broadcastOf(options, { url, token }), {
+  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
+  const result = await runBroadcast(broadcastOf(options, { url, token }), {
     signal: hooks.signal,
-    onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : `sent to ${m.recipients} clients`}`),
+    onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`}`),
     onRoundEnd: async (round, sent) => {
       const status = await waitForRound(collector, runId, { round, sent, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
       log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
     }
   })
+  if (result.publish) log(`${distribution.name}: ${formatPublishLine(result.publish)}`)
+  return result.publish
 }
 
 /**

@@ -13,6 +13,7 @@ import { parseHttpUrl, parseInteger, parseNamespaces, parseRunId, formatTranspor
 import { parseThreshold } from '../results/index.js'
 import { maxClientsOf, totalMsOf } from '../lib/input/phase-profile.js'
 import { normalizeSimOptions } from '../simulator/index.js'
+import { compilePublish, parseMessageTemplate } from '../broadcaster/index.js'
 
 /**
  * @typedef {{ name: string, simulators: number, clients: number }} Distribution
@@ -43,7 +44,7 @@ export const DEFAULT_WINDOW_MS = 10000
 
 /**
  * The run's traffic source: its rounds (none: []), and without rounds its --duration and
- * --window. `run --target URL` with neither --token nor --rounds means none (`implied`: the
+ * --window. `run --target URL` with neither --token, --publish nor --rounds means none (`implied`: the
  * run says so on its first line).
  * @param {Record<string, any>} input raw values: was --rounds given?
  * @param {Record<string, any>} o parsed values
@@ -57,7 +58,7 @@ export function trafficSource (input, o, target) {
     throw invalidOption('--phases', 'is for a run without rounds: broadcast --rounds need a fixed swarm; drop --rounds (or give --rounds none)')
   }
   if (phases && o.durationMs !== null && o.durationMs !== undefined) throw invalidOption('--phases', 'cannot go with --duration (the run lasts the phases\' total): drop --duration')
-  const implied = !given && (phases !== null || (target !== null && !o.token))
+  const implied = !given && (phases !== null || (target !== null && !o.token && !o.publish))
   const rounds = implied ? [] : /** @type {import('../lib/values/parsers.js').Round[]} */ (o.rounds)
   const durationMs = /** @type {number | null} */ (phases ? totalMsOf(phases) : o.durationMs ?? null)
   const windowGiven = /** @type {number | null} */ (o.windowMs ?? null)
@@ -121,10 +122,16 @@ export function normalizeRunOptions (input) {
   if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
   const target = o.target ? parseHttpUrl(o.target, '--target') : null
   const traffic = trafficSource(input, o, target)
-  if (target && !o.token && traffic.rounds.length > 0) throw invalidOption('--token', 'is required with --target and --rounds: the broadcast token of that server (or --rounds none: no broadcaster)')
+  if (target && !o.token && !o.publish && traffic.rounds.length > 0) {
+    throw invalidOption('--token', 'is required with --target and --rounds: the broadcast token of that server (or --publish \'POST URL\': your own API; or --rounds none: no broadcaster)')
+  }
+  // Checked now, before any process starts; the broadcaster compiles them again from the same text.
+  if (o.publish) compilePublish({ publish: o.publish, headers: o.publishHeader, sign: o.publishSign })
+  else if (o.publishHeader?.length || o.publishSign) throw invalidOption(o.publishSign ? '--publish-sign' : '--publish-header', 'goes with --publish: the headers and signature of its requests')
+  if (o.message) parseMessageTemplate(String(o.message))
   if (o.authToken !== null && target) throw invalidOption('--auth-token', 'is for the reference server that run starts; with --target, your server checks its own tokens (give the simulators theirs with --auth, --query or --header)')
   if (o.restartServerAt.length > 0 && target) throw invalidOption('--restart-server-at', 'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
-  if (o.via === 'socket' && input.protocol === 'websocket') throw invalidOption('--via', 'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')
+  if (o.via === 'socket' && input.protocol === 'websocket' && !o.publish) throw invalidOption('--via', 'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')
   if (o.via === 'redis-emitter') throw invalidOption('--via', 'redis-emitter is for `ioswarm broadcast` into a server on the Redis adapter; a run broadcasts with http or socket')
   // What every local simulator gets: the simulate options given to run, checked now by the
   // simulator's own normaliser (the URL and ramp are known once the server is up).
@@ -163,6 +170,10 @@ export function normalizeRunOptions (input) {
     maxPayloadBytes: simulator.maxPayloadBytes,
     event,
     via: /** @type {'http' | 'socket'} */ (o.via),
+    publish: /** @type {string | null} */ (o.publish ?? null),
+    publishHeader: /** @type {string[]} */ (o.publishHeader ?? []),
+    publishSign: /** @type {string | null} */ (o.publishSign ?? null),
+    message: /** @type {string | null} */ (o.message ?? null),
     redis: o.redis ? String(o.redis) : null,
     runId: o.run === undefined ? null : parseRunId(o.run),
     name: o.name ? String(o.name) : null,
@@ -228,10 +239,10 @@ export function referenceServerOf (options, token) {
 
 /**
  * What the broadcaster sends, the same in each distribution of a run and each capacity step.
- * @param {Pick<RunOptions, 'event' | 'sizeBytes' | 'rounds' | 'via' | 'rooms' | 'namespaces'>} options
+ * @param {Pick<RunOptions, 'event' | 'sizeBytes' | 'rounds' | 'via' | 'rooms' | 'namespaces' | 'publish' | 'publishHeader' | 'publishSign' | 'message'>} options
  * @param {{ url: string, token: string }} server
  */
 export function broadcastOf (options, { url, token }) {
-  const { event, sizeBytes: size, rounds, via, rooms, namespaces } = options
-  return { url, token, event, size, rounds, via, rooms, namespaces }
+  const { event, sizeBytes: size, rounds, via, rooms, namespaces, publish, publishHeader, publishSign, message } = options
+  return { url, token, event, size, rounds, via, rooms, namespaces, publish, publishHeader, publishSign, message }
 }

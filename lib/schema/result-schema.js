@@ -554,6 +554,16 @@ export const WINDOW_MERGE_RULES = {
  */
 
 /**
+ * @typedef {object} PublishSummary what a run's --publish requests did, apart from delivery
+ * @property {string} request `METHOD URL` as given
+ * @property {number} requests
+ * @property {number} ok answered 2xx
+ * @property {Record<string, number>} byStatus answers by HTTP status
+ * @property {number} unanswered no answer (refused, reset, timed out)
+ * @property {{ p50: number | null, p99: number | null, max: number | null }} requestMs each request's round trip
+ */
+
+/**
  * @typedef {object} DistributionResult
  * @property {string} name e.g. '2x500'
  * @property {number} simulators
@@ -578,6 +588,7 @@ export const WINDOW_MERGE_RULES = {
  *   empty and `deliveries` holds them per namespace, room and event (absent from runs with rounds and from older results)
  * @property {ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
  * @property {IpcErrors} [ipcErrors] collector writes of the local simulators over IPC that failed (absent when none)
+ * @property {PublishSummary} [publish] with --publish: its requests' answers and latency
  * @property {NodeReport} [nodes] --node-from: which node served whom, merged over the simulators
  * @property {WindowResult[]} [windows] --window (a run without rounds): each window merged over the simulators, in order
  * @property {PhaseStep[]} [phases] --phases: each step as the simulators ran it, clients summed, boundaries the widest (a run's report shades them)

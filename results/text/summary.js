@@ -14,6 +14,7 @@ import { formatLogins } from './login-lines.js'
 import { scenarioNumbers } from '../merge/scenario-merge.js'
 import { refusedWarning } from '../merge/refused.js'
 import { ipcErrorsWarning } from '../collector/ipc.js'
+import { formatPublishLine } from './publish-line.js'
 
 export { plain }
 
@@ -158,6 +159,7 @@ export function formatRunSummary (result) {
     const avalanche = /** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0
     if (avalanche) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}, d.tlsTime))
     lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
+    if (d.publish) lines.push(formatPublishLine(d.publish))
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))

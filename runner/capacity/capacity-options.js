@@ -85,7 +85,7 @@ export function normalizeCapacityOptions (input) {
   if (clients < o.simulators) throw invalidOption(byRate ? '--clients' : '--start', `${clients} is fewer than --simulators ${o.simulators}: every simulator needs a client`)
   // What capacity shares with run, checked by run's normaliser (its rounds are ours, formatted;
   // without rounds, a step's hold is the run's --duration, its windows --window).
-  const noRounds = o.rounds.length === 0 || (own.rounds === undefined && own.target && !own.token)
+  const noRounds = o.rounds.length === 0 || (own.rounds === undefined && own.target && !own.token && !own.publish)
   const defaultWindowMs = Math.min(DEFAULT_STEP_WINDOW_MS, Math.floor(o.stepDurationMs / MIN_WINDOWS))
   const windowMs = noRounds ? /** @type {number | null} */ (o.windowMs ?? null) ?? defaultWindowMs : null
   if (byRate && !noRounds) throw invalidOption('--vary', 'emit-rate is judged on windows of the app\'s own traffic: give --rounds none (or --target without --token)')
@@ -132,6 +132,10 @@ export function normalizeCapacityOptions (input) {
     sizeBytes: run.sizeBytes,
     event: run.event,
     via: run.via,
+    publish: run.publish,
+    publishHeader: run.publishHeader,
+    publishSign: run.publishSign,
+    message: run.message,
     name: run.name,
     out: run.out,
     messageTimeoutMs: run.messageTimeoutMs,

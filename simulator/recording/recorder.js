@@ -71,6 +71,9 @@ export const SEND_SLACK_MS = 2
  * @typedef {{ id: import('../../lib/input/fields.js').FieldGetter, sentAt: import('../../lib/input/fields.js').FieldGetter, room: import('../../lib/input/fields.js').FieldGetter }} MessageFields
  */
 
+/** The id ioswarm's rounds give message seq of round r: `r.seq`. */
+const ROUND_ID = /^([1-9]\d{0,6})\.([1-9]\d{0,8})$/
+
 /** ioswarm's own message shape: `{ id, batch, round, seq, sentAt, room, payload }`. */
 export const DEFAULT_FIELDS = Object.freeze(messageFields({}))
 
@@ -98,11 +101,14 @@ export function identify (args, fields = DEFAULT_FIELDS) {
     const { batch, round, seq } = first
     const room = fields.room(first)
     if (typeof id === 'string' || typeof id === 'number') {
+      // A message of ioswarm's rounds in the user's own shape (`--message '{"id":"{{id}}",…}'`)
+      // carries no round field: its id, `<round>.<seq>`, says which round it belongs to.
+      const numbered = typeof round === 'number' ? null : ROUND_ID.exec(String(id))
       return {
         id: String(id),
         ...(typeof batch === 'string' ? { batch } : {}),
-        round: typeof round === 'number' ? round : null,
-        seq: typeof seq === 'number' ? seq : null,
+        round: typeof round === 'number' ? round : numbered ? Number(numbered[1]) : null,
+        seq: typeof seq === 'number' ? seq : numbered ? Number(numbered[2]) : null,
         sentAt: toEpochMs(fields.sentAt(first)),
         room: typeof room === 'string' || typeof room === 'number' ? String(room) : null
       }

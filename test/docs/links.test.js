@@ -84,16 +84,16 @@ test('every file the pages name in code spans exists (the dated bench records ke
 /** The source folders whose comments may cite a guide. */
 const SOURCES = ['bin', 'broadcaster', 'infra', 'lib', 'results', 'runner', 'scripts', 'server', 'simulator', 'bench', 'test']
 
-test('every docs/ page and anchor the code cites exists', () => {
+test('every docs/ page, ARCHITECTURE.md or CONTRIBUTING.md section the code cites exists', () => {
   const files = ['index.js', 'client.js', ...SOURCES.flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(c?js)$/.test(f) && !f.split(/[\\/]/).includes('node_modules')).map((f) => `${dir}/${f}`))]
   const broken = []
   for (const file of files) {
-    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bdocs\/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?/g)) {
-      const target = join(ROOT, 'docs', page)
-      if (page === 'options.md' && !existsSync(target)) continue
-      if (!existsSync(target)) broken.push(`${file}: docs/${page} (no such file)`)
-      else if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file}: docs/${page}#${anchor} (no such anchor)`)
+    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\b(docs\/[a-z0-9-]+\.md|ARCHITECTURE\.md|CONTRIBUTING\.md)(?:#([a-z0-9-]+))?/g)) {
+      const target = join(ROOT, page)
+      if (page === 'docs/options.md' && !existsSync(target)) continue
+      if (!existsSync(target)) broken.push(`${file}: ${page} (no such file)`)
+      else if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file}: ${page}#${anchor} (no such anchor)`)
     }
   }
   assert.deepEqual(broken, [])
@@ -108,4 +108,12 @@ test('the README and bench/README.md stay short pages that link to the rest', ()
   const lines = (/** @type {string} */ page) => readFileSync(join(ROOT, page), 'utf8').split('\n').length
   assert.ok(lines('README.md') <= 250, `README.md has ${lines('README.md')} lines: move the detail to a guide in docs/`)
   assert.ok(lines('bench/README.md') <= 200, `bench/README.md has ${lines('bench/README.md')} lines: records go to bench/results/`)
+})
+
+test('docs/README.md lists every guide in docs/', () => {
+  const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8')
+  const listed = new Set([...prose(index).matchAll(/\]\(([\w-]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]))
+  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'README.md')
+  assert.ok(pages.length >= 10, `the guides are found (${pages.length})`)
+  assert.deepEqual(pages.filter((page) => !listed.has(page)), [], 'guides missing from docs/README.md')
 })

@@ -33,14 +33,16 @@ export const NGINX = '/usr/sbin/nginx'
  */
 
 /**
- * True when `file` is an executable; else skips the test loudly (fails it under CI=true).
+ * True when `file` is an executable (or, with `mode` R_OK, a readable file such as an nginx
+ * module); else skips the test loudly (fails it under CI=true).
  * @param {import('node:test').TestContext} t
  * @param {string} file
  * @param {string} aptPackage
+ * @param {number} [mode]
  */
-export function hasTool (t, file, aptPackage) {
+export function hasTool (t, file, aptPackage, mode = constants.X_OK) {
   try {
-    accessSync(file, constants.X_OK)
+    accessSync(file, mode)
     return true
   } catch {
     const reason = `SKIPPED: ${file} is not installed (apt-get install ${aptPackage})`
@@ -173,7 +175,7 @@ ${nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=1 fail_timeout=5s;`
  * @param {import('node:test').TestContext} t
  * @param {string} name
  */
-function tempDir (t, name) {
+export function tempDir (t, name) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `ioswarm-${name}-`))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
   return dir
@@ -188,7 +190,7 @@ function tempDir (t, name) {
  * @param {string[]} args
  * @param {number} port
  */
-async function startDaemon (t, command, args, port) {
+export async function startDaemon (t, command, args, port) {
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let err = ''
   child.stderr.on('data', (d) => { err = (err + d).slice(-2000) })

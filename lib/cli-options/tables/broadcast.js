@@ -32,10 +32,36 @@ export const BROADCAST_OPTIONS = defineOptions([
     describe: 'App server URL'
   },
   {
+    name: 'publish',
+    group: 'Traffic',
+    type: 'string',
+    commands: ['broadcast', 'run', 'capacity'],
+    describe: 'Publish each message by this HTTP request to your own API, \'POST http://host/pub/{{room}}\' (no --token): see docs/publish.md',
+    details: 'METHOD is POST, PUT, PATCH, GET or DELETE. The URL and the body (--message, else ioswarm\'s own message shape) take the placeholders ' +
+      '{{id}} {{seq}} {{round}} {{batch}} {{room}} {{sentAt}} {{payload}}; sentAt is read as the request leaves. Answers are counted by status; ' +
+      'a first answer 401, 403 or 404 stops the rounds (exit 2). The requests\' own latency is reported apart from delivery.'
+  },
+  {
+    name: 'publish-header',
+    group: 'Traffic',
+    type: 'string',
+    array: true,
+    commands: ['broadcast', 'run', 'capacity'],
+    describe: 'A header of each --publish request, \'Name: value\' (repeatable; placeholders and {{env.NAME}})'
+  },
+  {
+    name: 'publish-sign',
+    group: 'Traffic',
+    type: 'string',
+    secret: true,
+    commands: ['broadcast', 'run', 'capacity'],
+    describe: 'Sign each --publish request: pusher:KEY:SECRET (Pusher\'s HTTP API and servers compatible with it)'
+  },
+  {
     name: 'message',
     group: 'Traffic',
     type: 'string',
-    commands: ['broadcast'],
+    commands: ['broadcast', 'run', 'capacity'],
     describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
   },
   {

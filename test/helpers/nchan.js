@@ -1,0 +1,45 @@
+/**
+ * A pub/sub server other people wrote that publishes by HTTP: nchan on nginx (Debian's
+ * libnginx-mod-nchan), on loopback. `POST /pub/CHANNEL` publishes the request's body to the
+ * channel (201 with subscribers, 202 without); `/sub/CHANNEL` subscribes over WebSocket. The
+ * nginx master runs in the foreground with its own prefix and is stopped by its pid when the
+ * test ends. Without nginx or the module the test skips with a loud reason, except under
+ * CI=true, where it fails (.ci/run installs them).
+ */
+import { constants, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { NGINX, hasTool, startDaemon, tempDir } from './balancer.js'
+import { freePort } from './ports.js'
+
+export const NCHAN_MODULE = '/usr/lib/nginx/modules/ngx_nchan_module.so'
+
+/**
+ * @param {import('node:test').TestContext} t
+ * @returns {Promise<{ http: string, ws: string, pid: number } | null>} its URLs; null after skipping the test
+ */
+export async function startNchan (t) {
+  if (!hasTool(t, NGINX, 'nginx-light') || !hasTool(t, NCHAN_MODULE, 'libnginx-mod-nchan', constants.R_OK)) return null
+  // nginx cannot listen on port 0 and say which port it got: a port free a moment ago.
+  const port = await freePort()
+  const dir = tempDir(t, 'nchan')
+  const config = `load_module ${NCHAN_MODULE};
+worker_processes 1;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    location ~ ^/pub/([\\w-]+)$ { nchan_publisher; nchan_channel_id $1; }
+    location ~ ^/sub/([\\w-]+)$ { nchan_subscriber websocket; nchan_channel_id $1; nchan_subscriber_first_message newest; }
+  }
+}
+`
+  writeFileSync(path.join(dir, 'nginx.conf'), config)
+  const pid = await startDaemon(t, NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;`], port)
+  return { http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}`, pid }
+}
