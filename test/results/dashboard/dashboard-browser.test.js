@@ -14,7 +14,7 @@ import { BIN, runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
 import { chromiumMissing, launchChromium } from '../report/browser-harness.js'
 
-test('the dashboard page follows a real run in Chromium', { timeout: 90000 }, async (t) => {
+test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, async (t) => {
   const missing = chromiumMissing()
   if (missing) return t.skip(missing)
   const out = await mkdtemp(path.join(tmpdir(), 'ioswarm-dashboard-page-'))
@@ -23,7 +23,7 @@ test('the dashboard page follows a real run in Chromium', { timeout: 90000 }, as
   t.after(() => browser.close())
   const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '18x600', '--ping-interval', '2s', '--out', out, '--dashboard', '0'])
   let url = ''
-  await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 20000, message: 'the dashboard line' })
+  await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   /** @type {string[]} */
   const errors = []
@@ -37,10 +37,10 @@ test('the dashboard page follows a real run in Chromium', { timeout: 90000 }, as
   const connected = async () => Number(await page.locator('[data-metric="connected"]').textContent())
   /** @type {number[]} */
   const seen = []
-  await waitFor(async () => { seen.push(await connected()); return seen.at(-1) === 30 }, { timeoutMs: 30000, intervalMs: 200, message: 'data-metric connected at 30' })
+  await waitFor(async () => { seen.push(await connected()); return seen.at(-1) === 30 }, { timeoutMs: 60000, intervalMs: 200, message: 'data-metric connected at 30' })
   assert.ok(seen.some((n) => n > 0 && n < 30) || seen[0] === 0, `the count grew as the clients connected: ${seen.filter((n, i) => n !== seen[i - 1])}`)
   const delayPoints = async () => page.evaluate(() => /** @type {any} */ (globalThis).__ioswarmLive.points['live-delay'] ?? 0)
-  await waitFor(async () => (await delayPoints()) > 0, { timeoutMs: 30000, intervalMs: 200, message: 'points on the delay chart' })
+  await waitFor(async () => (await delayPoints()) > 0, { timeoutMs: 60000, intervalMs: 200, message: 'points on the delay chart' })
   const first = await delayPoints()
   await waitFor(async () => (await delayPoints()) > first, { timeoutMs: 20000, intervalMs: 200, message: 'the delay chart growing' })
   assert.ok(Number(await page.locator('[data-metric="p99"]').textContent()) > 0)

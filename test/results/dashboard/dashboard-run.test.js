@@ -14,19 +14,19 @@ import { BIN, runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
 import { openEvents, request } from './sse-client.js'
 
-test('run --dashboard: live stream, late page, token rules, log and replay', { timeout: 90000 }, async (t) => {
+test('run --dashboard: live stream, late page, token rules, log and replay', { timeout: 240000 }, async (t) => {
   const out = await mkdtemp(path.join(tmpdir(), 'ioswarm-dashboard-'))
   t.after(() => rm(out, { recursive: true, force: true }))
   const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '8x700', '--ping-interval', '2s', '--out', out, '--dashboard'])
   let url = ''
-  await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 20000, message: 'the dashboard line' })
+  await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const base = new URL(url)
   const token = base.searchParams.get('token') ?? ''
   assert.ok(token.length >= 16, 'the printed URL carries the token')
   const at = (/** @type {string} */ p) => new URL(p, base).href
 
   const early = openEvents(t, at('/events'))
-  await waitFor(() => early.events[0]?.type === 'hello', { message: 'the hello event' })
+  await waitFor(() => early.events[0]?.type === 'hello', { timeoutMs: 30000, message: 'the hello event' })
   assert.equal(early.events[0].command, 'run')
 
   // Without the token, or with a wrong one: 403, and nothing happens to the run.
@@ -39,15 +39,15 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   assert.equal(page.status, 200)
   assert.match(page.text, /data-metric="connected"/)
 
-  await waitFor(() => early.seconds().some((s) => s.clients.connected === 30), { timeoutMs: 30000, message: 'all 30 clients in the stream' })
+  await waitFor(() => early.seconds().some((s) => s.clients.connected === 30), { timeoutMs: 60000, message: 'all 30 clients in the stream' })
   // A page opened now gets the run so far before anything new.
   const seenBefore = early.seconds().length
   const late = openEvents(t, at('/events'))
-  await waitFor(() => late.seconds().length >= seenBefore, { message: 'the late page\'s history' })
+  await waitFor(() => late.seconds().length >= seenBefore, { timeoutMs: 30000, message: 'the late page\'s history' })
   assert.equal(late.events[0].type, 'hello')
   assert.deepEqual(late.seconds().slice(0, seenBefore).map((s) => s.t), early.seconds().slice(0, seenBefore).map((s) => s.t))
 
-  await waitFor(() => early.seconds().some((s) => s.delivery.relative !== null), { timeoutMs: 30000, message: 'a second with delays' })
+  await waitFor(() => early.seconds().some((s) => s.delivery.relative !== null), { timeoutMs: 60000, message: 'a second with delays' })
   const state = await request(at('/api/state'))
   assert.equal(state.status, 200)
   assert.equal(state.json.ended, false)
@@ -56,7 +56,7 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   // The run ends with both pages still open: it does not wait for them.
   const done = await run
   assert.equal(done.code, 0, done.stderr)
-  await waitFor(() => early.ended && late.ended, { message: 'the pages\' streams ended by the run' })
+  await waitFor(() => early.ended && late.ended, { timeoutMs: 30000, message: 'the pages\' streams ended by the run' })
 
   const seconds = early.seconds()
   const connected = seconds.map((s) => s.clients.connected)
@@ -78,9 +78,9 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   // Played back: the same seconds, then the end.
   const replay = runCli(t, [BIN, 'report', path.join(out, 'events.ndjson'), '--dashboard'])
   let replayUrl = ''
-  await waitFor(() => (replayUrl = /dashboard: (http:\S+)/.exec(replay.output().stderr)?.[1] ?? ''), { timeoutMs: 20000, message: 'the replay\'s dashboard line' })
+  await waitFor(() => (replayUrl = /dashboard: (http:\S+)/.exec(replay.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the replay\'s dashboard line' })
   const played = openEvents(t, new URL('/events', replayUrl).href)
-  await waitFor(() => played.events.some((e) => e.type === 'end'), { message: 'the replayed end' })
+  await waitFor(() => played.events.some((e) => e.type === 'end'), { timeoutMs: 30000, message: 'the replayed end' })
   assert.deepEqual(played.seconds().map((s) => s.t), seconds.map((s) => s.t))
   const replayState = await request(new URL('/api/state', replayUrl).href)
   assert.equal(replayState.json.ended, true)

@@ -63,13 +63,13 @@ test('actions: the token, the body and the command\'s actions are checked before
   assert.equal(ok.status, 200)
   assert.equal(ok.json.event.value, 40)
   assert.deepEqual(steering.calls.map((c) => [c.action, c.by]), [['clients', 'api'], ['clients', 'api']])
-  await waitFor(() => page.events.some((e) => e.type === 'action' && e.value === 40), { message: 'the action in the stream' })
+  await waitFor(() => page.events.some((e) => e.type === 'action' && e.value === 40), { timeoutMs: 30000, message: 'the action in the stream' })
   const state = await request(at('/api/state'))
   assert.deepEqual(state.json.actions, ['stop', 'clients'])
   assert.equal(state.json.timeline.length, 1)
 
   await dashboard.close({ result: '/tmp/x/result.json' })
-  await waitFor(() => page.ended, { message: 'the page\'s stream ended at close' })
+  await waitFor(() => page.ended, { timeoutMs: 30000, message: 'the page\'s stream ended at close' })
 })
 
 test('a run without steering answers 409; a page without the token gets the page and the stream', async (t) => {
