@@ -72,7 +72,7 @@ async function phase (watched) {
     for (let i = 0; i < simulators; i++) {
       const simId = `sim${i}`
       await collector.reportSample(runId, simId, {
-        timeline: { t, connected: clients, byTransport: { websocket: clients }, connects: 0, disconnects: 0, errors: 0, messages: seq },
+        timeline: { t, connected: clients, byTransport: { websocket: clients, polling: 0 }, connects: 0, disconnects: 0, errors: 0, messages: seq },
         health: { t, loopDelayP50Ms: 1, loopDelayP99Ms: 12, loopDelayMaxMs: 20, elu: 0.3, cpuPct: 30, rssBytes: 2e8, heapUsedBytes: 1e8 },
         figures: /** @type {any} */ (figures)
       })

@@ -74,7 +74,7 @@ export function createSecondFold () {
       d.misdelivered += report.misdelivered ?? 0
       d.echo += report.echo ?? 0
       part.relative.push(report.relative.histogram)
-      if (report.absolute?.histogram) part.absolute.push(report.absolute.histogram)
+      if (report.absolute?.count) part.absolute.push(report.absolute)
       addRow(part.rows, report)
     },
     /** @param {ServerSample} sample */
@@ -105,7 +105,7 @@ function emptyPart () {
     closed: 0,
     delivery: { messages: 0, received: 0, expected: 0, missing: 0, duplicates: 0, misdelivered: 0, echo: 0 },
     /** @type {string[]} */ relative: [],
-    /** @type {string[]} */ absolute: [],
+    /** @type {import('../../lib/measure/histogram.js').DelaySummary[]} */ absolute: [],
     /** @type {Map<string, Row>} */ rows: new Map(),
     emits: { sent: 0, acked: 0, timedOut: 0, failed: 0 },
     replies: { sent: 0, replied: 0, timedOut: 0, failed: 0 },
@@ -188,6 +188,19 @@ function delayOf (encoded) {
 }
 
 /**
+ * The absolute latency of a second from its reports' own summaries, not their histograms
+ * (half the decoding, which is most of the stream's cost): each percentile is the largest of
+ * the reports', an upper bound of the merged one. The relative delay, the headline, is merged exactly.
+ * @param {import('../../lib/measure/histogram.js').DelaySummary[]} summaries
+ * @returns {Delay | null}
+ */
+function largestOf (summaries) {
+  if (summaries.length === 0) return null
+  const most = (/** @type {'p50' | 'p99' | 'max'} */ k) => Math.max(...summaries.map((s) => s[k]))
+  return { p50: most('p50'), p99: most('p99'), max: most('max'), count: summaries.reduce((n, s) => n + s.count, 0) }
+}
+
+/**
  * @param {number} t
  * @param {Map<string, { byTransport: Record<string, number>, byNode?: Record<string, number>, health: SimHealth }>} latest
  * @param {ReturnType<typeof emptyPart>} part
@@ -227,7 +240,7 @@ function secondEvent (t, latest, part, server, totals) {
       disconnects: part.disconnects,
       closed: part.closed
     },
-    delivery: { ...part.delivery, relative: delayOf(part.relative), absolute: delayOf(part.absolute) },
+    delivery: { ...part.delivery, relative: delayOf(part.relative), absolute: largestOf(part.absolute) },
     rows: rows.slice(0, MAX_ROWS),
     traffic: {
       emits: part.emits,

@@ -78,7 +78,7 @@ export function liveCharts (seconds, options = {}) {
       line('connect errors', pts((s) => s.clients?.errors), color(2)),
       line('disconnects', pts((s) => s.clients?.disconnects), color(1))
     ], 'per second', 'no simulator has reported yet'),
-    chart('live-delay', 'Delivery delay a second', 'relative delay (after each simulator\'s first receipt) of the messages closed in that second, HDR-merged; absolute p99 dashed', [
+    chart('live-delay', 'Delivery delay a second', 'relative delay (after each simulator\'s first receipt) of the messages closed in that second, HDR-merged; absolute p99 dashed (the largest of the second\'s reports)', [
       ...(/** @type {const} */ (['p50', 'p99', 'max'])).map((k) => line(`relative ${k}`, pts((s) => s.delivery?.relative?.[k]), STAT_COLORS[k])),
       line('absolute p99', pts((s) => s.delivery?.absolute?.p99), STAT_COLORS.p99, { borderDash: [5, 4] })
     ], 'ms', 'no message has closed yet'),
