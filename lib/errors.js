@@ -32,6 +32,8 @@ export const CODES = Object.freeze({
   INPUT: 'IOSWARM_ERR_INPUT',
   /** The address answers, with no Engine.IO at the path (HTTP 404 on polling and WebSocket): --url or --path is wrong. */
   NO_ENGINE_IO: 'IOSWARM_ERR_NO_ENGINE_IO',
+  /** The look before the swarm found that no client can succeed (a certificate no client trusts): nothing was started (exit 2). */
+  FIRST_CONTACT: 'IOSWARM_ERR_FIRST_CONTACT',
   /** Every client's --login failed: the swarm ends (runtime, exit 1) instead of waiting for clients that cannot come. */
   LOGIN: 'IOSWARM_ERR_LOGIN',
   /** An emit's ack did not come within --ack-timeout (a count in results, never thrown). */
@@ -47,6 +49,7 @@ const EXIT_BY_CODE = {
   [CODES.INPUT]: EXIT.USAGE,
   [CODES.NO_ENGINE_IO]: EXIT.USAGE,
   [CODES.PUBLISH_REFUSED]: EXIT.USAGE,
+  [CODES.FIRST_CONTACT]: EXIT.USAGE,
   [CODES.THRESHOLD]: EXIT.THRESHOLD
 }
 

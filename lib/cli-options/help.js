@@ -23,11 +23,13 @@ export function showEveryOption (yargs) {
 }
 
 /**
- * Whether --help names a group's options only, rather than showing them in full.
+ * Whether a command's --help names a group's options only, rather than showing them in full.
  * @param {string} group
+ * @param {string} command
  */
-export function namedOnly (group) {
-  return OPTION_GROUPS.find((g) => g.name === group)?.brief === false
+export function namedOnly (group, command) {
+  const { namedOn } = /** @type {{ namedOn?: '*' | readonly string[] }} */ (OPTION_GROUPS.find((g) => g.name === group) ?? {})
+  return namedOn === '*' || (namedOn?.includes(command) ?? false)
 }
 
 /**
@@ -44,7 +46,7 @@ export function declareRows (yargs, command, rows, epilog) {
   /** @type {OptionDef[]} */
   const named = []
   for (const o of rows) {
-    const brief = !full && namedOnly(forCommand(o.group, command))
+    const brief = !full && namedOnly(forCommand(o.group, command), command)
     if (brief && !o.hidden) named.push(o)
     yargs.option(o.name, declaration(o, command, brief))
   }
@@ -52,11 +54,21 @@ export function declareRows (yargs, command, rows, epilog) {
     const keys = rows.filter((o) => forCommand(o.group, command) === group).map((o) => o.name)
     if (keys.length > 0) yargs.group(keys, `${group}:`)
   }
-  const more = named.length === 0
-    ? ''
-    : `More options, shown in full by --help-all:\n  ${named.map((o) => `--${o.name}`).join(', ')}\n\n`
+  const more = named.length === 0 ? '' : `More options, shown in full by --help-all:\n${namedGroups(named, command)}\n\n`
   const own = epilog ? `${epilog(full)}\n\n` : ''
   return /** @type {Y} */ (yargs.epilog(`${own}${more}Every option of every command, in full: ${OPTIONS_DOC}`))
+}
+
+/**
+ * The options --help names only, a line per group: `  Advanced: --ws-client, --eio`.
+ * @param {OptionDef[]} named
+ * @param {string} command
+ */
+function namedGroups (named, command) {
+  return GROUP_NAMES.map((group) => [group, named.filter((o) => forCommand(o.group, command) === group)])
+    .filter(([, rows]) => rows.length > 0)
+    .map(([group, rows]) => `  ${group}: ${/** @type {OptionDef[]} */ (rows).map((o) => `--${o.name}`).join(', ')}`)
+    .join('\n')
 }
 
 /**
@@ -67,7 +79,8 @@ export function declareRows (yargs, command, rows, epilog) {
  */
 function declaration (o, command, brief) {
   const describe = forCommand(o.describe, command)
-  const shown = o.defaultText ?? (o.default === undefined ? undefined : [o.default].flat().join(' '))
+  // A switch that is off unless given needs no "[default: false]".
+  const shown = o.defaultText ?? (o.default === undefined || (o.type === 'boolean' && o.default === false) ? undefined : [o.default].flat().join(' '))
   return {
     type: o.type,
     ...(o.alias ? { alias: o.alias } : {}),

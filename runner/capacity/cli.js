@@ -1,19 +1,15 @@
 /**
  * `ioswarm capacity`: how many clients the server holds at a service level, in one line.
  */
-import { rmdir } from 'node:fs/promises'
 import path from 'node:path'
-import { makeOutDir, printJsonResult, progressWriter, stopOnSignals } from '../../lib/cli-run.js'
 import { EXIT } from '../../lib/errors.js'
-import { declareOptions, parseOptions } from '../../lib/cli-options/index.js'
+import { declareOptions } from '../../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../../lib/cli-options/commands.js'
-import { VERSION } from '../../lib/version.js'
-import { checkCiPaths, writeCiOutputs } from '../../results/index.js'
 import { runCapacity } from './index.js'
 import { normalizeCapacityOptions } from './capacity-options.js'
 import { writeCapacityFiles } from './output.js'
-import { openDashboard } from '../dashboard.js'
 import { capacityWarnings } from './format.js'
+import { testCommandHandler } from '../test-command.js'
 
 /** Exit code of each outcome. */
 const EXIT_BY_OUTCOME = Object.freeze({ found: EXIT.OK, max: EXIT.OK, 'failed-at-start': EXIT.THRESHOLD, inconclusive: EXIT.INCONCLUSIVE, stopped: EXIT.RUNTIME })
@@ -51,46 +47,20 @@ export const capacityCommand = {
     .example('$0 capacity --target http://10.0.0.7:3000 --token $T --slo \'p99<1s\' --simulators 4', 'your own server')
     .example('$0 capacity --target http://10.0.0.7:3000 --emit \'chat {"text":"hi"}\' --event chat --slo \'connected>=99%\' --slo missing=0', 'a chat, no rounds: its own lines')
     .example('$0 capacity --target http://10.0.0.7:3000 --vary emit-rate --clients 2000 --emit \'chat {"text":"hi"}\' --emit-ack --slo \'ack.p99<200ms\'', 'messages a second 2,000 clients may send'),
-  handler: async (argv) => {
-    // Every option, the simulators' included, is checked before anything starts.
-    const options = normalizeCapacityOptions(argv)
-    const { json, quiet, junit, summaryJson } = parseOptions('capacity', argv)
-    await checkCiPaths({ junit, summaryJson })
-    const out = path.resolve(options.out ?? path.join('ioswarm-results', `capacity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`))
-    const made = await makeOutDir(out)
-    const progress = progressWriter({ quiet, everyMs: 5000 })
-    const dashboard = await openDashboard(argv, { command: 'capacity', runId: path.basename(out), name: options.name ?? path.basename(out), out })
-    const stop = stopOnSignals('ioswarm capacity')
-    let result
-    try {
-      result = await runCapacity(argv, {
-        signal: stop.signal,
-        stream: dashboard?.stream,
-        log: (line) => {
-          progress.done()
-          if (!quiet) process.stderr.write(`${line}\n`)
-          dashboard?.stream.push({ type: 'log', at: Date.now(), text: line })
-        },
-        status: (line) => progress.update(line)
-      })
-    } catch (error) {
-      await dashboard?.close({ error: /** @type {Error} */ (error).message })
-      if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
-      throw error
-    } finally {
-      progress.done()
-      stop.dispose()
-    }
-    const files = await writeCapacityFiles(out, result)
-    await dashboard?.close({ result: files.result, report: files.report, events: path.join(out, 'events.ndjson') })
-    process.stderr.write(`\n${result.answer}\n`)
-    for (const advice of result.advice) process.stderr.write(`  - ${advice}\n`)
-    for (const warning of capacityWarnings(result)) process.stderr.write(`${warning}\n`)
-    process.stderr.write(`\nresults: ${files.result}\nreport:  ${files.report}\n`)
-    const exitCode = EXIT_BY_OUTCOME[result.outcome]
-    const ci = await writeCiOutputs({ junit, summaryJson }, [{ kind: 'capacity', result }], { command: 'capacity', exitCode, version: VERSION })
-    for (const file of ci) process.stderr.write(`written: ${file}\n`)
-    if (json) await printJsonResult('ioswarm capacity', result)
-    process.exitCode = exitCode
-  }
+  handler: testCommandHandler({
+    name: 'capacity',
+    prepare: (argv) => {
+      const options = normalizeCapacityOptions(argv)
+      return { out: options.out ?? path.join('ioswarm-results', `capacity-${compactNow()}`), start: (hooks) => runCapacity(argv, hooks) }
+    },
+    writeFiles: writeCapacityFiles,
+    summary: (result) => [`\n${result.answer}\n`, ...result.advice.map((a) => `  - ${a}\n`), ...capacityWarnings(result).map((w) => `${w}\n`)].join(''),
+    exitCode: (result) => EXIT_BY_OUTCOME[result.outcome],
+    ciEntry: (result) => ({ kind: 'capacity', result })
+  })
+}
+
+/** The time now as 20261205-061500: a default results folder's name. */
+function compactNow () {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
 }

@@ -58,9 +58,10 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
 
 /**
  * Why neither transport opened a session, and which fault that is: every transport timed out
- * (a server that accepts connections and never answers), or both answered HTTP 404 (something
- * answers at that address, with no Engine.IO at the path).
- * @typedef {'timed-out' | 'no-engine-io' | null} HandshakeFault
+ * (a server that accepts connections and never answers), both answered HTTP 404 (something
+ * answers at that address, with no Engine.IO at the path), or both refused the server's
+ * certificate (no client with the same trust can connect).
+ * @typedef {'timed-out' | 'no-engine-io' | 'certificate' | null} HandshakeFault
  */
 
 /**
@@ -73,11 +74,14 @@ export async function probeHandshake ({ url, path, query = {}, headers = {}, tim
 function handshakeFailure (at, polling, websocket, timeoutMs) {
   const timedOut = isTimeout(polling) && isTimeout(websocket)
   const notFound = /^polling handshake answered HTTP 404\b/.test(reason(polling)) && /\b404$/.test(reason(websocket))
+  const certificate = certificateHint(codeOf(polling)) !== '' && certificateHint(codeOf(websocket)) !== ''
   const why = timedOut
     ? `the handshakes timed out: the server took the connections and answered nothing in ${timeoutMs / 1000} s, on polling and on WebSocket`
-    : `polling: ${reason(polling)}; websocket: ${reason(websocket)}`
+    : certificate && codeOf(polling) === codeOf(websocket)
+      ? `${codeOf(polling)} on polling and on WebSocket: ${certificateHint(codeOf(polling))}`
+      : `polling: ${reason(polling)}; websocket: ${reason(websocket)}`
   /** @type {HandshakeFault} */
-  const fault = timedOut ? 'timed-out' : notFound ? 'no-engine-io' : null
+  const fault = timedOut ? 'timed-out' : notFound ? 'no-engine-io' : certificate ? 'certificate' : null
   return Object.assign(new Error(`no Engine.IO handshake at ${at} (${why})`), { fault })
 }
 
@@ -153,13 +157,23 @@ function parseOpen (packet, eio) {
 }
 
 /**
+ * A probe's error code: fetch puts the socket's in its cause.
+ * @param {unknown} error
+ * @returns {string | undefined}
+ */
+function codeOf (error) {
+  const err = /** @type {{ cause?: { code?: string }, code?: string } | null} */ (error)
+  return err?.cause?.code ?? err?.code
+}
+
+/**
  * @param {unknown} error
  */
 function reason (error) {
   // fetch's AbortSignal.timeout rejects with a DOMException whose numeric code (23) says nothing.
   if (isTimeout(error)) return 'timed out'
-  const err = /** @type {{ cause?: { code?: string }, code?: string, message?: string }} */ (error)
-  const code = err?.cause?.code ?? err?.code
+  const err = /** @type {{ message?: string }} */ (error)
+  const code = codeOf(error)
   const hint = certificateHint(code)
   return hint ? `${code}: ${hint}` : code ?? err?.message ?? String(error)
 }

@@ -5,10 +5,12 @@
  * whole identity (simulator/sessions/identity.js, as the engines render it), so a server that checks a
  * token neither refuses the look nor counts a refusal no client made.
  *
- * Two faults are named here: a server that takes connections and never answers (the
- * handshakes timed out), and an address that answers with no Engine.IO at the path (HTTP 404
+ * Three faults are named here: a server that takes connections and never answers (the
+ * handshakes timed out); an address that answers with no Engine.IO at the path (HTTP 404
  * on both transports), which stops before the swarm (exit 2) unless --wait-for-server gives a
- * server still starting time to come up.
+ * server still starting time to come up; and a certificate that neither transport trusts,
+ * which stops before the swarm (exit 2) at once, with the fix (--ca, --insecure): every client
+ * has the same trust, so none could connect.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
@@ -34,7 +36,7 @@ export const WAIT_RETRY_MS = 1000
  * @param {AbortSignal} [context.signal] stops waiting (--wait-for-server)
  * @param {number} [context.timeoutMs] each probe's wait for an answer (default: the probes' own)
  * @returns {Promise<ServerInfo>}
- * @throws {IoswarmError} the address answers with no Engine.IO at the path (exit 2)
+ * @throws {IoswarmError} the address answers with no Engine.IO at the path, or with a certificate no client trusts (exit 2)
  */
 export async function inspectServer (options, { identity, jar = null, env, signal, timeoutMs } = {}) {
   /** @type {Record<string, unknown> | null} */
@@ -47,7 +49,8 @@ export async function inspectServer (options, { identity, jar = null, env, signa
   // The probes load with the first look: a simulator handed its runner's look never loads them.
   const { lookOnce } = await import('./inspect-look.js')
   let look = await lookOnce(options, first, timeoutMs, jar)
-  while (look.handshakeError !== null && monotonicMs() < deadline && !signal?.aborted) {
+  // Waiting helps a server still starting (refused, 404, no answer), never a certificate this client does not trust.
+  while (look.handshakeError !== null && look.fault !== 'certificate' && monotonicMs() < deadline && !signal?.aborted) {
     await sleep(WAIT_RETRY_MS, undefined, { signal }).catch(() => {})
     look = await lookOnce(options, first, timeoutMs, jar)
   }
@@ -57,6 +60,8 @@ export async function inspectServer (options, { identity, jar = null, env, signa
       : 'give --wait-for-server 2m for a server still starting'
     throw new IoswarmError(CODES.NO_ENGINE_IO, `${look.handshakeError}: nothing was started; check --url and --path (${waited})`)
   }
+  // Every client would fail the same way: stop before the swarm rather than run it to count the failures.
+  if (look.fault === 'certificate') throw new IoswarmError(CODES.FIRST_CONTACT, `${look.handshakeError}: no client can connect with this trust, so nothing was started`)
   return look.server
 }
 

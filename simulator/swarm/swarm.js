@@ -6,28 +6,12 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { monotonicMs, wallMs } from '../../lib/measure/clock.js'
-import { assignTransports } from '../../lib/values/parsers.js'
 import { createProcessSampler } from '../../lib/measure/process-sampler.js'
-import { createClientTracker } from './client-tracker.js'
-import { createDestinationPool } from './destinations.js'
-import { loadEngine } from '../engines/load.js'
-import { engineOptions } from './engine-options.js'
-import { inspectServer } from '../inspection/inspect.js'
 import { checkPreflight, needOf, readLimits } from '../inspection/preflight.js'
-import { messageFields } from '../recording/recorder.js'
-import { createDeliveries } from '../recording/namespace-recorders.js'
-import { createBehaviours } from '../traffic/behaviours.js'
-import { createEmitting } from '../traffic/emitting.js'
-import { createReplies } from '../traffic/replies.js'
-import { createStormTracker } from '../recording/storms.js'
-import { compileIdentities, handshakeIdentity } from '../sessions/identity.js'
-import { createSizer } from './resize.js'
 import { followPhases, phaseAt, rampCutWarning } from '../phase-options.js'
+import { createSizer } from './resize.js'
 import { swarmResult } from './swarm-result.js'
-import { createFigures, teeFigures } from '../recording/figures.js'
-import { fieldGetter } from '../../lib/input/fields.js'
-import { invalidOption } from '../../lib/errors.js'
-import { compileLogin } from '../sessions/login-flags.js'
+import { wireSwarm } from './swarm-wiring.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').SimResult} SimResult
@@ -157,120 +141,6 @@ export async function startSwarm (options, hooks = {}) {
 }
 
 /**
- * The swarm's parts, wired to each other: who each client is, what it records, how it
- * behaves, the server as the inspection saw it (simulator/inspection/inspect.js), the clients' pool.
- * @param {import('../sim-options.js').SimOptions} options
- * @param {{ id: string, clock: () => ClockInfo, signal?: AbortSignal, onMessage?: (report: MessageReport) => void, onWindow?: SwarmHooks['onWindow'],
- *   phaseOf?: (window: { startAt: number, endAt: number }) => import('../../lib/schema/result-schema.js').WindowReport['phase'], server?: SimResult['server'] }} context
- *   server: the parent's inspection (workers), else this swarm inspects
- */
-async function wireSwarm (options, { id, clock, signal, onMessage, onWindow, phaseOf, server: inspected }) {
-  /** @type {Logins | null} */
-  let logins = null
-  const identities = compileIdentities(options, { simId: id, login: (i) => logins?.fieldsOf(i) ?? null })
-  // Room for the most clients it may be resized to (simulator/swarm/resize.js); only --clients open now.
-  const capacity = Math.max(options.clients, options.maxClients ?? 0)
-  const { scenario: scenarioFile, nodeFrom, windowMs, sessionLifetime } = options
-  // The parts of a flag load with it (issue 26: a light process): --scenario, --node-from, --window, --session-lifetime.
-  const [scenario, nodes, windows, startChurn] = await Promise.all([
-    scenarioFile ? import('../traffic/scenario-hooks.js').then(async (m) => ({ hooks: await m.loadScenario(scenarioFile), createHookRunner: m.createHookRunner })) : null,
-    nodeFrom ? import('../recording/node-tracker.js').then((m) => m.createNodeTracker({ from: nodeFrom, clients: capacity })) : null,
-    windowMs === null ? null : import('../recording/window-recorder.js').then((m) => m.createWindowBook({ windowMs, clockOffsetMs: () => clock().offsetMs, onWindow, phaseOf })),
-    // The churn needs the swarm's reconnect, made below: it starts with openClients.
-    sessionLifetime ? import('./churn.js').then((m) => (/** @type {(i: number) => void} */ reopen) => m.createChurn(sessionLifetime, { reopen })) : null
-  ])
-  const sized = capacity === options.clients ? options : { ...options, clients: capacity }
-  const transports = assignTransports(options.transport, capacity)
-  const namespaces = options.namespaces ?? [options.namespace]
-  const storms = createStormTracker(capacity)
-  // The clients' emits, acks, replies and custom figures of each second: sent with its sample (the live metrics).
-  const second = createFigures()
-  const figures = teeFigures([windows, second])
-  const deliveries = createDeliveries({
-    nodes,
-    namespaces,
-    clients: capacity,
-    clientOffset: options.clientOffset,
-    messageTimeoutMs: options.messageTimeoutMs,
-    maxOpen: options.maxOpenMessages,
-    keepClosed: options.keepMessages,
-    clockOffsetMs: () => clock().offsetMs,
-    clockUncertaintyMs: () => clock().uncertaintyMs,
-    fields: messageFields(options),
-    onClose: (report) => onMessage?.(report),
-    // A storm's gap is told of each receipt by the recorder, with the key it found.
-    gap: storms,
-    windows
-  })
-  assignRooms(identities, deliveries, capacity)
-  /** @type {ReturnType<typeof createDestinationPool> | null} */
-  let opened = null
-  const usePool = () => /** @type {import('../engines/types.js').EnginePool} */ (opened)
-  logins = await openLogins(options, { identities, hook: scenario?.hooks.login ?? null, pool: () => opened, capacity })
-  // One emit machinery for the flags' built-in scenario (--join, --emit) and a --scenario's hooks.
-  const emitting = createEmitting({ options: sized, deliveries, pool: usePool, figures })
-  // Replies that come as events (--reply-event, a hook's emitAndWait): the events the engine hands over are known below.
-  const listens = (/** @type {string} */ event) => events.includes('*') || events.includes(event)
-  const replies = createReplies({ options: sized, emitting, listens, figures })
-  const behaviours = createBehaviours({ options: sized, identities, deliveries, emitting, replies, clockOffsetMs: () => clock().offsetMs })
-  const hookRunner = scenario
-    ? scenario.createHookRunner({ hooks: scenario.hooks, options: sized, identities, deliveries, emitting, replies, simId: id, figures })
-    : null
-  // Rendered at each attempt only when some client's handshake carries something of its own.
-  const identity = handshakeIdentity(options, identities, hookRunner?.identity)
-  // Client 0 logs in first: the look at the server carries its cookies (and its {{login.FIELD}}).
-  const firstJar = logins ? await logins.first() : null
-  const server = inspected ?? await inspectServer(options, { identity: (identity ?? identities.of)(0), jar: firstJar, signal })
-  // A relayed emit (a chat line) is measured like a broadcast.
-  const measured = behaviours.emitEvent === null || options.events.includes('*') || options.events.includes(behaviours.emitEvent)
-    ? options.events
-    : [...options.events, behaviours.emitEvent]
-  // What a measured event goes to: the recorder, or first a scenario's onEvent.
-  const received = hookRunner?.wantsEvents ? routeToHooks(measured, deliveries, hookRunner) : deliveries.receive
-  const tracker = createClientTracker({
-    transports,
-    // --phases opens none at the start: the first step does (simulator/phase-options.js).
-    target: options.phases ? 0 : options.clients,
-    namespaces,
-    onConnectedChange: (i, k, isUp, reason) => {
-      // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
-      if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, usePool()) : nodes.disconnected(i)
-      if (isUp) logins?.connected(i, namespaces[k])
-      deliveries.setConnected(i, k, isUp)
-      emitting.nextSession(i, k)
-      replies.onNamespace(i, k, isUp)
-      behaviours.onNamespace(i, k, isUp)
-      hookRunner?.onNamespace(i, k, isUp, reason)
-    },
-    onMessage: routeNodeEvent(nodes, routeReplies(replies, measured, hookRunner, received)),
-    storms
-  })
-  // onEvent sees every event; the recorder still measures only the measured ones. The node's
-  // event and the reply event are handed over too, neither measured as a broadcast.
-  const own = /** @type {string[]} */ ([nodes?.from.kind === 'event' ? nodes.from.name : null, options.replyEvent ?? null].filter((e) => e !== null && !measured.includes(e)))
-  /** @type {string[]} */
-  const events = hookRunner?.wantsEvents ? ['*'] : measured.includes('*') ? measured : [...measured, ...new Set(own)]
-  const sources = { addresses: options.sourceAddresses ?? [], slice: options.sourcePortSlice }
-  // --node-from header:NAME: the engine reads the header from each client's handshake answers.
-  const nodeEvents = nodes?.from.kind === 'header' ? { ...tracker.events, node: nodes.learn } : tracker.events
-  // Client i closed on purpose and opened anew: a --session-lifetime's end, or a reconnect refused with
-  // 401/403 or a CONNECT refused by the app's middleware, which logs its client in again.
-  const reconnect = (/** @type {number} */ i) => {
-    // On purpose: the acks the old session still awaits end as `closed`, not failed.
-    emitting.closeOnPurpose(i)
-    usePool().disconnect(i)
-    emitting.closeOnPurpose(i, true)
-    usePool().connect(i, transports[i])
-  }
-  const swarmEvents = logins === null ? nodeEvents : { ...nodeEvents, connectError: refusedLogsIn(tracker.events, logins, reconnect) }
-  const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
-  const pool = opened = createDestinationPool(await loadEngine(options.engine), engineWith, options.urls, capacity, swarmEvents, sources)
-  return {
-    server, deliveries, emitting, replies, behaviours, hookRunner, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, startChurn
-  }
-}
-
-/**
  * Opens the clients over the ramp (and, with --session-lifetime, replaces each session at the
  * end of its life).
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
@@ -384,116 +254,6 @@ async function runUntilEnd (swarm, options, hooks) {
   return { samples, timeline }
 }
 
-/** @typedef {ReturnType<typeof import('../sessions/login.js').createLogins>} Logins */
-
-/**
- * The logins of a swarm's clients (--login, or a scenario's login hook); null without either.
- * The login code loads only then (issue 26: a light process).
- * @param {import('../sim-options.js').SimOptions} options
- * @param {{ identities: import('../sessions/identity.js').Identities, hook: import('../sessions/login.js').LoginHook | null, pool: () => import('../engines/types.js').EnginePool | null,
- *   capacity: number }} context
- * @returns {Promise<Logins | null>}
- */
-async function openLogins (options, { identities, hook, pool, capacity }) {
-  const flags = compileLogin(options, identities)
-  if (flags !== null && hook !== null) throw invalidOption('--login', 'and the scenario\'s login hook both log the clients in: give one')
-  if (flags === null && hook === null) return null
-  const [{ createLogins }, { createLoginHttp }] = await Promise.all([import('../sessions/login.js'), import('../sessions/login-http.js')])
-  const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: LOGIN_TIMEOUT_MS })
-  return createLogins({ flags, hook, http, identities, pool, capacity, clients: options.phases ? 0 : options.clients })
-}
-
-/**
- * The engines' connect error, counted, then a refusal's new login (a refused CONNECT's, then a new connect).
- * @param {import('../engines/types.js').SwarmEvents} events
- * @param {Logins} logins
- * @param {(i: number) => void} reconnect
- * @returns {import('../engines/types.js').SwarmEvents['connectError']}
- */
-function refusedLogsIn (events, logins, reconnect) {
-  return (i, reason, nsp) => {
-    events.connectError(i, reason, nsp)
-    logins.refused(i, reason, nsp, () => reconnect(i))
-  }
-}
-
-/**
- * Client i's connection is up: with --node-from cookie:NAME, its node is the balancer's cookie
- * in its jar (set by the handshake's answer, or kept from before when the balancer left it on
- * the node it named).
- * @param {import('../recording/node-tracker.js').NodeTracker} nodes
- * @param {number} i
- * @param {import('../engines/types.js').EnginePool} pool
- */
-function nodeConnected (nodes, i, pool) {
-  nodes.connected(i)
-  if (nodes.from.kind === 'cookie') nodes.learn(i, pool.cookieOf?.(i, nodes.from.name) ?? null)
-}
-
-/**
- * With --node-from event:NAME[.path], the app's event naming a client's node goes to the node
- * tracker, never to the recorder (it is no broadcast); every other event goes on.
- * @param {import('../recording/node-tracker.js').NodeTracker | null} nodes
- * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
- * @returns {(i: number, k: number, event: string, args: unknown[]) => void}
- */
-function routeNodeEvent (nodes, next) {
-  if (nodes === null || nodes.from.kind !== 'event') return next
-  const { name, path } = nodes.from
-  const read = path === null ? (/** @type {unknown} */ value) => value : fieldGetter(path)
-  return (i, k, event, args) => {
-    if (event === name && k === 0) nodes.learn(i, read(args[0]))
-    else next(i, k, event, args)
-  }
-}
-
-/**
- * The tracker's message handler when a scenario's onEvent sees every event: the measured ones
- * still go to the recorder.
- * @param {string[]} measured --event (and the emitted event)
- * @param {ReturnType<typeof createDeliveries>} recorder
- * @param {NonNullable<ReturnType<typeof import('../traffic/scenario-hooks.js').createHookRunner>>} hooks
- * @returns {(i: number, k: number, event: string, args: unknown[]) => void}
- */
-function routeToHooks (measured, recorder, hooks) {
-  const all = measured.includes('*')
-  const wanted = new Set(measured)
-  return (i, k, event, args) => {
-    if (all || wanted.has(event)) recorder.receive(i, k, event, args)
-    hooks.onEvent(i, k, event, args)
-  }
-}
-
-/**
- * The tracker's message handler with replies looked for first (--reply-event, a hook's
- * emitAndWait); without either, `next` itself. A reply event goes on only when it is measured
- * (--event) or a scenario's onEvent sees every event.
- * @param {ReturnType<typeof createReplies>} replies
- * @param {string[]} measured
- * @param {ReturnType<typeof import('../traffic/scenario-hooks.js').createHookRunner> | null} hooks
- * @param {(i: number, k: number, event: string, args: unknown[]) => void} next
- */
-function routeReplies (replies, measured, hooks, next) {
-  if (hooks === null && !replies.waits) return next
-  const all = measured.includes('*') || hooks?.wantsEvents === true
-  const wanted = new Set(measured)
-  return replies.route(next, (event) => all || wanted.has(event))
-}
-
-/**
- * Every client is meant to be in its room (--rooms, --room) in every namespace it joins.
- * @param {import('../sessions/identity.js').Identities} identities
- * @param {ReturnType<typeof createDeliveries>} deliveries
- * @param {number} clients
- */
-function assignRooms (identities, deliveries, clients) {
-  if (identities.roomOf(0) === null) return
-  for (let i = 0; i < clients; i++) {
-    const room = /** @type {string} */ (identities.roomOf(i))
-    for (let k = 0; k < deliveries.namespaces.length; k++) deliveries.assignRoom(i, k, room)
-  }
-}
-
 /**
  * @param {AbortSignal | undefined} signal
  * @param {number | null} durationMs
@@ -511,11 +271,8 @@ function waitForEnd (signal, durationMs) {
   })
 }
 
-/** A login's longest wait for its answer (socket.io-client's connect timeout): then it failed, as `timeout`. */
-export const LOGIN_TIMEOUT_MS = 20000
-
 /** Longest wait at the end of a run for the emits and messages still in flight (acks, copies on their way). */
-export const END_DRAIN_MS = 2000
+const END_DRAIN_MS = 2000
 
 /**
  * Resolves once `isIdle()` holds, or after END_DRAIN_MS (a message that never completes, a

@@ -43,7 +43,7 @@ test('--help shows each option in full in its group, or names it in the last lin
     const more = brief.indexOf('More options, shown in full by --help-all:')
     for (const o of optionsOf(command).filter((row) => !row.hidden)) {
       assert.ok(inFull(all, o, command), `${command} --help-all shows --${o.name} in full`)
-      if (namedOnly(forCommand(o.group, command))) {
+      if (namedOnly(forCommand(o.group, command), command)) {
         assert.ok(!inFull(brief, o, command), `${command} --help names --${o.name} only`)
         assert.ok(more > 0 && new RegExp(`--${o.name}(,|\\s|$)`).test(brief.slice(more)), `${command} --help names --${o.name}`)
       } else {

@@ -36,8 +36,9 @@ export const BROADCAST_OPTIONS = defineOptions([
     group: 'Traffic',
     type: 'string',
     commands: ['broadcast', 'run', 'capacity'],
-    describe: 'Publish each message by this HTTP request to your own API, \'POST http://host/pub/{{room}}\' (no --token): see docs/publish.md',
-    details: 'METHOD is POST, PUT, PATCH, GET or DELETE. The URL and the body (--message, else ioswarm\'s own message shape) take the placeholders ' +
+    describe: 'Publish each message by this HTTP request to your API: \'POST http://host/pub/{{room}}\' (no --token)',
+    details: 'Publish each message by this HTTP request to your own API, \'POST http://host/pub/{{room}}\' (no --token): see docs/publish.md. ' +
+      'METHOD is POST, PUT, PATCH, GET or DELETE. The URL and the body (--message, else ioswarm\'s own message shape) take the placeholders ' +
       '{{id}} {{seq}} {{round}} {{batch}} {{room}} {{sentAt}} {{payload}}; sentAt is read as the request leaves. Answers are counted by status; ' +
       'a first answer 401, 403 or 404 stops the rounds (exit 2). The requests\' own latency is reported apart from delivery.'
   },
@@ -62,7 +63,8 @@ export const BROADCAST_OPTIONS = defineOptions([
     group: 'Traffic',
     type: 'string',
     commands: ['broadcast', 'run', 'capacity'],
-    describe: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
+    describe: 'Your own message shape, a JSON template with {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}}',
+    details: 'Your own message shape, a JSON template: placeholders {{id}} {{batch}} {{round}} {{seq}} {{sentAt}} {{room}} {{payload}} stand for values (put {{batch}} in your id when several broadcasters may run at once) ("ts": {{sentAt}}) or sit in strings ("ref": "m-{{id}}")'
   },
   {
     name: 'rooms',

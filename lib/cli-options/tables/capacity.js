@@ -55,7 +55,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     array: true,
     commands: ['capacity'],
     required: ['capacity'],
-    describe: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%; ' +
+    describe: 'The service level every step must meet, in the --assert grammar (repeatable): p99<500ms, missing=0',
+    details: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%; ' +
       'without rounds also ack.p99<200ms, ack.timeouts<1%, reply.p99<300ms, reply.timeouts=0, custom.NAME.p99<300ms, custom.NAME.count>=1. ' +
       'Delays are the worst round of a step (without rounds: its worst window); missing, connected and the other counts count over the step. ' +
       'Without a connected SLO, every client of a step must connect'
@@ -66,7 +67,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 1000,
     commands: ['capacity'],
-    describe: 'Clients of the first step (over all simulators; --vary emit-rate: messages a second). If it fails the SLO, the search stops (exit 3): start lower',
+    describe: 'Clients of the first step, over all simulators (--vary emit-rate: messages a second)',
+    details: 'Clients of the first step (over all simulators; --vary emit-rate: messages a second). If it fails the SLO, the search stops (exit 3): start lower',
     parse: clientCount
   },
   {
@@ -75,7 +77,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 100000,
     commands: ['capacity'],
-    describe: 'Most clients the search tries (--vary emit-rate: messages a second); every step passing up to here gives "at least --max"',
+    describe: 'Most clients the search tries (--vary emit-rate: messages a second)',
+    details: 'Most clients the search tries (--vary emit-rate: messages a second); every step passing up to here gives "at least --max"',
     parse: clientCount
   },
   {
@@ -84,7 +87,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: '5%',
     commands: ['capacity'],
-    describe: 'Stop narrowing when the first failing step is within this share above the last passing one (0.1% to 50%); the answer is the last passing step',
+    describe: 'Stop narrowing when the first failing step is within this share above the last passing one',
+    details: 'Stop narrowing when the first failing step is within this share above the last passing one (0.1% to 50%); the answer is the last passing step',
     parse: parsePrecision
   },
   {
@@ -102,7 +106,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 'clients',
     commands: ['capacity'],
-    describe: 'What the search varies: clients (how many clients the server holds), or emit-rate (how many messages a second the server holds from --clients clients ' +
+    describe: 'What the search varies: clients, or emit-rate (the messages a second --clients clients emit)',
+    details: 'What the search varies: clients (how many clients the server holds), or emit-rate (how many messages a second the server holds from --clients clients ' +
       'emitting --emit: --start, --max and the answer are then messages a second over the whole swarm, spread over its --emitters)',
     parse: (v, flag) => {
       const name = String(v).trim()
@@ -117,7 +122,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: '20s',
     commands: ['capacity'],
-    describe: 'Without rounds (--rounds none, or --target without --token): how long each step holds its load once its clients are connected; ' +
+    describe: 'Without rounds: how long each step holds its load once its clients are connected',
+    details: 'Without rounds (--rounds none, or --target without --token): how long each step holds its load once its clients are connected; ' +
       'it is judged on the --window windows wholly inside that hold (at least two windows long)',
     parse: (v, flag) => parseDurationMs(v, flag, { max: 3600000 })
   },
@@ -128,7 +134,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: CAPACITY_ROUNDS,
     commands: ['capacity'],
-    describe: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,… (its own message ids each step), or none: no broadcaster, each step holds --step-duration ' +
+    describe: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,…, or none: the app\'s own traffic',
+    details: 'Broadcast rounds of every step, COUNTxINTERVAL_MS,… (its own message ids each step), or none: no broadcaster, each step holds --step-duration ' +
       'and is judged on its windows of the app\'s own traffic (--emit, --scenario, the app\'s feed). With --target and no --token, none is the default',
     parse: (v, flag) => (String(v).trim() === 'none' ? [] : parseRounds(v, flag))
   }

@@ -17,7 +17,8 @@ export const LOGIN_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Log each client in over HTTP before its first connect (spread by the ramp) and again when a reconnect is refused with HTTP 401/403: ' +
+    describe: 'Log each client in over HTTP before it connects: \'POST /login {"user":"u{{i}}","password":"{{row.password}}"}\'',
+    details: 'Log each client in over HTTP before its first connect (spread by the ramp) and again when a reconnect is refused with HTTP 401/403: ' +
       '\'POST /login {"user":"u{{i}}","password":"{{row.password}}"}\' (a JSON body) or \'POST /login user=u{{i}}&password={{row.password}}\' (a form), ' +
       'to a path on the server or an absolute URL. The answer\'s cookies go into the client\'s jar (a session cookie then rides on every request and the upgrade); ' +
       'the fields of a JSON answer are {{login.FIELD}} in --auth, --query, --header, --join, --emit (ctx.login in hooks). Placeholders: those of --auth. ' +
@@ -36,7 +37,8 @@ export const LOGIN_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'A header on each --login request, value a template (repeatable): --login-header \'X-Requested-With: XMLHttpRequest\' --login-header \'Authorization: Basic {{env.BASIC}}\'. ' +
+    describe: 'A header on each --login request, a template (repeatable): \'X-Requested-With: XMLHttpRequest\'',
+    details: 'A header on each --login request, value a template (repeatable): --login-header \'X-Requested-With: XMLHttpRequest\' --login-header \'Authorization: Basic {{env.BASIC}}\'. ' +
       'Content-Type follows the body (JSON or form) unless given; the client\'s cookies are sent as a browser would',
     parse: (v, flag) => parseHeaders(v, flag).map(([name, value]) => `${name}: ${value}`)
   }

@@ -38,9 +38,12 @@ export const RUN_OPTIONS = defineOptions([
     default: DEFAULT_ROUNDS,
     commands: ['run', 'broadcast'],
     describe: {
-      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test), or none: no broadcaster; the load is the clients\' own --emit/--scenario traffic and ' +
-        'whatever the app sends by itself, measured in --window windows for --duration. With --target and no --token, none is the default',
+      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test), or none: the clients\' own traffic',
       broadcast: 'Rounds as COUNTxINTERVAL_MS,…: the default is the 2012 test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s'
+    },
+    details: {
+      run: 'Broadcast rounds COUNTxINTERVAL_MS,… (default: the 2012 test), or none: no broadcaster; the load is the clients\' own --emit/--scenario traffic and ' +
+        'whatever the app sends by itself, measured in --window windows for --duration. With --target and no --token, none is the default'
     },
     // none: [] (run only; broadcast refuses it).
     parse: (v, flag) => (String(v).trim() === 'none' ? [] : parseRounds(v, flag))
@@ -60,7 +63,8 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     array: true,
     commands: ['run'],
-    describe: 'Restart the reference server this long after the run starts (repeatable: 30s 90s), on the same port: a deploy in the middle of the test. The rounds go on; every simulator measures the reconnect storm',
+    describe: 'Restart the reference server this long after the start (repeatable: 30s 90s): a deploy mid-test',
+    details: 'Restart the reference server this long after the run starts (repeatable: 30s 90s), on the same port: a deploy in the middle of the test. The rounds go on; every simulator measures the reconnect storm',
     parse: (v, flag) => [v ?? []].flat().map((t) => parseDurationMs(t, flag))
   },
   {
@@ -70,7 +74,8 @@ export const RUN_OPTIONS = defineOptions([
     default: 'TERM',
     choices: ['TERM', 'KILL'],
     commands: ['run'],
-    describe: 'How --restart-server-at stops the server: TERM (it closes its connections, as a deploy does) or KILL (a crash: no goodbye, clients notice by their ping timeout or a failed poll)'
+    describe: 'How --restart-server-at stops the server: TERM (as a deploy does) or KILL (a crash)',
+    details: 'How --restart-server-at stops the server: TERM (it closes its connections, as a deploy does) or KILL (a crash: no goodbye, clients notice by their ping timeout or a failed poll)'
   },
   {
     name: 'target',
@@ -111,8 +116,11 @@ export const RUN_OPTIONS = defineOptions([
     commands: ['run', 'broadcast', 'capacity'],
     describe: {
       run: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)',
-      broadcast: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)',
+      broadcast: 'POST /broadcast (http), an emit on the admin namespace, or @socket.io/redis-emitter (needs --redis)',
       capacity: 'How broadcasts are triggered: POST /broadcast (http) or an emit on the admin namespace (socket)'
+    },
+    details: {
+      broadcast: 'POST /broadcast, an emit on the admin namespace, or @socket.io/redis-emitter straight into the Redis of any server on the Redis adapter (needs --redis, no token)'
     }
   },
   ...COLLECTOR_OPTIONS,
@@ -160,8 +168,11 @@ export const RUN_OPTIONS = defineOptions([
     array: true,
     commands: ['run', 'report'],
     describe: {
-      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms, misdelivered=0, ack.p99<200ms (exit 3 if one fails; metrics below)',
+      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99% (exit 3 if one fails)',
       report: 'a threshold such as p99<500ms, repeatable; exit 3 when one fails (metrics below)'
+    },
+    details: {
+      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99%, sim.loopDelayP99<50ms, misdelivered=0, ack.p99<200ms (exit 3 if one fails; metrics below)'
     }
   },
   ...METRICS_OPTIONS,
@@ -171,7 +182,8 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: '0s',
     commands: ['run'],
-    describe: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
+    describe: 'Keep serving --metrics-port this long after the run, for a last scrape (at least its interval)',
+    details: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {

@@ -42,7 +42,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Handshake auth payload of each client (Socket.IO v4+ CONNECT packet), a JSON object template: \'{"token":"{{row.token}}","user":"u{{i}}"}\'. Placeholders: {{i}} (the client\'s index in the whole run), {{sim}} (simulator id), {{room}}, {{rand}} (new at each attempt), {{row.FIELD}} (--feeder), {{env.NAME}} (the simulator\'s environment: keeps a secret off the command line)',
+    describe: 'Handshake auth payload of each client, a JSON template: \'{"token":"{{row.token}}","user":"u{{i}}"}\'',
+    details: 'Handshake auth payload of each client (Socket.IO v4+ CONNECT packet), a JSON object template: \'{"token":"{{row.token}}","user":"u{{i}}"}\'. Placeholders: {{i}} (the client\'s index in the whole run), {{sim}} (simulator id), {{room}}, {{rand}} (new at each attempt), {{row.FIELD}} (--feeder), {{env.NAME}} (the simulator\'s environment: keeps a secret off the command line)',
     parse: optionalText
   },
   {
@@ -52,7 +53,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Handshake query parameters of each client, values are templates: \'token={{row.token}}&user=u{{i}}\' (added to the URL\'s own query string)',
+    describe: 'Handshake query parameters of each client, templates: \'token={{row.token}}&user=u{{i}}\'',
+    details: 'Handshake query parameters of each client, values are templates: \'token={{row.token}}&user=u{{i}}\' (added to the URL\'s own query string)',
     parse: (v, flag) => { parseQueryTemplate(v, flag); return optionalText(v) }
   },
   {
@@ -63,7 +65,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'A header on every polling request and on the WebSocket upgrade, value a template (repeatable): --header \'Authorization: Bearer {{row.token}}\' --header \'Cookie: sid={{row.sid}}\'',
+    describe: 'A header on every request and the upgrade, a template (repeatable): \'Authorization: Bearer {{row.token}}\'',
+    details: 'A header on every polling request and on the WebSocket upgrade, value a template (repeatable): --header \'Authorization: Bearer {{row.token}}\' --header \'Cookie: sid={{row.sid}}\'',
     parse: (v, flag) => parseHeaders(v, flag).map(([name, value]) => `${name}: ${value}`)
   },
   {
@@ -74,7 +77,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'A cookie each client starts with, value a template (repeatable): --cookie \'session={{row.sid}}\'. Besides these, every client keeps the cookies responses set (a balancer\'s SERVERID, a login\'s session) and sends them on each later request and on its WebSocket upgrade, as a browser does (path, expiry, Secure only over https)',
+    describe: 'A cookie each client starts with, a template (repeatable): \'session={{row.sid}}\'',
+    details: 'A cookie each client starts with, value a template (repeatable): --cookie \'session={{row.sid}}\'. Besides these, every client keeps the cookies responses set (a balancer\'s SERVERID, a login\'s session) and sends them on each later request and on its WebSocket upgrade, as a browser does (path, expiry, Secure only over https)',
     parse: (v, flag) => parseCookies(v, flag).map(([name, value]) => `${name}=${value}`)
   },
   {
@@ -83,7 +87,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Per-client data for {{row.FIELD}}: a CSV file with a header row, or JSON lines; client i (index in the whole run) gets row i mod rows',
+    describe: 'Per-client data for {{row.FIELD}}: a CSV file with a header row, or JSON lines',
+    details: 'Per-client data for {{row.FIELD}}: a CSV file with a header row, or JSON lines; client i (index in the whole run) gets row i mod rows',
     parse: optionalText
   },
   {
@@ -92,7 +97,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Put client i in room room-{i mod R} (with --join, it joins it after each connect); messages that carry a room are expected only by its clients, and a copy to anyone else is counted misdelivered',
+    describe: 'Put client i in room room-{i mod R}; a copy to a client outside the room is misdelivered',
+    details: 'Put client i in room room-{i mod R} (with --join, it joins it after each connect); messages that carry a room are expected only by its clients, and a copy to anyone else is counted misdelivered',
     parse: (v, flag) => (v === undefined || v === null ? null : parseInteger(v, flag, { min: 1, max: MAX_ROOMS }))
   },
   {
@@ -110,7 +116,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'A module of hooks for what flags cannot say, run for every client on either engine: login(http, ctx) (an HTTP login flags cannot say: a CSRF token first; its return is ctx.login and {{login.FIELD}}), identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, emitAndWait(event, args, replyEvent, match) (a reply that comes as an event: --reply-event), join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and the README',
+    describe: 'A module of hooks for what flags cannot say (login, identity, onConnect, onEvent …): see examples/',
+    details: 'A module of hooks for what flags cannot say, run for every client on either engine: login(http, ctx) (an HTTP login flags cannot say: a CSRF token first; its return is ctx.login and {{login.FIELD}}), identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, emitAndWait(event, args, replyEvent, match) (a reply that comes as an event: --reply-event), join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and the README',
     parse: optionalText
   },
   {
@@ -119,7 +126,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'After each connect (and reconnect) each client emits this to join its room, and waits for the ack (up to --ack-timeout): \'join {"room":"{{room}}"}\', or a JSON array, the event name first, then its arguments: \'["join", {"room":"{{room}}"}]\'. A client is in its room from the ack on (or from the emit, when the server does not ack); an ack of {ok:false} or {error} is a failed join. Join time and failures are measured',
+    describe: 'After each connect each client emits this to join its room and waits for the ack: \'join {"room":"{{room}}"}\'',
+    details: 'After each connect (and reconnect) each client emits this to join its room, and waits for the ack (up to --ack-timeout): \'join {"room":"{{room}}"}\', or a JSON array, the event name first, then its arguments: \'["join", {"room":"{{room}}"}]\'. A client is in its room from the ack on (or from the emit, when the server does not ack); an ack of {ok:false} or {error} is a failed join. Join time and failures are measured',
     parse: optionalText
   },
   {
@@ -128,7 +136,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'What emitting clients (--emitters) send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\', or a JSON array for names with spaces and several arguments: \'["new message", "hi from {{i}} #{{seq}}"]\'. An object payload is stamped with an id and sentAt (at --id-field/--sent-at-field) unless the template places {{id}}/{{sentAt}} itself; when the server relays it (a chat), receivers measure it like a broadcast (the event is measured too); the sender never expects its own line (a copy back is an echo). Placeholders: those of --auth, and {{id}} {{sentAt}} {{seq}}',
+    describe: 'What emitting clients send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\'',
+    details: 'What emitting clients (--emitters) send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\', or a JSON array for names with spaces and several arguments: \'["new message", "hi from {{i}} #{{seq}}"]\'. An object payload is stamped with an id and sentAt (at --id-field/--sent-at-field) unless the template places {{id}}/{{sentAt}} itself; when the server relays it (a chat), receivers measure it like a broadcast (the event is measured too); the sender never expects its own line (a copy back is an echo). Placeholders: those of --auth, and {{id}} {{sentAt}} {{seq}}',
     parse: optionalText
   },
   {
@@ -150,7 +159,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     choices: ['poisson', 'fixed'],
     commands: ['simulate'],
     passOn: true,
-    describe: 'poisson = exponential gaps with the rate\'s mean (independent users: no synchronized bursts); fixed = exactly the rate\'s interval, each client starting at a random point of it'
+    describe: 'poisson = exponential gaps with the rate\'s mean; fixed = exactly the rate\'s interval',
+    details: 'poisson = exponential gaps with the rate\'s mean (independent users: no synchronized bursts); fixed = exactly the rate\'s interval, each client starting at a random point of it'
   },
   {
     name: 'emitters',
@@ -159,7 +169,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: '100%',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which clients emit: a share (10%) or a count (25) of the whole swarm\'s clients (every --workers process, every simulator of a run or a capacity search, every --part), spread evenly over their indices; the same clients however the swarm is split',
+    describe: 'Which clients emit: a share (10%) or a count (25) of the whole swarm\'s clients',
+    details: 'Which clients emit: a share (10%) or a count (25) of the whole swarm\'s clients (every --workers process, every simulator of a run or a capacity search, every --part), spread evenly over their indices; the same clients however the swarm is split',
     parse: parseEmitters
   },
   {
@@ -178,7 +189,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'The event a server answers with instead of an ack (older apps, python servers that emit(\'state\', …) back): each --emit waits for it on the same client, ' +
+    describe: 'The event a server answers an --emit with instead of an ack: emit → reply is timed',
+    details: 'The event a server answers with instead of an ack (older apps, python servers that emit(\'state\', …) back): each --emit waits for it on the same client, ' +
       'timed emit → reply (HDR histogram, sent / replied / timed out within --ack-timeout); a --scenario\'s socket.emitAndWait(event, args, replyEvent, match) listens for it too. ' +
       'Not measured as a broadcast unless --event names it',
     parse: optionalText
@@ -189,7 +201,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --reply-event: which reply is this emit\'s, a dot path whose value is the same in the reply\'s first argument as in the emit\'s (id: the stamped id). ' +
+    describe: 'With --reply-event: a dot path whose value is the same in the emit and its reply (id)',
+    details: 'With --reply-event: which reply is this emit\'s, a dot path whose value is the same in the reply\'s first argument as in the emit\'s (id: the stamped id). ' +
       'Without it, the next --reply-event on that client is the reply',
     parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseFieldPath(v, flag))
   },
@@ -211,7 +224,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: 'id',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Where a message\'s id is, as a dot path into the event\'s first argument: meta.id (messages without one are told apart by a hash of their content)',
+    describe: 'Where a message\'s id is, a dot path into the event\'s first argument: meta.id',
+    details: 'Where a message\'s id is, as a dot path into the event\'s first argument: meta.id (messages without one are told apart by a hash of their content)',
     parse: parseFieldPath
   },
   {
@@ -221,7 +235,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: 'sentAt',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Where a message\'s send time is (dot path), for absolute latency: epoch seconds, ms, µs or ns (told apart by size) or an ISO 8601 string',
+    describe: 'Where a message\'s send time is (dot path), for absolute latency: epoch s/ms/µs/ns or ISO 8601',
+    details: 'Where a message\'s send time is (dot path), for absolute latency: epoch seconds, ms, µs or ns (told apart by size) or an ISO 8601 string',
     parse: parseFieldPath
   },
   {
@@ -240,7 +255,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     default: 0,
     commands: ['simulate'],
-    describe: 'Index of this simulator\'s first client in the whole run ({{i}} = offset + the client\'s own index; feeder rows follow it). ioswarm run and simulate --workers set it for each simulator; give it to simulators you start by hand',
+    describe: 'Index of this simulator\'s first client in the whole run ({{i}}, feeder rows)',
+    details: 'Index of this simulator\'s first client in the whole run ({{i}} = offset + the client\'s own index; feeder rows follow it). ioswarm run and simulate --workers set it for each simulator; give it to simulators you start by hand',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: Number.MAX_SAFE_INTEGER })
   },
   {
@@ -248,7 +264,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     group: 'Processes and scale',
     type: 'string',
     commands: ['simulate'],
-    describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',
+    describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients',
+    details: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',
     parse: parsePart
   }
 ])

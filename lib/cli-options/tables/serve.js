@@ -73,7 +73,8 @@ export const SERVE_OPTIONS = defineOptions([
     default: 'close',
     choices: ['close', 'disconnect'],
     commands: ['serve'],
-    describe: 'On SIGTERM/SIGINT: close = close every connection as a stock socket.io server\'s io.close() does (clients reconnect, to the next instance in a rolling restart); disconnect = io.disconnectSockets(true) first (clients get "io server disconnect" and, by socket.io-client\'s rule, stay away)'
+    describe: 'On SIGTERM/SIGINT: close every connection (close), or disconnect the sockets first (disconnect)',
+    details: 'On SIGTERM/SIGINT: close = close every connection as a stock socket.io server\'s io.close() does (clients reconnect, to the next instance in a rolling restart); disconnect = io.disconnectSockets(true) first (clients get "io server disconnect" and, by socket.io-client\'s rule, stay away)'
   },
   {
     name: 'per-message-deflate',
@@ -99,7 +100,8 @@ export const SERVE_OPTIONS = defineOptions([
     type: 'string',
     default: '100/s',
     commands: ['serve'],
-    describe: 'Broadcasts accepted per second (POST /broadcast and admin emits together; per worker): 100/s, 600/m, 0 = no limit. Over it: HTTP 429 with Retry-After'
+    describe: 'Broadcasts accepted per second, per worker: 100/s, 600/m, 0 = no limit (over it: HTTP 429)',
+    details: 'Broadcasts accepted per second (POST /broadcast and admin emits together; per worker): 100/s, 600/m, 0 = no limit. Over it: HTTP 429 with Retry-After'
   },
   {
     name: 'max-http-buffer-size',
@@ -116,6 +118,11 @@ export const SERVE_OPTIONS = defineOptions([
     secret: true,
     commands: ['serve', 'run', 'capacity'],
     describe: {
+      serve: 'Refuse a client\'s connection to an app namespace unless its handshake carries this token',
+      run: 'The reference server refuses clients without this token; the simulators bring it (as serve --auth-token)',
+      capacity: 'The reference server refuses clients without this token; the simulators bring it (as run --auth-token)'
+    },
+    details: {
       serve: 'Refuse a client\'s connection to an app namespace unless its handshake carries this token: auth {"token": "…"}, the query parameter token=…, or the header "Authorization: Bearer …" (constant-time check; or IOSWARM_AUTH_TOKEN). Refused clients get CONNECT_ERROR "unauthorized", counted in GET /stats',
       run: 'The reference server this run starts refuses clients without this token, as serve --auth-token (or IOSWARM_AUTH_TOKEN; handed to the server over IPC, never on a command line, and redacted in result.json). The run\'s simulators bring it by environment as auth {"token": …} unless given an identity of their own (--auth, --query, --header, --scenario; {{env.IOSWARM_AUTH_TOKEN}} reads it)',
       capacity: 'The reference server this starts refuses clients without this token, as run --auth-token (the simulators bring it from their environment unless given --auth, --query or --header)'
@@ -135,6 +142,10 @@ export const SERVE_OPTIONS = defineOptions([
     array: true,
     commands: ['serve', 'broadcast'],
     describe: {
+      serve: 'An app namespace clients connect to and broadcasts go to (default /); repeatable',
+      broadcast: 'Namespace to broadcast into; repeatable (default: every namespace of the reference server)'
+    },
+    details: {
       serve: 'An app namespace clients connect to and broadcasts go to (default /); repeatable (--namespace /chat --namespace /scores). Each has the auth check, rooms and the relay; the connections of each are in GET /stats',
       broadcast: 'Namespace to broadcast into; repeatable, each message goes into each (default: every namespace of the reference server; / with --via redis-emitter)'
     },
@@ -146,7 +157,8 @@ export const SERVE_OPTIONS = defineOptions([
     type: 'string',
     default: DEFAULT_RELAY_EVENT,
     commands: ['serve'],
-    describe: 'A client\'s emit of this event with an object { room?, … } is emitted to everyone in that room (the sender too), or without room to the whole namespace, unchanged, and acked { ok: true, recipients }',
+    describe: 'A client\'s emit of this event is emitted to its room (or the whole namespace) and acked',
+    details: 'A client\'s emit of this event with an object { room?, … } is emitted to everyone in that room (the sender too), or without room to the whole namespace, unchanged, and acked { ok: true, recipients }',
     parse: (v, flag) => parseEventName(v, flag, [JOIN_EVENT, LEAVE_EVENT])
   },
   {
@@ -155,7 +167,8 @@ export const SERVE_OPTIONS = defineOptions([
     type: 'string',
     default: '100/s',
     commands: ['serve'],
-    describe: 'Relayed emits accepted per second from one client (--relay-event): 100/s, 600/m, 0 = no limit. Over it the emit is acked { ok: false, error, retryAfterMs } and not relayed'
+    describe: 'Relayed emits accepted per second from one client: 100/s, 600/m, 0 = no limit',
+    details: 'Relayed emits accepted per second from one client (--relay-event): 100/s, 600/m, 0 = no limit. Over it the emit is acked { ok: false, error, retryAfterMs } and not relayed'
   },
   { name: 'pid', group: 'Target', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
   { name: 'interval', group: 'What is measured', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }

@@ -51,6 +51,11 @@ export const METRICS_OPTIONS = defineOptions([
     type: 'string',
     commands: ['run', 'simulate', 'serve'],
     describe: {
+      run: 'Serve live Prometheus metrics of the whole run on this port at /metrics (0 = a free port)',
+      simulate: 'Serve live Prometheus metrics on this port at /metrics (0 = a free port; --workers: all of them)',
+      serve: 'Serve this server\'s live Prometheus metrics on this port at /metrics (0 = a free port; not with --cluster)'
+    },
+    details: {
       run: 'Serve live Prometheus metrics of the whole run (all simulators merged) on this port at /metrics (0 = a free port, logged)',
       simulate: 'Serve this simulator\'s live Prometheus metrics on this port at /metrics (0 = a free port, printed); with --workers the parent serves every worker\'s (one series per worker); for pm2 fleets scraped per host',
       serve: 'Serve this server\'s live Prometheus metrics (connected by transport, broadcasts and emits, CPU, memory, event-loop delay) on this port at /metrics (0 = a free port, printed; not with --cluster)'
@@ -73,7 +78,8 @@ export const OTLP_OPTIONS = defineOptions([
     group: 'Live metrics',
     type: 'string',
     commands: ['run', 'simulate', 'serve'],
-    describe: 'Also push the same metrics as --metrics-port over OTLP/HTTP (JSON) to this OpenTelemetry endpoint, such as http://collector:4318 (/v1/metrics is added to a URL without a path); headers such as an API key from OTEL_EXPORTER_OTLP_HEADERS',
+    describe: 'Also push the --metrics-port metrics over OTLP/HTTP to this endpoint: http://collector:4318',
+    details: 'Also push the same metrics as --metrics-port over OTLP/HTTP (JSON) to this OpenTelemetry endpoint, such as http://collector:4318 (/v1/metrics is added to a URL without a path); headers such as an API key from OTEL_EXPORTER_OTLP_HEADERS',
     parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseOtlpUrl(v, flag))
   },
   {

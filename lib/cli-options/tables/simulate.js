@@ -49,6 +49,9 @@ export const SIMULATE_OPTIONS = defineOptions([
       simulate: 'Number of clients',
       run: 'Clients per simulator',
       'fleet up': 'Clients per simulator',
+      capacity: 'With --vary emit-rate: clients held at every step, over all simulators'
+    },
+    details: {
       capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
     },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
@@ -63,8 +66,11 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate', 'fleet up'],
     required: ['fleet up'],
     describe: {
-      simulate: 'Server URL (a path is taken as the namespace, as socket.io-client does); give it several times, or as an address range such as http://127.0.0.1-127.0.0.8:3000, to spread clients round-robin over destinations (ephemeral ports are per destination)',
+      simulate: 'Server URL (its path is the namespace); repeat it, or give a range, to spread clients',
       'fleet up': 'Server under test, as the hosts reach it'
+    },
+    details: {
+      simulate: 'Server URL (a path is taken as the namespace, as socket.io-client does); give it several times, or as an address range such as http://127.0.0.1-127.0.0.8:3000, to spread clients round-robin over destinations (ephemeral ports are per destination)'
     }
   },
   {
@@ -73,10 +79,11 @@ export const SIMULATE_OPTIONS = defineOptions([
     to: 'sourceAddresses',
     type: 'string',
     array: true,
-    defaultText: 'the kernel picks (one source address)',
+    defaultText: 'the kernel picks',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Open connections from these local addresses, round-robin, each with source ports the simulator picks itself: a comma list and/or IPv4 ranges (10.0.0.2,10.0.0.3 or 10.0.0.2-10.0.0.9, at most 1,024). Ephemeral ports are per (source address, destination), so N addresses carry N times the clients to one server address. Every address must be on an interface of the simulator\'s host (ip addr add 10.0.0.3/24 dev eth0)',
+    describe: 'Open connections from these local addresses, round-robin: 10.0.0.2,10.0.0.3 or 10.0.0.2-10.0.0.9',
+    details: 'Open connections from these local addresses, round-robin, each with source ports the simulator picks itself: a comma list and/or IPv4 ranges (10.0.0.2,10.0.0.3 or 10.0.0.2-10.0.0.9, at most 1,024). Ephemeral ports are per (source address, destination), so N addresses carry N times the clients to one server address. Every address must be on an interface of the simulator\'s host (ip addr add 10.0.0.3/24 dev eth0). By default the kernel picks (one source address)',
     parse: (v, flag) => parseSourceAddresses(v, flag)
   },
   {
@@ -86,7 +93,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'A PEM file of certificates to trust for https:// and wss:// (repeatable), besides Node\'s own roots: a staging server\'s self-signed certificate or its private CA. Every engine, transport and the handshake probe use it',
+    describe: 'A PEM file of certificates to trust for https:// and wss:// besides Node\'s roots (repeatable)',
+    details: 'A PEM file of certificates to trust for https:// and wss:// (repeatable), besides Node\'s own roots: a staging server\'s self-signed certificate or its private CA. Every engine, transport and the handshake probe use it',
     parse: (v, flag) => parseCaFiles(v, flag)
   },
   {
@@ -96,7 +104,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: false,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Do not verify the server\'s TLS certificate (any certificate is accepted: a test against a trusted network only). Printed in the summary and recorded in the result',
+    describe: 'Do not verify the server\'s TLS certificate (a trusted network only)',
+    details: 'Do not verify the server\'s TLS certificate (any certificate is accepted: a test against a trusted network only). Printed in the summary and recorded in the result',
     parse: Boolean
   },
   {
@@ -107,7 +116,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: 'websocket',
     commands: ['simulate'],
     passOn: true,
-    describe: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30',
+    describe: 'websocket, polling, upgrade (poll, then upgrade), or a mix: websocket:70,polling:30',
+    details: 'websocket, polling (never upgrades), upgrade (poll, then upgrade, like browsers), or a mix by weight: websocket:70,polling:30',
     parse: (v, flag) => parseTransportMix(v, flag)
   },
   {
@@ -118,7 +128,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     choices: ENGINE_NAMES,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)'
+    describe: 'sio = the real socket.io-client (fidelity); lean = the protocol spoken directly (scale)',
+    details: 'Client implementation: sio = the real socket.io-client (fidelity), lean = Engine.IO/Socket.IO spoken directly over ws and keep-alive HTTP (scale: less memory and CPU per client)'
   },
   {
     name: 'ws-client',
@@ -127,7 +138,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     choices: WS_CLIENT_NAMES,
     commands: ['simulate'],
     passOn: true,
-    describe: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md. The same two clients serve --protocol websocket'
+    describe: 'WebSocket client of --engine lean and --protocol websocket: ws, or builtin (leaner, ws:// only)',
+    details: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md. The same two clients serve --protocol websocket'
   },
   {
     name: 'http-client',
@@ -136,7 +148,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     choices: HTTP_CLIENT_NAMES,
     commands: ['simulate'],
     passOn: true,
-    describe: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/README.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
+    describe: 'HTTP client of --engine lean\'s long-polling: builtin (http://), or undici (always for https://)',
+    details: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/README.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
   },
   {
     name: 'path',
@@ -170,7 +183,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'detected from the server\'s handshake',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Engine.IO protocol version of the server: 3 = socket.io 2.x (Socket.IO v2 packets, client pings), 4 = socket.io 3 and 4. Both engines speak both',
+    describe: 'Engine.IO protocol version of the server: 3 = socket.io 2.x, 4 = socket.io 3 and 4',
+    details: 'Engine.IO protocol version of the server: 3 = socket.io 2.x (Socket.IO v2 packets, client pings), 4 = socket.io 3 and 4. Both engines speak both',
     parse: (v) => (v === undefined || v === null ? null : /** @type {3 | 4} */ (Number(v)))
   },
   {
@@ -181,7 +195,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'the URL\'s path, else /',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Namespace to join; give it several times (--namespace /chat --namespace /news) and each client joins every one over its one connection, as socket.io-client\'s Manager does: each namespace is counted and measured on its own'
+    describe: 'Namespace to join; repeat it and each client joins every one over its one connection',
+    details: 'Namespace to join; give it several times (--namespace /chat --namespace /news) and each client joins every one over its one connection, as socket.io-client\'s Manager does: each namespace is counted and measured on its own'
   },
   {
     name: 'event',
@@ -204,12 +219,13 @@ export const SIMULATE_OPTIONS = defineOptions([
     group: 'Clients and ramp',
     to: 'rampMs',
     type: 'string',
-    defaultText: 'the server\'s pingInterval, read from its handshake',
+    defaultText: 'the server\'s pingInterval',
     commands: ['simulate', 'run', 'capacity', 'fleet up'],
     describe: {
       simulate: 'Spread connects over this window: 0 = all at once, 10s, 500ms',
       capacity: 'Spread the clients each step adds over this window: 0 = all at once, 10s, 500ms'
     },
+    details: 'By default the server\'s pingInterval, read from its handshake.',
     parse: optionalDurationMs
   },
   {
@@ -222,6 +238,9 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: {
       simulate: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
       'fleet up': 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
+      run: 'Without rounds: hold the clients this long after the ramp, then stop (5m)'
+    },
+    details: {
       run: 'Without rounds (--rounds none): hold the clients this long after the ramp, then stop (5m); results come in --window windows. Refused with --rounds'
     },
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
@@ -235,6 +254,11 @@ export const SIMULATE_OPTIONS = defineOptions([
     passOn: true,
     defaultText: 'none; 10s in a run without rounds',
     describe: {
+      simulate: 'Results in time windows of this length (10s, 1m), each a row like a round',
+      run: 'Without rounds: the length of each result window (default 10s), merged over every simulator',
+      capacity: 'Without rounds: the windows a step is judged on (default 5s, at most half of --step-duration)'
+    },
+    details: {
       simulate: 'Results in time windows of this length (10s, 1m), each a row like a round: clients, deliveries, missing, delays, emits and acks, connects, drops, the simulator\'s health; printed as each closes and in --json',
       run: 'Without rounds: the length of each result window (default 10s): a row like a round, merged over every simulator, printed as it closes, in result.json, windows.csv and the report',
       capacity: 'Without rounds: the length of the windows a step is judged on (default 5s, at most half of --step-duration): the worst of those wholly inside its hold'
@@ -254,15 +278,19 @@ export const SIMULATE_OPTIONS = defineOptions([
     passOn: true,
     // capacity sets the clients and the ramp of its simulators itself (issue 25 part 4).
     notOn: ['capacity'],
-    defaultText: 'none: --clients over --ramp, then held until --duration',
+    defaultText: 'none',
     describe: {
+      run: 'A load profile without rounds: \'ramp 60s to 2000, hold 3m at 2/s, ramp 20s to 0\'',
+      simulate: 'A load profile: \'ramp 60s to 2000, hold 3m, ramp 20s to 0\' (instead of --clients, --ramp, --duration)'
+    },
+    details: {
       run: 'A load profile for a run without rounds: \'ramp 60s to 2000, hold 3m at 2/s, ramp 20s to 0\' (as simulate --phases). Each target is the whole run\'s clients, ' +
         'split over --simulators as their clients are; the run lasts the profile, in --window windows, each saying its phase, and the report shades the phases. ' +
-        'Implies --rounds none; refused with broadcast --rounds (they need a fixed swarm), with --clients, --ramp, --duration, --distributions and --expect-simulators',
+        'Implies --rounds none; refused with broadcast --rounds (they need a fixed swarm), with --clients, --ramp, --duration, --distributions and --expect-simulators. Without it: --clients over --ramp, then held until --duration',
       simulate: 'A load profile, as k6 stages or Artillery phases: \'ramp 60s to 2000, hold 3m, ramp 30s to 5000, hold 3m, ramp 20s to 0\'. ' +
       'ramp DURATION to CLIENTS opens (or gracefully closes: a Socket.IO disconnect, counted apart from drops) clients spread over the step; ' +
       'hold DURATION stays; either may end in "at RATE", --emit\'s rate in that step (as --emit-rate: hold 3m at 2/s; steps without one use --emit-rate). The swarm starts with 0 clients; its size is the largest ramp target and the run ends after the last step, so ' +
-      '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers'
+      '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers. Without it: --clients over --ramp, then held until --duration'
     },
     parse: parsePhases
   },
@@ -273,8 +301,9 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    defaultText: 'one look: an address with no Engine.IO at the path (HTTP 404) stops before the swarm (exit 2)',
-    describe: 'Before the swarm, keep looking for the server\'s handshake (every second) for up to this long, for a server still starting: 30s, 2m',
+    defaultText: 'one look',
+    describe: 'Keep looking for the server\'s handshake for up to this long before the swarm: 30s, 2m',
+    details: 'Before the swarm, keep looking for the server\'s handshake (every second) for up to this long, for a server still starting: 30s, 2m. By default one look: an address with no Engine.IO at the path (HTTP 404) stops before the swarm (exit 2)',
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
   },
   {
@@ -284,7 +313,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request, as socket.io-client does without an agent)',
+    describe: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request)',
+    details: 'HTTP keep-alive for polling requests (--no-keep-alive: a new TCP connection per request, as socket.io-client does without an agent)',
     parse: Boolean
   },
   {
@@ -304,7 +334,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: false,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Connect again after the server disconnects a client on purpose ("io server disconnect"), after the usual backoff, as many apps do by calling socket.connect(); socket.io-client itself stays away (the default)',
+    describe: 'Connect again after the server disconnects a client on purpose ("io server disconnect")',
+    details: 'Connect again after the server disconnects a client on purpose ("io server disconnect"), after the usual backoff, as many apps do by calling socket.connect(); socket.io-client itself stays away (the default)',
     parse: Boolean
   },
   {
@@ -315,7 +346,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     defaultText: 'socket.io-client\'s default backoff: 1s ±50 %, doubling, up to 5s',
-    describe: 'Spread reconnects after a drop over about this window (10s), as an app that sets socket.io-client\'s reconnectionDelay to half of it and randomizationFactor to 1: the first attempt waits 0 … the window, so a storm comes back as a spread, not as waves; later attempts double, up to the window (at least 5s)',
+    describe: 'Spread reconnects after a drop over about this window (10s), not in waves',
+    details: 'Spread reconnects after a drop over about this window (10s), as an app that sets socket.io-client\'s reconnectionDelay to half of it and randomizationFactor to 1: the first attempt waits 0 … the window, so a storm comes back as a spread, not as waves; later attempts double, up to the window (at least 5s)',
     parse: (v, flag) => {
       const ms = optionalDurationMs(v, flag)
       if (ms !== null && ms < 100) throw invalidOption(flag, `must be at least 100ms, got ${JSON.stringify(v)}`)
@@ -329,8 +361,9 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     notOn: ['capacity'],
-    defaultText: 'sessions last the whole run',
-    describe: 'Churn: each client closes after this long and a new session opens in its place at once: 5m, or a range 2m..8m (drawn uniformly per session). The summary states the rate of connects and disconnects',
+    defaultText: 'the whole run',
+    describe: 'Churn: each client closes after this long (5m, or 2m..8m) and a new session takes its place',
+    details: 'Churn: each client closes after this long and a new session opens in its place at once: 5m, or a range 2m..8m (drawn uniformly per session). The summary states the rate of connects and disconnects. By default sessions last the whole run',
     to: 'sessionLifetime'
   },
   {
@@ -342,6 +375,10 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: {
+      simulate: 'Largest WebSocket message or polling response a client accepts: 512KB, 10MB, 1MiB',
+      run: 'The simulators\' payload limit (simulate --max-payload): 1MB, 10MB, 1MiB'
+    },
+    details: {
       simulate: 'Largest WebSocket message or polling response one client accepts: 1000000, 512KB, 10MB, 1MiB (KB/MB = 1000-based, KiB/MiB = 1024-based; up to 256MiB). A bigger one closes the client (it reconnects after the usual backoff), counted as "payload over --max-payload". Default: socket.io\'s own maxHttpBufferSize (1e6); socket.io-client\'s 100 MiB would let 10,000 clients hold 1 TB. Raise it when your messages (several, in one polling response) are bigger',
       run: 'The simulators\' payload limit (simulate --max-payload): 1MB, 10MB, 1MiB (default: 1MB, or two messages of --size when that is more); simulators joining through Redis set their own'
     },
@@ -369,7 +406,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: RECORDER_LIMITS.maxOpen,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Most messages recorded at once (each holds ≈ 150 KB of histograms while open); copies of further new messages are counted as untracked, so a flooding server cannot exhaust memory',
+    describe: 'Most messages recorded at once; copies of further new ones count as untracked',
+    details: 'Most messages recorded at once (each holds ≈ 150 KB of histograms while open); copies of further new messages are counted as untracked, so a flooding server cannot exhaust memory',
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 100_000 })
   },
   {
@@ -379,7 +417,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: RECORDER_LIMITS.keepClosed,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Closed messages kept whole in a simulator\'s result; older ones are folded into per-round rollups (counts summed, histograms merged) so memory stays flat on long runs. A collector (--redis, ioswarm run) gets every message whole regardless',
+    describe: 'Closed messages kept whole in a simulator\'s result; older ones fold into per-round rollups',
+    details: 'Closed messages kept whole in a simulator\'s result; older ones are folded into per-round rollups (counts summed, histograms merged) so memory stays flat on long runs. A collector (--redis, ioswarm run) gets every message whole regardless',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10_000_000 })
   },
   {
@@ -388,7 +427,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID), ' +
+    describe: 'Which node behind a load balancer served each client: cookie:NAME, header:NAME or event:NAME[.path]',
+    details: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID), ' +
       'header:NAME (a response header of the client\'s handshake: the first polling GET\'s answer or the WebSocket upgrade\'s 101, e.g. header:X-Served-By from HAProxy\'s ' +
       '`http-response set-header X-Served-By %s`; both engines, every transport; --engine sio reads every polling answer, the lean engine only the handshake\'s) ' +
       'or event:NAME[.path] (an event the app sends on connect, e.g. event:node or event:hello.server): ' +
@@ -413,7 +453,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     default: 1,
     commands: ['simulate', 'fleet up'],
-    describe: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged',
+    describe: 'Spread the clients over this many simulator processes (one core each); results are merged',
+    details: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged',
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_WORKERS })
   }
 ])

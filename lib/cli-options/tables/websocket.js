@@ -57,9 +57,13 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     commands: ['simulate', 'serve'],
     passOn: true,
     describe: {
-      simulate: 'Wire protocol family: socketio = Socket.IO servers (Engine.IO v3 and v4, both engines); websocket = plain WebSocket servers (RFC 6455: ws, uWebSockets, Go, Python websockets …), --url ws://host:port/path, messages told apart by --id-field or their content and filtered with --match',
-      serve: 'socketio = the socket.io reference server; websocket = a plain ws server that sends every broadcast to each client as one JSON text frame (same POST /broadcast, token, rate limit and GET /stats)',
+      simulate: 'socketio (Socket.IO servers) or websocket (plain WebSocket servers: --url ws://host:port/path)',
+      serve: 'socketio = the socket.io reference server; websocket = a plain ws server (one JSON frame per broadcast)',
       run: 'socketio or websocket: the reference server it starts speaks it, and so do its simulators'
+    },
+    details: {
+      simulate: 'Wire protocol family: socketio = Socket.IO servers (Engine.IO v3 and v4, both engines); websocket = plain WebSocket servers (RFC 6455: ws, uWebSockets, Go, Python websockets …), --url ws://host:port/path, messages told apart by --id-field or their content and filtered with --match',
+      serve: 'socketio = the socket.io reference server; websocket = a plain ws server that sends every broadcast to each client as one JSON text frame (same POST /broadcast, token, rate limit and GET /stats)'
     }
   },
   {
@@ -68,7 +72,8 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --protocol websocket: a message each client sends once its WebSocket opens (a subscribe), sent again after each reconnect; a JSON template (sent as JSON text) or plain text: \'{"op":"subscribe","channel":"{{row.channel}}","user":"u{{i}}"}\'. Placeholders: {{i}} {{sim}} {{room}} {{rand}} {{row.FIELD}}, as for --auth',
+    describe: 'With --protocol websocket: a message each client sends once open (a subscribe), a template',
+    details: 'With --protocol websocket: a message each client sends once its WebSocket opens (a subscribe), sent again after each reconnect; a JSON template (sent as JSON text) or plain text: \'{"op":"subscribe","channel":"{{row.channel}}","user":"u{{i}}"}\'. Placeholders: {{i}} {{sim}} {{room}} {{rand}} {{row.FIELD}}, as for --auth',
     parse: optionalText
   },
   {
@@ -79,7 +84,8 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --protocol websocket: a subprotocol offered in the handshake (Sec-WebSocket-Protocol; repeatable, in order of preference): --subprotocol graphql-transport-ws. A server that picks none of them, or another, fails the handshake',
+    describe: 'With --protocol websocket: a subprotocol offered in the handshake (repeatable, by preference)',
+    details: 'With --protocol websocket: a subprotocol offered in the handshake (Sec-WebSocket-Protocol; repeatable, in order of preference): --subprotocol graphql-transport-ws. A server that picks none of them, or another, fails the handshake',
     parse: parseSubprotocols
   },
   {
@@ -89,7 +95,8 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --protocol websocket, what --event is for Socket.IO: measure only JSON messages whose field (a dot path) has this value: --match type=score. Repeatable: values of the same field are alternatives (type=score --match type=goal), different fields must all match (--match type=score --match league=nba). Other messages are counted by what they were (type=heartbeat, text, binary), not measured',
+    describe: 'With --protocol websocket: measure only JSON messages whose field has this value: --match type=score',
+    details: 'With --protocol websocket, what --event is for Socket.IO: measure only JSON messages whose field (a dot path) has this value: --match type=score. Repeatable: values of the same field are alternatives (type=score --match type=goal), different fields must all match (--match type=score --match league=nba). Other messages are counted by what they were (type=heartbeat, text, binary), not measured',
     parse: parseMatches
   }
 ])

@@ -23,6 +23,17 @@ test('every option row names a group of the fixed list, for every command that t
   assert.deepEqual(wrong, [], `rows without a known group (one of ${GROUP_NAMES.join(', ')})`)
 })
 
+test('every describe is one line of at most 120 characters (what --help shows; details hold the rest)', () => {
+  const long = []
+  for (const o of OPTIONS) {
+    const each = typeof o.describe === 'string' ? { '': o.describe } : o.describe
+    for (const [command, text] of Object.entries(each)) {
+      if (text.length > 120 || /\n/.test(text) || text.trim() === '') long.push(`--${o.name}${command ? ` (${command})` : ''}: ${text.length} characters`)
+    }
+  }
+  assert.deepEqual(long, [], 'describes to shorten (move the rest to details)')
+})
+
 test('docs/options.md is what the options tables write', () => {
   const written = readFileSync(DOC, 'utf8')
   assert.ok(written === optionsDocument(), 'docs/options.md is stale: run npm run docs (and commit docs/options.md)')

@@ -1,0 +1,44 @@
+/**
+ * A first contact that no client can pass stops before the swarm: a self-signed server and no
+ * --ca. The look names the fault and the fix, and simulate, run and capacity exit 2 with
+ * nothing started, instead of ramping a swarm that can only count failures; --wait-for-server
+ * does not wait for a certificate to become trusted.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { BIN, runCli } from '../../helpers/cli.js'
+import { makeCertificate, startHttpsServer } from '../../helpers/https-server.js'
+import { inspectServer, normalizeSimOptions } from '../../../simulator/index.js'
+
+const FIX = /DEPTH_ZERO_SELF_SIGNED_CERT on polling and on WebSocket: .*give its CA \(or the certificate itself\) with --ca FILE, or skip verification with --insecure.*no client can connect with this trust, so nothing was started/
+
+test('a certificate no client trusts stops simulate, run and capacity before the swarm: exit 2, the fault and the fix', async (t) => {
+  const files = makeCertificate(t)
+  if (!files) return
+  const url = await startHttpsServer(t, files)
+  const runs = await Promise.all([
+    ['simulate', '--url', url, '-c', '5', '--duration', '30s'],
+    ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '5', '--simulators', '1'],
+    ['capacity', '--target', url, '--rounds', 'none', '--slo', 'p99<1s', '--simulators', '1', '--start', '2', '--max', '4']
+  ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
+  for (const [i, { code, stderr }] of runs.entries()) {
+    assert.equal(code, 2, `${['simulate', 'run', 'capacity'][i]}: ${stderr}`)
+    assert.match(stderr, FIX)
+    assert.doesNotMatch(stderr, /connected \d+\/|simulators \d+\/\d+|clients ×/, 'no swarm started')
+  }
+})
+
+test('--wait-for-server does not wait for a certificate to be trusted; --ca passes the look', async (t) => {
+  const files = makeCertificate(t)
+  if (!files) return
+  const url = await startHttpsServer(t, files)
+  const waited = inspectServer(normalizeSimOptions({ url, waitForServer: '10m' }))
+  await assert.rejects(waited, (error) => {
+    assert.equal(/** @type {import('../../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
+    assert.match(/** @type {Error} */ (error).message, FIX)
+    return true
+  })
+  const server = await inspectServer(normalizeSimOptions({ url, ca: files.cert }))
+  assert.equal(server.handshakeError, null)
+  assert.equal(server.eio, 4)
+})
