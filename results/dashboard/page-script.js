@@ -109,6 +109,7 @@ function schedule () {
 
 function render () {
   window.__ioswarmLive.seconds = seconds.length
+  window.__ioswarmLive.connected = seconds.map((s) => s.clients.connected)
   const last = seconds[seconds.length - 1]
   if (last) headline(last)
   updateSelect($('row-select'), breakdownKeys(seconds).rows, null)
