@@ -22,7 +22,7 @@ export const COMMAND_LINES = Object.freeze({
 export const SCRIPT = 'ioswarm'
 export const USAGE = '$0 <command> [options]\n\nLoad-test a Socket.IO server with a swarm of real clients and measure how long each broadcast takes to reach all of them.'
 export const CONFIG_DESCRIBE = 'JSON or YAML file of options (flag names as keys)'
-export const EPILOG = 'Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed (capacity: the SLO failed at --start), 4 capacity inconclusive.\nDocs: README.md'
+export const EPILOG = 'Exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 a --assert threshold failed (capacity: the SLO failed at --start), 4 capacity inconclusive.\nDocs: README.md and docs/ (every option: docs/options.md)'
 
 /**
  * The width yargs wraps the help at: the terminal's, at most 110 columns; 100 when not a terminal.

@@ -117,7 +117,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: 'A module of hooks for what flags cannot say (login, identity, onConnect, onEvent …): see examples/',
-    details: 'A module of hooks for what flags cannot say, run for every client on either engine: login(http, ctx) (an HTTP login flags cannot say: a CSRF token first; its return is ctx.login and {{login.FIELD}}), identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, emitAndWait(event, args, replyEvent, match) (a reply that comes as an event: --reply-event), join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and the README',
+    details: 'A module of hooks for what flags cannot say, run for every client on either engine: login(http, ctx) (an HTTP login flags cannot say: a CSRF token first; its return is ctx.login and {{login.FIELD}}), identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, emitAndWait(event, args, replyEvent, match) (a reply that comes as an event: --reply-event), join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and docs/real-apps.md',
     parse: optionalText
   },
   {

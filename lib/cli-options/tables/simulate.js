@@ -139,7 +139,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: 'WebSocket client of --engine lean and --protocol websocket: ws, or builtin (leaner, ws:// only)',
-    details: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/README.md. The same two clients serve --protocol websocket'
+    details: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net (ws:// only, no TLS or compression): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/results/2026-11-engines.md. The same two clients serve --protocol websocket'
   },
   {
     name: 'http-client',
@@ -149,7 +149,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     describe: 'HTTP client of --engine lean\'s long-polling: builtin (http://), or undici (always for https://)',
-    details: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/README.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
+    details: 'HTTP client of --engine lean\'s long-polling. builtin (default for http://) = ioswarm\'s own HTTP/1.1 client over net: a keep-alive connection per client for its polls, posts over a shared pool of keep-alive connections per source address (128); cheaper per polled frame (bench/results/2026-11-engines.md). undici = the undici library (always for https://: TLS), polls on a connection per client, posts over a shared pool of the same size'
   },
   {
     name: 'path',
