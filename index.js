@@ -10,6 +10,8 @@
 export { runSwarm, startSwarm, runWorkers, normalizeSimOptions, probeHandshake, inspectServer, ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES } from './simulator/index.js'
 /** A whole test: reference server (or a target), simulator processes, rounds, results. */
 export { runTest } from './runner/index.js'
+/** Steer a running run, capacity search or swarm (hooks.steering): stop, clients, emit rate, stop after a step. */
+export { createSteering } from './lib/steering.js'
 /** The capacity search: how many clients the server holds at a service level (`ioswarm capacity`). */
 export { runCapacity } from './runner/capacity/index.js'
 /** Fire rounds of broadcasts through an app server. */

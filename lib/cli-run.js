@@ -11,9 +11,11 @@ import { EXIT, invalidOption } from './errors.js'
 
 /**
  * @param {string} name shown in the "stopping" message
+ * @param {import('./steering.js').Steering} [steering] the command's steering: the first signal is its stop action (by
+ *   'signal'), one path with the dashboard's stop, and the signal returned is its signal
  * @returns {{ signal: AbortSignal, dispose(): void }}
  */
-export function stopOnSignals (name) {
+export function stopOnSignals (name, steering) {
   const controller = new AbortController()
   let signals = 0
   const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
@@ -23,12 +25,13 @@ export function stopOnSignals (name) {
       process.exit(EXIT.INTERRUPTED)
     }
     process.stderr.write(`\n${name}: ${sig} received, stopping and flushing results (send it again to exit at once)\n`)
-    controller.abort()
+    if (steering) steering.act('stop', {}, 'signal')
+    else controller.abort()
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   return {
-    signal: controller.signal,
+    signal: steering?.signal ?? controller.signal,
     dispose () {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)

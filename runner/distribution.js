@@ -10,6 +10,7 @@ import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, fo
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
+import { steerDistribution } from './steer.js'
 
 /**
  * @typedef {import('./run-options.js').RunOptions} RunOptions
@@ -22,6 +23,8 @@ import { broadcastOf, simulatorEnv } from './run-options.js'
  * @property {(metricsUrl: string) => Promise<void>} [metricsLinger] with --metrics-port: awaited after the run, before the metrics server closes
  * @property {import('../lib/limits.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
  * @property {import('../results/dashboard/index.js').LiveStreamLike} [stream] --dashboard: the live stream each distribution's seconds and windows go to
+ * @property {import('../lib/steering.js').Steering} [steering] steers the run while it runs (lib/steering.js: createSteering({ command: 'run' })):
+ *   its stop action stops it as the signal does; its actions are the result's `actions`
  */
 
 /**
@@ -55,7 +58,10 @@ export async function runDistribution (ctx, distribution, hooks) {
   })
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const watching = hooks.stream?.follow(collector, runId, { distribution: distribution.name })
-  const children = startSimulators(ctx, distribution)
+  const parts = partitionOf(ctx, distribution)
+  const children = startSimulators(ctx, distribution, parts)
+  // The run's clients and emit-rate actions reach these simulators while they run.
+  const unsteer = steerDistribution(ctx, children, parts, hooks.steering)
   const readers = attachReaders(collector, children, (line) => log(`${distribution.name}: ${line}`))
   const sampling = sampleServer(ctx)
   const watcher = watchStale({ collector, runId, name: distribution.name, log })
@@ -86,6 +92,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     await lines?.finish().catch(() => {})
     throw error
   } finally {
+    unsteer()
     sampling.stop()
     await watcher.stop()
     await stopSimulators(ctx, children, watcher.stale, (line) => log(`${distribution.name}: ${line}`))
@@ -207,10 +214,10 @@ async function holdWithoutRounds ({ options }, distribution, hooks) {
  * in-memory one, else to Redis itself).
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
+ * @param {import('../simulator/processes/partition.js').SwarmPart[]} parts the distribution's partition (partitionOf)
  */
-function startSimulators (ctx, distribution) {
+function startSimulators (ctx, distribution, parts) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
-  const parts = partitionOf(ctx, distribution)
   return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options), server: ctx.server ?? null }))
 }
 
@@ -237,7 +244,10 @@ export function partitionOf (ctx, distribution) {
   // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
   if (distribution.simulators === 0) return []
   const whole = simulateOptions(ctx, distribution)
-  return partitionSwarm({ ...whole, clients: whole.phases ? whole.clients : distribution.simulators * distribution.clients }, distribution.simulators)
+  // --clients and --max-clients are per simulator in a run: the whole has that many times the simulators.
+  const maxClients = whole.maxClients === undefined || whole.phases ? {} : { maxClients: whole.maxClients * distribution.simulators }
+  const clients = whole.phases ? whole.clients : distribution.simulators * distribution.clients
+  return partitionSwarm({ ...whole, clients, ...maxClients }, distribution.simulators)
 }
 
 /**

@@ -13,12 +13,15 @@ import { SCHEMA_VERSION } from '../lib/schema/result-schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, evaluateThresholds, loadMetrics, redactUrl } from '../results/index.js'
 import { readLimits } from '../lib/limits.js'
+import { steeredHooks } from '../lib/steering.js'
 import { runDistribution } from './distribution.js'
 import { lookAtServer } from './look.js'
 import { newRunId, normalizeRunOptions, referenceServerOf } from './run-options.js'
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 import { scheduleServerRestarts } from './restart.js'
+
+export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steering.js'
 
 /**
  * @param {Record<string, unknown>} input see runner/run-options.js
@@ -27,6 +30,8 @@ import { scheduleServerRestarts } from './restart.js'
  */
 export async function runTest (input, hooks = {}) {
   const options = normalizeRunOptions(input)
+  hooks = steeredHooks(hooks)
+  const steering = hooks.steering ?? null
   const log = hooks.log ?? (() => {})
   const runId = options.runId ?? newRunId()
   // The first line says where the load comes from when no broadcaster runs.
@@ -94,6 +99,8 @@ export async function runTest (input, hooks = {}) {
       distributions
     }
     if (options.thresholds.length > 0) result.thresholds = evaluateThresholds(result, options.thresholds)
+    const actions = steering?.timeline() ?? []
+    if (actions.length > 0) result.actions = actions
     // Still serving: the last scrape can see the final values (--metrics-linger, or a test).
     if (outputs?.url && hooks.metricsLinger) await hooks.metricsLinger(outputs.url)
     return result

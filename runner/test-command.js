@@ -10,12 +10,15 @@ import { makeOutDir, printJsonResult, progressWriter, stopOnSignals } from '../l
 import { parseOptions } from '../lib/cli-options/index.js'
 import { VERSION } from '../lib/version.js'
 import { checkCiPaths, liveEventsOf, writeCiOutputs } from '../results/index.js'
+import { createSteering, formatActionLine } from '../lib/steering.js'
 import { openDashboard } from './dashboard.js'
 
 /**
- * What a long-running command hands its library call: the stop signal and where its lines go.
+ * What a long-running command hands its library call: the stop signal, the steering and where its lines go.
  * @typedef {object} TestHooks
- * @property {AbortSignal} signal aborted by the first SIGINT/SIGTERM
+ * @property {AbortSignal} signal aborted by the first SIGINT/SIGTERM, or the steering's stop (one path)
+ * @property {import('../lib/steering.js').Steering} steering the test's steering (the dashboard, its HTTP API): Ctrl-C is its stop
+ *   action; every action is printed as it is decided
  * @property {(line: string) => void} log a line kept on stderr (not with --quiet)
  * @property {(line: string) => void} status the progress line (refreshed on a TTY)
  * @property {import('../results/dashboard/index.js').LiveStreamLike} [stream] --dashboard: the live stream the test's seconds go to
@@ -52,7 +55,7 @@ export function testCommandHandler (command) {
     const made = await makeOutDir(out)
     const id = runId ?? path.basename(out)
     const dashboard = await openDashboard(argv, { command: command.name, runId: id, name: name ?? id, out })
-    const result = await runWithProgress(`ioswarm ${command.name}`, quiet, start, dashboard?.stream).catch(async (error) => {
+    const result = await runWithProgress(command.name, quiet, start, dashboard).catch(async (error) => {
       await dashboard?.close({ error: error.message })
       if (made !== undefined) await rmdir(out).catch(() => {}) // only if still empty
       throw error
@@ -72,20 +75,30 @@ export function testCommandHandler (command) {
 }
 
 /**
- * Starts the test with its hooks: progress on stderr, a stop on the first signal.
+ * Starts the test with its hooks: progress on stderr, a stop on the first signal, the steering.
  * @template R
- * @param {string} name shown in the "stopping" message
+ * @param {'run' | 'capacity'} name the command
  * @param {boolean | undefined} quiet
  * @param {(hooks: TestHooks) => Promise<R>} start
- * @param {import('../results/dashboard/stream.js').LiveStream} [stream] --dashboard: the log lines go there too
+ * @param {Awaited<ReturnType<typeof openDashboard>>} [dashboard] --dashboard: the seconds and log lines go to its stream, its actions to the steering
  * @returns {Promise<R>}
  */
-async function runWithProgress (name, quiet, start, stream) {
+async function runWithProgress (name, quiet, start, dashboard) {
+  const stream = dashboard?.stream
   const progress = progressWriter({ quiet, everyMs: 5000 })
-  const stop = stopOnSignals(name)
+  // Ctrl-C and the dashboard's actions steer the test through one object; each action is said as it is decided, even with --quiet.
+  const steering = createSteering({ command: name })
+  const stop = stopOnSignals(`ioswarm ${name}`, steering)
+  const unlisten = steering.onEvent((event) => {
+    progress.done()
+    process.stderr.write(`${formatActionLine(event)}\n`)
+  })
+  // The page's buttons and the HTTP API act through the same steering; its events join the stream.
+  dashboard?.attachSteering(steering)
   try {
     return await start({
       signal: stop.signal,
+      steering,
       ...(stream ? { stream } : {}),
       log: (line) => {
         progress.done()
@@ -97,5 +110,7 @@ async function runWithProgress (name, quiet, start, stream) {
   } finally {
     progress.done()
     stop.dispose()
+    unlisten()
+    dashboard?.attachSteering(null)
   }
 }

@@ -16,6 +16,7 @@ import { normalizeSimOptions } from './sim-options.js'
 import { runWorkers } from './processes/workers.js'
 import { startSimulatorMetrics } from './reporting/live-metrics.js'
 import { finalReportOf } from '../results/index.js'
+import { createSteering, formatActionLine } from '../lib/steering.js'
 
 /** @type {import('yargs').CommandModule<{}, any>} */
 export const simulateCommand = {
@@ -44,13 +45,17 @@ export const simulateCommand = {
         onOtlpError: (error) => process.stderr.write(`ioswarm simulate: warning: --otlp: pushing to ${redactUrl(String(otlp))} failed: ${error.message}\n`)
       })
     if (metrics?.url && !quiet) process.stderr.write(`ioswarm simulate ${options.id}: metrics ${metrics.url}\n`)
-    const stop = stopOnSignals('ioswarm simulate')
+    // Ctrl-C and the dashboard's actions steer the swarm through one object; each action is said as it is decided.
+    const steering = createSteering({ command: 'simulate' })
+    const stop = stopOnSignals('ioswarm simulate', steering)
+    const unlisten = steering.onEvent((event) => { process.stderr.write(`${formatActionLine(event)}\n`) })
     let result
     try {
       result = workers > 1
-        ? await runWorkersCommand(options, workers, link, quiet, stop.signal, metrics?.metrics ?? null)
-        : await runOne(options, link, quiet, stop.signal, metrics?.metrics ?? null)
+        ? await runWorkersCommand(options, workers, link, quiet, steering, metrics?.metrics ?? null)
+        : await runOne(options, link, quiet, steering, metrics?.metrics ?? null)
     } finally {
+      unlisten()
       stop.dispose()
       await metrics?.close()
     }
@@ -68,14 +73,15 @@ export const simulateCommand = {
  * @param {import('./sim-options.js').SimOptions & { id: string }} options
  * @param {import('./reporting/collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
- * @param {AbortSignal} signal
+ * @param {import('../lib/steering.js').Steering} steering its stop is the command's signal (Ctrl-C's too)
  * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed by this process's hooks, then its final report
  */
-async function runOne (options, link, quiet, signal, metrics) {
+async function runOne (options, link, quiet, steering, metrics) {
   const progress = progressWriter({ quiet })
   try {
     const { result, delivery } = await runLinkedSwarm(options, link, {
-      signal,
+      signal: steering.signal,
+      steering,
       onMessage: metrics ? (report) => metrics.observeMessage(options.id, report) : undefined,
       onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
@@ -124,13 +130,14 @@ function writeWarnings (warnings) {
  * @param {number} workers
  * @param {import('./reporting/collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
- * @param {AbortSignal} signal
+ * @param {import('../lib/steering.js').Steering} steering its stop is the command's signal (Ctrl-C's too)
  * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed with every worker's records
  */
-async function runWorkersCommand (options, workers, link, quiet, signal, metrics) {
+async function runWorkersCommand (options, workers, link, quiet, steering, metrics) {
   const result = await runWorkers(options, workers, {
     link,
-    signal,
+    signal: steering.signal,
+    steering,
     metrics,
     onStart: ({ preflight, server }) => writeWarnings(startWarnings(options, preflight, server)),
     onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }

@@ -14,3 +14,4 @@ export { checkPreflight, FD_MARGIN, KIB_PER_CLIENT, pollingShareOf, upgradeShare
 export { partitionSwarm, partOfSwarm, pickEmitters, shareOf } from './processes/partition.js'
 export { inspectServer, firstIdentity } from './inspection/inspect.js'
 export { labelPhases, mergePhases } from './phase-options.js'
+export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steering.js'

@@ -21,7 +21,7 @@ import { checkLocalAddresses } from '../lib/input/source-addresses.js'
 import { checkPhases } from './phase-options.js'
 import { checkReplyFlags } from './traffic/replies.js'
 
-export { MAX_CLIENTS } from '../lib/cli-options/tables/simulate.js'
+export { MAX_CLIENTS } from '../lib/values/option-values.js'
 export { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
 
 /**
@@ -52,7 +52,8 @@ export { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
  * @property {number} clientOffset index of this simulator's first client in the whole run ({{i}}, feeder rows)
  * @property {{ index: number, count: number } | null} [sourcePortSlice] this process's share of the port range, when several processes of one host use the same source addresses (not a flag: set by --workers and the runner)
  * @property {import('../lib/input/node-from.js').NodeFrom | null} nodeFrom --node-from: where each client reads which node served it
- * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (not a flag: `ioswarm capacity` sets it for its simulator children)
+ * @property {number} [maxClients] room for this many clients: the swarm may be resized up to it while it runs (--max-clients; `ioswarm capacity`
+ *   sets it for its simulator children from its --max)
  */
 
 /**
@@ -104,6 +105,8 @@ export function normalizeSimOptions (input) {
   // --phases sets the clients, the ramp and the duration itself (simulator/phase-options.js).
   const { clients = o.clients, rampMs = o.rampMs, durationMs = o.durationMs } = checkPhases(input, o)
   passed.clients = clients
+  if (o.maxClients !== undefined && o.maxClients < clients) throw invalidOption('--max-clients', `must be at least the clients (${clients}), got ${o.maxClients}`)
+  if (o.maxClients === undefined) delete passed.maxClients
   if (o.windowMs !== null && durationMs !== null && o.windowMs > durationMs) {
     throw invalidOption('--window', `${o.windowMs / 1000}s is longer than the run (--duration or --phases: ${durationMs / 1000}s): not one window would end`)
   }

@@ -8,7 +8,7 @@
 import { COMMAND_LINES } from './commands.js'
 import { GROUP_NAMES, OPTION_GROUPS } from './groups.js'
 import { envNameOf } from './index.js'
-import { forCommand, rowsOf } from './rows.js'
+import { detailsFor, forCommand, rowsOf } from './rows.js'
 
 /** @typedef {import('./define.js').OptionDef} OptionDef */
 
@@ -61,21 +61,21 @@ function commandSection (rows, command) {
 }
 
 /**
- * A field that may be one per command, as lines: the text, or each command's (commands with the same text together).
- * @param {string | Readonly<Record<string, string>> | undefined} value
+ * A text that may be one per command, as lines: the text, or each command's (commands with the same text together).
+ * @param {(command: string) => string | undefined} textOf
  * @param {string[]} commands the commands that take the row
+ * @param {(on: string, text: string) => string} [each] how one command's text is written, when they differ: a list item
  */
-function perCommandText (value, commands) {
-  if (value === undefined) return []
-  if (typeof value === 'string') return [md(value), '']
+function perCommandText (textOf, commands, each = (on, text) => `- ${on}: ${text}`) {
   /** @type {Map<string, string[]>} */
   const byText = new Map()
   for (const command of commands) {
-    const text = forCommand(value, command)
-    byText.set(text, [...(byText.get(text) ?? []), command])
+    const text = textOf(command)
+    if (text !== undefined) byText.set(text, [...(byText.get(text) ?? []), command])
   }
-  if (byText.size === 1) return [md([...byText.keys()][0]), '']
-  return [...[...byText].map(([text, on]) => `- ${on.map((c) => `\`${c}\``).join(', ')}: ${md(text)}`), '']
+  if (byText.size === 0) return []
+  if (byText.size === 1 && [...byText.values()][0].length === commands.length) return [md([...byText.keys()][0]), '']
+  return [...[...byText].map(([text, on]) => each(on.map((c) => `\`${c}\``).join(', '), md(text))), '']
 }
 
 /**
@@ -94,7 +94,7 @@ function rowEntry (rows, o, commands) {
     ...(o.required ? [`required on: ${o.required.map((c) => `\`${c}\``).join(', ')}`] : []),
     `environment: \`${envNameOf(o.name)}\``
   ]
-  return [...facts.map((f) => `- ${f}`), '', ...perCommandText(o.describe, on), ...perCommandText(o.details, on)]
+  return [...facts.map((f) => `- ${f}`), '', ...perCommandText((c) => forCommand(o.describe, c), on), ...perCommandText((c) => detailsFor(o, c), on, (on, text) => `On ${on}: ${text}\n`)]
 }
 
 /**

@@ -37,6 +37,22 @@ export function forCommand (value, command) {
 }
 
 /**
+ * A row's details as one command's reference shows them: those of the describe that command
+ * shows (a describe per command has its details by the same keys; a command without a
+ * describe of its own shows simulate's, or the first, and so their details).
+ * @param {OptionDef} o
+ * @param {string} command
+ * @returns {string | undefined}
+ */
+export function detailsFor (o, command) {
+  const { describe, details } = o
+  if (details === undefined || typeof details === 'string') return details
+  if (typeof describe === 'string') return details[command]
+  const key = command in describe ? command : 'simulate' in describe ? 'simulate' : Object.keys(describe)[0]
+  return details[key]
+}
+
+/**
  * A command's options from raw input (CLI argv, a config object, a library caller): each
  * option of the command that is given, or has a default, parsed by its table row. Keys are
  * the option's `to`, else its camelCase name; cross-option checks stay with the command's

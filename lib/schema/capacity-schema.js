@@ -102,6 +102,7 @@
  * @property {CapacityStep[]} steps in the order they ran
  * @property {import('./result-schema.js').ReportsRefused} [reportsRefused] message reports the collector refused past its bound (absent when none)
  * @property {import('./result-schema.js').IpcErrors} [ipcErrors] collector writes of the simulators over IPC that failed (absent when none)
+ * @property {import('./result-schema.js').SteeringAction[]} [actions] the search's timeline of steering actions, done or refused; absent when none
  * @property {number} durationMs
  */
 

@@ -194,6 +194,18 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelay
  */
 
 /**
+ * One steering action asked of a running test (lib/steering.js), as it was decided.
+ * @typedef {object} SteeringAction
+ * @property {'action'} type
+ * @property {number} at wall-clock ms when it was asked
+ * @property {string} action stop, clients, emit-rate or stop-after-step
+ * @property {number | string | null} value the clients (a number), the rate as given ('5/s'), or null
+ * @property {string} by who asked: api, dashboard, signal
+ * @property {boolean} ok done (true) or refused (false)
+ * @property {string} [message] why it was refused, or a note on what was done
+ */
+
+/**
  * The app's own measurements, recorded by a scenario's hooks (lib/measure/custom-measures.js): names are plain
  * (a letter, then letters, digits, _), at most 50; a name is a timing or a count.
  * @typedef {object} CustomReport
@@ -395,6 +407,8 @@ export const WINDOW_MERGE_RULES = {
  * @property {LoginReport} [logins] --login: the clients' HTTP logins
  * @property {WindowReport[]} [windows] --window: each window of this simulator (the newest MAX_WINDOWS)
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
+ * @property {SteeringAction[]} [actions] `simulate`'s timeline of steering actions (the dashboard, its HTTP API, Ctrl-C), done or refused;
+ *   absent when none was asked for. A merge of several simulators keeps none: actions belong to the command that ran them
  */
 
 /**
@@ -673,6 +687,7 @@ export const WINDOW_MERGE_RULES = {
  * @property {{ url: string, reference: boolean, restarts?: { atMs: number, downMs: number | null, error: string | null }[] }} target restarts: --restart-server-at's restarts of the reference server
  * @property {DistributionResult[]} distributions
  * @property {ThresholdVerdict[]} [thresholds]
+ * @property {SteeringAction[]} [actions] the run's timeline of steering actions, done or refused; absent when none was asked for
  * @property {{ kind: 'simulator', workers: number, workersNote: string | null, rolledUpMessages: number }} [from] set when a report read another kind of
  *   result as a run (results/report/kinds.js: a simulate result, its worker processes and the messages it rolled up); never in a result.json
  */

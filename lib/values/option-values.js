@@ -28,6 +28,8 @@ export const RECORDER_LIMITS = Object.freeze({ maxOpen: 256, keepClosed: 1000 })
  * for one browser but not for a swarm: 10,000 clients each buffering 100 MB is 1 TB.
  */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 1_000_000
+/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
+export const MAX_CLIENTS = 1_000_000
 /** Highest limit: above socket.io-client's 100 MiB, below one V8 string and ws's 32-bit maxPayload. */
 export const MAX_PAYLOAD_LIMIT_BYTES = 256 * 1024 * 1024
 /** Lowest limit: an Engine.IO open packet and a CONNECT ack must fit. */

@@ -9,6 +9,7 @@ import { formatDate } from '../text/summary.js'
 import { METRICS, parseThresholdOf } from '../thresholds/thresholds.js'
 import { axis, chartConfig, color, line, spec, STAT_COLORS } from './charts/chart-config.js'
 import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
+import { actionsTable } from './charts/charts-actions.js'
 
 /**
  * @typedef {import('../../lib/schema/capacity-schema.js').CapacityResult} CapacityResult
@@ -124,7 +125,7 @@ export function buildCapacityReport (result, { generatedAt } = {}) {
 </div><div class="verdict ${found ? 'pass' : 'fail'}">${escapeHtml(found ? `${result.outcome === 'max' ? '≥ ' : ''}${result.capacity} ${result.vary === 'emit-rate' ? 'messages/s' : 'clients'}` : result.outcome)}</div></div></header>`,
     '<main>',
     `<section id="answer"><h2>Answer</h2><p>${escapeHtml(result.answer)}</p>${result.advice.length ? `<ul>${result.advice.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>` : ''}</section>`,
-    `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}</section>`,
+    `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}${actionsTable(result.actions, result.run.startedAt)}</section>`,
     '</main>'
   ].join('\n')
   return htmlPage({ title: `ioswarm capacity: ${result.run.name}`, body, charts: [chart] })

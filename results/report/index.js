@@ -13,6 +13,7 @@ import { GLOSSARY, details, distributionSection, header, overview } from './sect
 import { buildCapacityReport, compareCapacities } from './capacity.js'
 import { toReportable } from './kinds.js'
 import { liveSection } from './live.js'
+import { markActions } from './charts/charts-actions.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
@@ -65,7 +66,8 @@ export function buildReport (result, { generatedAt, live = null } = {}) {
   /** @type {ChartSpec[]} */
   const charts = []
   const sections = result.distributions.map((d, i) => {
-    const specs = distributionCharts(d, i)
+    // Steering actions (the dashboard, its API, Ctrl-C) as lines on the charts over time.
+    const specs = markActions(distributionCharts(d, i), result.actions, d)
     charts.push(...specs)
     return distributionSection(d, i, specs)
   })

@@ -118,6 +118,8 @@ export function simulatorAsRun (sim) {
     options: sim.options,
     target: { url: (sim.destinations ?? []).map((d) => d.url).join(', ') || String(sim.options.url ?? ''), reference: false },
     distributions: [distribution],
+    // Its steering actions (simulate's dashboard or Ctrl-C), as a run keeps them.
+    ...(Array.isArray(sim.actions) && sim.actions.length > 0 ? { actions: sim.actions } : {}),
     from: { kind: 'simulator', workers, workersNote: workers > 0 ? RELATIVE_NOTE : null, rolledUpMessages: sim.recorder?.rolledUpMessages ?? 0 }
   }
 }

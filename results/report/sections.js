@@ -13,6 +13,7 @@ import { windowsTable } from './charts/charts-windows.js'
 import { customTable, deliveriesTable, loginsTable, namespacesTable, scenarioTable } from './tables-scenario.js'
 import { deliveryFaults, missedDeliveries } from '../merge/delivery-rows.js'
 import { kindOf } from './compare.js'
+import { actionsTable } from './charts/charts-actions.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').RunResult} RunResult
@@ -121,6 +122,7 @@ ${notes.length
     : '<p class="muted">No caveats: no simulator was saturated or went stale, every client connected, no delivery went missing.</p>'}
 ${distributionsTable(result)}
 ${verdicts.length ? `<h3>Thresholds</h3>${thresholdsTable(verdicts)}` : ''}
+${actionsTable(result.actions, result.run.startedAt)}
 </section>`
 }
 

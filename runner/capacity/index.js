@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import { hostFacts } from '../../lib/host.js'
+import { SteeringRefusal, steeredHooks } from '../../lib/steering.js'
 import { readLimits } from '../../lib/limits.js'
 import { SCHEMA_VERSION } from '../../lib/schema/result-schema.js'
 import { VERSION } from '../../lib/version.js'
@@ -35,6 +36,8 @@ import { runStep } from './step.js'
  * @property {number} [maxMessageReports] the collector's bound on message reports (default: LIMITS.messageReports, fixed for a
  *   command; a test sets it low to reach it)
  * @property {import('../../results/dashboard/index.js').LiveStreamLike} [stream] --dashboard: the live stream the search's seconds go to
+ * @property {import('../../lib/steering.js').Steering} [steering] steers the search (createSteering({ command: 'capacity' })): its stop
+ *   stops it as the signal does; stop-after-step ends it once the current step is judged; its actions are the result's `actions`
  */
 
 /**
@@ -44,6 +47,8 @@ import { runStep } from './step.js'
  */
 export async function runCapacity (input, hooks = {}) {
   const options = normalizeCapacityOptions(input)
+  hooks = steeredHooks(hooks)
+  const steering = hooks.steering ?? null
   const log = hooks.log ?? (() => {})
   const limits = () => hooks.limits ?? readLimits()
   // The first step must fit before anything starts (exit 2 naming the limit).
@@ -105,7 +110,7 @@ export async function runCapacity (input, hooks = {}) {
     // ... and its lines rolled up and freed as they come (steps are judged on the windows): the collector holds none of them.
     lines = options.rounds.length === 0 ? followLines(collector, id) : null
     const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
-    searched = await search(ctx, log)
+    searched = await search(ctx, log, steering)
   } finally {
     sampling?.stop()
     await watching?.stop()
@@ -119,20 +124,43 @@ export async function runCapacity (input, hooks = {}) {
     await collector.close()
   }
   const ipcErrors = readers?.errors() ?? null
+  const actions = steering?.timeline() ?? []
   return {
     ...capacityResult({ options, id, startedAt, url, reference: server !== null, ...searched }),
+    ...(actions.length > 0 ? { actions } : {}),
     ...(refused ? { reportsRefused: refused } : {}),
     ...(ipcErrors ? { ipcErrors } : {})
   }
 }
 
 /**
- * The steps, one after another, until the search has its answer.
+ * The steps, one after another, until the search has its answer, or is told to end after its current step.
  * @param {import('./step.js').StepContext} ctx
  * @param {(line: string) => void} log
+ * @param {import('../../lib/steering.js').Steering | null} steering
  * @returns {Promise<{ steps: CapacityStep[], outcome: import('../../lib/schema/capacity-schema.js').CapacityOutcome }>}
  */
-async function search (ctx, log) {
+async function search (ctx, log, steering) {
+  let lastStep = false
+  const release = steering?.handle('stop-after-step', () => {
+    if (lastStep) throw new SteeringRefusal('the search already ends after its current step')
+    lastStep = true
+    return 'the search ends once its current step is judged'
+  })
+  try {
+    return await searchSteps(ctx, log, () => lastStep)
+  } finally {
+    release?.()
+  }
+}
+
+/**
+ * @param {import('./step.js').StepContext} ctx
+ * @param {(line: string) => void} log
+ * @param {() => boolean} lastStep true once the search was told to end after its current step
+ * @returns {Promise<{ steps: CapacityStep[], outcome: import('../../lib/schema/capacity-schema.js').CapacityOutcome }>}
+ */
+async function searchSteps (ctx, log, lastStep) {
   const plan = { start: ctx.options.startLevel, max: ctx.options.maxLevel, growth: ctx.options.growth, precision: ctx.options.precision }
   /** @type {CapacityStep[]} */
   const steps = []
@@ -147,6 +175,11 @@ async function search (ctx, log) {
     current = step.connected || current
     for (const warning of step.limits.warnings) log(`step ${step.step}: warning: ${warning}`)
     log(formatStepLine(step))
+    // Told to end after this step: what was judged so far is the result (the search's answer, if this step gave it).
+    if (lastStep()) {
+      const move = nextStep(steps.map(judgedOf), plan)
+      return { steps, outcome: 'done' in move ? move.done : 'stopped' }
+    }
   }
   return { steps, outcome: 'stopped' }
 }

@@ -6,8 +6,8 @@
  *   parent → child  { type: 'ioswarm:simulate', options, link, forwardMessages, server }   once (server: the
  *                   parent's inspection, or null: the child inspects)
  *                   { type: 'ioswarm:stop' }                       stop gracefully and flush
- *                   { type: 'ioswarm:resize', clients, rampMs, emitIntervalMs }    grow or shrink the swarm (up to options.maxClients),
- *                                                  and set the emit rate when emitIntervalMs is a number
+ *                   { type: 'ioswarm:resize', clients, rampMs, emitIntervalMs }    grow or shrink the swarm (up to options.maxClients;
+ *                                                  none: the size stays), and set the emit rate when emitIntervalMs is a number
  *   child → parent  { type: 'ioswarm:collector', method, args }    collector writes (link.ipc)
  *                   { type: 'ioswarm:message', report }            each closed message (forwardMessages)
  *                   { type: 'ioswarm:result', result, delivery }   the final result
@@ -62,7 +62,7 @@ function resizeSwarm ({ clients, rampMs, emitIntervalMs }) {
   if (resize === null) return 'the swarm has not started yet'
   try {
     if (emitIntervalMs !== undefined && !(typeof emitIntervalMs === 'number' && emitIntervalMs >= 1)) return `emitIntervalMs must be 1 ms or more, got ${JSON.stringify(emitIntervalMs)}`
-    resize(Number(clients), typeof rampMs === 'number' ? rampMs : undefined, typeof emitIntervalMs === 'number' ? emitIntervalMs : undefined)
+    resize(clients === undefined || clients === null ? undefined : Number(clients), typeof rampMs === 'number' ? rampMs : undefined, typeof emitIntervalMs === 'number' ? emitIntervalMs : undefined)
     return null
   } catch (error) {
     return /** @type {Error} */ (error).message

@@ -8,6 +8,8 @@
 import { refusedOf } from '../../results/collector/index.js'
 import { linkCollector } from '../reporting/collector-link.js'
 import { startSwarm } from '../swarm/swarm.js'
+import { steeredHooks } from '../../lib/steering.js'
+import { steerSwarm } from './steering.js'
 
 /**
  * @typedef {import('../reporting/collector-link.js').CollectorLinkOptions} CollectorLinkOptions
@@ -20,16 +22,36 @@ import { startSwarm } from '../swarm/swarm.js'
 /**
  * @param {import('../sim-options.js').SimOptions & { id: string }} options normalised options, with the simulator's id
  * @param {CollectorLinkOptions | null} link null = no collector
- * @param {import('../swarm/swarm.js').SwarmHooks} [hooks] signal, progress, …; message and sample hooks run beside the collector's
+ * @param {import('../swarm/swarm.js').SwarmHooks & { steering?: import('../../lib/steering.js').Steering }} [hooks] signal, progress, …;
+ *   message and sample hooks run beside the collector's; steering: `simulate`'s actions (lib/steering.js), its stop joined to the signal
+ *   and its timeline the result's `actions`
  * @returns {Promise<LinkedResult>}
  */
 export async function runLinkedSwarm (options, link, hooks = {}) {
+  hooks = steeredHooks(hooks)
+  const steered = steerSwarm(hooks.steering, options)
   const controlStop = new AbortController()
-  const linked = link ? await linkCollector(link, options, controlStop) : null
+  /** @type {import('../swarm/resize.js').SwarmResize | null} */
+  let resize = null
+  // A run's clients or emit-rate action through Redis. Pub/sub has no answer: a resize this swarm
+  // has no room for is not done, and the run's timeline says what was asked, not what each simulator did.
+  const onResize = (/** @type {{ clients?: unknown, rampMs?: unknown, emitIntervalMs?: unknown }} */ m) => {
+    const clients = typeof m.clients === 'number' ? m.clients : undefined
+    const emitIntervalMs = typeof m.emitIntervalMs === 'number' && m.emitIntervalMs >= 1 ? m.emitIntervalMs : undefined
+    try {
+      resize?.(clients, typeof m.rampMs === 'number' ? m.rampMs : undefined, emitIntervalMs)
+    } catch {}
+  }
+  const linked = link ? await linkCollector(link, options, controlStop, onResize) : null
   const signal = hooks.signal ? AbortSignal.any([hooks.signal, controlStop.signal]) : controlStop.signal
   const result = await startSwarm(options, {
     ...hooks,
     signal,
+    onResizable: (fn) => {
+      resize = fn
+      steered.onResizable(fn)
+      hooks.onResizable?.(fn)
+    },
     clock: linked?.hooks.clock ?? hooks.clock,
     onMessage: (report) => {
       linked?.hooks.onMessage(report)
@@ -44,6 +66,9 @@ export async function runLinkedSwarm (options, link, hooks = {}) {
       hooks.onWindow?.(window)
     }
   })
+  steered.release()
+  const actions = hooks.steering?.timeline() ?? []
+  if (actions.length > 0) result.actions = actions
   if (!linked) return { result, delivery: null }
   const sent = await linked.finish(result)
   const refused = refusedOf(sent.refusedLimit ?? 0, { [options.id]: sent.refused })

@@ -17,7 +17,7 @@ const CHILD = fileURLToPath(new URL('./child.js', import.meta.url))
  *   outcome: Promise<SimulatorOutcome>,
  *   messages: import('../../lib/schema/result-schema.js').MessageReport[],
  *   failure: () => string | null,
- *   resize: (clients: number, rampMs?: number, emitIntervalMs?: number) => Promise<void>
+ *   resize: (clients: number | undefined, rampMs?: number, emitIntervalMs?: number) => Promise<void>
  * }} SimulatorChild
  * @typedef {object} SimulatorOutcome
  * @property {import('../../lib/schema/result-schema.js').SimResult | null} result null when the child died before sending it
@@ -70,14 +70,15 @@ export function forkSimulator (options, { link = null, forwardMessages = false, 
   child.exited.then(() => { for (const p of resizing.splice(0)) p.reject(new Error(`simulator ${options.id} exited: ${failure() ?? 'no reason given'}`)) })
   /**
    * Grows or shrinks its swarm (up to options.maxClients); resolves once the child took it.
-   * @param {number} clients
+   * @param {number | undefined} clients undefined: the size stays (a new emit rate only)
    * @param {number} [rampMs] spread new clients over this window (default: the swarm's ramp)
    * @param {number} [emitIntervalMs] each emitter's mean interval from now on (capacity --vary emit-rate)
    */
   const resize = (clients, rampMs, emitIntervalMs) => new Promise((resolve, reject) => {
     if (!child.running() || !child.process.connected) return reject(new Error(`simulator ${options.id} is not running`))
     resizing.push({ resolve: () => resolve(undefined), reject })
-    child.process.send({ type: CHILD_MESSAGE.RESIZE, clients, rampMs, ...(emitIntervalMs === undefined ? {} : { emitIntervalMs }) })
+    const size = clients === undefined ? {} : { clients }
+    child.process.send({ type: CHILD_MESSAGE.RESIZE, ...size, rampMs, ...(emitIntervalMs === undefined ? {} : { emitIntervalMs }) })
   })
   return { ...child, id: options.id, outcome, messages, failure, resize }
 }

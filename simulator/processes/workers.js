@@ -9,6 +9,8 @@ import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeRefused, mergeSimResults } from '../../results/index.js'
 import { checkPreflight, needOf, readLimits } from '../inspection/preflight.js'
 import { partitionSwarm } from './partition.js'
+import { steeredHooks } from '../../lib/steering.js'
+import { steerWorkers } from './steering.js'
 import { forkSimulator } from './spawn.js'
 import { inspectServer } from '../inspection/inspect.js'
 import { followWorkers } from '../reporting/live-metrics.js'
@@ -27,6 +29,8 @@ export { RELATIVE_NOTE } from '../../results/index.js'
  * @property {(info: { preflight: import('../inspection/preflight.js').Preflight, server: ServerInfo }) => void} [onStart] once inspected, before any worker
  * @property {import('../../results/metrics/run-metrics.js').RunMetrics | null} [metrics] fed with every worker's reports and
  *   samples while they run (the parent's `--metrics-port`)
+ * @property {import('../../lib/steering.js').Steering} [steering] `simulate`'s actions (lib/steering.js): its stop stops the workers as the
+ *   signal does, clients and emit-rate reach each worker (its share), its timeline is the result's `actions`
  * @typedef {import('../../lib/schema/result-schema.js').SimResult['server']} ServerInfo
  */
 
@@ -42,6 +46,7 @@ export { RELATIVE_NOTE } from '../../results/index.js'
  * @returns {Promise<import('../../lib/schema/result-schema.js').SimResult>}
  */
 export async function runWorkers (options, count, hooks = {}) {
+  hooks = steeredHooks(hooks)
   if (count > options.clients) {
     throw new IoswarmError(CODES.INVALID_OPTION, `--workers ${count} is more than --clients ${options.clients}`, { flag: '--workers' })
   }
@@ -70,6 +75,7 @@ export async function runWorkers (options, count, hooks = {}) {
   // Each child is stopped by its own pid; it flushes and sends its result.
   const stop = () => { for (const c of children) c.stop() }
   hooks.signal?.addEventListener('abort', stop, { once: true })
+  const unsteer = steerWorkers(hooks.steering, options, children)
   try {
     const outcomes = await Promise.all(children.map((c) => c.outcome))
     const living = outcomes.flatMap((o) => (o.result ? [o.result] : []))
@@ -83,6 +89,9 @@ export async function runWorkers (options, count, hooks = {}) {
     // The merged windows labelled with the merged steps (the merge keeps no label).
     merged.windows = labelPhases(merged.windows, merged.phases)
     merged.options = { ...merged.options, workers: count }
+    unsteer()
+    const actions = hooks.steering?.timeline() ?? []
+    if (actions.length > 0) merged.actions = actions
     const refused = mergeRefused(living.map((r) => r.reportsRefused))
     if (refused) merged.reportsRefused = refused
     if (merged.workers) {
@@ -104,6 +113,7 @@ export async function runWorkers (options, count, hooks = {}) {
     }
     return merged
   } finally {
+    unsteer()
     hooks.signal?.removeEventListener('abort', stop)
     stop()
     await view?.stop().catch(() => {})

@@ -35,6 +35,14 @@ export function createDeliveries ({ namespaces, ...options }) {
     },
 
     /**
+     * The swarm closes client `i` on purpose: in every namespace, it is not owed what it had no time to receive.
+     * @param {number} i
+     */
+    closeOnPurpose (i) {
+      for (const recorder of recorders) recorder.closeOnPurpose(i)
+    },
+
+    /**
      * The hot path: one call per client per message.
      * @param {number} i
      * @param {number} k namespace index

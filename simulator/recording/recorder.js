@@ -71,6 +71,12 @@ export const SEND_SLACK_MS = 2
  * @typedef {{ id: import('../../lib/input/fields.js').FieldGetter, sentAt: import('../../lib/input/fields.js').FieldGetter, room: import('../../lib/input/fields.js').FieldGetter }} MessageFields
  */
 
+/**
+ * How long after a message's first copy in this process a client closed on purpose is still
+ * excused from it: a healthy swarm's copies of one message land within a few hundred ms.
+ */
+export const CLOSE_GRACE_MS = 1000
+
 /** The id ioswarm's rounds give message seq of round r: `r.seq`. */
 const ROUND_ID = /^([1-9]\d{0,6})\.([1-9]\d{0,8})$/
 
@@ -206,6 +212,23 @@ export function createRecorder ({
   }
 
   /**
+   * A message without an id whose field is a string line this process sent (a chat server that
+   * wraps a line, `{ username, message: "<it>" }`): that line's sender, found without --id-field.
+   * Read once per message, when it opens, never per receipt.
+   * @param {string} id what identify() named it
+   * @param {unknown} first the event's first argument
+   * @returns {number | undefined}
+   */
+  function wrappedSender (id, first) {
+    if (!id.startsWith('content:') || first === null || typeof first !== 'object' || Array.isArray(first) || Buffer.isBuffer(first)) return undefined
+    for (const value of Object.values(first)) {
+      const sender = typeof value === 'string' ? own.take(value) : undefined
+      if (sender !== undefined) return sender
+    }
+    return undefined
+  }
+
+  /**
    * @param {string} key
    * @param {string} event
    * @param {unknown[]} args
@@ -216,7 +239,7 @@ export function createRecorder ({
     const identity = identify(args, fields)
     const targeted = identity.room !== null && rooms.active()
     const target = targeted ? rooms.target(/** @type {string} */ (identity.room), connected) : null
-    const sender = own.take(identity.id) ?? -1
+    const sender = own.take(identity.id) ?? wrappedSender(identity.id, args[0]) ?? -1
     const sentMs = sentLocalMs(identity.sentAt, sender)
     const message = openMessage({
       key,
@@ -247,6 +270,23 @@ export function createRecorder ({
         connected[i >>> 5] |= 1 << (i & 31)
         connects.connected(i, wallMs())
       } else connected[i >>> 5] &= ~(1 << (i & 31))
+    },
+
+    /**
+     * The swarm closes client `i` on purpose (a ramp down, a resize, a --session-lifetime's end,
+     * a login anew): a message whose first copy here came less than CLOSE_GRACE_MS before is
+     * not owed to it. It had no time to receive it, and no server fault kept it away.
+     * @param {number} i
+     */
+    closeOnPurpose (i) {
+      const word = i >>> 5
+      const bit = 1 << (i & 31)
+      const now = monotonicMs()
+      for (const message of open.values()) {
+        if (!(message.expectedBits[word] & bit) || message.receivedBits[word] & bit || now - message.firstMono >= CLOSE_GRACE_MS) continue
+        message.expectedBits[word] &= ~bit
+        message.report.expected--
+      }
     },
 
     /**

@@ -37,8 +37,10 @@ export function simulatorId (id) {
  * @param {CollectorLinkOptions} link
  * @param {import('../sim-options.js').SimOptions & { id: string }} options
  * @param {AbortController} stopper aborted on a `stop` control message
+ * @param {(message: { clients?: unknown, rampMs?: unknown, emitIntervalMs?: unknown }) => void} [onResize] a `resize` control message
+ *   (a run's clients or emit-rate action, sent to every simulator through Redis)
  */
-export async function linkCollector (link, options, stopper) {
+export async function linkCollector (link, options, stopper, onResize) {
   const { runId } = link
   if (link.ipc && typeof process.send !== 'function') throw new Error('reporting over IPC needs a process forked with an IPC channel')
   const collector = link.ipc ? null : await createCollector({ redisUrl: link.redisUrl })
@@ -58,7 +60,12 @@ export async function linkCollector (link, options, stopper) {
     }
   })
   reporter.start()
-  const unsubscribe = collector ? await collector.subscribeControl(runId, (message) => { if (/** @type {any} */ (message)?.type === 'stop') stopper.abort() }) : () => {}
+  const unsubscribe = collector
+    ? await collector.subscribeControl(runId, (message) => {
+      if (message.type === 'stop') stopper.abort()
+      else if (message.type === 'resize') onResize?.(message)
+    })
+    : () => {}
 
   /** @type {import('../../lib/schema/result-schema.js').ClockInfo} */
   let clock = { offsetMs: 0, uncertaintyMs: 0, reference: 'local' }

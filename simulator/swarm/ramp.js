@@ -34,6 +34,8 @@ export function startRamp ({ count, rampMs, onStart }) {
     while (next < count && next * stepMs <= elapsedMs && started < MAX_STARTS_PER_TURN) {
       onStart(next++)
       started++
+      // A start may stop the ramp (a shrink from its callback): the rest of the batch is not started then.
+      if (stopped) return
     }
     if (next >= count) {
       resolveDone()

@@ -12,8 +12,9 @@ import { startRamp } from './ramp.js'
 /**
  * @typedef {(clients: number, rampMs?: number) => void} Resize grow or shrink to `clients`;
  *   new clients are spread over `rampMs` (default: the swarm's ramp)
- * @typedef {(clients: number, rampMs?: number, emitIntervalMs?: number) => void} SwarmResize a Resize that may also
- *   set each emitter's mean interval from now on (`ioswarm capacity --vary emit-rate`), as a step of --phases does
+ * @typedef {(clients: number | undefined, rampMs?: number, emitIntervalMs?: number) => void} SwarmResize a Resize that may also
+ *   set each emitter's mean interval from now on (`ioswarm capacity --vary emit-rate`, a run's emit-rate action), as a step of --phases
+ *   does; clients undefined: the size stays
  */
 
 /**

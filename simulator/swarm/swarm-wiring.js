@@ -79,7 +79,7 @@ export async function wireSwarm (options, context) {
   const namespaces = options.namespaces ?? [options.namespace]
   const tracker = trackClients(options, { transports, namespaces, nodes, logins, deliveries, traffic, measured, storms, pool: usePool })
   events = engineEvents(options, measured, nodes, traffic.hookRunner)
-  const reconnect = reconnector(traffic.emitting, usePool, transports)
+  const reconnect = reconnector(traffic.emitting, deliveries, usePool, transports)
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = await openPool(options, { engineWith, capacity, tracker, nodes, logins, reconnect })
   return { server, deliveries, ...traffic, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, startChurn }
@@ -250,14 +250,16 @@ function trackClients (options, { transports, namespaces, nodes, logins, deliver
  * Client i closed on purpose and opened anew: a --session-lifetime's end, or a reconnect
  * refused with 401/403 or a CONNECT refused by the app's middleware, which logs its client in again.
  * @param {ReturnType<typeof createEmitting>} emitting
+ * @param {{ closeOnPurpose: (i: number) => void }} deliveries
  * @param {() => EnginePool} pool
  * @param {ReturnType<typeof assignTransports>} transports
  * @returns {(i: number) => void}
  */
-function reconnector (emitting, pool, transports) {
+function reconnector (emitting, deliveries, pool, transports) {
   return (i) => {
-    // On purpose: the acks the old session still awaits end as `closed`, not failed.
+    // On purpose: the acks the old session still awaits end as `closed`, not failed; the messages just sent are not owed to it.
     emitting.closeOnPurpose(i)
+    deliveries.closeOnPurpose(i)
     pool().disconnect(i)
     emitting.closeOnPurpose(i, true)
     pool().connect(i, transports[i])

@@ -93,7 +93,7 @@ export async function startSwarm (options, hooks = {}) {
   const emits = { emitIntervalMs: options.emitIntervalMs, setEmitInterval: swarm.behaviours.setEmitInterval }
   phases = options.phases ? followPhases(options.phases, sizer, emits) : null
   hooks.onResizable?.((clients, rampMs, emitIntervalMs) => {
-    sizer.resize(clients, rampMs)
+    if (clients !== undefined) sizer.resize(clients, rampMs)
     // The emit rate too (capacity --vary emit-rate), as a step of --phases sets it.
     if (emitIntervalMs !== undefined) swarm.behaviours.setEmitInterval(emitIntervalMs)
   })
@@ -146,7 +146,7 @@ export async function startSwarm (options, hooks = {}) {
  * @param {Awaited<ReturnType<typeof wireSwarm>>} swarm
  * @param {import('../sim-options.js').SimOptions} options
  */
-function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, reconnect, startChurn }, options) {
+function openClients ({ server, tracker, pool, transports, capacity, logins, emitting, deliveries, reconnect, startChurn }, options) {
   const churn = startChurn?.(reconnect) ?? null
   const sizer = createSizer({
     clients: options.phases ? 0 : options.clients,
@@ -165,8 +165,9 @@ function openClients ({ server, tracker, pool, transports, capacity, logins, emi
     stop: (i) => {
       logins?.cancel(i)
       churn?.ended(i)
-      // Before the close: the acks it still awaits end as `closed`, not failed.
+      // Before the close: the acks it still awaits end as `closed`, not failed; the messages just sent are not owed to it.
       emitting.closeOnPurpose(i)
+      deliveries.closeOnPurpose(i)
       pool.disconnect(i)
     },
     onTarget: tracker.setTarget

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { cliParser, helpArgs } from '../../bin/cli.js'
 import { GROUP_NAMES, OPTIONS_DOC, forCommand, optionsOf } from '../../lib/cli-options/index.js'
 import { namedOnly } from '../../lib/cli-options/help.js'
+import { runCli } from '../helpers/cli.js'
 
 const COMMANDS = ['simulate', 'run', 'capacity', 'serve', 'broadcast', 'report', 'probe', 'fleet up', 'fleet exec', 'fleet down', 'fleet status']
 
@@ -59,6 +60,16 @@ test('--help lists the groups in their fixed order, each under its own heading',
   const headings = help.split('\n').filter((line) => GROUP_NAMES.includes(/** @type {any} */ (line.replace(/:$/, ''))))
   assert.deepEqual(headings.map((h) => h.replace(/:$/, '')), GROUP_NAMES.filter((g) => optionsOf('simulate').some((o) => forCommand(o.group, 'simulate') === g)))
   assert.ok(headings.length >= 8, headings.join(', '))
+})
+
+test('simulate, run and capacity --help each fit in 150 lines at 100 columns (the real binary, as a pipe sees it)', async (t) => {
+  for (const command of ['simulate', 'run', 'capacity']) {
+    const { code, stdout } = await runCli(t, ['bin/ioswarm.js', command, '--help'], { env: { COLUMNS: '100' } })
+    assert.equal(code, 0)
+    const lines = stdout.split('\n').length - 1
+    assert.ok(lines <= 150, `${command} --help: ${lines} lines`)
+    assert.ok(stdout.split('\n').every((line) => line.length <= 100), `${command} --help: no line over 100 columns`)
+  }
 })
 
 test('help arguments: --help-all and help COMMAND [--all] become COMMAND --help', () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
+import { missingDocumentedFields } from '../helpers/documented-fields.js'
 import { freePort } from '../helpers/ports.js'
 import http from 'node:http'
 import { Server } from 'socket.io'
@@ -61,13 +62,19 @@ test('--json prints a result with every documented field', async (t) => {
   const run = runCli(t, ['client.js', '-c', '5', '--url', server.url, '--ramp', '0', '--duration', '4', '--json', '-t', 'websocket:1,polling:1'], {
     onStderr: () => {}
   })
-  // Broadcast once the clients are in.
-  const deadline = Date.now() + 10000
-  while (server.io.of('/').sockets.size < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  // Broadcast once the clients are in (the CLI's own 60 s bound ends the wait if they never come).
+  let ended = false
+  run.finally(() => { ended = true }).catch(() => {})
+  await waitFor(() => ended || server.io.of('/').sockets.size === 5, {
+    timeoutMs: 60000, message: () => `5 clients on the server (have ${server.io.of('/').sockets.size})`
+  })
+  assert.equal(ended, false, 'the clients connected before the run ended')
   await server.broadcast({ round: 1, count: 2 })
   const { code, stdout, stderr } = await run
   assert.equal(code, 0, stderr)
   const result = JSON.parse(stdout)
+  // Every field the result's types document (lib/schema/result-schema.js SimResult, walked into its nested types).
+  assert.deepEqual(missingDocumentedFields(result, 'SimResult'), [], 'documented fields missing from the result')
   assert.equal(result.schemaVersion, 1)
   assert.equal(result.kind, 'simulator')
   assert.deepEqual(result.clients.target, 5)

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
+import { startIoServer } from './io-server.js'
+import { skipOrFail } from './skip.js'
 
 /**
  * A self-signed certificate for 127.0.0.1 in a temp dir, or null after skipping (failing under CI=true) without openssl.
@@ -21,8 +22,7 @@ export function makeCertificate (t) {
       '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
   } catch (error) {
     const reason = `SKIPPED: the openssl CLI could not make a test certificate (${/** @type {Error} */ (error).message})`
-    if (process.env.CI === 'true') throw new Error(reason.replace('SKIPPED', 'FAILED under CI=true'))
-    t.skip(reason)
+    skipOrFail(t, reason)
     return null
   }
   writeFileSync(join(dir, 'not-pem.txt'), 'hello\n')
@@ -30,14 +30,15 @@ export function makeCertificate (t) {
 }
 
 /**
+ * A socket.io server over HTTPS that records the source address of every TLS connection it accepts.
  * @param {import('node:test').TestContext} t
  * @param {{ cert: string, key: string }} files
  */
 export async function startHttpsServer (t, files) {
   const server = https.createServer({ cert: readFileSync(files.cert), key: readFileSync(files.key) })
-  const io = new Server(server, { pingInterval: 1000, pingTimeout: 2000 })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
-  return `https://127.0.0.1:${port}`
+  /** @type {string[]} source address of each TLS connection, in the order they came */
+  const from = []
+  server.on('secureConnection', (socket) => from.push(String(socket.remoteAddress)))
+  const { url } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 }, { server })
+  return { url, from }
 }

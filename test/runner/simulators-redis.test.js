@@ -113,10 +113,13 @@ test('a simulator whose clock is 4 s off measures its offset through Redis and c
   const result = JSON.parse(stdout)
   assert.equal(result.clock.reference, 'redis')
   assert.ok(Math.abs(result.clock.offsetMs + 4000) <= result.clock.uncertaintyMs + 2, `offset ${result.clock.offsetMs} ± ${result.clock.uncertaintyMs} should be about -4000`)
+  // The absolute delays carry the uncertainty of the clock that corrected them: the skewed simulator's, as the collector has it.
+  const skewed = (await collector.listSimulators(runId)).find((s) => s.id === 'skewed')
+  assert.ok(skewed && skewed.clock.uncertaintyMs > 0, `the simulator's clock uncertainty: ${JSON.stringify(skewed?.clock)}`)
   for (const m of await collector.getMessages(runId)) {
     assert.ok(m.absolute, 'absolute latency measured')
     // Uncorrected it would be about 4,000 ms; corrected it is the real loopback latency.
     assert.ok(m.absolute.p50 < 1000, `absolute p50 ${m.absolute.p50} ms after correction`)
-    assert.ok(m.absolute.uncertaintyMs >= 0)
+    assert.equal(m.absolute.uncertaintyMs, skewed.clock.uncertaintyMs)
   }
 })

@@ -5,7 +5,7 @@
  */
 import { invalidOption } from '../../errors.js'
 import { parseDurationMs, parseInteger, parseRounds } from '../../values/parsers.js'
-import { MAX_CLIENTS } from './simulate.js'
+import { MAX_CLIENTS } from '../../values/option-values.js'
 import { defineOptions } from '../define.js'
 
 /** Rounds each step broadcasts: three messages a second apart. */
@@ -55,7 +55,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     array: true,
     commands: ['capacity'],
     required: ['capacity'],
-    describe: 'The service level every step must meet, in the --assert grammar (repeatable): p99<500ms, missing=0',
+    describe: 'The service level each step must meet (repeatable): p99<500ms',
     details: 'The service level every step must meet, in the --assert grammar (repeatable, all must hold): p99<500ms, missing=0, abs.p99<1s, connected>=99%; ' +
       'without rounds also ack.p99<200ms, ack.timeouts<1%, reply.p99<300ms, reply.timeouts=0, custom.NAME.p99<300ms, custom.NAME.count>=1. ' +
       'Delays are the worst round of a step (without rounds: its worst window); missing, connected and the other counts count over the step. ' +
@@ -67,7 +67,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 1000,
     commands: ['capacity'],
-    describe: 'Clients of the first step, over all simulators (--vary emit-rate: messages a second)',
+    describe: 'Clients of the first step, over all simulators',
     details: 'Clients of the first step (over all simulators; --vary emit-rate: messages a second). If it fails the SLO, the search stops (exit 3): start lower',
     parse: clientCount
   },
@@ -77,7 +77,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 100000,
     commands: ['capacity'],
-    describe: 'Most clients the search tries (--vary emit-rate: messages a second)',
+    describe: 'Most clients the search tries',
     details: 'Most clients the search tries (--vary emit-rate: messages a second); every step passing up to here gives "at least --max"',
     parse: clientCount
   },
@@ -87,7 +87,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: '5%',
     commands: ['capacity'],
-    describe: 'Stop narrowing when the first failing step is within this share above the last passing one',
+    describe: 'Narrow until the answer is within this share',
     details: 'Stop narrowing when the first failing step is within this share above the last passing one (0.1% to 50%); the answer is the last passing step',
     parse: parsePrecision
   },
@@ -97,7 +97,8 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: 2,
     commands: ['capacity'],
-    describe: 'Until a step fails, each step has this many times the clients of the last (1.1 to 10; capped at --max)',
+    describe: 'Growth of the clients from step to step',
+    details: 'Until a step fails, each step has this many times the clients of the last (1.1 to 10; capped at --max)',
     parse: parseGrowth
   },
   {
@@ -122,7 +123,7 @@ export const CAPACITY_OPTIONS = defineOptions([
     type: 'string',
     default: '20s',
     commands: ['capacity'],
-    describe: 'Without rounds: how long each step holds its load once its clients are connected',
+    describe: 'Without rounds: how long each step holds its load',
     details: 'Without rounds (--rounds none, or --target without --token): how long each step holds its load once its clients are connected; ' +
       'it is judged on the --window windows wholly inside that hold (at least two windows long)',
     parse: (v, flag) => parseDurationMs(v, flag, { max: 3600000 })

@@ -20,7 +20,7 @@ export const REPORT_OPTIONS = defineOptions([
     type: 'string',
     commands: ['run', 'capacity', 'report'],
     describe: {
-      run: 'Write the --assert verdicts to this file as JUnit XML, for CI test reporters',
+      run: 'Write the --assert verdicts to this file as JUnit XML',
       capacity: 'Write the verdicts to this file as JUnit XML: the search\'s outcome, and each --slo at the step that decided the answer',
       report: 'Write the threshold verdicts to this file as JUnit XML'
     },
@@ -34,7 +34,7 @@ export const REPORT_OPTIONS = defineOptions([
     group: 'Output and CI',
     type: 'string',
     commands: ['run', 'capacity', 'report'],
-    describe: 'Write a small machine-readable summary to this file (kinds, clients, delays, verdicts, exit code)',
+    describe: 'Write a small machine-readable summary to this file',
     details: 'Write a small machine-readable summary to this file: per result its kind, clients, deliveries, worst delays, verdicts (or the capacity answer), and the exit code'
   }
 ])

@@ -19,7 +19,8 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: 2,
     commands: ['run', 'fleet up', 'capacity'],
-    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host', capacity: 'Simulator processes started on this machine; each step\'s clients are spread over them' },
+    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host', capacity: 'Simulator processes on this machine' },
+    details: { capacity: 'Simulator processes started on this machine; each step\'s clients are spread over them' },
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 1000 })
   },
   {
@@ -28,7 +29,8 @@ export const RUN_OPTIONS = defineOptions([
     alias: 'd',
     type: 'string',
     commands: ['run'],
-    describe: 'Several layouts run one after another, SIMULATORSxCLIENTS: 10x1000,20x500 (overrides --simulators/--clients)'
+    describe: 'Layouts to run in turn, SIMULATORSxCLIENTS: 10x1000,20x500',
+    details: 'Several layouts run one after another, SIMULATORSxCLIENTS: 10x1000,20x500 (overrides --simulators/--clients)'
   },
   {
     name: 'rounds',
@@ -82,7 +84,8 @@ export const RUN_OPTIONS = defineOptions([
     group: 'Target',
     type: 'string',
     commands: ['run', 'capacity'],
-    describe: 'Test this server instead of starting the reference server (needs --token)'
+    describe: 'Test this server instead of the reference server',
+    details: 'Test this server instead of starting the reference server (needs --token)'
   },
   {
     name: 'token',
@@ -130,7 +133,8 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: 0,
     commands: ['run'],
-    describe: 'Also wait for this many simulators that join the run through Redis',
+    describe: 'Simulators that join through Redis to wait for',
+    details: 'Also wait for this many simulators that join the run through Redis',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 10000 })
   },
   {
@@ -158,7 +162,8 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: '60s',
     commands: ['run', 'capacity'],
-    describe: 'How long past the ramp to wait for clients before broadcasting anyway',
+    describe: 'Wait this long past the ramp for clients',
+    details: 'How long past the ramp to wait for clients before broadcasting anyway',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {
@@ -168,7 +173,7 @@ export const RUN_OPTIONS = defineOptions([
     array: true,
     commands: ['run', 'report'],
     describe: {
-      run: 'Threshold, several allowed: p99<500ms, missing=0, connected>=99% (exit 3 if one fails)',
+      run: 'Threshold (repeatable): p99<500ms, missing=0, connected>=99%',
       report: 'a threshold such as p99<500ms, repeatable; exit 3 when one fails (metrics below)'
     },
     details: {
@@ -182,7 +187,7 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: '0s',
     commands: ['run'],
-    describe: 'Keep serving --metrics-port this long after the run, for a last scrape (at least its interval)',
+    describe: 'Serve --metrics-port this long after the run',
     details: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
     parse: (v, flag) => parseDurationMs(v, flag)
   },

@@ -116,7 +116,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'A module of hooks for what flags cannot say (login, identity, onConnect, onEvent …): see examples/',
+    describe: 'A module of hooks for what flags cannot say: see examples/',
     details: 'A module of hooks for what flags cannot say, run for every client on either engine: login(http, ctx) (an HTTP login flags cannot say: a CSRF token first; its return is ctx.login and {{login.FIELD}}), identity(i, ctx), onConnect(socket, ctx), onEvent(socket, event, args, ctx), onDisconnect(socket, reason, ctx); socket has emit, emitWithAck, emitAndWait(event, args, replyEvent, match) (a reply that comes as an event: --reply-event), join, leave, every; ctx has the app\'s own figures, ctx.timing(name, ms) and ctx.count(name, n), merged into results, the report, Prometheus and --assert custom.NAME.p99 / custom.NAME.count. See examples/ and docs/real-apps.md',
     parse: optionalText
   },
@@ -136,7 +136,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'What emitting clients send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\'',
+    describe: 'What emitters send: \'chat {"text":"hi from {{i}}"}\'',
     details: 'What emitting clients (--emitters) send at --emit-rate: \'chat {"room":"{{room}}","text":"hi from {{i}}"}\', or a JSON array for names with spaces and several arguments: \'["new message", "hi from {{i}} #{{seq}}"]\'. An object payload is stamped with an id and sentAt (at --id-field/--sent-at-field) unless the template places {{id}}/{{sentAt}} itself; when the server relays it (a chat), receivers measure it like a broadcast (the event is measured too); the sender never expects its own line (a copy back is an echo). Placeholders: those of --auth, and {{id}} {{sentAt}} {{seq}}',
     parse: optionalText
   },
@@ -148,7 +148,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: '1/10s',
     commands: ['simulate'],
     passOn: true,
-    describe: 'How often each emitting client emits: 1/10s, 5/s, 30/m, 2/500ms (at most 1000/s per client)',
+    describe: 'Each emitter\'s rate: 5/s, 30/m, 2/500ms',
+    details: 'How often each emitting client emits: 1/10s, 5/s, 30/m, 2/500ms (at most 1000/s per client)',
     parse: parseRate
   },
   {
@@ -169,7 +170,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: '100%',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which clients emit: a share (10%) or a count (25) of the whole swarm\'s clients',
+    describe: 'Which clients emit: 10% or 25 of the whole swarm',
     details: 'Which clients emit: a share (10%) or a count (25) of the whole swarm\'s clients (every --workers process, every simulator of a run or a capacity search, every --part), spread evenly over their indices; the same clients however the swarm is split',
     parse: parseEmitters
   },
@@ -180,7 +181,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: false,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Ask for an ack with each emit and time emit → ack (HDR histogram); no ack within --ack-timeout is a timeout',
+    describe: 'Ask for an ack with each emit and time it',
+    details: 'Ask for an ack with each emit and time emit → ack (HDR histogram); no ack within --ack-timeout is a timeout',
     parse: Boolean
   },
   {
@@ -201,7 +203,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --reply-event: a dot path whose value is the same in the emit and its reply (id)',
+    describe: 'A dot path the same in an emit and its --reply-event (id)',
     details: 'With --reply-event: which reply is this emit\'s, a dot path whose value is the same in the reply\'s first argument as in the emit\'s (id: the stamped id). ' +
       'Without it, the next --reply-event on that client is the reply',
     parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseFieldPath(v, flag))
@@ -224,7 +226,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: 'id',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Where a message\'s id is, a dot path into the event\'s first argument: meta.id',
+    describe: 'Dot path of a message\'s id: meta.id',
     details: 'Where a message\'s id is, as a dot path into the event\'s first argument: meta.id (messages without one are told apart by a hash of their content)',
     parse: parseFieldPath
   },
@@ -235,7 +237,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: 'sentAt',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Where a message\'s send time is (dot path), for absolute latency: epoch s/ms/µs/ns or ISO 8601',
+    describe: 'Dot path of a message\'s send time',
     details: 'Where a message\'s send time is (dot path), for absolute latency: epoch seconds, ms, µs or ns (told apart by size) or an ISO 8601 string',
     parse: parseFieldPath
   },
@@ -246,7 +248,8 @@ export const SCENARIO_OPTIONS = defineOptions([
     default: 'room',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Where a message\'s target room is (dot path); with --rooms/--room, only that room\'s clients expect it',
+    describe: 'Dot path of a message\'s target room',
+    details: 'Where a message\'s target room is (dot path); with --rooms/--room, only that room\'s clients expect it',
     parse: parseFieldPath
   },
   {
@@ -255,7 +258,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     default: 0,
     commands: ['simulate'],
-    describe: 'Index of this simulator\'s first client in the whole run ({{i}}, feeder rows)',
+    describe: 'Index of this simulator\'s first client in the run',
     details: 'Index of this simulator\'s first client in the whole run ({{i}} = offset + the client\'s own index; feeder rows follow it). ioswarm run and simulate --workers set it for each simulator; give it to simulators you start by hand',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: Number.MAX_SAFE_INTEGER })
   },

@@ -17,14 +17,15 @@ export const COLLECTOR_OPTIONS = defineOptions([
     commands: ['simulate', 'run', 'serve', 'broadcast', 'probe', 'fleet up', 'fleet status'],
     required: ['probe', 'fleet up', 'fleet status'],
     describe: {
-      simulate: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run',
-      run: 'Collector in Redis (or IOSWARM_REDIS); without it, results are collected in memory here',
+      simulate: 'Report to this Redis (redis://, rediss://); needs --run',
+      run: 'Collect results in this Redis (else in memory here)',
       serve: 'Redis URL (or IOSWARM_REDIS): for the redis adapters, and with --run for reporting samples',
       broadcast: 'Redis URL for --via redis-emitter and for --run (or IOSWARM_REDIS)',
       probe: 'Redis URL of the collector (or IOSWARM_REDIS)',
       'fleet up': 'Redis URL the simulators report to, as the hosts reach it',
       'fleet status': 'Redis URL of the run'
-    }
+    },
+    details: { simulate: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run', run: 'Collector in Redis (or IOSWARM_REDIS); without it, results are collected in memory here' }
   },
   {
     name: 'run',
@@ -33,14 +34,15 @@ export const COLLECTOR_OPTIONS = defineOptions([
     commands: ['simulate', 'run', 'serve', 'broadcast', 'probe', 'fleet up', 'fleet status'],
     required: ['probe', 'fleet up', 'fleet status'],
     describe: {
-      simulate: 'Run id to join (the same for every simulator of one test; with --redis)',
+      simulate: 'Run id to join, with --redis',
       run: 'Run id (default: run-<date>-<random>); simulators elsewhere join with --run',
       serve: 'Run id (or IOSWARM_RUN): report a sample a second per process to the collector in --redis',
       broadcast: 'With --redis: after each round, wait for the simulators of this run to report it and print the round\'s results',
       probe: 'Run id the samples belong to (or IOSWARM_RUN)',
       'fleet up': 'Run id the simulators join (the runner waits for it: ioswarm run --run ID --expect-simulators N)',
       'fleet status': 'Run id'
-    }
+    },
+    details: { simulate: 'Run id to join (the same for every simulator of one test; with --redis)' }
   }
 ])
 
@@ -51,7 +53,7 @@ export const METRICS_OPTIONS = defineOptions([
     type: 'string',
     commands: ['run', 'simulate', 'serve'],
     describe: {
-      run: 'Serve live Prometheus metrics of the whole run on this port at /metrics (0 = a free port)',
+      run: 'Serve the run\'s live Prometheus metrics at :PORT/metrics',
       simulate: 'Serve live Prometheus metrics on this port at /metrics (0 = a free port; --workers: all of them)',
       serve: 'Serve this server\'s live Prometheus metrics on this port at /metrics (0 = a free port; not with --cluster)'
     },
@@ -68,7 +70,8 @@ export const METRICS_OPTIONS = defineOptions([
     type: 'string',
     default: '127.0.0.1',
     commands: ['run', 'simulate', 'serve'],
-    describe: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)'
+    describe: 'Address --metrics-port binds',
+    details: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)'
   }
 ])
 
@@ -78,7 +81,7 @@ export const OTLP_OPTIONS = defineOptions([
     group: 'Live metrics',
     type: 'string',
     commands: ['run', 'simulate', 'serve'],
-    describe: 'Also push the --metrics-port metrics over OTLP/HTTP to this endpoint: http://collector:4318',
+    describe: 'Also push the metrics over OTLP/HTTP to this endpoint',
     details: 'Also push the same metrics as --metrics-port over OTLP/HTTP (JSON) to this OpenTelemetry endpoint, such as http://collector:4318 (/v1/metrics is added to a URL without a path); headers such as an API key from OTEL_EXPORTER_OTLP_HEADERS',
     parse: (v, flag) => (v === undefined || v === null || v === '' ? null : parseOtlpUrl(v, flag))
   },
@@ -88,7 +91,8 @@ export const OTLP_OPTIONS = defineOptions([
     type: 'string',
     default: '10s',
     commands: ['run', 'simulate', 'serve'],
-    describe: 'How often --otlp pushes (and once more when the command ends)',
+    describe: 'How often --otlp pushes',
+    details: 'How often --otlp pushes (and once more when the command ends)',
     parse: (v, flag) => {
       const ms = parseDurationMs(v, flag)
       if (ms < 100) throw invalidOption(flag, `must be at least 100ms, got ${JSON.stringify(v)}`)

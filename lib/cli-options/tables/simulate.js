@@ -10,7 +10,7 @@ import { parsePhases } from '../../input/phase-profile.js'
 import { parseSourceAddresses } from '../../input/source-addresses.js'
 import { parseCaFiles } from '../../input/tls-trust.js'
 import { defineOptions } from '../define.js'
-import { MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
+import { MAX_CLIENTS, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
 
 /** Client engines: the real socket.io-client, and the protocol spoken directly. */
 export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
@@ -18,8 +18,6 @@ export const ENGINE_NAMES = Object.freeze(['sio', 'lean'])
 export const HTTP_CLIENT_NAMES = Object.freeze(/** @type {('builtin' | 'undici')[]} */ (['builtin', 'undici']))
 /** Clients of one simulator when --clients is not given. */
 export const DEFAULT_CLIENTS = 100
-/** Most clients one simulator process may be asked for (file descriptors stop it far earlier). */
-export const MAX_CLIENTS = 1_000_000
 /** Most simulator worker processes (the machine's cores, not this cap, are the real bound). */
 export const MAX_WORKERS = 64
 
@@ -49,12 +47,28 @@ export const SIMULATE_OPTIONS = defineOptions([
       simulate: 'Number of clients',
       run: 'Clients per simulator',
       'fleet up': 'Clients per simulator',
-      capacity: 'With --vary emit-rate: clients held at every step, over all simulators'
+      capacity: 'With --vary emit-rate: the clients of every step'
     },
     details: {
       capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
     },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
+  },
+  {
+    name: 'max-clients',
+    group: 'Clients and ramp',
+    type: 'string',
+    commands: ['simulate'],
+    passOn: true,
+    // capacity makes room for its own --max.
+    notOn: ['capacity'],
+    defaultText: '--clients: no room to grow',
+    describe: {
+      simulate: 'Room for this many clients, made at the start: the most a steered swarm (the dashboard, its API) may grow to',
+      run: 'Room per simulator, made at the start: the most clients a steered run (the dashboard, its API) may grow to',
+      'fleet up': 'Room per simulator, made at the start: the most clients each may be steered to'
+    },
+    parse: (v, flag) => (v === undefined || v === null ? undefined : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
   },
   {
     name: 'url',
@@ -66,7 +80,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate', 'fleet up'],
     required: ['fleet up'],
     describe: {
-      simulate: 'Server URL (its path is the namespace); repeat it, or give a range, to spread clients',
+      simulate: 'Server URL(s) or a range of them',
       'fleet up': 'Server under test, as the hosts reach it'
     },
     details: {
@@ -93,7 +107,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'A PEM file of certificates to trust for https:// and wss:// besides Node\'s roots (repeatable)',
+    describe: 'PEM file of CA certificates to trust besides Node\'s (repeatable)',
     details: 'A PEM file of certificates to trust for https:// and wss:// (repeatable), besides Node\'s own roots: a staging server\'s self-signed certificate or its private CA. Every engine, transport and the handshake probe use it',
     parse: (v, flag) => parseCaFiles(v, flag)
   },
@@ -104,7 +118,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: false,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Do not verify the server\'s TLS certificate (a trusted network only)',
+    describe: 'Accept any TLS certificate (a trusted network only)',
     details: 'Do not verify the server\'s TLS certificate (any certificate is accepted: a test against a trusted network only). Printed in the summary and recorded in the result',
     parse: Boolean
   },
@@ -173,7 +187,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     choices: PARSER_NAMES,
     commands: ['simulate', 'serve'],
     passOn: true,
-    describe: { simulate: 'Socket.IO packet encoding; must match the server\'s (msgpack = socket.io-msgpack-parser)', serve: 'Socket.IO packet encoding (msgpack = socket.io-msgpack-parser; clients need the same)' }
+    describe: { simulate: 'Packet encoding, as the server\'s', serve: 'Socket.IO packet encoding (msgpack = socket.io-msgpack-parser; clients need the same)' },
+    details: { simulate: 'Socket.IO packet encoding; must match the server\'s (msgpack = socket.io-msgpack-parser)' }
   },
   {
     name: 'eio',
@@ -192,11 +207,11 @@ export const SIMULATE_OPTIONS = defineOptions([
     group: 'Target',
     type: 'string',
     array: true,
-    defaultText: 'the URL\'s path, else /',
+    defaultText: 'the URL\'s path',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Namespace to join; repeat it and each client joins every one over its one connection',
-    details: 'Namespace to join; give it several times (--namespace /chat --namespace /news) and each client joins every one over its one connection, as socket.io-client\'s Manager does: each namespace is counted and measured on its own'
+    describe: 'Namespace(s) each client joins',
+    details: 'Namespace to join; give it several times (--namespace /chat --namespace /news) and each client joins every one over its one connection, as socket.io-client\'s Manager does: each namespace is counted and measured on its own. By default the URL\'s path, else /'
   },
   {
     name: 'event',
@@ -207,7 +222,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: [DEFAULT_EVENT],
     commands: ['simulate'],
     passOn: true,
-    describe: { simulate: 'Broadcast event(s) to measure; * = every event', run: 'Broadcast event: the runner broadcasts on it and its simulators measure it' },
+    describe: { simulate: 'Broadcast event(s) to measure; * = every event', run: 'The event broadcast and measured' },
+    details: { run: 'Broadcast event: the runner broadcasts on it and its simulators measure it' },
     parse: (v, flag) => {
       const events = [v].flat().map(String)
       if (events.length === 0 || events.some((e) => e.length === 0)) throw invalidOption(flag, 'must not be empty')
@@ -302,7 +318,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     defaultText: 'one look',
-    describe: 'Keep looking for the server\'s handshake for up to this long before the swarm: 30s, 2m',
+    describe: 'Wait up to this long for the server: 2m',
     details: 'Before the swarm, keep looking for the server\'s handshake (every second) for up to this long, for a server still starting: 30s, 2m. By default one look: an address with no Engine.IO at the path (HTTP 404) stops before the swarm (exit 2)',
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
   },
@@ -324,7 +340,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'Reconnect with socket.io-client\'s backoff after a disconnect',
+    describe: 'Reconnect (socket.io-client\'s backoff)',
+    details: 'Reconnect with socket.io-client\'s backoff after a disconnect',
     parse: Boolean
   },
   {
@@ -362,7 +379,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     passOn: true,
     notOn: ['capacity'],
     defaultText: 'the whole run',
-    describe: 'Churn: each client closes after this long (5m, or 2m..8m) and a new session takes its place',
+    describe: 'Churn: sessions last 5m, or 2m..8m',
     details: 'Churn: each client closes after this long and a new session opens in its place at once: 5m, or a range 2m..8m (drawn uniformly per session). The summary states the rate of connects and disconnects. By default sessions last the whole run',
     to: 'sessionLifetime'
   },
@@ -393,10 +410,11 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate', 'broadcast'],
     passOn: true,
     describe: {
-      simulate: 'Close a message this long after its first receipt (or when every expected client has it); later copies count as late',
+      simulate: 'Close a message this long after first receipt',
       run: 'How long a message may take to reach every client',
       broadcast: 'With --run: how long to wait for every simulator\'s reports of a round (plus 5 s)'
     },
+    details: { simulate: 'Close a message this long after its first receipt (or when every expected client has it); later copies count as late' },
     parse: positiveDurationMs
   },
   {
@@ -427,7 +445,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'Which node behind a load balancer served each client: cookie:NAME, header:NAME or event:NAME[.path]',
+    describe: 'Node per client, from cookie:NAME, header:NAME or event:NAME',
     details: 'Which node of a deployment behind a load balancer served each client, read from cookie:NAME (the balancer\'s sticky cookie in the client\'s jar, e.g. cookie:SERVERID), ' +
       'header:NAME (a response header of the client\'s handshake: the first polling GET\'s answer or the WebSocket upgrade\'s 101, e.g. header:X-Served-By from HAProxy\'s ' +
       '`http-response set-header X-Served-By %s`; both engines, every transport; --engine sio reads every polling answer, the lean engine only the handshake\'s) ' +
@@ -453,7 +471,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     type: 'string',
     default: 1,
     commands: ['simulate', 'fleet up'],
-    describe: 'Spread the clients over this many simulator processes (one core each); results are merged',
+    describe: 'Simulator processes to spread the clients over',
     details: 'Spread the clients over this many simulator processes (file descriptors are limited per process; one process uses one core); results are merged',
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_WORKERS })
   }

@@ -72,7 +72,7 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --protocol websocket: a message each client sends once open (a subscribe), a template',
+    describe: 'WebSocket: a message each client sends once open (a subscribe)',
     details: 'With --protocol websocket: a message each client sends once its WebSocket opens (a subscribe), sent again after each reconnect; a JSON template (sent as JSON text) or plain text: \'{"op":"subscribe","channel":"{{row.channel}}","user":"u{{i}}"}\'. Placeholders: {{i}} {{sim}} {{room}} {{rand}} {{row.FIELD}}, as for --auth',
     parse: optionalText
   },
@@ -84,7 +84,7 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --protocol websocket: a subprotocol offered in the handshake (repeatable, by preference)',
+    describe: 'A WebSocket subprotocol to offer (repeatable, by preference)',
     details: 'With --protocol websocket: a subprotocol offered in the handshake (Sec-WebSocket-Protocol; repeatable, in order of preference): --subprotocol graphql-transport-ws. A server that picks none of them, or another, fails the handshake',
     parse: parseSubprotocols
   },
@@ -95,7 +95,7 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     array: true,
     commands: ['simulate'],
     passOn: true,
-    describe: 'With --protocol websocket: measure only JSON messages whose field has this value: --match type=score',
+    describe: 'WebSocket: measure only messages that match: type=score',
     details: 'With --protocol websocket, what --event is for Socket.IO: measure only JSON messages whose field (a dot path) has this value: --match type=score. Repeatable: values of the same field are alternatives (type=score --match type=goal), different fields must all match (--match type=score --match league=nba). Other messages are counted by what they were (type=heartbeat, text, binary), not measured',
     parse: parseMatches
   }

@@ -21,8 +21,9 @@ test('every passOn option is a simulate option that run, capacity and fleet up a
     assert.ok(o.commands.includes('simulate'), o.name)
     for (const command of STARTS_SIMULATORS) assert.equal(optionsOf(command).includes(o), !o.notOn?.includes(command), `${command} --${o.name}`)
   }
-  // capacity sets the clients itself (so takes no --phases; --clients only with --vary emit-rate), and measures without churn.
-  assert.deepEqual(passOnOptions().filter((o) => o.notOn?.includes('capacity')).map((o) => o.name), ['phases', 'session-lifetime'])
+  // capacity sets the clients itself (so takes no --phases; --clients only with --vary emit-rate; its room from its --max), and
+  // measures without churn.
+  assert.deepEqual(passOnOptions().filter((o) => o.notOn?.includes('capacity')).map((o) => o.name), ['max-clients', 'phases', 'session-lifetime'])
 })
 
 test('yargs declarations come from the table: every option of a command, and nothing else, in --help', () => {

@@ -5,7 +5,6 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { performance } from 'node:perf_hooks'
 import { leanEngine } from '../../../simulator/engines/lean.js'
 import { recorder, engineOptions, messagesOf, VARIANTS } from './lean/helpers.js'
 import { startIoServer } from '../../helpers/io-server.js'
@@ -27,8 +26,37 @@ function openPool (t, url, extra) {
   return { pool, log }
 }
 
+/**
+ * A window in which a retry of a client that must not reconnect would have happened: client `i` of the same pool (with
+ * the same fixed reconnection delay) connects, its connection is closed by the server, and it reconnects. Ends when it
+ * has: a retry due earlier would have started by then.
+ * @param {{ io: import('socket.io').Server }} server
+ * @param {import('../../../simulator/engines/types.js').EnginePool} pool
+ * @param {ReturnType<typeof recorder>['log']} log
+ * @param {number} i
+ */
+async function reconnectWindow (server, pool, log, i) {
+  const reconnected = log.reconnected
+  const earlier = new Set(server.io.of('/').sockets.keys())
+  pool.connect(i, 'websocket')
+  await waitFor(() => log.connected.has(i), { message: `control client ${i} to connect` })
+  for (const [id, socket] of server.io.of('/').sockets) if (!earlier.has(id)) socket.conn.close()
+  await waitFor(() => log.reconnected > reconnected && log.connected.has(i), { message: `control client ${i} to reconnect` })
+}
+
+/**
+ * How many attempts client i started.
+ * @param {ReturnType<typeof recorder>['log']} log
+ * @param {number} i
+ */
+function attemptsOf (log, i) {
+  return log.attemptsAt.filter((a) => a.i === i).length
+}
+
 test('heartbeat: clients answer pings and stay connected across several ping cycles', async (t) => {
-  const server = await startIoServer(t, { pingInterval: 300, pingTimeout: 200 })
+  // Pings every 300 ms; a pong may take 2 s on a busy host (a client that never answers is dropped then, and its socket
+  // never reaches 4 pongs).
+  const server = await startIoServer(t, { pingInterval: 300, pingTimeout: 2000 })
   /** @type {Map<string, number>} */
   const pongs = new Map()
   server.io.engine.on('connection', (socket) => {
@@ -52,12 +80,11 @@ for (const { label, transport, extra } of VARIANTS) {
     const peer = await startFakePeer(t)
     const { pool, log } = openPool(t, peer.url, { reconnect: false, ...extra })
     pool.connect(0, transport)
-    await waitFor(() => log.connected.size === 1, { message: 'the client to connect' })
-    const connectedAt = performance.now()
-    // The peer announced 300 + 200 ms; the shared sweeper ticks every 100 ms.
-    await waitFor(() => log.disconnects.length === 1, { timeoutMs: 500 + 2000, message: 'the ping timeout' })
-    const silentMs = performance.now() - connectedAt
+    // The peer announced 300 + 200 ms; the shared sweeper ticks every 100 ms and never fires early. The window is
+    // measured from the peer writing its open packet to the disconnect being told, both taken at the event.
+    await waitFor(() => log.disconnects.length === 1, { message: 'the ping timeout' })
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'ping timeout' }])
+    const silentMs = log.disconnectedAt[0] - peer.stats.openedAt
     assert.ok(silentMs >= 450, `not before the announced window: ${silentMs} ms`)
   })
 
@@ -71,22 +98,22 @@ for (const { label, transport, extra } of VARIANTS) {
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'io server disconnect' }])
     // The client closes its Engine.IO session too, as socket.io-client does.
     await waitFor(() => server.io.engine.clientsCount === 0, { message: 'the engine session to close' })
-    // A reconnection would start within 50 ms: give it ten times that.
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    assert.equal(log.attempts, 1)
+    await reconnectWindow(server, pool, log, 1)
+    assert.equal(attemptsOf(log, 0), 1, 'client 0 did not try again')
   })
 
   test(`${label}: middleware refusal is a connect error with the server's message`, async (t) => {
     const server = await startIoServer(t)
-    server.io.use((_socket, next) => next(new Error('nope')))
-    const { pool, log } = openPool(t, server.url, extra)
+    // Client 0 is refused; client 1 (k=1) is let in, to bound the window below.
+    server.io.use((socket, next) => next(socket.handshake.query.k === '1' ? undefined : new Error('nope')))
+    const { pool, log } = openPool(t, server.url, { identity: (i) => ({ query: { k: String(i) } }), ...extra })
     pool.connect(0, transport)
     await waitFor(() => log.errors.length === 1, { message: 'the connect error' })
     assert.deepEqual(log.errors, [{ i: 0, reason: 'nope' }])
     await waitFor(() => server.io.engine.clientsCount === 0, { message: 'the engine session to close' })
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    assert.equal(log.attempts, 1, 'socket.io-client does not retry a refused namespace')
     assert.equal(log.connected.size + log.disconnects.length, 0)
+    await reconnectWindow(server, pool, log, 1)
+    assert.equal(attemptsOf(log, 0), 1, 'socket.io-client does not retry a refused namespace')
   })
 
   test(`${label}: pool.disconnect(i) leaves on purpose: 'io client disconnect' on both sides`, async (t) => {
@@ -133,10 +160,16 @@ test('a server that is down: connect errors are counted and retried with backoff
   const { pool, log } = openPool(t, url)
   pool.connect(0, 'websocket')
   pool.connect(1, 'polling')
-  await waitFor(() => log.errors.length >= 6, { message: 'three failed attempts per client' })
+  await waitFor(() => attemptsOf(log, 0) >= 4 && attemptsOf(log, 1) >= 4, { message: 'four attempts per client' })
   // With what failed, as the sio engine reports socket.io-client's errors: the connection was refused.
   assert.deepEqual(new Set(log.errors.map((e) => e.reason)), new Set(['websocket error (ECONNREFUSED)', 'xhr poll error (ECONNREFUSED)']))
-  assert.ok(log.attempts >= 6)
+  // Each retry waits the backoff after the failure before it (50 ms, then doubled, capped at 100 ms; no jitter), so the
+  // gaps between a client's attempts are at least those delays (the sweeper fires late, never early).
+  for (const i of [0, 1]) {
+    const at = log.attemptsAt.filter((a) => a.i === i).map((a) => a.ms)
+    const gaps = at.slice(1, 4).map((ms, k) => Math.round(ms - at[k]))
+    assert.ok(gaps[0] >= 50 && gaps[1] >= 100 && gaps[2] >= 100, `client ${i}: gaps between attempts ${gaps} ms, want >= 50, 100, 100`)
+  }
 })
 
 test('connection state recovery: the client connects, receives, and gets missed packets back', async (t) => {
@@ -169,8 +202,16 @@ test('close() disconnects every client and frees the agent', async (t) => {
   pool.connect(0, 'websocket')
   pool.connect(1, 'polling')
   pool.connect(2, 'upgrade')
+  // Every TCP connection the server has: the server keeps idle keep-alive ones for a minute, so only the client can
+  // close them within the wait below.
+  server.httpServer.keepAliveTimeout = 60000
+  /** @type {Set<import('node:net').Socket>} */
+  const open = new Set()
+  server.httpServer.on('connection', (socket) => { open.add(socket); socket.once('close', () => open.delete(socket)) })
   await waitFor(() => log.connected.size === 3, { message: '3 clients to connect' })
+  assert.ok(open.size >= 3, `${open.size} connections`)
   await pool.close()
   assert.equal(log.disconnects.length, 3)
   await waitFor(() => server.io.engine.clientsCount === 0, { message: 'every engine session to close' })
+  await waitFor(() => open.size === 0, { message: () => `the client to close its keep-alive connections (${open.size} open)` })
 })

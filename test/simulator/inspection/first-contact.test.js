@@ -15,7 +15,7 @@ const FIX = /DEPTH_ZERO_SELF_SIGNED_CERT on polling and on WebSocket: .*give its
 test('a certificate no client trusts stops simulate, run and capacity before the swarm: exit 2, the fault and the fix', async (t) => {
   const files = makeCertificate(t)
   if (!files) return
-  const url = await startHttpsServer(t, files)
+  const { url } = await startHttpsServer(t, files)
   const runs = await Promise.all([
     ['simulate', '--url', url, '-c', '5', '--duration', '30s'],
     ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '5', '--simulators', '1'],
@@ -31,7 +31,7 @@ test('a certificate no client trusts stops simulate, run and capacity before the
 test('--wait-for-server does not wait for a certificate to be trusted; --ca passes the look', async (t) => {
   const files = makeCertificate(t)
   if (!files) return
-  const url = await startHttpsServer(t, files)
+  const { url } = await startHttpsServer(t, files)
   const waited = inspectServer(normalizeSimOptions({ url, waitForServer: '10m' }))
   await assert.rejects(waited, (error) => {
     assert.equal(/** @type {import('../../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)

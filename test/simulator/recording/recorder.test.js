@@ -197,6 +197,36 @@ test('a line is never expected of its sender: known by its id, by the string a s
   assert.match(byEvent.shout.id, /^content:/)
 })
 
+test('a string line a server wraps is known as its sender\'s without --id-field: the field that equals it names it', () => {
+  const recorder = createRecorder({ clients: 3, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 3; i++) recorder.setConnected(i, true)
+  recorder.ownLine(1, ['hi from 1'])
+  // Relayed to everyone but its sender (socket.broadcast.emit), wrapped with who said it.
+  for (const i of [0, 2]) recorder.receive(i, 'new message', [{ username: 'u1', message: 'hi from 1' }])
+  // A wrapped line nobody here sent: everyone is owed it.
+  for (const i of [0, 1]) recorder.receive(i, 'new message', [{ username: 'u9', message: 'from elsewhere' }])
+  recorder.closeAll()
+  const [own, other] = recorder.reports()
+  assert.deepEqual([own.expected, own.received, own.missing], [2, 2, 0], 'the sender is not owed its own line')
+  assert.deepEqual([other.expected, other.received, other.missing], [3, 2, 1])
+})
+
+test('a client the swarm closes on purpose is not owed the message whose copies were still arriving; a client that dropped is', () => {
+  const recorder = createRecorder({ clients: 4, messageTimeoutMs: 60000 })
+  for (let i = 0; i < 4; i++) recorder.setConnected(i, true)
+  for (const i of [0, 1]) recorder.receive(i, 'e', [{ id: 'm1' }])
+  // Client 2 is ramped down (on purpose) before its copy came; client 3's connection drops.
+  recorder.closeOnPurpose(2)
+  recorder.setConnected(2, false)
+  recorder.setConnected(3, false)
+  // A message that opens after the close is not expected of it either (it was not connected).
+  recorder.receive(0, 'e', [{ id: 'm2' }])
+  recorder.closeAll()
+  const [m1, m2] = recorder.reports()
+  assert.deepEqual([m1.expected, m1.received, m1.missing], [3, 2, 1], 'only the dropped client is owed m1')
+  assert.deepEqual([m2.expected, m2.received, m2.missing], [2, 1, 1])
+})
+
 test('a line whose id --emit stamped is known as its sender\'s by the id alone (this process\'s clients only)', () => {
   // Clients 10-12 of the run live in this process (clientOffset 10).
   const recorder = createRecorder({ clients: 3, clientOffset: 10, messageTimeoutMs: 60000 })

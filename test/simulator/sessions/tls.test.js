@@ -67,7 +67,7 @@ function assertTimed (pool, what) {
 test('TLS: --ca and --insecure on every engine and transport, the inspection, and the CLI', async (t) => {
   const files = makeCertificate(t)
   if (files === null) return
-  const url = await startHttpsServer(t, files)
+  const { url, from } = await startHttpsServer(t, files)
   const trusted = tlsTrust({ ca: [files.cert] })
   const insecure = tlsTrust({ insecure: true })
   for (const engine of /** @type {const} */ (['sio', 'lean'])) {
@@ -92,8 +92,13 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
     for (const engine of /** @type {const} */ (['sio', 'lean'])) {
       for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
         const pool = openPool(t, engine, url, transport, trusted, 2, { sourcePorts: createSourcePorts(['127.0.0.2'], null, 1) })
+        const first = from.length
         await waitFor(() => pool.connected.size === pool.clients, { message: () => `${engine} ${transport} connected (errors: ${pool.errors})` })
         assertTimed(pool, `${engine} ${transport} with --source-address`)
+        // The server saw these clients' TLS connections come from the source address (every pool still open uses it).
+        const seen = from.slice(first)
+        assert.ok(seen.length >= pool.clients, `${engine} ${transport}: ${seen.length} TLS connections for ${pool.clients} clients`)
+        assert.deepEqual([...new Set(seen)], ['127.0.0.2'], `${engine} ${transport}: TLS connections came from ${seen}`)
       }
     }
   })

@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createSizer } from '../../../simulator/swarm/resize.js'
+import { startRamp } from '../../../simulator/swarm/ramp.js'
 import { forkSimulator, normalizeSimOptions } from '../../../simulator/index.js'
 import { runSwarm, startSwarm } from '../../../simulator/swarm/swarm.js'
 import { startTestServer, waitForClients, waitForClientsReady } from '../../helpers/swarm.js'
@@ -28,17 +29,23 @@ test('createSizer opens clients up to the target, closes the highest-indexed one
   sizer.stop()
 })
 
-test('createSizer: a shrink during a ramp stops the ramp, and no client past the target is started later', async () => {
+test('createSizer: a shrink during a ramp stops the ramp, and no client past the target is started later', async (t) => {
   /** @type {number[]} */
   const started = []
   /** @type {number[]} */
   const stopped = []
   const sizer = createSizer({ clients: 100, capacity: 100, rampMs: 2000, start: (i) => started.push(i), stop: (i) => stopped.push(i) })
+  // A ramp of the same shape started just after: it ends after the last start the sizer's ramp would have made, had it
+  // gone on, so its end bounds the window in which a late start would show.
+  const control = startRamp({ count: 100, rampMs: 2000, onStart: () => {} })
+  t.after(() => control.stop())
   await waitFor(() => started.length >= 2, { message: 'the ramp started a few' })
   sizer.resize(1)
   const after = started.length
   await sizer.done
   assert.equal(started.length, after, 'the ramp was stopped')
+  await control.done
+  assert.equal(started.length, after, 'no client started later, to the end the ramp would have had')
   assert.deepEqual(stopped, started.slice(1).reverse(), 'every started client past the target was closed')
 })
 

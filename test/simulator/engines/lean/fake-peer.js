@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http'
 import { once } from 'node:events'
+import { performance } from 'node:perf_hooks'
 import { WebSocketServer } from 'ws'
 
 /** The open packet the peer sends: short heartbeat so a silent peer is noticed fast. */
@@ -25,7 +26,8 @@ export async function startFakePeer (t, script = {}) {
   const heldPolls = new Set()
   /** @type {string[]} */
   const postBodies = []
-  const stats = { handshakes: 0, connects: 0, gets: 0, posts: 0, maxGets: 0, maxPosts: 0, postBodies }
+  // openedAt: performance.now() when the latest open packet was written (a client's heartbeat window starts after it).
+  const stats = { handshakes: 0, connects: 0, gets: 0, posts: 0, maxGets: 0, maxPosts: 0, postBodies, openedAt: 0 }
   /** @type {import('node:http').ServerResponse | null} */
   let heldPost = null
   /** @type {string[]} */
@@ -33,6 +35,7 @@ export async function startFakePeer (t, script = {}) {
   httpServer.on('upgrade', (req, socket, head) => {
     wss.handleUpgrade(req, socket, head, (ws) => {
       stats.handshakes++
+      stats.openedAt = performance.now()
       ws.send(OPEN_PACKET)
       ws.on('message', (data) => {
         if (String(data).startsWith('40')) {
@@ -67,6 +70,7 @@ export async function startFakePeer (t, script = {}) {
     }
     if (!url.searchParams.has('sid')) {
       stats.handshakes++
+      stats.openedAt = performance.now()
       res.end(OPEN_PACKET)
       return
     }

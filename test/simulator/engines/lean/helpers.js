@@ -2,6 +2,7 @@
  * Test helpers for the lean engine: engine options and an events recorder implementing
  * SwarmEvents (the server is test/helpers/io-server.js, the wait test/helpers/wait.js).
  */
+import { performance } from 'node:perf_hooks'
 
 /**
  * Engine options for tests: a real pool against `url`.
@@ -30,16 +31,20 @@ export function recorder () {
     messages: [],
     /** @type {{ i: number, event: string }[]} */
     unmeasured: [],
-    connectedCount: 0
+    connectedCount: 0,
+    /** When each attempt started (performance.now()), per client. @type {{ i: number, ms: number }[]} */
+    attemptsAt: [],
+    /** When each disconnect was told (performance.now()), in the order of `disconnects`. @type {number[]} */
+    disconnectedAt: []
   }
   /** @type {import('../../../../simulator/engines/types.js').SwarmEvents} */
   const events = {
-    attempt: () => { log.attempts++ },
+    attempt: (i) => { log.attempts++; log.attemptsAt.push({ i, ms: performance.now() }) },
     connected: (i, wire) => { log.connected.set(i, wire); log.connectedCount++ },
     upgraded: (i) => { log.upgraded.push(i) },
     message: (i, event, args) => { log.messages.push({ i, event, args }) },
     unmeasured: (i, event) => { log.unmeasured.push({ i, event }) },
-    disconnected: (i, reason) => { log.disconnects.push({ i, reason }); log.connected.delete(i) },
+    disconnected: (i, reason) => { log.disconnects.push({ i, reason }); log.disconnectedAt.push(performance.now()); log.connected.delete(i) },
     connectError: (i, reason) => { log.errors.push({ i, reason }) },
     reconnected: () => { log.reconnected++ }
   }

@@ -108,8 +108,13 @@ for (const wsClient of CLIENTS) {
     t.after(() => { for (const s of sockets) s.destroy() })
     const { pool, log } = openPool(t, `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`, { wsClient, connectTimeoutMs: 150 })
     pool.connect(0, 'websocket')
-    await waitFor(() => log.errors.length === 1, { message: 'a timeout' })
-    assert.equal(log.errors[0].reason, 'timeout')
+    // The retry is a second TCP connection after the first attempt's timeout, and it times out too.
+    await waitFor(() => log.errors.length >= 2 && sockets.length >= 2, {
+      message: () => `two timed-out attempts on two connections (have ${log.errors.length} errors, ${sockets.length} connections)`
+    })
+    assert.deepEqual(log.errors.slice(0, 2).map((e) => e.reason), ['timeout', 'timeout'])
+    assert.ok(log.attempts >= 2, `${log.attempts} attempts`)
+    assert.equal(log.connectedCount, 0)
   })
 
   test(`${wsClient}: a message over --max-payload closes the client with that reason`, async (t) => {
