@@ -1,13 +1,14 @@
 /**
  * The dashboard page in Debian's Chromium (headless) during a real run (the reference server on
- * port 0, 2 × 15 clients, 18 messages 600 ms apart): its `data-metric="connected"` grows with the
+ * port 0, 2 × 15 clients, up to 60 messages 600 ms apart): its `data-metric="connected"` grows with the
  * run, the delay chart gets points, the page draws without errors and loads nothing from
- * elsewhere; a page opened without the token has its buttons off. A screenshot is written to a
+ * elsewhere; a page opened without the token has its buttons off; its Stop button ends the run
+ * early with the results kept. A screenshot is written to a
  * temporary path (IOSWARM_DASHBOARD_SCREENSHOT to choose it) and its path printed.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { BIN, runCli } from '../../helpers/cli.js'
@@ -21,7 +22,7 @@ test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, a
   t.after(() => rm(out, { recursive: true, force: true }))
   const browser = await launchChromium()
   t.after(() => browser.close())
-  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '18x600', '--ping-interval', '2s', '--out', out, '--dashboard', '0'])
+  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '60x600', '--ping-interval', '2s', '--out', out, '--dashboard', '0'])
   let url = ''
   await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -57,8 +58,14 @@ test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, a
   await page.screenshot({ path: shot })
   process.stderr.write(`dashboard screenshot: ${shot}\n`)
 
+  // Stop from the page: the run ends early, its results kept, the action in result.json.
+  await page.locator('button[data-action="stop"]').click()
+  await waitFor(async () => /done/.test(String(await page.locator('#action-result').textContent())), { timeoutMs: 30000, message: 'the stop answered' })
   const done = await run
   assert.equal(done.code, 0, done.stderr)
+  const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
+  assert.deepEqual(result.actions.map((/** @type {any} */ a) => [a.action, a.by, a.ok]), [['stop', 'api', true]])
+  assert.ok(result.distributions[0].rounds[0].messages < 60, 'stopped before its 60 messages')
   await waitFor(() => page.locator('#ended').isVisible(), { timeoutMs: 10000, message: 'the page says the run is over' })
   assert.match(String(await page.locator('#ended').textContent()), /result\.json/)
   assert.deepEqual(errors, [])

@@ -2,7 +2,7 @@
  * `ioswarm run --dashboard` end to end: a real run (the reference server on port 0, 2 × 15
  * clients, 8 messages) with the dashboard open: the stream carries growing connected counts
  * and delays; a page that opens late gets the run so far; actions without the token are
- * refused and change nothing; the run exits with pages still open; the NDJSON log is written
+ * refused and change nothing, one with it reaches the run's steering; the run exits with pages still open; the NDJSON log is written
  * and `ioswarm report events.ndjson --dashboard` plays it back.
  */
 import { test } from 'node:test'
@@ -52,6 +52,12 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   assert.equal(state.status, 200)
   assert.equal(state.json.ended, false)
   assert.deepEqual(state.json.timeline, [], 'no action was taken')
+  assert.deepEqual(state.json.actions, ['stop', 'clients', 'emit-rate'])
+  // With the token, a bad value reaches the run's steering, is refused with the flag's reason, and is an event of the stream.
+  const bad = await request(at('/api/emit-rate'), { method: 'POST', body: { rate: 'often' }, headers: { authorization: `Bearer ${token}` } })
+  assert.equal(bad.status, 400)
+  assert.match(bad.json.error, /--emit-rate/)
+  await waitFor(() => early.events.some((e) => e.type === 'action' && e.action === 'emit-rate' && e.ok === false), { timeoutMs: 30000, message: 'the refused action in the stream' })
 
   // The run ends with both pages still open: it does not wait for them.
   const done = await run
