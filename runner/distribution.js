@@ -244,10 +244,9 @@ export function partitionOf (ctx, distribution) {
   // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
   if (distribution.simulators === 0) return []
   const whole = simulateOptions(ctx, distribution)
-  // --clients and --max-clients are per simulator in a run: the whole has that many times the simulators.
-  const maxClients = whole.maxClients === undefined || whole.phases ? {} : { maxClients: whole.maxClients * distribution.simulators }
+  // --clients is per simulator in a run; --max-clients is the whole swarm's room, split as the clients are.
   const clients = whole.phases ? whole.clients : distribution.simulators * distribution.clients
-  return partitionSwarm({ ...whole, clients, ...maxClients }, distribution.simulators)
+  return partitionSwarm({ ...whole, clients }, distribution.simulators)
 }
 
 /**

@@ -183,7 +183,7 @@ function alive (pid) {
 }
 
 test('--protocol websocket --workers 2: plain WebSocket clients over two processes, one merged result', async (t) => {
-  const { startWebSocketServer } = await import('../../../server/websocket.js')
+  const { startWebSocketServer } = await import('../../../server/websocket/ws-server.js')
   const server = await startWebSocketServer({ port: 0, host: '127.0.0.1', token: 'w' })
   t.after(() => server.close())
   const options = { ...normalizeSimOptions({ protocol: 'websocket', url: server.url, clients: 10, ramp: '0', duration: '20s' }), id: 'wsw' }

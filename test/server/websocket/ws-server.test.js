@@ -7,15 +7,15 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import WebSocket from 'ws'
-import { startWebSocketServer } from '../../server/websocket.js'
-import { normalizeServeOptions } from '../../server/server-options.js'
-import { runCli } from '../helpers/cli.js'
-import { startTestSwarm } from '../helpers/swarm.js'
-import { waitFor } from '../helpers/wait.js'
+import { startWebSocketServer } from '../../../server/websocket/ws-server.js'
+import { normalizeServeOptions } from '../../../server/server-options.js'
+import { runCli } from '../../helpers/cli.js'
+import { startTestSwarm } from '../../helpers/swarm.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /**
  * @param {import('node:test').TestContext} t
- * @param {import('../../server/index.js').ServerOptions} [options]
+ * @param {import('../../../server/index.js').ServerOptions} [options]
  */
 async function start (t, options = {}) {
   const server = await startWebSocketServer({ port: 0, host: '127.0.0.1', token: 'test-token', ...options })

@@ -14,21 +14,21 @@
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { WebSocket, WebSocketServer } from 'ws'
-import { parseInteger } from '../lib/values/parsers.js'
-import { createProcessSampler } from '../lib/measure/process-sampler.js'
-import { DEFAULT_EVENT } from '../lib/protocol.js'
-import { perTransport } from '../lib/transports.js'
-import { createBroadcastHandler } from './broadcast.js'
-import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate } from './broadcast-limit.js'
-import { listen, route, sendJson } from './http.js'
-import { handshakeCarries } from './token.js'
+import { parseInteger } from '../../lib/values/parsers.js'
+import { createProcessSampler } from '../../lib/measure/process-sampler.js'
+import { DEFAULT_EVENT } from '../../lib/protocol.js'
+import { perTransport } from '../../lib/transports.js'
+import { createBroadcastHandler } from '../broadcast/broadcast.js'
+import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate } from '../broadcast/broadcast-limit.js'
+import { listen, route, sendJson } from '../broadcast/http-endpoints.js'
+import { handshakeCarries } from '../broadcast/token.js'
 
 /** How long close() waits for clients to answer the close frames before it drops them. */
 const CLOSE_WAIT_MS = 2000
 
 /**
- * @typedef {import('./index.js').ServerOptions} ServerOptions
- * @typedef {import('./index.js').ServerHooks} ServerHooks
+ * @typedef {import('../index.js').ServerOptions} ServerOptions
+ * @typedef {import('../index.js').ServerHooks} ServerHooks
  */
 
 /**

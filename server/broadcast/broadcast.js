@@ -4,11 +4,11 @@
  * `count` messages `intervalMs` apart.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { wallMs } from '../lib/measure/clock.js'
-import { invalidOption } from '../lib/errors.js'
-import { RESERVED_EVENTS } from '../lib/cli-options/tables/serve.js'
-import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/tables/broadcast.js'
-import { MAX_ROOM_NAME_LENGTH, broadcastMessage, broadcastRoom, makePayload } from '../lib/protocol.js'
+import { wallMs } from '../../lib/measure/clock.js'
+import { invalidOption } from '../../lib/errors.js'
+import { RESERVED_EVENTS } from '../../lib/cli-options/tables/serve.js'
+import { MAX_BROADCAST_ROOMS } from '../../lib/cli-options/tables/broadcast.js'
+import { MAX_ROOM_NAME_LENGTH, broadcastMessage, broadcastRoom, makePayload } from '../../lib/protocol.js'
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 

@@ -6,7 +6,7 @@
 
 /**
  * @typedef {import('node:cluster').Worker} Worker
- * @typedef {import('../lib/schema/result-schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema/result-schema.js').ServerSample} ServerSample
  */
 
 /**

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { leanEngine } from '../../../../simulator/engines/lean.js'
-import { recorder, engineOptions } from './helpers.js'
-import { waitFor } from '../../../helpers/wait.js'
-import { startFramePeer, frame, writeInPieces } from './frame-peer.js'
+import { leanEngine } from '../../../../../simulator/engines/lean.js'
+import { recorder, engineOptions } from '../helpers.js'
+import { waitFor } from '../../../../helpers/wait.js'
+import { startFramePeer, frame, writeInPieces } from '../frame-peer.js'
 
 /**
  * @param {import('node:test').TestContext} t

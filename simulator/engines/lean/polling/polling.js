@@ -12,15 +12,15 @@
  * its address (an address-sticky balancer keeps it on one node). Each request carries the
  * client's cookies, and each response's Set-Cookie goes into its jar.
  */
-import { encodePayloadV3 } from './codec.js'
-import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
-import { onPollBody } from './inbound.js'
-import { withDetail } from './reasons.js'
-import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
-import { connectorFor } from '../../wire/source-ports.js'
-import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from './cookies.js'
-import { onFirstUse } from '../../../lib/lazy-require.js'
-import { timedConnector } from '../../wire/tls-time.js'
+import { encodePayloadV3 } from '../codec.js'
+import { EIO_RECORD_SEPARATOR } from '../../../../lib/protocol.js'
+import { onPollBody } from '../inbound.js'
+import { withDetail } from '../reasons.js'
+import { PAYLOAD_TOO_LARGE } from '../../../wire/limits.js'
+import { connectorFor } from '../../../wire/source-ports.js'
+import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from '../cookies.js'
+import { onFirstUse } from '../../../../lib/lazy-require.js'
+import { timedConnector } from '../../../wire/tls-time.js'
 import { BuiltinRequest, closeBuiltin, closePostSockets, requestText } from './http-builtin.js'
 import { PendingRequest } from './pending-request.js'
 
@@ -29,8 +29,8 @@ const undici = /** @type {() => typeof import('undici')} */ (onFirstUse('undici'
 /** @typedef {import('undici').Client} HttpClient */
 /** @typedef {import('undici').Pool} HttpPool */
 
-/** @typedef {import('./client.js').Client} Client */
-/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('../client.js').Client} Client */
+/** @typedef {import('../session.js').LeanSession} LeanSession */
 /** @typedef {PollRequest | BuiltinRequest} AnyRequest a request in flight, on either client */
 
 const GET_HEADERS = Object.freeze({ accept: '*/*' })

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { io } from 'socket.io-client'
-import { CODES } from '../../lib/errors.js'
-import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
-import { createBroadcastLimiter, parseBroadcastRate } from '../../server/broadcast-limit.js'
-import { normalizeServeOptions } from '../../server/server-options.js'
-import { startServerProcess } from '../../runner/processes.js'
-import { runCli } from '../helpers/cli.js'
-import { startTestServer } from '../helpers/swarm.js'
+import { CODES } from '../../../lib/errors.js'
+import { ADMIN_NAMESPACE } from '../../../lib/protocol.js'
+import { createBroadcastLimiter, parseBroadcastRate } from '../../../server/broadcast/broadcast-limit.js'
+import { normalizeServeOptions } from '../../../server/server-options.js'
+import { startServerProcess } from '../../../runner/processes.js'
+import { runCli } from '../../helpers/cli.js'
+import { startTestServer } from '../../helpers/swarm.js'
 
 test('rates parse per second and per minute; 0 and off mean no limit; the rest is a usage error', () => {
   assert.equal(parseBroadcastRate('100/s'), 100)

@@ -11,7 +11,7 @@
  * jar), never in the connection.
  */
 
-/** @typedef {import('../../wire/http-socket.js').HttpSocket} HttpSocket */
+/** @typedef {import('../../../wire/http-socket.js').HttpSocket} HttpSocket */
 
 /**
  * A POST that can wait for a connection.

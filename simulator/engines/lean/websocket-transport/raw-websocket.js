@@ -5,16 +5,16 @@
  * is compared in place and never copied. `ws` stays in use for wss:// and permessage-deflate
  * (websocket.js).
  */
-import { handshakeRequest } from '../../wire/rfc6455.js'
-import { RawSocket } from '../../wire/raw-socket.js'
-import { onSocketMessage } from './inbound.js'
-import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
-import { withDetail } from './reasons.js'
-import { MAX_PORT_TRIES, connectOwnPort } from '../../wire/source-ports.js'
-import { noteHeadNodeHeader, storeHeadSetCookies, upgradeHeaders } from './cookies.js'
+import { handshakeRequest } from '../../../wire/rfc6455.js'
+import { RawSocket } from '../../../wire/raw-socket.js'
+import { onSocketMessage } from '../inbound.js'
+import { PAYLOAD_TOO_LARGE } from '../../../wire/limits.js'
+import { withDetail } from '../reasons.js'
+import { MAX_PORT_TRIES, connectOwnPort } from '../../../wire/source-ports.js'
+import { noteHeadNodeHeader, storeHeadSetCookies, upgradeHeaders } from '../cookies.js'
 
-/** @typedef {import('./client.js').Client} Client */
-/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('../client.js').Client} Client */
+/** @typedef {import('../session.js').LeanSession} LeanSession */
 
 /** @extends {RawSocket<LeanSession, Client>} */
 export class RawWebSocket extends RawSocket {

@@ -4,7 +4,7 @@
  * however it ended (a graceful close waits on the POST in flight so).
  */
 
-/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('../session.js').LeanSession} LeanSession */
 
 export class PendingRequest {
   /** @param {LeanSession} session */

@@ -6,7 +6,7 @@
  * cluster of K workers accepts up to K times the rate.
  */
 import { performance } from 'node:perf_hooks'
-import { invalidOption } from '../lib/errors.js'
+import { invalidOption } from '../../lib/errors.js'
 
 export const DEFAULT_BROADCAST_RATE = '100/s'
 

@@ -4,12 +4,12 @@
  * worst process's (a saturated worker is what delays its clients); the app counts (per
  * namespace, refused, rooms, relay) add up.
  */
-import { perTransport, totalOf } from '../lib/transports.js'
-import { sumAppCounts } from './app.js'
+import { perTransport, totalOf } from '../../lib/transports.js'
+import { sumAppCounts } from '../app.js'
 
 /**
- * @typedef {import('../lib/measure/process-sampler.js').ProcessSample} ProcessSample
- * @typedef {import('../lib/schema/result-schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/measure/process-sampler.js').ProcessSample} ProcessSample
+ * @typedef {import('../../lib/schema/result-schema.js').ServerSample} ServerSample
  */
 
 /**

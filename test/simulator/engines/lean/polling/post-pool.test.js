@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { leanEngine } from '../../../../simulator/engines/lean.js'
-import { recorder, engineOptions, messagesOf } from './helpers.js'
-import { startIoServer } from '../../../helpers/io-server.js'
-import { waitFor } from '../../../helpers/wait.js'
+import { leanEngine } from '../../../../../simulator/engines/lean.js'
+import { recorder, engineOptions, messagesOf } from '../helpers.js'
+import { startIoServer } from '../../../../helpers/io-server.js'
+import { waitFor } from '../../../../helpers/wait.js'
 
 /**
  * A server that tells apart the connections its POSTs came on and checks each POST's cookie:
@@ -54,7 +54,7 @@ async function cookieServer (t, options) {
  * @param {import('node:test').TestContext} t
  * @param {string} url
  * @param {number} count
- * @param {Partial<import('../../../../simulator/engines/lean/config.js').LeanOptions>} extra
+ * @param {Partial<import('../../../../../simulator/engines/lean/config.js').LeanOptions>} extra
  */
 async function connectPolling (t, url, count, extra) {
   const { log, events } = recorder()
@@ -67,7 +67,7 @@ async function connectPolling (t, url, count, extra) {
 
 /**
  * Client i emits `hello` and counts its ack in `acks` (an ack must carry i back).
- * @param {import('../../../../simulator/engines/types.js').EnginePool} pool
+ * @param {import('../../../../../simulator/engines/types.js').EnginePool} pool
  * @param {number} i
  * @param {number[]} acks
  */

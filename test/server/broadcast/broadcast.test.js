@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
-import { startTestServer } from '../helpers/swarm.js'
-import { connect, connectMultiplexed, join, record } from '../helpers/sio-client.js'
-import { waitFor } from '../helpers/wait.js'
+import { ADMIN_NAMESPACE } from '../../../lib/protocol.js'
+import { startTestServer } from '../../helpers/swarm.js'
+import { connect, connectMultiplexed, join, record } from '../../helpers/sio-client.js'
+import { waitFor } from '../../helpers/wait.js'
 
 const AUTH = { 'content-type': 'application/json', authorization: 'Bearer test-token' }
 

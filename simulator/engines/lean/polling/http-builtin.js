@@ -13,15 +13,15 @@
  * A request that a reused connection lost before any answer (the server's keep-alive timeout
  * met it) is sent once more on a new connection; a source port the kernel refuses, from the next port.
  */
-import { FAILURE, HttpSocket } from '../../wire/http-socket.js'
-import { MAX_PORT_TRIES, connectOwnPort } from '../../wire/source-ports.js'
-import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
-import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from './cookies.js'
+import { FAILURE, HttpSocket } from '../../../wire/http-socket.js'
+import { MAX_PORT_TRIES, connectOwnPort } from '../../../wire/source-ports.js'
+import { PAYLOAD_TOO_LARGE } from '../../../wire/limits.js'
+import { noteHeadNodeHeader, requestHeaders, storeHeadSetCookies } from '../cookies.js'
 import { PendingRequest } from './pending-request.js'
 import { PostPool } from './post-pool.js'
 
-/** @typedef {import('./client.js').Client} Client */
-/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('../client.js').Client} Client */
+/** @typedef {import('../session.js').LeanSession} LeanSession */
 /** @typedef {import('./polling.js').PollRequest} PollRequest */
 
 /** Times a request lost on a reused connection before any answer is sent again (on a new connection). */
@@ -126,7 +126,7 @@ export class BuiltinRequest extends PendingRequest {
     this.sendOn(conn)
   }
 
-  /** @param {import('../../wire/http-socket.js').HttpSocket} conn a connection that can take it now */
+  /** @param {import('../../../wire/http-socket.js').HttpSocket} conn a connection that can take it now */
   sendOn (conn) {
     const socket = /** @type {PollSocket} */ (conn)
     this.conn = socket
@@ -192,7 +192,7 @@ function release (socket, req) {
   if (socket.ready) socket.pool.freed(socket)
 }
 
-/** @type {import('../../wire/http-socket.js').HttpHandler} */
+/** @type {import('../../../wire/http-socket.js').HttpHandler} */
 const HANDLER = {
   head (conn, status, head) {
     const req = /** @type {PollSocket} */ (conn).request

@@ -11,8 +11,8 @@
  */
 import cluster from 'node:cluster'
 import { randomBytes } from 'node:crypto'
-import { startServer } from './index.js'
-import { connectServerReporter } from './reporting.js'
+import { startServer } from '../index.js'
+import { connectServerReporter } from '../reporting.js'
 
 const COUNT_EVERY_MS = 1000
 const STATS_TIMEOUT_MS = 5000
@@ -32,7 +32,7 @@ if (cluster.isWorker) {
 }
 
 /**
- * @param {import('./server-options.js').ServeOptions & { token: string }} config
+ * @param {import('../server-options.js').ServeOptions & { token: string }} config
  * @param {number} index 1-based worker number
  */
 async function runWorker (config, index) {

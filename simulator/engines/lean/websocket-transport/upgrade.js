@@ -4,12 +4,12 @@
  * finish; the server cycles the GET with a noop); then `5` on the WebSocket, which carries
  * the session and whatever was queued meanwhile. A failed probe leaves the client on polling.
  */
-import { STATE, WIRE } from './client.js'
-import { poll, flushPost } from './polling.js'
-import { closeBuiltin } from './http-builtin.js'
+import { STATE, WIRE } from '../client.js'
+import { poll, flushPost } from '../polling/polling.js'
+import { closeBuiltin } from '../polling/http-builtin.js'
 
-/** @typedef {import('./client.js').Client} Client */
-/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('../client.js').Client} Client */
+/** @typedef {import('../session.js').LeanSession} LeanSession */
 
 /**
  * A poll GET (or, while pausing, the POST) finished: poll again, or complete the upgrade.

@@ -6,17 +6,17 @@
  * The primary also answers GET /stats for the worker that got the request: it asks every
  * worker over IPC and adds them up.
  */
-import { perTransport } from '../lib/transports.js'
+import { perTransport } from '../../lib/transports.js'
 import cluster from 'node:cluster'
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { CODES, IoswarmError } from '../lib/errors.js'
-import { createProcessSampler } from '../lib/measure/process-sampler.js'
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { createProcessSampler } from '../../lib/measure/process-sampler.js'
 import { createIpc } from './cluster-ipc.js'
-import { listen } from './http.js'
+import { listen } from '../broadcast/http-endpoints.js'
 import { totalStats } from './cluster-stats.js'
-import { connectServerReporter } from './reporting.js'
+import { connectServerReporter } from '../reporting.js'
 
 const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url))
 const START_TIMEOUT_MS = 20000
@@ -26,12 +26,12 @@ const STOP_TIMEOUT_MS = 5000
 /**
  * @typedef {import('node:cluster').Worker} Worker
  * @typedef {{ index: number, pid: number }} WorkerInfo
- * @typedef {import('../lib/schema/result-schema.js').ServerSample} ServerSample
+ * @typedef {import('../../lib/schema/result-schema.js').ServerSample} ServerSample
  */
 
 /**
  * Forks the workers, waits until each one is ready, then listens.
- * @param {import('./server-options.js').ServeOptions} options
+ * @param {import('../server-options.js').ServeOptions} options
  * @param {{ onWorkerExit?: (info: WorkerInfo & { code: number | null, signal: string | null, left: number }) => void, onError?: (error: Error) => void }} [hooks]
  */
 export async function startCluster (options, hooks = {}) {
@@ -103,7 +103,7 @@ export async function startCluster (options, hooks = {}) {
 
 /**
  * Forks worker `index`, sends it its options, resolves once it is ready.
- * @param {import('./server-options.js').ServeOptions} options
+ * @param {import('../server-options.js').ServeOptions} options
  * @param {string} token
  * @param {number} index
  * @param {Map<Worker, { index: number, connected: Record<string, number> }>} workers

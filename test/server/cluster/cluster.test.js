@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { io } from 'socket.io-client'
-import { runBroadcast } from '../../broadcaster/index.js'
-import { ADMIN_NAMESPACE } from '../../lib/protocol.js'
-import { createCollector } from '../../results/collector/index.js'
-import { getRedisUrl } from '../helpers/redis.js'
-import { connect, join, record, refusal } from '../helpers/sio-client.js'
-import { startTestSwarm } from '../helpers/swarm.js'
-import { waitFor } from '../helpers/wait.js'
-import { TOKEN, startServeProcess } from './processes.js'
+import { runBroadcast } from '../../../broadcaster/index.js'
+import { ADMIN_NAMESPACE } from '../../../lib/protocol.js'
+import { createCollector } from '../../../results/collector/index.js'
+import { getRedisUrl } from '../../helpers/redis.js'
+import { connect, join, record, refusal } from '../../helpers/sio-client.js'
+import { startTestSwarm } from '../../helpers/swarm.js'
+import { waitFor } from '../../helpers/wait.js'
+import { TOKEN, startServeProcess } from '../processes.js'
 
 const CLIENTS = 16
 
@@ -27,7 +27,7 @@ async function assertSamplesReported (t, redisUrl, runId) {
     await collector.close()
   })
   const ids = ['srv-primary', 'srv-w1', 'srv-w2']
-  /** @type {import('../../lib/schema/result-schema.js').ServerSample[]} */
+  /** @type {import('../../../lib/schema/result-schema.js').ServerSample[]} */
   let samples = []
   await waitFor(async () => {
     samples = (await collector.getSamples(runId)).server

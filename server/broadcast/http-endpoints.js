@@ -2,7 +2,7 @@
  * The reference server's own HTTP endpoints, beside socket.io's path: POST /broadcast
  * (token-guarded), GET /stats, GET /.
  */
-import { CODES, IoswarmError } from '../lib/errors.js'
+import { CODES, IoswarmError } from '../../lib/errors.js'
 import { tokenMatches, bearerToken } from './token.js'
 import { rateLimitedReply } from './broadcast-limit.js'
 

@@ -2,8 +2,8 @@
  * `ioswarm serve --protocol websocket`: the serve options that belong to the socket.io server
  * only are refused by name (exit 2) when given, rather than silently ignored.
  */
-import { invalidOption } from '../lib/errors.js'
-import { keyOf } from '../lib/cli-options/index.js'
+import { invalidOption } from '../../lib/errors.js'
+import { keyOf } from '../../lib/cli-options/index.js'
 
 /** @type {[string, string][]} */
 const SOCKETIO_ONLY = [

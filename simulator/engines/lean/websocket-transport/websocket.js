@@ -7,14 +7,14 @@
  */
 import { WebSocket } from 'ws'
 import { RawWebSocket } from './raw-websocket.js'
-import { onSocketMessage } from './inbound.js'
-import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../wire/limits.js'
-import { withDetail } from './reasons.js'
-import { connectorFor } from '../../wire/source-ports.js'
-import { noteUpgradeResponse, upgradeHeaders } from './cookies.js'
+import { onSocketMessage } from '../inbound.js'
+import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../../wire/limits.js'
+import { withDetail } from '../reasons.js'
+import { connectorFor } from '../../../wire/source-ports.js'
+import { noteUpgradeResponse, upgradeHeaders } from '../cookies.js'
 
-/** @typedef {import('./client.js').Client} Client */
-/** @typedef {import('./session.js').LeanSession} LeanSession */
+/** @typedef {import('../client.js').Client} Client */
+/** @typedef {import('../session.js').LeanSession} LeanSession */
 /** @typedef {LeanWebSocket | RawWebSocket} SessionSocket */
 
 /** ws.send's options for a text message handed over as a Buffer. */
