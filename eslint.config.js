@@ -12,7 +12,7 @@ import { ioswarmPlugin } from './scripts/lint-rules.js'
  * Static imports and `import()` of a literal path both count. Import circles are found by
  * scripts/import-circles.js (a test runs it). tests, bench/ and scripts/ may reach inside.
  */
-const FEATURES = ['simulator', 'server', 'broadcaster', 'results', 'runner', 'infra', 'bin']
+const FEATURES = ['simulator', 'server', 'broadcaster', 'results', 'runner', 'infra', 'recorder', 'bin']
 const ENTRY = '(?:[\\w-]+/)?index\\.js$'
 const CLI = '(?:[\\w-]+/)?cli\\.js$'
 

@@ -7,7 +7,7 @@
  * when it is not an app namespace (socket.io always has it).
  */
 import { handleClient } from './rooms.js'
-import { handshakeCarries } from './token.js'
+import { handshakeCarries } from './broadcast/token.js'
 
 /**
  * @typedef {import('./rooms.js').ClientCounts} ClientCounts

@@ -9,7 +9,7 @@
  */
 import { EXIT } from '../lib/errors.js'
 import { startServer } from './index.js'
-import { startWebSocketServer } from './websocket.js'
+import { startWebSocketServer } from './websocket/ws-server.js'
 
 if (typeof process.send !== 'function') {
   process.stderr.write('server/child.js is started by ioswarm over IPC (child_process.fork), not by hand: use `ioswarm serve`\n')

@@ -17,11 +17,11 @@ import { parseEventName } from '../lib/cli-options/tables/serve.js'
 import { parseNamespaces } from '../lib/values/parsers.js'
 import { createAdapterSetup } from './adapters.js'
 import { serveApp } from './app.js'
-import { createBroadcastHandler } from './broadcast.js'
-import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply } from './broadcast-limit.js'
+import { createBroadcastHandler } from './broadcast/broadcast.js'
+import { DEFAULT_BROADCAST_RATE, createBroadcastLimiter, parseBroadcastRate, rateLimitedReply } from './broadcast/broadcast-limit.js'
 import { trackConnections } from './connections.js'
-import { listen, route, sendJson } from './http.js'
-import { tokenMatches } from './token.js'
+import { listen, route, sendJson } from './broadcast/http-endpoints.js'
+import { tokenMatches } from './broadcast/token.js'
 
 import { PARSER_NAMES } from '../lib/values/option-values.js'
 
@@ -59,7 +59,7 @@ export { normalizeServeOptions } from './server-options.js'
  * @property {(sample: ServerSample) => void} [onSample] called every sampleIntervalMs
  * @property {number} [sampleIntervalMs]
  * @property {() => Promise<unknown>} [stats] what GET /stats answers instead of this process's stats (a cluster's totals)
- * @property {(targets: import('./broadcast.js').BroadcastTarget[]) => number} [recipients] clients one broadcast message reaches, from this process's counts
+ * @property {(targets: import('./broadcast/broadcast.js').BroadcastTarget[]) => number} [recipients] clients one broadcast message reaches, from this process's counts
  */
 
 /**

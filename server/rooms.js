@@ -7,7 +7,7 @@
  * client sends can grow the server without bound (rooms per socket, relays per second).
  */
 import { JOIN_EVENT, LEAVE_EVENT, MAX_ROOM_NAME_LENGTH, MAX_ROOMS_PER_SOCKET } from '../lib/protocol.js'
-import { createBroadcastLimiter } from './broadcast-limit.js'
+import { createBroadcastLimiter } from './broadcast/broadcast-limit.js'
 
 /**
  * @typedef {object} RoomCounts

@@ -6,8 +6,8 @@ import os from 'node:os'
 import { invalidOption } from '../lib/errors.js'
 import { parseOptions } from '../lib/cli-options/index.js'
 import { parseBytes } from '../lib/values/parsers.js'
-import { parseBroadcastRate } from './broadcast-limit.js'
-import { checkServeProtocol } from './websocket-options.js'
+import { parseBroadcastRate } from './broadcast/broadcast-limit.js'
+import { checkServeProtocol } from './websocket/websocket-options.js'
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/
 

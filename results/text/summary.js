@@ -41,7 +41,7 @@ function noRounds (d) {
   const t = d.deliveries?.total
   if (!t || t.messages === 0) return 'no rounds'
   const rel = t.relative.count ? t.relative : null
-  return `no rounds; all ${t.messages} messages: reached ${t.received}/${t.expected}, missing ${t.missing}, ` +
+  return `no rounds; all ${t.messages} messages: reached ${reachedOf(t)}, missing ${t.missing}, ` +
     `rel p50 ${formatMs(rel?.p50)}, p99 ${formatMs(rel?.p99)}, max ${formatMs(rel?.max)}, abs p99 ${formatMs(t.absolute?.count ? t.absolute.p99 : null)}` +
     (d.windows ? `; ${windowsLine(d.windows)}` : '')
 }
@@ -197,6 +197,27 @@ function scenarioLines (d) {
   ]
 }
 
+/**
+ * Copies received by clients not owed the message (late joiners: connected after its send),
+ * so that received can exceed expected: `received − (expected − missing)`.
+ * @param {{ received: number, expected: number, missing: number }} r
+ */
+export function notOwed (r) {
+  return Math.max(0, r.received - (r.expected - r.missing))
+}
+
+/**
+ * `received/expected`, with the copies nobody was owed beside it when there are any.
+ * @param {{ received: number, expected: number, missing: number }} r
+ */
+function reachedOf (r) {
+  const extra = notOwed(r)
+  return `${r.received}/${r.expected}${extra ? ` (${extra} not owed)` : ''}`
+}
+
+/** What `not owed` means, printed under figures that have it. */
+export const NOT_OWED_NOTE = 'not owed: copies received by clients that connected after the message was sent (late joiners): received, never expected'
+
 /** @param {DistributionResult} d */
 function formatRounds (d) {
   const header = ['round', 'plan', 'messages', 'reached', 'missing', 'rel p50', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'avg of avgs',
@@ -204,11 +225,11 @@ function formatRounds (d) {
   const rows = d.rounds.map((r) => {
     const rel = r.relative.count > 0 ? r.relative : null
     const abs = r.absolute && r.absolute.count > 0 ? r.absolute : null
-    return [r.round, `${r.count}x${r.intervalMs}ms`, r.messages, `${r.received}/${r.expected}`, r.missing,
+    return [r.round, `${r.count}x${r.intervalMs}ms`, r.messages, reachedOf(r), r.missing,
       formatMs(rel?.p50), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
       rel ? formatMs(r.avgOfAverages.relativeMs) : '-', formatMs(r.floor?.p50Ms), formatMs(r.floor?.maxMs), formatBusy(r.floor?.busyMax)]
   })
-  return table(header, rows)
+  return table(header, rows) + (d.rounds.some((r) => notOwed(r) > 0) ? `\n${NOT_OWED_NOTE}` : '')
 }
 
 /** How to read the floor columns of the rounds tables. */

@@ -36,13 +36,13 @@ export class Client {
     this.wire = WIRE.NONE
     /** Bumped whenever a session ends: callbacks of older transports compare and bow out. */
     this.gen = 0
-    /** @type {import('./websocket.js').SessionSocket | null} the WebSocket carrying the session */
+    /** @type {import('./websocket-transport/websocket.js').SessionSocket | null} the WebSocket carrying the session */
     this.ws = null
-    /** @type {import('./websocket.js').SessionSocket | null} a WebSocket being probed for upgrade */
+    /** @type {import('./websocket-transport/websocket.js').SessionSocket | null} a WebSocket being probed for upgrade */
     this.probe = null
-    /** @type {import('./polling.js').AnyRequest | null} the poll GET in flight */
+    /** @type {import('./polling/polling.js').AnyRequest | null} the poll GET in flight */
     this.getReq = null
-    /** @type {import('./polling.js').AnyRequest | null} the POST in flight */
+    /** @type {import('./polling/polling.js').AnyRequest | null} the POST in flight */
     this.postReq = null
     /** @type {import('undici').Client | import('../../wire/http-socket.js').HttpSocket | null} keep-alive connection for polls, made on first use */
     this.httpGet = null

@@ -4,7 +4,7 @@
  */
 import { resolveLeanConfig } from './config.js'
 import { LeanSession } from './session.js'
-import { closeConnections } from './polling.js'
+import { closeConnections } from './polling/polling.js'
 import { cookieValue, mergeCookies } from '../../sessions/cookie-jar.js'
 import { Client } from './client.js'
 
@@ -41,7 +41,7 @@ export function createLeanPool (options, events) {
  * @param {LeanSession} session
  */
 async function closeSession (session) {
-  /** @type {import('./websocket.js').SessionSocket[]} */
+  /** @type {import('./websocket-transport/websocket.js').SessionSocket[]} */
   const sockets = []
   for (const c of session.clients) {
     if (c === undefined) continue

@@ -9,11 +9,11 @@ import { stopWaiting } from '../../wire/state.js'
 import { FrameCache } from '../../wire/frame-cache.js'
 import { backoffDelayMs } from '../../wire/backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
-import { openWebSocket } from './websocket.js'
-import { closePolling } from './polling.js'
+import { openWebSocket } from './websocket-transport/websocket.js'
+import { closePolling } from './polling/polling.js'
 import { BY_WIRE, transports } from './transports.js'
 import { CLIENT_MODES } from '../../../lib/transports.js'
-import { afterPoll, onProbeAnswered, onProbeFailed } from './upgrade.js'
+import { afterPoll, onProbeAnswered, onProbeFailed } from './websocket-transport/upgrade.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { emit, expireAcks, failAcks } from './namespaces.js'
 import { seedCookies } from '../../sessions/cookie-jar.js'
@@ -69,7 +69,7 @@ export class LeanSession {
     this.handles = 0
     /** @type {(() => void) | null} */
     this.onIdle = null
-    /** @type {(import('./post-pool.js').PostPool | undefined)[]} the built-in HTTP client's POST pools, one per source address */
+    /** @type {(import('./polling/post-pool.js').PostPool | undefined)[]} the built-in HTTP client's POST pools, one per source address */
     this.builtinPostPools = []
     /** @type {string | undefined} request header lines of clients without headers or cookies (the built-in HTTP client) */
     this.headerLines = undefined

@@ -6,8 +6,8 @@
  * integers and calls through one table entry.
  */
 import { WIRE } from './client.js'
-import { openWebSocket } from './websocket.js'
-import { poll, pollSend } from './polling.js'
+import { openWebSocket } from './websocket-transport/websocket.js'
+import { poll, pollSend } from './polling/polling.js'
 
 /**
  * @typedef {object} LeanTransport

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { FLOOR_NOTE, formatDate, formatRunSummary, formatThresholds, plain, summarizeHealth, summarizeRun, unmeasuredCaveat, compareLayouts, layoutHostOf } from '../../../results/text/summary.js'
 
 /** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
-const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 test('formatRunSummary prints an aligned round table per distribution, health and stale simulators', () => {
   const text = formatRunSummary(fixture('run-small.json'))
@@ -22,6 +22,17 @@ test('formatRunSummary prints an aligned round table per distribution, health an
   assert.ok(lines.includes('distribution 4x250: 4 simulators x 250 clients, connected 998/1000 (250 of them on 1 stale simulator, 250 connected when last heard from), failed 2, connect p99 28.0ms'), lines.find((l) => l.startsWith('distribution 4x250')))
   assert.match(lines[header + 3], / 1\.36ms +1\.52ms +6%$/, 'round 2: the simulators were not the bottleneck')
   assert.equal(lines.at(-1), FLOOR_NOTE)
+})
+
+test('received never exceeds expected without its reason beside it: the copies late joiners got are named, and what that means', () => {
+  const run = fixture('run-small.json')
+  const [d] = run.distributions
+  const late = { ...d, rounds: d.rounds.map((r, k) => (k === 0 ? { ...r, received: r.expected + 3 } : r)) }
+  const text = formatRunSummary({ ...run, distributions: [late] })
+  assert.match(text, /^ {4}1 {2}5x1000ms +5 {2}5003\/5000 \(3 not owed\) +0 /m)
+  assert.match(text, /^ {4}2 {2}5x500ms +5 {2}4999\/5000 +1 /m, 'a round without such copies as before')
+  assert.match(text, /^not owed: copies received by clients that connected after the message was sent \(late joiners\)/m)
+  assert.doesNotMatch(formatRunSummary(run), /not owed/, 'nothing said when received is within expected')
 })
 
 test('rounds without receipts show dashes, simulators without health say so', () => {

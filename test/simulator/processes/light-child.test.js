@@ -102,7 +102,7 @@ test('a sio simulator child loads socket.io-client, and still none of the option
 
 test('a lean polling child on the built-in HTTP client (the http:// default), handed its runner\'s look: no undici, no probes', async (t) => {
   const { packages, files } = await loadedBy(t, { engine: 'lean', transport: 'polling' }, { look: true })
-  assert.ok(files.includes('simulator/engines/lean/http-builtin.js'), 'its polls went over the built-in client')
+  assert.ok(files.includes('simulator/engines/lean/polling/http-builtin.js'), 'its polls went over the built-in client')
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
   const probes = ['simulator/inspection/inspect-look.js', 'simulator/inspection/handshake.js', 'simulator/inspection/diagnose.js', 'simulator/sessions/inspection.js', 'simulator/sessions/inspection-http.js']
   assert.deepEqual(files.filter((f) => probes.includes(f)), [], 'the look it was handed is the only one')

@@ -41,6 +41,7 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   await server.broadcast({ round: 1, count: 3, size: 32 })
   const { code, stdout, stderr } = await run
   assert.equal(code, 0, stderr)
+  assert.equal(stderr.split('\n')[0], 'ioswarm simulate wt: 2 workers × 10 = 20 clients', 'the first line states the whole swarm')
   const result = JSON.parse(stdout)
   assert.equal(result.id, 'wt')
   assert.equal(result.clients.target, 20)
@@ -183,7 +184,7 @@ function alive (pid) {
 }
 
 test('--protocol websocket --workers 2: plain WebSocket clients over two processes, one merged result', async (t) => {
-  const { startWebSocketServer } = await import('../../../server/websocket.js')
+  const { startWebSocketServer } = await import('../../../server/websocket/ws-server.js')
   const server = await startWebSocketServer({ port: 0, host: '127.0.0.1', token: 'w' })
   t.after(() => server.close())
   const options = { ...normalizeSimOptions({ protocol: 'websocket', url: server.url, clients: 10, ramp: '0', duration: '20s' }), id: 'wsw' }
