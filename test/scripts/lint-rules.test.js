@@ -47,7 +47,7 @@ test('max-code-line: a code line over the limit fails, a string or template lite
   const long = 'x'.repeat(50)
   /** @type {[string, boolean][]} code, allowed */
   const cases = [
-    [`export const a = [1, 2, 3].map((n) => n * 2).filter(Boolean)\n`, false],
+    ['export const a = [1, 2, 3].map((n) => n * 2).filter(Boolean)\n', false],
     [`export const a = \`${long}\${1}\`\n`, false],
     [`export const a = f(1, '${long}')\n`, false],
     [`// ${long}\nexport const a = 1\n`, true],
