@@ -6,10 +6,9 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { engines } from '../../../simulator/engines/index.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /**
  * @typedef {{ sid: string, method: string, upgrade: boolean, cookie: string }} Seen
@@ -21,8 +20,7 @@ import { waitFor } from '../../helpers/wait.js'
  * @param {import('node:test').TestContext} t
  */
 async function startCookieServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  const { io, port } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   /** @type {Seen[]} */
   const seen = []
   // engine.io writes one header line per key of a 101 (an array is joined by commas): cookies
@@ -38,9 +36,6 @@ async function startCookieServer (t) {
     if (req.method === 'POST') headers['set-cookie'] = ['post=1']
     if (upgrade) Object.assign(headers, { 'Set-Cookie': 'up=1; Path=/socket.io', 'SET-COOKIE': 'elsewhere=1; Path=/api' })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { io, seen, url: `http://127.0.0.1:${port}` }
 }
 
