@@ -14,6 +14,7 @@ export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge/sim-mer
 export { finalReportOf, measuresOf, mergeSimMeasures } from './merge/measures.js'
 export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, windowsCsv } from './files/csv.js'
 export { buildReport, buildCompareReport, buildCapacityReport } from './report/index.js'
+export { liveEventsOf } from './report/live.js'
 export { formatRunSummary, formatThresholds } from './text/summary.js'
 export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEventLines, formatNamespaces, formatScenario } from './text/scenario-text.js'
 export { mergeScenarioReports, mergeNamespaceCounts } from './merge/scenario-merge.js'

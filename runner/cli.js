@@ -29,6 +29,8 @@ export const runCommand = {
       const runId = options.runId ?? newRunId()
       return {
         out: options.out ?? path.join('ioswarm-results', runId),
+        runId,
+        name: options.name ?? runId,
         start: (hooks) => runTest({ ...argv, run: runId }, {
           ...hooks,
           metricsLinger: (url) => lingerMetrics(url, options.metricsLingerMs, hooks.signal)

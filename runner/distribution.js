@@ -22,6 +22,7 @@ import { steerDistribution } from './steer.js'
  * @property {(line: string) => void} [status] the live status line
  * @property {(metricsUrl: string) => Promise<void>} [metricsLinger] with --metrics-port: awaited after the run, before the metrics server closes
  * @property {import('../lib/limits.js').Limits} [limits] the machine's limits for the preflight (default: read from /proc)
+ * @property {import('../results/dashboard/index.js').LiveStreamLike} [stream] --dashboard: the live stream each distribution's seconds and windows go to
  * @property {import('../lib/steering.js').Steering} [steering] steers the run while it runs (lib/steering.js: createSteering({ command: 'run' })):
  *   its stop action stops it as the signal does; its actions are the result's `actions`
  */
@@ -56,6 +57,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     }
   })
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
+  const watching = hooks.stream?.follow(collector, runId, { distribution: distribution.name })
   const parts = partitionOf(ctx, distribution)
   const children = startSimulators(ctx, distribution, parts)
   // The run's clients and emit-rate actions reach these simulators while they run.
@@ -64,7 +66,11 @@ export async function runDistribution (ctx, distribution, hooks) {
   const sampling = sampleServer(ctx)
   const watcher = watchStale({ collector, runId, name: distribution.name, log })
   // Without rounds: each window merged over the simulators and printed as it closes.
-  const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow: (row) => log(`${distribution.name}: ${formatWindowLine(row)}`) }) : null
+  const onWindow = (/** @type {import('../lib/schema/result-schema.js').WindowResult} */ row) => {
+    log(`${distribution.name}: ${formatWindowLine(row)}`)
+    hooks.stream?.push({ type: 'window', at: Date.now(), distribution: distribution.name, text: formatWindowLine(row), window: row })
+  }
+  const windows = options.rounds.length === 0 ? followWindows(collector, runId, { onWindow }) : null
   // ... and its lines rolled up per namespace, room and event as their reports come, never kept one by one.
   const lines = windows !== null ? followLines(collector, runId) : null
   /** @type {import('../lib/schema/result-schema.js').PublishSummary | null} */
@@ -81,6 +87,7 @@ export async function runDistribution (ctx, distribution, hooks) {
     }
   } catch (error) {
     await metering?.stop()
+    await watching?.stop()
     await windows?.finish().catch(() => {})
     await lines?.finish().catch(() => {})
     throw error
@@ -93,6 +100,7 @@ export async function runDistribution (ctx, distribution, hooks) {
   }
   await waitForFinals(collector, runId, 15000)
   await metering?.stop()
+  await watching?.stop()
   const finishedWindows = await windows?.finish()
   const rolled = await lines?.finish()
   // One read of the message reports for messages, rounds and deliveries (one XRANGE scan with Redis); without rounds, the lines rolled up.
@@ -236,10 +244,9 @@ export function partitionOf (ctx, distribution) {
   // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
   if (distribution.simulators === 0) return []
   const whole = simulateOptions(ctx, distribution)
-  // --clients and --max-clients are per simulator in a run: the whole has that many times the simulators.
-  const maxClients = whole.maxClients === undefined || whole.phases ? {} : { maxClients: whole.maxClients * distribution.simulators }
+  // --clients is per simulator in a run; --max-clients is the whole swarm's room, split as the clients are.
   const clients = whole.phases ? whole.clients : distribution.simulators * distribution.clients
-  return partitionSwarm({ ...whole, clients, ...maxClients }, distribution.simulators)
+  return partitionSwarm({ ...whole, clients }, distribution.simulators)
 }
 
 /**

@@ -9,6 +9,7 @@ import { estimateClockOffset } from '../lib/measure/clock-offset.js'
 import { hostFacts } from '../lib/host.js'
 import { formatRounds } from '../lib/values/parsers.js'
 import { formatPhases } from '../lib/input/phase-profile.js'
+import { formatLayout } from '../lib/text/format.js'
 import { SCHEMA_VERSION } from '../lib/schema/result-schema.js'
 import { VERSION } from '../lib/version.js'
 import { createCollector, evaluateThresholds, loadMetrics, redactUrl } from '../results/index.js'
@@ -73,7 +74,8 @@ export async function runTest (input, hooks = {}) {
     : null
   try {
     const url = options.target ?? /** @type {{ url: string }} */ (server).url
-    log(`run ${runId}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
+    log(`run ${runId}: ${layoutOf(options)}; ${server ? `reference server ${url} (pid ${server.pid})` : `target ${url}`}, ` +
+      `collector ${collector.kind === 'redis' ? redactUrl(/** @type {string} */ (options.redis)) : 'in memory'}`)
     const inspected = await lookAtServer(options, url, log, hooks.signal)
     const rampMs = inspected.rampMs
     // sentAt is stamped by the server; a server we started shares this host's clock.
@@ -159,4 +161,15 @@ function publicOptions (options) {
     restartSignal: options.restartServerAtMs.length > 0 ? options.restartSignal : null,
     assert: options.thresholds.map((t) => t.expression)
   }
+}
+
+/**
+ * The whole swarm of a run, as its first line states it: `2 simulators × 500 = 1,000 clients`,
+ * each of several --distributions in turn, the simulators joining through Redis beside.
+ * @param {import('./run-options.js').RunOptions} options
+ */
+function layoutOf (options) {
+  const layouts = options.distributions.map((d) => formatLayout(d.simulators, d.simulators * d.clients, 'simulator'))
+  const joining = options.expectSimulators ? ` + ${options.expectSimulators} simulators joining through Redis` : ''
+  return `${layouts.join(', then ')}${options.phases ? ' at most (--phases)' : ''}${joining}`
 }

@@ -11,9 +11,10 @@ import { buildReport, deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, window
 /**
  * @param {string} dir
  * @param {import('../lib/schema/result-schema.js').RunResult} result
+ * @param {{ live?: import('../results/report/live.js').LiveEvents | null }} [opts] live: the run's stream (--dashboard), drawn in the report too
  * @returns {Promise<Record<string, string>>} the paths written, by kind
  */
-export async function writeRunFiles (dir, result) {
+export async function writeRunFiles (dir, result, { live = null } = {}) {
   const files = {
     result: path.join(dir, 'result.json'),
     ...(result.distributions.some((d) => !d.lines) ? { messages: path.join(dir, 'messages.csv') } : {}),
@@ -31,7 +32,7 @@ export async function writeRunFiles (dir, result) {
     await writeFile(files.samples, samplesCsv(result.distributions))
     await writeFile(files.reasons, reasonsCsv(result.distributions))
     if (files.windows) await writeFile(files.windows, windowsCsv(result.distributions))
-    await writeFile(files.report, buildReport(result, { generatedAt: Date.now() }))
+    await writeFile(files.report, buildReport(result, { generatedAt: Date.now(), live }))
   } catch (error) {
     throw new IoswarmError(CODES.INPUT, `cannot write the results to ${dir}: ${/** @type {Error} */ (error).message}`, { cause: error })
   }

@@ -143,6 +143,11 @@ export function normalizeRunOptions (input) {
     Object.assign(simulatorInput, input.protocol === 'websocket' ? { header: [`Authorization: Bearer {{env.${AUTH_TOKEN_VARIABLE}}}`] } : { auth: `{"token":"{{env.${AUTH_TOKEN_VARIABLE}}}"}` })
   }
   const simulator = normalizeSimOptions({ ...simulatorInput, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
+  // --max-clients is the whole swarm's room (the steering's clients count the whole too), split as the clients are.
+  const most = Math.max(...distributions.map((d) => d.simulators * d.clients))
+  if (simulator.maxClients !== undefined && simulator.maxClients < most) {
+    throw invalidOption('--max-clients', `is the room of the whole swarm: at least --simulators × --clients (${most}), got ${simulator.maxClients}`)
+  }
   const [event] = simulator.events
   if (event === '*' && traffic.rounds.length > 0) throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
   return {

@@ -1,9 +1,10 @@
 /**
- * What a run's steering actions do to one running distribution: `clients N` resizes every
- * simulator to N clients (N means what `run --clients` means: clients per simulator), `emit-rate
- * R` gives every emitter the new mean interval. Local simulators take it over IPC and answer;
- * with --redis every simulator, local or joined from elsewhere, takes it as a control message
- * (as the run's stop), and one joined from elsewhere that has no room for N says nothing back.
+ * What a run's steering actions do to one running distribution: `clients N` makes the whole
+ * swarm N clients, each simulator its share (shareOf, the one partition's split), `emit-rate R`
+ * gives every emitter the new mean interval. Local simulators take it over IPC and answer; with
+ * --redis every simulator alive in the run, local or joined from elsewhere, takes it as a control
+ * message (as the run's stop) naming each one's share, and one joined from elsewhere that has no
+ * room for its share says nothing back.
  */
 import { SteeringRefusal } from '../lib/steering.js'
 import { shareOf } from '../simulator/index.js'
@@ -29,20 +30,21 @@ export function steerDistribution (ctx, children, parts, steering) {
   if (!steering) return () => {}
   const { options, collector, runId } = ctx
   const redis = collector.kind === 'redis'
-  // The most clients every local simulator has room for (its arrays are sized once, at its start).
-  const room = parts.length === 0 ? Infinity : Math.min(...parts.map((p) => Math.max(p.clients, p.maxClients ?? 0)))
+  // The most clients each local simulator has room for (its arrays are sized once, at its start).
+  const rooms = parts.map((p) => Math.max(p.clients, p.maxClients ?? 0))
   const releases = [
     steering.handle('clients', async (value) => {
       const clients = /** @type {number} */ (value)
       if (options.phases) throw new SteeringRefusal('the clients follow --phases in this run: a size set by hand would fight the profile')
-      if (clients > room) {
-        throw new SteeringRefusal(`each simulator of this run has room for ${room} clients (--max-clients, else --clients); ` +
+      if (redis) return resizeThroughRedis(ctx, clients)
+      const shares = children.map((_, k) => shareOf(clients, children.length, k))
+      const room = rooms.reduce((sum, r) => sum + r, 0)
+      if (shares.some((share, k) => share > rooms[k])) {
+        throw new SteeringRefusal(`the simulators of this run have room for ${room} clients (--max-clients, else --clients); ` +
           `start the run with --max-clients ${clients} or more to grow to ${clients}`)
       }
-      if (redis) await collector.publishControl(runId, { type: 'resize', clients, rampMs: ctx.rampMs })
-      // One swarm of N per simulator, split as everywhere: each local simulator its share of the whole.
-      else await Promise.all(children.map((c, k) => c.resize(shareOf(clients * children.length, children.length, k), ctx.rampMs)))
-      return `${clients} clients per simulator${redis ? ', sent to every simulator through Redis' : ''}`
+      await Promise.all(children.map((c, k) => c.resize(shares[k], ctx.rampMs)))
+      return `${clients} clients over ${children.length} simulator${children.length === 1 ? '' : 's'}`
     }),
     steering.handle('emit-rate', async (value, { emitIntervalMs }) => {
       if (!options.simulatorInput.emit) throw new SteeringRefusal('no client of this run emits at a rate: it has no --emit')
@@ -53,4 +55,18 @@ export function steerDistribution (ctx, children, parts, steering) {
     })
   ]
   return () => { for (const release of releases) release() }
+}
+
+/**
+ * With --redis: each simulator alive in the run (local or joined) its share of N, by id, in one
+ * control message; a simulator past its room keeps its size (pub/sub has no answer).
+ * @param {Parameters<typeof steerDistribution>[0]} ctx
+ * @param {number} clients
+ */
+async function resizeThroughRedis ({ collector, runId, rampMs }, clients) {
+  const ids = (await collector.listSimulators(runId)).filter((s) => s.alive).map((s) => s.id).sort()
+  if (ids.length === 0) throw new SteeringRefusal('no simulator of this run is alive')
+  const shares = Object.fromEntries(ids.map((id, k) => [id, shareOf(clients, ids.length, k)]))
+  await collector.publishControl(runId, { type: 'resize', shares, rampMs })
+  return `${clients} clients over ${ids.length} simulator${ids.length === 1 ? '' : 's'}, sent through Redis (each up to its own room)`
 }

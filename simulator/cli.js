@@ -5,7 +5,7 @@ import { EXIT, IoswarmError, CODES, invalidOption } from '../lib/errors.js'
 import { printJsonResult, progressWriter, stopOnSignals } from '../lib/cli-run.js'
 import { declareOptions, parseOptions } from '../lib/cli-options/index.js'
 import { COMMAND_LINES } from '../lib/cli-options/commands.js'
-import { formatCounts } from '../lib/text/format.js'
+import { formatCounts, formatLayout } from '../lib/text/format.js'
 import { formatPhases } from '../lib/input/phase-profile.js'
 import { formatWindowLine } from '../lib/text/window-text.js'
 import { redactUrl } from '../lib/redis.js'
@@ -134,6 +134,8 @@ function writeWarnings (warnings) {
  * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed with every worker's records
  */
 async function runWorkersCommand (options, workers, link, quiet, steering, metrics) {
+  // The whole swarm first: --clients is every worker's together.
+  if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${options.phases ? ' at most (--phases)' : ''}\n`)
   const result = await runWorkers(options, workers, {
     link,
     signal: steering.signal,

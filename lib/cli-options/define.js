@@ -22,6 +22,7 @@
  * @property {readonly string[]} [required] commands on which it must be given
  * @property {readonly string[]} [choices]
  * @property {boolean} [hidden]
+ * @property {boolean} [optionalValue] a string option that may also be given alone (`--dashboard` = a free port): its parse reads '' then
  * @property {boolean} [passOn] a simulator option that run, capacity and fleet up hand to their simulators
  * @property {readonly string[]} [notOn] commands that start simulators but do not take this passOn option (capacity sets the clients itself)
  * @property {boolean} [secret] never on a command line (passwords): children get it by environment

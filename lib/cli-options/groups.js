@@ -19,7 +19,7 @@ export const OPTION_GROUPS = Object.freeze(/** @type {const} */ ([
   { name: 'Reference server', namedOn: ['run', 'capacity'], about: 'the socket.io server ioswarm serves, or starts for a run' },
   { name: 'Processes and scale', about: 'simulator processes, workers, the Redis collector, source addresses' },
   { name: 'Hosts', about: 'the hosts of a fleet and how they are reached over ssh' },
-  { name: 'Live metrics', namedOn: ['capacity'], about: 'Prometheus and OTLP while the test runs' },
+  { name: 'Live metrics', namedOn: ['capacity'], about: 'the live dashboard, Prometheus and OTLP while the test runs' },
   { name: 'Output and CI', about: 'what is printed and written, thresholds and CI files' },
   { name: 'Advanced', namedOn: '*', about: 'client internals and memory limits few runs need to change' }
 ]))

@@ -87,7 +87,7 @@ function declaration (o, command, brief) {
     ...(o.array ? { array: true } : {}),
     ...(o.hidden || brief ? { hidden: true } : {}),
     ...(o.required?.includes(command) ? { demandOption: true } : {}),
-    ...(o.type !== 'boolean' && o.type !== 'number' && !o.array ? { requiresArg: true } : {}),
+    ...(o.type !== 'boolean' && o.type !== 'number' && !o.array && !o.optionalValue ? { requiresArg: true } : {}),
     ...(shown === undefined ? {} : { defaultDescription: shown }),
     // Choices are checked by parseOptions, with the message every other bad value gets.
     describe: o.choices ? `${describe} [choices: ${o.choices.map((c) => JSON.stringify(c)).join(', ')}]` : describe

@@ -103,3 +103,18 @@ export function formatStorm (s) {
   const gap = s.lost === undefined ? '' : `; sessions recovered: ${s.recovered ?? 0}, gap messages replayed: ${s.replayed ?? 0}, lost: ${s.lost}`
   return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}${gap}`
 }
+
+/**
+ * A layout of processes and the whole swarm it makes, as a first line says it: `4 simulators ×
+ * 5,000 = 20,000 clients`; a total that does not split evenly gives each its range, `4 workers ×
+ * 5,000-5,001 = 20,001 clients` (the first ones get one more).
+ * @param {number} processes
+ * @param {number} total the clients over all of them
+ * @param {string} noun one process: 'simulator', 'worker'
+ */
+export function formatLayout (processes, total, noun) {
+  const n = (/** @type {number} */ x) => x.toLocaleString('en-US')
+  const base = Math.floor(total / processes)
+  const each = total % processes === 0 ? n(base) : `${n(base)}-${n(base + 1)}`
+  return `${processes} ${noun}${processes === 1 ? '' : 's'} × ${each} = ${n(total)} client${total === 1 ? '' : 's'}`
+}

@@ -26,13 +26,14 @@ const MAX_PAGES = 50
  * @property {import('../collector/types.js').PlannedRound[]} [planned]
  * @property {(simId: string) => boolean} [simulators] only these simulators, and no server samples (one simulator's view of a shared run); default: everything
  * @property {number} [everyMs]
+ * @property {() => void} [onRefresh] after each refresh (the live dashboard closes its second there)
  */
 
 /**
  * Follows `runId` into `metrics` until stopped.
  * @param {FollowOptions} options
  */
-export function followCollector ({ collector, runId, metrics, rounds = true, planned, simulators, everyMs = 1000 }) {
+export function followCollector ({ collector, runId, metrics, rounds = true, planned, simulators, everyMs = 1000, onRefresh }) {
   const wanted = simulators ?? (() => true)
   /** @type {ReadCursor | null} */
   let cursor = null
@@ -63,6 +64,7 @@ export function followCollector ({ collector, runId, metrics, rounds = true, pla
     } catch {
       // A collector hiccup skips one refresh (the cursor stays); the run reports collector errors.
     }
+    onRefresh?.()
   }
   /** One refresh at a time: a slow collector skips ticks instead of piling them up. */
   const poll = () => (running ??= refresh().finally(() => { running = null }))

@@ -12,6 +12,7 @@ import { chartCard, htmlPage } from './html.js'
 import { GLOSSARY, details, distributionSection, header, overview } from './sections.js'
 import { buildCapacityReport, compareCapacities } from './capacity.js'
 import { toReportable } from './kinds.js'
+import { liveSection } from './live.js'
 import { markActions } from './charts/charts-actions.js'
 
 /**
@@ -57,10 +58,11 @@ export function distributionCharts (d, index) {
 /**
  * The report of one run as one HTML page.
  * @param {RunResult} result
- * @param {{ generatedAt?: number }} [opts] epoch ms shown as the report's date (omitted when not given, so output is reproducible)
+ * @param {{ generatedAt?: number, live?: import('./live.js').LiveEvents | null }} [opts] generatedAt: epoch ms shown as the report's date (omitted when not
+ *   given, so output is reproducible); live: the run's stream (--dashboard, or its events.ndjson), drawn second by second as the dashboard drew it
  * @returns {string}
  */
-export function buildReport (result, { generatedAt } = {}) {
+export function buildReport (result, { generatedAt, live = null } = {}) {
   /** @type {ChartSpec[]} */
   const charts = []
   const sections = result.distributions.map((d, i) => {
@@ -69,7 +71,9 @@ export function buildReport (result, { generatedAt } = {}) {
     charts.push(...specs)
     return distributionSection(d, i, specs)
   })
-  const body = [header(result, generatedAt), '<main>', overview(result), ...sections, details(result), GLOSSARY, '</main>'].join('\n')
+  const liveSpecs = live ? liveSection(live) : null
+  if (liveSpecs) charts.push(...liveSpecs.charts)
+  const body = [header(result, generatedAt), '<main>', overview(result), ...sections, liveSpecs?.html ?? '', details(result), GLOSSARY, '</main>'].join('\n')
   return htmlPage({ title: `ioswarm: ${result.run.name}`, body, charts })
 }
 

@@ -35,6 +35,7 @@ import { runStep } from './step.js'
  * @property {import('../../lib/limits.js').Limits} [limits] the machine's limits (default: read from /proc before each step)
  * @property {number} [maxMessageReports] the collector's bound on message reports (default: LIMITS.messageReports, fixed for a
  *   command; a test sets it low to reach it)
+ * @property {import('../../results/dashboard/index.js').LiveStreamLike} [stream] --dashboard: the live stream the search's seconds go to
  * @property {import('../../lib/steering.js').Steering} [steering] steers the search (createSteering({ command: 'capacity' })): its stop
  *   stops it as the signal does; stop-after-step ends it once the current step is judged; its actions are the result's `actions`
  */
@@ -73,6 +74,8 @@ export async function runCapacity (input, hooks = {}) {
   let following = null
   /** @type {ReturnType<typeof followLines> | null} */
   let lines = null
+  /** @type {{ stop(): Promise<void> } | undefined} */
+  let watching
   const url = options.target ?? /** @type {{ url: string }} */ (server).url
   /** @type {Awaited<ReturnType<typeof search>>} */
   let searched = { steps: [], outcome: 'stopped' }
@@ -83,6 +86,7 @@ export async function runCapacity (input, hooks = {}) {
     const inspected = await lookAtServer(options, url, log, hooks.signal)
     const rampMs = inspected.rampMs
     await collector.registerRun(id, { name: options.name ?? id, startedAt, options: { url } })
+    watching = hooks.stream?.follow(collector, id)
     children = startSimulators(options, { id, url, server: inspected })
     // A write that fails over IPC is said (which simulator, which write, why), not ignored.
     readers = attachReaders(reports.writer, children, log)
@@ -98,13 +102,18 @@ export async function runCapacity (input, hooks = {}) {
     /** @type {import('../../lib/schema/result-schema.js').WindowResult[]} */
     const windows = []
     // Without rounds: the run's one window follower, merging each window over the simulators.
-    following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow: (w) => windows.push(w) }) : null
+    const onWindow = (/** @type {import('../../lib/schema/result-schema.js').WindowResult} */ w) => {
+      windows.push(w)
+      hooks.stream?.push({ type: 'window', at: Date.now(), window: w })
+    }
+    following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow }) : null
     // ... and its lines rolled up and freed as they come (steps are judged on the windows): the collector holds none of them.
     lines = options.rounds.length === 0 ? followLines(collector, id) : null
     const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
     searched = await search(ctx, log, steering)
   } finally {
     sampling?.stop()
+    await watching?.stop()
     await following?.finish().catch(() => {})
     await lines?.finish().catch(() => {})
     await Promise.all(children.map((c) => c.stop()))

@@ -35,8 +35,10 @@ export async function runLinkedSwarm (options, link, hooks = {}) {
   let resize = null
   // A run's clients or emit-rate action through Redis. Pub/sub has no answer: a resize this swarm
   // has no room for is not done, and the run's timeline says what was asked, not what each simulator did.
-  const onResize = (/** @type {{ clients?: unknown, rampMs?: unknown, emitIntervalMs?: unknown }} */ m) => {
-    const clients = typeof m.clients === 'number' ? m.clients : undefined
+  const onResize = (/** @type {{ shares?: unknown, rampMs?: unknown, emitIntervalMs?: unknown }} */ m) => {
+    // Each simulator's share of the whole, by id: one not named keeps its size.
+    const share = m.shares && typeof m.shares === 'object' ? /** @type {Record<string, unknown>} */ (m.shares)[options.id] : undefined
+    const clients = typeof share === 'number' ? share : undefined
     const emitIntervalMs = typeof m.emitIntervalMs === 'number' && m.emitIntervalMs >= 1 ? m.emitIntervalMs : undefined
     try {
       resize?.(clients, typeof m.rampMs === 'number' ? m.rampMs : undefined, emitIntervalMs)

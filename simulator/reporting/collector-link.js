@@ -37,7 +37,7 @@ export function simulatorId (id) {
  * @param {CollectorLinkOptions} link
  * @param {import('../sim-options.js').SimOptions & { id: string }} options
  * @param {AbortController} stopper aborted on a `stop` control message
- * @param {(message: { clients?: unknown, rampMs?: unknown, emitIntervalMs?: unknown }) => void} [onResize] a `resize` control message
+ * @param {(message: { shares?: unknown, rampMs?: unknown, emitIntervalMs?: unknown }) => void} [onResize] a `resize` control message
  *   (a run's clients or emit-rate action, sent to every simulator through Redis)
  */
 export async function linkCollector (link, options, stopper, onResize) {

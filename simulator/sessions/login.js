@@ -73,6 +73,10 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
   let fail = () => {}
   /** @type {Promise<Error>} */
   const fatal = new Promise((resolve) => { fail = (error) => { failure = error; resolve(error) } })
+  /** Transport errors of logins made before the tracker existed (client 0's, before the look), told to it once it does. @type {[number, string][]} */
+  let untold = []
+  /** Where a login's transport error is also counted as a connect error (the swarm's tracker, once it exists). @type {(i: number, reason: string) => void} */
+  let connectError = (i, reason) => { untold.push([i, reason]) }
   /** Client 0's login, made before the look at the server (its jar goes with the look). @type {Promise<LoginHolder | null> | null} */
   let early = null
 
@@ -97,7 +101,12 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
       if (holder.jar !== null) pool()?.addCookies?.(i, holder.jar)
       return holder
     } catch (error) {
-      if (!stopped) failed.add(loginFailure(error))
+      if (!stopped) {
+        const reason = loginFailure(error)
+        failed.add(reason)
+        // A login that never got an answer (TLS, refused, reset, timeout) failed to reach the server: a connect error too.
+        if (typeof (/** @type {{ status?: unknown }} */ (error))?.status !== 'number') connectError(i, `login: ${reason}`)
+      }
       return null
     } finally {
       busy[i] = 0
@@ -164,6 +173,16 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
     /** @param {() => number} wanted clients wanted now (a resized swarm's, --phases'): all of them failing ends the swarm */
     follow (wanted) {
       target = wanted
+    },
+
+    /**
+     * From now on, a login that got no answer (TLS, refused, timeout) is also counted by `report` as a connect error.
+     * @param {(i: number, reason: string) => void} report
+     */
+    countConnectErrors (report) {
+      connectError = report
+      for (const [i, reason] of untold) report(i, reason)
+      untold = []
     },
 
     /** The error that ends the swarm, once every client's first login failed; else null. */

@@ -78,6 +78,7 @@ export async function wireSwarm (options, context) {
   const transports = assignTransports(options.transport, capacity)
   const namespaces = options.namespaces ?? [options.namespace]
   const tracker = trackClients(options, { transports, namespaces, nodes, logins, deliveries, traffic, measured, storms, pool: usePool })
+  logins?.countConnectErrors(tracker.events.connectError)
   events = engineEvents(options, measured, nodes, traffic.hookRunner)
   const reconnect = reconnector(traffic.emitting, deliveries, usePool, transports)
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })

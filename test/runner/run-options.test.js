@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { normalizeRunOptions } from '../../runner/run-options.js'
+import { partitionOf } from '../../runner/distribution.js'
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../../simulator/index.js'
 
 test('the simulators\' payload limit: the simulator default, raised for big --size, or as given', () => {
@@ -41,4 +42,11 @@ test('run --phases: implies --rounds none, lasts the profile, splits its largest
   ])
   for (const [input, message] of refused) assert.throws(() => normalizeRunOptions(input), message, JSON.stringify(input))
   assert.equal(normalizeRunOptions({ phases: 'ramp 1s to 4', rounds: 'none' }).durationMs, 1000)
+})
+
+test('--max-clients is the whole swarm\'s room: at least --simulators × --clients, split over the simulators as the clients are', () => {
+  assert.throws(() => normalizeRunOptions({ simulators: 2, clients: 3, maxClients: 5 }), /--max-clients is the room of the whole swarm: at least --simulators × --clients \(6\), got 5/)
+  const options = normalizeRunOptions({ simulators: 2, clients: 3, maxClients: 9 })
+  const parts = partitionOf({ options, url: 'http://127.0.0.1:1', rampMs: 0 }, options.distributions[0])
+  assert.deepEqual(parts.map((p) => [p.clients, p.maxClients]), [[3, 5], [3, 4]])
 })

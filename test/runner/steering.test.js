@@ -63,10 +63,12 @@ function emitsPerClient (windows, from, to) {
 }
 
 test('clients N resizes every simulator (the server\'s count follows), a new emit rate shows in the next windows, a bad value changes nothing', async (t) => {
-  const run = startRun(t, { simulators: 2, clients: 3, maxClients: 6 })
+  const run = startRun(t, { simulators: 2, clients: 3, maxClients: 12 })
   await waitFor(async () => (await serverConnected(run.lines)) === 6, { timeoutMs: 60000, message: () => `6 connections: ${run.lines.join('\n')}` })
-  const grown = await run.steering.act('clients', { clients: 6 }, 'dashboard')
+  // The whole swarm's count: 6 clients each over the 2 simulators.
+  const grown = await run.steering.act('clients', { clients: 12 }, 'dashboard')
   assert.ok(grown.ok, JSON.stringify(grown))
+  assert.equal(grown.ok && grown.event.message, '12 clients over 2 simulators')
   await waitFor(async () => (await serverConnected(run.lines)) === 12, { timeoutMs: 60000, message: 'the server counts 2 × 6 connections' })
   // Two windows at 4/s with every client in, then the rate a quarter of it.
   const grownAt = Date.now()
@@ -76,10 +78,10 @@ test('clients N resizes every simulator (the server\'s count follows), a new emi
   assert.ok(slowed.ok, JSON.stringify(slowed))
   const before = run.windows().length
   await waitFor(() => run.windows().length >= before + 3, { timeoutMs: 60000, message: 'three windows after the new rate' })
-  // Refused, and nothing changes: no simulator has room for 7; a rate that is no rate.
-  const tooMany = await run.steering.act('clients', { clients: 7 }, 'api')
+  // Refused, and nothing changes: the simulators have room for 12, not 13; a rate that is no rate.
+  const tooMany = await run.steering.act('clients', { clients: 13 }, 'api')
   assert.deepEqual(!tooMany.ok && tooMany.status, 409)
-  assert.match(!tooMany.ok ? tooMany.message : '', /room for 6 clients .*--max-clients 7/)
+  assert.match(!tooMany.ok ? tooMany.message : '', /room for 12 clients .*--max-clients 13 or more/)
   const bad = await run.steering.act('emit-rate', { rate: 'fast' }, 'api')
   assert.equal(!bad.ok && bad.status, 400)
   assert.match(!bad.ok ? bad.message : '', /^--emit-rate must be a rate per client such as 1\/10s/)
@@ -96,7 +98,7 @@ test('clients N resizes every simulator (the server\'s count follows), a new emi
   assert.ok(slow.perClient > 0, 'the emitters still emit')
   assert.equal(windows.at(-2)?.clients.connected, 12, 'every client of the grown swarm stayed')
   assert.deepEqual(result.actions?.map((a) => [a.action, a.value, a.by, a.ok]), [
-    ['clients', 6, 'dashboard', true], ['emit-rate', '1/s', 'api', true], ['clients', 7, 'api', false], ['emit-rate', 'fast', 'api', false], ['stop', null, 'api', true]
+    ['clients', 12, 'dashboard', true], ['emit-rate', '1/s', 'api', true], ['clients', 13, 'api', false], ['emit-rate', 'fast', 'api', false], ['stop', null, 'api', true]
   ])
 })
 

@@ -59,6 +59,7 @@ async function runWindows (t, url, more = []) {
 function checkWindows ({ result, windows, stderr, out }) {
   const seen = JSON.stringify(windows.map((w) => [w.simulators, w.clients.connected, w.messages, w.received, w.missing, w.emits.sent, w.emits.ackTime.count]))
   assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/, 'the first line says where the load comes from')
+  assert.match(stderr, /^run \S+: 2 simulators × 3 = 6 clients; target http/m, 'the run states its whole swarm before it starts')
   assert.equal(result.options.rounds, 'none')
   assert.ok(windows.length >= 3, `${windows.length} windows`)
   assert.ok(windows.filter((w) => w.received > 0).length >= 3, seen)

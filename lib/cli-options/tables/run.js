@@ -149,9 +149,11 @@ export const RUN_OPTIONS = defineOptions([
     group: 'Output and CI',
     alias: 'o',
     type: 'string',
-    commands: ['run', 'report', 'capacity'],
+    commands: ['run', 'report', 'capacity', 'record'],
+    required: ['record'],
     describe: {
       run: 'Directory for result.json, CSVs and report.html (default: ioswarm-results/<run id>)',
+      record: 'The scenario module to write (.mjs): written whole or not at all',
       report: 'HTML file to write [default: report.html, or compare.html, next to the first result]',
       capacity: 'Directory for result.json, steps.csv and report.html (default: ioswarm-results/<id>)'
     }
@@ -191,6 +193,41 @@ export const RUN_OPTIONS = defineOptions([
     details: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
+  {
+    name: 'dashboard',
+    type: 'string',
+    optionalValue: true,
+    group: 'Live metrics',
+    commands: ['run', 'capacity', 'report'],
+    describe: {
+      run: 'Watch and steer the run in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
+      capacity: 'Watch and steer the search in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
+      report: 'Play an events.ndjson back into the live dashboard page on this port (none or 0: a free one), until Ctrl-C'
+    },
+    details: 'The page shows each second\'s merged figures (clients, delivery, emits, health, breakdowns) pushed by Server-Sent Events, and steers ' +
+      'the run with the token of the printed URL (stop, clients, emit rate; a page without it cannot act). The events are also written to ' +
+      'events.ndjson beside result.json; `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
+    parse: (v, flag) => parseDashboardPort(v, flag)
+  },
+  {
+    name: 'dashboard-host',
+    type: 'string',
+    default: '127.0.0.1',
+    group: 'Live metrics',
+    commands: ['run', 'capacity', 'report'],
+    describe: 'Address the --dashboard page binds (0.0.0.0: other hosts can see it, and steer with the token; warned)'
+  },
   ...OTLP_OPTIONS,
   ...OUTPUT_OPTIONS
 ])
+
+/**
+ * --dashboard: null when not given, 0 (a free port) when given without a port.
+ * @param {unknown} v
+ * @param {string} flag
+ */
+export function parseDashboardPort (v, flag) {
+  if (v === undefined || v === null || v === false) return null
+  if (v === '' || v === true) return 0
+  return parseInteger(v, flag, { min: 0, max: 65535 })
+}

@@ -65,7 +65,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: '--clients: no room to grow',
     describe: {
       simulate: 'Room for this many clients, made at the start: the most a steered swarm (the dashboard, its API) may grow to',
-      run: 'Room per simulator, made at the start: the most clients a steered run (the dashboard, its API) may grow to',
+      run: 'Room for this many clients over all simulators, made at the start: the most a steered run may grow to',
       'fleet up': 'Room per simulator, made at the start: the most clients each may be steered to'
     },
     parse: (v, flag) => (v === undefined || v === null ? undefined : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))

@@ -10,7 +10,7 @@ import { runCli } from '../../helpers/cli.js'
 import { chromiumMissing, launchChromium } from '../report/browser-harness.js'
 
 /** @param {string} name */
-const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname
 
 /** @param {import('node:test').TestContext} t */

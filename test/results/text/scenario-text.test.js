@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { formatCopies, formatDeliveryTable, formatNamespaces, formatScenario } from '../../../results/text/scenario-text.js'
 
 /** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
-const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 test('copies: quiet when none went wrong, in capitals when some did', () => {
   assert.equal(formatCopies({ misdelivered: 0, duplicates: 0 }), 'copies: misdelivered 0, duplicated 0')

@@ -5,7 +5,7 @@ import { METRICS, evaluateThresholds, parseThreshold, thresholdHelp, worstRoundD
 import { EXIT, IoswarmError } from '../../../lib/errors.js'
 
 /** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
-const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'))
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
 test('parseThreshold reads delays, counts and percentages with their units', () => {
   assert.deepEqual(parseThreshold('p99<500ms'), { expression: 'p99<500ms', metric: 'p99', op: '<', value: 500, unit: 'ms' })

@@ -7,6 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createSteering, normalizeSimOptions, runLinkedSwarm, runWorkers } from '../../../simulator/index.js'
+import { runCli } from '../../helpers/cli.js'
 import { startTestServer, waitForClients } from '../../helpers/swarm.js'
 
 /**
@@ -68,4 +69,16 @@ test('--workers: each worker resizes to its share of N (the one partition), the 
   const result = await running
   assert.deepEqual(result.workers?.list.map((w) => w.clients.target).sort(), [4, 5], 'shares of 9 over 2 workers')
   assert.equal(result.actions?.filter((a) => a.ok).map((a) => `${a.action} ${a.value}`).join(', '), 'clients 9, stop null')
+})
+
+test('`ioswarm simulate`: Ctrl-C is the stop action: said on the terminal and in the JSON result', async (t) => {
+  const server = await startTestServer(t, { pingIntervalMs: 1000 })
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--json', '--url', server.url, '--clients', '2', '--ramp', '0', '--duration', '60s'], { timeoutMs: 60000 })
+  await waitForClients(server, 2)
+  run.child.kill('SIGINT')
+  const { code, stdout, stderr } = await run
+  assert.equal(code, 0, stderr)
+  assert.match(stderr, /^action \d\d:\d\d:\d\d stop by signal: done$/m)
+  const result = JSON.parse(stdout)
+  assert.deepEqual(result.actions.map((/** @type {any} */ a) => [a.action, a.by, a.ok]), [['stop', 'signal', true]])
 })

@@ -41,6 +41,7 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   await server.broadcast({ round: 1, count: 3, size: 32 })
   const { code, stdout, stderr } = await run
   assert.equal(code, 0, stderr)
+  assert.equal(stderr.split('\n')[0], 'ioswarm simulate wt: 2 workers × 10 = 20 clients', 'the first line states the whole swarm')
   const result = JSON.parse(stdout)
   assert.equal(result.id, 'wt')
   assert.equal(result.clients.target, 20)

@@ -37,7 +37,7 @@ function startApp () {
   const logins = new Map()
   /** @type {string[]} */
   const tokens = []
-  const mode = { fail: false, gate: /** @type {'engine' | 'socket'} */ ('engine'), refuseAll: false }
+  const mode = { fail: false, gate: /** @type {'engine' | 'socket'} */ ('engine'), refuseAll: false, reset: /** @type {RegExp | null} */ (null) }
   const refused = { count: 0 }
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
@@ -51,6 +51,8 @@ function startApp () {
       const fields = req.headers['content-type']?.includes('json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text))
       if (mode.fail || (fields._csrf !== undefined && (fields._csrf !== 'c1' || !cookie.includes('csrf=c1')))) return res.writeHead(500).end()
       const user = String(fields.user)
+      // A login that gets no answer at all: its connection is reset.
+      if (mode.reset?.test(user)) return req.socket.destroy()
       logins.set(user, (logins.get(user) ?? 0) + 1)
       const sid = `${user}.${logins.get(user)}`
       sessions.set(sid, user)
@@ -133,6 +135,18 @@ for (const engine of ['sio', 'lean']) {
     })
   }
 }
+
+test('a login that gets no answer (its connection reset) is counted under connect errors too, beside the logins\' failures', async (t) => {
+  app.mode.reset = /^reset-[13]$/
+  t.after(() => { app.mode.reset = null })
+  const swarm = startTestSwarm(t, { url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, engine: 'lean', transport: 'websocket', login: 'POST /login {"user":"reset-{{i}}"}' })
+  await waitFor(() => swarm.progress?.connected === 2 && (swarm.progress?.errors ?? 0) >= 2, { timeoutMs: 15000, message: () => `2 connected, 2 errors (${swarm.progress?.connected}, ${swarm.progress?.errors})` })
+  const result = await swarm.stop()
+  const failed = Object.entries(/** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins).failed)
+  assert.equal(failed.reduce((n, [, count]) => n + count, 0), 2, JSON.stringify(failed))
+  const [reason] = failed[0]
+  assert.deepEqual(result.clients.errors, { [`login: ${reason}`]: 2 }, 'the same failures, under connect errors')
+})
 
 test('a login that answers 500 for every client ends the run: exit 1, "login failed: HTTP 500 × 3"', async (t) => {
   app.mode.fail = true

@@ -1,0 +1,34 @@
+/**
+ * --dashboard for `run` and `capacity`: the live page started before the run, its URL printed
+ * on a line that says "dashboard" (a warning when it is bound beyond this host), its events
+ * logged beside result.json. Loaded only when asked for.
+ */
+import path from 'node:path'
+import { parseOptions } from '../lib/cli-options/index.js'
+
+/**
+ * @param {Record<string, unknown>} argv
+ * @param {{ command: 'run' | 'capacity', runId: string, name: string, out: string }} run
+ * @param {(line: string) => void} [say] where the URL is printed (stderr)
+ */
+export async function openDashboard (argv, { command, runId, name, out }, say = (line) => process.stderr.write(`${line}\n`)) {
+  const { dashboard: port, dashboardHost: host } = parseOptions(command, argv)
+  if (port === null || port === undefined) return null
+  const { startDashboard, EVENTS_FILE } = await import('../results/dashboard/index.js')
+  const opened = await startDashboard({
+    port: Number(port),
+    host: String(host),
+    logFile: path.join(out, EVENTS_FILE),
+    info: { command, runId, name, startedAt: Date.now() }
+  })
+  say(`dashboard: ${opened.url}`)
+  if (!isLoopback(String(host))) {
+    say(`WARNING: dashboard: --dashboard-host ${host} serves the page beyond this host; anyone with the URL above (its token) can stop or steer the run`)
+  }
+  return opened
+}
+
+/** @param {string} host */
+function isLoopback (host) {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.')
+}
