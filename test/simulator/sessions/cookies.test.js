@@ -25,11 +25,11 @@ async function startCookieServer (t) {
   const seen = []
   // engine.io writes one header line per key of a 101 (an array is joined by commas): cookies
   // of an upgrade go under differently cased keys, one line each.
-  io.engine.on('initial_headers', (/** @type {Record<string, any>} */ headers, /** @type {http.IncomingMessage} */ req) => {
+  io.engine.on('initial_headers', (/** @type {Record<string, any>} */ headers, /** @type {import('node:http').IncomingMessage} */ req) => {
     if (req.headers.upgrade !== 'websocket') headers['set-cookie'] = ['hs=1; Path=/', 'gone=1; Max-Age=0', 'tls=1; Secure']
     else Object.assign(headers, { 'set-cookie': 'hs=1; Path=/', 'Set-cookie': 'gone=1; Max-Age=0', 'set-Cookie': 'tls=1; Secure' })
   })
-  io.engine.on('headers', (/** @type {Record<string, any>} */ headers, /** @type {http.IncomingMessage} */ req) => {
+  io.engine.on('headers', (/** @type {Record<string, any>} */ headers, /** @type {import('node:http').IncomingMessage} */ req) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const upgrade = req.headers.upgrade === 'websocket'
     seen.push({ sid: url.searchParams.get('sid') ?? '', method: req.method ?? '', upgrade, cookie: req.headers.cookie ?? '' })

@@ -72,7 +72,7 @@ async function startAuthServer (t) {
   const tokens = new Map([['u0', 'secret0'], ['u1', 'secret1'], ['u2', 'secret2'], ['u3', 'secret3']])
   const { io, port } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   const requests = { total: 0, mismatched: 0 }
-  io.engine.use((/** @type {http.IncomingMessage} */ req, /** @type {unknown} */ _res, /** @type {() => void} */ next) => {
+  io.engine.use((/** @type {import('node:http').IncomingMessage} */ req, /** @type {unknown} */ _res, /** @type {() => void} */ next) => {
     requests.total++
     const user = new URL(req.url ?? '', 'http://x').searchParams.get('user')
     if (req.headers['x-user'] !== user) requests.mismatched++

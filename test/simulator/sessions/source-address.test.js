@@ -21,7 +21,7 @@ async function startRecordingServer (t) {
   const bySid = new Map()
   let requests = 0
   let upgraded = 0
-  io.engine.on('headers', (/** @type {unknown} */ headers, /** @type {http.IncomingMessage} */ req) => {
+  io.engine.on('headers', (/** @type {unknown} */ headers, /** @type {import('node:http').IncomingMessage} */ req) => {
     const sid = new URL(req.url ?? '/', 'http://x').searchParams.get('sid')
     if (sid === null) return
     requests++
