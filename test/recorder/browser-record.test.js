@@ -31,9 +31,9 @@ test('a Chromium session against socket.io 4, recorded as a HAR, replays as 50 c
   const page = await browser.newPage()
   const recorder = await recordHar(page)
   await page.goto(app.url)
-  const w = /** @type {any} */ (globalThis)
-  await page.waitForFunction(() => w.done === true || w.failed !== undefined, null, { timeout: 15000 })
-  assert.equal(await page.evaluate(() => w.failed), undefined)
+  // Strings: these run in the page, where the page's script set done or failed.
+  await page.waitForFunction('window.done === true || window.failed !== undefined', null, { timeout: 15000 })
+  assert.equal(await page.evaluate('window.failed'), undefined)
   const har = await recorder.har()
   await browser.close()
   await writeFile(join(dir, 'app.har'), JSON.stringify(har))
