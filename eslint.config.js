@@ -11,7 +11,7 @@ import neostandard from 'neostandard'
  * Static imports and `import()` of a literal path both count. Import circles are found by
  * scripts/import-circles.js (a test runs it). tests, bench/ and scripts/ may reach inside.
  */
-const FEATURES = ['simulator', 'server', 'broadcaster', 'results', 'runner', 'infra', 'bin']
+const FEATURES = ['simulator', 'server', 'broadcaster', 'results', 'runner', 'infra', 'recorder', 'bin']
 const ENTRY = '(?:[\\w-]+/)?index\\.js$'
 const CLI = '(?:[\\w-]+/)?cli\\.js$'
 

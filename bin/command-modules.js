@@ -17,7 +17,8 @@ export const COMMAND_MODULES = {
   broadcast: async () => (await import('../broadcaster/cli.js')).broadcastCommand,
   report: async () => (await import('../results/cli.js')).reportCommand,
   fleet: async () => (await import('../infra/cli.js')).fleetCommand,
-  probe: async () => (await import('../server/probe/cli.js')).probeCommand
+  probe: async () => (await import('../server/probe/cli.js')).probeCommand,
+  record: async () => (await import('../recorder/cli.js')).recordCommand
 }
 
 /**

@@ -15,3 +15,4 @@ export { partitionSwarm, partOfSwarm, pickEmitters, shareOf } from './processes/
 export { inspectServer, firstIdentity } from './inspection/inspect.js'
 export { labelPhases, mergePhases } from './phase-options.js'
 export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steering.js'
+export { decodeEvent, fillPlaceholders, parseSioHeader, splitPayloadV3 } from './engines/lean/codec.js'

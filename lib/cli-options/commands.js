@@ -15,7 +15,8 @@ export const COMMAND_LINES = Object.freeze({
   broadcast: { command: 'broadcast', describe: 'Fire rounds of broadcast messages through the app server' },
   report: { command: 'report <results..>', describe: 'Write an HTML report from a result (run, simulate --json, capacity; several side by side with --compare), print a summary, check thresholds' },
   fleet: { command: 'fleet', describe: 'Simulators on many hosts: pm2 on each, driven over ssh (up, exec, status, down)' },
-  probe: { command: 'probe', describe: 'Sample a server process from outside (/proc) and report to the collector: for servers not written in Node' }
+  probe: { command: 'probe', describe: 'Sample a server process from outside (/proc) and report to the collector: for servers not written in Node' },
+  record: { command: 'record', describe: 'Turn a recorded browser session (a HAR file) into a scenario module for --scenario' }
 })
 
 /** The top-level help's texts, handed to yargs by bin/cli.js and rendered without it by bin/top-help.js. */

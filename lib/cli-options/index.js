@@ -17,6 +17,7 @@ import { REPORT_OPTIONS } from './tables/report.js'
 import { STARTS_SIMULATORS, forCommand, parseRows, rowsOf } from './rows.js'
 import { OPTIONS_DOC, declareRows, showEveryOption } from './help.js'
 import { GROUP_NAMES, OPTION_GROUPS } from './groups.js'
+import { RECORD_OPTIONS } from './tables/record.js'
 import { RUN_OPTIONS } from './tables/run.js'
 import { SCENARIO_OPTIONS } from './tables/scenario.js'
 import { SERVE_OPTIONS } from './tables/serve.js'
@@ -30,13 +31,13 @@ import { WEBSOCKET_OPTIONS } from './tables/websocket.js'
  * Every row, typed as written in its table.
  * @typedef {typeof SIMULATE_OPTIONS[number] | typeof SCENARIO_OPTIONS[number] | typeof WEBSOCKET_OPTIONS[number] | typeof LOGIN_OPTIONS[number] | typeof RUN_OPTIONS[number]
  *   | typeof CAPACITY_OPTIONS[number] | typeof SERVE_OPTIONS[number] | typeof BROADCAST_OPTIONS[number] | typeof REPORT_OPTIONS[number]
- *   | typeof FLEET_OPTIONS[number]} AnyRow
+ *   | typeof FLEET_OPTIONS[number] | typeof RECORD_OPTIONS[number]} AnyRow
  */
 
 /** @type {OptionDef[]} */
 export const OPTIONS = [
   ...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...LOGIN_OPTIONS, ...RUN_OPTIONS, ...CAPACITY_OPTIONS,
-  ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS
+  ...SERVE_OPTIONS, ...BROADCAST_OPTIONS, ...REPORT_OPTIONS, ...FLEET_OPTIONS, ...RECORD_OPTIONS
 ]
 
 export { GROUP_NAMES, OPTION_GROUPS, OPTIONS_DOC, STARTS_SIMULATORS, forCommand, keyOf, passOnOptions, showEveryOption }

@@ -60,7 +60,7 @@ export async function firstLogin (options, env) {
   const flags = compileLogin(options, identities)
   if (flags === null) return { jar: null, fields: null }
   // The login's HTTP client loads with the first --login (issue 26: a light process).
-  const { createLoginHttp } = await import('./login-http.js')
+  const { createLoginHttp, loginCertificateStop } = await import('./login-http.js')
   const http = createLoginHttp({ urls: options.urls, trust: options, addresses: options.sourceAddresses ?? [], timeoutMs: FIRST_LOGIN_TIMEOUT_MS })
   const cookies = identities.of(0).cookies
   const holder = { jar: cookies ? seedCookies(null, cookies) : null }
@@ -69,7 +69,10 @@ export async function firstLogin (options, env) {
     if (!answer.ok) return { jar: null, fields: null }
     const fields = answer.text.trimStart().startsWith('{') ? answer.json() : null
     return { jar: holder.jar, fields: fields !== null && typeof fields === 'object' ? /** @type {Record<string, unknown>} */ (fields) : null }
-  } catch {
+  } catch (error) {
+    // A login server whose certificate this trust refuses fails every client alike: stop before the swarm.
+    const stop = loginCertificateStop(error, flags.text)
+    if (stop) throw stop
     return { jar: null, fields: null }
   } finally {
     await http.close()

@@ -6,7 +6,8 @@
  * balancer then sends the login to the node its socket will reach). Redirects are not followed:
  * a login's answer is often a 302 whose Set-Cookie is the session.
  */
-import { tlsTrust } from '../../lib/input/tls-trust.js'
+import { certificateHint, tlsTrust } from '../../lib/input/tls-trust.js'
+import { CODES, IoswarmError } from '../../lib/errors.js'
 import { onFirstUse } from '../../lib/lazy-require.js'
 import { addCookieHeader, cookieHeader, storeCookies } from './cookie-jar.js'
 
@@ -127,4 +128,19 @@ export function loginFailure (error) {
   if (typeof e?.status === 'number') return `HTTP ${e.status}`
   if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout'
   return e?.code ?? e?.cause?.code ?? String(e?.message ?? error).slice(0, 200)
+}
+
+/**
+ * The error that stops a command before its swarm when the first client's login failed on the
+ * login server's certificate: every client has the same trust, so none could log in. Null for
+ * any other failure (a refusal may be this client's alone; a server may still be starting).
+ * @param {unknown} error the first login's error
+ * @param {string} request the --login request, as given
+ * @returns {IoswarmError | null}
+ */
+export function loginCertificateStop (error, request) {
+  const e = /** @type {{ code?: string, cause?: { code?: string } } | null} */ (error)
+  const code = e?.code ?? e?.cause?.code
+  const hint = certificateHint(code)
+  return hint ? new IoswarmError(CODES.FIRST_CONTACT, `--login ${request} failed: ${code}: ${hint}; no client can log in with this trust, so nothing was started`) : null
 }

@@ -16,7 +16,7 @@ import { monotonicMs } from '../../lib/measure/clock.js'
 import { createHistogram, encode, recordMs, summarize } from '../../lib/measure/histogram.js'
 import { createReasonCounter } from '../../lib/reasons.js'
 import { seedCookies } from './cookie-jar.js'
-import { loginFailure } from './login-http.js'
+import { loginCertificateStop, loginFailure } from './login-http.js'
 
 export { compileLogin, firstLogin } from './login-flags.js'
 
@@ -73,6 +73,8 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
   let fail = () => {}
   /** @type {Promise<Error>} */
   const fatal = new Promise((resolve) => { fail = (error) => { failure = error; resolve(error) } })
+  /** Why client 0's last login failed, when it did. @type {unknown} */
+  let firstError = null
   /** Transport errors of logins made before the tracker existed (client 0's, before the look), told to it once it does. @type {[number, string][]} */
   let untold = []
   /** Where a login's transport error is also counted as a connect error (the swarm's tracker, once it exists). @type {(i: number, reason: string) => void} */
@@ -101,6 +103,7 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
       if (holder.jar !== null) pool()?.addCookies?.(i, holder.jar)
       return holder
     } catch (error) {
+      if (i === 0) firstError = error
       if (!stopped) {
         const reason = loginFailure(error)
         failed.add(reason)
@@ -192,12 +195,17 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
     fieldsOf: (i) => fields[i] ?? null,
 
     /**
-     * Client 0's login, before the look at the server (which then carries its cookies): its jar, or null when it failed.
+     * Client 0's login, before the look at the server (which then carries its cookies): its jar, or null when it failed;
+     * throws (exit 2) when it failed on the login server's certificate.
      * @returns {Promise<import('./cookie-jar.js').Jar>}
      */
     async first () {
       early = login(0, seedOf(0)).then((holder) => { firstDone(holder !== null); return holder })
-      return (await early)?.jar ?? null
+      const holder = await early
+      // A login server whose certificate this trust refuses fails every client alike: stop before the swarm.
+      const stop = holder === null ? loginCertificateStop(firstError, flags?.text ?? 'the scenario\'s login hook') : null
+      if (stop) throw stop
+      return holder?.jar ?? null
     },
 
     /**

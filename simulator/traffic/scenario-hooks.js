@@ -39,7 +39,7 @@ const MIN_EVERY_MS = 10
  * @property {(socket: HookSocket, event: string, args: unknown[], ctx: HookContext) => unknown} [onEvent]
  * @property {(socket: HookSocket, reason: string, ctx: HookContext) => unknown} [onDisconnect]
  * @typedef {{ i: number, local: number, sim: string, room: string | null, row: Record<string, unknown> | null, namespace: string }} IdentityContext
- * @typedef {IdentityContext & CustomRecorders} HookContext
+ * @typedef {IdentityContext & CustomRecorders & { loop: boolean }} HookContext the context of onConnect, onEvent, onDisconnect; loop: --loop (repeat a recorded scenario)
  * @typedef {object} CustomRecorders the app's own figures (lib/measure/custom-measures.js): a bad name or value throws (a hook error)
  * @property {(name: string, ms: number) => void} timing records one timing of `name` (ms)
  * @property {(name: string, n?: number) => void} count adds n (default 1) to the count `name`
@@ -123,7 +123,7 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
   }
 
   /** @param {number} i @param {number} k @returns {HookContext} */
-  const contextOf = (i, k) => ({ ...identities.contextOf(i), namespace: namespaces[k], ...recorders })
+  const contextOf = (i, k) => ({ ...identities.contextOf(i), namespace: namespaces[k], loop: options.loop, ...recorders })
 
   /**
    * Client i's namespace k in one session: its facade and context, built once.

@@ -4,9 +4,8 @@ import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 import { missingDocumentedFields } from '../helpers/documented-fields.js'
 import { freePort } from '../helpers/ports.js'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { waitFor } from '../helpers/wait.js'
+import { startIoServer } from '../helpers/io-server.js'
 
 test('--help explains the command and exits 0', async (t) => {
   const { code, stdout } = await runCli(t, ['client.js', '--help-all'])
@@ -167,12 +166,8 @@ test('events that arrive but are not measured are counted, and the summary says 
 })
 
 test('the URL\'s query string reaches the server\'s handshake on both engines and transports; a refused connect says why', async (t) => {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer)
+  const { io, url } = await startIoServer(t)
   io.use((socket, next) => (socket.handshake.query.token === 's3cret' ? next() : next(new Error('no token'))))
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => { io.close() })
-  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}`
   for (const engine of ['sio', 'lean']) {
     for (const transport of ['websocket', 'polling']) {
       const ok = await runCli(t, ['client.js', '-c', '2', '--engine', engine, '-t', transport, '--url', `${url}/?token=s3cret`, '--ramp', '0', '--duration', '1', '--json', '--quiet'])

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { waitFor } from './wait.js'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /** The ioswarm binary. */
@@ -34,4 +35,23 @@ export function runCli (t, args, { env = {}, timeoutMs = 60000, onStderr } = {})
     })
   })
   return Object.assign(done, { child, output: () => ({ stdout, stderr }) })
+}
+
+/**
+ * The first URL a running CLI printed on stderr after `label` (a server it started on port 0 says where it listens,
+ * e.g. `ioswarm simulate ID: metrics http://127.0.0.1:PORT/metrics`); fails if the CLI exits or stays silent.
+ * @param {ReturnType<typeof runCli>} run
+ * @param {string} label the words just before the URL, such as 'metrics'
+ * @param {number} [timeoutMs]
+ * @returns {Promise<string>}
+ */
+export async function printedUrl (run, label, timeoutMs = 30000) {
+  let ended = false
+  run.finally(() => { ended = true }).catch(() => {})
+  const pattern = new RegExp(`${label} (https?://\\S+)`)
+  const url = await waitFor(() => ended || pattern.exec(run.output().stderr)?.[1], {
+    timeoutMs, message: () => `the CLI to print "${label} URL" (stderr so far: ${run.output().stderr.slice(-500)})`
+  })
+  if (typeof url !== 'string') throw new Error(`the CLI ended before it printed "${label} URL": ${run.output().stderr.slice(-2000)}`)
+  return url
 }

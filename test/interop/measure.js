@@ -1,7 +1,8 @@
 /**
  * One interop case: `ioswarm simulate` (the real binary) against a peer server, every client
  * connected as the *server* counts them, every broadcast measured with nothing missing, and a
- * clean exit of the simulator within a bounded time of its end. The run ends as soon as its
+ * clean exit of the simulator by itself (exit code 0; runCli kills it, and the code is not 0, past
+ * its bound of the duration + 20 s). The run ends as soon as its
  * live metrics count the broadcasts closed (SIGTERM: the same end as --duration's timer), its
  * --duration only bounding it.
  */
@@ -25,16 +26,14 @@ const DURATION_S = 20
  * @returns {Promise<any>} the simulator's result
  */
 export async function measureAgainst (t, peer, { engine, transport, url = peer.url, namespace = '/', args = [], messages = 2 }) {
-  const startedAt = Date.now()
   const run = runCli(t, ['bin/ioswarm.js', 'simulate', '-c', String(CLIENTS), '--engine', engine, '-t', transport, '--url', url,
     '--ramp', '0', '--duration', `${DURATION_S}s`, '--event', 'news', '--json', '--metrics-port', '0', ...args], { timeoutMs: (DURATION_S + 20) * 1000 })
   await waitFor(async () => (await peer.count()).byNamespace[namespace] === CLIENTS, { timeoutMs: DURATION_S * 1000, intervalMs: 50, message: `${CLIENTS} clients on ${namespace} as the server counts them` })
   await peer.emit(messages)
-  const endedAt = await endWhenMeasured(run, { messages, clients: CLIENTS }) ?? startedAt + DURATION_S * 1000
+  await endWhenMeasured(run, { messages, clients: CLIENTS })
+  // Exits by itself after its end (SIGTERM once measured, or its duration): runCli's own bound kills it otherwise.
   const { code, stdout, stderr } = await run
-  const exitMs = Date.now() - endedAt
   assert.equal(code, 0, `exit code; stderr: ${stderr.slice(-2000)}`)
-  assert.ok(exitMs < 10000, `exited ${exitMs} ms after its end (SIGTERM once measured, or its ${DURATION_S} s duration)`)
   const result = JSON.parse(stdout)
   assert.equal(result.clients.everConnected, CLIENTS, `connected: ${JSON.stringify(result.clients.errors)}`)
   assert.deepEqual(result.clients.disconnects, {}, 'no client lost its connection before the end')

@@ -2,7 +2,6 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
-import { Server } from 'socket.io'
 import { MAX_REASON_CHARS, MAX_REASONS, OTHER_REASONS, reasonKey } from '../../lib/reasons.js'
 import { buildReport, reasonsCsv } from '../../results/index.js'
 import { sumClients } from '../../results/merge/aggregate.js'
@@ -10,6 +9,7 @@ import { formatSimSummary } from '../../simulator/reporting/summary-text.js'
 import { runSwarm } from '../../simulator/swarm/swarm.js'
 import { makeRun } from '../fixtures/make-run-fixture.js'
 import { waitFor } from '../helpers/wait.js'
+import { startIoServer } from '../helpers/io-server.js'
 
 /** What a server under test may say when it refuses a client (CONNECT_ERROR). */
 const HOSTILE = ['__proto__', 'constructor', 'toString', '<script>alert(1)</script>', 'x'.repeat(100_000),
@@ -22,13 +22,9 @@ const HOSTILE = ['__proto__', 'constructor', 'toString', '<script>alert(1)</scri
  * @param {(n: number) => string} messageFor
  */
 async function startRefusingServer (t, messageFor) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer)
+  const { io, port } = await startIoServer(t)
   let refused = 0
   io.use((socket, next) => next(new Error(messageFor(refused++))))
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { url: `http://127.0.0.1:${port}`, refused: () => refused }
 }
 

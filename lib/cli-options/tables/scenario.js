@@ -121,6 +121,17 @@ export const SCENARIO_OPTIONS = defineOptions([
     parse: optionalText
   },
   {
+    name: 'loop',
+    group: 'Traffic',
+    type: 'boolean',
+    default: false,
+    commands: ['simulate'],
+    passOn: true,
+    describe: 'Sets a scenario\'s ctx.loop: a recorded scenario (ioswarm record) repeats its recorded steps until the run ends',
+    details: 'A scenario written by `ioswarm record` replays its recorded steps once per namespace session; with `--loop` it starts again after the last step while the client stays connected. Other scenarios read `ctx.loop` as they like.',
+    parse: Boolean
+  },
+  {
     name: 'join',
     group: 'Identity and sessions',
     type: 'string',

@@ -7,14 +7,13 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { buildCapacityReport, capacityStepsCsv, summaryJson } from '../../../results/index.js'
 import { runCapacity } from '../../../runner/capacity/index.js'
 import { startAppServer } from '../../helpers/app-server.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /** Lines a second past which the server below acks late. */
 const RATE_LIMIT = 60
@@ -29,8 +28,7 @@ const LATE_MS = 800
  * @param {import('node:test').TestContext} t
  */
 async function startRateLimitedServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  const { io, url } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   /** @type {number[]} arrival times of the lines of the last RATE_SPAN_MS */
   const heard = []
   io.on('connection', (socket) => {
@@ -42,9 +40,7 @@ async function startRateLimitedServer (t) {
       else ack?.()
     })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); httpServer.close(() => resolve(undefined)) }))
-  return `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}`
+  return url
 }
 
 /** @param {string[]} lines */

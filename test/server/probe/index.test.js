@@ -2,7 +2,6 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import http from 'node:http'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { Server } from 'socket.io'
@@ -12,17 +11,14 @@ import { createCollector } from '../../../results/collector/index.js'
 import { ROOT } from '../../helpers/cli.js'
 import { getRedisUrl } from '../../helpers/redis.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /**
  * A plain socket.io server, as a user would have it, with one websocket and one polling client.
  * @param {import('node:test').TestContext} t
  */
 async function plainServerWithClients (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer)
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}`
+  const { io, url } = await startIoServer(t)
   for (const transport of ['websocket', 'polling']) {
     const client = connect(url, { transports: [transport], forceNew: true, reconnection: false })
     t.after(() => client.close())

@@ -2,10 +2,13 @@
  * A first contact that no client can pass stops before the swarm: a self-signed server and no
  * --ca. The look names the fault and the fix, and simulate, run and capacity exit 2 with
  * nothing started, instead of ramping a swarm that can only count failures; --wait-for-server
- * does not wait for a certificate to become trusted.
+ * does not wait for a certificate to become trusted. The same for a --login server whose
+ * certificate is not trusted.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
+import { Server } from 'socket.io'
 import { BIN, runCli } from '../../helpers/cli.js'
 import { makeCertificate, startHttpsServer } from '../../helpers/https-server.js'
 import { inspectServer, normalizeSimOptions } from '../../../simulator/index.js'
@@ -41,4 +44,25 @@ test('--wait-for-server does not wait for a certificate to be trusted; --ca pass
   const server = await inspectServer(normalizeSimOptions({ url, ca: files.cert }))
   assert.equal(server.handshakeError, null)
   assert.equal(server.eio, 4)
+})
+
+test('a --login server whose certificate no client trusts stops simulate and run before the swarm: exit 2 and the fix', async (t) => {
+  const files = makeCertificate(t)
+  if (!files) return
+  const { url: loginServer } = await startHttpsServer(t, files)
+  // The app itself is plain HTTP: only the login's server has the certificate.
+  const server = http.createServer()
+  const io = new Server(server)
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => io.close())
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
+  const login = ['--login', `POST ${loginServer}/login user=u{{i}}`]
+  const runs = await Promise.all([
+    ['simulate', '--url', url, '-c', '3', '--duration', '30s', ...login],
+    ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '3', '--simulators', '1', ...login]
+  ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
+  for (const [i, { code, stderr }] of runs.entries()) {
+    assert.equal(code, 2, `${['simulate', 'run'][i]}: ${stderr}`)
+    assert.match(stderr, /--login POST https:\/\/127\.0\.0\.1:\d+\/login failed: DEPTH_ZERO_SELF_SIGNED_CERT: .*--ca FILE.*--insecure; no client can log in with this trust, so nothing was started/)
+  }
 })

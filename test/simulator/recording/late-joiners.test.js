@@ -9,11 +9,10 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
 import { wallMs } from '../../../lib/measure/clock.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 const FIRST = 3
 const LATE = 2
@@ -25,8 +24,7 @@ const LATE = 2
  * @param {import('node:test').TestContext} t
  */
 async function startLateServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer)
+  const { io, port } = await startIoServer(t)
   /** Connections admitted and not closed yet (the swarm's look at the server is one, briefly). */
   let admitted = 0
   let gateOpen = false
@@ -91,9 +89,6 @@ async function startLateServer (t) {
       if (sent === null && allSpokeAt > 0 && line.sentAt > allSpokeAt && first.has(socket)) sent = sendLate(socket, line)
     })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); httpServer.close(() => resolve(undefined)) }))
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { url: `http://127.0.0.1:${port}`, sent: () => sent }
 }
 

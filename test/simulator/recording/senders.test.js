@@ -8,15 +8,14 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
 import { startPythonAppPeer } from '../../helpers/peers.js'
 import { runCli } from '../../helpers/cli.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 const CLIENTS = 4
 
@@ -27,8 +26,7 @@ const CLIENTS = 4
  * @param {'others' | 'all'} relay others: socket.broadcast.emit; all: io.emit (the sender too)
  */
 async function startChatServer (t, relay) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer)
+  const { io, port } = await startIoServer(t)
   io.on('connection', (socket) => {
     const to = relay === 'others' ? socket.broadcast : io
     const username = `user-${socket.id.slice(0, 6)}`
@@ -45,9 +43,6 @@ async function startChatServer (t, relay) {
       ack?.({ ok: true, room: data.room })
     })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); httpServer.close(() => resolve(undefined)) }))
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return `http://127.0.0.1:${port}`
 }
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import test from 'node:test'
-import { runCli } from '../../helpers/cli.js'
-import { freePort } from '../../helpers/ports.js'
+import { printedUrl, runCli } from '../../helpers/cli.js'
 import { createCollector } from '../../../results/collector/index.js'
 import { getRedisUrl } from '../../helpers/redis.js'
 import { startTestServer, waitForClients } from '../../helpers/swarm.js'
@@ -12,9 +11,8 @@ import { checkLiveEmits } from '../../helpers/live-emits.js'
 
 test('simulate --metrics-port serves this simulator\'s clients, samples and messages', { timeout: 60000 }, async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 5000 })
-  const port = await freePort()
-  const run = runCli(t, ['client.js', '-c', '5', '--url', server.url, '--ramp', '0', '--id', 'simA', '--metrics-port', String(port)])
-  const url = `http://127.0.0.1:${port}/metrics`
+  const run = runCli(t, ['client.js', '-c', '5', '--url', server.url, '--ramp', '0', '--id', 'simA', '--metrics-port', '0'])
+  const url = await printedUrl(run, 'simA: metrics')
   const connected = /ioswarm_clients_connected\{simulator="simA",transport="websocket",run="simA",distribution=""\} 5/
   const text = await waitFor(async () => {
     const body = await (await fetch(url).catch(() => null))?.text()
@@ -23,7 +21,7 @@ test('simulate --metrics-port serves this simulator\'s clients, samples and mess
   assert.match(String(text), /ioswarm_clients_target\{simulator="simA",transport="websocket",.*\} 5/)
   await server.broadcast({ id: 'm1' })
   await waitFor(async () => /ioswarm_messages_received_total\{simulator="simA",.*\} 5/.test(await (await fetch(url)).text()), { timeoutMs: 20000, intervalMs: 200, message: 'the message report in /metrics' })
-  assert.equal((await fetch(`http://127.0.0.1:${port}/other`)).status, 404)
+  assert.equal((await fetch(url.replace(/\/metrics$/, '/other'))).status, 404)
   run.child.kill('SIGTERM')
   assert.equal((await run).code, 0)
 })
@@ -58,9 +56,8 @@ function sum (text, name, where = {}) {
  */
 async function checkWorkersMetrics (t, extra) {
   const server = await startTestServer(t, { pingIntervalMs: 5000 })
-  const port = await freePort()
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '10', '--url', server.url, '--ramp', '0', '--id', 'wm', '--metrics-port', String(port), ...extra], { timeoutMs: 60000 })
-  const url = `http://127.0.0.1:${port}/metrics`
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '10', '--url', server.url, '--ramp', '0', '--id', 'wm', '--metrics-port', '0', ...extra], { timeoutMs: 60000 })
+  const url = await printedUrl(run, 'wm: metrics')
   const workers = ['wm-w1', 'wm-w2']
   const text = await waitFor(async () => {
     const body = await (await fetch(url).catch(() => null))?.text()

@@ -6,10 +6,9 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { engines } from '../../../simulator/engines/index.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /**
  * @typedef {{ sid: string, method: string, upgrade: boolean, cookie: string }} Seen
@@ -21,26 +20,22 @@ import { waitFor } from '../../helpers/wait.js'
  * @param {import('node:test').TestContext} t
  */
 async function startCookieServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  const { io, port } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   /** @type {Seen[]} */
   const seen = []
   // engine.io writes one header line per key of a 101 (an array is joined by commas): cookies
   // of an upgrade go under differently cased keys, one line each.
-  io.engine.on('initial_headers', (/** @type {Record<string, any>} */ headers, /** @type {http.IncomingMessage} */ req) => {
+  io.engine.on('initial_headers', (/** @type {Record<string, any>} */ headers, /** @type {import('node:http').IncomingMessage} */ req) => {
     if (req.headers.upgrade !== 'websocket') headers['set-cookie'] = ['hs=1; Path=/', 'gone=1; Max-Age=0', 'tls=1; Secure']
     else Object.assign(headers, { 'set-cookie': 'hs=1; Path=/', 'Set-cookie': 'gone=1; Max-Age=0', 'set-Cookie': 'tls=1; Secure' })
   })
-  io.engine.on('headers', (/** @type {Record<string, any>} */ headers, /** @type {http.IncomingMessage} */ req) => {
+  io.engine.on('headers', (/** @type {Record<string, any>} */ headers, /** @type {import('node:http').IncomingMessage} */ req) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const upgrade = req.headers.upgrade === 'websocket'
     seen.push({ sid: url.searchParams.get('sid') ?? '', method: req.method ?? '', upgrade, cookie: req.headers.cookie ?? '' })
     if (req.method === 'POST') headers['set-cookie'] = ['post=1']
     if (upgrade) Object.assign(headers, { 'Set-Cookie': 'up=1; Path=/socket.io', 'SET-COOKIE': 'elsewhere=1; Path=/api' })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { io, seen, url: `http://127.0.0.1:${port}` }
 }
 

@@ -1,14 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { compileIdentities } from '../../../simulator/sessions/identity.js'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { runSwarm } from '../../../simulator/swarm/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /** @param {import('node:test').TestContext} t @param {string} text */
 function feederFile (t, text, name = 'users.csv') {
@@ -71,10 +70,9 @@ test('bad identity options are usage errors naming the flag', (t) => {
  */
 async function startAuthServer (t) {
   const tokens = new Map([['u0', 'secret0'], ['u1', 'secret1'], ['u2', 'secret2'], ['u3', 'secret3']])
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  const { io, port } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   const requests = { total: 0, mismatched: 0 }
-  io.engine.use((/** @type {http.IncomingMessage} */ req, /** @type {unknown} */ _res, /** @type {() => void} */ next) => {
+  io.engine.use((/** @type {import('node:http').IncomingMessage} */ req, /** @type {unknown} */ _res, /** @type {() => void} */ next) => {
     requests.total++
     const user = new URL(req.url ?? '', 'http://x').searchParams.get('user')
     if (req.headers['x-user'] !== user) requests.mismatched++
@@ -84,9 +82,6 @@ async function startAuthServer (t) {
     const user = String(socket.handshake.query.user)
     next(socket.handshake.auth?.token === tokens.get(user) ? undefined : new Error('unauthorized'))
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); httpServer.close(() => resolve(undefined)) }))
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { io, url: `http://127.0.0.1:${port}`, requests }
 }
 

@@ -6,24 +6,22 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { engines } from '../../../simulator/engines/index.js'
 import { createSourcePorts } from '../../../simulator/wire/source-ports.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 const ADDRESSES = ['127.0.0.2', '127.0.0.3']
 const CLIENTS = 6
 
 /** @param {import('node:test').TestContext} t */
 async function startRecordingServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 200, pingTimeout: 2000 })
+  const { io, port } = await startIoServer(t, { pingInterval: 200, pingTimeout: 2000 })
   /** Remote addresses per sid, and the requests that carried a sid. */
   const bySid = new Map()
   let requests = 0
   let upgraded = 0
-  io.engine.on('headers', (/** @type {unknown} */ headers, /** @type {http.IncomingMessage} */ req) => {
+  io.engine.on('headers', (/** @type {unknown} */ headers, /** @type {import('node:http').IncomingMessage} */ req) => {
     const sid = new URL(req.url ?? '/', 'http://x').searchParams.get('sid')
     if (sid === null) return
     requests++
@@ -36,9 +34,6 @@ async function startRecordingServer (t) {
     bySid.get(socket.id).add(socket.request.socket.remoteAddress)
     socket.once('upgrade', () => { upgraded++ })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { bySid, get requests () { return requests }, get upgraded () { return upgraded }, url: `http://127.0.0.1:${port}` }
 }
 

@@ -6,15 +6,14 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { ackClosed, ackTimeout } from '../../../lib/errors.js'
 import { countAck, createEmitCounts, recordEmitCounts } from '../../../simulator/traffic/emitting.js'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 test('an ack is counted by its error\'s code: a timeout by IOSWARM_ERR_ACK_TIMEOUT, a close on purpose by IOSWARM_ERR_ACK_CLOSED, whatever the text', () => {
   const counts = createEmitCounts()
@@ -36,8 +35,7 @@ test('an ack is counted by its error\'s code: a timeout by IOSWARM_ERR_ACK_TIMEO
  * @param {import('node:test').TestContext} t
  */
 async function startUnreliableServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer)
+  const { io, port } = await startIoServer(t)
   const counts = { dropped: 0 }
   io.on('connection', (socket) => {
     let n = 0
@@ -50,9 +48,6 @@ async function startUnreliableServer (t) {
       if (n % 3 !== 0) ack?.({ ok: true })
     })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); httpServer.close(() => resolve(undefined)) }))
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   return { url: `http://127.0.0.1:${port}`, counts }
 }
 

@@ -1,15 +1,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { startPythonPeer } from '../../helpers/peers.js'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { runCli } from '../../helpers/cli.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /**
  * A socket.io 4 app that answers `move` {id} with events instead of an ack, as the python
@@ -18,17 +17,14 @@ import { waitFor } from '../../helpers/wait.js'
  * @param {import('node:test').TestContext} t
  */
 async function startReplyServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  const { io, url } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   io.on('connection', (socket) => {
     socket.on('move', (/** @type {{ id?: string }} */ data) => {
       socket.emit('state', { id: 'someone-else', ok: true })
       socket.emit('state', { id: data?.id, ok: true })
     })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
-  return { io, url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}` }
+  return { io, url }
 }
 
 /**

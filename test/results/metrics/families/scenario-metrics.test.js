@@ -4,13 +4,12 @@
  * to result.json.
  */
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import test from 'node:test'
-import { Server } from 'socket.io'
 import { runTest } from '../../../../runner/index.js'
 import { parseExposition } from '../../../helpers/prometheus-text.js'
 import { freePort } from '../../../helpers/ports.js'
 import { waitFor } from '../../../helpers/wait.js'
+import { startIoServer } from '../../../helpers/io-server.js'
 
 /**
  * A socket.io 4 app that acks each `move` {id} and answers it with a `state` {id} event, but
@@ -18,8 +17,7 @@ import { waitFor } from '../../../helpers/wait.js'
  * @param {import('node:test').TestContext} t
  */
 async function startReplyServer (t) {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1000, pingTimeout: 2000 })
+  const { io, url } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 })
   io.on('connection', (socket) => {
     let moves = 0
     socket.on('move', (/** @type {{ id?: string }} */ data, /** @type {(() => void) | undefined} */ ack) => {
@@ -27,9 +25,7 @@ async function startReplyServer (t) {
       if (++moves % 3 !== 0) socket.emit('state', { id: data?.id, ok: true })
     })
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
-  return `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (httpServer.address()).port}`
+  return url
 }
 
 test('run --metrics-port: emits sent, acked and their ack time, replies sent, replied, timed out and their reply time, as in result.json', { timeout: 60000 }, async (t) => {

@@ -1,0 +1,90 @@
+/**
+ * The public entry of recorder/: a recorded browser session (a HAR file) turned into a scenario
+ * module for `--scenario`. One model (connections → frames with times → Socket.IO packets →
+ * steps) from which the module, its feeder and the summary are written.
+ */
+import { randomBytes } from 'node:crypto'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join, relative } from 'node:path'
+import { invalidOption } from '../lib/errors.js'
+import { badRecording, readHar } from './har.js'
+import { buildModel } from './model.js'
+import { writeScenario } from './writer.js'
+
+export { readHar } from './har.js'
+export { buildModel } from './model.js'
+export { writeScenario } from './writer.js'
+export { formatRecordSummary } from './summary.js'
+
+/**
+ * @typedef {object} RecordResult
+ * @property {import('./model.js').RecordingModel} model
+ * @property {ReturnType<typeof writeScenario>} written
+ * @property {{ scenario: string, feeder: string | null }} files the paths written
+ */
+
+/**
+ * Reads a HAR and writes the scenario (and its feeder, when per-user values were found). Both
+ * files are written whole or not at all (a temporary file renamed into place).
+ * @param {{ har: string, out: string, feeder?: string | null }} options paths
+ * @returns {Promise<RecordResult>}
+ */
+export async function recordHar ({ har, out, feeder = null }) {
+  if (!/\.m?js$/.test(out)) throw invalidOption('--out', `must name a .mjs (or .js) module, got ${JSON.stringify(out)}`)
+  let text
+  try {
+    text = await readFile(har, 'utf8')
+  } catch (error) {
+    throw invalidOption('--har', `cannot read ${har}: ${/** @type {Error} */ (error).message}`)
+  }
+  const model = buildModel(readHar(text, basename(har)))
+  checkModel(model, basename(har))
+  const feederPath = feeder ?? out.replace(/\.m?js$/, '.users.csv')
+  const written = writeScenario(model, { source: basename(har), scenario: basename(out), feeder: relative(dirname(out), feederPath) || basename(feederPath) })
+  if (written.csv !== null) await writeWhole(feederPath, written.csv)
+  await writeWhole(out, written.module)
+  return { model, written, files: { scenario: out, feeder: written.csv === null ? null : feederPath } }
+}
+
+/**
+ * Refuses a recording with nothing to replay, naming what is missing.
+ * @param {import('./model.js').RecordingModel} model
+ * @param {string} name
+ */
+function checkModel (model, name) {
+  if (model.sessions.length > 0) return
+  if (model.framesMissing.length > 0) {
+    const urls = model.framesMissing.map((e) => e.url.href).slice(0, 3).join(', ')
+    throw badRecording(`${name} has ${model.framesMissing.length} WebSocket connection(s) (${urls}) but not their frames: its writer (${model.creator}) leaves them out ` +
+      '(Firefox does). Export the HAR from Chrome\'s Network panel, or have the page use polling only while recording')
+  }
+  if (model.unknown.length > 0) {
+    const u = model.unknown[0]
+    throw badRecording(`${name}: the connection to ${u.url} carries frames of an unknown protocol (${u.why}; first: ${JSON.stringify(u.frame)}): ` +
+      'ioswarm record reads Engine.IO v3/v4 with Socket.IO packets (JSON parser; msgpack is not read)')
+  }
+  if (model.plain.length > 0) {
+    const socket = model.plain[0]
+    const first = socket.frames.find((f) => typeof f.data === 'string')
+    throw badRecording(`${name} has ${model.plain.length} WebSocket connection(s) but none speaks Engine.IO (no EIO= in ${socket.url.href}); ` +
+      `${first ? `its first frame: ${JSON.stringify(String(first.data).slice(0, 80))}; ` : ''}ioswarm record writes Socket.IO scenarios: replay a plain WebSocket with --protocol websocket --send-on-open`)
+  }
+  throw badRecording(`${name} has no WebSocket frames (no _webSocketMessages) and no Engine.IO polling requests (URLs with EIO=): ` +
+    'open the Network panel before the page connects, let the page talk, then export the HAR with content')
+}
+
+/**
+ * Writes a file whole: a temporary file beside it, renamed into place.
+ * @param {string} path
+ * @param {string} text
+ */
+async function writeWhole (path, text) {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    await writeFile(temp, text, { mode: 0o600 })
+    await rename(temp, path)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw invalidOption('--out', `cannot write ${path}: ${/** @type {Error} */ (error).message}`)
+  }
+}

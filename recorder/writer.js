@@ -1,0 +1,244 @@
+/**
+ * Writes a recording's model as a scenario module for `--scenario`: ordinary code a person can
+ * read and edit. Its parts: a header saying where it came from and the line that replays it;
+ * `login` (the recorded login request, secrets read from the feeder); `identity` (the
+ * handshake's auth, query, headers and cookies); `onConnect`, which replays each namespace's
+ * recorded steps in order after their recorded pauses (divided by SPEED) and repeats them with
+ * `--loop`; and small helpers that count each step done and name the step that failed.
+ */
+import { Typed, buildIdentity } from './identity.js'
+import { measuredEvents, replayCommand } from './measured.js'
+
+/** Keys whose string values are text a person typed. */
+const TEXT_KEY = /^(text|message|msg|body|content|comment|line)$/i
+
+/**
+ * @param {import('./model.js').RecordingModel} model
+ * @param {{ source: string, scenario: string, feeder: string }} files names as the user gave them
+ * @returns {{ module: string, csv: string | null, identity: import('./identity.js').Identity, measured: import('./measured.js').Measured, command: string[] }}
+ */
+export function writeScenario (model, files) {
+  const session = model.sessions[0]
+  const identity = buildIdentity(session, model.login)
+  const auth = session.steps.find((s) => s.kind === 'connect' && s.auth !== undefined)?.auth
+  const authCode = auth === undefined ? null : identity.code(auth, 'auth')
+  const replays = session.namespaces.map((nsp) => replayFunction(session, nsp, identity))
+  const measured = measuredEvents(session)
+  const csv = identity.feeder.fields.length > 0 ? csvOf(identity.feeder) : null
+  const command = replayCommand(session, measured, { scenario: files.scenario, feeder: csv === null ? null : files.feeder })
+  const parts = [
+    header(model, session, files, command, identity),
+    "import { setTimeout as sleep } from 'node:timers/promises'\n",
+    '/** Recorded pauses are divided by SPEED: 2 replays twice as fast, 0 without pauses (SCENARIO_SPEED overrides it). */',
+    'const SPEED = Number(process.env.SCENARIO_SPEED ?? 1)\n',
+    identity.login ? loginFunction(identity.login) : '',
+    identityFunction(identity, authCode),
+    onConnectFunction(session.namespaces, replays.map((r) => r.name)),
+    ...replays.map((r) => r.code),
+    HELPERS
+  ]
+  return { module: parts.filter(Boolean).join('\n'), csv, identity, measured, command }
+}
+
+/**
+ * @param {import('./model.js').RecordingModel} model
+ * @param {import('./model.js').SessionModel} session
+ * @param {{ source: string, scenario: string, feeder: string }} files
+ * @param {string[]} command
+ * @param {import('./identity.js').Identity} identity
+ */
+function header (model, session, files, command, identity) {
+  const engine = session.engine
+  const lines = [
+    `Recorded by \`ioswarm record\` from ${files.source} (written by ${model.creator}).`,
+    `Session ${engine.url.origin}${engine.url.pathname} (Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), namespaces ${session.namespaces.join(', ')}.`,
+    '',
+    'Replay it:',
+    ...command.map((word, k) => `${k === 0 ? '  ' : '    '}${word}${k < command.length - 1 ? ' \\' : ''}`),
+    'Add --loop to repeat the recorded steps until the run ends.',
+    ''
+  ]
+  if (identity.feeder.fields.length > 0) {
+    lines.push(`Per-user values come from ${files.feeder} (client i takes row i mod rows: add a row per user): ${identity.feeder.fields.join(', ')}.`)
+    if (identity.feeder.secrets.length > 0) lines.push(`${identity.feeder.secrets.join(', ')} ${identity.feeder.secrets.length > 1 ? 'are secrets' : 'is a secret'}: the feeder holds the recorded value; keep it out of version control.`)
+  }
+  lines.push('Each step done counts in the custom figure steps_done; a step that fails counts in failed_step_N and stops', 'the replay of that session (its error names the step); replays_complete counts whole replays.')
+  return `/**\n${lines.map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */`
+}
+
+/** @param {NonNullable<import('./identity.js').Identity['login']>} login */
+function loginFunction (login) {
+  const init = login.kind === 'json' ? `, { json: ${login.body} }` : login.kind === 'form' ? `, { form: ${login.body} }` : ''
+  return `/** The recorded login, before the socket: its cookies go into the client's jar, its JSON answer is ctx.login. */
+export async function login (http, ctx) {
+  const res = await http.request(${JSON.stringify(login.method)}, ${JSON.stringify(login.path)}${init})
+  if (!res.ok) throw Object.assign(new Error(\`login refused: HTTP \${res.status}\`), { status: res.status })
+  try {
+    const answer = res.json()
+    return answer && typeof answer === 'object' ? answer : {}
+  } catch {
+    return {}
+  }
+}
+`
+}
+
+/**
+ * @param {import('./identity.js').Identity} identity
+ * @param {string | null} authCode
+ */
+function identityFunction (identity, authCode) {
+  const fields = []
+  if (authCode !== null) fields.push(`    auth: ${authCode}`)
+  for (const [name, map] of /** @type {const} */ ([['query', identity.query], ['headers', identity.headers], ['cookies', identity.cookies]])) {
+    const entries = Object.entries(map)
+    if (entries.length > 0) fields.push(`    ${name}: { ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')} }`)
+  }
+  if (fields.length === 0) return ''
+  return `/** The recorded handshake: what the page sent, per-user values read per client. */
+export function identity (i, ctx) {
+  return {
+${fields.join(',\n')}
+  }
+}
+`
+}
+
+/**
+ * @param {string[]} namespaces
+ * @param {string[]} names the replay function of each
+ */
+function onConnectFunction (namespaces, names) {
+  const table = namespaces.map((nsp, k) => `  ${JSON.stringify(nsp)}: ${names[k]}`).join(',\n')
+  return `/** Each namespace's recorded steps, by namespace. */
+const REPLAYS = {
+${table}
+}
+
+/** Replays the recorded steps on each namespace the client connects to (again and again with --loop). */
+export async function onConnect (socket, ctx) {
+  const replay = REPLAYS[ctx.namespace]
+  if (replay === undefined) return
+  do {
+    await replay(socket, ctx)
+    ctx.count('replays_complete')
+  } while (ctx.loop && socket.connected)
+}
+`
+}
+
+/**
+ * One namespace's steps as a function.
+ * @param {import('./model.js').SessionModel} session
+ * @param {string} nsp
+ * @param {import('./identity.js').Identity} identity
+ */
+function replayFunction (session, nsp, identity) {
+  const name = `replay${nsp === '/' ? 'Main' : nsp.replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ?? '').toUpperCase())}`
+  const connect = session.steps.find((s) => s.kind === 'connect' && s.nsp === nsp)
+  let lastMs = connect?.atMs ?? session.engine.first.startMs
+  const lines = []
+  let n = 0
+  for (const step of session.steps) {
+    if (step.nsp !== nsp || step.kind === 'connect') continue
+    const pauseMs = Math.round(step.atMs - lastMs)
+    lastMs = step.atMs
+    if (step.kind === 'disconnect') {
+      lines.push(`  // The recorded client left ${nsp} here (${pauseMs} ms later); the run ends its sessions itself.`)
+      continue
+    }
+    n++
+    lines.push(stepLine(step, n, pauseMs, identity))
+  }
+  const body = lines.length > 0 ? lines.join('\n') : '  // The recorded client sent nothing on this namespace: it only listened.'
+  const typing = lines.some((l) => l.includes('typed('))
+  return {
+    name,
+    code: `/** What the recorded client did on ${nsp}, in order, each step after its recorded pause (ms). */
+async function ${name} (socket, ctx) {
+  const step = stepper(socket, ctx)
+${typing ? '  const typed = typist(ctx)\n' : ''}${body}
+}
+`
+  }
+}
+
+/**
+ * @param {import('./model.js').Step} step
+ * @param {number} n
+ * @param {number} pauseMs
+ * @param {import('./identity.js').Identity} identity
+ */
+function stepLine (step, n, pauseMs, identity) {
+  const event = JSON.stringify(step.event)
+  const args = (step.args ?? []).map((a) => identity.code(markTyped(a, ''), 'emit'))
+  const at = `  await step(${n}, ${pauseMs}, `
+  if (step.kind === 'join') {
+    const room = identity.code(step.room, 'join')
+    const call = step.acked ? `socket.join(${room}, { event: ${event}, payload: ${args[0]} })` : `socket.emit(${[event, ...args].join(', ')})`
+    return `${at}${JSON.stringify(`join ${step.room}`)}, () => ${call})`
+  }
+  if (step.acked) {
+    const note = step.ack ? ` // acked with ${short(JSON.stringify(step.ack))}` : ' // no ack came in the recording'
+    return `${at}${JSON.stringify(`${step.event} (ack)`)}, () => socket.emitWithAck(${[event, ...args].join(', ')}))${note}`
+  }
+  if (step.reply) {
+    const match = step.reply.field === null ? '' : `, ${JSON.stringify(step.reply.field)}`
+    return `${at}${JSON.stringify(`${step.event} (reply ${step.reply.event})`)}, () => socket.emitAndWait(${event}, [${args.join(', ')}], ${JSON.stringify(step.reply.event)}${match}))`
+  }
+  return `${at}${JSON.stringify(step.event)}, () => socket.emit(${[event, ...args].join(', ')}))`
+}
+
+/**
+ * Marks the strings a person typed: values of text-like keys, and plain arguments with a space.
+ * @param {unknown} value
+ * @param {string} key
+ * @returns {unknown}
+ */
+function markTyped (value, key) {
+  if (typeof value === 'string') return (TEXT_KEY.test(key) || (key === '' && /\s/.test(value.trim()))) && value !== '' ? new Typed(value) : value
+  if (Array.isArray(value)) return value.map((v) => markTyped(v, key))
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, markTyped(v, k)]))
+  return value
+}
+
+/** @param {string} text */
+const short = (text) => (text.length > 60 ? `${text.slice(0, 57)}...` : text)
+
+/** @param {{ fields: string[], row: Record<string, string> }} feeder */
+function csvOf (feeder) {
+  const cell = (/** @type {string} */ v) => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)
+  return `${feeder.fields.map(cell).join(',')}\n${feeder.fields.map((f) => cell(feeder.row[f])).join(',')}\n`
+}
+
+const HELPERS = `/**
+ * Runs step n after its recorded pause: counts it done (steps_done), or counts where it failed
+ * (failed_step_n) and throws, which ends this replay with an error naming the step.
+ */
+function stepper (socket, ctx) {
+  return async function step (n, pauseMs, what, run) {
+    if (pauseMs > 0 && SPEED > 0) await sleep(pauseMs / SPEED, undefined, { ref: false })
+    let failure = null
+    try {
+      if ((await run()) === false) failure = 'not connected'
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error)
+    }
+    if (failure === null) return ctx.count('steps_done')
+    ctx.count(\`failed_step_\${n}\`)
+    throw new Error(\`step \${n} (\${what}) failed: \${failure}\`)
+  }
+}
+
+/** Lines typed so far, by client (across its reconnects and loops). */
+const typedSoFar = new Map()
+
+/** Text a person typed, made unique per client and per send: "hello #12.3" is client 12's third line. */
+function typist (ctx) {
+  return (text) => {
+    const seq = (typedSoFar.get(ctx.i) ?? 0) + 1
+    typedSoFar.set(ctx.i, seq)
+    return \`\${text} #\${ctx.i}.\${seq}\`
+  }
+}
+`
