@@ -62,7 +62,7 @@ function header (model, session, files, command, identity) {
     lines.push(`Per-user values come from ${files.feeder} (client i takes row i mod rows: add a row per user): ${identity.feeder.fields.join(', ')}.`)
     if (identity.feeder.secrets.length > 0) lines.push(`${identity.feeder.secrets.join(', ')} ${identity.feeder.secrets.length > 1 ? 'are secrets' : 'is a secret'}: the feeder holds the recorded value; keep it out of version control.`)
   }
-  lines.push('Each step done counts in the custom figure steps_done; a step that fails counts in failed_step_N and stops', 'the replay of that session (its error names the step); replays_complete counts whole replays.')
+  lines.push('Each step done counts in the custom figure steps_done; a step that fails while connected counts in failed_step_N and stops', 'the replay of that session (its error names the step); replays_complete counts whole replays.')
   return `/**\n${lines.map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */`
 }
 
@@ -213,7 +213,8 @@ function csvOf (feeder) {
 
 const HELPERS = `/**
  * Runs step n after its recorded pause: counts it done (steps_done), or counts where it failed
- * (failed_step_n) and throws, which ends this replay with an error naming the step.
+ * (failed_step_n, unless the session ended meanwhile) and throws, which ends this replay with an
+ * error naming the step.
  */
 function stepper (socket, ctx) {
   return async function step (n, pauseMs, what, run) {
@@ -225,7 +226,8 @@ function stepper (socket, ctx) {
       failure = error instanceof Error ? error.message : String(error)
     }
     if (failure === null) return ctx.count('steps_done')
-    ctx.count(\`failed_step_\${n}\`)
+    // A step the session's end cut short (a drop, the run's end) is not where the replay failed: drops are counted as such.
+    if (socket.connected) ctx.count(\`failed_step_\${n}\`)
     throw new Error(\`step \${n} (\${what}) failed: \${failure}\`)
   }
 }

@@ -7,6 +7,7 @@ import { compareLayouts, layoutHostOf, unmeasuredCaveat } from '../text/summary.
 import { refusedWarning } from '../merge/refused.js'
 import { ipcErrorsWarning } from '../collector/ipc.js'
 import { formatDate } from '../text/summary.js'
+import { formatPublishLine } from '../text/publish-line.js'
 import { chartCard, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
 import { windowsTable } from './charts/charts-windows.js'
@@ -143,6 +144,7 @@ export function distributionSection (d, index, charts) {
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
 <p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
 ${d.windows ? `<h3>Windows</h3>${windowsTable(d)}` : `<h3>Rounds</h3>\n${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}`}
+${d.publish ? `<p class="sub publish">${escapeHtml(formatPublishLine(d.publish))}</p>` : ''}
 ${deliveries ? `<h3>Delivery by namespace, room and event</h3>${deliveries}` : ''}
 ${scenario ? `<h3>Emits, acks and joins</h3>${scenario}` : ''}
 ${custom ? `<h3>Custom figures</h3>${custom}` : ''}

@@ -40,6 +40,14 @@ test('a run report has every chart, each with data, and every table', () => {
   assert.match(html, /<div class="verdict none">no thresholds<\/div>/)
 })
 
+test('a run published by --publish shows its requests\' answers and latency under its rounds, apart from delivery', () => {
+  const run = fixture('run-small.json')
+  const publish = { request: 'POST http://127.0.0.1:8080/pub/<news>', requests: 10, ok: 9, byStatus: { 201: 9, 503: 1 }, unanswered: 0, requestMs: { p50: 1.5, p99: 4, max: 4 } }
+  const page = own(buildReport({ ...run, distributions: [{ ...run.distributions[0], publish }, run.distributions[1]] }))
+  assert.match(page, /<p class="sub publish">publish POST http:\/\/127\.0\.0\.1:8080\/pub\/&#60;news&#62;: 10 requests, 9 × 201, 1 × 503; request p50 1\.50ms p99 4\.00ms max 4\.00ms \(apart from delivery\)<\/p>/)
+  assert.equal(page.match(/class="sub publish"/g)?.length, 1, 'only the distribution that published')
+})
+
 test('the same result gives the same page (no clock read without generatedAt)', (t) => {
   const run = fixture('run-small.json')
   // Two builds a year, a day, an hour and a second apart on the clock: a date read anywhere in the page differs.

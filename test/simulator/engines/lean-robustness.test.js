@@ -8,6 +8,7 @@ import { leanEngine } from '../../../simulator/engines/lean.js'
 import { recorder, engineOptions, VARIANTS } from './lean/helpers.js'
 import { waitFor } from '../../helpers/wait.js'
 import { startFakePeer } from './lean/fake-peer.js'
+import { startIoServer } from '../../helpers/io-server.js'
 import { PAYLOAD_TOO_LARGE } from '../../../simulator/wire/limits.js'
 
 const placeholder = (/** @type {number} */ num) => `{"_placeholder":true,"num":${num}}`
@@ -51,12 +52,22 @@ for (const { label, transport, extra } of VARIANTS) {
   })
 }
 
-test('binary attachments in a polling payload are decoded from base64', async (t) => {
-  const peer = await startFakePeer(t, { polling: [`451-["broadcast",{"blob":${placeholder(0)}}]\x1ebAQID`] })
+test('binary attachments in a polling payload are decoded from base64 (a real socket.io 4 server)', async (t) => {
+  const server = await startIoServer(t)
+  // Engine.IO 4 polling payloads are text: the server writes the attachment as a `b` packet in base64.
+  /** @type {string[]} */
+  const payloads = []
+  server.io.engine.on('connection', (/** @type {any} */ conn) => {
+    conn.on('packetCreate', (/** @type {{ type: string, data: unknown }} */ p) => {
+      if (p.type === 'message') payloads.push(`${conn.transport.name}:${Buffer.isBuffer(p.data) ? 'binary' : 'text'}`)
+    })
+  })
+  server.io.on('connection', (socket) => socket.emit('broadcast', { blob: Buffer.from([1, 2, 3]) }))
   const { log, events } = recorder()
-  const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false }), events)
+  const pool = leanEngine.createPool(engineOptions(server.url, { reconnect: false }), events)
   t.after(() => pool.close())
   pool.connect(0, 'polling')
   await waitFor(() => log.messages.length === 1, { message: 'the binary event' })
   assert.deepEqual(log.messages[0].args, [{ blob: Buffer.from([1, 2, 3]) }])
+  assert.deepEqual(payloads.slice(-2), ['polling:text', 'polling:binary'], 'the event and its attachment went over polling')
 })
