@@ -5,6 +5,7 @@
  */
 import path from 'node:path'
 import { parseOptions } from '../lib/cli-options/index.js'
+import { parseThresholdOf } from '../results/index.js'
 
 /**
  * @param {Record<string, unknown>} argv
@@ -15,11 +16,14 @@ export async function openDashboard (argv, { command, runId, name, out }, say = 
   const { dashboard: port, dashboardHost: host } = parseOptions(command, argv)
   if (port === null || port === undefined) return null
   const { startDashboard, EVENTS_FILE } = await import('../results/dashboard/index.js')
+  // The thresholds as given (checked already): the page draws them on their charts and says how they stand.
+  const given = [argv.assert, argv.slo].flat().filter((e) => typeof e === 'string')
+  const thresholds = given.map((e) => parseThresholdOf(e, command === 'capacity' ? '--slo' : '--assert'))
   const opened = await startDashboard({
     port: Number(port),
     host: String(host),
     logFile: path.join(out, EVENTS_FILE),
-    info: { command, runId, name, startedAt: Date.now() }
+    info: { command, runId, name, startedAt: Date.now(), thresholds }
   })
   say(`dashboard: ${opened.url}`)
   if (!isLoopback(String(host))) {

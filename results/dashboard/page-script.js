@@ -6,7 +6,7 @@
  * code (charts-live.js, served as it is), the headline figures as text, the run's log, and the
  * actions (with the token of the page's URL; without it the buttons stay off).
  */
-import { breakdownKeys, liveCharts, thinSeconds } from './charts-live.js'
+import { breakdownKeys, liveCharts, thinSeconds, thresholdsNow } from './charts-live.js'
 
 /** Seconds kept on the page: past this the older half is thinned, so hours cost no more. */
 const MAX_POINTS = 900
@@ -20,6 +20,7 @@ const marks = []
 const windows = []
 const charts = {}
 let startMs = null
+let thresholds = []
 let pending = false
 const $ = (id) => document.getElementById(id)
 window.__ioswarmLive = { seconds: 0, events: 0, points: {}, ended: false }
@@ -66,6 +67,7 @@ function onEvent (event) {
 
 function onHello (event) {
   startMs = event.startedAt ?? startMs
+  thresholds = Array.isArray(event.thresholds) ? event.thresholds : []
   const facts = [event.command, event.runId, event.target].filter(Boolean).join(' · ')
   $('run-facts').textContent = facts
   if (event.name) $('title').textContent = `ioswarm ${event.command ?? ''}: ${event.name}`
@@ -114,8 +116,23 @@ function render () {
   if (last) headline(last)
   updateSelect($('row-select'), breakdownKeys(seconds).rows, null)
   updateSelect($('node-select'), breakdownKeys(seconds).nodes, 'all nodes')
-  const specs = liveCharts(seconds, { row: $('row-select').value || null, node: $('node-select').value || null, marks, windows, startMs: startMs ?? undefined })
+  showThresholds()
+  const specs = liveCharts(seconds, { row: $('row-select').value || null, node: $('node-select').value || null, marks, windows, thresholds, startMs: startMs ?? undefined })
   for (const spec of specs) draw(spec)
+}
+
+/** Each threshold as it stands now (the run's verdict comes at its end). */
+function showThresholds () {
+  const box = $('thresholds')
+  box.hidden = thresholds.length === 0
+  box.textContent = 'thresholds as they stand: '
+  for (const t of thresholdsNow(seconds, thresholds)) {
+    const span = document.createElement('span')
+    span.className = t.ok === null ? 'muted' : t.ok ? 'pass' : 'fail'
+    span.dataset.threshold = t.expression
+    span.textContent = `${t.expression} ${t.ok === null ? '(no reading yet)' : `${t.ok ? 'passing' : 'failing'} (${Math.round(t.value * 10) / 10})`}  `
+    box.append(span)
+  }
 }
 
 function headline (s) {
@@ -187,6 +204,15 @@ function setUpControls () {
     button.title = token ? '' : 'open the URL the run printed (with its token) to act'
     button.addEventListener('click', () => act(button.dataset.action))
   }
+  // Only the actions this command has (a run has no steps to stop after).
+  fetch('/api/state').then((r) => r.json()).then((state) => {
+    for (const button of document.querySelectorAll('[data-action]')) {
+      const offered = state.actions.includes(button.dataset.action)
+      button.hidden = !offered
+      const input = button.previousElementSibling
+      if (input?.tagName === 'LABEL') input.hidden = !offered
+    }
+  }).catch(() => {})
   $('row-select').addEventListener('change', render)
   $('node-select').addEventListener('change', render)
 }

@@ -20,6 +20,9 @@ export const PAGE_STYLE = `${STYLE}
 .controls .why { color: var(--bad); }
 .controls[data-token="no"] button { opacity: 0.5; }
 .live-state { font-weight: 600; }
+.thresholds span { margin-right: 12px; font-weight: 600; }
+.thresholds .pass { color: var(--ok); }
+.thresholds .fail { color: var(--bad); }
 .log { max-height: 220px; overflow: auto; font: 12px/1.4 ui-monospace, monospace; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 8px; white-space: pre-wrap; }
 .ended { background: var(--ok-bg); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 12px 0; }
 [hidden] { display: none !important; }
@@ -61,6 +64,7 @@ export function dashboardPage ({ title }) {
 <button type="button" data-action="stop-after-step">Stop after this step</button>
 <span id="action-result" role="status"></span>
 </div>
+<p id="thresholds" class="thresholds" hidden></p>
 <div id="ended" class="ended" hidden></div>
 <h2>Breakdowns</h2>
 <p><label>namespace, room, event <select id="row-select"></select></label> <label>node <select id="node-select"><option value="">all nodes</option></select></label></p>

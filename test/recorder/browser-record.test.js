@@ -1,83 +1,12 @@
 /**
- * A real browser session, recorded and replayed: Chromium (headless, Debian's) runs a page that
- * uses socket.io-client against a socket.io 4 app (a login, a namespace, a room, acked emits,
- * binary data); the HAR is built from Chromium's DevTools Protocol events as Chrome's devtools
- * write it; `ioswarm record` turns it into a scenario; 50 clients replay it through the real
- * binary; and the app's own ledger sees, for every one of them, the same events in the same
- * order, with the same payload shapes and the same joins, as for the browser.
+ * A Chromium session over WebSocket only against socket.io 4 (a login, a namespace, a room,
+ * acked emits, binary data), recorded as a HAR built from the DevTools Protocol, turned into a
+ * scenario and replayed by 50 clients: the app's ledger sees each as it saw the browser
+ * (test/recorder/browser-case.js).
  */
 import { test } from 'node:test'
-import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { BIN, runCli } from '../helpers/cli.js'
-import { waitFor } from '../helpers/wait.js'
-import { chromiumMissing, launchChromium } from '../results/report/browser-harness.js'
-import { recordHar } from './cdp-har.js'
-import { startRecordedApp } from './recorded-app.js'
+import { recordAndReplay } from './browser-case.js'
 
-const CLIENTS = 50
-
-test('a Chromium session against socket.io 4, recorded as a HAR, replays as 50 clients the app cannot tell from it', { timeout: 60000 }, async (t) => {
-  const missing = chromiumMissing()
-  if (missing) return t.skip(missing)
-  const dir = await mkdtemp(join(tmpdir(), 'ioswarm-browser-record-'))
-  t.after(() => rm(dir, { recursive: true, force: true }))
-  const app = await startRecordedApp(t)
-
-  const browser = await launchChromium()
-  t.after(() => browser.close())
-  const page = await browser.newPage()
-  const recorder = await recordHar(page)
-  await page.goto(app.url)
-  // Strings: these run in the page, where the page's script set done or failed.
-  await page.waitForFunction('window.done === true || window.failed !== undefined', null, { timeout: 15000 })
-  assert.equal(await page.evaluate('window.failed'), undefined)
-  const har = await recorder.har()
-  await browser.close()
-  await writeFile(join(dir, 'app.har'), JSON.stringify(har))
-  assert.equal(app.ledger.size, 1)
-  const [recorded] = [...app.ledger.values()]
-  assert.deepEqual(recorded.events.map((e) => e.event), ['join', 'chat', 'avatar', 'typing'])
-
-  const record = await runCli(t, [BIN, 'record', '--har', join(dir, 'app.har'), '--out', join(dir, 'app.mjs')])
-  assert.equal(record.code, 0, record.stderr)
-  assert.match(record.stderr, /sent: \/chat join\(room-7\), \/chat chat \(ack\), \/chat avatar \(ack\), \/chat typing/)
-  assert.match(record.stderr, /login: POST \/login/)
-  const module = await readFile(join(dir, 'app.mjs'), 'utf8')
-  assert.doesNotMatch(module, /pw-Alice-2026/, 'the password stays out of the scenario')
-  assert.match(module, /auth: \{ token: ctx\.login\.token, user: ctx\.row\.user \}/)
-
-  // The line record printed, with the files where they are and the run's own limits.
-  const line = record.stderr.trim().split('\n').at(-1) ?? ''
-  const words = line.trim().split(/\s+/).slice(2).map((w) => (w.endsWith('.mjs') || w.endsWith('.csv') ? join(dir, w) : w))
-  assert.deepEqual(words.slice(0, 2), ['--url', app.url])
-  const replay = runCli(t, [BIN, 'simulate', ...words.filter((w, k) => w !== '--clients' && words[k - 1] !== '--clients'),
-    '--clients', String(CLIENTS), '--engine', 'sio', '--ramp', '2s', '--duration', '50s', '--json'], { env: { SCENARIO_SPEED: '4' } })
-  // The swarm's look at the server before it starts connects once with the first client's identity, and sends nothing.
-  const replayed = () => [...app.ledger.values()].slice(1).filter((e) => e.events.length > 0)
-  await waitFor(() => replayed().length === CLIENTS && replayed().every((e) => e.events.length >= recorded.events.length), {
-    timeoutMs: 40000,
-    message: () => `${CLIENTS} replays done (${replayed().filter((e) => e.events.length >= recorded.events.length).length} so far)`
-  })
-  replay.child.kill('SIGINT')
-  const done = await replay
-  assert.equal(done.code, 0, done.stderr)
-
-  const texts = new Set()
-  for (const entry of replayed()) {
-    assert.equal(entry.user, 'alice')
-    assert.deepEqual(entry.events.map((e) => e.event), recorded.events.map((e) => e.event))
-    assert.deepEqual(entry.events.map((e) => e.shape), recorded.events.map((e) => e.shape))
-    assert.deepEqual(entry.joins, recorded.joins)
-    const text = entry.events.find((e) => e.event === 'chat')?.text ?? ''
-    assert.match(text, /^hello there #\d+\.1$/)
-    texts.add(text)
-  }
-  assert.equal(texts.size, CLIENTS, 'each client\'s line is its own')
-  const result = JSON.parse(done.stdout)
-  const counts = result.custom?.counts ?? {}
-  assert.equal(counts.steps_done, CLIENTS * 4, JSON.stringify(result.custom))
-  assert.equal(counts.replays_complete, CLIENTS)
+test('a Chromium session over WebSocket, recorded as a HAR, replays as 50 clients the app cannot tell from it', { timeout: 60000 }, async (t) => {
+  await recordAndReplay(t, { transports: ['websocket'], replayTransport: 'websocket' })
 })

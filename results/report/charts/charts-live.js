@@ -10,8 +10,40 @@ import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, line, spec, tint
  * @typedef {{ type: 'second', t: number } & Record<string, any>} Second a `second` event (results/dashboard/second-fold.js)
  * @typedef {{ at: number, label: string }} Mark an action or another moment drawn on every chart
  * @typedef {{ at: number, window: Record<string, any> }} WindowEvent a `window` event: a window merged over the simulators as it closed
- * @typedef {{ row?: string | null, node?: string | null, marks?: Mark[], windows?: WindowEvent[], startMs?: number }} LiveChartOptions
+ * @typedef {{ expression: string, metric: string, op: string, value: number }} Threshold an --assert or --slo as parsed
+ * @typedef {{ row?: string | null, node?: string | null, marks?: Mark[], windows?: WindowEvent[], startMs?: number, thresholds?: Threshold[] }} LiveChartOptions
  */
+
+/** Threshold metrics drawn as lines on a chart, and how a second reads them. */
+const THRESHOLD_READS = /** @type {Record<string, { chart: string, read: (s: Second) => number | null | undefined }>} */ ({
+  p50: { chart: 'live-delay', read: (s) => s.delivery?.relative?.p50 },
+  p99: { chart: 'live-delay', read: (s) => s.delivery?.relative?.p99 },
+  max: { chart: 'live-delay', read: (s) => s.delivery?.relative?.max },
+  'abs.p99': { chart: 'live-delay', read: (s) => s.delivery?.absolute?.p99 },
+  'ack.p50': { chart: 'live-ack', read: (s) => s.traffic?.ack?.p50 },
+  'ack.p99': { chart: 'live-ack', read: (s) => s.traffic?.ack?.p99 },
+  missing: { chart: 'live-deliveries', read: (s) => s.totals?.missing }
+})
+
+/**
+ * How each threshold stands now: on the newest second that has its figure (delays), or the
+ * run's total so far (missing); the verdict of record is the run's, at its end.
+ * @param {Second[]} seconds
+ * @param {Threshold[]} thresholds
+ * @returns {{ expression: string, value: number | null, ok: boolean | null }[]}
+ */
+export function thresholdsNow (seconds, thresholds) {
+  return thresholds.map((t) => {
+    const read = THRESHOLD_READS[t.metric]?.read
+    const value = read ? [...seconds].reverse().map(read).find((v) => v !== null && v !== undefined) ?? null : null
+    return { expression: t.expression, value, ok: value === null ? null : compare(value, t.op, t.value) }
+  })
+}
+
+/** @param {number} a @param {string} op @param {number} b */
+function compare (a, op, b) {
+  return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : a === b
+}
 
 /** Simulators drawn one by one (more: the busiest, as the stream names them). */
 const MAX_SIMULATOR_LINES = 12
@@ -59,9 +91,14 @@ export function liveCharts (seconds, options = {}) {
   /** @param {(s: Second) => number | null | undefined} read */
   const pts = (read) => seconds.map((s) => ({ x: x(s.t), y: read(s) ?? null }))
   const marks = marksBand(options.marks ?? [], x, seconds)
+  const x0 = seconds.length ? x(seconds[0].t) : 0
+  const x1 = seconds.length ? x(seconds[seconds.length - 1].t) : 0
+  /** @param {string} name the chart's thresholds as flat dashed lines over the seconds drawn */
+  const limits = (name) => (options.thresholds ?? []).filter((t) => THRESHOLD_READS[t.metric]?.chart === name && name !== 'live-deliveries')
+    .map((t) => line(t.expression, [{ x: x0, y: t.value }, { x: x1, y: t.value }], '#b42318', { borderDash: [2, 3], borderWidth: 1 }))
   /** @param {string} name @param {string} title @param {string} caption @param {Record<string, any>[]} datasets @param {string} yTitle @param {string} note @param {Record<string, any>} [y] */
   const chart = (name, title, caption, datasets, yTitle, note, y = {}) => spec(name, title, caption,
-    chartConfig('line', { datasets: [...datasets, ...marks] }, { x: axis('seconds since the run started', { type: 'linear' }), y: axis(yTitle, { beginAtZero: true, ...y }), band: bandAxis() }), note)
+    chartConfig('line', { datasets: [...datasets, ...(datasets.length ? limits(name) : []), ...marks] }, { x: axis('seconds since the run started', { type: 'linear' }), y: axis(yTitle, { beginAtZero: true, ...y }), band: bandAxis() }), note)
   const sims = Object.keys(seconds.at(-1)?.clients?.bySimulator ?? {}).slice(0, MAX_SIMULATOR_LINES)
   const keys = breakdownKeys(seconds)
   const transports = [...new Set(seconds.flatMap((s) => Object.keys(s.clients?.byTransport ?? {})))].sort()
