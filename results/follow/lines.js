@@ -11,6 +11,7 @@
 import { mergeMessageReports } from '../merge/aggregate.js'
 import { followEvery } from './follow.js'
 import { TOP_ROOMS, addReport, addTally, assembleBreakdown, newTally, nspOf, trafficOf } from '../merge/delivery-rows.js'
+import { joinKey } from '../../lib/text/keys.js'
 
 /**
  * @typedef {import('../collector/types.js').MessageEntry} MessageEntry
@@ -101,7 +102,7 @@ export function createLineRollup ({ topRooms = TOP_ROOMS, roomRows = ROOM_ROWS, 
     add ({ simulator, report }) {
       reports++
       const row = rowOf(report)
-      const key = `${nspOf(report.namespace)}\u0000${report.key}`
+      const key = joinKey(nspOf(report.namespace), report.key)
       if (remember(key, report.firstAt)) {
         lines++
         row.tally.lines++
@@ -109,7 +110,7 @@ export function createLineRollup ({ topRooms = TOP_ROOMS, roomRows = ROOM_ROWS, 
       addReport(row.tally, report)
       if (report.absolute) row.simulators.add(simulator)
       if (report.room !== null && report.room !== undefined) {
-        const room = `${nspOf(report.namespace)}\u0000${report.room}`
+        const room = joinKey(nspOf(report.namespace), report.room)
         traffic.set(room, (traffic.get(room) ?? 0) + trafficOf(report))
       }
       const kept = sample.get(key)
@@ -129,7 +130,7 @@ export function createLineRollup ({ topRooms = TOP_ROOMS, roomRows = ROOM_ROWS, 
         return row
       }
       // The top rooms by traffic among those with rows of their own.
-      const withRows = new Set([...rows.values()].flatMap((r) => (r.room === null ? [] : [`${r.namespace}\u0000${r.room}`])))
+      const withRows = new Set([...rows.values()].flatMap((r) => (r.room === null ? [] : [joinKey(r.namespace, r.room)])))
       const ranked = [...withRows].sort((a, b) => (traffic.get(b) ?? 0) - (traffic.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0))
       const top = new Map(ranked.slice(0, topRooms).map((room, rank) => [room, rank]))
       /** @type {RowTally[]} */
@@ -138,7 +139,7 @@ export function createLineRollup ({ topRooms = TOP_ROOMS, roomRows = ROOM_ROWS, 
       const folded = new Map()
       /** @param {Row} row */
       const fold = (row) => {
-        const key = `${row.namespace}\u0000${row.event}`
+        const key = joinKey(row.namespace, row.event)
         if (!folded.has(key)) folded.set(key, newRow(row.namespace, null, row.event, true))
         const into = /** @type {Row} */ (folded.get(key))
         addTally(into.tally, settle(row).tally)
@@ -147,7 +148,7 @@ export function createLineRollup ({ topRooms = TOP_ROOMS, roomRows = ROOM_ROWS, 
       /** @param {Row} row @param {number | undefined} rank */
       const own = (row, rank) => tallies.push({ namespace: row.namespace, room: row.room, rank, folded: 0, event: row.event, tally: settle(row).tally })
       for (const row of rows.values()) {
-        const rank = row.room === null ? undefined : top.get(`${row.namespace}\u0000${row.room}`)
+        const rank = row.room === null ? undefined : top.get(joinKey(row.namespace, row.room))
         if (row.room !== null && rank === undefined) fold(row)
         else own(row, rank)
       }
@@ -158,7 +159,7 @@ export function createLineRollup ({ topRooms = TOP_ROOMS, roomRows = ROOM_ROWS, 
       for (const row of folded.values()) {
         tallies.push({ namespace: row.namespace, room: null, rank: undefined, folded: row.rooms?.size ?? 0, event: row.event, tally: row.tally })
       }
-      const roomsPastBound = new Set([...pastBound.values()].flatMap((r) => [...r.rooms ?? []].map((room) => `${r.namespace}\u0000${room}`))
+      const roomsPastBound = new Set([...pastBound.values()].flatMap((r) => [...r.rooms ?? []].map((room) => joinKey(r.namespace, room)))
         .filter((room) => !withRows.has(room))).size
       return {
         deliveries: assembleBreakdown(tallies, { topRooms, rooms: traffic.size }),

@@ -7,6 +7,7 @@
  */
 import { createHistogram, decode, summarize } from '../../lib/measure/histogram.js'
 import { addHistograms, groupBy } from './sim-merge.js'
+import { joinKey } from '../../lib/text/keys.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').DeliveryRow} DeliveryRow
@@ -49,7 +50,7 @@ export function newTally () {
  */
 function addEntries (tally, entries, clocks, merged) {
   for (const { simulator, report: r } of entries) {
-    tally.keys.add(`${nspOf(r.namespace)}\u0000${r.key}`)
+    tally.keys.add(joinKey(nspOf(r.namespace), r.key))
     addReport(tally, r, !merged)
     if (r.absolute) tally.uncertaintyMs = Math.max(tally.uncertaintyMs, clocks[simulator]?.uncertaintyMs ?? 0)
   }
@@ -130,7 +131,7 @@ export function deliveryRows (entries, topRooms = TOP_ROOMS) {
   const traffic = new Map()
   for (const { report: r } of entries) {
     if (r.room === null || r.room === undefined) continue
-    const room = `${nspOf(r.namespace)}\u0000${r.room}`
+    const room = joinKey(nspOf(r.namespace), r.room)
     traffic.set(room, (traffic.get(room) ?? 0) + trafficOf(r))
   }
   const ranked = [...traffic].sort((a, b) => b[1] - a[1] || compare(a[0], b[0]))
@@ -139,7 +140,7 @@ export function deliveryRows (entries, topRooms = TOP_ROOMS) {
   const keyOf = (r) => {
     const nsp = nspOf(r.namespace)
     if (r.room === null || r.room === undefined) return `${nsp}\u0000\u0001all\u0000${r.event}`
-    return top.has(`${nsp}\u0000${r.room}`) ? `${nsp}\u0000\u0002${r.room}\u0000${r.event}` : `${nsp}\u0000\u0003other\u0000${r.event}`
+    return top.has(joinKey(nsp, r.room)) ? `${nsp}\u0000\u0002${r.room}\u0000${r.event}` : `${nsp}\u0000\u0003other\u0000${r.event}`
   }
   return { topRooms, rooms: traffic.size, top, keyOf }
 }
@@ -163,7 +164,7 @@ export function deliveryBreakdown (entries, clocks, { topRooms = TOP_ROOMS, layo
     const first = group[0].report
     const namespace = nspOf(first.namespace)
     const room = first.room ?? null
-    const rank = room === null ? undefined : top.get(`${namespace}\u0000${room}`)
+    const rank = room === null ? undefined : top.get(joinKey(namespace, room))
     const folded = room !== null && rank === undefined ? new Set(group.map((e) => e.report.room)).size : 0
     const tally = newTally()
     addEntries(tally, group, clocks, mergedOf?.(key))

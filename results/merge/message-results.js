@@ -8,6 +8,7 @@
 import { groupRounds, mergeMessageReports } from './aggregate.js'
 import { TOP_ROOMS, deliveryBreakdown, deliveryRows } from './delivery-rows.js'
 import { addHistograms, groupBy, mergedHistograms } from './sim-merge.js'
+import { joinKey } from '../../lib/text/keys.js'
 
 /**
  * @typedef {import('./sim-merge.js').Histograms} Histograms
@@ -29,7 +30,7 @@ export function messageResults (entries, clocks, planned, topRooms = TOP_ROOMS) 
   const byRow = new Map()
   /** @param {MessageEntry[]} message one message's reports @returns {Histograms} */
   const mergeMessage = (message) => {
-    const parts = [...groupBy(message, (e) => `${e.report.round}\u0000${layout.keyOf(e.report)}`).values()].map((part) => {
+    const parts = [...groupBy(message, (e) => joinKey(e.report.round, layout.keyOf(e.report))).values()].map((part) => {
       const merged = mergedHistograms(part.map((e) => e.report))
       const { report } = part[0]
       if (report.round !== null) addHistograms(histogramsOf(byRound, report.round), merged)

@@ -6,6 +6,7 @@
  */
 import { createHistogram, encode, mergeEncoded, summarize } from '../../lib/measure/histogram.js'
 import { measuresOf, mergeSimMeasures, mergeWindowLists, sumOf, sumRecords } from './measures.js'
+import { joinKey } from '../../lib/text/keys.js'
 
 export { sumOf }
 
@@ -72,7 +73,7 @@ function mergeMessages (reports) {
  * @returns {import('../../lib/schema/result-schema.js').MessageRollup[]}
  */
 function mergeRollups (rollups) {
-  return [...groupBy(rollups, (r) => `${r.event}\u0000${r.round}`).values()].map((group) => ({
+  return [...groupBy(rollups, (r) => joinKey(r.event, r.round)).values()].map((group) => ({
     ...group[0],
     ...mergeDeliveries(group),
     messages: Math.max(...group.map((m) => m.messages)),

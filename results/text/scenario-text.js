@@ -9,6 +9,7 @@ import { formatCounts, formatMs, plain, table } from '../../lib/text/format.js'
 import { mergeEncoded, summarize } from '../../lib/measure/histogram.js'
 import { roomLabel } from '../merge/delivery-rows.js'
 import { ackTimeOf } from '../merge/scenario-merge.js'
+import { joinKey } from '../../lib/text/keys.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').ScenarioReport} ScenarioReport
@@ -155,7 +156,7 @@ export function formatEventLines (messages, rollups) {
   const byEvent = new Map()
   /** @param {string} namespace @param {string} event */
   const of = (namespace, event) => {
-    const key = `${namespace}\u0000${event}`
+    const key = joinKey(namespace, event)
     let e = byEvent.get(key)
     if (e === undefined) {
       e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }
