@@ -8,6 +8,7 @@
 import { createHistogram, decode, summarize } from '../../lib/measure/histogram.js'
 import { addHistograms, groupBy } from './sim-merge.js'
 import { joinKey } from '../../lib/text/keys.js'
+import { addDeliveryCounts, emptyDeliveryCounts } from './delivery-counts.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').DeliveryRow} DeliveryRow
@@ -28,16 +29,18 @@ export const trafficOf = (r) => r.received + r.missing + (r.misdelivered ?? 0) +
 /** @param {string | undefined} namespace */
 export const nspOf = (namespace) => namespace ?? '/'
 
+/** @typedef {import('./delivery-counts.js').DeliveryCounts} DeliveryCounts */
+
 /**
  * Counts, message keys and live histograms of a row being built. Its distinct messages are its
  * keys, plus `lines`: messages counted without their keys (rolled up as they came: lines.js).
- * @typedef {{ keys: Set<string>, lines: number, expected: number, received: number, missing: number, misdelivered: number, duplicates: number, echo: number, relative: import('../../lib/measure/histogram.js').Histogram, absolute: import('../../lib/measure/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
+ * @typedef {DeliveryCounts & { keys: Set<string>, lines: number, relative: import('../../lib/measure/histogram.js').Histogram,
+ *   absolute: import('../../lib/measure/histogram.js').Histogram | null, uncertaintyMs: number }} Tally
  */
 
 /** @returns {Tally} */
 export function newTally () {
-  const counts = { expected: 0, received: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0 }
-  return { keys: new Set(), lines: 0, ...counts, relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
+  return { keys: new Set(), lines: 0, ...emptyDeliveryCounts(), relative: createHistogram(), absolute: null, uncertaintyMs: 0 }
 }
 
 /**
@@ -64,12 +67,7 @@ function addEntries (tally, entries, clocks, merged) {
  * @param {boolean} [histograms]
  */
 export function addReport (tally, r, histograms = true) {
-  tally.expected += r.expected
-  tally.received += r.received
-  tally.missing += r.missing
-  tally.misdelivered += r.misdelivered ?? 0
-  tally.duplicates += r.duplicates ?? 0
-  tally.echo += r.echo ?? 0
+  addDeliveryCounts(tally, r)
   if (histograms && r.relative.histogram) tally.relative.add(decode(r.relative.histogram))
   if (r.absolute) {
     tally.absolute ??= createHistogram()
@@ -85,12 +83,7 @@ export function addReport (tally, r, histograms = true) {
 export function addTally (into, from) {
   for (const key of from.keys) into.keys.add(key)
   into.lines += from.lines
-  into.expected += from.expected
-  into.received += from.received
-  into.missing += from.missing
-  into.misdelivered += from.misdelivered
-  into.duplicates += from.duplicates
-  into.echo += from.echo
+  addDeliveryCounts(into, from)
   into.relative.add(from.relative)
   if (from.absolute) {
     into.absolute ??= createHistogram()

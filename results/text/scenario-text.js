@@ -10,6 +10,7 @@ import { mergeEncoded, summarize } from '../../lib/measure/histogram.js'
 import { roomLabel } from '../merge/delivery-rows.js'
 import { ackTimeOf } from '../merge/scenario-merge.js'
 import { joinKey } from '../../lib/text/keys.js'
+import { addDeliveryCounts, emptyDeliveryCounts } from '../merge/delivery-counts.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').ScenarioReport} ScenarioReport
@@ -152,14 +153,14 @@ export function formatCustom (custom) {
  * @returns {string[]}
  */
 export function formatEventLines (messages, rollups) {
-  /** @type {Map<string, { namespace: string, event: string, messages: number, received: number, expected: number, missing: number, misdelivered: number, duplicates: number, echo: number, relative: string[], absolute: string[] }>} */
+  /** @type {Map<string, import('../merge/delivery-counts.js').DeliveryCounts & { namespace: string, event: string, messages: number, relative: string[], absolute: string[] }>} */
   const byEvent = new Map()
   /** @param {string} namespace @param {string} event */
   const of = (namespace, event) => {
     const key = joinKey(namespace, event)
     let e = byEvent.get(key)
     if (e === undefined) {
-      e = { namespace, event, messages: 0, received: 0, expected: 0, missing: 0, misdelivered: 0, duplicates: 0, echo: 0, relative: [], absolute: [] }
+      e = { namespace, event, messages: 0, ...emptyDeliveryCounts(), relative: [], absolute: [] }
       byEvent.set(key, e)
     }
     return e
@@ -171,12 +172,7 @@ export function formatEventLines (messages, rollups) {
    */
   const add = (e, m, n) => {
     e.messages += n
-    e.received += m.received
-    e.expected += m.expected
-    e.missing += m.missing
-    e.misdelivered += m.misdelivered ?? 0
-    e.duplicates += m.duplicates
-    e.echo += m.echo ?? 0
+    addDeliveryCounts(e, m)
     e.relative.push(m.relative.histogram)
     if (m.absolute) e.absolute.push(m.absolute.histogram)
   }
