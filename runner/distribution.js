@@ -10,7 +10,7 @@ import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, fo
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
-import { steerDistribution } from './steer.js'
+import { steerDistribution } from './live/steer.js'
 
 /**
  * @typedef {import('./run-options.js').RunOptions} RunOptions

@@ -11,7 +11,7 @@ import { parseOptions } from '../lib/cli-options/index.js'
 import { VERSION } from '../lib/version.js'
 import { checkCiPaths, liveEventsOf, writeCiOutputs } from '../results/index.js'
 import { createSteering, formatActionLine } from '../lib/steering.js'
-import { openDashboard } from './dashboard.js'
+import { openDashboard } from './live/dashboard.js'
 
 /**
  * What a long-running command hands its library call: the stop signal, the steering and where its lines go.

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { invalidOption } from '../lib/errors.js'
 import { parseDurationMs, parseHttpUrl, parseNamespace, parseNamespaces } from '../lib/values/parsers.js'
-import { keyOf, parseSimulateOptions, passOnOptions } from '../lib/cli-options/tables/simulator.js'
+import { keyOf, parseSimulateOptions, passOnOptions } from '../lib/cli-options/simulator-rows.js'
 import { HTTP_CLIENT_NAMES } from '../lib/cli-options/tables/simulate.js'
 import { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
 import { expandDestinations } from './swarm/destinations.js'

@@ -22,7 +22,7 @@ import { RUN_OPTIONS } from './tables/run.js'
 import { SCENARIO_OPTIONS } from './tables/scenario.js'
 import { SERVE_OPTIONS } from './tables/serve.js'
 import { SIMULATE_OPTIONS } from './tables/simulate.js'
-import { passOnOptions } from './tables/simulator.js'
+import { passOnOptions } from './simulator-rows.js'
 import { keyOf } from '../values/option-values.js'
 import { WEBSOCKET_OPTIONS } from './tables/websocket.js'
 

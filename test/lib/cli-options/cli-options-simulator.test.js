@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { OPTIONS, keyOf as fullKeyOf, optionsOf, parseOptions, passOnOptions as fullPassOn } from '../../../lib/cli-options/index.js'
-import { SIMULATOR_OPTIONS, keyOf, parseSimulateOptions, passOnOptions } from '../../../lib/cli-options/tables/simulator.js'
+import { SIMULATOR_OPTIONS, keyOf, parseSimulateOptions, passOnOptions } from '../../../lib/cli-options/simulator-rows.js'
 import { rowsOf } from '../../../lib/cli-options/rows.js'
 
 test('the simulator\'s table holds the very rows of simulate, and those passed on, that the full table has, in its order', () => {

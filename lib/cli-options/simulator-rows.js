@@ -5,14 +5,14 @@
  * report, fleet: a process loads only what it uses). The same row objects as index.js's OPTIONS, in
  * the same order: test/lib/cli-options/simulator.test.js holds the two to the same rows.
  */
-import { LOGIN_OPTIONS } from './login.js'
-import { parseRows } from '../rows.js'
-import { SCENARIO_OPTIONS } from './scenario.js'
-import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
-import { SIMULATE_OPTIONS } from './simulate.js'
-import { WEBSOCKET_OPTIONS } from './websocket.js'
+import { LOGIN_OPTIONS } from './tables/login.js'
+import { parseRows } from './rows.js'
+import { SCENARIO_OPTIONS } from './tables/scenario.js'
+import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './tables/shared.js'
+import { SIMULATE_OPTIONS } from './tables/simulate.js'
+import { WEBSOCKET_OPTIONS } from './tables/websocket.js'
 
-export { keyOf } from '../../values/option-values.js'
+export { keyOf } from '../values/option-values.js'
 
 /** Every row that names `simulate` or is passed on to simulators, in the full table's order. */
 export const SIMULATOR_OPTIONS = [
@@ -30,5 +30,5 @@ export function parseSimulateOptions (input) {
 
 /** The simulator options that run and fleet up pass on (passOnOptions of index.js). */
 export function passOnOptions () {
-  return /** @type {readonly import('../define.js').OptionDef[]} */ (SIMULATOR_OPTIONS).filter((o) => o.passOn)
+  return /** @type {readonly import('./define.js').OptionDef[]} */ (SIMULATOR_OPTIONS).filter((o) => o.passOn)
 }

@@ -6,19 +6,19 @@
  * message (as the run's stop) naming each one's share, and one joined from elsewhere that has no
  * room for its share says nothing back.
  */
-import { SteeringRefusal } from '../lib/steering.js'
-import { shareOf } from '../simulator/index.js'
+import { SteeringRefusal } from '../../lib/steering.js'
+import { shareOf } from '../../simulator/index.js'
 
 /**
- * @typedef {import('../lib/steering.js').Steering} Steering
- * @typedef {import('../simulator/processes/spawn.js').SimulatorChild} SimulatorChild
+ * @typedef {import('../../lib/steering.js').Steering} Steering
+ * @typedef {import('../../simulator/processes/spawn.js').SimulatorChild} SimulatorChild
  */
 
 /**
  * Binds the run's clients and emit-rate actions to a distribution's simulators while it runs.
  * @param {object} ctx
- * @param {import('./run-options.js').RunOptions} ctx.options
- * @param {import('../results/collector/types.js').Collector} ctx.collector
+ * @param {import('../run-options.js').RunOptions} ctx.options
+ * @param {import('../../results/collector/types.js').Collector} ctx.collector
  * @param {string} ctx.runId
  * @param {number} ctx.rampMs new clients are spread over the run's ramp, as the first ones were
  * @param {SimulatorChild[]} children the local simulators

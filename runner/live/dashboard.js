@@ -4,8 +4,8 @@
  * logged beside result.json. Loaded only when asked for.
  */
 import path from 'node:path'
-import { parseOptions } from '../lib/cli-options/index.js'
-import { parseThresholdOf } from '../results/index.js'
+import { parseOptions } from '../../lib/cli-options/index.js'
+import { parseThresholdOf } from '../../results/index.js'
 
 /**
  * @param {Record<string, unknown>} argv
@@ -15,7 +15,7 @@ import { parseThresholdOf } from '../results/index.js'
 export async function openDashboard (argv, { command, runId, name, out }, say = (line) => process.stderr.write(`${line}\n`)) {
   const { dashboard: port, dashboardHost: host } = parseOptions(command, argv)
   if (port === null || port === undefined) return null
-  const { startDashboard, EVENTS_FILE } = await import('../results/dashboard/index.js')
+  const { startDashboard, EVENTS_FILE } = await import('../../results/dashboard/index.js')
   // The thresholds as given (checked already): the page draws them on their charts and says how they stand.
   const given = [argv.assert, argv.slo].flat().filter((e) => typeof e === 'string')
   const thresholds = given.map((e) => parseThresholdOf(e, command === 'capacity' ? '--slo' : '--assert'))
