@@ -40,9 +40,22 @@ export class SteeringRefusal extends Error {
 }
 
 /**
+ * A command's steering. Written out rather than inferred, so the package's declaration files
+ * can name it (an inferred AbortSignal is a type that declaration emit cannot reach).
+ * @typedef {object} Steering
+ * @property {() => string[]} actions the actions this command offers
+ * @property {(action: string, body: unknown, by: SteeringBy) => Promise<SteeringAnswer>} act asks for an action
+ * @property {(cb: (event: SteeringAction) => void) => () => void} onEvent listens to every action as it is decided
+ * @property {AbortSignal} signal aborted by the stop action
+ * @property {(action: SteeringActionName, handler: SteeringHandler) => () => void} handle binds what an action does
+ * @property {() => SteeringAction[]} timeline every action so far, in order
+ */
+
+/**
  * @param {object} spec
  * @param {keyof typeof STEERING_ACTIONS} spec.command what runs: its actions are STEERING_ACTIONS[command]
  * @param {() => number} [spec.now] the wall clock (ms)
+ * @returns {Steering}
  */
 export function createSteering ({ command, now = Date.now }) {
   const offered = STEERING_ACTIONS[command]
@@ -150,8 +163,6 @@ export function createSteering ({ command, now = Date.now }) {
     timeline: () => timeline.slice()
   }
 }
-
-/** @typedef {ReturnType<typeof createSteering>} Steering */
 
 /**
  * The value of an action, checked as its flag checks it (the same parser, the same message).

@@ -1,12 +1,15 @@
 /**
- * The result's documented fields, read from the JSDoc typedefs of lib/schema/result-schema.js
- * (the types docs/results.md points readers to), so a test can check a real result against
- * them: every field not marked optional ([name]) is present, and fields whose type is another
- * typedef of that file (or an array of one) are walked in turn.
+ * The result's documented fields, read from the JSDoc typedefs of lib/schema/ (result-schema.js
+ * is the entry docs/results.md points readers to; it re-exports the types of the files beside
+ * it), so a test can check a real result against them: every field not marked optional ([name])
+ * is present, and fields whose type is another typedef of those files (or an array of one) are
+ * walked in turn.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 
-const SCHEMA = new URL('../../lib/schema/result-schema.js', import.meta.url)
+const SCHEMA_DIR = new URL('../../lib/schema/', import.meta.url)
+/** The schema files whose typedefs describe a result (collector-keys.js holds key names, not types). */
+const SCHEMA_FILES = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('-schema.js')).map((f) => new URL(f, SCHEMA_DIR))
 
 /**
  * The `@typedef {object}` blocks of the schema file: name → its properties.
@@ -14,7 +17,8 @@ const SCHEMA = new URL('../../lib/schema/result-schema.js', import.meta.url)
  */
 export function documentedTypes () {
   const types = new Map()
-  for (const block of readFileSync(SCHEMA, 'utf8').split('/**').slice(1)) {
+  const text = SCHEMA_FILES.map((file) => readFileSync(file, 'utf8')).join('\n')
+  for (const block of text.split('/**').slice(1)) {
     const name = /@typedef \{object\} (\w+)/.exec(block)?.[1]
     if (name === undefined) continue
     /** @type {{ name: string, type: string, optional: boolean }[]} */
@@ -31,12 +35,12 @@ export function documentedTypes () {
 /**
  * Paths of the documented fields `value` lacks, walking nested typedefs (optional ones when present).
  * @param {unknown} value
- * @param {string} typeName a `@typedef {object}` of lib/schema/result-schema.js
+ * @param {string} typeName a `@typedef {object}` of lib/schema/
  * @returns {string[]} such as `clients.reconnects` or `messages[1].duplicates`; empty when every field is there
  */
 export function missingDocumentedFields (value, typeName) {
   const types = documentedTypes()
-  if (!types.has(typeName)) throw new Error(`no @typedef {object} ${typeName} in ${SCHEMA.pathname}`)
+  if (!types.has(typeName)) throw new Error(`no @typedef {object} ${typeName} in ${SCHEMA_DIR.pathname}*-schema.js`)
   /** @type {string[]} */
   const missing = []
   /** @param {unknown} v @param {string} type @param {string} path */

@@ -163,7 +163,10 @@ test('a --target with no Engine.IO at its path (404 on both transports): exit 2 
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', target, '--token', 'x', '--out', path.join(dir, 'results'), '--rounds', '1x100'])
   assert.equal(code, 2, stderr)
   assert.match(stderr, /no Engine\.IO handshake at http:\/\/127\.0\.0\.1:\d+\/socket\.io\/ \(polling: polling handshake answered HTTP 404 .*"no app here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/)
-  assert.doesNotMatch(stderr, /simulator|connected \d/, 'no simulator started')
+  // The first line states the swarm the run would make; nothing after it may show a simulator.
+  const [layout, ...rest] = stderr.split('\n')
+  assert.match(layout, /^run \S+: 2 simulators × 100 = 200 clients; target /)
+  assert.doesNotMatch(rest.join('\n'), /simulator|connected \d/, 'no simulator started')
   assert.equal(existsSync(path.join(dir, 'results')), false)
 })
 
