@@ -9,7 +9,7 @@ test('a process with every file descriptor taken still samples itself (the last 
   // A child with a limit of 64 descriptors opens files until the kernel refuses, then samples.
   const script = `
     import { openSync } from 'node:fs'
-    import { createProcessSampler } from './lib/process-sampler.js'
+    import { createProcessSampler } from './lib/measure/process-sampler.js'
     const sampler = createProcessSampler()
     const before = sampler.sample()
     let opened = 0
