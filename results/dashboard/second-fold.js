@@ -7,6 +7,7 @@
 import { DELAY_BUCKETS_SECONDS } from '../../lib/measure/hdr-buckets.js'
 import { mergeEncoded, summarize } from '../../lib/measure/histogram.js'
 import { isSaturated } from '../../lib/measure/process-sampler.js'
+import { addDeliveryCounts, emptyDeliveryCounts } from '../merge/delivery-counts.js'
 
 /** A simulator not heard from for this long stops counting in the connected totals. */
 const GONE_MS = 3000
@@ -67,12 +68,7 @@ export function createSecondFold () {
         keys.add(report.key)
         d.messages++
       }
-      d.received += report.received
-      d.expected += report.expected
-      d.missing += report.missing
-      d.duplicates += report.duplicates
-      d.misdelivered += report.misdelivered ?? 0
-      d.echo += report.echo ?? 0
+      addDeliveryCounts(d, report)
       part.relative.push(report.relative.histogram)
       if (report.absolute?.count) part.absolute.push(report.absolute)
       addRow(part.rows, report)
@@ -103,7 +99,7 @@ function emptyPart () {
     errors: 0,
     disconnects: 0,
     closed: 0,
-    delivery: { messages: 0, received: 0, expected: 0, missing: 0, duplicates: 0, misdelivered: 0, echo: 0 },
+    delivery: { messages: 0, ...emptyDeliveryCounts() },
     /** @type {string[]} */ relative: [],
     /** @type {import('../../lib/measure/histogram.js').DelaySummary[]} */ absolute: [],
     /** @type {Map<string, Row>} */ rows: new Map(),
