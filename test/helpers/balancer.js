@@ -140,12 +140,7 @@ export async function startNginx (t, nodes) {
   const config = `worker_processes 1;
 events { worker_connections 4096; }
 http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
+${nginxHttpPrelude(dir)}
   map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   upstream nodes {
     hash $remote_addr consistent;
@@ -164,9 +159,32 @@ ${nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=1 fail_timeout=5s;`
   }
 }
 `
-  writeFileSync(path.join(dir, 'nginx.conf'), config)
-  const pid = await startDaemon(t, NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;`], port)
+  const pid = await runNginx(t, dir, config, port)
   return { url: `http://127.0.0.1:${port}`, pid }
+}
+
+/**
+ * The start of an nginx `http` block of a test: no access log, every temporary path inside
+ * the test's own directory (the package's defaults are not writable by every user).
+ * @param {string} dir
+ */
+export function nginxHttpPrelude (dir) {
+  return ['access_log off;', ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${dir}/${kind === 'client_body' ? 'body' : kind};`)]
+    .map((line) => `  ${line}`).join('\n')
+}
+
+/**
+ * Writes `config` into `dir` and runs nginx on it as a non-daemon master with its own prefix,
+ * pid file and error log there, stopped when the test ends.
+ * @param {import('node:test').TestContext} t
+ * @param {string} dir
+ * @param {string} config
+ * @param {number} port where it listens, to wait for
+ * @returns {Promise<number>} its pid
+ */
+export async function runNginx (t, dir, config, port) {
+  writeFileSync(path.join(dir, 'nginx.conf'), config)
+  return startDaemon(t, NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;`], port)
 }
 
 /**

@@ -6,9 +6,8 @@
  * test ends. Without nginx or the module the test skips with a loud reason, except under
  * CI=true, where it fails (.ci/run installs them).
  */
-import { constants, writeFileSync } from 'node:fs'
-import path from 'node:path'
-import { NGINX, hasTool, startDaemon, tempDir } from './balancer.js'
+import { constants } from 'node:fs'
+import { NGINX, hasTool, nginxHttpPrelude, runNginx, tempDir } from './balancer.js'
 import { freePort } from './ports.js'
 
 export const NCHAN_MODULE = '/usr/lib/nginx/modules/ngx_nchan_module.so'
@@ -26,12 +25,7 @@ export async function startNchan (t) {
 worker_processes 1;
 events { worker_connections 4096; }
 http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
+${nginxHttpPrelude(dir)}
   server {
     listen 127.0.0.1:${port};
     location ~ ^/pub/([\\w-]+)$ { nchan_publisher; nchan_channel_id $1; }
@@ -39,7 +33,6 @@ http {
   }
 }
 `
-  writeFileSync(path.join(dir, 'nginx.conf'), config)
-  const pid = await startDaemon(t, NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;`], port)
+  const pid = await runNginx(t, dir, config, port)
   return { http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}`, pid }
 }
