@@ -114,8 +114,8 @@ test('polling: one GET and one POST at most; packets written during a POST leave
   server.io.engine.on('connection', (/** @type {import('engine.io').Socket} */ socket) => {
     socket.on('packet', (/** @type {{ type: string, data?: unknown }} */ p) => posts.at(-1)?.push(`${p.type} ${p.data ?? ''}`))
   })
-  /** @type {(() => void) | null} */
-  let release = null
+  /** The held POST's hand-over to socket.io. @type {(() => void)[]} */
+  const held = []
   let holdNext = false
   const engineListeners = server.httpServer.listeners('request')
   server.httpServer.removeAllListeners('request')
@@ -132,7 +132,7 @@ test('polling: one GET and one POST at most; packets written during a POST leave
     }
     if (kind === 'posts' && holdNext) {
       holdNext = false
-      release = pass
+      held.push(pass)
     } else pass()
   })
   const { log, events: poolEvents } = recorder()
@@ -142,10 +142,9 @@ test('polling: one GET and one POST at most; packets written during a POST leave
   await waitFor(() => log.connected.size === 1, { message: 'the client to connect' })
   holdNext = true
   pool.emit(0, '/', 'e', [1])
-  await waitFor(() => release !== null, { message: 'the POST carrying the first emit, held' })
+  await waitFor(() => held.length === 1, { message: 'the POST carrying the first emit, held' })
   for (const n of [2, 3, 4]) pool.emit(0, '/', 'e', [n])
-  const answer = /** @type {() => void} */ (release)
-  answer()
+  held[0]()
   await waitFor(() => events.length === 4, { message: () => `4 emits heard (have ${JSON.stringify(events)})` })
   assert.deepEqual(events, [[1], [2], [3], [4]])
   assert.deepEqual(posts, [['message 0'], ['message 2["e",1]'], ['message 2["e",2]', 'message 2["e",3]', 'message 2["e",4]']])
