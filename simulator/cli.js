@@ -14,6 +14,7 @@ import { INSECURE_WARNING, formatProgress, formatSimSummary } from './reporting/
 import { runLinkedSwarm } from './processes/linked.js'
 import { normalizeSimOptions } from './sim-options.js'
 import { runWorkers } from './processes/workers.js'
+import { withDashboardRoom } from './processes/steering.js'
 import { joinSinks, startSimulatorMetrics } from './reporting/live-metrics.js'
 import { openSimulateDashboard } from './reporting/dashboard.js'
 import { finalReportOf } from '../results/index.js'
@@ -35,8 +36,11 @@ export const simulateCommand = {
     .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0', 'four worker processes, their metrics on one port')
     .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score', 'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
   handler: async (argv) => {
-    const options = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
     const { workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval, dashboard: dashboardPort, dashboardHost } = parseOptions('simulate', argv)
+    const given = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
+    // --dashboard: room for the page to grow the swarm, unless --max-clients set one.
+    const options = dashboardPort === null || dashboardPort === undefined ? given : withDashboardRoom(given, workers)
+    if (options.maxClients !== given.maxClients) process.stderr.write(`ioswarm simulate ${options.id}: dashboard: room for ${options.maxClients} clients: the page may grow the swarm up to that\n`)
     if (redis && !run) throw invalidOption('--run', 'is required with --redis: the run id every simulator of a test shares')
     const link = redis ? { redisUrl: String(redis), runId: String(run) } : null
     // --metrics-port, --otlp: one process serves its own; with --workers the parent all of its workers'.
@@ -61,6 +65,7 @@ export const simulateCommand = {
     const said = {
       sink: joinSinks([metrics?.metrics, dashboard?.sink]),
       log: dashboard ? (line) => dashboard.log(line) : () => {},
+      phases: dashboard ? (phases) => dashboard.phases(phases) : () => {},
       window: dashboard ? (w) => dashboard.window(w) : () => {}
     }
     let result
@@ -106,6 +111,7 @@ async function runOne (options, link, quiet, steering, said) {
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
         const line = `ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}`
         said.log(line)
+        if (options.phases) said.phases(options.phases)
         if (!quiet) process.stderr.write(`${line}\n`)
       },
       onProgress: (p) => progress.update(formatProgress(p)),
@@ -131,6 +137,7 @@ async function runOne (options, link, quiet, steering, said) {
  * @typedef {object} Said
  * @property {import('../results/metrics/feed.js').MetricsSink | null} sink --metrics-port and --dashboard, fed as one
  * @property {(line: string) => void} log a line for the dashboard's log
+ * @property {(phases: import('../lib/input/phase-profile.js').Phase[]) => void} phases --phases as the swarm starts them, shaded on the dashboard's charts
  * @property {(window: import('../lib/schema/result-schema.js').WindowReport | import('../lib/schema/result-schema.js').WindowResult) => void} window
  *   a window for the dashboard's chart
  */
@@ -169,7 +176,10 @@ async function runWorkersCommand (options, workers, link, quiet, steering, said)
     signal: steering.signal,
     steering,
     metrics: said.sink,
-    onStart: ({ preflight, server }) => writeWarnings(startWarnings(options, preflight, server)),
+    onStart: ({ preflight, server }) => {
+      writeWarnings(startWarnings(options, preflight, server))
+      if (options.phases) said.phases(options.phases)
+    },
     onWorkerStderr: (k, text) => {
       const prefixed = text.replace(/^(?=.)/gm, `[w${k}] `)
       said.log(prefixed)
