@@ -93,9 +93,3 @@ export function listensOn (pid, port) {
   }
   return false
 }
-
-/**
- * A loopback port that was free a moment ago and is closed now (being replaced by the helpers above).
- * @returns {Promise<number>}
- */
-export const freePort = closedPort
