@@ -69,7 +69,8 @@ export async function runTest (input, hooks = {}) {
       signal: options.restartSignal,
       server: started,
       start: () => startServerProcess({ ...serverOptions, port: Number(new URL(started.current.url).port) }),
-      log
+      log,
+      mark: (event) => hooks.stream?.push(event)
     })
     : null
   try {

@@ -61,6 +61,7 @@ export const simulateCommand = {
     const said = {
       sink: joinSinks([metrics?.metrics, dashboard?.sink]),
       log: dashboard ? (line) => dashboard.log(line) : () => {},
+      phases: dashboard ? (phases) => dashboard.phases(phases) : () => {},
       window: dashboard ? (w) => dashboard.window(w) : () => {}
     }
     let result
@@ -106,6 +107,7 @@ async function runOne (options, link, quiet, steering, said) {
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
         const line = `ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}`
         said.log(line)
+        if (options.phases) said.phases(options.phases)
         if (!quiet) process.stderr.write(`${line}\n`)
       },
       onProgress: (p) => progress.update(formatProgress(p)),
@@ -131,6 +133,7 @@ async function runOne (options, link, quiet, steering, said) {
  * @typedef {object} Said
  * @property {import('../results/metrics/feed.js').MetricsSink | null} sink --metrics-port and --dashboard, fed as one
  * @property {(line: string) => void} log a line for the dashboard's log
+ * @property {(phases: import('../lib/input/phase-profile.js').Phase[]) => void} phases --phases as the swarm starts them, shaded on the dashboard's charts
  * @property {(window: import('../lib/schema/result-schema.js').WindowReport | import('../lib/schema/result-schema.js').WindowResult) => void} window
  *   a window for the dashboard's chart
  */
@@ -169,7 +172,10 @@ async function runWorkersCommand (options, workers, link, quiet, steering, said)
     signal: steering.signal,
     steering,
     metrics: said.sink,
-    onStart: ({ preflight, server }) => writeWarnings(startWarnings(options, preflight, server)),
+    onStart: ({ preflight, server }) => {
+      writeWarnings(startWarnings(options, preflight, server))
+      if (options.phases) said.phases(options.phases)
+    },
     onWorkerStderr: (k, text) => {
       const prefixed = text.replace(/^(?=.)/gm, `[w${k}] `)
       said.log(prefixed)

@@ -5,6 +5,7 @@
  * simulate's steering, its log the lines simulate prints. Loaded only when asked for.
  */
 import { formatWindowLine } from '../../lib/text/window-text.js'
+import { phaseMarks } from '../../lib/input/phase-profile.js'
 import { windowRow } from '../../results/index.js'
 
 /**
@@ -29,6 +30,10 @@ export async function openSimulateDashboard ({ port, host, id, steering }, say) 
     /** @param {string} text a line simulate prints, for the page's log */
     log (text) {
       for (const line of text.split('\n')) if (line.trim() !== '') dashboard.stream.push({ type: 'log', at: Date.now(), text: line })
+    },
+    /** @param {import('../../lib/input/phase-profile.js').Phase[]} phases --phases, as the swarm starts them: each step shaded on the charts */
+    phases (phases) {
+      for (const mark of phaseMarks(phases, Date.now())) dashboard.stream.push(mark)
     },
     /**
      * A window as it closed (its delays as summaries, as result.json keeps them).
