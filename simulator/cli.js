@@ -14,6 +14,7 @@ import { INSECURE_WARNING, formatProgress, formatSimSummary } from './reporting/
 import { runLinkedSwarm } from './processes/linked.js'
 import { normalizeSimOptions } from './sim-options.js'
 import { runWorkers } from './processes/workers.js'
+import { withDashboardRoom } from './processes/steering.js'
 import { joinSinks, startSimulatorMetrics } from './reporting/live-metrics.js'
 import { openSimulateDashboard } from './reporting/dashboard.js'
 import { finalReportOf } from '../results/index.js'
@@ -35,8 +36,11 @@ export const simulateCommand = {
     .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0', 'four worker processes, their metrics on one port')
     .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score', 'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
   handler: async (argv) => {
-    const options = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
     const { workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval, dashboard: dashboardPort, dashboardHost } = parseOptions('simulate', argv)
+    const given = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
+    // --dashboard: room for the page to grow the swarm, unless --max-clients set one.
+    const options = dashboardPort === null || dashboardPort === undefined ? given : withDashboardRoom(given, workers)
+    if (options.maxClients !== given.maxClients) process.stderr.write(`ioswarm simulate ${options.id}: dashboard: room for ${options.maxClients} clients: the page may grow the swarm up to that\n`)
     if (redis && !run) throw invalidOption('--run', 'is required with --redis: the run id every simulator of a test shares')
     const link = redis ? { redisUrl: String(redis), runId: String(run) } : null
     // --metrics-port, --otlp: one process serves its own; with --workers the parent all of its workers'.

@@ -3,7 +3,8 @@
  * loads, the stream carries the swarm's seconds (connected, delays, emits), an action without
  * the token is refused (403) and changes nothing, with it the clients and the emit rate change
  * (the server's own count follows) and the stop ends the swarm with its result; the same with
- * --workers, whose seconds come from the workers' follower.
+ * --workers, whose seconds come from the workers' follower, and whose swarm doubles in the room
+ * --dashboard reserves by default.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -72,18 +73,21 @@ test('simulate --dashboard: the page, its stream, 403 without the token, clients
   assert.ok(events.events.some((e) => e.type === 'log' && /2 clients →/.test(e.text)), 'simulate\'s lines are the page\'s log')
 })
 
-test('simulate --workers 2 --dashboard: the workers\' seconds, each one named; clients N reaches every worker', { timeout: 120000 }, async (t) => {
+test('simulate --workers 2 --dashboard: the workers\' seconds, each one named; the swarm doubles without --max-clients', { timeout: 120000 }, async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 1000 })
-  const { run, act, events } = await startSimulate(t, ['--url', server.url, '--clients', '4', '--max-clients', '6', '--workers', '2'])
+  const { run, act, events } = await startSimulate(t, ['--url', server.url, '--clients', '4', '--workers', '2'])
   await waitFor(() => events.seconds().some((s) => s.clients.connected === 4 && Object.keys(s.clients.bySimulator).length === 2),
     { timeoutMs: 60000, message: '4 clients of 2 workers in the stream' })
-  const grown = await act('clients', { clients: 6 })
+  // The room --dashboard reserves by default: twice the swarm.
+  assert.match(run.output().stderr, /dashboard: room for 8 clients/)
+  const grown = await act('clients', { clients: 8 })
   assert.equal(grown.status, 200, grown.text)
-  await waitForClients(server, 6)
-  await waitFor(() => events.seconds().some((s) => s.clients.connected === 6), { timeoutMs: 30000, message: '6 clients in the stream' })
+  await waitForClients(server, 8)
+  await waitFor(() => events.seconds().some((s) => s.clients.connected === 8), { timeoutMs: 30000, message: '8 clients in the stream' })
+  assert.equal((await act('clients', { clients: 9 })).status, 409, 'past the room')
   assert.equal((await act('stop', {})).status, 200)
   const done = await run
   assert.equal(done.code, 0, done.stderr)
   await waitFor(() => events.ended, { timeoutMs: 30000, message: 'the page\'s stream ended' })
-  assert.deepEqual(JSON.parse(done.stdout).workers.list.map((/** @type {any} */ w) => w.clients.target).sort(), [3, 3])
+  assert.deepEqual(JSON.parse(done.stdout).workers.list.map((/** @type {any} */ w) => w.clients.target).sort(), [4, 4])
 })
