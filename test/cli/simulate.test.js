@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { runCli } from '../helpers/cli.js'
 import { startTestServer } from '../helpers/swarm.js'
 import { missingDocumentedFields } from '../helpers/documented-fields.js'
-import { freePort } from '../helpers/ports.js'
+import { closedPort } from '../helpers/ports.js'
 import { waitFor } from '../helpers/wait.js'
 import { startIoServer } from '../helpers/io-server.js'
 
@@ -94,7 +94,7 @@ test('--json prints a result with every documented field', async (t) => {
 })
 
 test('IOSWARM_* variables set options, and one meant for another command is no error', async (t) => {
-  const port = await freePort()
+  const port = await closedPort()
   const { code, stdout, stderr } = await runCli(t, ['client.js', '--duration', '1', '--ramp', '0', '--json'], {
     env: { IOSWARM_CLIENTS: '2', IOSWARM_URL: `http://127.0.0.1:${port}`, IOSWARM_TOKEN: 'for-serve-and-broadcast' },
     timeoutMs: 20000
@@ -105,7 +105,7 @@ test('IOSWARM_* variables set options, and one meant for another command is no e
 })
 
 test('a server that is not there: counted connect errors, a clear summary, exit 1', async (t) => {
-  const port = await freePort()
+  const port = await closedPort()
   const { code, stderr, stdout } = await runCli(t, ['client.js', '-c', '3', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '2', '--json'])
   assert.equal(code, 1)
   assert.match(stderr, /no client ever connected to http:\/\/127\.0\.0\.1:\d+ \(connect errors: .*ECONNREFUSED.*\)/)
