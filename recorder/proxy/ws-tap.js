@@ -7,10 +7,10 @@
  * handshake named and its context kept across messages unless the handshake said not to.
  */
 import zlib from 'node:zlib'
-import WebSocket from 'ws'
+import * as ws from 'ws'
 
 /** ws's frame parser, a Writable that emits 'message' (data, isBinary): exported by ws, not typed by @types/ws. */
-const Receiver = /** @type {new (options: object) => import('node:stream').Writable} */ (/** @type {any} */ (WebSocket).Receiver)
+const Receiver = /** @type {new (options: object) => import('node:stream').Writable} */ (/** @type {any} */ (ws).Receiver)
 
 /** The bytes permessage-deflate strips from the end of each message (RFC 7692, 7.2.2). */
 const TRAILER = Buffer.from([0x00, 0x00, 0xff, 0xff])
