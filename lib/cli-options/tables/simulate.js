@@ -43,9 +43,10 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: DEFAULT_CLIENTS,
     commands: ['simulate'],
     passOn: true,
+    defaultText: { simulate: String(DEFAULT_CLIENTS), run: `${DEFAULT_CLIENTS} per simulator`, 'fleet up': `${DEFAULT_CLIENTS} per simulator`, capacity: String(DEFAULT_CLIENTS) },
     describe: {
       simulate: 'Number of clients',
-      run: 'Clients per simulator',
+      run: 'Clients in all, over --simulators (for now refused with several)',
       'fleet up': 'Clients per simulator',
       capacity: 'With --vary emit-rate: the clients of every step'
     },
@@ -254,10 +255,12 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: {
       simulate: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
       'fleet up': 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
-      run: 'Without rounds: hold the clients this long after the ramp, then stop (5m)'
+      run: 'Without rounds: the whole run, ramp included (for now refused unless --ramp 0)'
     },
     details: {
-      run: 'Without rounds (--rounds none): hold the clients this long after the ramp, then stop (5m); results come in --window windows. Refused with --rounds'
+      run: 'Without rounds (--rounds none): stop this long after the simulators start, the ramp included (5m), as simulate does; results come in --window windows. ' +
+        'Refused with --rounds. Until the next minor version a bare --duration is refused unless --ramp 0, as it meant the hold after the ramp before: ' +
+        'say --total-duration (the whole run) or --hold (after the ramp)'
     },
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
   },

@@ -62,7 +62,7 @@ const sum = (result) => result.reduce((s, r) => s + Number(r.value[1]), 0)
 test('Prometheus scrapes a run: clients connected, messages received and a delay histogram match result.json', { skip: missing ?? false, timeout: 120000 }, async (t) => {
   const metricsPort = await freePort()
   const prometheus = await startPrometheus(t, `127.0.0.1:${metricsPort}`)
-  const result = await runTest({ simulators: 2, clients: 20, rounds: '3x300', ramp: '500ms', pingInterval: '5s', metricsPort }, {
+  const result = await runTest({ simulators: 2, clientsPerSimulator: 20, rounds: '3x300', ramp: '500ms', pingInterval: '5s', metricsPort }, {
     // After the run, before the metrics server closes: wait for one full scrape after now.
     metricsLinger: async () => {
       const after = Date.now()
