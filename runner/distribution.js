@@ -60,8 +60,8 @@ export async function runDistribution (ctx, distribution, hooks) {
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const watching = hooks.stream?.follow(collector, runId, { distribution: distribution.name })
   const parts = partitionOf(ctx, distribution)
-  // --duration is the whole run from here, the ramp included (as simulate's is from its start).
-  const endsAtMono = options.durationMs === null || options.phases ? null : performance.now() + options.durationMs
+  // --duration: the whole run, the ramp included, from the first simulator's start (as simulate's from its swarm's).
+  const lengthMs = options.phases ? null : options.durationMs
   const children = startSimulators(ctx, distribution, parts)
   // The run's clients and emit-rate actions reach these simulators while they run.
   const unsteer = steerDistribution(ctx, children, parts, hooks.steering)
@@ -81,13 +81,13 @@ export async function runDistribution (ctx, distribution, hooks) {
   try {
     log(`${distribution.name}: ${formatLayout(distribution.simulators, distribution.total, 'simulator')}${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
-    const cut = endsAtMono === null ? null : rampCutWarning({ clients: distribution.clients, rampMs: ctx.rampMs, durationMs: options.durationMs })
+    const cut = lengthMs === null ? null : rampCutWarning({ clients: distribution.clients, rampMs: ctx.rampMs, durationMs: options.durationMs })
     if (cut) log(`${distribution.name}: warning: ${cut}`)
     // --phases: the simulators follow the profile and end after its last step by themselves.
     if (options.phases) await followProfile(ctx, distribution, children, hooks)
     else {
-      await waitForClients(ctx, distribution, children, hooks, endsAtMono)
-      if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks, endsAtMono)
+      const startedMono = await waitForClients(ctx, distribution, children, hooks, lengthMs)
+      if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks, lengthMs === null ? null : startedMono + lengthMs)
       else publish = await broadcastRounds(ctx, distribution, hooks)
     }
   } catch (error) {
@@ -274,12 +274,15 @@ function simulateOptions (ctx, distribution) {
  * @param {Distribution} distribution
  * @param {import('../simulator/processes/spawn.js').SimulatorChild[]} children
  * @param {RunHooks} hooks
- * @param {number | null} [endsAtMono] --duration: the run's end (performance.now())
+ * @param {number | null} [lengthMs] --duration: the run's length from the first simulator's start, which bounds the wait too
+ * @returns {Promise<number>} when the first simulator registered (performance.now()), the run's start
  */
-async function waitForClients (ctx, distribution, children, hooks, endsAtMono = null) {
+async function waitForClients (ctx, distribution, children, hooks, lengthMs = null) {
   const wantedSimulators = distribution.simulators + ctx.options.expectSimulators
-  const untilEnd = endsAtMono === null ? Infinity : endsAtMono - performance.now()
-  const deadline = Date.now() + Math.min(ctx.rampMs + ctx.options.connectTimeoutMs, untilEnd)
+  let startedMono = performance.now()
+  let started = false
+  let deadline = startedMono + ctx.rampMs + ctx.options.connectTimeoutMs
+  const endOfRun = lengthMs === null ? Infinity : lengthMs
   let connected = 0
   let target = 0
   while (!hooks.signal?.aborted) {
@@ -291,11 +294,20 @@ async function waitForClients (ctx, distribution, children, hooks, endsAtMono = 
     connected = sims.reduce((sum, s) => sum + s.clients.connected, 0)
     target = sims.reduce((sum, s) => sum + s.clients.target, 0)
     hooks.status?.(`${distribution.name}: simulators ${sims.length}/${wantedSimulators}, connected ${connected}/${target}`)
-    if (sims.length >= wantedSimulators && connected >= target && target > 0) return
-    if (Date.now() > deadline) break
-    await sleep(500)
+    if (!started && sims.length > 0) {
+      // The first simulator has started its swarm: a --duration counts from here, as simulate's from its swarm's start.
+      started = true
+      startedMono = performance.now()
+      deadline = Math.min(deadline, startedMono + endOfRun)
+    }
+    if (sims.length >= wantedSimulators && connected >= target && target > 0) return startedMono
+    if (performance.now() > deadline) break
+    // Finely until the first simulator starts (the run's clock), then twice a second.
+    await sleep(started ? 500 : 100)
   }
-  hooks.log?.(`${distribution.name}: going on with ${connected}/${target} clients connected after the ramp and --connect-timeout`)
+  const why = lengthMs !== null && performance.now() >= startedMono + lengthMs ? '--duration ended' : 'the ramp and --connect-timeout'
+  hooks.log?.(`${distribution.name}: going on with ${connected}/${target} clients connected after ${why}`)
+  return startedMono
 }
 
 /**

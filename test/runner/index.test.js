@@ -92,7 +92,7 @@ test('one look at the server per run: the runner inspects once and hands it to i
   await once(http, 'listening')
   t.after(() => new Promise((resolve) => { io.close(); http.close(() => resolve(undefined)) }))
   const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
-  const run = { ...QUICK, target: url, simulators: 3, clientsPerSimulator: 3, duration: '1s' }
+  const run = { ...QUICK, target: url, simulators: 3, clientsPerSimulator: 3, hold: '1s' }
   // What one look costs this server (Engine.IO sessions: the handshake probes and the first contact).
   await lookAtServer(normalizeRunOptions(run), url, () => {})
   const look = sessions
