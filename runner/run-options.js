@@ -11,6 +11,7 @@ import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/tables/broadcast.js'
 import { parseHttpUrl, parseInteger, parseNamespaces, parseRunId, formatTransportMix } from '../lib/values/parsers.js'
 import { parseThreshold } from '../results/index.js'
 import { maxClientsOf, totalMsOf } from '../lib/input/phase-profile.js'
+import { CLIENT_SPELLINGS, LENGTH_SPELLINGS, spellingOf, twoClientReadings } from '../lib/input/swarm-spellings.js'
 import { normalizeSimOptions } from '../simulator/index.js'
 import { compilePublish, parseMessageTemplate } from '../broadcaster/index.js'
 
@@ -40,27 +41,6 @@ function parseDistributions (value) {
   })
 }
 
-/** The spellings of a run's clients: the whole swarm (bare, or never refused), or each simulator's. */
-const CLIENT_SPELLINGS = /** @type {const} */ ([['clients', 'clients', '--clients'], ['totalClients', 'total-clients', '--total-clients'], ['clientsPerSimulator', 'clients-per-simulator', '--clients-per-simulator']])
-/** The spellings of a run's length without rounds: the whole run (bare, or never refused), or the hold after the ramp. */
-const LENGTH_SPELLINGS = /** @type {const} */ ([['duration', 'duration', '--duration'], ['totalDuration', 'total-duration', '--total-duration'], ['hold', 'hold', '--hold']])
-
-/**
- * Which one of a group of spellings was given (two are refused).
- * @param {Record<string, any>} input raw values
- * @param {readonly (readonly [string, string, string])[]} spellings [key, name, flag]
- * @param {string} what what each of them says
- * @returns {string | null} the flag given
- */
-function spellingOf (input, spellings, what) {
-  const given = spellings.filter(([key, name]) => (input[key] ?? input[name]) !== undefined && (input[key] ?? input[name]) !== null).map(([, , flag]) => flag)
-  if (given.length > 1) throw invalidOption(given[1], `cannot go with ${given[0]}: both say ${what}; give one`)
-  return given[0] ?? null
-}
-
-/** @param {number} n */
-const count = (n) => n.toLocaleString('en-US')
-
 /**
  * The one layout of a run without --distributions or --phases: --simulators and its clients.
  * --clients is the whole swarm, as on every command; a bare one with more than one simulator
@@ -84,21 +64,6 @@ function clientLayout (input, o) {
   const low = Math.floor(total / simulators)
   const high = Math.ceil(total / simulators)
   return { name: low === high ? `${simulators}x${low}` : `${simulators}x${low}-${high}`, simulators, clients: high, total }
-}
-
-/**
- * A bare --clients with several simulators: both readings, with numbers, and how to ask for each.
- * @param {number} clients
- * @param {number} simulators
- */
-function twoClientReadings (clients, simulators) {
-  const low = Math.floor(clients / simulators)
-  const each = clients % simulators === 0 ? count(low) : `${count(low)}-${count(low + 1)}`
-  return invalidOption('--clients', `${clients} with --simulators ${simulators} has two readings: ` +
-    `${simulators} simulators × ${count(clients)} = ${count(simulators * clients)} clients (the old reading: --clients-per-simulator ${clients}), ` +
-    `or ${count(clients)} clients in all, ${each} per simulator (the new one: --total-clients ${clients}). ` +
-    '--clients now means the whole swarm, as in simulate --workers and capacity; until the next minor version run refuses a bare --clients ' +
-    'with more than one simulator: give one of the two spellings')
 }
 
 /**
@@ -235,9 +200,11 @@ export function normalizeRunOptions (input) {
     // Plain WebSocket has no handshake auth payload: the token goes in a header.
     Object.assign(simulatorInput, input.protocol === 'websocket' ? { header: [`Authorization: Bearer {{env.${AUTH_TOKEN_VARIABLE}}}`] } : { auth: `{"token":"{{env.${AUTH_TOKEN_VARIABLE}}}"}` })
   }
-  // One simulator's clients (the whole swarm's room, --max-clients, is checked against the whole below).
-  const oneSimulator = phases ? {} : { clients: Math.max(1, Math.min(...distributions.map((d) => d.clients))) }
-  const simulator = normalizeSimOptions({ ...simulatorInput, ...oneSimulator, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
+  // A simulator's own clients, never the whole swarm's (--clients is that): the runner's look at the server and the
+  // check here see one simulator's options; each distribution's simulators get their share (runner/distribution.js).
+  delete simulatorInput.clients
+  if (!phases) simulatorInput.clients = Math.max(1, Math.min(...distributions.map((d) => d.clients)))
+  const simulator = normalizeSimOptions({ ...simulatorInput, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
   // --max-clients is the whole swarm's room (the steering's clients count the whole too), split as the clients are.
   const most = Math.max(...distributions.map((d) => d.total))
   if (simulator.maxClients !== undefined && simulator.maxClients < most) {

@@ -36,18 +36,19 @@ export const RUN_OPTIONS = defineOptions([
     name: 'total-clients',
     group: 'Old and new meanings',
     type: 'string',
-    commands: ['run'],
-    describe: 'Clients in all, split over --simulators: what --clients means (the spelling it has while run refuses a bare one)',
-    details: 'Clients in all, split over the simulators as evenly as they go (the one partition of simulate --workers): what --clients means on every command. ' +
-      'Until the next minor version, run refuses a bare --clients with more than one simulator (it meant clients per simulator before); this spelling is never refused',
+    commands: ['run', 'fleet up'],
+    describe: 'Clients in all, split over the simulators: what --clients means (never refused)',
+    details: 'Clients in all, split over the simulators (the one partition of simulate --workers; a fleet\'s evenly over its hosts × --simulators): what --clients means ' +
+      'on every command. Until the next minor version, run and fleet up refuse a bare --clients with more than one simulator (there it was read per simulator before); ' +
+      'this spelling is never refused',
     parse: optionalClients
   },
   {
     name: 'clients-per-simulator',
     group: 'Old and new meanings',
     type: 'string',
-    commands: ['run'],
-    describe: 'Clients of each simulator: --simulators × this in all (what run\'s --clients meant before)',
+    commands: ['run', 'fleet up'],
+    describe: 'Clients of each simulator: the simulators × this in all (what --clients meant before on run and fleet up)',
     parse: optionalClients
   },
   {

@@ -47,7 +47,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: {
       simulate: 'Number of clients',
       run: 'Clients in all, over --simulators (for now refused with several)',
-      'fleet up': 'Clients per simulator',
+      'fleet up': 'Clients in all, over the hosts\' simulators (for now refused with several)',
       capacity: 'With --vary emit-rate: the clients of every step'
     },
     details: {
@@ -67,7 +67,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: {
       simulate: 'Room for this many clients, made at the start: the most a steered swarm (the dashboard, its API) may grow to',
       run: 'Room for this many clients over all simulators, made at the start: the most a steered run may grow to',
-      'fleet up': 'Room per simulator, made at the start: the most clients each may be steered to'
+      'fleet up': 'Room for this many clients over all the hosts\' simulators, made at the start: the most a steered run may grow to'
     },
     parse: (v, flag) => (v === undefined || v === null ? undefined : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
   },
@@ -253,9 +253,9 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'until Ctrl-C / SIGTERM',
     commands: ['simulate', 'fleet up', 'run'],
     describe: {
-      simulate: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
-      'fleet up': 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
-      run: 'Without rounds: the whole run, ramp included (for now refused unless --ramp 0)'
+      simulate: 'Stop this long after the start, the ramp included: 60, 90s, 5m (a bare number is seconds)',
+      'fleet up': 'Stop this long after the start, the ramp included: 60, 90s, 5m (a bare number is seconds)',
+      run: 'Without rounds: the whole run, the ramp included (for now refused unless --ramp 0)'
     },
     details: {
       run: 'Without rounds (--rounds none): stop this long after the simulators start, the ramp included (5m), as simulate does; results come in --window windows. ' +
