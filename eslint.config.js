@@ -87,6 +87,18 @@ const lineLength = {
   }
 }
 
+/**
+ * The folders already clean of long code lines, held to the stricter count for good
+ * (scripts/lint-rules.js max-code-line: only comments and lone strings exempt). A folder joins
+ * when its last long line is shortened; max-len above still holds the rest.
+ */
+const CODE_LINE_CLEAN = ['server/**/*.js']
+
+const codeLines = {
+  files: CODE_LINE_CLEAN,
+  rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }
+}
+
 /** Comments a reader of this repository alone can follow (scripts/lint-rules.js). */
 const comments = {
   plugins: { ioswarm: ioswarmPlugin },
@@ -99,6 +111,7 @@ export default [
   }),
   lineLength,
   comments,
+  codeLines,
   ...features,
   ...engines,
   ...lib

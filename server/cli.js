@@ -27,7 +27,8 @@ export const serveCommand = {
     .usage(USAGE), 'serve')
     .example('$0 serve --cluster 2 --adapter redis --redis redis://localhost:6379', 'two workers sharing broadcasts through Redis')
     .example('IOSWARM_AUTH_TOKEN=s3cret $0 serve --namespace /chat --relay-event chat', 'a chat: clients need the token, join rooms and relay chat lines')
-    .example('$0 serve --protocol websocket --port 8080', 'a plain WebSocket server (no Socket.IO): each broadcast reaches every client as one JSON text frame'),
+    .example('$0 serve --protocol websocket --port 8080',
+      'a plain WebSocket server (no Socket.IO): each broadcast reaches every client as one JSON text frame'),
   handler: async (argv) => {
     const options = normalizeServeOptions(argv)
     const stop = stopOnSignals('ioswarm serve')
@@ -118,6 +119,14 @@ async function startSingle (options, onError) {
 }
 
 /**
+ * What serves: the cluster's workers or one process.
+ * @param {{ pid: number }[]} workers
+ */
+function processes (workers) {
+  return workers.length > 0 ? `${workers.length} workers (pids ${workers.map((w) => w.pid).join(', ')})` : 'one process'
+}
+
+/**
  * @param {{ url: string, port: number, token: string, tokenGenerated: boolean, workers: () => { index: number, pid: number }[] }} server
  * @param {import('./server-options.js').ServeOptions} options
  * @param {boolean} json
@@ -129,11 +138,13 @@ function printListening (server, options, json) {
   const workers = server.workers()
   const shape = options.protocol === 'websocket'
     ? 'plain WebSocket (ws), one process, any path, JSON text frames'
-    : `${workers.length > 0 ? `${workers.length} workers (pids ${workers.map((w) => w.pid).join(', ')}), adapter ${options.adapter}` : `one process, adapter ${options.adapter}`}, parser ${options.parser}`
+    : `${processes(workers)}, adapter ${options.adapter}, parser ${options.parser}`
   const app = options.protocol === 'websocket'
     ? (options.authToken === null ? '' : '\n  clients need the --auth-token (?token= or Authorization: Bearer); others are closed with 1008')
-    : `\n  namespaces ${options.namespaces.join(', ')}; rooms by emit join/leave; relay event ${JSON.stringify(options.relayEvent)}${options.authToken === null ? '' : '; clients need the --auth-token'}`
+    : `\n  namespaces ${options.namespaces.join(', ')}; rooms by emit join/leave; relay event ${JSON.stringify(options.relayEvent)}` +
+      (options.authToken === null ? '' : '; clients need the --auth-token')
   const reporting = options.runId ? `\n  reporting samples to run ${options.runId} as ${options.serverId}${workers.length ? '-w<k>' : ''}` : ''
-  process.stderr.write(`ioswarm serve: listening on ${server.url} (port ${server.port}): ${shape}${app}${tokenNote}${reporting}\n  trigger: ioswarm broadcast --url ${server.url} --token <token>\n`)
+  const trigger = `\n  trigger: ioswarm broadcast --url ${server.url} --token <token>\n`
+  process.stderr.write(`ioswarm serve: listening on ${server.url} (port ${server.port}): ${shape}${app}${tokenNote}${reporting}${trigger}`)
   if (json) process.stdout.write(`${JSON.stringify({ url: server.url, port: server.port, pid: process.pid, workers })}\n`)
 }

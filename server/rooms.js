@@ -80,7 +80,8 @@ export function handleClient (socket, { relayEvent, relayRatePerSec, counts }) {
     const taken = limiter.take()
     if (!taken.ok) {
       counts.relay.limited++
-      return ack({ ok: false, error: `relay rate limit exceeded (${relayRatePerSec}/s per client): retry after ${taken.retryAfterMs} ms`, retryAfterMs: taken.retryAfterMs })
+      const error = `relay rate limit exceeded (${relayRatePerSec}/s per client): retry after ${taken.retryAfterMs} ms`
+      return ack({ ok: false, error, retryAfterMs: taken.retryAfterMs })
     }
     const recipients = target.room === null ? nsp.sockets.size : nsp.adapter.rooms.get(target.room)?.size ?? 0
     ;(target.room === null ? nsp : nsp.to(target.room)).emit(relayEvent, payload)
@@ -115,7 +116,8 @@ function isObject (value) {
  * @param {unknown} value
  */
 function describe (value) {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) + (value.length > 40 ? ` (${value.length} characters)` : '')
+  if (typeof value === 'string' && value.length > 40) return `${JSON.stringify(`${value.slice(0, 40)}…`)} (${value.length} characters)`
+  if (typeof value === 'string') return JSON.stringify(value)
   if (value === null || Array.isArray(value)) return value === null ? 'null' : 'an array'
   return typeof value
 }

@@ -26,7 +26,9 @@ export function normalizeServeOptions (input) {
   const cluster = o.cluster
   const adapter = String(o.adapter ?? (cluster > 1 ? 'cluster' : 'memory'))
   if (adapter === 'cluster' && cluster === 0) throw invalidOption('--adapter', 'cluster relays through the node:cluster primary: use it with --cluster K')
-  if (adapter === 'memory' && cluster > 1) throw invalidOption('--adapter', `memory would keep each broadcast on one of the ${cluster} workers: use cluster, redis or redis-streams`)
+  if (adapter === 'memory' && cluster > 1) {
+    throw invalidOption('--adapter', `memory would keep each broadcast on one of the ${cluster} workers: use cluster, redis or redis-streams`)
+  }
   const redisUrl = o.redis ? String(o.redis) : null
   if (adapter.startsWith('redis') && !redisUrl) throw invalidOption('--redis', `is required with --adapter ${adapter}: the Redis the server processes share`)
   const runId = o.run ? String(o.run) : null
@@ -36,7 +38,10 @@ export function normalizeServeOptions (input) {
   const relayRate = String(o.relayRate)
   parseBroadcastRate(relayRate, '--relay-rate')
   for (const [flag, given] of [['--metrics-port', o.metricsPort !== null], ['--otlp', o.otlp !== null]]) {
-    if (given && cluster > 0) throw invalidOption(String(flag), 'gives one process\'s metrics: use it without --cluster (the cluster\'s totals are in GET /stats and reach `ioswarm run --metrics-port` or `--otlp` through its server probe)')
+    if (given && cluster > 0) {
+      throw invalidOption(String(flag),
+        'gives one process\'s metrics: use it without --cluster (the cluster\'s totals are in GET /stats and reach `ioswarm run --metrics-port` or `--otlp` through its server probe)')
+    }
   }
   const serverId = o.id ? String(o.id) : defaultServerId()
   if (!ID_PATTERN.test(serverId)) throw invalidOption('--id', `must be 1 to 100 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(serverId)}`)

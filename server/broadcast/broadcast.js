@@ -129,7 +129,8 @@ function validate (body, defaultEvent, namespaces) {
  */
 function int (v, name, min, max, fallback) {
   if (v === undefined) return fallback
-  if (!Number.isSafeInteger(v) || /** @type {number} */ (v) < min || /** @type {number} */ (v) > max) throw invalidOption(name, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`)
+  const n = /** @type {number} */ (v)
+  if (!Number.isSafeInteger(v) || n < min || n > max) throw invalidOption(name, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`)
   return /** @type {number} */ (v)
 }
 
@@ -143,7 +144,9 @@ function validRooms (b) {
     throw invalidOption('room', `must be a room name of 1 to ${MAX_ROOM_NAME_LENGTH} characters, got ${JSON.stringify(b.room)}`)
   }
   const rooms = b.rooms === undefined ? null : int(b.rooms, 'rooms', 1, MAX_BROADCAST_ROOMS, 1)
-  if (rooms !== null && b.room !== undefined) throw invalidOption('rooms', 'and room cannot both be given: rooms is a count of rooms to go round-robin over, room one room')
+  if (rooms !== null && b.room !== undefined) {
+    throw invalidOption('rooms', 'and room cannot both be given: rooms is a count of rooms to go round-robin over, room one room')
+  }
   return { room: b.room ?? null, rooms }
 }
 
@@ -158,7 +161,8 @@ function validNamespaces (value, served) {
   const asked = [value].flat()
   const bad = asked.find((name) => typeof name !== 'string' || !served.includes(name))
   if (asked.length === 0 || bad !== undefined) {
-    throw invalidOption('namespace', `must be one or a list of the namespaces this server serves (${served.join(', ')}), got ${JSON.stringify(asked.length === 0 ? value : bad)}`)
+    const got = JSON.stringify(asked.length === 0 ? value : bad)
+    throw invalidOption('namespace', `must be one or a list of the namespaces this server serves (${served.join(', ')}), got ${got}`)
   }
   return [...new Set(/** @type {string[]} */ (asked))]
 }

@@ -26,7 +26,9 @@ import { rateLimitedReply } from './broadcast-limit.js'
 export async function route (req, res, ctx) {
   const { pathname } = new URL(req.url ?? '/', 'http://x')
   if (req.method === 'GET' && pathname === '/stats') return sendJson(res, 200, await ctx.stats())
-  if (req.method === 'GET' && pathname === '/') return sendJson(res, 200, { name: 'ioswarm reference server', broadcast: 'POST /broadcast', stats: 'GET /stats' })
+  if (req.method === 'GET' && pathname === '/') {
+    return sendJson(res, 200, { name: 'ioswarm reference server', broadcast: 'POST /broadcast', stats: 'GET /stats' })
+  }
   if (pathname !== '/broadcast') return sendJson(res, 404, { error: 'not found' })
   if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST' })
   if (!tokenMatches(ctx.token, bearerToken(req))) {

@@ -56,7 +56,10 @@ async function runWorker (config, index) {
       : Math.max(t.local, (clusterConnected[t.namespace] ?? 0) - (reportedConnected[t.namespace] ?? 0) + t.local)), 0),
     stats: () => new Promise((resolve) => {
       const reqId = nextReqId++
-      const timer = setTimeout(() => { waiting.delete(reqId); resolve({ error: `the cluster primary did not answer within ${STATS_TIMEOUT_MS} ms` }) }, STATS_TIMEOUT_MS)
+      const timer = setTimeout(() => {
+        waiting.delete(reqId)
+        resolve({ error: `the cluster primary did not answer within ${STATS_TIMEOUT_MS} ms` })
+      }, STATS_TIMEOUT_MS)
       waiting.set(reqId, (stats) => { clearTimeout(timer); resolve(stats) })
       process.send?.({ type: 'ioswarm:stats-request', reqId })
     })

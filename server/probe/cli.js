@@ -46,7 +46,8 @@ export const probeCommand = {
       progress.done()
       const lost = result.lost.dropped + result.lost.failed
       const why = result.exited ? `process ${pid} exited` : 'stopped'
-      if (!argv.quiet || result.exited) process.stderr.write(`ioswarm probe: ${why}; ${result.samples} samples of pid ${pid} sent to run ${argv.run} as ${serverId}${lost ? ` (${lost} lost)` : ''}\n`)
+      const sent = `${result.samples} samples of pid ${pid} sent to run ${argv.run} as ${serverId}${lost ? ` (${lost} lost)` : ''}`
+      if (!argv.quiet || result.exited) process.stderr.write(`ioswarm probe: ${why}; ${sent}\n`)
     } finally {
       progress.done()
       stop.dispose()

@@ -40,7 +40,9 @@ const MAX_PENDING = 5
 export function attachProbe (io, options) {
   const { run, intervalMs = 1000 } = options
   const id = options.id ?? `probe-${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80)}-${process.pid}`
-  if (typeof run !== 'string' || !ID_PATTERN.test(run)) throw invalidOption('attachProbe run', `must be 1 to 128 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(run)}`)
+  if (typeof run !== 'string' || !ID_PATTERN.test(run)) {
+    throw invalidOption('attachProbe run', `must be 1 to 128 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(run)}`)
+  }
   if (!ID_PATTERN.test(id)) throw invalidOption('attachProbe id', `must be 1 to 128 characters of A-Z a-z 0-9 . _ -, got ${JSON.stringify(id)}`)
   if (!Number.isFinite(intervalMs) || intervalMs < 100) throw invalidOption('attachProbe intervalMs', `must be at least 100, got ${JSON.stringify(intervalMs)}`)
   if (!options.redis) throw invalidOption('attachProbe redis', 'is required: a redis:// URL or an ioredis client')

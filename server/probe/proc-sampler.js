@@ -153,6 +153,9 @@ async function countEstablished (pid) {
 function unreadable (pid, error) {
   const code = /** @type {NodeJS.ErrnoException} */ (error).code
   if (code === 'ENOENT' || code === 'ESRCH') return new IoswarmError(CODES.INVALID_OPTION, `--pid ${pid}: no such process`, { flag: '--pid' })
-  if (code === 'EACCES' || code === 'EPERM') return new IoswarmError(CODES.INVALID_OPTION, `--pid ${pid}: cannot read /proc/${pid}/fd (${code}): run the probe as the same user as the process, or as root`, { flag: '--pid' })
+  if (code === 'EACCES' || code === 'EPERM') {
+    const fix = 'run the probe as the same user as the process, or as root'
+    return new IoswarmError(CODES.INVALID_OPTION, `--pid ${pid}: cannot read /proc/${pid}/fd (${code}): ${fix}`, { flag: '--pid' })
+  }
   return new IoswarmError(CODES.SERVER, `--pid ${pid}: cannot read /proc: ${/** @type {Error} */ (error).message}`)
 }

@@ -25,6 +25,8 @@ const SOCKETIO_ONLY = [
 export function checkServeProtocol (input, o) {
   if (o.protocol !== 'websocket') return
   for (const [name, why] of SOCKETIO_ONLY) {
-    if (input[keyOf(name)] !== undefined || input[name] !== undefined) throw invalidOption(`--${name}`, `is for the socket.io reference server, not --protocol websocket: ${why}`)
+    if (input[keyOf(name)] !== undefined || input[name] !== undefined) {
+      throw invalidOption(`--${name}`, `is for the socket.io reference server, not --protocol websocket: ${why}`)
+    }
   }
 }

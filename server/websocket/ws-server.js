@@ -49,7 +49,8 @@ export async function startWebSocketServer (options = {}, hooks = {}) {
   const heartbeat = setInterval(() => pingAll(wss), options.pingIntervalMs ?? 25000)
   const relay = createRelay(wss, rooms)
   const broadcast = createBroadcastHandler({ io: /** @type {any} */ (relay), defaultEvent: options.event ?? DEFAULT_EVENT, recipients: hooks.recipients })
-  const counts = () => ({ connected: wss.clients.size, byTransport: perTransport((name) => (name === 'websocket' ? wss.clients.size : 0)), refused: refused.count })
+  const byTransport = () => perTransport((name) => (name === 'websocket' ? wss.clients.size : 0))
+  const counts = () => ({ connected: wss.clients.size, byTransport: byTransport(), refused: refused.count })
   const sampler = createProcessSampler()
   const stats = () => ({ ...sampler.sample(), ...counts() })
   const hookSampler = hooks.onSample ? createProcessSampler() : undefined
