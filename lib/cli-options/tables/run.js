@@ -142,9 +142,13 @@ export const RUN_OPTIONS = defineOptions([
     name: 'target',
     group: 'Target',
     type: 'string',
-    commands: ['run', 'capacity'],
-    describe: 'Test this server instead of the reference server',
-    details: 'Test this server instead of starting the reference server (needs --token)'
+    commands: ['run', 'capacity', 'record'],
+    describe: { run: 'Test this server instead of the reference server', capacity: 'Test this server instead of the reference server', record: 'The app the recording proxy forwards to: http://host:port or https://host' },
+    details: {
+      run: 'Test this server instead of starting the reference server (needs --token)',
+      capacity: 'Test this server instead of starting the reference server (needs --token)',
+      record: 'The app the recording proxy (--proxy) forwards to: an http:// or https:// URL; the browser\'s paths are sent to it as they come'
+    }
   },
   {
     name: 'token',

@@ -7,10 +7,9 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { BIN, runCli } from '../../helpers/cli.js'
 import { makeCertificate, startHttpsServer } from '../../helpers/https-server.js'
+import { startIoServer } from '../../helpers/io-server.js'
 import { inspectServer, normalizeSimOptions } from '../../../simulator/index.js'
 
 const FIX = /DEPTH_ZERO_SELF_SIGNED_CERT on polling and on WebSocket: .*give its CA \(or the certificate itself\) with --ca FILE, or skip verification with --insecure.*no client can connect with this trust, so nothing was started/
@@ -51,11 +50,7 @@ test('a --login server whose certificate no client trusts stops simulate and run
   if (!files) return
   const { url: loginServer } = await startHttpsServer(t, files)
   // The app itself is plain HTTP: only the login's server has the certificate.
-  const server = http.createServer()
-  const io = new Server(server)
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
+  const { url } = await startIoServer(t)
   const login = ['--login', `POST ${loginServer}/login user=u{{i}}`]
   const runs = await Promise.all([
     ['simulate', '--url', url, '-c', '3', '--duration', '30s', ...login],
