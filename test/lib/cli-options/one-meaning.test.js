@@ -22,6 +22,7 @@ const CONTEXT_ONLY = Object.freeze({
   clients: 'the whole swarm everywhere; run and fleet up say a bare one is refused for now, capacity that it counts with --vary emit-rate',
   'max-clients': 'the whole swarm\'s room everywhere; run and fleet up say it is over all their simulators',
   url: 'the server under test; fleet up\'s as its hosts reach it',
+  host: 'the address the command\'s server binds: serve\'s, or record\'s recording proxy',
   target: 'the app server under test: run and capacity load it, record\'s proxy forwards a browser to it',
   parser: 'the packet encoding; serve\'s is the one it speaks, which clients must match',
   event: 'the broadcast event; run broadcasts on the event its simulators measure',
