@@ -8,7 +8,8 @@
  * @param {import('./index.js').RecordResult} result
  * @returns {string} lines, each ending with a newline
  */
-export function formatRecordSummary ({ model, written, files, from }) {
+export function formatRecordSummary ({ model, written, plain, files, from }) {
+  if (written === null) return plainSummary(model, plain, files.scenario, from)
   const session = model.sessions[0]
   const engine = session.engine
   const lines = [`recorded ${model.sessions.length} Socket.IO session(s) ${from}; replaying ${engine.url.host}${engine.url.pathname} ` +
@@ -29,6 +30,23 @@ export function formatRecordSummary ({ model, written, files, from }) {
     for (const u of untranslated.slice(0, 10)) lines.push(`    ${u.dir} ${JSON.stringify(u.frame)}: ${u.why}`)
   }
   lines.push(`wrote ${files.scenario}${files.feeder ? ` and ${files.feeder}` : ''}; replay with:`, `  ${written.command.join(' ')}`)
+  return lines.map((l) => `${l}\n`).join('')
+}
+
+/**
+ * A plain WebSocket recording, written as --protocol websocket options.
+ * @param {import('./model.js').RecordingModel} model
+ * @param {import('./plain.js').PlainReplay | null} plain
+ * @param {string} file
+ * @param {string} from
+ */
+function plainSummary (model, plain, file, from) {
+  const config = plain?.config ?? {}
+  const lines = [`recorded ${model.plain.length} plain WebSocket connection(s) ${from}; replaying ${config.url} ` +
+    `(${plain?.frames.sent ?? 0} text frame(s) sent, ${plain?.frames.received ?? 0} received)`]
+  for (const [flag, value] of Object.entries(config)) if (flag !== 'protocol' && flag !== 'url') lines.push(`  --${flag} ${JSON.stringify(value)}`)
+  for (const note of plain?.notes ?? []) lines.push(`  not replayed: ${note}`)
+  lines.push(`wrote ${file}; replay with:`, `  ioswarm simulate --config ${file} --clients 50`)
   return lines.map((l) => `${l}\n`).join('')
 }
 
