@@ -43,7 +43,7 @@ const LOOKING_HOOKS = `
 async function runWindows (t, url, more = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-windows-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '5s', '--window', '1s', '--simulators', '2', '--clients', '3', '--ramp', '500ms',
+  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '5s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3', '--ramp', '500ms',
     '--out', out, ...CHAT, ...more], { timeoutMs: 90000 })
   const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
   return { ...run, out, result, windows: result.distributions[0].windows ?? [] }
@@ -235,7 +235,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     t.after(() => clearInterval(feed))
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '3s', '--window', '1s', '--simulators', '2', '--clients', '3',
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '3s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3',
       '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)

@@ -20,7 +20,7 @@ test('a certificate no client trusts stops simulate, run and capacity before the
   const { url } = await startHttpsServer(t, files)
   const runs = await Promise.all([
     ['simulate', '--url', url, '-c', '5', '--duration', '30s'],
-    ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '5', '--simulators', '1'],
+    ['run', '--target', url, '--rounds', 'none', '--hold', '30s', '--clients', '5', '--simulators', '1'],
     ['capacity', '--target', url, '--rounds', 'none', '--slo', 'p99<1s', '--simulators', '1', '--start', '2', '--max', '4']
   ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
   for (const [i, { code, stderr }] of runs.entries()) {
@@ -54,7 +54,7 @@ test('a --login server whose certificate no client trusts stops simulate and run
   const login = ['--login', `POST ${loginServer}/login user=u{{i}}`]
   const runs = await Promise.all([
     ['simulate', '--url', url, '-c', '3', '--duration', '30s', ...login],
-    ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '3', '--simulators', '1', ...login]
+    ['run', '--target', url, '--rounds', 'none', '--hold', '30s', '--clients', '3', '--simulators', '1', ...login]
   ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
   for (const [i, { code, stderr }] of runs.entries()) {
     assert.equal(code, 2, `${['simulate', 'run'][i]}: ${stderr}`)
