@@ -52,7 +52,7 @@ function isLoneString (tokens, text) {
   if (strings.length !== 1) return false
   if (strings[0].type === 'Template' && text.includes('${')) return false
   return tokens.every((t, i) => t === strings[0] || (t.type === 'Punctuator' && LONE_PUNCTUATION.has(t.value)) ||
-    (i === 0 && t.type === 'Identifier') || (i === 1 && t.type === 'Identifier' && tokens[0].value === '.'))
+    (i === 0 && (t.type === 'Identifier' || t.value === '.')) || (i === 1 && t.type === 'Identifier' && tokens[0].value === '.'))
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
