@@ -103,7 +103,9 @@ const codeLines = {
     '*.js', 'server/**/*.js', 'broadcaster/**/*.js', 'infra/**/*.js', 'bin/**/*.js', 'scripts/**/*.js',
     'lib/*.js', 'lib/input/**/*.js', 'lib/values/**/*.js', 'lib/text/**/*.js', 'lib/schema/**/*.js', 'lib/measure/**/*.js',
     'results/*.js', 'results/text/**/*.js', 'results/thresholds/**/*.js', 'results/metrics/**/*.js', 'results/collector/**/*.js',
-    'results/merge/**/*.js', 'results/follow/**/*.js', 'results/files/**/*.js'
+    'results/merge/**/*.js', 'results/follow/**/*.js', 'results/files/**/*.js',
+    'simulator/*.js', 'simulator/sessions/**/*.js', 'simulator/inspection/**/*.js', 'simulator/processes/**/*.js', 'simulator/traffic/**/*.js',
+    'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js'
   ],
   ignores: ['broadcaster/publisher.js'],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }

@@ -31,8 +31,10 @@ export const simulateCommand = {
     .usage(USAGE), 'simulate')
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
     .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON')
-    .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0', 'four worker processes, their metrics on one port')
-    .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score', 'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
+    .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0',
+      'four worker processes, their metrics on one port')
+    .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score',
+      'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
   handler: async (argv) => {
     const options = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
     const { workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval } = parseOptions('simulate', argv)
@@ -68,7 +70,8 @@ export const simulateCommand = {
     if (!quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
     if (json) await printJsonResult('ioswarm simulate', result)
     if (result.clients.everConnected === 0) {
-      throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${formatCounts(result.clients.errors)})`)
+      const errors = formatCounts(result.clients.errors)
+      throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${errors})`)
     }
     process.exitCode = EXIT.OK
   }
@@ -95,7 +98,8 @@ async function runOne (options, link, quiet, steering, metrics) {
         if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
-        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}\n`)
+        const protocol = `${handshake.protocol} (${handshake.eioSource})`
+        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${protocol}; ${ramp}${sizing}\n`)
       },
       onProgress: (p) => progress.update(formatProgress(p)),
       onWindow: quiet
@@ -108,7 +112,9 @@ async function runOne (options, link, quiet, steering, metrics) {
     // Its final figures, as a run's metrics take them from the collector: the acks the clients'
     // close ended after the last sample, and what only a final report has (reasons, storms, exact times).
     metrics?.observeFinals([{ ...finalReportOf(result), simulator: options.id }])
-    if (delivery && delivery.undelivered > 0) process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
+    if (delivery && delivery.undelivered > 0) {
+      process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
+    }
     return result
   } finally {
     progress.done()
@@ -141,7 +147,8 @@ function writeWarnings (warnings) {
  */
 async function runWorkersCommand (options, workers, link, quiet, steering, metrics) {
   // The whole swarm first: --clients is every worker's together.
-  if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${options.phases ? ' at most (--phases)' : ''}\n`)
+  const atMost = options.phases ? ' at most (--phases)' : ''
+  if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${atMost}\n`)
   const result = await runWorkers(options, workers, {
     link,
     signal: steering.signal,

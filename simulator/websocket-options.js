@@ -81,7 +81,9 @@ export function webSocketUrl (httpUrl) {
 export function webSocketClient (value, urls) {
   if (value === undefined || value === null) return 'ws'
   const name = String(value)
-  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) {
+    throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  }
   const secure = urls.find((u) => u.startsWith('wss:'))
   if (name === 'builtin' && secure) throw invalidOption('--ws-client', `builtin speaks ws:// only (no TLS), and ${secure} is wss://: use --ws-client ws`)
   return /** @type {'ws' | 'builtin'} */ (name)

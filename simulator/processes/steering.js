@@ -25,7 +25,10 @@ function bind (steering, options, apply) {
     steering.handle('clients', async (value) => {
       const clients = /** @type {number} */ (value)
       if (options.phases) throw new SteeringRefusal('the clients follow --phases: a size set by hand would fight the profile')
-      if (clients > room) throw new SteeringRefusal(`this swarm has room for ${room} clients (--max-clients, else --clients); start it with --max-clients ${clients} or more to grow to ${clients}`)
+      if (clients > room) {
+        throw new SteeringRefusal(`this swarm has room for ${room} clients (--max-clients, else --clients); ` +
+          `start it with --max-clients ${clients} or more to grow to ${clients}`)
+      }
       await apply(clients, undefined)
       return `${clients} clients`
     }),

@@ -54,6 +54,7 @@ test('max-code-line: a code line over the limit fails, a string or template lite
     [`export const a = [\n  '${long}',\n  \`${long}\` +\n  '${long}'\n]\n`, true],
     [`export const a = {\n  describe: '${long}'\n}\n`, true],
     [`export const a = y\n  .usage('${long}')\n  .help()\n`, true],
+    [`export const a = b\n  ? '${long}'\n  : '${long}'\n`, true],
     [`export const a = \`\n${long}\n\${1}\`\n`, true]
   ]
   for (const [code, allowed] of cases) {
