@@ -105,9 +105,10 @@ const codeLines = {
     'results/*.js', 'results/text/**/*.js', 'results/thresholds/**/*.js', 'results/metrics/**/*.js', 'results/collector/**/*.js',
     'results/merge/**/*.js', 'results/follow/**/*.js', 'results/files/**/*.js',
     'simulator/*.js', 'simulator/sessions/**/*.js', 'simulator/inspection/**/*.js', 'simulator/processes/**/*.js', 'simulator/traffic/**/*.js',
-    'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js'
+    'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js',
+    'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js'
   ],
-  ignores: ['broadcaster/publisher.js'],
+  ignores: ['broadcaster/publisher.js', 'runner/run-options.js'],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }
 }
 

@@ -6,7 +6,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/text/window-text.js'
-import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
+import {
+  attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound
+} from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
@@ -76,7 +78,8 @@ export async function runDistribution (ctx, distribution, hooks) {
   /** @type {import('../lib/schema/result-schema.js').PublishSummary | null} */
   let publish = null
   try {
-    log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
+    const joining = options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''
+    log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${joining}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
     // --phases: the simulators follow the profile and end after its last step by themselves.
     if (options.phases) await followProfile(ctx, distribution, children, hooks)
@@ -183,10 +186,14 @@ const PHASES_MARGIN_MS = 10000
  */
 async function broadcastRounds ({ options, collector, runId, url, token }, distribution, hooks) {
   const log = hooks.log ?? (() => {})
-  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
+  const rounds = options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')
+  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${rounds}`)
   const result = await runBroadcast(broadcastOf(options, { url, token }), {
     signal: hooks.signal,
-    onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`}`),
+    onMessage: (m) => {
+      const outcome = m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`
+      hooks.status?.(`${distribution.name}: message ${m.id} ${outcome}`)
+    },
     onRoundEnd: async (round, sent) => {
       const status = await waitForRound(collector, runId, { round, sent, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
       log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
