@@ -106,7 +106,7 @@ const codeLines = {
     'results/merge/**/*.js', 'results/follow/**/*.js', 'results/files/**/*.js',
     'simulator/*.js', 'simulator/sessions/**/*.js', 'simulator/inspection/**/*.js', 'simulator/processes/**/*.js', 'simulator/traffic/**/*.js',
     'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js',
-    'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js'
+    'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js'
   ],
   ignores: ['broadcaster/publisher.js', 'runner/run-options.js'],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }
