@@ -18,8 +18,8 @@
  * the plain WebSocket engines run on the websocket transport only; --cookie-bytes N: the server's
  * handshake sets a cookie `name=value` of N bytes, which every client keeps in its jar; --tls: the
  * socket.io server speaks https with a self-signed certificate made by the openssl CLI in a
- * temporary directory, which the clients trust with --ca; lean and sio only: the built-in
- * WebSocket clients speak ws:// only, and the plain server stays plain)
+ * temporary directory, which the clients trust with --ca; lean, lean-builtin and sio only: the
+ * plain server stays plain)
  */
 import { fork } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
@@ -97,8 +97,8 @@ async function runParent () {
   for (const engine of engines) {
     for (const transport of values.transports.split(',')) {
       if (isPlain(engine) && transport !== 'websocket') continue
-      if (cert && !['lean', 'sio'].includes(engine)) {
-        const skipped = 'TLS: lean (ws) and sio only (the built-in WebSocket clients speak ws:// only)'
+      if (cert && !['lean', 'lean-builtin', 'sio'].includes(engine)) {
+        const skipped = 'TLS: lean, lean-builtin and sio only (the plain server is ws://)'
         process.stdout.write(`${JSON.stringify({ bench: 'engines', engine, transport, clients, tls: true, skipped })}\n`)
         continue
       }

@@ -11,7 +11,7 @@ export { createIpcWriter, attachIpcReader, createIpcErrorBook, ipcErrorsWarning 
 export { CAPACITY_AFFECTS, mergeRefused, readRefused, refusedOf, refusedWarning } from './merge/refused.js'
 export { buildDistribution, mergeMessageReports, groupRounds } from './merge/aggregate.js'
 export { mergeSimResults, mergeDeliveries, RELATIVE_NOTE } from './merge/sim-merge.js'
-export { finalReportOf, measuresOf, mergeSimMeasures } from './merge/measures.js'
+export { finalReportOf, measuresOf, mergeSimMeasures, windowRow } from './merge/measures.js'
 export { deliveriesCsv, messagesCsv, reasonsCsv, samplesCsv, windowsCsv } from './files/csv.js'
 export { buildReport, buildCompareReport, buildCapacityReport } from './report/index.js'
 export { liveEventsOf } from './report/live.js'

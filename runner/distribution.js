@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/text/window-text.js'
+import { phaseMarks } from '../lib/input/phase-profile.js'
 import {
   attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound
 } from '../results/index.js'
@@ -169,6 +170,8 @@ export function attachReaders (collector, children, say) {
 async function followProfile ({ options }, distribution, children, hooks) {
   const totalMs = /** @type {number} */ (options.durationMs)
   hooks.log?.(`${distribution.name}: following --phases for ${totalMs / 1000} s, in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`)
+  // Each step shaded on the dashboard's charts (the simulators start the profile as they start: now, to a second).
+  for (const mark of phaseMarks(/** @type {import('../lib/input/phase-profile.js').Phase[]} */ (options.phases), Date.now())) hooks.stream?.push(mark)
   // Unref'd: once the simulators have ended, this bound keeps nothing waiting.
   const bound = sleep(totalMs + options.connectTimeoutMs + PHASES_MARGIN_MS, undefined, { signal: hooks.signal, ref: false }).catch(() => {})
   await Promise.race([Promise.all(children.map((c) => c.exited)), bound])

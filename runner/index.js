@@ -21,6 +21,7 @@ import { newRunId, normalizeRunOptions, referenceServerOf } from './run-options.
 import { checkRunPreflight } from './preflight.js'
 import { startServerProcess } from './processes.js'
 import { scheduleServerRestarts } from './restart.js'
+import { dashboardRoom, roomLine } from './live/room.js'
 
 export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steering.js'
 
@@ -30,7 +31,7 @@ export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steer
  * @returns {Promise<import('../lib/schema/result-schema.js').RunResult>}
  */
 export async function runTest (input, hooks = {}) {
-  const options = normalizeRunOptions(input)
+  let options = normalizeRunOptions(input)
   hooks = steeredHooks(hooks)
   const steering = hooks.steering ?? null
   const log = hooks.log ?? (() => {})
@@ -38,7 +39,14 @@ export async function runTest (input, hooks = {}) {
   // The first line says where the load comes from when no broadcaster runs.
   if (options.rounds.length === 0) log(trafficLine(options))
   // Before any process starts: the local simulators and the reference server together.
-  for (const warning of checkRunPreflight(options, hooks.limits ?? readLimits())) log(`warning: ${warning}`)
+  const limits = hooks.limits ?? readLimits()
+  for (const warning of checkRunPreflight(options, limits)) log(`warning: ${warning}`)
+  // --dashboard (a stream to steer from): room for the page to grow the swarm, unless the run set its own with --max-clients.
+  const room = hooks.stream ? dashboardRoom(options, limits) : null
+  if (room) {
+    options = { ...options, simulatorInput: { ...options.simulatorInput, maxClients: room.room } }
+    log(roomLine(room))
+  }
   const startedAt = Date.now()
   const collector = await createCollector({ redisUrl: options.redis })
   // --metrics-port / --otlp: each distribution's run is followed in the collector (what every
@@ -69,7 +77,8 @@ export async function runTest (input, hooks = {}) {
       signal: options.restartSignal,
       server: started,
       start: () => startServerProcess({ ...serverOptions, port: Number(new URL(started.current.url).port) }),
-      log
+      log,
+      mark: (event) => hooks.stream?.push(event)
     })
     : null
   try {

@@ -16,9 +16,10 @@
  * @param {{ current: ServerChild }} spec.server the running server, replaced on each restart
  * @param {() => Promise<ServerChild>} spec.start starts a new one on the same port
  * @param {(line: string) => void} spec.log
+ * @param {(mark: { type: 'mark', kind: 'restart', at: number, label: string }) => void} [spec.mark] each restart as the live stream's event (a line on its charts)
  * @returns {{ stop: () => Promise<void>, restarts: { atMs: number, downMs: number | null, error: string | null }[] }}
  */
-export function scheduleServerRestarts ({ atMs, startedMono, signal, server, start, log }) {
+export function scheduleServerRestarts ({ atMs, startedMono, signal, server, start, log, mark }) {
   /** @type {{ atMs: number, downMs: number | null, error: string | null }[]} */
   const restarts = []
   /** @type {Promise<void>} */
@@ -33,6 +34,7 @@ export function scheduleServerRestarts ({ atMs, startedMono, signal, server, sta
     if (stopped) return
     const old = server.current
     const downAt = performance.now()
+    const downAtWall = Date.now()
     old.process.kill(signal)
     await old.exited
     try {
@@ -40,9 +42,11 @@ export function scheduleServerRestarts ({ atMs, startedMono, signal, server, sta
       const downMs = Math.round(performance.now() - downAt)
       restarts.push({ atMs: at, downMs, error: null })
       log(`reference server restarted at ${Math.round(at / 100) / 10} s (${signal}): down ${downMs} ms, now pid ${server.current.pid}`)
+      mark?.({ type: 'mark', kind: 'restart', at: downAtWall, label: `server restart (${signal}, down ${downMs} ms)` })
     } catch (error) {
       restarts.push({ atMs: at, downMs: null, error: /** @type {Error} */ (error).message })
       log(`reference server could not be restarted at ${Math.round(at / 100) / 10} s: ${/** @type {Error} */ (error).message}`)
+      mark?.({ type: 'mark', kind: 'restart', at: downAtWall, label: `server down (${signal}): not restarted` })
     }
   }
 

@@ -14,7 +14,9 @@ import { INSECURE_WARNING, formatProgress, formatSimSummary } from './reporting/
 import { runLinkedSwarm } from './processes/linked.js'
 import { normalizeSimOptions } from './sim-options.js'
 import { runWorkers } from './processes/workers.js'
-import { startSimulatorMetrics } from './reporting/live-metrics.js'
+import { withDashboardRoom } from './processes/steering.js'
+import { joinSinks, startSimulatorMetrics } from './reporting/live-metrics.js'
+import { openSimulateDashboard } from './reporting/dashboard.js'
 import { finalReportOf } from '../results/index.js'
 import { createSteering, formatActionLine } from '../lib/steering.js'
 
@@ -36,8 +38,15 @@ export const simulateCommand = {
     .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score',
       'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
   handler: async (argv) => {
-    const options = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
-    const { workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval } = parseOptions('simulate', argv)
+    const {
+      workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval, dashboard: dashboardPort, dashboardHost
+    } = parseOptions('simulate', argv)
+    const given = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
+    // --dashboard: room for the page to grow the swarm, unless --max-clients set one.
+    const options = dashboardPort === null || dashboardPort === undefined ? given : withDashboardRoom(given, workers)
+    if (options.maxClients !== given.maxClients) {
+      process.stderr.write(`ioswarm simulate ${options.id}: dashboard: room for ${options.maxClients} clients: the page may grow the swarm up to that\n`)
+    }
     if (redis && !run) throw invalidOption('--run', 'is required with --redis: the run id every simulator of a test shares')
     const link = redis ? { redisUrl: String(redis), runId: String(run) } : null
     // --metrics-port, --otlp: one process serves its own; with --workers the parent all of its workers'.
@@ -57,14 +66,24 @@ export const simulateCommand = {
     const steering = createSteering({ command: 'simulate' })
     const stop = stopOnSignals('ioswarm simulate', steering)
     const unlisten = steering.onEvent((event) => { process.stderr.write(`${formatActionLine(event)}\n`) })
+    const dashboard = await openSimulateDashboard({ port: dashboardPort, host: String(dashboardHost), id: options.id, steering },
+      (line) => process.stderr.write(`${line}\n`))
+    /** @type {Said} */
+    const said = {
+      sink: joinSinks([metrics?.metrics, dashboard?.sink]),
+      log: dashboard ? (line) => dashboard.log(line) : () => {},
+      phases: dashboard ? (phases) => dashboard.phases(phases) : () => {},
+      window: dashboard ? (w) => dashboard.window(w) : () => {}
+    }
     let result
     try {
       result = workers > 1
-        ? await runWorkersCommand(options, workers, link, quiet, steering, metrics?.metrics ?? null)
-        : await runOne(options, link, quiet, steering, metrics?.metrics ?? null)
+        ? await runWorkersCommand(options, workers, link, quiet, steering, said)
+        : await runOne(options, link, quiet, steering, said)
     } finally {
       unlisten()
       stop.dispose()
+      await dashboard?.close()
       await metrics?.close()
     }
     if (!quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
@@ -83,9 +102,10 @@ export const simulateCommand = {
  * @param {import('./reporting/collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {import('../lib/steering.js').Steering} steering its stop is the command's signal (Ctrl-C's too)
- * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed by this process's hooks, then its final report
+ * @param {Said} said where the figures and lines go besides the terminal (--metrics-port, --dashboard): fed by this process's hooks, then its final report
  */
-async function runOne (options, link, quiet, steering, metrics) {
+async function runOne (options, link, quiet, steering, said) {
+  const metrics = said.sink
   const progress = progressWriter({ quiet })
   try {
     const { result, delivery } = await runLinkedSwarm(options, link, {
@@ -95,19 +115,21 @@ async function runOne (options, link, quiet, steering, metrics) {
       onSample: metrics ? (sample) => metrics.observeSample(options.id, sample) : undefined,
       onStart: ({ id, handshake, preflight }) => {
         writeWarnings(startWarnings(options, preflight, handshake))
-        if (quiet) return
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
         const protocol = `${handshake.protocol} (${handshake.eioSource})`
-        process.stderr.write(`ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${protocol}; ${ramp}${sizing}\n`)
+        const line = `ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${protocol}; ${ramp}${sizing}`
+        said.log(line)
+        if (options.phases) said.phases(options.phases)
+        if (!quiet) process.stderr.write(`${line}\n`)
       },
       onProgress: (p) => progress.update(formatProgress(p)),
-      onWindow: quiet
-        ? undefined
-        : (w) => {
-            progress.done()
-            process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
-          }
+      onWindow: (w) => {
+        said.window(w)
+        if (quiet) return
+        progress.done()
+        process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)
+      }
     })
     // Its final figures, as a run's metrics take them from the collector: the acks the clients'
     // close ended after the last sample, and what only a final report has (reasons, storms, exact times).
@@ -120,6 +142,16 @@ async function runOne (options, link, quiet, steering, metrics) {
     progress.done()
   }
 }
+
+/**
+ * Where a swarm's figures and lines go besides the terminal.
+ * @typedef {object} Said
+ * @property {import('../results/metrics/feed.js').MetricsSink | null} sink --metrics-port and --dashboard, fed as one
+ * @property {(line: string) => void} log a line for the dashboard's log
+ * @property {(phases: import('../lib/input/phase-profile.js').Phase[]) => void} phases --phases as the swarm starts them, shaded on the dashboard's charts
+ * @property {(window: import('../lib/schema/result-schema.js').WindowReport | import('../lib/schema/result-schema.js').WindowResult) => void} window
+ *   a window for the dashboard's chart
+ */
 
 /**
  * What is said before the swarm: the preflight's warnings, the first contact's diagnosis, --insecure.
@@ -143,20 +175,31 @@ function writeWarnings (warnings) {
  * @param {import('./reporting/collector-link.js').CollectorLinkOptions | null} link
  * @param {boolean} quiet
  * @param {import('../lib/steering.js').Steering} steering its stop is the command's signal (Ctrl-C's too)
- * @param {import('../results/metrics/run-metrics.js').RunMetrics | null} metrics --metrics-port: fed with every worker's records
+ * @param {Said} said --metrics-port and --dashboard: fed with every worker's records
  */
-async function runWorkersCommand (options, workers, link, quiet, steering, metrics) {
+async function runWorkersCommand (options, workers, link, quiet, steering, said) {
   // The whole swarm first: --clients is every worker's together.
   const atMost = options.phases ? ' at most (--phases)' : ''
-  if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${atMost}\n`)
+  const layout = `ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${atMost}`
+  said.log(layout)
+  if (!quiet) process.stderr.write(`${layout}\n`)
   const result = await runWorkers(options, workers, {
     link,
     signal: steering.signal,
     steering,
-    metrics,
-    onStart: ({ preflight, server }) => writeWarnings(startWarnings(options, preflight, server)),
-    onWorkerStderr: (k, text) => { if (!quiet) process.stderr.write(text.replace(/^(?=.)/gm, `[w${k}] `)) }
+    metrics: said.sink,
+    onStart: ({ preflight, server }) => {
+      writeWarnings(startWarnings(options, preflight, server))
+      if (options.phases) said.phases(options.phases)
+    },
+    onWorkerStderr: (k, text) => {
+      const prefixed = text.replace(/^(?=.)/gm, `[w${k}] `)
+      said.log(prefixed)
+      if (!quiet) process.stderr.write(prefixed)
+    }
   })
+  // The workers' windows, merged, reach the page's chart at the end (each worker's own line came as it closed).
+  for (const w of result.windows ?? []) said.window(w)
   if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
   // The workers' windows, merged (each worker's own came with its result).
   if (!quiet) for (const w of result.windows ?? []) process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)

@@ -137,7 +137,7 @@ export function normalizeSimOptions (input) {
       id: o.id === undefined || o.id === null ? null : String(o.id),
       clientOffset: o.clientOffset,
       sourcePortSlice: sliceOf(input.sourcePortSlice),
-      wsClient: webSocketClient(o.wsClient, wsUrls)
+      wsClient: webSocketClient(o.wsClient)
     }), o.part)
   }
   return inPart(/** @type {SimOptions} */ ({
@@ -153,7 +153,7 @@ export function normalizeSimOptions (input) {
     id: o.id === undefined || o.id === null ? null : String(o.id),
     clientOffset: o.clientOffset,
     sourcePortSlice: sliceOf(input.sourcePortSlice),
-    wsClient: parseWsClient(o.wsClient, o.engine, urls),
+    wsClient: parseWsClient(o.wsClient, o.engine),
     httpClient: parseHttpClient(o.httpClient, o.engine, urls)
   }), o.part)
 }
@@ -223,15 +223,12 @@ function parseHttpClient (value, engine, urls) {
 }
 
 /**
- * `--ws-client`: which WebSocket client the lean engine uses. The built-in one speaks plain
- * ws:// only; the engine would quietly fall back to `ws` for https://, so that is refused here
- * rather than measured under the wrong name.
+ * `--ws-client`: which WebSocket client the lean engine uses (either speaks ws:// and wss://).
  * @param {unknown} value undefined or null = not given
  * @param {string} engine
- * @param {string[]} urls every destination
  * @returns {WsClient | null} null for engines other than lean
  */
-export function parseWsClient (value, engine, urls) {
+export function parseWsClient (value, engine) {
   const given = value !== undefined && value !== null
   if (engine !== 'lean') {
     if (given) throw invalidOption('--ws-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own WebSocket (add --engine lean)`)
@@ -242,8 +239,6 @@ export function parseWsClient (value, engine, urls) {
   if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) {
     throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
   }
-  const secure = urls.find((u) => u.startsWith('https:'))
-  if (name === 'builtin' && secure) throw invalidOption('--ws-client', `builtin speaks ws:// only (no TLS), and ${secure} is https://: use --ws-client ws`)
   return /** @type {WsClient} */ (name)
 }
 

@@ -73,19 +73,16 @@ export function webSocketUrl (httpUrl) {
 }
 
 /**
- * `--ws-client` under --protocol websocket: ws (default) or builtin (plain ws:// only).
+ * `--ws-client` under --protocol websocket: ws (default) or builtin (either speaks ws:// and wss://).
  * @param {unknown} value
- * @param {string[]} urls ws:// or wss:// destinations
  * @returns {'ws' | 'builtin'}
  */
-export function webSocketClient (value, urls) {
+export function webSocketClient (value) {
   if (value === undefined || value === null) return 'ws'
   const name = String(value)
   if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) {
     throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
   }
-  const secure = urls.find((u) => u.startsWith('wss:'))
-  if (name === 'builtin' && secure) throw invalidOption('--ws-client', `builtin speaks ws:// only (no TLS), and ${secure} is wss://: use --ws-client ws`)
   return /** @type {'ws' | 'builtin'} */ (name)
 }
 

@@ -103,3 +103,20 @@ export function formatPhasedClients (steps, { connected, as, rampedDown = 0 }) {
   const peak = Math.max(0, ...steps.map((s) => Math.max(s.from, s.to)))
   return `phases to ${peak} clients, ${connected}/${peak} ${as}, ${rampedDown} closed by the ramp-downs`
 }
+
+/**
+ * The steps as the live stream's `mark` events (each step shaded on the dashboard's charts),
+ * from when the profile started.
+ * @param {Phase[]} phases
+ * @param {number} startAt epoch ms
+ * @returns {{ type: 'mark', kind: 'phase', at: number, endAt: number, label: string }[]}
+ */
+export function phaseMarks (phases, startAt) {
+  let at = startAt
+  return phases.map((p, i) => {
+    const label = `${i + 1}: ${p.kind}${p.to === undefined ? '' : ` to ${p.to}`}`
+    const mark = { type: /** @type {const} */ ('mark'), kind: /** @type {const} */ ('phase'), at, endAt: at + p.durationMs, label }
+    at += p.durationMs
+    return mark
+  })
+}

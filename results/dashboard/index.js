@@ -68,6 +68,33 @@ export async function startDashboard ({ port, host, logFile, info, token = newDa
 }
 
 /**
+ * --dashboard of `run`, `capacity` or `simulate`: the dashboard started before the test, its
+ * URL said on a line that says "dashboard" (and a warning when it is bound beyond this host).
+ * @param {object} options
+ * @param {'run' | 'capacity' | 'simulate'} options.command
+ * @param {number} options.port 0: a free one
+ * @param {string} options.host
+ * @param {string} options.runId
+ * @param {string} options.name
+ * @param {string | null} options.logFile the events log (null: none, as `simulate` writes no results folder)
+ * @param {unknown[]} [options.thresholds] the thresholds as parsed: the page draws them on their charts
+ * @param {(line: string) => void} say
+ */
+export async function openDashboard ({ command, port, host, runId, name, logFile, thresholds = [] }, say) {
+  const opened = await startDashboard({ port, host, logFile, info: { command, runId, name, startedAt: Date.now(), thresholds } })
+  say(`dashboard: ${opened.url}`)
+  if (!isLoopback(host)) {
+    say(`WARNING: dashboard: --dashboard-host ${host} serves the page beyond this host; anyone with the URL above (its token) can stop or steer the ${command === 'capacity' ? 'search' : 'run'}`)
+  }
+  return opened
+}
+
+/** @param {string} host */
+function isLoopback (host) {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.')
+}
+
+/**
  * A written events log, parsed: its events in order (a torn last line, from a run that was
  * killed, is left out).
  * @param {string} file

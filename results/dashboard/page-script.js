@@ -17,6 +17,7 @@ const Chart = window.Chart
 const token = new URLSearchParams(location.search).get('token')
 let seconds = []
 const marks = []
+const shape = []
 const windows = []
 const charts = {}
 let startMs = null
@@ -55,6 +56,12 @@ function onEvent (event) {
     return
   }
   if (event.type === 'log') return addLog(event.at, event.text)
+  if (event.type === 'mark') {
+    // The run's shape: a phase, a capacity step and its verdict, a server restart.
+    shape.push(event)
+    schedule()
+    return
+  }
   if (event.type === 'window') {
     // Its line came as a log event too: the window only feeds its chart.
     windows.push(event)
@@ -117,7 +124,7 @@ function render () {
   updateSelect($('row-select'), breakdownKeys(seconds).rows, null)
   updateSelect($('node-select'), breakdownKeys(seconds).nodes, 'all nodes')
   showThresholds()
-  const specs = liveCharts(seconds, { row: $('row-select').value || null, node: $('node-select').value || null, marks, windows, thresholds, startMs: startMs ?? undefined })
+  const specs = liveCharts(seconds, { row: $('row-select').value || null, node: $('node-select').value || null, marks, windows, thresholds, shape, startMs: startMs ?? undefined })
   for (const spec of specs) draw(spec)
 }
 

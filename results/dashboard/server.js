@@ -23,6 +23,7 @@ const ASSETS = {
   '/assets/page.js': join(here, 'page-script.js'),
   '/assets/charts-live.js': join(here, '..', 'report', 'charts', 'charts-live.js'),
   '/assets/chart-config.js': join(here, '..', 'report', 'charts', 'chart-config.js'),
+  '/assets/charts-shape.js': join(here, '..', 'report', 'charts', 'charts-shape.js'),
   '/assets/chart.js': chartLibraryFile()
 }
 

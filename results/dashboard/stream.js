@@ -20,6 +20,15 @@ export const MAX_OTHER_EVENTS = 500
  */
 
 /**
+ * A fold as what a follower feeds (it has no use for the simulator list, the finals or the rounds).
+ * @param {ReturnType<typeof createSecondFold>} fold
+ * @returns {import('../metrics/feed.js').MetricsSink}
+ */
+function sinkOf (fold) {
+  return { ...fold, observeSimulators () {}, observeFinals () {}, observeRounds () {} }
+}
+
+/**
  * @param {object} [options]
  * @param {string | null} [options.logFile] the NDJSON event log (appended as events come)
  * @param {Record<string, unknown>} [options.info] what the `hello` event says of the run (command, run id, …)
@@ -84,21 +93,32 @@ export function createLiveStream ({ logFile = null, info = {}, maxSeconds = MAX_
      */
     follow (collector, runId, { distribution, everyMs = 1000 } = {}) {
       const fold = createSecondFold()
-      const metrics = /** @type {any} */ ({
-        ...fold,
-        observeSimulators () {},
-        observeFinals () {},
-        observeRounds () {}
-      })
       const follow = followCollector({
         collector,
         runId,
-        metrics,
+        metrics: sinkOf(fold),
         rounds: false,
         everyMs,
         onRefresh: () => push({ ...fold.take(), ...(distribution ? { distribution } : {}) })
       })
       return { stop: () => follow.stop() }
+    },
+    /**
+     * Fed by the caller (a simulator's own hooks, or its workers' follower): a `second` event
+     * once a second, until stopped (one last second then).
+     * @param {{ everyMs?: number }} [opts]
+     */
+    feed ({ everyMs = 1000 } = {}) {
+      const fold = createSecondFold()
+      const timer = setInterval(() => push(fold.take()), everyMs)
+      timer.unref()
+      return {
+        sink: sinkOf(fold),
+        stop () {
+          clearInterval(timer)
+          push(fold.take())
+        }
+      }
     },
     /**
      * The run is over: an `end` event (where its files are), and the log closed.

@@ -11,6 +11,8 @@
  * @typedef {import('../collector/types.js').Collector} Collector
  * @typedef {import('../collector/types.js').ReadCursor} ReadCursor
  * @typedef {import('./run-metrics.js').RunMetrics} RunMetrics
+ * @typedef {Pick<RunMetrics, 'observeMessage' | 'observeSample' | 'observeServerSample' | 'observeSimulators' | 'observeFinals' | 'observeRounds'>} MetricsSink
+ *   what a follower feeds: the run's metrics, the live dashboard's second, or both
  */
 
 /** Entries of each record read per page, and pages per refresh (the rest waits a tick). */
@@ -21,7 +23,7 @@ const MAX_PAGES = 50
  * @typedef {object} FollowOptions
  * @property {Collector} collector
  * @property {string} runId
- * @property {RunMetrics} metrics
+ * @property {MetricsSink} metrics
  * @property {boolean} [rounds] read the rounds for the last completed round's gauges (default true)
  * @property {import('../collector/types.js').PlannedRound[]} [planned]
  * @property {(simId: string) => boolean} [simulators] only these simulators, and no server samples (one simulator's view of a shared run); default: everything

@@ -10,6 +10,7 @@ import { METRICS, parseThresholdOf } from '../thresholds/thresholds.js'
 import { axis, chartConfig, color, line, spec, STAT_COLORS } from './charts/chart-config.js'
 import { chartCard, escapeHtml, htmlPage, htmlTable } from './html.js'
 import { actionsTable } from './charts/charts-actions.js'
+import { liveSection } from './live.js'
 
 /**
  * @typedef {import('../../lib/schema/capacity-schema.js').CapacityResult} CapacityResult
@@ -100,11 +101,13 @@ function stepsTable (result) {
 
 /**
  * @param {CapacityResult} result
- * @param {{ generatedAt?: number }} [opts] epoch ms shown as the report's date (omitted when not given)
+ * @param {{ generatedAt?: number, live?: import('./live.js').LiveEvents | null }} [opts] generatedAt: epoch ms shown as the report's date (omitted when not
+ *   given); live: the search's stream (--dashboard), drawn second by second as the dashboard drew it, each step shaded by its verdict
  * @returns {string}
  */
-export function buildCapacityReport (result, { generatedAt } = {}) {
+export function buildCapacityReport (result, { generatedAt, live = null } = {}) {
   const chart = capacityChart(result)
+  const liveSpecs = live ? liveSection(live) : null
   const found = result.outcome === 'found' || result.outcome === 'max'
   const facts = [
     ['target', `${result.target.url}${result.target.reference ? ' (reference server)' : ''}`],
@@ -123,9 +126,10 @@ export function buildCapacityReport (result, { generatedAt } = {}) {
     '<main>',
     `<section id="answer"><h2>Answer</h2><p>${escapeHtml(result.answer)}</p>${result.advice.length ? `<ul>${result.advice.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>` : ''}</section>`,
     `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}${actionsTable(result.actions, result.run.startedAt)}</section>`,
+    liveSpecs?.html ?? '',
     '</main>'
   ].join('\n')
-  return htmlPage({ title: `ioswarm capacity: ${result.run.name}`, body, charts: [chart] })
+  return htmlPage({ title: `ioswarm capacity: ${result.run.name}`, body, charts: [chart, ...(liveSpecs?.charts ?? [])] })
 }
 
 /**

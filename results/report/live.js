@@ -12,6 +12,7 @@ import { liveCharts } from './charts/charts-live.js'
  * @property {import('./charts/charts-live.js').WindowEvent[]} [windows]
  * @property {{ at: number, action: string, value?: unknown, by?: string, ok?: boolean, message?: string }[]} [actions]
  * @property {import('./charts/charts-live.js').Threshold[]} [thresholds] the run's --assert or --slo, drawn on their charts
+ * @property {import('./charts/charts-live.js').ShapeMark[]} [shape] the run's phases, capacity steps and restarts, drawn on every chart
  */
 
 /**
@@ -20,12 +21,13 @@ import { liveCharts } from './charts/charts-live.js'
  * @returns {LiveEvents}
  */
 export function liveEventsOf (events) {
-  /** @type {LiveEvents & { windows: any[], actions: any[] }} */
-  const live = { seconds: [], windows: [], actions: [] }
+  /** @type {LiveEvents & { windows: any[], actions: any[], shape: any[] }} */
+  const live = { seconds: [], windows: [], actions: [], shape: [] }
   for (const e of events) {
     if (e.type === 'second') live.seconds.push(/** @type {any} */ (e))
     else if (e.type === 'window') live.windows.push(e)
     else if (e.type === 'action') live.actions.push(e)
+    else if (e.type === 'mark') live.shape.push(e)
     else if (e.type === 'hello' && Array.isArray(e.thresholds)) live.thresholds = e.thresholds
   }
   return live
@@ -39,7 +41,7 @@ export function liveSection (live) {
   if (live.seconds.length === 0) return null
   const actions = live.actions ?? []
   const marks = actions.filter((a) => a.ok !== false).map((a) => ({ at: a.at, label: `${a.action}${a.value !== undefined ? ` ${a.value}` : ''}` }))
-  const charts = liveCharts(live.seconds, { marks, windows: live.windows ?? [], thresholds: live.thresholds ?? [] })
+  const charts = liveCharts(live.seconds, { marks, windows: live.windows ?? [], thresholds: live.thresholds ?? [], shape: live.shape ?? [] })
   const startMs = live.seconds[0].t
   const table = actions.length
     ? `<h3>Actions</h3>${htmlTable(['at (s)', 'action', 'value', 'by', 'result'], actions.map((a) => [

@@ -112,7 +112,8 @@ export async function runCapacity (input, hooks = {}) {
     following = options.rounds.length === 0 ? followWindows(collector, id, { onWindow }) : null
     // ... and its lines rolled up and freed as they come (steps are judged on the windows): the collector holds none of them.
     lines = options.rounds.length === 0 ? followLines(collector, id) : null
-    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal: hooks.signal, status, windows }
+    const { signal, stream } = hooks
+    const ctx = { options, collector, runId: id, url, token, rampMs, children, reportedBy: reports.reportedBy, limits, signal, status, windows, stream }
     searched = await search(ctx, log, steering)
   } finally {
     sampling?.stop()
@@ -178,6 +179,10 @@ async function searchSteps (ctx, log, lastStep) {
     current = step.connected || current
     for (const warning of step.limits.warnings) log(`step ${step.step}: warning: ${warning}`)
     log(formatStepLine(step))
+    const judged = step.limitedBy === 'limit' ? null : step.verdict === 'pass'
+    // Each step a mark of the live stream: shaded by its verdict on the dashboard's charts.
+    const label = `step ${step.step}: ${step.clients} clients: ${judged === null ? 'inconclusive' : step.verdict}`
+    ctx.stream?.push({ type: 'mark', kind: 'step', at: step.startedAt, endAt: step.endedAt, label, ok: judged })
     // Told to end after this step: what was judged so far is the result (the search's answer, if this step gave it).
     if (lastStep()) {
       const move = nextStep(steps.map(judgedOf), plan)

@@ -30,6 +30,7 @@ import { broadcastOf } from '../run-options.js'
  * @property {AbortSignal} [signal]
  * @property {(line: string) => void} status
  * @property {import('../../lib/schema/result-schema.js').WindowResult[]} windows without rounds: every window merged so far, in order
+ * @property {import('../../results/dashboard/index.js').LiveStreamLike} [stream] --dashboard: each judged step is a mark of the live stream
  */
 
 /** Simulator k's share of a step: the one partition's (simulator/processes/partition.js), as when they were forked. */

@@ -15,24 +15,9 @@ import { parseThresholdOf } from '../../results/index.js'
 export async function openDashboard (argv, { command, runId, name, out }, say = (line) => process.stderr.write(`${line}\n`)) {
   const { dashboard: port, dashboardHost: host } = parseOptions(command, argv)
   if (port === null || port === undefined) return null
-  const { startDashboard, EVENTS_FILE } = await import('../../results/dashboard/index.js')
+  const { openDashboard: open, EVENTS_FILE } = await import('../../results/dashboard/index.js')
   // The thresholds as given (checked already): the page draws them on their charts and says how they stand.
   const given = [argv.assert, argv.slo].flat().filter((e) => typeof e === 'string')
   const thresholds = given.map((e) => parseThresholdOf(e, command === 'capacity' ? '--slo' : '--assert'))
-  const opened = await startDashboard({
-    port: Number(port),
-    host: String(host),
-    logFile: path.join(out, EVENTS_FILE),
-    info: { command, runId, name, startedAt: Date.now(), thresholds }
-  })
-  say(`dashboard: ${opened.url}`)
-  if (!isLoopback(String(host))) {
-    say(`WARNING: dashboard: --dashboard-host ${host} serves the page beyond this host; anyone with the URL above (its token) can stop or steer the run`)
-  }
-  return opened
-}
-
-/** @param {string} host */
-function isLoopback (host) {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.')
+  return open({ command, port: Number(port), host: String(host), runId, name, logFile: path.join(out, EVENTS_FILE), thresholds }, say)
 }

@@ -5,7 +5,36 @@
  * worker its share of N, split by the one partition of a swarm (partition.js).
  */
 import { SteeringRefusal } from '../../lib/steering.js'
+import { CODES, IoswarmError } from '../../lib/errors.js'
+import { checkPreflight, needOf, readLimits } from '../inspection/preflight.js'
 import { partitionSwarm } from './partition.js'
+
+/** The room --dashboard reserves by default, as multiples of the swarm: the first this host holds. */
+const DASHBOARD_ROOM = [2, 1.5, 1.25]
+
+/**
+ * --dashboard without --max-clients: room for the page to grow the swarm, reserved at the start
+ * (a swarm sizes its arrays once): twice the clients, or less when this host's limits (the
+ * preflight's file descriptors and ports) would not hold that many.
+ * @template {import('../sim-options.js').SimOptions} O
+ * @param {O} options
+ * @param {number} processes 1, or --workers
+ * @param {import('../inspection/preflight.js').Limits} [limits]
+ * @returns {O} with maxClients set, unless --max-clients or --phases set the size
+ */
+export function withDashboardRoom (options, processes, limits = readLimits()) {
+  if (options.maxClients !== undefined || options.phases) return options
+  for (const factor of DASHBOARD_ROOM) {
+    const room = Math.floor(options.clients * factor)
+    try {
+      checkPreflight(needOf({ ...options, clients: room }, processes), limits)
+      return { ...options, maxClients: room }
+    } catch (error) {
+      if (!(error instanceof IoswarmError && error.code === CODES.LIMIT)) throw error
+    }
+  }
+  return options
+}
 
 /**
  * @typedef {import('../../lib/steering.js').Steering} Steering
@@ -26,8 +55,8 @@ function bind (steering, options, apply) {
       const clients = /** @type {number} */ (value)
       if (options.phases) throw new SteeringRefusal('the clients follow --phases: a size set by hand would fight the profile')
       if (clients > room) {
-        throw new SteeringRefusal(`this swarm has room for ${room} clients (--max-clients, else --clients); ` +
-          `start it with --max-clients ${clients} or more to grow to ${clients}`)
+        throw new SteeringRefusal(`this swarm has room for ${room} clients (reserved at its start: --max-clients, else with --dashboard twice the swarm ` +
+          `as far as this host's limits hold it); start it with --max-clients ${clients} or more to grow to ${clients}`)
       }
       await apply(clients, undefined)
       return `${clients} clients`

@@ -26,8 +26,8 @@ export { RELATIVE_NOTE } from '../../results/index.js'
  * @property {(k: number, text: string) => void} [onWorkerStderr]
  * @property {(k: number, report: import('../../lib/schema/result-schema.js').MessageReport) => void} [onWorkerMessage]
  * @property {(info: { preflight: import('../inspection/preflight.js').Preflight, server: ServerInfo }) => void} [onStart] once inspected, before any worker
- * @property {import('../../results/metrics/run-metrics.js').RunMetrics | null} [metrics] fed with every worker's reports and
- *   samples while they run (the parent's `--metrics-port`)
+ * @property {import('../../results/metrics/feed.js').MetricsSink | null} [metrics] fed with every worker's reports and
+ *   samples while they run (the parent's `--metrics-port`, its `--dashboard`)
  * @property {import('../../lib/steering.js').Steering} [steering] `simulate`'s actions (lib/steering.js): its stop stops the workers as the
  *   signal does, clients and emit-rate reach each worker (its share), its timeline is the result's `actions`
  * @typedef {import('../../lib/schema/result-schema.js').SimResult['server']} ServerInfo

@@ -25,7 +25,7 @@ export async function startSimulatorMetrics (options, { port, host, otlp, otlpIn
  * Without a link the parent holds an in-memory collector and the workers write to it over
  * IPC (run id: the simulator's id); with a Redis link they write there as they would anyway
  * and the parent reads their records back (only theirs: the run may hold other simulators).
- * @param {{ metrics: import('../../results/metrics/run-metrics.js').RunMetrics, link: import('./collector-link.js').CollectorLinkOptions | null, id: string, workerIds: string[] }} options
+ * @param {{ metrics: import('../../results/metrics/feed.js').MetricsSink, link: import('./collector-link.js').CollectorLinkOptions | null, id: string, workerIds: string[] }} options
  */
 export async function followWorkers ({ metrics, link, id, workerIds }) {
   const collector = await createCollector({ redisUrl: link?.redisUrl ?? null })
@@ -49,5 +49,23 @@ export async function followWorkers ({ metrics, link, id, workerIds }) {
       if (!link) await collector.deleteRun(runId)
       await collector.close()
     }
+  }
+}
+
+/**
+ * Several sinks fed as one (--metrics-port and --dashboard read the same reports and samples).
+ * @param {(import('../../results/metrics/feed.js').MetricsSink | null | undefined)[]} sinks
+ * @returns {import('../../results/metrics/feed.js').MetricsSink | null} null when there is none
+ */
+export function joinSinks (sinks) {
+  const all = sinks.filter((s) => s !== null && s !== undefined)
+  if (all.length <= 1) return all[0] ?? null
+  return {
+    observeMessage: (id, report) => { for (const s of all) s.observeMessage(id, report) },
+    observeSample: (id, sample) => { for (const s of all) s.observeSample(id, sample) },
+    observeServerSample: (sample) => { for (const s of all) s.observeServerSample(sample) },
+    observeSimulators: (list) => { for (const s of all) s.observeSimulators(list) },
+    observeFinals: (finals) => { for (const s of all) s.observeFinals(finals) },
+    observeRounds: (rounds) => { for (const s of all) s.observeRounds(rounds) }
   }
 }

@@ -9,8 +9,9 @@
 import { OPCODE, encodeFrame, readFrameHeader } from './rfc6455.js'
 
 /**
- * What the reader needs of a socket: a net.Socket with the frame state below.
- * @typedef {import('node:net').Socket & {
+ * What the reader needs of a socket: its connection's state and writes, and the frame state below.
+ * @typedef {{
+ *   destroyed: boolean, write (data: Buffer): void, end (data: Buffer): void, destroy (): void,
  *   session: { maxPayloadBytes: number },
  *   partial: Buffer | null, payload: Buffer | null, payloadFill: number, frameOpcode: number, frameFin: boolean,
  *   fragments: Buffer[] | null, fragmentOpcode: number, fragmentBytes: number,

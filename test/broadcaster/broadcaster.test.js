@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { io } from 'socket.io-client'
 import { runBroadcast } from '../../broadcaster/index.js'
 import { startTestServer, startTestSwarm, waitForClients, waitForClientsReady } from '../helpers/swarm.js'
-import { freePort } from '../helpers/ports.js'
+import { closedPort } from '../helpers/ports.js'
 import { waitFor } from '../helpers/wait.js'
 import { connect, join, record } from '../helpers/sio-client.js'
 
@@ -50,7 +50,7 @@ test('a wrong token stops the broadcast with a clear error', async (t) => {
 })
 
 test('a server that is not there fails the broadcast with the reason', async () => {
-  await assert.rejects(runBroadcast({ url: `http://127.0.0.1:${await freePort()}`, token: 't', rounds: '1x10' }), /every broadcast so far failed: POST .* failed: ECONNREFUSED/)
+  await assert.rejects(runBroadcast({ url: `http://127.0.0.1:${await closedPort()}`, token: 't', rounds: '1x10' }), /every broadcast so far failed: POST .* failed: ECONNREFUSED/)
 })
 
 test('bad options are usage errors naming the flag', async () => {

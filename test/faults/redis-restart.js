@@ -1,13 +1,14 @@
 /**
  * A private redis-server that a test can stop and start again on the same port with its
  * data kept (append-only file in a temporary directory), to play a Redis outage. Never the
- * shared server on 6379: the port is a free one chosen at start.
+ * shared server on 6379: its first start takes a port nobody listened on (ports.js); a
+ * restart needs that same port back, and fails saying so if another process took it.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ping, spawnRedis } from '../helpers/redis.js'
-import { freePort } from '../helpers/ports.js'
+import { spawnRedis } from '../helpers/redis.js'
+import { onClosedPort } from '../helpers/ports.js'
 
 /**
  * Starts a restartable private Redis; everything is stopped and removed in t.after.
@@ -15,13 +16,14 @@ import { freePort } from '../helpers/ports.js'
  */
 export async function startRestartableRedis (t) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ioswarm-redis-'))
-  const port = await freePort()
   /** @type {{ pid: number, stop: () => Promise<void> } | null} */
   let server = null
 
-  async function start () {
+  /** @param {number} at */
+  async function startAt (at) {
     // appendfsync always: a write Redis acknowledged is on disk before the outage begins.
-    server = await spawnRedis(['--port', String(port), '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], () => ping(port))
+    server = await spawnRedis(['--port', String(at), '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], at)
+    return at
   }
 
   async function stop () {
@@ -34,6 +36,7 @@ export async function startRestartableRedis (t) {
     await stop()
     fs.rmSync(dir, { recursive: true, force: true })
   })
-  await start()
+  const port = await onClosedPort(startAt)
+  const start = () => startAt(port)
   return { url: `redis://127.0.0.1:${port}`, port, start, stop, get pid () { return server?.pid ?? null } }
 }

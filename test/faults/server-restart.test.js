@@ -9,25 +9,31 @@ import { forkChild } from '../../lib/child.js'
 import { BIN } from '../helpers/cli.js'
 import { runSwarm } from '../../simulator/swarm/swarm.js'
 import { waitFor } from '../helpers/wait.js'
-import { freePort } from '../helpers/ports.js'
+import { listensOn } from '../helpers/ports.js'
 
 const CLIENTS = 6
 const TOKEN = 'restart-token'
 
 /**
- * `ioswarm serve` on a fixed port, killed by pid after the test.
+ * `ioswarm serve`, killed by pid after the test: first on port 0 (it says on stderr which port it got), then, for a
+ * restart, on the port the first one had (just closed by the kill: the clients reconnect to it). Ready once it
+ * answers and is the process listening there.
  * @param {import('node:test').TestContext} t
- * @param {number} port
+ * @param {number} port 0 for any, or the port to restart on
  * @param {string[]} [args] more `serve` flags
  */
 async function serve (t, port, args = []) {
   const child = forkChild(BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', '--json', ...args], { env: { IOSWARM_TOKEN: TOKEN } })
   t.after(() => child.stop(3000))
+  const at = port || Number(/** @type {RegExpExecArray} */ (await waitFor(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(child.stderr()), {
+    timeoutMs: 10000, message: () => `serve to say its port (stderr: ${child.stderr()})`
+  }))[1])
   await waitFor(async () => {
-    const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null)
-    return res?.ok
-  }, { timeoutMs: 10000, intervalMs: 100, message: `the server on port ${port}` })
-  return child
+    if (!child.running()) throw new Error(`serve on port ${at} exited: ${child.stderr()}`)
+    const res = await fetch(`http://127.0.0.1:${at}/`).catch(() => null)
+    return res?.ok && listensOn(child.pid, at)
+  }, { timeoutMs: 10000, intervalMs: 100, message: `the server on port ${at}` })
+  return { ...child, port: at }
 }
 
 /**
@@ -51,8 +57,8 @@ const ENGINES = ['lean', 'sio']
 
 test('after the server is killed and restarted every client reconnects and the run goes on', { concurrency: 2 }, async (t) => {
   await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
-    const port = await freePort()
-    const first = await serve(t, port)
+    const first = await serve(t, 0)
+    const port = first.port
     let connected = 0
     /** @type {import('../../lib/schema/result-schema.js').MessageReport[]} */
     const closed = []
@@ -114,8 +120,8 @@ function watchedSwarm (t, port, options) {
 
 test('ioswarm serve stopped with SIGTERM (a deploy) closes like stock socket.io: clients come back to the next instance', { concurrency: 2 }, async (t) => {
   await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
-    const port = await freePort()
-    const first = await serve(t, port)
+    const first = await serve(t, 0)
+    const port = first.port
     const swarm = watchedSwarm(t, port, { engine })
     await swarm.all()
     await first.stop()
@@ -138,8 +144,8 @@ test('ioswarm serve stopped with SIGTERM (a deploy) closes like stock socket.io:
 
 test('serve --shutdown disconnect says "io server disconnect": honoured by default, reconnected with --reconnect-on-server-disconnect', { concurrency: 2 }, async (t) => {
   await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
-    const port = await freePort()
-    const first = await serve(t, port, ['--shutdown', 'disconnect'])
+    const first = await serve(t, 0, ['--shutdown', 'disconnect'])
+    const port = first.port
     const stays = watchedSwarm(t, port, { engine })
     const returns = watchedSwarm(t, port, { engine, reconnectOnServerDisconnect: true })
     await stays.all()

@@ -14,7 +14,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort } from './ports.js'
+import { listensOn, onClosedPort } from './ports.js'
 import { PEERS_DIR, PYTHON, pythonSocketIo, startPeer } from './peers.js'
 import { waitFor } from './wait.js'
 import { skipOrFail } from './skip.js'
@@ -98,32 +98,34 @@ export async function startChatNodes (t, { kind, count, redisUrl, prefix = kind 
  */
 export async function startHaproxy (t, nodes) {
   if (!hasTool(t, HAPROXY, 'haproxy')) return null
-  const port = await freePort()
   const dir = tempDir(t, 'haproxy')
-  const config = [
-    'global',
-    '  maxconn 4096',
-    'defaults',
-    '  mode http',
-    '  option redispatch',
-    '  retries 3',
-    '  timeout connect 2s',
-    '  timeout client 60s',
-    '  timeout server 60s',
-    '  timeout tunnel 1h',
-    'frontend chat',
-    `  bind 127.0.0.1:${port}`,
-    '  default_backend nodes',
-    'backend nodes',
-    '  balance roundrobin',
-    '  cookie SERVERID insert indirect nocache',
-    // The server's name on every answer (the 101 of a WebSocket too): --node-from header:X-Served-By.
-    '  http-response set-header X-Served-By %s',
-    ...nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.port} cookie ${n.name} check inter 500ms fall 2 rise 2`)
-  ].join('\n') + '\n'
-  writeFileSync(path.join(dir, 'haproxy.cfg'), config)
-  const pid = await startDaemon(t, HAPROXY, ['-db', '-f', path.join(dir, 'haproxy.cfg')], port)
-  return { url: `http://127.0.0.1:${port}`, pid }
+  // haproxy must be told its port: one nobody listened on, another if it was taken meanwhile (ports.js).
+  return onClosedPort(async (port) => {
+    const config = [
+      'global',
+      '  maxconn 4096',
+      'defaults',
+      '  mode http',
+      '  option redispatch',
+      '  retries 3',
+      '  timeout connect 2s',
+      '  timeout client 60s',
+      '  timeout server 60s',
+      '  timeout tunnel 1h',
+      'frontend chat',
+      `  bind 127.0.0.1:${port}`,
+      '  default_backend nodes',
+      'backend nodes',
+      '  balance roundrobin',
+      '  cookie SERVERID insert indirect nocache',
+      // The server's name on every answer (the 101 of a WebSocket too): --node-from header:X-Served-By.
+      '  http-response set-header X-Served-By %s',
+      ...nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.port} cookie ${n.name} check inter 500ms fall 2 rise 2`)
+    ].join('\n') + '\n'
+    writeFileSync(path.join(dir, 'haproxy.cfg'), config)
+    const pid = await startDaemon(t, HAPROXY, ['-db', '-f', path.join(dir, 'haproxy.cfg')], port)
+    return { url: `http://127.0.0.1:${port}`, pid }
+  })
 }
 
 /**
@@ -135,9 +137,10 @@ export async function startHaproxy (t, nodes) {
  */
 export async function startNginx (t, nodes) {
   if (!hasTool(t, NGINX, 'nginx-light')) return null
-  const port = await freePort()
   const dir = tempDir(t, 'nginx')
-  const config = `worker_processes 1;
+  // nginx must be told its port: one nobody listened on, another if it was taken meanwhile (ports.js).
+  return onClosedPort(async (port) => {
+    const config = `worker_processes 1;
 events { worker_connections 4096; }
 http {
 ${nginxHttpPrelude(dir)}
@@ -159,8 +162,9 @@ ${nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=1 fail_timeout=5s;`
   }
 }
 `
-  const pid = await runNginx(t, dir, config, port)
-  return { url: `http://127.0.0.1:${port}`, pid }
+    const pid = await runNginx(t, dir, config, port)
+    return { url: `http://127.0.0.1:${port}`, pid }
+  })
 }
 
 /**
@@ -219,9 +223,10 @@ export async function startDaemon (t, command, args, port) {
     await exited
     clearTimeout(timer)
   })
+  // Its own words when it exits (an "address already in use" among them); ready once it is the process listening there.
   await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`${command} exited (${child.exitCode}): ${err}`)
-    return accepts(port)
+    return await accepts(port) && listensOn(/** @type {number} */ (child.pid), port)
   }, { timeoutMs: 10000, message: `${path.basename(command)} listening on ${port}` })
   return /** @type {number} */ (child.pid)
 }

@@ -30,7 +30,8 @@ export function makeCertificate (t) {
 }
 
 /**
- * A socket.io server over HTTPS that records the source address of every TLS connection it accepts.
+ * A socket.io server over HTTPS that records every TLS connection it accepts: its source
+ * address, the name it asked for (SNI) and whether it resumed an earlier session.
  * @param {import('node:test').TestContext} t
  * @param {{ cert: string, key: string }} files
  */
@@ -38,7 +39,13 @@ export async function startHttpsServer (t, files) {
   const server = https.createServer({ cert: readFileSync(files.cert), key: readFileSync(files.key) })
   /** @type {string[]} source address of each TLS connection, in the order they came */
   const from = []
-  server.on('secureConnection', (socket) => from.push(String(socket.remoteAddress)))
+  /** @type {{ servername: string | false, resumed: boolean }[]} each TLS connection's SNI name (false: none) and resumption */
+  const accepted = []
+  server.on('secureConnection', (socket) => {
+    from.push(String(socket.remoteAddress))
+    const { servername } = /** @type {{ servername?: string | false }} */ (socket)
+    accepted.push({ servername: servername ?? false, resumed: socket.isSessionReused() })
+  })
   const { url } = await startIoServer(t, { pingInterval: 1000, pingTimeout: 2000 }, { server })
-  return { url, from }
+  return { url, from, accepted }
 }

@@ -8,7 +8,7 @@
  */
 import { constants } from 'node:fs'
 import { NGINX, hasTool, nginxHttpPrelude, runNginx, tempDir } from './balancer.js'
-import { freePort } from './ports.js'
+import { onClosedPort } from './ports.js'
 
 export const NCHAN_MODULE = '/usr/lib/nginx/modules/ngx_nchan_module.so'
 
@@ -18,10 +18,11 @@ export const NCHAN_MODULE = '/usr/lib/nginx/modules/ngx_nchan_module.so'
  */
 export async function startNchan (t) {
   if (!hasTool(t, NGINX, 'nginx-light') || !hasTool(t, NCHAN_MODULE, 'libnginx-mod-nchan', constants.R_OK)) return null
-  // nginx cannot listen on port 0 and say which port it got: a port free a moment ago.
-  const port = await freePort()
   const dir = tempDir(t, 'nchan')
-  const config = `load_module ${NCHAN_MODULE};
+  // nginx cannot listen on port 0 and say which port it got: one nobody listened on, another if it was taken meanwhile
+  // (ports.js).
+  return onClosedPort(async (port) => {
+    const config = `load_module ${NCHAN_MODULE};
 worker_processes 1;
 events { worker_connections 4096; }
 http {
@@ -33,6 +34,7 @@ ${nginxHttpPrelude(dir)}
   }
 }
 `
-  const pid = await runNginx(t, dir, config, port)
-  return { http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}`, pid }
+    const pid = await runNginx(t, dir, config, port)
+    return { http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}`, pid }
+  })
 }

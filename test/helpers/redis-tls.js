@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort } from './ports.js'
-import { findRedisServer, ping, spawnRedis } from './redis.js'
+import { onClosedPort } from './ports.js'
+import { findRedisServer, spawnRedis } from './redis.js'
 import { skipOrFail } from './skip.js'
 
 /** @typedef {{ url: string, port: number, pid: number, caFile: string, ca: Buffer, stop: () => Promise<void> }} TlsRedis */
@@ -32,19 +32,20 @@ export async function startTlsRedis (t, extraArgs = []) {
   }
   const caFile = path.join(dir, 'ca.crt')
   const ca = readFileSync(caFile)
-  const port = await freePort()
   let server
   try {
-    server = await spawnRedis(['--port', '0', '--tls-port', String(port), '--tls-cert-file', path.join(dir, 'server.crt'),
-      '--tls-key-file', path.join(dir, 'server.key'), '--tls-ca-cert-file', caFile, '--tls-auth-clients', 'no', ...extraArgs],
-    () => ping(port, ca))
+    server = await onClosedPort(async (port) => ({
+      port,
+      ...await spawnRedis(['--port', '0', '--tls-port', String(port), '--tls-cert-file', path.join(dir, 'server.crt'),
+        '--tls-key-file', path.join(dir, 'server.key'), '--tls-ca-cert-file', caFile, '--tls-auth-clients', 'no', ...extraArgs], port, ca)
+    }))
   } catch (error) {
     const message = /** @type {Error} */ (error).message
     if (/Bad directive[\s\S]*tls|tls[\s\S]*Bad directive/i.test(message)) return skip(t, 'this redis-server was built without TLS')
     throw error
   }
   t.after(server.stop)
-  return { url: `rediss://127.0.0.1:${port}`, port, pid: server.pid, caFile, ca, stop: server.stop }
+  return { url: `rediss://127.0.0.1:${server.port}`, port: server.port, pid: server.pid, caFile, ca, stop: server.stop }
 }
 
 /**

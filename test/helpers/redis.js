@@ -1,6 +1,6 @@
 /**
- * Redis for tests: REDIS_URL when set, else a private redis-server from PATH on a free
- * loopback port (never the shared one on 6379). Without redis-server the tests skip loudly,
+ * Redis for tests: REDIS_URL when set, else a private redis-server from PATH on a loopback
+ * port nobody listened on (never the shared one on 6379; see ports.js for how it is taken). Without redis-server the tests skip loudly,
  * except under CI=true, where a missing Redis fails them.
  */
 import { spawn } from 'node:child_process'
@@ -8,7 +8,7 @@ import { accessSync, constants } from 'node:fs'
 import net from 'node:net'
 import tls from 'node:tls'
 import path from 'node:path'
-import { freePort } from './ports.js'
+import { listensOn, onClosedPort } from './ports.js'
 import { skipOrFail } from './skip.js'
 
 const START_DEADLINE_MS = 5000
@@ -66,20 +66,24 @@ export async function getRedisUrl (t) {
  * @returns {Promise<PrivateRedis>}
  */
 export async function startPrivateRedis (extraArgs = []) {
-  const port = await freePort()
-  const { pid, stop } = await spawnRedis(['--port', String(port), ...extraArgs], () => ping(port))
-  return { url: `redis://127.0.0.1:${port}`, port, pid, stop }
+  return onClosedPort(async (port) => {
+    const { pid, stop } = await spawnRedis(['--port', String(port), ...extraArgs], port)
+    return { url: `redis://127.0.0.1:${port}`, port, pid, stop }
+  })
 }
 
 /**
  * Spawns redis-server with these arguments (after no persistence and loopback only) and
- * resolves once `probe()` answers; rejects with the server's last output if it exits first
- * (e.g. `Bad directive` for an option this build lacks). Stopped on process exit too.
+ * resolves once it answers PING on `port` and is the process listening there (not another
+ * that took the port first); rejects with the server's last output if it exits first (e.g.
+ * `Bad directive` for an option this build lacks, or `Address already in use`). Stopped on
+ * process exit too.
  * @param {string[]} args
- * @param {() => Promise<boolean>} probe true once the server answers
+ * @param {number} port the port it listens on (its --port, or its --tls-port with `ca`)
+ * @param {Buffer} [ca] the certificate authority to trust: PING over TLS
  * @returns {Promise<{ pid: number, stop: () => Promise<void> }>}
  */
-export async function spawnRedis (args, probe) {
+export async function spawnRedis (args, port, ca) {
   const bin = findRedisServer()
   if (!bin) throw new Error('redis-server is not on PATH')
   const child = spawn(bin, ['--save', '', '--appendonly', 'no', '--bind', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -106,7 +110,7 @@ export async function spawnRedis (args, probe) {
     clearTimeout(timer)
   }
   try {
-    await waitForProbe(probe, child)
+    await waitForProbe(async () => await ping(port, ca) && listensOn(/** @type {number} */ (child.pid), port), child)
   } catch (err) {
     await stop()
     // Its last words (stdout and stderr closed), within a bound.

@@ -2,8 +2,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { createRedisCollector } from '../../results/collector/index.js'
-import { freePort } from '../helpers/ports.js'
+import { listensOn, onClosedPort } from '../helpers/ports.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { pm2Home } from './fixtures/pm2-home.js'
@@ -38,21 +39,34 @@ test('pm2 runs the ecosystem file: the server and K simulators per host join the
     await collector.close()
   })
   const pm2 = await pm2Home(t)
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  await pm2.run(['start', 'infra/ecosystem.config.cjs'], {
-    env: {
-      IOSWARM_PORT: String(port),
-      IOSWARM_HOST: '127.0.0.1',
-      IOSWARM_TOKEN: 'eco-token',
-      IOSWARM_URL: url,
-      IOSWARM_REDIS: redisUrl,
-      IOSWARM_RUN: runId,
-      IOSWARM_SIMULATORS: '2',
-      IOSWARM_CLIENTS: '20',
-      IOSWARM_RAMP: '0',
-      IOSWARM_ID_PREFIX: 'eco-host'
-    }
+  // pm2 starts the server and the simulators together, all told the port: one nobody listened on, and another if the
+  // server found it taken meanwhile (ports.js).
+  const url = await onClosedPort(async (port) => {
+    const at = `http://127.0.0.1:${port}`
+    await pm2.run(['start', 'infra/ecosystem.config.cjs'], {
+      env: {
+        IOSWARM_PORT: String(port),
+        IOSWARM_HOST: '127.0.0.1',
+        IOSWARM_TOKEN: 'eco-token',
+        IOSWARM_URL: at,
+        IOSWARM_REDIS: redisUrl,
+        IOSWARM_RUN: runId,
+        IOSWARM_SIMULATORS: '2',
+        IOSWARM_CLIENTS: '20',
+        IOSWARM_RAMP: '0',
+        IOSWARM_ID_PREFIX: 'eco-host'
+      }
+    })
+    await waitFor(async () => {
+      const server = (await pm2.list()).find((a) => a.name === 'ioswarm-server')
+      if (server && (server.pm2_env.restart_time > 0 || server.pm2_env.status === 'errored')) {
+        const log = await readFile(server.pm2_env.pm_err_log_path, 'utf8').catch(() => '')
+        await pm2.run(['delete', 'all'])
+        throw new Error(`the pm2 server app failed on port ${port}: ${log.slice(-1000)}`)
+      }
+      return server?.pid > 0 && listensOn(server.pid, port)
+    }, { timeoutMs: 30000, message: `the pm2 server app listening on ${port}` })
+    return at
   })
   const apps = await pm2.list()
   assert.deepEqual(apps.map((a) => [a.name, a.pm2_env.exec_mode]).sort(), [['ioswarm-server', 'fork_mode'], ['ioswarm-sim', 'fork_mode'], ['ioswarm-sim', 'fork_mode']])

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { createRedisCollector } from '../../results/collector/index.js'
-import { freePort } from '../helpers/ports.js'
+import { closedPort } from '../helpers/ports.js'
 import { hasRedisServer } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { pm2Home, ROOT } from './fixtures/pm2-home.js'
@@ -101,7 +101,9 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
     await rm(dir, { recursive: true, force: true })
   })
 
-  const redisPort = await freePort()
+  // The script's redis-server listens on the test bridge's own address (10.213.0.1), which nothing else binds: a port
+  // nobody listens on anywhere (ports.js) can be taken only by a wildcard listener started in between.
+  const redisPort = await closedPort()
   const up = await run(SCRIPT, ['up', '4', '--redis-port', String(redisPort)], { env })
   assert.match(up.stdout, /^iosw-h4 10\.213\.0\.14 iosw-v4$/m)
   const redisUrl = `redis://10.213.0.1:${redisPort}`
@@ -176,7 +178,9 @@ test('one simulator host with 4 source addresses opens 500 clients to ONE server
   })
   // iosw-h1: the server, one address (10.213.0.11). iosw-h2: the simulator host, 10.213.0.12
   // plus three more, and 200 ephemeral ports (the sysctl is per namespace).
-  const redisPort = await freePort()
+  // The script's redis-server listens on the test bridge's own address (10.213.0.1), which nothing else binds: a port
+  // nobody listens on anywhere (ports.js) can be taken only by a wildcard listener started in between.
+  const redisPort = await closedPort()
   await run(SCRIPT, ['up', '2', '--redis-port', String(redisPort)], { env })
   for (const n of [101, 102, 103]) await run('ip', ['-n', 'iosw-h2', 'addr', 'add', `10.213.0.${n}/24`, 'dev', 'iosw-p2'])
   await run('ip', ['netns', 'exec', 'iosw-h2', 'sysctl', '-q', '-w', 'net.ipv4.ip_local_port_range=40000 40199'])

@@ -1,11 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import { Server } from 'socket.io'
 import { runTest } from '../../runner/index.js'
 import { lookAtServer } from '../../runner/look.js'
 import { appTargets, normalizeRunOptions } from '../../runner/run-options.js'
+import { startIoServer } from '../helpers/io-server.js'
 
 const SECRET = 'run-auth-s3cret'
 /** A short run with the embedded collector: one simulator, no ramp, a 1 s heartbeat. */
@@ -84,14 +82,9 @@ test('--auth-token: kept for the server, refused with --target', () => {
 })
 
 test('one look at the server per run: the runner inspects once and hands it to its 3 simulators, which do not look again', async (t) => {
-  const http = createServer()
-  const io = new Server(http)
+  const { io, url } = await startIoServer(t)
   let sessions = 0
   io.engine.on('connection', () => { sessions++ })
-  http.listen(0, '127.0.0.1')
-  await once(http, 'listening')
-  t.after(() => new Promise((resolve) => { io.close(); http.close(() => resolve(undefined)) }))
-  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
   const run = { ...QUICK, target: url, simulators: 3, clients: 3, duration: '1s' }
   // What one look costs this server (Engine.IO sessions: the handshake probes and the first contact).
   await lookAtServer(normalizeRunOptions(run), url, () => {})

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
-import { freePort } from '../helpers/ports.js'
+import { closedPort } from '../helpers/ports.js'
 import { existsSync } from 'node:fs'
 
 /**
@@ -147,7 +147,7 @@ test('a run that fails before it starts (Redis unreachable) leaves no empty resu
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-norun-'))
   t.after(() => rm(dir, { recursive: true, force: true }))
   const out = path.join(dir, 'results')
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--redis', `redis://127.0.0.1:${await freePort()}`, '--out', out, '--rounds', '1x1'])
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--redis', `redis://127.0.0.1:${await closedPort()}`, '--out', out, '--rounds', '1x1'])
   assert.equal(code, 1, stderr)
   assert.match(stderr, /cannot use Redis/)
   assert.equal(existsSync(out), false)

@@ -1,7 +1,7 @@
 /**
  * `ioswarm run --dashboard` steered through its HTTP API (with the printed token), as a script
- * or CI job would: the whole swarm grows from 4 to 8 clients and the reference server's own
- * count follows; a new emit rate is taken; a value past the room is refused (409) and changes
+ * or CI job would: the whole swarm grows from 4 to 8 clients (the room --dashboard reserves by
+ * default: twice the swarm, no --max-clients needed) and the reference server's own count follows; a new emit rate is taken; a value past the room is refused (409) and changes
  * nothing; stop ends the run with result.json and report.html written, every action in both.
  */
 import { test } from 'node:test'
@@ -16,7 +16,7 @@ import { request } from '../results/dashboard/sse-client.js'
 test('run --dashboard: clients, emit-rate and stop through the HTTP API; the server follows; all in result.json and the report', async (t) => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-steering-api-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const run = runCli(t, ['bin/ioswarm.js', 'run', '--dashboard', '--simulators', '2', '--clients', '2', '--max-clients', '8', '--rounds', 'none',
+  const run = runCli(t, ['bin/ioswarm.js', 'run', '--dashboard', '--simulators', '2', '--clients', '2', '--rounds', 'none',
     '--duration', '120s', '--window', '1s', '--ping-interval', '1s', '--ramp', '200ms', '--emit', 'chat {"text":"hi"}', '--emit-rate', '4/s', '--event', 'chat',
     '--out', out], { timeoutMs: 120000 })
   const stderr = () => run.output().stderr
@@ -42,6 +42,7 @@ test('run --dashboard: clients, emit-rate and stop through the HTTP API; the ser
 
   const { code } = await run
   assert.equal(code, 0, stderr())
+  assert.match(stderr(), /^dashboard: room for 8 clients: /m, 'the room is said at the start')
   assert.match(stderr(), /^action \d\d:\d\d:\d\d clients 8 by api: done \(8 clients over 2 simulators\)$/m)
   assert.match(stderr(), /^action \d\d:\d\d:\d\d clients 9 by api: refused: /m)
   const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))

@@ -11,11 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import { Server } from 'socket.io'
 import { startChatNodes } from '../helpers/balancer.js'
 import { runCli } from '../helpers/cli.js'
+import { startIoServer } from '../helpers/io-server.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { checkReport, chromiumMissing, launchChromium } from '../results/report/browser-harness.js'
 import { buildAnyReport } from '../../results/report/index.js'
@@ -225,16 +223,11 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
   })
 
   test('run --target a feed that broadcasts by itself (--id-field, --sent-at-field): windows with deliveries, absolute latency, none missing', async (t) => {
-    const http = createServer()
-    const io = new Server(http)
-    t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
-    http.listen(0, '127.0.0.1')
-    await once(http, 'listening')
+    const { io, url } = await startIoServer(t)
     // The app's own feed: a score to everyone every 100 ms, its id and send time (epoch s) where the app keeps them; at most 10 minutes of it.
     let seq = 0
     const feed = setInterval(() => { if (++seq > 6000) clearInterval(feed); else io.emit('score', { data: { seq, ts: Date.now() / 1000, home: seq % 3 } }) }, 100)
     t.after(() => clearInterval(feed))
-    const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
     const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '3s', '--window', '1s', '--simulators', '2', '--clients', '3',

@@ -17,21 +17,18 @@ test('--ws-client: ws by default for the lean engine, builtin on request, nothin
   assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'ws' }).wsClient, 'ws')
   assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'builtin' }).wsClient, 'builtin')
   assert.equal(normalizeSimOptions({ url }).wsClient, null, 'sio (the default engine) has its own WebSocket')
-  assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'ws' }).wsClient, parseWsClient(undefined, 'lean', url))
-  // https:// is fine with the ws library, which speaks TLS.
+  assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'ws' }).wsClient, parseWsClient(undefined, 'lean'))
+  // Either client speaks TLS: https:// takes both.
   assert.equal(normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean' }).wsClient, 'ws')
+  assert.equal(normalizeSimOptions({ url: ['http://127.0.0.1:3000', 'https://127.0.0.2:3000'], engine: 'lean', wsClient: 'builtin' }).wsClient, 'builtin')
 })
 
-test('--ws-client: bad values, another engine, and builtin on https:// are usage errors naming the flag', () => {
+test('--ws-client: bad values and another engine are usage errors naming the flag', () => {
   const url = ['http://127.0.0.1:3000']
   assertUsageError(() => normalizeSimOptions({ url, engine: 'lean', wsClient: 'undici' }), /^--ws-client must be one of ws, builtin, got "undici"$/)
   assertUsageError(() => normalizeSimOptions({ url, engine: 'lean', wsClient: '' }), /^--ws-client must be one of ws, builtin, got ""$/)
   assertUsageError(() => normalizeSimOptions({ url, wsClient: 'builtin' }), /^--ws-client works with --engine lean only; --engine sio uses socket\.io-client's own WebSocket/)
   assertUsageError(() => normalizeSimOptions({ url, engine: 'sio', wsClient: 'ws' }), /^--ws-client works with --engine lean only/)
-  assertUsageError(
-    () => normalizeSimOptions({ url: ['http://127.0.0.1:3000', 'https://127.0.0.2:3000'], engine: 'lean', wsClient: 'builtin' }),
-    /^--ws-client builtin speaks ws:\/\/ only \(no TLS\), and https:\/\/127\.0\.0\.2:3000\/? is https:\/\/: use --ws-client ws$/
-  )
 })
 
 test('--http-client: builtin by default on http://, undici on https:// and on request; bad values, another engine, builtin on https:// are usage errors', () => {

@@ -15,6 +15,7 @@ test('--protocol websocket: the URL is the endpoint, path and query included; th
   assert.deepEqual(normalizeSimOptions({ protocol: 'websocket', url: 'ws://127.0.0.1-127.0.0.2:9/' }).urls, ['ws://127.0.0.1:9/', 'ws://127.0.0.2:9/'])
   const full = normalizeSimOptions({ protocol: 'websocket', url: 'ws://h:1', wsClient: 'builtin', subprotocol: ['a', 'b.v2'], match: ['type=score', 'data.ch=x=y'], sendOnOpen: 'hello {{i}}' })
   assert.equal(full.wsClient, 'builtin')
+  assert.equal(normalizeSimOptions({ protocol: 'websocket', url: 'wss://h:1', wsClient: 'builtin' }).wsClient, 'builtin', 'the built-in client speaks wss:// too')
   assert.deepEqual(full.subprotocols, ['a', 'b.v2'])
   assert.deepEqual(full.match, [['type', 'score'], ['data.ch', 'x=y']])
   assert.equal(full.sendOnOpen, 'hello {{i}}')
@@ -34,7 +35,6 @@ test('Socket.IO-only options are refused with --protocol websocket, naming the f
     [{ reconnectOnServerDisconnect: true }, /--reconnect-on-server-disconnect is a Socket\.IO option/],
     [{ transport: 'polling' }, /--transport polling is a Socket\.IO transport/],
     [{ transport: 'websocket:50,upgrade:50' }, /--transport upgrade is a Socket\.IO transport/],
-    [{ url: 'wss://h:1', wsClient: 'builtin' }, /--ws-client builtin speaks ws:\/\/ only/],
     [{ wsClient: 'undici' }, /--ws-client must be one of ws, builtin/],
     [{ sendOnOpen: '{"op": {{nope}}}' }, /--send-on-open has an unknown placeholder \{\{nope\}\}/],
     [{ sendOnOpen: '{"op": }' }, /--send-on-open must be a JSON template/],

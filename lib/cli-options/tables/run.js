@@ -198,15 +198,16 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     optionalValue: true,
     group: 'Live metrics',
-    commands: ['run', 'capacity', 'report'],
+    commands: ['run', 'capacity', 'simulate', 'report'],
     describe: {
       run: 'Watch and steer the run in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
+      simulate: 'Watch and steer the swarm in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
       capacity: 'Watch and steer the search in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
       report: 'Play an events.ndjson back into the live dashboard page on this port (none or 0: a free one), until Ctrl-C'
     },
     details: 'The page shows each second\'s merged figures (clients, delivery, emits, health, breakdowns) pushed by Server-Sent Events, and steers ' +
       'the run with the token of the printed URL (stop, clients, emit rate; a page without it cannot act). The events are also written to ' +
-      'events.ndjson beside result.json; `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
+      'events.ndjson beside result.json (run, capacity); `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
     parse: (v, flag) => parseDashboardPort(v, flag)
   },
   {
@@ -214,7 +215,7 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: '127.0.0.1',
     group: 'Live metrics',
-    commands: ['run', 'capacity', 'report'],
+    commands: ['run', 'capacity', 'simulate', 'report'],
     describe: 'Address the --dashboard page binds (0.0.0.0: other hosts can see it, and steer with the token; warned)'
   },
   ...OTLP_OPTIONS,

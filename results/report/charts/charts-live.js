@@ -2,16 +2,21 @@
  * Second-by-second charts of a run, from the live stream's `second` events (results/dashboard/):
  * the one chart code of the live dashboard and of report.html. It runs in Node (the report
  * builds its configs from a result's seconds) and in the browser (the dashboard's page imports
- * this file and chart-config.js as they are), so it imports nothing else.
+ * this file, chart-config.js and charts-shape.js as they are), so it imports nothing else.
  */
-import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, line, spec, tint } from './chart-config.js'
+import { STAT_COLORS, axis, band, bandAxis, chartConfig, color, countPoints, line, spec, tint } from './chart-config.js'
+import { shapeDatasets, stormsOf, thresholdLine } from './charts-shape.js'
+
+export { stormsOf } from './charts-shape.js'
 
 /**
  * @typedef {{ type: 'second', t: number } & Record<string, any>} Second a `second` event (results/dashboard/second-fold.js)
  * @typedef {{ at: number, label: string }} Mark an action or another moment drawn on every chart
  * @typedef {{ at: number, window: Record<string, any> }} WindowEvent a `window` event: a window merged over the simulators as it closed
  * @typedef {{ expression: string, metric: string, op: string, value: number }} Threshold an --assert or --slo as parsed
- * @typedef {{ row?: string | null, node?: string | null, marks?: Mark[], windows?: WindowEvent[], startMs?: number, thresholds?: Threshold[] }} LiveChartOptions
+ * @typedef {import('./charts-shape.js').ShapeMark} ShapeMark
+ * @typedef {{ row?: string | null, node?: string | null, marks?: Mark[], windows?: WindowEvent[], startMs?: number, thresholds?: Threshold[],
+ *   shape?: ShapeMark[] }} LiveChartOptions shape: the run's phases, capacity steps and restarts (the stream's `mark` events); storms are read from the seconds
  */
 
 /** Threshold metrics drawn as lines on a chart, and how a second reads them. */
@@ -93,12 +98,20 @@ export function liveCharts (seconds, options = {}) {
   const marks = marksBand(options.marks ?? [], x, seconds)
   const x0 = seconds.length ? x(seconds[0].t) : 0
   const x1 = seconds.length ? x(seconds[seconds.length - 1].t) : 0
-  /** @param {string} name the chart's thresholds as flat dashed lines over the seconds drawn */
-  const limits = (name) => (options.thresholds ?? []).filter((t) => THRESHOLD_READS[t.metric]?.chart === name && name !== 'live-deliveries')
-    .map((t) => line(t.expression, [{ x: x0, y: t.value }, { x: x1, y: t.value }], '#b42318', { borderDash: [2, 3], borderWidth: 1 }))
+  // The thresholds as flat lines over the seconds drawn, coloured by how each stands now.
+  const standing = thresholdsNow(seconds, options.thresholds ?? [])
+  /** @param {string} name */
+  const limits = (name) => (options.thresholds ?? []).flatMap((t, i) => (THRESHOLD_READS[t.metric]?.chart === name && name !== 'live-deliveries'
+    ? [thresholdLine(t, standing[i], x0, x1)]
+    : []))
+  const shape = shapeDatasets([...(options.shape ?? []), ...stormsOf(seconds)], x)
   /** @param {string} name @param {string} title @param {string} caption @param {Record<string, any>[]} datasets @param {string} yTitle @param {string} note @param {Record<string, any>} [y] */
-  const chart = (name, title, caption, datasets, yTitle, note, y = {}) => spec(name, title, caption,
-    chartConfig('line', { datasets: [...datasets, ...(datasets.length ? limits(name) : []), ...marks] }, { x: axis('seconds since the run started', { type: 'linear' }), y: axis(yTitle, { beginAtZero: true, ...y }), band: bandAxis() }), note)
+  const chart = (name, title, caption, datasets, yTitle, note, y = {}) => {
+    // A chart without a reading shows its note: neither a threshold nor the shape make it one.
+    const own = countPoints({ data: { datasets } }) > 0 ? [...datasets, ...limits(name)] : datasets
+    return spec(name, title, caption, chartConfig('line', { datasets: [...own, ...marks, ...shape] },
+      { x: axis('seconds since the run started', { type: 'linear' }), y: axis(yTitle, { beginAtZero: true, ...y }), band: bandAxis() }), note)
+  }
   const sims = Object.keys(seconds.at(-1)?.clients?.bySimulator ?? {}).slice(0, MAX_SIMULATOR_LINES)
   const keys = breakdownKeys(seconds)
   const transports = [...new Set(seconds.flatMap((s) => Object.keys(s.clients?.byTransport ?? {})))].sort()

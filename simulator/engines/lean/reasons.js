@@ -12,3 +12,13 @@
 export function withDetail (reason, detail) {
   return detail ? `${reason} (${detail})` : reason
 }
+
+/**
+ * What a refused WebSocket handshake says: `HTTP <status>` for a status other than 101, as ws's
+ * "Unexpected server response: <status>" is reported; undefined for any other fault.
+ * @param {string} message ws's error message, or the built-in client's problem (the same wording)
+ */
+export function refusalDetail (message) {
+  const status = /Unexpected server response: (\d+)/.exec(message)
+  return status === null ? undefined : `HTTP ${status[1]}`
+}

@@ -18,6 +18,7 @@ import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { emit, expireAcks, failAcks } from './namespaces.js'
 import { seedCookies } from '../../sessions/cookie-jar.js'
 import { timedTlsConnect } from '../../wire/tls-time.js'
+import { TlsClient } from '../../wire/tls-client.js'
 
 export class LeanSession {
   /**
@@ -45,6 +46,8 @@ export class LeanSession {
       ...config.tls,
       ...(this.onTls ? { createConnection: timedTlsConnect(this.onTls) } : {})
     }
+    /** The built-in WebSocket client's TLS (wss://): one context, SNI and the latest session ticket for every client's connections. */
+    this.tlsClient = config.secure && !config.wsLibrary ? new TlsClient({ host: config.host, trust: config.tls, onTls: this.onTls }) : null
     this.origin = `${config.secure ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
     /** Polling connections: no undici timeouts (a long poll lasts a ping interval; the ping deadline notices a dead server), keep-alive kept as long as the server allows. */
     /** @type {object | null} the same with a connector that times TLS handshakes (made on the first polling request: undici is loaded then) */

@@ -23,7 +23,7 @@ import { compileMatcher } from './decode.js'
  * @property {string} path request path and query of the handshake (built-in client)
  * @property {string} hostHeader
  * @property {string} querySeparator what comes before a client's own --query parameters: ? or &
- * @property {boolean} wsLibrary use `ws` (the default, and always for wss://) rather than the built-in client
+ * @property {boolean} wsLibrary use `ws` (the default) rather than the built-in client
  * @property {string[]} subprotocols
  * @property {string | null} protocolHeader Sec-WebSocket-Protocol of the built-in client's handshake
  * @property {import('./decode.js').Matcher | null} match
@@ -61,7 +61,7 @@ export function resolvePlainConfig (options) {
     hostHeader: url.host,
     querySeparator: url.search === '' ? '?' : '&',
     // `ws` unless the built-in RFC 6455 client is asked for (as for the lean engine).
-    wsLibrary: secure || options.wsClient !== 'builtin',
+    wsLibrary: options.wsClient !== 'builtin',
     subprotocols,
     protocolHeader: subprotocols.length > 0 ? subprotocols.join(', ') : null,
     match: compileMatcher(options.match),

@@ -21,6 +21,7 @@ import { decodeInto } from './decode.js'
 import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'
 import { PlainWsSocket } from './ws-socket.js'
 import { PlainRawSocket } from './raw-socket.js'
+import { TlsClient } from '../../wire/tls-client.js'
 import { PlainClient, STATE } from './client.js'
 import { addCookieHeader, cookieHeader, seedCookies, storeCookies, storeHeadCookies } from '../../sessions/cookie-jar.js'
 
@@ -37,6 +38,8 @@ export class PlainPool {
     this.maxPayloadBytes = config.maxPayloadBytes
     /** @type {import('ws').ClientOptions} no permessage-deflate offered: the lean engine's default, and far less memory per client */
     this.wsOptions = { perMessageDeflate: false, maxPayload: config.maxPayloadBytes, ...config.tls }
+    /** The built-in client's TLS (wss://): one context, SNI and the latest session ticket for every connection. */
+    this.tlsClient = config.secure && !config.wsLibrary ? new TlsClient({ host: config.host, trust: config.tls }) : null
     /** Decode once: a broadcast reaches every client as the same frame (text and binary apart). */
     this.textCache = new FrameCache()
     this.binaryCache = new FrameCache()

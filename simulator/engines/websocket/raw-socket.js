@@ -1,6 +1,6 @@
 /**
  * A plain WebSocket client on the built-in RFC 6455 implementation (wire/raw-socket.js; opt-in:
- * `--ws-client builtin`, ws:// only): every socket reads into one shared buffer and the frame
+ * `--ws-client builtin`, ws:// and wss://): every socket reads into one shared buffer and the frame
  * reader (../../wire/raw-frames.js) handles frames where they lie, so a frame costs what it
  * costs the lean engine. It answers pings there; a close frame's status and reason are kept
  * for the reason the pool counts.
@@ -32,10 +32,14 @@ export class PlainRawSocket extends RawSocket {
     this.headers = headers
     /** What failed: the socket error or what was wrong with the handshake; '' = nothing. */
     this.error = ''
-    this.on('connect', onConnect)
-    this.on('error', onError)
-    this.on('close', onClose)
-    this.connect(pool.config.port, pool.config.host)
+    this.connectTo({ port: pool.config.port, host: pool.config.host }, pool.tlsClient)
+  }
+
+  /** @returns {string} the upgrade request, with the subprotocols offered */
+  request () {
+    const { hostHeader, protocolHeader } = this.pool.config
+    const headers = protocolHeader === null ? this.headers : { ...this.headers, 'Sec-WebSocket-Protocol': protocolHeader }
+    return handshakeRequest(this.path, hostHeader, this.key, headers)
   }
 
   // sendText: the base's (wire/raw-socket.js), one frame written straight from the string.
@@ -78,28 +82,14 @@ export class PlainRawSocket extends RawSocket {
     this.pool.onUpgraded(this, undefined, head)
     this.pool.onOpen(this)
   }
-}
 
-/** @this {import('node:net').Socket} */
-function onConnect () {
-  const ws = /** @type {PlainRawSocket} */ (this)
-  const { hostHeader, protocolHeader } = ws.pool.config
-  const headers = protocolHeader === null ? ws.headers : { ...ws.headers, 'Sec-WebSocket-Protocol': protocolHeader }
-  ws.write(handshakeRequest(ws.path, hostHeader, ws.key, headers))
-}
+  /** @param {Error} error */
+  errored (error) {
+    this.failed = true
+    if (this.error === '') this.error = errorText(error)
+  }
 
-/**
- * @this {import('node:net').Socket}
- * @param {Error} error
- */
-function onError (error) {
-  const ws = /** @type {PlainRawSocket} */ (this)
-  ws.failed = true
-  if (ws.error === '') ws.error = errorText(error)
-}
-
-/** @this {import('node:net').Socket} */
-function onClose () {
-  const ws = /** @type {PlainRawSocket} */ (this)
-  ws.pool.onSocketClosed(ws)
+  closed () {
+    this.pool.onSocketClosed(this)
+  }
 }

@@ -7,7 +7,7 @@ import { RUNS_KEY } from '../../../lib/schema/collector-keys.js'
 import { getRedisUrl, hasRedisServer, startPrivateRedis } from '../../helpers/redis.js'
 import { runCollectorContract } from './collector.contract.js'
 import { messageReport } from '../make-reports.js'
-import { freePort } from '../../helpers/ports.js'
+import { closedPort } from '../../helpers/ports.js'
 
 /**
  * Every key whose name mentions the run (bounded SCAN).
@@ -76,7 +76,7 @@ test('an ACL user with a password full of URL characters works, limited to ioswa
 })
 
 test('an unreachable Redis fails at once with a collector error naming the redacted URL', async () => {
-  const port = await freePort()
+  const port = await closedPort()
   const err = await createCollector({ redisUrl: `redis://:hunter2@127.0.0.1:${port}/0` }).then(() => assert.fail('connected'), (e) => e)
   assert.equal(err.code, CODES.COLLECTOR)
   assert.match(err.message, new RegExp(`^cannot use Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}/0: .*ECONNREFUSED`))

@@ -3,7 +3,8 @@
  * port 0, 2 × 15 clients, up to 60 messages 600 ms apart): its `data-metric="connected"` grows with the
  * run, the delay chart gets points, the page draws without errors and loads nothing from
  * elsewhere; a page opened without the token has its buttons off; its Stop button ends the run
- * early with the results kept. A screenshot is written to a
+ * early with the results kept; the run's shape is drawn on its charts (the reference server
+ * restarted at 10 s: its line and the storm it causes; the threshold's line, passing). A screenshot is written to a
  * temporary path (IOSWARM_DASHBOARD_SCREENSHOT to choose it) and its path printed.
  */
 import { test } from 'node:test'
@@ -22,7 +23,8 @@ test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, a
   t.after(() => rm(out, { recursive: true, force: true }))
   const browser = await launchChromium()
   t.after(() => browser.close())
-  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '60x600', '--ping-interval', '2s', '--assert', 'p99<5s', '--out', out, '--dashboard', '0'])
+  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '60x600', '--ping-interval', '2s', '--assert', 'p99<5s',
+    '--restart-server-at', '10s', '--out', out, '--dashboard', '0'])
   let url = ''
   await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -49,6 +51,19 @@ test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, a
   assert.ok(Number(await page.locator('[data-metric="p99"]').textContent()) > 0)
   assert.match(String(await page.locator('[data-threshold="p99<5s"]').textContent()), /passing/, 'the threshold as it stands')
   assert.equal(await page.locator('button[data-action="stop"]').isDisabled(), false, 'with the token the buttons are on')
+  // The run's shape as Chart.js drew it: the restart's line and its storm on the clients chart, the threshold on the delays'.
+  const labels = (/** @type {string} */ name) => page.evaluate((n) => {
+    const g = /** @type {any} */ (globalThis)
+    const chart = g.Chart.getChart(g.document.querySelector(`canvas[data-chart="${n}"]`))
+    return /** @type {string[]} */ (chart ? chart.data.datasets.map((/** @type {any} */ d) => d.label) : [])
+  }, name)
+  // The restart's mark comes once the server is back; the storm's shading as soon as the clients drop.
+  const shaped = async () => {
+    const drawn = await labels('live-connected')
+    return drawn.some((l) => /^storm: /.test(l)) && drawn.some((l) => /^server restart \(SIGTERM/.test(l))
+  }
+  await waitFor(shaped, { timeoutMs: 60000, intervalMs: 200, message: 'the restart\'s line and its storm shaded on the clients chart' })
+  assert.ok((await labels('live-delay')).includes('p99<5s (passing)'), `the threshold's line: ${await labels('live-delay')}`)
 
   const viewer = await browser.newPage()
   await viewer.goto(new URL('/', url).href)

@@ -1,6 +1,7 @@
 /**
  * `ioswarm capacity --dashboard`: the search prints the dashboard line, its seconds (clients
- * growing with the steps) and log go to the stream, and events.ndjson ends with the files.
+ * growing with the steps) and log go to the stream, each step a mark with its verdict (shaded
+ * on the charts of the page and of report.html), and events.ndjson ends with the files.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -22,5 +23,11 @@ test('capacity --dashboard: the steps\' seconds and lines in the stream and its 
   const connected = log.filter((e) => e.type === 'second').map((e) => e.clients.connected)
   assert.ok(connected.includes(20), `the second step's 20 clients are in the stream: ${connected}`)
   assert.ok(log.some((e) => e.type === 'log' && /capacity/.test(e.text)))
+  const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
+  const steps = log.filter((e) => e.type === 'mark' && e.kind === 'step')
+  assert.deepEqual(steps.map((e) => [e.at, e.endAt, e.ok]), result.steps.map((/** @type {any} */ s) => [s.startedAt, s.endedAt, s.verdict === 'pass']),
+    'each step is a mark of its span and verdict')
+  const report = await readFile(path.join(out, 'report.html'), 'utf8')
+  assert.ok(report.includes(`step 1: ${result.steps[0].clients} clients: ${result.steps[0].verdict}`), 'the report\'s charts shade the steps')
   assert.deepEqual(log.at(-1), { ...log.at(-1), type: 'end', result: path.join(out, 'result.json'), report: path.join(out, 'report.html') })
 })

@@ -1,6 +1,6 @@
 /**
  * `ioswarm run --dashboard` end to end: a real run (the reference server on port 0, 2 × 15
- * clients, 8 messages) with the dashboard open: the stream carries growing connected counts
+ * clients, 5 messages) with the dashboard open: the stream carries growing connected counts
  * and delays; a page that opens late gets the run so far; actions without the token are
  * refused and change nothing, one with it reaches the run's steering; the run exits with pages still open; the NDJSON log is written
  * and `ioswarm report events.ndjson --dashboard` plays it back.
@@ -17,7 +17,7 @@ import { openEvents, request } from './sse-client.js'
 test('run --dashboard: live stream, late page, token rules, log and replay', { timeout: 240000 }, async (t) => {
   const out = await mkdtemp(path.join(tmpdir(), 'ioswarm-dashboard-'))
   t.after(() => rm(out, { recursive: true, force: true }))
-  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '8x700', '--ping-interval', '2s', '--out', out, '--dashboard'])
+  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '5x500', '--ping-interval', '1s', '--out', out, '--dashboard'])
   let url = ''
   await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const base = new URL(url)

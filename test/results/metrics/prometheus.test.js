@@ -5,13 +5,13 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import assert from 'node:assert/strict'
 import test from 'node:test'
 import { runTest } from '../../../runner/index.js'
-import { freePort } from '../../helpers/ports.js'
+import { listensOn, onClosedPort } from '../../helpers/ports.js'
 import { waitFor } from '../../helpers/wait.js'
 
 const PROMETHEUS = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus'
@@ -20,27 +20,41 @@ if (missing && process.env.CI === 'true') throw new Error(`CI=true and ${missing
 if (missing) process.stderr.write(`SKIPPING prometheus.test.js: ${missing}\n`)
 
 /**
- * Starts Prometheus on a free loopback port scraping `target` every second.
+ * Starts Prometheus on a loopback port (it must be told one: see ports.js), scraping every second the targets a test
+ * names later with `scrape(hostPort)` (a file Prometheus watches: the run's metrics port is known once it listens).
  * @param {import('node:test').TestContext} t
- * @param {string} target host:port
  */
-async function startPrometheus (t, target) {
+async function startPrometheus (t) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-prom-'))
   t.after(() => rm(dir, { recursive: true, force: true }))
   const config = path.join(dir, 'prometheus.yml')
-  await writeFile(config, `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: ioswarm\n    static_configs:\n      - targets: ['${target}']\n`)
-  const port = await freePort()
-  const child = spawn(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000) })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  t.after(async () => {
-    if (child.exitCode === null) process.kill(/** @type {number} */ (child.pid), 'SIGTERM')
-    await exited
+  const targets = path.join(dir, 'targets.json')
+  await writeFile(targets, '[]')
+  await writeFile(config, 'global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: ioswarm\n' +
+    `    file_sd_configs:\n      - files: ['${targets}']\n        refresh_interval: 1s\n`)
+  const base = await onClosedPort(async (port) => {
+    const child = spawn(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000) })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    t.after(async () => {
+      if (child.exitCode === null) process.kill(/** @type {number} */ (child.pid), 'SIGTERM')
+      await exited
+    })
+    const url = `http://127.0.0.1:${port}`
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`prometheus exited: ${stderr.slice(-500)}`)
+      return (await fetch(`${url}/-/ready`).catch(() => null))?.ok && listensOn(/** @type {number} */ (child.pid), port)
+    }, { timeoutMs: 20000, message: () => `prometheus ready (stderr: ${stderr.slice(-500)})` })
+    return url
   })
-  const base = `http://127.0.0.1:${port}`
-  await waitFor(async () => (await fetch(`${base}/-/ready`).catch(() => null))?.ok, { timeoutMs: 20000, message: () => `prometheus ready (stderr: ${stderr.slice(-500)})` })
   return {
+    /** Scrape this target (host:port) from now on. @param {string} hostPort */
+    async scrape (hostPort) {
+      // Written whole, then renamed over the watched file: Prometheus never reads half of it.
+      await writeFile(`${targets}.new`, JSON.stringify([{ targets: [hostPort] }]))
+      await rename(`${targets}.new`, targets)
+    },
     /** @param {string} expr @returns {Promise<{ metric: Record<string, string>, value: [number, string] }[]>} */
     async query (expr) {
       const body = /** @type {any} */ (await (await fetch(`${base}/api/v1/query?query=${encodeURIComponent(expr)}`)).json())
@@ -60,11 +74,18 @@ async function startPrometheus (t, target) {
 const sum = (result) => result.reduce((s, r) => s + Number(r.value[1]), 0)
 
 test('Prometheus scrapes a run: clients connected, messages received and a delay histogram match result.json', { skip: missing ?? false, timeout: 120000 }, async (t) => {
-  const metricsPort = await freePort()
-  const prometheus = await startPrometheus(t, `127.0.0.1:${metricsPort}`)
-  const result = await runTest({ simulators: 2, clients: 20, rounds: '3x300', ramp: '500ms', pingInterval: '5s', metricsPort }, {
+  const prometheus = await startPrometheus(t)
+  /** The scrape of the run's metrics (--metrics-port 0: the run says which port it got), started when it says so. @type {Promise<void>[]} */
+  const scraping = []
+  const result = await runTest({ simulators: 2, clients: 20, rounds: '3x300', ramp: '500ms', pingInterval: '5s', metricsPort: 0 }, {
+    log: (line) => {
+      const hostPort = /^metrics: http:\/\/([\d.]+:\d+)\/metrics$/.exec(line)?.[1]
+      if (hostPort) scraping.push(prometheus.scrape(hostPort))
+    },
     // After the run, before the metrics server closes: wait for one full scrape after now.
     metricsLinger: async () => {
+      assert.equal(scraping.length, 1, 'the run said where its metrics are')
+      await scraping[0]
       const after = Date.now()
       await waitFor(async () => (await prometheus.lastScrapeMs()) > after + 50, { timeoutMs: 15000, intervalMs: 100, message: 'a scrape after the run' })
     }

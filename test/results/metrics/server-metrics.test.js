@@ -4,7 +4,6 @@ import { io } from 'socket.io-client'
 import { createServerMetrics } from '../../../results/metrics/server-metrics.js'
 import { runCli } from '../../helpers/cli.js'
 import { startOtlpReceiver } from '../../helpers/otlp-receiver.js'
-import { freePort } from '../../helpers/ports.js'
 import { waitFor } from '../../helpers/wait.js'
 
 test('server metrics: connected by transport, broadcasts, emits, process sample', async () => {
@@ -19,19 +18,18 @@ test('server metrics: connected by transport, broadcasts, emits, process sample'
 })
 
 test('ioswarm serve --metrics-port serves the reference server\'s own metrics, and --otlp pushes them', { timeout: 30000 }, async (t) => {
-  const port = await freePort()
   const receiver = await startOtlpReceiver(t)
   let stderr = ''
-  const serve = runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--token', 'tok', '--id', 'ref', '--metrics-port', String(port),
+  const serve = runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--token', 'tok', '--id', 'ref', '--metrics-port', '0',
     '--otlp', receiver.url, '--otlp-interval', '200ms'], { onStderr: (text) => { stderr = text } })
   const url = /** @type {RegExpExecArray} */ (await waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr), { timeoutMs: 15000, message: () => `serve listening (stderr: ${stderr})` }))[1]
-  assert.match(stderr, new RegExp(`metrics http://127.0.0.1:${port}/metrics`))
+  const metrics = /** @type {RegExpExecArray} */ (/metrics (http:\/\/127\.0\.0\.1:\d+\/metrics)\n/.exec(stderr))?.[1]
+  assert.ok(metrics, `serve says where its metrics are: ${stderr}`)
   const socket = io(url, { transports: ['websocket'] })
   t.after(() => socket.close())
   await new Promise((resolve) => socket.once('connect', () => resolve(undefined)))
   const response = await fetch(new URL('/broadcast', url), { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: '{}' })
   assert.equal(response.status, 200)
-  const metrics = `http://127.0.0.1:${port}/metrics`
   await waitFor(async () => {
     const text = await (await fetch(metrics)).text()
     return /ioswarm_server_clients_connected\{transport="websocket",server="ref"\} 1/.test(text) && /ioswarm_server_emits_total\{server="ref"\} 1/.test(text)

@@ -9,7 +9,6 @@ import { leanEngine } from '../../../simulator/engines/lean.js'
 import { recorder, engineOptions, messagesOf, serverTransports, VARIANTS } from './lean/helpers.js'
 import { startIoServer } from '../../helpers/io-server.js'
 import { waitFor } from '../../helpers/wait.js'
-import { startFakePeer } from './lean/fake-peer.js'
 
 /**
  * Connects `count` lean clients with one transport and returns the pool and its log.
@@ -103,18 +102,54 @@ test('polling: large broadcasts sent back to back arrive whole (several packets 
 })
 
 test('polling: one GET and one POST at most; packets written during a POST leave together', async (t) => {
-  // The POST carrying CONNECT is held while three pings arrive: the three pongs must wait and
-  // leave in one POST, separated by \x1e, once it is answered.
-  const peer = await startFakePeer(t, { polling: ['2\x1e2\x1e2'], holdConnectPost: true })
-  const { log, events } = recorder()
-  const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false }), events)
+  // A real server whose POST carrying the first emit is held (not handed to socket.io) until the client has written
+  // three more: those must wait for it and leave in one POST, separated by \x1e, once it is answered.
+  const server = await startIoServer(t)
+  /** @type {unknown[][]} */
+  const events = []
+  server.io.on('connection', (socket) => socket.on('e', (/** @type {unknown} */ n) => events.push([n])))
+  const open = { gets: 0, posts: 0, maxGets: 0, maxPosts: 0 }
+  /** Packets socket.io read, grouped by the POST that carried them (one POST at a time: they cannot interleave). @type {string[][]} */
+  const posts = []
+  server.io.engine.on('connection', (/** @type {import('engine.io').Socket} */ socket) => {
+    socket.on('packet', (/** @type {{ type: string, data?: unknown }} */ p) => posts.at(-1)?.push(`${p.type} ${p.data ?? ''}`))
+  })
+  /** The held POST's hand-over to socket.io. @type {(() => void)[]} */
+  const held = []
+  let holdNext = false
+  const engineListeners = server.httpServer.listeners('request')
+  server.httpServer.removeAllListeners('request')
+  server.httpServer.on('request', (req, res) => {
+    const kind = req.method === 'POST' ? 'posts' : new URL(req.url ?? '', 'http://x').searchParams.has('sid') ? 'gets' : null
+    if (kind !== null) {
+      open[kind]++
+      open[kind === 'posts' ? 'maxPosts' : 'maxGets'] = Math.max(open[kind === 'posts' ? 'maxPosts' : 'maxGets'], open[kind])
+      res.on('close', () => { open[kind]-- })
+    }
+    const pass = () => {
+      if (kind === 'posts') posts.push([])
+      for (const listener of engineListeners) listener.call(server.httpServer, req, res)
+    }
+    if (kind === 'posts' && holdNext) {
+      holdNext = false
+      held.push(pass)
+    } else pass()
+  })
+  const { log, events: poolEvents } = recorder()
+  const pool = leanEngine.createPool(engineOptions(server.url, { reconnect: false }), poolEvents)
   t.after(() => pool.close())
   pool.connect(0, 'polling')
-  await waitFor(() => peer.stats.postBodies.length === 2, { message: 'the second POST' })
-  assert.deepEqual(peer.stats.postBodies, ['40', '3\x1e3\x1e3'])
-  assert.equal(peer.stats.maxGets, 1)
-  assert.equal(peer.stats.maxPosts, 1)
-  assert.equal(log.connected.size, 1)
+  await waitFor(() => log.connected.size === 1, { message: 'the client to connect' })
+  holdNext = true
+  pool.emit(0, '/', 'e', [1])
+  await waitFor(() => held.length === 1, { message: 'the POST carrying the first emit, held' })
+  for (const n of [2, 3, 4]) pool.emit(0, '/', 'e', [n])
+  held[0]()
+  await waitFor(() => events.length === 4, { message: () => `4 emits heard (have ${JSON.stringify(events)})` })
+  assert.deepEqual(events, [[1], [2], [3], [4]])
+  assert.deepEqual(posts, [['message 0'], ['message 2["e",1]'], ['message 2["e",2]', 'message 2["e",3]', 'message 2["e",4]']])
+  assert.equal(open.maxGets, 1)
+  assert.equal(open.maxPosts, 1)
 })
 
 test('custom path and a namespace with auth', async (t) => {

@@ -44,7 +44,8 @@ test('one process: clients N grows and shrinks its own swarm, up to --max-client
   assert.ok(grown.ok, JSON.stringify(grown))
   await waitForClients(server, 8)
   const tooMany = await steering.act('clients', { clients: 9 }, 'api')
-  assert.deepEqual(!tooMany.ok && [tooMany.status, tooMany.message], [409, 'this swarm has room for 8 clients (--max-clients, else --clients); start it with --max-clients 9 or more to grow to 9'])
+  assert.deepEqual(!tooMany.ok && [tooMany.status, tooMany.message], [409, 'this swarm has room for 8 clients (reserved at its start: --max-clients, else with --dashboard twice the swarm as far as this host\'s limits hold it); ' +
+    'start it with --max-clients 9 or more to grow to 9'])
   const noEmit = await steering.act('emit-rate', { rate: '2/s' }, 'api')
   assert.match(!noEmit.ok ? noEmit.message : '', /no --emit/)
   assert.ok((await steering.act('clients', { clients: 2 }, 'api')).ok)

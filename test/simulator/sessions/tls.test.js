@@ -3,7 +3,9 @@
  * certificate made by the openssl CLI for the test: both engines and every transport connect
  * with the trust and fail without it; the inspection says which flag fixes a certificate
  * failure; bad --ca input exits 2 naming the flag; --insecure is printed and recorded; every
- * engine times its TLS handshakes, and simulate shows them beside the connect time.
+ * engine times its TLS handshakes, and simulate shows them beside the connect time. The lean
+ * engine's built-in WebSocket client sends SNI as ws does, resumes one TLS session across its
+ * clients, and fails on a certificate with ws's very reason.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -51,7 +53,7 @@ function openPool (t, engine, url, transport, tls, clients = 3, extra = {}) {
   const pool = engines[engine].createPool({ url, path: '/socket.io/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, tls, ...extra }, events)
   t.after(() => pool.close())
   for (let i = 0; i < clients; i++) pool.connect(i, transport)
-  return { connected, errors, clients, tlsMs }
+  return { connected, errors, clients, tlsMs, pool }
 }
 
 /**
@@ -64,41 +66,76 @@ function assertTimed (pool, what) {
   assert.ok(pool.tlsMs.every((ms) => ms > 0 && ms < 30000), `${what}: ${pool.tlsMs}`)
 }
 
+/**
+ * The clients under test: the sio engine, and the lean engine on each WebSocket client (its
+ * polling is the same for both, so the built-in WebSocket client runs the transports that use it).
+ * @type {{ name: string, engine: 'sio' | 'lean', extra: Record<string, unknown>, transports: import('../../../lib/values/parsers.js').Transport[] }[]}
+ */
+const CLIENTS = [
+  { name: 'sio', engine: 'sio', extra: {}, transports: ['polling', 'upgrade', 'websocket'] },
+  { name: 'lean (ws)', engine: 'lean', extra: { wsClient: 'ws' }, transports: ['polling', 'upgrade', 'websocket'] },
+  { name: 'lean (builtin)', engine: 'lean', extra: { wsClient: 'builtin' }, transports: ['upgrade', 'websocket'] }
+]
+
 test('TLS: --ca and --insecure on every engine and transport, the inspection, and the CLI', async (t) => {
   const files = makeCertificate(t)
   if (files === null) return
-  const { url, from } = await startHttpsServer(t, files)
+  const { url, from, accepted } = await startHttpsServer(t, files)
   const trusted = tlsTrust({ ca: [files.cert] })
   const insecure = tlsTrust({ insecure: true })
-  for (const engine of /** @type {const} */ (['sio', 'lean'])) {
-    for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
-      await t.test(`${engine} ${transport}: connects with --ca, with --insecure, and not without either`, async (t) => {
+  /** @type {Map<string, string>} the connect error without trust, by client and transport */
+  const refusals = new Map()
+  for (const { name, engine, extra, transports } of CLIENTS) {
+    for (const transport of transports) {
+      await t.test(`${name} ${transport}: connects with --ca, with --insecure, and not without either`, async (t) => {
         for (const tls of [trusted, insecure]) {
-          const pool = openPool(t, engine, url, transport, tls)
+          const pool = openPool(t, engine, url, transport, tls, 3, extra)
           await waitFor(() => pool.connected.size === pool.clients, { message: () => `connected over TLS (errors: ${pool.errors})` })
           assert.deepEqual(pool.errors, [])
-          assertTimed(pool, `${engine} ${transport}`)
+          assertTimed(pool, `${name} ${transport}`)
         }
-        const refused = openPool(t, engine, url, transport, null, 1)
+        const refused = openPool(t, engine, url, transport, null, 1, extra)
         await waitFor(() => refused.errors.length > 0, { message: 'a connect error without trust' })
         assert.equal(refused.connected.size, 0)
+        refusals.set(`${name} ${transport}`, refused.errors[0])
         // The summary names the flags wherever the reason carries the certificate's code (sio polling says only HTTP 0).
         if (engine === 'lean' || transport === 'websocket') assert.match(certificateAdvice({ [refused.errors[0]]: 1 }), /^TLS: .*--ca FILE.*--insecure/, refused.errors[0])
       })
     }
   }
 
+  await t.test('a certificate failure reads the same on the built-in WebSocket client as on ws', () => {
+    assert.equal(refusals.get('lean (ws) websocket'), 'websocket error (DEPTH_ZERO_SELF_SIGNED_CERT)')
+    assert.equal(refusals.get('lean (builtin) websocket'), refusals.get('lean (ws) websocket'))
+  })
+
+  await t.test('the built-in WebSocket client: SNI as ws sends it, one session resumed by the next clients', async (t) => {
+    const byName = url.replace('127.0.0.1', 'localhost')
+    for (const [target, servername] of /** @type {const} */ ([[byName, 'localhost'], [url, false]])) {
+      const first = accepted.length
+      const swarm = openPool(t, 'lean', target, 'websocket', trusted, 1, { wsClient: 'builtin' })
+      await waitFor(() => swarm.connected.size === 1, { message: () => `the first client (errors: ${swarm.errors})` })
+      // The session ticket comes after the handshake: the next clients of the pool offer it.
+      for (let i = 1; i < 4; i++) swarm.pool.connect(i, 'websocket')
+      await waitFor(() => swarm.connected.size === 4, { message: () => `3 more clients (errors: ${swarm.errors})` })
+      const seen = accepted.slice(first)
+      assert.deepEqual(seen.map((c) => c.servername), seen.map(() => servername), `SNI to ${target}`)
+      assert.equal(seen[0].resumed, false, 'the first connection is a full handshake')
+      assert.ok(seen.slice(1).every((c) => c.resumed), `later connections resume: ${JSON.stringify(seen)}`)
+    }
+  })
+
   await t.test('with --source-address too (connections opened by the simulator, then TLS)', async (t) => {
-    for (const engine of /** @type {const} */ (['sio', 'lean'])) {
-      for (const transport of /** @type {const} */ (['polling', 'upgrade', 'websocket'])) {
-        const pool = openPool(t, engine, url, transport, trusted, 2, { sourcePorts: createSourcePorts(['127.0.0.2'], null, 1) })
+    for (const { name, engine, extra, transports } of CLIENTS) {
+      for (const transport of transports) {
+        const pool = openPool(t, engine, url, transport, trusted, 2, { sourcePorts: createSourcePorts(['127.0.0.2'], null, 1), ...extra })
         const first = from.length
-        await waitFor(() => pool.connected.size === pool.clients, { message: () => `${engine} ${transport} connected (errors: ${pool.errors})` })
-        assertTimed(pool, `${engine} ${transport} with --source-address`)
+        await waitFor(() => pool.connected.size === pool.clients, { message: () => `${name} ${transport} connected (errors: ${pool.errors})` })
+        assertTimed(pool, `${name} ${transport} with --source-address`)
         // The server saw these clients' TLS connections come from the source address (every pool still open uses it).
         const seen = from.slice(first)
-        assert.ok(seen.length >= pool.clients, `${engine} ${transport}: ${seen.length} TLS connections for ${pool.clients} clients`)
-        assert.deepEqual([...new Set(seen)], ['127.0.0.2'], `${engine} ${transport}: TLS connections came from ${seen}`)
+        assert.ok(seen.length >= pool.clients, `${name} ${transport}: ${seen.length} TLS connections for ${pool.clients} clients`)
+        assert.deepEqual([...new Set(seen)], ['127.0.0.2'], `${name} ${transport}: TLS connections came from ${seen}`)
       }
     }
   })
@@ -109,10 +146,17 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
     await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
     t.after(() => { wss.close(); server.close() })
     const wsUrl = `wss://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/feed`
-    const good = openPool(t, 'websocket', wsUrl, 'websocket', trusted, 2)
-    await waitFor(() => good.connected.size === 2, { message: () => `connected over wss (errors: ${good.errors})` })
-    const bad = openPool(t, 'websocket', wsUrl, 'websocket', null, 1)
-    await waitFor(() => bad.errors.length > 0, { message: 'a connect error without trust' })
+    /** @type {string[]} */
+    const reasons = []
+    for (const wsClient of ['ws', 'builtin']) {
+      const good = openPool(t, 'websocket', wsUrl, 'websocket', trusted, 2, { wsClient })
+      await waitFor(() => good.connected.size === 2, { message: () => `${wsClient} connected over wss (errors: ${good.errors})` })
+      const bad = openPool(t, 'websocket', wsUrl, 'websocket', null, 1, { wsClient })
+      await waitFor(() => bad.errors.length > 0, { message: `a connect error without trust (${wsClient})` })
+      reasons.push(bad.errors[0])
+    }
+    assert.match(reasons[0], /self-signed certificate/)
+    assert.equal(reasons[1], reasons[0], 'the built-in client fails as ws does')
   })
 
   await t.test('the handshake probe uses the trust, and a certificate failure names --ca and --insecure', async () => {

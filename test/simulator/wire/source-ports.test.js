@@ -3,7 +3,6 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { connectFrom, readPortRange, sliceRange, SourcePorts } from '../../../simulator/wire/source-ports.js'
 import { startTestServer, startTestSwarm, waitForClients } from '../../helpers/swarm.js'
-import { freePort } from '../../helpers/ports.js'
 import { waitFor } from '../../helpers/wait.js'
 import { leanEngine } from '../../../simulator/engines/lean.js'
 import { formatSimSummary } from '../../../simulator/reporting/summary-text.js'
@@ -42,10 +41,7 @@ test('a port the kernel refuses (another socket listens on it) is skipped: the c
   const target = net.createServer((s) => s.end()).listen(0, '127.0.0.1')
   await new Promise((resolve) => target.once('listening', resolve))
   t.after(() => target.close())
-  const low = await freePort()
-  const blocker = net.createServer().listen(low, '127.0.0.2')
-  await new Promise((resolve, reject) => { blocker.once('listening', resolve); blocker.once('error', reject) })
-  t.after(() => blocker.close())
+  const low = await blockedPort(t)
   const ports = new SourcePorts({ addresses: ['127.0.0.2'], range: { low, high: low + 3 } })
   const address = /** @type {net.AddressInfo} */ (target.address())
   const socket = await new Promise((resolve, reject) => connectFrom(ports, 0, { host: '127.0.0.1', port: address.port }, (error, s) => (error ? reject(error) : resolve(s))))
@@ -63,6 +59,20 @@ test('a port the kernel refuses (another socket listens on it) is skipped: the c
   pending.socket.destroy()
   await waitFor(() => ports.stats()[0].inUse === 0, { message: 'the abandoned connect\'s port released' })
 })
+
+/**
+ * A port on 127.0.0.2 that another socket listens on, so the kernel refuses it to a connection from there: the low end
+ * of a test's source port range. Listened on 0, so the system picks one free (the ports after it are taken only by
+ * connections of these tests, which skip any the kernel refuses).
+ * @param {import('node:test').TestContext} t
+ * @returns {Promise<number>}
+ */
+async function blockedPort (t) {
+  const blocker = net.createServer().listen(0, '127.0.0.2')
+  await new Promise((resolve, reject) => { blocker.once('listening', resolve); blocker.once('error', reject) })
+  t.after(() => blocker.close())
+  return /** @type {net.AddressInfo} */ (blocker.address()).port
+}
 
 const CASES = [
   { engine: 'lean', transport: 'websocket' },
@@ -109,10 +119,7 @@ const REFUSED_CASES = [{ transport: 'websocket', wsClient: 'builtin' }, { transp
 for (const { transport, wsClient, httpClient } of REFUSED_CASES) {
   test(`lean ${transport} (${wsClient}${httpClient ? `, ${httpClient}` : ''}): a refused source port is skipped and the client connects from the next`, async (t) => {
     const server = await startIoServer(t)
-    const low = await freePort()
-    const blocker = net.createServer().listen(low, '127.0.0.2')
-    await new Promise((resolve, reject) => { blocker.once('listening', resolve); blocker.once('error', reject) })
-    t.after(() => blocker.close())
+    const low = await blockedPort(t)
     const sourcePorts = new SourcePorts({ addresses: ['127.0.0.2'], range: { low, high: low + 7 } })
     const { log, events } = recorder()
     const pool = leanEngine.createPool(engineOptions(server.url, { sourcePorts, wsClient, httpClient }), events)

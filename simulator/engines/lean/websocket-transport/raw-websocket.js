@@ -1,16 +1,17 @@
 /**
- * The lean engine's built-in WebSocket client for plain ws:// (wire/raw-socket.js: RFC 6455
- * over a `net` socket reading into one shared buffer), used instead of `ws` because it is what
- * lets the lean engine reach its per-frame CPU goal: a broadcast frame found in the frame cache
- * is compared in place and never copied. `ws` stays in use for wss:// and permessage-deflate
+ * The lean engine's built-in WebSocket client for ws:// and wss:// (wire/raw-socket.js: RFC
+ * 6455 over a `net` or TLS socket reading into one shared buffer; wire/tls-client.js: the TLS
+ * every connection of the session shares), used instead of `ws` because it is what lets the
+ * lean engine reach its per-frame CPU goal: a broadcast frame found in the frame cache is
+ * compared in place and never copied. `ws` stays in use for permessage-deflate and when asked
  * (websocket.js).
  */
 import { handshakeRequest } from '../../../wire/rfc6455.js'
 import { RawSocket } from '../../../wire/raw-socket.js'
 import { onSocketMessage } from '../inbound.js'
 import { PAYLOAD_TOO_LARGE } from '../../../wire/limits.js'
-import { withDetail } from '../reasons.js'
-import { MAX_PORT_TRIES, connectOwnPort } from '../../../wire/source-ports.js'
+import { refusalDetail, withDetail } from '../reasons.js'
+import { MAX_PORT_TRIES } from '../../../wire/source-ports.js'
 import { noteHeadNodeHeader, storeHeadSetCookies, upgradeHeaders } from '../cookies.js'
 
 /** @typedef {import('../client.js').Client} Client */
@@ -34,21 +35,31 @@ export class RawWebSocket extends RawSocket {
     this.portTries = 0
     /** The kernel refused the port: close, then connect again from the next one. */
     this.retryPort = false
-    this.on('connect', onConnect)
-    this.on('error', onError)
-    this.on('close', onClose)
     this.open()
   }
 
-  /** Connects, from this client's source address and a port of its own when --source-address is given. */
+  /** Connects (TLS for wss://), from this client's source address and a port of its own when --source-address is given. */
   open () {
     const { port, host, sourcePorts } = this.session.config
-    if (sourcePorts === null) return this.connect(port, host)
-    this.sourcePort = connectOwnPort(this, sourcePorts, this.sourceAddress, host, port)
-    if (this.sourcePort === 0) {
+    const tls = this.session.tlsClient
+    if (sourcePorts === null) return this.connectTo({ port, host }, tls)
+    const localPort = sourcePorts.acquire(this.sourceAddress)
+    if (localPort === 0) {
+      sourcePorts.exhausted[this.sourceAddress]++
+      this.socket = null
       this.failed = true
-      this.destroy()
+      return this.destroy()
     }
+    this.sourcePort = localPort
+    this.connectTo({ port, host, localAddress: sourcePorts.addresses[this.sourceAddress], localPort }, tls)
+  }
+
+  /** @returns {string} the upgrade request: the session's path (with the sid for a probe), its headers and cookies */
+  request () {
+    const { wsPath, hostHeader } = this.session.config
+    const c = this.client
+    const path = this.probe ? `${wsPath}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${wsPath}${c.querySuffix}`
+    return handshakeRequest(path, hostHeader, this.key, upgradeHeaders(this.session, c))
   }
 
   /** @param {string} text an Engine.IO packet */
@@ -77,50 +88,44 @@ export class RawWebSocket extends RawSocket {
     if (c.gen === this.gen && c.probe === this) this.send('2probe')
   }
 
+  /**
+   * The server did not accept the upgrade: reported as `ws` reports it (`websocket error (HTTP 404)`).
+   * @param {string} problem
+   */
+  refused (problem) {
+    this.detail ??= refusalDetail(problem)
+    super.refused(problem)
+  }
+
   // A pong: Engine.IO heartbeats are packets, so this client never pings (the base's onPong).
-}
 
-/** @this {import('node:net').Socket} */
-function onConnect () {
-  const ws = /** @type {RawWebSocket} */ (this)
-  const { wsPath, hostHeader } = ws.session.config
-  const c = ws.client
-  const path = ws.probe ? `${wsPath}${c.querySuffix}&sid=${encodeURIComponent(c.sid)}` : `${wsPath}${c.querySuffix}`
-  ws.write(handshakeRequest(path, hostHeader, ws.key, upgradeHeaders(ws.session, c)))
-}
+  /** @param {Error & { code?: string }} error */
+  errored (error) {
+    // A source port the kernel refuses (held by another process, or TIME_WAIT to this server): the next one.
+    if (this.sourcePort !== 0 && this.key !== '' && (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL') && ++this.portTries < MAX_PORT_TRIES) {
+      this.retryPort = true
+      return
+    }
+    this.failed = true
+    // What failed: the connection error's code (a certificate's as `ws` reports it: both come from tls.connect).
+    this.detail ??= error?.code
+  }
 
-/**
- * @this {import('node:net').Socket}
- * @param {Error & { code?: string }} error
- */
-function onError (error) {
-  const ws = /** @type {RawWebSocket} */ (this)
-  // A source port the kernel refuses (held by another process, or TIME_WAIT to this server): the next one.
-  if (ws.sourcePort !== 0 && ws.key !== '' && (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL') && ++ws.portTries < MAX_PORT_TRIES) {
-    ws.retryPort = true
-    return
+  closed () {
+    const ports = this.session.config.sourcePorts
+    if (ports !== null && this.sourcePort !== 0) {
+      ports.release(this.sourceAddress, this.sourcePort)
+      this.sourcePort = 0
+    }
+    const c = this.client
+    if (this.retryPort) {
+      this.retryPort = false
+      if (ports !== null) ports.refused[this.sourceAddress]++
+      if (c.gen === this.gen && (c.ws === this || c.probe === this)) return this.open()
+    }
+    this.session.onHandleClosed()
+    if (c.gen !== this.gen) return
+    if (c.probe === this) this.session.onProbeFailed(c)
+    else if (c.ws === this) this.session.onTransportLost(c, this.tooLarge ? PAYLOAD_TOO_LARGE : this.failed || this.key !== '' ? withDetail('websocket error', this.detail) : 'transport close')
   }
-  ws.failed = true
-  ws.detail ??= error?.code
-}
-
-/** @this {import('node:net').Socket} */
-function onClose () {
-  const ws = /** @type {RawWebSocket} */ (this)
-  const ports = ws.session.config.sourcePorts
-  if (ports !== null && ws.sourcePort !== 0) {
-    ports.release(ws.sourceAddress, ws.sourcePort)
-    ws.sourcePort = 0
-  }
-  if (ws.retryPort) {
-    // net.Socket may connect again once it has closed (Node's docs: "reconnecting a socket after 'close'").
-    ws.retryPort = false
-    if (ports !== null) ports.refused[ws.sourceAddress]++
-    if (ws.client.gen === ws.gen && (ws.client.ws === ws || ws.client.probe === ws)) return ws.open()
-  }
-  ws.session.onHandleClosed()
-  const c = ws.client
-  if (c.gen !== ws.gen) return
-  if (c.probe === ws) ws.session.onProbeFailed(c)
-  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed || ws.key !== '' ? withDetail('websocket error', ws.detail) : 'transport close')
 }

@@ -1,6 +1,6 @@
 /**
- * The session's WebSocket: the built-in client for plain ws:// (raw-websocket.js), or `ws`
- * for wss://, permessage-deflate, or when asked (`wsClient: 'ws'`). Either serves as the
+ * The session's WebSocket: the built-in client (raw-websocket.js; ws:// and wss://), or `ws`
+ * for permessage-deflate or when asked (`wsClient: 'ws'`). Either serves as the
  * primary transport of `websocket` clients or as the upgrade probe of `upgrade` clients
  * (`2probe` → `3probe`, then `5` once polling is paused). Handlers are shared functions;
  * each socket carries its client, session and generation.
@@ -9,7 +9,7 @@ import { WebSocket } from 'ws'
 import { RawWebSocket } from './raw-websocket.js'
 import { onSocketMessage } from '../inbound.js'
 import { PAYLOAD_TOO_LARGE, WS_TOO_LARGE_CODE } from '../../../wire/limits.js'
-import { withDetail } from '../reasons.js'
+import { refusalDetail, withDetail } from '../reasons.js'
 import { connectorFor } from '../../../wire/source-ports.js'
 import { noteUpgradeResponse, upgradeHeaders } from '../cookies.js'
 
@@ -136,7 +136,7 @@ function onError (error) {
   const ws = /** @type {LeanWebSocket} */ (this)
   ws.failed = true
   // What failed, for the reason: a connection error's code, or the status of a refused handshake.
-  ws.detail ??= error.code ?? /Unexpected server response: (\d+)/.exec(error.message)?.[1]?.replace(/^/, 'HTTP ')
+  ws.detail ??= error.code ?? refusalDetail(error.message)
   if (error.code !== WS_TOO_LARGE_CODE) return
   // ws has sent a 1009 close and would read (and drop) the rest of the message until the server
   // answers, up to its 30 s close timeout; socket.io-client reports at once, so end it now.

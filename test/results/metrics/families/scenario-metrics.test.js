@@ -7,7 +7,6 @@ import assert from 'node:assert/strict'
 import test from 'node:test'
 import { runTest } from '../../../../runner/index.js'
 import { parseExposition } from '../../../helpers/prometheus-text.js'
-import { freePort } from '../../../helpers/ports.js'
 import { waitFor } from '../../../helpers/wait.js'
 import { startIoServer } from '../../../helpers/io-server.js'
 
@@ -71,8 +70,8 @@ test('run --metrics-port: emits sent, acked and their ack time, replies sent, re
 
 test('run --metrics-port: emits, acks and replies move during the run, merged over simulators; the end equals result.json', { timeout: 90000 }, async (t) => {
   const url = await startReplyServer(t)
-  const port = await freePort()
-  const metricsUrl = `http://127.0.0.1:${port}/metrics`
+  /** Where the run serves its metrics (--metrics-port 0: it says which port it got). @type {string | null} */
+  let metricsUrl = null
   const stop = new AbortController()
   /** @type {ReturnType<typeof parseExposition> | null} */
   let scraped = null
@@ -90,13 +89,17 @@ test('run --metrics-port: emits, acks and replies move during the run, merged ov
     replyEvent: 'state',
     replyMatch: 'id',
     ackTimeout: '2s',
-    metricsPort: port
-  }, { signal: stop.signal, metricsLinger: async (served) => { scraped = parseExposition(await (await fetch(served)).text()) } })
+    metricsPort: 0
+  }, {
+    signal: stop.signal,
+    log: (line) => { metricsUrl ??= /^metrics: (http:\S+)$/.exec(line)?.[1] ?? null },
+    metricsLinger: async (served) => { scraped = parseExposition(await (await fetch(served)).text()) }
+  })
   t.after(() => stop.abort())
   let ended = false
   running.then(() => { ended = true }, () => { ended = true })
   const scrape = async () => {
-    const text = await (await fetch(metricsUrl).catch(() => null))?.text()
+    const text = metricsUrl && await (await fetch(metricsUrl).catch(() => null))?.text()
     return text ? parseExposition(text).sum : null
   }
   // Both simulators' acks (the series are merged: one per run, no simulator label).

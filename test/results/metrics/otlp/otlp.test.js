@@ -13,7 +13,7 @@ import { startOtlpPush } from '../../../../results/metrics/otlp/otlp.js'
 import { createRunMetrics } from '../../../../results/metrics/run-metrics.js'
 import { runTest } from '../../../../runner/index.js'
 import { runCli } from '../../../helpers/cli.js'
-import { freePort } from '../../../helpers/ports.js'
+import { closedPort } from '../../../helpers/ports.js'
 import { startOtlpReceiver } from '../../../helpers/otlp-receiver.js'
 import { startTestServer } from '../../../helpers/swarm.js'
 import { sample } from '../../make-reports.js'
@@ -93,7 +93,7 @@ test('every gauge, counter and histogram of the registry arrives over OTLP with 
 })
 
 test('a push that fails is reported once, not at every export that fails after it', async (t) => {
-  const port = await freePort()
+  const port = await closedPort()
   /** @type {Error[]} */
   const errors = []
   const metrics = createRunMetrics({ run: 'r' })

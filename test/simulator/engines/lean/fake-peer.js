@@ -15,21 +15,16 @@ const CONNECT_ACK = '40{"sid":"fake-socket"}'
 /**
  * Starts a peer on both transports (WebSocket upgrade and polling on the same port).
  * @param {import('node:test').TestContext} t
- * @param {{ ws?: (string | Buffer)[], polling?: string[], holdConnectPost?: boolean }} [script] after the
- *   CONNECT ack: WebSocket frames, and polling response bodies (one per GET); holdConnectPost
- *   answers the POST carrying CONNECT only once every scripted body has been served
+ * @param {{ ws?: (string | Buffer)[], polling?: string[] }} [script] after the CONNECT ack:
+ *   WebSocket frames, and polling response bodies (one per GET)
  */
 export async function startFakePeer (t, script = {}) {
   const httpServer = createServer()
   const wss = new WebSocketServer({ noServer: true })
   /** @type {Set<import('node:http').ServerResponse>} */
   const heldPolls = new Set()
-  /** @type {string[]} */
-  const postBodies = []
   // openedAt: performance.now() when the latest open packet was written (a client's heartbeat window starts after it).
-  const stats = { handshakes: 0, connects: 0, gets: 0, posts: 0, maxGets: 0, maxPosts: 0, postBodies, openedAt: 0 }
-  /** @type {import('node:http').ServerResponse | null} */
-  let heldPost = null
+  const stats = { handshakes: 0, connects: 0, openedAt: 0 }
   /** @type {string[]} */
   const pollQueue = []
   httpServer.on('upgrade', (req, socket, head) => {
@@ -49,20 +44,13 @@ export async function startFakePeer (t, script = {}) {
   httpServer.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     if (req.method === 'POST') {
-      stats.maxPosts = Math.max(stats.maxPosts, ++stats.posts)
-      res.on('close', () => { stats.posts-- })
       let body = ''
       req.on('data', (chunk) => { body += chunk })
       req.on('end', () => {
-        stats.postBodies.push(body)
         if (body.startsWith('40')) {
           stats.connects++
           pollQueue.push(CONNECT_ACK, ...(script.polling ?? []))
           flushPolls()
-          if (script.holdConnectPost) {
-            heldPost = res
-            return
-          }
         }
         res.end('ok')
       })
@@ -74,17 +62,9 @@ export async function startFakePeer (t, script = {}) {
       res.end(OPEN_PACKET)
       return
     }
-    stats.maxGets = Math.max(stats.maxGets, ++stats.gets)
     heldPolls.add(res)
-    res.on('close', () => {
-      stats.gets--
-      heldPolls.delete(res)
-    })
+    res.on('close', () => heldPolls.delete(res))
     flushPolls()
-    if (heldPost !== null && pollQueue.length === 0) {
-      heldPost.end('ok')
-      heldPost = null
-    }
   })
   /** Answers one held poll per queued body; with nothing queued, polls stay open: a silent server. */
   function flushPolls () {

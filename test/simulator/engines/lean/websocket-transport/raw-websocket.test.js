@@ -101,10 +101,15 @@ for (const [name, bytes] of /** @type {const} */ ([
   })
 }
 
-test("a refused handshake is a connect error 'websocket error'", async (t) => {
+test("a refused handshake is a connect error 'websocket error (HTTP 400)', as on ws", async (t) => {
   const peer = await startFramePeer(t, { response: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n' })
-  const log = connectOne(t, peer.url)
-  await waitFor(() => log.errors.length === 1, { message: 'the connect error' })
-  assert.deepEqual(log.errors, [{ i: 0, reason: 'websocket error' }])
-  assert.equal(log.connected.size, 0)
+  for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
+    const { log, events } = recorder()
+    const pool = leanEngine.createPool(engineOptions(peer.url, { reconnect: false, events: ['*'], wsClient }), events)
+    t.after(() => pool.close())
+    pool.connect(0, 'websocket')
+    await waitFor(() => log.errors.length === 1, { message: `the connect error (${wsClient})` })
+    assert.deepEqual(log.errors, [{ i: 0, reason: 'websocket error (HTTP 400)' }], wsClient)
+    assert.equal(log.connected.size, 0)
+  }
 })
