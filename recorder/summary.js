@@ -8,10 +8,10 @@
  * @param {import('./index.js').RecordResult} result
  * @returns {string} lines, each ending with a newline
  */
-export function formatRecordSummary ({ model, written, files }) {
+export function formatRecordSummary ({ model, written, files, from }) {
   const session = model.sessions[0]
   const engine = session.engine
-  const lines = [`recorded ${model.sessions.length} Socket.IO session(s) in a HAR by ${model.creator}; replaying ${engine.url.host}${engine.url.pathname} ` +
+  const lines = [`recorded ${model.sessions.length} Socket.IO session(s) ${from}; replaying ${engine.url.host}${engine.url.pathname} ` +
     `(sid ${engine.sid}, Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), namespaces ${session.namespaces.join(', ')}`]
   if (model.plain.length > 0) lines.push(`  plain WebSocket connections, not replayed: ${model.plain.map((p) => `${p.url.href} (${p.frames.length} frames)`).join(', ')}`)
   if (model.framesMissing.length > 0) lines.push(`  WebSocket connections written without their frames (${model.creator} leaves them out): ${model.framesMissing.length}; what went over them is not in the scenario`)

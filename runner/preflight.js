@@ -23,7 +23,7 @@ export function checkRunPreflight (options, limits) {
   const warnings = new Set()
   for (const d of options.distributions) {
     if (d.simulators === 0) continue
-    const clients = d.simulators * d.clients
+    const clients = d.total
     const serverBytes = options.target ? 0 : clients * SERVER_KIB_PER_CLIENT * 1024
     let sims, pollingShare
     try {

@@ -7,14 +7,20 @@
  * interleave; the end lists every skipped test with its reason, the slowest files and the totals.
  * (Node 20's `node --test DIR` would also run every other .js file under test/, and has no globs.)
  *
- *   node scripts/run-tests.js [files…]   (no files: all of them)
+ * With --checks, the static checks (scripts/checks.js: lint and the type check) run beside the
+ * first test files instead of before them (`npm test`): most files wait on processes and timers
+ * more than they compute, so the checks' two busy processes fit in beside them, and a failed check
+ * fails the run as a failed file does.
+ *
+ *   node scripts/run-tests.js [--checks] [files…]   (no files: all of them)
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 
 const given = process.argv.slice(2).filter((a) => !a.startsWith('-'))
-const extra = process.argv.slice(2).filter((a) => a.startsWith('-'))
+const withChecks = process.argv.includes('--checks')
+const extra = process.argv.slice(2).filter((a) => a.startsWith('-') && a !== '--checks')
 const files = given.length > 0
   ? given
   : readdirSync('test', { recursive: true, encoding: 'utf8' })
@@ -82,10 +88,27 @@ function runFile (file) {
   }))
 }
 
+/**
+ * The static checks (lint, type check), their output held and printed whole when they end.
+ * @returns {Promise<boolean>} whether they passed
+ */
+function runChecks () {
+  const child = spawn(process.execPath, ['scripts/checks.js', 'lint', 'typecheck'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d })
+  child.stderr.setEncoding('utf8').on('data', (d) => { out += d })
+  return new Promise((resolve) => child.on('close', (code, signal) => {
+    process.stdout.write(`\n# checks (lint, type check)${code === 0 ? '' : `, exit ${code ?? signal}`}\n${out}`)
+    resolve(code === 0 && signal === null)
+  }))
+}
+
 const wallStart = performance.now()
+const checks = withChecks ? runChecks() : Promise.resolve(true)
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) await runFile(file)
 }))
+if (!await checks) failedFiles.unshift('the checks (lint, type check)')
 
 const slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 8).map((t) => `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.file}`)
 const wallS = ((performance.now() - wallStart) / 1000).toFixed(0)

@@ -188,6 +188,7 @@ async function runWorkersCommand (options, workers, link, quiet, steering, said)
     signal: steering.signal,
     steering,
     metrics: said.sink,
+    onWindow: (w) => said.window(w),
     onStart: ({ preflight, server }) => {
       writeWarnings(startWarnings(options, preflight, server))
       if (options.phases) said.phases(options.phases)
@@ -198,8 +199,8 @@ async function runWorkersCommand (options, workers, link, quiet, steering, said)
       if (!quiet) process.stderr.write(prefixed)
     }
   })
-  // The workers' windows, merged, reach the page's chart at the end (each worker's own line came as it closed).
-  for (const w of result.windows ?? []) said.window(w)
+  // With --redis the workers' windows reach the page's chart at the end, merged (without, each came as it closed).
+  if (link) for (const w of result.windows ?? []) said.window(w)
   if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
   // The workers' windows, merged (each worker's own came with its result).
   if (!quiet) for (const w of result.windows ?? []) process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)

@@ -104,10 +104,12 @@ export function normalizeCapacityOptions (input) {
     throw invalidOption('--step-duration', `${o.stepDurationMs / 1000}s is shorter than ${MIN_WINDOWS} windows of --window ${windowMs / 1000}s: ` +
       'a step is judged on the windows wholly inside its hold')
   }
+  // The run's normaliser reads its simulators' clients and a step's hold in its own spellings.
+  const { clients: _wholeSwarm, ...shared } = own
   const run = normalizeRunOptions({
-    ...own,
-    clients,
-    ...(noRounds ? { rounds: 'none', duration: `${o.stepDurationMs}ms`, window: `${windowMs}ms` } : { rounds: formatRounds(o.rounds) }),
+    ...shared,
+    clientsPerSimulator: clients,
+    ...(noRounds ? { rounds: 'none', hold: `${o.stepDurationMs}ms`, window: `${windowMs}ms` } : { rounds: formatRounds(o.rounds) }),
     ...(byRate ? { emitRate: emitRateOf(o.start, clients, own.emitters) } : {})
   })
   const slo = parseSlos(o.slo, noRounds)

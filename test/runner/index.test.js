@@ -85,7 +85,7 @@ test('one look at the server per run: the runner inspects once and hands it to i
   const { io, url } = await startIoServer(t)
   let sessions = 0
   io.engine.on('connection', () => { sessions++ })
-  const run = { ...QUICK, target: url, simulators: 3, clients: 3, duration: '1s' }
+  const run = { ...QUICK, target: url, simulators: 3, clientsPerSimulator: 3, hold: '1s' }
   // What one look costs this server (Engine.IO sessions: the handshake probes and the first contact).
   await lookAtServer(normalizeRunOptions(run), url, () => {})
   const look = sessions

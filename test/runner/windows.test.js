@@ -43,7 +43,7 @@ const LOOKING_HOOKS = `
 async function runWindows (t, url, more = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-windows-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '5s', '--window', '1s', '--simulators', '2', '--clients', '3', '--ramp', '500ms',
+  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '5s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3', '--ramp', '500ms',
     '--out', out, ...CHAT, ...more], { timeoutMs: 90000 })
   const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
   return { ...run, out, result, windows: result.distributions[0].windows ?? [] }
@@ -171,9 +171,9 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     t.after(() => rmSync(out, { recursive: true, force: true }))
     const bad = runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, wait 3s'], { timeoutMs: 30000 })
     const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
-      '--simulators', '2', '--out', out, ...CHAT], { timeoutMs: 60000 })
+      '--simulators', '2', '--out', out, '--dashboard', ...CHAT], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
-    assert.match(stderr.split('\n')[0], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
+    assert.match(stderr.split('\n')[1], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
     const d = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
     const steps = /** @type {import('../../lib/schema/result-schema.js').PhaseStep[]} */ (d.phases)
     assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]], 'both simulators\' steps summed')
@@ -204,7 +204,12 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     assert.match(stdout + stderr, /distribution .*: 2 simulators, phases to 12 clients, 12\/12 connected at peak, 12 closed by the ramp-downs/)
     assert.deepEqual(d.clients.disconnects, { 'io client disconnect': 12 })
     assert.ok(readFileSync(path.join(out, 'windows.csv'), 'utf8').split('\r\n')[0].includes('phase_index'))
-    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /phase 2: hold 12/, 'the report shades the phases')
+    const report = readFileSync(path.join(out, 'report.html'), 'utf8')
+    assert.match(report, /phase 2: hold 12/, 'the report shades the phases')
+    // --dashboard: each step a mark of the live stream, shaded on the page's charts and the report's second-by-second ones.
+    const marks = readFileSync(path.join(out, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'mark')
+    assert.deepEqual(marks.map((m) => [m.kind, m.label, m.endAt - m.at]), [['phase', '1: ramp to 12', 2000], ['phase', '2: hold', 3000], ['phase', '3: ramp to 0', 2000]])
+    assert.match(report, /"ioswarmShape":\["1: ramp to 12","3: ramp to 0"\]/, 'the second-by-second charts shade them')
     const refused = await bad
     assert.equal(refused.code, 2)
     assert.match(refused.stderr, /--phases step 2 must be "ramp DURATION to CLIENTS" or "hold DURATION"/)
@@ -230,7 +235,7 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     t.after(() => clearInterval(feed))
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '3s', '--window', '1s', '--simulators', '2', '--clients', '3',
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '3s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3',
       '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)

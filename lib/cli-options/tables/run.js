@@ -4,14 +4,73 @@
  * shared.js holds for `simulate` too). Its simulators' options are the simulator's own
  * (passOn in simulate.js).
  */
+import { invalidOption } from '../../errors.js'
 import { parseDurationMs, parseInteger, parseRounds } from '../../values/parsers.js'
+import { MAX_CLIENTS } from '../../values/option-values.js'
 import { defineOptions } from '../define.js'
 import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
 
 /** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
 export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
 
+/**
+ * @param {unknown} v
+ * @param {string} flag
+ */
+const optionalClients = (v, flag) => (v === undefined || v === null ? null : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
+
+/**
+ * @param {unknown} v
+ * @param {string} flag
+ */
+function optionalPositiveMs (v, flag) {
+  if (v === undefined || v === null) return null
+  const ms = parseDurationMs(v, flag)
+  if (ms <= 0) throw invalidOption(flag, `must be more than 0, got ${JSON.stringify(v)}`)
+  return ms
+}
+
 export const RUN_OPTIONS = defineOptions([
+  // --clients is the whole swarm on every command; these spell a run's swarm either way without doubt.
+  {
+    name: 'total-clients',
+    group: 'Old and new meanings',
+    type: 'string',
+    commands: ['run', 'fleet up'],
+    describe: 'Clients in all, split over the simulators: what --clients means (never refused)',
+    details: 'Clients in all, split over the simulators (the one partition of simulate --workers; a fleet\'s evenly over its hosts × --simulators): what --clients means ' +
+      'on every command. Until the next minor version, run and fleet up refuse a bare --clients with more than one simulator (there it was read per simulator before); ' +
+      'this spelling is never refused',
+    parse: optionalClients
+  },
+  {
+    name: 'clients-per-simulator',
+    group: 'Old and new meanings',
+    type: 'string',
+    commands: ['run', 'fleet up'],
+    describe: 'Clients of each simulator: the simulators × this in all (what --clients meant before on run and fleet up)',
+    parse: optionalClients
+  },
+  {
+    name: 'hold',
+    group: 'Old and new meanings',
+    to: 'holdMs',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Without rounds: hold the clients this long after the ramp, then stop (what run\'s --duration meant before)',
+    parse: optionalPositiveMs
+  },
+  {
+    name: 'total-duration',
+    group: 'Old and new meanings',
+    to: 'totalDurationMs',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Without rounds: the whole run, the ramp included (what --duration means; never refused)',
+    details: 'Without rounds: stop this long after the simulators start, the ramp included: what --duration means on every command. ' +
+      'Until the next minor version, run refuses a bare --duration unless --ramp 0 (it meant the hold after the ramp before); this spelling is never refused',
+    parse: optionalPositiveMs
+  },
   {
     name: 'simulators',
     group: 'Processes and scale',
@@ -83,9 +142,13 @@ export const RUN_OPTIONS = defineOptions([
     name: 'target',
     group: 'Target',
     type: 'string',
-    commands: ['run', 'capacity'],
-    describe: 'Test this server instead of the reference server',
-    details: 'Test this server instead of starting the reference server (needs --token)'
+    commands: ['run', 'capacity', 'record'],
+    describe: { run: 'Test this server instead of the reference server', capacity: 'Test this server instead of the reference server', record: 'The app the recording proxy forwards to: http://host:port or https://host' },
+    details: {
+      run: 'Test this server instead of starting the reference server (needs --token)',
+      capacity: 'Test this server instead of starting the reference server (needs --token)',
+      record: 'The app the recording proxy (--proxy) forwards to: an http:// or https:// URL; the browser\'s paths are sent to it as they come'
+    }
   },
   {
     name: 'token',
