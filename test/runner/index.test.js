@@ -20,7 +20,7 @@ function lastServerSample (result) {
 }
 
 test('--auth-token reaches the run\'s reference server: clients with another token are refused and counted; result.json never holds it', async () => {
-  const result = await runTest({ ...QUICK, clients: 3, rounds: '1x100', connectTimeout: '1s', authToken: SECRET, auth: '{"token":"not-it"}' })
+  const result = await runTest({ ...QUICK, clients: 3, rounds: '1x100', connectTimeout: '1s', authToken: SECRET, auth: '{"token":"not-it-{{i}}"}' })
   const d = result.distributions[0]
   assert.equal(d.clients.connected, 0)
   assert.ok(Object.keys(d.clients.errors ?? {}).some((reason) => /unauthorized/.test(reason)), JSON.stringify(d.clients.errors))

@@ -61,3 +61,27 @@ test('a --login server whose certificate no client trusts stops simulate and run
     assert.match(stderr, /--login POST https:\/\/127\.0\.0\.1:\d+\/login failed: DEPTH_ZERO_SELF_SIGNED_CERT: .*--ca FILE.*--insecure; no client can log in with this trust, so nothing was started/)
   }
 })
+
+test('a namespace that refuses an identity every client shares stops simulate, run and capacity before the swarm; one that differs per client does not', async (t) => {
+  const { io, url } = await startIoServer(t)
+  let refusals = 0
+  io.use((socket, next) => {
+    if (socket.handshake.auth?.token === 'good') return next()
+    refusals++
+    next(new Error('no token'))
+  })
+  const runs = await Promise.all([
+    ['simulate', '--url', url, '-c', '5', '--duration', '30s'],
+    ['run', '--target', url, '--rounds', 'none', '--hold', '30s', '--clients', '5', '--simulators', '1'],
+    ['capacity', '--target', url, '--rounds', 'none', '--slo', 'p99<1s', '--simulators', '1', '--start', '2', '--max', '4', '--auth', '{"token":"bad"}']
+  ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
+  for (const [i, { code, stderr }] of runs.entries()) {
+    assert.equal(code, 2, `${['simulate', 'run', 'capacity'][i]}: ${stderr}`)
+    assert.match(stderr, /the server refused namespace \/: no token: every client sends this same identity, so none can connect and nothing was started; give what the server wants \(--auth, --query, --header, --cookie, --login/)
+    assert.doesNotMatch(stderr, /connected \d+\/|simulators \d+\/\d+|clients ×/, 'no swarm started')
+  }
+  assert.equal(refusals, 3, 'one look each, no client after it')
+  // A token that differs per client: the first one's refusal says nothing of the others, so the look only names it.
+  const server = await inspectServer(normalizeSimOptions({ url, auth: '{"token":"{{i}}"}' }))
+  assert.equal(server.diagnosis, 'the server refused namespace /: no token')
+})

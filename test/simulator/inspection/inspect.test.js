@@ -58,9 +58,15 @@ test('the first contact carries the first client\'s whole identity: --auth, --qu
   assert.equal((await inspectServer(normalizeSimOptions({ url: server.url, scenario }))).diagnosis, null, 'the scenario\'s identity()')
   assert.equal(await refusals(server), 0, 'no refusal counted by the server')
 
-  const without = await inspectServer(normalizeSimOptions({ url: server.url }))
-  assert.match(String(without.diagnosis), /^the server refused namespace \/: unauthorized/)
+  // Without a token every client is refused alike: the look stops; with one that differs per client it only says so.
+  await assert.rejects(inspectServer(normalizeSimOptions({ url: server.url })), (error) => {
+    assert.equal(/** @type {import('../../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
+    assert.match(/** @type {Error} */ (error).message, /^the server refused namespace \/: unauthorized: every client sends this same identity, so none can connect and nothing was started/)
+    return true
+  })
   assert.equal(await refusals(server), 1, 'the look without a token is the one refusal')
+  const personal = await inspectServer(normalizeSimOptions({ url: server.url, auth: '{"token":"t{{i}}"}' }))
+  assert.match(String(personal.diagnosis), /^the server refused namespace \/: unauthorized$/)
 })
 
 test('a server that takes connections and never answers: the handshakes timed out, said so', async (t) => {
