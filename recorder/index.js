@@ -9,6 +9,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { invalidOption } from '../lib/errors.js'
 import { badRecording, readHar } from './har.js'
 import { buildModel } from './model.js'
+import { plainReplay } from './plain.js'
 import { startProxy } from './proxy/proxy-server.js'
 import { VERSION } from '../lib/version.js'
 import { writeScenario } from './writer.js'
@@ -21,8 +22,9 @@ export { formatRecordSummary } from './summary.js'
 /**
  * @typedef {object} RecordResult
  * @property {import('./model.js').RecordingModel} model
- * @property {ReturnType<typeof writeScenario>} written
- * @property {{ scenario: string, feeder: string | null }} files the paths written
+ * @property {ReturnType<typeof writeScenario> | null} written the scenario; null for a plain WebSocket recording
+ * @property {import('./plain.js').PlainReplay | null} plain a plain WebSocket recording's options (--out NAME.json)
+ * @property {{ scenario: string, feeder: string | null }} files the paths written (scenario: the module, or the options file)
  * @property {string} from how it was recorded, for the summary: 'in a HAR by Firefox 128.0', 'through the recording proxy to …'
  */
 
@@ -83,7 +85,9 @@ function targetUrl (text) {
 
 /** @param {string} out */
 function checkOut (out) {
-  if (!/\.m?js$/.test(out)) throw invalidOption('--out', `must name a .mjs (or .js) module, got ${JSON.stringify(out)}`)
+  if (!/\.(m?js|json)$/.test(out)) {
+    throw invalidOption('--out', `must name a .mjs (or .js) module, or a .json options file for a plain WebSocket recording, got ${JSON.stringify(out)}`)
+  }
 }
 
 /**
@@ -94,13 +98,32 @@ function checkOut (out) {
  */
 async function writeRecording (recording, { source, out, feeder, proxied = false }) {
   const model = buildModel(recording)
+  const from = proxied ? `through ${source}` : `in a HAR by ${model.creator}`
+  if (out.endsWith('.json')) return writePlain(model, { source, out, from })
   checkModel(model, source, proxied ? recording.exchanges.length : null)
   const feederPath = feeder ?? out.replace(/\.m?js$/, '.users.csv')
   const written = writeScenario(model, { source, scenario: basename(out), feeder: relative(dirname(out), feederPath) || basename(feederPath) })
   if (written.csv !== null) await writeWhole(feederPath, written.csv)
   await writeWhole(out, written.module)
-  const from = proxied ? `through ${source}` : `in a HAR by ${model.creator}`
-  return { model, written, from, files: { scenario: out, feeder: written.csv === null ? null : feederPath } }
+  return { model, written, plain: null, from, files: { scenario: out, feeder: written.csv === null ? null : feederPath } }
+}
+
+/**
+ * A plain WebSocket recording's replay, as the options of a --config file (the protocol takes
+ * no scenario module): the connection that carried the most frames.
+ * @param {import('./model.js').RecordingModel} model
+ * @param {{ source: string, out: string, from: string }} files
+ * @returns {Promise<RecordResult>}
+ */
+async function writePlain (model, { source, out, from }) {
+  if (model.sessions.length > 0) {
+    throw invalidOption('--out', `${source} holds a Socket.IO session: it is written as a scenario module, give --out NAME.mjs (a .json file is for plain WebSocket recordings)`)
+  }
+  const socket = [...model.plain].sort((a, b) => b.frames.length - a.frames.length)[0]
+  if (socket === undefined) throw badRecording(`${source} has no plain WebSocket connection with its frames to write as --protocol websocket options`)
+  const plain = plainReplay(socket)
+  await writeWhole(out, `${JSON.stringify(plain.config, null, 2)}\n`)
+  return { model, written: null, plain, from, files: { scenario: out, feeder: null } }
 }
 
 /**
@@ -129,7 +152,7 @@ function checkModel (model, name, exchanges) {
     const socket = model.plain[0]
     const first = socket.frames.find((f) => typeof f.data === 'string')
     throw badRecording(`${name} has ${model.plain.length} WebSocket connection(s) but none speaks Engine.IO (no EIO= in ${socket.url.href}); ` +
-      `${first ? `its first frame: ${JSON.stringify(String(first.data).slice(0, 80))}; ` : ''}ioswarm record writes Socket.IO scenarios: replay a plain WebSocket with --protocol websocket --send-on-open`)
+      `${first ? `its first frame: ${JSON.stringify(String(first.data).slice(0, 80))}; ` : ''}give --out NAME.json to write its replay as --protocol websocket options (a --config file)`)
   }
   throw badRecording(`${name} has no WebSocket frames (no _webSocketMessages) and no Engine.IO polling requests (URLs with EIO=): ` +
     'open the Network panel before the page connects, let the page talk, then export the HAR with content')

@@ -155,6 +155,7 @@ test('an https target, WebSocket frames compressed with permessage-deflate, gzip
   // The WebSocket session is read through its deflated frames: without them it would not be found.
   assert.match(done.stderr, /recorded 2 Socket\.IO session\(s\) through the recording proxy to https:\/\/127\.0\.0\.1:\d+; replaying .*, polling\)/)
   assert.match(done.stderr, /sent: \/ hi, \/ echo \(ack\) ×3\n/)
+  assert.match(done.stderr, /not replayed: sid \S+ \(Engine\.IO v4, websocket\), namespaces \/, 4 step\(s\): \/ hi, \/ echo \(ack\); the replayed one sent more \(5 steps\)/)
   assert.match(done.stderr, /received: \/ hello ×1/)
   const module = await readFile(out, 'utf8')
   assert.match(module, /socket\.emitWithAck\("echo", \{ seq: "polling", big: "x{5000}" \}\)\)/)

@@ -216,7 +216,7 @@ export const RUN_OPTIONS = defineOptions([
     required: ['record'],
     describe: {
       run: 'Directory for result.json, CSVs and report.html (default: ioswarm-results/<run id>)',
-      record: 'The scenario module to write (.mjs): written whole or not at all',
+      record: 'The scenario module to write (.mjs), or a .json --config of a plain WebSocket recording: written whole or not at all',
       report: 'HTML file to write [default: report.html, or compare.html, next to the first result]',
       capacity: 'Directory for result.json, steps.csv and report.html (default: ioswarm-results/<id>)'
     }

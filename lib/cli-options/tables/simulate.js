@@ -45,13 +45,17 @@ export const SIMULATE_OPTIONS = defineOptions([
     passOn: true,
     defaultText: { simulate: String(DEFAULT_CLIENTS), run: `${DEFAULT_CLIENTS} per simulator`, 'fleet up': `${DEFAULT_CLIENTS} per simulator`, capacity: String(DEFAULT_CLIENTS) },
     describe: {
-      simulate: 'Number of clients',
+      simulate: 'Clients in all, split over --workers',
       run: 'Clients in all, over --simulators (for now refused with several)',
       'fleet up': 'Clients in all, over the hosts\' simulators (for now refused with several)',
       capacity: 'With --vary emit-rate: the clients of every step'
     },
     details: {
-      capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
+      capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)',
+      run: 'Clients in all, split over --simulators as simulate splits them over --workers. Until the next minor version a bare --clients with more than one ' +
+        'simulator is refused, as run read it per simulator before: say --total-clients (in all) or --clients-per-simulator. Without any, each simulator runs 100',
+      'fleet up': 'Clients in all, split evenly over the hosts × --simulators. Until the next minor version a bare --clients with more than one simulator ' +
+        'is refused, as fleet up read it per simulator before: say --total-clients (in all) or --clients-per-simulator. Without any, each simulator runs 100'
     },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
   },
