@@ -6,6 +6,7 @@ import path from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { closedPort } from '../helpers/ports.js'
+import { startIoServer } from '../helpers/io-server.js'
 import { existsSync } from 'node:fs'
 
 /**
@@ -206,10 +207,7 @@ test('ioswarm run --protocol websocket refuses what only Socket.IO has, naming t
  * @param {import('node:test').TestContext} t
  */
 async function startCountingServer (t) {
-  const { createServer } = await import('node:http')
-  const { Server } = await import('socket.io')
-  const http = createServer()
-  const io = new Server(http, { pingInterval: 1000 })
+  const { io, url } = await startIoServer(t, { pingInterval: 1000 })
   const seen = { now: 0, peak: 0, connects: 0, firstAt: 0, lastAt: 0 }
   io.on('connection', (socket) => {
     seen.connects++
@@ -218,10 +216,8 @@ async function startCountingServer (t) {
     if (seen.firstAt === 0) seen.firstAt = performance.now()
     socket.on('disconnect', () => { seen.now--; seen.lastAt = performance.now() })
   })
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); resolve(undefined) }))
   const reset = () => Object.assign(seen, { peak: 0, connects: 0, firstAt: 0, lastAt: 0 })
-  return { url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`, seen, reset }
+  return { url, seen, reset }
 }
 
 test('the same --clients, --duration and --ramp on simulate --workers 4 and run --simulators 4: the same clients for the same time, or run refuses with both readings', async (t) => {
