@@ -19,6 +19,7 @@ import { waitFor } from '../helpers/wait.js'
 import { chromiumMissing, launchChromium } from '../results/report/browser-harness.js'
 import { recordHar } from './cdp-har.js'
 import { startRecordedApp } from './recorded-app.js'
+import { startRecordedAppV2 } from './recorded-app-v2.js'
 
 const CLIENTS = 50
 
@@ -26,15 +27,15 @@ const CLIENTS = 50
  * Records the page in Chromium with these transports, writes the scenario, replays it with 50
  * clients and checks the app's ledger (see the test files that call it).
  * @param {import('node:test').TestContext} t
- * @param {{ transports: string[], replayTransport: string, throughProxy?: boolean }} options the page's socket.io-client transports; the
- *   --transport record must print; whether the page is opened through the recording proxy
+ * @param {{ transports: string[], replayTransport: string, throughProxy?: boolean, version?: '2' | '4' }} options the page's socket.io-client
+ *   transports; the --transport record must print; whether the page is opened through the recording proxy; the app's socket.io
  */
-export async function recordAndReplay (t, { transports, replayTransport, throughProxy = false }) {
+export async function recordAndReplay (t, { transports, replayTransport, throughProxy = false, version = '4' }) {
   const missing = chromiumMissing()
   if (missing) return t.skip(missing)
   const dir = await mkdtemp(join(tmpdir(), 'ioswarm-browser-record-'))
   t.after(() => rm(dir, { recursive: true, force: true }))
-  const app = await startRecordedApp(t, { transports })
+  const app = version === '2' ? await startRecordedAppV2(t, { transports }) : await startRecordedApp(t, { transports })
   const proxy = throughProxy ? runCli(t, [BIN, 'record', '--proxy', '0', '--target', app.url, '--out', join(dir, 'proxy.mjs')]) : null
   const pageUrl = proxy ? (await printedUrl(proxy, 'recording proxy on')).replace(/\/$/, '') : app.url
 
@@ -59,7 +60,9 @@ export async function recordAndReplay (t, { transports, replayTransport, through
   assert.match(record.stderr, /login: POST \/login/)
   const module = await readFile(join(dir, 'app.mjs'), 'utf8')
   assert.doesNotMatch(module, /pw-Alice-2026/, 'the password stays out of the scenario')
-  assert.match(module, /auth: \{ token: ctx\.login\.token, user: ctx\.row\.user \}/)
+  // socket.io 2 clients have no auth: the page's token and user went in the query.
+  if (version === '2') assert.match(module, /query: \{ "token": ctx\.login\.token, "user": ctx\.row\.user \}/)
+  else assert.match(module, /auth: \{ token: ctx\.login\.token, user: ctx\.row\.user \}/)
 
   let printed = record.stderr
   if (proxy) {
@@ -77,7 +80,7 @@ export async function recordAndReplay (t, { transports, replayTransport, through
   const line = printed.trim().split('\n').at(-1) ?? ''
   const words = line.trim().split(/\s+/).slice(2).map((w) => (w.endsWith('.mjs') || w.endsWith('.csv') ? join(dir, w) : w))
   assert.deepEqual(words.slice(0, 2), ['--url', app.url])
-  assert.deepEqual(words.slice(2, 4), ['--transport', replayTransport])
+  assert.deepEqual(words.slice(2, version === '2' ? 6 : 4), [...(version === '2' ? ['--eio', '3'] : []), '--transport', replayTransport])
   const replay = runCli(t, [BIN, 'simulate', ...words.filter((w, k) => w !== '--clients' && words[k - 1] !== '--clients'),
     '--clients', String(CLIENTS), '--engine', 'sio', '--ramp', '2s', '--duration', '50s', '--json'], { env: { SCENARIO_SPEED: '4' } })
   // The swarm's look at the server before it starts connects once with the first client's identity, and sends nothing.
