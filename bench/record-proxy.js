@@ -46,7 +46,8 @@ await new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(undefin
 const target = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
 
 const dir = await mkdtemp(join(os.tmpdir(), 'ioswarm-bench-proxy-'))
-const proxy = spawn(process.execPath, [BIN, 'record', '--proxy', '0', '--target', target, '--out', join(dir, 'bench.mjs')], { stdio: ['ignore', 'ignore', 'pipe'] })
+const proxy = spawn(process.execPath, [BIN, 'record', '--proxy', '0', '--target', target, '--out', join(dir, 'bench.mjs')],
+  { stdio: ['ignore', 'ignore', 'pipe'] })
 let proxyErr = ''
 proxy.stderr.setEncoding('utf8').on('data', (d) => { proxyErr += d })
 const proxyUrl = await new Promise((resolve, reject) => {

@@ -41,7 +41,8 @@ const minutes = Number(values.minutes)
 if (!(sampleMs > 0) || !(minutes > 0)) throw new Error('--minutes and --sample-seconds must be positive')
 const bin = path.resolve(values.checkout, 'bin/ioswarm.js')
 
-const server = spawn(process.execPath, [bin, 'serve', '-p', '0', '--host', '127.0.0.1', '--json', '--relay-rate', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const server = spawn(process.execPath, [bin, 'serve', '-p', '0', '--host', '127.0.0.1', '--json', '--relay-rate', '0'],
+  { stdio: ['ignore', 'pipe', 'inherit'] })
 const serverLines = readline.createInterface({ input: /** @type {import('node:stream').Readable} */ (server.stdout) })[Symbol.asyncIterator]()
 const { url } = JSON.parse(/** @type {string} */ ((await serverLines.next()).value))
 // --hold and --clients-per-simulator: what run's --duration and --clients meant before they meant the whole run and swarm

@@ -33,14 +33,16 @@ const upCommand = {
   describe: 'Install or update ioswarm (and pm2) on every host and start its simulators under pm2',
   builder: (y) => declareOptions(y, 'fleet up')
     .conflicts('hosts-file', 'hosts')
-    .example('$0 fleet up -f hosts.txt --url http://10.0.0.5:3000 --redis redis://10.0.0.5:6379 --run r1 --simulators 2 --total-clients 4000 --dry-run', 'show the ssh and pm2 commands for every host'),
+    .example('$0 fleet up -f hosts.txt --url http://10.0.0.5:3000 --redis redis://10.0.0.5:6379 --run r1 --simulators 2 --total-clients 4000 --dry-run',
+      'show the ssh and pm2 commands for every host'),
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('fleet up', args) }
     const hosts = await resolveHosts(argv)
     const env = upEnv(args, hosts.length)
     const shownEnv = { ...env, IOSWARM_REDIS: redactUrl(env.IOSWARM_REDIS), ...(env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: '***' } : {}) }
     const source = await packageSource(argv)
-    const steps = planUp(hosts, { ...sshOptions(argv), ...source, files: upFiles(args), apps: /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(',')), env, shownEnv })
+    const apps = /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(','))
+    const steps = planUp(hosts, { ...sshOptions(argv), ...source, files: upFiles(args), apps, env, shownEnv })
     await execute(steps, argv, `${hosts.length} hosts`)
   }
 }
@@ -133,7 +135,10 @@ export function upEnv (argv, hostCount = 1) {
     const value = argv[keyOf(o.name)]
     if (value === undefined) continue
     const values = [value].flat()
-    if (values.length > 1 && !o.array) throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')})`)
+    if (values.length > 1 && !o.array) {
+      const envName = `IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')}`
+      throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (${envName})`)
+    }
     given[keyOf(o.name)] = o.array ? values : values[0]
   }
   Object.assign(given, simulatorShare(argv, fleet, hostCount))
@@ -142,7 +147,12 @@ export function upEnv (argv, hostCount = 1) {
   // The simulators' own files go to each host (planUp copies them): their variables name the copy there.
   for (const { name, remote } of upFiles(argv)) given[name] = remote
   /** @type {Record<string, string>} */
-  const env = { IOSWARM_URL: parseHttpUrl([argv.url].flat()[0], '--url'), IOSWARM_REDIS: redis, IOSWARM_RUN: String(argv.run), IOSWARM_SIMULATORS: String(parseSimulatorsPerHost(fleet.simulators)) }
+  const env = {
+    IOSWARM_URL: parseHttpUrl([argv.url].flat()[0], '--url'),
+    IOSWARM_REDIS: redis,
+    IOSWARM_RUN: String(argv.run),
+    IOSWARM_SIMULATORS: String(parseSimulatorsPerHost(fleet.simulators))
+  }
   for (const o of fleetSimulatorOptions()) {
     const name = envNameOf(o)
     // Several values of an option (--header, --namespace) travel as one variable, a value per line.
@@ -173,8 +183,8 @@ function simulatorShare (argv, fleet, hostCount) {
   if (flag === '--clients' && simulators > 1) throw twoClientReadings(fleet.clients, simulators, layout)
   const total = flag === '--clients' ? fleet.clients : fleet.totalClients
   if (total % simulators !== 0) {
-    throw invalidOption(flag, `${total} does not split evenly over ${layout} = ${simulators} simulators, which each run the same clients (simulate --part K/N): ` +
-      `give a multiple of ${simulators}, or --clients-per-simulator`)
+    throw invalidOption(flag, `${total} does not split evenly over ${layout} = ${simulators} simulators, ` +
+      `which each run the same clients (simulate --part K/N): give a multiple of ${simulators}, or --clients-per-simulator`)
   }
   return { ...room, clients: total / simulators }
 }
@@ -190,8 +200,9 @@ function simulatorShare (argv, fleet, hostCount) {
 function fleetPhases (phases, simulators, layout) {
   const most = maxClientsOf(phases)
   const n = (/** @type {number} */ x) => x.toLocaleString('en-US')
-  return invalidOption('--phases', `with ${layout} has two readings: at most ${n(most)} clients in all, split over the ${simulators} simulators (the meaning on every ` +
-    `command, as run --phases) or ${simulators} × ${n(most)} = ${n(simulators * most)} (fleet up's old reading: each simulator the whole profile). fleet up does not ` +
+  return invalidOption('--phases', `with ${layout} has two readings: at most ${n(most)} clients in all, ` +
+    `split over the ${simulators} simulators (the meaning on every command, as run --phases) ` +
+    `or ${simulators} × ${n(most)} = ${n(simulators * most)} (fleet up's old reading: each simulator the whole profile). fleet up does not ` +
     'split a profile yet: for the old reading give each host\'s simulators IOSWARM_PHASES under pm2 (infra/README.md), or use one simulator in all')
 }
 
@@ -262,7 +273,8 @@ async function execute (steps, argv, what) {
     const failed = results.filter((r) => !succeeded(r))
     const last = steps[steps.length - 1].name
     const ok = results.filter((r) => r.step === last && succeeded(r)).length
-    process.stderr.write(`ioswarm fleet ${last}: ${ok} of ${what} ok${failed.length ? `; failed: ${failed.map((r) => `${r.host} (${r.step}: ${describeFailure(r)})`).join(', ')}` : ''}\n`)
+    const failures = failed.map((r) => `${r.host} (${r.step}: ${describeFailure(r)})`).join(', ')
+    process.stderr.write(`ioswarm fleet ${last}: ${ok} of ${what} ok${failed.length ? `; failed: ${failures}` : ''}\n`)
     if (failed.length) process.exitCode = EXIT.RUNTIME
   } finally {
     stop.dispose()

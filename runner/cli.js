@@ -25,9 +25,11 @@ export const runCommand = {
     .usage(USAGE), 'run', thresholdEpilog)
     .example('$0 run --distributions 2x500,4x250 --rounds 5x1000,5x500', 'compare two layouts of 1,000 clients')
     .example('$0 run --target https://app.example --token $T --redis redis://10.0.0.5 --simulators 0 --expect-simulators 20', 'a fleet test')
-    .example('$0 run --target http://localhost:3000 --total-duration 5m --window 10s --total-clients 500 --emit \'chat {"text":"hi"}\' --emit-rate 1/5s --emit-ack', 'a chat app: its own traffic, no broadcaster (no --token), results in 10 s windows')
+    .example('$0 run --target http://localhost:3000 --total-duration 5m --window 10s --total-clients 500 --emit \'chat {"text":"hi"}\' --emit-rate 1/5s --emit-ack',
+      'a chat app: its own traffic, no broadcaster (no --token), results in 10 s windows')
     .example('$0 run --protocol websocket --total-clients 500', 'a whole local test against the plain WebSocket reference server')
-    .example('$0 run --metrics-port 9464 --metrics-linger 30s --otlp http://otel-collector:4318', 'watch it live: Prometheus at :9464/metrics, and OTLP pushes'),
+    .example('$0 run --metrics-port 9464 --metrics-linger 30s --otlp http://otel-collector:4318',
+      'watch it live: Prometheus at :9464/metrics, and OTLP pushes'),
   handler: testCommandHandler({
     name: 'run',
     prepare: (argv) => {

@@ -8,7 +8,9 @@ import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/text/window-text.js'
 import { formatLayout } from '../lib/text/format.js'
 import { phaseMarks } from '../lib/input/phase-profile.js'
-import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
+import {
+  attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound
+} from '../results/index.js'
 import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm, rampCutWarning } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
@@ -80,7 +82,8 @@ export async function runDistribution (ctx, distribution, hooks) {
   /** @type {import('../lib/schema/result-schema.js').PublishSummary | null} */
   let publish = null
   try {
-    log(`${distribution.name}: ${formatLayout(distribution.simulators, distribution.total, 'simulator')}${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
+    const joining = options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''
+    log(`${distribution.name}: ${formatLayout(distribution.simulators, distribution.total, 'simulator')}${joining}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
     const cut = lengthMs === null ? null : rampCutWarning({ clients: distribution.clients, rampMs: ctx.rampMs, durationMs: options.durationMs })
     if (cut) log(`${distribution.name}: warning: ${cut}`)
@@ -191,10 +194,14 @@ const PHASES_MARGIN_MS = 10000
  */
 async function broadcastRounds ({ options, collector, runId, url, token }, distribution, hooks) {
   const log = hooks.log ?? (() => {})
-  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
+  const rounds = options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')
+  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${rounds}`)
   const result = await runBroadcast(broadcastOf(options, { url, token }), {
     signal: hooks.signal,
-    onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`}`),
+    onMessage: (m) => {
+      const outcome = m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`
+      hooks.status?.(`${distribution.name}: message ${m.id} ${outcome}`)
+    },
     onRoundEnd: async (round, sent) => {
       const status = await waitForRound(collector, runId, { round, sent, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
       log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)

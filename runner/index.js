@@ -132,7 +132,9 @@ function trafficLine (options) {
   const why = !options.roundsImplied ? '--rounds none' : options.phases ? '--phases' : '--target without --token'
   const held = options.phases
     ? `following --phases '${formatPhases(options.phases)}' (${/** @type {number} */ (options.durationMs) / 1000} s)`
-    : options.holdMs !== null ? `held ${options.holdMs / 1000} s after the ramp (--hold)` : `${/** @type {number} */ (options.durationMs) / 1000} s in all, the ramp included`
+    : options.holdMs !== null
+      ? `held ${options.holdMs / 1000} s after the ramp (--hold)`
+      : `${/** @type {number} */ (options.durationMs) / 1000} s in all, the ramp included`
   return `no broadcaster (${why}): the load is the clients' own --emit/--scenario traffic and whatever the app sends by itself; ` +
     `${held}, results in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`
 }

@@ -30,7 +30,10 @@ const files = given.length > 0
 
 // Kinds of files that take longest (tens of seconds each: peers, whole runs, restarts), started
 // first; the many short unit files then fill the gaps.
-const SLOW_FIRST = ['test/interop/', 'test/faults/', 'test/runner/', 'test/peers/', 'test/infra/netns', 'test/package/', 'test/cli/', 'test/examples/', 'test/security/', 'test/results/metrics/', 'test/simulator/']
+const SLOW_FIRST = [
+  'test/interop/', 'test/faults/', 'test/runner/', 'test/peers/', 'test/infra/netns', 'test/package/',
+  'test/cli/', 'test/examples/', 'test/security/', 'test/results/metrics/', 'test/simulator/'
+]
 const rank = (/** @type {string} */ f) => {
   const k = SLOW_FIRST.findIndex((dir) => f.startsWith(dir))
   return k === -1 ? SLOW_FIRST.length : k
@@ -40,7 +43,10 @@ const queue = [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
 const jobsEnv = Number(process.env.IOSWARM_TEST_JOBS)
 const jobs = Number.isInteger(jobsEnv) && jobsEnv > 0 ? jobsEnv : Math.max(1, Math.min(3, availableParallelism() + 1))
 // TAP, then a last word on every skipped test and the totals (scripts/skip-summary.js).
-const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout']
+const reporters = [
+  '--test-reporter=tap', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout'
+]
 
 /** @type {Record<string, number>} */
 const totals = { passed: 0, failed: 0, skipped: 0 }
@@ -105,8 +111,10 @@ await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () 
 if (!await checks) failedFiles.unshift('the checks (lint, type check)')
 
 const slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 8).map((t) => `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.file}`)
-process.stdout.write(`\n# ${files.length} files, ${jobs} at a time, ${((performance.now() - wallStart) / 1000).toFixed(0)} s; the slowest:\n${slowest.join('\n')}\n`)
-process.stdout.write(skips.length === 0 ? '\n# no test was skipped\n' : `\n# ${skips.length} test${skips.length === 1 ? '' : 's'} skipped or todo:\n${skips.join('\n')}\n`)
+const wallS = ((performance.now() - wallStart) / 1000).toFixed(0)
+process.stdout.write(`\n# ${files.length} files, ${jobs} at a time, ${wallS} s; the slowest:\n${slowest.join('\n')}\n`)
+const skipped = `\n# ${skips.length} test${skips.length === 1 ? '' : 's'} skipped or todo:\n${skips.join('\n')}\n`
+process.stdout.write(skips.length === 0 ? '\n# no test was skipped\n' : skipped)
 if (failedFiles.length > 0) process.stdout.write(`\n# FAILED in: ${failedFiles.join(', ')}\n`)
 process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`)
 process.exitCode = failedFiles.length > 0 || totals.failed > 0 ? 1 : 0

@@ -10,10 +10,14 @@ import { invalidOption } from '../errors.js'
 
 /** A swarm's clients: the whole swarm (bare, or never refused), or each simulator's. */
 export const CLIENT_SPELLINGS = /** @type {const} */ ([
-  ['clients', 'clients', '--clients'], ['totalClients', 'total-clients', '--total-clients'], ['clientsPerSimulator', 'clients-per-simulator', '--clients-per-simulator']
+  ['clients', 'clients', '--clients'],
+  ['totalClients', 'total-clients', '--total-clients'],
+  ['clientsPerSimulator', 'clients-per-simulator', '--clients-per-simulator']
 ])
 /** A run's length without rounds: the whole run (bare, or never refused), or the hold after the ramp. */
-export const LENGTH_SPELLINGS = /** @type {const} */ ([['duration', 'duration', '--duration'], ['totalDuration', 'total-duration', '--total-duration'], ['hold', 'hold', '--hold']])
+export const LENGTH_SPELLINGS = /** @type {const} */ ([
+  ['duration', 'duration', '--duration'], ['totalDuration', 'total-duration', '--total-duration'], ['hold', 'hold', '--hold']
+])
 
 /**
  * Which one of a group of spellings was given (two are refused).

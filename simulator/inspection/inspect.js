@@ -65,9 +65,12 @@ export async function inspectServer (options, { identity, jar = null, env, signa
     throw new IoswarmError(CODES.NO_ENGINE_IO, `${look.handshakeError}: nothing was started; check --url and --path (${waited})`)
   }
   // Every client would fail the same way: stop before the swarm rather than run it to count the failures.
-  if (look.fault === 'certificate') throw new IoswarmError(CODES.FIRST_CONTACT, `${look.handshakeError}: no client can connect with this trust, so nothing was started`)
+  if (look.fault === 'certificate') {
+    throw new IoswarmError(CODES.FIRST_CONTACT, `${look.handshakeError}: no client can connect with this trust, so nothing was started`)
+  }
   if (look.fault === 'namespace-refused' && sharedIdentity(options, env)) {
-    throw new IoswarmError(CODES.FIRST_CONTACT, `${look.server.diagnosis}: every client sends this same identity, so none can connect and nothing was started; ` +
+    throw new IoswarmError(CODES.FIRST_CONTACT, `${look.server.diagnosis}: ` +
+      'every client sends this same identity, so none can connect and nothing was started; ' +
       'give what the server wants (--auth, --query, --header, --cookie, --login, or a scenario\'s identity())')
   }
   return look.server

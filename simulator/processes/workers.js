@@ -83,7 +83,8 @@ export async function runWorkers (options, count, hooks = {}) {
     const outcomes = await Promise.all(children.map((c) => c.outcome))
     const living = outcomes.flatMap((o) => (o.result ? [o.result] : []))
     if (living.length === 0) {
-      throw new IoswarmError(outcomes[0].error?.exitCode === 2 ? CODES.INVALID_OPTION : CODES.SERVER, `every worker failed: ${outcomes.map((o, k) => `pid ${children[k].pid} ${describeExit(o, children[k].stderr())}`).join('; ')}`)
+      const exits = outcomes.map((o, k) => `pid ${children[k].pid} ${describeExit(o, children[k].stderr())}`).join('; ')
+      throw new IoswarmError(outcomes[0].error?.exitCode === 2 ? CODES.INVALID_OPTION : CODES.SERVER, `every worker failed: ${exits}`)
     }
     const lost = children.flatMap((c, k) => (outcomes[k].result ? [] : c.messages))
     const merged = mergeSimResults(living, options.id, lost)

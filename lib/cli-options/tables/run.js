@@ -8,7 +8,7 @@ import { invalidOption } from '../../errors.js'
 import { parseDurationMs, parseInteger, parseRounds } from '../../values/parsers.js'
 import { MAX_CLIENTS } from '../../values/option-values.js'
 import { defineOptions } from '../define.js'
-import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
+import { COLLECTOR_OPTIONS, DASHBOARD_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
 
 /** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
 export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
@@ -256,42 +256,7 @@ export const RUN_OPTIONS = defineOptions([
     details: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
-  {
-    name: 'dashboard',
-    type: 'string',
-    optionalValue: true,
-    group: 'Live metrics',
-    commands: ['run', 'capacity', 'simulate', 'report'],
-    describe: {
-      run: 'Watch and steer the run in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
-      simulate: 'Watch and steer the swarm in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
-      capacity: 'Watch and steer the search in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
-      report: 'Play an events.ndjson back into the live dashboard page on this port (none or 0: a free one), until Ctrl-C'
-    },
-    details: 'The page shows each second\'s merged figures (clients, delivery, emits, health, breakdowns) pushed by Server-Sent Events, and steers ' +
-      'the run with the token of the printed URL (stop, clients, emit rate; a page without it cannot act). The events are also written to ' +
-      'events.ndjson beside result.json (run, capacity); `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
-    parse: (v, flag) => parseDashboardPort(v, flag)
-  },
-  {
-    name: 'dashboard-host',
-    type: 'string',
-    default: '127.0.0.1',
-    group: 'Live metrics',
-    commands: ['run', 'capacity', 'simulate', 'report'],
-    describe: 'Address the --dashboard page binds (0.0.0.0: other hosts can see it, and steer with the token; warned)'
-  },
+  ...DASHBOARD_OPTIONS,
   ...OTLP_OPTIONS,
   ...OUTPUT_OPTIONS
 ])
-
-/**
- * --dashboard: null when not given, 0 (a free port) when given without a port.
- * @param {unknown} v
- * @param {string} flag
- */
-export function parseDashboardPort (v, flag) {
-  if (v === undefined || v === null || v === false) return null
-  if (v === '' || v === true) return 0
-  return parseInteger(v, flag, { min: 0, max: 65535 })
-}
