@@ -7,7 +7,9 @@
  */
 
 /** Open a swarm of clients in this process and measure every broadcast they receive. */
-export { runSwarm, startSwarm, runWorkers, normalizeSimOptions, probeHandshake, inspectServer, ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES } from './simulator/index.js'
+export {
+  runSwarm, startSwarm, runWorkers, normalizeSimOptions, probeHandshake, inspectServer, ENGINE_NAMES, PARSER_NAMES, WS_CLIENT_NAMES
+} from './simulator/index.js'
 /** A whole test: reference server (or a target), simulator processes, rounds, results. */
 export { runTest } from './runner/index.js'
 /** Steer a running run, capacity search or swarm (hooks.steering): stop, clients, emit rate, stop after a step. */

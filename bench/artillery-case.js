@@ -23,7 +23,8 @@ import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 
 /** Beside the checkout: `<checkout>/../artillery`, where the install command below puts it. */
 export const DEFAULT_ARTILLERY_BIN = fileURLToPath(new URL('../../artillery/node_modules/.bin/artillery', import.meta.url))
-export const NO_BROADCAST_NOTE = 'broadcast delay not measured: Artillery\'s socketio and ws engines cannot time a server push to their users without custom code (a processor function), which this bench does not add'
+export const NO_BROADCAST_NOTE =
+  'broadcast delay not measured: Artillery\'s socketio and ws engines cannot time a server push to their users without custom code (a processor function), which this bench does not add'
 /** Seconds Artillery waits between the two levels (the baseline is sampled inside it). */
 const PAUSE_S = 28
 /** GC rounds, 2 s apart, before a level's RSS is taken. */
@@ -46,7 +47,12 @@ const GC_PRELOAD = fileURLToPath(new URL('./artillery-gc.cjs', import.meta.url))
 export function findArtilleryBin (flag) {
   const bin = flag ?? process.env.ARTILLERY_BIN ?? DEFAULT_ARTILLERY_BIN
   if (existsSync(bin)) return { bin }
-  return { skipped: `no Artillery at ${bin} (from ${flag ? '--artillery-bin' : process.env.ARTILLERY_BIN ? '$ARTILLERY_BIN' : 'the default path'}): install it outside this package with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i --prefix ../artillery artillery@2.0.21 run in the checkout (the newest that runs on Node 20; found there by default), or pass --artillery-bin PATH or set $ARTILLERY_BIN` }
+  const from = flag ? '--artillery-bin' : process.env.ARTILLERY_BIN ? '$ARTILLERY_BIN' : 'the default path'
+  return {
+    skipped: `no Artillery at ${bin} (from ${from}): ` +
+      'install it outside this package with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i --prefix ../artillery artillery@2.0.21 run in the checkout ' +
+      '(the newest that runs on Node 20; found there by default), or pass --artillery-bin PATH or set $ARTILLERY_BIN'
+  }
 }
 
 /**
@@ -80,7 +86,11 @@ export async function runArtilleryCase ({ connected, bin, url, transport, client
   const child = spawn(bin, ['run', '--quiet', script], {
     cwd: dir,
     // The preload lets settle() ask every thread for a full GC (SIGUSR2), as engines.js does for its own clients.
-    env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: '1', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --require ${JSON.stringify(GC_PRELOAD)}`.trim() },
+    env: {
+      ...process.env,
+      ARTILLERY_DISABLE_TELEMETRY: '1',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --require ${JSON.stringify(GC_PRELOAD)}`.trim()
+    },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

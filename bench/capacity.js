@@ -36,7 +36,8 @@ const { values } = parseArgs({
 })
 
 const loadBefore = readFileSync('/proc/loadavg', 'utf8').trim()
-const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--token', TOKEN, '--cluster', values.cluster, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--token', TOKEN, '--cluster', values.cluster, '--json'],
+  { stdio: ['ignore', 'pipe', 'inherit'] })
 process.on('exit', () => { if (server.pid && server.exitCode === null) process.kill(server.pid, 'SIGTERM') })
 const [line] = /** @type {[Buffer]} */ (await once(/** @type {import('node:stream').Readable} */ (server.stdout), 'data'))
 const { url } = /** @type {{ url: string }} */ (JSON.parse(String(line).split('\n')[0]))

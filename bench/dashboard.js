@@ -79,7 +79,20 @@ async function phase (watched) {
       for (let m = 0; m < messages; m++) {
         const k = (seq + m) % relative.length
         await collector.reportMessage(runId, simId, /** @type {any} */ ({
-          key: `m|${seq + m}`, id: String(seq + m), event: 'm', round: 1, seq: seq + m, sentAt: t, firstAt: t, received: clients, expected: clients, missing: 0, duplicates: 0, late: 0, relative: relative[k], absolute: absolute[k]
+          key: `m|${seq + m}`,
+          id: String(seq + m),
+          event: 'm',
+          round: 1,
+          seq: seq + m,
+          sentAt: t,
+          firstAt: t,
+          received: clients,
+          expected: clients,
+          missing: 0,
+          duplicates: 0,
+          late: 0,
+          relative: relative[k],
+          absolute: absolute[k]
         }))
       }
     }
@@ -103,7 +116,8 @@ async function phase (watched) {
  */
 function spawnPages (url) {
   const code = `const http = require('node:http'); let events = 0, open = ${pages};
-for (let i = 0; i < ${pages}; i++) http.get(${JSON.stringify(url)}, (res) => { res.on('data', (d) => { events += String(d).split('\\n\\n').length - 1 }); res.on('end', () => { if (--open === 0) { console.log(events); process.exit(0) } }) })`
+const read = (res) => { res.on('data', (d) => { events += String(d).split('\\n\\n').length - 1 }); res.on('end', () => { if (--open === 0) { console.log(events); process.exit(0) } }) };
+for (let i = 0; i < ${pages}; i++) http.get(${JSON.stringify(url)}, read)`
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   child.stdout.on('data', (d) => { out += d })

@@ -60,7 +60,8 @@ async function main () {
     for (const rate of rates) {
       const loadAverageBefore = os.loadavg()[0]
       const child = spawn(process.execPath, [process.argv[1], '--role', 'client', '--port', String(port),
-        '--clients', values.clients, '--rate', String(rate), '--seconds', values.seconds, '--warmup-seconds', values['warmup-seconds']], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+        '--clients', values.clients, '--rate', String(rate), '--seconds', values.seconds, '--warmup-seconds', values['warmup-seconds']],
+      { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
       if (values.pin) pin(/** @type {number} */ (child.pid), 0)
       const serverCpu = await new Promise((resolve) => { server.once('message', (m) => resolve(/** @type {any} */ (m).cpu)); server.send('cpu') })
       let out = ''
@@ -68,7 +69,9 @@ async function main () {
       // Its window, or its end first (a client that died before reporting): never a wait for ever.
       const exited = once(child, 'exit')
       const first = await Promise.race([once(child, 'message'), exited.then(([code, signal]) => ({ code, signal }))])
-      if (!Array.isArray(first)) throw new Error(`bench/emit-floor.js: the client process ended (${first.signal ?? `exit ${first.code}`}) before it reported its window`)
+      if (!Array.isArray(first)) {
+        throw new Error(`bench/emit-floor.js: the client process ended (${first.signal ?? `exit ${first.code}`}) before it reported its window`)
+      }
       const [{ window }] = first
       const serverAfter = await new Promise((resolve) => { server.once('message', (m) => resolve(/** @type {any} */ (m).cpu)); server.send('cpu') })
       await exited

@@ -168,7 +168,9 @@ async function simulatorStep (engine, rate) {
     if (CLIENT_CPU !== null) pin(/** @type {number} */ (sim.pid), CLIENT_CPU)
     const deadline = Date.now() + CONNECT_LIMIT_MS
     while (connected() < clients && Date.now() < deadline && sim.process.exitCode === null) await sleep(100)
-    if (connected() < clients) throw new Error(`${engine}: ${connected()} of ${clients} clients connected within ${CONNECT_LIMIT_MS} ms: ${sim.failure() ?? ''}`)
+    if (connected() < clients) {
+      throw new Error(`${engine}: ${connected()} of ${clients} clients connected within ${CONNECT_LIMIT_MS} ms: ${sim.failure() ?? ''}`)
+    }
     await sleep(warmupMs)
     const a = await snapshot(/** @type {number} */ (sim.pid))
     await sleep(windowMs)
@@ -224,22 +226,41 @@ async function artilleryStep (bin, rate) {
   const arriveS = 5
   const loops = Math.ceil((arriveS * 2 + warmupMs / 1000 + windowMs / 1000 + 10) / thinkS)
   const script = {
-    config: { target: url, phases: [{ duration: arriveS, arrivalRate: Math.ceil(artilleryClients / arriveS), maxVusers: artilleryClients }], socketio: { transports: ['websocket'] } },
-    scenarios: [{ engine: 'socketio', flow: [{ loop: [{ emit: { channel: 'chat', data: { text: 'hi' } }, acknowledge: { match: { json: '$.0.ok', value: true } } }, { think: `${Math.max(1, Math.round(thinkS * 1000))}ms` }], count: loops }] }]
+    config: {
+      target: url,
+      phases: [{ duration: arriveS, arrivalRate: Math.ceil(artilleryClients / arriveS), maxVusers: artilleryClients }],
+      socketio: { transports: ['websocket'] }
+    },
+    scenarios: [{
+      engine: 'socketio',
+      flow: [{
+        loop: [
+          { emit: { channel: 'chat', data: { text: 'hi' } }, acknowledge: { match: { json: '$.0.ok', value: true } } },
+          { think: `${Math.max(1, Math.round(thinkS * 1000))}ms` }
+        ],
+        count: loops
+      }]
+    }]
   }
   const file = path.join(dir, 'emits.yml')
   const report = path.join(dir, 'report.json')
   await writeFile(file, stringify(script))
   // With --pin, Artillery and every process it forks start on the client CPU (affinity is inherited).
   const argv = CLIENT_CPU === null ? [bin, 'run'] : ['taskset', '-c', String(CLIENT_CPU), bin, 'run']
-  const child = spawn(argv[0], [...argv.slice(1), '--quiet', '--output', report, file], { cwd: dir, env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: '1' }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(argv[0], [...argv.slice(1), '--quiet', '--output', report, file], {
+    cwd: dir,
+    env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: '1' },
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
   let stderr = ''
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000) })
   const { tree, stop: stopTree } = followTree(child)
   try {
     const deadline = Date.now() + CONNECT_LIMIT_MS
     while (connected() < artilleryClients && Date.now() < deadline && child.exitCode === null) await sleep(100)
-    if (connected() < artilleryClients) throw new Error(`artillery: ${connected()} of ${artilleryClients} users connected within ${CONNECT_LIMIT_MS} ms: ${stderr.trim()}`)
+    if (connected() < artilleryClients) {
+      throw new Error(`artillery: ${connected()} of ${artilleryClients} users connected within ${CONNECT_LIMIT_MS} ms: ${stderr.trim()}`)
+    }
     await sleep(warmupMs)
     const a = { ...await tree(), received, serverCpuUs: serverCpuUs() }
     await sleep(windowMs)
@@ -266,7 +287,12 @@ async function artilleryStep (bin, rate) {
       threads: b.threads,
       // Artillery's own socketio.response_time (emit → matched ack), the whole run.
       ackMs: rt ? { p50: rt.p50 ?? rt.median, p99: rt.p99, max: rt.max } : null,
-      emits: aggregate ? { sent: aggregate.counters?.['socketio.emit'] ?? null, errors: Object.fromEntries(Object.entries(aggregate.counters ?? {}).filter(([k]) => k.startsWith('errors.'))) } : null,
+      emits: aggregate
+        ? {
+            sent: aggregate.counters?.['socketio.emit'] ?? null,
+            errors: Object.fromEntries(Object.entries(aggregate.counters ?? {}).filter(([k]) => k.startsWith('errors.')))
+          }
+        : null,
       loadAverageBefore: round2(loadAverage),
       ...(child.exitCode !== 0 ? { error: `artillery exited ${child.exitCode}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` } : {})
     }

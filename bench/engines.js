@@ -98,7 +98,8 @@ async function runParent () {
     for (const transport of values.transports.split(',')) {
       if (isPlain(engine) && transport !== 'websocket') continue
       if (cert && !['lean', 'lean-builtin', 'sio'].includes(engine)) {
-        process.stdout.write(`${JSON.stringify({ bench: 'engines', engine, transport, clients, tls: true, skipped: 'TLS: lean, lean-builtin and sio only (the plain server is ws://)' })}\n`)
+        const skipped = 'TLS: lean, lean-builtin and sio only (the plain server is ws://)'
+        process.stdout.write(`${JSON.stringify({ bench: 'engines', engine, transport, clients, tls: true, skipped })}\n`)
         continue
       }
       const target = isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
@@ -164,11 +165,15 @@ async function artilleryCase (target, engine, transport, clients, values) {
   const found = findArtilleryBin(/** @type {string | undefined} */ (values['artillery-bin']))
   if ('skipped' in found) return { engine: engine === 'ws' ? 'artillery-ws' : 'artillery', transport, clients, skipped: found.skipped }
   const asked = Number(values['artillery-baseline'])
-  if (!(Number.isInteger(asked) && asked >= 1)) throw new Error(`--artillery-baseline must be a whole number of users, at least 1, got ${JSON.stringify(values['artillery-baseline'])}`)
+  if (!(Number.isInteger(asked) && asked >= 1)) {
+    throw new Error(`--artillery-baseline must be a whole number of users, at least 1, got ${JSON.stringify(values['artillery-baseline'])}`)
+  }
   // At most a quarter of N, so that the per-client slope spans most of the users.
   const baseline = Math.max(1, Math.min(asked, Math.floor(clients / 4)))
   const ratePerSec = Number(values['artillery-rate'])
-  if (!(Number.isInteger(ratePerSec) && ratePerSec >= 1)) throw new Error(`--artillery-rate must be a whole number of arrivals per second, at least 1, got ${JSON.stringify(values['artillery-rate'])}`)
+  if (!(Number.isInteger(ratePerSec) && ratePerSec >= 1)) {
+    throw new Error(`--artillery-rate must be a whole number of arrivals per second, at least 1, got ${JSON.stringify(values['artillery-rate'])}`)
+  }
   // Artillery connects at its ramp's pace: the limit is the ramp plus the usual margin.
   const connectLimitMs = Math.ceil(clients / ratePerSec) * 1000 + CONNECT_LIMIT_MS
   return runArtilleryCase({ connected: target.connected, bin: found.bin, url: target.url, transport, clients, baseline, ratePerSec, connectLimitMs, engine })
@@ -351,7 +356,9 @@ function start ({ url, engine, transport, clients, ca }, onBroadcast) {
     const fds = openFds()
     fdsPeak = Math.max(fdsPeak, fds)
     const rssAfterBytes = settledRss()
-    process.send?.({ type: 'connected', connected, failed, connectMs, connectCpuUs, rssBeforeBytes, rssHalfBytes, rssAfterBytes, heapBeforeBytes, heapAfterBytes: process.memoryUsage().heapUsed, half, fds, fdsPeak })
+    const heapAfterBytes = process.memoryUsage().heapUsed
+    const rss = { rssBeforeBytes, rssHalfBytes, rssAfterBytes }
+    process.send?.({ type: 'connected', connected, failed, connectMs, connectCpuUs, ...rss, heapBeforeBytes, heapAfterBytes, half, fds, fdsPeak })
   }
   function onConnect () {
     connected++
@@ -438,7 +445,8 @@ const leanSwarm = (url, engine, transport, onConnect, onFailed, onBroadcast, ca)
  * @param {(id: number) => void} onBroadcast
  */
 const plainSwarm = (url, engine, onConnect, onFailed, onBroadcast) => poolSwarm(websocketEngine,
-  { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' }, 'websocket', onConnect, onFailed, onBroadcast)
+  { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' },
+  'websocket', onConnect, onFailed, onBroadcast)
 
 /**
  * @param {string} url

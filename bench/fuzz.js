@@ -18,7 +18,9 @@ if (isMainThread) await watch()
 else fuzz(workerData)
 
 async function watch () {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, batch: { type: 'string', default: '2000' }, 'hang-seconds': { type: 'string', default: '30' } } })
+  const { values } = parseArgs({
+    options: { minutes: { type: 'string', default: '10' }, batch: { type: 'string', default: '2000' }, 'hang-seconds': { type: 'string', default: '30' } }
+  })
   const minutes = Number(values.minutes)
   const batch = Number(values.batch)
   const hangMs = Number(values['hang-seconds']) * 1000
@@ -48,11 +50,18 @@ async function watch () {
       }
     }
   })
-  const exit = await new Promise((resolve) => { worker.on('exit', resolve); worker.on('error', (error) => { process.stdout.write(`${JSON.stringify({ finding: 'crash', error: String(error?.stack ?? error) })}\n`); resolve(1) }) })
+  const exit = await new Promise((resolve) => {
+    worker.on('exit', resolve)
+    worker.on('error', (error) => {
+      process.stdout.write(`${JSON.stringify({ finding: 'crash', error: String(error?.stack ?? error) })}\n`)
+      resolve(1)
+    })
+  })
   clearInterval(watchdog)
   const runs = Object.values(byProperty).reduce((sum, p) => sum + p.runs, 0)
   const failures = Object.values(byProperty).reduce((sum, p) => sum + p.failures, 0) + (hung ? 1 : 0)
-  process.stdout.write(`${JSON.stringify({ bench: 'fuzz', minutes, seconds: Math.round((Date.now() - startedAt) / 1000), runs, failures, hung, workerExit: exit, byProperty, host: hostFacts() })}\n`)
+  const seconds = Math.round((Date.now() - startedAt) / 1000)
+  process.stdout.write(`${JSON.stringify({ bench: 'fuzz', minutes, seconds, runs, failures, hung, workerExit: exit, byProperty, host: hostFacts() })}\n`)
   process.exitCode = failures > 0 || (exit !== 0 && !hung) ? 1 : 0
 }
 
@@ -70,7 +79,8 @@ function fuzz ({ deadline, batch }) {
       const seed = (Math.random() * 2 ** 31) | 0
       port.postMessage({ kind: 'start', property })
       const details = fc.check(prop, { numRuns: batch, seed })
-      port.postMessage({ kind: 'batch', property, runs: details.numRuns, failed: details.failed, seed, report: details.failed ? fc.defaultReportMessage(details) : null })
+      const report = details.failed ? fc.defaultReportMessage(details) : null
+      port.postMessage({ kind: 'batch', property, runs: details.numRuns, failed: details.failed, seed, report })
     }
   }
   harness.all.close()

@@ -18,7 +18,9 @@ import { hostFacts } from '../lib/host.js'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '2000' }, root: { type: 'string' } } })
 const runs = Number(values.runs)
-if (!Number.isInteger(runs) || runs < 1 || runs > 1_000_000) throw new Error(`--runs must be a whole number from 1 to 1,000,000, got ${JSON.stringify(values.runs)}`)
+if (!Number.isInteger(runs) || runs < 1 || runs > 1_000_000) {
+  throw new Error(`--runs must be a whole number from 1 to 1,000,000, got ${JSON.stringify(values.runs)}`)
+}
 const root = path.resolve(values.root ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'))
 const { createHistogram, recordMs, summarize } = await import(pathToFileURL(path.join(root, 'lib/measure/histogram.js')).href)
 
@@ -41,8 +43,11 @@ for (const [shape, delay] of Object.entries(SHAPES)) {
   for (let k = 0; k < runs; k++) summarize(h)
   const wallNs = Number(process.hrtime.bigint() - started)
   const cpu = process.cpuUsage(before)
-  const row = { bench: 'histogram', shape, runs, usPerSummary: Math.round(wallNs / runs / 10) / 100, cpuUsPerSummary: Math.round((cpu.user + cpu.system) / runs * 100) / 100 }
+  const usPerSummary = Math.round(wallNs / runs / 10) / 100
+  const row = { bench: 'histogram', shape, runs, usPerSummary, cpuUsPerSummary: Math.round((cpu.user + cpu.system) / runs * 100) / 100 }
   rows.push(row)
   process.stdout.write(`${JSON.stringify(row)}\n`)
 }
-process.stdout.write(`${JSON.stringify({ bench: 'histogram-summary', root, usPerSummary: Object.fromEntries(rows.map((r) => [r.shape, r.usPerSummary])), host: hostFacts(), loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) })}\n`)
+const usPerSummary = Object.fromEntries(rows.map((r) => [r.shape, r.usPerSummary]))
+const loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100)
+process.stdout.write(`${JSON.stringify({ bench: 'histogram-summary', root, usPerSummary, host: hostFacts(), loadAverage })}\n`)

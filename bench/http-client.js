@@ -22,7 +22,9 @@ if (process.argv.includes('--child')) {
   const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(BODY) })
   server.listen(0, '127.0.0.1', () => process.send?.(/** @type {import('node:net').AddressInfo} */ (server.address()).port))
 } else {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '50' }, runs: { type: 'string', default: '2' } } })
+  const { values } = parseArgs({
+    options: { requests: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '50' }, runs: { type: 'string', default: '2' } }
+  })
   const total = Number(values.requests)
   const concurrency = Number(values.concurrency)
   if (!(total > 0 && concurrency > 0 && Number(values.runs) > 0)) throw new Error('--requests, --concurrency and --runs must be positive')
@@ -31,12 +33,21 @@ if (process.argv.includes('--child')) {
   const url = `http://127.0.0.1:${port}`
   try {
     for (let run = 1; run <= Number(values.runs); run++) {
-      for (const [name, fn] of /** @type {[string, () => Promise<void>][]} */ ([['node:http', () => viaHttp(url, total, concurrency)], ['undici Pool.request', () => viaRequest(url, total, concurrency)], ['undici dispatch', () => viaDispatch(url, total, concurrency)]])) {
+      /** @type {[string, () => Promise<void>][]} */
+      const clients = [
+        ['node:http', () => viaHttp(url, total, concurrency)],
+        ['undici Pool.request', () => viaRequest(url, total, concurrency)],
+        ['undici dispatch', () => viaDispatch(url, total, concurrency)]
+      ]
+      for (const [name, fn] of clients) {
         const cpu0 = process.cpuUsage()
         const t0 = performance.now()
         await fn()
         const cpu = process.cpuUsage(cpu0)
-        process.stdout.write(`${JSON.stringify({ bench: 'http-client', client: name, run, requests: total, concurrency, cpuUsPerRequest: Math.round((cpu.user + cpu.system) / total * 10) / 10, wallMs: Math.round(performance.now() - t0), host: hostFacts() })}\n`)
+        const cpuUsPerRequest = Math.round((cpu.user + cpu.system) / total * 10) / 10
+        const wallMs = Math.round(performance.now() - t0)
+        const row = { bench: 'http-client', client: name, run, requests: total, concurrency, cpuUsPerRequest, wallMs, host: hostFacts() }
+        process.stdout.write(`${JSON.stringify(row)}\n`)
       }
     }
   } finally {

@@ -51,11 +51,16 @@ async function serve () {
 }
 
 async function main () {
-  const { values } = parseArgs({ options: { clients: { type: 'string', default: '5000' }, ramp: { type: 'string', default: '20s' }, runs: { type: 'string', default: '1' } } })
+  const { values } = parseArgs({
+    options: { clients: { type: 'string', default: '5000' }, ramp: { type: 'string', default: '20s' }, runs: { type: 'string', default: '1' } }
+  })
   const { runSwarm } = await import('../simulator/swarm/swarm.js')
   for (let run = 1; run <= Number(values.runs); run++) {
     for (const login of [true, false]) {
-      const app = fork(fileURLToPath(import.meta.url), ['--serve'], { env: { ...process.env, LOGIN: login ? '1' : '0' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+      const app = fork(fileURLToPath(import.meta.url), ['--serve'], {
+        env: { ...process.env, LOGIN: login ? '1' : '0' },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+      })
       const { port } = await new Promise((resolve) => app.once('message', resolve))
       const loadBefore = os.loadavg()[0]
       const cpu = process.cpuUsage()

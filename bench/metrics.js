@@ -45,7 +45,22 @@ function delays () {
 
 const metrics = createRunMetrics({ run: 'bench', distribution: `${simulators}x${clients}` })
 /** @type {any[]} */
-const reports = Array.from({ length: messages }, (_, i) => ({ key: `m|${i}`, id: String(i), event: 'm', round: 1, seq: i, sentAt: 1, firstAt: 1, received: clients, expected: clients, missing: 0, duplicates: 0, late: 0, relative: delays(), absolute: { ...delays(), negative: 0 } }))
+const reports = Array.from({ length: messages }, (_, i) => ({
+  key: `m|${i}`,
+  id: String(i),
+  event: 'm',
+  round: 1,
+  seq: i,
+  sentAt: 1,
+  firstAt: 1,
+  received: clients,
+  expected: clients,
+  missing: 0,
+  duplicates: 0,
+  late: 0,
+  relative: delays(),
+  absolute: { ...delays(), negative: 0 }
+}))
 let feedCpuUs = 0
 for (let s = 0; s < simulators; s++) {
   const id = `sim${s}`
@@ -104,7 +119,9 @@ const series = (await metrics.registry.getMetricsAsJSON()).reduce((n, m) => n + 
 
 // --otlp: what one push costs before the SDK's own encoding (read the registry, convert).
 const otlpCpu = process.cpuUsage()
-for (let i = 0; i < scrapes; i++) registryToScopeMetrics(/** @type {any} */ (await metrics.registry.getMetricsAsJSON()), { startMs: 0, endMs: 1, version: 'bench' })
+for (let i = 0; i < scrapes; i++) {
+  registryToScopeMetrics(/** @type {any} */ (await metrics.registry.getMetricsAsJSON()), { startMs: 0, endMs: 1, version: 'bench' })
+}
 const otlpUsed = process.cpuUsage(otlpCpu)
 
 process.stdout.write(`${JSON.stringify({

@@ -15,7 +15,9 @@ import { hostFacts } from '../lib/host.js'
 import { monotonicMs } from '../lib/measure/clock.js'
 import { startRamp } from '../simulator/swarm/ramp.js'
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '200' }, 'ramp-ms': { type: 'string', default: '2000' }, runs: { type: 'string', default: '3' } } })
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '200' }, 'ramp-ms': { type: 'string', default: '2000' }, runs: { type: 'string', default: '3' } }
+})
 /** @param {string} name @param {string | undefined} text @param {number} max */
 const whole = (name, text, max) => {
   const n = Number(text)

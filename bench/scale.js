@@ -50,7 +50,9 @@ const { values } = parseArgs({
 const clients = Number(values.clients)
 
 const servers = Array.from({ length: Number(values.servers) }, () =>
-  spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--token', TOKEN, '--cluster', values.cluster, '--ping-interval', values['ping-interval'], '--json'], { stdio: ['ignore', 'pipe', 'inherit'] }))
+  spawn(process.execPath, [
+    BIN, 'serve', '--port', '0', '--host', '0.0.0.0', '--token', TOKEN, '--cluster', values.cluster, '--ping-interval', values['ping-interval'], '--json'
+  ], { stdio: ['ignore', 'pipe', 'inherit'] }))
 /** @type {{ child?: import('node:child_process').ChildProcess }} */
 const sim = {}
 process.on('exit', () => {
@@ -65,7 +67,8 @@ const bases = listening.map((l) => `http://127.0.0.1:${l.port}`)
 const startedMs = Date.now()
 const simulator = spawn(process.execPath, [
   BIN, 'simulate', '--workers', values.processes, '-c', String(clients), '--engine', 'lean', '--transport', 'websocket',
-  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]), '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet',
+  ...listening.flatMap((l) => ['--url', `http://127.0.0.1-127.0.0.${values.destinations}:${l.port}`]),
+  '--ramp', values.ramp, '--message-timeout', '60s', '--json', '--quiet',
   '--ws-client', values['ws-client'],
   ...(values['source-address'] ? ['--source-address', values['source-address']] : [])
 ], { stdio: ['ignore', 'pipe', 'inherit'] })

@@ -8,7 +8,7 @@
  * time from the end of the hold to the runner's exit (merging and writing the results) and
  * the load average.
  *
- *   node bench/soak-run.js [--checkout .] [--minutes 30] [--clients 2500] [--simulators 2]
+ *   node bench/soak-run.js [--checkout .] [--minutes 30] [--clients 2500 (per simulator)] [--simulators 2]
  *                          [--rooms 100] [--emit-rate 1/60s] [--window 10s] [--ramp 60s]
  *                          [--sample-seconds 30] [--out DIR]
  */
@@ -41,10 +41,13 @@ const minutes = Number(values.minutes)
 if (!(sampleMs > 0) || !(minutes > 0)) throw new Error('--minutes and --sample-seconds must be positive')
 const bin = path.resolve(values.checkout, 'bin/ioswarm.js')
 
-const server = spawn(process.execPath, [bin, 'serve', '-p', '0', '--host', '127.0.0.1', '--json', '--relay-rate', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const server = spawn(process.execPath, [bin, 'serve', '-p', '0', '--host', '127.0.0.1', '--json', '--relay-rate', '0'],
+  { stdio: ['ignore', 'pipe', 'inherit'] })
 const serverLines = readline.createInterface({ input: /** @type {import('node:stream').Readable} */ (server.stdout) })[Symbol.asyncIterator]()
 const { url } = JSON.parse(/** @type {string} */ ((await serverLines.next()).value))
-const args = ['run', '--target', url, '--rounds', 'none', '--duration', `${minutes}m`, '--window', values.window, '--clients', values.clients,
+// --hold and --clients-per-simulator: what run's --duration and --clients meant before they meant the whole run and swarm
+// (a checkout older than those spellings takes --duration and --clients here).
+const args = ['run', '--target', url, '--rounds', 'none', '--hold', `${minutes}m`, '--window', values.window, '--clients-per-simulator', values.clients,
   '--simulators', values.simulators, '--engine', 'lean', '--ramp', values.ramp, '--rooms', values.rooms, '--join', 'join {"room":"{{room}}"}',
   '--event', 'chat', '--emit', 'chat {"room":"{{room}}","text":"hi from {{i}}"}', '--emit-rate', values['emit-rate'], '--emit-ack', '--out', values.out]
 console.error(`node ${path.relative(process.cwd(), bin)} ${args.map((a) => (/[ {"]/.test(a) ? `'${a}'` : a)).join(' ')}`)

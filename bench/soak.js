@@ -54,7 +54,11 @@ async function soak () {
   let nextSampleMs = startedAt + sampleMs
   // Bounded by --minutes: one broadcast a second.
   for (let tick = 1; Date.now() - startedAt < durationMs; tick++) {
-    const ok = await fetch(`${server.url}/broadcast`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ size: payloadBytes }) })
+    const ok = await fetch(`${server.url}/broadcast`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ size: payloadBytes })
+    })
       .then((r) => r.ok, () => false)
     if (ok) broadcasts++
     else failedBroadcasts++

@@ -73,7 +73,8 @@ async function client () {
         }
         if (mode === 'pool') connectFrom(ports, i % addresses.length, { host: '127.0.0.1', port }, done)
         else {
-          const socket = net.connect(mode === 'bind-only' ? { host: '127.0.0.1', port, localAddress: addresses[i % addresses.length] } : { host: '127.0.0.1', port })
+          const from = mode === 'bind-only' ? { localAddress: addresses[i % addresses.length] } : {}
+          const socket = net.connect({ host: '127.0.0.1', port, ...from })
           socket.once('connect', () => { socket.removeAllListeners('error'); socket.on('error', () => {}); done(null, socket) })
           socket.once('error', (error) => done(error, undefined))
         }
@@ -105,7 +106,12 @@ async function main () {
   const clients = Number(values.clients)
   const workers = Number(values.workers)
   const addresses = parseSourceAddresses(values['source-address'], '--source-address')
-  const port = await new Promise((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const p = /** @type {net.AddressInfo} */ (s.address()).port; s.close(() => resolve(p)) }) })
+  const port = await new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = /** @type {net.AddressInfo} */ (s.address()).port
+      s.close(() => resolve(p))
+    })
+  })
   const server = fork(SELF, [], { env: { ...process.env, BENCH_ROLE: 'server', BENCH_PORT: String(port), BENCH_SERVER_WORKERS: values['server-workers'] } })
   process.on('exit', () => server.kill())
   await once(server, 'message')
@@ -115,16 +121,37 @@ async function main () {
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const mode of modes) {
       const children = Array.from({ length: workers }, (_, k) => fork(SELF, [], {
-        env: { ...process.env, BENCH_ROLE: 'client', BENCH_JOB: JSON.stringify({ mode, count: Math.floor(clients / workers) + (k < clients % workers ? 1 : 0), inFlight: Math.ceil(Number(values['in-flight']) / workers), port, addresses: mode === 'unbound' ? [] : addresses, slice: { index: k, count: workers } }) }
+        env: {
+          ...process.env,
+          BENCH_ROLE: 'client',
+          BENCH_JOB: JSON.stringify({
+            mode,
+            count: Math.floor(clients / workers) + (k < clients % workers ? 1 : 0),
+            inFlight: Math.ceil(Number(values['in-flight']) / workers),
+            port,
+            addresses: mode === 'unbound' ? [] : addresses,
+            slice: { index: k, count: workers }
+          })
+        }
       }))
       const startedMs = performance.now()
-      const reports = await Promise.all(children.map(async (c) => /** @type {{ elapsedMs: number, connected: number, errors: number, refused: number }} */ ((await once(c, 'message'))[0])))
+      /** @typedef {{ elapsedMs: number, connected: number, errors: number, refused: number }} ClientReport */
+      const reports = await Promise.all(children.map(async (c) => /** @type {ClientReport} */ ((await once(c, 'message'))[0])))
       const wallMs = performance.now() - startedMs
       for (const c of children) c.send('close')
       await Promise.all(children.map((c) => once(c, 'exit')))
       const connected = reports.reduce((sum, r) => sum + r.connected, 0)
       const slowestMs = Math.max(...reports.map((r) => r.elapsedMs))
-      phases.push({ mode, connected, errors: reports.reduce((sum, r) => sum + r.errors, 0), refused: reports.reduce((sum, r) => sum + r.refused, 0), connectMs: Math.round(slowestMs), connectsPerSecond: Math.round(connected / (slowestMs / 1000)), wallMs: Math.round(wallMs), loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') })
+      phases.push({
+        mode,
+        connected,
+        errors: reports.reduce((sum, r) => sum + r.errors, 0),
+        refused: reports.reduce((sum, r) => sum + r.refused, 0),
+        connectMs: Math.round(slowestMs),
+        connectsPerSecond: Math.round(connected / (slowestMs / 1000)),
+        wallMs: Math.round(wallMs),
+        loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+      })
     }
   }
   const mean = (/** @type {string} */ mode) => {

@@ -34,7 +34,8 @@ const { values } = parseArgs({
 })
 const clients = Number(values.clients)
 
-const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--token', TOKEN, '--cluster', values.cluster, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--token', TOKEN, '--cluster', values.cluster, '--json'],
+  { stdio: ['ignore', 'pipe', 'inherit'] })
 /** @type {{ child: import('node:child_process').ChildProcess | null }} */
 const sim = { child: null }
 process.on('exit', () => {
@@ -110,7 +111,9 @@ async function waitFor (done, limitMs, gaveUp) {
   const deadline = Date.now() + limitMs
   let count = -1
   for (;;) {
-    const stats = await fetch(`${url}/stats`, { signal: AbortSignal.timeout(5000) }).then((r) => r.json()).then((s) => /** @type {{ connected: number }} */ (s), () => null)
+    const stats = await fetch(`${url}/stats`, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.json())
+      .then((s) => /** @type {{ connected: number }} */ (s), () => null)
     if (stats) count = stats.connected
     if ((stats && done(count)) || Date.now() > deadline || gaveUp()) return { count, atMs: Date.now() }
     await sleep(100)

@@ -80,7 +80,9 @@ async function forkReady (script) {
   const started = performance.now()
   const child = fork(script, ['startup'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] })
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  const ready = new Promise((resolve) => child.on('message', (/** @type {any} */ m) => { if (m?.type === 'ioswarm:resized') resolve(performance.now() - started) }))
+  const ready = new Promise((resolve) => child.on('message', (/** @type {any} */ m) => {
+    if (m?.type === 'ioswarm:resized') resolve(performance.now() - started)
+  }))
   child.send({ type: 'ioswarm:resize', clients })
   const readyMs = /** @type {number} */ (await ready)
   const pid = /** @type {number} */ (child.pid)

@@ -51,7 +51,10 @@ export function cliParser (args, width = helpWidth(process.stdout.columns)) {
     .strict()
     .demandCommand(1, 'Name a command: run, capacity, simulate, serve, broadcast, report, fleet, probe.')
     .recommendCommands()
-    .wrap(width)
+    // yargs renders the whole help of the command it runs, even when nobody asks for it (it keeps
+    // it for a later showHelp); wrapping that text to the terminal is most of a command's start-up
+    // CPU, so only a help that will be shown is wrapped.
+    .wrap(help.shown ? width : null)
     .epilog(EPILOG)
     .fail((message, error) => {
       if (error) throw error
@@ -83,15 +86,15 @@ export function cliParser (args, width = helpWidth(process.stdout.columns)) {
  * `--help-all` and `help COMMAND [--all]` as yargs takes them: `COMMAND --help`, with every
  * option in full for --help-all and --all (yargs' own --help names the rarely used ones only).
  * @param {string[]} args
- * @returns {{ args: string[], all: boolean }}
+ * @returns {{ args: string[], all: boolean, shown: boolean }} shown: a help will be printed
  */
 export function helpArgs (args) {
   if (args[0] === 'help') {
     const rest = args.slice(1)
-    return { args: [...rest.filter((a) => a !== '--all'), '--help'], all: rest.includes('--all') }
+    return { args: [...rest.filter((a) => a !== '--all'), '--help'], all: rest.includes('--all'), shown: true }
   }
-  if (!args.includes('--help-all')) return { args, all: false }
-  return { args: [...args.filter((a) => a !== '--help-all'), '--help'], all: true }
+  if (!args.includes('--help-all')) return { args, all: false, shown: args.some((a) => a === '--help' || a === '-h') }
+  return { args: [...args.filter((a) => a !== '--help-all'), '--help'], all: true, shown: true }
 }
 
 /**

@@ -20,7 +20,9 @@ export function entryArgs (args, env) {
     const instance = Number(env.NODE_APP_INSTANCE ?? 0)
     out.push('--id', `${prefix}-${instance}`)
     // Each simulator instance its own metrics port: base + instance (pm2 cannot template args).
-    if (env.IOSWARM_METRICS_PORT_BASE) out.push('--metrics-port', String(Number(env.IOSWARM_METRICS_PORT_BASE) + instance), '--metrics-host', env.IOSWARM_METRICS_HOST_BIND || '0.0.0.0')
+    if (env.IOSWARM_METRICS_PORT_BASE) {
+      out.push('--metrics-port', String(Number(env.IOSWARM_METRICS_PORT_BASE) + instance), '--metrics-host', env.IOSWARM_METRICS_HOST_BIND || '0.0.0.0')
+    }
     // `fleet up` gives each host its first part of the fleet's swarm and the number of parts;
     // instance i is the part after that many (its clients and emitters: simulator/processes/partition.js).
     if (env.IOSWARM_PARTS && !env.IOSWARM_PART) out.push('--part', `${Number(env.IOSWARM_PART_BASE ?? 0) + instance}/${env.IOSWARM_PARTS}`)

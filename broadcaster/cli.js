@@ -22,13 +22,18 @@ export const broadcastCommand = {
   builder: (y) => declareOptions(y
     .usage(USAGE), 'broadcast')
     .example('$0 broadcast --token $TOKEN --rounds 3x1000', 'three messages, one a second')
-    .example('$0 broadcast --publish \'POST http://localhost:8080/pub/news\' --message \'{"id":"{{id}}","ts":{{sentAt}}}\'', 'each message an HTTP request to your own API')
-    .example('$0 broadcast --token $TOKEN --rooms 4 --namespace /chat', 'message k to room-{(k-1) mod 4} of /chat (simulate --rooms 4 puts client i in room-{i mod 4})')
-    .example('$0 broadcast --via redis-emitter --redis redis://localhost:6379 --event score --message \'{"matchId":7,"ref":"{{id}}","ts":{{sentAt}}}\'', 'your own event shape, into a server on the Redis adapter'),
+    .example('$0 broadcast --publish \'POST http://localhost:8080/pub/news\' --message \'{"id":"{{id}}","ts":{{sentAt}}}\'',
+      'each message an HTTP request to your own API')
+    .example('$0 broadcast --token $TOKEN --rooms 4 --namespace /chat',
+      'message k to room-{(k-1) mod 4} of /chat (simulate --rooms 4 puts client i in room-{i mod 4})')
+    .example('$0 broadcast --via redis-emitter --redis redis://localhost:6379 --event score --message \'{"matchId":7,"ref":"{{id}}","ts":{{sentAt}}}\'',
+      'your own event shape, into a server on the Redis adapter'),
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('broadcast', args) }
     if (argv.run && !argv.redis) throw invalidOption('--run', 'needs --redis: the collector the simulators of that run report to')
-    if (argv.rounds.length === 0) throw invalidOption('--rounds', 'none is for `ioswarm run` (a test without a broadcaster); broadcast needs rounds such as 10x1000')
+    if (argv.rounds.length === 0) {
+      throw invalidOption('--rounds', 'none is for `ioswarm run` (a test without a broadcaster); broadcast needs rounds such as 10x1000')
+    }
     const waitMs = argv.messageTimeoutMs + 5000
     const collector = argv.run ? await createCollector({ redisUrl: argv.redis }) : null
     const clock = collector ? await estimateClockOffset(() => collector.time(), { reference: 'redis' }) : null

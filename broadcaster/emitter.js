@@ -52,7 +52,10 @@ export async function emitterSender (redisUrl, template) {
       }
       const unheard = namespaces.filter((_, i) => subscribers[i] === 0)
       if (unheard.length > 0) {
-        throw new IoswarmError(CODES.BROADCAST, `no server is subscribed to the Redis adapter channel ${unheard.map((name) => `${ADAPTER_KEY}#${name}#`).join(', ')} at ${redactUrl(redisUrl)}: is the server on @socket.io/redis-adapter, with this Redis and the default key${unheard.some((name) => name !== '/') ? ', and does it serve that namespace' : ''}?`)
+        const channels = unheard.map((name) => `${ADAPTER_KEY}#${name}#`).join(', ')
+        const namespaceQuestion = unheard.some((name) => name !== '/') ? ', and does it serve that namespace' : ''
+        throw new IoswarmError(CODES.BROADCAST, `no server is subscribed to the Redis adapter channel ${channels} at ${redactUrl(redisUrl)}: ` +
+          `is the server on @socket.io/redis-adapter, with this Redis and the default key${namespaceQuestion}?`)
       }
       // How many clients got it is the servers' business: the emitter cannot know.
       return [{ id, sentAt, recipients: null, ...(room === null ? {} : { room }) }]

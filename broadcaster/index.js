@@ -134,7 +134,20 @@ async function fire (sender, options, round, seq, fatal) {
   const startMono = monotonicMs()
   const room = broadcastRoom({ room: options.room, rooms: options.rooms, seq })
   /** @type {SentMessage} */
-  const message = { id: `${round}.${seq}`, batch: options.batch, round, seq, intendedAt: requestedAt, requestedAt, sentAt: null, requestMs: null, recipients: null, status: null, room, error: null }
+  const message = {
+    id: `${round}.${seq}`,
+    batch: options.batch,
+    round,
+    seq,
+    intendedAt: requestedAt,
+    requestedAt,
+    sentAt: null,
+    requestMs: null,
+    recipients: null,
+    status: null,
+    room,
+    error: null
+  }
   try {
     const [answer] = await sender.send({
       event: options.event,
@@ -172,11 +185,17 @@ function normalize (input) {
   if (!VIAS.includes(via)) throw invalidOption('--via', `must be one of ${VIAS.join(', ')}, got ${JSON.stringify(via)}`)
   if (via === 'redis-emitter' && !input.redis) throw invalidOption('--redis', 'is required with --via redis-emitter: the Redis of the server\'s Redis adapter')
   const publish = input.publish ? compilePublish({ publish: input.publish, headers: input.publishHeader, sign: input.publishSign }) : null
-  if (!publish && (input.publishHeader?.length || input.publishSign)) throw invalidOption(input.publishSign ? '--publish-sign' : '--publish-header', 'goes with --publish: the headers and signature of its requests')
-  if (via !== 'redis-emitter' && !publish && !input.token) throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
+  if (!publish && (input.publishHeader?.length || input.publishSign)) {
+    throw invalidOption(input.publishSign ? '--publish-sign' : '--publish-header', 'goes with --publish: the headers and signature of its requests')
+  }
+  if (via !== 'redis-emitter' && !publish && !input.token) {
+    throw invalidOption('--token', 'is required (or IOSWARM_TOKEN): the server\'s broadcast token, printed by `ioswarm serve`')
+  }
   const rooms = input.rooms === undefined || input.rooms === null ? null : parseInteger(input.rooms, '--rooms', { min: 1, max: MAX_BROADCAST_ROOMS })
   const room = input.room === undefined || input.room === null ? null : parseRoomName(input.room, '--to')
-  if (rooms !== null && room !== null) throw invalidOption('--to', 'and --rooms cannot both be given: --to sends every message to one room, --rooms goes round-robin over room-0 … room-{R-1}')
+  if (rooms !== null && room !== null) {
+    throw invalidOption('--to', 'and --rooms cannot both be given: --to sends every message to one room, --rooms goes round-robin over room-0 … room-{R-1}')
+  }
   return {
     rooms,
     room,

@@ -13,7 +13,8 @@ import { invalidOption } from '../lib/errors.js'
  */
 export function pusherSigner (text) {
   const match = /^pusher:([^:]+):(.+)$/.exec(String(text))
-  if (!match) throw invalidOption('--publish-sign', `must be pusher:KEY:SECRET (Pusher's HTTP API signature), got ${JSON.stringify(String(text).replace(/:[^:]*$/, ':…'))}`)
+  const masked = String(text).replace(/:[^:]*$/, ':…')
+  if (!match) throw invalidOption('--publish-sign', `must be pusher:KEY:SECRET (Pusher's HTTP API signature), got ${JSON.stringify(masked)}`)
   const [, key, secret] = match
   return (method, url, body) => {
     const signed = new URL(url)

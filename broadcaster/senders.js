@@ -73,7 +73,8 @@ function httpSender (url, token) {
         })
       } catch (error) {
         const cause = /** @type {{ cause?: { code?: string } }} */ (error).cause
-        throw new IoswarmError(CODES.BROADCAST, `POST ${endpoint.href} failed: ${cause?.code ?? /** @type {Error} */ (cause)?.message ?? /** @type {Error} */ (error).message}`)
+        const why = cause?.code ?? /** @type {Error} */ (cause)?.message ?? /** @type {Error} */ (error).message
+        throw new IoswarmError(CODES.BROADCAST, `POST ${endpoint.href} failed: ${why}`)
       }
       const text = await response.text()
       if (response.status === 401) throw new IoswarmError(CODES.BROADCAST, `the server refused the token (HTTP 401 from ${endpoint.href})`)

@@ -11,7 +11,7 @@
  *
  * or the whole test in one command (reference server, simulators, report):
  *
- *   ioswarm run --clients 200 --rooms 20 --event chat --scenario examples/chat.js --rounds 1x1000
+ *   ioswarm run --total-clients 400 --rooms 20 --event chat --scenario examples/chat.js --rounds 1x1000
  *
  * The reference server relays `chat` to `room` with an ack (`ioswarm serve --relay-event`);
  * for your own app, change the event names and payloads below to what its clients send.

@@ -16,6 +16,8 @@ import { COMMAND_LINES } from '../lib/cli-options/commands.js'
 import { parseHttpUrl, parseInteger, parseRunId } from '../lib/values/parsers.js'
 import { redactUrl } from '../lib/redis.js'
 import { normalizeSimOptions } from '../simulator/index.js'
+import { CLIENT_SPELLINGS, spellingOf, twoClientReadings } from '../lib/input/swarm-spellings.js'
+import { maxClientsOf } from '../lib/input/phase-profile.js'
 import { describeFailure, formatResult, runPlan, succeeded } from './fleet/exec.js'
 import { parseHostsList, readHostsFile } from './fleet/hosts.js'
 import { formatPlan, planDown, planExec, planUp } from './fleet/plan.js'
@@ -31,14 +33,16 @@ const upCommand = {
   describe: 'Install or update ioswarm (and pm2) on every host and start its simulators under pm2',
   builder: (y) => declareOptions(y, 'fleet up')
     .conflicts('hosts-file', 'hosts')
-    .example('$0 fleet up -f hosts.txt --url http://10.0.0.5:3000 --redis redis://10.0.0.5:6379 --run r1 --simulators 2 -c 500 --dry-run', 'show the ssh and pm2 commands for every host'),
+    .example('$0 fleet up -f hosts.txt --url http://10.0.0.5:3000 --redis redis://10.0.0.5:6379 --run r1 --simulators 2 --total-clients 4000 --dry-run',
+      'show the ssh and pm2 commands for every host'),
   handler: async (args) => {
     const argv = { ...args, ...parseOptions('fleet up', args) }
-    const env = upEnv(args)
     const hosts = await resolveHosts(argv)
+    const env = upEnv(args, hosts.length)
     const shownEnv = { ...env, IOSWARM_REDIS: redactUrl(env.IOSWARM_REDIS), ...(env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: '***' } : {}) }
     const source = await packageSource(argv)
-    const steps = planUp(hosts, { ...sshOptions(argv), ...source, files: upFiles(args), apps: /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(',')), env, shownEnv })
+    const apps = /** @type {('sim' | 'server')[]} */ (String(argv.apps).split(','))
+    const steps = planUp(hosts, { ...sshOptions(argv), ...source, files: upFiles(args), apps, env, shownEnv })
     await execute(steps, argv, `${hosts.length} hosts`)
   }
 }
@@ -113,11 +117,13 @@ function sshOptions (argv) {
 /**
  * The ecosystem file's environment: every simulate option given to `fleet up`, as the
  * IOSWARM_<OPTION> variable the hosts' simulators read (derived from the one options table),
- * checked here by the simulator's own normaliser rather than on each host.
+ * checked here by the simulator's own normaliser rather than on each host. --clients and
+ * --max-clients are the whole fleet's, as on every command: each simulator gets its share.
  * @param {Record<string, any>} argv raw arguments
+ * @param {number} [hostCount] the hosts the simulators start on
  * @returns {Record<string, string>}
  */
-export function upEnv (argv) {
+export function upEnv (argv, hostCount = 1) {
   const redis = String(argv.redis)
   if (!/^rediss?:\/\/./.test(redis)) throw invalidOption('--redis', `must be a redis:// or rediss:// URL, got ${JSON.stringify(redactUrl(redis))}`)
   // The same id is given to `ioswarm run --run`: the runner's rules.
@@ -129,15 +135,24 @@ export function upEnv (argv) {
     const value = argv[keyOf(o.name)]
     if (value === undefined) continue
     const values = [value].flat()
-    if (values.length > 1 && !o.array) throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')})`)
+    if (values.length > 1 && !o.array) {
+      const envName = `IOSWARM_${o.name.toUpperCase().replace(/-/g, '_')}`
+      throw invalidOption(`--${o.name}`, `is given ${values.length} times; fleet up hands each host's simulators one value per option (${envName})`)
+    }
     given[keyOf(o.name)] = o.array ? values : values[0]
   }
+  Object.assign(given, simulatorShare(argv, fleet, hostCount))
   // Not checkLocal: --source-address names addresses of the hosts, not of this machine.
   normalizeSimOptions({ ...given, checkLocal: false })
   // The simulators' own files go to each host (planUp copies them): their variables name the copy there.
   for (const { name, remote } of upFiles(argv)) given[name] = remote
   /** @type {Record<string, string>} */
-  const env = { IOSWARM_URL: parseHttpUrl([argv.url].flat()[0], '--url'), IOSWARM_REDIS: redis, IOSWARM_RUN: String(argv.run), IOSWARM_SIMULATORS: String(parseSimulatorsPerHost(fleet.simulators)) }
+  const env = {
+    IOSWARM_URL: parseHttpUrl([argv.url].flat()[0], '--url'),
+    IOSWARM_REDIS: redis,
+    IOSWARM_RUN: String(argv.run),
+    IOSWARM_SIMULATORS: String(parseSimulatorsPerHost(fleet.simulators))
+  }
   for (const o of fleetSimulatorOptions()) {
     const name = envNameOf(o)
     // Several values of an option (--header, --namespace) travel as one variable, a value per line.
@@ -145,6 +160,50 @@ export function upEnv (argv) {
   }
   if (argv.token) env.IOSWARM_TOKEN = String(argv.token)
   return env
+}
+
+/**
+ * Each fleet simulator's clients and room (--max-clients), from the whole fleet's: the parts of
+ * one swarm (simulate --part K/N) are equal, so a whole swarm must split evenly over them.
+ * A bare --clients with more than one simulator in the fleet is refused with both readings.
+ * @param {Record<string, any>} argv raw arguments
+ * @param {Record<string, any>} fleet parsed values
+ * @param {number} hostCount
+ * @returns {{ clients?: number, maxClients?: number }}
+ */
+function simulatorShare (argv, fleet, hostCount) {
+  const perHost = parseSimulatorsPerHost(fleet.simulators)
+  const simulators = hostCount * perHost
+  const layout = `${hostCount} host${hostCount === 1 ? '' : 's'} × --simulators ${perHost}`
+  if (fleet.phases && simulators > 1) throw fleetPhases(fleet.phases, simulators, layout)
+  const flag = spellingOf(argv, CLIENT_SPELLINGS, 'how many clients the fleet runs')
+  const room = fleet.maxClients === undefined ? {} : { maxClients: Math.ceil(fleet.maxClients / simulators) }
+  if (flag === null) return room
+  if (flag === '--clients-per-simulator') return { ...room, clients: fleet.clientsPerSimulator }
+  if (flag === '--clients' && simulators > 1) throw twoClientReadings(fleet.clients, simulators, layout)
+  const total = flag === '--clients' ? fleet.clients : fleet.totalClients
+  if (total % simulators !== 0) {
+    throw invalidOption(flag, `${total} does not split evenly over ${layout} = ${simulators} simulators, ` +
+      `which each run the same clients (simulate --part K/N): give a multiple of ${simulators}, or --clients-per-simulator`)
+  }
+  return { ...room, clients: total / simulators }
+}
+
+/**
+ * --phases with several simulators in the fleet: a profile's targets are the whole swarm's on
+ * every command (as run splits them), which fleet up gave each simulator whole before; it does
+ * not split one yet, so it says both readings and refuses rather than run either silently.
+ * @param {import('../lib/input/phase-profile.js').Phase[]} phases
+ * @param {number} simulators
+ * @param {string} layout
+ */
+function fleetPhases (phases, simulators, layout) {
+  const most = maxClientsOf(phases)
+  const n = (/** @type {number} */ x) => x.toLocaleString('en-US')
+  return invalidOption('--phases', `with ${layout} has two readings: at most ${n(most)} clients in all, ` +
+    `split over the ${simulators} simulators (the meaning on every command, as run --phases) ` +
+    `or ${simulators} × ${n(most)} = ${n(simulators * most)} (fleet up's old reading: each simulator the whole profile). fleet up does not ` +
+    'split a profile yet: for the old reading give each host\'s simulators IOSWARM_PHASES under pm2 (infra/README.md), or use one simulator in all')
 }
 
 /** The simulator options that name a file of the machine running `fleet up`. */
@@ -214,7 +273,8 @@ async function execute (steps, argv, what) {
     const failed = results.filter((r) => !succeeded(r))
     const last = steps[steps.length - 1].name
     const ok = results.filter((r) => r.step === last && succeeded(r)).length
-    process.stderr.write(`ioswarm fleet ${last}: ${ok} of ${what} ok${failed.length ? `; failed: ${failed.map((r) => `${r.host} (${r.step}: ${describeFailure(r)})`).join(', ')}` : ''}\n`)
+    const failures = failed.map((r) => `${r.host} (${r.step}: ${describeFailure(r)})`).join(', ')
+    process.stderr.write(`ioswarm fleet ${last}: ${ok} of ${what} ok${failed.length ? `; failed: ${failures}` : ''}\n`)
     if (failed.length) process.exitCode = EXIT.RUNTIME
   } finally {
     stop.dispose()

@@ -3,7 +3,7 @@
  * `node scripts/gen-infra.js` (a test fails when they are stale): the Kubernetes ConfigMap
  * of the simulators' options.
  */
-import { envNameOf, optionsOf } from '../lib/cli-options/index.js'
+import { envNameOf, forCommand, optionsOf } from '../lib/cli-options/index.js'
 
 /** Set in the generated ConfigMap; every other simulate option is listed, commented out. */
 const SET = { clients: '1000', transport: 'websocket', engine: 'sio' }
@@ -34,7 +34,8 @@ export function simulateConfigMap () {
     const describe = typeof o.describe === 'string' ? o.describe : o.describe.simulate
     const value = /** @type {Record<string, string>} */ (SET)[o.name]
     const example = value ?? (o.default === undefined ? '' : [o.default].flat().join(','))
-    const shown = o.defaultText ? ` (default: ${o.defaultText})` : ''
+    const defaultText = o.defaultText === undefined ? undefined : forCommand(o.defaultText, 'simulate')
+    const shown = defaultText ? ` (default: ${defaultText})` : ''
     lines.push(`  # --${o.name}: ${describe.split(/(?<=\.) /)[0].replace(/\s+/g, ' ')}${shown}`)
     lines.push(`  ${value === undefined ? '# ' : ''}${envNameOf(o)}: ${JSON.stringify(String(example))}`)
   }

@@ -30,7 +30,12 @@ const stopAll = () => { for (const child of live) child.kill('SIGTERM') }
  * @returns {Child}
  */
 export function forkChild (modulePath, args, { env = {}, onStderr } = {}) {
-  const child = fork(modulePath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true, env: { ...process.env, ...env }, execArgv: inheritedExecArgv() })
+  const child = fork(modulePath, args, {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+    env: { ...process.env, ...env },
+    execArgv: inheritedExecArgv()
+  })
   let tail = ''
   child.stderr?.setEncoding('utf8').on('data', (/** @type {string} */ data) => {
     tail = (tail + data).slice(-4000)

@@ -41,9 +41,10 @@ import { CODES, IoswarmError } from '../lib/errors.js'
 /**
  * A usage error about the recording (exit 2).
  * @param {string} message
+ * @param {string} [flag] the flag that gave the recording
  */
-export function badRecording (message) {
-  return new IoswarmError(CODES.INPUT, message, { flag: '--har' })
+export function badRecording (message, flag = '--har') {
+  return new IoswarmError(CODES.INPUT, message, { flag })
 }
 
 /**

@@ -22,7 +22,10 @@ export function writeScenario (model, files) {
   const identity = buildIdentity(session, model.login)
   const auth = session.steps.find((s) => s.kind === 'connect' && s.auth !== undefined)?.auth
   const authCode = auth === undefined ? null : identity.code(auth, 'auth')
-  const replays = session.namespaces.map((nsp) => replayFunction(session, nsp, identity))
+  // A namespace the client only connected to (socket.io 2's main one) has nothing to replay, and a replay of it would count as a whole one.
+  const acting = session.namespaces.filter((nsp) => session.steps.some((s) => s.nsp === nsp && s.kind !== 'connect'))
+  const replayed = acting.length > 0 ? acting : session.namespaces
+  const replays = replayed.map((nsp) => replayFunction(session, nsp, identity))
   const measured = measuredEvents(session)
   const csv = identity.feeder.fields.length > 0 ? csvOf(identity.feeder) : null
   const command = replayCommand(session, measured, { scenario: files.scenario, feeder: csv === null ? null : files.feeder })
@@ -33,7 +36,7 @@ export function writeScenario (model, files) {
     'const SPEED = Number(process.env.SCENARIO_SPEED ?? 1)\n',
     identity.login ? loginFunction(identity.login) : '',
     identityFunction(identity, authCode),
-    onConnectFunction(session.namespaces, replays.map((r) => r.name)),
+    onConnectFunction(replayed, replays.map((r) => r.name)),
     ...replays.map((r) => r.code),
     HELPERS
   ]

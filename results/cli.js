@@ -38,7 +38,12 @@ import { evaluateThresholds, parseThreshold, thresholdEpilog } from './threshold
 export const reportCommand = {
   ...COMMAND_LINES.report,
   builder: (yargs) => declareOptions(yargs
-    .positional('results', { type: 'string', array: true, default: undefined, describe: 'result files: the result.json of ioswarm run or capacity, or the output of ioswarm simulate --json' }), 'report', thresholdEpilog)
+    .positional('results', {
+      type: 'string',
+      array: true,
+      default: undefined,
+      describe: 'result files: the result.json of ioswarm run or capacity, or the output of ioswarm simulate --json'
+    }), 'report', thresholdEpilog)
     .example('$0 report result.json --assert p99<500ms', 'report.html next to result.json; exit 3 if p99 > 500 ms')
     .example('$0 report sim.json --assert ack.p99<200ms --junit junit.xml', 'a simulate --json result, the verdicts as JUnit XML for CI')
     .example('$0 report a.json b.json --compare', 'compare.html: two results side by side')
@@ -54,12 +59,18 @@ async function runReport (args) {
   const thresholds = (args.assert ?? []).map(parseThreshold)
   const files = args.results.map(String)
   if (files.length > 1 && !args.compare) throw invalidOption('--compare', `is needed to report on ${files.length} result files together (or give one file)`)
-  if (args.label && args.label.length !== files.length) throw invalidOption('--label', `must be given once per result file: ${files.length} files, ${args.label.length} labels`)
-  if (files.some((f) => f.endsWith('.ndjson'))) throw invalidOption('--dashboard', 'is needed to play an events log (.ndjson) back: ioswarm report events.ndjson --dashboard')
+  if (args.label && args.label.length !== files.length) {
+    throw invalidOption('--label', `must be given once per result file: ${files.length} files, ${args.label.length} labels`)
+  }
+  if (files.some((f) => f.endsWith('.ndjson'))) {
+    throw invalidOption('--dashboard', 'is needed to play an events log (.ndjson) back: ioswarm report events.ndjson --dashboard')
+  }
   const items = []
   for (const file of files) items.push(await readResult(file))
   const search = items.findIndex((x) => x.kind === 'capacity')
-  if (thresholds.length && search >= 0) throw invalidOption('--assert', `does not apply to ${files[search]}, a capacity result: its steps were judged by the --slo it ran with`)
+  if (thresholds.length && search >= 0) {
+    throw invalidOption('--assert', `does not apply to ${files[search]}, a capacity result: its steps were judged by the --slo it ran with`)
+  }
   // Without --assert a report shows the verdicts the run recorded; only --assert decides the exit code.
   const entries = items.map((x, i) => (x.kind === 'capacity'
     ? { ...x, file: files[i] }
@@ -125,7 +136,13 @@ async function replayIntoDashboard (args) {
   const files = args.results.map(String)
   if (files.length !== 1) throw invalidOption('--dashboard', `plays one events log back, got ${files.length} files`)
   const { stream, end } = replayStream(await readEventsLog(files[0]))
-  const server = await startDashboardServer({ stream, token: newDashboardToken(), port: Number(args.dashboard), host: String(args.dashboardHost ?? '127.0.0.1'), title: 'ioswarm replay' })
+  const server = await startDashboardServer({
+    stream,
+    token: newDashboardToken(),
+    port: Number(args.dashboard),
+    host: String(args.dashboardHost ?? '127.0.0.1'),
+    title: 'ioswarm replay'
+  })
   const { type, at, ...files_ } = end ?? { type: 'end', at: 0 }
   await stream.end(files_)
   process.stderr.write(`dashboard: ${server.viewUrl} (playing ${files[0]} back; Ctrl-C to stop)\n`)

@@ -20,7 +20,9 @@ export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEven
 export { mergeScenarioReports, mergeNamespaceCounts } from './merge/scenario-merge.js'
 export { formatNodes } from './text/node-lines.js'
 export { formatLogins } from './text/login-lines.js'
-export { parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, thresholdEpilog, METRICS } from './thresholds/thresholds.js'
+export {
+  parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, thresholdEpilog, METRICS
+} from './thresholds/thresholds.js'
 export { waitForRound, formatRoundLine } from './follow/rounds.js'
 export { formatPublishLine } from './text/publish-line.js'
 export { followWindows } from './follow/window-follow.js'

@@ -15,7 +15,7 @@ import { testCommandHandler } from './test-command.js'
 /** What `--help` says first: the command line, then what it does. */
 const USAGE = [
   '$0 run [options]',
-  'Starts the reference server (or uses --target), starts --simulators processes of --clients each (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds (or, with --rounds none, holds them for --duration while their own --emit/--scenario traffic and the app\'s run, in --window windows; or, with --phases, follows a load profile of clients instead, without rounds), collects every simulator\'s measurements, and writes result.json, messages.csv (with rounds: a row per message), deliveries.csv (per namespace, room and event), samples.csv, reasons.csv, windows.csv (without rounds) and report.html to --out.'
+  'Starts the reference server (or uses --target) and --simulators processes that split --clients (or each of --distributions in turn), waits for the clients over the ramp, broadcasts --rounds (or, with --rounds none, runs for --duration on their own --emit/--scenario traffic and the app\'s, in --window windows; or follows --phases), and writes result.json, CSVs and report.html to --out.'
 ].join('\n\n')
 
 /** @type {import('yargs').CommandModule<{}, any>} */
@@ -25,9 +25,11 @@ export const runCommand = {
     .usage(USAGE), 'run', thresholdEpilog)
     .example('$0 run --distributions 2x500,4x250 --rounds 5x1000,5x500', 'compare two layouts of 1,000 clients')
     .example('$0 run --target https://app.example --token $T --redis redis://10.0.0.5 --simulators 0 --expect-simulators 20', 'a fleet test')
-    .example('$0 run --target http://localhost:3000 --duration 5m --window 10s --clients 500 --emit \'chat {"text":"hi"}\' --emit-rate 1/5s --emit-ack', 'a chat app: its own traffic, no broadcaster (no --token), results in 10 s windows')
-    .example('$0 run --protocol websocket --clients 500', 'a whole local test against the plain WebSocket reference server')
-    .example('$0 run --metrics-port 9464 --metrics-linger 30s --otlp http://otel-collector:4318', 'watch it live: Prometheus at :9464/metrics, and OTLP pushes'),
+    .example('$0 run --target http://localhost:3000 --total-duration 5m --window 10s --total-clients 500 --emit \'chat {"text":"hi"}\' --emit-rate 1/5s --emit-ack',
+      'a chat app: its own traffic, no broadcaster (no --token), results in 10 s windows')
+    .example('$0 run --protocol websocket --total-clients 500', 'a whole local test against the plain WebSocket reference server')
+    .example('$0 run --metrics-port 9464 --metrics-linger 30s --otlp http://otel-collector:4318',
+      'watch it live: Prometheus at :9464/metrics, and OTLP pushes'),
   handler: testCommandHandler({
     name: 'run',
     prepare: (argv) => {

@@ -6,9 +6,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBroadcast } from '../broadcaster/index.js'
 import { formatWindowLine } from '../lib/text/window-text.js'
+import { formatLayout } from '../lib/text/format.js'
 import { phaseMarks } from '../lib/input/phase-profile.js'
-import { attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound } from '../results/index.js'
-import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm } from '../simulator/index.js'
+import {
+  attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound
+} from '../results/index.js'
+import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm, rampCutWarning } from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
 import { steerDistribution } from './live/steer.js'
@@ -60,6 +63,8 @@ export async function runDistribution (ctx, distribution, hooks) {
   const metering = ctx.live?.begin(runId, distribution.name, options.rounds)
   const watching = hooks.stream?.follow(collector, runId, { distribution: distribution.name })
   const parts = partitionOf(ctx, distribution)
+  // --duration: the whole run, the ramp included, from the first simulator's start (as simulate's from its swarm's).
+  const lengthMs = options.phases ? null : options.durationMs
   const children = startSimulators(ctx, distribution, parts)
   // The run's clients and emit-rate actions reach these simulators while they run.
   const unsteer = steerDistribution(ctx, children, parts, hooks.steering)
@@ -77,13 +82,16 @@ export async function runDistribution (ctx, distribution, hooks) {
   /** @type {import('../lib/schema/result-schema.js').PublishSummary | null} */
   let publish = null
   try {
-    log(`${distribution.name}: ${distribution.simulators} simulators × ${distribution.clients} clients${options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''}` +
+    const joining = options.expectSimulators ? ` + ${options.expectSimulators} joining through Redis` : ''
+    log(`${distribution.name}: ${formatLayout(distribution.simulators, distribution.total, 'simulator')}${joining}` +
       (options.phases ? ' at most, following --phases' : `, ramp ${Math.round(ctx.rampMs / 100) / 10} s`))
+    const cut = lengthMs === null ? null : rampCutWarning({ clients: distribution.clients, rampMs: ctx.rampMs, durationMs: options.durationMs })
+    if (cut) log(`${distribution.name}: warning: ${cut}`)
     // --phases: the simulators follow the profile and end after its last step by themselves.
     if (options.phases) await followProfile(ctx, distribution, children, hooks)
     else {
-      await waitForClients(ctx, distribution, children, hooks)
-      if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks)
+      const startedMono = await waitForClients(ctx, distribution, children, hooks, lengthMs)
+      if (windows !== null) await holdWithoutRounds(ctx, distribution, hooks, lengthMs === null ? null : startedMono + lengthMs)
       else publish = await broadcastRounds(ctx, distribution, hooks)
     }
   } catch (error) {
@@ -186,10 +194,14 @@ const PHASES_MARGIN_MS = 10000
  */
 async function broadcastRounds ({ options, collector, runId, url, token }, distribution, hooks) {
   const log = hooks.log ?? (() => {})
-  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')}`)
+  const rounds = options.rounds.map((r) => `${r.count}x${r.intervalMs}ms`).join(', ')
+  log(`${distribution.name}: ${options.publish ? `publishing by ${options.publish}` : 'broadcasting'} ${rounds}`)
   const result = await runBroadcast(broadcastOf(options, { url, token }), {
     signal: hooks.signal,
-    onMessage: (m) => hooks.status?.(`${distribution.name}: message ${m.id} ${m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`}`),
+    onMessage: (m) => {
+      const outcome = m.error ? `FAILED: ${m.error}` : m.recipients === null ? 'sent' : `sent to ${m.recipients} clients`
+      hooks.status?.(`${distribution.name}: message ${m.id} ${outcome}`)
+    },
     onRoundEnd: async (round, sent) => {
       const status = await waitForRound(collector, runId, { round, sent, timeoutMs: options.messageTimeoutMs + 5000, signal: hooks.signal })
       log(`${distribution.name}: ${formatRoundLine(round, status.round, status)}`)
@@ -200,16 +212,19 @@ async function broadcastRounds ({ options, collector, runId, url, token }, distr
 }
 
 /**
- * Without rounds: holds the clients for --duration (or until the signal), while the app's own
- * traffic and the clients' emits run and the windows are printed as they close.
+ * Without rounds: holds the clients until the run's end (--duration after the simulators
+ * started) or for --hold after the ramp (or until the signal), while the app's own traffic and
+ * the clients' emits run and the windows are printed as they close.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
  * @param {RunHooks} hooks
+ * @param {number | null} endsAtMono the run's end (performance.now()), null with --hold
  */
-async function holdWithoutRounds ({ options }, distribution, hooks) {
-  const durationMs = /** @type {number} */ (options.durationMs)
-  hooks.log?.(`${distribution.name}: holding ${durationMs / 1000} s without rounds, in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`)
-  await sleep(durationMs, undefined, { signal: hooks.signal }).catch(() => {})
+async function holdWithoutRounds ({ options }, distribution, hooks, endsAtMono) {
+  const holdMs = endsAtMono === null ? /** @type {number} */ (options.holdMs) : Math.max(0, Math.round(endsAtMono - performance.now()))
+  const until = endsAtMono === null ? 'after the ramp' : `more, to ${/** @type {number} */ (options.durationMs) / 1000} s in all`
+  hooks.log?.(`${distribution.name}: holding ${holdMs / 1000} s ${until} without rounds, in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`)
+  await sleep(holdMs, undefined, { signal: hooks.signal }).catch(() => {})
 }
 
 /**
@@ -247,8 +262,8 @@ export function partitionOf (ctx, distribution) {
   // --simulators 0: every simulator joins from elsewhere (--expect-simulators), none is split here.
   if (distribution.simulators === 0) return []
   const whole = simulateOptions(ctx, distribution)
-  // --clients is per simulator in a run; --max-clients is the whole swarm's room, split as the clients are.
-  const clients = whole.phases ? whole.clients : distribution.simulators * distribution.clients
+  // The distribution's whole swarm; --max-clients is its room, split as the clients are.
+  const clients = whole.phases ? whole.clients : distribution.total
   return partitionSwarm({ ...whole, clients }, distribution.simulators)
 }
 
@@ -264,15 +279,20 @@ function simulateOptions (ctx, distribution) {
 
 /**
  * Waits until every simulator (local and expected remote ones) has registered and their
- * clients are connected, or the ramp plus the connect timeout has passed.
+ * clients are connected, or the ramp plus the connect timeout has passed, or the run's end.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
  * @param {import('../simulator/processes/spawn.js').SimulatorChild[]} children
  * @param {RunHooks} hooks
+ * @param {number | null} [lengthMs] --duration: the run's length from the first simulator's start, which bounds the wait too
+ * @returns {Promise<number>} when the first simulator registered (performance.now()), the run's start
  */
-async function waitForClients (ctx, distribution, children, hooks) {
+async function waitForClients (ctx, distribution, children, hooks, lengthMs = null) {
   const wantedSimulators = distribution.simulators + ctx.options.expectSimulators
-  const deadline = Date.now() + ctx.rampMs + ctx.options.connectTimeoutMs
+  let startedMono = performance.now()
+  let started = false
+  let deadline = startedMono + ctx.rampMs + ctx.options.connectTimeoutMs
+  const endOfRun = lengthMs === null ? Infinity : lengthMs
   let connected = 0
   let target = 0
   while (!hooks.signal?.aborted) {
@@ -284,11 +304,20 @@ async function waitForClients (ctx, distribution, children, hooks) {
     connected = sims.reduce((sum, s) => sum + s.clients.connected, 0)
     target = sims.reduce((sum, s) => sum + s.clients.target, 0)
     hooks.status?.(`${distribution.name}: simulators ${sims.length}/${wantedSimulators}, connected ${connected}/${target}`)
-    if (sims.length >= wantedSimulators && connected >= target && target > 0) return
-    if (Date.now() > deadline) break
-    await sleep(500)
+    if (!started && sims.length > 0) {
+      // The first simulator has started its swarm: a --duration counts from here, as simulate's from its swarm's start.
+      started = true
+      startedMono = performance.now()
+      deadline = Math.min(deadline, startedMono + endOfRun)
+    }
+    if (sims.length >= wantedSimulators && connected >= target && target > 0) return startedMono
+    if (performance.now() > deadline) break
+    // Finely until the first simulator starts (the run's clock), then twice a second.
+    await sleep(started ? 500 : 100)
   }
-  hooks.log?.(`${distribution.name}: going on with ${connected}/${target} clients connected after the ramp and --connect-timeout`)
+  const why = lengthMs !== null && performance.now() >= startedMono + lengthMs ? '--duration ended' : 'the ramp and --connect-timeout'
+  hooks.log?.(`${distribution.name}: going on with ${connected}/${target} clients connected after ${why}`)
+  return startedMono
 }
 
 /**

@@ -132,7 +132,9 @@ function trafficLine (options) {
   const why = !options.roundsImplied ? '--rounds none' : options.phases ? '--phases' : '--target without --token'
   const held = options.phases
     ? `following --phases '${formatPhases(options.phases)}' (${/** @type {number} */ (options.durationMs) / 1000} s)`
-    : `held ${/** @type {number} */ (options.durationMs) / 1000} s after the ramp`
+    : options.holdMs !== null
+      ? `held ${options.holdMs / 1000} s after the ramp (--hold)`
+      : `${/** @type {number} */ (options.durationMs) / 1000} s in all, the ramp included`
   return `no broadcaster (${why}): the load is the clients' own --emit/--scenario traffic and whatever the app sends by itself; ` +
     `${held}, results in windows of ${/** @type {number} */ (options.windowMs) / 1000} s`
 }
@@ -147,7 +149,12 @@ function publicOptions (options) {
     distributions: options.distributions.map((d) => d.name).join(','),
     expectSimulators: options.expectSimulators,
     rounds: options.rounds.length === 0 ? 'none' : formatRounds(options.rounds),
+    // What the run's length and clients meant, said in the result itself (--clients and --duration changed meaning).
     durationMs: options.durationMs,
+    durationIs: options.holdMs !== null ? null : 'the whole run, the ramp included',
+    holdMs: options.holdMs,
+    clients: options.phases ? null : options.distributions.map((d) => d.total).join(','),
+    clientsAre: 'the whole swarm of each distribution, over its simulators',
     phases: options.phases ? formatPhases(options.phases) : null,
     windowMs: options.windowMs,
     protocol: options.protocol,
@@ -178,7 +185,7 @@ function publicOptions (options) {
  * @param {import('./run-options.js').RunOptions} options
  */
 function layoutOf (options) {
-  const layouts = options.distributions.map((d) => formatLayout(d.simulators, d.simulators * d.clients, 'simulator'))
+  const layouts = options.distributions.map((d) => formatLayout(d.simulators, d.total, 'simulator'))
   const joining = options.expectSimulators ? ` + ${options.expectSimulators} simulators joining through Redis` : ''
   return `${layouts.join(', then ')}${options.phases ? ' at most (--phases)' : ''}${joining}`
 }

@@ -23,7 +23,7 @@ export function checkRunPreflight (options, limits) {
   const warnings = new Set()
   for (const d of options.distributions) {
     if (d.simulators === 0) continue
-    const clients = d.simulators * d.clients
+    const clients = d.total
     const serverBytes = options.target ? 0 : clients * SERVER_KIB_PER_CLIENT * 1024
     let sims, pollingShare
     try {
@@ -35,7 +35,8 @@ export function checkRunPreflight (options, limits) {
     const memoryBytes = sims.needs.memoryBytes + serverBytes
     const judged = judgeLimits([
       {
-        text: `memory (available now): needs ${formatMiB(memoryBytes)} (simulators ${formatMiB(sims.needs.memoryBytes)}${serverBytes ? ` + reference server ${formatMiB(serverBytes)}` : ''}), limit ${formatMiB(limits.freeBytes)}`,
+        text: `memory (available now): needs ${formatMiB(memoryBytes)} (simulators ${formatMiB(sims.needs.memoryBytes)}` +
+          `${serverBytes ? ` + reference server ${formatMiB(serverBytes)}` : ''}), limit ${formatMiB(limits.freeBytes)}`,
         need: memoryBytes,
         limit: limits.freeBytes,
         how: 'use --engine lean, fewer clients per host, or simulators on more hosts (--redis with --expect-simulators)'
@@ -63,7 +64,8 @@ export function referenceServerFds ({ target }, { clients, pollingShare, limits 
     text: `reference server file descriptors (ulimit -n): needs ${need} for ${clients} clients in one process, limit ${limits.fdSoft}`,
     need,
     limit: limits.fdSoft,
-    how: `raise it with \`ulimit -n ${need}\` (up to the hard limit ${limits.fdHard}), or run the server yourself in cluster mode (\`ioswarm serve --cluster K --host 0.0.0.0\`) and point --target at it`
+    how: `raise it with \`ulimit -n ${need}\` (up to the hard limit ${limits.fdHard}), ` +
+      'or run the server yourself in cluster mode (`ioswarm serve --cluster K --host 0.0.0.0`) and point --target at it'
   }]
 }
 

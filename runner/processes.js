@@ -40,7 +40,9 @@ export async function startServerProcess ({ token, pingIntervalMs, authToken = n
       if (m?.type === 'ioswarm:listening') resolve(m.url)
       else if (m?.type === 'ioswarm:error') reject(new IoswarmError(CODES.SERVER, `the reference server could not start: ${m.message}`))
     })
-    child.exited.then(({ code }) => reject(new IoswarmError(CODES.SERVER, `the reference server exited (code ${code}) before listening: ${child.stderr().trim()}`)))
+    child.exited.then(({ code }) => {
+      reject(new IoswarmError(CODES.SERVER, `the reference server exited (code ${code}) before listening: ${child.stderr().trim()}`))
+    })
   })
   const url = /** @type {string} */ (await answer)
   return { ...child, url }

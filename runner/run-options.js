@@ -11,11 +11,14 @@ import { MAX_BROADCAST_ROOMS } from '../lib/cli-options/tables/broadcast.js'
 import { parseHttpUrl, parseInteger, parseNamespaces, parseRunId, formatTransportMix } from '../lib/values/parsers.js'
 import { parseThreshold } from '../results/index.js'
 import { maxClientsOf, totalMsOf } from '../lib/input/phase-profile.js'
+import { CLIENT_SPELLINGS, LENGTH_SPELLINGS, spellingOf, twoClientReadings } from '../lib/input/swarm-spellings.js'
 import { normalizeSimOptions } from '../simulator/index.js'
 import { compilePublish, parseMessageTemplate } from '../broadcaster/index.js'
 
 /**
- * @typedef {{ name: string, simulators: number, clients: number }} Distribution
+ * One layout of a run: its simulators, the most clients one of them runs, and the whole swarm
+ * they split (simulator/processes/partition.js).
+ * @typedef {{ name: string, simulators: number, clients: number, total: number }} Distribution
  * @typedef {ReturnType<typeof normalizeRunOptions>} RunOptions
  */
 
@@ -34,21 +37,79 @@ function parseDistributions (value) {
     if (!match) throw invalidOption('--distributions', `has ${JSON.stringify(part)}: each must be SIMULATORSxCLIENTS such as 10x1000 (10 simulators of 1,000 clients)`)
     const simulators = parseInteger(match[1], `--distributions (simulators in ${part})`, { min: 1, max: 1000 })
     const clients = parseInteger(match[2], `--distributions (clients in ${part})`, { min: 1, max: MAX_CLIENTS })
-    return { name: `${simulators}x${clients}`, simulators, clients }
+    return { name: `${simulators}x${clients}`, simulators, clients, total: simulators * clients }
   })
+}
+
+/**
+ * --distributions, which gives each distribution's simulators and clients: a clients flag
+ * beside it would be ignored, so it is refused rather than silently dropped.
+ * @param {Record<string, any>} input raw values
+ * @param {string} spec --distributions
+ * @returns {Distribution[]}
+ */
+function distributionsLayout (input, spec) {
+  const flag = spellingOf(input, CLIENT_SPELLINGS, 'how many clients run')
+  if (flag !== null) throw invalidOption(flag, `cannot go with --distributions ${spec}, which gives each distribution's simulators and clients; give one`)
+  return parseDistributions(spec)
+}
+
+/**
+ * The one layout of a run without --distributions or --phases: --simulators and its clients.
+ * --clients is the whole swarm, as on every command; a bare one with more than one simulator
+ * is refused for now with both readings (it meant clients per simulator before); without
+ * any, each simulator runs the default clients (the layout run always had).
+ * @param {Record<string, any>} input raw values
+ * @param {Record<string, any>} o parsed values
+ * @returns {Distribution}
+ */
+function clientLayout (input, o) {
+  const flag = spellingOf(input, CLIENT_SPELLINGS, 'how many clients run')
+  const simulators = /** @type {number} */ (o.simulators)
+  const perSimulator = (/** @type {number} */ clients) => ({ name: `${simulators}x${clients}`, simulators, clients, total: simulators * clients })
+  if (flag === null) return perSimulator(o.clients)
+  if (flag === '--clients-per-simulator') return perSimulator(o.clientsPerSimulator)
+  const total = /** @type {number} */ (flag === '--clients' ? o.clients : o.totalClients)
+  // No local simulator (--expect-simulators): both readings are the same nothing here.
+  if (simulators <= 1) return simulators === 0 ? perSimulator(total) : { name: `1x${total}`, simulators, clients: total, total }
+  if (flag === '--clients') throw twoClientReadings(total, simulators)
+  if (total < simulators) throw invalidOption(flag, `${total} is fewer than --simulators ${simulators}: every simulator needs at least one client`)
+  const low = Math.floor(total / simulators)
+  const high = Math.ceil(total / simulators)
+  return { name: low === high ? `${simulators}x${low}` : `${simulators}x${low}-${high}`, simulators, clients: high, total }
+}
+
+/**
+ * A bare --duration on a run with a ramp: both readings, with numbers, and how to ask for each.
+ * @param {unknown} raw the --duration given
+ * @param {number} durationMs
+ * @param {Record<string, any>} o parsed values
+ * @param {string | null} target
+ */
+function twoDurationReadings (raw, durationMs, o, target) {
+  const given = String(raw)
+  const rampMs = /** @type {number | null} */ (o.rampMs ?? (target ? null : o.pingInterval))
+  const s = (/** @type {number} */ ms) => `${Math.round(ms / 100) / 10} s`
+  const ramp = o.rampMs !== null && o.rampMs !== undefined ? `--ramp ${s(o.rampMs)}` : target ? 'the ramp (the server\'s pingInterval by default)' : `the ramp (${s(rampMs ?? 0)}: the reference server's pingInterval by default)`
+  const old = rampMs === null ? '' : `, ${s(rampMs + durationMs)} in all`
+  const now = rampMs === null ? '' : rampMs < durationMs ? `, held ${s(durationMs - rampMs)} after the ramp` : ', ending before the ramp does'
+  return invalidOption('--duration', `${given} with ${ramp} has two readings: hold the clients ${given} after the ramp${old} (the old reading: --hold ${given}), ` +
+    `or ${given} in all, the ramp included${now} (the new one: --total-duration ${given}). --duration now means the whole run, as in simulate; ` +
+    'until the next minor version run refuses a bare --duration unless --ramp 0: give one of the two spellings')
 }
 
 /** A run's windows without --window: 10 s. */
 const DEFAULT_WINDOW_MS = 10000
 
 /**
- * The run's traffic source: its rounds (none: []), and without rounds its --duration and
+ * The run's traffic source: its rounds (none: []), and without rounds its length and
  * --window. `run --target URL` with neither --token, --publish nor --rounds means none (`implied`: the
- * run says so on its first line).
+ * run says so on its first line). The length is the whole run, the ramp included (--duration,
+ * --total-duration, --phases' total: durationMs), or the hold after the ramp (--hold: holdMs).
  * @param {Record<string, any>} input raw values: was --rounds given?
  * @param {Record<string, any>} o parsed values
  * @param {string | null} target
- * @returns {{ rounds: import('../lib/values/parsers.js').Round[], implied: boolean, durationMs: number | null, windowMs: number | null }}
+ * @returns {{ rounds: import('../lib/values/parsers.js').Round[], implied: boolean, durationMs: number | null, holdMs: number | null, windowMs: number | null }}
  */
 function trafficSource (input, o, target) {
   const given = input.rounds !== undefined && input.rounds !== null
@@ -56,24 +117,34 @@ function trafficSource (input, o, target) {
   if (phases && given && o.rounds.length > 0) {
     throw invalidOption('--phases', 'is for a run without rounds: broadcast --rounds need a fixed swarm; drop --rounds (or give --rounds none)')
   }
-  if (phases && o.durationMs !== null && o.durationMs !== undefined) throw invalidOption('--phases', 'cannot go with --duration (the run lasts the phases\' total): drop --duration')
+  const length = spellingOf(input, LENGTH_SPELLINGS, 'how long the run lasts')
+  if (phases && length !== null) throw invalidOption('--phases', `cannot go with ${length} (the run lasts the phases' total): drop ${length}`)
   const implied = !given && (phases !== null || (target !== null && !o.token && !o.publish))
   const rounds = implied ? [] : /** @type {import('../lib/values/parsers.js').Round[]} */ (o.rounds)
-  const durationMs = /** @type {number | null} */ (phases ? totalMsOf(phases) : o.durationMs ?? null)
   const windowGiven = /** @type {number | null} */ (o.windowMs ?? null)
   if (rounds.length > 0) {
-    if (durationMs !== null) throw invalidOption('--duration', 'holds a run without rounds (--rounds none); with --rounds the run lasts as long as its rounds')
+    if (length !== null) throw invalidOption(length, 'is for a run without rounds (--rounds none); with --rounds the run lasts as long as its rounds')
     if (windowGiven !== null) throw invalidOption('--window', 'is for a run without rounds (--rounds none): with --rounds, each round is a row')
-    return { rounds, implied, durationMs: null, windowMs: null }
+    return { rounds, implied, durationMs: null, holdMs: null, windowMs: null }
   }
-  if (durationMs === null) throw invalidOption('--duration', `is required without rounds${implied ? ' (--target without --token: no broadcaster)' : ''}: how long to hold the clients after the ramp, such as 5m`)
-  const windowMs = windowGiven ?? Math.min(DEFAULT_WINDOW_MS, durationMs)
-  if (windowMs > durationMs) throw invalidOption('--window', `${windowMs / 1000}s is longer than ${phases ? '--phases\' total' : '--duration'} ${durationMs / 1000}s: not one window would end`)
-  return { rounds, implied, durationMs, windowMs }
+  if (length === null && !phases) {
+    throw invalidOption('--duration', `is required without rounds${implied ? ' (--target without --token: no broadcaster)' : ''}: ` +
+      'how long the run lasts, such as --total-duration 5m (the ramp included) or --hold 5m (after the ramp)')
+  }
+  if (length === '--duration' && o.rampMs !== 0) throw twoDurationReadings(input.duration, /** @type {number} */ (o.durationMs), o, target)
+  const holdMs = length === '--hold' ? /** @type {number} */ (o.holdMs) : null
+  const durationMs = /** @type {number | null} */ (phases ? totalMsOf(phases) : length === '--total-duration' ? o.totalDurationMs : length === '--duration' ? o.durationMs : null)
+  const lengthMs = /** @type {number} */ (durationMs ?? holdMs)
+  const windowMs = windowGiven ?? Math.min(DEFAULT_WINDOW_MS, lengthMs)
+  if (windowMs > lengthMs) throw invalidOption('--window', `${windowMs / 1000}s is longer than ${phases ? '--phases\' total' : length} ${lengthMs / 1000}s: not one window would end`)
+  return { rounds, implied, durationMs, holdMs, windowMs }
 }
 
 /** The run flags --phases replaces: the profile sets the clients, their ramps and the run's length. */
-const PHASES_REPLACE = /** @type {const} */ ([['clients', '--clients'], ['ramp', '--ramp'], ['distributions', '--distributions'], ['expectSimulators', '--expect-simulators']])
+const PHASES_REPLACE = /** @type {const} */ ([
+  ['clients', '--clients'], ['totalClients', '--total-clients'], ['clientsPerSimulator', '--clients-per-simulator'],
+  ['ramp', '--ramp'], ['distributions', '--distributions'], ['expectSimulators', '--expect-simulators']
+])
 
 /**
  * A run with --phases: its one distribution, --simulators splitting the profile's largest
@@ -92,7 +163,7 @@ function phasedRun (input, o) {
   if (o.simulators === 0) throw invalidOption('--simulators', 'is 0: with --phases the profile is split over this machine\'s simulators')
   const most = maxClientsOf(o.phases)
   const clients = Math.ceil(most / o.simulators)
-  return { name: `${o.simulators}x${clients}`, simulators: o.simulators, clients }
+  return { name: `${o.simulators}x${clients}`, simulators: o.simulators, clients, total: most }
 }
 
 /** Where a run's simulators find the reference server's --auth-token (their --auth reads it). */
@@ -114,8 +185,8 @@ export function normalizeRunOptions (input) {
   const o = parseOptions('run', input)
   const phases = phasedRun(input, o)
   const distributions = o.distributions
-    ? parseDistributions(o.distributions)
-    : [phases ?? { name: `${o.simulators}x${o.clients}`, simulators: o.simulators, clients: o.clients }]
+    ? distributionsLayout(input, o.distributions)
+    : [phases ?? clientLayout(input, o)]
   if (o.expectSimulators > 0 && !o.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
   if (o.expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
   if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
@@ -142,11 +213,15 @@ export function normalizeRunOptions (input) {
     // Plain WebSocket has no handshake auth payload: the token goes in a header.
     Object.assign(simulatorInput, input.protocol === 'websocket' ? { header: [`Authorization: Bearer {{env.${AUTH_TOKEN_VARIABLE}}}`] } : { auth: `{"token":"{{env.${AUTH_TOKEN_VARIABLE}}}"}` })
   }
+  // A simulator's own clients, never the whole swarm's (--clients is that): the runner's look at the server and the
+  // check here see one simulator's options; each distribution's simulators get their share (runner/distribution.js).
+  delete simulatorInput.clients
+  if (!phases) simulatorInput.clients = Math.max(1, Math.min(...distributions.map((d) => d.clients)))
   const simulator = normalizeSimOptions({ ...simulatorInput, url: target ?? PLACEHOLDER_URL, ramp: o.rampMs === null ? undefined : `${o.rampMs}ms` })
   // --max-clients is the whole swarm's room (the steering's clients count the whole too), split as the clients are.
-  const most = Math.max(...distributions.map((d) => d.simulators * d.clients))
+  const most = Math.max(...distributions.map((d) => d.total))
   if (simulator.maxClients !== undefined && simulator.maxClients < most) {
-    throw invalidOption('--max-clients', `is the room of the whole swarm: at least --simulators × --clients (${most}), got ${simulator.maxClients}`)
+    throw invalidOption('--max-clients', `is the room of the whole swarm: at least its clients (${most}), got ${simulator.maxClients}`)
   }
   const [event] = simulator.events
   if (event === '*' && traffic.rounds.length > 0) throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
@@ -161,6 +236,7 @@ export function normalizeRunOptions (input) {
     roundsImplied: traffic.implied,
     phases: /** @type {import('../lib/input/phase-profile.js').Phase[] | null} */ (o.phases ?? null),
     durationMs: traffic.durationMs,
+    holdMs: traffic.holdMs,
     windowMs: traffic.windowMs,
     simulatorInput,
     protocol: simulator.protocol,

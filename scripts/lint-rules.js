@@ -6,9 +6,9 @@
  *   docs/measurement.md.
  * - max-code-line: a code line of at most `code` characters (default 160): a longer one does
  *   too much, name a part of it. Comments and lone strings (a line that is one string or one
- *   template literal without `${}`, with at most a property name before it and punctuation
- *   after it: a message or a help paragraph reads best whole) are exempt; a string or a
- *   template literal on a line of code counts.
+ *   template literal without `${}`, with at most a property name or a call's name before it
+ *   and punctuation beside it, such as a ternary's ? or :, a message or a help paragraph reads
+ *   best whole) are exempt; a string or a template literal on a line of code counts.
  */
 
 /** What a comment may not point to: an issue number, a note kept outside the repository. */
@@ -39,7 +39,7 @@ const commentReferences = {
 }
 
 /** Punctuation that may stand beside a lone string on its line. */
-const LONE_PUNCTUATION = new Set([',', ')', ']', '}', ';', '+', '(', ':', '[', '{'])
+const LONE_PUNCTUATION = new Set([',', ')', ']', '}', ';', '+', '(', '?', ':', '[', '{'])
 
 /**
  * Whether a line's tokens are one string (a template literal without `${}`), a property name
@@ -52,7 +52,7 @@ function isLoneString (tokens, text) {
   if (strings.length !== 1) return false
   if (strings[0].type === 'Template' && text.includes('${')) return false
   return tokens.every((t, i) => t === strings[0] || (t.type === 'Punctuator' && LONE_PUNCTUATION.has(t.value)) ||
-    (i === 0 && t.type === 'Identifier') || (i === 1 && t.type === 'Identifier' && tokens[0].value === '.'))
+    (i === 0 && (t.type === 'Identifier' || t.value === '.')) || (i === 1 && t.type === 'Identifier' && tokens[0].value === '.'))
 }
 
 /** @type {import('eslint').Rule.RuleModule} */

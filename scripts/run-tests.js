@@ -7,14 +7,20 @@
  * interleave; the end lists every skipped test with its reason, the slowest files and the totals.
  * (Node 20's `node --test DIR` would also run every other .js file under test/, and has no globs.)
  *
- *   node scripts/run-tests.js [files…]   (no files: all of them)
+ * With --checks, the static checks (scripts/checks.js: lint and the type check) run beside the
+ * first test files instead of before them (`npm test`): most files wait on processes and timers
+ * more than they compute, so the checks' two busy processes fit in beside them, and a failed check
+ * fails the run as a failed file does.
+ *
+ *   node scripts/run-tests.js [--checks] [files…]   (no files: all of them)
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 
 const given = process.argv.slice(2).filter((a) => !a.startsWith('-'))
-const extra = process.argv.slice(2).filter((a) => a.startsWith('-'))
+const withChecks = process.argv.includes('--checks')
+const extra = process.argv.slice(2).filter((a) => a.startsWith('-') && a !== '--checks')
 const files = given.length > 0
   ? given
   : readdirSync('test', { recursive: true, encoding: 'utf8' })
@@ -24,7 +30,10 @@ const files = given.length > 0
 
 // Kinds of files that take longest (tens of seconds each: peers, whole runs, restarts), started
 // first; the many short unit files then fill the gaps.
-const SLOW_FIRST = ['test/interop/', 'test/faults/', 'test/runner/', 'test/peers/', 'test/infra/netns', 'test/package/', 'test/cli/', 'test/examples/', 'test/security/', 'test/results/metrics/', 'test/simulator/']
+const SLOW_FIRST = [
+  'test/interop/', 'test/faults/', 'test/runner/', 'test/peers/', 'test/infra/netns', 'test/package/',
+  'test/cli/', 'test/examples/', 'test/security/', 'test/results/metrics/', 'test/simulator/'
+]
 const rank = (/** @type {string} */ f) => {
   const k = SLOW_FIRST.findIndex((dir) => f.startsWith(dir))
   return k === -1 ? SLOW_FIRST.length : k
@@ -34,7 +43,10 @@ const queue = [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
 const jobsEnv = Number(process.env.IOSWARM_TEST_JOBS)
 const jobs = Number.isInteger(jobsEnv) && jobsEnv > 0 ? jobsEnv : Math.max(1, Math.min(3, availableParallelism() + 1))
 // TAP, then a last word on every skipped test and the totals (scripts/skip-summary.js).
-const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout']
+const reporters = [
+  '--test-reporter=tap', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout'
+]
 
 /** @type {Record<string, number>} */
 const totals = { passed: 0, failed: 0, skipped: 0 }
@@ -76,14 +88,33 @@ function runFile (file) {
   }))
 }
 
+/**
+ * The static checks (lint, type check), their output held and printed whole when they end.
+ * @returns {Promise<boolean>} whether they passed
+ */
+function runChecks () {
+  const child = spawn(process.execPath, ['scripts/checks.js', 'lint', 'typecheck'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d })
+  child.stderr.setEncoding('utf8').on('data', (d) => { out += d })
+  return new Promise((resolve) => child.on('close', (code, signal) => {
+    process.stdout.write(`\n# checks (lint, type check)${code === 0 ? '' : `, exit ${code ?? signal}`}\n${out}`)
+    resolve(code === 0 && signal === null)
+  }))
+}
+
 const wallStart = performance.now()
+const checks = withChecks ? runChecks() : Promise.resolve(true)
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) await runFile(file)
 }))
+if (!await checks) failedFiles.unshift('the checks (lint, type check)')
 
 const slowest = times.sort((a, b) => b.ms - a.ms).slice(0, 8).map((t) => `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.file}`)
-process.stdout.write(`\n# ${files.length} files, ${jobs} at a time, ${((performance.now() - wallStart) / 1000).toFixed(0)} s; the slowest:\n${slowest.join('\n')}\n`)
-process.stdout.write(skips.length === 0 ? '\n# no test was skipped\n' : `\n# ${skips.length} test${skips.length === 1 ? '' : 's'} skipped or todo:\n${skips.join('\n')}\n`)
+const wallS = ((performance.now() - wallStart) / 1000).toFixed(0)
+process.stdout.write(`\n# ${files.length} files, ${jobs} at a time, ${wallS} s; the slowest:\n${slowest.join('\n')}\n`)
+const skipped = `\n# ${skips.length} test${skips.length === 1 ? '' : 's'} skipped or todo:\n${skips.join('\n')}\n`
+process.stdout.write(skips.length === 0 ? '\n# no test was skipped\n' : skipped)
 if (failedFiles.length > 0) process.stdout.write(`\n# FAILED in: ${failedFiles.join(', ')}\n`)
 process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`)
 process.exitCode = failedFiles.length > 0 || totals.failed > 0 ? 1 : 0

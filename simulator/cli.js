@@ -33,14 +33,20 @@ export const simulateCommand = {
     .usage(USAGE), 'simulate')
     .example('$0 simulate -c 500 --transport polling --url http://localhost:3000', '500 long-polling clients')
     .example('$0 simulate -c 1000 -t websocket:70,polling:30 --ramp 10s --duration 2m --json > result.json', 'a 70/30 mix, result as JSON')
-    .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0', 'four worker processes, their metrics on one port')
-    .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score', 'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
+    .example('$0 simulate -c 20000 --workers 4 --url http://app:3000 --metrics-port 9464 --metrics-host 0.0.0.0',
+      'four worker processes, their metrics on one port')
+    .example('$0 simulate --protocol websocket --url ws://localhost:8080/live -c 1000 --send-on-open \'{"op":"subscribe","user":"u{{i}}"}\' --match type=score',
+      'a plain WebSocket server (no Socket.IO): subscribe once open, measure the score messages'),
   handler: async (argv) => {
-    const { workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval, dashboard: dashboardPort, dashboardHost } = parseOptions('simulate', argv)
+    const {
+      workers, json, quiet, redis, run, metricsPort, metricsHost, otlp, otlpInterval, dashboard: dashboardPort, dashboardHost
+    } = parseOptions('simulate', argv)
     const given = { ...normalizeSimOptions(argv), id: simulatorId(argv.id) }
     // --dashboard: room for the page to grow the swarm, unless --max-clients set one.
     const options = dashboardPort === null || dashboardPort === undefined ? given : withDashboardRoom(given, workers)
-    if (options.maxClients !== given.maxClients) process.stderr.write(`ioswarm simulate ${options.id}: dashboard: room for ${options.maxClients} clients: the page may grow the swarm up to that\n`)
+    if (options.maxClients !== given.maxClients) {
+      process.stderr.write(`ioswarm simulate ${options.id}: dashboard: room for ${options.maxClients} clients: the page may grow the swarm up to that\n`)
+    }
     if (redis && !run) throw invalidOption('--run', 'is required with --redis: the run id every simulator of a test shares')
     const link = redis ? { redisUrl: String(redis), runId: String(run) } : null
     // --metrics-port, --otlp: one process serves its own; with --workers the parent all of its workers'.
@@ -60,7 +66,8 @@ export const simulateCommand = {
     const steering = createSteering({ command: 'simulate' })
     const stop = stopOnSignals('ioswarm simulate', steering)
     const unlisten = steering.onEvent((event) => { process.stderr.write(`${formatActionLine(event)}\n`) })
-    const dashboard = await openSimulateDashboard({ port: dashboardPort, host: String(dashboardHost), id: options.id, steering }, (line) => process.stderr.write(`${line}\n`))
+    const dashboard = await openSimulateDashboard({ port: dashboardPort, host: String(dashboardHost), id: options.id, steering },
+      (line) => process.stderr.write(`${line}\n`))
     /** @type {Said} */
     const said = {
       sink: joinSinks([metrics?.metrics, dashboard?.sink]),
@@ -82,7 +89,8 @@ export const simulateCommand = {
     if (!quiet) process.stderr.write(`${formatSimSummary(result)}\n`)
     if (json) await printJsonResult('ioswarm simulate', result)
     if (result.clients.everConnected === 0) {
-      throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${formatCounts(result.clients.errors)})`)
+      const errors = formatCounts(result.clients.errors)
+      throw new IoswarmError(CODES.NO_CLIENT_CONNECTED, `no client ever connected to ${result.options.url} (connect errors: ${errors})`)
     }
     process.exitCode = EXIT.OK
   }
@@ -109,7 +117,8 @@ async function runOne (options, link, quiet, steering, said) {
         writeWarnings(startWarnings(options, preflight, handshake))
         const ramp = handshake.handshakeError ? `handshake failed (${handshake.handshakeError}); ` : ''
         const sizing = options.phases ? `phases ${formatPhases(options.phases)}` : `ramp ${handshake.rampMs} ms (${handshake.rampSource})`
-        const line = `ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${handshake.protocol} (${handshake.eioSource}); ${ramp}${sizing}`
+        const protocol = `${handshake.protocol} (${handshake.eioSource})`
+        const line = `ioswarm simulate ${id}: ${options.clients} clients → ${options.urls.join(', ')}; ${protocol}; ${ramp}${sizing}`
         said.log(line)
         if (options.phases) said.phases(options.phases)
         if (!quiet) process.stderr.write(`${line}\n`)
@@ -125,7 +134,9 @@ async function runOne (options, link, quiet, steering, said) {
     // Its final figures, as a run's metrics take them from the collector: the acks the clients'
     // close ended after the last sample, and what only a final report has (reasons, storms, exact times).
     metrics?.observeFinals([{ ...finalReportOf(result), simulator: options.id }])
-    if (delivery && delivery.undelivered > 0) process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
+    if (delivery && delivery.undelivered > 0) {
+      process.stderr.write(`ioswarm simulate: ${delivery.undelivered} reports could not be delivered to the collector (last error: ${delivery.lastError})\n`)
+    }
     return result
   } finally {
     progress.done()
@@ -168,7 +179,8 @@ function writeWarnings (warnings) {
  */
 async function runWorkersCommand (options, workers, link, quiet, steering, said) {
   // The whole swarm first: --clients is every worker's together.
-  const layout = `ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${options.phases ? ' at most (--phases)' : ''}`
+  const atMost = options.phases ? ' at most (--phases)' : ''
+  const layout = `ioswarm simulate ${options.id}: ${formatLayout(workers, options.clients, 'worker')}${atMost}`
   said.log(layout)
   if (!quiet) process.stderr.write(`${layout}\n`)
   const result = await runWorkers(options, workers, {
@@ -176,6 +188,7 @@ async function runWorkersCommand (options, workers, link, quiet, steering, said)
     signal: steering.signal,
     steering,
     metrics: said.sink,
+    onWindow: (w) => said.window(w),
     onStart: ({ preflight, server }) => {
       writeWarnings(startWarnings(options, preflight, server))
       if (options.phases) said.phases(options.phases)
@@ -186,8 +199,8 @@ async function runWorkersCommand (options, workers, link, quiet, steering, said)
       if (!quiet) process.stderr.write(prefixed)
     }
   })
-  // The workers' windows, merged, reach the page's chart at the end (each worker's own line came as it closed).
-  for (const w of result.windows ?? []) said.window(w)
+  // With --redis the workers' windows reach the page's chart at the end, merged (without, each came as it closed).
+  if (link) for (const w of result.windows ?? []) said.window(w)
   if (!quiet) process.stderr.write(`ioswarm simulate ${options.id}: ${result.workers?.note}\n`)
   // The workers' windows, merged (each worker's own came with its result).
   if (!quiet) for (const w of result.windows ?? []) process.stderr.write(`ioswarm simulate ${options.id}: ${formatWindowLine(w)}\n`)

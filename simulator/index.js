@@ -13,6 +13,6 @@ export { PARSER_NAMES, WS_CLIENT_NAMES, DEFAULT_MAX_PAYLOAD_BYTES, MIN_PAYLOAD_L
 export { checkPreflight, FD_MARGIN, KIB_PER_CLIENT, pollingShareOf, upgradeShareOf } from './inspection/preflight.js'
 export { partitionSwarm, partOfSwarm, pickEmitters, shareOf } from './processes/partition.js'
 export { inspectServer } from './inspection/inspect.js'
-export { labelPhases, mergePhases } from './phase-options.js'
+export { labelPhases, mergePhases, rampCutWarning } from './phase-options.js'
 export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steering.js'
 export { decodeEvent, fillPlaceholders, parseSioHeader, splitPayloadV3 } from './engines/lean/codec.js'

@@ -73,7 +73,9 @@ export function normalizeSimOptions (input) {
   const o = parseSimulateOptions(input)
   const urls = expandDestinations(o.url).map((u) => parseHttpUrl(u, '--url'))
   const urlPath = new URL(urls[0]).pathname
-  if (urls.some((u) => new URL(u).pathname !== urlPath)) throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)
+  if (urls.some((u) => new URL(u).pathname !== urlPath)) {
+    throw invalidOption('--url', `every destination must have the same path (namespace), got ${urls.join(', ')}`)
+  }
   const search = new URL(urls[0]).search
   if (urls.some((u) => new URL(u).search !== search)) throw invalidOption('--url', `every destination must have the same query string, got ${urls.join(', ')}`)
   // The URL's query goes to the server with every handshake, as socket.io-client does with
@@ -85,15 +87,21 @@ export function normalizeSimOptions (input) {
   checkProtocolFlags(input, o)
   // Here, where the simulator runs (`fleet up` checks only the syntax: its hosts are elsewhere).
   if (input.checkLocal !== false) checkLocalAddresses(o.sourceAddresses)
-  if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
-  if (o.nodeFrom && o.protocol === 'websocket') throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
+  if (o.sourceAddresses.length > 0 && o.protocol === 'websocket') {
+    throw invalidOption('--source-address', 'works with Socket.IO servers (both engines) only, not yet with --protocol websocket')
+  }
+  if (o.nodeFrom && o.protocol === 'websocket') {
+    throw invalidOption('--node-from', 'works with Socket.IO servers (both engines) only, not with --protocol websocket')
+  }
   if (o.scenario) o.scenario = resolve(checkScenarioPath(o.scenario, '--scenario'))
   checkReplyFlags(o)
   // Templates, the feeder and rooms are checked here, once, with the flag named.
   const identities = compileIdentities(o, { simId: 'check' })
   compileBehaviours(o, identities)
   compileLogin(o, identities)
-  if (o.parser !== 'json' && o.engine !== 'sio') throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
+  if (o.parser !== 'json' && o.engine !== 'sio') {
+    throw invalidOption('--parser', `${o.parser} works with --engine sio only (the ${o.engine} engine speaks socket.io's default JSON encoding)`)
+  }
   // Every passOn option under its normalised key: a simulator option added to the table
   // reaches the swarm (and every simulator child, over IPC) with no other change.
   /** @type {Record<string, unknown>} */
@@ -105,7 +113,9 @@ export function normalizeSimOptions (input) {
   // --phases sets the clients, the ramp and the duration itself (simulator/phase-options.js).
   const { clients = o.clients, rampMs = o.rampMs, durationMs = o.durationMs } = checkPhases(input, o)
   passed.clients = clients
-  if (o.maxClients !== undefined && o.maxClients < clients) throw invalidOption('--max-clients', `must be at least the clients (${clients}), got ${o.maxClients}`)
+  if (o.maxClients !== undefined && o.maxClients < clients) {
+    throw invalidOption('--max-clients', `must be at least the clients (${clients}), got ${o.maxClients}`)
+  }
   if (o.maxClients === undefined) delete passed.maxClients
   if (o.windowMs !== null && durationMs !== null && o.windowMs > durationMs) {
     throw invalidOption('--window', `${o.windowMs / 1000}s is longer than the run (--duration or --phases: ${durationMs / 1000}s): not one window would end`)
@@ -113,7 +123,22 @@ export function normalizeSimOptions (input) {
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
-    return inPart(/** @type {SimOptions} */ ({ ...passed, sessionLifetime, url: wsUrls[0], urls: wsUrls, namespace: '/', namespaces: ['/'], query: {}, engine: 'websocket', rampMs, durationMs, id: o.id === undefined || o.id === null ? null : String(o.id), clientOffset: o.clientOffset, sourcePortSlice: sliceOf(input.sourcePortSlice), wsClient: webSocketClient(o.wsClient) }), o.part)
+    return inPart(/** @type {SimOptions} */ ({
+      ...passed,
+      sessionLifetime,
+      url: wsUrls[0],
+      urls: wsUrls,
+      namespace: '/',
+      namespaces: ['/'],
+      query: {},
+      engine: 'websocket',
+      rampMs,
+      durationMs,
+      id: o.id === undefined || o.id === null ? null : String(o.id),
+      clientOffset: o.clientOffset,
+      sourcePortSlice: sliceOf(input.sourcePortSlice),
+      wsClient: webSocketClient(o.wsClient)
+    }), o.part)
   }
   return inPart(/** @type {SimOptions} */ ({
     ...passed,
@@ -180,14 +205,20 @@ function namespacesOf (given, urlPath) {
 function parseHttpClient (value, engine, urls) {
   const given = value !== undefined && value !== null
   if (engine !== 'lean') {
-    if (given) throw invalidOption('--http-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own HTTP requests (add --engine lean)`)
+    if (given) {
+      throw invalidOption('--http-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own HTTP requests (add --engine lean)`)
+    }
     return null
   }
   const secure = urls.find((u) => u.startsWith('https:'))
   if (!given) return secure ? 'undici' : 'builtin'
   const name = String(value)
-  if (!(/** @type {string[]} */ (HTTP_CLIENT_NAMES)).includes(name)) throw invalidOption('--http-client', `must be one of ${HTTP_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
-  if (name === 'builtin' && secure) throw invalidOption('--http-client', `builtin speaks http:// only (no TLS), and ${secure} is https://: use --http-client undici`)
+  if (!(/** @type {string[]} */ (HTTP_CLIENT_NAMES)).includes(name)) {
+    throw invalidOption('--http-client', `must be one of ${HTTP_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  }
+  if (name === 'builtin' && secure) {
+    throw invalidOption('--http-client', `builtin speaks http:// only (no TLS), and ${secure} is https://: use --http-client undici`)
+  }
   return /** @type {HttpClient} */ (name)
 }
 
@@ -205,7 +236,9 @@ export function parseWsClient (value, engine) {
   }
   if (!given) return 'builtin'
   const name = String(value)
-  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) {
+    throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  }
   return /** @type {WsClient} */ (name)
 }
 

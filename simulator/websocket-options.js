@@ -80,7 +80,9 @@ export function webSocketUrl (httpUrl) {
 export function webSocketClient (value) {
   if (value === undefined || value === null) return 'ws'
   const name = String(value)
-  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) {
+    throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)
+  }
   return /** @type {'ws' | 'builtin'} */ (name)
 }
 

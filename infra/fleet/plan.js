@@ -79,7 +79,8 @@ export function downCommand () {
  */
 export function idPrefixes (hosts) {
   // An id may hold A-Z a-z 0-9 . _ - (results/README.md); `::1` becomes `1`, never `-1`.
-  const prefixes = hosts.map((h) => `${h.host}${h.port === null ? '' : `-${h.port}`}`.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 100) || 'host')
+  const prefixes = hosts.map((h) => `${h.host}${h.port === null ? '' : `-${h.port}`}`)
+    .map((name) => name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 100) || 'host')
   return prefixes.map((p, i) => (prefixes.indexOf(p) === i && prefixes.lastIndexOf(p) === i ? p : `${p}-${i + 1}`))
 }
 
@@ -104,8 +105,14 @@ export function planUp (hosts, options) {
   const copyTo = (remote) => shellJoin(['sh', '-c', `mkdir -p ${shellJoin([path.posix.dirname(remote)])} && cat > ${shellJoin([remote])}`])
   const copy = options.tarball === undefined
     ? []
-    : [{ name: 'copy', commands: hosts.map((host) => ({ host, argv: sshArgv(host, shellJoin(['sh', '-c', `cat > ${options.install}`]), options), stdinFile: options.tarball })) }]
-  const files = (options.files ?? []).map((file) => ({ name: 'files', commands: hosts.map((host) => ({ host, argv: sshArgv(host, copyTo(file.remote), options), stdinFile: file.local })) }))
+    : [{
+        name: 'copy',
+        commands: hosts.map((host) => ({ host, argv: sshArgv(host, shellJoin(['sh', '-c', `cat > ${options.install}`]), options), stdinFile: options.tarball }))
+      }]
+  const files = (options.files ?? []).map((file) => ({
+    name: 'files',
+    commands: hosts.map((host) => ({ host, argv: sshArgv(host, copyTo(file.remote), options), stdinFile: file.local }))
+  }))
   return [
     ...copy,
     ...files,
@@ -149,5 +156,6 @@ export function planDown (hosts, options = {}) {
  * @param {Step[]} steps
  */
 export function formatPlan (steps) {
-  return steps.flatMap((step) => step.commands.map(({ host, argv, shown, stdinFile }) => `${host.label}: ${shellJoin(shown ?? argv, displayQuote)}${stdinFile ? ` < ${displayQuote(stdinFile)}` : ''}`)).join('\n')
+  return steps.flatMap((step) => step.commands.map(({ host, argv, shown, stdinFile }) =>
+    `${host.label}: ${shellJoin(shown ?? argv, displayQuote)}${stdinFile ? ` < ${displayQuote(stdinFile)}` : ''}`)).join('\n')
 }

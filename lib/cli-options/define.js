@@ -14,7 +14,7 @@
  * @property {'string' | 'boolean' | 'number'} type as yargs reads it (parse does the rest)
  * @property {boolean} [array] may be given several times
  * @property {unknown} [default] used when the option is not given (by the normalisers, not yargs, so that callers can tell "not given")
- * @property {string} [defaultText] how --help shows the default when it is not a plain value
+ * @property {string | Readonly<Record<string, string>>} [defaultText] how --help shows the default when it is not a plain value, or one per command
  * @property {string | Readonly<Record<string, string>>} describe what --help shows: one line of at most 120 characters, or one per command
  * @property {string | Readonly<Record<string, string>>} [details] what docs/options.md adds to describe (npm run docs), or one per command
  * @property {GroupName | Readonly<Record<string, GroupName>>} group where --help and docs/options.md show it (groups.js), or one per command

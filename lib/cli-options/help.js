@@ -80,7 +80,7 @@ function namedGroups (named, command) {
 function declaration (o, command, brief) {
   const describe = forCommand(o.describe, command)
   // A switch that is off unless given needs no "[default: false]".
-  const shown = o.defaultText ?? (o.default === undefined || (o.type === 'boolean' && o.default === false) ? undefined : [o.default].flat().join(' '))
+  const shown = (o.defaultText === undefined ? undefined : forCommand(o.defaultText, command)) ?? (o.default === undefined || (o.type === 'boolean' && o.default === false) ? undefined : [o.default].flat().join(' '))
   return {
     type: o.type,
     ...(o.alias ? { alias: o.alias } : {}),

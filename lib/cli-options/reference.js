@@ -86,7 +86,8 @@ function perCommandText (textOf, commands, each = (on, text) => `- ${on}: ${text
  */
 function rowEntry (rows, o, commands) {
   const on = commands.filter((c) => rowsOf(rows, c).includes(o))
-  const shown = o.defaultText ?? (o.default === undefined ? undefined : [o.default].flat().join(' '))
+  const defaults = o.defaultText === undefined ? undefined : [...new Set(on.map((c) => forCommand(o.defaultText ?? '', c)))]
+  const shown = defaults?.length === 1 ? defaults[0] : defaults ? on.map((c) => `${forCommand(o.defaultText ?? '', c)} on \`${c}\``).join('; ') : (o.default === undefined ? undefined : [o.default].flat().join(' '))
   const facts = [
     `commands: ${on.map((c) => `\`${c}\``).join(', ')}${o.passOn ? ' (run, capacity and fleet up pass it on to their simulators)' : ''}`,
     `type: ${o.type}${o.array ? ', repeatable' : ''}${o.choices ? `, one of ${o.choices.map((c) => `\`${c}\``).join(', ')}` : ''}`,

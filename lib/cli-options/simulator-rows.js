@@ -8,7 +8,7 @@
 import { LOGIN_OPTIONS } from './tables/login.js'
 import { parseRows } from './rows.js'
 import { SCENARIO_OPTIONS } from './tables/scenario.js'
-import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './tables/shared.js'
+import { COLLECTOR_OPTIONS, DASHBOARD_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './tables/shared.js'
 import { SIMULATE_OPTIONS } from './tables/simulate.js'
 import { WEBSOCKET_OPTIONS } from './tables/websocket.js'
 
@@ -17,7 +17,7 @@ export { keyOf } from '../values/option-values.js'
 /** Every row that names `simulate` or is passed on to simulators, in the full table's order. */
 export const SIMULATOR_OPTIONS = [
   ...SIMULATE_OPTIONS, ...SCENARIO_OPTIONS, ...WEBSOCKET_OPTIONS, ...LOGIN_OPTIONS,
-  ...COLLECTOR_OPTIONS, ...METRICS_OPTIONS, ...OTLP_OPTIONS, ...OUTPUT_OPTIONS
+  ...COLLECTOR_OPTIONS, ...METRICS_OPTIONS, ...DASHBOARD_OPTIONS, ...OTLP_OPTIONS, ...OUTPUT_OPTIONS
 ]
 
 /**

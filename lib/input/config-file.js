@@ -18,7 +18,8 @@ export function loadConfigFile (file) {
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    throw new IoswarmError(CODES.INPUT, `--config: cannot read ${file} (${/** @type {NodeJS.ErrnoException} */ (error).code ?? /** @type {Error} */ (error).message})`)
+    const why = /** @type {NodeJS.ErrnoException} */ (error).code ?? /** @type {Error} */ (error).message
+    throw new IoswarmError(CODES.INPUT, `--config: cannot read ${file} (${why})`)
   }
   const yaml = /\.ya?ml$/i.test(file)
   const value = yaml ? parseYaml(file, text) : parseJson(file, text)
@@ -39,7 +40,8 @@ function parseJson (file, text) {
     // The YAML parser in JSON mode says where a JSON document goes wrong.
     const where = yaml().parseDocument(text, { schema: 'json' }).errors[0]?.linePos?.[0]
     const at = where ? `line ${where.line}, column ${where.col}: ` : ''
-    throw new IoswarmError(CODES.INPUT, `--config: ${file} is not valid JSON: ${at}${/** @type {Error} */ (error).message.split('\n')[0].replace(/, \.\.\.".*$/, '')}`)
+    const why = /** @type {Error} */ (error).message.split('\n')[0].replace(/, \.\.\.".*$/, '')
+    throw new IoswarmError(CODES.INPUT, `--config: ${file} is not valid JSON: ${at}${why}`)
   }
 }
 
@@ -52,7 +54,8 @@ function parseYaml (file, text) {
   const [error] = doc.errors
   if (error) {
     const where = error.linePos?.[0]
-    throw new IoswarmError(CODES.INPUT, `--config: ${file} is not valid YAML: ${where ? `line ${where.line}, column ${where.col}: ` : ''}${error.message.split(' at line')[0]}`)
+    const at = where ? `line ${where.line}, column ${where.col}: ` : ''
+    throw new IoswarmError(CODES.INPUT, `--config: ${file} is not valid YAML: ${at}${error.message.split(' at line')[0]}`)
   }
   return doc.toJS()
 }

@@ -84,7 +84,9 @@ function parseJsonLines (text, path, flag) {
     } catch (error) {
       throw invalidOption(flag, `${path} line ${n + 1} is not JSON: ${/** @type {Error} */ (error).message}`)
     }
-    if (row === null || typeof row !== 'object' || Array.isArray(row)) throw invalidOption(flag, `${path} line ${n + 1} must be a JSON object, got ${line.slice(0, 40)}`)
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+      throw invalidOption(flag, `${path} line ${n + 1} must be a JSON object, got ${line.slice(0, 40)}`)
+    }
     rows.push(row)
   }
   return rows

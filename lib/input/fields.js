@@ -16,7 +16,8 @@ import { invalidOption } from '../errors.js'
 export function parseFieldPath (value, flag) {
   const path = String(value)
   if (!/^[^.\s]+(\.[^.\s]+)*$/.test(path) || path.length > 200) {
-    throw invalidOption(flag, `must be a dot path into the message such as id or meta.id or items.0.ts (no spaces or empty segments), got ${JSON.stringify(value)}`)
+    throw invalidOption(flag,
+      `must be a dot path into the message such as id or meta.id or items.0.ts (no spaces or empty segments), got ${JSON.stringify(value)}`)
   }
   return path
 }

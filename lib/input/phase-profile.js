@@ -114,7 +114,8 @@ export function formatPhasedClients (steps, { connected, as, rampedDown = 0 }) {
 export function phaseMarks (phases, startAt) {
   let at = startAt
   return phases.map((p, i) => {
-    const mark = { type: /** @type {const} */ ('mark'), kind: /** @type {const} */ ('phase'), at, endAt: at + p.durationMs, label: `${i + 1}: ${p.kind}${p.to === undefined ? '' : ` to ${p.to}`}` }
+    const label = `${i + 1}: ${p.kind}${p.to === undefined ? '' : ` to ${p.to}`}`
+    const mark = { type: /** @type {const} */ ('mark'), kind: /** @type {const} */ ('phase'), at, endAt: at + p.durationMs, label }
     at += p.durationMs
     return mark
   })

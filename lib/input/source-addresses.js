@@ -12,7 +12,8 @@ import { invalidOption } from '../errors.js'
 /** Most source addresses one simulator takes (a /22). */
 const MAX_SOURCE_ADDRESSES = 1024
 
-const ALLOWED = `IP addresses of this host, comma-separated, and/or IPv4 ranges such as 10.0.0.2-10.0.0.9 or 10.0.0.2-9 (at most ${MAX_SOURCE_ADDRESSES} addresses)`
+const ALLOWED = 'IP addresses of this host, comma-separated, and/or IPv4 ranges such as 10.0.0.2-10.0.0.9 or 10.0.0.2-9 ' +
+  `(at most ${MAX_SOURCE_ADDRESSES} addresses)`
 
 /**
  * The addresses of --source-address values (a string, or one per flag / line), expanded and
@@ -46,7 +47,8 @@ function expandRange (item, flag) {
   if (/^\d{1,3}$/.test(last)) last = `${first.split('.').slice(0, 3).join('.')}.${last}`
   if (!isIPv4(first) || !isIPv4(last)) {
     const what = dash > 0 ? 'a range of two IPv4 addresses' : /[a-z]/i.test(item) ? 'a hostname' : 'an address'
-    throw invalidOption(flag, `takes ${ALLOWED}; ${JSON.stringify(item)} is not ${dash > 0 ? what : 'an IP address'}${dash > 0 ? '' : what === 'a hostname' ? ' (a hostname: give its address, the one a connection leaves from)' : ''}`)
+    const hint = dash <= 0 && what === 'a hostname' ? ' (a hostname: give its address, the one a connection leaves from)' : ''
+    throw invalidOption(flag, `takes ${ALLOWED}; ${JSON.stringify(item)} is not ${dash > 0 ? what : 'an IP address'}${hint}`)
   }
   const low = toNumber(first)
   const high = toNumber(last)
@@ -80,7 +82,9 @@ export function checkLocalAddresses (addresses, flag = '--source-address', inter
   const foreign = addresses.find((a) => !local.has(a) && !(isIPv4(a) && loopback.some(([base, mask]) => (toNumber(a) & mask) >>> 0 === base)))
   if (foreign === undefined) return
   const device = Object.keys(interfaces).find((name) => name !== 'lo') ?? 'eth0'
-  throw invalidOption(flag, `takes addresses of this host's interfaces; ${foreign} is on none (this host has ${[...local].slice(0, 8).join(', ')}${local.size > 8 ? ', …' : ''}). Add it first, e.g. \`ip addr add ${foreign}/24 dev ${device}\``)
+  const has = `${[...local].slice(0, 8).join(', ')}${local.size > 8 ? ', …' : ''}`
+  throw invalidOption(flag, `takes addresses of this host's interfaces; ${foreign} is on none (this host has ${has}). ` +
+    `Add it first, e.g. \`ip addr add ${foreign}/24 dev ${device}\``)
 }
 
 /**

@@ -46,7 +46,8 @@ function checkName (name, rules) {
   const allowed = [...rules.names.map((p) => `{{${p}}}`), ...(rules.rowFields === undefined ? [] : ['{{row.FIELD}}']), ...(rules.env ? ['{{env.NAME}}'] : []),
     ...(rules.login ? ['{{login.FIELD}}'] : [])].join(' ')
   if (name.startsWith('login.') && rules.login !== undefined) {
-    if (!rules.login) throw invalidOption(rules.flag, `has a placeholder {{${name}}}, which needs --login (or a --scenario with a login hook)${rules.names.length ? `: use ${allowed}` : ''}`)
+    const use = rules.names.length ? `: use ${allowed}` : ''
+    if (!rules.login) throw invalidOption(rules.flag, `has a placeholder {{${name}}}, which needs --login (or a --scenario with a login hook)${use}`)
     return
   }
   if (name.startsWith('env.')) {
@@ -56,9 +57,13 @@ function checkName (name, rules) {
   }
   if (name.startsWith('row.')) {
     if (rules.rowFields === undefined) throw invalidOption(rules.flag, `has a placeholder {{${name}}}, but rows are not allowed here: use ${allowed}`)
-    if (rules.rowFields === null) throw invalidOption(rules.flag, `uses {{${name}}}, which needs a feeder: add --feeder FILE (CSV with a header row, or JSON lines)`)
+    if (rules.rowFields === null) {
+      throw invalidOption(rules.flag, `uses {{${name}}}, which needs a feeder: add --feeder FILE (CSV with a header row, or JSON lines)`)
+    }
     const field = name.slice(4)
-    if (!rules.rowFields.includes(field)) throw invalidOption(rules.flag, `uses {{${name}}}, but the feeder has no field "${field}" (its fields: ${rules.rowFields.join(', ') || 'none'})`)
+    if (!rules.rowFields.includes(field)) {
+      throw invalidOption(rules.flag, `uses {{${name}}}, but the feeder has no field "${field}" (its fields: ${rules.rowFields.join(', ') || 'none'})`)
+    }
     return
   }
   if (!rules.names.includes(name)) throw invalidOption(rules.flag, `has an unknown placeholder {{${name}}}: use ${allowed}`)
@@ -98,7 +103,8 @@ export function compileJsonTemplate (text, rules) {
     tree = JSON.parse(marked)
   } catch (error) {
     const names = rules.names.map((p) => `{{${p}}}`).join(' ')
-    throw invalidOption(rules.flag, `must be a JSON template (placeholders ${names} stand for values or sit inside strings): ${/** @type {Error} */ (error).message}`)
+    const why = /** @type {Error} */ (error).message
+    throw invalidOption(rules.flag, `must be a JSON template (placeholders ${names} stand for values or sit inside strings): ${why}`)
   }
   return { text, placeholders: [...new Set(used)], render: compileNode(tree) }
 }
@@ -205,7 +211,9 @@ export function compileEventCall (text, rules) {
   const event = probe[0]
   const usage = `must be a JSON array, the event name first, then its arguments: '["new message", "hi from {{i}}"]', got ${JSON.stringify(text)}`
   if (!Array.isArray(probe) || probe.length === 0) throw invalidOption(rules.flag, usage)
-  if (typeof event !== 'string' || event === '' || event.includes(PROBE)) throw invalidOption(rules.flag, `${usage}: the event name is a plain string (no placeholder)`)
+  if (typeof event !== 'string' || event === '' || event.includes(PROBE)) {
+    throw invalidOption(rules.flag, `${usage}: the event name is a plain string (no placeholder)`)
+  }
   if (event.length > 200) throw invalidOption(rules.flag, 'has an event name over 200 characters')
   if (probe.length === 1) return { event, args: null }
   return { event, args: { placeholders: template.placeholders, render: (lookup) => /** @type {unknown[]} */ (template.render(lookup)).slice(1) } }

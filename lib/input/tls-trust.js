@@ -26,9 +26,12 @@ export function parseCaFiles (value, flag) {
     try {
       text = readFileSync(path, 'utf8')
     } catch (error) {
-      throw invalidOption(flag, `cannot read ${JSON.stringify(String(item))} (${/** @type {{ code?: string }} */ (error).code ?? 'error'}): give a PEM file of the certificate(s) to trust`)
+      const code = /** @type {{ code?: string }} */ (error).code ?? 'error'
+      throw invalidOption(flag, `cannot read ${JSON.stringify(String(item))} (${code}): give a PEM file of the certificate(s) to trust`)
     }
-    if (!text.includes(PEM_CERTIFICATE)) throw invalidOption(flag, `${JSON.stringify(String(item))} is not a PEM certificate file (no "${PEM_CERTIFICATE}" line)`)
+    if (!text.includes(PEM_CERTIFICATE)) {
+      throw invalidOption(flag, `${JSON.stringify(String(item))} is not a PEM certificate file (no "${PEM_CERTIFICATE}" line)`)
+    }
     return path
   })
 }

@@ -63,7 +63,9 @@ export function createCustomFigures () {
      * @returns {boolean} false: refused (a name past the bound)
      */
     timing (name, ms) {
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new TypeError(`custom timing ${String(name).slice(0, 64)}: ms must be a number ≥ 0, got ${String(ms).slice(0, 40)}`)
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        throw new TypeError(`custom timing ${String(name).slice(0, 64)}: ms must be a number ≥ 0, got ${String(ms).slice(0, 40)}`)
+      }
       if (!admit(name, 'timing')) return false
       let histogram = timings.get(name)
       if (histogram === undefined) timings.set(name, (histogram = createHistogram()))
@@ -77,7 +79,9 @@ export function createCustomFigures () {
      * @returns {boolean} false: refused (a name past the bound)
      */
     count (name, n = 1) {
-      if (typeof n !== 'number' || !Number.isFinite(n)) throw new TypeError(`custom count ${String(name).slice(0, 64)}: n must be a finite number, got ${String(n).slice(0, 40)}`)
+      if (typeof n !== 'number' || !Number.isFinite(n)) {
+        throw new TypeError(`custom count ${String(name).slice(0, 64)}: n must be a finite number, got ${String(n).slice(0, 40)}`)
+      }
       if (!admit(name, 'count')) return false
       counts.set(name, (counts.get(name) ?? 0) + n)
       return true

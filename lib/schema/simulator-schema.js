@@ -164,7 +164,13 @@
  * saturated), and, merged over processes, the worst of any.
  * @type {{ readonly [K in keyof HealthSummary]: 'loopDelayP99Ms' | 'cpuPct' | 'elu' | 'rssBytes' | 'saturated' }}
  */
-export const HEALTH_SUMMARY_FROM = Object.freeze({ loopDelayP99MaxMs: 'loopDelayP99Ms', cpuPctMax: 'cpuPct', eluMax: 'elu', rssMaxBytes: 'rssBytes', saturatedSeconds: 'saturated' })
+export const HEALTH_SUMMARY_FROM = Object.freeze({
+  loopDelayP99MaxMs: 'loopDelayP99Ms',
+  cpuPctMax: 'cpuPct',
+  eluMax: 'elu',
+  rssMaxBytes: 'rssBytes',
+  saturatedSeconds: 'saturated'
+})
 
 /**
  * How a measure merges over processes (results/merge/sim-merge.js): `sum` adds, `max` takes the largest,

@@ -79,9 +79,12 @@ export function formatCounts (counts, { times = false, none = 'none' } = {}) {
  * @param {{ p50: number | null, p99: number | null }} [tls] TLS handshake times, shown beside the connect time
  */
 export function formatAvalanche (clients, accept, connect, errors, tls) {
-  const accepted = accept ? `handshake accepted (Engine.IO open) p50 ${formatMs(accept.p50)}, p99 ${formatMs(accept.p99)}, max ${formatMs(accept.max)}` : 'handshake accept time not measured'
+  /** @param {{ p50: number | null, p99: number | null, max: number | null }} t */
+  const times = (t) => `p50 ${formatMs(t.p50)}, p99 ${formatMs(t.p99)}, max ${formatMs(t.max)}`
+  const accepted = accept ? `handshake accepted (Engine.IO open) ${times(accept)}` : 'handshake accept time not measured'
   const failed = Object.values(errors).reduce((a, b) => a + b, 0)
-  return `avalanche: ${clients} clients at once (--ramp 0): ${accepted}; connected p50 ${formatMs(connect.p50)}, p99 ${formatMs(connect.p99)}, max ${formatMs(connect.max)}${formatTlsBeside(tls)}; failed handshakes: ${failed}${failed ? ` (${formatCounts(errors)})` : ''}`
+  return `avalanche: ${clients} clients at once (--ramp 0): ${accepted}; connected ${times(connect)}${formatTlsBeside(tls)}; ` +
+    `failed handshakes: ${failed}${failed ? ` (${formatCounts(errors)})` : ''}`
 }
 
 /**
@@ -98,10 +101,12 @@ export function formatTlsBeside (tls) {
  */
 export function formatStorm (s) {
   const at = new Date(s.startedAt).toISOString().slice(11, 19)
-  const back = `back: 50 % in ${formatMs(s.backMs.p50)}, 90 % in ${formatMs(s.backMs.p90)}, 99 % in ${formatMs(s.backMs.p99)}, all in ${s.endedMs === null ? `- (${s.back} of ${s.dropped} back)` : formatMs(s.endedMs)}`
+  const all = s.endedMs === null ? `- (${s.back} of ${s.dropped} back)` : formatMs(s.endedMs)
+  const back = `back: 50 % in ${formatMs(s.backMs.p50)}, 90 % in ${formatMs(s.backMs.p90)}, 99 % in ${formatMs(s.backMs.p99)}, all in ${all}`
   // Recovery and the gap: absent from results of older simulators.
   const gap = s.lost === undefined ? '' : `; sessions recovered: ${s.recovered ?? 0}, gap messages replayed: ${s.replayed ?? 0}, lost: ${s.lost}`
-  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${s.attempts} attempts, failed: ${formatCounts(s.errors)}${gap}`
+  const attempts = `${s.attempts} attempts, failed: ${formatCounts(s.errors)}`
+  return `storm at ${at} UTC: ${s.dropped} clients dropped (${formatCounts(s.reasons)}); ${back}; ${attempts}${gap}`
 }
 
 /**

@@ -37,7 +37,8 @@ export function formatWindowLine (w) {
   const acks = emits.ackTime.count > 0 ? `, ack p50 ${formatMs(emits.ackTime.p50)} p99 ${formatMs(emits.ackTime.p99)}` : ''
   const unacked = (emits.timedOut ? `, ${emits.timedOut} timed out` : '') + (emits.failed ? `, ${emits.failed} failed` : '') +
     (emits.closed ? `, ${emits.closed} closed before their ack` : '')
-  return `${windowLabel(w)}${phaseLabel(w.phase)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? `, ${w.clients.closed} closed` : ''}${w.clients.errors ? `, ${w.clients.errors} errors` : ''}), ` +
+  const lost = (w.clients.closed ? `, ${w.clients.closed} closed` : '') + (w.clients.errors ? `, ${w.clients.errors} errors` : '')
+  return `${windowLabel(w)}${phaseLabel(w.phase)}: ${w.clients.connected} connected (+${w.clients.connects} −${w.clients.drops}${lost}), ` +
     `${w.messages} messages, received ${w.received}, missing ${w.missing}${delays}` +
     (w.misdelivered ? `, MISDELIVERED ${w.misdelivered}` : '') + (w.duplicates ? `, DUPLICATED ${w.duplicates}` : '') +
     (emits.sent > 0 || emits.acked > 0 ? `; emits ${emits.sent} sent, ${emits.acked} acked${acks}${unacked}` : '') +
@@ -79,7 +80,8 @@ function formatWindowCustom (custom) {
     ...Object.entries(custom.counts).map(([name, n]) => `${name} ${n}`)
   ]
   if (figures.length === 0) return ''
-  return `; custom ${figures.slice(0, MAX_WINDOW_FIGURES).join(', ')}${figures.length > MAX_WINDOW_FIGURES ? `, … ${figures.length - MAX_WINDOW_FIGURES} more` : ''}`
+  const more = figures.length > MAX_WINDOW_FIGURES ? `, … ${figures.length - MAX_WINDOW_FIGURES} more` : ''
+  return `; custom ${figures.slice(0, MAX_WINDOW_FIGURES).join(', ')}${more}`
 }
 
 /**

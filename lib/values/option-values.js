@@ -49,7 +49,10 @@ export const DEFAULT_WEBSOCKET_RAMP_MS = 25000
 export const WEBSOCKET_EVENT = 'message'
 
 /** Headers the transports set themselves: a user's value would break the handshake. */
-const TRANSPORT_HEADERS = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'])
+const TRANSPORT_HEADERS = new Set([
+  'host', 'connection', 'upgrade', 'content-length', 'transfer-encoding',
+  'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-accept'
+])
 /** Query parameters Engine.IO sets itself. */
 const ENGINE_QUERY_KEYS = Object.freeze(['EIO', 'transport', 'sid', 't', 'b64'])
 
@@ -83,7 +86,10 @@ function namedValues (value, separator, check) {
  */
 export function parseHeaders (value, flag) {
   return namedValues(value, ':', (text, name, headerValue) => {
-    if (!TOKEN.test(name)) throw invalidOption(flag, `must be 'Name: value' with a header name of letters, digits and - (e.g. 'Authorization: Bearer {{row.token}}'), got ${JSON.stringify(text)}`)
+    if (!TOKEN.test(name)) {
+      throw invalidOption(flag,
+        `must be 'Name: value' with a header name of letters, digits and - (e.g. 'Authorization: Bearer {{row.token}}'), got ${JSON.stringify(text)}`)
+    }
     if (TRANSPORT_HEADERS.has(name.toLowerCase())) throw invalidOption(flag, `cannot set ${name}: the transports set it themselves`)
     if (/[\r\n\0]/.test(headerValue)) throw invalidOption(flag, `${name}'s value must not contain line breaks`)
   })
@@ -97,7 +103,9 @@ export function parseHeaders (value, flag) {
  */
 export function parseCookies (value, flag) {
   return namedValues(value, '=', (text, name, cookieValue) => {
-    if (!TOKEN.test(name)) throw invalidOption(flag, `must be 'name=value' with a cookie name of letters, digits and - (e.g. 'session={{row.sid}}'), got ${JSON.stringify(text)}`)
+    if (!TOKEN.test(name)) {
+      throw invalidOption(flag, `must be 'name=value' with a cookie name of letters, digits and - (e.g. 'session={{row.sid}}'), got ${JSON.stringify(text)}`)
+    }
     const literal = cookieValue.replace(/\{\{[^}]*\}\}/g, '')
     if (/[;\s]/.test(literal) || [...literal].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)) {
       throw invalidOption(flag, `${name}'s value must not contain ';', spaces or control characters`)
@@ -137,7 +145,9 @@ export function parseRate (value, flag) {
   const windowMs = match ? parseDurationMs(`${match[2] ?? 1}${match[3]}`, flag) : NaN
   if (!(count > 0) || !(windowMs > 0)) throw invalidOption(flag, `must be a rate per client such as 1/10s, 5/s, 30/m or 2/500ms, got ${JSON.stringify(value)}`)
   const intervalMs = windowMs / count
-  if (intervalMs < 1000 / MAX_EMITS_PER_SECOND) throw invalidOption(flag, `is more than ${MAX_EMITS_PER_SECOND} emits a second per client, got ${JSON.stringify(value)}`)
+  if (intervalMs < 1000 / MAX_EMITS_PER_SECOND) {
+    throw invalidOption(flag, `is more than ${MAX_EMITS_PER_SECOND} emits a second per client, got ${JSON.stringify(value)}`)
+  }
   return intervalMs
 }
 
@@ -159,7 +169,8 @@ const LOGIN_METHODS = Object.freeze(['POST', 'GET', 'PUT', 'PATCH'])
  * @returns {LoginSpec}
  */
 export function parseLoginSpec (text, flag) {
-  const usage = 'must be \'METHOD PATH-OR-URL [BODY]\', a JSON or form body: \'POST /login {"user":"u{{i}}","password":"{{row.password}}"}\' or \'POST /login user=u{{i}}&password={{row.password}}\''
+  const usage = 'must be \'METHOD PATH-OR-URL [BODY]\', a JSON or form body: ' +
+    '\'POST /login {"user":"u{{i}}","password":"{{row.password}}"}\' or \'POST /login user=u{{i}}&password={{row.password}}\''
   const match = /^\s*(\S+)\s+(\S+)(?:\s+([\s\S]*\S))?\s*$/.exec(text)
   if (!match) throw invalidOption(flag, `${usage}, got ${JSON.stringify(text)}`)
   const [, method, target, body = null] = match
@@ -168,7 +179,8 @@ export function parseLoginSpec (text, flag) {
   }
   if (!target.startsWith('/') || target.startsWith('//')) {
     if (!/^https?:\/\/[^/\s]+/i.test(target)) {
-      throw invalidOption(flag, `has ${JSON.stringify(target)}: a path on the server starts with / ('POST /login …'); a login on another origin needs its scheme ('POST https://auth.example.com/login …')`)
+      throw invalidOption(flag, `has ${JSON.stringify(target)}: a path on the server starts with / ('POST /login …'); ` +
+        'a login on another origin needs its scheme (\'POST https://auth.example.com/login …\')')
     }
     try {
       // eslint-disable-next-line no-new

@@ -34,7 +34,8 @@ export function parseDurationMs (value, flag, { defaultUnit = 's', max = 7 * 24 
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(String(value).trim())
   const ms = match ? Number(match[1]) * UNIT_MS[/** @type {'ms'} */ (match[2] ?? defaultUnit)] : NaN
   if (!Number.isFinite(ms) || ms > max) {
-    throw invalidOption(flag, `must be a duration such as 0, 500ms, 10s or 2m (a bare number is ${defaultUnit === 's' ? 'seconds' : 'milliseconds'}), got ${JSON.stringify(value)}`)
+    const bare = defaultUnit === 's' ? 'seconds' : 'milliseconds'
+    throw invalidOption(flag, `must be a duration such as 0, 500ms, 10s or 2m (a bare number is ${bare}), got ${JSON.stringify(value)}`)
   }
   return Math.round(ms)
 }
@@ -53,7 +54,8 @@ export function parseBytes (value, flag, { min = 0, max = Number.MAX_SAFE_INTEGE
   const match = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i.exec(String(value).trim())
   const bytes = match ? Math.round(Number(match[1]) * UNIT_BYTES[/** @type {'b'} */ ((match[2] ?? 'b').toLowerCase())]) : NaN
   if (!Number.isSafeInteger(bytes)) {
-    throw invalidOption(flag, `must be a size such as 1000000, 512KB, 10MB or 1MiB (KB, MB, GB = 1000-based; KiB, MiB, GiB = 1024-based), got ${JSON.stringify(value)}`)
+    throw invalidOption(flag,
+      `must be a size such as 1000000, 512KB, 10MB or 1MiB (KB, MB, GB = 1000-based; KiB, MiB, GiB = 1024-based), got ${JSON.stringify(value)}`)
   }
   if (bytes < min || bytes > max) throw invalidOption(flag, `must be from ${min} to ${max} bytes, got ${JSON.stringify(value)} (${bytes} bytes)`)
   return bytes
@@ -222,6 +224,8 @@ export function parseNamespaces (value, flag = '--namespace') {
  */
 export function parseRunId (value, flag = '--run') {
   const runId = String(value)
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(runId)) {
+    throw invalidOption(flag, `must be 1 to 100 letters, digits, dots, dashes or underscores, got ${JSON.stringify(runId)}`)
+  }
   return runId
 }

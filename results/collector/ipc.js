@@ -55,7 +55,8 @@ export function attachIpcReader (child, collector, { onError = () => {} } = {}) 
     if (!m || typeof m !== 'object' || m.type !== IPC_MESSAGE_TYPE) return
     const method = /** @type {keyof CollectorWriter} */ (m.method)
     if (!WRITE_METHODS.includes(method) || !Array.isArray(m.args)) {
-      onError(new IoswarmError(CODES.COLLECTOR, `refused a collector message from child ${child.pid}: ${JSON.stringify(String(m.method)).slice(0, 80)} is not a collector write method`),
+      const named = JSON.stringify(String(m.method)).slice(0, 80)
+      onError(new IoswarmError(CODES.COLLECTOR, `refused a collector message from child ${child.pid}: ${named} is not a collector write method`),
         String(m.method).slice(0, 80))
       return
     }

@@ -10,7 +10,10 @@ import { CODES, IoswarmError } from '../../lib/errors.js'
 import { mergeMessageReports, groupRounds } from '../merge/aggregate.js'
 import { messageResults } from '../merge/message-results.js'
 import { deliveryBreakdown } from '../merge/delivery-rows.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
+import {
+  READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport,
+  compareText, finalsList, simulatorStatus
+} from './status.js'
 import { LIMITS } from '../../lib/schema/collector-keys.js'
 
 /** @typedef {import('./types.js').Collector} Collector */

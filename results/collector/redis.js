@@ -13,7 +13,10 @@ import { tooManyReports } from './memory.js'
 import { connectRedis, redactText, redactUrl } from '../../lib/redis.js'
 import { createControl } from './redis-control.js'
 import { readNewEntries, readStream } from './redis-streams.js'
-import { READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport, compareText, finalsList, simulatorStatus } from './status.js'
+import {
+  READ_LIMIT, assembleSamples, checkId, checkRead, checkMessageDrop, checkMessageReport, checkTtl, checkWindowDrop, checkWindowRead, checkWindowReport,
+  compareText, finalsList, simulatorStatus
+} from './status.js'
 
 /**
  * @typedef {import('./types.js').Collector} Collector

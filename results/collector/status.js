@@ -118,7 +118,8 @@ export const READ_LIMIT = 1000
 export function checkRead (cursor, limit) {
   if (cursor !== null) {
     const c = /** @type {Record<string, unknown>} */ (cursor)
-    if (typeof c !== 'object' || !['messages', 'samples', 'serverSamples'].every((k) => typeof c[k] === 'string' && /^\d+(-\d+)?$/.test(/** @type {string} */ (c[k])))) {
+    const isId = (/** @type {string} */ k) => typeof c[k] === 'string' && /^\d+(-\d+)?$/.test(/** @type {string} */ (c[k]))
+    if (typeof c !== 'object' || !['messages', 'samples', 'serverSamples'].every(isId)) {
       throw invalidOption('read cursor', `must be null or what readSince returned, got ${JSON.stringify(cursor)?.slice(0, 100)}`)
     }
   }

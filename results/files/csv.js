@@ -82,7 +82,11 @@ export function deliveriesCsv (distributions) {
     r.absolute?.p50, r.absolute?.p99, r.absolute?.max, r.absolute?.uncertaintyMs
   ]
   const rows = distributions.flatMap((d) => d.deliveries
-    ? [...d.deliveries.rows.map((r) => row(d.name, 'room', r)), ...d.deliveries.namespaces.map((r) => row(d.name, 'namespace', r)), row(d.name, 'total', d.deliveries.total)]
+    ? [
+        ...d.deliveries.rows.map((r) => row(d.name, 'room', r)),
+        ...d.deliveries.namespaces.map((r) => row(d.name, 'namespace', r)),
+        row(d.name, 'total', d.deliveries.total)
+      ]
     : [])
   return csv(DELIVERY_HEADER, rows)
 }

@@ -41,7 +41,8 @@ export async function waitForRound (collector, runId, { round, sent, timeoutMs, 
  * @param {import('../../lib/schema/result-schema.js').RoundFloor} floor
  */
 function formatRoundFloor (floor) {
-  return `simulator floor p50 ${formatMs(floor.p50Ms)} max ${formatMs(floor.maxMs)} (in a ${formatMs(floor.spreadAtMaxMs)} spread), busiest ${formatBusy(floor.busyMax)}`
+  return `simulator floor p50 ${formatMs(floor.p50Ms)} max ${formatMs(floor.maxMs)} (in a ${formatMs(floor.spreadAtMaxMs)} spread), ` +
+    `busiest ${formatBusy(floor.busyMax)}`
 }
 
 /**

@@ -25,7 +25,10 @@ export async function serveMetrics ({ port, host = '127.0.0.1', registry }) {
     })
   })
   await new Promise((resolve, reject) => {
-    server.once('error', (error) => reject(invalidOption('--metrics-port', `cannot listen on ${host}:${port} (${/** @type {NodeJS.ErrnoException} */ (error).code ?? error.message}); nothing was started`)))
+    server.once('error', (error) => {
+      const why = /** @type {NodeJS.ErrnoException} */ (error).code ?? error.message
+      reject(invalidOption('--metrics-port', `cannot listen on ${host}:${port} (${why}); nothing was started`))
+    })
     server.listen(port, host, () => resolve(undefined))
   })
   const address = /** @type {import('node:net').AddressInfo} */ (server.address())

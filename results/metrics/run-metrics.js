@@ -55,11 +55,23 @@ export function createRunMetrics ({ run, distribution = '', maxSimulators = MAX_
     received: c('ioswarm_messages_received_total', 'Deliveries: distinct clients that got a message', ['simulator']),
     expected: c('ioswarm_messages_expected_total', 'Deliveries expected: clients connected at a message\'s first receipt', ['simulator']),
     missing: c('ioswarm_messages_missing_total', 'Deliveries missing: connected when the message was sent, never received', ['simulator']),
-    relative: createHdrHistogramMetric({ registry, name: 'ioswarm_message_relative_delay_seconds', help: 'Delay of each client after the first receipt in its simulator', labelNames: ['simulator'] }),
-    absolute: createHdrHistogramMetric({ registry, name: 'ioswarm_message_latency_seconds', help: 'Absolute latency sentAt to receipt, clock-corrected', labelNames: ['simulator'] }),
+    relative: createHdrHistogramMetric({
+      registry,
+      name: 'ioswarm_message_relative_delay_seconds',
+      help: 'Delay of each client after the first receipt in its simulator',
+      labelNames: ['simulator']
+    }),
+    absolute: createHdrHistogramMetric({
+      registry,
+      name: 'ioswarm_message_latency_seconds',
+      help: 'Absolute latency sentAt to receipt, clock-corrected',
+      labelNames: ['simulator']
+    }),
     roundNumber: g('ioswarm_round_last', 'The last completed round (rounds with every message reported)'),
-    roundRelative: g('ioswarm_round_relative_delay_seconds', 'Exact HDR percentiles of the relative delay over the last completed round, all simulators merged', ['quantile']),
-    roundAbsolute: g('ioswarm_round_latency_seconds', 'Exact HDR percentiles of the absolute latency over the last completed round, all simulators merged', ['quantile']),
+    roundRelative: g('ioswarm_round_relative_delay_seconds',
+      'Exact HDR percentiles of the relative delay over the last completed round, all simulators merged', ['quantile']),
+    roundAbsolute: g('ioswarm_round_latency_seconds',
+      'Exact HDR percentiles of the absolute latency over the last completed round, all simulators merged', ['quantile']),
     roundMissing: g('ioswarm_round_missing', 'Missing deliveries in the last completed round'),
     loopDelay: g('ioswarm_simulator_loop_delay_p99_seconds', 'Simulator event-loop delay p99 over the last second', ['simulator']),
     cpu: g('ioswarm_simulator_cpu_percent', 'Simulator CPU over the last second, % of one core', ['simulator']),

@@ -70,6 +70,21 @@ export function chartCard (spec) {
   return `<figure class="chart"><figcaption><h3>${escapeHtml(spec.title)}</h3><p>${escapeHtml(spec.caption)}</p></figcaption>${figure}</figure>`
 }
 
+/**
+ * Charts of one section: a card for each chart with data, and one line after them naming what
+ * the run did not measure and why, instead of a card of "no data" for each.
+ * @param {ChartSpec[]} specs
+ */
+export function chartCards (specs) {
+  const cards = specs.filter((s) => s.config).map(chartCard).join('\n')
+  const missing = specs.filter((s) => !s.config).map((s) => {
+    const why = (s.note ?? 'no data').replace(/^no data: /, '')
+    return `<span class="no-data" data-chart="${escapeHtml(s.name)}">${escapeHtml(s.title)} (${escapeHtml(why)})</span>`
+  })
+  const line = missing.length ? `<p class="not-measured">Not measured: ${missing.join('; ')}</p>` : ''
+  return `<div class="charts">${cards}</div>${line}`
+}
+
 /** @type {{ source: string, hash: string } | null} */
 let chartLibrary = null
 

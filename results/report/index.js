@@ -8,7 +8,7 @@ import { messageCharts } from './charts/charts-messages.js'
 import { customWindowCharts } from './charts/charts-custom.js'
 import { nodeChart } from './charts/charts-nodes.js'
 import { compareCharts, compareHeader, compareSeries, compareTables } from './compare.js'
-import { chartCard, htmlPage } from './html.js'
+import { chartCard, chartCards, htmlPage } from './html.js'
 import { GLOSSARY, details, distributionSection, header, overview } from './sections.js'
 import { buildCapacityReport, compareCapacities } from './capacity.js'
 import { toReportable } from './kinds.js'
@@ -106,7 +106,7 @@ export function buildCompareReport (results, { labels = [] } = {}) {
   const body = [
     compareHeader(items.map((x) => x.result), series),
     '<main>',
-    runs.length ? `<section id="charts"><h2>Delay per round</h2><div class="charts">${charts.map(chartCard).join('\n')}</div></section>` : '',
+    runs.length ? `<section id="charts"><h2>Delay per round</h2>${chartCards(charts)}</section>` : '',
     runs.length ? `<section id="numbers"><h2>Numbers</h2>${tables.numbers}</section>` : '',
     runs.length ? `<section id="runs"><h2>Runs</h2>${tables.runs}</section>` : '',
     capacity ? `<section id="capacity"><h2>Capacity searches</h2><div class="charts">${chartCard(capacity.chart)}</div>${capacity.table}</section>` : '',

@@ -3,7 +3,7 @@
  * the same module and the same `second` events), from the run's stream or its events.ndjson,
  * with the steering actions marked and listed.
  */
-import { escapeHtml, chartCard, htmlTable } from './html.js'
+import { escapeHtml, chartCards, htmlTable } from './html.js'
 import { liveCharts } from './charts/charts-live.js'
 
 /**
@@ -52,7 +52,7 @@ export function liveSection (live) {
 <h2>Second by second</h2>
 <p class="sub">${escapeHtml(`${live.seconds.length} seconds as the live dashboard drew them (all simulators merged each second)`)}</p>
 ${table}
-<div class="charts">${charts.map(chartCard).join('\n')}</div>
+${chartCards(charts)}
 </section>`
   return { html, charts }
 }

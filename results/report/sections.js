@@ -8,7 +8,7 @@ import { refusedWarning } from '../merge/refused.js'
 import { ipcErrorsWarning } from '../collector/ipc.js'
 import { formatDate } from '../text/summary.js'
 import { formatPublishLine } from '../text/publish-line.js'
-import { chartCard, escapeHtml } from './html.js'
+import { chartCards, escapeHtml } from './html.js'
 import { distributionsTable, messagesTable, reasonsTable, roundsTable, runDetailsTables, simulatorsTable, thresholdsTable } from './tables.js'
 import { windowsTable } from './charts/charts-windows.js'
 import { customTable, deliveriesTable, loginsTable, namespacesTable, scenarioTable } from './tables-scenario.js'
@@ -148,7 +148,7 @@ ${d.publish ? `<p class="sub publish">${escapeHtml(formatPublishLine(d.publish))
 ${deliveries ? `<h3>Delivery by namespace, room and event</h3>${deliveries}` : ''}
 ${scenario ? `<h3>Emits, acks and joins</h3>${scenario}` : ''}
 ${custom ? `<h3>Custom figures</h3>${custom}` : ''}
-<div class="charts">${charts.map(chartCard).join('\n')}</div>
+${chartCards(charts)}
 <h3>Simulators</h3>
 ${simulatorsTable(d)}
 ${logins ? `<h3>Logins</h3>${logins}` : ''}

@@ -52,6 +52,7 @@ figure.chart figcaption p { margin: 2px 0 8px; color: var(--muted); font-size: 1
 .canvas-box { position: relative; height: 280px; }
 p.no-data { height: 120px; display: flex; align-items: center; justify-content: center; text-align: center; margin: 0;
   color: var(--muted); background: var(--bg); border: 1px dashed var(--line); border-radius: 6px; padding: 0 16px; }
+p.not-measured { color: var(--muted); font-size: 12.5px; margin: 8px 0 0; }
 details { margin: 8px 0 16px; }
 summary { cursor: pointer; color: #245ea8; }
 footer { color: var(--muted); font-size: 12.5px; margin-top: 32px; border-top: 1px solid var(--line); padding-top: 12px; }

@@ -20,11 +20,13 @@ export function formatNodes (report) {
     formatMs(n.absolute?.count ? n.absolute.p50 : null), formatMs(n.absolute?.count ? n.absolute.p99 : null)
   ])
   const imbalance = report.imbalance === null ? 'no node holds a client' : `${report.imbalance} (largest ÷ smallest node at the end)`
+  const seen = report.nodes.length === 0 ? 'NONE READ: no client learned its node (is the cookie, header or event right?)' : `${report.nodes.length} seen`
+  const header = ['node', 'connected', 'connects', 'drops', 'moved', 'received', 'missing', 'rel p50', 'rel p99', 'abs p50', 'abs p99']
   return [
-    `nodes (${report.from}): ${report.nodes.length === 0 ? 'NONE READ: no client learned its node (is the cookie, header or event right?)' : `${report.nodes.length} seen`}, ` +
+    `nodes (${report.from}): ${seen}, ` +
       `imbalance ${imbalance}, moved ${report.moved} (clients back on another node after a reconnect)` +
       `${report.unknown > 0 ? `, ${report.unknown} connected clients of no known node` : ''}`,
-    ...(rows.length > 0 ? [table(['node', 'connected', 'connects', 'drops', 'moved', 'received', 'missing', 'rel p50', 'rel p99', 'abs p50', 'abs p99'], rows)] : []),
+    ...(rows.length > 0 ? [table(header, rows)] : []),
     ...(report.nodes.length > MAX_NODE_ROWS ? [`… ${report.nodes.length - MAX_NODE_ROWS} more nodes in --json`] : [])
   ]
 }

@@ -74,7 +74,8 @@ export function formatScenario (scenario) {
   const lines = []
   const { joins, emits, hooks } = scenario
   if (joins) {
-    lines.push(`joins (${plain(joins.event)}): sent ${joins.sent}, acked ${joins.acked}, failed ${joins.failed}${joins.failed ? ` (${reasons(joins.reasons)})` : ''}, ` +
+    const why = joins.failed ? ` (${reasons(joins.reasons)})` : ''
+    lines.push(`joins (${plain(joins.event)}): sent ${joins.sent}, acked ${joins.acked}, failed ${joins.failed}${why}, ` +
       `unacked ${joins.unacked}; join time ${times(joins.time)}`)
   }
   if (emits) {
@@ -86,7 +87,8 @@ export function formatScenario (scenario) {
     const calls = Object.entries(hooks.calls).filter(([, n]) => n > 0).map(([name, n]) => `${plain(name)} ×${n}`).join(', ') || 'none'
     const errors = total(hooks.errors)
     const e = hooks.emits
-    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}${closedBeforeAck(e.closed)}; ack time ${times(e.ackTime)}`)
+    lines.push(`scenario hooks: ${calls}; their emits: sent ${e.sent}, acked ${e.acked}, timed out ${e.timedOut}, failed ${e.failed}` +
+      `${closedBeforeAck(e.closed)}; ack time ${times(e.ackTime)}`)
     lines.push(errors > 0 ? `HOOK ERRORS ${errors}: ${reasons(hooks.errors)}` : 'hook errors: none')
   }
   const r = scenario.replies
@@ -132,13 +134,15 @@ export function formatDeliveryTable (breakdown, maxRows = MAX_DELIVERY_ROWS) {
  */
 export function formatCustom (custom) {
   if (!custom) return []
-  const timings = Object.entries(custom.timings).map(([name, t]) => [plain(name), 'timing', t.count, formatMs(t.p50), formatMs(t.p90), formatMs(t.p99), formatMs(t.max)])
+  const timings = Object.entries(custom.timings)
+    .map(([name, t]) => [plain(name), 'timing', t.count, formatMs(t.p50), formatMs(t.p90), formatMs(t.p99), formatMs(t.max)])
   const counts = Object.entries(custom.counts).map(([name, n]) => [plain(name), 'count', n, '', '', '', ''])
   const lines = timings.length + counts.length === 0
     ? []
     : ['custom figures (ctx.timing, ctx.count):', table(['name', 'kind', 'count', 'p50', 'p90', 'p99', 'max'], [...timings, ...counts])]
   if (custom.refused > 0) {
-    lines.push(`CUSTOM FIGURES REFUSED: ${custom.refused} records of names past the first ${MAX_CUSTOM_NAMES} (${custom.refusedNames.map(plain).join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''})`)
+    const names = `${custom.refusedNames.map(plain).join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''}`
+    lines.push(`CUSTOM FIGURES REFUSED: ${custom.refused} records of names past the first ${MAX_CUSTOM_NAMES} (${names})`)
   }
   return lines
 }
@@ -182,8 +186,11 @@ export function formatEventLines (messages, rollups) {
   return [...byEvent.values()].map((e) => {
     const rel = summarize(mergeEncoded(e.relative))
     const abs = summarize(mergeEncoded(e.absolute))
-    const faults = [e.misdelivered ? `MISDELIVERED ${e.misdelivered}` : '', e.duplicates ? `DUPLICATED ${e.duplicates}` : '', e.echo ? `echo ${e.echo}` : ''].filter(Boolean)
-    return `event ${plain(e.event)}${e.namespace === '/' ? '' : ` (${plain(e.namespace)})`}: ${e.messages} messages, received ${e.received}/${e.expected}, missing ${e.missing}` +
+    const faults = [
+      e.misdelivered ? `MISDELIVERED ${e.misdelivered}` : '', e.duplicates ? `DUPLICATED ${e.duplicates}` : '', e.echo ? `echo ${e.echo}` : ''
+    ].filter(Boolean)
+    const where = e.namespace === '/' ? '' : ` (${plain(e.namespace)})`
+    return `event ${plain(e.event)}${where}: ${e.messages} messages, received ${e.received}/${e.expected}, missing ${e.missing}` +
       `${faults.length ? `, ${faults.join(', ')}` : ''}; relative ${times(rel)}${abs.count > 0 ? `; absolute ${times(abs)}` : ''}`
   })
 }

@@ -54,7 +54,8 @@ function windowsLine (windows) {
   const seconds = windows.length ? (windows[0].endAt - windows[0].startAt) / 1000 : 0
   const missing = worstWindow(windows, (w) => (w.missing > 0 ? w.missing : null))
   const ack = worstWindow(windows, (w) => (w.emits.ackTime.count > 0 ? w.emits.ackTime.p99 : null))
-  return `${windows.length} windows of ${seconds} s` + (missing ? `, most missing ${missing.value} in ${windowLabel(missing.window)}` : ', none missing a delivery') +
+  return `${windows.length} windows of ${seconds} s` +
+    (missing ? `, most missing ${missing.value} in ${windowLabel(missing.window)}` : ', none missing a delivery') +
     (ack ? `, worst ack p99 ${formatMs(ack.value)} in ${windowLabel(ack.window)}` : '')
 }
 
@@ -153,9 +154,11 @@ export function formatRunSummary (result) {
       : `${simulators} simulator${simulators === 1 ? '' : 's'}, ${c.target} clients`
     // --phases: the target at the end is the last step's (0 after a ramp down to 0); say the peak and the profile.
     const clientsLine = d.phases
-      ? `${simulators} simulator${simulators === 1 ? '' : 's'}, ${formatPhasedClients(d.phases, { connected: peakConnected(d), as: 'connected at peak', rampedDown: d.rampedDown })}`
+      ? `${simulators} simulator${simulators === 1 ? '' : 's'}, ` +
+        formatPhasedClients(d.phases, { connected: peakConnected(d), as: 'connected at peak', rampedDown: d.rampedDown })
       : `${layout}, connected ${c.connected}/${c.target}`
-    lines.push('', `distribution ${plain(d.name)}: ${clientsLine}${staleClients(d)}, failed ${c.failed}, connect p99 ${formatMs(d.connectTime.p99)}${formatTlsBeside(d.tlsTime)}`)
+    const connectP99 = `${formatMs(d.connectTime.p99)}${formatTlsBeside(d.tlsTime)}`
+    lines.push('', `distribution ${plain(d.name)}: ${clientsLine}${staleClients(d)}, failed ${c.failed}, connect p99 ${connectP99}`)
     const avalanche = /** @type {{ rampMs?: unknown }} */ (result.options).rampMs === 0
     if (avalanche) lines.push(formatAvalanche(c.target, d.acceptTime, d.connectTime, c.errors ?? {}, d.tlsTime))
     lines.push(d.rounds.length ? formatRounds(d) : noRounds(d))
@@ -233,7 +236,8 @@ function formatRounds (d) {
 }
 
 /** How to read the floor columns of the rounds tables. */
-export const FLOOR_NOTE = 'floor: CPU time a simulator process spent draining a message to its clients (p50 and max over the messages, each the largest over simulators); ' +
+export const FLOOR_NOTE =
+  'floor: CPU time a simulator process spent draining a message to its clients (p50 and max over the messages, each the largest over simulators); ' +
   'busiest: the largest share of a drain\'s wall time any simulator spent on CPU. Near 100 %, the simulator itself may have made the spread; far below, the server or the network did.'
 
 /**
@@ -260,7 +264,9 @@ export function unmeasuredCaveat (d) {
   const other = Object.entries(/** @type {{ unmeasuredEvents?: Record<string, number> }} */ (d.clients).unmeasuredEvents ?? {}).sort((a, b) => b[1] - a[1])
   const received = (/** @type {{ received: number }[]} */ list) => list.reduce((sum, r) => sum + r.received, 0)
   if (other.length === 0 || received(d.rounds) + received(d.windows ?? []) + received(d.messages) > 0) return null
-  return `CAVEAT: no ${d.windows ? 'message' : 'broadcast'} was measured, but the clients received other events: ${other.slice(0, 5).map(([name, n]) => `${JSON.stringify(plain(name))} ×${n}`).join(', ')}; measure them with --event ${plain(other[0][0])} (or --event '*')`
+  const events = other.slice(0, 5).map(([name, n]) => `${JSON.stringify(plain(name))} ×${n}`).join(', ')
+  return `CAVEAT: no ${d.windows ? 'message' : 'broadcast'} was measured, but the clients received other events: ${events}; ` +
+    `measure them with --event ${plain(other[0][0])} (or --event '*')`
 }
 
 /** Layouts of one total agree when their median relative p50s are this close (share of the larger)… */
@@ -314,7 +320,8 @@ export function compareLayouts (distributions, host = null) {
       const crowded = [a, b].flatMap((d) => crowding(d, host) ?? [])
       if (close && sameMissing) {
         const caveat = crowded.length ? `; but ${crowded.map((c) => c.text).join(', and ')}: the host's scheduler shares in both figures` : ''
-        lines.push(`layouts of ${total} clients: ${plain(a.name)} and ${plain(b.name)} agree (${figures}; tolerance ±${LAYOUT_TOLERANCE * 100} % or ${LAYOUT_TOLERANCE_MS} ms)${caveat}`)
+        const tolerance = `tolerance ±${LAYOUT_TOLERANCE * 100} % or ${LAYOUT_TOLERANCE_MS} ms`
+        lines.push(`layouts of ${total} clients: ${plain(a.name)} and ${plain(b.name)} agree (${figures}; ${tolerance})${caveat}`)
       } else {
         // The slower layout: higher delays, or at equal delays more missing deliveries.
         const [slow, fast] = (close ? ma > mb : pa > pb) ? [a, b] : [b, a]
@@ -337,7 +344,8 @@ function disagreement (slow, fast, crowded) {
   const own = crowded.find((c) => c.name === slow.name)
   if (own) {
     const other = crowded.find((c) => c.name === fast.name)
-    return `${plain(slow.name)}'s delays are higher: ${own.text}, so its spread is the host's scheduler as much as the server's${other ? ` (and ${other.text})` : ''}; ` +
+    const also = other ? ` (and ${other.text})` : ''
+    return `${plain(slow.name)}'s delays are higher: ${own.text}, so its spread is the host's scheduler as much as the server's${also}; ` +
       'compare layouts that fit the cores, or put simulators on other hosts'
   }
   const note = crowded.length ? ` (${crowded.map((c) => c.text).join(', and ')}: its figures include the host's scheduler)` : ''
@@ -357,7 +365,8 @@ function crowding (d, host) {
   const simulators = d.simulatorList.length ? d.simulatorList.filter((s) => s.hostname === host.hostname).length : d.simulators
   const busy = simulators + host.servers
   if (busy <= host.cpus) return null
-  const parts = `${simulators} simulator${simulators === 1 ? '' : 's'}${host.servers ? ` and ${host.servers === 1 ? 'the reference server' : `${host.servers} servers`}` : ''}`
+  const servers = host.servers === 1 ? 'the reference server' : `${host.servers} servers`
+  const parts = `${simulators} simulator${simulators === 1 ? '' : 's'}${host.servers ? ` and ${servers}` : ''}`
   return { name: d.name, text: `${plain(d.name)} put ${busy} busy processes (${parts}) on ${plain(host.hostname)}'s ${host.cpus} cores` }
 }
 

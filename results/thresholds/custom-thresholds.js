@@ -29,9 +29,12 @@ export function customMetricKind (metric, bad) {
   const name = dot < 0 ? rest : rest.slice(0, dot)
   const stat = dot < 0 ? '' : rest.slice(dot + 1)
   if (!CUSTOM_NAME.test(name)) {
-    throw bad(`has a custom figure name ${JSON.stringify(name)}: a name is a letter, then letters, digits or _ (64 at most), as ctx.timing and ctx.count take it`)
+    throw bad(`has a custom figure name ${JSON.stringify(name)}: ` +
+      'a name is a letter, then letters, digits or _ (64 at most), as ctx.timing and ctx.count take it')
   }
-  if (!CUSTOM_STATS.includes(stat)) throw bad(`reads ${JSON.stringify(stat)} of custom.${name}: write custom.${name}.STAT with STAT one of ${CUSTOM_STATS.join(', ')}`)
+  if (!CUSTOM_STATS.includes(stat)) {
+    throw bad(`reads ${JSON.stringify(stat)} of custom.${name}: write custom.${name}.STAT with STAT one of ${CUSTOM_STATS.join(', ')}`)
+  }
   return stat === 'count' ? 'count' : 'delay'
 }
 
@@ -48,7 +51,8 @@ export function measureCustom (result, metric) {
   const timingIn = (/** @type {CustomFigures | undefined} */ c) => (known(c?.timings) ? c?.timings[name] : undefined)
   const countIn = (/** @type {CustomFigures | undefined} */ c) => (known(c?.counts) ? c?.counts[name] : undefined)
   // The run's figures, or a capacity step's (only the windows of its hold): summed over its windows.
-  const figures = result.distributions.flatMap((d) => countsOf(d, (d) => (d.custom ? figureOf(d.custom) : null), (w) => (w.custom ? figureOf(w.custom) : null), ['timings', 'counts']) ?? [])
+  const figures = result.distributions.flatMap((d) =>
+    countsOf(d, (d) => (d.custom ? figureOf(d.custom) : null), (w) => (w.custom ? figureOf(w.custom) : null), ['timings', 'counts']) ?? [])
   const isTiming = figures.some((f) => f.timings > 0)
   const isCount = result.distributions.some((d) => countIn(d.custom) !== undefined || (d.windows ?? []).some((w) => countIn(w.custom) !== undefined))
   const recorded = result.distributions.some((d) => d.custom || (d.windows ?? []).some((w) => w.custom))

@@ -20,20 +20,32 @@ import { ackTimeOf, emitCounts } from '../merge/scenario-merge.js'
 
 /** The metrics of this module, as rows of the METRICS table. */
 export const SCENARIO_METRICS = Object.freeze({
-  misdelivered: { kind: /** @type {const} */ ('share'), describe: 'copies delivered to clients not in the message\'s target room, total (count, or % of the copies that arrived)' },
+  misdelivered: {
+    kind: /** @type {const} */ ('share'),
+    describe: 'copies delivered to clients not in the message\'s target room, total (count, or % of the copies that arrived)'
+  },
   duplicated: { kind: /** @type {const} */ ('share'), describe: 'second copies of a message to one client, total (count, or % of the copies that arrived)' },
-  echo: { kind: /** @type {const} */ ('share'), describe: 'copies of a line back to the client that emitted it (not received: no one expects their own line), total (count, or % of the copies that arrived)' },
+  echo: {
+    kind: /** @type {const} */ ('share'),
+    describe: 'copies of a line back to the client that emitted it (not received: no one expects their own line), total (count, or % of the copies that arrived)'
+  },
   ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`ack.${p}`, {
     kind: /** @type {const} */ ('delay'),
     describe: `emit → ack time ${p} (--emit --emit-ack and a scenario's emitWithAck, merged over a distribution's simulators), worst distribution`
   }])),
   'ack.timeouts': { kind: /** @type {const} */ ('share'), describe: 'emits whose ack never came within --ack-timeout, total (count, or % of the emits sent)' },
-  'join.failed': { kind: /** @type {const} */ ('share'), describe: '--join emits refused by the server or cut by a disconnect, total (count, or % of the joins sent)' },
+  'join.failed': {
+    kind: /** @type {const} */ ('share'),
+    describe: '--join emits refused by the server or cut by a disconnect, total (count, or % of the joins sent)'
+  },
   ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`reply.${p}`, {
     kind: /** @type {const} */ ('delay'),
     describe: `emit → reply event time ${p} (--reply-event, a scenario's emitAndWait, merged over a distribution's simulators), worst distribution`
   }])),
-  'reply.timeouts': { kind: /** @type {const} */ ('share'), describe: 'emits whose reply event never came within --ack-timeout, total (count, or % of the emits that waited)' }
+  'reply.timeouts': {
+    kind: /** @type {const} */ ('share'),
+    describe: 'emits whose reply event never came within --ack-timeout, total (count, or % of the emits that waited)'
+  }
 })
 
 /**
@@ -93,7 +105,8 @@ function measureTimeouts (result, unit) {
     acking ||= Boolean(d.scenario?.emits?.ackTime) || (!d.scenario && (d.windows ?? []).some((w) => w.emits.ackTime.count > 0)) ||
       counts.acked + counts.timedOut + counts.failed + counts.closed > 0
   }
-  if (sent === 0 || !acking) return { value: null, actual: `ack.timeouts: no data (${sent === 0 ? 'no client emitted' : 'no emit waited for an ack: --emit-ack'})` }
+  const noData = sent === 0 ? 'no client emitted' : 'no emit waited for an ack: --emit-ack'
+  if (sent === 0 || !acking) return { value: null, actual: `ack.timeouts: no data (${noData})` }
   return shareOf(timedOut, sent, unit, `ack.timeouts ${timedOut} of ${sent} emits sent`)
 }
 

@@ -58,8 +58,15 @@ export const METRICS = Object.freeze({
   connected: { kind: 'share', describe: 'clients connected at the end (count, or % of target)' },
   failed: { kind: 'share', describe: 'clients that never connected (count, or % of target)' },
   stale: { kind: 'count', describe: 'simulators that stopped reporting before the end' },
-  ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`recover.${p}`, { kind: 'delay', describe: `reconnect storms: time until ${p === 'max' ? 'every' : `${p.slice(1)} % of the`} dropped client${p === 'max' ? ' was' : 's were'} back, worst storm (no storm: no data)` }])),
-  lost: { kind: 'count', describe: 'reconnect storms: deliveries of messages sent while a dropped client was away that never reached it (replayed ones are not lost)' },
+  ...Object.fromEntries(['p50', 'p90', 'p99', 'max'].map((p) => [`recover.${p}`, {
+    kind: 'delay',
+    describe: `reconnect storms: time until ${p === 'max' ? 'every' : `${p.slice(1)} % of the`} dropped client${p === 'max' ? ' was' : 's were'} back, ` +
+      'worst storm (no storm: no data)'
+  }])),
+  lost: {
+    kind: 'count',
+    describe: 'reconnect storms: deliveries of messages sent while a dropped client was away that never reached it (replayed ones are not lost)'
+  },
   unreturned: { kind: 'count', describe: 'clients a reconnect storm dropped that never came back' },
   'sim.loopDelayP99': { kind: 'delay', describe: 'worst simulator\'s one-second event-loop delay p99' },
   'sim.cpu': { kind: 'percent', describe: 'worst simulator\'s CPU, % of one core' },
@@ -95,7 +102,8 @@ export function thresholdHelp () {
  * @param {boolean} full
  */
 export function thresholdEpilog (full) {
-  return full ? thresholdHelp() : 'Thresholds (--assert METRIC OP VALUE, repeatable; exit 3 when one fails): every metric in docs/options.md#thresholds, or --help-all'
+  if (full) return thresholdHelp()
+  return 'Thresholds (--assert METRIC OP VALUE, repeatable; exit 3 when one fails): every metric in docs/options.md#thresholds, or --help-all'
 }
 
 /**
@@ -239,8 +247,15 @@ function measureDelay (result, metric) {
     const value = total && stat !== 'avg' ? roundValue({ ...total, avgOfAverages: { relativeMs: 0, absoluteMs: null } }, stat, absolute) : null
     if (value !== null && (worst === null || value > worst.value)) worst = { value, where: `all messages, ${d.name}` }
     // Without rounds, in windows: the worst window, named.
-    const inWindow = stat === 'avg' ? null : worstWindow(d.windows, (w) => (absolute ? w.absolute : w.relative).count === 0 ? null : (absolute ? w.absolute : w.relative)[/** @type {'p50'} */ (stat)])
-    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}` }
+    const inWindow = stat === 'avg'
+      ? null
+      : worstWindow(d.windows, (w) => {
+        const delays = absolute ? w.absolute : w.relative
+        return delays.count === 0 ? null : delays[/** @type {'p50'} */ (stat)]
+      })
+    if (inWindow !== null && (worst === null || inWindow.value >= worst.value)) {
+      worst = { value: inWindow.value, where: `${windowLabel(inWindow.window)}, ${d.name}` }
+    }
   }
   if (!worst) return { value: null, actual: `${metric}: no data (${absolute ? 'no message with sentAt arrived' : 'no message arrived'})` }
   return { value: worst.value, actual: `${metric} ${formatMs(worst.value)} (${worst.where})` }

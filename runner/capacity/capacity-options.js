@@ -75,33 +75,48 @@ export function normalizeCapacityOptions (input) {
   const byRate = o.vary === 'emit-rate'
   if (o.start > o.max) throw invalidOption('--start', `${o.start} is more than --max ${o.max}`)
   if (o.simulators < 1) throw invalidOption('--simulators', 'must be at least 1: the search grows the clients of its own simulators')
-  if ((input.sessionLifetime ?? input['session-lifetime']) !== undefined) throw invalidOption('--session-lifetime', 'is not for capacity: churn closes and opens clients while a step is measured; measure capacity without it')
+  if ((input.sessionLifetime ?? input['session-lifetime']) !== undefined) {
+    throw invalidOption('--session-lifetime',
+      'is not for capacity: churn closes and opens clients while a step is measured; measure capacity without it')
+  }
   const clientsGiven = own.clients !== undefined && own.clients !== null
-  if (byRate && !clientsGiven) throw invalidOption('--clients', 'is required with --vary emit-rate: the clients held at every step while their emit rate is searched')
+  if (byRate && !clientsGiven) {
+    throw invalidOption('--clients', 'is required with --vary emit-rate: the clients held at every step while their emit rate is searched')
+  }
   if (!byRate && clientsGiven) throw invalidOption('--clients', 'is for --vary emit-rate; with --vary clients the search sets the clients (--start, --max)')
-  if (byRate && own.emitRate !== undefined) throw invalidOption('--emit-rate', 'is what --vary emit-rate searches: each step sets it (--start … --max messages a second over the swarm)')
+  if (byRate && own.emitRate !== undefined) {
+    throw invalidOption('--emit-rate', 'is what --vary emit-rate searches: each step sets it (--start … --max messages a second over the swarm)')
+  }
   if (byRate && !own.emit) throw invalidOption('--emit', 'is required with --vary emit-rate: what the clients emit, at the rate the search varies')
   const clients = byRate ? /** @type {number} */ (o.clients) : /** @type {number} */ (o.start)
-  if (clients < o.simulators) throw invalidOption(byRate ? '--clients' : '--start', `${clients} is fewer than --simulators ${o.simulators}: every simulator needs a client`)
+  if (clients < o.simulators) {
+    throw invalidOption(byRate ? '--clients' : '--start', `${clients} is fewer than --simulators ${o.simulators}: every simulator needs a client`)
+  }
   // What capacity shares with run, checked by run's normaliser (its rounds are ours, formatted;
   // without rounds, a step's hold is the run's --duration, its windows --window).
   const noRounds = o.rounds.length === 0 || (own.rounds === undefined && own.target && !own.token && !own.publish)
   const defaultWindowMs = Math.min(DEFAULT_STEP_WINDOW_MS, Math.floor(o.stepDurationMs / MIN_WINDOWS))
   const windowMs = noRounds ? /** @type {number | null} */ (o.windowMs ?? null) ?? defaultWindowMs : null
-  if (byRate && !noRounds) throw invalidOption('--vary', 'emit-rate is judged on windows of the app\'s own traffic: give --rounds none (or --target without --token)')
-  if (windowMs !== null && o.stepDurationMs < MIN_WINDOWS * windowMs) {
-    throw invalidOption('--step-duration', `${o.stepDurationMs / 1000}s is shorter than ${MIN_WINDOWS} windows of --window ${windowMs / 1000}s: a step is judged on the windows wholly inside its hold`)
+  if (byRate && !noRounds) {
+    throw invalidOption('--vary', 'emit-rate is judged on windows of the app\'s own traffic: give --rounds none (or --target without --token)')
   }
+  if (windowMs !== null && o.stepDurationMs < MIN_WINDOWS * windowMs) {
+    throw invalidOption('--step-duration', `${o.stepDurationMs / 1000}s is shorter than ${MIN_WINDOWS} windows of --window ${windowMs / 1000}s: ` +
+      'a step is judged on the windows wholly inside its hold')
+  }
+  // The run's normaliser reads its simulators' clients and a step's hold in its own spellings.
+  const { clients: _wholeSwarm, ...shared } = own
   const run = normalizeRunOptions({
-    ...own,
-    clients,
-    ...(noRounds ? { rounds: 'none', duration: `${o.stepDurationMs}ms`, window: `${windowMs}ms` } : { rounds: formatRounds(o.rounds) }),
+    ...shared,
+    clientsPerSimulator: clients,
+    ...(noRounds ? { rounds: 'none', hold: `${o.stepDurationMs}ms`, window: `${windowMs}ms` } : { rounds: formatRounds(o.rounds) }),
     ...(byRate ? { emitRate: emitRateOf(o.start, clients, own.emitters) } : {})
   })
   const slo = parseSlos(o.slo, noRounds)
   const emitters = byRate ? emitterCount(clients, run.simulatorInput) : 0
   if (byRate && o.max > emitters * MAX_EMITS_PER_SECOND) {
-    throw invalidOption('--max', `${o.max} messages a second is more than ${emitters} emitters can send (at most ${MAX_EMITS_PER_SECOND} a second each): lower --max or add --emitters`)
+    throw invalidOption('--max', `${o.max} messages a second is more than ${emitters} emitters can send ` +
+      `(at most ${MAX_EMITS_PER_SECOND} a second each): lower --max or add --emitters`)
   }
   return {
     slo,
@@ -160,7 +175,8 @@ function emitRateOf (rate, clients, emitters) {
  * @param {Record<string, unknown>} simulatorInput --emitters as given (default 100%)
  */
 function emitterCount (clients, simulatorInput) {
-  const sim = normalizeSimOptions({ url: 'http://127.0.0.1:1', clients, ...(simulatorInput.emitters === undefined ? {} : { emitters: simulatorInput.emitters }) })
+  const emitters = simulatorInput.emitters === undefined ? {} : { emitters: simulatorInput.emitters }
+  const sim = normalizeSimOptions({ url: 'http://127.0.0.1:1', clients, ...emitters })
   return pickEmitters(clients, 0, sim.emitters).reduce((n, e) => n + e, 0)
 }
 

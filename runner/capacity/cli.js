@@ -12,7 +12,13 @@ import { capacityWarnings } from './format.js'
 import { testCommandHandler } from '../test-command.js'
 
 /** Exit code of each outcome. */
-const EXIT_BY_OUTCOME = Object.freeze({ found: EXIT.OK, max: EXIT.OK, 'failed-at-start': EXIT.THRESHOLD, inconclusive: EXIT.INCONCLUSIVE, stopped: EXIT.RUNTIME })
+const EXIT_BY_OUTCOME = Object.freeze({
+  found: EXIT.OK,
+  max: EXIT.OK,
+  'failed-at-start': EXIT.THRESHOLD,
+  inconclusive: EXIT.INCONCLUSIVE,
+  stopped: EXIT.RUNTIME
+})
 
 /** The last words of capacity --help, a paragraph each. */
 const EPILOG = [
@@ -49,8 +55,10 @@ export const capacityCommand = {
     .example('$0 capacity --slo \'p99<500ms\' --slo missing=0', 'the reference server, from 1,000 clients up')
     .example('$0 capacity --slo \'p99<200ms\' --start 500 --max 20000 --precision 5% --engine lean --ramp 5s', 'a quicker search with the lean engine')
     .example('$0 capacity --target http://10.0.0.7:3000 --token $T --slo \'p99<1s\' --simulators 4', 'your own server')
-    .example('$0 capacity --target http://10.0.0.7:3000 --emit \'chat {"text":"hi"}\' --event chat --slo \'connected>=99%\' --slo missing=0', 'a chat, no rounds: its own lines')
-    .example('$0 capacity --target http://10.0.0.7:3000 --vary emit-rate --clients 2000 --emit \'chat {"text":"hi"}\' --emit-ack --slo \'ack.p99<200ms\'', 'messages a second 2,000 clients may send'),
+    .example('$0 capacity --target http://10.0.0.7:3000 --emit \'chat {"text":"hi"}\' --event chat --slo \'connected>=99%\' --slo missing=0',
+      'a chat, no rounds: its own lines')
+    .example('$0 capacity --target http://10.0.0.7:3000 --vary emit-rate --clients 2000 --emit \'chat {"text":"hi"}\' --emit-ack --slo \'ack.p99<200ms\'',
+      'messages a second 2,000 clients may send'),
   handler: testCommandHandler({
     name: 'capacity',
     prepare: (argv) => {

@@ -49,7 +49,8 @@ export function formatStepLine (s) {
  * @param {import('../../lib/schema/capacity-schema.js').StepWindowed} w
  */
 function formatWindowedStepLine (s, w) {
-  const head = `step ${s.step} (${s.phase}): ${w.emitRate === null ? `${count(s.clients)} clients` : `${count(w.emitRate)} messages/s (${count(s.clients)} clients)`}`
+  const levelText = w.emitRate === null ? `${count(s.clients)} clients` : `${count(w.emitRate)} messages/s (${count(s.clients)} clients)`
+  const head = `step ${s.step} (${s.phase}): ${levelText}`
   if (s.limitedBy === 'limit') return `${head}: INCONCLUSIVE: ${s.why}`
   const sims = s.simulators
   const facts = [
@@ -111,7 +112,8 @@ export function formatAnswer (r) {
   const stopper = r.steps.find((s) => levelOf(s) === inconclusive && s.verdict === 'inconclusive')
   switch (r.outcome) {
     case 'found':
-      return `capacity: ${level(/** @type {number} */ (r.capacity))} at ${slo} — ${setup} (${bound(/** @type {number} */ (failed))} failed: ${r.steps.find((s) => levelOf(s) === failed)?.why})`
+      return `capacity: ${level(/** @type {number} */ (r.capacity))} at ${slo} — ${setup} ` +
+        `(${bound(/** @type {number} */ (failed))} failed: ${r.steps.find((s) => levelOf(s) === failed)?.why})`
     case 'max':
       return `capacity: at least ${level(/** @type {number} */ (r.capacity))} at ${slo} — ${setup} (every step passed up to --max)`
     case 'failed-at-start': {
@@ -119,7 +121,9 @@ export function formatAnswer (r) {
       return `capacity: below ${level(levelOf(first))} at ${slo} — ${setup} (the first step failed: ${first.why}; start lower with --start)`
     }
     case 'inconclusive':
-      return `capacity: inconclusive at ${slo} — ${setup}: ${passed === null ? 'no step passed' : `${level(passed)} passed`}, but at ${bound(/** @type {number} */ (inconclusive))} the simulators limited the step (${stopper?.why ?? 'unknown'}); no capacity is reported that the simulators may have limited`
+      return `capacity: inconclusive at ${slo} — ${setup}: ${passed === null ? 'no step passed' : `${level(passed)} passed`}, ` +
+        `but at ${bound(/** @type {number} */ (inconclusive))} the simulators limited the step (${stopper?.why ?? 'unknown'}); ` +
+        'no capacity is reported that the simulators may have limited'
     default:
       return `capacity: stopped before an answer at ${slo} — ${setup}${passed === null ? '' : ` (${level(passed)} passed so far)`}`
   }

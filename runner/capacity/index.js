@@ -95,9 +95,12 @@ export async function runCapacity (input, hooks = {}) {
       ? `${options.clients} clients (${options.emitters} emitting), from ${options.startLevel} to at most ${options.maxLevel} messages a second`
       : `from ${options.startClients} to at most ${options.maxClients} clients`
     const judging = options.rounds.length === 0
-      ? `; no rounds: each step holds ${/** @type {number} */ (options.stepDurationMs) / 1000} s, judged on its worst ${/** @type {number} */ (options.windowMs) / 1000} s window`
+      ? `; no rounds: each step holds ${/** @type {number} */ (options.stepDurationMs) / 1000} s, ` +
+        `judged on its worst ${/** @type {number} */ (options.windowMs) / 1000} s window`
       : ''
-    log(`capacity ${id}: ${server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`}, ${options.simulators} simulators, ${options.transport} (${options.engine}), ${range}, ramp ${Math.round(rampMs / 100) / 10} s per step${judging}`)
+    const against = server ? `reference server ${url} (pid ${server.pid})` : `target ${redactUrl(url).replace(/\/$/, '')}`
+    const ramp = `ramp ${Math.round(rampMs / 100) / 10} s per step`
+    log(`capacity ${id}: ${against}, ${options.simulators} simulators, ${options.transport} (${options.engine}), ${range}, ${ramp}${judging}`)
     const status = hooks.status ?? (() => {})
     /** @type {import('../../lib/schema/result-schema.js').WindowResult[]} */
     const windows = []
@@ -178,7 +181,8 @@ async function searchSteps (ctx, log, lastStep) {
     log(formatStepLine(step))
     const judged = step.limitedBy === 'limit' ? null : step.verdict === 'pass'
     // Each step a mark of the live stream: shaded by its verdict on the dashboard's charts.
-    ctx.stream?.push({ type: 'mark', kind: 'step', at: step.startedAt, endAt: step.endedAt, label: `step ${step.step}: ${step.clients} clients: ${judged === null ? 'inconclusive' : step.verdict}`, ok: judged })
+    const label = `step ${step.step}: ${step.clients} clients: ${judged === null ? 'inconclusive' : step.verdict}`
+    ctx.stream?.push({ type: 'mark', kind: 'step', at: step.startedAt, endAt: step.endedAt, label, ok: judged })
     // Told to end after this step: what was judged so far is the result (the search's answer, if this step gave it).
     if (lastStep()) {
       const move = nextStep(steps.map(judgedOf), plan)
@@ -240,6 +244,15 @@ function trackReports (collector, track) {
 }
 
 /**
+ * Where to start again when the first step failed: a quarter of the start, at least one client
+ * per simulator (or one message a second).
+ * @param {import('./capacity-options.js').CapacityOptions} options
+ */
+function lowerStart (options) {
+  return Math.max(options.vary === 'emit-rate' ? 1 : options.simulators, Math.floor(options.startLevel / 4))
+}
+
+/**
  * @param {{ options: import('./capacity-options.js').CapacityOptions, id: string, startedAt: number, url: string, reference: boolean, steps: CapacityStep[], outcome: import('../../lib/schema/capacity-schema.js').CapacityOutcome }} spec
  * @returns {CapacityResult}
  */
@@ -266,7 +279,7 @@ function capacityResult ({ options, id, startedAt, url, reference, steps, outcom
       ? simulatorAdvice(stopper.limitedBy, {
         simulators: options.simulators, clients: stopper.clients, cores: os.availableParallelism(), engine: options.engine
       })
-      : outcome === 'failed-at-start' ? [`start lower: --start ${Math.max(options.vary === 'emit-rate' ? 1 : options.simulators, Math.floor(options.startLevel / 4))}`] : [],
+      : outcome === 'failed-at-start' ? [`start lower: --start ${lowerStart(options)}`] : [],
     steps,
     durationMs: endedAt - startedAt
   }

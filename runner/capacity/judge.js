@@ -90,7 +90,8 @@ function excuseFor (slo, { valueOf, simulators, connecting, floorMaxMs }) {
   const stall = worst(window, (s) => s.loopDelayMaxMs)
   // A delay SLO (its unit ms: a delivery, an ack, a reply, a hook's timing) is weighed against the simulators' own time.
   if (slo.unit !== 'ms') {
-    return stall && stall.loopDelayMaxMs >= LOOP_STALL_MS ? { text: `the event loop of simulator ${stall.id} was held up ${formatMs(stall.loopDelayMaxMs)} ${when}`, limitedBy: 'saturated' } : null
+    if (!stall || stall.loopDelayMaxMs < LOOP_STALL_MS) return null
+    return { text: `the event loop of simulator ${stall.id} was held up ${formatMs(stall.loopDelayMaxMs)} ${when}`, limitedBy: 'saturated' }
   }
   const value = valueOf(slo)
   if (value === null) return null
@@ -119,7 +120,9 @@ function worst (sims, pick) {
 function saturationText (sims) {
   const top = /** @type {StepSimulator} */ (worst(sims, (s) => s.eluMax))
   const names = sims.map((s) => s.id).join(', ')
-  return `simulator${sims.length > 1 ? 's' : ''} ${names} ${sims.length > 1 ? 'were' : 'was'} saturated (${top.id}: event-loop utilisation up to ${Math.round(top.eluMax * 100)} %, ${top.saturatedSeconds} s saturated, loop delay up to ${formatMs(top.loopDelayMaxMs)})`
+  const how = `event-loop utilisation up to ${Math.round(top.eluMax * 100)} %, ${top.saturatedSeconds} s saturated, ` +
+    `loop delay up to ${formatMs(top.loopDelayMaxMs)}`
+  return `simulator${sims.length > 1 ? 's' : ''} ${names} ${sims.length > 1 ? 'were' : 'was'} saturated (${top.id}: ${how})`
 }
 
 /**
@@ -138,6 +141,9 @@ export function simulatorAdvice (limitedBy, { simulators, clients, cores, engine
       : `add simulator processes: --simulators ${more} (each is one process on one core; ${simulators} held ${perSim} clients each at this step)`
   ]
   if (engine !== 'lean') advice.push('use --engine lean: less CPU and memory per client than socket.io-client')
-  if (more >= cores) advice.push(`this machine has ${cores} core${cores === 1 ? '' : 's'} for the simulators and the server together: past that, run the server on another host and point --target at it, so they do not compete`)
+  if (more >= cores) {
+    advice.push(`this machine has ${cores} core${cores === 1 ? '' : 's'} for the simulators and the server together: ` +
+      'past that, run the server on another host and point --target at it, so they do not compete')
+  }
   return advice
 }

@@ -46,7 +46,10 @@ export async function runStep (ctx, { step, level, phase, current }) {
   const startedAt = Date.now()
   if (ctx.options.rounds.length === 0) {
     return runWindowStep(ctx, { step, level, phase, current }, {
-      limitedStep: (why) => ({ ...limitedStep({ step, phase, clients: ctx.options.vary === 'emit-rate' ? ctx.options.clients : level, startedAt, roundNumbers: [], why }), ...windowedLevel(ctx, level) }),
+      limitedStep: (why) => {
+        const clients = ctx.options.vary === 'emit-rate' ? ctx.options.clients : level
+        return { ...limitedStep({ step, phase, clients, startedAt, roundNumbers: [], why }), ...windowedLevel(ctx, level) }
+      },
       waitForShares: (shares, clients) => waitForShares(ctx, shares, clients)
     })
   }
@@ -152,7 +155,10 @@ async function waitForShares (ctx, shares, clients) {
   const connected = new Map()
   while (!ctx.signal?.aborted) {
     const dead = ctx.children.find((c) => !c.running())
-    if (dead) throw new IoswarmError(CODES.SERVER, `simulator ${dead.id} (pid ${dead.pid}) exited during the search: ${dead.failure() ?? `exit ${dead.process.exitCode}`}`)
+    if (dead) {
+      const why = dead.failure() ?? `exit ${dead.process.exitCode}`
+      throw new IoswarmError(CODES.SERVER, `simulator ${dead.id} (pid ${dead.pid}) exited during the search: ${why}`)
+    }
     const sims = new Map((await ctx.collector.listSimulators(ctx.runId)).map((s) => [s.id, s.clients.connected]))
     for (const c of ctx.children) connected.set(c.id, sims.get(c.id) ?? 0)
     const total = [...connected.values()].reduce((a, b) => a + b, 0)

@@ -20,11 +20,11 @@ export function dashboardRoom (options, limits) {
   if (options.simulatorInput.maxClients !== undefined || options.phases || options.distributions.length !== 1) return null
   const [d] = options.distributions
   if (d.simulators === 0) return null
-  const clients = d.simulators * d.clients
+  const clients = d.total
   for (const factor of DASHBOARD_ROOM) {
     const room = Math.floor(clients * factor)
     try {
-      checkRunPreflight({ ...options, distributions: [{ ...d, clients: Math.ceil(room / d.simulators) }] }, limits)
+      checkRunPreflight({ ...options, distributions: [{ ...d, clients: Math.ceil(room / d.simulators), total: room }] }, limits)
       return { room, clients }
     } catch (error) {
       if (!(error instanceof IoswarmError && error.code === CODES.LIMIT)) throw error

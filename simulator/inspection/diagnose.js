@@ -71,7 +71,9 @@ async function tryConnect (options, parser) {
     }
     // Socket.IO v2 has no CONNECT payload: auth goes with v4+ only.
     const data = eio === 3 || auth === undefined ? '' : JSON.stringify(auth)
-    const connect = parser === 'msgpack' ? `b${Buffer.from(msgpackEncode(namespace, eio === 3 ? undefined : auth)).toString('base64')}` : `40${namespace === '/' ? '' : `${namespace},`}${data}`
+    const connect = parser === 'msgpack'
+      ? `b${Buffer.from(msgpackEncode(namespace, eio === 3 ? undefined : auth)).toString('base64')}`
+      : `40${namespace === '/' ? '' : `${namespace},`}${data}`
     await (await http.fetch(session, { method: 'POST', body: eio === 3 ? encodePayloadV3([connect]) : connect, signal })).text()
     return classify(await poll(), parser) ?? { kind: 'unknown' }
   } catch {

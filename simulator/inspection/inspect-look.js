@@ -24,7 +24,7 @@ const NO_AUTH_IN_V2 = 'the server speaks Socket.IO v2 (socket.io 2.x), which has
  * @param {ClientIdentity} first
  * @param {number | undefined} timeoutMs
  * @param {import('../sessions/cookie-jar.js').Jar} jar the first client's login cookies
- * @returns {Promise<{ server: ServerInfo, handshakeError: string | null, fault: import('./handshake.js').HandshakeFault }>}
+ * @returns {Promise<{ server: ServerInfo, handshakeError: string | null, fault: import('./handshake.js').HandshakeFault | 'namespace-refused' }>}
  */
 export async function lookOnce (options, first, timeoutMs, jar) {
   const forced = options.eio ?? null
@@ -35,7 +35,7 @@ export async function lookOnce (options, first, timeoutMs, jar) {
   try {
     const handshake = await probeHandshake(at)
     const eio = forced ?? handshake.eio
-    const { problem } = await diagnoseConnect({ ...at, auth: first.auth, namespace: options.namespace, parser: options.parser, eio })
+    const { verdict, problem } = await diagnoseConnect({ ...at, auth: first.auth, namespace: options.namespace, parser: options.parser, eio })
     // Socket.IO v2 has no CONNECT payload: an auth given for it would silently go nowhere.
     const noAuth = eio === 3 && first.auth !== undefined ? `${NO_AUTH_IN_V2}${problem ? `; ${problem}` : ''}` : null
     const server = {
@@ -50,7 +50,7 @@ export async function lookOnce (options, first, timeoutMs, jar) {
       eioSource: forced === null ? 'handshake' : '--eio',
       protocol: protocolName(eio)
     }
-    return { server, handshakeError: null, fault: null }
+    return { server, handshakeError: null, fault: verdict === 'namespace-refused' ? verdict : null }
   } catch (error) {
     const eio = forced ?? 4
     const err = /** @type {Error & { fault?: import('./handshake.js').HandshakeFault }} */ (error)

@@ -10,7 +10,10 @@
  * on both transports), which stops before the swarm (exit 2) unless --wait-for-server gives a
  * server still starting time to come up; and a certificate that neither transport trusts,
  * which stops before the swarm (exit 2) at once, with the fix (--ca, --insecure): every client
- * has the same trust, so none could connect.
+ * has the same trust, so none could connect. A namespace that refuses the first client stops
+ * the same way when every client sends that same identity (no per-client template, feeder,
+ * login or scenario identity): none could connect either. With identities that differ, the
+ * refusal is only the diagnosis, and the swarm runs.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CODES, IoswarmError } from '../../lib/errors.js'
@@ -36,7 +39,8 @@ const WAIT_RETRY_MS = 1000
  * @param {AbortSignal} [context.signal] stops waiting (--wait-for-server)
  * @param {number} [context.timeoutMs] each probe's wait for an answer (default: the probes' own)
  * @returns {Promise<ServerInfo>}
- * @throws {IoswarmError} the address answers with no Engine.IO at the path, or with a certificate no client trusts (exit 2)
+ * @throws {IoswarmError} the address answers with no Engine.IO at the path, with a certificate no client trusts, or refuses the
+ *   namespace to an identity every client shares (exit 2)
  */
 export async function inspectServer (options, { identity, jar = null, env, signal, timeoutMs } = {}) {
   /** @type {Record<string, unknown> | null} */
@@ -61,8 +65,26 @@ export async function inspectServer (options, { identity, jar = null, env, signa
     throw new IoswarmError(CODES.NO_ENGINE_IO, `${look.handshakeError}: nothing was started; check --url and --path (${waited})`)
   }
   // Every client would fail the same way: stop before the swarm rather than run it to count the failures.
-  if (look.fault === 'certificate') throw new IoswarmError(CODES.FIRST_CONTACT, `${look.handshakeError}: no client can connect with this trust, so nothing was started`)
+  if (look.fault === 'certificate') {
+    throw new IoswarmError(CODES.FIRST_CONTACT, `${look.handshakeError}: no client can connect with this trust, so nothing was started`)
+  }
+  if (look.fault === 'namespace-refused' && sharedIdentity(options, env)) {
+    throw new IoswarmError(CODES.FIRST_CONTACT, `${look.server.diagnosis}: ` +
+      'every client sends this same identity, so none can connect and nothing was started; ' +
+      'give what the server wants (--auth, --query, --header, --cookie, --login, or a scenario\'s identity())')
+  }
   return look.server
+}
+
+/**
+ * Whether every client sends the first client's identity: no template that differs per client,
+ * no feeder, login or scenario (whose identity() or login may differ per client).
+ * @param {import('../sim-options.js').SimOptions} options
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+function sharedIdentity (options, env) {
+  if (options.scenario || options.login || options.feeder) return false
+  return !compileIdentities(options, { simId: options.id ?? 'inspect', env }).personal
 }
 
 /**

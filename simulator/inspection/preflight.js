@@ -134,10 +134,16 @@ export function checkPreflight (need, limits) {
   const { errors, warnings } = judgeLimits([
     { text: `file descriptors per process (ulimit -n): needs ${fdsPerProcess}, limit ${limits.fdSoft}`, need: fdsPerProcess, limit: limits.fdSoft, how: fdHow },
     { text: `${ports}: needs ${portsPerDestination}, limit ${limits.ports}`, need: portsPerDestination, limit: limits.ports, how: portHow },
-    { text: `memory (available now): needs ${formatMiB(memoryBytes)}, limit ${formatMiB(limits.freeBytes)}`, need: memoryBytes, limit: limits.freeBytes, how: 'use --engine lean, fewer clients per host, or more hosts' }
+    {
+      text: `memory (available now): needs ${formatMiB(memoryBytes)}, limit ${formatMiB(limits.freeBytes)}`,
+      need: memoryBytes,
+      limit: limits.freeBytes,
+      how: 'use --engine lean, fewer clients per host, or more hosts'
+    }
   ])
   if (errors.length > 0) {
-    const run = `${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)${sources > 1 ? `, ${sources} source addresses` : ''}`
+    const run = `${need.clients} clients, ${need.processes} process(es), ${need.destinations} destination(s)` +
+      (sources > 1 ? `, ${sources} source addresses` : '')
     throw new IoswarmError(CODES.LIMIT, `this run does not fit this machine (${run}):\n  ${errors.join('\n  ')}`)
   }
   return { needs: { fdsPerProcess, portsPerDestination, memoryBytes }, limits, warnings }

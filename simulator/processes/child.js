@@ -61,8 +61,11 @@ let resize = null
 function resizeSwarm ({ clients, rampMs, emitIntervalMs }) {
   if (resize === null) return 'the swarm has not started yet'
   try {
-    if (emitIntervalMs !== undefined && !(typeof emitIntervalMs === 'number' && emitIntervalMs >= 1)) return `emitIntervalMs must be 1 ms or more, got ${JSON.stringify(emitIntervalMs)}`
-    resize(clients === undefined || clients === null ? undefined : Number(clients), typeof rampMs === 'number' ? rampMs : undefined, typeof emitIntervalMs === 'number' ? emitIntervalMs : undefined)
+    if (emitIntervalMs !== undefined && !(typeof emitIntervalMs === 'number' && emitIntervalMs >= 1)) {
+      return `emitIntervalMs must be 1 ms or more, got ${JSON.stringify(emitIntervalMs)}`
+    }
+    resize(clients === undefined || clients === null ? undefined : Number(clients), typeof rampMs === 'number' ? rampMs : undefined,
+      typeof emitIntervalMs === 'number' ? emitIntervalMs : undefined)
     return null
   } catch (error) {
     return /** @type {Error} */ (error).message

@@ -28,6 +28,8 @@ export { RELATIVE_NOTE } from '../../results/index.js'
  * @property {(info: { preflight: import('../inspection/preflight.js').Preflight, server: ServerInfo }) => void} [onStart] once inspected, before any worker
  * @property {import('../../results/metrics/feed.js').MetricsSink | null} [metrics] fed with every worker's reports and
  *   samples while they run (the parent's `--metrics-port`, its `--dashboard`)
+ * @property {(row: import('../../lib/schema/result-schema.js').WindowResult) => void} [onWindow] with `metrics` and without `link`: the workers'
+ *   windows merged as they close (the result's windows are merged again from the workers' results)
  * @property {import('../../lib/steering.js').Steering} [steering] `simulate`'s actions (lib/steering.js): its stop stops the workers as the
  *   signal does, clients and emit-rate reach each worker (its share), its timeline is the result's `actions`
  * @typedef {import('../../lib/schema/result-schema.js').SimResult['server']} ServerInfo
@@ -55,7 +57,9 @@ export async function runWorkers (options, count, hooks = {}) {
   if (rampCut) preflight.warnings.push(rampCut)
   hooks.onStart?.({ preflight, server })
   const ids = Array.from({ length: count }, (_, k) => `${options.id}-w${k + 1}`)
-  const view = hooks.metrics ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids }) : null
+  const view = hooks.metrics
+    ? await followWorkers({ metrics: hooks.metrics, link: hooks.link ?? null, id: options.id, workerIds: ids, onWindow: hooks.onWindow })
+    : null
   // Each worker's clients keep their index in the whole run ({{i}}, feeder rows) and the
   // whole's emitters; workers share the host's source addresses: a slice of the port range each.
   const parts = partitionSwarm(options, count)
@@ -79,7 +83,8 @@ export async function runWorkers (options, count, hooks = {}) {
     const outcomes = await Promise.all(children.map((c) => c.outcome))
     const living = outcomes.flatMap((o) => (o.result ? [o.result] : []))
     if (living.length === 0) {
-      throw new IoswarmError(outcomes[0].error?.exitCode === 2 ? CODES.INVALID_OPTION : CODES.SERVER, `every worker failed: ${outcomes.map((o, k) => `pid ${children[k].pid} ${describeExit(o, children[k].stderr())}`).join('; ')}`)
+      const exits = outcomes.map((o, k) => `pid ${children[k].pid} ${describeExit(o, children[k].stderr())}`).join('; ')
+      throw new IoswarmError(outcomes[0].error?.exitCode === 2 ? CODES.INVALID_OPTION : CODES.SERVER, `every worker failed: ${exits}`)
     }
     const lost = children.flatMap((c, k) => (outcomes[k].result ? [] : c.messages))
     const merged = mergeSimResults(living, options.id, lost)

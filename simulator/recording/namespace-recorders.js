@@ -116,7 +116,13 @@ export function createDeliveries ({ namespaces, ...options }) {
     info () {
       const infos = recorders.map((r) => r.info())
       const sum = (/** @type {'rolledUpMessages' | 'untrackedMessages' | 'untrackedReceipts' | 'lateReceipts'} */ key) => infos.reduce((s, x) => s + x[key], 0)
-      return { ...infos[0], rolledUpMessages: sum('rolledUpMessages'), untrackedMessages: sum('untrackedMessages'), untrackedReceipts: sum('untrackedReceipts'), lateReceipts: sum('lateReceipts') }
+      return {
+        ...infos[0],
+        rolledUpMessages: sum('rolledUpMessages'),
+        untrackedMessages: sum('untrackedMessages'),
+        untrackedReceipts: sum('untrackedReceipts'),
+        lateReceipts: sum('lateReceipts')
+      }
     },
 
     /** Live figures for progress lines, summed over namespaces. */
@@ -124,7 +130,13 @@ export function createDeliveries ({ namespaces, ...options }) {
       const all = recorders.map((r) => r.stats())
       const sum = (/** @type {'messages' | 'open' | 'lateReceipts' | 'untrackedReceipts'} */ key) => all.reduce((s, x) => s + x[key], 0)
       const last = all.map((x) => x.lastRelativeP99Ms).filter((v) => v !== null)
-      return { messages: sum('messages'), open: sum('open'), lateReceipts: sum('lateReceipts'), untrackedReceipts: sum('untrackedReceipts'), lastRelativeP99Ms: last.length === 0 ? null : Math.max(...last) }
+      return {
+        messages: sum('messages'),
+        open: sum('open'),
+        lateReceipts: sum('lateReceipts'),
+        untrackedReceipts: sum('untrackedReceipts'),
+        lastRelativeP99Ms: last.length === 0 ? null : Math.max(...last)
+      }
     }
   }
 }

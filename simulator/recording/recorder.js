@@ -146,8 +146,8 @@ export function identify (args, fields = DEFAULT_FIELDS) {
  */
 export function createRecorder ({
   clients, messageTimeoutMs, quietMs = 1000, clockOffsetMs = () => 0, clockUncertaintyMs = () => 0, onClose = () => {},
-  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/', gap = null, nodes = null, windows = null,
-  clientOffset = 0
+  maxOpen = RECORDER_LIMITS.maxOpen, keepClosed = RECORDER_LIMITS.keepClosed, fields = DEFAULT_FIELDS, namespace = '/',
+  gap = null, nodes = null, windows = null, clientOffset = 0
 }) {
   const idOf = fields.id
   const sentAtOf = fields.sentAt

@@ -19,7 +19,9 @@ const CLOCK_REFRESH_MS = 30000
  */
 export function simulatorId (id) {
   if (id !== undefined) {
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(id)) throw invalidOption('--id', `must be 1 to 128 letters, digits, dots, dashes or underscores, got ${JSON.stringify(id)}`)
+    if (!/^[A-Za-z0-9._-]{1,128}$/.test(id)) {
+      throw invalidOption('--id', `must be 1 to 128 letters, digits, dots, dashes or underscores, got ${JSON.stringify(id)}`)
+    }
     return id
   }
   return `${os.hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}-${process.pid}`

@@ -5,7 +5,7 @@
  * in-memory one fed over IPC, or the run's Redis with --redis), as `ioswarm run` does.
  */
 import { formatTransportMix } from '../../lib/values/parsers.js'
-import { attachIpcReader, createCollector, loadMetrics } from '../../results/index.js'
+import { attachIpcReader, createCollector, followWindows, loadMetrics } from '../../results/index.js'
 
 /**
  * Starts serving on `port` and/or pushing to `otlp`.
@@ -25,14 +25,18 @@ export async function startSimulatorMetrics (options, { port, host, otlp, otlpIn
  * Without a link the parent holds an in-memory collector and the workers write to it over
  * IPC (run id: the simulator's id); with a Redis link they write there as they would anyway
  * and the parent reads their records back (only theirs: the run may hold other simulators).
- * @param {{ metrics: import('../../results/metrics/feed.js').MetricsSink, link: import('./collector-link.js').CollectorLinkOptions | null, id: string, workerIds: string[] }} options
+ * Without a link, `onWindow` gets the workers' windows merged as they close (with one, the run's
+ * Redis holds other simulators' windows too, and their follower is the run's).
+ * @param {{ metrics: import('../../results/metrics/feed.js').MetricsSink, link: import('./collector-link.js').CollectorLinkOptions | null, id: string,
+ *   workerIds: string[], onWindow?: (row: import('../../lib/schema/result-schema.js').WindowResult) => void }} options
  */
-export async function followWorkers ({ metrics, link, id, workerIds }) {
+export async function followWorkers ({ metrics, link, id, workerIds, onWindow }) {
   const collector = await createCollector({ redisUrl: link?.redisUrl ?? null })
   const runId = link?.runId ?? id
   const own = new Set(workerIds)
   const { followCollector } = await loadMetrics()
   const follow = followCollector({ collector, runId, metrics, rounds: false, simulators: (simId) => own.has(simId) })
+  const windows = onWindow && !link ? followWindows(collector, runId, { onWindow }) : null
   /** @type {ReturnType<typeof attachIpcReader>[]} */
   const readers = []
   return {
@@ -46,6 +50,7 @@ export async function followWorkers ({ metrics, link, id, workerIds }) {
     async stop () {
       await Promise.all(readers.map((r) => r.idle()))
       await follow.stop()
+      await windows?.finish()
       if (!link) await collector.deleteRun(runId)
       await collector.close()
     }

@@ -270,7 +270,8 @@ export function storeHeadCookies (jar, head, scope) {
     const end = head.indexOf('\r\n', at + 2)
     const line = head.slice(at + 2, end === -1 ? head.length : end)
     // `set-cookie:`: 58 is ':'.
-    if (line.length > 11 && line.charCodeAt(10) === 58 && line.slice(0, 10).toLowerCase() === 'set-cookie') jar = storeCookies(jar, line.slice(11).trim(), scope)
+    const setsCookie = line.length > 11 && line.charCodeAt(10) === 58 && line.slice(0, 10).toLowerCase() === 'set-cookie'
+    if (setsCookie) jar = storeCookies(jar, line.slice(11).trim(), scope)
     at = end
   }
   return jar

@@ -66,10 +66,18 @@ export function compileIdentities (options, { simId, env = process.env, login = 
   const rules = (/** @type {string} */ flag, /** @type {readonly string[]} */ allowed = names) => ({
     flag, names: allowed, rowFields: feeder ? feeder.fields : null, env: true, login: canLogin && READ_BEFORE_LOGIN.includes(flag) ? undefined : canLogin
   })
-  for (const [flag, text] of [['--auth', options.auth], ['--query', options.queryTemplate], ['--header', (options.headers ?? []).join('\n')], ['--cookie', (options.cookies ?? []).join('\n')], ['--send-on-open', options.sendOnOpen]]) {
-    if (!hasRooms && text && /\{\{\s*room\s*\}\}/.test(text)) throw invalidOption(/** @type {string} */ (flag), 'uses {{room}}, which needs --rooms R or --room TEMPLATE')
+  const roomTemplates = [
+    ['--auth', options.auth], ['--query', options.queryTemplate], ['--header', (options.headers ?? []).join('\n')],
+    ['--cookie', (options.cookies ?? []).join('\n')], ['--send-on-open', options.sendOnOpen]
+  ]
+  for (const [flag, text] of roomTemplates) {
+    if (!hasRooms && text && /\{\{\s*room\s*\}\}/.test(text)) {
+      throw invalidOption(/** @type {string} */ (flag), 'uses {{room}}, which needs --rooms R or --room TEMPLATE')
+    }
   }
-  if (options.auth && !options.auth.trim().startsWith('{')) throw invalidOption('--auth', `must be a JSON object template such as '{"token":"{{row.token}}"}', got ${JSON.stringify(options.auth)}`)
+  if (options.auth && !options.auth.trim().startsWith('{')) {
+    throw invalidOption('--auth', `must be a JSON object template such as '{"token":"{{row.token}}"}', got ${JSON.stringify(options.auth)}`)
+  }
   const auth = options.auth ? compileJsonTemplate(options.auth, rules('--auth')) : null
   const query = parseQueryTemplate(options.queryTemplate, '--query').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--query'))]))
   const headers = parseHeaders(options.headers, '--header').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, rules('--header'))]))

@@ -25,9 +25,13 @@ export function compileLogin (options, identities) {
   const target = compileTextTemplate(spec.target, rules)
   const json = spec.body !== null && spec.json ? compileJsonTemplate(spec.body, rules) : null
   const form = spec.body !== null && !spec.json
-    ? spec.body.split('&').map((pair) => /** @type {const} */ ([decodeURIComponent(pair.slice(0, pair.indexOf('='))), compileTextTemplate(pair.slice(pair.indexOf('=') + 1), rules)]))
+    ? spec.body.split('&').map((pair) => {
+      const at = pair.indexOf('=')
+      return /** @type {const} */ ([decodeURIComponent(pair.slice(0, at)), compileTextTemplate(pair.slice(at + 1), rules)])
+    })
     : null
-  const headers = parseHeaders(options.loginHeaders, '--login-header').map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, identities.rules('--login-header'))]))
+  const headers = parseHeaders(options.loginHeaders, '--login-header')
+    .map(([k, v]) => /** @type {const} */ ([k, compileTextTemplate(v, identities.rules('--login-header'))]))
   const typed = headers.some(([name]) => name.toLowerCase() === 'content-type')
   const contentType = json ? 'application/json' : form ? 'application/x-www-form-urlencoded' : null
   return {

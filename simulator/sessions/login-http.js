@@ -126,7 +126,8 @@ async function readBounded (body) {
 export function loginFailure (error) {
   const e = /** @type {{ name?: string, code?: string, message?: string, status?: unknown, cause?: { code?: string } }} */ (error)
   if (typeof e?.status === 'number') return `HTTP ${e.status}`
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout'
+  const undiciTimeout = e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT'
+  if (e?.name === 'TimeoutError' || undiciTimeout) return 'timeout'
   return e?.code ?? e?.cause?.code ?? String(e?.message ?? error).slice(0, 200)
 }
 
@@ -142,5 +143,6 @@ export function loginCertificateStop (error, request) {
   const e = /** @type {{ code?: string, cause?: { code?: string } } | null} */ (error)
   const code = e?.code ?? e?.cause?.code
   const hint = certificateHint(code)
-  return hint ? new IoswarmError(CODES.FIRST_CONTACT, `--login ${request} failed: ${code}: ${hint}; no client can log in with this trust, so nothing was started`) : null
+  if (!hint) return null
+  return new IoswarmError(CODES.FIRST_CONTACT, `--login ${request} failed: ${code}: ${hint}; no client can log in with this trust, so nothing was started`)
 }

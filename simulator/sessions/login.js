@@ -143,7 +143,9 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
       const headers = { ...init.headers }
       let body = init.body ?? null
       if (init.json !== undefined) [body, headers['content-type']] = [JSON.stringify(init.json), headers['content-type'] ?? 'application/json']
-      if (init.form !== undefined) [body, headers['content-type']] = [new URLSearchParams(init.form).toString(), headers['content-type'] ?? 'application/x-www-form-urlencoded']
+      if (init.form !== undefined) {
+        [body, headers['content-type']] = [new URLSearchParams(init.form).toString(), headers['content-type'] ?? 'application/x-www-form-urlencoded']
+      }
       return http.send(i, holder, { method, url, headers, body })
     }
     return { request, get: (url, init) => request('GET', url, init), post: (url, init) => request('POST', url, init) }
@@ -159,7 +161,8 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
     const wanted = target()
     if (!stopped && counts.firstOk === 0 && wanted > 0 && counts.firstDone >= wanted) {
       const reasons = Object.entries(failed.record()).map(([reason, n]) => `${reason} × ${n}`).join(', ')
-      fail(new IoswarmError(CODES.LOGIN, `login failed: ${reasons} (${flags?.text ?? 'the scenario\'s login hook'}: no client could log in, so none connected)`))
+      const what = flags?.text ?? 'the scenario\'s login hook'
+      fail(new IoswarmError(CODES.LOGIN, `login failed: ${reasons} (${what}: no client could log in, so none connected)`))
     }
   }
 
@@ -277,7 +280,14 @@ export function createLogins ({ flags, hook, http, identities, pool, capacity, c
 
     /** @returns {import('../../lib/schema/result-schema.js').LoginReport} */
     record () {
-      return { request: flags?.text ?? 'login hook', attempts: counts.attempts, ok: counts.ok, relogins: counts.relogins, failed: failed.record(), time: { ...summarize(time), histogram: encode(time) } }
+      return {
+        request: flags?.text ?? 'login hook',
+        attempts: counts.attempts,
+        ok: counts.ok,
+        relogins: counts.relogins,
+        failed: failed.record(),
+        time: { ...summarize(time), histogram: encode(time) }
+      }
     }
   }
 }

@@ -24,6 +24,14 @@ export const PENDING_AT_END = 'timeout (no answer by the end of the run)'
 const PENDING_AT_END_MS = 1000
 
 /**
+ * One namespace's clients as the result reports them.
+ * @param {{ name: string, connected: number, connects: number, disconnects: ReturnType<typeof createReasonCounter>, refused: ReturnType<typeof createReasonCounter> }} n
+ */
+function namespaceRecord (n) {
+  return { name: n.name, connected: n.connected, connects: n.connects, disconnects: n.disconnects.record(), refused: n.refused.record() }
+}
+
+/**
  * @param {object} options
  * @param {Transport[]} options.transports requested mode of each client (of every client the swarm may hold)
  * @param {number} [options.target] clients wanted (0 … target-1); default all of them (setTarget changes it)
@@ -32,7 +40,9 @@ const PENDING_AT_END_MS = 1000
  * @param {(i: number, k: number, event: string, args: unknown[]) => void} options.onMessage an event on client i's namespace k
  * @param {ReturnType<typeof createStormTracker>} [options.storms] the swarm's storm tracker (the recorder tells its gap of each receipt); default: one of its own
  */
-export function createClientTracker ({ transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, storms = createStormTracker(transports.length) }) {
+export function createClientTracker ({
+  transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, storms = createStormTracker(transports.length)
+}) {
   const count = transports.length
   let wanted = target
   const nspIndex = new Map(namespaces.map((nsp, k) => [nsp, k]))
@@ -260,7 +270,7 @@ export function createClientTracker ({ transports, target = transports.length, n
         disconnects: disconnects.record(),
         errors: errors.record(),
         unmeasuredEvents: unmeasured.record(),
-        ...(namespaces.length > 1 || namespaces[0] !== '/' ? { namespaces: perNamespace.map((n) => ({ name: n.name, connected: n.connected, connects: n.connects, disconnects: n.disconnects.record(), refused: n.refused.record() })) } : {}),
+        ...(namespaces.length > 1 || namespaces[0] !== '/' ? { namespaces: perNamespace.map(namespaceRecord) } : {}),
         storms: storms.record(),
         connectTime: { ...summarize(connectTime), histogram: encode(connectTime), curve: percentileCurve(connectTime) },
         ...(acceptTime.totalCount > 0 ? { acceptTime: { ...summarize(acceptTime), histogram: encode(acceptTime) } } : {}),

@@ -33,7 +33,8 @@ export function expandDestinations (input) {
     const first = Number(firstText)
     const last = Number(lastText)
     if (prefix !== lastPrefix || first > last || last > 255) {
-      throw invalidOption('--url', `address range must vary only the last number, low to high (e.g. http://127.0.0.1-127.0.0.8:3000), got ${JSON.stringify(value)}`)
+      throw invalidOption('--url',
+        `address range must vary only the last number, low to high (e.g. http://127.0.0.1-127.0.0.8:3000), got ${JSON.stringify(value)}`)
     }
     for (let n = first; n <= last; n++) urls.push(`${scheme}${prefix}${n}${rest}`)
   }

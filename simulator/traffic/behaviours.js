@@ -68,8 +68,10 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
   // first argument copied per emit by the stamp (the rest, and nested parts, are only read).
   const constantArgs = emit?.args && placeholders.length === 0 ? emit.args.render(() => undefined) : null
   const constantFirst = constantArgs?.[0]
-  const stamp = compileStamp(stampId ? options.idField : null, stampSentAt ? options.sentAtField : null,
-    constantFirst !== null && typeof constantFirst === 'object' && !Array.isArray(constantFirst) ? /** @type {Record<string, unknown>} */ (constantFirst) : null)
+  const constantObject = constantFirst !== null && typeof constantFirst === 'object' && !Array.isArray(constantFirst)
+    ? /** @type {Record<string, unknown>} */ (constantFirst)
+    : null
+  const stamp = compileStamp(stampId ? options.idField : null, stampSentAt ? options.sentAtField : null, constantObject)
   // Every emitter's next emit in one heap with one timer (no timer or closure per emit), and
   // the namespace session it was scheduled in: an emit of a session that ended bows out.
   const next = new DeadlineHeap(fire)

@@ -33,8 +33,12 @@ const MAX_REPLY_EVENTS = 10
  * @param {{ replyEvent?: string | null, replyMatch?: string | null, emit?: string | null, scenario?: string | null }} o
  */
 export function checkReplyFlags (o) {
-  if (o.replyMatch && !o.replyEvent) throw invalidOption('--reply-match', 'needs --reply-event EVENT: the event whose first argument carries the field that --reply-match names')
-  if (o.replyEvent && !o.emit && !o.scenario) throw invalidOption('--reply-event', 'needs --emit (each emit then waits for this event) or --scenario (a hook\'s socket.emitAndWait listens for it)')
+  if (o.replyMatch && !o.replyEvent) {
+    throw invalidOption('--reply-match', 'needs --reply-event EVENT: the event whose first argument carries the field that --reply-match names')
+  }
+  if (o.replyEvent && !o.emit && !o.scenario) {
+    throw invalidOption('--reply-event', 'needs --emit (each emit then waits for this event) or --scenario (a hook\'s socket.emitAndWait listens for it)')
+  }
 }
 
 /**
@@ -91,7 +95,9 @@ export function createReplies ({ options, emitting, listens, figures = null }) {
      */
     wait (i, k, event, args, sendCounts, { replyEvent, match, onReply, onAck }) {
       if (typeof replyEvent !== 'string' || replyEvent === '') throw new TypeError('emitAndWait needs the reply event\'s name')
-      if (!listens(replyEvent)) throw new TypeError(`emitAndWait waits for ${JSON.stringify(replyEvent)}, an event this swarm does not listen to: add --reply-event ${replyEvent}`)
+      if (!listens(replyEvent)) {
+        throw new TypeError(`emitAndWait waits for ${JSON.stringify(replyEvent)}, an event this swarm does not listen to: add --reply-event ${replyEvent}`)
+      }
       const test = typeof match === 'function' ? match : null
       const get = typeof match === 'string' ? fieldGetter(match) : null
       const want = get === null ? undefined : get(args[0])

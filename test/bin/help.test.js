@@ -73,8 +73,8 @@ test('simulate, run and capacity --help each fit in 150 lines at 100 columns (th
 })
 
 test('help arguments: --help-all and help COMMAND [--all] become COMMAND --help', () => {
-  assert.deepEqual(helpArgs(['simulate', '--help-all']), { args: ['simulate', '--help'], all: true })
-  assert.deepEqual(helpArgs(['help', 'fleet', 'up', '--all']), { args: ['fleet', 'up', '--help'], all: true })
-  assert.deepEqual(helpArgs(['help', 'run']), { args: ['run', '--help'], all: false })
-  assert.deepEqual(helpArgs(['run', '-c', '5']), { args: ['run', '-c', '5'], all: false })
+  assert.deepEqual(helpArgs(['simulate', '--help-all']), { args: ['simulate', '--help'], all: true, shown: true })
+  assert.deepEqual(helpArgs(['help', 'fleet', 'up', '--all']), { args: ['fleet', 'up', '--help'], all: true, shown: true })
+  assert.deepEqual(helpArgs(['help', 'run']), { args: ['run', '--help'], all: false, shown: true })
+  assert.deepEqual(helpArgs(['run', '-c', '5']), { args: ['run', '-c', '5'], all: false, shown: false })
 })

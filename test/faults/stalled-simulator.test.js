@@ -68,7 +68,7 @@ async function runWithStoppedSimulator (t, extraArgs) {
   let stopped = null
   /** @type {Promise<void> | null} */
   let stopping = null
-  const run = runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '3', '--clients', String(CLIENTS), '--rounds', ROUNDS,
+  const run = runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '3', '--clients-per-simulator', String(CLIENTS), '--rounds', ROUNDS,
     '--ping-interval', '1s', '--ramp', '300ms', '--message-timeout', '2s', '--out', out, ...extraArgs], {
     timeoutMs: 90000,
     onStderr: (text, child) => {

@@ -10,6 +10,7 @@ import tls from 'node:tls'
 import path from 'node:path'
 import { listensOn, onClosedPort } from './ports.js'
 import { skipOrFail } from './skip.js'
+import { waitFor } from './wait.js'
 
 const START_DEADLINE_MS = 5000
 const STOP_DEADLINE_MS = 3000
@@ -123,18 +124,16 @@ export async function spawnRedis (args, port, ca) {
 }
 
 /**
- * Polls the probe until Redis answers, it exits, or the deadline passes.
+ * Waits until Redis answers the probe; fails at once if it exits, or after the deadline.
  * @param {() => Promise<boolean>} probe
  * @param {import('node:child_process').ChildProcess} child
  */
 async function waitForProbe (probe, child) {
   const gone = () => child.exitCode !== null || child.signalCode !== null
-  const deadline = Date.now() + START_DEADLINE_MS
-  while (Date.now() < deadline && !gone()) {
-    if (await probe()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(gone() ? `redis-server (${child.spawnargs.slice(1).join(' ')}) exited at start` : `redis-server did not answer within ${START_DEADLINE_MS} ms`)
+  await waitFor(async () => {
+    if (gone()) throw new Error(`redis-server (${child.spawnargs.slice(1).join(' ')}) exited at start`)
+    return probe()
+  }, { timeoutMs: START_DEADLINE_MS, intervalMs: 50, message: 'redis-server to answer' })
 }
 
 /**

@@ -228,7 +228,7 @@ test('ioswarm run through HAProxy: the simulators\' node reports merge into the 
   if (!deployed) return
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-nodes-run-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', deployed.front.url, '--token', 'any', '--simulators', '2', '--clients', '12',
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', deployed.front.url, '--token', 'any', '--simulators', '2', '--clients-per-simulator', '12',
     '--engine', 'lean', '--transport', 'websocket', '--node-from', 'event:node', '--rounds', '2x200', '--ramp', '500ms', '--quiet', '--out', out,
     '--assert', 'missing=0', '--assert', 'nodes.imbalance<3', '--assert', 'nodes.imbalance<1'], { timeoutMs: 120000 })
   assert.equal(code, 3, `one threshold fails: exit 3 (${stderr})`)

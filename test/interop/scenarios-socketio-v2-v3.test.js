@@ -11,6 +11,7 @@ import { startSocketIoPeer } from '../helpers/peers.js'
 import { startTestSwarm } from '../helpers/swarm.js'
 import { waitFor } from '../helpers/wait.js'
 import { APP_MATRIX, PING_INTERVAL_MS, TOKEN, WAIT_MS, appCase, feederFile } from './app-case.js'
+import { inspectServer, normalizeSimOptions } from '../../simulator/index.js'
 
 /** @type {{ version: '2' | '3', namespaces: string[], rows: import('./app-case.js').Carrier[] }[]} */
 const VERSIONS = [
@@ -48,11 +49,12 @@ test('socket.io 2 with a middleware on \'/\': a client of /a and /b that \'/\' r
   })))
 })
 
-test('socket.io 2 and --auth: the first contact says it is not sent, and how to carry the token', async (t) => {
+test('socket.io 2 and --auth: the first contact says it is not sent, and how to carry the token, and stops', async (t) => {
   const peer = await startSocketIoPeer(t, { version: '2', namespaces: ['/', '/a'], authToken: TOKEN })
-  const swarm = startTestSwarm(t, { url: `${peer.url}/a`, engine: 'lean', clients: 1, auth: `{"token":"${TOKEN}"}` })
-  await waitFor(() => (swarm.progress?.errors ?? 0) >= 1, { timeoutMs: WAIT_MS, message: 'the refusal counted' })
-  const result = await swarm.stop()
-  assert.match(result.server.diagnosis ?? '', /^the server speaks Socket\.IO v2 \(socket\.io 2\.x\), which has no handshake auth: --auth .* is not sent; carry the token with --query or --header; the server refused namespace \/a: unauthorized$/)
-  assert.deepEqual(result.clients.errors, { unauthorized: 1 })
+  // Every client would send the same auth, which v2 never carries: no client can connect.
+  await assert.rejects(inspectServer(normalizeSimOptions({ url: `${peer.url}/a`, engine: 'lean', auth: `{"token":"${TOKEN}"}` })), (error) => {
+    assert.equal(/** @type {import('../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
+    assert.match(/** @type {Error} */ (error).message, /^the server speaks Socket\.IO v2 \(socket\.io 2\.x\), which has no handshake auth: --auth .* is not sent; carry the token with --query or --header; the server refused namespace \/a: unauthorized: every client sends this same identity, so none can connect and nothing was started/)
+    return true
+  })
 })

@@ -5,17 +5,21 @@
  * binary data); the HAR is built from Chromium's DevTools Protocol events as Chrome's devtools
  * write it; `ioswarm record` turns it into a scenario; 50 clients replay it through the real
  * binary; and the app's own ledger sees, for every one of them, the same events in the same
- * order, with the same payload shapes and the same joins, as for the browser.
+ * order, with the same payload shapes and the same joins, as for the browser. Through the
+ * recording proxy, the page is opened through `ioswarm record --proxy` while the HAR is taken
+ * too: the proxy's scenario must be the HAR's (the same steps, acks, identity and measured
+ * events; only the recorded pauses and where it came from may differ), and the proxy's is replayed.
  */
 import assert from 'node:assert/strict'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BIN, runCli } from '../helpers/cli.js'
+import { BIN, printedUrl, runCli } from '../helpers/cli.js'
 import { waitFor } from '../helpers/wait.js'
 import { chromiumMissing, launchChromium } from '../results/report/browser-harness.js'
 import { recordHar } from './cdp-har.js'
 import { startRecordedApp } from './recorded-app.js'
+import { startRecordedAppV2 } from './recorded-app-v2.js'
 
 const CLIENTS = 50
 
@@ -23,20 +27,23 @@ const CLIENTS = 50
  * Records the page in Chromium with these transports, writes the scenario, replays it with 50
  * clients and checks the app's ledger (see the test files that call it).
  * @param {import('node:test').TestContext} t
- * @param {{ transports: string[], replayTransport: string }} options the page's socket.io-client transports; the --transport record must print
+ * @param {{ transports: string[], replayTransport: string, throughProxy?: boolean, version?: '2' | '4' }} options the page's socket.io-client
+ *   transports; the --transport record must print; whether the page is opened through the recording proxy; the app's socket.io
  */
-export async function recordAndReplay (t, { transports, replayTransport }) {
+export async function recordAndReplay (t, { transports, replayTransport, throughProxy = false, version = '4' }) {
   const missing = chromiumMissing()
   if (missing) return t.skip(missing)
   const dir = await mkdtemp(join(tmpdir(), 'ioswarm-browser-record-'))
   t.after(() => rm(dir, { recursive: true, force: true }))
-  const app = await startRecordedApp(t, { transports })
+  const app = version === '2' ? await startRecordedAppV2(t, { transports }) : await startRecordedApp(t, { transports })
+  const proxy = throughProxy ? runCli(t, [BIN, 'record', '--proxy', '0', '--target', app.url, '--out', join(dir, 'proxy.mjs')]) : null
+  const pageUrl = proxy ? (await printedUrl(proxy, 'recording proxy on')).replace(/\/$/, '') : app.url
 
   const browser = await launchChromium()
   t.after(() => browser.close())
   const page = await browser.newPage()
   const recorder = await recordHar(page)
-  await page.goto(app.url)
+  await page.goto(pageUrl)
   // Strings: these run in the page, where the page's script set done or failed.
   await page.waitForFunction('window.done === true || window.failed !== undefined', null, { timeout: 15000 })
   assert.equal(await page.evaluate('window.failed'), undefined)
@@ -53,13 +60,27 @@ export async function recordAndReplay (t, { transports, replayTransport }) {
   assert.match(record.stderr, /login: POST \/login/)
   const module = await readFile(join(dir, 'app.mjs'), 'utf8')
   assert.doesNotMatch(module, /pw-Alice-2026/, 'the password stays out of the scenario')
-  assert.match(module, /auth: \{ token: ctx\.login\.token, user: ctx\.row\.user \}/)
+  // socket.io 2 clients have no auth: the page's token and user went in the query.
+  if (version === '2') assert.match(module, /query: \{ "token": ctx\.login\.token, "user": ctx\.row\.user \}/)
+  else assert.match(module, /auth: \{ token: ctx\.login\.token, user: ctx\.row\.user \}/)
 
+  let printed = record.stderr
+  if (proxy) {
+    proxy.child.kill('SIGINT')
+    const proxied = await proxy
+    assert.equal(proxied.code, 0, proxied.stderr)
+    const same = (/** @type {string} */ text, /** @type {string} */ name) => text.replaceAll(new URL(pageUrl).host, new URL(app.url).host).replaceAll(`${name}.`, 'NAME.')
+      .replace(/^ \* Recorded by .*\n/m, '').replace(/^recorded .*; replaying /m, '').replace(/\(sid [^,]+, /, '(').replace(/step\((\d+), \d+, /g, 'step($1, PAUSE, ')
+      .replace(/^.*(wrote|keep) .*\n/gm, '')
+    assert.equal(same(proxied.stderr.slice(proxied.stderr.indexOf('\nrecorded ') + 1), 'proxy'), same(record.stderr, 'app'))
+    assert.equal(same(await readFile(join(dir, 'proxy.mjs'), 'utf8'), 'proxy'), same(module, 'app'))
+    printed = proxied.stderr
+  }
   // The line record printed, with the files where they are and the run's own limits.
-  const line = record.stderr.trim().split('\n').at(-1) ?? ''
+  const line = printed.trim().split('\n').at(-1) ?? ''
   const words = line.trim().split(/\s+/).slice(2).map((w) => (w.endsWith('.mjs') || w.endsWith('.csv') ? join(dir, w) : w))
   assert.deepEqual(words.slice(0, 2), ['--url', app.url])
-  assert.deepEqual(words.slice(2, 4), ['--transport', replayTransport])
+  assert.deepEqual(words.slice(2, version === '2' ? 6 : 4), [...(version === '2' ? ['--eio', '3'] : []), '--transport', replayTransport])
   const replay = runCli(t, [BIN, 'simulate', ...words.filter((w, k) => w !== '--clients' && words[k - 1] !== '--clients'),
     '--clients', String(CLIENTS), '--engine', 'sio', '--ramp', '2s', '--duration', '50s', '--json'], { env: { SCENARIO_SPEED: '4' } })
   // The swarm's look at the server before it starts connects once with the first client's identity, and sends nothing.

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { once } from 'node:events'
+import { WebSocketServer } from 'ws'
 import { BIN, ROOT, runCli } from '../helpers/cli.js'
 import { loadScenario } from '../../simulator/traffic/scenario-hooks.js'
 
@@ -139,4 +141,50 @@ test('bad recordings: exit 2 with what is missing, and no file written', async (
   assert.match(missing.stderr, /--har cannot read .*nope\.har/)
   const written = (await readdir(dir)).filter((f) => !f.endsWith('.har'))
   assert.deepEqual(written, [], 'nothing written, no temporary file left')
+})
+
+test('a plain WebSocket recording becomes --protocol websocket options (--out NAME.json) that simulate replays', { timeout: 60000 }, async (t) => {
+  const dir = await tempDir(t)
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
+  t.after(() => new Promise((resolve) => { for (const c of wss.clients) c.terminate(); wss.close(() => resolve(undefined)) }))
+  await once(wss, 'listening')
+  /** @type {string[]} what each client sent first */
+  const firsts = []
+  wss.on('connection', (ws) => ws.once('message', (data) => firsts.push(String(data))))
+  const url = `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (wss.address()).port}/feed`
+  const frame = (/** @type {string} */ type, /** @type {number} */ time, /** @type {unknown} */ data) => ({ type, time, opcode: 1, data: JSON.stringify(data) })
+  const har = {
+    log: {
+      creator: { name: 'WebInspector', version: '537.36' },
+      entries: [{
+        startedDateTime: '2026-12-05T06:00:00.000Z',
+        time: 0,
+        _resourceType: 'websocket',
+        request: { method: 'GET', url, headers: [], cookies: [] },
+        response: { status: 101, headers: [{ name: 'Sec-WebSocket-Protocol', value: 'feed.v1' }], cookies: [], content: { size: 0 } },
+        _webSocketMessages: [
+          frame('send', 1, { op: 'subscribe', channel: 'nba' }),
+          frame('receive', 1.1, { type: 'hello' }),
+          frame('receive', 1.2, { type: 'score', seq: 1, home: 3 }),
+          frame('receive', 1.3, { type: 'score', seq: 2, home: 3 }),
+          frame('receive', 1.4, { type: 'score', seq: 3, home: 5 }),
+          frame('send', 1.5, { op: 'ping' })
+        ]
+      }]
+    }
+  }
+  await writeFile(join(dir, 'feed.har'), JSON.stringify(har))
+  const mjs = await runCli(t, [BIN, 'record', '--har', join(dir, 'feed.har'), '--out', join(dir, 'feed.mjs')])
+  assert.equal(mjs.code, 2, mjs.stderr)
+  assert.match(mjs.stderr, /none speaks Engine\.IO .*give --out NAME\.json to write its replay as --protocol websocket options/)
+  const run = await runCli(t, [BIN, 'record', '--har', join(dir, 'feed.har'), '--out', join(dir, 'feed.json')])
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stderr, /recorded 1 plain WebSocket connection\(s\) in a HAR by WebInspector 537\.36; replaying ws:\/\/127\.0\.0\.1:\d+\/feed \(2 text frame\(s\) sent, 4 received\)/)
+  assert.match(run.stderr, /not replayed: 1 more message\(s\) the client sent/)
+  const config = JSON.parse(await readFile(join(dir, 'feed.json'), 'utf8'))
+  assert.deepEqual(config, { protocol: 'websocket', url, subprotocol: 'feed.v1', 'send-on-open': '{"op":"subscribe","channel":"nba"}', match: ['type=score'], 'id-field': 'seq' })
+  const replay = await runCli(t, [BIN, 'simulate', '--config', join(dir, 'feed.json'), '--clients', '3', '--ramp', '0s', '--duration', '3s', '--json'])
+  assert.equal(replay.code, 0, replay.stderr)
+  assert.ok(firsts.length >= 3, `3 clients sent a first message: ${firsts.length}`)
+  assert.deepEqual(new Set(firsts), new Set(['{"op":"subscribe","channel":"nba"}']), 'each client sent the recorded subscribe')
 })

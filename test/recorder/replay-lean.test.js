@@ -6,12 +6,11 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createServer } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { BIN, ROOT, runCli } from '../helpers/cli.js'
+import { startIoServer } from '../helpers/io-server.js'
 
 /**
  * A socket.io 4 app that acks votes (unless told not to) and keeps each socket's events in order.
@@ -19,8 +18,7 @@ import { BIN, ROOT, runCli } from '../helpers/cli.js'
  * @param {{ ackVotes: boolean }} options
  */
 async function startVoteApp (t, { ackVotes }) {
-  const http = createServer()
-  const io = new Server(http)
+  const { io, url } = await startIoServer(t)
   /** @type {Map<string, { user: unknown, events: string[] }>} */
   const ledger = new Map()
   io.on('connection', (socket) => {
@@ -29,9 +27,7 @@ async function startVoteApp (t, { ackVotes }) {
     socket.onAny((event) => entry.events.push(event))
     socket.on('vote', (_vote, ack) => { if (ackVotes) ack({ counted: true }) })
   })
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => new Promise((resolve) => { io.close(); http.closeAllConnections(); http.close(() => resolve(undefined)) }))
-  return { url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`, ledger }
+  return { url, ledger }
 }
 
 /** @param {import('node:test').TestContext} t */

@@ -33,18 +33,18 @@ test('local simulators get the simulate options given to run, normalised by the 
 })
 
 test('each local simulator\'s clients keep their index in the whole run (--client-offset)', () => {
-  const options = normalizeRunOptions({ simulators: 3, clients: 40, auth: '{"n":{{i}}}' })
+  const options = normalizeRunOptions({ simulators: 3, clientsPerSimulator: 40, auth: '{"n":{{i}}}' })
   const offsets = [0, 1, 2].map((i) => simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], i).clientOffset)
   assert.deepEqual(offsets, [0, 40, 80])
   // A share of emitters is exact over the run (25 % of 3 × 5 clients: 4, not 1 + 1 + 1 rounded per simulator).
-  const shared = normalizeRunOptions({ simulators: 3, clients: 5, emitters: '25%' })
+  const shared = normalizeRunOptions({ simulators: 3, clientsPerSimulator: 5, emitters: '25%' })
   const counts = [0, 1, 2].map((i) => simulatorOptions({ options: shared, url: 'http://127.0.0.1:3000', rampMs: 500 }, shared.distributions[0], i).emitters)
   assert.equal(counts.reduce((sum, e) => sum + ('count' in e ? e.count : NaN), 0), 4)
   assert.equal(simulatorOptions({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0], 1).auth, '{"n":{{i}}}')
 })
 
 test('the local simulators are the parts of one swarm; --simulators 0 (all of them elsewhere) has none', () => {
-  const options = normalizeRunOptions({ simulators: 3, clients: 5, emitters: '25%' })
+  const options = normalizeRunOptions({ simulators: 3, clientsPerSimulator: 5, emitters: '25%' })
   const parts = partitionOf({ options, url: 'http://127.0.0.1:3000', rampMs: 500 }, options.distributions[0])
   assert.deepEqual(parts.map((p) => [p.clients, p.clientOffset]), [[5, 0], [5, 5], [5, 10]])
   const remote = normalizeRunOptions({ simulators: 0, expectSimulators: 2, clients: 5, redis: 'redis://127.0.0.1:6379' })

@@ -1,11 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import { Server } from 'socket.io'
 import { runTest } from '../../runner/index.js'
 import { lookAtServer } from '../../runner/look.js'
 import { appTargets, normalizeRunOptions } from '../../runner/run-options.js'
+import { startIoServer } from '../helpers/io-server.js'
 
 const SECRET = 'run-auth-s3cret'
 /** A short run with the embedded collector: one simulator, no ramp, a 1 s heartbeat. */
@@ -22,7 +20,7 @@ function lastServerSample (result) {
 }
 
 test('--auth-token reaches the run\'s reference server: clients with another token are refused and counted; result.json never holds it', async () => {
-  const result = await runTest({ ...QUICK, clients: 3, rounds: '1x100', connectTimeout: '1s', authToken: SECRET, auth: '{"token":"not-it"}' })
+  const result = await runTest({ ...QUICK, clients: 3, rounds: '1x100', connectTimeout: '1s', authToken: SECRET, auth: '{"token":"not-it-{{i}}"}' })
   const d = result.distributions[0]
   assert.equal(d.clients.connected, 0)
   assert.ok(Object.keys(d.clients.errors ?? {}).some((reason) => /unauthorized/.test(reason)), JSON.stringify(d.clients.errors))
@@ -84,15 +82,10 @@ test('--auth-token: kept for the server, refused with --target', () => {
 })
 
 test('one look at the server per run: the runner inspects once and hands it to its 3 simulators, which do not look again', async (t) => {
-  const http = createServer()
-  const io = new Server(http)
+  const { io, url } = await startIoServer(t)
   let sessions = 0
   io.engine.on('connection', () => { sessions++ })
-  http.listen(0, '127.0.0.1')
-  await once(http, 'listening')
-  t.after(() => new Promise((resolve) => { io.close(); http.close(() => resolve(undefined)) }))
-  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
-  const run = { ...QUICK, target: url, simulators: 3, clients: 3, duration: '1s' }
+  const run = { ...QUICK, target: url, simulators: 3, clientsPerSimulator: 3, hold: '1s' }
   // What one look costs this server (Engine.IO sessions: the handshake probes and the first contact).
   await lookAtServer(normalizeRunOptions(run), url, () => {})
   const look = sessions

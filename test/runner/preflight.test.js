@@ -11,7 +11,7 @@ const roomy = { fdSoft: 20000, fdHard: 20000, ports: 28232, portRange: '32768 60
 test('the runner adds up its local simulators and the reference server', () => {
   assert.deepEqual(checkRunPreflight(normalizeRunOptions({ distributions: '2x500,4x250', rounds: '1x100' }), roomy), [])
   // 4 × 4,000 fits each simulator process (4,064 fds) but not one reference server (16,064 > 15,000).
-  const options = normalizeRunOptions({ simulators: 4, clients: 4000, rounds: '1x100', engine: 'lean' })
+  const options = normalizeRunOptions({ simulators: 4, clientsPerSimulator: 4000, rounds: '1x100', engine: 'lean' })
   assert.throws(() => checkRunPreflight(options, { ...roomy, fdSoft: 15000 }), (error) => {
     assert.equal(/** @type {any} */ (error).code, 'IOSWARM_ERR_LIMIT')
     assert.match(String(error), /distribution 4x4000: reference server file descriptors \(ulimit -n\): needs 16064 for 16000 clients in one process, limit 15000/)
@@ -19,7 +19,7 @@ test('the runner adds up its local simulators and the reference server', () => {
     return true
   })
   // With --target the server is someone else's: only the simulators count.
-  assert.deepEqual(checkRunPreflight(normalizeRunOptions({ simulators: 4, clients: 4000, rounds: '1x100', engine: 'lean', target: 'http://127.0.0.1:9', token: 't' }), { ...roomy, fdSoft: 15000 }), [])
+  assert.deepEqual(checkRunPreflight(normalizeRunOptions({ simulators: 4, clientsPerSimulator: 4000, rounds: '1x100', engine: 'lean', target: 'http://127.0.0.1:9', token: 't' }), { ...roomy, fdSoft: 15000 }), [])
   // Memory: the sum of all simulators plus the server against what is free.
   assert.throws(() => checkRunPreflight(options, { ...roomy, freeBytes: 500 * 2 ** 20 }), /distribution 4x4000: memory \(available now\): needs 1320 MiB \(simulators 695 MiB \+ reference server 625 MiB\), limit 500 MiB/)
   const close = checkRunPreflight(options, { ...roomy, fdSoft: 18000 })
@@ -34,7 +34,7 @@ test('the reference server\'s descriptors are checked one way by a run and by a 
   assert.equal(check.text, 'reference server file descriptors (ulimit -n): needs 24064 for 16000 clients in one process, limit 15000')
   assert.deepEqual(referenceServerFds({ target: 'http://127.0.0.1:9' }, load), [])
   const limits = { ...roomy, fdSoft: 15000, fdHard: 15000 }
-  const options = normalizeRunOptions({ simulators: 4, clients: 4000, rounds: '1x100', engine: 'lean' })
+  const options = normalizeRunOptions({ simulators: 4, clientsPerSimulator: 4000, rounds: '1x100', engine: 'lean' })
   const sentence = (/** @type {() => unknown} */ check) => {
     try { check() } catch (error) { return /reference server file descriptors.*/.exec(String(error))?.[0] }
     return 'no error'

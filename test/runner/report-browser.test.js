@@ -15,7 +15,7 @@ const KINDS = ['connected-transport', 'connected-simulator', 'relative-delay', '
 test('the report of a real short run (rooms, joins, emits with acks) opens in Chromium with every chart and scenario table drawn', { skip: chromiumMissing() ?? false }, async (t) => {
   const out = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-report-'))
   t.after(() => rm(out, { recursive: true, force: true }))
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '10', '--transport', 'websocket:1,polling:1',
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '10', '--transport', 'websocket:1,polling:1',
     '--rounds', '3x300', '--ping-interval', '1s', '--ramp', '1s', '--name', '<script>alert("run")</script>', '--quiet', '--out', out,
     '--rooms', '2', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}"}', '--emit-rate', '2/s', '--emit-ack', '--event', 'broadcast', '--event', 'chat'], { timeoutMs: 120000 })
   assert.equal(code, 0, stderr)

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { closedPort } from '../helpers/ports.js'
+import { startIoServer } from '../helpers/io-server.js'
 import { existsSync } from 'node:fs'
 
 /**
@@ -61,7 +62,7 @@ test('ioswarm run end to end with the embedded collector: result.json, CSVs and 
 
 test('a chat-like run end to end (rooms, joins, emits with acks): scenario results in result.json, CSVs, summary and thresholds', async (t) => {
   const out = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '6', '--rounds', '2x300', '--ping-interval', '1s', '--ramp', '500ms',
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '6', '--rounds', '2x300', '--ping-interval', '1s', '--ramp', '500ms',
     '--rooms', '2', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}","text":"hi from {{i}}"}', '--emit-rate', '4/s', '--emitters', '50%', '--emit-ack',
     '--event', 'broadcast', '--event', 'chat', '--quiet', '--out', out,
     '--assert', 'misdelivered=0', '--assert', 'ack.p99<5s', '--assert', 'duplicated=0', '--assert', 'join.failed=0', '--assert', 'ack.timeouts=0'], { timeoutMs: 120000 })
@@ -93,7 +94,7 @@ test('ioswarm run end to end with Redis', async (t) => {
   const redisUrl = await getRedisUrl(t)
   if (!redisUrl) return
   const out = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '12', ...QUICK, '--redis', redisUrl, '--out', out, '--transport', 'websocket:1,polling:1'], { timeoutMs: 120000 })
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '12', ...QUICK, '--redis', redisUrl, '--out', out, '--transport', 'websocket:1,polling:1'], { timeoutMs: 120000 })
   assert.equal(code, 0, stderr)
   const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
   assert.equal(result.run.collector, 'redis')
@@ -120,8 +121,8 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
     [['--target', 'http://127.0.0.1:1', '--rounds', '3x100'], /--token is required with --target and --rounds/],
     // --target without --token and without --rounds: no broadcaster, so the run needs its length.
     [['--target', 'http://127.0.0.1:1'], /--duration is required without rounds \(--target without --token/],
-    [['--duration', '5s', '--rounds', '3x100'], /--duration holds a run without rounds/],
-    [['--rounds', 'none', '--duration', '5s', '--window', '10s'], /--window 10s is longer than --duration 5s/],
+    [['--duration', '5s', '--rounds', '3x100'], /--duration is for a run without rounds/],
+    [['--rounds', 'none', '--hold', '5s', '--window', '10s'], /--window 10s is longer than --hold 5s/],
     [['--expect-simulators', '3'], /--expect-simulators needs --redis/],
     [['--assert', 'p99 is small'], /--assert/],
     [['--out', path.join(aFile, 'results')], /--out cannot be written/],
@@ -131,8 +132,7 @@ test('bad run options exit 2 naming the flag, before anything starts', async (t)
     [['--ws-client', 'builtin'], /--ws-client works with --engine lean only/],
     [['--metrics-port', '99999'], /--metrics-port must be a whole number from 0 to 65535/],
     [['--metrics-linger', 'soon'], /--metrics-linger must be a duration/],
-    [['--auth-token', 'x', '--target', 'http://127.0.0.1:1', '--token', 't'], /--auth-token is for the reference server that run starts/],
-    [['--engine', 'lean', '--ws-client', 'builtin', '--target', 'https://127.0.0.1:1', '--token', 't'], /--ws-client builtin speaks ws:\/\/ only/]
+    [['--auth-token', 'x', '--target', 'http://127.0.0.1:1', '--token', 't'], /--auth-token is for the reference server that run starts/]
   ]
   for (const [args, message] of cases) {
     // --out is given twice when a case sets it: the last one wins.
@@ -198,4 +198,58 @@ test('ioswarm run --protocol websocket refuses what only Socket.IO has, naming t
     assert.equal(code, 2, `${args.join(' ')}: ${stderr}`)
     assert.match(stderr, message, args.join(' '))
   }
+})
+
+/**
+ * A socket.io server on port 0 that counts its clients: how many at once at most, how many
+ * connections in all, and when the first came and the last left (its own clock).
+ * @param {import('node:test').TestContext} t
+ */
+async function startCountingServer (t) {
+  const { io, url } = await startIoServer(t, { pingInterval: 1000 })
+  const seen = { now: 0, peak: 0, connects: 0, firstAt: 0, lastAt: 0 }
+  io.on('connection', (socket) => {
+    seen.connects++
+    seen.now++
+    seen.peak = Math.max(seen.peak, seen.now)
+    if (seen.firstAt === 0) seen.firstAt = performance.now()
+    socket.on('disconnect', () => { seen.now--; seen.lastAt = performance.now() })
+  })
+  const reset = () => Object.assign(seen, { peak: 0, connects: 0, firstAt: 0, lastAt: 0 })
+  return { url, seen, reset }
+}
+
+test('the same --clients, --duration and --ramp on simulate --workers 4 and run --simulators 4: the same clients for the same time, or run refuses with both readings', async (t) => {
+  const server = await startCountingServer(t)
+  const same = ['--clients', '8', '--duration', '3s', '--ramp', '1s']
+  const simulate = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', server.url, '--workers', '4', ...same, '--quiet', '--json'], { timeoutMs: 60000 })
+  assert.equal(simulate.code, 0, simulate.stderr)
+  const simulated = /** @type {import('../../lib/schema/result-schema.js').SimResult} */ (JSON.parse(simulate.stdout))
+  const simSeen = { ...server.seen }
+  assert.deepEqual([simSeen.peak, simulated.options.durationMs], [8, 3000], 'simulate: 8 clients in all, for 3 s')
+
+  // The same words on run: both readings, with numbers and their spellings; nothing started.
+  const out = await tempDir(t)
+  server.reset()
+  const bare = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', ...same, '--out', path.join(out, 'bare')], { timeoutMs: 30000 })
+  assert.equal(bare.code, 2, bare.stderr)
+  assert.match(bare.stderr, /--clients 8 with --simulators 4 has two readings: 4 simulators × 8 = 32 clients \(the old reading: --clients-per-simulator 8\), or 8 clients in all, 2 per simulator \(the new one: --total-clients 8\)/)
+  const clientsSpelled = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', '--total-clients', '8', '--duration', '3s', '--ramp', '1s',
+    '--out', path.join(out, 'half')], { timeoutMs: 30000 })
+  assert.equal(clientsSpelled.code, 2, clientsSpelled.stderr)
+  assert.match(clientsSpelled.stderr, /--duration 3s with --ramp 1 s has two readings: hold the clients 3s after the ramp, 4 s in all \(the old reading: --hold 3s\), or 3s in all, the ramp included, held 2 s after the ramp \(the new one: --total-duration 3s\)/)
+  assert.equal(server.seen.connects, 0, 'a refused run starts no client')
+
+  // Spelled out: what simulate did, split over 4 simulators.
+  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', '--total-clients', '8', '--total-duration', '3s', '--ramp', '1s',
+    '--window', '1s', '--out', path.join(out, 'run')], { timeoutMs: 60000 })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(run.stderr, /^run \S+: 4 simulators × 2 = 8 clients; target /m)
+  const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(await readFile(path.join(out, 'run', 'result.json'), 'utf8')))
+  // As many connections in all as simulate's (its clients, and the one first look at the server).
+  assert.deepEqual([server.seen.peak, server.seen.connects, result.distributions[0].clients.target], [8, simSeen.connects, 8], 'run: 8 clients in all, as simulate')
+  assert.deepEqual([result.options.durationMs, result.options.durationIs, result.options.holdMs, result.options.clients],
+    [3000, 'the whole run, the ramp included', null, '8'], 'the result says what the length and the clients meant')
+  // The run's clients stayed as long as simulate's did: its end is counted from the simulators' start, not from the ramp's end.
+  assert.ok(server.seen.lastAt - server.seen.firstAt >= 2000 && simSeen.lastAt - simSeen.firstAt >= 2000, 'both held their clients to the end of the 3 s')
 })

@@ -16,8 +16,8 @@ import { request } from '../results/dashboard/sse-client.js'
 test('run --dashboard: clients, emit-rate and stop through the HTTP API; the server follows; all in result.json and the report', async (t) => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-steering-api-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const run = runCli(t, ['bin/ioswarm.js', 'run', '--dashboard', '--simulators', '2', '--clients', '2', '--rounds', 'none',
-    '--duration', '120s', '--window', '1s', '--ping-interval', '1s', '--ramp', '200ms', '--emit', 'chat {"text":"hi"}', '--emit-rate', '4/s', '--event', 'chat',
+  const run = runCli(t, ['bin/ioswarm.js', 'run', '--dashboard', '--simulators', '2', '--clients-per-simulator', '2', '--rounds', 'none',
+    '--hold', '120s', '--window', '1s', '--ping-interval', '1s', '--ramp', '200ms', '--emit', 'chat {"text":"hi"}', '--emit-rate', '4/s', '--event', 'chat',
     '--out', out], { timeoutMs: 120000 })
   const stderr = () => run.output().stderr
   let dashboard = ''

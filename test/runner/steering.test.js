@@ -18,7 +18,7 @@ import { waitFor } from '../helpers/wait.js'
 /** Each client's own line 4 times a second, relayed by the reference server: no rounds, windows of 1 s. */
 const CHAT = { rounds: 'none', window: '1s', emit: 'chat {"text":"hi from {{i}}"}', emitRate: '4/s', emitters: '100%', event: 'chat' }
 /** Long enough never to end by itself within a test: each run here is ended by its stop action. */
-const HELD = { ...CHAT, simulators: 1, duration: '60s', pingInterval: '1s', ramp: '200ms', quiet: true }
+const HELD = { ...CHAT, simulators: 1, hold: '60s', pingInterval: '1s', ramp: '200ms', quiet: true }
 
 /**
  * A run started through the library, its log lines kept, steered by the object returned.
@@ -63,7 +63,7 @@ function emitsPerClient (windows, from, to) {
 }
 
 test('clients N resizes every simulator (the server\'s count follows), a new emit rate shows in the next windows, a bad value changes nothing', async (t) => {
-  const run = startRun(t, { simulators: 2, clients: 3, maxClients: 12 })
+  const run = startRun(t, { simulators: 2, clientsPerSimulator: 3, maxClients: 12 })
   await waitFor(async () => (await serverConnected(run.lines)) === 6, { timeoutMs: 60000, message: () => `6 connections: ${run.lines.join('\n')}` })
   // The whole swarm's count: 6 clients each over the 2 simulators.
   const grown = await run.steering.act('clients', { clients: 12 }, 'dashboard')
@@ -119,7 +119,7 @@ test('`ioswarm run`: Ctrl-C is the stop action: said on the terminal, in result.
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-steering-cli-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
   let signalled = false
-  const run = runCli(t, ['bin/ioswarm.js', 'run', '--clients', '2', '--simulators', '1', '--duration', '60s', '--window', '1s', '--rounds', 'none',
+  const run = runCli(t, ['bin/ioswarm.js', 'run', '--clients', '2', '--simulators', '1', '--hold', '60s', '--window', '1s', '--rounds', 'none',
     '--ping-interval', '1s', '--ramp', '200ms', '--emit', 'chat {"text":"hi"}', '--emit-rate', '4/s', '--event', 'chat', '--out', out], {
     timeoutMs: 120000,
     onStderr: (text, child) => {

@@ -11,11 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import { Server } from 'socket.io'
 import { startChatNodes } from '../helpers/balancer.js'
 import { runCli } from '../helpers/cli.js'
+import { startIoServer } from '../helpers/io-server.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { checkReport, chromiumMissing, launchChromium } from '../results/report/browser-harness.js'
 import { buildAnyReport } from '../../results/report/index.js'
@@ -45,7 +43,7 @@ const LOOKING_HOOKS = `
 async function runWindows (t, url, more = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-windows-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '5s', '--window', '1s', '--simulators', '2', '--clients', '3', '--ramp', '500ms',
+  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '5s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3', '--ramp', '500ms',
     '--out', out, ...CHAT, ...more], { timeoutMs: 90000 })
   const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
   return { ...run, out, result, windows: result.distributions[0].windows ?? [] }
@@ -173,9 +171,9 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     t.after(() => rmSync(out, { recursive: true, force: true }))
     const bad = runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, wait 3s'], { timeoutMs: 30000 })
     const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
-      '--simulators', '2', '--out', out, ...CHAT], { timeoutMs: 60000 })
+      '--simulators', '2', '--out', out, '--dashboard', ...CHAT], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
-    assert.match(stderr.split('\n')[0], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
+    assert.match(stderr.split('\n')[1], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
     const d = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
     const steps = /** @type {import('../../lib/schema/result-schema.js').PhaseStep[]} */ (d.phases)
     assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]], 'both simulators\' steps summed')
@@ -206,7 +204,12 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     assert.match(stdout + stderr, /distribution .*: 2 simulators, phases to 12 clients, 12\/12 connected at peak, 12 closed by the ramp-downs/)
     assert.deepEqual(d.clients.disconnects, { 'io client disconnect': 12 })
     assert.ok(readFileSync(path.join(out, 'windows.csv'), 'utf8').split('\r\n')[0].includes('phase_index'))
-    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /phase 2: hold 12/, 'the report shades the phases')
+    const report = readFileSync(path.join(out, 'report.html'), 'utf8')
+    assert.match(report, /phase 2: hold 12/, 'the report shades the phases')
+    // --dashboard: each step a mark of the live stream, shaded on the page's charts and the report's second-by-second ones.
+    const marks = readFileSync(path.join(out, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'mark')
+    assert.deepEqual(marks.map((m) => [m.kind, m.label, m.endAt - m.at]), [['phase', '1: ramp to 12', 2000], ['phase', '2: hold', 3000], ['phase', '3: ramp to 0', 2000]])
+    assert.match(report, /"ioswarmShape":\["1: ramp to 12","3: ramp to 0"\]/, 'the second-by-second charts shade them')
     const refused = await bad
     assert.equal(refused.code, 2)
     assert.match(refused.stderr, /--phases step 2 must be "ramp DURATION to CLIENTS" or "hold DURATION"/)
@@ -225,19 +228,14 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
   })
 
   test('run --target a feed that broadcasts by itself (--id-field, --sent-at-field): windows with deliveries, absolute latency, none missing', async (t) => {
-    const http = createServer()
-    const io = new Server(http)
-    t.after(() => new Promise((resolve) => io.close(() => resolve(undefined))))
-    http.listen(0, '127.0.0.1')
-    await once(http, 'listening')
+    const { io, url } = await startIoServer(t)
     // The app's own feed: a score to everyone every 100 ms, its id and send time (epoch s) where the app keeps them; at most 10 minutes of it.
     let seq = 0
     const feed = setInterval(() => { if (++seq > 6000) clearInterval(feed); else io.emit('score', { data: { seq, ts: Date.now() / 1000, home: seq % 3 } }) }, 100)
     t.after(() => clearInterval(feed))
-    const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--duration', '3s', '--window', '1s', '--simulators', '2', '--clients', '3',
+    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '3s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3',
       '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)

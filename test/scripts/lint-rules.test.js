@@ -53,6 +53,8 @@ test('max-code-line: a code line over the limit fails, a string or template lite
     [`// ${long}\nexport const a = 1\n`, true],
     [`export const a = [\n  '${long}',\n  \`${long}\` +\n  '${long}'\n]\n`, true],
     [`export const a = {\n  describe: '${long}'\n}\n`, true],
+    [`export const a = y\n  .usage('${long}')\n  .help()\n`, true],
+    [`export const a = b\n  ? '${long}'\n  : '${long}'\n`, true],
     [`export const a = \`\n${long}\n\${1}\`\n`, true]
   ]
   for (const [code, allowed] of cases) {
@@ -76,7 +78,7 @@ function projectFiles () {
  * number only goes down. Lower it when you shorten some; name a part of a long line rather than
  * raise it.
  */
-const LONG_CODE_LINES = 974
+const LONG_CODE_LINES = 787
 
 test('the project has no more code lines over 160 characters than it had', async () => {
   const eslint = new ESLint({

@@ -37,7 +37,8 @@ async function startRefusingServer (t, messageFor) {
 async function swarmUntilRefused (url, engine, clients) {
   const controller = new AbortController()
   let errors = 0
-  const result = runSwarm({ url, clients, engine, transport: 'websocket', ramp: 0, duration: 60, id: `${engine}-sim` }, {
+  // A query that differs per client: a refused first identity stops a swarm only when every client shares it.
+  const result = runSwarm({ url, clients, engine, transport: 'websocket', ramp: 0, duration: 60, id: `${engine}-sim`, query: 'client={{i}}' }, {
     signal: controller.signal,
     onProgress: (p) => { errors = p.errors }
   })

@@ -22,7 +22,7 @@ test('a whole run (runner, simulators, a server reporting samples) writes no key
 
   const server = await startServeProcess(t, ['--ping-interval', '1s', '--redis', redis.url, '--run', runId, '--id', 'srv'])
   await waitFor(async () => (await inspector.exists(`${prefix}server-samples`)) === 1, { message: 'the server reports its samples' })
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--token', TOKEN, '--simulators', '2', '--clients', '3',
+  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--token', TOKEN, '--simulators', '2', '--clients-per-simulator', '3',
     '--rounds', '2x200', '--ramp', '0', '--redis', redis.url, '--run', runId, '--out', out, '--quiet'], { timeoutMs: 60000 })
   assert.equal(run.code, 0, run.stderr)
 

@@ -84,7 +84,7 @@ test('ioswarm run over rediss:// with a private CA (NODE_EXTRA_CA_CERTS) and an 
   const out = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-tls-run-'))
   t.after(() => rm(out, { recursive: true, force: true }))
   const watcher = existsSync('/proc/self/cmdline') ? watchCommandLines() : null
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients', '5', '--rounds', '2x200', '--ping-interval', '1s',
+  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '5', '--rounds', '2x200', '--ping-interval', '1s',
     // --metrics-port: the live view reads the run back with XREAD, under the same ACL.
     '--ramp', '0', '--run', 'tls-run', '--out', out, '--json', '--metrics-port', '0'], { env: { ...redis.env, IOSWARM_REDIS: redis.url }, timeoutMs: 60000 })
   const watched = watcher?.stop()

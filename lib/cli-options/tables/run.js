@@ -4,14 +4,73 @@
  * shared.js holds for `simulate` too). Its simulators' options are the simulator's own
  * (passOn in simulate.js).
  */
+import { invalidOption } from '../../errors.js'
 import { parseDurationMs, parseInteger, parseRounds } from '../../values/parsers.js'
+import { MAX_CLIENTS } from '../../values/option-values.js'
 import { defineOptions } from '../define.js'
-import { COLLECTOR_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
+import { COLLECTOR_OPTIONS, DASHBOARD_OPTIONS, METRICS_OPTIONS, OTLP_OPTIONS, OUTPUT_OPTIONS } from './shared.js'
 
 /** The 2012 election-night test: 10 messages 5 s apart, then 10 at 2 s, then 10 at 1 s. */
 export const DEFAULT_ROUNDS = '10x5000,10x2000,10x1000'
 
+/**
+ * @param {unknown} v
+ * @param {string} flag
+ */
+const optionalClients = (v, flag) => (v === undefined || v === null ? null : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
+
+/**
+ * @param {unknown} v
+ * @param {string} flag
+ */
+function optionalPositiveMs (v, flag) {
+  if (v === undefined || v === null) return null
+  const ms = parseDurationMs(v, flag)
+  if (ms <= 0) throw invalidOption(flag, `must be more than 0, got ${JSON.stringify(v)}`)
+  return ms
+}
+
 export const RUN_OPTIONS = defineOptions([
+  // --clients is the whole swarm on every command; these spell a run's swarm either way without doubt.
+  {
+    name: 'total-clients',
+    group: 'Old and new meanings',
+    type: 'string',
+    commands: ['run', 'fleet up'],
+    describe: 'Clients in all, split over the simulators: what --clients means (never refused)',
+    details: 'Clients in all, split over the simulators (the one partition of simulate --workers; a fleet\'s evenly over its hosts × --simulators): what --clients means ' +
+      'on every command. Until the next minor version, run and fleet up refuse a bare --clients with more than one simulator (there it was read per simulator before); ' +
+      'this spelling is never refused',
+    parse: optionalClients
+  },
+  {
+    name: 'clients-per-simulator',
+    group: 'Old and new meanings',
+    type: 'string',
+    commands: ['run', 'fleet up'],
+    describe: 'Clients of each simulator: the simulators × this in all (what --clients meant before on run and fleet up)',
+    parse: optionalClients
+  },
+  {
+    name: 'hold',
+    group: 'Old and new meanings',
+    to: 'holdMs',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Without rounds: hold the clients this long after the ramp, then stop (what run\'s --duration meant before)',
+    parse: optionalPositiveMs
+  },
+  {
+    name: 'total-duration',
+    group: 'Old and new meanings',
+    to: 'totalDurationMs',
+    type: 'string',
+    commands: ['run'],
+    describe: 'Without rounds: the whole run, the ramp included (what --duration means; never refused)',
+    details: 'Without rounds: stop this long after the simulators start, the ramp included: what --duration means on every command. ' +
+      'Until the next minor version, run refuses a bare --duration unless --ramp 0 (it meant the hold after the ramp before); this spelling is never refused',
+    parse: optionalPositiveMs
+  },
   {
     name: 'simulators',
     group: 'Processes and scale',
@@ -83,9 +142,13 @@ export const RUN_OPTIONS = defineOptions([
     name: 'target',
     group: 'Target',
     type: 'string',
-    commands: ['run', 'capacity'],
-    describe: 'Test this server instead of the reference server',
-    details: 'Test this server instead of starting the reference server (needs --token)'
+    commands: ['run', 'capacity', 'record'],
+    describe: { run: 'Test this server instead of the reference server', capacity: 'Test this server instead of the reference server', record: 'The app the recording proxy forwards to: http://host:port or https://host' },
+    details: {
+      run: 'Test this server instead of starting the reference server (needs --token)',
+      capacity: 'Test this server instead of starting the reference server (needs --token)',
+      record: 'The app the recording proxy (--proxy) forwards to: an http:// or https:// URL; the browser\'s paths are sent to it as they come'
+    }
   },
   {
     name: 'token',
@@ -153,7 +216,7 @@ export const RUN_OPTIONS = defineOptions([
     required: ['record'],
     describe: {
       run: 'Directory for result.json, CSVs and report.html (default: ioswarm-results/<run id>)',
-      record: 'The scenario module to write (.mjs): written whole or not at all',
+      record: 'The scenario module to write (.mjs), or a .json --config of a plain WebSocket recording: written whole or not at all',
       report: 'HTML file to write [default: report.html, or compare.html, next to the first result]',
       capacity: 'Directory for result.json, steps.csv and report.html (default: ioswarm-results/<id>)'
     }
@@ -193,42 +256,7 @@ export const RUN_OPTIONS = defineOptions([
     details: 'Keep serving --metrics-port this long after the run, so a Prometheus scraping every N seconds sees the final values (give at least its scrape_interval)',
     parse: (v, flag) => parseDurationMs(v, flag)
   },
-  {
-    name: 'dashboard',
-    type: 'string',
-    optionalValue: true,
-    group: 'Live metrics',
-    commands: ['run', 'capacity', 'simulate', 'report'],
-    describe: {
-      run: 'Watch and steer the run in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
-      simulate: 'Watch and steer the swarm in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
-      capacity: 'Watch and steer the search in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
-      report: 'Play an events.ndjson back into the live dashboard page on this port (none or 0: a free one), until Ctrl-C'
-    },
-    details: 'The page shows each second\'s merged figures (clients, delivery, emits, health, breakdowns) pushed by Server-Sent Events, and steers ' +
-      'the run with the token of the printed URL (stop, clients, emit rate; a page without it cannot act). The events are also written to ' +
-      'events.ndjson beside result.json (run, capacity); `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
-    parse: (v, flag) => parseDashboardPort(v, flag)
-  },
-  {
-    name: 'dashboard-host',
-    type: 'string',
-    default: '127.0.0.1',
-    group: 'Live metrics',
-    commands: ['run', 'capacity', 'simulate', 'report'],
-    describe: 'Address the --dashboard page binds (0.0.0.0: other hosts can see it, and steer with the token; warned)'
-  },
+  ...DASHBOARD_OPTIONS,
   ...OTLP_OPTIONS,
   ...OUTPUT_OPTIONS
 ])
-
-/**
- * --dashboard: null when not given, 0 (a free port) when given without a port.
- * @param {unknown} v
- * @param {string} flag
- */
-export function parseDashboardPort (v, flag) {
-  if (v === undefined || v === null || v === false) return null
-  if (v === '' || v === true) return 0
-  return parseInteger(v, flag, { min: 0, max: 65535 })
-}

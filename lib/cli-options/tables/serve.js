@@ -39,7 +39,13 @@ export const SERVE_OPTIONS = defineOptions([
     describe: 'Port to listen on (0 = a free port, printed)',
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 65535 })
   },
-  { name: 'host', group: 'Reference server', type: 'string', commands: ['serve'], describe: 'Address to bind (default: all interfaces)' },
+  {
+    name: 'host',
+    group: { serve: 'Reference server', record: 'Traffic' },
+    type: 'string',
+    commands: ['serve', 'record'],
+    describe: { serve: 'Address to bind (default: all interfaces)', record: 'Address the recording proxy binds (default: 127.0.0.1, this machine only)' }
+  },
   {
     name: 'event',
     group: 'Traffic',

@@ -1,6 +1,6 @@
 /**
  * Options that `simulate` shares with `run` and other commands: the collector (--redis, --run),
- * live metrics (--metrics-port, --otlp) and output (--json, --quiet). A table of its own so that
+ * live metrics (--metrics-port, --otlp), the dashboard and output (--json, --quiet). A table of its own so that
  * a simulator reads its options without loading the other commands' tables (lib/cli-options/
  * simulator.js), so a process loads only what it uses; run.js lists them among its own, in this order.
  */
@@ -74,6 +74,46 @@ export const METRICS_OPTIONS = defineOptions([
     details: 'Address the --metrics-port server binds (0.0.0.0 for a Prometheus on another host)'
   }
 ])
+
+/** The live dashboard of run, capacity and simulate (and report's playback). */
+export const DASHBOARD_OPTIONS = defineOptions([
+  {
+    name: 'dashboard',
+    type: 'string',
+    optionalValue: true,
+    group: 'Live metrics',
+    commands: ['run', 'capacity', 'simulate', 'report'],
+    describe: {
+      run: 'Watch and steer the run in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
+      simulate: 'Watch and steer the swarm in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
+      capacity: 'Watch and steer the search in a browser: serve a live dashboard on this port (none or 0: a free one), URL printed',
+      report: 'Play an events.ndjson back into the live dashboard page on this port (none or 0: a free one), until Ctrl-C'
+    },
+    details: 'The page shows each second\'s merged figures (clients, delivery, emits, health, breakdowns) pushed by Server-Sent Events, and steers ' +
+      'the run with the token of the printed URL (stop, clients, emit rate; a page without it cannot act). The events are also written to ' +
+      'events.ndjson beside result.json (run, capacity); `ioswarm report events.ndjson --dashboard` plays them back. See docs/dashboard.md.',
+    parse: (v, flag) => parseDashboardPort(v, flag)
+  },
+  {
+    name: 'dashboard-host',
+    type: 'string',
+    default: '127.0.0.1',
+    group: 'Live metrics',
+    commands: ['run', 'capacity', 'simulate', 'report'],
+    describe: 'Address the --dashboard page binds (0.0.0.0: other hosts can see it, and steer with the token; warned)'
+  }
+])
+
+/**
+ * --dashboard: null when not given, 0 (a free port) when given without a port.
+ * @param {unknown} v
+ * @param {string} flag
+ */
+export function parseDashboardPort (v, flag) {
+  if (v === undefined || v === null || v === false) return null
+  if (v === '' || v === true) return 0
+  return parseInteger(v, flag, { min: 0, max: 65535 })
+}
 
 export const OTLP_OPTIONS = defineOptions([
   {

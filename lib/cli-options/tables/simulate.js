@@ -43,14 +43,19 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: DEFAULT_CLIENTS,
     commands: ['simulate'],
     passOn: true,
+    defaultText: { simulate: String(DEFAULT_CLIENTS), run: `${DEFAULT_CLIENTS} per simulator`, 'fleet up': `${DEFAULT_CLIENTS} per simulator`, capacity: String(DEFAULT_CLIENTS) },
     describe: {
-      simulate: 'Number of clients',
-      run: 'Clients per simulator',
-      'fleet up': 'Clients per simulator',
+      simulate: 'Clients in all, split over --workers',
+      run: 'Clients in all, over --simulators (for now refused with several)',
+      'fleet up': 'Clients in all, over the hosts\' simulators (for now refused with several)',
       capacity: 'With --vary emit-rate: the clients of every step'
     },
     details: {
-      capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)'
+      capacity: 'With --vary emit-rate: the clients held at every step, over all simulators (refused with --vary clients: the search sets them)',
+      run: 'Clients in all, split over --simulators as simulate splits them over --workers. Until the next minor version a bare --clients with more than one ' +
+        'simulator is refused, as run read it per simulator before: say --total-clients (in all) or --clients-per-simulator. Without any, each simulator runs 100',
+      'fleet up': 'Clients in all, split evenly over the hosts × --simulators. Until the next minor version a bare --clients with more than one simulator ' +
+        'is refused, as fleet up read it per simulator before: say --total-clients (in all) or --clients-per-simulator. Without any, each simulator runs 100'
     },
     parse: (v, flag) => parseInteger(v, flag, { min: 1, max: MAX_CLIENTS })
   },
@@ -66,7 +71,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: {
       simulate: 'Room for this many clients, made at the start: the most a steered swarm (the dashboard, its API) may grow to',
       run: 'Room for this many clients over all simulators, made at the start: the most a steered run may grow to',
-      'fleet up': 'Room per simulator, made at the start: the most clients each may be steered to'
+      'fleet up': 'Room for this many clients over all the hosts\' simulators, made at the start: the most a steered run may grow to'
     },
     parse: (v, flag) => (v === undefined || v === null ? undefined : parseInteger(v, flag, { min: 1, max: MAX_CLIENTS }))
   },
@@ -105,7 +110,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     group: 'Target',
     type: 'string',
     array: true,
-    commands: ['simulate'],
+    commands: ['simulate', 'record'],
     passOn: true,
     describe: 'PEM file of CA certificates to trust besides Node\'s (repeatable)',
     details: 'A PEM file of certificates to trust for https:// and wss:// (repeatable), besides Node\'s own roots: a staging server\'s self-signed certificate or its private CA. Every engine, transport and the handshake probe use it',
@@ -116,7 +121,7 @@ export const SIMULATE_OPTIONS = defineOptions([
     group: 'Target',
     type: 'boolean',
     default: false,
-    commands: ['simulate'],
+    commands: ['simulate', 'record'],
     passOn: true,
     describe: 'Accept any TLS certificate (a trusted network only)',
     details: 'Do not verify the server\'s TLS certificate (any certificate is accepted: a test against a trusted network only). Printed in the summary and recorded in the result',
@@ -252,12 +257,14 @@ export const SIMULATE_OPTIONS = defineOptions([
     defaultText: 'until Ctrl-C / SIGTERM',
     commands: ['simulate', 'fleet up', 'run'],
     describe: {
-      simulate: 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
-      'fleet up': 'Stop after this long: 60, 90s, 5m (a bare number is seconds)',
-      run: 'Without rounds: hold the clients this long after the ramp, then stop (5m)'
+      simulate: 'Stop this long after the start, the ramp included: 60, 90s, 5m (a bare number is seconds)',
+      'fleet up': 'Stop this long after the start, the ramp included: 60, 90s, 5m (a bare number is seconds)',
+      run: 'Without rounds: the whole run, the ramp included (for now refused unless --ramp 0)'
     },
     details: {
-      run: 'Without rounds (--rounds none): hold the clients this long after the ramp, then stop (5m); results come in --window windows. Refused with --rounds'
+      run: 'Without rounds (--rounds none): stop this long after the simulators start, the ramp included (5m), as simulate does; results come in --window windows. ' +
+        'Refused with --rounds. Until the next minor version a bare --duration is refused unless --ramp 0, as it meant the hold after the ramp before: ' +
+        'say --total-duration (the whole run) or --hold (after the ramp)'
     },
     parse: (v, flag) => (v === undefined || v === null ? null : positiveDurationMs(v, flag))
   },

@@ -13,7 +13,8 @@ import { mergeCustomReports } from '../../../lib/measure/custom-measures.js'
  */
 export function createCustomMetrics (registry) {
   const { gauge: g } = metricMakers(registry)
-  const timing = g('ioswarm_custom_timing_seconds', 'A scenario\'s ctx.timing(name, ms): exact HDR percentiles, merged over the simulators\' final reports', ['name', 'quantile'])
+  const timing = g('ioswarm_custom_timing_seconds',
+    'A scenario\'s ctx.timing(name, ms): exact HDR percentiles, merged over the simulators\' final reports', ['name', 'quantile'])
   return {
     /**
      * Final reports of every simulator so far.

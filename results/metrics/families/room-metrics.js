@@ -29,7 +29,12 @@ export function createRoomMetrics (registry, { maxNamespaces = MAX_NAMESPACE_LAB
     expected: c('ioswarm_room_expected_total', 'Deliveries expected by namespace and target room (the room\'s connected clients)'),
     missing: c('ioswarm_room_missing_total', 'Deliveries missing by namespace and target room'),
     misdelivered: c('ioswarm_room_misdelivered_total', 'Copies to clients outside the message\'s target room, by namespace and target room'),
-    relative: createHdrHistogramMetric({ registry, name: 'ioswarm_room_relative_delay_seconds', help: 'Delay of each client after the first receipt in its simulator, by namespace and target room', labelNames })
+    relative: createHdrHistogramMetric({
+      registry,
+      name: 'ioswarm_room_relative_delay_seconds',
+      help: 'Delay of each client after the first receipt in its simulator, by namespace and target room',
+      labelNames
+    })
   }
   return {
     /**

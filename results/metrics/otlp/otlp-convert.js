@@ -40,9 +40,10 @@ export function registryToScopeMetrics (metrics, { startMs, endMs, version }) {
     const unit = UNITS.find(([suffix]) => name.endsWith(suffix))?.[1] ?? ''
     const descriptor = { name, description: metric.help, unit, valueType: OTEL.DOUBLE }
     const point = (/** @type {PromValue} */ v) => ({ ...times, attributes: attributes(v.labels), value: v.value })
-    if (type === 'gauge') out.push({ descriptor, aggregationTemporality: OTEL.CUMULATIVE, dataPointType: OTEL.GAUGE, dataPoints: metric.values.map(point) })
-    else if (type === 'counter') out.push({ descriptor, aggregationTemporality: OTEL.CUMULATIVE, dataPointType: OTEL.SUM, isMonotonic: true, dataPoints: metric.values.map(point) })
-    else if (type === 'histogram') out.push({ descriptor, aggregationTemporality: OTEL.CUMULATIVE, dataPointType: OTEL.HISTOGRAM, dataPoints: histogramPoints(metric, times) })
+    const head = { descriptor, aggregationTemporality: OTEL.CUMULATIVE }
+    if (type === 'gauge') out.push({ ...head, dataPointType: OTEL.GAUGE, dataPoints: metric.values.map(point) })
+    else if (type === 'counter') out.push({ ...head, dataPointType: OTEL.SUM, isMonotonic: true, dataPoints: metric.values.map(point) })
+    else if (type === 'histogram') out.push({ ...head, dataPointType: OTEL.HISTOGRAM, dataPoints: histogramPoints(metric, times) })
     // Summaries: none is registered (the exact percentiles are gauges).
   }
   return { scope: { name: 'ioswarm', version }, metrics: out }

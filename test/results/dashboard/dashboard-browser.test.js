@@ -23,7 +23,7 @@ test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, a
   t.after(() => rm(out, { recursive: true, force: true }))
   const browser = await launchChromium()
   t.after(() => browser.close())
-  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '60x600', '--ping-interval', '2s', '--assert', 'p99<5s',
+  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients-per-simulator', '15', '--rounds', '60x600', '--ping-interval', '2s', '--assert', 'p99<5s',
     '--restart-server-at', '10s', '--out', out, '--dashboard', '0'])
   let url = ''
   await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })

@@ -17,7 +17,7 @@ import { openEvents, request } from './sse-client.js'
 test('run --dashboard: live stream, late page, token rules, log and replay', { timeout: 240000 }, async (t) => {
   const out = await mkdtemp(path.join(tmpdir(), 'ioswarm-dashboard-'))
   t.after(() => rm(out, { recursive: true, force: true }))
-  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients', '15', '--rounds', '5x500', '--ping-interval', '1s', '--out', out, '--dashboard'])
+  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients-per-simulator', '15', '--rounds', '5x500', '--ping-interval', '1s', '--out', out, '--dashboard'])
   let url = ''
   await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const base = new URL(url)

@@ -77,7 +77,7 @@ test('Prometheus scrapes a run: clients connected, messages received and a delay
   const prometheus = await startPrometheus(t)
   /** The scrape of the run's metrics (--metrics-port 0: the run says which port it got), started when it says so. @type {Promise<void>[]} */
   const scraping = []
-  const result = await runTest({ simulators: 2, clients: 20, rounds: '3x300', ramp: '500ms', pingInterval: '5s', metricsPort: 0 }, {
+  const result = await runTest({ simulators: 2, clientsPerSimulator: 20, rounds: '3x300', ramp: '500ms', pingInterval: '5s', metricsPort: 0 }, {
     log: (line) => {
       const hostPort = /^metrics: http:\/\/([\d.]+:\d+)\/metrics$/.exec(line)?.[1]
       if (hostPort) scraping.push(prometheus.scrape(hostPort))

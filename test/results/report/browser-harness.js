@@ -71,7 +71,7 @@ export async function checkReport (browser, file, screenshot, { width = 1300 } =
       return {
         drawn: w.__ioswarmCharts,
         expected: w.__ioswarmChartPoints,
-        notes: [...w.document.querySelectorAll('p.no-data[data-chart]')].map((el) => el.getAttribute('data-chart')),
+        notes: [...w.document.querySelectorAll('.no-data[data-chart]')].map((el) => el.getAttribute('data-chart')),
         images: w.document.querySelectorAll('img').length,
         headings: [...w.document.querySelectorAll('h3')].map((el) => el.textContent),
         overview: (({ scrollWidth, clientWidth } = {}) => (scrollWidth === undefined ? null : { scrollWidth, clientWidth }))(w.document.querySelector('#overview .table-wrap') ?? undefined),

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { chartCard, escapeHtml, htmlPage, htmlTable, jsonForScript } from '../../../results/report/html.js'
+import { chartCard, chartCards, escapeHtml, htmlPage, htmlTable, jsonForScript } from '../../../results/report/html.js'
 
 const HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '</script>', "it's & <b>", '<!--', '\u2028\u2029']
 
@@ -36,6 +36,22 @@ test('chartCard gives a canvas when there is data and the note when there is non
   const empty = chartCard({ ...base, config: null, points: 0, note: 'no data: <none>' })
   assert.doesNotMatch(empty, /<canvas/)
   assert.match(empty, /<p class="no-data" data-chart="d1-x">no data: &#60;none&#62;<\/p>/)
+})
+
+test('chartCards: a card for each chart with data, and one line naming the others and why', () => {
+  const base = { caption: 'C', points: 1, note: null }
+  const specs = [
+    { ...base, name: 'd1-a', title: 'A', config: { type: 'line' } },
+    { ...base, name: 'd1-b', title: 'B <b>', config: null, points: 0, note: 'no data: no <probe>' },
+    { ...base, name: 'd1-c', title: 'C', config: { type: 'bar' } },
+    { ...base, name: 'd1-d', title: 'D', config: null, points: 0, note: null }
+  ]
+  const html = chartCards(specs)
+  assert.deepEqual([...html.matchAll(/<figure class="chart">/g)].length, 2, 'no card for a chart without data')
+  assert.match(html, /<canvas data-chart="d1-a"[\s\S]*<canvas data-chart="d1-c"/)
+  assert.equal([...html.matchAll(/<p class="not-measured">/g)].length, 1)
+  assert.match(html, /<p class="not-measured">Not measured: <span class="no-data" data-chart="d1-b">B &#60;b&#62; \(no &#60;probe&#62;\)<\/span>; <span class="no-data" data-chart="d1-d">D \(no data\)<\/span><\/p>$/)
+  assert.doesNotMatch(chartCards(specs.filter((s) => s.config)), /not-measured/, 'no line when every chart has data')
 })
 
 test('htmlPage inlines Chart.js and allows exactly its own scripts and style by hash', () => {

@@ -89,13 +89,17 @@ test('hostile names, ids and options come out escaped in markup and intact in da
   assert.doesNotMatch(own(buildReport(fixture('run-small.json'))), /Connect errors and disconnects/, 'no table for a result without reasons')
 })
 
-test('a run without server samples or messages says "no data" instead of drawing empty charts', () => {
+test('a run without server samples or messages leaves those charts out and names them, with why, in one line', () => {
   const html = buildReport(fixture('run-sparse.json'))
   const data = chartData(html)
   assert.deepEqual(data.map((/** @type {{ name: string }} */ c) => c.name), EXPECTED_CHARTS)
   const empty = data.filter((/** @type {{ points: number }} */ c) => c.points === 0).map((/** @type {{ name: string }} */ c) => c.name)
   assert.deepEqual(empty, ['d1-server-load', 'd1-server-memory', ...KINDS.map((k) => `d2-${k}`)])
-  for (const name of empty) assert.match(html, new RegExp(`<p class="no-data" data-chart="${name}">`))
+  for (const name of empty) {
+    assert.match(html, new RegExp(`<span class="no-data" data-chart="${name}">`))
+    assert.doesNotMatch(html, new RegExp(`<canvas data-chart="${name}"`), `${name}: no empty panel`)
+  }
+  assert.equal((html.match(/<p class="not-measured">Not measured: /g) ?? []).length, 2, 'one line per distribution')
   assert.match(html, /no server samples \(target was not the reference server and no probe was attached\)/)
   assert.match(html, /no message reached any simulator of this distribution/)
   assert.doesNotMatch(own(html).replace(/<script type="application\/json"[\s\S]*?<\/script>/, ''), /undefined|NaN|\[object/)

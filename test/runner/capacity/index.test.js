@@ -14,13 +14,17 @@ const QUICK = { simulators: 2, engine: 'lean', ramp: '100ms', rounds: '2x300', m
 const logTo = (lines) => (/** @type {string} */ line) => { lines.push(line) }
 
 test('finds the client count at which a server starts to delay broadcasts, within --precision', async (t) => {
-  const server = await startDegradingServer(t, { limit: 30, mode: 'delay', delayMs: 400 })
+  // Past 30 clients half of them get each broadcast 1.5 s late, twice the SLO: a loaded host (seen: busy loops at load
+  // 30) can hold a delivery up a few hundred ms, so the SLO leaves it that much and more below the server's own delay.
+  const server = await startDegradingServer(t, { limit: 30, mode: 'delay', delayMs: 1500 })
   /** @type {string[]} */
   const lines = []
-  const result = await runCapacity({ ...QUICK, target: server.url, token: server.token, slo: ['p99<200ms', 'missing=0'], start: 10, max: 80 }, { log: logTo(lines) })
+  const result = await runCapacity({ ...QUICK, messageTimeout: '4s', target: server.url, token: server.token, slo: ['p99<750ms', 'missing=0'], start: 10, max: 80 }, {
+    log: logTo(lines)
+  })
   assert.equal(result.outcome, 'found', lines.join('\n'))
   const capacity = /** @type {number} */ (result.capacity)
-  assert.ok(capacity <= 30 && capacity >= 27, `capacity ${capacity} within 10 % below the true 30`)
+  assert.ok(capacity <= 30 && capacity >= 27, `capacity ${capacity} within 10 % below the true 30\n${lines.join('\n')}`)
   assert.ok(/** @type {number} */ (result.bounds.failed) > 30 && /** @type {number} */ (result.bounds.failed) - capacity <= capacity * 0.1)
   // The search's order, whatever a loaded host made of a step (a step the simulators limited is measured again): each
   // step is the move the steps before it call for, and the last leaves the answer found.
@@ -35,7 +39,7 @@ test('finds the client count at which a server starts to delay broadcasts, withi
   for (const [clients, verdict] of judged) assert.equal(verdict, clients <= 30 ? 'pass' : 'fail', `${clients} clients`)
   const failed = result.steps.find((s) => s.clients === 40)
   assert.match(failed?.why ?? '', /^p99 \d+ms \(round 3, 40 clients\)$/, 'the failing SLO and its value')
-  assert.ok((failed?.relative.p99 ?? 0) >= 390, `the 400 ms the server held half the clients back (a loaded machine fires its timer late): ${failed?.relative.p99}`)
+  assert.ok((failed?.relative.p99 ?? 0) >= 1490, `the 1.5 s the server held half the clients back (a loaded machine fires its timer late): ${failed?.relative.p99}`)
   assert.equal(failed?.limitedBy, null)
   assert.ok(result.steps.every((s) => s.verdict === 'inconclusive' || s.connected === s.clients), 'every client of each step connected')
   // The simulators' health over each step, in shape: both simulators, their shares adding up to the step, utilisation a
@@ -50,7 +54,7 @@ test('finds the client count at which a server starts to delay broadcasts, withi
     assert.equal(s.limitedBy !== null, s.verdict === 'inconclusive', `step ${s.step}: ${s.verdict}, limited by ${s.limitedBy}`)
   }
   assert.equal(result.steps.filter((s) => s.verdict === 'pass').every((s) => s.missing === 0 && s.expected === 2 * s.clients), true)
-  assert.match(result.answer, new RegExp(`^capacity: ${capacity} clients at p99<200ms, missing=0 — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators`))
+  assert.match(result.answer, new RegExp(`^capacity: ${capacity} clients at p99<750ms, missing=0 — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators`))
   assert.equal(lines.filter((l) => /^step \d+ \((grow|narrow)\)/.test(l)).length, result.steps.length, 'one progress line per step')
   assert.equal(result.schemaVersion, 1)
   assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'JSON-serialisable')

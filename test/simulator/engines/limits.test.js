@@ -61,7 +61,9 @@ for (const client of CLIENTS) {
   test(`${client.label}: a message at the limit arrives, one byte over closes the client as '${PAYLOAD_TOO_LARGE}'`, async (t) => {
     const atLimit = packetOf(LIMIT)
     const over = packetOf(LIMIT + 1)
-    const peer = await startFakePeer(t, { ws: [atLimit, over], polling: [atLimit, over] })
+    // A heartbeat far longer than the test (this peer never pings): a loaded host's slow polls cannot end it first.
+    const open = '0{"sid":"fake-sid","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}'
+    const peer = await startFakePeer(t, { ws: [atLimit, over], polling: [atLimit, over], open })
     const log = connectOne(t, client, peer.url)
     await waitFor(() => log.disconnects.length === 1, { message: 'the client closed' })
     assert.equal(log.messages.length, 1, 'the message at the limit was delivered')
@@ -161,12 +163,13 @@ function memoryOf (pid) {
 
 test('a real 100 MB frame against `simulate --engine lean` with the default limit: RSS stays flat, the close is reported', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   const peer = await startSwarmPeer(t)
-  const run = runCli(t, ['client.js', '--engine', 'lean', '-c', '1', '--url', peer.url, '--ramp', '0', '--no-reconnect', '--json'], { timeoutMs: 30000 })
+  const run = runCli(t, ['client.js', '--engine', 'lean', '-c', '1', '--url', peer.url, '--ramp', '0', '--no-reconnect', '--json'], { timeoutMs: 120000 })
   const pid = /** @type {number} */ (run.child.pid)
   const big = Buffer.alloc(100e6, 'x')
   Buffer.from('42["broadcast","').copy(big)
   big.write('"]', big.length - 2)
-  await waitFor(() => peer.sessions.length === 1, { timeoutMs: 15000, message: 'the client connected' })
+  // Bounded by the CLI's own run above: a loaded host can take tens of seconds to start it.
+  await waitFor(() => peer.sessions.length === 1, { timeoutMs: 90000, message: 'the client connected' })
   const before = memoryOf(pid) // once connected: the frame comes after this
   const ws = peer.sessions[0]
   ws.send(big, { binary: false })

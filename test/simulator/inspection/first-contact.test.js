@@ -7,10 +7,9 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { BIN, runCli } from '../../helpers/cli.js'
 import { makeCertificate, startHttpsServer } from '../../helpers/https-server.js'
+import { startIoServer } from '../../helpers/io-server.js'
 import { inspectServer, normalizeSimOptions } from '../../../simulator/index.js'
 
 const FIX = /DEPTH_ZERO_SELF_SIGNED_CERT on polling and on WebSocket: .*give its CA \(or the certificate itself\) with --ca FILE, or skip verification with --insecure.*no client can connect with this trust, so nothing was started/
@@ -21,7 +20,7 @@ test('a certificate no client trusts stops simulate, run and capacity before the
   const { url } = await startHttpsServer(t, files)
   const runs = await Promise.all([
     ['simulate', '--url', url, '-c', '5', '--duration', '30s'],
-    ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '5', '--simulators', '1'],
+    ['run', '--target', url, '--rounds', 'none', '--hold', '30s', '--clients', '5', '--simulators', '1'],
     ['capacity', '--target', url, '--rounds', 'none', '--slo', 'p99<1s', '--simulators', '1', '--start', '2', '--max', '4']
   ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
   for (const [i, { code, stderr }] of runs.entries()) {
@@ -51,18 +50,38 @@ test('a --login server whose certificate no client trusts stops simulate and run
   if (!files) return
   const { url: loginServer } = await startHttpsServer(t, files)
   // The app itself is plain HTTP: only the login's server has the certificate.
-  const server = http.createServer()
-  const io = new Server(server)
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
+  const { url } = await startIoServer(t)
   const login = ['--login', `POST ${loginServer}/login user=u{{i}}`]
   const runs = await Promise.all([
     ['simulate', '--url', url, '-c', '3', '--duration', '30s', ...login],
-    ['run', '--target', url, '--rounds', 'none', '--duration', '30s', '--clients', '3', '--simulators', '1', ...login]
+    ['run', '--target', url, '--rounds', 'none', '--hold', '30s', '--clients', '3', '--simulators', '1', ...login]
   ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
   for (const [i, { code, stderr }] of runs.entries()) {
     assert.equal(code, 2, `${['simulate', 'run'][i]}: ${stderr}`)
     assert.match(stderr, /--login POST https:\/\/127\.0\.0\.1:\d+\/login failed: DEPTH_ZERO_SELF_SIGNED_CERT: .*--ca FILE.*--insecure; no client can log in with this trust, so nothing was started/)
   }
+})
+
+test('a namespace that refuses an identity every client shares stops simulate, run and capacity before the swarm; one that differs per client does not', async (t) => {
+  const { io, url } = await startIoServer(t)
+  let refusals = 0
+  io.use((socket, next) => {
+    if (socket.handshake.auth?.token === 'good') return next()
+    refusals++
+    next(new Error('no token'))
+  })
+  const runs = await Promise.all([
+    ['simulate', '--url', url, '-c', '5', '--duration', '30s'],
+    ['run', '--target', url, '--rounds', 'none', '--hold', '30s', '--clients', '5', '--simulators', '1'],
+    ['capacity', '--target', url, '--rounds', 'none', '--slo', 'p99<1s', '--simulators', '1', '--start', '2', '--max', '4', '--auth', '{"token":"bad"}']
+  ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
+  for (const [i, { code, stderr }] of runs.entries()) {
+    assert.equal(code, 2, `${['simulate', 'run', 'capacity'][i]}: ${stderr}`)
+    assert.match(stderr, /the server refused namespace \/: no token: every client sends this same identity, so none can connect and nothing was started; give what the server wants \(--auth, --query, --header, --cookie, --login/)
+    assert.doesNotMatch(stderr, /connected \d+\/|simulators \d+\/\d+|clients ×/, 'no swarm started')
+  }
+  assert.equal(refusals, 3, 'one look each, no client after it')
+  // A token that differs per client: the first one's refusal says nothing of the others, so the look only names it.
+  const server = await inspectServer(normalizeSimOptions({ url, auth: '{"token":"{{i}}"}' }))
+  assert.equal(server.diagnosis, 'the server refused namespace /: no token')
 })

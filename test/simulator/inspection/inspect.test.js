@@ -11,11 +11,11 @@ import net from 'node:net'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Server } from 'socket.io'
 import { CODES, EXIT, IoswarmError } from '../../../lib/errors.js'
 import { inspectServer } from '../../../simulator/index.js'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { startTestServer } from '../../helpers/swarm.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 const TOKEN = 'inspect-s3cret'
 
@@ -58,9 +58,15 @@ test('the first contact carries the first client\'s whole identity: --auth, --qu
   assert.equal((await inspectServer(normalizeSimOptions({ url: server.url, scenario }))).diagnosis, null, 'the scenario\'s identity()')
   assert.equal(await refusals(server), 0, 'no refusal counted by the server')
 
-  const without = await inspectServer(normalizeSimOptions({ url: server.url }))
-  assert.match(String(without.diagnosis), /^the server refused namespace \/: unauthorized/)
+  // Without a token every client is refused alike: the look stops; with one that differs per client it only says so.
+  await assert.rejects(inspectServer(normalizeSimOptions({ url: server.url })), (error) => {
+    assert.equal(/** @type {import('../../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
+    assert.match(/** @type {Error} */ (error).message, /^the server refused namespace \/: unauthorized: every client sends this same identity, so none can connect and nothing was started/)
+    return true
+  })
   assert.equal(await refusals(server), 1, 'the look without a token is the one refusal')
+  const personal = await inspectServer(normalizeSimOptions({ url: server.url, auth: '{"token":"t{{i}}"}' }))
+  assert.match(String(personal.diagnosis), /^the server refused namespace \/: unauthorized$/)
 })
 
 test('a server that takes connections and never answers: the handshakes timed out, said so', async (t) => {
@@ -93,9 +99,7 @@ test('an address with no Engine.IO at the path (404 on both transports) stops be
 })
 
 test('--wait-for-server: a server that comes up while it waits is inspected and used', async (t) => {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1200 })
-  t.after(() => io.close())
+  const { httpServer, url } = await startIoServer(t, { pingInterval: 1200 })
   // socket.io takes every request and upgrade: until `up`, the address answers 404 instead.
   let up = false
   let turnedAway = 0
@@ -113,8 +117,6 @@ test('--wait-for-server: a server that comes up while it waits is inspected and 
     // The second transport was turned away too: the server comes up for the next look.
     up = true
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  const url = `http://127.0.0.1:${/** @type {net.AddressInfo} */ (httpServer.address()).port}`
   const info = await inspectServer(normalizeSimOptions({ url, waitForServer: '20s' }))
   assert.ok(turnedAway >= 1)
   assert.equal(info.handshakeError, null)
@@ -123,15 +125,11 @@ test('--wait-for-server: a server that comes up while it waits is inspected and 
 
 for (const transport of /** @type {const} */ (['polling', 'websocket'])) {
   test(`the looks leave from the first client's source address (the first of --source-address): a ${transport}-only server`, async (t) => {
-    const httpServer = http.createServer()
-    const io = new Server(httpServer, { pingInterval: 1300, transports: [transport] })
-    t.after(() => io.close())
+    const { httpServer, url } = await startIoServer(t, { pingInterval: 1300, transports: [transport] })
     /** @type {Set<string | undefined>} */
     const from = new Set()
     httpServer.prependListener('request', (req) => from.add(req.socket.remoteAddress))
     httpServer.prependListener('upgrade', (req) => from.add(req.socket.remoteAddress))
-    await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-    const url = `http://127.0.0.1:${/** @type {net.AddressInfo} */ (httpServer.address()).port}`
     const info = await inspectServer(normalizeSimOptions({ url, sourceAddress: '127.0.0.3,127.0.0.4' }))
     assert.equal(info.handshakeError, null)
     assert.equal(info.pingIntervalMs, 1300, `the ${transport} handshake was read`)
@@ -140,9 +138,7 @@ for (const transport of /** @type {const} */ (['polling', 'websocket'])) {
 }
 
 test('redirects are followed as fetch follows them: a POST keeps its body on 307/308, the cookies set on the way are sent', async (t) => {
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, { pingInterval: 1400 })
-  t.after(() => io.close())
+  const { httpServer, url } = await startIoServer(t, { pingInterval: 1400 })
   // A gate in front of socket.io: /old/… answers 308 to /socket.io/… and hands out the balancer's cookie.
   const requests = httpServer.listeners('request')
   httpServer.removeAllListeners('request')
@@ -153,8 +149,6 @@ test('redirects are followed as fetch follows them: a POST keeps its body on 307
     if (req.url?.startsWith('/old/')) return res.writeHead(308, { location: req.url.replace('/old/', '/socket.io/'), 'set-cookie': 'node=a; Path=/' }).end()
     requests.forEach((listener) => listener.call(httpServer, req, res))
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  const url = `http://127.0.0.1:${/** @type {net.AddressInfo} */ (httpServer.address()).port}`
   const info = await inspectServer(normalizeSimOptions({ url, path: '/old/' }))
   assert.equal(info.handshakeError, null)
   assert.equal(info.pingIntervalMs, 1400)

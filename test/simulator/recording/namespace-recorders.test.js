@@ -79,7 +79,9 @@ for (const engine of ['sio', 'lean']) {
     const both = new AbortController()
     t.after(() => both.abort())
     let bothErrors = 0
-    const refusedTwice = runSwarm({ url: server.url, engine, transport: 'polling', clients: 3, namespace: ['/private', '/secret'], ramp: 0, duration: 30 }, { signal: both.signal, onProgress: (p) => { bothErrors = p.errors } })
+    // A query that differs per client: a refused first identity stops a swarm only when every client shares it.
+    const refusedTwice = runSwarm({ url: server.url, engine, transport: 'polling', clients: 3, namespace: ['/private', '/secret'], ramp: 0, duration: 30, query: 'client={{i}}' },
+      { signal: both.signal, onProgress: (p) => { bothErrors = p.errors } })
     await waitFor(() => bothErrors >= 6, { timeoutMs: 15000, message: () => `6 refusals counted by the swarm (have ${bothErrors})` })
     both.abort()
     const r2 = await refusedTwice

@@ -3,7 +3,7 @@
  * loads, the stream carries the swarm's seconds (connected, delays, emits), an action without
  * the token is refused (403) and changes nothing, with it the clients and the emit rate change
  * (the server's own count follows) and the stop ends the swarm with its result; the same with
- * --workers, whose seconds come from the workers' follower, and whose swarm doubles in the room
+ * --workers, whose seconds and merged windows come from the workers' follower, and whose swarm doubles in the room
  * --dashboard reserves by default.
  */
 import { test } from 'node:test'
@@ -75,9 +75,12 @@ test('simulate --dashboard: the page, its stream, 403 without the token, clients
 
 test('simulate --workers 2 --dashboard: the workers\' seconds, each one named; the swarm doubles without --max-clients', { timeout: 120000 }, async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 1000 })
-  const { run, act, events } = await startSimulate(t, ['--url', server.url, '--clients', '4', '--workers', '2'])
+  const { run, act, events } = await startSimulate(t, ['--url', server.url, '--clients', '4', '--workers', '2', '--window', '1s'])
   await waitFor(() => events.seconds().some((s) => s.clients.connected === 4 && Object.keys(s.clients.bySimulator).length === 2),
     { timeoutMs: 60000, message: '4 clients of 2 workers in the stream' })
+  // The workers' windows merged as they close (both workers' clients in one), while the swarm runs.
+  await waitFor(() => events.events.some((e) => e.type === 'window' && e.window.simulators === 2 && e.window.clients.connected === 4),
+    { timeoutMs: 30000, message: 'a merged window of both workers' })
   // The room --dashboard reserves by default: twice the swarm.
   assert.match(run.output().stderr, /dashboard: room for 8 clients/)
   const grown = await act('clients', { clients: 8 })

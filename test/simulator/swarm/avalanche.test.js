@@ -5,11 +5,10 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { runSwarm } from '../../../simulator/swarm/swarm.js'
 import { formatSimSummary } from '../../../simulator/reporting/summary-text.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 const CLIENTS = 10
 const REFUSED = 3
@@ -17,9 +16,8 @@ const REFUSED = 3
 for (const engine of ['lean', 'sio']) {
   test(`an avalanche of ${CLIENTS} clients (${engine}): accept time and failed handshakes by reason`, async (t) => {
     let refused = 0
-    const httpServer = http.createServer()
     // The first contact (the simulator's handshake probe, no cache-busting `t`) passes; then three handshakes are refused.
-    const io = new Server(httpServer, {
+    const { io, url } = await startIoServer(t, {
       pingInterval: 1000,
       allowRequest: (req, callback) => {
         const refuse = /[?&]t=/.test(req.url ?? '') && refused < REFUSED
@@ -27,12 +25,9 @@ for (const engine of ['lean', 'sio']) {
         callback(refuse ? 'refused' : null, !refuse)
       }
     })
-    await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-    t.after(() => io.close())
-    const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
     const controller = new AbortController()
     t.after(() => controller.abort())
-    const running = runSwarm({ url: `http://127.0.0.1:${port}`, clients: CLIENTS, engine, transport: 'polling', ramp: 0, duration: 60 }, { signal: controller.signal })
+    const running = runSwarm({ url, clients: CLIENTS, engine, transport: 'polling', ramp: 0, duration: 60 }, { signal: controller.signal })
     await waitFor(() => io.of('/').sockets.size === CLIENTS, { timeoutMs: 30000, message: () => `${CLIENTS} clients (have ${io.of('/').sockets.size})` })
     controller.abort()
     const result = await running

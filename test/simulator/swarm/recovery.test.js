@@ -5,10 +5,9 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import http from 'node:http'
-import { Server } from 'socket.io'
 import { runSwarm } from '../../../simulator/swarm/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 const CLIENTS = 8
 const DROPPED = 6
@@ -21,8 +20,7 @@ const DROPPED = 6
  */
 async function startServer (t, recovery) {
   const gate = { open: true, refused: 0 }
-  const httpServer = http.createServer()
-  const io = new Server(httpServer, {
+  const { io, url } = await startIoServer(t, {
     pingInterval: 1000,
     pingTimeout: 1000,
     allowRequest: (req, callback) => {
@@ -31,10 +29,7 @@ async function startServer (t, recovery) {
     },
     ...(recovery ? { connectionStateRecovery: { maxDisconnectionDuration: 30000, skipMiddlewares: true } } : {})
   })
-  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(undefined)))
-  t.after(() => io.close())
-  const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
-  return { io, gate, url: `http://127.0.0.1:${port}` }
+  return { io, gate, url }
 }
 
 // The four cases run side by side: each waits out a few reconnect backoffs.

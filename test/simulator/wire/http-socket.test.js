@@ -9,9 +9,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { once } from 'node:events'
-import { Server } from 'socket.io'
 import { FAILURE, HttpSocket, PHASE, readResponse } from '../../../simulator/wire/http-socket.js'
 import { waitFor } from '../../helpers/wait.js'
+import { startIoServer } from '../../helpers/io-server.js'
 
 /**
  * A handler that records what a connection tells it.
@@ -207,10 +207,7 @@ test('bodies over the limit fail as too large, by Content-Length and as chunks a
 })
 
 test('a socket.io server: the handshake answer, then 400 "Session ID unknown" for a sid it never gave, on the same connection', async (t) => {
-  const io = new Server()
-  io.listen(0)
-  t.after(() => io.close())
-  const { port } = /** @type {net.AddressInfo} */ (/** @type {any} */ (io).httpServer.address())
+  const { port } = await startIoServer(t)
   const { conn, handler, request } = connection(port)
   t.after(() => conn.destroy())
   await request('/socket.io/?EIO=4&transport=polling&t=1')

@@ -107,7 +107,7 @@ test('a push that fails is reported once, not at every export that fails after i
 
 test('run --otlp: the final push has the values result.json has', { timeout: 120000 }, async (t) => {
   const receiver = await startOtlpReceiver(t)
-  const result = await runTest({ simulators: 2, clients: 10, rounds: '3x300', ramp: '300ms', pingInterval: '5s', otlp: receiver.url.replace('/v1/metrics', ''), otlpInterval: '1s' })
+  const result = await runTest({ simulators: 2, clientsPerSimulator: 10, rounds: '3x300', ramp: '300ms', pingInterval: '5s', otlp: receiver.url.replace('/v1/metrics', ''), otlpInterval: '1s' })
   const dist = result.distributions[0]
   const run = { run: result.run.id }
   /** @param {string} name @param {Record<string, string>} [where] */

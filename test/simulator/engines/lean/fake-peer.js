@@ -15,8 +15,9 @@ const CONNECT_ACK = '40{"sid":"fake-socket"}'
 /**
  * Starts a peer on both transports (WebSocket upgrade and polling on the same port).
  * @param {import('node:test').TestContext} t
- * @param {{ ws?: (string | Buffer)[], polling?: string[] }} [script] after the CONNECT ack:
- *   WebSocket frames, and polling response bodies (one per GET)
+ * @param {{ ws?: (string | Buffer)[], polling?: string[], open?: string }} [script] after the CONNECT ack:
+ *   WebSocket frames, and polling response bodies (one per GET); open: the Engine.IO open packet (default OPEN_PACKET,
+ *   whose heartbeat of 0.5 s the peer never keeps: a client times out unless its test is done sooner)
  */
 export async function startFakePeer (t, script = {}) {
   const httpServer = createServer()
@@ -31,7 +32,7 @@ export async function startFakePeer (t, script = {}) {
     wss.handleUpgrade(req, socket, head, (ws) => {
       stats.handshakes++
       stats.openedAt = performance.now()
-      ws.send(OPEN_PACKET)
+      ws.send(script.open ?? OPEN_PACKET)
       ws.on('message', (data) => {
         if (String(data).startsWith('40')) {
           stats.connects++
@@ -59,7 +60,7 @@ export async function startFakePeer (t, script = {}) {
     if (!url.searchParams.has('sid')) {
       stats.handshakes++
       stats.openedAt = performance.now()
-      res.end(OPEN_PACKET)
+      res.end(script.open ?? OPEN_PACKET)
       return
     }
     heldPolls.add(res)
