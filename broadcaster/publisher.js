@@ -51,7 +51,8 @@ export function compilePublish ({ publish, headers, sign }) {
   const match = /^\s*([A-Za-z]+)\s+(\S+)\s*$/.exec(String(publish))
   const method = match?.[1].toUpperCase() ?? ''
   if (!match || !METHODS.includes(method)) {
-    throw invalidOption('--publish', `must be 'METHOD URL' with METHOD one of ${METHODS.join(', ')}, such as 'POST http://localhost:8080/pub/{{room}}', got ${JSON.stringify(publish)}`)
+    const example = "such as 'POST http://localhost:8080/pub/{{room}}'"
+    throw invalidOption('--publish', `must be 'METHOD URL' with METHOD one of ${METHODS.join(', ')}, ${example}, got ${JSON.stringify(publish)}`)
   }
   const url = compileTextTemplate(match[2], { flag: '--publish', names: PLACEHOLDERS, env: true })
   const probe = String(url.render((name) => (name.startsWith('env.') ? 'x' : '1')))
@@ -62,7 +63,8 @@ export function compilePublish ({ publish, headers, sign }) {
     method,
     text: String(publish).trim(),
     url,
-    headers: parseHeaders(headers, '--publish-header').map(([name, value]) => [name, compileTextTemplate(value, { flag: '--publish-header', names: PLACEHOLDERS, env: true })]),
+    headers: parseHeaders(headers, '--publish-header')
+      .map(([name, value]) => [name, compileTextTemplate(value, { flag: '--publish-header', names: PLACEHOLDERS, env: true })]),
     sign: sign ? pusherSigner(sign) : null
   }
 }
@@ -89,7 +91,9 @@ export function publishSender (spec, template) {
       const headers = Object.fromEntries(spec.headers.map(([name, t]) => [name.toLowerCase(), String(t.render((n) => value(n) ?? ''))]))
       const sentAt = wallMs()
       const message = template
-        ? template.render({ id, batch: body.batch ?? '', round: body.round, seq: body.seq, sentAt, payload: template.placeholders.includes('payload') ? payload() : '', room })
+        ? template.render({
+          id, batch: body.batch ?? '', round: body.round, seq: body.seq, sentAt, payload: template.placeholders.includes('payload') ? payload() : '', room
+        })
         : broadcastMessage({ id, batch: body.batch, round: body.round, seq: body.seq, sentAt, room, payload: payload() })
       const hasBody = spec.method !== 'GET' && spec.method !== 'DELETE'
       const text = hasBody ? JSON.stringify(message) : undefined
@@ -107,11 +111,16 @@ export function publishSender (spec, template) {
       const status = response.statusCode
       const ok = status >= 200 && status < 300
       // A refusal's body, as words: an HTML error page's markup and line breaks dropped.
-      const answer = ok ? (await response.body.dump(), '') : (await response.body.text()).slice(0, 2000).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 160)
+      const answer = ok
+        ? (await response.body.dump(), '')
+        : (await response.body.text()).slice(0, 2000).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 160)
       if (answered++ === 0 && REFUSALS[status]) {
-        throw new IoswarmError(CODES.PUBLISH_REFUSED, `${spec.method} ${url.origin}${url.pathname} answered HTTP ${status} to the first message: ${REFUSALS[status]}${answer ? ` (it said: ${answer})` : ''}`)
+        const said = answer ? ` (it said: ${answer})` : ''
+        const endpoint = `${spec.method} ${url.origin}${url.pathname}`
+        throw new IoswarmError(CODES.PUBLISH_REFUSED, `${endpoint} answered HTTP ${status} to the first message: ${REFUSALS[status]}${said}`)
       }
-      return [{ id, sentAt, recipients: null, status, ...(room === null ? {} : { room }), ...(ok ? {} : { error: `HTTP ${status}${answer ? `: ${answer}` : ''}` }) }]
+      const error = ok ? {} : { error: `HTTP ${status}${answer ? `: ${answer}` : ''}` }
+      return [{ id, sentAt, recipients: null, status, ...(room === null ? {} : { room }), ...error }]
     },
     async close () {
       await agent.close()
