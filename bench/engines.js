@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Engine benchmark: lean (the default: WebSocket on the ws library, polling on the built-in HTTP
- * client), lean-builtin (lean with its opt-in built-in WebSocket client), lean-undici (lean polling on undici) and
+ * Engine benchmark: lean (WebSocket on the ws library, --ws-client ws; polling on the built-in HTTP
+ * client), lean-builtin (lean on its built-in WebSocket client, its default), lean-undici (lean polling on undici) and
  * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process;
  * websocket and websocket-builtin (--protocol websocket: plain WebSocket clients on ws or the
  * built-in client) against a plain ws server in this process sending the same message as one

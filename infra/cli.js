@@ -106,8 +106,8 @@ async function resolveHosts (argv) {
 
 /** @param {Record<string, any>} argv */
 function sshOptions (argv) {
-  const connectTimeoutMs = argv.connectTimeout
-  if (connectTimeoutMs < 1000) throw invalidOption('--connect-timeout', `must be at least 1s, got ${connectTimeoutMs} ms`)
+  const connectTimeoutMs = argv.sshConnectTimeout
+  if (connectTimeoutMs < 1000) throw invalidOption('--ssh-connect-timeout', `must be at least 1s, got ${connectTimeoutMs} ms`)
   const extra = /** @type {string[]} */ (argv.sshOption ?? []).map(String)
   const bad = extra.find((o) => !/^[A-Za-z]+=/.test(o))
   if (bad !== undefined) throw invalidOption('--ssh-option', `must be Name=value, as in StrictHostKeyChecking=accept-new, got ${JSON.stringify(bad)}`)

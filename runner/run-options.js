@@ -42,6 +42,19 @@ function parseDistributions (value) {
 }
 
 /**
+ * --distributions, which gives each distribution's simulators and clients: a clients flag
+ * beside it would be ignored, so it is refused rather than silently dropped.
+ * @param {Record<string, any>} input raw values
+ * @param {string} spec --distributions
+ * @returns {Distribution[]}
+ */
+function distributionsLayout (input, spec) {
+  const flag = spellingOf(input, CLIENT_SPELLINGS, 'how many clients run')
+  if (flag !== null) throw invalidOption(flag, `cannot go with --distributions ${spec}, which gives each distribution's simulators and clients; give one`)
+  return parseDistributions(spec)
+}
+
+/**
  * The one layout of a run without --distributions or --phases: --simulators and its clients.
  * --clients is the whole swarm, as on every command; a bare one with more than one simulator
  * is refused for now with both readings (it meant clients per simulator before); without
@@ -172,7 +185,7 @@ export function normalizeRunOptions (input) {
   const o = parseOptions('run', input)
   const phases = phasedRun(input, o)
   const distributions = o.distributions
-    ? parseDistributions(o.distributions)
+    ? distributionsLayout(input, o.distributions)
     : [phases ?? clientLayout(input, o)]
   if (o.expectSimulators > 0 && !o.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
   if (o.expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')

@@ -223,7 +223,7 @@ function parseHttpClient (value, engine, urls) {
 }
 
 /**
- * `--ws-client`: which WebSocket client the lean engine uses (either speaks ws:// and wss://).
+ * `--ws-client`: which WebSocket client the lean engine uses, builtin unless ws is asked for (either speaks ws:// and wss://).
  * @param {unknown} value undefined or null = not given
  * @param {string} engine
  * @returns {WsClient | null} null for engines other than lean
@@ -234,7 +234,7 @@ export function parseWsClient (value, engine) {
     if (given) throw invalidOption('--ws-client', `works with --engine lean only; --engine ${engine} uses socket.io-client's own WebSocket (add --engine lean)`)
     return null
   }
-  if (!given) return 'ws'
+  if (!given) return 'builtin'
   const name = String(value)
   if (!(/** @type {string[]} */ (WS_CLIENT_NAMES)).includes(name)) {
     throw invalidOption('--ws-client', `must be one of ${WS_CLIENT_NAMES.join(', ')}, got ${JSON.stringify(name)}`)

@@ -14,7 +14,7 @@ test('--help explains the command and exits 0', async (t) => {
     assert.ok(stdout.includes(flag), `help mentions ${flag}`)
   }
   assert.match(stdout, /websocket:70,polling:30/)
-  assert.match(stdout, /--ws-client[\s\S]*ws, or builtin \(leaner; ws:\/\/ and\s+wss:\/\/\)[\s\S]*\[choices: "ws",\s+"builtin"\]/)
+  assert.match(stdout, /--ws-client[\s\S]*builtin\s+\(lean\s+default,\s+leaner\)\s+or\s+ws[\s\S]*\[choices: "ws",\s+"builtin"\]/)
 })
 
 test('bad input exits 2 with a message naming the flag, before any socket opens', async (t) => {

@@ -8,7 +8,7 @@
  * loudly, except under CI=true, where they fail.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { waitFor } from './wait.js'
 import { skipOrFail } from './skip.js'
@@ -36,14 +36,15 @@ export function ensureNodePeers () {
 
 /**
  * @param {import('node:test').TestContext} t
- * @param {{ version?: '2' | '3' | '4', parser?: 'json' | 'msgpack', path?: string, namespaces?: string[], allowEIO3?: boolean, pingIntervalMs?: number, authToken?: string | null, late?: Late }} [options]
+ * @param {{ version?: '2' | '3' | '4', parser?: 'json' | 'msgpack', path?: string, namespaces?: string[], allowEIO3?: boolean, pingIntervalMs?: number, authToken?: string | null, late?: Late, tls?: { cert: string, key: string } }} [options]
+ *   tls: the server speaks https with this certificate (its URL is https://; its control requests trust the certificate)
  *   authToken: refuse handshakes without it (query token, Authorization: Bearer, auth.token on 3 and 4)
  * @returns {Promise<Peer>}
  */
-export async function startSocketIoPeer (t, { version = '4', parser = 'json', path = '/socket.io', namespaces = ['/'], allowEIO3 = false, pingIntervalMs = 25000, authToken = null, late } = {}) {
+export async function startSocketIoPeer (t, { version = '4', parser = 'json', path = '/socket.io', namespaces = ['/'], allowEIO3 = false, pingIntervalMs = 25000, authToken = null, late, tls } = {}) {
   ensureNodePeers()
   return startPeer(t, process.execPath, [`${PEERS}node/server.js`], {
-    SIO_VERSION: version, PARSER: parser, SIO_PATH: path, NAMESPACES: namespaces.join(','), ALLOW_EIO3: allowEIO3 ? '1' : '', PING_INTERVAL_MS: String(pingIntervalMs), AUTH_TOKEN: authToken ?? '', ...lateEnv(late)
+    SIO_VERSION: version, PARSER: parser, SIO_PATH: path, NAMESPACES: namespaces.join(','), ALLOW_EIO3: allowEIO3 ? '1' : '', PING_INTERVAL_MS: String(pingIntervalMs), AUTH_TOKEN: authToken ?? '', ...lateEnv(late), ...tlsEnv(tls)
   })
 }
 
@@ -59,6 +60,12 @@ export async function startSocketIoPeer (t, { version = '4', parser = 'json', pa
  * @returns {Record<string, string>}
  */
 const lateEnv = (late) => (late ? { LATE_FIRST: String(late.first), LATE_COUNT: String(late.count) } : {})
+
+/**
+ * @param {{ cert: string, key: string } | undefined} tls
+ * @returns {Record<string, string>}
+ */
+const tlsEnv = (tls) => (tls ? { TLS_CERT: tls.cert, TLS_KEY: tls.key } : {})
 
 /**
  * @typedef {object} AppPeerOptions
@@ -176,16 +183,29 @@ export async function startPeer (t, command, args, env) {
     const line = out.split('\n').find((l) => l.startsWith('{'))
     return line ? /** @type {number} */ (JSON.parse(line).port) : null
   }, { timeoutMs: 20000, message: `peer ${args[0]} listening` })
-  const url = `http://127.0.0.1:${port}`
+  const url = `${env.TLS_CERT ? 'https' : 'http'}://127.0.0.1:${port}`
+  const get = env.TLS_CERT ? await trustingFetch(readFileSync(env.TLS_CERT)) : fetch
   return {
     url,
     pid: /** @type {number} */ (child.pid),
-    count: async () => /** @type {any} */ (await (await fetch(`${url}/count`)).json()),
+    count: async () => /** @type {any} */ (await (await get(`${url}/count`)).json()),
     emit: async (count = 1, event = 'news', rooms = 0) => {
-      const res = await fetch(`${url}/emit?count=${count}&event=${encodeURIComponent(event)}&rooms=${rooms}`, { method: 'POST' })
+      const res = await get(`${url}/emit?count=${count}&event=${encodeURIComponent(event)}&rooms=${rooms}`, { method: 'POST' })
       if (!res.ok) throw new Error(`emit: HTTP ${res.status}`)
     }
   }
+}
+
+/**
+ * fetch that trusts `ca` (a peer over https with a test certificate): undici's, with an Agent of its own.
+ * @param {Buffer} ca
+ * @returns {Promise<typeof fetch>}
+ */
+async function trustingFetch (ca) {
+  const { Agent, fetch: undiciFetch } = await import('undici')
+  const dispatcher = new Agent({ connect: { ca } })
+  const get = (/** @type {string} */ url, /** @type {any} */ init) => undiciFetch(url, { ...init, dispatcher })
+  return /** @type {typeof fetch} */ (/** @type {unknown} */ (get))
 }
 
 /**

@@ -119,6 +119,16 @@ test('fleet exec --dry-run lines are exactly what runs: pasted into a shell, hos
   }
 })
 
+test('the fleet commands\' ssh timeout is --ssh-connect-timeout; --connect-timeout (run\'s wait for clients) is refused there with both readings', async (t) => {
+  const timed = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'h1', '--ssh', FAKE_SSH, '--ssh-connect-timeout', '3s', '--dry-run', '--', 'uptime'])
+  assert.equal(timed.code, 0, timed.stderr)
+  assert.match(timed.stdout, /^h1: \S+ -o BatchMode=yes -o ConnectTimeout=3 /)
+  const old = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'h1', '--ssh', FAKE_SSH, '--connect-timeout', '3s', '--dry-run', '--', 'uptime'])
+  assert.equal(old.code, 2)
+  assert.equal(old.stdout, '')
+  assert.match(old.stderr, /^ioswarm: --connect-timeout 3s has two readings: ssh's ConnectTimeout per host \(what it meant on the fleet commands: --ssh-connect-timeout 3s\), or how long clients may take past the ramp .*say --ssh-connect-timeout$/m)
+})
+
 test('hosts-file mistakes exit 2 naming the file and line; nothing runs', async (t) => {
   const file = await hostsFile(t, 'good-host\n\n-oProxyCommand=touch\n')
   const bad = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '-f', file, '--ssh', FAKE_SSH, '--', 'echo', 'ran'])

@@ -28,7 +28,7 @@ test('local simulators get the simulate options given to run, normalised by the 
   })
   assert.equal(options.maxOpenMessages, 7)
   assert.equal(options.keepAlive, false)
-  assert.equal(optionsFor({ engine: 'lean' }).wsClient, 'ws')
+  assert.equal(optionsFor({ engine: 'lean' }).wsClient, 'builtin')
   assert.equal(optionsFor({ engine: 'sio' }).wsClient, null)
 })
 

@@ -46,6 +46,13 @@ test('run --phases: implies --rounds none, lasts the profile, splits its largest
   assert.equal(normalizeRunOptions({ phases: 'ramp 1s to 4', rounds: 'none' }).durationMs, 1000)
 })
 
+test('--distributions gives the layout: a clients flag beside it is refused, not ignored', () => {
+  for (const [key, flag] of [['clients', '--clients'], ['totalClients', '--total-clients'], ['clientsPerSimulator', '--clients-per-simulator']]) {
+    assert.throws(() => normalizeRunOptions({ distributions: '2x2,1x3', [key]: '10' }), { message: `${flag} cannot go with --distributions 2x2,1x3, which gives each distribution's simulators and clients; give one` })
+  }
+  assert.deepEqual(normalizeRunOptions({ distributions: '2x2,1x3', rounds: '1x100' }).distributions.map((d) => d.total), [4, 3])
+})
+
 test('--max-clients is the whole swarm\'s room: at least its clients, split over the simulators as the clients are', () => {
   assert.throws(() => normalizeRunOptions({ simulators: 2, clientsPerSimulator: 3, maxClients: 5 }), /--max-clients is the room of the whole swarm: at least its clients \(6\), got 5/)
   const options = normalizeRunOptions({ simulators: 2, clientsPerSimulator: 3, maxClients: 9 })

@@ -11,15 +11,16 @@ function assertUsageError (fn, message) {
   assert.throws(fn, (error) => error instanceof IoswarmError && error.exitCode === EXIT.USAGE && message.test(error.message), String(message))
 }
 
-test('--ws-client: ws by default for the lean engine, builtin on request, nothing for sio', () => {
+test('--ws-client: builtin by default for the lean engine, ws on request, nothing for sio', () => {
   const url = ['http://127.0.0.1:3000']
-  assert.equal(normalizeSimOptions({ url, engine: 'lean' }).wsClient, 'ws')
+  assert.equal(normalizeSimOptions({ url, engine: 'lean' }).wsClient, 'builtin')
   assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'ws' }).wsClient, 'ws')
   assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'builtin' }).wsClient, 'builtin')
   assert.equal(normalizeSimOptions({ url }).wsClient, null, 'sio (the default engine) has its own WebSocket')
-  assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'ws' }).wsClient, parseWsClient(undefined, 'lean'))
+  assert.equal(normalizeSimOptions({ url, engine: 'lean', wsClient: 'builtin' }).wsClient, parseWsClient(undefined, 'lean'))
   // Either client speaks TLS: https:// takes both.
-  assert.equal(normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean' }).wsClient, 'ws')
+  assert.equal(normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean' }).wsClient, 'builtin')
+  assert.equal(normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean', wsClient: 'ws' }).wsClient, 'ws')
   assert.equal(normalizeSimOptions({ url: ['http://127.0.0.1:3000', 'https://127.0.0.2:3000'], engine: 'lean', wsClient: 'builtin' }).wsClient, 'builtin')
 })
 

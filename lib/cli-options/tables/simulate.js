@@ -157,8 +157,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     choices: WS_CLIENT_NAMES,
     commands: ['simulate'],
     passOn: true,
-    describe: 'WebSocket client of --engine lean and --protocol websocket: ws, or builtin (leaner; ws:// and wss://)',
-    details: 'WebSocket client of --engine lean. ws (default) = the ws library, the well-trodden path. builtin = ioswarm\'s own RFC 6455 client over net and tls (no compression: --per-message-deflate stays on ws): leaner and cheaper per frame, about 11 vs 17-20 µs CPU per delivered frame and 6-7 vs 20-21 KiB per client at 2,000 clients in bench/results/2026-11-engines.md. Over wss:// it verifies certificates as ws does (--ca, --insecure; the same error codes), sends SNI as ws does (the host name, none for an address), and its clients share one TLS context and resume the latest TLS session the server issued (ws does a full handshake per connection). The same two clients serve --protocol websocket'
+    describe: 'WebSocket client: builtin (lean default, leaner) or ws (the ws library; --protocol websocket default)',
+    details: 'WebSocket client of --engine lean and --protocol websocket, over ws:// and wss://. builtin (the lean engine\'s default) = ioswarm\'s own RFC 6455 client over net and tls (no compression: --per-message-deflate stays on ws): leaner and cheaper per frame (bench/results/2026-11-engines.md, 2026-12-ws-client.md). ws (--protocol websocket\'s default) = the ws library. Over wss:// it verifies certificates as ws does (--ca, --insecure; the same error codes), sends SNI as ws does (the host name, none for an address), and its clients share one TLS context and resume the latest TLS session the server issued (ws does a full handshake per connection)'
   },
   {
     name: 'http-client',

@@ -33,7 +33,7 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES, POST_CONNECTIONS } from '
  * @property {string} wsUrl WebSocket URL without sid (for `ws`)
  * @property {string} wsPath request path of the WebSocket handshake without sid (built-in client)
  * @property {string} hostHeader Host header of the handshake
- * @property {boolean} wsLibrary use `ws` (the default, and always for permessage-deflate) rather than the built-in client
+ * @property {boolean} wsLibrary use `ws` (when asked, and always for permessage-deflate) rather than the built-in client (the default)
  * @property {boolean} builtinHttp polling over the built-in HTTP/1.1 client (the default for http://), not undici (always for https://)
  * @property {string} nsp the first namespace
  * @property {string[]} nsps every namespace each client joins over its one session
@@ -89,10 +89,10 @@ export function resolveLeanConfig (options) {
     wsUrl: `${secure ? 'wss' : 'ws'}://${url.host}${path}${query}websocket${extra}`,
     wsPath: `${path}${query}websocket${extra}`,
     hostHeader: url.host,
-    // `ws` unless the built-in RFC 6455 client is asked for: that one is cheaper per frame
-    // (bench/results/2026-11-engines.md) but is our own code, so it is opt-in (wsClient: 'builtin').
+    // The built-in RFC 6455 client unless `ws` is asked for: it holds a client in about half the
+    // memory and costs less CPU per frame (bench/results/2026-11-engines.md, 2026-12-ws-client.md).
     // permessage-deflate is `ws`'s alone.
-    wsLibrary: options.perMessageDeflate === true || options.wsClient !== 'builtin',
+    wsLibrary: options.perMessageDeflate === true || options.wsClient === 'ws',
     // Polling over the built-in HTTP/1.1 client unless undici is asked for; https:// always on undici (TLS).
     builtinHttp: !secure && options.httpClient !== 'undici',
     nsp: options.namespaces?.[0] ?? options.namespace ?? '/',

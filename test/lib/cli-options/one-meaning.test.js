@@ -63,10 +63,10 @@ const SAME_NAME = Object.freeze({
   event: 'the broadcast event: simulate measures several (or *), serve and broadcast send on one',
   rooms: 'R rooms room-0 … room-{R-1}: clients join them (simulate), messages go round-robin to them (broadcast), each with its bound',
   rounds: 'broadcast rounds COUNTxINTERVAL_MS or none; capacity\'s row has a shorter default, each step\'s',
-  'connect-timeout': 'how long a connection the command opens may take: clients past the ramp (run, capacity), ssh to each host (fleet)'
+  'connect-timeout': 'clients past the ramp (run, capacity); the fleet commands only refuse it, naming --ssh-connect-timeout, their ssh timeout\'s spelling'
 })
 /** The names of SAME_NAME whose rows parse differently (type, key or normaliser). */
-const PARSED_APART = Object.freeze(['url', 'namespace', 'event', 'rooms'])
+const PARSED_APART = Object.freeze(['url', 'namespace', 'event', 'rooms', 'connect-timeout'])
 
 /** Aliases that stand for different options on different commands (never on one), reviewed. */
 const SAME_ALIAS = Object.freeze({

@@ -13,8 +13,11 @@
  * `{ room }`) joins it and acks `{ ok: true, room }`; `chat` with `{ room?, … }` is relayed
  * unchanged to the room, or without one to the namespace (the sender too), and acked `{ ok: true }`.
  * LATE_FIRST=F, LATE_COUNT=L: late joiners on the first namespace (late.js), GET /late.
+ * TLS_CERT, TLS_KEY (PEM files): the server speaks https and wss:// (and so do /emit and /count).
  */
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
+import https from 'node:https'
 import { createLate } from './late.js'
 
 const version = process.env.SIO_VERSION ?? '4'
@@ -33,7 +36,9 @@ const options = {
   ...(process.env.PARSER === 'msgpack' ? { parser: (await import('socket.io-msgpack-parser')).default } : {})
 }
 
-const server = http.createServer()
+const server = process.env.TLS_CERT
+  ? https.createServer({ cert: readFileSync(process.env.TLS_CERT), key: readFileSync(String(process.env.TLS_KEY)) })
+  : http.createServer()
 const io = version === '2'
   ? (await import('socket.io-v2')).default(server, options)
   : new (await import(`socket.io-v${version}`)).Server(server, options)

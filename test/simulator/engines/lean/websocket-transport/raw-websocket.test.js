@@ -16,7 +16,7 @@ import { startFramePeer, frame, writeInPieces } from '../frame-peer.js'
  */
 function connectOne (t, url) {
   const { log, events } = recorder()
-  // This file tests the built-in client byte by byte; `ws` is the engine's default.
+  // This file tests the built-in client byte by byte (the engine's default, named so that it stays so here).
   const pool = leanEngine.createPool(engineOptions(url, { reconnect: false, events: ['*'], wsClient: 'builtin' }), events)
   t.after(() => pool.close())
   pool.connect(0, 'websocket')
