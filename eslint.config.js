@@ -106,7 +106,8 @@ const codeLines = {
     'results/merge/**/*.js', 'results/follow/**/*.js', 'results/files/**/*.js',
     'simulator/*.js', 'simulator/sessions/**/*.js', 'simulator/inspection/**/*.js', 'simulator/processes/**/*.js', 'simulator/traffic/**/*.js',
     'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js',
-    'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js'
+    'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js',
+    'test/scripts/**/*.js', 'test/bin/**/*.js', 'test/docs/**/*.js', 'test/examples/**/*.js', 'test/package/**/*.js', 'test/fuzz/**/*.js'
   ],
   ignores: ['runner/run-options.js'],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }

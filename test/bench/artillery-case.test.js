@@ -41,8 +41,9 @@ test('Artillery is looked for where a reader installs it: --artillery-bin, $ARTI
   assert.ok('skipped' in findArtilleryBin('/nonexistent/artillery'), 'the flag wins')
   delete process.env.ARTILLERY_BIN
   const found = findArtilleryBin(undefined)
-  if ('skipped' in found) assert.match(found.skipped, /^no Artillery at \S+ \(from the default path\): .* npm i --prefix \.\.\/artillery artillery@2\.0\.21 run in the checkout/)
-  else assert.equal(found.bin, DEFAULT_ARTILLERY_BIN)
+  if ('skipped' in found) {
+    assert.match(found.skipped, /^no Artillery at \S+ \(from the default path\): .* npm i --prefix \.\.\/artillery artillery@2\.0\.21 run in the checkout/)
+  } else assert.equal(found.bin, DEFAULT_ARTILLERY_BIN)
 })
 
 test('the GC preload: SIGUSR2 collects in a worker thread too, and does not end the process', async (t) => {
@@ -64,7 +65,10 @@ test('the GC preload: SIGUSR2 collects in a worker thread too, and does not end 
     })
   `
   const preload = fileURLToPath(new URL('../../bench/artillery-gc.cjs', import.meta.url))
-  const child = spawn(process.execPath, ['-e', program], { env: { ...process.env, NODE_OPTIONS: `--expose-gc --require ${JSON.stringify(preload)}` }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['-e', program], {
+    env: { ...process.env, NODE_OPTIONS: `--expose-gc --require ${JSON.stringify(preload)}` },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
   let out = ''
   child.stdout.on('data', (d) => { out += d })

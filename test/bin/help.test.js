@@ -58,7 +58,8 @@ test('--help shows each option in full in its group, or names it in the last lin
 test('--help lists the groups in their fixed order, each under its own heading', async () => {
   const help = await helpOf(['simulate', '--help-all'])
   const headings = help.split('\n').filter((line) => GROUP_NAMES.includes(/** @type {any} */ (line.replace(/:$/, ''))))
-  assert.deepEqual(headings.map((h) => h.replace(/:$/, '')), GROUP_NAMES.filter((g) => optionsOf('simulate').some((o) => forCommand(o.group, 'simulate') === g)))
+  assert.deepEqual(headings.map((h) => h.replace(/:$/, '')),
+    GROUP_NAMES.filter((g) => optionsOf('simulate').some((o) => forCommand(o.group, 'simulate') === g)))
   assert.ok(headings.length >= 8, headings.join(', '))
 })
 

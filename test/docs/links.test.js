@@ -89,7 +89,8 @@ test('every docs/ page, ARCHITECTURE.md or CONTRIBUTING.md section the code cite
     .filter((f) => /\.(c?js)$/.test(f) && !f.split(/[\\/]/).includes('node_modules')).map((f) => `${dir}/${f}`))]
   const broken = []
   for (const file of files) {
-    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\b(docs\/[a-z0-9-]+\.md|ARCHITECTURE\.md|CONTRIBUTING\.md)(?:#([a-z0-9-]+))?/g)) {
+    for (const [, page, anchor] of readFileSync(join(ROOT, file), 'utf8')
+      .matchAll(/\b(docs\/[a-z0-9-]+\.md|ARCHITECTURE\.md|CONTRIBUTING\.md)(?:#([a-z0-9-]+))?/g)) {
       const target = join(ROOT, page)
       if (page === 'docs/options.md' && !existsSync(target)) continue
       if (!existsSync(target)) broken.push(`${file}: ${page} (no such file)`)
@@ -100,7 +101,8 @@ test('every docs/ page, ARCHITECTURE.md or CONTRIBUTING.md section the code cite
 })
 
 test('the anchors are GitHub\'s slugs of the headings', () => {
-  const anchors = anchorsOf('# A title\n## `ioswarm report`: HTML reports\n## result.json and the collector\n## Twice\n## Twice\n<a id="emit-rate"></a>\n```\n# not a heading\n```\n')
+  const anchors = anchorsOf(
+    '# A title\n## `ioswarm report`: HTML reports\n## result.json and the collector\n## Twice\n## Twice\n<a id="emit-rate"></a>\n```\n# not a heading\n```\n')
   assert.deepEqual([...anchors].sort(), ['a-title', 'emit-rate', 'ioswarm-report-html-reports', 'resultjson-and-the-collector', 'twice', 'twice-1'])
 })
 

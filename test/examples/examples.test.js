@@ -18,7 +18,8 @@ for (const engine of ['sio', 'lean']) {
     await server.joinsSettled(4)
     const settledAt = Date.now()
     const heard = server.counts.chats
-    await waitFor(() => server.counts.chats >= Math.max(20, heard + 10), { timeoutMs: 15000, message: () => `10 more lines heard (have ${server.counts.chats})` })
+    await waitFor(() => server.counts.chats >= Math.max(20, heard + 10),
+      { timeoutMs: 15000, message: () => `10 more lines heard (have ${server.counts.chats})` })
     const result = await swarm.stop()
     const hooks = result.scenario?.hooks
     assert.deepEqual(hooks?.errors, {}, 'no hook threw')

@@ -25,7 +25,8 @@ const eventJson = fc.tuple(fc.oneof(fc.constant(EVENT), fc.string({ maxLength: 8
 const truncatedEventJson = eventJson.chain((j) => fc.nat(j.length).map((n) => j.slice(0, n)))
 
 /** A field of an open packet: any JSON, with objects that break Number() and String(). */
-const openField = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom({ toString: null }, { valueOf: null, toString: null }, { valueOf: 'x' }, '25000', '1e400', -1, 0))
+const openField = fc.oneof(fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom({ toString: null }, { valueOf: null, toString: null }, { valueOf: 'x' }, '25000', '1e400', -1, 0))
 
 /** A placeholder, well-formed or not. */
 const placeholder = fc.record({
@@ -53,7 +54,10 @@ const wellFormed = fc.oneof(
 const eioPacket = fc.oneof(
   { weight: 3, arbitrary: wellFormed },
   { weight: 4, arbitrary: sioPacket },
-  { weight: 1, arbitrary: fc.constantFrom('2', '3', '6', '1', '0', '0{"sid":"x","pingInterval":1,"pingTimeout":1}', '40{"sid":"n"}', '41', '44{"message":"no"}', '44"v4"') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('2', '3', '6', '1', '0', '0{"sid":"x","pingInterval":1,"pingTimeout":1}', '40{"sid":"n"}', '41', '44{"message":"no"}', '44"v4"')
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
   { weight: 2, arbitrary: fc.tuple(sioPacket, fc.nat(), fc.string({ maxLength: 3 })).map(([text, at, junk]) => mutate(text, at, junk)) }
 )
@@ -75,7 +79,8 @@ function mutate (text, at, junk) {
 
 /** A polling payload: packets joined by the record separator, binary ones as b<base64>, maybe cut short. */
 const pollBody = fc.tuple(
-  fc.array(fc.oneof(eioPacket, fc.uint8Array({ maxLength: 16 }).map((b) => `b${Buffer.from(b).toString('base64')}`), fc.constant('b!!')), { minLength: 1, maxLength: 6 }),
+  fc.array(fc.oneof(eioPacket, fc.uint8Array({ maxLength: 16 }).map((b) => `b${Buffer.from(b).toString('base64')}`), fc.constant('b!!')),
+    { minLength: 1, maxLength: 6 }),
   fc.option(fc.nat())
 ).map(([packets, cut]) => {
   const body = packets.join(EIO_RECORD_SEPARATOR)
@@ -107,7 +112,9 @@ export function createHarness (filtered) {
     connectError: (i, reason) => seen.push({ kind: 'connectError', reason }),
     reconnected: () => {}
   }
-  const config = resolveLeanConfig({ url: 'http://127.0.0.1:1', path: '/socket.io/', namespace: '/', keepAlive: true, reconnect: false, events: filtered ? [EVENT] : ['*'], heartbeatTickMs: 1000 })
+  const config = resolveLeanConfig({
+    url: 'http://127.0.0.1:1', path: '/socket.io/', namespace: '/', keepAlive: true, reconnect: false, events: filtered ? [EVENT] : ['*'], heartbeatTickMs: 1000
+  })
   const session = new LeanSession(config, events)
   return {
     session,
@@ -137,7 +144,9 @@ function checkOutcome (h, c) {
   if (ends.length > 1) throw new Error(`ended ${ends.length} times: ${JSON.stringify(ends)}`)
   for (const e of h.seen) {
     if (e.kind === 'message' && (typeof e.event !== 'string' || !Array.isArray(e.args))) throw new Error(`malformed event ${JSON.stringify(e)}`)
-    if (ends.length === 0 && e.kind === 'message' && c.state !== STATE.CONNECTED) throw new Error('a message reached the swarm from a client that is not connected')
+    if (ends.length === 0 && e.kind === 'message' && c.state !== STATE.CONNECTED) {
+      throw new Error('a message reached the swarm from a client that is not connected')
+    }
   }
   if (ends.some((e) => e.reason === 'parse error') && c.state !== STATE.IDLE) throw new Error('a parse error left the client open')
   if (ends.length === 0 && c.state !== STATE.CONNECTED) throw new Error(`client left in state ${c.state} without an end event`)
@@ -150,10 +159,12 @@ function checkOutcome (h, c) {
  */
 export function leanProperties (h) {
   return {
-    parseOpen: fc.property(fc.oneof(fc.string(), fc.json().map((j) => `0${j}`), fc.record({ sid: openField, pingInterval: openField, pingTimeout: openField, upgrades: openField }).map((o) => `0${JSON.stringify(o)}`)), (text) => {
+    parseOpen: fc.property(fc.oneof(fc.string(), fc.json().map((j) => `0${j}`),
+      fc.record({ sid: openField, pingInterval: openField, pingTimeout: openField, upgrades: openField }).map((o) => `0${JSON.stringify(o)}`)), (text) => {
       const open = parseOpen(text)
       if (open === null) return true
-      return typeof open.sid === 'string' && open.sid !== '' && open.pingIntervalMs > 0 && open.pingTimeoutMs > 0 && open.upgrades.every((u) => typeof u === 'string')
+      return typeof open.sid === 'string' && open.sid !== '' && open.pingIntervalMs > 0 && open.pingTimeoutMs > 0 &&
+        open.upgrades.every((u) => typeof u === 'string')
     }),
     parseSioHeader: fc.property(eioPacket, (text) => {
       const header = parseSioHeader(text)

@@ -38,7 +38,11 @@ test('the Dockerfile: two node:20-slim stages, npm ci then the pack step, the ta
   const steps = instructions()
   assert.deepEqual(steps.filter((s) => s.op === 'FROM').map((s) => s.args), ['node:20-slim AS pack', 'node:20-slim'])
   const runs = steps.filter((s) => s.op === 'RUN').map((s) => s.args)
-  assert.deepEqual(runs, ['npm ci --no-audit --no-fund', 'sh infra/image.sh pack /pack', 'sh /tmp/image.sh install /pack/ioswarm-*.tgz /usr/local && rm -rf /pack /tmp/image.sh /root/.npm'])
+  assert.deepEqual(runs, [
+    'npm ci --no-audit --no-fund',
+    'sh infra/image.sh pack /pack',
+    'sh /tmp/image.sh install /pack/ioswarm-*.tgz /usr/local && rm -rf /pack /tmp/image.sh /root/.npm'
+  ])
   const final = steps.slice(steps.findLastIndex((s) => s.op === 'FROM'))
   assert.deepEqual(final.filter((s) => s.op === 'COPY').map((s) => s.args), ['--from=pack /pack/ /pack/', 'infra/image.sh /tmp/image.sh'])
   assert.equal(final.find((s) => s.op === 'USER')?.args, 'node')

@@ -43,7 +43,11 @@ test('comment-references: a comment citing an issue number or a note outside the
 })
 
 test('max-code-line: a code line over the limit fails, a string or template literal on it counting; comments and lone strings pass', async () => {
-  const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: [{ plugins: { ioswarm: ioswarmPlugin }, rules: { 'ioswarm/max-code-line': ['error', { code: 40 }] } }] })
+  const eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfigFile: true,
+    overrideConfig: [{ plugins: { ioswarm: ioswarmPlugin }, rules: { 'ioswarm/max-code-line': ['error', { code: 40 }] } }]
+  })
   const long = 'x'.repeat(50)
   /** @type {[string, boolean][]} code, allowed */
   const cases = [
@@ -78,7 +82,7 @@ function projectFiles () {
  * number only goes down. Lower it when you shorten some; name a part of a long line rather than
  * raise it.
  */
-const LONG_CODE_LINES = 785
+const LONG_CODE_LINES = 766
 
 test('the project has no more code lines over 160 characters than it had', async () => {
   const eslint = new ESLint({
@@ -87,6 +91,8 @@ test('the project has no more code lines over 160 characters than it had', async
     overrideConfig: [{ plugins: { ioswarm: ioswarmPlugin }, rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] } }]
   })
   const results = await eslint.lintFiles(projectFiles())
-  const long = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'ioswarm/max-code-line').map((m) => `${path.relative(ROOT, r.filePath)}:${m.line}`))
-  assert.ok(long.length <= LONG_CODE_LINES, `${long.length} code lines over 160 characters (at most ${LONG_CODE_LINES}); the first: ${long.slice(0, 5).join(', ')}`)
+  const long = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'ioswarm/max-code-line')
+    .map((m) => `${path.relative(ROOT, r.filePath)}:${m.line}`))
+  assert.ok(long.length <= LONG_CODE_LINES,
+    `${long.length} code lines over 160 characters (at most ${LONG_CODE_LINES}); the first: ${long.slice(0, 5).join(', ')}`)
 })

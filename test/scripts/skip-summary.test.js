@@ -7,7 +7,8 @@ test('npm test ends with one line per skipped or todo test and its reason, then 
   // Without NODE_TEST_CONTEXT: else the inner runner reports to this one instead of printing.
   const { NODE_TEST_CONTEXT, ...env } = process.env
   const out = execFileSync(process.execPath, ['--test', '--test-reporter=tap', '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout', 'test/fixtures/skips.js'], { cwd: ROOT, env, encoding: 'utf8', timeout: 30000 })
+    '--test-reporter=./scripts/skip-summary.js', '--test-reporter-destination=stdout', 'test/fixtures/skips.js'],
+  { cwd: ROOT, env, encoding: 'utf8', timeout: 30000 })
   const tail = out.trimEnd().split('\n').slice(-4)
   assert.deepEqual(tail, [
     '# 2 tests skipped or todo:',
@@ -19,7 +20,8 @@ test('npm test ends with one line per skipped or todo test and its reason, then 
 
 test('the test pool (scripts/run-tests.js) runs files side by side, prints each whole, and ends with the skips, the failed files and the totals', () => {
   const { NODE_TEST_CONTEXT, ...env } = process.env
-  const run = spawnSync(process.execPath, ['scripts/run-tests.js', 'test/fixtures/skips.js', 'test/fixtures/fails.js'], { cwd: ROOT, env: { ...env, IOSWARM_TEST_JOBS: '2' }, encoding: 'utf8', timeout: 60000 })
+  const run = spawnSync(process.execPath, ['scripts/run-tests.js', 'test/fixtures/skips.js', 'test/fixtures/fails.js'],
+    { cwd: ROOT, env: { ...env, IOSWARM_TEST_JOBS: '2' }, encoding: 'utf8', timeout: 60000 })
   assert.equal(run.status, 1, 'a failing file fails the pool')
   assert.match(run.stdout, /^# file: test\/fixtures\/skips\.js \([\d.]+ s\)$/m)
   assert.match(run.stdout, /^# file: test\/fixtures\/fails\.js \([\d.]+ s, exit 1\)$/m)
