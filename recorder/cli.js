@@ -45,7 +45,8 @@ export const recordCommand = {
         trust: tlsTrust(argv),
         signal: stop.signal,
         onListening: (proxy) => {
-          process.stderr.write(`record: recording proxy on ${proxy.url} to ${String(argv.target)}: point the browser at it, use the app, then press Ctrl-C to write ${out}\n`)
+          const how = `point the browser at it, use the app, then press Ctrl-C to write ${out}`
+          process.stderr.write(`record: recording proxy on ${proxy.url} to ${String(argv.target)}: ${how}\n`)
           ticker = setInterval(() => {
             const c = proxy.counts()
             progress.update(`record: ${c.requests} request(s), ${c.webSockets} WebSocket(s) with ${c.frames} frame(s) so far`)

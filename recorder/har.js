@@ -59,7 +59,8 @@ export function readHar (text, name) {
     har = JSON.parse(text)
   } catch (error) {
     const truncated = !text.trimEnd().endsWith('}')
-    throw badRecording(`${name} is not a whole HAR file (${truncated ? 'it ends in the middle: truncated?' : /** @type {Error} */ (error).message}); export it again from the browser's Network panel`)
+    const why = truncated ? 'it ends in the middle: truncated?' : /** @type {Error} */ (error).message
+    throw badRecording(`${name} is not a whole HAR file (${why}); export it again from the browser's Network panel`)
   }
   const entries = har?.log?.entries
   if (!Array.isArray(entries)) throw badRecording(`${name} has no log.entries: a HAR file is {"log": {"entries": [...]}}`)

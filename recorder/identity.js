@@ -61,7 +61,9 @@ export function buildIdentity (session, login) {
     const known = feeder.fields.find((f) => feeder.row[f] === text)
     // In what the client sends, a user-like key is per user only when its value is the recorded user's (a file's name is not).
     const userKey = USER_KEY.test(key) && (!SENT.has(where) || known !== undefined)
-    const why = secret ? 'a secret' : looksLikeToken(text) ? 'looks like a token' : userKey ? 'names the user' : known !== undefined ? 'the recorded user\'s value' : null
+    const why = secret
+      ? 'a secret'
+      : looksLikeToken(text) ? 'looks like a token' : userKey ? 'names the user' : known !== undefined ? 'the recorded user\'s value' : null
     if (why === null) return JSON.stringify(value)
     const field = fieldFor(key, text, secret || why === 'looks like a token')
     const read = `ctx.row${access(field)}`
@@ -166,7 +168,9 @@ function requestCookies (exchange) {
 /** Names of the cookies an answer set. @param {import('./har.js').HttpExchange} exchange */
 function cookieNames (exchange) {
   const names = exchange.responseCookies.map((c) => c.name)
-  for (const h of exchange.responseHeaders) if (h.name.toLowerCase() === 'set-cookie') names.push(...h.value.split('\n').map((line) => line.split('=')[0].trim()))
+  for (const h of exchange.responseHeaders) {
+    if (h.name.toLowerCase() === 'set-cookie') names.push(...h.value.split('\n').map((line) => line.split('=')[0].trim()))
+  }
   return names
 }
 
@@ -213,5 +217,7 @@ export function propertyName (key) {
  * @param {Buffer} buffer
  */
 export function bufferCode (buffer) {
-  return buffer.length <= 256 ? `Buffer.from(${JSON.stringify(buffer.toString('base64'))}, 'base64')` : `Buffer.alloc(${buffer.length}) /* ${buffer.length} bytes recorded */`
+  return buffer.length <= 256
+    ? `Buffer.from(${JSON.stringify(buffer.toString('base64'))}, 'base64')`
+    : `Buffer.alloc(${buffer.length}) /* ${buffer.length} bytes recorded */`
 }

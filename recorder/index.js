@@ -117,7 +117,8 @@ async function writeRecording (recording, { source, out, feeder, proxied = false
  */
 async function writePlain (model, { source, out, from }) {
   if (model.sessions.length > 0) {
-    throw invalidOption('--out', `${source} holds a Socket.IO session: it is written as a scenario module, give --out NAME.mjs (a .json file is for plain WebSocket recordings)`)
+    throw invalidOption('--out', `${source} holds a Socket.IO session: it is written as a scenario module, ` +
+      'give --out NAME.mjs (a .json file is for plain WebSocket recordings)')
   }
   const socket = [...model.plain].sort((a, b) => b.frames.length - a.frames.length)[0]
   if (socket === undefined) throw badRecording(`${source} has no plain WebSocket connection with its frames to write as --protocol websocket options`)
@@ -140,7 +141,8 @@ function checkModel (model, name, exchanges) {
   }
   if (model.framesMissing.length > 0) {
     const urls = model.framesMissing.map((e) => e.url.href).slice(0, 3).join(', ')
-    throw badRecording(`${name} has ${model.framesMissing.length} WebSocket connection(s) (${urls}) but not their frames: its writer (${model.creator}) leaves them out ` +
+    const count = `${model.framesMissing.length} WebSocket connection(s) (${urls})`
+    throw badRecording(`${name} has ${count} but not their frames: its writer (${model.creator}) leaves them out ` +
       '(Firefox does). Export the HAR from Chrome\'s Network panel, or have the page use polling only while recording')
   }
   if (model.unknown.length > 0) {
@@ -152,7 +154,8 @@ function checkModel (model, name, exchanges) {
     const socket = model.plain[0]
     const first = socket.frames.find((f) => typeof f.data === 'string')
     throw badRecording(`${name} has ${model.plain.length} WebSocket connection(s) but none speaks Engine.IO (no EIO= in ${socket.url.href}); ` +
-      `${first ? `its first frame: ${JSON.stringify(String(first.data).slice(0, 80))}; ` : ''}give --out NAME.json to write its replay as --protocol websocket options (a --config file)`)
+      `${first ? `its first frame: ${JSON.stringify(String(first.data).slice(0, 80))}; ` : ''}` +
+      'give --out NAME.json to write its replay as --protocol websocket options (a --config file)')
   }
   throw badRecording(`${name} has no WebSocket frames (no _webSocketMessages) and no Engine.IO polling requests (URLs with EIO=): ` +
     'open the Network panel before the page connects, let the page talk, then export the HAR with content')

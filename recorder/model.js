@@ -109,7 +109,8 @@ function sessionModel (engine) {
     } else if (p.kind === 'event') {
       steps.push(emitStep(base, p, packets, k))
     } else {
-      untranslated.push({ atMs: p.atMs, dir: p.dir, frame: p.frame, why: 'an ACK the client sent for an event of the server (replayed clients do not answer server acks)' })
+      const why = 'an ACK the client sent for an event of the server (replayed clients do not answer server acks)'
+      untranslated.push({ atMs: p.atMs, dir: p.dir, frame: p.frame, why })
     }
   }
   return { engine, steps, received: [...received.values()], namespaces, untranslated }

@@ -52,7 +52,9 @@ export function decodeSession (session) {
     }
     const type = p.data.charAt(0)
     if (type !== '4') {
-      if (!'0123456'.includes(type) || p.data === '') untranslated.push({ atMs: p.atMs, dir: p.dir, frame: p.data.slice(0, 200), why: 'not an Engine.IO packet' })
+      if (!'0123456'.includes(type) || p.data === '') {
+        untranslated.push({ atMs: p.atMs, dir: p.dir, frame: p.data.slice(0, 200), why: 'not an Engine.IO packet' })
+      }
       continue // open, close, ping, pong, upgrade, noop: the engine's own, replayed by any client
     }
     const header = parseSioHeader(p.data, 1)
@@ -72,7 +74,10 @@ export function decodeSession (session) {
     finish({ packet, header, text: p.data, buffers: [] }, packets, untranslated)
   }
   for (const open of Object.values(waiting)) {
-    if (open) untranslated.push({ atMs: open.packet.atMs, dir: open.packet.dir, frame: open.packet.frame, why: `a binary packet whose ${open.header.attachments} attachment(s) the recording does not hold` })
+    if (open) {
+      const why = `a binary packet whose ${open.header.attachments} attachment(s) the recording does not hold`
+      untranslated.push({ atMs: open.packet.atMs, dir: open.packet.dir, frame: open.packet.frame, why })
+    }
   }
   return { packets, untranslated }
 }

@@ -32,7 +32,9 @@ export function plainReplay (socket) {
   if (subprotocol) config.subprotocol = subprotocol
   const firstText = sent.find((f) => typeof f.data === 'string')
   if (firstText) config['send-on-open'] = firstText.data
-  if (sent.length > 1) notes.push(`${sent.length - 1} more message(s) the client sent are not replayed (a --protocol websocket client sends one message on open)`)
+  if (sent.length > 1) {
+    notes.push(`${sent.length - 1} more message(s) the client sent are not replayed (a --protocol websocket client sends one message on open)`)
+  }
   if (sent.some((f) => typeof f.data !== 'string')) notes.push('binary messages the client sent are not replayed')
   const objects = received.map((f) => json(/** @type {string} */ (f.data))).filter((o) => o !== null)
   const kind = commonKind(objects)
@@ -40,7 +42,9 @@ export function plainReplay (socket) {
   if (kind !== null) config.match = [`${kind.field}=${kind.value}`]
   const idField = uniqueField(measured.slice(0, 50).map((o) => [o]))
   if (idField !== null) config['id-field'] = idField
-  if (objects.length < received.length) notes.push(`${received.length - objects.length} received message(s) are not JSON objects: counted by a replay, not measured`)
+  if (objects.length < received.length) {
+    notes.push(`${received.length - objects.length} received message(s) are not JSON objects: counted by a replay, not measured`)
+  }
   return { config, notes, frames: { sent: sent.length, received: received.length } }
 }
 
@@ -53,7 +57,10 @@ function commonKind (objects) {
   for (const field of KIND_FIELD) {
     /** @type {Map<string, number>} */
     const counts = new Map()
-    for (const o of objects) if (typeof o[field] === 'string') counts.set(/** @type {string} */ (o[field]), (counts.get(/** @type {string} */ (o[field])) ?? 0) + 1)
+    for (const o of objects) {
+      const value = o[field]
+      if (typeof value === 'string') counts.set(value, (counts.get(value) ?? 0) + 1)
+    }
     const top = [...counts].sort((a, b) => b[1] - a[1])[0]
     if (top !== undefined) return { field, value: top[0] }
   }

@@ -123,7 +123,8 @@ function pollingPackets (exchange, eio) {
   const text = typeof body === 'string' ? body : null
   const parts = text === null ? null : eio === 3 ? splitPayloadV3(text) : text.split(EIO_RECORD_SEPARATOR)
   if (parts === null) {
-    skipped.push({ atMs, frame: String(typeof body === 'string' ? body : `<${body.length} bytes>`).slice(0, 200), why: `an Engine.IO v${eio} polling body that does not split into packets` })
+    const frame = String(typeof body === 'string' ? body : `<${body.length} bytes>`).slice(0, 200)
+    skipped.push({ atMs, frame, why: `an Engine.IO v${eio} polling body that does not split into packets` })
     return { packets, skipped }
   }
   for (const part of parts) {

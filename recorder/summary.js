@@ -15,15 +15,22 @@ export function formatRecordSummary ({ model, written, plain, files, from }) {
   const lines = [`recorded ${model.sessions.length} Socket.IO session(s) ${from}; replaying ${engine.url.host}${engine.url.pathname} ` +
     `(sid ${engine.sid}, Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), namespaces ${session.namespaces.join(', ')}`]
   for (const other of model.sessions.slice(1)) lines.push(`  ${otherSession(other, session)}`)
-  if (model.plain.length > 0) lines.push(`  plain WebSocket connections, not replayed: ${model.plain.map((p) => `${p.url.href} (${p.frames.length} frames)`).join(', ')}`)
-  if (model.framesMissing.length > 0) lines.push(`  WebSocket connections written without their frames (${model.creator} leaves them out): ${model.framesMissing.length}; what went over them is not in the scenario`)
+  if (model.plain.length > 0) {
+    lines.push(`  plain WebSocket connections, not replayed: ${model.plain.map((p) => `${p.url.href} (${p.frames.length} frames)`).join(', ')}`)
+  }
+  if (model.framesMissing.length > 0) {
+    lines.push(`  WebSocket connections written without their frames (${model.creator} leaves them out): ${model.framesMissing.length}; ` +
+      'what went over them is not in the scenario')
+  }
   if (model.login) lines.push(`  login: ${model.login.method} ${model.login.url.pathname} (HTTP ${model.login.status}, set a cookie): the scenario's login()`)
   lines.push(`  sent: ${sentOf(session) || 'nothing'}`)
   lines.push(`  received: ${session.received.map((r) => `${r.nsp} ${r.event} ×${r.count}`).join(', ') || 'nothing'}`)
   const m = written.measured
-  lines.push(`  measured events: ${m.events.join(', ') || 'none'}; id field: ${m.idField ?? 'none found (no field unique per message)'}${m.replyEvent ? `; replies: ${m.replyEvent}` : ''}`)
+  const replies = m.replyEvent ? `; replies: ${m.replyEvent}` : ''
+  lines.push(`  measured events: ${m.events.join(', ') || 'none'}; id field: ${m.idField ?? 'none found (no field unique per message)'}${replies}`)
   for (const p of written.identity.placed) lines.push(`  per user: ${p.where} ${p.key} → ${p.code} (${p.why})`)
-  if (written.identity.feeder.secrets.length > 0) lines.push(`  secrets (${written.identity.feeder.secrets.join(', ')}) are in the feeder, not in the scenario: keep ${files.feeder} private`)
+  const secrets = written.identity.feeder.secrets
+  if (secrets.length > 0) lines.push(`  secrets (${secrets.join(', ')}) are in the feeder, not in the scenario: keep ${files.feeder} private`)
   const untranslated = model.sessions.flatMap((s) => s.untranslated)
   if (untranslated.length > 0) {
     lines.push(`  not translated: ${untranslated.length} frame(s)`)
@@ -57,14 +64,18 @@ function plainSummary (model, plain, file, from) {
  */
 function otherSession (other, replayed) {
   const e = other.engine
-  const why = replayed.steps.length > other.steps.length ? `the replayed one sent more (${replayed.steps.length} steps)` : 'the replayed one sent as many and started first'
+  const why = replayed.steps.length > other.steps.length
+    ? `the replayed one sent more (${replayed.steps.length} steps)`
+    : 'the replayed one sent as many and started first'
   return `not replayed: sid ${e.sid} (Engine.IO v${e.eio}, ${e.transports.join(' then ')}), namespaces ${other.namespaces.join(', ') || 'none'}, ` +
     `${other.steps.length} step(s): ${sentOf(other) || 'nothing sent'}; ${why}. Record it alone (one tab, one socket) to replay it`
 }
 
 /** @param {import('./model.js').SessionModel} session */
 function sentOf (session) {
-  return counts(session.steps.filter((s) => s.kind !== 'connect' && s.kind !== 'disconnect').map((s) => `${s.nsp} ${s.kind === 'join' ? `${s.event}(${s.room})` : s.acked ? `${s.event} (ack)` : s.event}`))
+  /** @param {import('./model.js').Step} s */
+  const what = (s) => s.kind === 'join' ? `${s.event}(${s.room})` : s.acked ? `${s.event} (ack)` : s.event
+  return counts(session.steps.filter((s) => s.kind !== 'connect' && s.kind !== 'disconnect').map((s) => `${s.nsp} ${what(s)}`))
 }
 
 /** "a ×2, b" @param {string[]} names */

@@ -54,7 +54,8 @@ function header (model, session, files, command, identity) {
   const engine = session.engine
   const lines = [
     `Recorded by \`ioswarm record\` from ${files.source} (written by ${model.creator}).`,
-    `Session ${engine.url.origin}${engine.url.pathname} (Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), namespaces ${session.namespaces.join(', ')}.`,
+    `Session ${engine.url.origin}${engine.url.pathname} (Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), ` +
+      `namespaces ${session.namespaces.join(', ')}.`,
     '',
     'Replay it:',
     ...command.map((word, k) => `${k === 0 ? '  ' : '    '}${word}${k < command.length - 1 ? ' \\' : ''}`),
@@ -63,9 +64,14 @@ function header (model, session, files, command, identity) {
   ]
   if (identity.feeder.fields.length > 0) {
     lines.push(`Per-user values come from ${files.feeder} (client i takes row i mod rows: add a row per user): ${identity.feeder.fields.join(', ')}.`)
-    if (identity.feeder.secrets.length > 0) lines.push(`${identity.feeder.secrets.join(', ')} ${identity.feeder.secrets.length > 1 ? 'are secrets' : 'is a secret'}: the feeder holds the recorded value; keep it out of version control.`)
+    const secrets = identity.feeder.secrets
+    const are = secrets.length > 1 ? 'are secrets' : 'is a secret'
+    if (secrets.length > 0) lines.push(`${secrets.join(', ')} ${are}: the feeder holds the recorded value; keep it out of version control.`)
   }
-  lines.push('Each step done counts in the custom figure steps_done; a step that fails while connected counts in failed_step_N and stops', 'the replay of that session (its error names the step); replays_complete counts whole replays.')
+  lines.push(
+    'Each step done counts in the custom figure steps_done; a step that fails while connected counts in failed_step_N and stops',
+    'the replay of that session (its error names the step); replays_complete counts whole replays.'
+  )
   return `/**\n${lines.map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */`
 }
 
@@ -187,7 +193,8 @@ function stepLine (step, n, pauseMs, identity) {
   }
   if (step.reply) {
     const match = step.reply.field === null ? '' : `, ${JSON.stringify(step.reply.field)}`
-    return `${at}${JSON.stringify(`${step.event} (reply ${step.reply.event})`)}, () => socket.emitAndWait(${event}, [${args.join(', ')}], ${JSON.stringify(step.reply.event)}${match}))`
+    const call = `socket.emitAndWait(${event}, [${args.join(', ')}], ${JSON.stringify(step.reply.event)}${match})`
+    return `${at}${JSON.stringify(`${step.event} (reply ${step.reply.event})`)}, () => ${call})`
   }
   return `${at}${JSON.stringify(step.event)}, () => socket.emit(${[event, ...args].join(', ')}))`
 }

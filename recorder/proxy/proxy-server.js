@@ -13,7 +13,9 @@ import { answered, finishedExchange, nowMs, pairsOf, startCapture } from './exch
 import { tapWebSocket } from './ws-tap.js'
 
 /** Headers of one hop (RFC 9110, 7.6.1): each side's own, not forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'])
+const HOP_BY_HOP = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'
+])
 
 /**
  * @typedef {import('./exchanges.js').Capture} Capture
@@ -103,7 +105,8 @@ export async function startProxy ({ target, port, host, trust = null, creator })
       answer.on('data', (/** @type {Buffer} */ chunk) => capture.responseChunks.push(chunk))
       answer.pipe(socket)
     })
-    request.on('error', (error) => socket.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nioswarm record: ${target.origin} did not answer (${error.message})\n`))
+    const refusal = 'HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n'
+    request.on('error', (error) => socket.end(`${refusal}ioswarm record: ${target.origin} did not answer (${error.message})\n`))
     request.end()
   })
   await new Promise((resolve, reject) => {
