@@ -84,7 +84,8 @@ export async function openDashboard ({ command, port, host, runId, name, logFile
   const opened = await startDashboard({ port, host, logFile, info: { command, runId, name, startedAt: Date.now(), thresholds } })
   say(`dashboard: ${opened.url}`)
   if (!isLoopback(host)) {
-    say(`WARNING: dashboard: --dashboard-host ${host} serves the page beyond this host; anyone with the URL above (its token) can stop or steer the ${command === 'capacity' ? 'search' : 'run'}`)
+    const what = command === 'capacity' ? 'search' : 'run'
+    say(`WARNING: dashboard: --dashboard-host ${host} serves the page beyond this host; anyone with the URL above (its token) can stop or steer the ${what}`)
   }
   return opened
 }
@@ -114,7 +115,8 @@ export async function readEventsLog (file) {
       const event = JSON.parse(line)
       if (event && typeof event.type === 'string') events.push(event)
     } catch (error) {
-      if (i < lines.length - 1) throw new IoswarmError(CODES.INPUT, `${file} line ${i + 1} is not an event of an ioswarm events log: ${/** @type {Error} */ (error).message}`)
+      const why = /** @type {Error} */ (error).message
+      if (i < lines.length - 1) throw new IoswarmError(CODES.INPUT, `${file} line ${i + 1} is not an event of an ioswarm events log: ${why}`)
     }
   })
   if (events[0]?.type !== 'hello') throw new IoswarmError(CODES.INPUT, `${file} is not an ioswarm events log (its first line is no hello event)`)

@@ -124,7 +124,9 @@ function render () {
   updateSelect($('row-select'), breakdownKeys(seconds).rows, null)
   updateSelect($('node-select'), breakdownKeys(seconds).nodes, 'all nodes')
   showThresholds()
-  const specs = liveCharts(seconds, { row: $('row-select').value || null, node: $('node-select').value || null, marks, windows, thresholds, shape, startMs: startMs ?? undefined })
+  const specs = liveCharts(seconds, {
+    row: $('row-select').value || null, node: $('node-select').value || null, marks, windows, thresholds, shape, startMs: startMs ?? undefined
+  })
   for (const spec of specs) draw(spec)
 }
 
@@ -230,7 +232,8 @@ async function act (action) {
   out.className = ''
   out.textContent = `${action}…`
   try {
-    const res = await fetch(`/api/${action}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const res = await fetch(`/api/${action}`, { method: 'POST', headers, body: JSON.stringify(body) })
     const answer = await res.json()
     out.textContent = res.ok ? `${action}: done` : `${action}: ${answer.error ?? res.status}`
     if (!res.ok) out.className = 'why'

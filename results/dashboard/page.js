@@ -32,8 +32,10 @@ export const PAGE_STYLE = `${STYLE}
 /** Headline figures: data-metric name, label. */
 export const HEADLINES = Object.freeze([
   ['connected', 'connected'], ['simulators', 'simulators'], ['connects', 'connects/s'], ['errors', 'connect errors'], ['disconnects', 'disconnects'],
-  ['messages', 'messages'], ['received', 'received'], ['missing', 'missing'], ['p50', 'delay p50 (ms)'], ['p99', 'delay p99 (ms)'], ['max', 'delay max (ms)'],
-  ['emits-sent', 'emits sent'], ['emits-acked', 'emits acked'], ['ack-p99', 'ack p99 (ms)'], ['server-cpu', 'server CPU %'], ['saturated', 'saturated simulators']
+  ['messages', 'messages'], ['received', 'received'], ['missing', 'missing'],
+  ['p50', 'delay p50 (ms)'], ['p99', 'delay p99 (ms)'], ['max', 'delay max (ms)'],
+  ['emits-sent', 'emits sent'], ['emits-acked', 'emits acked'], ['ack-p99', 'ack p99 (ms)'],
+  ['server-cpu', 'server CPU %'], ['saturated', 'saturated simulators']
 ])
 
 /**

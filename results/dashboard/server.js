@@ -15,7 +15,9 @@ import { dashboardPage, PAGE_CSP, PAGE_STYLE } from './page.js'
 /** A POST body larger than this is refused: an action's body is a few bytes. */
 const MAX_BODY_BYTES = 4096
 /** The routes of the steering actions and the action each asks for. */
-export const ACTION_ROUTES = Object.freeze({ '/api/stop': 'stop', '/api/clients': 'clients', '/api/emit-rate': 'emit-rate', '/api/stop-after-step': 'stop-after-step' })
+export const ACTION_ROUTES = Object.freeze({
+  '/api/stop': 'stop', '/api/clients': 'clients', '/api/emit-rate': 'emit-rate', '/api/stop-after-step': 'stop-after-step'
+})
 
 const here = dirname(fileURLToPath(import.meta.url))
 /** Files the page loads, by URL path. */
@@ -106,12 +108,16 @@ export async function startDashboardServer ({ stream, token, port = 0, host = '1
    */
   const act = async (req, res, action, url) => {
     const body = await readBody(req)
-    if (!tokenMatches(req, url, token)) return send(res, 403, { error: 'the actions need the token of the dashboard URL the run printed (Authorization: Bearer T, or ?token=T)' })
+    if (!tokenMatches(req, url, token)) {
+      return send(res, 403, { error: 'the actions need the token of the dashboard URL the run printed (Authorization: Bearer T, or ?token=T)' })
+    }
     if (body === undefined) return send(res, 400, { error: 'the body must be a JSON object of at most 4 KiB' })
     if (stream.ended) return send(res, 409, { error: 'the run is over' })
     const steering = steer.current
     if (!steering) return send(res, 409, { error: 'this run cannot be steered' })
-    if (!steering.actions().includes(action)) return send(res, 404, { error: `${action}: not an action of this command (it has: ${steering.actions().join(', ') || 'none'})` })
+    if (!steering.actions().includes(action)) {
+      return send(res, 404, { error: `${action}: not an action of this command (it has: ${steering.actions().join(', ') || 'none'})` })
+    }
     const done = await steering.act(action, body, 'api')
     return done.ok ? send(res, 200, { ok: true, event: done.event }) : send(res, done.status, { ok: false, error: done.message })
   }
@@ -194,7 +200,8 @@ function sendText (res, status, type, text, csp = PAGE_CSP) {
     res.end()
     return
   }
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...(csp ? { 'content-security-policy': csp } : {}) })
+  const policy = csp ? { 'content-security-policy': csp } : {}
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...policy })
   res.end(text)
 }
 
