@@ -107,7 +107,7 @@ const codeLines = {
     'simulator/*.js', 'simulator/sessions/**/*.js', 'simulator/inspection/**/*.js', 'simulator/processes/**/*.js', 'simulator/traffic/**/*.js',
     'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js',
     'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js',
-    'recorder/**/*.js', 'results/dashboard/**/*.js',
+    'recorder/**/*.js', 'results/dashboard/**/*.js', 'simulator/engines/**/*.js', 'simulator/wire/**/*.js',
     'test/scripts/**/*.js', 'test/bin/**/*.js', 'test/docs/**/*.js', 'test/examples/**/*.js', 'test/package/**/*.js', 'test/fuzz/**/*.js'
   ],
   ignores: ['runner/run-options.js'],

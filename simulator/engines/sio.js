@@ -124,6 +124,11 @@ function connectErrorReason (error) {
   return detail ? `${error.message} (${detail})` : error.message
 }
 
+/** What a socket.io 2 namespace refusal says: its text, or an error's message. @param {unknown} error */
+function refusalText (error) {
+  return typeof error === 'string' ? error : String(/** @type {Error} */ (error)?.message ?? error)
+}
+
 export { PARSER_NAMES } from '../../lib/values/option-values.js'
 
 /**
@@ -212,7 +217,7 @@ export const sioEngine = {
         if (refused || first) events.connectError(i, connectErrorReason(error), refused ? nsp : undefined)
       })
       // socket.io 2: a namespace the server refuses answers with 'error' and its text.
-      if (v2) socket.on('error', (/** @type {unknown} */ error) => events.connectError(i, typeof error === 'string' ? error : String(/** @type {Error} */ (error)?.message ?? error), nsp))
+      if (v2) socket.on('error', (/** @type {unknown} */ error) => events.connectError(i, refusalText(error), nsp))
       if (v2) {
         // socket.io-client 2 has no onAny: every event passes through onevent.
         const raw = /** @type {any} */ (socket)

@@ -29,7 +29,8 @@ export function newKey () {
 export function handshakeRequest (path, host, key, headers = null) {
   let extra = ''
   if (headers !== null) for (const name in headers) extra += `${name}: ${headers[name]}\r\n`
-  return `GET ${path} HTTP/1.1\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nHost: ${host}\r\n${extra}\r\n`
+  return `GET ${path} HTTP/1.1\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\n` +
+    `Connection: Upgrade\r\nUpgrade: websocket\r\nHost: ${host}\r\n${extra}\r\n`
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n')

@@ -221,7 +221,9 @@ export function createSourcePorts (addresses, slice, stride, range = readPortRan
 }
 
 /** TLS options a connector hands on to tls.connect (the rest of a request's options are HTTP's). */
-const TLS_KEYS = ['servername', 'rejectUnauthorized', 'secureContext', 'ca', 'cert', 'key', 'pfx', 'passphrase', 'ALPNProtocols', 'checkServerIdentity', 'ciphers', 'session']
+const TLS_KEYS = [
+  'servername', 'rejectUnauthorized', 'secureContext', 'ca', 'cert', 'key', 'pfx', 'passphrase', 'ALPNProtocols', 'checkServerIdentity', 'ciphers', 'session'
+]
 
 /**
  * A `createConnection` / `connect` function for http.Agent, ws and undici: every connection

@@ -74,7 +74,8 @@ export function resolveLeanConfig (options) {
   // socket.io-client always ends the path with a slash (addTrailingSlash).
   const path = `${(options.path ?? DEFAULT_PATH).replace(/\/$/, '')}/`
   // The URL's own query as written, then --query-style parameters encoded as socket.io-client does.
-  const pairs = [url.search.slice(1), ...Object.entries(options.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)].filter(Boolean)
+  const queried = Object.entries(options.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+  const pairs = [url.search.slice(1), ...queried].filter(Boolean)
   const extra = pairs.length > 0 ? `&${pairs.join('&')}` : ''
   // Engine.IO v3 (socket.io 2.x servers) or v4: from the handshake, or --eio.
   const eio = options.eio === 3 ? 3 : 4

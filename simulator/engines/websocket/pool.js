@@ -74,7 +74,9 @@ export class PlainPool {
     if (c.gen !== gen || c.state !== STATE.OPENING) return
     let suffix = ''
     if (identity?.query !== undefined) {
-      for (const key in identity.query) suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
+      for (const key in identity.query) {
+        suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
+      }
     }
     const headers = this.upgradeHeaders(c, identity)
     c.openMessage = identity?.openMessage ?? null

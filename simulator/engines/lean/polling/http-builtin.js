@@ -229,7 +229,8 @@ const HANDLER = {
       return req.send()
     }
     const ports = req.session.config.sourcePorts
-    if (ports !== null && socket.sourcePort !== 0 && conn.seen === 0 && (detail === 'EADDRINUSE' || detail === 'EADDRNOTAVAIL') && ++req.portTries < MAX_PORT_TRIES) {
+    const portTaken = detail === 'EADDRINUSE' || detail === 'EADDRNOTAVAIL'
+    if (ports !== null && socket.sourcePort !== 0 && conn.seen === 0 && portTaken && ++req.portTries < MAX_PORT_TRIES) {
       ports.refused[socket.sourceAddress]++
       return req.send()
     }

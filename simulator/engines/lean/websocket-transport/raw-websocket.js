@@ -126,6 +126,9 @@ export class RawWebSocket extends RawSocket {
     this.session.onHandleClosed()
     if (c.gen !== this.gen) return
     if (c.probe === this) this.session.onProbeFailed(c)
-    else if (c.ws === this) this.session.onTransportLost(c, this.tooLarge ? PAYLOAD_TOO_LARGE : this.failed || this.key !== '' ? withDetail('websocket error', this.detail) : 'transport close')
+    else if (c.ws === this) {
+      const why = this.tooLarge ? PAYLOAD_TOO_LARGE : this.failed || this.key !== '' ? withDetail('websocket error', this.detail) : 'transport close'
+      this.session.onTransportLost(c, why)
+    }
   }
 }

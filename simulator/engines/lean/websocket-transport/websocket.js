@@ -152,5 +152,7 @@ function onClose () {
   const c = ws.client
   if (c.gen !== ws.gen) return
   if (c.probe === ws) ws.session.onProbeFailed(c)
-  else if (c.ws === ws) ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed ? withDetail('websocket error', ws.detail) : 'transport close')
+  else if (c.ws === ws) {
+    ws.session.onTransportLost(c, ws.tooLarge ? PAYLOAD_TOO_LARGE : ws.failed ? withDetail('websocket error', ws.detail) : 'transport close')
+  }
 }
