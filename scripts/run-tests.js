@@ -9,14 +9,14 @@
  *
  * With --checks, the static checks (scripts/checks.js: lint and the type check) run beside the
  * first test files instead of before them (`npm test`): most files wait on processes and timers
- * more than they compute, so the checks' two busy processes fit in beside them, and a failed check
- * fails the run as a failed file does.
+ * more than they compute, so the checks' two busy processes, at a lower priority, fit in beside
+ * them, and a failed check fails the run as a failed file does.
  *
  *   node scripts/run-tests.js [--checks] [files…]   (no files: all of them)
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, setPriority } from 'node:os'
 
 const given = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const withChecks = process.argv.includes('--checks')
@@ -94,6 +94,13 @@ function runFile (file) {
  */
 function runChecks () {
   const child = spawn(process.execPath, ['scripts/checks.js', 'lint', 'typecheck'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // At a lower priority (lint and tsc, started after this, inherit it): they take the CPU the
+  // test files leave, so the timing-sensitive files beside them are not slowed.
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, 10)
+    } catch {}
+  }
   let out = ''
   child.stdout.setEncoding('utf8').on('data', (d) => { out += d })
   child.stderr.setEncoding('utf8').on('data', (d) => { out += d })
