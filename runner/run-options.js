@@ -34,7 +34,9 @@ function parseDistributions (value) {
   if (parts.length === 0) throw invalidOption('--distributions', 'must be SIMULATORSxCLIENTS,… such as 10x1000,20x500')
   return parts.map((part) => {
     const match = /^(\d+)\s*x\s*(\d+)$/i.exec(part)
-    if (!match) throw invalidOption('--distributions', `has ${JSON.stringify(part)}: each must be SIMULATORSxCLIENTS such as 10x1000 (10 simulators of 1,000 clients)`)
+    if (!match) {
+      throw invalidOption('--distributions', `has ${JSON.stringify(part)}: each must be SIMULATORSxCLIENTS such as 10x1000 (10 simulators of 1,000 clients)`)
+    }
     const simulators = parseInteger(match[1], `--distributions (simulators in ${part})`, { min: 1, max: 1000 })
     const clients = parseInteger(match[2], `--distributions (clients in ${part})`, { min: 1, max: MAX_CLIENTS })
     return { name: `${simulators}x${clients}`, simulators, clients, total: simulators * clients }
@@ -90,10 +92,13 @@ function twoDurationReadings (raw, durationMs, o, target) {
   const given = String(raw)
   const rampMs = /** @type {number | null} */ (o.rampMs ?? (target ? null : o.pingInterval))
   const s = (/** @type {number} */ ms) => `${Math.round(ms / 100) / 10} s`
-  const ramp = o.rampMs !== null && o.rampMs !== undefined ? `--ramp ${s(o.rampMs)}` : target ? 'the ramp (the server\'s pingInterval by default)' : `the ramp (${s(rampMs ?? 0)}: the reference server's pingInterval by default)`
+  const ramp = o.rampMs !== null && o.rampMs !== undefined
+    ? `--ramp ${s(o.rampMs)}`
+    : target ? 'the ramp (the server\'s pingInterval by default)' : `the ramp (${s(rampMs ?? 0)}: the reference server's pingInterval by default)`
   const old = rampMs === null ? '' : `, ${s(rampMs + durationMs)} in all`
   const now = rampMs === null ? '' : rampMs < durationMs ? `, held ${s(durationMs - rampMs)} after the ramp` : ', ending before the ramp does'
-  return invalidOption('--duration', `${given} with ${ramp} has two readings: hold the clients ${given} after the ramp${old} (the old reading: --hold ${given}), ` +
+  return invalidOption('--duration', `${given} with ${ramp} has two readings: ` +
+    `hold the clients ${given} after the ramp${old} (the old reading: --hold ${given}), ` +
     `or ${given} in all, the ramp included${now} (the new one: --total-duration ${given}). --duration now means the whole run, as in simulate; ` +
     'until the next minor version run refuses a bare --duration unless --ramp 0: give one of the two spellings')
 }
@@ -133,10 +138,13 @@ function trafficSource (input, o, target) {
   }
   if (length === '--duration' && o.rampMs !== 0) throw twoDurationReadings(input.duration, /** @type {number} */ (o.durationMs), o, target)
   const holdMs = length === '--hold' ? /** @type {number} */ (o.holdMs) : null
-  const durationMs = /** @type {number | null} */ (phases ? totalMsOf(phases) : length === '--total-duration' ? o.totalDurationMs : length === '--duration' ? o.durationMs : null)
+  const lengthOf = length === '--total-duration' ? o.totalDurationMs : length === '--duration' ? o.durationMs : null
+  const durationMs = /** @type {number | null} */ (phases ? totalMsOf(phases) : lengthOf)
   const lengthMs = /** @type {number} */ (durationMs ?? holdMs)
   const windowMs = windowGiven ?? Math.min(DEFAULT_WINDOW_MS, lengthMs)
-  if (windowMs > lengthMs) throw invalidOption('--window', `${windowMs / 1000}s is longer than ${phases ? '--phases\' total' : length} ${lengthMs / 1000}s: not one window would end`)
+  if (windowMs > lengthMs) {
+    throw invalidOption('--window', `${windowMs / 1000}s is longer than ${phases ? '--phases\' total' : length} ${lengthMs / 1000}s: not one window would end`)
+  }
   return { rounds, implied, durationMs, holdMs, windowMs }
 }
 
@@ -157,7 +165,8 @@ function phasedRun (input, o) {
   if (!o.phases) return null
   for (const [key, flag] of PHASES_REPLACE) {
     if (input[key] !== undefined && input[key] !== null) {
-      throw invalidOption('--phases', `cannot go with ${flag}: the profile's steps set the clients (split over --simulators) and how they come and go; drop ${flag}`)
+      const why = 'the profile\'s steps set the clients (split over --simulators) and how they come and go'
+      throw invalidOption('--phases', `cannot go with ${flag}: ${why}; drop ${flag}`)
     }
   }
   if (o.simulators === 0) throw invalidOption('--simulators', 'is 0: with --phases the profile is split over this machine\'s simulators')
@@ -188,30 +197,52 @@ export function normalizeRunOptions (input) {
     ? distributionsLayout(input, o.distributions)
     : [phases ?? clientLayout(input, o)]
   if (o.expectSimulators > 0 && !o.redis) throw invalidOption('--expect-simulators', 'needs --redis: simulators on other hosts join the run through Redis')
-  if (o.expectSimulators > 0 && distributions.length > 1) throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
-  if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
+  if (o.expectSimulators > 0 && distributions.length > 1) {
+    throw invalidOption('--expect-simulators', 'works with one distribution only (simulators elsewhere join one run id)')
+  }
+  if (distributions.some((d) => d.simulators === 0) && o.expectSimulators === 0) {
+    throw invalidOption('--simulators', 'is 0 and no --expect-simulators: nobody would listen')
+  }
   const target = o.target ? parseHttpUrl(o.target, '--target') : null
   const traffic = trafficSource(input, o, target)
   if (target && !o.token && !o.publish && traffic.rounds.length > 0) {
-    throw invalidOption('--token', 'is required with --target and --rounds: the broadcast token of that server (or --publish \'POST URL\': your own API; or --rounds none: no broadcaster)')
+    throw invalidOption('--token',
+      'is required with --target and --rounds: the broadcast token of that server (or --publish \'POST URL\': your own API; or --rounds none: no broadcaster)')
   }
   // Checked now, before any process starts; the broadcaster compiles them again from the same text.
   if (o.publish) compilePublish({ publish: o.publish, headers: o.publishHeader, sign: o.publishSign })
-  else if (o.publishHeader?.length || o.publishSign) throw invalidOption(o.publishSign ? '--publish-sign' : '--publish-header', 'goes with --publish: the headers and signature of its requests')
+  else if (o.publishHeader?.length || o.publishSign) {
+    throw invalidOption(o.publishSign ? '--publish-sign' : '--publish-header', 'goes with --publish: the headers and signature of its requests')
+  }
   if (o.message) parseMessageTemplate(String(o.message))
-  if (o.authToken !== null && target) throw invalidOption('--auth-token', 'is for the reference server that run starts; with --target, your server checks its own tokens (give the simulators theirs with --auth, --query or --header)')
-  if (o.restartServerAt.length > 0 && target) throw invalidOption('--restart-server-at', 'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
-  if (o.via === 'socket' && input.protocol === 'websocket' && !o.publish) throw invalidOption('--via', 'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')
-  if (o.via === 'redis-emitter') throw invalidOption('--via', 'redis-emitter is for `ioswarm broadcast` into a server on the Redis adapter; a run broadcasts with http or socket')
+  if (o.authToken !== null && target) {
+    throw invalidOption('--auth-token',
+      'is for the reference server that run starts; with --target, your server checks its own tokens (give the simulators theirs with --auth, --query or --header)')
+  }
+  if (o.restartServerAt.length > 0 && target) {
+    throw invalidOption('--restart-server-at',
+      'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
+  }
+  if (o.via === 'socket' && input.protocol === 'websocket' && !o.publish) {
+    throw invalidOption('--via',
+      'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')
+  }
+  if (o.via === 'redis-emitter') {
+    throw invalidOption('--via', 'redis-emitter is for `ioswarm broadcast` into a server on the Redis adapter; a run broadcasts with http or socket')
+  }
   // What every local simulator gets: the simulate options given to run, checked now by the
   // simulator's own normaliser (the URL and ramp are known once the server is up).
+  const windowed = traffic.windowMs === null ? {} : { window: `${traffic.windowMs}ms` }
   /** @type {Record<string, unknown>} */
-  const simulatorInput = { ...pickPassOn(input), maxPayload: simulatorPayloadLimit(input.maxPayload, o.size), ...(traffic.windowMs === null ? {} : { window: `${traffic.windowMs}ms` }) }
+  const simulatorInput = { ...pickPassOn(input), maxPayload: simulatorPayloadLimit(input.maxPayload, o.size), ...windowed }
   // The reference server wants a token and the clients were given no identity: they bring it,
   // read from their environment (AUTH_TOKEN_VARIABLE), never from a command line or a result file.
-  if (o.authToken !== null && ['auth', 'query', 'header', 'scenario'].every((k) => simulatorInput[/** @type {keyof typeof simulatorInput} */ (k)] === undefined)) {
+  const noIdentity = ['auth', 'query', 'header', 'scenario'].every((k) => simulatorInput[/** @type {keyof typeof simulatorInput} */ (k)] === undefined)
+  if (o.authToken !== null && noIdentity) {
     // Plain WebSocket has no handshake auth payload: the token goes in a header.
-    Object.assign(simulatorInput, input.protocol === 'websocket' ? { header: [`Authorization: Bearer {{env.${AUTH_TOKEN_VARIABLE}}}`] } : { auth: `{"token":"{{env.${AUTH_TOKEN_VARIABLE}}}"}` })
+    Object.assign(simulatorInput, input.protocol === 'websocket'
+      ? { header: [`Authorization: Bearer {{env.${AUTH_TOKEN_VARIABLE}}}`] }
+      : { auth: `{"token":"{{env.${AUTH_TOKEN_VARIABLE}}}"}` })
   }
   // A simulator's own clients, never the whole swarm's (--clients is that): the runner's look at the server and the
   // check here see one simulator's options; each distribution's simulators get their share (runner/distribution.js).
@@ -224,7 +255,9 @@ export function normalizeRunOptions (input) {
     throw invalidOption('--max-clients', `is the room of the whole swarm: at least its clients (${most}), got ${simulator.maxClients}`)
   }
   const [event] = simulator.events
-  if (event === '*' && traffic.rounds.length > 0) throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
+  if (event === '*' && traffic.rounds.length > 0) {
+    throw invalidOption('--event', 'must name the event the run broadcasts on (* measures every event, but nothing can be broadcast on it)')
+  }
   return {
     target,
     token: o.token ? String(o.token) : null,
@@ -279,7 +312,9 @@ export function normalizeRunOptions (input) {
  * @returns {{ rooms: number | null, namespaces: string[] | null }} null: not given (everyone; the server's /)
  */
 export function appTargets (simulatorInput) {
-  const rooms = simulatorInput.rooms === undefined || simulatorInput.rooms === null ? null : parseInteger(simulatorInput.rooms, '--rooms', { min: 1, max: MAX_BROADCAST_ROOMS })
+  const rooms = simulatorInput.rooms === undefined || simulatorInput.rooms === null
+    ? null
+    : parseInteger(simulatorInput.rooms, '--rooms', { min: 1, max: MAX_BROADCAST_ROOMS })
   return { rooms, namespaces: parseNamespaces(simulatorInput.namespace ?? null, '--namespace') }
 }
 
@@ -298,7 +333,10 @@ function simulatorPayloadLimit (value, sizeBytes) {
   const message = sizeBytes + MESSAGE_OVERHEAD_BYTES
   if (value === undefined || value === null) return Math.max(DEFAULT_MAX_PAYLOAD_BYTES, 2 * message)
   const limit = normalizeSimOptions({ url: PLACEHOLDER_URL, maxPayload: value }).maxPayloadBytes
-  if (limit < message) throw invalidOption('--max-payload', `${limit} is smaller than one message of --size ${sizeBytes} (about ${message} bytes with its fields): every client would be closed`)
+  if (limit < message) {
+    const about = `about ${message} bytes with its fields`
+    throw invalidOption('--max-payload', `${limit} is smaller than one message of --size ${sizeBytes} (${about}): every client would be closed`)
+  }
   return limit
 }
 

@@ -41,7 +41,8 @@ export function steerDistribution (ctx, children, parts, steering) {
       const room = rooms.reduce((sum, r) => sum + r, 0)
       if (shares.some((share, k) => share > rooms[k])) {
         throw new SteeringRefusal(`the simulators of this run have room for ${room} clients (reserved at their start: --max-clients, ` +
-          `else with --dashboard twice the swarm as far as this host's limits hold it); start the run with --max-clients ${clients} or more to grow to ${clients}`)
+          'else with --dashboard twice the swarm as far as this host\'s limits hold it); ' +
+          `start the run with --max-clients ${clients} or more to grow to ${clients}`)
       }
       await Promise.all(children.map((c, k) => c.resize(shares[k], ctx.rampMs)))
       return `${clients} clients over ${children.length} simulator${children.length === 1 ? '' : 's'}`
