@@ -108,7 +108,7 @@ const codeLines = {
     'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js',
     'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js',
     'recorder/**/*.js', 'results/dashboard/**/*.js', 'simulator/engines/**/*.js', 'simulator/wire/**/*.js',
-    'runner/live/**/*.js',
+    'runner/live/**/*.js', 'lib/cli-options/**/*.js',
     'test/scripts/**/*.js', 'test/bin/**/*.js', 'test/docs/**/*.js', 'test/examples/**/*.js', 'test/package/**/*.js', 'test/fuzz/**/*.js'
   ],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }

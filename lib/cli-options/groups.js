@@ -13,7 +13,11 @@ export const OPTION_GROUPS = Object.freeze(/** @type {const} */ ([
   { name: 'Target', about: 'the server under test: where it is, how it is spoken to, how it is trusted' },
   { name: 'Capacity search', about: 'the service level and the steps the search takes' },
   { name: 'Clients and ramp', about: 'how many clients, how they arrive, how long they stay' },
-  { name: 'Old and new meanings', namedOn: ['run'], about: 'spellings of a run\'s clients and length that mean the same in every version: --clients and --duration changed meaning' },
+  {
+    name: 'Old and new meanings',
+    namedOn: ['run'],
+    about: 'spellings of a run\'s clients and length that mean the same in every version: --clients and --duration changed meaning'
+  },
   { name: 'Identity and sessions', namedOn: ['run', 'capacity'], about: 'who each client is: auth, query, headers, cookies, login, rooms' },
   { name: 'Traffic', about: 'what is sent: broadcast rounds, the clients\' own emits, scenarios' },
   { name: 'What is measured', about: 'which messages are recorded, how they are matched, in what windows' },

@@ -80,7 +80,8 @@ function namedGroups (named, command) {
 function declaration (o, command, brief) {
   const describe = forCommand(o.describe, command)
   // A switch that is off unless given needs no "[default: false]".
-  const shown = (o.defaultText === undefined ? undefined : forCommand(o.defaultText, command)) ?? (o.default === undefined || (o.type === 'boolean' && o.default === false) ? undefined : [o.default].flat().join(' '))
+  const given = o.default === undefined || (o.type === 'boolean' && o.default === false) ? undefined : [o.default].flat().join(' ')
+  const shown = (o.defaultText === undefined ? undefined : forCommand(o.defaultText, command)) ?? given
   return {
     type: o.type,
     ...(o.alias ? { alias: o.alias } : {}),

@@ -87,7 +87,8 @@ function perCommandText (textOf, commands, each = (on, text) => `- ${on}: ${text
 function rowEntry (rows, o, commands) {
   const on = commands.filter((c) => rowsOf(rows, c).includes(o))
   const defaults = o.defaultText === undefined ? undefined : [...new Set(on.map((c) => forCommand(o.defaultText ?? '', c)))]
-  const shown = defaults?.length === 1 ? defaults[0] : defaults ? on.map((c) => `${forCommand(o.defaultText ?? '', c)} on \`${c}\``).join('; ') : (o.default === undefined ? undefined : [o.default].flat().join(' '))
+  const given = o.default === undefined ? undefined : [o.default].flat().join(' ')
+  const shown = defaults?.length === 1 ? defaults[0] : defaults ? on.map((c) => `${forCommand(o.defaultText ?? '', c)} on \`${c}\``).join('; ') : given
   const facts = [
     `commands: ${on.map((c) => `\`${c}\``).join(', ')}${o.passOn ? ' (run, capacity and fleet up pass it on to their simulators)' : ''}`,
     `type: ${o.type}${o.array ? ', repeatable' : ''}${o.choices ? `, one of ${o.choices.map((c) => `\`${c}\``).join(', ')}` : ''}`,
@@ -95,7 +96,11 @@ function rowEntry (rows, o, commands) {
     ...(o.required ? [`required on: ${o.required.map((c) => `\`${c}\``).join(', ')}`] : []),
     `environment: \`${envNameOf(o.name)}\``
   ]
-  return [...facts.map((f) => `- ${f}`), '', ...perCommandText((c) => forCommand(o.describe, c), on), ...perCommandText((c) => detailsFor(o, c), on, (on, text) => `On ${on}: ${text}\n`)]
+  return [
+    ...facts.map((f) => `- ${f}`), '',
+    ...perCommandText((c) => forCommand(o.describe, c), on),
+    ...perCommandText((c) => detailsFor(o, c), on, (on, text) => `On ${on}: ${text}\n`)
+  ]
 }
 
 /**
@@ -133,7 +138,12 @@ export function optionsReference (rows, appendix = []) {
     for (const same of first) {
       lines.push(`<a id="${same[0].name}"></a>`, '', `#### ${switches(same[0])}`, '')
       if (same.length === 1) lines.push(...rowEntry(rows, same[0], commands))
-      else for (const o of same) lines.push(`On ${commands.filter((c) => rowsOf(rows, c).includes(o)).map((c) => `\`${c}\``).join(', ')}:`, '', ...rowEntry(rows, o, commands))
+      else {
+        for (const o of same) {
+          const on = commands.filter((c) => rowsOf(rows, c).includes(o)).map((c) => `\`${c}\``).join(', ')
+          lines.push(`On ${on}:`, '', ...rowEntry(rows, o, commands))
+        }
+      }
     }
   }
   for (const a of appendix) lines.push(`<a id="${a.id}"></a>`, '', `## ${a.title}`, '', '```text', a.text, '```', '')

@@ -72,7 +72,9 @@ export function parseRows (rows, command, input) {
     let value = input[key] ?? input[o.name] ?? o.default
     if (value !== undefined && !o.array && Array.isArray(value)) value = value.at(-1)
     // Several values through one variable (IOSWARM_HEADER, the pm2 ecosystem, a ConfigMap): one per line.
-    if (value !== undefined && o.array) value = [value].flat().flatMap((v) => (typeof v === 'string' && v.includes('\n') ? v.split('\n').filter((line) => line !== '') : [v]))
+    if (value !== undefined && o.array) {
+      value = [value].flat().flatMap((v) => (typeof v === 'string' && v.includes('\n') ? v.split('\n').filter((line) => line !== '') : [v]))
+    }
     if (value !== undefined && o.choices && !(o.array ? [value].flat() : [value]).every((v) => o.choices?.includes(String(v)))) {
       throw invalidOption(`--${o.name}`, `must be one of ${o.choices.join(', ')}, got ${JSON.stringify(value)}`)
     }

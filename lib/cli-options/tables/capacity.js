@@ -40,7 +40,10 @@ export function parsePrecision (value, flag) {
 export function parseGrowth (value, flag) {
   const text = String(value).trim()
   const factor = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : NaN
-  if (!(factor >= 1.1 && factor <= 10)) throw invalidOption(flag, `must be a factor from 1.1 to 10 such as 2 (each growing step has that many times the clients of the last passing one), got ${JSON.stringify(value)}`)
+  if (!(factor >= 1.1 && factor <= 10)) {
+    const why = 'each growing step has that many times the clients of the last passing one'
+    throw invalidOption(flag, `must be a factor from 1.1 to 10 such as 2 (${why}), got ${JSON.stringify(value)}`)
+  }
   return factor
 }
 

@@ -13,7 +13,10 @@ export const REPORT_OPTIONS = defineOptions([
     describe: 'one page comparing the runs: average and p99 delay per round, each distribution of each file a series',
     parse: Boolean
   },
-  { name: 'label', group: 'Output and CI', type: 'string', array: true, commands: ['report'], describe: 'with --compare, a label per file (default: the run names)' },
+  {
+    name: 'label', group: 'Output and CI', type: 'string', array: true, commands: ['report'],
+    describe: 'with --compare, a label per file (default: the run names)'
+  },
   {
     name: 'junit',
     group: 'Output and CI',

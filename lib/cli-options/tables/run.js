@@ -78,7 +78,11 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: 2,
     commands: ['run', 'fleet up', 'capacity'],
-    describe: { run: 'Simulator processes started on this machine', 'fleet up': 'Simulator processes per host', capacity: 'Simulator processes on this machine' },
+    describe: {
+      run: 'Simulator processes started on this machine',
+      'fleet up': 'Simulator processes per host',
+      capacity: 'Simulator processes on this machine'
+    },
     details: { capacity: 'Simulator processes started on this machine; each step\'s clients are spread over them' },
     parse: (v, flag) => parseInteger(v, flag, { min: 0, max: 1000 })
   },
@@ -115,7 +119,11 @@ export const RUN_OPTIONS = defineOptions([
     type: 'string',
     default: '25s',
     commands: ['run', 'serve', 'capacity'],
-    describe: { run: 'pingInterval of the reference server this starts', serve: 'Engine.IO pingInterval (simulators ramp over it)', capacity: 'pingInterval of the reference server this starts (the default --ramp)' },
+    describe: {
+      run: 'pingInterval of the reference server this starts',
+      serve: 'Engine.IO pingInterval (simulators ramp over it)',
+      capacity: 'pingInterval of the reference server this starts (the default --ramp)'
+    },
     parse: (v, flag) => parseDurationMs(v, flag)
   },
   {
@@ -143,7 +151,11 @@ export const RUN_OPTIONS = defineOptions([
     group: 'Target',
     type: 'string',
     commands: ['run', 'capacity', 'record'],
-    describe: { run: 'Test this server instead of the reference server', capacity: 'Test this server instead of the reference server', record: 'The app the recording proxy forwards to: http://host:port or https://host' },
+    describe: {
+      run: 'Test this server instead of the reference server',
+      capacity: 'Test this server instead of the reference server',
+      record: 'The app the recording proxy forwards to: http://host:port or https://host'
+    },
     details: {
       run: 'Test this server instead of starting the reference server (needs --token)',
       capacity: 'Test this server instead of starting the reference server (needs --token)',

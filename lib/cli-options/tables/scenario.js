@@ -28,7 +28,9 @@ export function parseEmitters (value, flag) {
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(text)
   if (pct) {
     const share = Number(pct[1]) / 100
-    if (!(share > 0 && share <= 1)) throw invalidOption(flag, `must be a share from 0% (exclusive) to 100%, or a count of clients, got ${JSON.stringify(value)}`)
+    if (!(share > 0 && share <= 1)) {
+      throw invalidOption(flag, `must be a share from 0% (exclusive) to 100%, or a count of clients, got ${JSON.stringify(value)}`)
+    }
     return { share }
   }
   if (/^\d+$/.test(text) && Number(text) >= 1) return { count: Number(text) }

@@ -23,7 +23,8 @@ export const RESERVED_EVENTS = Object.freeze(['connect', 'connect_error', 'disco
 export function parseEventName (value, flag, alsoTaken = []) {
   const event = String(value)
   if (event.length === 0 || event.length > 200 || RESERVED_EVENTS.includes(event) || alsoTaken.includes(event)) {
-    throw invalidOption(flag, `must be an event name of 1 to 200 characters, not one of ${[...RESERVED_EVENTS, ...alsoTaken].join(', ')}, got ${JSON.stringify(event)}`)
+    const taken = [...RESERVED_EVENTS, ...alsoTaken].join(', ')
+    throw invalidOption(flag, `must be an event name of 1 to 200 characters, not one of ${taken}, got ${JSON.stringify(event)}`)
   }
   return event
 }
@@ -176,6 +177,12 @@ export const SERVE_OPTIONS = defineOptions([
     describe: 'Relayed emits accepted per second from one client: 100/s, 600/m, 0 = no limit',
     details: 'Relayed emits accepted per second from one client (--relay-event): 100/s, 600/m, 0 = no limit. Over it the emit is acked { ok: false, error, retryAfterMs } and not relayed'
   },
-  { name: 'pid', group: 'Target', type: 'string', commands: ['probe'], required: ['probe'], describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 }) },
-  { name: 'interval', group: 'What is measured', type: 'string', default: '1s', commands: ['probe'], describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag) }
+  {
+    name: 'pid', group: 'Target', type: 'string', commands: ['probe'], required: ['probe'],
+    describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 })
+  },
+  {
+    name: 'interval', group: 'What is measured', type: 'string', default: '1s', commands: ['probe'],
+    describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag)
+  }
 ])

@@ -25,7 +25,10 @@ export const COLLECTOR_OPTIONS = defineOptions([
       'fleet up': 'Redis URL the simulators report to, as the hosts reach it',
       'fleet status': 'Redis URL of the run'
     },
-    details: { simulate: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run', run: 'Collector in Redis (or IOSWARM_REDIS); without it, results are collected in memory here' }
+    details: {
+      simulate: 'Report to the collector in this Redis (redis://[user:password@]host:port, rediss:// for TLS); needs --run',
+      run: 'Collector in Redis (or IOSWARM_REDIS); without it, results are collected in memory here'
+    }
   },
   {
     name: 'run',
@@ -166,7 +169,13 @@ export const OUTPUT_OPTIONS = defineOptions([
     type: 'boolean',
     default: false,
     commands: ['simulate', 'run', 'broadcast', 'probe', 'capacity'],
-    describe: { simulate: 'No progress or summary on stderr', run: 'No progress on stderr', broadcast: 'Print nothing on stderr', probe: 'Print nothing on stderr but errors', capacity: 'No progress on stderr (the answer is still printed)' },
+    describe: {
+      simulate: 'No progress or summary on stderr',
+      run: 'No progress on stderr',
+      broadcast: 'Print nothing on stderr',
+      probe: 'Print nothing on stderr but errors',
+      capacity: 'No progress on stderr (the answer is still printed)'
+    },
     parse: Boolean
   }
 ])

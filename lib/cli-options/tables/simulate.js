@@ -43,7 +43,12 @@ export const SIMULATE_OPTIONS = defineOptions([
     default: DEFAULT_CLIENTS,
     commands: ['simulate'],
     passOn: true,
-    defaultText: { simulate: String(DEFAULT_CLIENTS), run: `${DEFAULT_CLIENTS} per simulator`, 'fleet up': `${DEFAULT_CLIENTS} per simulator`, capacity: String(DEFAULT_CLIENTS) },
+    defaultText: {
+      simulate: String(DEFAULT_CLIENTS),
+      run: `${DEFAULT_CLIENTS} per simulator`,
+      'fleet up': `${DEFAULT_CLIENTS} per simulator`,
+      capacity: String(DEFAULT_CLIENTS)
+    },
     describe: {
       simulate: 'Clients in all, split over --workers',
       run: 'Clients in all, over --simulators (for now refused with several)',

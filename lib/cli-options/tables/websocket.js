@@ -22,7 +22,9 @@ function parseSubprotocols (value, flag) {
   if (value === undefined || value === null) return []
   const list = [value].flat().flatMap((v) => String(v).split(',')).map((v) => v.trim())
   for (const name of list) {
-    if (!TOKEN.test(name)) throw invalidOption(flag, `must be a subprotocol name of letters, digits and !#$%&'*+-.^_\`|~ (e.g. graphql-transport-ws), got ${JSON.stringify(name)}`)
+    if (!TOKEN.test(name)) {
+      throw invalidOption(flag, `must be a subprotocol name of letters, digits and !#$%&'*+-.^_\`|~ (e.g. graphql-transport-ws), got ${JSON.stringify(name)}`)
+    }
   }
   if (new Set(list).size !== list.length) throw invalidOption(flag, `names a subprotocol twice: ${list.join(', ')}`)
   return list
@@ -39,7 +41,10 @@ function parseMatches (value, flag) {
   return [value].flat().map((item) => {
     const text = String(item)
     const eq = text.indexOf('=')
-    if (eq <= 0) throw invalidOption(flag, `must be FIELD=VALUE with FIELD a dot path into the message, such as type=score or data.channel=trades, got ${JSON.stringify(text)}`)
+    if (eq <= 0) {
+      const example = 'such as type=score or data.channel=trades'
+      throw invalidOption(flag, `must be FIELD=VALUE with FIELD a dot path into the message, ${example}, got ${JSON.stringify(text)}`)
+    }
     return /** @type {[string, string]} */ ([parseFieldPath(text.slice(0, eq), flag), text.slice(eq + 1)])
   })
 }
