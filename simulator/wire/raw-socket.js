@@ -66,7 +66,7 @@ export class RawSocket {
   /**
    * Connects: TCP, then TLS when `tls` is given; the handshake request goes once the connection is up.
    * @param {{ host: string, port: number, localAddress?: string, localPort?: number }} to
-   * @param {import('./tls-client.js').TlsClient | null} tls
+   * @param {import('./tls/tls-client.js').TlsClient | null} tls
    */
   connectTo (to, tls) {
     // `onread` is documented for net.Socket but missing from @types/node's constructor options.

@@ -71,3 +71,21 @@ test('the project has no import circle, and the finder reports one', async (t) =
   await writeFile(path.join(dir, 'self.js'), "import './self.js'\n")
   assert.deepEqual(findCircles(importGraph(dir, sourceFiles(dir))), [['a/one.js', 'a/two.js', 'three.js'], ['self.js']])
 })
+
+/** The most source files at the top of one folder: a reader names its rooms, not its files. */
+const MAX_FILES_PER_FOLDER = 12
+
+test(`no folder of simulator/, results/, lib/, runner/ or server/ holds more than ${MAX_FILES_PER_FOLDER} source files at its top`, async () => {
+  const { readdir } = await import('node:fs/promises')
+  /** @type {string[]} */
+  const crowded = []
+  /** @param {string} dir relative to the project */
+  const walk = async (dir) => {
+    const entries = await readdir(path.join(ROOT, dir), { withFileTypes: true })
+    const files = entries.filter((e) => e.isFile() && e.name.endsWith('.js'))
+    if (files.length > MAX_FILES_PER_FOLDER) crowded.push(`${dir}/: ${files.length} files`)
+    for (const e of entries) if (e.isDirectory()) await walk(`${dir}/${e.name}`)
+  }
+  for (const top of ['simulator', 'results', 'lib', 'runner', 'server']) await walk(top)
+  assert.deepEqual(crowded, [], 'split a crowded folder into rooms named for their roles (ARCHITECTURE.md)')
+})

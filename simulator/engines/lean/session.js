@@ -17,8 +17,8 @@ import { afterPoll, onProbeAnswered, onProbeFailed } from './websocket-transport
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { emit, expireAcks, failAcks } from './namespaces.js'
 import { seedCookies } from '../../sessions/cookie-jar.js'
-import { timedTlsConnect } from '../../wire/tls-time.js'
-import { TlsClient } from '../../wire/tls-client.js'
+import { timedTlsConnect } from '../../wire/tls/tls-time.js'
+import { TlsClient } from '../../wire/tls/tls-client.js'
 
 export class LeanSession {
   /**

@@ -21,7 +21,7 @@ import { decodeInto } from './decode.js'
 import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'
 import { PlainWsSocket } from './ws-socket.js'
 import { PlainRawSocket } from './raw-socket.js'
-import { TlsClient } from '../../wire/tls-client.js'
+import { TlsClient } from '../../wire/tls/tls-client.js'
 import { PlainClient, STATE } from './client.js'
 import { addCookieHeader, cookieHeader, seedCookies, storeCookies, storeHeadCookies } from '../../sessions/cookie-jar.js'
 

@@ -20,7 +20,7 @@ import { PAYLOAD_TOO_LARGE } from '../../../wire/limits.js'
 import { connectorFor } from '../../../wire/source-ports.js'
 import { noteRawNodeHeader, requestHeaders, storeRawSetCookies } from '../cookies.js'
 import { onFirstUse } from '../../../../lib/lazy-require.js'
-import { timedConnector } from '../../../wire/tls-time.js'
+import { timedConnector } from '../../../wire/tls/tls-time.js'
 import { BuiltinRequest, closeBuiltin, closePostSockets, requestText } from './http-builtin.js'
 import { PendingRequest } from './pending-request.js'
 

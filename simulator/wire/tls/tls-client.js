@@ -17,7 +17,7 @@ export class TlsClient {
   /**
    * @param {object} options
    * @param {string} options.host the destination's host name or address (no brackets)
-   * @param {import('../../lib/input/tls-trust.js').TlsTrust | null} options.trust --ca, --insecure; null = Node's defaults
+   * @param {import('../../../lib/input/tls-trust.js').TlsTrust | null} options.trust --ca, --insecure; null = Node's defaults
    * @param {((tlsMs: number) => void) | null} [options.onTls] told each connection's TLS handshake time (TCP up → TLS ready)
    */
   constructor ({ host, trust, onTls = null }) {
