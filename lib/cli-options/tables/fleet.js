@@ -12,13 +12,22 @@ const HOST_COMMANDS = ['fleet up', 'fleet exec', 'fleet down']
 
 export const FLEET_OPTIONS = defineOptions([
   {
-    name: 'hosts-file', group: 'Hosts', alias: 'f', type: 'string', commands: HOST_COMMANDS,
+    name: 'hosts-file',
+    group: 'Hosts',
+    alias: 'f',
+    type: 'string',
+    commands: HOST_COMMANDS,
     describe: 'File of hosts: one [user@]host[:port] per line, # comments'
   },
   { name: 'hosts', group: 'Hosts', type: 'string', commands: HOST_COMMANDS, describe: 'Hosts, comma-separated: a,deploy@b,c:2222' },
   { name: 'ssh', group: 'Hosts', type: 'string', default: 'ssh', commands: HOST_COMMANDS, describe: 'ssh program to run (its config, keys and agent apply)' },
   {
-    name: 'ssh-option', group: 'Hosts', alias: 'o', type: 'string', array: true, commands: HOST_COMMANDS,
+    name: 'ssh-option',
+    group: 'Hosts',
+    alias: 'o',
+    type: 'string',
+    array: true,
+    commands: HOST_COMMANDS,
     describe: 'Extra ssh -o option, repeatable: -o StrictHostKeyChecking=accept-new'
   },
   {
@@ -45,12 +54,22 @@ export const FLEET_OPTIONS = defineOptions([
     }
   },
   {
-    name: 'parallel', group: 'Hosts', type: 'string', default: 32, commands: HOST_COMMANDS,
-    describe: 'Hosts worked on at once', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 1000 })
+    name: 'parallel',
+    group: 'Hosts',
+    type: 'string',
+    default: 32,
+    commands: HOST_COMMANDS,
+    describe: 'Hosts worked on at once',
+    parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 1000 })
   },
   {
-    name: 'dry-run', group: 'Hosts', type: 'boolean', default: false, commands: HOST_COMMANDS,
-    describe: 'Print what would run where (one line per host and command) and run nothing', parse: Boolean
+    name: 'dry-run',
+    group: 'Hosts',
+    type: 'boolean',
+    default: false,
+    commands: HOST_COMMANDS,
+    describe: 'Print what would run where (one line per host and command) and run nothing',
+    parse: Boolean
   },
   {
     name: 'apps',
@@ -62,11 +81,17 @@ export const FLEET_OPTIONS = defineOptions([
     describe: 'pm2 apps to start: simulators, the reference server, or both'
   },
   {
-    name: 'ioswarm-version', group: 'Hosts', type: 'string', commands: ['fleet up'],
+    name: 'ioswarm-version',
+    group: 'Hosts',
+    type: 'string',
+    commands: ['fleet up'],
     describe: `Install this version of ioswarm from the npm registry on the hosts (e.g. ${VERSION}) instead of this checkout`
   },
   {
-    name: 'from', group: 'Hosts', type: 'string', commands: ['fleet up'],
+    name: 'from',
+    group: 'Hosts',
+    type: 'string',
+    commands: ['fleet up'],
     describe: 'Install from this npm spec on the hosts instead of this checkout: a git URL, or a tarball URL or path on the hosts'
   }
 ])

@@ -14,7 +14,11 @@ export const REPORT_OPTIONS = defineOptions([
     parse: Boolean
   },
   {
-    name: 'label', group: 'Output and CI', type: 'string', array: true, commands: ['report'],
+    name: 'label',
+    group: 'Output and CI',
+    type: 'string',
+    array: true,
+    commands: ['report'],
     describe: 'with --compare, a label per file (default: the run names)'
   },
   {

@@ -178,11 +178,21 @@ export const SERVE_OPTIONS = defineOptions([
     details: 'Relayed emits accepted per second from one client (--relay-event): 100/s, 600/m, 0 = no limit. Over it the emit is acked { ok: false, error, retryAfterMs } and not relayed'
   },
   {
-    name: 'pid', group: 'Target', type: 'string', commands: ['probe'], required: ['probe'],
-    describe: 'Process to sample', parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 })
+    name: 'pid',
+    group: 'Target',
+    type: 'string',
+    commands: ['probe'],
+    required: ['probe'],
+    describe: 'Process to sample',
+    parse: (v, flag) => parseInteger(v, flag, { min: 1, max: 2 ** 22 })
   },
   {
-    name: 'interval', group: 'What is measured', type: 'string', default: '1s', commands: ['probe'],
-    describe: 'Time between samples', parse: (v, flag) => parseDurationMs(v, flag)
+    name: 'interval',
+    group: 'What is measured',
+    type: 'string',
+    default: '1s',
+    commands: ['probe'],
+    describe: 'Time between samples',
+    parse: (v, flag) => parseDurationMs(v, flag)
   }
 ])
