@@ -61,7 +61,9 @@ export function chartConfig (type, data, scales) {
       maintainAspectRatio: false,
       animation: false,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
-      plugins: { legend: { display: data.datasets.filter((d) => !d.ioswarmNoLegend).length <= LEGEND_MAX, position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } } },
+      plugins: {
+        legend: { display: data.datasets.filter((d) => !d.ioswarmNoLegend).length <= LEGEND_MAX, position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } }
+      },
       scales
     }
   }
@@ -75,7 +77,8 @@ export function chartConfig (type, data, scales) {
  * @param {Record<string, unknown>} [extra]
  */
 export function line (label, data, lineColor, extra = {}) {
-  return { type: 'line', label, data, borderColor: lineColor, backgroundColor: lineColor, borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3, tension: 0, ...extra }
+  const drawn = { borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3, tension: 0 }
+  return { type: 'line', label, data, borderColor: lineColor, backgroundColor: lineColor, ...drawn, ...extra }
 }
 
 /**
@@ -85,7 +88,8 @@ export function line (label, data, lineColor, extra = {}) {
  * @param {string} fillColor
  */
 export function band (label, data, fillColor) {
-  return { type: 'line', label, data, yAxisID: 'band', stepped: 'middle', fill: 'origin', borderWidth: 0, pointRadius: 0, pointHoverRadius: 0, backgroundColor: fillColor, borderColor: fillColor, order: 10, ioswarmBand: true }
+  const drawn = { stepped: 'middle', fill: 'origin', borderWidth: 0, pointRadius: 0, pointHoverRadius: 0 }
+  return { type: 'line', label, data, yAxisID: 'band', ...drawn, backgroundColor: fillColor, borderColor: fillColor, order: 10, ioswarmBand: true }
 }
 
 /**

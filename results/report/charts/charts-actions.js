@@ -45,7 +45,8 @@ export function markActions (charts, actions, span) {
       return line(label, [{ x, y: 0 }, { x, y: 1 }], a.ok ? DONE_COLOR : REFUSED_COLOR, { yAxisID: 'band', borderDash: [5, 4], order: 0, ioswarmBand: true })
     })
     const scales = config.options.scales.band ? config.options.scales : { ...config.options.scales, band: bandAxis() }
-    return { ...chart, caption: `${chart.caption}; dashed: steering actions`, config: { ...config, data: { ...config.data, datasets: [...config.data.datasets, ...marks] }, options: { ...config.options, scales } } }
+    const data = { ...config.data, datasets: [...config.data.datasets, ...marks] }
+    return { ...chart, caption: `${chart.caption}; dashed: steering actions`, config: { ...config, data, options: { ...config.options, scales } } }
   })
 }
 
@@ -67,6 +68,8 @@ export function actionsTable (actions, startedAt) {
     formatDate(a.at), `${secondsSince(a.at, startedAt)} s`, a.action, a.value === null ? '' : String(a.value), a.by,
     a.ok ? `done${a.message ? `: ${a.message}` : ''}` : `refused: ${a.message ?? ''}`
   ])
-  return `<h3 id="actions">Steering actions</h3>${htmlTable(['time', 'since start', 'action', 'value', 'by', 'outcome'], rows, { rowClasses: actions.map((a) => (a.ok ? undefined : 'warn')), fit: true })}` +
+  const rowClasses = actions.map((a) => (a.ok ? undefined : 'warn'))
+  const table = htmlTable(['time', 'since start', 'action', 'value', 'by', 'outcome'], rows, { rowClasses, fit: true })
+  return `<h3 id="actions">Steering actions</h3>${table}` +
     `<p class="muted">${escapeHtml(`${actions.filter((a) => a.ok).length} of ${actions.length} done; each is a dashed line on the charts over time`)}</p>`
 }

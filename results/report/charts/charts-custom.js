@@ -62,7 +62,8 @@ function timingsChart (windows, names, prefix, { labels, bands, shaded, seconds 
     ]
   }, { x: X_WINDOWS, y: axis('time (ms)', { beginAtZero: true }), ...shaded })
   return spec(`${prefix}-custom-timings`, 'Custom timings per window',
-    `a scenario's ctx.timing(name, ms): p50 (solid) and p99 (dashed) of the timings recorded in each ${seconds} s window, merged over the simulators${more(names)}`,
+    'a scenario\'s ctx.timing(name, ms): p50 (solid) and p99 (dashed) of the timings recorded in each ' +
+    `${seconds} s window, merged over the simulators${more(names)}`,
     config, 'no data: no timing in any window')
 }
 
@@ -77,7 +78,12 @@ function countsChart (windows, names, prefix, { labels, bands, shaded, seconds }
   const config = chartConfig('bar', {
     labels,
     datasets: [
-      ...names.slice(0, MAX_NAMES).map((name, k) => ({ label: name, data: windows.map((w) => own(w.custom?.counts, name) ?? 0), backgroundColor: color(k), yAxisID: 'y' })),
+      ...names.slice(0, MAX_NAMES).map((name, k) => ({
+        label: name,
+        data: windows.map((w) => own(w.custom?.counts, name) ?? 0),
+        backgroundColor: color(k),
+        yAxisID: 'y'
+      })),
       ...bands
     ]
   }, { x: X_WINDOWS, y: axis('count', { beginAtZero: true, ticks: { precision: 0 } }), ...shaded })
@@ -113,4 +119,6 @@ const own = (record, name) => (record !== undefined && Object.hasOwn(record, nam
 const nonEmpty = (t) => (t && t.count > 0 ? t : undefined)
 
 /** `; 3 more names in the custom figures table` */
-const more = (/** @type {string[]} */ names) => (names.length > MAX_NAMES ? `; the ${MAX_NAMES} with the most records shown, ${names.length - MAX_NAMES} more in the custom figures table` : '')
+const more = (/** @type {string[]} */ names) => (names.length > MAX_NAMES
+  ? `; the ${MAX_NAMES} with the most records shown, ${names.length - MAX_NAMES} more in the custom figures table`
+  : '')

@@ -36,7 +36,10 @@ export function nodeChart (d, prefix) {
   if (names.length === 0) return spec(`${prefix}-connected-node`, title, '', null, 'no data: no --node-from in this run (or no client learned its node)')
   const totals = sumPerSecond(d, (p) => p.byNode, names)
   const config = chartConfig('line', {
-    datasets: names.map((name, k) => line(name, totals.map((p) => ({ x: p.second, y: p[name] })), color(k), { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) }))
+    datasets: names.map((name, k) => {
+      const stacked = { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) }
+      return line(name, totals.map((p) => ({ x: p.second, y: p[name] })), color(k), stacked)
+    })
   }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }) })
   const from = d.nodes ? ` (--node-from ${d.nodes.from}; imbalance at the end ${d.nodes.imbalance ?? '-'}, moved ${d.nodes.moved})` : ''
   const caption = `each node's clients, stacked, as the simulators read them${from}: how the balancer spread the swarm, and where a dead node's clients went`
