@@ -92,8 +92,10 @@ export function compareCharts (series) {
   const caption = `${series.length} series (each distribution of each run)`
   const note = 'no data: no round of any run received a message'
   return [
-    spec('compare-avg', 'Average delay per round', `average of the simulators' average relative delays (the 2012 figure); ${caption}`, config('avgMs', 'avg of avgs (ms)'), note),
-    spec('compare-p99', 'p99 relative delay per round', `true p99 over all clients, merged across simulators; ${caption}`, config('p99Ms', 'relative delay p99 (ms)'), note)
+    spec('compare-avg', 'Average delay per round', `average of the simulators' average relative delays (the 2012 figure); ${caption}`,
+      config('avgMs', 'avg of avgs (ms)'), note),
+    spec('compare-p99', 'p99 relative delay per round', `true p99 over all clients, merged across simulators; ${caption}`,
+      config('p99Ms', 'relative delay p99 (ms)'), note)
   ]
 }
 
@@ -109,7 +111,9 @@ export function compareTables (results, labels, series) {
     [...new Set([labels[i] ?? r.run.name, r.run.name, r.run.id])].join(' · '), kindOf(r), formatDate(r.run.startedAt), r.target.url,
     r.distributions.map((d) => d.name).join(', '), `${r.tool.name} ${r.tool.version}`
   ]))
-  const rows = series.flatMap((s) => s.rounds.map((r) => [s.label, r.round ?? 'all', r.plan, r.messages, formatMs(r.avgMs), formatMs(r.meanMs), formatMs(r.p99Ms), formatMs(r.maxMs), `${r.missing}/${r.expected}`]))
+  const rows = series.flatMap((s) => s.rounds.map((r) => [
+    s.label, r.round ?? 'all', r.plan, r.messages, formatMs(r.avgMs), formatMs(r.meanMs), formatMs(r.p99Ms), formatMs(r.maxMs), `${r.missing}/${r.expected}`
+  ]))
   const numbers = htmlTable(['series', 'round', 'plan', 'messages', 'avg of avgs', 'mean', 'p99', 'max', 'missing'], rows)
   return { runs, numbers }
 }

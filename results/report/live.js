@@ -45,7 +45,8 @@ export function liveSection (live) {
   const startMs = live.seconds[0].t
   const table = actions.length
     ? `<h3>Actions</h3>${htmlTable(['at (s)', 'action', 'value', 'by', 'result'], actions.map((a) => [
-      Math.round((a.at - startMs) / 100) / 10, a.action, a.value === undefined ? '' : String(a.value), a.by ?? '', a.ok === false ? `refused: ${a.message ?? ''}` : 'done'
+      Math.round((a.at - startMs) / 100) / 10, a.action, a.value === undefined ? '' : String(a.value), a.by ?? '',
+      a.ok === false ? `refused: ${a.message ?? ''}` : 'done'
     ]))}`
     : ''
   const html = `<section id="live">

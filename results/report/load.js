@@ -39,7 +39,9 @@ export function checkResult (value, path) {
   const fail = (/** @type {string} */ problem) => new IoswarmError(CODES.INPUT, `${path} ${problem}`)
   if (!isObject(value)) throw fail('is not an ioswarm result: expected a JSON object')
   const kind = resultKind(value)
-  if (kind === null) throw fail(`is not an ioswarm result: "kind" is ${JSON.stringify(value.kind)}, expected one of ${RESULT_KINDS.map((k) => `"${k}"`).join(', ')}`)
+  if (kind === null) {
+    throw fail(`is not an ioswarm result: "kind" is ${JSON.stringify(value.kind)}, expected one of ${RESULT_KINDS.map((k) => `"${k}"`).join(', ')}`)
+  }
   checkVersion(value, fail)
   if (kind === 'run') return toReportable(checkRunResult(value, path))
   for (const field of ['tool', 'host', 'options']) {
@@ -54,7 +56,9 @@ export function checkResult (value, path) {
     return toReportable(/** @type {import('../../lib/schema/capacity-schema.js').CapacityResult} */ (/** @type {unknown} */ (value)))
   }
   if (!isObject(value.clients) || !isObject(value.clients.connectTime)) throw fail('has no "clients" object with its connectTime')
-  if (!isObject(value.health) || !Array.isArray(value.health.samples) || !isObject(value.health.summary)) throw fail('has no "health" object with samples and a summary')
+  if (!isObject(value.health) || !Array.isArray(value.health.samples) || !isObject(value.health.summary)) {
+    throw fail('has no "health" object with samples and a summary')
+  }
   if (!isObject(value.clock)) throw fail('has no "clock" object')
   return toReportable(/** @type {import('../../lib/schema/result-schema.js').SimResult} */ (/** @type {unknown} */ (value)))
 }
@@ -128,7 +132,9 @@ export function checkRunResult (value, path) {
     if (!isObject(d.connectTime) || !Array.isArray(d.connectTime.curve)) throw fail(`distributions[${i}].connectTime.curve is not an array`)
     // Absent from older results; when present, the shape the tables read.
     const b = d.deliveries
-    if (b !== undefined && (!isObject(b) || !Array.isArray(b.rows) || !Array.isArray(b.namespaces) || !isObject(b.total))) throw fail(`distributions[${i}].deliveries is not a delivery breakdown (rows, namespaces, total)`)
+    if (b !== undefined && (!isObject(b) || !Array.isArray(b.rows) || !Array.isArray(b.namespaces) || !isObject(b.total))) {
+      throw fail(`distributions[${i}].deliveries is not a delivery breakdown (rows, namespaces, total)`)
+    }
     if (d.scenario !== undefined && !isObject(d.scenario)) throw fail(`distributions[${i}].scenario is not an object`)
     if (d.clients.namespaces !== undefined && !Array.isArray(d.clients.namespaces)) throw fail(`distributions[${i}].clients.namespaces is not an array`)
   })
