@@ -44,7 +44,8 @@ export function deliveriesTable (d) {
     { r: b.total, scope: 'total' }
   ]
   const note = `<p class="muted">Counts summed and delays merged over the ${d.simulators} simulators (true percentiles). ` +
-    `${b.rooms} room${b.rooms === 1 ? '' : 's'} had messages; the ${b.topRooms} with the most traffic (received, missing, misdelivered and duplicated copies) have rows of their own, the others share one per namespace and event. ` +
+    `${b.rooms} room${b.rooms === 1 ? '' : 's'} had messages; the ${b.topRooms} with the most traffic ` +
+    '(received, missing, misdelivered and duplicated copies) have rows of their own, the others share one per namespace and event. ' +
     'Misdelivered: copies to clients not in the message\'s room; duplicated: second copies to one client. Neither is in the delays.</p>'
   return note + htmlTable(['namespace', 'room', 'event', 'messages', 'reached', 'missing', 'misdelivered', 'duplicated',
     'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'clock ±'], list.map((x) => row(x.r, x.scope)),
@@ -74,15 +75,19 @@ export function scenarioTable (d) {
   }
   if (s.emits) {
     const e = s.emits
-    add([`emits (--emit, ${e.emitters} emitters)`, e.event, e.sent, e.acked, `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`, e.failed, ...(e.ackTime ? times(e.ackTime) : ['not timed', '-', '-']), reasonsText(e.reasons)], e.timedOut + e.failed > 0)
+    const outcome = `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`
+    const timed = e.ackTime ? times(e.ackTime) : ['not timed', '-', '-']
+    add([`emits (--emit, ${e.emitters} emitters)`, e.event, e.sent, e.acked, outcome, e.failed, ...timed, reasonsText(e.reasons)], e.timedOut + e.failed > 0)
   }
   if (s.hooks) {
     const e = s.hooks.emits
-    add(['scenario hooks\' emits', '-', e.sent, e.acked, `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
+    const outcome = `${e.timedOut} timed out${e.closed ? `, ${e.closed} closed on purpose` : ''}`
+    add(['scenario hooks\' emits', '-', e.sent, e.acked, outcome, e.failed, ...times(e.ackTime), '-'], e.timedOut + e.failed > 0)
   }
   if (s.replies) {
     const r = s.replies
-    add(['replies (events instead of acks)', r.events.join(', ') || '-', r.sent, r.replied, `${r.timedOut} timed out`, r.failed, ...times(r.time), reasonsText(r.reasons)], r.timedOut + r.failed > 0)
+    const row = ['replies (events instead of acks)', r.events.join(', ') || '-', r.sent, r.replied, `${r.timedOut} timed out`, r.failed, ...times(r.time)]
+    add([...row, reasonsText(r.reasons)], r.timedOut + r.failed > 0)
   }
   if (s.emits?.ackTime && s.hooks) add(['every ack (ack.* thresholds)', '-', '-', '-', '-', '-', ...times(ackTimeOf(s)), '-'], false)
   let html = htmlTable(['what', 'event', 'sent', 'acked', 'no ack', 'failed', 'p50', 'p99', 'max', 'reasons'], rows, { rowClasses: classes })
@@ -126,7 +131,8 @@ export function customTable (d) {
   /** @type {(string | undefined)[]} */
   const classes = rows.map(() => undefined)
   if (custom.refused > 0) {
-    rows.push([`refused: ${custom.refusedNames.join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''}`, 'past the first 50 names', custom.refused, '-', '-', '-', '-'])
+    const names = `${custom.refusedNames.join(', ')}${custom.refused > custom.refusedNames.length ? ', …' : ''}`
+    rows.push([`refused: ${names}`, 'past the first 50 names', custom.refused, '-', '-', '-', '-'])
     classes.push('warn')
   }
   return htmlTable(['name', 'kind', 'count', 'p50', 'p90', 'p99', 'max'], rows, { rowClasses: classes })
