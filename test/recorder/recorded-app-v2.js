@@ -4,13 +4,11 @@
  * namespace (the token in the query, as socket.io 2 clients send it: they have no auth), room,
  * acked emits, binary avatar and typing notice, and the same ledger.
  */
-import { createServer } from 'node:http'
-import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { ensureNodePeers } from '../helpers/peers.js'
-import { shapeOf } from './recorded-app.js'
+import { pageServer, shapeOf } from './recorded-app.js'
 
 const BUNDLE = fileURLToPath(new URL('../../node_modules/socket.io-client-v2/dist/socket.io.js', import.meta.url))
 
@@ -48,30 +46,12 @@ export async function startRecordedAppV2 (t, { transports = ['polling', 'websock
   // The pinned peer, resolved from test/peers/ (not a dependency of ioswarm; untyped there).
   const fromPeers = /** @type {(id: string) => any} */ (createRequire(fileURLToPath(new URL('../peers/package.json', import.meta.url))))
   const createIo = fromPeers('socket.io-v2')
-  const bundle = await readFile(BUNDLE)
   /** @type {Map<string, { user: string, token: string }>} */
   const sessions = new Map()
   /** @type {Map<string, import('./recorded-app.js').LedgerEntry>} */
   const ledger = new Map()
   let relayed = 0
-  const http = createServer((req, res) => {
-    if (req.url === '/') return res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE.replace('window.TRANSPORTS', JSON.stringify(transports)))
-    if (req.url === '/socket.io.js') return res.writeHead(200, { 'Content-Type': 'application/javascript' }).end(bundle)
-    if (req.url === '/login' && req.method === 'POST') {
-      let body = ''
-      req.on('data', (d) => { body += d })
-      req.on('end', () => {
-        const { user, password } = JSON.parse(body || '{}')
-        if (typeof user !== 'string' || password !== `pw-${user[0].toUpperCase()}${user.slice(1)}-2026`) return res.writeHead(401).end('{}')
-        const sid = randomBytes(12).toString('hex')
-        const token = randomBytes(24).toString('base64url')
-        sessions.set(sid, { user, token })
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Set-Cookie': `sid=${sid}; Path=/; HttpOnly` }).end(JSON.stringify({ ok: true, token }))
-      })
-      return
-    }
-    if (!req.url?.startsWith('/socket.io/')) res.writeHead(404).end()
-  })
+  const http = pageServer({ page: PAGE, bundle: await readFile(BUNDLE), transports, sessions })
   const io = createIo(http)
   const chat = io.of('/chat')
   chat.use((/** @type {any} */ socket, /** @type {(e?: Error) => void} */ next) => {

@@ -56,19 +56,14 @@ export function shapeOf (value) {
  */
 
 /**
- * Starts the app on port 0.
- * @param {import('node:test').TestContext} t
- * @param {{ transports?: string[] }} [options] the page's transports
+ * The app's HTTP side, the same for each socket.io version: the page (its transports), the
+ * client bundle, and POST /login (a password per user, answered with a session cookie and a
+ * token kept in `sessions`); the socket.io requests are left to the server attached to it.
+ * @param {{ page: string, bundle: Buffer, transports: string[], sessions: Map<string, { user: string, token: string }> }} app
  */
-export async function startRecordedApp (t, { transports = ['websocket'] } = {}) {
-  const bundle = await readFile(BUNDLE)
-  /** @type {Map<string, { user: string, token: string }>} sessions by cookie */
-  const sessions = new Map()
-  /** @type {Map<string, LedgerEntry>} by socket id, in connect order */
-  const ledger = new Map()
-  let relayed = 0
-  const http = createServer((req, res) => {
-    if (req.url === '/') return res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE.replace('window.TRANSPORTS', JSON.stringify(transports)))
+export function pageServer ({ page, bundle, transports, sessions }) {
+  return createServer((req, res) => {
+    if (req.url === '/') return res.writeHead(200, { 'Content-Type': 'text/html' }).end(page.replace('window.TRANSPORTS', JSON.stringify(transports)))
     if (req.url === '/socket.io.js') return res.writeHead(200, { 'Content-Type': 'application/javascript' }).end(bundle)
     if (req.url === '/login' && req.method === 'POST') {
       let body = ''
@@ -83,8 +78,23 @@ export async function startRecordedApp (t, { transports = ['websocket'] } = {}) 
       })
       return
     }
-    res.writeHead(404).end()
+    // socket.io 2 hands its own requests to every listener too: they are not ours to answer.
+    if (!req.url?.startsWith('/socket.io/')) res.writeHead(404).end()
   })
+}
+
+/**
+ * Starts the app on port 0.
+ * @param {import('node:test').TestContext} t
+ * @param {{ transports?: string[] }} [options] the page's transports
+ */
+export async function startRecordedApp (t, { transports = ['websocket'] } = {}) {
+  /** @type {Map<string, { user: string, token: string }>} sessions by cookie */
+  const sessions = new Map()
+  /** @type {Map<string, LedgerEntry>} by socket id, in connect order */
+  const ledger = new Map()
+  let relayed = 0
+  const http = pageServer({ page: PAGE, bundle: await readFile(BUNDLE), transports, sessions })
   const io = new Server(http)
   const chat = io.of('/chat')
   chat.use((socket, next) => {
