@@ -109,9 +109,7 @@ const codeLines = {
     'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js',
     'recorder/**/*.js', 'results/dashboard/**/*.js', 'simulator/engines/**/*.js', 'simulator/wire/**/*.js',
     'runner/live/**/*.js', 'lib/cli-options/**/*.js',
-    'results/report/live.js', 'results/report/compare.js', 'results/report/load.js', 'results/report/tables-scenario.js',
-    'results/report/charts/charts-nodes.js', 'results/report/charts/charts-actions.js',
-    'results/report/charts/chart-config.js', 'results/report/charts/charts-custom.js',
+    'results/report/**/*.js',
     'test/scripts/**/*.js', 'test/bin/**/*.js', 'test/docs/**/*.js', 'test/examples/**/*.js', 'test/package/**/*.js', 'test/fuzz/**/*.js'
   ],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }

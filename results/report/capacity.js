@@ -58,8 +58,9 @@ export function capacityChart (result) {
     y: axis(`${acks ? 'delay' : 'relative delay'} (ms), worst ${windowed ? 'window' : 'round'} of the step`, { beginAtZero: true }),
     missing: axis('missing deliveries', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } })
   })
+  const swarm = `${result.swarm.transport} (${result.swarm.engine}), ${result.swarm.simulators} simulators`
   return spec('capacity-delay', `Delay and missing deliveries against ${x}`,
-    `one point per measured step (green pass, red fail, brown inconclusive: the simulators limited it); dashed red: the SLO; ${result.swarm.transport} (${result.swarm.engine}), ${result.swarm.simulators} simulators`,
+    `one point per measured step (green pass, red fail, brown inconclusive: the simulators limited it); dashed red: the SLO; ${swarm}`,
     config, 'no data: no step was measured')
 }
 
@@ -90,8 +91,9 @@ function stepsTable (result) {
   const acks = result.steps.some((s) => s.windowed?.ack)
   const rows = result.steps.map((s) => [
     s.step, s.phase, ...(rate ? [s.windowed?.emitRate ?? '-', s.windowed?.emitsPerSecond ?? '-'] : []), s.clients, s.connected,
-    formatMs(s.relative.p50), formatMs(s.relative.p99), formatMs(s.relative.max), ...(acks ? [formatMs(s.windowed?.ack?.p99 ?? null)] : []), `${s.missing}/${s.expected}`,
-    formatBusy(s.floor?.busyMax), `${s.simulators.reduce((sum, x) => sum + x.saturatedSeconds, 0)} s`, `${s.limits.fdsPerSimulator}/${s.limits.fdLimit}`, s.verdict, s.why
+    formatMs(s.relative.p50), formatMs(s.relative.p99), formatMs(s.relative.max), ...(acks ? [formatMs(s.windowed?.ack?.p99 ?? null)] : []),
+    `${s.missing}/${s.expected}`, formatBusy(s.floor?.busyMax), `${s.simulators.reduce((sum, x) => sum + x.saturatedSeconds, 0)} s`,
+    `${s.limits.fdsPerSimulator}/${s.limits.fdLimit}`, s.verdict, s.why
   ])
   const head = ['step', 'phase', ...(rate ? ['messages/s', 'sent/s'] : []), 'clients', 'connected', 'p50', 'p99', 'max', ...(acks ? ['ack p99'] : []),
     'missing', 'busiest', 'saturated', 'fds/sim', 'verdict', 'why']
@@ -117,15 +119,19 @@ export function buildCapacityReport (result, { generatedAt, live = null } = {}) 
     ['tool', `${result.tool.name} ${result.tool.version} on ${result.host.hostname}`],
     ...(generatedAt === undefined ? [] : [['report generated', formatDate(generatedAt)]])
   ]
+  const unit = result.vary === 'emit-rate' ? 'messages/s' : 'clients'
+  const headline = found ? `${result.outcome === 'max' ? '≥ ' : ''}${result.capacity} ${unit}` : result.outcome
+  const advice = result.advice.length ? `<ul>${result.advice.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>` : ''
+  const actions = actionsTable(result.actions, result.run.startedAt)
   const body = [
     `<header class="top"><div class="inner"><div>
 <h1>${escapeHtml(result.run.name)}</h1>
 <p class="sub">ioswarm capacity ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))}</p>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
-</div><div class="verdict ${found ? 'pass' : 'fail'}">${escapeHtml(found ? `${result.outcome === 'max' ? '≥ ' : ''}${result.capacity} ${result.vary === 'emit-rate' ? 'messages/s' : 'clients'}` : result.outcome)}</div></div></header>`,
+</div><div class="verdict ${found ? 'pass' : 'fail'}">${escapeHtml(headline)}</div></div></header>`,
     '<main>',
-    `<section id="answer"><h2>Answer</h2><p>${escapeHtml(result.answer)}</p>${result.advice.length ? `<ul>${result.advice.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>` : ''}</section>`,
-    `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}${actionsTable(result.actions, result.run.startedAt)}</section>`,
+    `<section id="answer"><h2>Answer</h2><p>${escapeHtml(result.answer)}</p>${advice}</section>`,
+    `<section id="charts"><h2>Steps</h2><div class="charts">${chartCard(chart)}</div>${stepsTable(result)}${actions}</section>`,
     liveSpecs?.html ?? '',
     '</main>'
   ].join('\n')
@@ -146,8 +152,8 @@ export function compareCapacities (results, labels) {
       return line(labels[i], measured.flatMap((s) => (s.relative.p99 === null ? [] : [{ x: stepLevel(s), y: s.relative.p99 }])), color(i), { pointRadius: 4 })
     })
   }, { x: axis('clients', { type: 'linear' }), y: axis('relative delay p99 (ms), worst round of the step', { beginAtZero: true }) })
-  const chart = spec('compare-capacity', 'p99 relative delay against clients', `one line per capacity search, a point per measured step; ${results.length} searches`,
-    config, 'no data: no step of any search was measured')
+  const caption = `one line per capacity search, a point per measured step; ${results.length} searches`
+  const chart = spec('compare-capacity', 'p99 relative delay against clients', caption, config, 'no data: no step of any search was measured')
   const table = htmlTable(['search', 'target', 'SLO', 'outcome', 'capacity', 'steps', 'answer'], results.map((r, i) => [
     labels[i], r.target.url, r.slo.join(', '), r.outcome, r.capacity ?? '-', r.steps.length, r.answer
   ]), { rowClasses: results.map((r) => (r.outcome === 'found' || r.outcome === 'max' ? 'pass' : 'fail')) })

@@ -37,7 +37,7 @@ export function header (result, generatedAt) {
   const failed = verdicts.filter((v) => !v.ok).length
   const verdict = verdicts.length === 0
     ? '<div class="verdict none">no thresholds</div>'
-    : `<div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `FAIL: ${failed} of ${verdicts.length} thresholds` : `PASS: ${verdicts.length} of ${verdicts.length} thresholds`}</div>`
+    : `<div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? 'FAIL' : 'PASS'}: ${failed || verdicts.length} of ${verdicts.length} thresholds</div>`
   const facts = [
     ['target', `${result.target.url}${result.target.reference ? ' (reference server)' : ''}`],
     ['distributions', result.distributions.map((d) => d.name).join(', ') || 'none'],
@@ -45,9 +45,10 @@ export function header (result, generatedAt) {
     ...(generatedAt === undefined ? [] : [['report generated', formatDate(generatedAt)]])
   ]
   const nav = [['overview', 'Overview'], ...result.distributions.map((d, i) => [`dist-${i + 1}`, `Distribution ${d.name}`]), ['details', 'Run details']]
+  const when = `${formatDate(result.run.startedAt)} · ${duration(result.run.endedAt - result.run.startedAt)}`
   return `<header class="top"><div class="inner"><div>
 <h1>${escapeHtml(result.run.name)}</h1>
-<p class="sub">ioswarm ${escapeHtml(kindOf(result))} ${escapeHtml(result.run.id)} · ${escapeHtml(formatDate(result.run.startedAt))} · ${escapeHtml(duration(result.run.endedAt - result.run.startedAt))}</p>
+<p class="sub">ioswarm ${escapeHtml(kindOf(result))} ${escapeHtml(result.run.id)} · ${escapeHtml(when)}</p>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
 <nav>${nav.map(([id, text]) => `<a href="#${id}">${escapeHtml(text)}</a>`).join('')}</nav>
 </div>${verdict}</div></header>`
@@ -62,15 +63,20 @@ export function caveats (result) {
   const notes = []
   if (result.from?.workersNote) notes.push(`one simulator of ${result.from.workers} worker processes: ${result.from.workersNote}`)
   if (result.from?.rolledUpMessages) {
-    notes.push(`${result.from.rolledUpMessages} older messages were rolled up by the simulator (--keep-messages): they count in the rounds and the delivery table, not per message`)
+    notes.push(`${result.from.rolledUpMessages} older messages were rolled up by the simulator (--keep-messages): ` +
+      'they count in the rounds and the delivery table, not per message')
   }
   for (const d of result.distributions) {
     for (const s of d.simulatorList) {
-      if (s.health && s.health.saturatedSeconds > 0) notes.push(`${d.name}: simulator ${s.id} was saturated for ${s.health.saturatedSeconds} s; the delays it measured then may be its own, not the server's`)
+      if (s.health && s.health.saturatedSeconds > 0) {
+        notes.push(`${d.name}: simulator ${s.id} was saturated for ${s.health.saturatedSeconds} s; ` +
+          'the delays it measured then may be its own, not the server\'s')
+      }
       if (s.stale) notes.push(`${d.name}: simulator ${s.id} stopped reporting before the end (stale)`)
     }
     const { missing } = missedDeliveries(d)
-    if (missing > 0) notes.push(`${d.name}: ${missing} ${missing === 1 ? 'delivery' : 'deliveries'} missing (clients connected when a message came that never got it)`)
+    const deliveries = missing === 1 ? 'delivery' : 'deliveries'
+    if (missing > 0) notes.push(`${d.name}: ${missing} ${deliveries} missing (clients connected when a message came that never got it)`)
     if (d.clients.failed > 0) notes.push(`${d.name}: ${d.clients.failed} of ${d.clients.target} clients never connected`)
     if (d.messages.length === 0 && !d.lines?.lines) notes.push(`${d.name}: no message reached any simulator`)
     if (d.lines) notes.push(linesNote(d.name, d.lines))
@@ -105,7 +111,9 @@ function scenarioCaveats (d) {
   }
   const { joins, emits, hooks } = d.scenario ?? {}
   if (joins && joins.failed > 0) notes.push(`${d.name}: ${joins.failed} of ${joins.sent} joins (${joins.event}) failed`)
-  if (emits && emits.timedOut + emits.failed > 0) notes.push(`${d.name}: ${emits.timedOut} of ${emits.sent} emits (${emits.event}) were never acked, ${emits.failed} failed`)
+  if (emits && emits.timedOut + emits.failed > 0) {
+    notes.push(`${d.name}: ${emits.timedOut} of ${emits.sent} emits (${emits.event}) were never acked, ${emits.failed} failed`)
+  }
   const hookErrors = Object.values(hooks?.errors ?? {}).reduce((sum, k) => sum + k, 0)
   if (hookErrors > 0) notes.push(`${d.name}: the scenario's hooks threw ${hookErrors} errors`)
   return notes
@@ -140,9 +148,10 @@ export function distributionSection (d, index, charts) {
   const custom = customTable(d)
   const namespaces = namespacesTable(d)
   const logins = loginsTable(d)
+  const clientsLine = `${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected`
   return `<section id="dist-${index + 1}">
 <h2>Distribution ${escapeHtml(d.name)}: ${d.simulators} simulators × ${d.clientsPerSimulator} clients</h2>
-<p class="sub">${escapeHtml(formatDate(d.startedAt))} · ${escapeHtml(duration(d.endedAt - d.startedAt))} · ${c.connected} of ${c.target} clients connected at the end, ${c.failed} never connected</p>
+<p class="sub">${escapeHtml(`${formatDate(d.startedAt)} · ${duration(d.endedAt - d.startedAt)}`)} · ${clientsLine}</p>
 ${d.windows ? `<h3>Windows</h3>${windowsTable(d)}` : `<h3>Rounds</h3>\n${d.rounds.length ? roundsTable(d) : '<p class="muted">no rounds</p>'}`}
 ${d.publish ? `<p class="sub publish">${escapeHtml(formatPublishLine(d.publish))}</p>` : ''}
 ${deliveries ? `<h3>Delivery by namespace, room and event</h3>${deliveries}` : ''}

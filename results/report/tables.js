@@ -65,14 +65,18 @@ export function distributionsTable (result) {
     const health = summarizeHealth(d)
     const saturated = health.saturated.reduce((s, x) => s + x.seconds, 0)
     const faults = deliveryFaults(d)
+    const connectP99 = formatMs(d.connectTime.count ? d.connectTime.p99 : null) + formatTlsBeside(d.tlsTime)
     return [d.name, `${d.simulators} × ${d.clientsPerSimulator}`, share(d.clients.connected, d.clients.target), d.clients.failed,
-      d.lines?.lines ?? d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-', formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
-      formatMs(worst.floorMax), formatBusy(worst.busyMax), formatMs(d.connectTime.count ? d.connectTime.p99 : null) + formatTlsBeside(d.tlsTime), `${saturated} s`, health.stale.length]
+      d.lines?.lines ?? d.messages.length, share(missing, expected), faults?.misdelivered ?? '-', faults?.duplicated ?? '-',
+      formatMs(worst.relP99), formatMs(worst.relMax), formatMs(worst.absP99), formatMs(worst.avg),
+      formatMs(worst.floorMax), formatBusy(worst.busyMax), connectP99, `${saturated} s`, health.stale.length]
   })
-  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged); without rounds, over every message. ' +
+  const header = ['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'misdelivered', 'duplicated',
+    'rel p99', 'rel max', 'abs p99', 'avg of avgs', 'floor max', 'busiest', 'connect p99', 'saturated', 'stale sims']
+  return '<p class="muted">Delays: the worst round of each distribution (percentiles of different rounds cannot be merged); ' +
+    'without rounds, over every message. ' +
     'Floor: the most CPU a simulator spent draining a message; busiest: the largest share of a drain\'s wall time a simulator spent on CPU.</p>' +
-    htmlTable(['distribution', 'sims × clients', 'connected', 'failed', 'messages', 'missing', 'misdelivered', 'duplicated', 'rel p99', 'rel max', 'abs p99', 'avg of avgs',
-      'floor max', 'busiest', 'connect p99', 'saturated', 'stale sims'], rows, { fit: true })
+    htmlTable(header, rows, { fit: true })
 }
 
 /**
@@ -83,13 +87,15 @@ export function roundsTable (d) {
   const rows = d.rounds.map((r) => {
     const { rel, abs } = roundStats(r)
     // A simulate result does not know the plan of the rounds it heard (count 0).
-    return [r.round, r.count ? `${r.count} × ${r.intervalMs} ms` : '-', r.count ? `${r.messages}/${r.count}` : r.messages, share(r.received, r.expected), r.missing,
+    return [r.round, r.count ? `${r.count} × ${r.intervalMs} ms` : '-', r.count ? `${r.messages}/${r.count}` : r.messages,
+      share(r.received, r.expected), r.missing,
       formatMs(rel?.p50), formatMs(rel?.p90), formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99),
       formatMs(rel ? r.avgOfAverages.relativeMs : null), formatMs(abs ? r.avgOfAverages.absoluteMs : null),
       formatMs(r.floor?.p50Ms), formatMs(r.floor?.maxMs), formatBusy(r.floor?.busyMax)]
   })
-  return htmlTable(['round', 'plan', 'messages seen', 'clients reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max',
-    'abs p50', 'abs p99', 'avg of avgs rel', 'avg of avgs abs', 'floor p50', 'floor max', 'busiest'], rows, { rowClasses: d.rounds.map((r) => (r.missing > 0 ? 'warn' : undefined)) })
+  const header = ['round', 'plan', 'messages seen', 'clients reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max',
+    'abs p50', 'abs p99', 'avg of avgs rel', 'avg of avgs abs', 'floor p50', 'floor max', 'busiest']
+  return htmlTable(header, rows, { rowClasses: d.rounds.map((r) => (r.missing > 0 ? 'warn' : undefined)) })
 }
 
 /**
@@ -98,14 +104,17 @@ export function roundsTable (d) {
 export function simulatorsTable (d) {
   const rows = d.simulatorList.map((s) => {
     const h = s.health
-    const offset = `${s.clock.offsetMs >= 0 ? '+' : ''}${s.clock.offsetMs.toFixed(2)} ms ± ${s.clock.uncertaintyMs.toFixed(2)} ms (${s.clock.reference})`
+    const sign = s.clock.offsetMs >= 0 ? '+' : ''
+    const offset = `${sign}${s.clock.offsetMs.toFixed(2)} ms ± ${s.clock.uncertaintyMs.toFixed(2)} ms (${s.clock.reference})`
     const health = h
-      ? `loop p99 max ${formatMs(h.loopDelayP99MaxMs)}, CPU max ${Math.round(h.cpuPctMax)}%, RSS max ${formatBytes(h.rssMaxBytes)}, saturated ${h.saturatedSeconds} s`
+      ? `loop p99 max ${formatMs(h.loopDelayP99MaxMs)}, CPU max ${Math.round(h.cpuPctMax)}%, ` +
+        `RSS max ${formatBytes(h.rssMaxBytes)}, saturated ${h.saturatedSeconds} s`
       : 'not reported'
     return [s.id, s.hostname, s.pid, s.engine, s.transport, s.clients.target, s.clients.connected, s.clients.failed, s.stale ? 'STALE' : 'no', offset, health]
   })
   const rowClasses = d.simulatorList.map((s) => (s.stale || (s.health?.saturatedSeconds ?? 0) > 0 ? 'warn' : undefined))
-  return htmlTable(['simulator', 'host', 'pid', 'engine', 'transport', 'target', 'connected', 'failed', 'stale', 'clock offset', 'health'], rows, { rowClasses })
+  const header = ['simulator', 'host', 'pid', 'engine', 'transport', 'target', 'connected', 'failed', 'stale', 'clock offset', 'health']
+  return htmlTable(header, rows, { rowClasses })
 }
 
 /**
@@ -116,7 +125,8 @@ export function simulatorsTable (d) {
  */
 export function reasonsTable (d) {
   const rows = reasonRows(d.clients).map((r) => [r.kind, r.reason, r.count])
-  return rows.length ? htmlTable(['kind', 'reason', 'count'], rows, { rowClasses: rows.map((r) => (r[0] === 'connect error' ? 'warn' : undefined)) }) : null
+  if (!rows.length) return null
+  return htmlTable(['kind', 'reason', 'count'], rows, { rowClasses: rows.map((r) => (r[0] === 'connect error' ? 'warn' : undefined)) })
 }
 
 /**
@@ -127,12 +137,13 @@ export function messagesTable (d) {
   const rows = orderMessages(d.messages).map((m) => {
     const rel = m.relative.count > 0 ? m.relative : null
     const abs = m.absolute && m.absolute.count > 0 ? m.absolute : null
+    const floor = m.floor ? `${formatMs(m.floor.cpuMs)} in ${formatMs(m.floor.spreadMs)} (${m.floor.simulator})` : '-'
     return [m.id, m.event, m.round ?? '-', m.simulators, share(m.received, m.expected), m.missing, formatMs(rel?.p50), formatMs(rel?.p90),
-      formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99), abs ? `± ${formatMs(abs.uncertaintyMs)}` : '-', formatMs(m.avgOfAverages.relativeMs),
-      m.floor ? `${formatMs(m.floor.cpuMs)} in ${formatMs(m.floor.spreadMs)} (${m.floor.simulator})` : '-', formatBusy(m.floor?.busyMax)]
+      formatMs(rel?.p99), formatMs(rel?.max), formatMs(abs?.p50), formatMs(abs?.p99), abs ? `± ${formatMs(abs.uncertaintyMs)}` : '-',
+      formatMs(m.avgOfAverages.relativeMs), floor, formatBusy(m.floor?.busyMax)]
   })
-  const header = ['id', 'event', 'round', 'simulators', 'reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max', 'abs p50', 'abs p99', 'clock ±', 'avg of avgs',
-    'floor (simulator)', 'busiest']
+  const header = ['id', 'event', 'round', 'simulators', 'reached', 'missing', 'rel p50', 'rel p90', 'rel p99', 'rel max',
+    'abs p50', 'abs p99', 'clock ±', 'avg of avgs', 'floor (simulator)', 'busiest']
   return htmlTable(header, rows, { rowClasses: orderMessages(d.messages).map((m) => (m.missing > 0 ? 'warn' : undefined)) })
 }
 
@@ -164,7 +175,8 @@ export function runDetailsTables (result) {
     ['target', `${result.target.url}${result.target.reference ? ' (reference server)' : ''}`],
     ['host', `${h.hostname}: ${h.platform} ${h.release} ${h.arch}, ${h.cpus} CPUs, ${formatBytes(h.memoryBytes)}, Node ${h.node}`]
   ]
-  return { options: options.length ? htmlTable(['option', 'value'], options) : '<p class="muted">no options recorded</p>', facts: htmlTable(['fact', 'value'], facts) }
+  const optionsTable = options.length ? htmlTable(['option', 'value'], options) : '<p class="muted">no options recorded</p>'
+  return { options: optionsTable, facts: htmlTable(['fact', 'value'], facts) }
 }
 
 /**

@@ -120,7 +120,8 @@ export function liveCharts (seconds, options = {}) {
   const rowOf = (/** @type {Second} */ s) => (s.rows ?? []).find((/** @type {any} */ r) => r.key === row)
   return [
     chart('live-connected', 'Clients connected', 'by the transport in use, all simulators merged; the server\'s own count where it reports one', [
-      ...transports.map((name, k) => line(name, pts((s) => s.clients?.byTransport?.[name] ?? 0), color(k), { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.3) })),
+      ...transports.map((name, k) => line(name, pts((s) => s.clients?.byTransport?.[name] ?? 0), color(k),
+        { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.3) })),
       line('server', pts((s) => s.server?.connected), '#333333', { borderDash: [4, 3] })
     ], 'connected clients', 'no simulator has reported yet'),
     chart('live-connects', 'Connects, errors and disconnects a second', 'all simulators merged', [
@@ -128,7 +129,8 @@ export function liveCharts (seconds, options = {}) {
       line('connect errors', pts((s) => s.clients?.errors), color(2)),
       line('disconnects', pts((s) => s.clients?.disconnects), color(1))
     ], 'per second', 'no simulator has reported yet'),
-    chart('live-delay', 'Delivery delay a second', 'relative delay (after each simulator\'s first receipt) of the messages closed in that second, HDR-merged; absolute p99 dashed (the largest of the second\'s reports)', [
+    chart('live-delay', 'Delivery delay a second', 'relative delay (after each simulator\'s first receipt) of the messages closed in that second, ' +
+      'HDR-merged; absolute p99 dashed (the largest of the second\'s reports)', [
       ...(/** @type {const} */ (['p50', 'p99', 'max'])).map((k) => line(`relative ${k}`, pts((s) => s.delivery?.relative?.[k]), STAT_COLORS[k])),
       line('absolute p99', pts((s) => s.delivery?.absolute?.p99), STAT_COLORS.p99, { borderDash: [5, 4] })
     ], 'ms', 'no message has closed yet'),
@@ -154,7 +156,8 @@ export function liveCharts (seconds, options = {}) {
       line('ack p99', pts((s) => s.traffic?.ack?.p99), STAT_COLORS.p99),
       line('reply p99', pts((s) => s.traffic?.reply?.p99), STAT_COLORS.max, { borderDash: [5, 4] })
     ], 'ms', 'no emit was acked yet'),
-    chart('live-custom', 'The scenario\'s own figures', 'ctx.count totals a second, ctx.timing p99 (ms, dashed)', customLines(seconds, pts), 'per second / ms', 'the scenario records nothing'),
+    chart('live-custom', 'The scenario\'s own figures', 'ctx.count totals a second, ctx.timing p99 (ms, dashed)', customLines(seconds, pts),
+      'per second / ms', 'the scenario records nothing'),
     chart('live-health', 'Health', 'the simulators\' worst event-loop delay p99 and busiest CPU; the server\'s where a probe reports it', [
       line('simulator loop delay p99 (ms)', pts((s) => s.health?.worstLoopMs), color(2)),
       line('simulator CPU % (busiest)', pts((s) => s.health?.maxCpu), color(0)),
@@ -162,15 +165,16 @@ export function liveCharts (seconds, options = {}) {
       line('server loop delay p99 (ms)', pts((s) => s.server?.loopMs), color(1), { borderDash: [5, 4] }),
       line('simulators saturated', pts((s) => s.health?.saturated), color(6))
     ], 'ms / %', 'no simulator has reported yet'),
-    chart('live-simulators', 'Connected per simulator', 'each simulator\'s clients (the busiest 12)', sims.map((id, k) => line(id, pts((s) => s.clients?.bySimulator?.[id]), color(k))),
-      'connected clients', 'no simulator has reported yet'),
+    chart('live-simulators', 'Connected per simulator', 'each simulator\'s clients (the busiest 12)',
+      sims.map((id, k) => line(id, pts((s) => s.clients?.bySimulator?.[id]), color(k))), 'connected clients', 'no simulator has reported yet'),
     chart('live-row', `Delivery of ${row ?? 'a row'}`, 'the selected namespace, room and event: relative delay p99 and max (ms), missing deliveries', [
       line('p99 (ms)', pts((s) => rowOf(s)?.p99), STAT_COLORS.p99),
       line('max (ms)', pts((s) => rowOf(s)?.max), STAT_COLORS.max),
       line('missing', pts((s) => rowOf(s)?.missing), color(2), { borderDash: [5, 4] })
     ], 'ms / deliveries', 'no message has closed yet'),
-    chart('live-nodes', 'Connected per node', '--node-from: which node of the deployment serves how many clients', (node ? [node] : keys.nodes.slice(0, MAX_SIMULATOR_LINES))
-      .map((name, k) => line(name, pts((s) => s.clients?.byNode?.[name]), color(k))), 'connected clients', 'no node is known (--node-from)')
+    chart('live-nodes', 'Connected per node', '--node-from: which node of the deployment serves how many clients',
+      (node ? [node] : keys.nodes.slice(0, MAX_SIMULATOR_LINES)).map((name, k) => line(name, pts((s) => s.clients?.byNode?.[name]), color(k))),
+      'connected clients', 'no node is known (--node-from)')
   ]
 }
 

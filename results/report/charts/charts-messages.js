@@ -110,7 +110,10 @@ function relativeChart (d, prefix, ordered, bands) {
   }, { x: axis('message id (round.seq)', { ...X_MESSAGES, offset: true }), y: axis('delay after first receipt (ms)', { beginAtZero: true }), band: bandAxis() })
   return spec(`${prefix}-relative-delay`, 'Relative delay per message',
     `each client's delay after the first client of its simulator got the message; merged over ${d.simulators} simulators` +
-    (withFloor ? '. Dashed: the simulator floor, the most CPU a simulator spent draining the message (near max: the simulator may have made the spread; far below: the server or network did)' : ''),
+    (withFloor
+      ? '. Dashed: the simulator floor, the most CPU a simulator spent draining the message ' +
+        '(near max: the simulator may have made the spread; far below: the server or network did)'
+      : ''),
     config, NO_MESSAGE)
 }
 
@@ -139,7 +142,8 @@ function absoluteChart (prefix, ordered, bands) {
         ]
   }, { x: axis('message id (round.seq)', { ...X_MESSAGES, offset: true }), y: axis('latency (ms)', { beginAtZero: true }), band: bandAxis() })
   return spec(`${prefix}-absolute-latency`, 'Absolute latency per message',
-    `from the sender's sentAt to receipt, corrected by measured clock offsets; the band spans p50 to p99 widened by the offset uncertainty u (${withAbsolute} of ${ordered.length} messages carried sentAt)`,
+    'from the sender\'s sentAt to receipt, corrected by measured clock offsets; the band spans p50 to p99 widened by the offset uncertainty u ' +
+    `(${withAbsolute} of ${ordered.length} messages carried sentAt)`,
     config, ordered.length ? 'no data: no message carried sentAt, so no absolute latency' : NO_MESSAGE)
 }
 
@@ -164,11 +168,15 @@ function missingChart (prefix, ordered) {
 function connectTimeChart (d, prefix) {
   const c = d.connectTime
   const config = chartConfig('line', {
-    datasets: [line('connect time', c.curve.map((p) => ({ x: p.percentile, y: p.ms })), color(0), { pointRadius: 2, fill: 'origin', backgroundColor: tint(color(0), 0.12) })]
+    datasets: [line('connect time', c.curve.map((p) => ({ x: p.percentile, y: p.ms })), color(0),
+      { pointRadius: 2, fill: 'origin', backgroundColor: tint(color(0), 0.12) })]
   }, { x: axis('percentile of clients', { type: 'linear', min: 0, max: 100 }), y: axis('attempt → connected (ms)', { beginAtZero: true }) })
   // The server's part of it: attempt → Engine.IO open (the handshake accepted), when measured.
   const a = d.acceptTime
   const accepted = a?.count ? `; handshake accepted (Engine.IO open) p50 ${formatMs(a.p50)}, p99 ${formatMs(a.p99)}, max ${formatMs(a.max)}` : ''
-  return spec(`${prefix}-connect-time`, 'Connect time distribution', c.count ? `${c.count} connections: p50 ${formatMs(c.p50)}, p99 ${formatMs(c.p99)}, max ${formatMs(c.max)}${formatTlsBeside(d.tlsTime)}${accepted}` : 'attempt → connected, per percentile of clients', config,
+  const caption = c.count
+    ? `${c.count} connections: p50 ${formatMs(c.p50)}, p99 ${formatMs(c.p99)}, max ${formatMs(c.max)}${formatTlsBeside(d.tlsTime)}${accepted}`
+    : 'attempt → connected, per percentile of clients'
+  return spec(`${prefix}-connect-time`, 'Connect time distribution', caption, config,
     c.count ? 'no data: the result has no connect-time curve' : 'no data: no client connected')
 }

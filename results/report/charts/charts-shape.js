@@ -58,7 +58,9 @@ export function stormsOf (seconds) {
     recent.push(connected)
     if (recent.length > BEFORE_SECONDS) recent.shift()
   }
-  if (open && seconds.length) storms.push({ kind: 'storm', at: open.at, endAt: seconds[seconds.length - 1].t, label: `storm: ${open.dropped} dropped, not all back` })
+  if (open && seconds.length) {
+    storms.push({ kind: 'storm', at: open.at, endAt: seconds[seconds.length - 1].t, label: `storm: ${open.dropped} dropped, not all back` })
+  }
   return storms
 }
 
@@ -82,17 +84,22 @@ export function shapeDatasets (shape, x) {
     sets.push({ ...band(label, data, fill), stepped: false, ioswarmShape: list.map((m) => m.label) })
   }
   const phases = shape.filter((m) => m.kind === 'phase')
-  for (const k of [0, 1]) stretches(phases.filter((_, i) => i % 2 === k), `phases: ${phases.filter((_, i) => i % 2 === k).map((m) => m.label).join(', ')}`.slice(0, 60), tint(COLORS.phase[k], 0.1))
+  for (const k of [0, 1]) {
+    const these = phases.filter((_, i) => i % 2 === k)
+    stretches(these, `phases: ${these.map((m) => m.label).join(', ')}`.slice(0, 60), tint(COLORS.phase[k], 0.1))
+  }
   const steps = shape.filter((m) => m.kind === 'step')
   for (const [verdict, fill] of /** @type {const} */ ([[true, COLORS.pass], [false, COLORS.fail], [null, COLORS.step]])) {
     const these = steps.filter((m) => (m.ok ?? null) === verdict)
-    stretches(these, `steps ${verdict === true ? 'passed' : verdict === false ? 'failed' : 'not judged'}: ${these.map((m) => m.label).join(', ')}`.slice(0, 70), tint(fill, 0.14))
+    const judged = verdict === true ? 'passed' : verdict === false ? 'failed' : 'not judged'
+    stretches(these, `steps ${judged}: ${these.map((m) => m.label).join(', ')}`.slice(0, 70), tint(fill, 0.14))
   }
   const storms = shape.filter((m) => m.kind === 'storm')
   stretches(storms, storms.map((m) => m.label).join(', ').slice(0, 60), tint(COLORS.storm, 0.18))
   for (const m of shape.filter((m) => m.kind === 'restart')) {
     const at = x(m.at)
-    sets.push(line(m.label, [{ x: at, y: 0 }, { x: at, y: 1 }], COLORS.restart, { yAxisID: 'band', borderDash: [6, 3], borderWidth: 2, order: 0, ioswarmBand: true, ioswarmShape: [m.label] }))
+    const style = { yAxisID: 'band', borderDash: [6, 3], borderWidth: 2, order: 0, ioswarmBand: true, ioswarmShape: [m.label] }
+    sets.push(line(m.label, [{ x: at, y: 0 }, { x: at, y: 1 }], COLORS.restart, style))
   }
   return sets
 }

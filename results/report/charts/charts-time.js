@@ -74,7 +74,8 @@ export function connectionCharts (d, prefix) {
   const totals = connectedPerSecond(d)
   const stacked = chartConfig('line', {
     datasets: [
-      ...WIRE_NAMES.map((name, k) => line(name, totals.map((p) => ({ x: p.second, y: p[name] })), color(k), { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) }))
+      ...WIRE_NAMES.map((name, k) => line(name, totals.map((p) => ({ x: p.second, y: p[name] })), color(k),
+        { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) }))
     ]
   }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }) })
   const simulators = [...new Set(d.timeline.map((p) => p.simulator))]
@@ -88,8 +89,12 @@ export function connectionCharts (d, prefix) {
   }, { x: secondsAxis(), y: axis('connected clients', { beginAtZero: true }), ...(phases.length ? { band: bandAxis() } : {}) })
   const noTimeline = 'no data: no simulator reported a timeline'
   return [
-    spec(`${prefix}-connected-transport`, 'Connected clients by transport', `all ${d.simulators} simulators, stacked, by the transport in use; a simulator that stops reporting stops counting (${d.clients.connected} of ${d.clients.target} connected at the end)`, stacked, noTimeline),
-    spec(`${prefix}-connected-simulator`, 'Connected clients per simulator', `one line per simulator: its ramp, bursts of disconnects, and where it stopped reporting${phases.length ? '; shaded: the steps of --phases' : ''}`, perSimulator, noTimeline)
+    spec(`${prefix}-connected-transport`, 'Connected clients by transport',
+      `all ${d.simulators} simulators, stacked, by the transport in use; a simulator that stops reporting stops counting ` +
+      `(${d.clients.connected} of ${d.clients.target} connected at the end)`, stacked, noTimeline),
+    spec(`${prefix}-connected-simulator`, 'Connected clients per simulator',
+      `one line per simulator: its ramp, bursts of disconnects, and where it stopped reporting${phases.length ? '; shaded: the steps of --phases' : ''}`,
+      perSimulator, noTimeline)
   ]
 }
 
@@ -121,14 +126,17 @@ export function stormChart (d, prefix) {
   const inStorm = (/** @type {number} */ x) => (spans.some((s) => x + 1 > s.from && x <= s.to) ? 1 : 0)
   const config = chartConfig('line', {
     datasets: [
-      ...WIRE_NAMES.map((name, k) => line(name, shown.map((p) => ({ x: p.second, y: p[name] })), color(k), { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) })),
+      ...WIRE_NAMES.map((name, k) => line(name, shown.map((p) => ({ x: p.second, y: p[name] })), color(k),
+        { fill: k === 0 ? 'origin' : '-1', backgroundColor: tint(color(k), 0.35) })),
       band('storm', shown.map((p) => ({ x: p.second, y: inStorm(p.second) })), tint('#e15759', 0.16))
     ]
   }, { x: secondsAxis(), y: axis('connected clients', { stacked: true, beginAtZero: true }), band: bandAxis() })
   const dropped = storms.reduce((n, s) => n + s.dropped, 0)
   const recovered = storms.reduce((n, s) => n + (s.recovered ?? 0), 0)
   const lost = storms.reduce((n, s) => n + (s.lost ?? 0), 0)
-  const caption = `${storms.length} storm${storms.length === 1 ? '' : 's'} (one per simulator that saw it), shaded from the first drop until the last dropped client was back: ${dropped} clients dropped, ${recovered} sessions recovered, ${lost} gap deliveries lost; one sample per simulator per second, stacked by the transport in use`
+  const caption = `${storms.length} storm${storms.length === 1 ? '' : 's'} (one per simulator that saw it), ` +
+    `shaded from the first drop until the last dropped client was back: ${dropped} clients dropped, ${recovered} sessions recovered, ` +
+    `${lost} gap deliveries lost; one sample per simulator per second, stacked by the transport in use`
   return spec(`${prefix}-storm-transport`, title, caption, config, 'no data: no simulator reported a timeline across the storms')
 }
 
@@ -158,14 +166,22 @@ export function serverCharts (d, prefix) {
       line('event-loop delay p99 (ms)', d.server.map((s) => ({ x: x(s), y: s.loopDelayP99Ms })), color(2), { yAxisID: 'y1' }),
       ...workerCpuLines(d.server, x)
     ]
-  }, { x: secondsAxis(), y: axis('CPU %', { beginAtZero: true }), y1: axis('event-loop delay p99 (ms)', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } }) })
+  }, {
+    x: secondsAxis(),
+    y: axis('CPU %', { beginAtZero: true }),
+    y1: axis('event-loop delay p99 (ms)', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } })
+  })
   const memory = chartConfig('line', {
     datasets: [
       line('RSS (MiB)', d.server.map((s) => ({ x: x(s), y: Math.round(s.rssBytes / 2 ** 20) })), color(6)),
       line('connections', d.server.map((s) => ({ x: x(s), y: s.connected })), color(4), { yAxisID: 'y1' }),
       ...WIRE_NAMES.map((name, k) => line(name, d.server.map((s) => ({ x: x(s), y: s.byTransport[name] })), color(k), { yAxisID: 'y1', borderDash: [4, 3] }))
     ]
-  }, { x: secondsAxis(), y: axis('RSS (MiB)', { beginAtZero: true }), y1: axis('connections', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } }) })
+  }, {
+    x: secondsAxis(),
+    y: axis('RSS (MiB)', { beginAtZero: true }),
+    y1: axis('connections', { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } })
+  })
   const note = 'no server samples (target was not the reference server and no probe was attached)'
   return [
     spec(`${prefix}-server-load`, 'Server CPU and event-loop delay', 'the server under test, sampled every second', load, note),
@@ -187,12 +203,16 @@ export function healthCharts (d, prefix) {
     .map((samples) => band(`${samples[0].simulator} saturated`, samples.map((h) => ({ x: x(h), y: h.saturated ? 1 : 0 })), tint('#e15759', 0.16)))
   /** @param {'loopDelayP99Ms' | 'cpuPct'} field */
   const lines = (field) => simulators.map((id, i) => line(id, d.health.filter((h) => h.simulator === id).map((h) => ({ x: x(h), y: h[field] })), color(i)))
-  const saturated = bands.length ? `shaded where a simulator was saturated (${bands.length} of ${simulators.length}): its numbers there may be its own` : 'no simulator was saturated'
+  const saturated = bands.length
+    ? `shaded where a simulator was saturated (${bands.length} of ${simulators.length}): its numbers there may be its own`
+    : 'no simulator was saturated'
   const note = 'no data: no simulator reported its health'
   return [
     spec(`${prefix}-health-loop`, 'Simulators: event-loop delay p99', `each simulator's own event loop; ${saturated}`,
-      chartConfig('line', { datasets: [...lines('loopDelayP99Ms'), ...bands] }, { x: secondsAxis(), y: axis('event-loop delay p99 (ms)', { beginAtZero: true }), band: bandAxis() }), note),
+      chartConfig('line', { datasets: [...lines('loopDelayP99Ms'), ...bands] },
+        { x: secondsAxis(), y: axis('event-loop delay p99 (ms)', { beginAtZero: true }), band: bandAxis() }), note),
     spec(`${prefix}-health-cpu`, 'Simulators: CPU', `each simulator's CPU, % of one core; ${saturated}`,
-      chartConfig('line', { datasets: [...lines('cpuPct'), ...bands] }, { x: secondsAxis(), y: axis('CPU % of one core', { beginAtZero: true }), band: bandAxis() }), note)
+      chartConfig('line', { datasets: [...lines('cpuPct'), ...bands] },
+        { x: secondsAxis(), y: axis('CPU % of one core', { beginAtZero: true }), band: bandAxis() }), note)
   ]
 }

@@ -103,8 +103,10 @@ export function windowCharts (d, prefix) {
       line('delivery p99', windows.map((w) => (w.absolute.count > 0 ? w.absolute.p99 : null)), STAT_COLORS.p99, { pointRadius: dots(windows) }),
       ...(acked
         ? [
-            line('ack p50', windows.map((w) => (w.emits.ackTime.count > 0 ? w.emits.ackTime.p50 : null)), color(4), { pointRadius: dots(windows), borderDash: [5, 4] }),
-            line('ack p99', windows.map((w) => (w.emits.ackTime.count > 0 ? w.emits.ackTime.p99 : null)), color(5), { pointRadius: dots(windows), borderDash: [5, 4] })
+            line('ack p50', windows.map((w) => (w.emits.ackTime.count > 0 ? w.emits.ackTime.p50 : null)), color(4),
+              { pointRadius: dots(windows), borderDash: [5, 4] }),
+            line('ack p99', windows.map((w) => (w.emits.ackTime.count > 0 ? w.emits.ackTime.p99 : null)), color(5),
+              { pointRadius: dots(windows), borderDash: [5, 4] })
           ]
         : []),
       ...bands
@@ -128,12 +130,15 @@ export function windowCharts (d, prefix) {
   const expected = windows.reduce((s, w) => s + w.expected, 0)
   return [
     spec(`${prefix}-relative-delay`, 'Relative delay per window',
-      `each client's delay after the first client of its simulator got the message, over the messages first seen in each ${seconds} s window; merged over ${d.simulators} simulators${phasesNote(d)}`, relative, NO_WINDOW),
+      `each client's delay after the first client of its simulator got the message, over the messages first seen in each ${seconds} s window; ` +
+      `merged over ${d.simulators} simulators${phasesNote(d)}`, relative, NO_WINDOW),
     spec(`${prefix}-absolute-latency`, 'Latency per window: delivery and ack',
-      `delivery: sender's sentAt → receipt, clock-corrected${acked ? '; ack (dashed): emit → ack of the clients\' own emits' : ''}; per ${seconds} s window${phasesNote(d)}`, latency,
+      `delivery: sender's sentAt → receipt, clock-corrected${acked ? '; ack (dashed): emit → ack of the clients\' own emits' : ''}; ` +
+      `per ${seconds} s window${phasesNote(d)}`, latency,
       windows.length ? 'no data: no message carried sentAt and no emit was acked' : NO_WINDOW),
     spec(`${prefix}-missing`, 'Missing deliveries and deliveries per window',
-      `${missed} of ${expected} expected deliveries never arrived (clients connected when the message came); the lines: deliveries in each window and clients connected at its end (dotted)${phasesNote(d)}`, missing, NO_WINDOW)
+      `${missed} of ${expected} expected deliveries never arrived (clients connected when the message came); ` +
+      `the lines: deliveries in each window and clients connected at its end (dotted)${phasesNote(d)}`, missing, NO_WINDOW)
   ]
 }
 
@@ -145,12 +150,14 @@ export function windowsTable (d) {
   const windows = d.windows ?? []
   const phased = windows.some((w) => w.phase)
   const rows = windows.map((w) => [
-    `${clockTime(w.startAt)}–${clockTime(w.endAt)}`, ...(phased ? [w.phase ? `${w.phase.index} ${w.phase.kind}` : ''] : []), w.clients.connected, `+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? ` (${w.clients.closed} closed)` : ''}`, w.messages, w.received, w.missing,
+    `${clockTime(w.startAt)}–${clockTime(w.endAt)}`, ...(phased ? [w.phase ? `${w.phase.index} ${w.phase.kind}` : ''] : []), w.clients.connected,
+    `+${w.clients.connects} −${w.clients.drops}${w.clients.closed ? ` (${w.clients.closed} closed)` : ''}`, w.messages, w.received, w.missing,
     w.misdelivered + w.duplicates, formatMs(w.relative.count ? w.relative.p50 : null), formatMs(w.relative.count ? w.relative.p99 : null),
     formatMs(w.absolute.count ? w.absolute.p99 : null), `${w.emits.acked}/${w.emits.sent}`,
     formatMs(w.emits.ackTime.count ? w.emits.ackTime.p50 : null), formatMs(w.emits.ackTime.count ? w.emits.ackTime.p99 : null),
     formatMs(w.health.loopDelayP99MaxMs), w.health.saturatedSeconds
   ])
-  return htmlTable(['window (UTC)', ...(phased ? ['phase'] : []), 'connected', 'connects', 'messages', 'deliveries', 'missing', 'wrong copies', 'rel p50', 'rel p99', 'abs p99',
-    'acked/sent', 'ack p50', 'ack p99', 'sim loop p99', 'saturated s'], rows, { rowClasses: windows.map((w) => (w.missing > 0 || w.health.saturatedSeconds > 0 ? 'warn' : undefined)) })
+  const header = ['window (UTC)', ...(phased ? ['phase'] : []), 'connected', 'connects', 'messages', 'deliveries', 'missing', 'wrong copies',
+    'rel p50', 'rel p99', 'abs p99', 'acked/sent', 'ack p50', 'ack p99', 'sim loop p99', 'saturated s']
+  return htmlTable(header, rows, { rowClasses: windows.map((w) => (w.missing > 0 || w.health.saturatedSeconds > 0 ? 'warn' : undefined)) })
 }
