@@ -7,6 +7,7 @@
  * runs one action at a time, and records every action, done or refused, as an event: the
  * run's timeline of actions in its result, a line on the terminal, a mark on the charts.
  */
+import { CODES, IoswarmError } from './errors.js'
 import { MAX_CLIENTS, parseRate } from './values/option-values.js'
 import { parseInteger } from './values/parsers.js'
 
@@ -25,6 +26,30 @@ export const STEERING_ACTIONS = Object.freeze({
   simulate: Object.freeze(['stop', 'clients', 'emit-rate']),
   capacity: Object.freeze(['stop', 'stop-after-step'])
 })
+
+/** The room --dashboard reserves by default, as multiples of the swarm: the first this host holds. */
+export const DASHBOARD_ROOM = Object.freeze([2, 1.5, 1.25])
+
+/**
+ * The room --dashboard reserves for a swarm of `clients` (run's and simulate's alike): the first
+ * multiple of DASHBOARD_ROOM that `fits` accepts. A swarm sizes its arrays once, at its start,
+ * so the room is chosen then, against this host's limits.
+ * @param {number} clients the whole swarm
+ * @param {(room: number) => void} fits throws a limit error (CODES.LIMIT) when this host would not hold `room` clients
+ * @returns {number | null} null when not even the smallest room fits
+ */
+export function dashboardRoomOf (clients, fits) {
+  for (const factor of DASHBOARD_ROOM) {
+    const room = Math.floor(clients * factor)
+    try {
+      fits(room)
+      return room
+    } catch (error) {
+      if (!(error instanceof IoswarmError && error.code === CODES.LIMIT)) throw error
+    }
+  }
+  return null
+}
 
 /** A refusal with the HTTP status that says why: 400 a bad value, 409 not now or not in this run. */
 export class SteeringRefusal extends Error {

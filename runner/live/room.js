@@ -4,11 +4,8 @@
  * swarm, or less when this host's limits (file descriptors, ports, memory, as the run's
  * preflight judges them) would not hold that many clients.
  */
-import { CODES, IoswarmError } from '../../lib/errors.js'
+import { dashboardRoomOf } from '../../lib/steering.js'
 import { checkRunPreflight } from '../preflight.js'
-
-/** The room --dashboard reserves by default, as multiples of the swarm: the first this host holds. */
-export const DASHBOARD_ROOM = [2, 1.5, 1.25]
 
 /**
  * @param {import('../run-options.js').RunOptions} options
@@ -21,16 +18,9 @@ export function dashboardRoom (options, limits) {
   const [d] = options.distributions
   if (d.simulators === 0) return null
   const clients = d.total
-  for (const factor of DASHBOARD_ROOM) {
-    const room = Math.floor(clients * factor)
-    try {
-      checkRunPreflight({ ...options, distributions: [{ ...d, clients: Math.ceil(room / d.simulators), total: room }] }, limits)
-      return { room, clients }
-    } catch (error) {
-      if (!(error instanceof IoswarmError && error.code === CODES.LIMIT)) throw error
-    }
-  }
-  return { room: clients, clients }
+  const sized = (/** @type {number} */ size) => ({ ...options, distributions: [{ ...d, clients: Math.ceil(size / d.simulators), total: size }] })
+  const room = dashboardRoomOf(clients, (size) => checkRunPreflight(sized(size), limits))
+  return { room: room ?? clients, clients }
 }
 
 /**

@@ -4,13 +4,9 @@
  * emitter the new mean interval. One process resizes its own swarm; --workers sends each
  * worker its share of N, split by the one partition of a swarm (partition.js).
  */
-import { SteeringRefusal } from '../../lib/steering.js'
-import { CODES, IoswarmError } from '../../lib/errors.js'
+import { SteeringRefusal, dashboardRoomOf } from '../../lib/steering.js'
 import { checkPreflight, needOf, readLimits } from '../inspection/preflight.js'
 import { partitionSwarm } from './partition.js'
-
-/** The room --dashboard reserves by default, as multiples of the swarm: the first this host holds. */
-const DASHBOARD_ROOM = [2, 1.5, 1.25]
 
 /**
  * --dashboard without --max-clients: room for the page to grow the swarm, reserved at the start
@@ -24,16 +20,8 @@ const DASHBOARD_ROOM = [2, 1.5, 1.25]
  */
 export function withDashboardRoom (options, processes, limits = readLimits()) {
   if (options.maxClients !== undefined || options.phases) return options
-  for (const factor of DASHBOARD_ROOM) {
-    const room = Math.floor(options.clients * factor)
-    try {
-      checkPreflight(needOf({ ...options, clients: room }, processes), limits)
-      return { ...options, maxClients: room }
-    } catch (error) {
-      if (!(error instanceof IoswarmError && error.code === CODES.LIMIT)) throw error
-    }
-  }
-  return options
+  const room = dashboardRoomOf(options.clients, (size) => checkPreflight(needOf({ ...options, clients: size }, processes), limits))
+  return room === null ? options : { ...options, maxClients: room }
 }
 
 /**
