@@ -8,7 +8,7 @@
  * loudly, except under CI=true, where they fail.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { waitFor } from './wait.js'
 import { skipOrFail } from './skip.js'
@@ -19,8 +19,50 @@ export const PEERS_DIR = PEERS
 
 /** Installs the pinned peers (npm ci in test/peers) when they are not there yet. */
 export function ensureNodePeers () {
-  if (existsSync(`${PEERS}node_modules/socket.io-v4`) && existsSync(`${PEERS}node_modules/ws-v8`)) return
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', PEERS], { stdio: 'ignore', timeout: 180000 })
+  // npm writes its hidden lockfile when an install is complete: a half-done install (another
+  // test file's, run beside this one on a fresh clone) has the packages' folders but not it.
+  const installed = () => existsSync(`${PEERS}node_modules/.package-lock.json`)
+  const lock = `${PEERS}.install-lock`
+  const deadline = Date.now() + INSTALL_TIMEOUT_MS
+  while (!installed()) {
+    if (Date.now() > deadline) throw new Error(`the pinned peers in ${PEERS} were not installed within ${INSTALL_TIMEOUT_MS / 1000} s (npm ci --prefix test/peers)`)
+    try {
+      mkdirSync(lock)
+    } catch {
+      // Another test file installs them: wait for its end (or take over from one that died).
+      if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true })
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250)
+      continue
+    }
+    try {
+      writeFileSync(`${lock}/pid`, String(process.pid))
+      if (!installed()) execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', PEERS], { stdio: 'ignore', timeout: INSTALL_TIMEOUT_MS })
+    } finally {
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+}
+
+/** How long one install of the pinned peers may take. */
+const INSTALL_TIMEOUT_MS = 180000
+
+/**
+ * Whether the process that holds the install lock still runs (true while it has not yet
+ * written its pid: it has only just taken the lock).
+ * @param {string} lock
+ */
+function holderAlive (lock) {
+  let pid = 0
+  try {
+    pid = Number(readFileSync(`${lock}/pid`, 'utf8'))
+  } catch {}
+  if (!(pid > 0)) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**
