@@ -25,7 +25,9 @@ export function ensureNodePeers () {
   const lock = `${PEERS}.install-lock`
   const deadline = Date.now() + INSTALL_TIMEOUT_MS
   while (!installed()) {
-    if (Date.now() > deadline) throw new Error(`the pinned peers in ${PEERS} were not installed within ${INSTALL_TIMEOUT_MS / 1000} s (npm ci --prefix test/peers)`)
+    if (Date.now() > deadline) {
+      throw new Error(`the pinned peers in ${PEERS} were not installed within ${INSTALL_TIMEOUT_MS / 1000} s (npm ci --prefix test/peers)`)
+    }
     try {
       mkdirSync(lock)
     } catch {
