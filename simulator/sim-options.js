@@ -20,6 +20,7 @@ import { partOfSwarm } from './processes/partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/input/source-addresses.js'
 import { checkPhases } from './phase-options.js'
+import { maxClientsOf } from '../lib/input/phase-profile.js'
 import { checkReplyFlags } from './traffic/replies.js'
 
 export { MAX_CLIENTS } from '../lib/values/option-values.js'
@@ -181,15 +182,20 @@ export function normalizeSimOptions (input) {
 }
 
 /**
- * `--part K/N`: this process's clients and emitters as part K of the whole (simulator/processes/partition.js).
+ * `--part K/N`: this process's clients and emitters as part K of the whole (simulator/processes/partition.js),
+ * and with --phases its slice of the whole swarm's profile.
  * @param {SimOptions} options
  * @param {{ index: number, count: number } | null} part
  * @returns {SimOptions}
  */
 function inPart (options, part) {
   if (!part) return options
-  const { clientOffset, emitters } = partOfSwarm(options, part)
-  return { ...options, clientOffset, emitters }
+  const own = partOfSwarm(options, part)
+  if (options.phases && own.clients === 0) {
+    const peak = maxClientsOf(options.phases)
+    throw invalidOption('--part', `${part.index}/${part.count} has no client of --phases' peak of ${peak} to run: give fewer parts than the peak`)
+  }
+  return { ...options, ...own }
 }
 
 /**
