@@ -17,7 +17,6 @@ import { parseHttpUrl, parseInteger, parseRunId } from '../lib/values/parsers.js
 import { redactUrl } from '../lib/redis.js'
 import { normalizeSimOptions } from '../simulator/index.js'
 import { CLIENT_SPELLINGS, spellingOf, twoClientReadings } from '../lib/input/swarm-spellings.js'
-import { maxClientsOf } from '../lib/input/phase-profile.js'
 import { describeFailure, formatResult, runPlan, succeeded } from './fleet/exec.js'
 import { parseHostsList, readHostsFile } from './fleet/hosts.js'
 import { formatPlan, planDown, planExec, planUp } from './fleet/plan.js'
@@ -175,7 +174,6 @@ function simulatorShare (argv, fleet, hostCount) {
   const perHost = parseSimulatorsPerHost(fleet.simulators)
   const simulators = hostCount * perHost
   const layout = `${hostCount} host${hostCount === 1 ? '' : 's'} × --simulators ${perHost}`
-  if (fleet.phases && simulators > 1) throw fleetPhases(fleet.phases, simulators, layout)
   const flag = spellingOf(argv, CLIENT_SPELLINGS, 'how many clients the fleet runs')
   const room = fleet.maxClients === undefined ? {} : { maxClients: Math.ceil(fleet.maxClients / simulators) }
   if (flag === null) return room
@@ -187,23 +185,6 @@ function simulatorShare (argv, fleet, hostCount) {
       `which each run the same clients (simulate --part K/N): give a multiple of ${simulators}, or --clients-per-simulator`)
   }
   return { ...room, clients: total / simulators }
-}
-
-/**
- * --phases with several simulators in the fleet: a profile's targets are the whole swarm's on
- * every command (as run splits them), which fleet up gave each simulator whole before; it does
- * not split one yet, so it says both readings and refuses rather than run either silently.
- * @param {import('../lib/input/phase-profile.js').Phase[]} phases
- * @param {number} simulators
- * @param {string} layout
- */
-function fleetPhases (phases, simulators, layout) {
-  const most = maxClientsOf(phases)
-  const n = (/** @type {number} */ x) => x.toLocaleString('en-US')
-  return invalidOption('--phases', `with ${layout} has two readings: at most ${n(most)} clients in all, ` +
-    `split over the ${simulators} simulators (the meaning on every command, as run --phases) ` +
-    `or ${simulators} × ${n(most)} = ${n(simulators * most)} (fleet up's old reading: each simulator the whole profile). fleet up does not ` +
-    'split a profile yet: for the old reading give each host\'s simulators IOSWARM_PHASES under pm2 (infra/README.md), or use one simulator in all')
 }
 
 /** The simulator options that name a file of the machine running `fleet up`. */

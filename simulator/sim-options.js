@@ -13,12 +13,14 @@ import { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
 import { expandDestinations } from './swarm/destinations.js'
 import { compileIdentities } from './sessions/identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
+import { sseEvents } from './sse-options.js'
 import { compileBehaviours } from './traffic/behaviours.js'
 import { compileLogin } from './sessions/login-flags.js'
 import { partOfSwarm } from './processes/partition.js'
 import { resolve } from 'node:path'
 import { checkLocalAddresses } from '../lib/input/source-addresses.js'
 import { checkPhases } from './phase-options.js'
+import { maxClientsOf } from '../lib/input/phase-profile.js'
 import { checkReplyFlags } from './traffic/replies.js'
 
 export { MAX_CLIENTS } from '../lib/values/option-values.js'
@@ -41,7 +43,7 @@ export { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
  * @property {string[]} urls every destination (--url several times or an address range); client i goes to urls[i % length]
  * @property {string} namespace the first of namespaces
  * @property {string[]} namespaces every namespace each client joins (--namespace, several)
- * @property {string} engine sio or lean; websocket with --protocol websocket
+ * @property {string} engine sio or lean; websocket with --protocol websocket; sse with --protocol sse
  * @property {number | null} rampMs null = the server's pingInterval
  * @property {number | null} durationMs null = until stopped
  * @property {string | null} id
@@ -120,6 +122,27 @@ export function normalizeSimOptions (input) {
   if (o.windowMs !== null && durationMs !== null && o.windowMs > durationMs) {
     throw invalidOption('--window', `${o.windowMs / 1000}s is longer than the run (--duration or --phases: ${durationMs / 1000}s): not one window would end`)
   }
+  if (o.protocol === 'sse') {
+    // The URL is the stream, path and query included; the engine is the event stream subscriber.
+    return inPart(/** @type {SimOptions} */ ({
+      ...passed,
+      events: sseEvents(input, o.events),
+      sessionLifetime,
+      url: urls[0],
+      urls,
+      namespace: '/',
+      namespaces: ['/'],
+      query: {},
+      engine: 'sse',
+      rampMs,
+      durationMs,
+      id: o.id === undefined || o.id === null ? null : String(o.id),
+      clientOffset: o.clientOffset,
+      sourcePortSlice: sliceOf(input.sourcePortSlice),
+      wsClient: null,
+      httpClient: null
+    }), o.part)
+  }
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.
     const wsUrls = urls.map(webSocketUrl)
@@ -159,15 +182,20 @@ export function normalizeSimOptions (input) {
 }
 
 /**
- * `--part K/N`: this process's clients and emitters as part K of the whole (simulator/processes/partition.js).
+ * `--part K/N`: this process's clients and emitters as part K of the whole (simulator/processes/partition.js),
+ * and with --phases its slice of the whole swarm's profile.
  * @param {SimOptions} options
  * @param {{ index: number, count: number } | null} part
  * @returns {SimOptions}
  */
 function inPart (options, part) {
   if (!part) return options
-  const { clientOffset, emitters } = partOfSwarm(options, part)
-  return { ...options, clientOffset, emitters }
+  const own = partOfSwarm(options, part)
+  if (options.phases && own.clients === 0) {
+    const peak = maxClientsOf(options.phases)
+    throw invalidOption('--part', `${part.index}/${part.count} has no client of --phases' peak of ${peak} to run: give fewer parts than the peak`)
+  }
+  return { ...options, ...own }
 }
 
 /**

@@ -12,6 +12,38 @@ import * as ws from 'ws'
 /** ws's frame parser, a Writable that emits 'message' (data, isBinary): exported by ws, not typed by @types/ws. */
 const Receiver = /** @type {new (options: object) => import('node:stream').Writable} */ (/** @type {any} */ (ws).Receiver)
 
+/**
+ * ws's parser, knowing when the chunk it reads passed the proxy. A message is stamped with the
+ * time its last chunk passed, not the time the parser emits it: an inflated message is emitted
+ * after zlib's turn, and the two directions' turns may end in either order, which would put an
+ * ack before the emit it answers. The parser takes each chunk in order and the next only once a
+ * message's inflating is done, so the chunk it reads is the one that ended the message.
+ */
+class StampedReceiver extends Receiver {
+  /** When each chunk written and not yet read passed the proxy (epoch ms), oldest first. @type {number[]} */
+  arrivals = []
+  /** When the chunk being read passed the proxy. */
+  atMs = 0
+
+  /**
+   * @param {Buffer} chunk
+   * @param {BufferEncoding} encoding
+   * @param {(error?: Error | null) => void} callback
+   */
+  _write (chunk, encoding, callback) {
+    this.atMs = this.arrivals.shift() ?? nowMs()
+    super._write(chunk, encoding, callback)
+  }
+
+  /** @param {Buffer} chunk a chunk as it passes */
+  take (chunk) {
+    this.arrivals.push(nowMs())
+    this.write(chunk)
+  }
+}
+
+const nowMs = () => performance.timeOrigin + performance.now()
+
 /** The bytes permessage-deflate strips from the end of each message (RFC 7692, 7.2.2). */
 const TRAILER = Buffer.from([0x00, 0x00, 0xff, 0xff])
 
@@ -37,13 +69,13 @@ export function tapWebSocket (frames, extensions) {
    * @param {boolean} fromClient
    */
   const reader = (dir, fromClient) => {
-    const receiver = new Receiver({
+    const receiver = new StampedReceiver({
       isServer: fromClient,
       skipUTF8Validation: true,
       extensions: deflate ? { 'permessage-deflate': inflater(deflate, fromClient ? 'client' : 'server') } : {}
     })
     receiver.on('message', (/** @type {Buffer} */ data, /** @type {boolean} */ isBinary) => {
-      frames.push({ dir, atMs: performance.timeOrigin + performance.now(), data: isBinary ? Buffer.from(data) : data.toString('utf8') })
+      frames.push({ dir, atMs: receiver.atMs, data: isBinary ? Buffer.from(data) : data.toString('utf8') })
     })
     receiver.on('error', (/** @type {Error} */ error) => { failure ??= `${dir === 'send' ? 'the client' : 'the server'}'s frames: ${error.message}` })
     return receiver
@@ -51,8 +83,8 @@ export function tapWebSocket (frames, extensions) {
   const client = reader('send', true)
   const server = reader('receive', false)
   return {
-    fromClient: (chunk) => { if (failure === null) client.write(chunk) },
-    fromServer: (chunk) => { if (failure === null) server.write(chunk) },
+    fromClient: (chunk) => { if (failure === null) client.take(chunk) },
+    fromServer: (chunk) => { if (failure === null) server.take(chunk) },
     failure: () => failure
   }
 }

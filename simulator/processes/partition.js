@@ -6,7 +6,7 @@
  * picks the same emitters however it is split, and parts that share a host's source addresses
  * get disjoint slices of the port range.
  */
-import { slicePhases } from '../../lib/input/phase-profile.js'
+import { maxClientsOf, slicePhases } from '../../lib/input/phase-profile.js'
 
 /** The golden ratio's fraction: multiples of it mod 1 spread over [0, 1) as evenly as a sequence can. */
 const GOLDEN = (Math.sqrt(5) - 1) / 2
@@ -109,14 +109,21 @@ export function partitionSwarm (whole, parts) {
  * Where part `part.index` of `part.count` equal parts sits in the whole (`simulate --part K/N`:
  * a fleet host's simulator, a pod of the Kubernetes Job, each with the same --clients): the
  * whole is count × clients from the given clientOffset on. Its source-port slice stays its
- * own: such parts run on hosts (or pods) of their own.
+ * own: such parts run on hosts (or pods) of their own. With --phases the profile is the whole
+ * swarm's, as on every command: the part follows its slice of each step, and its clients are
+ * its share of the profile's peak.
  * @param {SwarmWhole} options the part's clients, the whole's emitters and first index
  * @param {{ index: number, count: number }} part
- * @returns {{ clientOffset: number, emitters: { count: number } }}
+ * @returns {{ clientOffset: number, emitters: { count: number }, clients: number,
+ *   phases?: import('../../lib/input/phase-profile.js').Phase[] }}
  */
 export function partOfSwarm (options, part) {
+  if (options.phases) {
+    const own = partitionSwarm({ ...options, clients: maxClientsOf(options.phases) }, part.count)[part.index]
+    return { clientOffset: own.clientOffset, emitters: own.emitters, clients: own.clients, phases: own.phases }
+  }
   const times = (/** @type {number} */ n) => n * part.count
   const whole = { ...options, clients: times(options.clients), ...(options.maxClients === undefined ? {} : { maxClients: times(options.maxClients) }) }
   const own = partitionSwarm(whole, part.count)[part.index]
-  return { clientOffset: own.clientOffset, emitters: own.emitters }
+  return { clientOffset: own.clientOffset, emitters: own.emitters, clients: options.clients }
 }

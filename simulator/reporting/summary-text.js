@@ -100,6 +100,7 @@ function optionsOf (r) {
 function headLine (r) {
   const c = r.clients
   const opts = optionsOf(r)
+  if (opts.protocol === 'sse') return `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, ${r.server.protocol}`
   if (opts.protocol === 'websocket') {
     return `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
   }

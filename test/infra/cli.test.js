@@ -66,10 +66,12 @@ test('fleet up: --clients and --max-clients are the whole fleet\'s, a share to e
   const small = await up(['--total-clients', '400', '--max-clients', '200'])
   assert.equal(small.code, 2, small.stderr)
   assert.match(small.stderr, /--max-clients must be at least the clients/)
-  // A profile's targets are the whole swarm's, which fleet up cannot split yet: refused with both readings.
+  // A profile's targets are the whole swarm's: every simulator gets it whole with its --part,
+  // and follows its slice (the simulator's side: test/simulator/processes/partition.test.js).
   const phased = await up(['--phases', 'ramp 10s to 400, hold 1m'])
-  assert.equal(phased.code, 2, phased.stderr)
-  assert.match(phased.stderr, /--phases with 2 hosts × --simulators 2 has two readings: at most 400 clients in all, split over the 4 simulators .* or 4 × 400 = 1,600/)
+  assert.equal(phased.code, 0, phased.stderr)
+  assert.match(phased.stdout, /IOSWARM_PART_BASE=2 IOSWARM_PARTS=4 .*'\\''IOSWARM_PHASES=ramp 10s to 400, hold 1m'\\''/)
+  assert.ok(!phased.stdout.includes('IOSWARM_CLIENTS='), 'the profile sets the clients')
 })
 
 test('fleet up deploys this checkout by default: packed here, copied to each host over ssh, installed from the copy', async (t) => {

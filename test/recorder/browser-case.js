@@ -2,7 +2,7 @@
  * The browser case of the recorder's tests, shared by its test files. A real browser session,
  * recorded and replayed: Chromium (headless, Debian's) runs a page that
  * uses socket.io-client against a socket.io 4 app (a login, a namespace, a room, acked emits,
- * binary data); the HAR is built from Chromium's DevTools Protocol events as Chrome's devtools
+ * binary data; or the same app on socket.io 2, or on python-socketio 5); the HAR is built from Chromium's DevTools Protocol events as Chrome's devtools
  * write it; `ioswarm record` turns it into a scenario; 50 clients replay it through the real
  * binary; and the app's own ledger sees, for every one of them, the same events in the same
  * order, with the same payload shapes and the same joins, as for the browser. Through the
@@ -20,6 +20,9 @@ import { chromiumMissing, launchChromium } from '../results/report/browser-harne
 import { recordHar } from './cdp-har.js'
 import { startRecordedApp } from './recorded-app.js'
 import { startRecordedAppV2 } from './recorded-app-v2.js'
+import { startRecordedAppPython } from './recorded-app-python.js'
+
+/** @typedef {import('./recorded-app.js').LedgerEntry} LedgerEntry */
 
 const CLIENTS = 50
 
@@ -27,15 +30,19 @@ const CLIENTS = 50
  * Records the page in Chromium with these transports, writes the scenario, replays it with 50
  * clients and checks the app's ledger (see the test files that call it).
  * @param {import('node:test').TestContext} t
- * @param {{ transports: string[], replayTransport: string, throughProxy?: boolean, version?: '2' | '4' }} options the page's socket.io-client
- *   transports; the --transport record must print; whether the page is opened through the recording proxy; the app's socket.io
+ * @param {{ transports: string[], replayTransport: string, throughProxy?: boolean, version?: '2' | '4' | 'python' }} options
+ *   the page's socket.io-client transports; the --transport record must print; whether the page is opened through the recording
+ *   proxy; the app's socket.io (python: python-socketio 5)
  */
 export async function recordAndReplay (t, { transports, replayTransport, throughProxy = false, version = '4' }) {
   const missing = chromiumMissing()
   if (missing) return t.skip(missing)
+  const app = version === '2'
+    ? await startRecordedAppV2(t, { transports })
+    : version === 'python' ? await startRecordedAppPython(t, { transports }) : await startRecordedApp(t, { transports })
+  if (app === null) return
   const dir = await mkdtemp(join(tmpdir(), 'ioswarm-browser-record-'))
   t.after(() => rm(dir, { recursive: true, force: true }))
-  const app = version === '2' ? await startRecordedAppV2(t, { transports }) : await startRecordedApp(t, { transports })
   const proxy = throughProxy ? runCli(t, [BIN, 'record', '--proxy', '0', '--target', app.url, '--out', join(dir, 'proxy.mjs')]) : null
   const pageUrl = proxy ? (await printedUrl(proxy, 'recording proxy on')).replace(/\/$/, '') : app.url
 
@@ -50,8 +57,9 @@ export async function recordAndReplay (t, { transports, replayTransport, through
   const har = await recorder.har()
   await browser.close()
   await writeFile(join(dir, 'app.har'), JSON.stringify(har))
-  assert.equal(app.ledger.size, 1)
-  const [recorded] = [...app.ledger.values()]
+  const browserSide = await app.entries()
+  assert.equal(browserSide.length, 1)
+  const [recorded] = browserSide
   assert.deepEqual(recorded.events.map((e) => e.event), ['join', 'chat', 'avatar', 'typing'])
 
   const record = await runCli(t, [BIN, 'record', '--har', join(dir, 'app.har'), '--out', join(dir, 'app.mjs')])
@@ -81,24 +89,41 @@ export async function recordAndReplay (t, { transports, replayTransport, through
   const words = line.trim().split(/\s+/).slice(2).map((w) => (w.endsWith('.mjs') || w.endsWith('.csv') ? join(dir, w) : w))
   assert.deepEqual(words.slice(0, 2), ['--url', app.url])
   assert.deepEqual(words.slice(2, version === '2' ? 6 : 4), [...(version === '2' ? ['--eio', '3'] : []), '--transport', replayTransport])
+  // The sio engine: the page's binary avatar is a binary attachment only there (the lean engine sends JSON only).
+  await replayAs(t, { app, words, engine: 'sio', recorded, seen: browserSide.length })
+}
+
+/**
+ * Replays the scenario with 50 clients of one engine and checks that the app's ledger sees
+ * each as it saw the browser.
+ * @param {import('node:test').TestContext} t
+ * @param {{ app: { entries: () => Promise<LedgerEntry[]> }, words: string[], engine: string, recorded: LedgerEntry, seen: number }} replay
+ *   the line record printed (files in place); the browser's ledger entry; how many entries the ledger held before this replay
+ * @returns {Promise<number>} how many entries the ledger holds after it
+ */
+async function replayAs (t, { app, words, engine, recorded, seen }) {
   const replay = runCli(t, [BIN, 'simulate', ...words.filter((w, k) => w !== '--clients' && words[k - 1] !== '--clients'),
-    '--clients', String(CLIENTS), '--engine', 'sio', '--ramp', '2s', '--duration', '50s', '--json'], { env: { SCENARIO_SPEED: '4' } })
+    '--clients', String(CLIENTS), '--engine', engine, '--ramp', '2s', '--duration', '50s', '--json'], { env: { SCENARIO_SPEED: '4' } })
   // The swarm's look at the server before it starts connects once with the first client's identity, and sends nothing.
-  const replayed = () => [...app.ledger.values()].slice(1).filter((e) => e.events.length > 0)
-  await waitFor(() => replayed().length === CLIENTS && replayed().every((e) => e.events.length >= recorded.events.length), {
-    timeoutMs: 40000,
-    message: () => `${CLIENTS} replays done (${replayed().filter((e) => e.events.length >= recorded.events.length).length} so far)`
-  })
+  /** @type {LedgerEntry[]} */
+  let entries = []
+  const replayed = () => entries.slice(seen).filter((e) => e.events.length > 0)
+  const complete = () => replayed().filter((e) => e.events.length >= recorded.events.length).length
+  await waitFor(async () => {
+    entries = await app.entries()
+    return replayed().length === CLIENTS && complete() === CLIENTS
+  }, { timeoutMs: 40000, message: () => `${CLIENTS} replays by the ${engine} engine done (${complete()} so far)` })
   replay.child.kill('SIGINT')
   const done = await replay
   assert.equal(done.code, 0, done.stderr)
+  entries = await app.entries()
 
   const texts = new Set()
   for (const entry of replayed()) {
     assert.equal(entry.user, 'alice')
-    assert.deepEqual(entry.events.map((e) => e.event), recorded.events.map((e) => e.event))
-    assert.deepEqual(entry.events.map((e) => e.shape), recorded.events.map((e) => e.shape))
-    assert.deepEqual(entry.joins, recorded.joins)
+    assert.deepEqual(entry.events.map((e) => e.event), recorded.events.map((e) => e.event), engine)
+    assert.deepEqual(entry.events.map((e) => e.shape), recorded.events.map((e) => e.shape), engine)
+    assert.deepEqual(entry.joins, recorded.joins, engine)
     const text = entry.events.find((e) => e.event === 'chat')?.text ?? ''
     assert.match(text, /^hello there #\d+\.1$/)
     texts.add(text)
@@ -108,4 +133,5 @@ export async function recordAndReplay (t, { transports, replayTransport, through
   const counts = result.custom?.counts ?? {}
   assert.equal(counts.steps_done, CLIENTS * 4, JSON.stringify(result.custom))
   assert.equal(counts.replays_complete, CLIENTS)
+  return entries.length
 }

@@ -87,5 +87,5 @@ export async function startRecordedAppV2 (t, { transports = ['polling', 'websock
   await new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(undefined)))
   t.after(() => new Promise((resolve) => { io.close(); http.closeAllConnections(); http.close(() => resolve(undefined)) }))
   const address = /** @type {import('node:net').AddressInfo} */ (http.address())
-  return { url: `http://127.0.0.1:${address.port}`, ledger, io }
+  return { url: `http://127.0.0.1:${address.port}`, ledger, io, entries: async () => [...ledger.values()] }
 }

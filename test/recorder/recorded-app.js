@@ -15,8 +15,8 @@ import { Server } from 'socket.io'
 /** socket.io-client's browser bundle (its package exports no path to it). */
 const BUNDLE = fileURLToPath(new URL('../../node_modules/socket.io-client/dist/socket.io.min.js', import.meta.url))
 
-/** The page: what a person's browser runs, with the waits a person's clicks would make. */
-const PAGE = `<!doctype html><meta charset="utf-8"><title>chat</title><script src="/socket.io.js"></script><script>
+/** The page: what a person's browser runs, with the waits a person's clicks would make (the python app serves it too). */
+export const PAGE = `<!doctype html><meta charset="utf-8"><title>chat</title><script src="/socket.io.js"></script><script>
 window.steps = []
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 async function main () {
@@ -127,5 +127,5 @@ export async function startRecordedApp (t, { transports = ['websocket'] } = {}) 
   await new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(undefined)))
   t.after(() => new Promise((resolve) => { io.close(); http.closeAllConnections(); http.close(() => resolve(undefined)) }))
   const address = /** @type {import('node:net').AddressInfo} */ (http.address())
-  return { url: `http://127.0.0.1:${address.port}`, ledger, io }
+  return { url: `http://127.0.0.1:${address.port}`, ledger, io, entries: async () => [...ledger.values()] }
 }

@@ -281,7 +281,7 @@ export const SCENARIO_OPTIONS = defineOptions([
     type: 'string',
     commands: ['simulate'],
     describe: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients',
-    details: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole',
+    details: 'K/N: this simulator is part K (from 0) of N equal parts of a swarm of N × --clients clients (fleet up\'s simulators, the Kubernetes Job\'s pods): its clients start at --client-offset + K × --clients, and it emits with the clients --emitters picks of the whole. With --phases the profile is the whole swarm\'s: this part follows its share of each step (the peak split N ways) instead of --clients',
     parse: parsePart
   }
 ])

@@ -319,7 +319,7 @@ export const SIMULATE_OPTIONS = defineOptions([
       simulate: 'A load profile, as k6 stages or Artillery phases: \'ramp 60s to 2000, hold 3m, ramp 30s to 5000, hold 3m, ramp 20s to 0\'. ' +
       'ramp DURATION to CLIENTS opens (or gracefully closes: a Socket.IO disconnect, counted apart from drops) clients spread over the step; ' +
       'hold DURATION stays; either may end in "at RATE", --emit\'s rate in that step (as --emit-rate: hold 3m at 2/s; steps without one use --emit-rate). The swarm starts with 0 clients; its size is the largest ramp target and the run ends after the last step, so ' +
-      '--clients, --ramp and --duration are refused with it. With --workers each ramp\'s target is split over the workers. Without it: --clients over --ramp, then held until --duration'
+      '--clients, --ramp and --duration are refused with it. With --workers, or --part K/N (fleet up\'s simulators, the Kubernetes Job\'s pods), each ramp\'s target is the whole swarm\'s, split over them. Without it: --clients over --ramp, then held until --duration'
     },
     parse: parsePhases
   },

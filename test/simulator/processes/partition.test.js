@@ -70,6 +70,16 @@ test('the parts add up: clients and room to grow, contiguous client indices, dis
   assert.throws(() => partitionSwarm(WHOLES[0], 0), RangeError)
 })
 
+test('simulate --part K/N --phases: the profile is the whole swarm\'s, each part follows its slice of every step', () => {
+  const input = { url: 'http://127.0.0.1:3000', phases: 'ramp 10s to 10, hold 1m, ramp 5s to 3', emitters: 4, clientOffset: 100 }
+  const parts = [0, 1, 2, 3].map((k) => normalizeSimOptions({ ...input, part: `${k}/4` }))
+  assert.deepEqual(parts.map((p) => p.clients), [3, 3, 2, 2], 'the peak of 10 split 4 ways')
+  assert.deepEqual(parts.map((p) => p.phases?.map((s) => s.to)), [[3, undefined, 1], [3, undefined, 1], [2, undefined, 1], [2, undefined, 0]])
+  assert.deepEqual(parts.map((p) => p.clientOffset), [100, 103, 106, 108], 'contiguous indices from --client-offset')
+  assert.equal(parts.reduce((sum, p) => sum + ('count' in p.emitters ? p.emitters.count : 0), 0), 4, 'the whole\'s 4 emitters, once')
+  assert.throws(() => normalizeSimOptions({ ...input, part: '10/11' }), /--part 10\/11 has no client of --phases' peak of 10 to run/)
+})
+
 test('simulate --part K/N: part K of N equal parts, the same clients and emitters as the whole split N ways', () => {
   const input = { url: 'http://127.0.0.1:3000', clients: 40, emitters: '15%', rooms: 3, clientOffset: 1000 }
   const whole = partitionSwarm({ clients: 4 * 40, clientOffset: 1000, emitters: { share: 0.15 }, rooms: 3 }, 4)
