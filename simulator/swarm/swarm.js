@@ -33,6 +33,7 @@ import { wireSwarm } from './swarm-wiring.js'
  * @property {number | null} lastRelativeP99Ms
  * @property {number} errors
  * @property {ProcessSample} health
+ * @property {string | null} [rampHeld] --ramp-guard: why the ramp waits now (`loop delay 240 ms`); null: it does not
  */
 
 /**
@@ -51,6 +52,10 @@ import { wireSwarm } from './swarm-wiring.js'
  *   and a new emit interval, when given: `ioswarm capacity`)
  * @property {(window: import('../../lib/schema/result-schema.js').WindowReport) => void} [onWindow] --window: each window once it is over, in order
  */
+
+/** What --ramp-guard says with --engine sio: its ramp is held, its reconnects are socket.io-client's. */
+export const SIO_RECONNECTS_UNCAPPED = '--ramp-guard: the ramp is held, but reconnects are not capped with --engine sio (socket.io-client paces its own); ' +
+  'use --engine lean for the cap'
 
 /** Most one-second samples kept in a result (a day); older ones are still reported live. */
 const MAX_SAMPLES = 86400
@@ -87,6 +92,8 @@ export async function startSwarm (options, hooks = {}) {
   const swarm = await wireSwarm(options, { id, clock, signal, onMessage, onWindow, phaseOf, server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
+  // socket.io-client schedules its Manager's reconnects itself: the cap cannot defer them.
+  if (options.rampGuard && options.engine === 'sio') preflight.warnings.push(SIO_RECONNECTS_UNCAPPED)
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)
@@ -136,7 +143,8 @@ export async function startSwarm (options, hooks = {}) {
     custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
     phases: phases?.record() ?? null,
-    windows: swarm.windows
+    windows: swarm.windows,
+    rampGuard: swarm.guard?.record() ?? null
   })
 }
 
@@ -186,7 +194,7 @@ function openClients ({ server, tracker, pool, transports, capacity, logins, emi
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
 async function runUntilEnd (swarm, options, hooks) {
-  const { deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, second, logins } = swarm
+  const { deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, second, logins, guard } = swarm
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -204,13 +212,20 @@ async function runUntilEnd (swarm, options, hooks) {
       timeline.push(point)
       samples.push(sample)
     }
+    const live = tracker.live()
+    // --ramp-guard: the ramp waits while this second's sample says so (before the next start it would make).
+    // Clients that will try again (reconnect on) are every started one not connected; without reconnects, the attempts still out.
+    const waiting = options.reconnect ? Math.max(0, sizer.started() - live.connected) : live.pending
+    const rampHeld = guard?.check({
+      loopDelayMs: sample.loopDelayP99Ms, connects: point.connects, errors: point.errors, waiting, ramping: sizer.started() < sizer.target()
+    }) ?? null
+    if (guard) sizer.hold(rampHeld !== null)
     const figures = second.take()
     hooks.onSample?.({ timeline: point, health: sample, ...(figures ? { figures } : {}) })
     if (windows !== null) {
       windows.sample(point, sample)
       windows.flush()
     }
-    const live = tracker.live()
     hooks.onProgress?.({
       phase,
       elapsedMs: wallMs() - hooks.startedAt,
@@ -221,7 +236,8 @@ async function runUntilEnd (swarm, options, hooks) {
       untrackedReceipts: stats.untrackedReceipts,
       lastRelativeP99Ms: stats.lastRelativeP99Ms,
       errors: live.errors,
-      health: sample
+      health: sample,
+      ...(guard ? { rampHeld } : {})
     })
   }
   const ticker = setInterval(sampleOnce, 1000)

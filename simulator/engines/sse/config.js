@@ -28,6 +28,7 @@ import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
  * @property {number} connectTimeoutMs the answer's head must come within it
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff until the server sends `retry:`
+ * @property {(() => number) | null} reconnectGate --ramp-guard's cap on reconnect attempts (EngineOptions.reconnectGate); null: none
  * @property {boolean} cookieJar each client keeps the cookies its answers set and sends them on each GET
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope
  */
@@ -64,6 +65,7 @@ export function resolveSseConfig (options) {
     heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
     backoff: options.backoff ?? RECONNECT_DEFAULTS,
     cookieJar: options.cookieJar !== false,
+    reconnectGate: options.reconnectGate ?? null,
     cookieScope: { secure, host, path: url.pathname }
   }
 }

@@ -43,6 +43,8 @@ class SseClient {
     this.req = null
     this.attempts = 0
     this.reconnecting = false
+    /** Its reconnect was deferred by --ramp-guard's cap (its token taken): it goes when the wait is over, without asking again. */
+    this.paced = false
     /** @type {number | null} the server's `retry:` delay; null: the backoff */
     this.retryMs = null
     /** Kept across connections: its last event id is the next GET's Last-Event-ID. */
@@ -88,6 +90,7 @@ export class SsePool {
     }
     c.attempts = 0
     c.reconnecting = false
+    c.paced = false
     this.startAttempt(c)
   }
 
@@ -239,11 +242,22 @@ export class SsePool {
     if (c.gen === gen) this.end(c, reason, true)
   }
 
+  /**
+   * Client c's wait is over: it tries again, unless --ramp-guard's cap defers it (once).
+   * @param {SseClient} c
+   */
+  reconnect (c) {
+    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
+    c.paced = waitMs > 0
+    if (c.paced) this.sweeper.setIn(c.i, waitMs)
+    else this.startAttempt(c)
+  }
+
   /** @param {number} i */
   onDeadline (i) {
     const c = this.clients[i]
     if (c === undefined) return
-    if (c.state === STATE.WAITING) this.startAttempt(c)
+    if (c.state === STATE.WAITING) this.reconnect(c)
     else if (c.state === STATE.OPENING) this.end(c, 'timeout', true)
   }
 
