@@ -79,7 +79,21 @@ export function cliParser (args, width = helpWidth(process.stdout.columns)) {
   }, true)
   for (const command of lazyCommands()) parser.command(command)
   if (help.all) showEveryOption(parser)
+  if (!help.shown) skipHelpCache(parser)
   return parser
+}
+
+/**
+ * yargs renders the running command's whole help after parsing, in case a handler shows it
+ * later; no handler here does, and an error prints one line, so a command line that asks for
+ * no help skips that render (a seventh of a refused command's start-up CPU).
+ * @param {import('yargs').Argv} parser
+ */
+function skipHelpCache (parser) {
+  const internal = /** @type {{ getInternalMethods?: () => { getUsageInstance: () => { cacheHelpMessage?: () => void } } }} */ (
+    /** @type {unknown} */ (parser))
+  const usage = internal.getInternalMethods?.().getUsageInstance()
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
 }
 
 /**

@@ -44,7 +44,10 @@ export function summaryOf (delaysMs) {
  *   without `floor`, the report has none (as from a simulator older than the field); without `namespace`, none either (older simulators)
  * @returns {import('../../lib/schema/result-schema.js').MessageReport}
  */
-export function messageReport ({ round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast', floor, id: givenId, namespace, room, misdelivered, duplicates = 0 }) {
+export function messageReport ({
+  round, seq, relativeMs, absoluteMs = null, missing = 0, firstAt = 1_700_000_000_000, sentAt = null, event = 'broadcast', floor, id: givenId,
+  namespace, room, misdelivered, duplicates = 0
+}) {
   const id = givenId ?? (round === null ? `free-${seq}` : `${round}.${seq}`)
   return {
     key: `${namespace === undefined || namespace === '/' ? '' : `${namespace}#`}${event}:${id}`,

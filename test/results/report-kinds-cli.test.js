@@ -34,7 +34,10 @@ test('report reads real simulate results (one process and --workers) and compare
 
   for (const [name, file] of Object.entries(files)) {
     const html = path.join(dir, `${name}.html`)
-    const report = await runCli(t, ['bin/ioswarm.js', 'report', file, '--out', html, '--assert', 'ack.p99<5s', '--assert', 'p99<5s', '--assert', 'ack.timeouts=0', '--json'])
+    const report = await runCli(t, [
+      'bin/ioswarm.js', 'report', file, '--out', html, '--assert', 'ack.p99<5s', '--assert', 'p99<5s', '--assert',
+      'ack.timeouts=0', '--json'
+    ])
     assert.equal(report.code, 0, report.stderr)
     assert.match(report.stderr, /^pass {2}p99<5s +p99 \S+ \(all messages, 1x12\)$/m, `${name}: delays over all the chat lines`)
     const json = JSON.parse(report.stdout)
@@ -48,16 +51,23 @@ test('report reads real simulate results (one process and --workers) and compare
   }
 
   const compare = path.join(dir, 'compare.html')
-  const both = await runCli(t, ['bin/ioswarm.js', 'report', files.one, files.workers, path.join(FIXTURES, 'run-small.json'), path.join(FIXTURES, 'capacity-small.json'),
+  const both = await runCli(t, [
+    'bin/ioswarm.js', 'report', files.one, files.workers, path.join(FIXTURES, 'run-small.json'), path.join(FIXTURES, 'capacity-small.json'),
     '--compare', '--label', 'one', '--label', 'two', '--label', 'run', '--label', 'search', '--out', compare])
   assert.equal(both.code, 0, both.stderr)
   const page = await readFile(compare, 'utf8')
   for (const chart of ['compare-avg', 'compare-p99', 'compare-capacity']) assert.match(page, new RegExp(`<canvas data-chart="${chart}"`))
   for (const cell of ['one 1x12', 'two 1x12', 'run 2x500', 'simulate --workers 2', 'search']) assert.ok(page.includes(`<td>${cell}</td>`), cell)
 
-  const refused = await runCli(t, ['bin/ioswarm.js', 'report', path.join(FIXTURES, 'capacity-small.json'), '--out', path.join(dir, 'c.html'), '--assert', 'p99<1s'])
+  const refused = await runCli(t, [
+    'bin/ioswarm.js', 'report', path.join(FIXTURES, 'capacity-small.json'), '--out', path.join(dir, 'c.html'), '--assert',
+    'p99<1s'
+  ])
   assert.equal(refused.code, 2)
-  assert.match(refused.stderr, /^ioswarm: --assert does not apply to .*capacity-small\.json, a capacity result: its steps were judged by the --slo it ran with/m)
+  assert.match(
+    refused.stderr,
+    /^ioswarm: --assert does not apply to .*capacity-small\.json, a capacity result: its steps were judged by the --slo it ran with/m
+  )
   const unknown = path.join(dir, 'other.json')
   await writeFile(unknown, JSON.stringify({ schemaVersion: 1, kind: 'window' }))
   const other = await runCli(t, ['bin/ioswarm.js', 'report', unknown])

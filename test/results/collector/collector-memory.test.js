@@ -13,7 +13,9 @@ test('memory collector: the collector contract', async (t) => {
 test('memory collector: a cursor counts from the first sample ever stored, so trimming the oldest skips nothing newer', async (t) => {
   const collector = await createCollector({ maxSamples: 10 })
   t.after(() => collector.close())
-  const first = await Promise.all(Array.from({ length: 5 }, (_, i) => collector.reportSample('trim', 's', sample(i, { connected: i })))).then(() => collector.readSince('trim', null))
+  const first = await Promise.all(Array.from({ length: 5 }, (_, i) => collector.reportSample('trim', 's', sample(i, { connected: i })))).then(() =>
+    collector.readSince('trim', null)
+  )
   assert.deepEqual(first.samples.map((s) => s.timeline.connected), [0, 1, 2, 3, 4])
   // 5 … 29: past the bound (10, trimmed in batches past 11), the oldest are dropped.
   for (let i = 5; i < 30; i++) await collector.reportSample('trim', 's', sample(i, { connected: i }))

@@ -62,7 +62,15 @@ function assertMaxClose (actual, expected, what) {
 async function writeRun (collector, runId) {
   await collector.registerRun(runId, { name: 'contract, "quoted"', startedAt: T0, options: { clients: 330, rounds: '3x1000' } })
   for (const sim of SIMS) {
-    await collector.registerSimulator(runId, { id: sim, hostname: 'h1', pid: 100 + SIMS.indexOf(sim), clients: COUNTS[/** @type {'sim-a'} */ (sim)], transport: 'websocket', engine: 'lean', startedAt: T0 })
+    await collector.registerSimulator(runId, {
+      id: sim,
+      hostname: 'h1',
+      pid: 100 + SIMS.indexOf(sim),
+      clients: COUNTS[/** @type {'sim-a'} */ (sim)],
+      transport: 'websocket',
+      engine: 'lean',
+      startedAt: T0
+    })
     await collector.heartbeat(runId, sim, sim === 'sim-c' ? 300 : 60_000)
     await collector.reportClock(runId, sim, { offsetMs: 0.1, uncertaintyMs: UNCERTAINTY_MS[/** @type {'sim-a'} */ (sim)], reference: 'redis' })
     await Promise.all(MESSAGES.map(([round, seq]) => collector.reportMessage(runId, sim, reportOf(sim, round, seq))))
@@ -72,7 +80,17 @@ async function writeRun (collector, runId) {
   await collector.reportMessage(runId, 'sim-a', messageReport({ round: null, seq: 1, relativeMs: [1, 2, 3], firstAt: T0 + 9000 }))
   await collector.reportServerSample(runId, 'server-1', { ...sample(T0 + 1000).health, connected: 330, byTransport: { websocket: 330, polling: 0 } })
   for (const sim of ['sim-a', 'sim-b']) {
-    await collector.reportFinal(runId, sim, finalReport({ target: 100, connected: 99, failed: 1, connectMs: [5, 6, 7], clock: { offsetMs: 0.1, uncertaintyMs: UNCERTAINTY_MS[/** @type {'sim-a'} */ (sim)], reference: 'redis' } }))
+    await collector.reportFinal(
+      runId,
+      sim,
+      finalReport({
+        target: 100,
+        connected: 99,
+        failed: 1,
+        connectMs: [5, 6, 7],
+        clock: { offsetMs: 0.1, uncertaintyMs: UNCERTAINTY_MS[/** @type {'sim-a'} */ (sim)], reference: 'redis' }
+      })
+    )
   }
 }
 
@@ -162,9 +180,15 @@ export async function runCollectorContract (t, create, hooks = {}) {
   })
 
   await t.test('finals and simulators: a simulator that stops heartbeating is stale, its reports kept', async () => {
-    await waitFor(async () => (await collector.listSimulators(runId)).find((s) => s.id === 'sim-c')?.stale === true, { timeoutMs: 5000, message: 'sim-c to be marked stale' })
+    await waitFor(async () => (await collector.listSimulators(runId)).find((s) => s.id === 'sim-c')?.stale === true, {
+      timeoutMs: 5000,
+      message: 'sim-c to be marked stale'
+    })
     const sims = await collector.listSimulators(runId)
-    assert.deepEqual(sims.map((s) => [s.id, s.alive, s.stale, s.final !== null]), [['sim-a', true, false, true], ['sim-b', true, false, true], ['sim-c', false, true, false]])
+    assert.deepEqual(
+      sims.map((s) => [s.id, s.alive, s.stale, s.final !== null]),
+      [['sim-a', true, false, true], ['sim-b', true, false, true], ['sim-c', false, true, false]]
+    )
     assert.deepEqual(sims[0].clients, { target: 100, connected: 99, failed: 1 })
     assert.deepEqual(sims[2].clients, { target: 80, connected: 7, failed: 0 })
     assert.equal(sims[2].clock.uncertaintyMs, 0.5)
@@ -187,7 +211,22 @@ export async function runCollectorContract (t, create, hooks = {}) {
     assert.deepEqual(await collector.getFinals(own), [{ ...final, simulator: 'sim-a' }])
     for (const [sim, misdelivered] of [['sim-a', 1], ['sim-b', 2]]) {
       await collector.reportClock(own, String(sim), { offsetMs: 0, uncertaintyMs: Number(misdelivered), reference: 'redis' })
-      await collector.reportMessage(own, String(sim), messageReport({ round: null, seq: 1, id: 'line-1', event: 'chat', namespace: '/chat', room: 'room-2', relativeMs: raw(String(sim), 1, 1), absoluteMs: [7], sentAt: T0, misdelivered: Number(misdelivered) }))
+      await collector.reportMessage(
+        own,
+        String(sim),
+        messageReport({
+          round: null,
+          seq: 1,
+          id: 'line-1',
+          event: 'chat',
+          namespace: '/chat',
+          room: 'room-2',
+          relativeMs: raw(String(sim), 1, 1),
+          absoluteMs: [7],
+          sentAt: T0,
+          misdelivered: Number(misdelivered)
+        })
+      )
       await collector.reportMessage(own, String(sim), messageReport({ round: 1, seq: 1, relativeMs: [1, 2] }))
     }
     const deliveries = await collector.getDeliveries(own)
@@ -246,7 +285,11 @@ export async function runCollectorContract (t, create, hooks = {}) {
       SIMS.flatMap((sim) => [[sim, 1000, 10], [sim, 2000, 7]]), 'samples in the order stored')
     assert.equal(all.samples[2].health.elu, 0.95)
     assert.deepEqual(all.serverSamples.map((s) => [s.server, s.connected]), [['server-1', 330]])
-    assert.deepEqual(await collector.readSince(runId, all.cursor), { messages: [], samples: [], serverSamples: [], cursor: all.cursor, more: false }, 'nothing new')
+    assert.deepEqual(
+      await collector.readSince(runId, all.cursor),
+      { messages: [], samples: [], serverSamples: [], cursor: all.cursor, more: false },
+      'nothing new'
+    )
 
     // Pages: the same entries, each once, `more` until the last page.
     const paged = { messages: /** @type {string[]} */ ([]), samples: /** @type {number[]} */ ([]) }
@@ -287,7 +330,10 @@ export async function runCollectorContract (t, create, hooks = {}) {
   })
 
   await t.test('readWindows: each simulator\'s window reports, once, in the order stored, in pages; bad ones refused', async () => {
-    const window = (/** @type {number} */ index) => /** @type {import('../../../lib/schema/result-schema.js').WindowReport} */ (/** @type {unknown} */ ({ index, relative: { count: 0, histogram: '' }, received: index }))
+    const window = (/** @type {number} */ index) =>
+      /** @type {import('../../../lib/schema/result-schema.js').WindowReport} */ (
+        /** @type {unknown} */ ({ index, relative: { count: 0, histogram: '' }, received: index })
+      )
     const windowsRun = `${runId}-windows`
     for (const [sim, index] of /** @type {const} */ ([['sim-a', 7], ['sim-b', 7], ['sim-a', 8]])) await collector.reportWindow(windowsRun, sim, window(index))
     const first = await collector.readWindows(windowsRun, null, 2)
@@ -297,13 +343,16 @@ export async function runCollectorContract (t, create, hooks = {}) {
     assert.deepEqual(rest.windows.map((w) => [w.simulator, w.report.index]), [['sim-a', 8]])
     assert.deepEqual(await collector.readWindows(windowsRun, rest.cursor), { windows: [], cursor: rest.cursor, more: false }, 'nothing new')
     assert.deepEqual((await collector.readWindows(`${runId}-never`, null)).windows, [])
-    await assert.rejects(collector.reportWindow(windowsRun, 'sim-a', /** @type {any} */ ({ index: 1.5, relative: { histogram: '' } })), { code: CODES.COLLECTOR })
+    await assert.rejects(collector.reportWindow(windowsRun, 'sim-a', /** @type {any} */ ({ index: 1.5, relative: { histogram: '' } })), {
+      code: CODES.COLLECTOR
+    })
     await assert.rejects(collector.readWindows(windowsRun, /** @type {any} */ ({})), { code: CODES.INVALID_OPTION })
     await collector.deleteRun(windowsRun)
   })
 
   await t.test('dropWindows: the reports read up to a cursor are gone, the later ones stay and read once', async () => {
-    const window = (/** @type {number} */ index) => /** @type {import('../../../lib/schema/result-schema.js').WindowReport} */ (/** @type {unknown} */ ({ index, relative: { count: 0, histogram: '' } }))
+    const window = (/** @type {number} */ index) =>
+      /** @type {import('../../../lib/schema/result-schema.js').WindowReport} */ (/** @type {unknown} */ ({ index, relative: { count: 0, histogram: '' } }))
     const dropRun = `${runId}-drop`
     for (const index of [1, 2, 3]) await collector.reportWindow(dropRun, 'sim-a', window(index))
     const first = await collector.readWindows(dropRun, null, 2)
@@ -320,7 +369,8 @@ export async function runCollectorContract (t, create, hooks = {}) {
     await collector.deleteRun(dropRun)
   })
 
-  await t.test('dropMessages: the reports read up to a cursor are gone with their dedupe, the later ones stay and read once; the bound counts only what is held', async () => {
+  await t.test('dropMessages: the reports read up to a cursor are gone with their dedupe, ' +
+    'the later ones stay and read once; the bound counts only what is held', async () => {
     const dropRun = `${runId}-drop-lines`
     const line = (/** @type {number} */ seq) => messageReport({ round: null, seq, relativeMs: [1, 2] })
     for (const seq of [1, 2, 3]) await collector.reportMessage(dropRun, 'sim-a', line(seq))

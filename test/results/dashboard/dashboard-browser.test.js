@@ -40,10 +40,19 @@ test('the dashboard page follows a real run in Chromium', { timeout: 240000 }, a
   const connected = async () => Number(await page.locator('[data-metric="connected"]').textContent())
   /** @type {number[]} */
   const seen = []
-  await waitFor(async () => { seen.push(await connected()); return seen.at(-1) === 30 }, { timeoutMs: 60000, intervalMs: 200, message: 'data-metric connected at 30' })
+  await waitFor(
+    async () => {
+      seen.push(await connected())
+      return seen.at(-1) === 30
+    },
+    { timeoutMs: 60000, intervalMs: 200, message: 'data-metric connected at 30' }
+  )
   // The figure grew while the page watched, or (a page that opened late, on a loaded host) its history shows the growth.
   const series = await page.evaluate(() => /** @type {number[]} */ (/** @type {any} */ (globalThis).__ioswarmLive.connected))
-  assert.ok(seen[0] < 30 || (series[0] < 30 && series.at(-1) === 30), `the count grew as the clients connected: page ${seen.filter((n, i) => n !== seen[i - 1])}, series ${series}`)
+  assert.ok(
+    seen[0] < 30 || (series[0] < 30 && series.at(-1) === 30),
+    `the count grew as the clients connected: page ${seen.filter((n, i) => n !== seen[i - 1])}, series ${series}`
+  )
   const delayPoints = async () => page.evaluate(() => /** @type {any} */ (globalThis).__ioswarmLive.points['live-delay'] ?? 0)
   await waitFor(async () => (await delayPoints()) > 0, { timeoutMs: 60000, intervalMs: 200, message: 'points on the delay chart' })
   const first = await delayPoints()

@@ -17,7 +17,10 @@ import { openEvents, request } from './sse-client.js'
 test('run --dashboard: live stream, late page, token rules, log and replay', { timeout: 240000 }, async (t) => {
   const out = await mkdtemp(path.join(tmpdir(), 'ioswarm-dashboard-'))
   t.after(() => rm(out, { recursive: true, force: true }))
-  const run = runCli(t, [BIN, 'run', '--simulators', '2', '--clients-per-simulator', '15', '--rounds', '5x500', '--ping-interval', '1s', '--out', out, '--dashboard'])
+  const run = runCli(t, [
+    BIN, 'run', '--simulators', '2', '--clients-per-simulator', '15', '--rounds', '5x500', '--ping-interval', '1s',
+    '--out', out, '--dashboard'
+  ])
   let url = ''
   await waitFor(() => (url = /dashboard: (http:\S+)/.exec(run.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the dashboard line' })
   const base = new URL(url)
@@ -57,7 +60,10 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   const bad = await request(at('/api/emit-rate'), { method: 'POST', body: { rate: 'often' }, headers: { authorization: `Bearer ${token}` } })
   assert.equal(bad.status, 400)
   assert.match(bad.json.error, /--emit-rate/)
-  await waitFor(() => early.events.some((e) => e.type === 'action' && e.action === 'emit-rate' && e.ok === false), { timeoutMs: 30000, message: 'the refused action in the stream' })
+  await waitFor(() => early.events.some((e) => e.type === 'action' && e.action === 'emit-rate' && e.ok === false), {
+    timeoutMs: 30000,
+    message: 'the refused action in the stream'
+  })
 
   // The run ends with both pages still open: it does not wait for them.
   const done = await run
@@ -71,7 +77,11 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   assert.ok(delays.every((s) => s.delivery.relative.max >= s.delivery.relative.p99 && s.delivery.relative.p99 >= s.delivery.relative.p50))
   const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
   const last = seconds.at(-1)
-  assert.equal(last.totals.received, result.distributions[0].rounds.reduce((/** @type {number} */ s, /** @type {any} */ r) => s + r.received, 0), 'the stream\'s deliveries equal result.json\'s')
+  assert.equal(
+    last.totals.received,
+    result.distributions[0].rounds.reduce((/** @type {number} */ s, /** @type {any} */ r) => s + r.received, 0),
+    'the stream\'s deliveries equal result.json\'s'
+  )
   const end = early.events.find((e) => e.type === 'end')
   assert.equal(end.result, path.join(out, 'result.json'))
 
@@ -84,7 +94,10 @@ test('run --dashboard: live stream, late page, token rules, log and replay', { t
   // Played back: the same seconds, then the end.
   const replay = runCli(t, [BIN, 'report', path.join(out, 'events.ndjson'), '--dashboard'])
   let replayUrl = ''
-  await waitFor(() => (replayUrl = /dashboard: (http:\S+)/.exec(replay.output().stderr)?.[1] ?? ''), { timeoutMs: 60000, message: 'the replay\'s dashboard line' })
+  await waitFor(() => (replayUrl = /dashboard: (http:\S+)/.exec(replay.output().stderr)?.[1] ?? ''), {
+    timeoutMs: 60000,
+    message: 'the replay\'s dashboard line'
+  })
   const played = openEvents(t, new URL('/events', replayUrl).href)
   await waitFor(() => played.events.some((e) => e.type === 'end'), { timeoutMs: 30000, message: 'the replayed end' })
   assert.deepEqual(played.seconds().map((s) => s.t), seconds.map((s) => s.t))

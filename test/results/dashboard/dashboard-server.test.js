@@ -24,7 +24,9 @@ function recordingSteering () {
     /** @param {string} action @param {any} body @param {string} by */
     async act (action, body, by) {
       calls.push({ action, body, by })
-      if (action === 'clients' && !(Number.isInteger(body.clients) && body.clients >= 0)) return /** @type {const} */ ({ ok: false, status: 400, message: '--clients must be a whole number' })
+      if (action === 'clients' && !(Number.isInteger(body.clients) && body.clients >= 0)) {
+        return /** @type {const} */ ({ ok: false, status: 400, message: '--clients must be a whole number' })
+      }
       const event = { type: 'action', at: Date.now(), action, value: body.clients, by, ok: true }
       for (const cb of listeners) cb(event)
       return /** @type {const} */ ({ ok: true, event })

@@ -43,7 +43,11 @@ export function openEvents (t, url) {
  * @param {{ method?: string, body?: unknown, headers?: Record<string, string> }} [opts]
  */
 export async function request (url, { method = 'GET', body, headers = {} } = {}) {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) })
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) })
+  })
   const text = await res.text()
   let json = null
   try { json = JSON.parse(text) } catch {}

@@ -35,10 +35,17 @@ test('escapeXml: markup and quotes escaped, characters XML cannot hold replaced'
 
 test('junitXml: a suite per result, a testcase per threshold, a failure with the measured value', () => {
   const run = fixture('run-hostile.json')
-  const verdicts = [{ expression: 'p99<1ms', ok: false, actual: 'p99 24.6ms (round 2, 4x250<!--</script>)' }, { expression: 'missing<=1', ok: true, actual: 'missing 1 of 19980' }]
+  const verdicts = [
+    { expression: 'p99<1ms', ok: false, actual: 'p99 24.6ms (round 2, 4x250<!--</script>)' },
+    { expression: 'missing<=1', ok: true, actual: 'missing 1 of 19980' }
+  ]
   const xml = junitXml([{ kind: 'run', result: run, verdicts }], 'report')
   assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="ioswarm report" tests="2" failures="1" errors="0">/)
-  assert.match(xml, /<testsuite name="&#60;script&#62;alert\(1\)&#60;\/script&#62; &#34;run&#34; &#38; \u2028 &#60;\/script&#62;" id="run-&#60;b&#62;hostile&#60;\/b&#62;" tests="2" failures="1"/)
+  assert.match(
+    xml,
+    new RegExp(/<testsuite name="&#60;script&#62;alert\(1\)&#60;\/script&#62; &#34;run&#34; &#38; /.source +
+      /\u2028 &#60;\/script&#62;" id="run-&#60;b&#62;hostile&#60;\/b&#62;" tests="2" failures="1"/.source)
+  )
   assert.deepEqual(testcases(xml), [
     ['ioswarm.report.thresholds', 'p99&#60;1ms', 'p99 24.6ms (round 2, 4x250&#60;!--&#60;/script&#62;)'],
     ['ioswarm.report.thresholds', 'missing&#60;=1', null]
@@ -51,7 +58,15 @@ test('junitXml: a suite per result, a testcase per threshold, a failure with the
 test('a capacity search: its outcome, then each SLO at the step that decided the answer', () => {
   const search = fixture('capacity-small.json')
   const cases = capacityCases(search)
-  assert.deepEqual(cases.map((c) => [c.name, c.ok]), [['capacity', true], ['p99<200ms at 30 clients', true], ['missing=0 at 30 clients', true], ['connected>=100% (every client must connect) at 30 clients', true]])
+  assert.deepEqual(
+    cases.map((c) => [c.name, c.ok]),
+    [
+      ['capacity', true],
+      ['p99<200ms at 30 clients', true],
+      ['missing=0 at 30 clients', true],
+      ['connected>=100% (every client must connect) at 30 clients', true]
+    ]
+  )
   const failed = capacityCases({ ...search, outcome: 'failed-at-start', capacity: null, answer: 'below 10 clients' })
   assert.deepEqual(failed[0], { name: 'capacity', ok: false, actual: 'below 10 clients' })
   assert.equal(failed[1].name, `${search.steps[0].slo[0].expression} at ${search.steps[0].clients} clients`)
@@ -66,7 +81,10 @@ test('summaryJson: per result its kind, clients, deliveries, worst delays and ve
   assert.equal(summary.ok, false)
   assert.equal(summary.exitCode, 3)
   const [simulated, search] = /** @type {any[]} */ (summary.results)
-  assert.deepEqual([simulated.file, simulated.kind, simulated.clients, simulated.deliveries], ['sim.json', 'simulator', { target: 40, connected: 40, failed: 0 }, { expected: 1170, missing: 1 }])
+  assert.deepEqual(
+    [simulated.file, simulated.kind, simulated.clients, simulated.deliveries],
+    ['sim.json', 'simulator', { target: 40, connected: 40, failed: 0 }, { expected: 1170, missing: 1 }]
+  )
   assert.ok(simulated.delays.relativeP99Ms > 0)
   assert.deepEqual([simulated.verdicts.passed, simulated.verdicts.failed], [0, 1])
   assert.deepEqual([search.kind, search.outcome, search.capacity, search.verdicts.failed], ['capacity', 'found', 30, 0])
@@ -93,9 +111,15 @@ test('report --junit and --summary-json: files a CI reads, the same verdicts as 
   const search = await runCli(t, ['bin/ioswarm.js', 'report', path.join(FIXTURES, 'capacity-small.json'), '--out', path.join(dir, 'c.html'), '--junit', junit])
   assert.equal(search.code, 0, search.stderr)
   assert.match(search.stderr, /^capacity search .*: capacity: 30 clients at p99<200ms/m)
-  assert.deepEqual(testcases(await readFile(junit, 'utf8')).map((c) => c[1]), ['capacity', 'p99&#60;200ms at 30 clients', 'missing=0 at 30 clients', 'connected&#62;=100% (every client must connect) at 30 clients'])
+  assert.deepEqual(
+    testcases(await readFile(junit, 'utf8')).map((c) => c[1]),
+    ['capacity', 'p99&#60;200ms at 30 clients', 'missing=0 at 30 clients', 'connected&#62;=100% (every client must connect) at 30 clients']
+  )
 
-  const bad = await runCli(t, ['bin/ioswarm.js', 'report', path.join(FIXTURES, 'run-small.json'), '--out', path.join(dir, 'x.html'), '--junit', path.join(dir, 'no/such/junit.xml')])
+  const bad = await runCli(t, [
+    'bin/ioswarm.js', 'report', path.join(FIXTURES, 'run-small.json'), '--out', path.join(dir, 'x.html'), '--junit',
+    path.join(dir, 'no/such/junit.xml')
+  ])
   assert.equal(bad.code, 2)
   assert.match(bad.stderr, /^ioswarm: --junit cannot be written: ENOENT/m)
 })
@@ -103,7 +127,10 @@ test('report --junit and --summary-json: files a CI reads, the same verdicts as 
 test('the JUnit XML of hostile names parses as XML (Chromium\'s DOMParser)', { skip: chromiumMissing() ?? false }, async (t) => {
   const dir = await tempDir(t)
   const junit = path.join(dir, 'junit.xml')
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'report', path.join(FIXTURES, 'run-hostile.json'), '--out', path.join(dir, 'r.html'), '--junit', junit, '--assert', 'p99<1ms', '--assert', 'missing<=1'])
+  const { code, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'report', path.join(FIXTURES, 'run-hostile.json'), '--out', path.join(dir, 'r.html'), '--junit',
+    junit, '--assert', 'p99<1ms', '--assert', 'missing<=1'
+  ])
   assert.equal(code, 3, stderr)
   const browser = await launchChromium()
   t.after(() => browser.close())

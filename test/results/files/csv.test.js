@@ -36,7 +36,10 @@ function distribution (name, event) {
   const floor = { cpuMs: 1.5, spreadMs: 3 }
   const report = messageReport({ round: 1, seq: 2, relativeMs: [1, 2, 3], absoluteMs: [5, 6], missing: 1, sentAt: 99, event, floor })
   const older = messageReport({ round: 1, seq: 3, relativeMs: [1], sentAt: 99, event }) // from a simulator without floors
-  const messages = mergeMessageReports([{ simulator: '=a', report }, { simulator: 'b', report: older }], { '=a': { offsetMs: 0, uncertaintyMs: 0.25, reference: 'redis' } })
+  const messages = mergeMessageReports(
+    [{ simulator: '=a', report }, { simulator: 'b', report: older }],
+    { '=a': { offsetMs: 0, uncertaintyMs: 0.25, reference: 'redis' } }
+  )
   const s = sample(1_700_000_001_000, { elu: 0.95 })
   const samples = assembleSamples([{ simulator: 'sim,"1"', ...s }], [{ ...s.health, connected: 3, byTransport: { websocket: 2, polling: 1 }, server: 'w-1' }])
   return buildDistribution({
@@ -64,7 +67,10 @@ test('messages CSV: one row per message per distribution, values round-trip', ()
   assert.equal(first.distribution, '2x500')
   assert.equal(first.event, 'news,\r\n"live"')
   assert.deepEqual([first.round, first.seq, first.id, first.received, first.expected, first.missing], ['1', '2', '1.2', '3', '4', '1'])
-  assert.deepEqual([first.relative_p50_ms, first.absolute_p99_ms, first.absolute_uncertainty_ms, first.sent_at], ['2', String(d.messages[0].absolute?.p99), '0.25', '99'])
+  assert.deepEqual(
+    [first.relative_p50_ms, first.absolute_p99_ms, first.absolute_uncertainty_ms, first.sent_at],
+    ['2', String(d.messages[0].absolute?.p99), '0.25', '99']
+  )
   assert.deepEqual([first.floor_cpu_ms, first.floor_spread_ms, first.floor_simulator, first.floor_busy_max], ['1.5', '3', "'=a", '0.5'])
   const older = Object.fromEntries(header.map((h, i) => [h, rows[2][i]]))
   assert.deepEqual([older.id, older.floor_cpu_ms, older.floor_spread_ms, older.floor_simulator, older.floor_busy_max], ['1.3', '', '', '', ''])
@@ -83,7 +89,9 @@ test('samples CSV: one row per timeline point, process sample and server sample'
 })
 
 test('messages CSV: namespace, room and copy counts come last; deliveries CSV: rows, namespaces, total per distribution', () => {
-  const run = /** @type {import('../../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(new URL('../../fixtures/run-hostile.json', import.meta.url), 'utf8')))
+  const run = /** @type {import('../../../lib/schema/result-schema.js').RunResult} */ (
+    JSON.parse(readFileSync(new URL('../../fixtures/run-hostile.json', import.meta.url), 'utf8'))
+  )
   const messages = parseCsv(messagesCsv(run.distributions))
   assert.deepEqual(messages[0].slice(-4), ['namespace', 'room', 'duplicates', 'misdelivered'])
   assert.deepEqual(messages[1].slice(-4), ['/', '', '0', '0'])
@@ -95,7 +103,11 @@ test('messages CSV: namespace, room and copy counts come last; deliveries CSV: r
   assert.deepEqual(first.map((r) => r.scope).filter((s, i, all) => all.indexOf(s) === i), ['room', 'namespace', 'total'])
   assert.equal(first.filter((r) => r.scope === 'room').length, 22, 'everyone, the top 20 rooms, and the 5 others folded')
   const room7 = first.find((r) => r.room.startsWith('room-7<'))
-  assert.deepEqual([room7?.room, room7?.namespace, room7?.event, room7?.misdelivered, room7?.missing], ['room-7</td><script>alert(15)</script>', '/<b>chat</b>', '<img src=x onerror=alert(13)>', '3', '1'], 'hostile names are data')
+  assert.deepEqual(
+    [room7?.room, room7?.namespace, room7?.event, room7?.misdelivered, room7?.missing],
+    ['room-7</td><script>alert(15)</script>', '/<b>chat</b>', '<img src=x onerror=alert(13)>', '3', '1'],
+    'hostile names are data'
+  )
   const folded = first.find((r) => r.rooms_folded === '5')
   assert.deepEqual([folded?.room, folded?.messages], ['', '10'])
   const total = first.find((r) => r.scope === 'total')

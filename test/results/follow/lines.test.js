@@ -21,7 +21,16 @@ function chatReports (count, rooms) {
       const seed = seq * 2 + (simulator === 'sim-a' ? 0 : 1)
       entries.push({
         simulator,
-        report: messageReport({ round: null, seq, event: 'chat', room, relativeMs: relativeOf(seed), absoluteMs: delays(seed + 7, 3 + (seed % 4)), missing: seq % 7 === 0 ? 1 : 0, firstAt: 1_700_000_000_000 + seq * 100 })
+        report: messageReport({
+          round: null,
+          seq,
+          event: 'chat',
+          room,
+          relativeMs: relativeOf(seed),
+          absoluteMs: delays(seed + 7, 3 + (seed % 4)),
+          missing: seq % 7 === 0 ? 1 : 0,
+          firstAt: 1_700_000_000_000 + seq * 100
+        })
       })
     }
   }
@@ -40,7 +49,11 @@ test('lines rolled up one report at a time give the breakdown the stored reports
   const { deliveries, lines } = rollup.result(CLOCKS)
   assert.deepEqual(deliveries, deliveryBreakdown(entries, CLOCKS), 'the same rows, counts and merged percentiles')
   assert.equal(deliveries.total.messages, 120)
-  assert.equal(deliveries.total.relative.p99, summaryOf(entries.flatMap((e, i) => relativeOf(Number(e.report.seq) * 2 + (i % 2)))).p99, 'percentiles of every raw delay')
+  assert.equal(
+    deliveries.total.relative.p99,
+    summaryOf(entries.flatMap((e, i) => relativeOf(Number(e.report.seq) * 2 + (i % 2)))).p99,
+    'percentiles of every raw delay'
+  )
   assert.equal(lines.lines, 120)
   assert.equal(lines.reports, 240)
   assert.equal(lines.roomsPastBound, 0)

@@ -27,5 +27,8 @@ test('a round with copies to the wrong clients or twice says so in capitals; a c
   const [round] = fixture().distributions[0].rounds
   assert.doesNotMatch(formatRoundLine(1, round, { complete: true, simulators: 2 }), /MISDELIVERED|DUPLICATED/)
   const line = formatRoundLine(1, { ...round, misdelivered: 4, duplicates: 1 }, { complete: true, simulators: 2 })
-  assert.match(line, /reached 5000, missing 0, relative p50 5\.30ms p99 18\.3ms max 31\.4ms, absolute p50 8\.30ms p99 21\.3ms, MISDELIVERED 4, DUPLICATED 1; simulator floor/)
+  assert.match(
+    line,
+    /reached 5000, missing 0, relative p50 5\.30ms p99 18\.3ms max 31\.4ms, absolute p50 8\.30ms p99 21\.3ms, MISDELIVERED 4, DUPLICATED 1; simulator floor/
+  )
 })

@@ -107,7 +107,15 @@ test('saturation: event-loop utilisation ≥ 0.9 or loop delay p99 ≥ 50 ms', (
 })
 
 test('a distribution sums clients (connect errors by reason too) from finals, counts the target of simulators without one, merges connect times', () => {
-  const info = (/** @type {string} */ id, /** @type {number} */ clients) => ({ id, hostname: 'h', pid: 1, clients, transport: 'polling', engine: 'sio', startedAt: 0 })
+  const info = (/** @type {string} */ id, /** @type {number} */ clients) => ({
+    id,
+    hostname: 'h',
+    pid: 1,
+    clients,
+    transport: 'polling',
+    engine: 'sio',
+    startedAt: 0
+  })
   const fa = finalReport({ target: 100, connected: 98, failed: 2, connectMs: delays(5, 98, 300) })
   const fb = finalReport({ target: 120, connected: 120, failed: 0, connectMs: delays(6, 120, 900) })
   const simulatorList = [
@@ -131,7 +139,10 @@ test('a distribution sums clients (connect errors by reason too) from finals, co
   const all = summaryOf([...delays(5, 98, 300), ...delays(6, 120, 900)])
   assert.deepEqual([d.connectTime.count, d.connectTime.p50, d.connectTime.p99], [all.count, all.p50, all.p99])
   assert.equal(d.connectTime.curve.at(-1)?.percentile, 100)
-  assert.deepEqual(d.simulatorList.map((s) => [s.id, s.stale, s.clock.reference, Object.keys(s).length]), [['a', false, 'local', 9], ['b', false, 'local', 9], ['c', true, 'unmeasured', 9]])
+  assert.deepEqual(
+    d.simulatorList.map((s) => [s.id, s.stale, s.clock.reference, Object.keys(s).length]),
+    [['a', false, 'local', 9], ['b', false, 'local', 9], ['c', true, 'unmeasured', 9]]
+  )
 })
 
 test('a message across simulators keeps its namespace and room and sums wrong and second copies; its round too', () => {
@@ -157,7 +168,12 @@ test('a distribution merges its simulators\' joins, emits and namespaces, and ca
     const custom = createCustomFigures()
     custom.timing('join_lobby', 10 * seed)
     custom.count('joined', seed)
-    return { ...f, clients: { ...f.clients, namespaces: [{ name: '/chat', connected: 5, connects: 5 + seed, disconnects: {}, refused: { unauthorized: seed } }] }, scenario: scenario(seed), custom: custom.record() ?? undefined }
+    return {
+      ...f,
+      clients: { ...f.clients, namespaces: [{ name: '/chat', connected: 5, connects: 5 + seed, disconnects: {}, refused: { unauthorized: seed } }] },
+      scenario: scenario(seed),
+      custom: custom.record() ?? undefined
+    }
   }
   const deliveries = deliveryBreakdown([{ simulator: 'a', report: messageReport({ round: 1, seq: 1, room: 'room-1', relativeMs: [1], misdelivered: 2 }) }], {})
   const d = buildDistribution({
@@ -177,9 +193,25 @@ test('a distribution merges its simulators\' joins, emits and namespaces, and ca
   assert.deepEqual([d.scenario?.joins?.sent, d.scenario?.joins?.failed, d.scenario?.emits?.acked], [10, 2, 40])
   assert.equal(d.scenario?.emits?.ackTime?.p99, summaryOf([...delays(6, 20, 90), ...delays(7, 20, 90)]).p99)
   assert.equal(d.deliveries?.total.misdelivered, 2)
-  assert.deepEqual([d.custom?.counts.joined, d.custom?.timings.join_lobby.count, d.custom?.timings.join_lobby.min], [3, 2, 10], 'the hooks\' own figures, merged')
-  const plain = buildDistribution({ ...d, deliveries: undefined, messages: [], rounds: [], samples: { timeline: [], health: [], server: [] }, finals: [{ ...finalReport({ target: 1, connected: 1, failed: 0, connectMs: [1] }), simulator: 'a' }], simulatorList: [] })
-  assert.deepEqual(['scenario' in plain, 'deliveries' in plain, 'namespaces' in plain.clients, 'custom' in plain], [false, false, false, false], 'nothing of the kind: no field')
+  assert.deepEqual(
+    [d.custom?.counts.joined, d.custom?.timings.join_lobby.count, d.custom?.timings.join_lobby.min],
+    [3, 2, 10],
+    'the hooks\' own figures, merged'
+  )
+  const plain = buildDistribution({
+    ...d,
+    deliveries: undefined,
+    messages: [],
+    rounds: [],
+    samples: { timeline: [], health: [], server: [] },
+    finals: [{ ...finalReport({ target: 1, connected: 1, failed: 0, connectMs: [1] }), simulator: 'a' }],
+    simulatorList: []
+  })
+  assert.deepEqual(
+    ['scenario' in plain, 'deliveries' in plain, 'namespaces' in plain.clients, 'custom' in plain],
+    [false, false, false, false],
+    'nothing of the kind: no field'
+  )
 })
 
 test('messages, rounds and deliveries from each report decoded once are what the three merges give', () => {
@@ -207,7 +239,8 @@ test('messages, rounds and deliveries from each report decoded once are what the
     deliveries: deliveryBreakdown(entries, CLOCKS, { topRooms: 2 })
   })
   assert.deepEqual(one.deliveries.rows.map((r) => [r.namespace, r.room, r.foldedRooms, r.event, r.messages]), [
-    ['/', null, 0, 'broadcast', 1], ['/', null, 0, 'chat', 1], ['/', 'r1', 0, 'broadcast', 2], ['/', null, 1, 'broadcast', 1], ['/chat', 'r1', 0, 'broadcast', 1]
+    ['/', null, 0, 'broadcast', 1], ['/', null, 0, 'chat', 1], ['/', 'r1', 0, 'broadcast', 2], ['/', null, 1, 'broadcast', 1],
+    ['/chat', 'r1', 0, 'broadcast', 1]
   ], 'message 1.2 is in two rows: r1 and the folded room')
   assert.deepEqual([one.messages.length, one.rounds.length], [5, 3])
 })

@@ -65,7 +65,11 @@ test('the top rooms by traffic get rows; the others fold into one row per namesp
   const fold = slash[5]
   assert.deepEqual([fold.room, fold.foldedRooms, fold.messages], [null, rooms - 5, rooms - 5])
   assert.equal(roomLabel(fold), '(395 other rooms)')
-  assert.deepEqual(breakdown.rows.filter((r) => r.namespace === '/news').map((r) => [r.room, r.foldedRooms]), [[null, 1]], 'past the top 5: folded in its own namespace')
+  assert.deepEqual(
+    breakdown.rows.filter((r) => r.namespace === '/news').map((r) => [r.room, r.foldedRooms]),
+    [[null, 1]],
+    'past the top 5: folded in its own namespace'
+  )
   assert.equal(breakdown.total.messages, rooms + 1)
   assert.equal(breakdown.total.received, slash.reduce((s, r) => s + r.received, 0) + 2)
   assert.equal(deliveryBreakdown(entries, {}).rows.length, TOP_ROOMS + 1 + 1, 'by default the top 20, the fold, and /news')
@@ -75,7 +79,14 @@ test('delays are true percentiles of every raw delay, merged over simulators; ab
   const rel = { a: delays(1, 300, 40), b: delays(2, 50, 400) }
   const entries = /** @type {MessageEntry[]} */ (['a', 'b'].map((simulator) => ({
     simulator,
-    report: messageReport({ round: 1, seq: 1, room: 'room-1', relativeMs: rel[/** @type {'a' | 'b'} */ (simulator)], absoluteMs: rel[/** @type {'a' | 'b'} */ (simulator)].map((d) => d + 5), sentAt: 1 })
+    report: messageReport({
+      round: 1,
+      seq: 1,
+      room: 'room-1',
+      relativeMs: rel[/** @type {'a' | 'b'} */ (simulator)],
+      absoluteMs: rel[/** @type {'a' | 'b'} */ (simulator)].map((d) => d + 5),
+      sentAt: 1
+    })
   })))
   const clocks = { a: { offsetMs: 0, uncertaintyMs: 0.5, reference: 'redis' }, b: { offsetMs: 0, uncertaintyMs: 2, reference: 'redis' } }
   const [row] = deliveryBreakdown(entries, clocks).rows

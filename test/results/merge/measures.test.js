@@ -76,7 +76,8 @@ test('every field a real simulator measured reaches both merges: simulate --work
     simulatorList: []
   })
   const fields = leaves(result, '')
-  for (const required of ['clients.everConnected', 'clients.attempts', 'clients.reconnects', 'clients.byTransport.polling.upgraded', 'clients.storms.list', 'clients.acceptTime.p50',
+  for (const required of [
+    'clients.everConnected', 'clients.attempts', 'clients.reconnects', 'clients.byTransport.polling.upgraded', 'clients.storms.list', 'clients.acceptTime.p50',
     'clients.connectTime.p99', 'health.summary.saturatedSeconds', 'health.summary.rssMaxBytes', 'scenario.emits.ackTime.p50', 'churn.sessionsClosed',
     'recorder.lateReceipts', 'destinations']) {
     assert.ok(fields.includes(required), `the real result has ${required}`)

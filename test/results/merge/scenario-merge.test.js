@@ -12,10 +12,33 @@ import { delays, encodedDelay, summaryOf } from '../make-reports.js'
  */
 function scenarioReport (seed, { ack = true, hooks = true, reasons = {} } = {}) {
   return {
-    joins: { event: 'join', sent: 10 * seed, acked: 9 * seed, unacked: seed - 1, failed: 1, reasons: { 'no such room': 1 }, time: encodedDelay(delays(seed, 9 * seed, 20)) },
-    emits: { event: 'chat', emitters: seed, sent: 50 * seed, acked: ack ? 48 * seed : 0, timedOut: ack ? 2 * seed : 0, failed: 0, reasons, ackTime: ack ? encodedDelay(delays(seed + 10, 48 * seed, 100)) : null },
+    joins: {
+      event: 'join',
+      sent: 10 * seed,
+      acked: 9 * seed,
+      unacked: seed - 1,
+      failed: 1,
+      reasons: { 'no such room': 1 },
+      time: encodedDelay(delays(seed, 9 * seed, 20))
+    },
+    emits: {
+      event: 'chat',
+      emitters: seed,
+      sent: 50 * seed,
+      acked: ack ? 48 * seed : 0,
+      timedOut: ack ? 2 * seed : 0,
+      failed: 0,
+      reasons,
+      ackTime: ack ? encodedDelay(delays(seed + 10, 48 * seed, 100)) : null
+    },
     ...(hooks
-      ? { hooks: { calls: { identity: 0, onConnect: 10 * seed, onEvent: 100 * seed, onDisconnect: 0 }, errors: { 'boom <b>': seed }, emits: { sent: 5, acked: 4, timedOut: 1, failed: 0, ackTime: encodedDelay(delays(seed + 20, 4, 300)) } } }
+      ? {
+          hooks: {
+            calls: { identity: 0, onConnect: 10 * seed, onEvent: 100 * seed, onDisconnect: 0 },
+            errors: { 'boom <b>': seed },
+            emits: { sent: 5, acked: 4, timedOut: 1, failed: 0, ackTime: encodedDelay(delays(seed + 20, 4, 300)) }
+          }
+        }
       : {})
   }
 }
@@ -23,7 +46,10 @@ function scenarioReport (seed, { ack = true, hooks = true, reasons = {} } = {}) 
 test('counts are summed, reasons merged, histograms merged into true percentiles', () => {
   const merged = mergeScenarioReports([scenarioReport(1), undefined, scenarioReport(2), null])
   assert.ok(merged?.joins && merged.emits && merged.hooks)
-  assert.deepEqual({ ...merged.joins, time: undefined }, { event: 'join', sent: 30, acked: 27, unacked: 1, failed: 2, reasons: { 'no such room': 2 }, time: undefined })
+  assert.deepEqual(
+    { ...merged.joins, time: undefined },
+    { event: 'join', sent: 30, acked: 27, unacked: 1, failed: 2, reasons: { 'no such room': 2 }, time: undefined }
+  )
   const joinTimes = [...delays(1, 9, 20), ...delays(2, 18, 20)]
   assert.deepEqual([merged.joins.time.count, merged.joins.time.p50, merged.joins.time.p99], [27, summaryOf(joinTimes).p50, summaryOf(joinTimes).p99])
   assert.deepEqual([merged.emits.emitters, merged.emits.sent, merged.emits.acked, merged.emits.timedOut], [3, 150, 144, 6])
@@ -65,9 +91,15 @@ test('ack time: --emit acks and the hooks\' emitWithAck merged; counts of both',
 
 test('namespaces: summed by name in order of first appearance, refusals by reason', () => {
   /** @type {import('../../../lib/schema/result-schema.js').NamespaceCounts[]} */
-  const a = [{ name: '/', connected: 5, connects: 6, disconnects: { 'transport close': 1 }, refused: {} }, { name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: 5 } }]
+  const a = [
+    { name: '/', connected: 5, connects: 6, disconnects: { 'transport close': 1 }, refused: {} },
+    { name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: 5 } }
+  ]
   /** @type {import('../../../lib/schema/result-schema.js').NamespaceCounts[]} */
-  const b = [{ name: '/', connected: 4, connects: 4, disconnects: {}, refused: {} }, { name: '/admin', connected: 1, connects: 1, disconnects: {}, refused: { unauthorized: 3, ['__proto__']: 1 } }]
+  const b = [
+    { name: '/', connected: 4, connects: 4, disconnects: {}, refused: {} },
+    { name: '/admin', connected: 1, connects: 1, disconnects: {}, refused: { unauthorized: 3, ['__proto__']: 1 } }
+  ]
   const merged = mergeNamespaceCounts([a, undefined, b])
   assert.deepEqual(merged?.map((n) => [n.name, n.connected, n.connects]), [['/', 9, 10], ['/admin', 1, 1]])
   assert.deepEqual(merged?.[1].refused, Object.fromEntries([['unauthorized', 8], ['__proto__', 1]]), '__proto__ is a reason like any other')

@@ -52,8 +52,13 @@ test('mergeSimResults (--workers): messages keep their room and sum misdelivered
   // Two workers, each with its own clients in rooms: the same message reaches a wrong client in both.
   const spec = { clients: 6, rooms: 3, messages: [{ id: 'm1', room: 'room-1', to: [1, 4, 0] }, { id: 'all', room: null, twice: [5] }] }
   /** @type {(refused: number) => import('../../../lib/schema/result-schema.js').NamespaceCounts[]} */
-  const nsp = (refused) => [{ name: '/', connected: 6, connects: 6, disconnects: {}, refused: {} }, { name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: refused } }]
-  const emits = (/** @type {number} */ seed) => ({ emits: { event: 'chat', emitters: 2, sent: 10, acked: 9, timedOut: 1, failed: 0, reasons: {}, ackTime: encodedDelay(delays(seed, 9)) } })
+  const nsp = (refused) => [
+    { name: '/', connected: 6, connects: 6, disconnects: {}, refused: {} },
+    { name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: refused } }
+  ]
+  const emits = (/** @type {number} */ seed) => ({
+    emits: { event: 'chat', emitters: 2, sent: 10, acked: 9, timedOut: 1, failed: 0, reasons: {}, ackTime: encodedDelay(delays(seed, 9)) }
+  })
   const merged = mergeSimResults([
     simResult('w1', { messages: recordRoomMessages(spec), clients: { ...simResult('w', {}).clients, namespaces: nsp(6) }, scenario: emits(1) }),
     simResult('w2', { messages: recordRoomMessages(spec), clients: { ...simResult('w', {}).clients, namespaces: nsp(2) }, scenario: emits(2) })

@@ -19,7 +19,22 @@ import { parseExposition } from '../../helpers/prometheus-text.js'
 function report (key) {
   const h = createHistogram()
   for (const ms of [0, 2, 4]) recordMs(h, ms)
-  return { key, id: key, event: 'm', round: 1, seq: 1, sentAt: null, firstAt: Date.now(), received: 3, expected: 4, missing: 1, duplicates: 0, late: 0, relative: { ...summarize(h), histogram: encode(h) }, absolute: null }
+  return {
+    key,
+    id: key,
+    event: 'm',
+    round: 1,
+    seq: 1,
+    sentAt: null,
+    firstAt: Date.now(),
+    received: 3,
+    expected: 4,
+    missing: 1,
+    duplicates: 0,
+    late: 0,
+    relative: { ...summarize(h), histogram: encode(h) },
+    absolute: null
+  }
 }
 
 /**
@@ -97,7 +112,8 @@ test('a view of some simulators only: the others and the server samples are left
   assert.deepEqual(series.filter((s) => /^ioswarm_(server|round)_/.test(s.name) && s.value !== 0), [])
 })
 
-test('run --redis --metrics-port: a simulator that joins through Redis from its own process is in the runner\'s counters, histograms and health, equal to result.json', { timeout: 120000 }, async (t) => {
+test('run --redis --metrics-port: a simulator that joins through Redis from its own ' +
+  'process is in the runner\'s counters, histograms and health, equal to result.json', { timeout: 120000 }, async (t) => {
   const redisUrl = await getRedisUrl(t)
   if (!redisUrl) return
   const runId = `metrics-join-${process.pid}-${Date.now()}`
@@ -105,12 +121,19 @@ test('run --redis --metrics-port: a simulator that joins through Redis from its 
   let far = null
   /** @type {ReturnType<typeof parseExposition> | null} */
   let scraped = null
-  const result = await runTest({ redis: redisUrl, run: runId, simulators: 1, clients: 10, expectSimulators: 1, rounds: '3x300', ramp: '300ms', pingInterval: '5s', metricsPort: 0 }, {
+  const options = {
+    redis: redisUrl, run: runId, simulators: 1, clients: 10, expectSimulators: 1, rounds: '3x300', ramp: '300ms', pingInterval: '5s', metricsPort: 0
+  }
+  const result = await runTest(options, {
     // The runner's reference server is up: a simulator joins from a process of its own.
     log: (line) => {
       const server = / reference server (http:\/\/\S+)/.exec(line)
       if (server && !far) {
-        far = runCli(t, ['bin/ioswarm.js', 'simulate', '--quiet', '--ramp', '0', '--url', server[1], '--clients', '10', '--redis', redisUrl, '--run', runId, '--id', 'far'], { timeoutMs: 90000 })
+        far = runCli(
+          t,
+          ['bin/ioswarm.js', 'simulate', '--quiet', '--ramp', '0', '--url', server[1], '--clients', '10', '--redis', redisUrl, '--run', runId, '--id', 'far'],
+          { timeoutMs: 90000 }
+        )
       }
     },
     metricsLinger: async (url) => { scraped = parseExposition(await (await fetch(url)).text()) }

@@ -20,7 +20,10 @@ test('GET /metrics answers the current registry; other paths 404; close stops it
 test('a port in use is an error naming --metrics-port; bad ports are refused', async (t) => {
   const first = await serveMetrics({ port: 0, registry: () => new client.Registry() })
   t.after(() => first.close())
-  await assert.rejects(serveMetrics({ port: first.port, registry: () => new client.Registry() }), { code: 'IOSWARM_ERR_INVALID_OPTION', message: /--metrics-port cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/ })
+  await assert.rejects(serveMetrics({ port: first.port, registry: () => new client.Registry() }), {
+    code: 'IOSWARM_ERR_INVALID_OPTION',
+    message: /--metrics-port cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/
+  })
   assert.equal(parseMetricsPort(undefined), null)
   assert.equal(parseMetricsPort('0'), 0)
   assert.throws(() => parseMetricsPort('-1'), /--metrics-port must be a whole number from 0 to 65535/)

@@ -33,7 +33,9 @@ async function startPrometheus (t) {
   await writeFile(config, 'global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: ioswarm\n' +
     `    file_sd_configs:\n      - files: ['${targets}']\n        refresh_interval: 1s\n`)
   const base = await onClosedPort(async (port) => {
-    const child = spawn(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], {
+      stdio: ['ignore', 'ignore', 'pipe']
+    })
     let stderr = ''
     child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000) })
     const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -73,7 +75,8 @@ async function startPrometheus (t) {
 /** @param {{ value: [number, string] }[]} result */
 const sum = (result) => result.reduce((s, r) => s + Number(r.value[1]), 0)
 
-test('Prometheus scrapes a run: clients connected, messages received and a delay histogram match result.json', { skip: missing ?? false, timeout: 120000 }, async (t) => {
+test('Prometheus scrapes a run: ' +
+  'clients connected, messages received and a delay histogram match result.json', { skip: missing ?? false, timeout: 120000 }, async (t) => {
   const prometheus = await startPrometheus(t)
   /** The scrape of the run's metrics (--metrics-port 0: the run says which port it got), started when it says so. @type {Promise<void>[]} */
   const scraping = []

@@ -11,7 +11,22 @@ function encoded (delaysMs) {
 }
 
 /** @param {number} received @returns {any} */
-const report = (received) => ({ key: `m|${received}`, id: String(received), event: 'm', round: 1, seq: 1, sentAt: 1, firstAt: 1, received, expected: received + 1, missing: 1, duplicates: 0, late: 0, relative: encoded(Array.from({ length: received }, (_, i) => i)), absolute: null })
+const report = (received) => ({
+  key: `m|${received}`,
+  id: String(received),
+  event: 'm',
+  round: 1,
+  seq: 1,
+  sentAt: 1,
+  firstAt: 1,
+  received,
+  expected: received + 1,
+  missing: 1,
+  duplicates: 0,
+  late: 0,
+  relative: encoded(Array.from({ length: received }, (_, i) => i)),
+  absolute: null
+})
 
 /** @param {number} t @param {number} ws @returns {any} */
 const sample = (t, ws) => ({
@@ -55,7 +70,11 @@ test('the simulator list gives every simulator its target by transport and up, t
     { id: 'remote', transport: 'websocket:75,polling:25', alive: false, final: {}, clients: { target: 8, connected: 6 } }
   ]))
   const target = await values(m.registry, 'ioswarm_clients_target')
-  assert.deepEqual(target.map((v) => [v.labels.simulator, v.labels.transport, v.value]).sort(), [['local', 'websocket', 5], ['remote', 'polling', 2], ['remote', 'websocket', 6]])
+  assert.deepEqual(target.map((v) => [v.labels.simulator, v.labels.transport, v.value]).sort(), [
+    ['local', 'websocket', 5],
+    ['remote', 'polling', 2],
+    ['remote', 'websocket', 6]
+  ])
   const up = await values(m.registry, 'ioswarm_simulator_up')
   assert.deepEqual(up.map((v) => [v.labels.simulator, v.value]).sort(), [['local', 1], ['remote', 0]])
 })
@@ -66,7 +85,13 @@ test('cardinality stays bounded with 5,000 simulators and 10,000 distinct reason
     m.observeSample(`sim-${i}`, sample(1000, 1))
     m.observeMessage(`sim-${i}`, report(1))
   }
-  m.observeFinals(/** @type {any} */ (Array.from({ length: 100 }, (_, f) => ({ clients: { errors: Object.fromEntries(Array.from({ length: 100 }, (_, r) => [`reason ${f * 100 + r}`, 1])), disconnects: {} } }))))
+  m.observeFinals(
+    /** @type {any} */ (
+      Array.from({ length: 100 }, (_, f) => ({
+        clients: { errors: Object.fromEntries(Array.from({ length: 100 }, (_, r) => [`reason ${f * 100 + r}`, 1])), disconnects: {} }
+      }))
+    )
+  )
   const connected = await values(m.registry, 'ioswarm_clients_connected')
   assert.equal(new Set(connected.map((v) => v.labels.simulator)).size, 21)
   assert.equal(connected.reduce((sum, v) => sum + v.value, 0), 5000, 'the folded simulators\' clients add up in "other"')

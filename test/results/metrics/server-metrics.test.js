@@ -22,13 +22,19 @@ test('ioswarm serve --metrics-port serves the reference server\'s own metrics, a
   let stderr = ''
   const serve = runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--token', 'tok', '--id', 'ref', '--metrics-port', '0',
     '--otlp', receiver.url, '--otlp-interval', '200ms'], { onStderr: (text) => { stderr = text } })
-  const url = /** @type {RegExpExecArray} */ (await waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr), { timeoutMs: 15000, message: () => `serve listening (stderr: ${stderr})` }))[1]
+  const url = /** @type {RegExpExecArray} */ (
+    await waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr), { timeoutMs: 15000, message: () => `serve listening (stderr: ${stderr})` })
+  )[1]
   const metrics = /** @type {RegExpExecArray} */ (/metrics (http:\/\/127\.0\.0\.1:\d+\/metrics)\n/.exec(stderr))?.[1]
   assert.ok(metrics, `serve says where its metrics are: ${stderr}`)
   const socket = io(url, { transports: ['websocket'] })
   t.after(() => socket.close())
   await new Promise((resolve) => socket.once('connect', () => resolve(undefined)))
-  const response = await fetch(new URL('/broadcast', url), { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: '{}' })
+  const response = await fetch(new URL('/broadcast', url), {
+    method: 'POST',
+    headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+    body: '{}'
+  })
   assert.equal(response.status, 200)
   await waitFor(async () => {
     const text = await (await fetch(metrics)).text()

@@ -27,7 +27,9 @@ export function chromiumMissing () {
 export function launchChromium () {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'
+    ]
   })
 }
 
@@ -74,7 +76,8 @@ export async function checkReport (browser, file, screenshot, { width = 1300 } =
         notes: [...w.document.querySelectorAll('.no-data[data-chart]')].map((el) => el.getAttribute('data-chart')),
         images: w.document.querySelectorAll('img').length,
         headings: [...w.document.querySelectorAll('h3')].map((el) => el.textContent),
-        overview: (({ scrollWidth, clientWidth } = {}) => (scrollWidth === undefined ? null : { scrollWidth, clientWidth }))(w.document.querySelector('#overview .table-wrap') ?? undefined),
+        overview: (({ scrollWidth, clientWidth } = {}) => (scrollWidth === undefined ? null : { scrollWidth, clientWidth }))(
+          w.document.querySelector('#overview .table-wrap') ?? undefined),
         pageWidth: w.document.documentElement.scrollWidth,
         tables: Object.fromEntries([...w.document.querySelectorAll('section > h3')].reverse().map((h) => {
           // Every table after the heading until the next one (notes may come between).

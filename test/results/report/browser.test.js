@@ -9,8 +9,10 @@ const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
 /** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 
-const KINDS = ['connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
-  'server-load', 'server-memory', 'health-loop', 'health-cpu']
+const KINDS = [
+  'connected-transport', 'connected-simulator', 'connected-node', 'storm-transport', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
+  'server-load', 'server-memory', 'health-loop', 'health-cpu'
+]
 const ALL_CHARTS = ['d1', 'd2'].flatMap((d) => KINDS.map((k) => `${d}-${k}`))
 const SCENARIO_TABLES = ['Delivery by namespace, room and event', 'Emits, acks and joins', 'Clients per namespace']
 
@@ -84,7 +86,10 @@ test('reports draw every chart in headless Chromium', { skip: chromiumMissing() 
       const page = await checkReport(browser, file, undefined, { width: 1400 })
       assert.ok(page.overview, `${name}: an overview table`)
       assert.ok(page.overview.scrollWidth <= 1400, `${name}: overview scrollWidth ${page.overview.scrollWidth} <= 1400`)
-      assert.ok(page.overview.scrollWidth <= page.overview.clientWidth, `${name}: overview ${page.overview.scrollWidth} px in a box of ${page.overview.clientWidth} px`)
+      assert.ok(
+        page.overview.scrollWidth <= page.overview.clientWidth,
+        `${name}: overview ${page.overview.scrollWidth} px in a box of ${page.overview.clientWidth} px`
+      )
       assert.ok(page.pageWidth <= 1400, `${name}: page ${page.pageWidth} px wide`)
     }
   })
@@ -103,7 +108,11 @@ test('reports draw every chart in headless Chromium', { skip: chromiumMissing() 
       for (const chart of ['d1-connected-transport', 'd1-relative-delay', 'd1-absolute-latency', 'd1-connect-time', 'd1-health-loop', 'd1-health-cpu']) {
         assert.ok(!page.notes.includes(chart), `${chart} has data`)
       }
-      assert.deepEqual(page.notes.filter((n) => n.startsWith('d1-server')).sort(), ['d1-server-load', 'd1-server-memory'], 'simulate probes no server: its charts say so')
+      assert.deepEqual(
+        page.notes.filter((n) => n.startsWith('d1-server')).sort(),
+        ['d1-server-load', 'd1-server-memory'],
+        'simulate probes no server: its charts say so'
+      )
       const total = name === 'sim-chat' ? ['1169/1170', '1'] : ['1139/1140', '1']
       const deliveries = page.tables['Delivery by namespace, room and event']
       assert.deepEqual(deliveries.slice(4, 6), total, `${name}: every line, the rolled-up ones too`)

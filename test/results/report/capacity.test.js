@@ -14,7 +14,10 @@ test('the capacity chart: p50, p99 and missing against clients, one point per me
   const chart = capacityChart(result)
   assert.equal(chart.name, 'capacity-delay')
   const datasets = /** @type {Record<string, any>} */ (chart.config).data.datasets
-  assert.deepEqual(datasets.map((/** @type {{ label: string }} */ d) => d.label), ['relative p50', 'relative p99', 'missing deliveries', 'SLO p99<200ms', 'SLO missing=0'])
+  assert.deepEqual(
+    datasets.map((/** @type {{ label: string }} */ d) => d.label),
+    ['relative p50', 'relative p99', 'missing deliveries', 'SLO p99<200ms', 'SLO missing=0']
+  )
   const clients = result.steps.map((s) => s.clients).sort((a, b) => a - b)
   assert.deepEqual(datasets[1].data.map((/** @type {{ x: number }} */ p) => p.x), clients, 'x = clients, in order')
   assert.deepEqual(datasets[3].data.map((/** @type {{ y: number }} */ p) => p.y), [200, 200], 'the SLO across the clients measured')
@@ -26,7 +29,10 @@ test('the capacity chart: p50, p99 and missing against clients, one point per me
 })
 
 test('every delay SLO gets its line (p90, mean, avg, abs.*, in s too), read as --slo reads it; a share, a count of clients or an unknown metric none', () => {
-  const result = { ...fixture(), slo: ['p90<150ms', 'mean<=0.1s', 'avg<80', 'abs.p99<300ms', 'abs.max<1s', 'missing<1%', 'missing<=5', 'failed=0', 'connected>=99%', 'future.metric<1'] }
+  const result = {
+    ...fixture(),
+    slo: ['p90<150ms', 'mean<=0.1s', 'avg<80', 'abs.p99<300ms', 'abs.max<1s', 'missing<1%', 'missing<=5', 'failed=0', 'connected>=99%', 'future.metric<1']
+  }
   const datasets = /** @type {Record<string, any>} */ (capacityChart(result).config).data.datasets.slice(3)
   assert.deepEqual(datasets.map((/** @type {{ label: string, yAxisID: string, data: { y: number }[] }} */ d) => [d.label, d.yAxisID, d.data[0].y]), [
     ['SLO p90<150ms', 'y', 150],

@@ -9,7 +9,17 @@ const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name
 test('each distribution of each run is a series, labelled by run label and distribution', () => {
   const series = compareSeries([fixture('run-small.json'), fixture('run-sparse.json')], ['base'])
   assert.deepEqual(series.map((s) => s.label), ['base 2x500', 'base 4x250', 'fixture sparse 2x500', 'fixture sparse 4x250'])
-  assert.deepEqual(series[0].rounds[1], { round: 2, plan: '5 × 500 ms', messages: 5, avgMs: 7.33, meanMs: 7.48, p99Ms: 22.8, maxMs: 37.4, missing: 1, expected: 5000 })
+  assert.deepEqual(series[0].rounds[1], {
+    round: 2,
+    plan: '5 × 500 ms',
+    messages: 5,
+    avgMs: 7.33,
+    meanMs: 7.48,
+    p99Ms: 22.8,
+    maxMs: 37.4,
+    missing: 1,
+    expected: 5000
+  })
   assert.equal(series[3].rounds[0].avgMs, null, 'a round where nothing arrived has no delay, not 0')
 })
 

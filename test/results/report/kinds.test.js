@@ -39,7 +39,11 @@ test('a simulate result reads as a run of one distribution with one simulator', 
   assert.ok(d.timeline.every((p) => p.simulator === 'sim-chat'))
   assert.ok(d.connectTime.curve.length > 0 && !('histogram' in d.connectTime))
   assert.equal(d.scenario?.emits?.sent, 120)
-  assert.match(formatRunSummary(run), /^no rounds; all 30 messages: reached 1169\/1170, missing 1, rel p50 \S+, p99 \S+, max \S+, abs p99 \S+$/m, 'the terminal summary too')
+  assert.match(
+    formatRunSummary(run),
+    /^no rounds; all 30 messages: reached 1169\/1170, missing 1, rel p50 \S+, p99 \S+, max \S+, abs p99 \S+$/m,
+    'the terminal summary too'
+  )
 })
 
 test('a --workers result: one simulator, its workers said, health per second the worst worker\'s', () => {
@@ -84,7 +88,11 @@ test('a simulate report (one process and --workers) shows the logins and the TLS
     ['sim-workers.json', ['47', '44', '4', '3'], 'HTTP 500 ×2, timeout ×1', '(TLS p50 2.90ms, p99 4.30ms)']]
   for (const [name, row, reasons, tls] of cases) {
     const html = buildAnyReport(fixture(name))
-    assert.match(html, new RegExp(`<h3>Logins</h3>.*<tr class="warn"><td>POST /login</td>${num(row)}(<td class="num">[\\d.]+ms</td>){3}<td>${reasons}</td>`, 's'), name)
+    assert.match(
+      html,
+      new RegExp(`<h3>Logins</h3>.*<tr class="warn"><td>POST /login</td>${num(row)}(<td class="num">[\\d.]+ms</td>){3}<td>${reasons}</td>`, 's'),
+      name
+    )
     assert.equal(html.split(tls).length, 3, `${name}: ${tls} in the overview and the connect-time chart`)
   }
   const sim = fixture('sim-chat.json')

@@ -43,7 +43,10 @@ test('checkRunResult rejects what is not a run result of this schema version, sa
   await rejectsInput(() => checkRunResult([], 'x.json'), /^x\.json is not an ioswarm result: expected a JSON object$/)
   await rejectsInput(() => checkRunResult({ ...good, kind: 'simulator' }, 'x.json'), /is a simulator result \(ioswarm simulate --json\)/)
   await rejectsInput(() => checkRunResult({ ...good, kind: undefined }, 'x.json'), /"kind" is undefined, expected "run"/)
-  await rejectsInput(() => checkRunResult({ ...good, schemaVersion: 2 }, 'x.json'), /has schemaVersion 2, this ioswarm reads schemaVersion 1: it was written by a newer ioswarm/)
+  await rejectsInput(
+    () => checkRunResult({ ...good, schemaVersion: 2 }, 'x.json'),
+    /has schemaVersion 2, this ioswarm reads schemaVersion 1: it was written by a newer ioswarm/
+  )
   await rejectsInput(() => checkRunResult({ ...good, schemaVersion: undefined }, 'x.json'), /has schemaVersion undefined/)
   await rejectsInput(() => checkRunResult({ ...good, target: null }, 'x.json'), /has no "target" object/)
   const broken = JSON.parse(JSON.stringify(good))
@@ -71,10 +74,16 @@ test('readResult reads every kind a report reads, each as a report reads it', as
 
 test('checkResult names what is missing in a simulate or capacity result, and any kind it does not read', async () => {
   const read = (/** @type {string} */ name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
-  await rejectsInput(() => checkResult({ kind: 'window', schemaVersion: 1 }, 'x.json'), /^x\.json is not an ioswarm result: "kind" is "window", expected one of "run", "simulator", "capacity"$/)
+  await rejectsInput(
+    () => checkResult({ kind: 'window', schemaVersion: 1 }, 'x.json'),
+    /^x\.json is not an ioswarm result: "kind" is "window", expected one of "run", "simulator", "capacity"$/
+  )
   await rejectsInput(() => checkResult({ ...read('sim-chat.json'), schemaVersion: 2 }, 'x.json'), /has schemaVersion 2/)
   await rejectsInput(() => checkResult({ ...read('sim-chat.json'), messages: null }, 'x.json'), /^x\.json has no "messages" array$/)
-  await rejectsInput(() => checkResult({ ...read('sim-chat.json'), health: { samples: [] } }, 'x.json'), /^x\.json has no "health" object with samples and a summary$/)
+  await rejectsInput(
+    () => checkResult({ ...read('sim-chat.json'), health: { samples: [] } }, 'x.json'),
+    /^x\.json has no "health" object with samples and a summary$/
+  )
   await rejectsInput(() => checkResult({ ...read('sim-chat.json'), clock: undefined }, 'x.json'), /^x\.json has no "clock" object$/)
   await rejectsInput(() => checkResult({ ...read('capacity-small.json'), steps: {} }, 'x.json'), /^x\.json has no "steps" array$/)
   await rejectsInput(() => checkResult({ ...read('capacity-small.json'), swarm: null }, 'x.json'), /^x\.json has no "run", "swarm" or "target" object$/)

@@ -7,7 +7,10 @@ import { deliveriesTable, namespacesTable, scenarioTable } from '../../../result
 /** @param {string} name @returns {import('../../../lib/schema/result-schema.js').RunResult} */
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
 /** Rows of a table as arrays of cell texts (several tables: all their rows). @param {string} html */
-const rows = (html) => [...html.matchAll(/<tbody>(.*?)<\/tbody>/g)].flatMap((b) => [...b[1].matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1])))
+const rows = (html) =>
+  [...html.matchAll(/<tbody>(.*?)<\/tbody>/g)].flatMap((b) =>
+    [...b[1].matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]))
+  )
 
 test('deliveries: everyone, the top rooms by traffic, the folded rest and the total; rows with wrong, missing or second copies marked', () => {
   const [d, plainBroadcasts] = fixture('run-small.json').distributions
@@ -35,7 +38,13 @@ test('emits, acks and joins: counts, times to the ack, reasons; hooks\' calls an
   assert.deepEqual([table[1][8], table[1][9]], ['194ms', 'transport close ×2'])
   assert.deepEqual(table[2].slice(0, 5), ['scenario hooks&#39; emits', '-', '40', '40', '0 timed out'])
   assert.equal(table[3][0], 'every ack (ack.* thresholds)')
-  assert.deepEqual(table.slice(4), [['identity', '0', ''], ['onConnect', '1020', ''], ['onEvent', '4800', ''], ['onDisconnect', '20', ''], ['error', '3', 'TypeError: socket.room is not a function']])
+  assert.deepEqual(table.slice(4), [
+    ['identity', '0', ''],
+    ['onConnect', '1020', ''],
+    ['onEvent', '4800', ''],
+    ['onDisconnect', '20', ''],
+    ['error', '3', 'TypeError: socket.room is not a function']
+  ])
   assert.equal(scenarioTable(plainBroadcasts), null)
 })
 

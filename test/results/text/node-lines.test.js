@@ -45,8 +45,22 @@ test('--workers: the workers\' node reports merge into the simulator\'s, and the
 })
 
 test('a run: the simulators\' final node reports merge into the distribution', () => {
-  const finals = [nodeReport([['a', 5, 0]]), nodeReport([['a', 1, 0], ['b', 4, 3]])].map((nodes, k) => ({ ...finalReport({ target: 5, connected: 5, failed: 0, connectMs: [1] }), nodes, simulator: `s${k}` }))
-  const input = { name: '2x5', simulators: 2, clientsPerSimulator: 5, startedAt: 1, endedAt: 2, messages: [], rounds: [], samples: { timeline: [], health: [], server: [] }, finals, simulatorList: [] }
+  const finals = [
+    nodeReport([['a', 5, 0]]),
+    nodeReport([['a', 1, 0], ['b', 4, 3]])
+  ].map((nodes, k) => ({ ...finalReport({ target: 5, connected: 5, failed: 0, connectMs: [1] }), nodes, simulator: `s${k}` }))
+  const input = {
+    name: '2x5',
+    simulators: 2,
+    clientsPerSimulator: 5,
+    startedAt: 1,
+    endedAt: 2,
+    messages: [],
+    rounds: [],
+    samples: { timeline: [], health: [], server: [] },
+    finals,
+    simulatorList: []
+  }
   const d = buildDistribution(input)
   assert.deepEqual(d.nodes?.nodes.map((n) => [n.name, n.connected, n.connects]), [['b', 4, 7], ['a', 6, 6]], 'most connects first')
   assert.equal(d.nodes?.imbalance, 1.5)
@@ -73,7 +87,10 @@ test('terminal lines: one line with the imbalance and moves, a table of the node
   const report = { ...nodeReport([['sio-1', 8, 0], ['sio-2', 4, 3]]), imbalance: 2, unknown: 1 }
   report.nodes.push({ ...report.nodes[0], name: 'other', folded: 12 })
   const lines = formatNodes(report)
-  assert.equal(lines[0], 'nodes (event:node): 3 seen, imbalance 2 (largest ÷ smallest node at the end), moved 3 (clients back on another node after a reconnect), 1 connected clients of no known node')
+  assert.equal(
+    lines[0],
+    'nodes (event:node): 3 seen, imbalance 2 (largest ÷ smallest node at the end), moved 3 (clients back on another node after a reconnect), 1 connected clients of no known node'
+  )
   assert.match(lines[1], /^node\s+connected\s+connects\s+drops\s+moved\s+received\s+missing\s+rel p50\s+rel p99\s+abs p50\s+abs p99\n/)
   assert.match(lines[1], /\nsio-2\s+4\s+7\s+3\s+3\s+8\s+0\s+3\.00ms\s+3\.00ms/)
   assert.match(lines[1], /\nother \(12 names\)\s+8/)
@@ -83,7 +100,15 @@ test('terminal lines: one line with the imbalance and moves, a table of the node
 
 test('simulate\'s and run\'s summaries print the node lines', () => {
   const result = withNodes('sim', { ...nodeReport([['a', 6, 0]]), imbalance: 1 })
-  const sim = formatSimSummary(/** @type {any} */ ({ ...result, server: { rampMs: 0, rampSource: '--ramp', handshakeError: null, diagnosis: null }, engine: 'lean', agent: { keepAlive: true }, options: { url: 'http://x', transport: 'websocket' } }))
+  const sim = formatSimSummary(
+    /** @type {any} */ ({
+      ...result,
+      server: { rampMs: 0, rampSource: '--ramp', handshakeError: null, diagnosis: null },
+      engine: 'lean',
+      agent: { keepAlive: true },
+      options: { url: 'http://x', transport: 'websocket' }
+    })
+  )
   assert.match(sim, /\nnodes \(event:node\): 1 seen, imbalance 1/)
   const run = JSON.parse(readFileSync(new URL('../../fixtures/run-small.json', import.meta.url), 'utf8'))
   run.distributions[0].nodes = { ...nodeReport([['a', 3, 1], ['b', 2, 0]]), imbalance: 1.5 }

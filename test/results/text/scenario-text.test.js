@@ -20,8 +20,14 @@ test('namespaces, joins, emits and hooks: one line each, with reasons and times'
   ])
   const lines = formatScenario(d.scenario)
   assert.equal(lines[0], 'joins (join): sent 1000, acked 996, failed 4 (room full: 4), unacked 0; join time p50 9.21ms, p99 16.7ms, max 16.7ms')
-  assert.equal(lines[1], 'emits (chat): 100 emitters, sent 2400, acked 2390, timed out 8, failed 2 (transport close: 2); ack time p50 24.6ms, p99 44.6ms, max 194ms')
-  assert.match(lines[2], /^scenario hooks: onConnect ×1020, onEvent ×4800, onDisconnect ×20; their emits: sent 40, acked 40, timed out 0, failed 0; ack time p50/)
+  assert.equal(
+    lines[1],
+    'emits (chat): 100 emitters, sent 2400, acked 2390, timed out 8, failed 2 (transport close: 2); ack time p50 24.6ms, p99 44.6ms, max 194ms'
+  )
+  assert.match(
+    lines[2],
+    /^scenario hooks: onConnect ×1020, onEvent ×4800, onDisconnect ×20; their emits: sent 40, acked 40, timed out 0, failed 0; ack time p50/
+  )
   assert.equal(lines[3], 'HOOK ERRORS 3: TypeError: socket.room is not a function: 3')
   assert.match(lines[4], /^every ack \(emits and hooks' emitWithAck\): 2430 acks, p50 /)
   assert.deepEqual([formatNamespaces(plainBroadcasts.clients.namespaces), formatScenario(plainBroadcasts.scenario)], [[], []])
@@ -43,8 +49,14 @@ test('the delivery table: the first rows, the total, how many more; none when it
 
 test('hostile names and reasons cannot drive the terminal', () => {
   const [d] = fixture('run-small.json').distributions
-  const scenario = /** @type {import('../../../lib/schema/result-schema.js').ScenarioReport} */ ({ ...d.scenario, hooks: { ...d.scenario?.hooks, errors: { 'red\u001b[31m\nline': 1 } } })
-  const text = [...formatScenario(scenario), ...formatNamespaces([{ name: '/a\u0007', connected: 0, connects: 0, disconnects: {}, refused: { 'x\u2028y': 1 } }])].join('\n')
+  const scenario = /** @type {import('../../../lib/schema/result-schema.js').ScenarioReport} */ ({
+    ...d.scenario,
+    hooks: { ...d.scenario?.hooks, errors: { 'red\u001b[31m\nline': 1 } }
+  })
+  const text = [
+    ...formatScenario(scenario),
+    ...formatNamespaces([{ name: '/a\u0007', connected: 0, connects: 0, disconnects: {}, refused: { 'x\u2028y': 1 } }])
+  ].join('\n')
   assert.ok([...text].every((c) => c === '\n' || (c >= ' ' && c !== '\u007f' && c !== '\u2028')), 'only printable characters and newlines')
   assert.match(text, /HOOK ERRORS 1: red\?\[31m\?line: 1/)
 })

@@ -25,7 +25,8 @@ test('parseThreshold reads delays, counts and percentages with their units', () 
 test('a bad threshold is a usage error naming --assert and what is allowed', () => {
   /** @type {[string, RegExp][]} */
   const cases = [['p99', /is not METRIC OP VALUE/], ['p99<abc', /is not METRIC OP VALUE/], ['p42<1s', /unknown metric "p42"/],
-    ['p99<5%', /takes a duration/], ['missing<1.5', /whole count/], ['sim.cpu<5ms', /takes a % for sim.cpu/], ['stale<1%', /whole count/], ['p99!=1ms', /not METRIC/]]
+    ['p99<5%', /takes a duration/], ['missing<1.5', /whole count/], ['sim.cpu<5ms', /takes a % for sim.cpu/], ['stale<1%', /whole count/],
+    ['p99!=1ms', /not METRIC/]]
   for (const [expr, problem] of cases) {
     assert.throws(() => parseThreshold(expr), (error) => {
       assert.ok(error instanceof IoswarmError)
@@ -56,7 +57,10 @@ test('delays are the worst round of any distribution, and say which', () => {
 
 test('missing, connected and failed are totals, as counts or percentages', () => {
   const run = fixture('run-small.json')
-  const verdicts = evaluateThresholds(run, ['missing=0', 'missing<=1', 'missing<0.01%', 'connected>=99%', 'connected>=99.95%', 'connected=1998', 'failed=0', 'failed<=0.1%'].map(parseThreshold))
+  const verdicts = evaluateThresholds(
+    run,
+    ['missing=0', 'missing<=1', 'missing<0.01%', 'connected>=99%', 'connected>=99.95%', 'connected=1998', 'failed=0', 'failed<=0.1%'].map(parseThreshold)
+  )
   assert.deepEqual(verdicts.map((v) => v.ok), [false, true, true, true, false, true, false, true])
   assert.equal(verdicts[0].actual, 'missing 1 of 19980 expected deliveries (0.005%)')
   assert.equal(verdicts[3].actual, 'connected 1998 of 2000 target clients (99.9%)')
@@ -81,9 +85,23 @@ test('a metric without data fails and says so', () => {
   assert.equal(missing.ok, false, 'a share of nothing expected is no data')
 })
 
-test('storm thresholds: recover.* is the worst storm\'s time (never, if clients stayed away), lost the gap deliveries never received, unreturned the clients that never came back', () => {
+test('storm thresholds: recover.* is the worst storm\'s time (never, if clients stayed away), ' +
+  'lost the gap deliveries never received, unreturned the clients that never came back', () => {
   const run = JSON.parse(readFileSync(new URL('../../fixtures/run-small.json', import.meta.url), 'utf8'))
-  const storm = (/** @type {number | null} */ p100, dropped = 10, back = 10, lost = 0) => ({ startedAt: 1, dropped, back, reasons: {}, errors: {}, attempts: dropped, backMs: { p50: 500, p90: 900, p99: 1000, p100 }, endedMs: p100, recovered: 0, replayed: 4, lost, simulator: 's1' })
+  const storm = (/** @type {number | null} */ p100, dropped = 10, back = 10, lost = 0) => ({
+    startedAt: 1,
+    dropped,
+    back,
+    reasons: {},
+    errors: {},
+    attempts: dropped,
+    backMs: { p50: 500, p90: 900, p99: 1000, p100 },
+    endedMs: p100,
+    recovered: 0,
+    replayed: 4,
+    lost,
+    simulator: 's1'
+  })
   /** @param {any[]} storms the first distribution's */
   const withStorms = (storms) => ({
     ...run,
@@ -122,9 +140,16 @@ test('misdelivered and duplicated: totals of the delivery breakdowns, as counts 
     ...run,
     distributions: run.distributions.map((d) => ({ ...d, deliveries: undefined, messages: d.messages.map(({ misdelivered, duplicates, ...m }) => m) }))
   }
-  assert.deepEqual(evaluateThresholds(oldest, [parseThreshold('misdelivered=0')])[0], { expression: 'misdelivered=0', ok: false, actual: 'misdelivered: no data (the result predates delivery checks)' })
+  assert.deepEqual(evaluateThresholds(oldest, [parseThreshold('misdelivered=0')])[0], {
+    expression: 'misdelivered=0',
+    ok: false,
+    actual: 'misdelivered: no data (the result predates delivery checks)'
+  })
   const sparse = fixture('run-sparse.json')
-  assert.match(evaluateThresholds({ ...sparse, distributions: sparse.distributions.slice(1) }, [parseThreshold('duplicated=0')])[0].actual, /no data \(no message arrived\)/)
+  assert.match(
+    evaluateThresholds({ ...sparse, distributions: sparse.distributions.slice(1) }, [parseThreshold('duplicated=0')])[0].actual,
+    /no data \(no message arrived\)/
+  )
 })
 
 test('ack.*: emit → ack percentiles of --emit and the hooks\' emitWithAck, merged, worst distribution; no emit acked = no data', () => {
@@ -143,7 +168,10 @@ test('ack.*: emit → ack percentiles of --emit and the hooks\' emitWithAck, mer
 
 test('ack.timeouts and join.failed: totals, as counts or % of what was sent; nothing sent = no data', () => {
   const run = fixture('run-small.json')
-  const [timeouts, timeoutsPct, joins, joinsPct] = evaluateThresholds(run, ['ack.timeouts=0', 'ack.timeouts<1%', 'join.failed<=4', 'join.failed<0.1%'].map(parseThreshold))
+  const [timeouts, timeoutsPct, joins, joinsPct] = evaluateThresholds(
+    run,
+    ['ack.timeouts=0', 'ack.timeouts<1%', 'join.failed<=4', 'join.failed<0.1%'].map(parseThreshold)
+  )
   assert.deepEqual(timeouts, { expression: 'ack.timeouts=0', ok: false, actual: 'ack.timeouts 8 of 2440 emits sent (0.328%)' })
   assert.equal(timeoutsPct.ok, true)
   assert.deepEqual(joins, { expression: 'join.failed<=4', ok: true, actual: 'join.failed 4 of 1000 joins sent (0.4%)' })
@@ -190,7 +218,8 @@ test('worstRoundDelay (what --assert and capacity\'s --slo read of rounds): the 
   assert.equal(worstRoundDelay([], 'p99'), null)
 })
 
-test('a run of windows only (a capacity step: the windows of its hold): ack.timeouts, reply.* and custom.* measured over its windows, the worst window named', () => {
+test('a run of windows only (a capacity step: the windows of its hold): ' +
+  'ack.timeouts, reply.* and custom.* measured over its windows, the worst window named', () => {
   const delay = (/** @type {number} */ p99, count = 4) => ({ count, min: 1, max: p99 + 1, mean: p99 / 2, p50: p99 / 2, p90: p99, p99 })
   const at = Date.UTC(2026, 10, 26, 14, 2, 10)
   const window = (/** @type {number} */ k, /** @type {number} */ replyP99, /** @type {number} */ lobbyP99) => ({
@@ -200,7 +229,11 @@ test('a run of windows only (a capacity step: the windows of its hold): ack.time
     replies: { sent: 5, replied: 5 - k, timedOut: k, failed: 0, time: delay(replyP99) },
     custom: { timings: { join_lobby: delay(lobbyP99, 3) }, counts: { joined: 2 }, refused: 0, refusedNames: [] }
   })
-  const result = /** @type {any} */ ({ distributions: [{ name: '8 clients', rounds: [], windows: [window(0, 40, 90), window(1, 70, 30)], clients: { target: 8, connected: 8, failed: 0 }, simulatorList: [] }] })
+  const result = /** @type {any} */ ({
+    distributions: [
+      { name: '8 clients', rounds: [], windows: [window(0, 40, 90), window(1, 70, 30)], clients: { target: 8, connected: 8, failed: 0 }, simulatorList: [] }
+    ]
+  })
   const expressions = ['ack.timeouts=0', 'ack.timeouts<10%', 'reply.p99<50ms', 'reply.timeouts<=1', 'custom.join_lobby.p99<100ms', 'custom.join_lobby.count=6',
     'custom.joined.count>=4', 'custom.joined.p99<1s']
   const verdicts = evaluateThresholds(result, expressions.map(parseThreshold))
@@ -218,7 +251,10 @@ test('a run of windows only (a capacity step: the windows of its hold): ack.time
   const replies = { sent: 12, replied: 12, timedOut: 0, failed: 0, time: delay(50, 12) }
   const custom = { timings: { join_lobby: delay(60, 6) }, counts: { joined: 4 } }
   const run = { distributions: [{ ...result.distributions[0], scenario: { replies }, custom }] }
-  const [reply, timeouts, lobby] = evaluateThresholds(/** @type {any} */ (run), ['reply.p99<60ms', 'reply.timeouts=0', 'custom.join_lobby.p99<100ms'].map(parseThreshold))
+  const [reply, timeouts, lobby] = evaluateThresholds(
+    /** @type {any} */ (run),
+    ['reply.p99<60ms', 'reply.timeouts=0', 'custom.join_lobby.p99<100ms'].map(parseThreshold)
+  )
   assert.equal(reply.actual, 'reply.p99 70.0ms (window 14:02:15–14:02:20, 8 clients, 4 replies)')
   assert.deepEqual([timeouts.ok, timeouts.actual], [true, 'reply.timeouts 0 of 12 emits that waited (0%)'])
   assert.equal(lobby.actual, 'custom.join_lobby.p99 90.0ms (window 14:02:10–14:02:15, 8 clients, 3 timings)')

@@ -100,7 +100,11 @@ test('a simulator\'s seconds add up live; its final report raises its share to t
   const s2 = final('s2', { sent: 3, acked: 2, timedOut: 1, closed: 0, ackMs: [700, 700], replyMs: [40], orders: -2, lobbyMs: [120] })
   m.observeFinals([s1, s2])
   sum = await scrape(m)
-  assert.deepEqual(['sent', 'acked', 'timed_out', 'failed', 'closed'].map((k) => sum(`ioswarm_emits_${k}`)), [9 + 1, 6 + 1, 2, 0, 1], 's3 (no final) keeps its second')
+  assert.deepEqual(
+    ['sent', 'acked', 'timed_out', 'failed', 'closed'].map((k) => sum(`ioswarm_emits_${k}`)),
+    [9 + 1, 6 + 1, 2, 0, 1],
+    's3 (no final) keeps its second'
+  )
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_count'), 6)
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_bucket', { le: '+Inf' }), 6)
   assert.deepEqual(['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)), [2, 2, 0, 0])

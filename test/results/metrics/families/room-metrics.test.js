@@ -10,13 +10,35 @@ import { createRunMetrics } from '../../../../results/metrics/run-metrics.js'
 function report ({ room, namespace, received, misdelivered }) {
   const h = createHistogram()
   for (let i = 0; i < received; i++) recordMs(h, i)
-  return { key: `m|${Math.random()}`, id: '1', event: 'm', namespace, room, round: 1, seq: 1, sentAt: null, firstAt: 1, received, expected: received + 1, missing: 1, duplicates: 0, misdelivered, late: 0, relative: { ...summarize(h), histogram: encode(h) }, absolute: null }
+  return {
+    key: `m|${Math.random()}`,
+    id: '1',
+    event: 'm',
+    namespace,
+    room,
+    round: 1,
+    seq: 1,
+    sentAt: null,
+    firstAt: 1,
+    received,
+    expected: received + 1,
+    missing: 1,
+    duplicates: 0,
+    misdelivered,
+    late: 0,
+    relative: { ...summarize(h), histogram: encode(h) },
+    absolute: null
+  }
 }
 
 /** @param {import('prom-client').Registry} registry @param {string} name */
 async function byLabels (registry, name) {
   const values = (await registry.getSingleMetric(name)?.get())?.values ?? []
-  return Object.fromEntries(values.filter((v) => !('le' in v.labels) && !/_sum$/.test(/** @type {any} */ (v).metricName ?? '')).map((v) => [`${v.labels.namespace} ${v.labels.room}`, v.value]))
+  return Object.fromEntries(
+    values
+      .filter((v) => !('le' in v.labels) && !/_sum$/.test(/** @type {any} */ (v).metricName ?? ''))
+      .map((v) => [`${v.labels.namespace} ${v.labels.room}`, v.value])
+  )
 }
 
 test('deliveries by namespace and room, summed over simulators; a message without a room is room ""', async () => {
@@ -41,6 +63,8 @@ test('10,000 rooms and 100 namespaces make at most 51 × 21 label sets', async (
   assert.ok(new Set(received.map((v) => v.labels.namespace)).size <= 21)
   assert.equal(received.reduce((s, v) => s + v.value, 0), 10_000, 'nothing lost: the rest is in "other"')
   assert.deepEqual([m.labelStats().rooms.admitted, m.labelStats().namespaces.admitted], [50, 20])
-  const histogramSeries = new Set(((await m.registry.getSingleMetric('ioswarm_room_relative_delay_seconds')?.get())?.values ?? []).map((v) => `${v.labels.namespace} ${v.labels.room}`))
+  const histogramSeries = new Set(
+    ((await m.registry.getSingleMetric('ioswarm_room_relative_delay_seconds')?.get())?.values ?? []).map((v) => `${v.labels.namespace} ${v.labels.room}`)
+  )
   assert.ok(histogramSeries.size <= received.length)
 })

@@ -27,7 +27,8 @@ async function startReplyServer (t) {
   return url
 }
 
-test('run --metrics-port: emits sent, acked and their ack time, replies sent, replied, timed out and their reply time, as in result.json', { timeout: 60000 }, async (t) => {
+test('run --metrics-port: emits sent, acked and their ack time, ' +
+  'replies sent, replied, timed out and their reply time, as in result.json', { timeout: 60000 }, async (t) => {
   const url = await startReplyServer(t)
   /** @type {ReturnType<typeof parseExposition> | null} */
   let scraped = null
@@ -59,7 +60,10 @@ test('run --metrics-port: emits sent, acked and their ack time, replies sent, re
     [emits.sent, emits.acked, emits.timedOut, emits.failed, emits.closed ?? 0], 'the emits, over both simulators')
   const ackTime = /** @type {NonNullable<typeof emits.ackTime>} */ (emits.ackTime)
   assert.equal(sum('ioswarm_emit_ack_seconds', { quantile: '0.99' }), ackTime.p99 / 1000)
-  assert.deepEqual(['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)), [replies.sent, replies.replied, replies.timedOut, replies.failed])
+  assert.deepEqual(
+    ['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)),
+    [replies.sent, replies.replied, replies.timedOut, replies.failed]
+  )
   assert.equal(sum('ioswarm_reply_seconds', { quantile: '0.5' }), replies.time.p50 / 1000)
   assert.equal(sum('ioswarm_reply_seconds', { quantile: '0.99' }), replies.time.p99 / 1000)
   assert.equal(sum('ioswarm_reply_seconds', { quantile: '1' }), replies.time.max / 1000)
@@ -126,6 +130,9 @@ test('run --metrics-port: emits, acks and replies move during the run, merged ov
   assert.deepEqual(['sent', 'acked', 'timed_out', 'failed', 'closed'].map((k) => sum(`ioswarm_emits_${k}`)),
     [emits.sent, emits.acked, emits.timedOut, emits.failed, emits.closed ?? 0], 'the end: result.json\'s emits, none counted twice')
   assert.equal(sum('ioswarm_emit_ack_latency_seconds_count'), emits.acked)
-  assert.deepEqual(['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)), [replies.sent, replies.replied, replies.timedOut, replies.failed])
+  assert.deepEqual(
+    ['sent', 'replied', 'timed_out', 'failed'].map((k) => sum(`ioswarm_replies_${k}`)),
+    [replies.sent, replies.replied, replies.timedOut, replies.failed]
+  )
   assert.equal(sum('ioswarm_reply_latency_seconds_count'), replies.replied)
 })

@@ -22,7 +22,22 @@ import { sample } from '../../make-reports.js'
 function report (delaysMs) {
   const h = createHistogram()
   for (const ms of delaysMs) recordMs(h, ms)
-  return { key: 'm|1', id: '1', event: 'm', round: 1, seq: 1, sentAt: null, firstAt: 1, received: delaysMs.length, expected: delaysMs.length + 1, missing: 1, duplicates: 0, late: 0, relative: { ...summarize(h), histogram: encode(h) }, absolute: null }
+  return {
+    key: 'm|1',
+    id: '1',
+    event: 'm',
+    round: 1,
+    seq: 1,
+    sentAt: null,
+    firstAt: 1,
+    received: delaysMs.length,
+    expected: delaysMs.length + 1,
+    missing: 1,
+    duplicates: 0,
+    late: 0,
+    relative: { ...summarize(h), histogram: encode(h) },
+    absolute: null
+  }
 }
 
 /** AGGREGATION_TEMPORALITY_CUMULATIVE in the OTLP protocol (the SDK's own enum says 1). */
@@ -73,7 +88,9 @@ test('every gauge, counter and histogram of the registry arrives over OTLP with 
         const les = h.histogram?.explicitBounds.map((le, i) => [String(le), (cumulative += /** @type {number[]} */ (h.histogram?.bucketCounts)[i])]) ?? []
         assert.deepEqual(les, buckets.filter((b) => b.labels.le !== '+Inf').map((b) => [String(b.labels.le), b.value]))
         assert.equal(h.histogram?.bucketCounts.at(-1), 1, 'the 40 s delay is past the last bound')
-        assert.ok(Math.abs(/** @type {number} */ (h.histogram?.sum) - /** @type {number} */ (metric.values.find((v) => v.metricName?.endsWith('_sum'))?.value)) < 1e-9)
+        assert.ok(
+          Math.abs(/** @type {number} */ (h.histogram?.sum) - /** @type {number} */ (metric.values.find((v) => v.metricName?.endsWith('_sum'))?.value)) < 1e-9
+        )
         compared++
       }
       continue
@@ -97,7 +114,13 @@ test('a push that fails is reported once, not at every export that fails after i
   /** @type {Error[]} */
   const errors = []
   const metrics = createRunMetrics({ run: 'r' })
-  const push = await startOtlpPush({ url: `http://127.0.0.1:${port}/v1/metrics`, registry: () => metrics.registry, intervalMs: 500, command: 'simulate', onError: (e) => errors.push(e) })
+  const push = await startOtlpPush({
+    url: `http://127.0.0.1:${port}/v1/metrics`,
+    registry: () => metrics.registry,
+    intervalMs: 500,
+    command: 'simulate',
+    onError: (e) => errors.push(e)
+  })
   t.after(() => push.close())
   await push.flush()
   await push.flush()
@@ -107,7 +130,15 @@ test('a push that fails is reported once, not at every export that fails after i
 
 test('run --otlp: the final push has the values result.json has', { timeout: 120000 }, async (t) => {
   const receiver = await startOtlpReceiver(t)
-  const result = await runTest({ simulators: 2, clientsPerSimulator: 10, rounds: '3x300', ramp: '300ms', pingInterval: '5s', otlp: receiver.url.replace('/v1/metrics', ''), otlpInterval: '1s' })
+  const result = await runTest({
+    simulators: 2,
+    clientsPerSimulator: 10,
+    rounds: '3x300',
+    ramp: '300ms',
+    pingInterval: '5s',
+    otlp: receiver.url.replace('/v1/metrics', ''),
+    otlpInterval: '1s'
+  })
   const dist = result.distributions[0]
   const run = { run: result.run.id }
   /** @param {string} name @param {Record<string, string>} [where] */
@@ -126,7 +157,10 @@ test('run --otlp: the final push has the values result.json has', { timeout: 120
 test('simulate --otlp pushes while it runs and once more at the end; a bad URL is a usage error', { timeout: 60000 }, async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 5000 })
   const receiver = await startOtlpReceiver(t)
-  const done = await runCli(t, ['client.js', '-c', '3', '--url', server.url, '--ramp', '0', '--duration', '3s', '--id', 'simO', '--otlp', receiver.url, '--otlp-interval', '500ms', '--quiet'])
+  const done = await runCli(t, [
+    'client.js', '-c', '3', '--url', server.url, '--ramp', '0', '--duration', '3s', '--id', 'simO', '--otlp',
+    receiver.url, '--otlp-interval', '500ms', '--quiet'
+  ])
   assert.equal(done.code, 0, done.stderr)
   assert.ok(receiver.requests.length >= 2, `${receiver.requests.length} pushes`)
   assert.equal(receiver.latest('ioswarm_clients_target', { simulator: 'simO', transport: 'websocket' })[0]?.value, 3)

@@ -14,12 +14,19 @@ const windowed = (figures) => /** @type {any} */ ({
   }))
 })
 
-test('custom figure charts: none without custom figures in the windows; a timing\'s p50 and p99 per window (gaps where a window has none), a count per window', () => {
+test('custom figure charts: none without custom figures in the windows; ' +
+  'a timing\'s p50 and p99 per window (gaps where a window has none), a count per window', () => {
   assert.deepEqual(customWindowCharts(windowed([undefined, undefined]), 'd1'), [])
   assert.deepEqual(customWindowCharts(/** @type {any} */ ({}), 'd1'), [], 'no windows (rounds)')
-  const [timings, counts] = customWindowCharts(windowed([{ timings: { join_lobby: delay(40) }, counts: { joined: 2 } }, undefined, { counts: { constructor: 1, joined: 3 } }]), 'd1')
+  const [timings, counts] = customWindowCharts(
+    windowed([{ timings: { join_lobby: delay(40) }, counts: { joined: 2 } }, undefined, { counts: { constructor: 1, joined: 3 } }]),
+    'd1'
+  )
   assert.equal(timings.name, 'd1-custom-timings')
-  assert.deepEqual(timings.config?.data.datasets.map((/** @type {any} */ d) => [d.label, d.data]), [['join_lobby p50', [20, null, null]], ['join_lobby p99', [40, null, null]]])
+  assert.deepEqual(
+    timings.config?.data.datasets.map((/** @type {any} */ d) => [d.label, d.data]),
+    [['join_lobby p50', [20, null, null]], ['join_lobby p99', [40, null, null]]]
+  )
   assert.equal(timings.points, 2)
   assert.equal(counts.name, 'd1-custom-counts')
   // The most counted first; a name read from JSON is data (a window without `constructor` has 0 of it, never a prototype's function).

@@ -42,10 +42,17 @@ test('storms are read from the seconds: from the drop until as many are connecte
 })
 
 test('every chart with readings carries the phases, the steps by verdict, the restart and the storm', () => {
-  const charts = liveCharts(seconds, { shape: /** @type {any} */ (shape), thresholds: [...thresholds, parseThresholdOf('ack.p99<100ms', '--assert')], startMs: T0 })
+  const charts = liveCharts(seconds, {
+    shape: /** @type {any} */ (shape),
+    thresholds: [...thresholds, parseThresholdOf('ack.p99<100ms', '--assert')],
+    startMs: T0
+  })
   const drawn = charts.filter((c) => c.config)
   assert.ok(drawn.length >= 4, drawn.map((c) => c.name).join())
-  const expected = ['1: ramp to 10', '2: hold', 'step 1: 10 clients: pass', 'step 2: 20 clients: fail', 'server restart (SIGTERM, down 80 ms)', 'storm: 10 dropped']
+  const expected = [
+    '1: ramp to 10', '2: hold', 'step 1: 10 clients: pass', 'step 2: 20 clients: fail',
+    'server restart (SIGTERM, down 80 ms)', 'storm: 10 dropped'
+  ]
   for (const c of drawn) assert.deepEqual(shapeOf(c).sort(), [...expected].sort(), c.name)
   const connected = /** @type {any} */ (drawn.find((c) => c.name === 'live-connected')).config.data.datasets
   const steps = connected.filter((/** @type {any} */ d) => /^steps /.test(d.label))

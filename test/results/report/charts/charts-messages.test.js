@@ -17,7 +17,10 @@ test('relative delay has a line per statistic, the simulator floor, and a shaded
   const d = small().distributions[0]
   const [relative] = messageCharts(d, 'd1')
   const datasets = relative.config?.data.datasets
-  assert.deepEqual(datasets.map((/** @type {{ label: string }} */ s) => s.label), ['p50', 'p90', 'p99', 'max', 'simulator floor', 'round 1 (5 × 1000 ms)', 'round 2 (5 × 500 ms)'])
+  assert.deepEqual(
+    datasets.map((/** @type {{ label: string }} */ s) => s.label),
+    ['p50', 'p90', 'p99', 'max', 'simulator floor', 'round 1 (5 × 1000 ms)', 'round 2 (5 × 500 ms)']
+  )
   assert.deepEqual(datasets[4].data, d.messages.map((m) => m.floor?.cpuMs))
   assert.ok(datasets[4].data[2] > datasets[4].data[0] * 10, 'the saturated simulator\'s drains stand out')
   assert.deepEqual(datasets[5].data, [1, 1, 1, 1, 1, null, null, null, null, null])
@@ -29,7 +32,10 @@ test('relative delay has a line per statistic, the simulator floor, and a shaded
 test('results of simulators without a floor draw the delays alone', () => {
   const d = small().distributions[0]
   const [relative] = messageCharts({ ...d, messages: d.messages.map(({ floor, ...m }) => m) }, 'd1')
-  assert.deepEqual(relative.config?.data.datasets.slice(0, 5).map((/** @type {{ label: string }} */ s) => s.label), ['p50', 'p90', 'p99', 'max', 'round 1 (5 × 1000 ms)'])
+  assert.deepEqual(
+    relative.config?.data.datasets.slice(0, 5).map((/** @type {{ label: string }} */ s) => s.label),
+    ['p50', 'p90', 'p99', 'max', 'round 1 (5 × 1000 ms)']
+  )
   assert.equal(relative.points, 40)
   assert.doesNotMatch(relative.caption, /floor/)
 })

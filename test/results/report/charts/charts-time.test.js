@@ -15,7 +15,10 @@ const point = (simulator, t, websocket) => ({
 test('connectedPerSecond sums simulators, bridges sampling jitter, drops a simulator gone for good', () => {
   const d = { ...small().distributions[0], startedAt: 0 }
   // a: samples at 0.9 s, then 2.1 s (nothing in second 1: jitter); b: stops after second 1.
-  d.timeline = [point('a', 900, 10), point('a', 2100, 20), point('a', 3000, 20), point('a', 4000, 20), point('a', 5000, 20), point('b', 0, 5), point('b', 1000, 5)]
+  d.timeline = [
+    point('a', 900, 10), point('a', 2100, 20), point('a', 3000, 20), point('a', 4000, 20), point('a', 5000, 20),
+    point('b', 0, 5), point('b', 1000, 5)
+  ]
   assert.deepEqual(connectedPerSecond(d).map((p) => p.websocket), [15, 15, 25, 25, 20, 20])
   d.timeline = [point('a', -1500, 3), point('a', 0, 4)]
   assert.deepEqual(connectedPerSecond(d), [
@@ -80,7 +83,11 @@ test('clients per node (--node-from): stacked per second as the transports are, 
   const datasets = /** @type {{ label: string, data: { x: number, y: number }[] }[]} */ (/** @type {any} */ (chart.config)?.data.datasets)
   assert.deepEqual(datasets.map((s) => s.label), ['node-1', 'node-2', 'node-3'])
   const totals = connectedPerSecond(d)
-  assert.deepEqual(totals.map((p, k) => datasets.reduce((n, s) => n + s.data[k].y, 0)), totals.map((p) => p.websocket + p.polling), 'every connected client on one node, each second')
+  assert.deepEqual(
+    totals.map((p, k) => datasets.reduce((n, s) => n + s.data[k].y, 0)),
+    totals.map((p) => p.websocket + p.polling),
+    'every connected client on one node, each second'
+  )
   const none = nodeChart({ ...d, timeline: d.timeline.map(({ byNode: _, ...p }) => p) }, 'd1')
   assert.equal(none.config, null)
   assert.match(String(none.note), /no --node-from/)
