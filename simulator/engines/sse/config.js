@@ -18,6 +18,7 @@ import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} path request path and query of every GET
+ * @property {string} hostHeader
  * @property {string} querySeparator what comes before a client's own --query parameters: ? or &
  * @property {Set<string> | null} events the event types measured; null = every one ('*')
  * @property {boolean} reconnect
@@ -53,6 +54,7 @@ export function resolveSseConfig (options) {
     host,
     port: Number(url.port) || (secure ? 443 : 80),
     path: `${url.pathname}${url.search}`,
+    hostHeader: url.host,
     querySeparator: url.search === '' ? '?' : '&',
     events: options.events.includes('*') ? null : new Set(options.events),
     reconnect: options.reconnect !== false,
