@@ -20,6 +20,7 @@ export { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatEven
 export { mergeScenarioReports, mergeNamespaceCounts } from './merge/scenario-merge.js'
 export { formatNodes } from './text/node-lines.js'
 export { formatLogins } from './text/login-lines.js'
+export { formatRampGuard } from './text/ramp-guard-line.js'
 export {
   parseThreshold, parseThresholdOf, evaluateThresholds, measureThreshold, meetsThreshold, verdictOf, thresholdHelp, thresholdEpilog, METRICS
 } from './thresholds/thresholds.js'

@@ -23,7 +23,7 @@ const SERVER_CHILD = fileURLToPath(new URL('../server/child.js', import.meta.url
  * @param {string[] | null} [options.namespaces] the app namespaces (default /)
  * @param {string} [options.host]
  * @param {number} [options.port] 0 (default) = a free one
- * @param {'socketio' | 'websocket'} [options.protocol] websocket: the plain WebSocket reference server
+ * @param {'socketio' | 'websocket' | 'sse'} [options.protocol] websocket: the plain WebSocket reference server (sse has none: the serve normaliser refuses it)
  * @returns {Promise<Child & { url: string }>}
  */
 export async function startServerProcess ({ token, pingIntervalMs, authToken = null, namespaces = null, host = '127.0.0.1', port = 0, protocol = 'socketio' }) {

@@ -223,6 +223,10 @@ export function normalizeRunOptions (input) {
     throw invalidOption('--restart-server-at',
       'restarts the reference server that run starts; with --target, restart your own server yourself (the simulators measure the storm either way)')
   }
+  if (input.protocol === 'sse' && (!target || (!o.publish && traffic.rounds.length > 0))) {
+    throw invalidOption('--protocol', 'sse has no reference server to broadcast through: give your stream with --target and how to publish to it with ' +
+      '--publish \'POST URL\' (or --rounds none: only subscribers)')
+  }
   if (o.via === 'socket' && input.protocol === 'websocket' && !o.publish) {
     throw invalidOption('--via',
       'socket emits on the socket.io reference server\'s admin namespace: with --protocol websocket, broadcasts go by http (POST /broadcast)')

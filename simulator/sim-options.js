@@ -13,6 +13,7 @@ import { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
 import { expandDestinations } from './swarm/destinations.js'
 import { compileIdentities } from './sessions/identity.js'
 import { checkProtocolFlags, webSocketClient, webSocketUrl } from './websocket-options.js'
+import { sseEvents } from './sse-options.js'
 import { compileBehaviours } from './traffic/behaviours.js'
 import { compileLogin } from './sessions/login-flags.js'
 import { partOfSwarm } from './processes/partition.js'
@@ -42,7 +43,7 @@ export { WS_CLIENT_NAMES } from '../lib/values/option-values.js'
  * @property {string[]} urls every destination (--url several times or an address range); client i goes to urls[i % length]
  * @property {string} namespace the first of namespaces
  * @property {string[]} namespaces every namespace each client joins (--namespace, several)
- * @property {string} engine sio or lean; websocket with --protocol websocket
+ * @property {string} engine sio or lean; websocket with --protocol websocket; sse with --protocol sse
  * @property {number | null} rampMs null = the server's pingInterval
  * @property {number | null} durationMs null = until stopped
  * @property {string | null} id
@@ -120,6 +121,27 @@ export function normalizeSimOptions (input) {
   if (o.maxClients === undefined) delete passed.maxClients
   if (o.windowMs !== null && durationMs !== null && o.windowMs > durationMs) {
     throw invalidOption('--window', `${o.windowMs / 1000}s is longer than the run (--duration or --phases: ${durationMs / 1000}s): not one window would end`)
+  }
+  if (o.protocol === 'sse') {
+    // The URL is the stream, path and query included; the engine is the event stream subscriber.
+    return inPart(/** @type {SimOptions} */ ({
+      ...passed,
+      events: sseEvents(input, o.events),
+      sessionLifetime,
+      url: urls[0],
+      urls,
+      namespace: '/',
+      namespaces: ['/'],
+      query: {},
+      engine: 'sse',
+      rampMs,
+      durationMs,
+      id: o.id === undefined || o.id === null ? null : String(o.id),
+      clientOffset: o.clientOffset,
+      sourcePortSlice: sliceOf(input.sourcePortSlice),
+      wsClient: null,
+      httpClient: null
+    }), o.part)
   }
   if (o.protocol === 'websocket') {
     // The URL is the endpoint, path and query included; the engine is the plain WebSocket pool.

@@ -6,6 +6,7 @@
  */
 import { invalidOption } from '../lib/errors.js'
 import { DEFAULT_WEBSOCKET_RAMP_MS, WS_CLIENT_NAMES, keyOf } from '../lib/values/option-values.js'
+import { checkSseFlags } from './sse-options.js'
 
 /**
  * Flags that mean something to Socket.IO only, with what to use instead.
@@ -42,11 +43,12 @@ function given (input, name) {
 }
 
 /**
- * Refuses the flags of the protocol family not in use.
+ * Refuses the flags of the protocol family not in use (--protocol sse: simulator/sse-options.js).
  * @param {Record<string, unknown>} input raw input
  * @param {Record<string, any>} o parsed options
  */
 export function checkProtocolFlags (input, o) {
+  if (o.protocol === 'sse') return checkSseFlags(input, o)
   if (o.protocol !== 'websocket') {
     const flag = WEBSOCKET_ONLY.find((name) => given(input, name))
     if (flag) throw invalidOption(`--${flag}`, 'works with --protocol websocket only (plain WebSocket servers)')

@@ -28,6 +28,7 @@ export { WINDOW_MERGE_RULES } from './window-schema.js'
  * @typedef {import('./simulator-schema.js').SteeringAction} SteeringAction
  * @typedef {import('./simulator-schema.js').CustomReport} CustomReport
  * @typedef {import('./simulator-schema.js').LoginReport} LoginReport
+ * @typedef {import('./simulator-schema.js').RampGuardReport} RampGuardReport
  * @typedef {import('./simulator-schema.js').ServerInfo} ServerInfo
  * @typedef {import('./simulator-schema.js').SimResult} SimResult
  * @typedef {import('./simulator-schema.js').NodeRow} NodeRow

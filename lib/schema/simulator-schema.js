@@ -200,6 +200,21 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({
  * @property {NodeReport} [nodes] --node-from: which node served whom
  * @property {LoginReport} [logins] --login (or a scenario's login hook): each client's HTTP login before it connects
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
+ * @property {RampGuardReport} [rampGuard] --ramp-guard: how long the ramp waited, and the reconnects it deferred
+ */
+
+/**
+ * --ramp-guard (simulator/swarm/ramp-guard.js): its bounds, and what it held. Merged over processes: holds,
+ * time held and deferred reconnects summed (a process's held time is its own: two processes held 10 s each
+ * are 20 s held), the longest hold the longest of any process.
+ * @typedef {object} RampGuardReport
+ * @property {number} loopDelayMs the ramp waits while the process's event-loop delay (p99 of a second) is above it
+ * @property {number} failuresPct … or while more than this share of the connect attempts answered in the last 3 s failed
+ * @property {number} reconnectsPerS most reconnect attempts a second of one process
+ * @property {number} holds times the ramp was held
+ * @property {number} heldMs time the ramp was held in all
+ * @property {number} longestHoldMs the longest hold
+ * @property {number} deferredReconnects reconnect attempts that waited for the bucket (over reconnectsPerS)
  */
 
 /**
@@ -240,7 +255,7 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({
  * added to ClientCounts, HealthSummary, RecorderInfo or SimMeasures without a rule here fails
  * the type check, and with one it reaches both merges and a run's result.json.
  * @type {{ clients: { readonly [K in keyof Required<ClientCounts>]: MergeRule }, health: { readonly [K in keyof HealthSummary]: MergeRule }, recorder: { readonly [K in keyof RecorderInfo]: MergeRule }, churn: { readonly [K in keyof Required<SimResult>['churn']]: MergeRule }, scenario: MergeRule, destinations: MergeRule, sourceAddresses: MergeRule, nodes: MergeRule, custom: MergeRule,
- *   logins: { readonly [K in keyof LoginReport]: MergeRule } }}
+ *   logins: { readonly [K in keyof LoginReport]: MergeRule }, rampGuard: { readonly [K in keyof RampGuardReport]: MergeRule } }}
  */
 export const MERGE_RULES = {
   clients: {
@@ -269,7 +284,10 @@ export const MERGE_RULES = {
   sourceAddresses: 'byAddress',
   nodes: 'nodes',
   logins: { request: 'first', attempts: 'sum', ok: 'sum', relogins: 'sum', failed: 'reasons', time: 'delay' },
-  custom: 'custom'
+  custom: 'custom',
+  rampGuard: {
+    loopDelayMs: 'first', failuresPct: 'first', reconnectsPerS: 'first', holds: 'sum', heldMs: 'sum', longestHoldMs: 'max', deferredReconnects: 'sum'
+  }
 }
 
 /**
@@ -322,6 +340,7 @@ export const MERGE_RULES = {
  * @property {LoginReport} [logins] --login: the clients' HTTP logins
  * @property {WindowReport[]} [windows] --window: each window of this simulator (the newest MAX_WINDOWS)
  * @property {CustomReport} [custom] a scenario's own figures (ctx.timing, ctx.count)
+ * @property {RampGuardReport} [rampGuard] --ramp-guard: its bounds, the ramp's holds and the reconnects it deferred
  * @property {SteeringAction[]} [actions] `simulate`'s timeline of steering actions (the dashboard, its HTTP API, Ctrl-C), done or refused;
  *   absent when none was asked for. A merge of several simulators keeps none: actions belong to the command that ran them
  */

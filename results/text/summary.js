@@ -11,6 +11,7 @@ import { formatCopies, formatDeliveryTable, formatEcho, formatCustom, formatName
 import { formatNodes } from './node-lines.js'
 import { windowLabel, worstWindow } from '../../lib/text/window-text.js'
 import { formatLogins } from './login-lines.js'
+import { formatRampGuard } from './ramp-guard-line.js'
 import { scenarioNumbers } from '../merge/scenario-merge.js'
 import { refusedWarning } from '../merge/refused.js'
 import { ipcErrorsWarning } from '../collector/ipc.js'
@@ -166,7 +167,7 @@ export function formatRunSummary (result) {
     const unmeasured = unmeasuredCaveat(d)
     if (unmeasured) lines.push(unmeasured)
     lines.push(...scenarioLines(d))
-    lines.push(...formatNodes(d.nodes), ...formatLogins(d.measured?.logins))
+    lines.push(...formatNodes(d.nodes), ...formatLogins(d.measured?.logins), ...formatRampGuard(d.measured?.rampGuard))
     for (const s of d.clients.storms ?? []) lines.push(`${plain(s.simulator)}: ${formatStorm(s)}`)
     const health = summarizeHealth(d)
     lines.push(formatHealth(health))

@@ -23,6 +23,10 @@ const SOCKETIO_ONLY = [
  * @param {Record<string, any>} o parsed serve options
  */
 export function checkServeProtocol (input, o) {
+  if (o.protocol === 'sse') {
+    throw invalidOption('--protocol',
+      'sse is a subscriber protocol of simulate and run (--target with --publish): there is no SSE reference server; serve socketio or websocket')
+  }
   if (o.protocol !== 'websocket') return
   for (const [name, why] of SOCKETIO_ONLY) {
     if (input[keyOf(name)] !== undefined || input[name] !== undefined) {

@@ -8,7 +8,8 @@
 const ENGINE_MODULES = {
   sio: async () => (await import('./sio.js')).sioEngine,
   lean: async () => (await import('./lean.js')).leanEngine,
-  websocket: async () => (await import('./websocket.js')).websocketEngine
+  websocket: async () => (await import('./websocket.js')).websocketEngine,
+  sse: async () => (await import('./sse.js')).sseEngine
 }
 
 /**

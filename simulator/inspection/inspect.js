@@ -49,6 +49,10 @@ export async function inspectServer (options, { identity, jar = null, env, signa
   // Without the swarm's own client 0 (a run's or --workers' look): it logs in here, once, as that client would (--login).
   if (identity === undefined && jar === null && options.login) ({ jar, fields: loginFields } = await firstLogin(options, env))
   const first = identity ?? await firstIdentity(options, env, loginFields)
+  if (options.protocol === 'sse') {
+    const { inspectStream } = await import('./sse-look.js')
+    return inspectStream(options, first, { shared: () => sharedIdentity(options, env), signal, timeoutMs })
+  }
   const deadline = monotonicMs() + (options.waitForServerMs ?? 0)
   // The probes load with the first look: a simulator handed its runner's look never loads them.
   const { lookOnce } = await import('./inspect-look.js')

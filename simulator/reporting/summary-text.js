@@ -9,7 +9,7 @@ import { formatPhaseSteps } from '../phase-options.js'
 import { formatPhasedClients } from '../../lib/input/phase-profile.js'
 import { certificateHint } from '../../lib/input/tls-trust.js'
 import {
-  formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatScenario, refusedWarning
+  formatCopies, formatCustom, formatEcho, formatEventLines, formatLogins, formatNamespaces, formatNodes, formatRampGuard, formatScenario, refusedWarning
 } from '../../results/index.js'
 
 /** Most message rows printed in a summary; the rest are in --json. */
@@ -22,6 +22,7 @@ export function formatProgress (p) {
   const modes = Object.entries(p.byMode).map(([mode, c]) => `${mode} ${c.connected}/${c.target}`).join(', ')
   return [
     `[${Math.round(p.elapsedMs / 1000)}s] ${p.phase}`,
+    ...(p.rampHeld ? [`ramp held: ${p.rampHeld}`] : []),
     `connected ${p.connected}/${p.target} (${modes})`,
     `messages ${p.messages}${p.untrackedReceipts ? ` (${p.untrackedReceipts} copies NOT recorded: --max-open-messages)` : ''}`,
     `last p99 ${formatMs(p.lastRelativeP99Ms)}`,
@@ -74,6 +75,7 @@ export function formatSimSummary (r) {
     ...(c.storms?.list ?? []).map(formatStorm),
     ...formatNodes(r.nodes),
     ...churnLines(r),
+    ...formatRampGuard(r.rampGuard),
     ...messageLines(r),
     ...copiesLines(r),
     ...formatNamespaces(c.namespaces),
@@ -98,6 +100,7 @@ function optionsOf (r) {
 function headLine (r) {
   const c = r.clients
   const opts = optionsOf(r)
+  if (opts.protocol === 'sse') return `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, ${r.server.protocol}`
   if (opts.protocol === 'websocket') {
     return `ioswarm simulate ${r.id}: ${c.target} clients → ${opts.url}, plain WebSocket (client ${opts.wsClient}; ${r.server.protocol})`
   }

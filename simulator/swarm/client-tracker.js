@@ -76,7 +76,7 @@ export function createClientTracker ({
   const errors = createReasonCounter()
   // Events that arrived but are not measured (--event), by name: bounded like reasons.
   const unmeasured = createReasonCounter()
-  const totals = { connected: 0, everConnected: 0, attempts: 0, reconnects: 0 }
+  const totals = { connected: 0, everConnected: 0, attempts: 0, reconnects: 0, pending: 0 }
   /** Connected clients by wire transport: index = wire number. */
   const byWire = new Int32Array(WIRE_NAMES.length + 1)
   const window = { connects: 0, disconnects: 0, errors: 0, closed: 0 }
@@ -107,6 +107,15 @@ export function createClientTracker ({
     return n
   }
 
+  /**
+   * Client i's attempt has its answer (or ended): no longer pending.
+   * @param {number} i
+   */
+  function answered (i) {
+    if (pending[i]) totals.pending--
+    pending[i] = 0
+  }
+
   /** Connected now by wire transport. */
   const connectedByTransport = () => perTransport((name) => byWire[wireNumber(name)])
 
@@ -116,6 +125,7 @@ export function createClientTracker ({
       totals.attempts++
       storms.attempt()
       attemptStartMs[i] = monotonicMs()
+      if (!pending[i]) totals.pending++
       pending[i] = 1
     },
     connected (i, wireName, nsp, recovered) {
@@ -129,7 +139,7 @@ export function createClientTracker ({
       perNamespace[k].connects++
       onConnectedChange(i, k, true)
       if (up !== null && up[i] !== allUp) return
-      pending[i] = 0
+      answered(i)
       recordMs(connectTime, monotonicMs() - attemptStartMs[i])
       wire[i] = wireNumber(wireName)
       countWire(i, 1)
@@ -171,7 +181,7 @@ export function createClientTracker ({
       unmeasured.add(event)
     },
     disconnected (i, reason, nsp) {
-      pending[i] = 0
+      answered(i)
       const k = indexOf(nsp)
       if (k === -1) return
       if (up !== null) {
@@ -196,7 +206,7 @@ export function createClientTracker ({
       byMode[transports[i]].connected--
     },
     connectError (i, reason, nsp) {
-      pending[i] = 0
+      answered(i)
       // A namespace refused (its middleware's error): counted for that namespace too.
       if (nsp !== undefined && indexOf(nsp) !== -1) perNamespace[indexOf(nsp)].refused.add(reason)
       errors.add(reason)
@@ -232,9 +242,9 @@ export function createClientTracker ({
       }
     },
 
-    /** Connected now, in total and by wire transport. */
+    /** Connected now, in total and by wire transport; connect attempts not answered yet (pending). */
     live () {
-      return { connected: totals.connected, ...connectedByTransport(), errors: errors.total(), byMode }
+      return { connected: totals.connected, ...connectedByTransport(), errors: errors.total(), byMode, pending: totals.pending }
     },
 
     /**

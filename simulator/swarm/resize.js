@@ -32,6 +32,8 @@ export function createSizer ({ clients, capacity, rampMs, start, stop, onTarget 
   let started = 0
   /** @type {ReturnType<typeof startRamp> | null} */
   let ramp = null
+  /** Held by --ramp-guard: a ramp started meanwhile (a resize) waits too. */
+  let held = false
 
   /**
    * Opens clients started … to-1 over `windowMs`.
@@ -49,6 +51,7 @@ export function createSizer ({ clients, capacity, rampMs, start, stop, onTarget 
         start(from + k)
       }
     })
+    if (held) ramp.hold(true)
     return ramp.done
   }
 
@@ -79,6 +82,15 @@ export function createSizer ({ clients, capacity, rampMs, start, stop, onTarget 
       ramp?.stop()
       for (let i = started - 1; i >= count; i--) stop(i)
       started = count
+    },
+
+    /**
+     * Holds the ramp (--ramp-guard) or lets it go on; clients already started are left alone.
+     * @param {boolean} on
+     */
+    hold (on) {
+      held = on
+      ramp?.hold(on)
     },
 
     /** Starts no more clients (the swarm is ending). */

@@ -36,6 +36,7 @@ import { labelPhases } from '../phase-options.js'
  * @param {{ closed: number } | null} ended.churn sessions closed by --session-lifetime
  * @param {{ phases: import('../../lib/schema/result-schema.js').PhaseStep[], rampedDown: number } | null} [ended.phases] --phases: its steps as they ran
  * @param {import('../recording/window-recorder.js').WindowBook | null} [ended.windows] --window: its windows
+ * @param {SimResult['rampGuard'] | null} [ended.rampGuard] --ramp-guard: its holds and deferred reconnects
  * @returns {SimResult}
  */
 export function swarmResult (ended) {
@@ -70,6 +71,7 @@ export function swarmResult (ended) {
     ...(ended.custom ? { custom: ended.custom } : {}),
     ...(churn && options.sessionLifetime ? { churn: churnSummary(options.sessionLifetime, churn.closed, endedAt - startedAt) } : {}),
     ...ended.phases,
+    ...(ended.rampGuard ? { rampGuard: ended.rampGuard } : {}),
     // --phases: each window labelled with its step, as a run labels its merged windows.
     ...(ended.windows ? { windows: labelPhases(ended.windows.reports(), ended.phases?.phases) } : {})
   }

@@ -20,6 +20,7 @@ import { createEmitting } from '../traffic/emitting.js'
 import { createReplies } from '../traffic/replies.js'
 import { compileIdentities, handshakeIdentity } from '../sessions/identity.js'
 import { compileLogin } from '../sessions/login-flags.js'
+import { createRampGuard } from './ramp-guard.js'
 
 /**
  * @typedef {import('../../lib/schema/result-schema.js').SimResult} SimResult
@@ -81,9 +82,11 @@ export async function wireSwarm (options, context) {
   logins?.countConnectErrors(tracker.events.connectError)
   events = engineEvents(options, measured, nodes, traffic.hookRunner)
   const reconnect = reconnector(traffic.emitting, deliveries, usePool, transports)
+  // --ramp-guard: holds the ramp (swarm.js asks it once a second) and paces the engine's reconnects.
+  const guard = options.rampGuard ? createRampGuard(options.rampGuard) : null
   const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
   const pool = opened = await openPool(options, { engineWith, capacity, tracker, nodes, logins, reconnect })
-  return { server, deliveries, ...traffic, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, startChurn }
+  return { server, deliveries, ...traffic, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, startChurn, guard }
 }
 
 /**

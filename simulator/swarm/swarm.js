@@ -33,6 +33,7 @@ import { wireSwarm } from './swarm-wiring.js'
  * @property {number | null} lastRelativeP99Ms
  * @property {number} errors
  * @property {ProcessSample} health
+ * @property {string | null} [rampHeld] --ramp-guard: why the ramp waits now (`loop delay 240 ms`); null: it does not
  */
 
 /**
@@ -136,7 +137,8 @@ export async function startSwarm (options, hooks = {}) {
     custom: swarm.hookRunner?.custom() ?? null,
     churn: churn ? { closed: churn.closed() } : null,
     phases: phases?.record() ?? null,
-    windows: swarm.windows
+    windows: swarm.windows,
+    rampGuard: swarm.guard?.record() ?? null
   })
 }
 
@@ -186,7 +188,7 @@ function openClients ({ server, tracker, pool, transports, capacity, logins, emi
  * @returns {Promise<{ samples: ProcessSample[], timeline: TimelinePoint[] }>}
  */
 async function runUntilEnd (swarm, options, hooks) {
-  const { deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, second, logins } = swarm
+  const { deliveries, emitting, replies, behaviours, hookRunner, tracker, churn, sizer, nodes, phases, windows, second, logins, guard } = swarm
   const sampler = createProcessSampler()
   /** @type {TimelinePoint[]} */
   const timeline = []
@@ -204,13 +206,20 @@ async function runUntilEnd (swarm, options, hooks) {
       timeline.push(point)
       samples.push(sample)
     }
+    const live = tracker.live()
+    // --ramp-guard: the ramp waits while this second's sample says so (before the next start it would make).
+    // Clients that will try again (reconnect on) are every started one not connected; without reconnects, the attempts still out.
+    const waiting = options.reconnect ? Math.max(0, sizer.started() - live.connected) : live.pending
+    const rampHeld = guard?.check({
+      loopDelayMs: sample.loopDelayP99Ms, connects: point.connects, errors: point.errors, waiting, ramping: sizer.started() < sizer.target()
+    }) ?? null
+    if (guard) sizer.hold(rampHeld !== null)
     const figures = second.take()
     hooks.onSample?.({ timeline: point, health: sample, ...(figures ? { figures } : {}) })
     if (windows !== null) {
       windows.sample(point, sample)
       windows.flush()
     }
-    const live = tracker.live()
     hooks.onProgress?.({
       phase,
       elapsedMs: wallMs() - hooks.startedAt,
@@ -221,7 +230,8 @@ async function runUntilEnd (swarm, options, hooks) {
       untrackedReceipts: stats.untrackedReceipts,
       lastRelativeP99Ms: stats.lastRelativeP99Ms,
       errors: live.errors,
-      health: sample
+      health: sample,
+      ...(guard ? { rampHeld } : {})
     })
   }
   const ticker = setInterval(sampleOnce, 1000)

@@ -239,12 +239,13 @@ export function connectorFor (ports, a, secure, connectOptions) {
   return (options, callback) => {
     /** @type {Record<string, unknown> | null} */
     let tlsOptions = null
+    const host = String(options.hostname ?? options.host).replace(/^\[(.*)\]$/, '$1')
     if (secure) {
       tlsOptions = { ...connectOptions?.tls }
       for (const key of TLS_KEYS) if (options[key] !== undefined) tlsOptions[key] = options[key]
-      tlsOptions.servername ??= options.hostname ?? options.host
+      // SNI names a host, never an address (RFC 6066): Node warns (DEP0123) when given one.
+      tlsOptions.servername ??= net.isIP(host) ? '' : host
     }
-    const host = String(options.hostname ?? options.host).replace(/^\[(.*)\]$/, '$1')
     const port = Number(options.port) || (secure ? 443 : 80)
     connectFrom(ports, a, { host, port, tls: tlsOptions }, callback, connectOptions)
     return undefined

@@ -31,6 +31,7 @@ test('bad input exits 2 with a message naming the flag, before any socket opens'
     [['--engine', 'warp', ...url], /--engine must be one of sio, lean, got "warp"/],
     [['--engine', 'lean', '--parser', 'msgpack', ...url], /--parser msgpack works with --engine sio only/],
     [['--max-payload', 'huge', ...url], /--max-payload must be a size such as 1000000, 512KB, 10MB or 1MiB/],
+    [['--ramp-guard', 'loop=1ms', ...url], /--ramp-guard loop= must be at least 10ms/],
     [['--max-payload', '1GB', ...url], /--max-payload must be from 1000 to 268435456 bytes, got "1GB"/],
     [['--engine', 'lean', '--ws-client', 'undici', ...url], /--ws-client must be one of ws, builtin, got "undici"/],
     [['--ws-client', 'builtin', ...url], /--ws-client works with --engine lean only; --engine sio uses socket\.io-client's own WebSocket/],

@@ -1,7 +1,10 @@
 /**
  * A pub/sub server other people wrote that publishes by HTTP: nchan on nginx (Debian's
  * libnginx-mod-nchan), on loopback. `POST /pub/CHANNEL` publishes the request's body to the
- * channel (201 with subscribers, 202 without); `/sub/CHANNEL` subscribes over WebSocket. The
+ * channel (201 with subscribers, 202 without); `/sub/CHANNEL` subscribes over WebSocket, `/sse/CHANNEL`
+ * as an EventSource (Server-Sent Events: each message an event with nchan's message id as its
+ * `id:`, resumed from a `Last-Event-ID`), `/sse-brief/CHANNEL` the same with each stream ended
+ * by nchan after a second. The
  * nginx master runs in the foreground with its own prefix and is stopped by its pid when the
  * test ends. Without nginx or the module the test skips with a loud reason, except under
  * CI=true, where it fails (.ci/run installs them).
@@ -31,6 +34,8 @@ ${nginxHttpPrelude(dir)}
     listen 127.0.0.1:${port};
     location ~ ^/pub/([\\w-]+)$ { nchan_publisher; nchan_channel_id $1; }
     location ~ ^/sub/([\\w-]+)$ { nchan_subscriber websocket; nchan_channel_id $1; nchan_subscriber_first_message newest; }
+    location ~ ^/sse/([\\w-]+)$ { nchan_subscriber eventsource; nchan_channel_id $1; nchan_subscriber_first_message newest; }
+    location ~ ^/sse-brief/([\\w-]+)$ { nchan_subscriber eventsource; nchan_channel_id $1; nchan_subscriber_first_message newest; nchan_subscriber_timeout 1s; }
   }
 }
 `

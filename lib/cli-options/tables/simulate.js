@@ -9,6 +9,7 @@ import { MAX_NODE_NAMES, OTHER_NODE, parseNodeFrom } from '../../input/node-from
 import { parsePhases } from '../../input/phase-profile.js'
 import { parseSourceAddresses } from '../../input/source-addresses.js'
 import { parseCaFiles } from '../../input/tls-trust.js'
+import { parseRampGuard } from '../../input/ramp-guard.js'
 import { defineOptions } from '../define.js'
 import { MAX_CLIENTS, MAX_PAYLOAD_LIMIT_BYTES, MIN_PAYLOAD_LIMIT_BYTES, PARSER_NAMES, RECORDER_LIMITS, WS_CLIENT_NAMES } from '../../values/option-values.js'
 
@@ -382,6 +383,25 @@ export const SIMULATE_OPTIONS = defineOptions([
       if (ms !== null && ms < 100) throw invalidOption(flag, `must be at least 100ms, got ${JSON.stringify(v)}`)
       return ms
     }
+  },
+  {
+    name: 'ramp-guard',
+    group: 'Clients and ramp',
+    type: 'string',
+    optionalValue: true,
+    commands: ['simulate'],
+    passOn: true,
+    notOn: ['capacity', 'fleet up'],
+    describe: 'Hold the ramp while the loop lags or connects fail; cap retries',
+    details: 'Degrade instead of collapsing: each simulator process stops opening new clients while its event-loop delay (p99 of the last second) ' +
+      'is above `loop` or more than `failures` of the connect attempts answered in the last 3 seconds failed (timed out, refused, errored), and ' +
+      'opens the rest on the same schedule once both are back under, so a held ramp ends later, it never bursts. While connects are failing and ' +
+      'no attempt has been answered since, it keeps waiting. Reconnect attempts (lean and websocket engines; socket.io-client paces its own) ' +
+      'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held; the result ' +
+      'records the holds, the time held and the deferred reconnects (`rampGuard`, summed over processes). Alone: loop=200ms,failures=5%,reconnects=50/s; ' +
+      'set any of them: --ramp-guard loop=100ms,failures=10%',
+    to: 'rampGuard',
+    parse: (v, flag) => parseRampGuard(v, flag)
   },
   {
     name: 'session-lifetime',

@@ -9,8 +9,8 @@ import { parseFieldPath } from '../../input/fields.js'
 import { defineOptions } from '../define.js'
 import { TOKEN } from '../../values/option-values.js'
 
-/** Wire protocol families: Socket.IO (Engine.IO v3/v4) or plain WebSocket (RFC 6455). */
-const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket')[]} */ (['socketio', 'websocket']))
+/** Wire protocol families: Socket.IO (Engine.IO v3/v4), plain WebSocket (RFC 6455) or Server-Sent Events (subscribers only). */
+const PROTOCOL_NAMES = Object.freeze(/** @type {('socketio' | 'websocket' | 'sse')[]} */ (['socketio', 'websocket', 'sse']))
 
 /**
  * RFC 6455 subprotocol token (§4.1: an HTTP token).
@@ -62,12 +62,12 @@ export const WEBSOCKET_OPTIONS = defineOptions([
     commands: ['simulate', 'serve'],
     passOn: true,
     describe: {
-      simulate: 'socketio (Socket.IO servers) or websocket (plain WebSocket servers: --url ws://host:port/path)',
+      simulate: 'socketio (Socket.IO), websocket (plain WebSocket: --url ws://host/path) or sse (event streams: --url http://host/path)',
       serve: 'socketio = the socket.io reference server; websocket = a plain ws server (one JSON frame per broadcast)',
-      run: 'socketio or websocket: the reference server it starts speaks it, and so do its simulators'
+      run: 'socketio or websocket: the reference server it starts speaks it, and its simulators; sse: with --target and --publish'
     },
     details: {
-      simulate: 'Wire protocol family: socketio = Socket.IO servers (Engine.IO v3 and v4, both engines); websocket = plain WebSocket servers (RFC 6455: ws, uWebSockets, Go, Python websockets …), --url ws://host:port/path, messages told apart by --id-field or their content and filtered with --match',
+      simulate: 'Wire protocol family: socketio = Socket.IO servers (Engine.IO v3 and v4, both engines); websocket = plain WebSocket servers (RFC 6455: ws, uWebSockets, Go, Python websockets …), --url ws://host:port/path, messages told apart by --id-field or their content and filtered with --match; sse = Server-Sent Events subscribers (nchan, Mercure, an app\'s own text/event-stream), --url http://host:port/path, each event\'s type (`event:`, default message) measured as --event, its data told apart by --id-field or its content, Last-Event-ID and retry: on reconnect as EventSource',
       serve: 'socketio = the socket.io reference server; websocket = a plain ws server that sends every broadcast to each client as one JSON text frame (same POST /broadcast, token, rate limit and GET /stats)'
     }
   },

@@ -6,6 +6,7 @@
  * 1008 on a bad token) and says so.
  */
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
+import { certificateHint } from '../../../lib/input/tls-trust.js'
 
 /** RFC 6455 §7.4.1 and the IANA registry: names of the status codes a server may send. */
 const CLOSE_NAMES = Object.freeze(/** @type {Record<number, string>} */ ({
@@ -57,10 +58,14 @@ export function endReason (end, settled) {
 }
 
 /**
- * A socket error as a short reason: its code when it has one (ECONNREFUSED, ECONNRESET:
- * no addresses, so one key per kind), else its message.
+ * A socket error as a short reason: its code when it is a system error's (ECONNREFUSED,
+ * ECONNRESET: no addresses, so one key per kind); a certificate failure's message with its code in
+ * brackets (`self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)`), as the Socket.IO
+ * engines report it, so the summary can name the fix (--ca, --insecure); else its message.
  * @param {Error & { code?: string }} error
  */
 export function errorText (error) {
-  return typeof error.code === 'string' && /^E[A-Z_]+$/.test(error.code) ? error.code : error.message
+  if (typeof error.code !== 'string') return error.message
+  if (/^E[A-Z_]+$/.test(error.code)) return error.code
+  return certificateHint(error.code) === '' ? error.message : `${error.message} (${error.code})`
 }

@@ -24,8 +24,8 @@ test('every passOn option is a simulate option that run, capacity and fleet up a
     for (const command of STARTS_SIMULATORS) assert.equal(optionsOf(command).includes(o), !o.notOn?.includes(command), `${command} --${o.name}`)
   }
   // capacity sets the clients itself (so takes no --phases; --clients only with --vary emit-rate; its room from its --max), and
-  // measures without churn.
-  assert.deepEqual(passOnOptions().filter((o) => o.notOn?.includes('capacity')).map((o) => o.name), ['max-clients', 'phases', 'session-lifetime'])
+  // measures without churn, and without a ramp that holds on its own (a step is judged on the clients it asked for).
+  assert.deepEqual(passOnOptions().filter((o) => o.notOn?.includes('capacity')).map((o) => o.name), ['max-clients', 'phases', 'ramp-guard', 'session-lifetime'])
 })
 
 test('yargs declarations come from the table: every option of a command, and nothing else, in --help', () => {

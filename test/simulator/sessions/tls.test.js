@@ -126,6 +126,12 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
   })
 
   await t.test('with --source-address too (connections opened by the simulator, then TLS)', async (t) => {
+    // An address is no server name (SNI): Node warns once per process (DEP0123) when given one.
+    /** @type {string[]} */
+    const warnings = []
+    const onWarning = (/** @type {Error & { code?: string }} */ w) => { warnings.push(`${w.code}: ${w.message}`) }
+    process.on('warning', onWarning)
+    t.after(() => process.off('warning', onWarning))
     for (const { name, engine, extra, transports } of CLIENTS) {
       for (const transport of transports) {
         const pool = openPool(t, engine, url, transport, trusted, 2, { sourcePorts: createSourcePorts(['127.0.0.2'], null, 1), ...extra })
@@ -138,6 +144,7 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
         assert.deepEqual([...new Set(seen)], ['127.0.0.2'], `${name} ${transport}: TLS connections came from ${seen}`)
       }
     }
+    assert.deepEqual(warnings.filter((w) => w.startsWith('DEP0123')), [], 'no IP address sent as the TLS server name')
   })
 
   await t.test('the plain WebSocket engine (--protocol websocket) over wss:// with --ca, and not without', async (t) => {
@@ -155,8 +162,9 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
       await waitFor(() => bad.errors.length > 0, { message: `a connect error without trust (${wsClient})` })
       reasons.push(bad.errors[0])
     }
-    assert.match(reasons[0], /self-signed certificate/)
+    assert.equal(reasons[0], 'self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
     assert.equal(reasons[1], reasons[0], 'the built-in client fails as ws does')
+    assert.match(certificateAdvice({ [reasons[0]]: 1 }), /^TLS: .*--ca FILE.*--insecure/, 'the summary names the fix')
   })
 
   await t.test('the handshake probe uses the trust, and a certificate failure names --ca and --insecure', async () => {

@@ -42,3 +42,19 @@ test('stop ends the ramp early and resolves done; nothing starts after it', asyn
   await control.done
   assert.equal(started, 3, 'nothing started after stop, to the end the ramp would have had')
 })
+
+test('a held ramp starts nothing while held, then starts the rest in order', async (t) => {
+  /** @type {number[]} */
+  const started = []
+  const ramp = startRamp({ count: 50, rampMs: 500, onStart: (i) => started.push(i) })
+  t.after(() => ramp.stop())
+  ramp.hold(true)
+  // A ramp of the same shape started just after: when it ends, the held one would have started everyone.
+  const control = startRamp({ count: 50, rampMs: 500, onStart: () => {} })
+  t.after(() => control.stop())
+  await control.done
+  assert.deepEqual(started, [], 'nothing started while held')
+  ramp.hold(false)
+  await ramp.done
+  assert.deepEqual(started, Array.from({ length: 50 }, (_, i) => i))
+})

@@ -1,0 +1,88 @@
+/**
+ * --ramp-guard: the bounds under which a swarm keeps opening clients. Alone it takes the
+ * defaults; `loop=200ms,failures=5%,reconnects=50/s` sets any of them. The swarm's side is
+ * simulator/swarm/ramp-guard.js.
+ */
+import { invalidOption } from '../errors.js'
+import { parseDurationMs } from '../values/parsers.js'
+
+/**
+ * @typedef {object} RampGuardBounds
+ * @property {number} loopDelayMs the ramp waits while this process's event-loop delay (p99 of the last second) is above it
+ * @property {number} failuresPct … or while more than this share (%) of the connect attempts answered in the last
+ *   FAILURE_WINDOW_S seconds failed (timed out, refused, errored)
+ * @property {number} reconnectsPerS most reconnect attempts a second of one process (a token bucket of one second's worth)
+ */
+
+/** @type {Readonly<RampGuardBounds>} */
+export const RAMP_GUARD_DEFAULTS = Object.freeze({ loopDelayMs: 200, failuresPct: 5, reconnectsPerS: 50 })
+
+/** Seconds over which the share of failed connect attempts is taken (one second holds too few answers at a slow ramp). */
+export const FAILURE_WINDOW_S = 3
+
+const KEYS = ['loop', 'failures', 'reconnects']
+
+/**
+ * @param {unknown} value undefined, null or false: no guard; '' or true (the flag alone): the defaults
+ * @param {string} flag
+ * @returns {RampGuardBounds | null}
+ */
+export function parseRampGuard (value, flag) {
+  if (value === undefined || value === null || value === false || value === 'false') return null
+  if (typeof value === 'object') return checkBounds(/** @type {Record<string, unknown>} */ (value), flag)
+  const text = value === true ? '' : String(value).trim()
+  const bounds = { ...RAMP_GUARD_DEFAULTS }
+  if (text === '' || text === 'true' || text === 'on') return bounds
+  for (const part of text.split(',')) {
+    const [key, raw, extra] = part.split('=').map((s) => s.trim())
+    if (raw === undefined || extra !== undefined || !KEYS.includes(key)) {
+      const allowed = `nothing, or key=value pairs among ${KEYS.join(', ')} (loop=200ms,failures=5%,reconnects=50/s)`
+      throw invalidOption(flag, `takes ${allowed}, got ${JSON.stringify(part)}`)
+    }
+    if (key === 'loop') bounds.loopDelayMs = loopBound(raw, flag)
+    else if (key === 'failures') bounds.failuresPct = percent(raw, flag)
+    else bounds.reconnectsPerS = rate(raw, flag)
+  }
+  return bounds
+}
+
+/**
+ * Bounds handed over already parsed (a library caller, a parent's normalised options): checked as the text would be.
+ * @param {Record<string, unknown>} o
+ * @param {string} flag
+ * @returns {RampGuardBounds}
+ */
+function checkBounds (o, flag) {
+  const d = RAMP_GUARD_DEFAULTS
+  return {
+    loopDelayMs: loopBound(`${o.loopDelayMs ?? d.loopDelayMs}ms`, flag),
+    failuresPct: percent(`${o.failuresPct ?? d.failuresPct}%`, flag),
+    reconnectsPerS: rate(`${o.reconnectsPerS ?? d.reconnectsPerS}/s`, flag)
+  }
+}
+
+/** @param {string} raw @param {string} flag */
+function loopBound (raw, flag) {
+  const ms = parseDurationMs(raw, `${flag} loop=`, { defaultUnit: 'ms' })
+  // Below 10 ms the sampler's own resolution (10 ms) and any GC pause would hold the ramp all the time.
+  if (ms < 10) throw invalidOption(`${flag} loop=`, `must be at least 10ms (an event-loop delay), got ${JSON.stringify(raw)}`)
+  return ms
+}
+
+/** @param {string} raw @param {string} flag */
+function percent (raw, flag) {
+  const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(raw)
+  const pct = match ? Number(match[1]) : NaN
+  if (!(pct >= 0 && pct < 100)) throw invalidOption(`${flag} failures=`, `must be a share from 0% to 99%, such as 5%, got ${JSON.stringify(raw)}`)
+  return pct
+}
+
+/** @param {string} raw @param {string} flag */
+function rate (raw, flag) {
+  const match = /^(\d+(?:\.\d+)?)\s*(?:\/s)?$/.exec(raw)
+  const perS = match ? Number(match[1]) : NaN
+  if (!(perS >= 1 && perS <= 1e6)) {
+    throw invalidOption(`${flag} reconnects=`, `must be reconnect attempts a second per process from 1 to 1000000, such as 50/s, got ${JSON.stringify(raw)}`)
+  }
+  return perS
+}

@@ -1,0 +1,15 @@
+/**
+ * --ramp-guard for people: one line in simulate's and run's summaries (a run's sums its simulators' holds).
+ */
+import { formatMs } from '../../lib/text/format.js'
+
+/**
+ * @param {import('../../lib/schema/result-schema.js').RampGuardReport | undefined} g
+ * @returns {string[]} no line without --ramp-guard
+ */
+export function formatRampGuard (g) {
+  if (!g) return []
+  const bounds = `loop delay over ${g.loopDelayMs} ms or connect failures over ${g.failuresPct}%`
+  const held = g.holds === 0 ? 'never held' : `held ${g.holds} times, ${formatMs(g.heldMs)} in all (longest ${formatMs(g.longestHoldMs)})`
+  return [`ramp guard (${bounds}): ${held}; reconnects deferred over ${g.reconnectsPerS}/s: ${g.deferredReconnects}`]
+}

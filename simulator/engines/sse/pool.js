@@ -1,0 +1,313 @@
+/**
+ * The life of every Server-Sent Events client in one pool, as a browser's EventSource lives:
+ * a GET with `Accept: text/event-stream` on Node's own HTTP/1.1 client (https:// on its TLS),
+ * one connection per client kept for the stream (no agent, so no keep-alive pool to share),
+ * the stream read by parse.js, and after the stream ends a new GET that carries the last event
+ * id the client saw as `Last-Event-ID` (so a server that keeps a history, as nchan and
+ * Mercure do, resends what was published in the gap), after the delay the server set with
+ * `retry:`, or the other engines' backoff while it set none.
+ *
+ * A client counts as connected when the answer's head is a 200 of type text/event-stream:
+ * that is the moment an EventSource fires `open`. Any other answer is a refusal counted with
+ * its status (`handshake refused: HTTP 404`) or its type (`not an event stream: text/html`);
+ * the look before the swarm (simulator/inspection/sse-look.js) stops on it before any client
+ * starts. Unlike EventSource, a refused client tries again after the backoff, as every engine
+ * of a load test does, so a server that comes back is measured coming back.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import { DeadlineSweeper } from '../../wire/scheduler.js'
+import { STATE, stopWaiting } from '../../wire/state.js'
+import { FrameCache } from '../../wire/frame-cache.js'
+import { backoffDelayMs } from '../../wire/backoff.js'
+import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
+import { cookieHeader, seedCookies, storeCookies } from '../../sessions/cookie-jar.js'
+import { EventStreamParser } from './parse.js'
+
+/** The reason the swarm counts a client closed on purpose under (the tracker keeps it out of storms). */
+export const CLIENT_CLOSE = 'io client disconnect'
+/** The reason of a stream the server ended (EventSource reconnects after it). */
+export const STREAM_ENDED = 'stream ended by the server'
+
+/** One client: a small record; its stream's objects are dropped at each end. */
+class SseClient {
+  /** @param {number} i */
+  constructor (i, /** @type {SsePool} */ pool) {
+    this.i = i
+    /** @type {number} one of STATE */
+    this.state = STATE.IDLE
+    /** Bumped whenever a connection ends: callbacks of older requests compare and bow out. */
+    this.gen = 0
+    /** @type {import('node:http').ClientRequest | null} */
+    this.req = null
+    this.attempts = 0
+    this.reconnecting = false
+    /** @type {number | null} the server's `retry:` delay; null: the backoff */
+    this.retryMs = null
+    /** Kept across connections: its last event id is the next GET's Last-Event-ID. */
+    this.parser = new EventStreamParser({
+      event: (type, data) => pool.onEvent(this, type, data),
+      retry: (ms) => { this.retryMs = ms }
+    })
+  }
+}
+
+export class SsePool {
+  /**
+   * @param {import('./config.js').SseConfig} config
+   * @param {import('../types.js').SwarmEvents} events
+   */
+  constructor (config, events) {
+    this.config = config
+    this.events = events
+    this.request = config.secure ? https.request : http.request
+    /** Decode once: a published message reaches every client as the same data. */
+    this.cache = new FrameCache()
+    this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
+    /** @type {SseClient[]} */
+    this.clients = []
+    /** Each client's cookies (--cookie, its login's, its answers'), kept by index: a login fills it before the client exists. @type {import('../../sessions/cookie-jar.js').Jar[]} */
+    this.jars = []
+  }
+
+  /** @param {number} i */
+  connect (i) {
+    let c = this.clients[i]
+    if (c === undefined) c = this.clients[i] = new SseClient(i, this)
+    else if (c.state !== STATE.IDLE) return
+    else {
+      // Started on purpose (a new session, as a new EventSource): no last event id, no server delay yet.
+      c.parser.lastEventId = ''
+      c.retryMs = null
+    }
+    c.attempts = 0
+    c.reconnecting = false
+    this.startAttempt(c)
+  }
+
+  /** @param {SseClient} c */
+  startAttempt (c) {
+    c.state = STATE.OPENING
+    const identity = this.config.identity?.(c.i)
+    this.sweeper.setIn(c.i, this.config.connectTimeoutMs)
+    const gen = c.gen
+    this.events.attempt(c.i)
+    if (c.gen !== gen || c.state !== STATE.OPENING) return
+    let suffix = ''
+    if (identity?.query !== undefined) {
+      for (const key in identity.query) {
+        suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
+      }
+    }
+    const { host, port, path, tls } = this.config
+    /** @type {Record<string, string>} */
+    const headers = { ...identity?.headers, Accept: 'text/event-stream', 'Cache-Control': 'no-cache' }
+    if (c.parser.lastEventId !== '') headers['Last-Event-ID'] = c.parser.lastEventId
+    const cookie = this.cookiesOf(c, identity)
+    if (cookie !== '') headers.Cookie = cookie
+    c.parser.reset()
+    const req = c.req = this.request({ host, port, path: `${path}${suffix}`, headers, agent: false, ...tls })
+    req.on('response', (res) => this.onResponse(c, gen, res))
+    req.on('error', (error) => this.onFailure(c, gen, errorText(error)))
+    req.end()
+  }
+
+  /**
+   * Client c's Cookie header: --cookie seeds its jar when it starts on purpose; a reconnect
+   * keeps what the server set since.
+   * @param {SseClient} c
+   * @param {import('../../sessions/identity.js').ClientIdentity | undefined} identity
+   */
+  cookiesOf (c, identity) {
+    if (!this.config.cookieJar) return ''
+    if (identity?.cookies !== undefined && !c.reconnecting) this.jars[c.i] = seedCookies(this.jars[c.i] ?? null, identity.cookies)
+    return cookieHeader(this.jars[c.i] ?? null, this.config.cookieScope.path)
+  }
+
+  /**
+   * The answer's head: a 200 of type text/event-stream opens the stream; anything else is a refusal.
+   * @param {SseClient} c
+   * @param {number} gen
+   * @param {import('node:http').IncomingMessage} res
+   */
+  onResponse (c, gen, res) {
+    if (c.gen !== gen) {
+      res.destroy()
+      return
+    }
+    if (this.config.cookieJar) this.jars[c.i] = storeCookies(this.jars[c.i] ?? null, res.headers['set-cookie'], this.config.cookieScope)
+    const refusal = refusalOf(res)
+    if (refusal !== null) {
+      res.resume()
+      this.end(c, refusal, true)
+      return
+    }
+    res.on('data', (chunk) => this.onData(c, gen, chunk))
+    res.on('end', () => this.onFailure(c, gen, STREAM_ENDED))
+    res.on('error', (error) => this.onFailure(c, gen, errorText(error)))
+    res.on('close', () => this.onFailure(c, gen, STREAM_ENDED))
+    this.settle(c)
+  }
+
+  /**
+   * The stream is open: the client is connected.
+   * @param {SseClient} c
+   */
+  settle (c) {
+    c.state = STATE.CONNECTED
+    c.attempts = 0
+    this.sweeper.clear(c.i)
+    const gen = c.gen
+    // No wire of its own in the counts: the one long-lived connection, as a WebSocket is.
+    this.events.connected(c.i, 'websocket')
+    if (c.reconnecting && c.gen === gen) {
+      c.reconnecting = false
+      this.events.reconnected(c.i)
+    }
+  }
+
+  /**
+   * @param {SseClient} c
+   * @param {number} gen
+   * @param {Buffer} chunk
+   */
+  onData (c, gen, chunk) {
+    if (c.gen !== gen) return
+    c.parser.write(chunk)
+    if (c.gen === gen && c.parser.holding() > this.config.maxPayloadBytes) this.end(c, PAYLOAD_TOO_LARGE, true)
+  }
+
+  /**
+   * An event was dispatched: measured when its type is one of --event, else counted by its type.
+   * @param {SseClient} c
+   * @param {string} type
+   * @param {string} data
+   */
+  onEvent (c, type, data) {
+    if (c.state !== STATE.CONNECTED) return
+    // A whole event in one chunk is over the limit only here (onData sees what is held between chunks).
+    if (data.length > this.config.maxPayloadBytes) {
+      this.end(c, PAYLOAD_TOO_LARGE, true)
+      return
+    }
+    const events = this.config.events
+    if (events !== null && !events.has(type)) {
+      this.events.unmeasured(c.i, type)
+      return
+    }
+    const cached = this.cache.findText(data)
+    let args = cached === null ? null : cached.args
+    if (args === null) {
+      args = [parseData(data)]
+      this.cache.add(data, { event: type, args })
+    }
+    this.events.message(c.i, type, args)
+  }
+
+  /**
+   * The request or the stream failed or ended.
+   * @param {SseClient} c
+   * @param {number} gen
+   * @param {string} reason
+   */
+  onFailure (c, gen, reason) {
+    if (c.gen === gen) this.end(c, reason, true)
+  }
+
+  /** @param {number} i */
+  onDeadline (i) {
+    const c = this.clients[i]
+    if (c === undefined) return
+    if (c.state === STATE.WAITING) this.startAttempt(c)
+    else if (c.state === STATE.OPENING) this.end(c, 'timeout', true)
+  }
+
+  /**
+   * Ends client c's stream and tells the swarm; waits to reconnect when allowed: the server's
+   * `retry:` delay as EventSource waits it, else the backoff.
+   * @param {SseClient} c
+   * @param {string} reason
+   * @param {boolean} retry
+   */
+  end (c, reason, retry) {
+    if (c.state === STATE.IDLE || c.state === STATE.WAITING) return
+    const wasConnected = this.stop(c)
+    if (retry && this.config.reconnect) {
+      c.state = STATE.WAITING
+      c.reconnecting = true
+      const attempt = c.attempts++
+      this.sweeper.setIn(c.i, c.retryMs ?? backoffDelayMs(attempt, Math.random, this.config.backoff))
+    }
+    if (wasConnected) this.events.disconnected(c.i, reason)
+    else this.events.connectError(c.i, reason)
+  }
+
+  /**
+   * Frees client c's request and deadline, leaving it idle.
+   * @param {SseClient} c
+   * @returns {boolean} whether it was connected
+   */
+  stop (c) {
+    const wasConnected = c.state === STATE.CONNECTED
+    c.gen++
+    c.state = STATE.IDLE
+    this.sweeper.clear(c.i)
+    c.req?.destroy()
+    c.req = null
+    return wasConnected
+  }
+
+  /**
+   * Closes client i on purpose, with no reconnection.
+   * @param {number} i
+   */
+  disconnect (i) {
+    const c = this.clients[i]
+    if (c === undefined || stopWaiting(this.sweeper, c) || c.state === STATE.IDLE) return
+    if (this.stop(c)) this.events.disconnected(i, CLIENT_CLOSE)
+  }
+
+  /** Closes every client and the deadlines' timer. */
+  close () {
+    for (const c of this.clients) if (c !== undefined) this.disconnect(c.i)
+    this.sweeper.stop()
+  }
+}
+
+/**
+ * Why an answer opens no stream, or null when it does (a 200 of type text/event-stream).
+ * @param {import('node:http').IncomingMessage} res
+ * @returns {string | null}
+ */
+export function refusalOf (res) {
+  if (res.statusCode !== 200) return `handshake refused: HTTP ${res.statusCode}`
+  const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+  return type === 'text/event-stream' ? null : `not an event stream: ${type === '' ? 'no content type' : `content type ${type}`}`
+}
+
+/**
+ * An event's data as the recorder takes it: a JSON object or array parsed (its id and send
+ * time then come from --id-field and --sent-at-field), other text as it is (told apart by
+ * its content).
+ * @param {string} data
+ * @returns {unknown}
+ */
+export function parseData (data) {
+  const text = data.trimStart()
+  const first = text.charCodeAt(0)
+  if (first !== 123 && first !== 91) return data // '{' or '['
+  try {
+    return JSON.parse(text)
+  } catch {
+    return data
+  }
+}
+
+/**
+ * A socket or TLS error as a short reason: its code when it has one (ECONNREFUSED, ECONNRESET,
+ * DEPTH_ZERO_SELF_SIGNED_CERT: no addresses, so one key per kind), else its message.
+ * @param {Error & { code?: string }} error
+ */
+function errorText (error) {
+  return typeof error.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(error.code) ? error.code : error.message
+}

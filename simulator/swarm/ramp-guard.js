@@ -1,0 +1,119 @@
+/**
+ * --ramp-guard: a swarm that degrades instead of collapsing. Once a second, with the swarm's
+ * own sample, it decides whether the ramp waits: while this process's event loop is slow (a
+ * simulator that cannot keep up measures itself, not the server) or while the server fails
+ * the connects it is sent (more clients only make its queue longer). And it paces
+ * reconnects: a token bucket per process, so a collapse does not turn into tries without end.
+ */
+import { monotonicMs } from '../../lib/measure/clock.js'
+import { FAILURE_WINDOW_S } from '../../lib/input/ramp-guard.js'
+
+/**
+ * @typedef {import('../../lib/input/ramp-guard.js').RampGuardBounds} RampGuardBounds
+ * @typedef {import('../../lib/schema/result-schema.js').RampGuardReport} RampGuardReport
+ */
+
+/**
+ * @param {RampGuardBounds} bounds
+ */
+export function createRampGuard (bounds) {
+  /** The last FAILURE_WINDOW_S seconds' answers to connect attempts. @type {{ answered: number, failed: number }[]} */
+  const seconds = []
+  let heldSince = /** @type {number | null} */ (null)
+  /** The hold is for failing connects: it lasts while clients are still trying and none has been answered since. */
+  let forFailures = false
+  let holds = 0
+  let heldMs = 0
+  let longestHoldMs = 0
+  // The reconnect bucket: one second's worth at most, refilled as time passes.
+  const perMs = bounds.reconnectsPerS / 1000
+  let tokens = bounds.reconnectsPerS
+  let filledAt = monotonicMs()
+  let deferred = 0
+
+  /** @param {number} now */
+  function release (now) {
+    if (heldSince === null) return
+    const ms = now - heldSince
+    heldMs += ms
+    longestHoldMs = Math.max(longestHoldMs, ms)
+    heldSince = null
+    forFailures = false
+  }
+
+  /**
+   * Why the ramp should wait now, or null.
+   * @param {number} loopDelayMs
+   * @param {number} waiting
+   */
+  function reasonNow (loopDelayMs, waiting) {
+    if (loopDelayMs > bounds.loopDelayMs) return { reason: `loop delay ${Math.round(loopDelayMs)} ms`, failures: false }
+    const answered = seconds.reduce((n, s) => n + s.answered, 0)
+    const failed = seconds.reduce((n, s) => n + s.failed, 0)
+    if (answered > 0) {
+      const pct = failed / answered * 100
+      if (pct <= bounds.failuresPct) return null
+      return { reason: `connect failures ${Math.round(pct)}% (${failed} of ${answered} in ${FAILURE_WINDOW_S} s)`, failures: true }
+    }
+    // Held for failures and nothing answered since: the server has not said it is better, and
+    // clients still trying will say it. With none left trying, waiting would learn nothing.
+    return forFailures && waiting > 0 ? { reason: `connect failures, none answered since: ${waiting} clients not connected`, failures: true } : null
+  }
+
+  return {
+    /**
+     * Once a second: decides whether the ramp waits.
+     * @param {object} now
+     * @param {number} now.loopDelayMs this process's event-loop delay, p99 of the last second
+     * @param {number} now.connects connects in the last second
+     * @param {number} now.errors connect attempts that failed in the last second
+     * @param {number} now.waiting clients that are trying to connect or will try again (backoff), not connected
+     * @param {boolean} now.ramping clients are still to be started (nothing to hold otherwise)
+     * @returns {string | null} why the ramp is held; null: it is not
+     */
+    check ({ loopDelayMs, connects, errors, waiting, ramping }) {
+      seconds.push({ answered: connects + errors, failed: errors })
+      if (seconds.length > FAILURE_WINDOW_S) seconds.shift()
+      const at = monotonicMs()
+      const hold = ramping ? reasonNow(loopDelayMs, waiting) : null
+      if (hold === null) {
+        release(at)
+        return null
+      }
+      if (heldSince === null) {
+        heldSince = at
+        holds++
+      }
+      forFailures = hold.failures
+      return hold.reason
+    },
+
+    /**
+     * Asked right before a reconnect attempt: 0 to go now (a token taken), else how long to
+     * wait for the next token (the attempt is deferred, counted once; it goes when the wait is over).
+     * @returns {number} ms
+     */
+    reconnectDelayMs () {
+      const now = monotonicMs()
+      tokens = Math.min(bounds.reconnectsPerS, tokens + (now - filledAt) * perMs)
+      filledAt = now
+      // Each deferred attempt takes its token now, ahead: they go one by one, at the bucket's rate, not all at once.
+      tokens -= 1
+      if (tokens >= 0) return 0
+      deferred++
+      return Math.ceil(-tokens / perMs)
+    },
+
+    /** @returns {RampGuardReport} */
+    record () {
+      const ongoing = heldSince === null ? 0 : monotonicMs() - heldSince
+      return {
+        ...bounds,
+        holds,
+        heldMs: Math.round(heldMs + ongoing),
+        longestHoldMs: Math.round(Math.max(longestHoldMs, ongoing)),
+        deferredReconnects: deferred
+      }
+    }
+  }
+}

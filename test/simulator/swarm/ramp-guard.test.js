@@ -1,0 +1,153 @@
+/**
+ * --ramp-guard against a real socket.io server: the ramp waits while the server refuses
+ * handshakes (and opens the rest once it answers again), or while the swarm's own event loop
+ * is blocked; without the flag the same ramp goes on. Shapes and counts, no timings.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { runSwarm } from '../../../simulator/swarm/swarm.js'
+import { normalizeSimOptions } from '../../../simulator/sim-options.js'
+import { formatProgress, formatSimSummary } from '../../../simulator/reporting/summary-text.js'
+import { mergeSimMeasures } from '../../../results/merge/measures.js'
+import { formatRampGuard } from '../../../results/index.js'
+import { startIoServer } from '../../helpers/io-server.js'
+import { waitFor } from '../../helpers/wait.js'
+
+const CLIENTS = 60
+/** 10 clients a second: the most a client started just before a hold may add, as the server sees it. */
+const RAMP = '6s'
+const ALLOWED_AFTER_HOLD = 10
+
+/**
+ * A socket.io server that refuses handshakes while `refusing` is set, and the clients (by their `u` query) it has seen.
+ * @param {import('node:test').TestContext} t
+ */
+async function refusingServer (t) {
+  const state = { refusing: false, refused: 0, seen: new Set() }
+  const server = await startIoServer(t, {
+    allowRequest: (req, callback) => {
+      const u = new URL(req.url ?? '/', 'http://x').searchParams.get('u')
+      // The simulator's first look at the server carries no client's query: it is let through.
+      if (u !== null) state.seen.add(u)
+      const refuse = u !== null && state.refusing
+      if (refuse) state.refused++
+      callback(refuse ? 'busy' : null, !refuse)
+    }
+  })
+  return { ...server, state }
+}
+
+/**
+ * A lean swarm over polling against `url`, each client named by its index.
+ * @param {import('node:test').TestContext} t
+ * @param {string} url
+ * @param {Record<string, unknown>} more
+ */
+function swarm (t, url, more) {
+  const controller = new AbortController()
+  t.after(() => controller.abort())
+  /** @type {import('../../../simulator/swarm/swarm.js').Progress[]} */
+  const progress = []
+  const result = runSwarm({ url, clients: CLIENTS, engine: 'lean', transport: 'polling', ramp: RAMP, duration: 300, query: 'u={{i}}', ...more }, {
+    signal: controller.signal,
+    onProgress: (p) => progress.push(p)
+  })
+  return { progress, stop: () => { controller.abort(); return result } }
+}
+
+/**
+ * The first progress that says the ramp is held.
+ * @param {import('../../../simulator/swarm/swarm.js').Progress[]} progress
+ */
+async function heldProgress (progress) {
+  await waitFor(() => progress.some((p) => p.rampHeld), { timeoutMs: 30000, message: 'a progress saying the ramp is held' })
+  return /** @type {import('../../../simulator/swarm/swarm.js').Progress} */ (progress.find((p) => p.rampHeld))
+}
+
+test('--ramp-guard: the ramp waits while the server refuses handshakes, then opens the rest once it answers', async (t) => {
+  const { io, url, state } = await refusingServer(t)
+  const s = swarm(t, url, { rampGuard: 'failures=20%' })
+  await waitFor(() => io.of('/').sockets.size >= 10, { timeoutMs: 30000, message: 'the first 10 clients' })
+  state.refusing = true
+  const held = await heldProgress(s.progress)
+  assert.match(String(held.rampHeld), /^connect failures /)
+  assert.match(formatProgress(held), /ramp held: connect failures /)
+  const seenAtHold = state.seen.size
+  const refusedAtHold = state.refused
+  // The held clients keep trying (their backoff) and keep being refused: time passes, counted by the server.
+  await waitFor(() => state.refused >= refusedAtHold + 20, { timeoutMs: 60000, message: () => `20 more refusals (have ${state.refused - refusedAtHold})` })
+  assert.ok(state.seen.size <= seenAtHold + ALLOWED_AFTER_HOLD, `no new client while held: ${seenAtHold} seen at the hold, ${state.seen.size} now`)
+  assert.ok(state.seen.size < CLIENTS, 'the ramp had not ended')
+  state.refusing = false
+  const everyone = () => `every client once answered (${s.progress.at(-1)?.connected})`
+  await waitFor(() => s.progress.at(-1)?.connected === CLIENTS, { timeoutMs: 120000, message: everyone })
+  const result = await s.stop()
+  const guard = result.rampGuard
+  assert.ok(guard, 'the result records the guard')
+  assert.ok(guard.holds >= 1, `holds: ${guard.holds}`)
+  assert.ok(guard.heldMs > 0 && guard.longestHoldMs > 0 && guard.longestHoldMs <= guard.heldMs, JSON.stringify(guard))
+  assert.deepEqual([guard.loopDelayMs, guard.failuresPct, guard.reconnectsPerS], [200, 20, 50], 'its bounds: the defaults but the one set')
+  assert.equal(result.clients.everConnected, CLIENTS)
+  assert.match(formatSimSummary(result), /ramp guard \(loop delay over 200 ms or connect failures over 20%\): held \d+ times, \S+ in all/)
+})
+
+test('without --ramp-guard the same ramp goes on while the server refuses', async (t) => {
+  const { io, url, state } = await refusingServer(t)
+  const s = swarm(t, url, {})
+  await waitFor(() => io.of('/').sockets.size >= 10, { timeoutMs: 30000, message: 'the first 10 clients' })
+  state.refusing = true
+  const seenThen = state.seen.size
+  const more = seenThen + 2 * ALLOWED_AFTER_HOLD
+  await waitFor(() => state.seen.size >= more, { timeoutMs: 60000, message: () => `new clients while refused (${state.seen.size})` })
+  const result = await s.stop()
+  assert.equal(result.rampGuard, undefined)
+  assert.ok(s.progress.every((p) => p.rampHeld === undefined), 'no progress speaks of a hold')
+})
+
+test('--ramp-guard: the ramp waits while the swarm\'s event loop is blocked, and ends once it is not', async (t) => {
+  const { io, url } = await startIoServer(t)
+  const s = swarm(t, url, { rampGuard: 'loop=50ms' })
+  await waitFor(() => io.of('/').sockets.size >= 5, { timeoutMs: 30000, message: 'the first 5 clients' })
+  // The test's own process is the simulator's: a busy loop 150 ms in every 200 ms delays its event loop.
+  const busy = setInterval(() => {
+    const until = performance.now() + 150
+    while (performance.now() < until);
+  }, 50)
+  t.after(() => clearInterval(busy))
+  const held = await heldProgress(s.progress)
+  clearInterval(busy)
+  assert.match(String(held.rampHeld), /^loop delay \d+ ms$/)
+  await waitFor(() => s.progress.at(-1)?.connected === CLIENTS, { timeoutMs: 60000, message: () => `every client (${s.progress.at(-1)?.connected})` })
+  const result = await s.stop()
+  const guard = result.rampGuard
+  assert.ok(guard && guard.holds >= 1 && guard.heldMs > 0, JSON.stringify(guard))
+  assert.equal(guard.loopDelayMs, 50)
+  assert.equal(result.clients.everConnected, CLIENTS)
+})
+
+test('--ramp-guard: bad bounds are refused, naming the flag and what is allowed', () => {
+  const url = 'http://127.0.0.1:1'
+  const refused = (/** @type {unknown} */ rampGuard, /** @type {RegExp} */ why) =>
+    assert.throws(() => normalizeSimOptions({ url, rampGuard }), (/** @type {any} */ e) => /^--ramp-guard/.test(e.flag) && why.test(e.message))
+  refused('speed=3', /key=value pairs among loop, failures, reconnects/)
+  refused('loop', /key=value pairs/)
+  refused('loop=5ms', /loop= must be at least 10ms/)
+  refused('loop=fast', /loop= must be a duration/)
+  refused('failures=100%', /failures= must be a share from 0% to 99%/)
+  refused('reconnects=0/s', /reconnects= must be reconnect attempts a second per process from 1/)
+  assert.deepEqual(normalizeSimOptions({ url, rampGuard: '' }).rampGuard, { loopDelayMs: 200, failuresPct: 5, reconnectsPerS: 50 })
+  assert.deepEqual(normalizeSimOptions({ url, rampGuard: 'reconnects=20/s, loop=1s' }).rampGuard, { loopDelayMs: 1000, failuresPct: 5, reconnectsPerS: 20 })
+  assert.equal(normalizeSimOptions({ url }).rampGuard, null)
+})
+
+test('--ramp-guard over several processes: holds, time held and deferred reconnects summed, the longest hold the longest', () => {
+  const guard = (/** @type {number} */ holds, /** @type {number} */ heldMs, /** @type {number} */ deferredReconnects) =>
+    ({ loopDelayMs: 200, failuresPct: 5, reconnectsPerS: 50, holds, heldMs, longestHoldMs: heldMs, deferredReconnects })
+  const measures = /** @type {import('../../../lib/schema/result-schema.js').SimMeasures[]} */ (/** @type {unknown} */ ([
+    { rampGuard: guard(1, 1000, 3) }, { rampGuard: guard(2, 4000, 0) }, {}
+  ]))
+  assert.deepEqual(mergeSimMeasures(measures).rampGuard, { ...guard(3, 5000, 3), longestHoldMs: 4000 })
+  assert.equal(mergeSimMeasures(measures.slice(2)).rampGuard, undefined, 'no guard, no record')
+  const never = 'ramp guard (loop delay over 200 ms or connect failures over 5%): never held; reconnects deferred over 50/s: 0'
+  assert.deepEqual(formatRampGuard(guard(0, 0, 0)), [never])
+})
