@@ -5,7 +5,8 @@
  * sio (socket.io-client direct), WebSocket and polling, against a socket.io server in this process;
  * websocket and websocket-builtin (--protocol websocket: plain WebSocket clients on ws or the
  * built-in client) against a plain ws server in this process sending the same message as one
- * JSON text frame. Each case runs its clients in a child process (so the
+ * JSON text frame; sse (--protocol sse: Server-Sent Events subscribers) against a node:http event
+ * stream server in this process writing the same message as one `data:` event. Each case runs its clients in a child process (so the
  * server's memory and CPU stay apart) and prints one JSON line:
  * marginal RSS per client (after gc), CPU µs per delivered frame, connects per second, and
  * the drain time of one broadcast (first to last receipt in the client process).
@@ -13,9 +14,9 @@
  *   node bench/engines.js [--clients 1000] [--broadcasts 20] [--warmup 5] [--payload-bytes 100]
  *                         [--engines lean,sio] [--transports websocket,polling] [--cookie-bytes 0] [--tls]
  *                         [--artillery-bin PATH] [--artillery-rate 100] [--artillery-baseline 50]
- * (engines: lean, lean-builtin, lean-undici, sio, websocket, websocket-builtin, artillery: Artillery's socketio
+ * (engines: lean, lean-builtin, lean-undici, sio, websocket, websocket-builtin, sse, artillery: Artillery's socketio
  * engine, artillery-ws: its ws engine, memory and connect CPU only, see artillery-case.js;
- * the plain WebSocket engines run on the websocket transport only; --cookie-bytes N: the server's
+ * the plain WebSocket and sse engines run on the websocket transport only; --cookie-bytes N: the server's
  * handshake sets a cookie `name=value` of N bytes, which every client keeps in its jar; --tls: the
  * socket.io server speaks https with a self-signed certificate made by the openssl CLI in a
  * temporary directory, which the clients trust with --ca; lean, lean-builtin and sio only: the
@@ -37,6 +38,7 @@ import { io as ioClient } from 'socket.io-client'
 import { WebSocketServer } from 'ws'
 import { leanEngine } from '../simulator/engines/lean.js'
 import { websocketEngine } from '../simulator/engines/websocket.js'
+import { sseEngine } from '../simulator/engines/sse.js'
 import { hostFacts } from '../lib/host.js'
 import { tlsTrust } from '../lib/input/tls-trust.js'
 import { makePayload } from '../lib/protocol.js'
@@ -93,16 +95,19 @@ async function runParent () {
   const url = `${cert ? 'https' : 'http'}://127.0.0.1:${port}`
   const engines = values.engines.split(',')
   const plain = engines.some(isPlain) ? await startPlainServer() : null
+  const stream = engines.includes('sse') ? await startStreamServer() : null
   const emitSio = (/** @type {unknown} */ message) => io.emit('broadcast', message)
   for (const engine of engines) {
     for (const transport of values.transports.split(',')) {
-      if (isPlain(engine) && transport !== 'websocket') continue
+      if ((isPlain(engine) || engine === 'sse') && transport !== 'websocket') continue
       if (cert && !['lean', 'lean-builtin', 'sio'].includes(engine)) {
         const skipped = 'TLS: lean, lean-builtin and sio only (the plain server is ws://)'
         process.stdout.write(`${JSON.stringify({ bench: 'engines', engine, transport, clients, tls: true, skipped })}\n`)
         continue
       }
-      const target = isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
+      const target = engine === 'sse'
+        ? /** @type {NonNullable<typeof stream>} */ (stream)
+        : isPlain(engine) ? /** @type {NonNullable<typeof plain>} */ (plain) : { url, emit: emitSio, connected: () => io.of('/').sockets.size }
       const ownCase = { emit: target.emit, url: target.url, engine, transport, clients, broadcasts, warmup, payload, ca: cert?.cert ?? null }
       const result = engine.startsWith('artillery')
         ? await artilleryCase(target, engine === 'artillery-ws' ? 'ws' : 'socketio', transport, clients, values)
@@ -113,6 +118,7 @@ async function runParent () {
   io.close()
   httpServer.closeAllConnections()
   plain?.close()
+  stream?.close()
   if (cert) rmSync(cert.dir, { recursive: true, force: true })
 }
 
@@ -149,6 +155,35 @@ async function startPlainServer () {
     close: () => {
       for (const ws of wss.clients) ws.terminate()
       wss.close()
+    }
+  }
+}
+
+/**
+ * An event stream server (what nchan's or an app's EventSource endpoint does): a broadcast is one
+ * `data:` event, serialised once, written to every open stream.
+ */
+async function startStreamServer () {
+  /** @type {Set<import('node:http').ServerResponse>} */
+  const streams = new Set()
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
+    res.write(': open\n\n')
+    streams.add(res)
+    res.on('close', () => streams.delete(res))
+  })
+  server.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG })
+  await once(server, 'listening')
+  return {
+    url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/events`,
+    emit: (/** @type {unknown} */ message) => {
+      const data = Buffer.from(`data: ${JSON.stringify(message)}\n\n`)
+      for (const res of streams) res.write(data)
+    },
+    connected: () => streams.size,
+    close: () => {
+      server.closeAllConnections()
+      server.close()
     }
   }
 }
@@ -318,9 +353,12 @@ function runChild () {
  */
 function start ({ url, engine, transport, clients, ca }, onBroadcast) {
   const half = Math.floor(clients / 2)
-  const { open, close } = engine === 'sio'
-    ? sioSwarm(url, transport, onConnect, onFailed, onBroadcast, ca)
-    : isPlain(engine) ? plainSwarm(url, engine, onConnect, onFailed, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onFailed, onBroadcast, ca)
+  const swarm = () => {
+    if (engine === 'sio') return sioSwarm(url, transport, onConnect, onFailed, onBroadcast, ca)
+    if (engine === 'sse') return streamSwarm(url, onConnect, onFailed, onBroadcast)
+    return isPlain(engine) ? plainSwarm(url, engine, onConnect, onFailed, onBroadcast) : leanSwarm(url, engine, transport, onConnect, onFailed, onBroadcast, ca)
+  }
+  const { open, close } = swarm()
   let connected = 0
   // Attempts that failed: a bench client never reconnects, so a phase ends when every client connected or failed.
   let failed = 0
@@ -446,6 +484,17 @@ const leanSwarm = (url, engine, transport, onConnect, onFailed, onBroadcast, ca)
  */
 const plainSwarm = (url, engine, onConnect, onFailed, onBroadcast) => poolSwarm(websocketEngine,
   { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, wsClient: engine === 'websocket-builtin' ? 'builtin' : 'ws' },
+  'websocket', onConnect, onFailed, onBroadcast)
+
+/**
+ * Server-Sent Events subscribers (--protocol sse), as the simulator runs them.
+ * @param {string} url http://…
+ * @param {() => void} onConnect
+ * @param {() => void} onFailed
+ * @param {(id: number) => void} onBroadcast
+ */
+const streamSwarm = (url, onConnect, onFailed, onBroadcast) => poolSwarm(sseEngine,
+  { url, path: '/', namespace: '/', events: ['*'], keepAlive: false, reconnect: false, connectTimeoutMs: CONNECT_LIMIT_MS },
   'websocket', onConnect, onFailed, onBroadcast)
 
 /**

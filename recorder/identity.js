@@ -28,6 +28,8 @@ const USER_KEY = /^(user(name|_?id)?|uid|email|e-?mail|nick(name)?|login|account
  * @property {Record<string, string>} query code per parameter
  * @property {Record<string, string>} headers
  * @property {Record<string, string>} cookies
+ * @property {(session: import('./model.js').SessionModel) => Pick<Identity, 'query' | 'headers' | 'cookies'>} handshake another session's
+ *   query, headers and cookies as code (their per-user values in the same feeder)
  * @property {(value: unknown, where: string, fromLogin?: boolean, key?: string) => string} code the code of a value, with per-user leaves replaced
  * @property {{ method: string, path: string, kind: 'json' | 'form' | 'none', body: string } | null} login
  * @property {{ fields: string[], row: Record<string, string>, secrets: string[] }} feeder
@@ -109,17 +111,21 @@ export function buildIdentity (session, login) {
     return JSON.stringify(value) ?? 'undefined'
   }
 
-  const first = session.engine.first
-  const query = /** @type {Record<string, string>} */ ({})
-  for (const [k, v] of first.url.searchParams) if (!ENGINE_QUERY.has(k)) query[k] = leaf('query', k, v, true)
-  // socket.io-client 2 sends its query in each namespace's CONNECT too: the handshake query reaches them there.
-  for (const step of session.steps) for (const [k, v] of Object.entries(step.query ?? {})) if (!(k in query)) query[k] = leaf('query', k, v, true)
-  const headers = /** @type {Record<string, string>} */ ({})
-  for (const { name, value } of first.requestHeaders) if (!BROWSER_HEADER.test(name)) headers[name.toLowerCase()] = headerCode(name, value, leaf)
   const fromLogin = new Set(login ? cookieNames(login) : [])
-  const cookies = /** @type {Record<string, string>} */ ({})
-  for (const { name, value } of requestCookies(first)) if (!fromLogin.has(name)) cookies[name] = leaf('cookie', name, value, true)
-  return { query, headers, cookies, code, login: login ? loginRequest(login, code) : null, feeder, placed }
+  /** @type {Identity['handshake']} */
+  function handshake (other) {
+    const first = other.engine.first
+    const query = /** @type {Record<string, string>} */ ({})
+    for (const [k, v] of first.url.searchParams) if (!ENGINE_QUERY.has(k)) query[k] = leaf('query', k, v, true)
+    // socket.io-client 2 sends its query in each namespace's CONNECT too: the handshake query reaches them there.
+    for (const step of other.steps) for (const [k, v] of Object.entries(step.query ?? {})) if (!(k in query)) query[k] = leaf('query', k, v, true)
+    const headers = /** @type {Record<string, string>} */ ({})
+    for (const { name, value } of first.requestHeaders) if (!BROWSER_HEADER.test(name)) headers[name.toLowerCase()] = headerCode(name, value, leaf)
+    const cookies = /** @type {Record<string, string>} */ ({})
+    for (const { name, value } of requestCookies(first)) if (!fromLogin.has(name)) cookies[name] = leaf('cookie', name, value, true)
+    return { query, headers, cookies }
+  }
+  return { ...handshake(session), handshake, code, login: login ? loginRequest(login, code) : null, feeder, placed }
 }
 
 /**

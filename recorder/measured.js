@@ -74,7 +74,7 @@ function valueAt (value, path) {
 
 /**
  * The command line that replays the scenario.
- * @param {import('./model.js').SessionModel} session
+ * @param {Pick<import('./model.js').SessionModel, 'engine' | 'namespaces'>} session the replayed session's engine; every profile's namespaces
  * @param {Measured} measured
  * @param {{ scenario: string, feeder: string | null }} files
  * @returns {string[]} its words, flag by flag

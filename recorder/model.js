@@ -65,7 +65,7 @@ export function buildModel (har) {
     ...unreadable.map((e) => ({ url: e.url.href, frame: firstFrame(e), why: 'no Engine.IO open packet' })),
     ...all.filter((s) => !models.includes(s) && s.untranslated.length > 0).map((s) => ({ url: s.engine.url.href, ...s.untranslated[0] }))
   ]
-  // The session replayed is the one that did the most; the others are reported.
+  // The first is the one that did the most (profile 1, its server and path are the run's); the others are profiles beside it or reported (profiles.js).
   models.sort((a, b) => b.steps.length - a.steps.length || a.engine.first.startMs - b.engine.first.startMs)
   const firstAt = models[0]?.engine.first.startMs ?? Infinity
   const login = others.filter((e) => e.method === 'POST' && e.startMs <= firstAt && e.status < 400 && setsCookie(e)).at(-1) ?? null

@@ -3,6 +3,7 @@
  * and received with counts, the values turned into per-user reads, what could not be
  * translated (with the frame), and the line that replays the scenario.
  */
+import { sentOf } from './writer.js'
 
 /**
  * @param {import('./index.js').RecordResult} result
@@ -10,11 +11,26 @@
  */
 export function formatRecordSummary ({ model, written, plain, files, from }) {
   if (written === null) return plainSummary(model, plain, files.scenario, from)
-  const session = model.sessions[0]
+  /** @type {string[]} */
+  const lines = []
+  const plan = written.plan
+  const session = plan.profiles[0].session
   const engine = session.engine
-  const lines = [`recorded ${model.sessions.length} Socket.IO session(s) ${from}; replaying ${engine.url.host}${engine.url.pathname} ` +
-    `(sid ${engine.sid}, Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), namespaces ${session.namespaces.join(', ')}`]
-  for (const other of model.sessions.slice(1)) lines.push(`  ${otherSession(other, session)}`)
+  const several = plan.profiles.length > 1
+  lines.push(`recorded ${model.sessions.length} Socket.IO session(s) ${from}; replaying ${engine.url.host}${engine.url.pathname} ` +
+    `(sid ${engine.sid}, Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), namespaces ${plan.namespaces.join(', ')}` +
+    `${several ? ` as ${plan.profiles.length} client profiles` : ''}`)
+  if (several) {
+    const cycle = plan.cycle.map((k) => k + 1).join(', ')
+    lines.push(`  client profiles, one per distinct session: client i replays profile [${cycle}][i mod ${plan.cycle.length}] ` +
+      '(each in the proportion it was recorded); every client connects to every namespace above and only listens where its profile did nothing')
+    for (const [k, p] of plan.profiles.entries()) {
+      const e = p.session.engine
+      const times = p.sessions.length > 1 ? `, recorded ${p.sessions.length} times` : ''
+      lines.push(`  profile ${k + 1} (sid ${e.sid}, ${e.transports.join(' then ')}${times}): sent: ${sentOf(p.session) || 'nothing'}`)
+    }
+  }
+  for (const { session: other, why } of plan.left) lines.push(`  ${leftSession(other, why)}`)
   if (model.plain.length > 0) {
     lines.push(`  plain WebSocket connections, not replayed: ${model.plain.map((p) => `${p.url.href} (${p.frames.length} frames)`).join(', ')}`)
   }
@@ -23,12 +39,14 @@ export function formatRecordSummary ({ model, written, plain, files, from }) {
       'what went over them is not in the scenario')
   }
   if (model.login) lines.push(`  login: ${model.login.method} ${model.login.url.pathname} (HTTP ${model.login.status}, set a cookie): the scenario's login()`)
-  lines.push(`  sent: ${sentOf(session) || 'nothing'}`)
-  lines.push(`  received: ${session.received.map((r) => `${r.nsp} ${r.event} ×${r.count}`).join(', ') || 'nothing'}`)
+  if (!several) lines.push(`  sent: ${sentOf(session) || 'nothing'}`)
+  lines.push(`  received: ${receivedOf(plan.profiles.flatMap((p) => p.sessions)) || 'nothing'}`)
   const m = written.measured
   const replies = m.replyEvent ? `; replies: ${m.replyEvent}` : ''
   lines.push(`  measured events: ${m.events.join(', ') || 'none'}; id field: ${m.idField ?? 'none found (no field unique per message)'}${replies}`)
-  for (const p of written.identity.placed) lines.push(`  per user: ${p.where} ${p.key} → ${p.code} (${p.why})`)
+  // Profiles with the same handshake place the same values again: each is named once.
+  const placed = new Set(written.identity.placed.map((p) => `  per user: ${p.where} ${p.key} → ${p.code} (${p.why})`))
+  lines.push(...placed)
   const secrets = written.identity.feeder.secrets
   if (secrets.length > 0) lines.push(`  secrets (${secrets.join(', ')}) are in the feeder, not in the scenario: keep ${files.feeder} private`)
   const untranslated = model.sessions.flatMap((s) => s.untranslated)
@@ -58,29 +76,22 @@ function plainSummary (model, plain, file, from) {
 }
 
 /**
- * A session not replayed, and why the replayed one was chosen over it.
+ * A session not replayed, and why.
  * @param {import('./model.js').SessionModel} other
- * @param {import('./model.js').SessionModel} replayed
+ * @param {string} why
  */
-function otherSession (other, replayed) {
+function leftSession (other, why) {
   const e = other.engine
-  const why = replayed.steps.length > other.steps.length
-    ? `the replayed one sent more (${replayed.steps.length} steps)`
-    : 'the replayed one sent as many and started first'
   return `not replayed: sid ${e.sid} (Engine.IO v${e.eio}, ${e.transports.join(' then ')}), namespaces ${other.namespaces.join(', ') || 'none'}, ` +
-    `${other.steps.length} step(s): ${sentOf(other) || 'nothing sent'}; ${why}. Record it alone (one tab, one socket) to replay it`
+    `${other.steps.length} step(s): ${sentOf(other) || 'nothing sent'}; ${why}`
 }
 
-/** @param {import('./model.js').SessionModel} session */
-function sentOf (session) {
-  /** @param {import('./model.js').Step} s */
-  const what = (s) => s.kind === 'join' ? `${s.event}(${s.room})` : s.acked ? `${s.event} (ack)` : s.event
-  return counts(session.steps.filter((s) => s.kind !== 'connect' && s.kind !== 'disconnect').map((s) => `${s.nsp} ${what(s)}`))
-}
-
-/** "a ×2, b" @param {string[]} names */
-function counts (names) {
+/**
+ * The events these sessions received, with counts over all of them: `/chat chat ×3, /chat typing`.
+ * @param {import('./model.js').SessionModel[]} sessions
+ */
+function receivedOf (sessions) {
   const by = new Map()
-  for (const n of names) by.set(n, (by.get(n) ?? 0) + 1)
-  return [...by].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ')
+  for (const r of sessions.flatMap((s) => s.received)) by.set(`${r.nsp} ${r.event}`, (by.get(`${r.nsp} ${r.event}`) ?? 0) + r.count)
+  return [...by].map(([n, c]) => `${n} ×${c}`).join(', ')
 }

@@ -4,58 +4,118 @@
  * `login` (the recorded login request, secrets read from the feeder); `identity` (the
  * handshake's auth, query, headers and cookies); `onConnect`, which replays each namespace's
  * recorded steps in order after their recorded pauses (divided by SPEED) and repeats them with
- * `--loop`; and small helpers that count each step done and name the step that failed.
+ * `--loop`; and small helpers that count each step done and name the step that failed. A
+ * recording of several distinct sessions is written as client profiles (profiles.js): each
+ * one's replays and handshake, and the table of which profile client i replays.
  */
 import { Typed, buildIdentity } from './identity.js'
 import { measuredEvents, replayCommand } from './measured.js'
+import { planProfiles } from './profiles.js'
 
 /** Keys whose string values are text a person typed. */
 const TEXT_KEY = /^(text|message|msg|body|content|comment|line)$/i
 
 /**
+ * @typedef {object} Written
+ * @property {string} module
+ * @property {string | null} csv
+ * @property {import('./identity.js').Identity} identity
+ * @property {import('./measured.js').Measured} measured
+ * @property {string[]} command
+ * @property {import('./profiles.js').ProfilePlan} plan the client profiles (one per distinct recorded session) and the sessions left out
+ */
+
+/**
  * @param {import('./model.js').RecordingModel} model
  * @param {{ source: string, scenario: string, feeder: string }} files names as the user gave them
- * @returns {{ module: string, csv: string | null, identity: import('./identity.js').Identity, measured: import('./measured.js').Measured, command: string[] }}
+ * @returns {Written}
  */
 export function writeScenario (model, files) {
+  const plan = planProfiles(model.sessions)
   const session = model.sessions[0]
   const identity = buildIdentity(session, model.login)
-  const auth = session.steps.find((s) => s.kind === 'connect' && s.auth !== undefined)?.auth
-  const authCode = auth === undefined ? null : identity.code(auth, 'auth')
-  // A namespace the client only connected to (socket.io 2's main one) has nothing to replay, and a replay of it would count as a whole one.
-  const acting = session.namespaces.filter((nsp) => session.steps.some((s) => s.nsp === nsp && s.kind !== 'connect'))
-  const replayed = acting.length > 0 ? acting : session.namespaces
-  const replays = replayed.map((nsp) => replayFunction(session, nsp, identity))
-  const measured = measuredEvents(session)
+  const several = plan.profiles.length > 1
+  let n = 0
+  const written = plan.profiles.map((profile, p) => {
+    const handshake = p === 0 ? identity : identity.handshake(profile.session)
+    const auth = profile.session.steps.find((s) => s.kind === 'connect' && s.auth !== undefined)?.auth
+    const fields = handshakeFields(handshake, auth === undefined ? null : identity.code(auth, 'auth'))
+    const replays = profileReplays(profile.session, identity, several ? `Profile${p + 1}` : '', several ? n : 0)
+    n += replays.steps
+    return { fields, replays }
+  })
+  const measured = measuredEvents(several ? mergedSession(plan) : session)
   const csv = identity.feeder.fields.length > 0 ? csvOf(identity.feeder) : null
-  const command = replayCommand(session, measured, { scenario: files.scenario, feeder: csv === null ? null : files.feeder })
+  const replayed = { engine: session.engine, namespaces: plan.namespaces }
+  const command = replayCommand(replayed, measured, { scenario: files.scenario, feeder: csv === null ? null : files.feeder })
   const parts = [
-    header(model, session, files, command, identity),
+    header(model, plan, files, command, identity),
     "import { setTimeout as sleep } from 'node:timers/promises'\n",
     '/** Recorded pauses are divided by SPEED: 2 replays twice as fast, 0 without pauses (SCENARIO_SPEED overrides it). */',
     'const SPEED = Number(process.env.SCENARIO_SPEED ?? 1)\n',
     identity.login ? loginFunction(identity.login) : '',
-    identityFunction(identity, authCode),
-    onConnectFunction(replayed, replays.map((r) => r.name)),
-    ...replays.map((r) => r.code),
+    ...(several ? [profilesCode(plan, written)] : [identityFunction(written[0].fields), onConnectFunction(written[0].replays.table)]),
+    ...written.flatMap((w) => w.replays.code),
     HELPERS
   ]
-  return { module: parts.filter(Boolean).join('\n'), csv, identity, measured, command }
+  return { module: parts.filter(Boolean).join('\n'), csv, identity, measured, command, plan }
+}
+
+/**
+ * A profile's replay functions, one per namespace it acted on.
+ * @param {import('./model.js').SessionModel} session
+ * @param {import('./identity.js').Identity} identity
+ * @param {string} suffix of the functions' names ('' with one profile)
+ * @param {number} before steps numbered in the profiles before it (failed_step_N names one step of the scenario)
+ */
+function profileReplays (session, identity, suffix, before) {
+  // A namespace the client only connected to (socket.io 2's main one) has nothing to replay, and a replay of it would count as a whole one.
+  const acting = session.namespaces.filter((nsp) => session.steps.some((s) => s.nsp === nsp && s.kind !== 'connect'))
+  const replayed = acting.length > 0 ? acting : session.namespaces
+  let steps = before
+  const replays = replayed.map((nsp) => {
+    const r = replayFunction(session, nsp, identity, suffix, steps)
+    steps = r.last
+    return r
+  })
+  const table = replayed.map((nsp, k) => `${JSON.stringify(nsp)}: ${replays[k].name}`)
+  return { table, code: replays.map((r) => r.code), steps: steps - before }
+}
+
+/**
+ * The sessions of every profile as one, for what the run measures (the events all of them received).
+ * @param {import('./profiles.js').ProfilePlan} plan
+ * @returns {import('./model.js').SessionModel}
+ */
+function mergedSession (plan) {
+  const sessions = plan.profiles.flatMap((p) => p.sessions)
+  /** @type {Map<string, import('./model.js').Received>} */
+  const received = new Map()
+  for (const r of sessions.flatMap((s) => s.received)) {
+    const key = `${r.nsp}\n${r.event}`
+    const known = received.get(key)
+    if (known) received.set(key, { ...known, count: known.count + r.count, samples: [...known.samples, ...r.samples].slice(0, 50) })
+    else received.set(key, r)
+  }
+  const first = plan.profiles[0].session
+  return { ...first, steps: sessions.flatMap((s) => s.steps), received: [...received.values()], namespaces: plan.namespaces }
 }
 
 /**
  * @param {import('./model.js').RecordingModel} model
- * @param {import('./model.js').SessionModel} session
+ * @param {import('./profiles.js').ProfilePlan} plan
  * @param {{ source: string, scenario: string, feeder: string }} files
  * @param {string[]} command
  * @param {import('./identity.js').Identity} identity
  */
-function header (model, session, files, command, identity) {
+function header (model, plan, files, command, identity) {
+  const session = plan.profiles[0].session
   const engine = session.engine
   const lines = [
     `Recorded by \`ioswarm record\` from ${files.source} (written by ${model.creator}).`,
     `Session ${engine.url.origin}${engine.url.pathname} (Engine.IO v${engine.eio}, ${engine.transports.join(' then ')}), ` +
-      `namespaces ${session.namespaces.join(', ')}.`,
+      `namespaces ${plan.namespaces.join(', ')}.`,
+    ...profileLines(plan),
     '',
     'Replay it:',
     ...command.map((word, k) => `${k === 0 ? '  ' : '    '}${word}${k < command.length - 1 ? ' \\' : ''}`),
@@ -73,6 +133,41 @@ function header (model, session, files, command, identity) {
     'the replay of that session (its error names the step); replays_complete counts whole replays.'
   )
   return `/**\n${lines.map((l) => ` * ${l}`.trimEnd()).join('\n')}\n */`
+}
+
+/**
+ * The header's lines on the client profiles (when there are several) and on the sessions left out.
+ * @param {import('./profiles.js').ProfilePlan} plan
+ */
+function profileLines (plan) {
+  const lines = []
+  if (plan.profiles.length > 1) {
+    lines.push('', `The recording holds ${plan.cycle.length} sessions that did ${plan.profiles.length} different things: each is a client profile.`)
+    for (const [k, p] of plan.profiles.entries()) {
+      const times = p.sessions.length > 1 ? `, recorded ${p.sessions.length} times` : ''
+      lines.push(`  profile ${k + 1} (sid ${p.session.engine.sid}${times}): ${sentOf(p.session) || 'sent nothing: it listens'}`)
+    }
+    lines.push(
+      `Client i replays profile PROFILE_OF[i % ${plan.cycle.length}] + 1: each profile takes the clients in the proportion it was recorded.`,
+      'Every client connects to every namespace of the run (--namespace is one for all) and replays its profile\'s steps there;',
+      'on a namespace its profile did not use it only listens. profileN_replays counts whole replays of profile N.'
+    )
+  }
+  for (const { session, why } of plan.left) lines.push(`Not replayed: session ${session.engine.sid}: ${why}.`)
+  return lines
+}
+
+/**
+ * What a session sent, for people: `/chat join(room-7), /chat chat (ack) ×2`.
+ * @param {import('./model.js').SessionModel} session
+ */
+export function sentOf (session) {
+  /** @param {import('./model.js').Step} s */
+  const what = (s) => s.kind === 'join' ? `${s.event}(${s.room})` : s.acked ? `${s.event} (ack)` : s.event
+  const by = new Map()
+  const sent = session.steps.filter((s) => s.kind !== 'connect' && s.kind !== 'disconnect')
+  for (const n of sent.map((s) => `${s.nsp} ${what(s)}`)) by.set(n, (by.get(n) ?? 0) + 1)
+  return [...by].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ')
 }
 
 /** @param {NonNullable<import('./identity.js').Identity['login']>} login */
@@ -93,35 +188,38 @@ export async function login (http, ctx) {
 }
 
 /**
- * @param {import('./identity.js').Identity} identity
+ * A handshake's fields as code lines (auth, query, headers, cookies); none when it sent nothing of its own.
+ * @param {Pick<import('./identity.js').Identity, 'query' | 'headers' | 'cookies'>} handshake
  * @param {string | null} authCode
+ * @returns {string[]}
  */
-function identityFunction (identity, authCode) {
+function handshakeFields (handshake, authCode) {
   const fields = []
-  if (authCode !== null) fields.push(`    auth: ${authCode}`)
-  for (const [name, map] of /** @type {const} */ ([['query', identity.query], ['headers', identity.headers], ['cookies', identity.cookies]])) {
+  if (authCode !== null) fields.push(`auth: ${authCode}`)
+  for (const [name, map] of /** @type {const} */ ([['query', handshake.query], ['headers', handshake.headers], ['cookies', handshake.cookies]])) {
     const entries = Object.entries(map)
-    if (entries.length > 0) fields.push(`    ${name}: { ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')} }`)
+    if (entries.length > 0) fields.push(`${name}: { ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')} }`)
   }
+  return fields
+}
+
+/** @param {string[]} fields */
+function identityFunction (fields) {
   if (fields.length === 0) return ''
   return `/** The recorded handshake: what the page sent, per-user values read per client. */
 export function identity (i, ctx) {
   return {
-${fields.join(',\n')}
+${fields.map((f) => `    ${f}`).join(',\n')}
   }
 }
 `
 }
 
-/**
- * @param {string[]} namespaces
- * @param {string[]} names the replay function of each
- */
-function onConnectFunction (namespaces, names) {
-  const table = namespaces.map((nsp, k) => `  ${JSON.stringify(nsp)}: ${names[k]}`).join(',\n')
+/** @param {string[]} table the namespaces' replay functions, `"/chat": replayChat` */
+function onConnectFunction (table) {
   return `/** Each namespace's recorded steps, by namespace. */
 const REPLAYS = {
-${table}
+${table.map((row) => `  ${row}`).join(',\n')}
 }
 
 /** Replays the recorded steps on each namespace the client connects to (again and again with --loop). */
@@ -137,17 +235,70 @@ export async function onConnect (socket, ctx) {
 }
 
 /**
+ * The client profiles: each one's handshake and replays, which profile client i takes, and the
+ * hooks that pick them.
+ * @param {import('./profiles.js').ProfilePlan} plan
+ * @param {{ fields: string[], replays: { table: string[] } }[]} written each profile's handshake fields and replay table
+ */
+function profilesCode (plan, written) {
+  const same = written.every((w) => w.fields.join('\n') === written[0].fields.join('\n'))
+  const handshake = (/** @type {string[]} */ fields) => (fields.length === 0 ? 'undefined' : `({\n${fields.map((f) => `    ${f}`).join(',\n')}\n  })`)
+  const identity = written[0].fields.length === 0 && same
+    ? ''
+    : same
+      ? identityFunction(written[0].fields)
+      : `/** The recorded handshakes, one per profile: what each session sent, per-user values read per client. */
+const HANDSHAKES = [
+${written.map((w) => `  (i, ctx) => ${handshake(w.fields)}`).join(',\n')}
+]
+
+/** The handshake of client i's profile. */
+export function identity (i, ctx) {
+  return HANDSHAKES[profileOf(i)](i, ctx)
+}
+`
+  return `/** Each profile's recorded steps, by namespace: profile N is PROFILES[N - 1]. */
+const PROFILES = [
+${written.map((w) => `  { ${w.replays.table.join(', ')} }`).join(',\n')}
+]
+
+/** Client i replays profile PROFILE_OF[i % ${plan.cycle.length}]: each profile as many times as it was recorded. */
+const PROFILE_OF = [${plan.cycle.join(', ')}]
+
+/** @param {number} i a client's index in the run */
+function profileOf (i) {
+  return PROFILE_OF[i % PROFILE_OF.length]
+}
+
+${identity ? `${identity}\n` : ''}/** Replays client i's profile on each namespace the client connects to (again and again with --loop). */
+export async function onConnect (socket, ctx) {
+  const profile = profileOf(ctx.i)
+  const replay = PROFILES[profile][ctx.namespace]
+  if (replay === undefined) return
+  do {
+    await replay(socket, ctx)
+    ctx.count('replays_complete')
+    ctx.count(\`profile\${profile + 1}_replays\`)
+  } while (ctx.loop && socket.connected)
+}
+`
+}
+
+/**
  * One namespace's steps as a function.
  * @param {import('./model.js').SessionModel} session
  * @param {string} nsp
  * @param {import('./identity.js').Identity} identity
+ * @param {string} suffix of its name: the profile ('' with one)
+ * @param {number} before the number of the step before its first
+ * @returns {{ name: string, code: string, last: number }} last: its last step's number
  */
-function replayFunction (session, nsp, identity) {
-  const name = `replay${nsp === '/' ? 'Main' : nsp.replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ?? '').toUpperCase())}`
+function replayFunction (session, nsp, identity, suffix, before) {
+  const name = `replay${nsp === '/' ? 'Main' : nsp.replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ?? '').toUpperCase())}${suffix}`
   const connect = session.steps.find((s) => s.kind === 'connect' && s.nsp === nsp)
   let lastMs = connect?.atMs ?? session.engine.first.startMs
   const lines = []
-  let n = 0
+  let n = before
   for (const step of session.steps) {
     if (step.nsp !== nsp || step.kind === 'connect') continue
     const pauseMs = Math.round(step.atMs - lastMs)
@@ -163,6 +314,7 @@ function replayFunction (session, nsp, identity) {
   const typing = lines.some((l) => l.includes('typed('))
   return {
     name,
+    last: n,
     code: `/** What the recorded client did on ${nsp}, in order, each step after its recorded pause (ms). */
 async function ${name} (socket, ctx) {
   const step = stepper(socket, ctx)

@@ -43,6 +43,8 @@
  *   Manager: a new login's {{login.FIELD}} reaches the next attempt (the lean engine renders every attempt anyway)
  * @property {{ minMs: number, maxMs: number, jitter: number }} [backoff] reconnection delays (socket.io-client's reconnectionDelay, reconnectionDelayMax, randomizationFactor); default its defaults
  * @property {boolean} [reconnectOnServerDisconnect] reconnect (after the backoff) when the server disconnects a client on purpose
+ * @property {() => number} [reconnectGate] --ramp-guard's reconnect cap, asked right before a reconnect attempt: 0 to go now, else the ms to wait
+ *   (the attempt then goes after that wait without asking again). The lean and websocket engines ask it; socket.io-client paces its own
  * @property {3 | 4} [eio] Engine.IO protocol version of the server (3: socket.io 2.x); default 4
  * @property {number} [maxPayloadBytes] largest WebSocket message or polling response body a client accepts
  *   (default DEFAULT_MAX_PAYLOAD_BYTES in limits.js); a bigger one closes the client with reason PAYLOAD_TOO_LARGE

@@ -84,7 +84,10 @@ export async function wireSwarm (options, context) {
   const reconnect = reconnector(traffic.emitting, deliveries, usePool, transports)
   // --ramp-guard: holds the ramp (swarm.js asks it once a second) and paces the engine's reconnects.
   const guard = options.rampGuard ? createRampGuard(options.rampGuard) : null
-  const engineWith = engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null })
+  const engineWith = {
+    ...engineOptions(options, { namespaces, events, identity, eio: server.eio, freshAuth: logins !== null }),
+    ...(guard ? { reconnectGate: guard.reconnectDelayMs } : {})
+  }
   const pool = opened = await openPool(options, { engineWith, capacity, tracker, nodes, logins, reconnect })
   return { server, deliveries, ...traffic, tracker, pool, transports, capacity, nodes, windows, second, logins, reconnect, startChurn, guard }
 }

@@ -53,6 +53,10 @@ import { wireSwarm } from './swarm-wiring.js'
  * @property {(window: import('../../lib/schema/result-schema.js').WindowReport) => void} [onWindow] --window: each window once it is over, in order
  */
 
+/** What --ramp-guard says with --engine sio: its ramp is held, its reconnects are socket.io-client's. */
+export const SIO_RECONNECTS_UNCAPPED = '--ramp-guard: the ramp is held, but reconnects are not capped with --engine sio (socket.io-client paces its own); ' +
+  'use --engine lean for the cap'
+
 /** Most one-second samples kept in a result (a day); older ones are still reported live. */
 const MAX_SAMPLES = 86400
 
@@ -88,6 +92,8 @@ export async function startSwarm (options, hooks = {}) {
   const swarm = await wireSwarm(options, { id, clock, signal, onMessage, onWindow, phaseOf, server })
   const rampCut = rampCutWarning({ clients: options.clients, rampMs: swarm.server.rampMs, rampSource: swarm.server.rampSource, durationMs: options.durationMs })
   if (rampCut) preflight.warnings.push(rampCut)
+  // socket.io-client schedules its Manager's reconnects itself: the cap cannot defer them.
+  if (options.rampGuard && options.engine === 'sio') preflight.warnings.push(SIO_RECONNECTS_UNCAPPED)
   hooks.onPool?.(swarm.pool)
   hooks.onStart?.({ id, rampMs: swarm.server.rampMs, handshake: swarm.server, preflight })
   const { churn, sizer } = openClients(swarm, options)

@@ -73,6 +73,9 @@ export async function startPrivateRedis (extraArgs = []) {
   })
 }
 
+/** The signals that stop a test file, after which its private servers must not linger. */
+const STOP_SIGNALS = /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])
+
 /**
  * Spawns redis-server with these arguments (after no persistence and loopback only) and
  * resolves once it answers PING on `port` and is the process listening there (not another
@@ -100,9 +103,18 @@ export async function spawnRedis (args, port, ca) {
   const closed = new Promise((resolve) => child.once('close', resolve))
   const killOnExit = () => child.kill('SIGKILL')
   process.once('exit', killOnExit)
+  // A test file stopped by a signal (a runner's timeout, a kill by pid) runs no 'exit'
+  // listener: the server goes with it, then the signal does what it would have done.
+  const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
+    killOnExit()
+    for (const name of STOP_SIGNALS) process.removeListener(name, onSignal)
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+  }
+  for (const name of STOP_SIGNALS) process.once(name, onSignal)
   child.unref()
   const stop = async () => {
     process.removeListener('exit', killOnExit)
+    for (const name of STOP_SIGNALS) process.removeListener(name, onSignal)
     if (child.exitCode !== null || child.signalCode !== null) return
     child.ref() // keep this process alive until the server has exited
     child.kill('SIGTERM')

@@ -27,6 +27,26 @@ import { startRecordedAppPython } from './recorded-app-python.js'
 const CLIENTS = 50
 
 /**
+ * Opens the page in Chromium until its script is done, and writes what passed as a HAR.
+ * @param {import('node:test').TestContext} t
+ * @param {string} pageUrl
+ * @param {string} harPath
+ */
+export async function recordPage (t, pageUrl, harPath) {
+  const browser = await launchChromium()
+  t.after(() => browser.close())
+  const page = await browser.newPage()
+  const recorder = await recordHar(page)
+  await page.goto(pageUrl)
+  // Strings: these run in the page, where the page's script set done or failed.
+  await page.waitForFunction('window.done === true || window.failed !== undefined', null, { timeout: 15000 })
+  assert.equal(await page.evaluate('window.failed'), undefined)
+  const har = await recorder.har()
+  await browser.close()
+  await writeFile(harPath, JSON.stringify(har))
+}
+
+/**
  * Records the page in Chromium with these transports, writes the scenario, replays it with 50
  * clients and checks the app's ledger (see the test files that call it).
  * @param {import('node:test').TestContext} t
@@ -46,17 +66,7 @@ export async function recordAndReplay (t, { transports, replayTransport, through
   const proxy = throughProxy ? runCli(t, [BIN, 'record', '--proxy', '0', '--target', app.url, '--out', join(dir, 'proxy.mjs')]) : null
   const pageUrl = proxy ? (await printedUrl(proxy, 'recording proxy on')).replace(/\/$/, '') : app.url
 
-  const browser = await launchChromium()
-  t.after(() => browser.close())
-  const page = await browser.newPage()
-  const recorder = await recordHar(page)
-  await page.goto(pageUrl)
-  // Strings: these run in the page, where the page's script set done or failed.
-  await page.waitForFunction('window.done === true || window.failed !== undefined', null, { timeout: 15000 })
-  assert.equal(await page.evaluate('window.failed'), undefined)
-  const har = await recorder.har()
-  await browser.close()
-  await writeFile(join(dir, 'app.har'), JSON.stringify(har))
+  await recordPage(t, pageUrl, join(dir, 'app.har'))
   const browserSide = await app.entries()
   assert.equal(browserSide.length, 1)
   const [recorded] = browserSide

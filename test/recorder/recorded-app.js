@@ -86,15 +86,15 @@ export function pageServer ({ page, bundle, transports, sessions }) {
 /**
  * Starts the app on port 0.
  * @param {import('node:test').TestContext} t
- * @param {{ transports?: string[] }} [options] the page's transports
+ * @param {{ transports?: string[], page?: string }} [options] the page's transports; another page (the same app)
  */
-export async function startRecordedApp (t, { transports = ['websocket'] } = {}) {
+export async function startRecordedApp (t, { transports = ['websocket'], page = PAGE } = {}) {
   /** @type {Map<string, { user: string, token: string }>} sessions by cookie */
   const sessions = new Map()
   /** @type {Map<string, LedgerEntry>} by socket id, in connect order */
   const ledger = new Map()
   let relayed = 0
-  const http = pageServer({ page: PAGE, bundle: await readFile(BUNDLE), transports, sessions })
+  const http = pageServer({ page, bundle: await readFile(BUNDLE), transports, sessions })
   const io = new Server(http)
   const chat = io.of('/chat')
   chat.use((socket, next) => {

@@ -64,6 +64,8 @@ export class Client {
     /** Reconnection attempts since the last successful open (backoff exponent). */
     this.attempts = 0
     this.reconnecting = false
+    /** Its reconnect was deferred by --ramp-guard's cap (its token taken): it goes when the wait is over, without asking again. */
+    this.paced = false
     /** @type {PendingBinary | null} */
     this.binary = null
     /** @type {import('./codec.js').DecodedEvent[] | null} events that came before the CONNECT ack (recovered packets) */

@@ -48,6 +48,7 @@ import { CONNECTION_DEFAULTS, MAX_PAYLOAD_LIMIT_BYTES, POST_CONNECTIONS } from '
  * @property {number} postConnections polling: most connections for POSTs per source address (either HTTP client), POST_CONNECTIONS unless a test asks for fewer
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff
+ * @property {(() => number) | null} reconnectGate --ramp-guard's cap on reconnect attempts (EngineOptions.reconnectGate); null: none
  * @property {import('../../wire/source-ports.js').SourcePorts | null} sourcePorts --source-address: every connection from a chosen (address, port)
  * @property {import('../../../lib/input/tls-trust.js').TlsTrust | null} tls --ca, --insecure: Node TLS options of every connection
  * @property {boolean} cookieJar each client keeps the cookies responses set (off only to show what a balancer does without)
@@ -111,6 +112,7 @@ export function resolveLeanConfig (options) {
     sourcePorts: options.sourcePorts ?? null,
     tls: secure ? options.tls ?? null : null,
     cookieJar: options.cookieJar !== false,
+    reconnectGate: options.reconnectGate ?? null,
     cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path },
     nodeHeader: options.nodeHeader ? options.nodeHeader.toLowerCase() : null,
     heartbeatTickMs: positive(options.heartbeatTickMs, CONNECTION_DEFAULTS.heartbeatTickMs, 'heartbeatTickMs'),

@@ -98,6 +98,7 @@ export class LeanSession {
     c.pid = c.offset = ''
     c.attempts = 0
     c.reconnecting = false
+    c.paced = false
     this.startAttempt(c)
   }
 
@@ -209,11 +210,22 @@ export class LeanSession {
     BY_WIRE[c.wire]?.send(this, c, packet)
   }
 
+  /**
+   * Client c's backoff is over: it tries again, unless --ramp-guard's cap defers it (once).
+   * @param {Client} c
+   */
+  reconnect (c) {
+    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
+    c.paced = waitMs > 0
+    if (c.paced) this.sweeper.setIn(c.i, waitMs)
+    else this.startAttempt(c)
+  }
+
   /** @param {number} i */
   onDeadline (i) {
     const c = this.clients[i]
     if (c === undefined) return
-    if (c.state === STATE.WAITING) this.startAttempt(c)
+    if (c.state === STATE.WAITING) this.reconnect(c)
     else if (c.state === STATE.OPENING) this.end(c, 'timeout', true, false)
     else if ((c.state === STATE.OPEN || c.state === STATE.CONNECTED) && this.eio3 && !c.pingPending) {
       c.pingPending = true

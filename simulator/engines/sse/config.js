@@ -18,6 +18,7 @@ import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
  * @property {string} host hostname without IPv6 brackets
  * @property {number} port
  * @property {string} path request path and query of every GET
+ * @property {string} hostHeader
  * @property {string} querySeparator what comes before a client's own --query parameters: ? or &
  * @property {Set<string> | null} events the event types measured; null = every one ('*')
  * @property {boolean} reconnect
@@ -27,6 +28,7 @@ import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
  * @property {number} connectTimeoutMs the answer's head must come within it
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff until the server sends `retry:`
+ * @property {(() => number) | null} reconnectGate --ramp-guard's cap on reconnect attempts (EngineOptions.reconnectGate); null: none
  * @property {boolean} cookieJar each client keeps the cookies its answers set and sends them on each GET
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope
  */
@@ -52,6 +54,7 @@ export function resolveSseConfig (options) {
     host,
     port: Number(url.port) || (secure ? 443 : 80),
     path: `${url.pathname}${url.search}`,
+    hostHeader: url.host,
     querySeparator: url.search === '' ? '?' : '&',
     events: options.events.includes('*') ? null : new Set(options.events),
     reconnect: options.reconnect !== false,
@@ -62,6 +65,7 @@ export function resolveSseConfig (options) {
     heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
     backoff: options.backoff ?? RECONNECT_DEFAULTS,
     cookieJar: options.cookieJar !== false,
+    reconnectGate: options.reconnectGate ?? null,
     cookieScope: { secure, host, path: url.pathname }
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The life of every Server-Sent Events client in one pool, as a browser's EventSource lives:
- * a GET with `Accept: text/event-stream` on Node's own HTTP/1.1 client (https:// on its TLS),
- * one connection per client kept for the stream (no agent, so no keep-alive pool to share),
- * the stream read by parse.js, and after the stream ends a new GET that carries the last event
- * id the client saw as `Last-Event-ID` (so a server that keeps a history, as nchan and
+ * a GET with `Accept: text/event-stream`, on the built-in HTTP/1.1 stream reader for http://
+ * (stream-socket.js: far less memory and CPU per stream than Node's http client) and on Node's
+ * https for https://, one connection per client kept for the stream, the stream read by
+ * parse.js, and after the stream ends a new GET that carries the last event id the client
+ * saw as `Last-Event-ID` (so a server that keeps a history, as nchan and
  * Mercure do, resends what was published in the gap), after the delay the server set with
  * `retry:`, or the other engines' backoff while it set none.
  *
@@ -14,7 +15,6 @@
  * starts. Unlike EventSource, a refused client tries again after the backoff, as every engine
  * of a load test does, so a server that comes back is measured coming back.
  */
-import http from 'node:http'
 import https from 'node:https'
 import { DeadlineSweeper } from '../../wire/scheduler.js'
 import { STATE, stopWaiting } from '../../wire/state.js'
@@ -23,6 +23,7 @@ import { backoffDelayMs } from '../../wire/backoff.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { cookieHeader, seedCookies, storeCookies } from '../../sessions/cookie-jar.js'
 import { EventStreamParser } from './parse.js'
+import { SseSocket } from './stream-socket.js'
 
 /** The reason the swarm counts a client closed on purpose under (the tracker keeps it out of storms). */
 export const CLIENT_CLOSE = 'io client disconnect'
@@ -38,10 +39,12 @@ class SseClient {
     this.state = STATE.IDLE
     /** Bumped whenever a connection ends: callbacks of older requests compare and bow out. */
     this.gen = 0
-    /** @type {import('node:http').ClientRequest | null} */
+    /** @type {{ destroy: () => void } | null} the stream's connection: the built-in client's socket, or Node's https request */
     this.req = null
     this.attempts = 0
     this.reconnecting = false
+    /** Its reconnect was deferred by --ramp-guard's cap (its token taken): it goes when the wait is over, without asking again. */
+    this.paced = false
     /** @type {number | null} the server's `retry:` delay; null: the backoff */
     this.retryMs = null
     /** Kept across connections: its last event id is the next GET's Last-Event-ID. */
@@ -60,7 +63,12 @@ export class SsePool {
   constructor (config, events) {
     this.config = config
     this.events = events
-    this.request = config.secure ? https.request : http.request
+    /** @type {import('./stream-socket.js').StreamOwner} what the built-in client's streams tell the pool (http://) */
+    this.owner = {
+      head: (s, status, type, setCookie) => this.opened(/** @type {SseClient} */ (s.client), s.gen, status, type, setCookie),
+      data: (s, data) => this.onData(/** @type {SseClient} */ (s.client), s.gen, data),
+      ended: (s, reason) => this.onFailure(/** @type {SseClient} */ (s.client), s.gen, reason)
+    }
     /** Decode once: a published message reaches every client as the same data. */
     this.cache = new FrameCache()
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
@@ -82,6 +90,7 @@ export class SsePool {
     }
     c.attempts = 0
     c.reconnecting = false
+    c.paced = false
     this.startAttempt(c)
   }
 
@@ -106,7 +115,13 @@ export class SsePool {
     const cookie = this.cookiesOf(c, identity)
     if (cookie !== '') headers.Cookie = cookie
     c.parser.reset()
-    const req = c.req = this.request({ host, port, path: `${path}${suffix}`, headers, agent: false, ...tls })
+    if (!this.config.secure) {
+      let request = `GET ${path}${suffix} HTTP/1.1\r\nHost: ${this.config.hostHeader}\r\n`
+      for (const name in headers) request += `${name}: ${headers[name]}\r\n`
+      c.req = new SseSocket(this.owner, c, gen, this.config, `${request}\r\n`)
+      return
+    }
+    const req = c.req = https.request({ host, port, path: `${path}${suffix}`, headers, agent: false, ...tls })
     req.on('response', (res) => this.onResponse(c, gen, res))
     req.on('error', (error) => this.onFailure(c, gen, errorText(error)))
     req.end()
@@ -128,25 +143,38 @@ export class SsePool {
    * The answer's head: a 200 of type text/event-stream opens the stream; anything else is a refusal.
    * @param {SseClient} c
    * @param {number} gen
+   * @param {number} status
+   * @param {string} type its content type, lower-case, without parameters
+   * @param {string | string[] | undefined} setCookie
+   * @returns {boolean} whether the stream is open (else the client has ended it)
+   */
+  opened (c, gen, status, type, setCookie) {
+    if (c.gen !== gen) return false
+    if (this.config.cookieJar) this.jars[c.i] = storeCookies(this.jars[c.i] ?? null, setCookie, this.config.cookieScope)
+    const refusal = refusalOf(status, type)
+    if (refusal !== null) {
+      this.end(c, refusal, true)
+      return false
+    }
+    this.settle(c)
+    return true
+  }
+
+  /**
+   * An https:// stream's answer, on Node's https client.
+   * @param {SseClient} c
+   * @param {number} gen
    * @param {import('node:http').IncomingMessage} res
    */
   onResponse (c, gen, res) {
-    if (c.gen !== gen) {
+    if (!this.opened(c, gen, res.statusCode ?? 0, contentType(res.headers['content-type']), res.headers['set-cookie'])) {
       res.destroy()
-      return
-    }
-    if (this.config.cookieJar) this.jars[c.i] = storeCookies(this.jars[c.i] ?? null, res.headers['set-cookie'], this.config.cookieScope)
-    const refusal = refusalOf(res)
-    if (refusal !== null) {
-      res.resume()
-      this.end(c, refusal, true)
       return
     }
     res.on('data', (chunk) => this.onData(c, gen, chunk))
     res.on('end', () => this.onFailure(c, gen, STREAM_ENDED))
     res.on('error', (error) => this.onFailure(c, gen, errorText(error)))
     res.on('close', () => this.onFailure(c, gen, STREAM_ENDED))
-    this.settle(c)
   }
 
   /**
@@ -214,11 +242,22 @@ export class SsePool {
     if (c.gen === gen) this.end(c, reason, true)
   }
 
+  /**
+   * Client c's wait is over: it tries again, unless --ramp-guard's cap defers it (once).
+   * @param {SseClient} c
+   */
+  reconnect (c) {
+    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
+    c.paced = waitMs > 0
+    if (c.paced) this.sweeper.setIn(c.i, waitMs)
+    else this.startAttempt(c)
+  }
+
   /** @param {number} i */
   onDeadline (i) {
     const c = this.clients[i]
     if (c === undefined) return
-    if (c.state === STATE.WAITING) this.startAttempt(c)
+    if (c.state === STATE.WAITING) this.reconnect(c)
     else if (c.state === STATE.OPENING) this.end(c, 'timeout', true)
   }
 
@@ -276,13 +315,21 @@ export class SsePool {
 
 /**
  * Why an answer opens no stream, or null when it does (a 200 of type text/event-stream).
- * @param {import('node:http').IncomingMessage} res
+ * @param {number} status
+ * @param {string} type
  * @returns {string | null}
  */
-export function refusalOf (res) {
-  if (res.statusCode !== 200) return `handshake refused: HTTP ${res.statusCode}`
-  const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+export function refusalOf (status, type) {
+  if (status !== 200) return `handshake refused: HTTP ${status}`
   return type === 'text/event-stream' ? null : `not an event stream: ${type === '' ? 'no content type' : `content type ${type}`}`
+}
+
+/**
+ * A Content-Type header's type, lower-case, without parameters.
+ * @param {string | undefined} header
+ */
+function contentType (header) {
+  return String(header ?? '').split(';')[0].trim().toLowerCase()
 }
 
 /**

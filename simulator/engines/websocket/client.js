@@ -23,6 +23,8 @@ export class PlainClient {
     this.attempts = 0
     /** The next connection is a reconnection (counted when it connects). */
     this.reconnecting = false
+    /** Its reconnect was deferred by --ramp-guard's cap (its token taken): it goes when the wait is over, without asking again. */
+    this.paced = false
     /** @type {string | null} this attempt's --send-on-open message, rendered */
     this.openMessage = null
   }

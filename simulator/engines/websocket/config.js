@@ -33,6 +33,7 @@ import { compileMatcher } from './decode.js'
  * @property {number} connectTimeoutMs the handshake and the first round trip must finish within it
  * @property {number} heartbeatTickMs
  * @property {import('../../wire/backoff.js').BackoffConfig} backoff
+ * @property {(() => number) | null} reconnectGate --ramp-guard's cap on reconnect attempts (EngineOptions.reconnectGate); null: none
  * @property {boolean} cookieJar each client keeps the cookies of its 101 answers and of its login (--login), and sends them on each upgrade
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope what every upgrade of a client is to
  */
@@ -74,6 +75,7 @@ export function resolvePlainConfig (options) {
     // --reconnect-spread (the swarm's spreadBackoff) or the defaults, as for the lean engine.
     backoff: options.backoff ?? RECONNECT_DEFAULTS,
     cookieJar: options.cookieJar !== false,
+    reconnectGate: options.reconnectGate ?? null,
     cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path: url.pathname }
   }
 }

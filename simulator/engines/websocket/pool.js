@@ -61,6 +61,7 @@ export class PlainPool {
     else if (c.state !== STATE.IDLE) return
     c.attempts = 0
     c.reconnecting = false
+    c.paced = false
     this.startAttempt(c)
   }
 
@@ -184,11 +185,22 @@ export class PlainPool {
     this.end(c, endReason(ws, c.state === STATE.CONNECTED), true)
   }
 
+  /**
+   * Client c's backoff is over: it tries again, unless --ramp-guard's cap defers it (once).
+   * @param {PlainClient} c
+   */
+  reconnect (c) {
+    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
+    c.paced = waitMs > 0
+    if (c.paced) this.sweeper.setIn(c.i, waitMs)
+    else this.startAttempt(c)
+  }
+
   /** @param {number} i */
   onDeadline (i) {
     const c = this.clients[i]
     if (c === undefined) return
-    if (c.state === STATE.WAITING) this.startAttempt(c)
+    if (c.state === STATE.WAITING) this.reconnect(c)
     else if (c.state === STATE.OPENING) this.end(c, CONNECT_TIMEOUT, true)
     else if (c.state === STATE.OPEN) this.settle(c) // open all this time, it just never answered the ping
   }

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { runSwarm } from '../../../simulator/swarm/swarm.js'
+import { SIO_RECONNECTS_UNCAPPED, runSwarm } from '../../../simulator/swarm/swarm.js'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { formatProgress, formatSimSummary } from '../../../simulator/reporting/summary-text.js'
 import { mergeSimMeasures } from '../../../results/merge/measures.js'
@@ -43,7 +43,7 @@ async function refusingServer (t) {
  * @param {string} url
  * @param {Record<string, unknown>} more
  */
-function swarm (t, url, more) {
+function swarm (t, url, more = {}) {
   const controller = new AbortController()
   t.after(() => controller.abort())
   /** @type {import('../../../simulator/swarm/swarm.js').Progress[]} */
@@ -150,4 +150,35 @@ test('--ramp-guard over several processes: holds, time held and deferred reconne
   assert.equal(mergeSimMeasures(measures.slice(2)).rampGuard, undefined, 'no guard, no record')
   const never = 'ramp guard (loop delay over 200 ms or connect failures over 5%): never held; reconnects deferred over 50/s: 0'
   assert.deepEqual(formatRampGuard(guard(0, 0, 0)), [never])
+})
+
+test('--ramp-guard reconnects=5/s: a swarm refused at every handshake reconnects at most 5 a second, the rest deferred', async (t) => {
+  const { url, state } = await refusingServer(t)
+  state.refusing = true
+  const startedAt = performance.now()
+  const s = swarm(t, url, { clients: 40, ramp: 0, rampGuard: 'reconnects=5/s' })
+  // Every client is refused at once, then tries again after its backoff (1 … 5 s): about 13 a second uncapped.
+  await waitFor(() => state.refused >= 40 + 30, { timeoutMs: 60000, message: () => `30 reconnects refused (have ${state.refused - 40})` })
+  const result = await s.stop()
+  const elapsedS = (performance.now() - startedAt) / 1000
+  const guard = result.rampGuard
+  assert.ok(guard && guard.deferredReconnects > 0, JSON.stringify(guard))
+  const reconnects = result.clients.attempts - 40
+  // The bucket holds one second's worth and fills at 5 a second: never more, however slow or fast the machine.
+  assert.ok(reconnects <= 5 + 5 * elapsedS + 1, `${reconnects} reconnect attempts in ${elapsedS.toFixed(1)} s`)
+  assert.equal(result.clients.everConnected, 0)
+})
+
+test('--ramp-guard with --engine sio: the swarm says its reconnects are not capped', async (t) => {
+  const { url } = await refusingServer(t)
+  /** @type {string[]} */
+  let warnings = []
+  const controller = new AbortController()
+  t.after(() => controller.abort())
+  const running = runSwarm({ url, clients: 1, engine: 'sio', ramp: 0, duration: 300, rampGuard: '' }, {
+    signal: controller.signal,
+    onStart: ({ preflight }) => { warnings = preflight.warnings; controller.abort() }
+  })
+  await running
+  assert.ok(warnings.includes(SIO_RECONNECTS_UNCAPPED), warnings.join('\n'))
 })
