@@ -1,12 +1,13 @@
 /**
  * Client profiles from the sessions of one HAR (recorder/profiles.js): Chrome's fixture session
- * recorded again after a reload (the same steps, another sid), a second tab that joined another
- * room, a third that did the same on the /feed namespace, and a socket to another Engine.IO
- * path. The first two are one profile recorded twice, the tabs profiles 2 and 3, the other path
- * is named and left out; client i replays profile [1, 1, 2, 3][i mod 4]. Eight clients replay
- * it with the line record printed against the socket.io 4 chat app (recorded-app.js): each
- * connects to /chat and /feed, and the app's ledger sees each act where and as its profile did
- * and only listen on the other namespace.
+ * recorded again after a reload (the same steps, another sid and token), a second tab that
+ * joined another room (its handshake asking for another with ?room=vip), a third that did the
+ * first's steps on the /feed namespace, and a socket to another Engine.IO path. The first two
+ * are one profile recorded twice, the tabs profiles 2 and 3, the other path is named and left
+ * out; client i replays profile [1, 1, 2, 3][i mod 4]. Eight clients replay it with the line
+ * record printed against the socket.io 4 chat app (recorded-app.js): each connects to /chat and
+ * /feed, and the app's ledger sees each act where and as its profile did, and only listen on
+ * the other namespace.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -16,6 +17,7 @@ import { join } from 'node:path'
 import { BIN, ROOT, runCli } from '../helpers/cli.js'
 import { waitFor } from '../helpers/wait.js'
 import { startRecordedApp } from './recorded-app.js'
+import { loadScenario } from '../../simulator/traffic/scenario-hooks.js'
 
 const SID = 'k3J9xQ0aZbC1dE2fAAAB'
 
@@ -39,8 +41,9 @@ test('a reload, two more tabs and a socket elsewhere: three profiles in the reco
   const har = JSON.parse(await readFile(join(ROOT, 'test/fixtures/har/chrome-websocket.har'), 'utf8'))
   const ws = har.log.entries.find((/** @type {any} */ e) => e._resourceType === 'websocket')
   har.log.entries.push(
-    again(ws, 10, 'reloadedSidAAAAAAAAAAAB'),
-    again(ws, 20, 'secondTabSidAAAAAAAAAAB', (text) => text.replaceAll('room-7', 'room-9')),
+    // After a reload the page logged in again: its CONNECT carries another token.
+    again(ws, 10, 'reloadedSidAAAAAAAAAAAB', (text) => text.replace('c2lnbmF0dXJlLW9mLWFsaWNl', 'YW5vdGhlci1zaWduYXR1cmU')),
+    again(ws, 20, 'secondTabSidAAAAAAAAAAB', (text) => text.replaceAll('room-7', 'room-9').replaceAll('room=lobby', 'room=vip')),
     again(ws, 30, 'otherPathSidAAAAAAAAAAB', (text) => text.replace('ws://app.test/socket.io/', 'ws://app.test/other-io/')),
     again(ws, 40, 'feedTabSidAAAAAAAAAAAAB', (text) => text.replaceAll('/chat,', '/feed,'))
   )
@@ -58,6 +61,12 @@ test('a reload, two more tabs and a socket elsewhere: three profiles in the reco
   assert.match(module, /const PROFILE_OF = \[0, 0, 1, 2\]/)
   assert.match(module, /Not replayed: session otherPathSidAAAAAAAAAAB: it used another Engine\.IO path/)
   assert.match(module, /await step\(5, \d+, "join room-9"/, 'profile 2 numbers its steps after profile 1\'s')
+  // The second tab's handshake asked for another room (?room=vip): each profile's handshake is its own.
+  const hooks = await loadScenario(join(dir, 'tabs.mjs'))
+  const ctx = (/** @type {number} */ i) => /** @type {any} */ ({ i, row: { user: `u${i}` }, login: { token: `tk${i}` } })
+  const handshakes = [0, 1, 2, 3, 4, 6].map((i) => hooks.identity?.(i, ctx(i)))
+  assert.deepEqual(handshakes.map((h) => h?.query?.room), ['lobby', 'lobby', 'vip', 'lobby', 'lobby', 'vip'])
+  assert.deepEqual(handshakes[2]?.auth, { token: 'tk2', user: 'u2' })
 
   // The chat app's own password for alice; its namespaces check the login's token in the auth, as the fixture's app did.
   const app = await startRecordedApp(t)

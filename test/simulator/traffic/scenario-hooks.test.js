@@ -21,7 +21,10 @@ function moduleFile (t, name, text) {
 test('a scenario must be a module of known hooks; anything else is a usage error naming --scenario', async (t) => {
   assert.throws(() => normalizeSimOptions({ scenario: 'hooks.txt' }), /^IoswarmError: --scenario must be a JavaScript module \(.js or .mjs\)/)
   assert.throws(() => normalizeSimOptions({ scenario: '/nope/hooks.js' }), /--scenario cannot read "\/nope\/hooks.js": no such file/)
-  await assert.rejects(loadScenario(moduleFile(t, 'typo.js', 'export function onConect () {}')), /--scenario .*typo.js exports onConect; a scenario exports hooks: identity, onConnect, onEvent, onDisconnect/)
+  await assert.rejects(
+    loadScenario(moduleFile(t, 'typo.js', 'export function onConect () {}')),
+    /--scenario .*typo.js exports onConect; a scenario exports hooks: identity, onConnect, onEvent, onDisconnect/
+  )
   await assert.rejects(loadScenario(moduleFile(t, 'empty.js', 'export default 1')), /exports no hook/)
   await assert.rejects(loadScenario(moduleFile(t, 'broken.js', 'export function onConnect ( {')), /--scenario .*broken.js could not be loaded/)
   await assert.rejects(loadScenario(moduleFile(t, 'value.js', 'export const onEvent = 3')), /onEvent must be a function/)
