@@ -13,7 +13,8 @@
  * its status (`handshake refused: HTTP 404`) or its type (`not an event stream: text/html`);
  * the look before the swarm (simulator/inspection/sse-look.js) stops on it before any client
  * starts. Unlike EventSource, a refused client tries again after the backoff, as every engine
- * of a load test does, so a server that comes back is measured coming back.
+ * of a load test does, so a server that comes back is measured coming back; but a 204, which
+ * tells an EventSource to stop reconnecting, stops the client too.
  */
 import https from 'node:https'
 import { DeadlineSweeper } from '../../wire/scheduler.js'
@@ -156,7 +157,8 @@ export class SsePool {
     if (node !== null) this.events.node?.(c.i, node)
     const refusal = refusalOf(status, type)
     if (refusal !== null) {
-      this.end(c, refusal, true)
+      // 204 No Content is how a server tells an EventSource to stop reconnecting: this client stops too.
+      this.end(c, refusal, status !== 204)
       return false
     }
     this.settle(c)
