@@ -1,8 +1,8 @@
 /**
  * Property-based fuzzing of the event stream parser (simulator/engines/sse/parse.js), bounded for
  * CI: random streams of fields, comments, line ends and text (non-ASCII included), cut into
- * random chunks, give the events that the standard's algorithm, written here plainly over the
- * whole stream, gives.
+ * random chunks (and cut after every CR), give the events that the standard's algorithm, written
+ * here plainly over the whole stream, gives.
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
@@ -73,6 +73,25 @@ test('random streams cut into random chunks: the events of the standard\'s algor
     const bytes = Buffer.from(text)
     const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
     const chunks = [0, ...at].map((start, k, all) => bytes.subarray(start, all[k + 1] ?? bytes.length))
+    assert.deepEqual(parse(chunks), oracle(text))
+  })
+  const details = fc.check(property, { numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS })
+  assert.equal(details.failed, false, fc.defaultReportMessage(details))
+  assert.ok(details.numRuns > 0)
+})
+
+test('random streams cut right after every CR: a CRLF split between reads is one line end', () => {
+  const property = fc.property(STREAM, (text) => {
+    const bytes = Buffer.from(text)
+    /** @type {Buffer[]} */
+    const chunks = []
+    let start = 0
+    for (let k = 0; k < bytes.length; k++) {
+      if (bytes[k] !== 13) continue
+      chunks.push(bytes.subarray(start, k + 1))
+      start = k + 1
+    }
+    chunks.push(bytes.subarray(start))
     assert.deepEqual(parse(chunks), oracle(text))
   })
   const details = fc.check(property, { numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS })
