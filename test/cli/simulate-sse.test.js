@@ -53,6 +53,7 @@ test('simulate --protocol sse: --event types measured by their id and send time,
   assert.equal(result.server.protocol, 'Server-Sent Events (text/event-stream)')
   assert.match(stderr, /ioswarm simulate \S+: 10 clients → http:\/\/127\.0\.0\.1:\d+\/events, Server-Sent Events \(text\/event-stream\)/)
   assert.match(stderr, /by transport: event stream 10\/10/)
+  assert.match(stderr, /\[\d+s\] running {2}connected 10\/10 \(event stream 10\/10\)/, 'the progress line')
 })
 
 test('simulate --protocol sse at a path with no stream: exit 2 before any client starts, with the reason', async (t) => {
