@@ -82,7 +82,7 @@ function projectFiles () {
  * number only goes down. Lower it when you shorten some; name a part of a long line rather than
  * raise it.
  */
-const LONG_CODE_LINES = 46
+const LONG_CODE_LINES = 3
 
 test('the project has no more code lines over 160 characters than it had', async () => {
   const eslint = new ESLint({
