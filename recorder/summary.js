@@ -40,6 +40,9 @@ export function formatRecordSummary ({ model, written, plain, files, from }) {
   }
   if (model.login) lines.push(`  login: ${model.login.method} ${model.login.url.pathname} (HTTP ${model.login.status}, set a cookie): the scenario's login()`)
   if (!several) lines.push(`  sent: ${sentOf(session) || 'nothing'}`)
+  if (written.binary.length > 0) {
+    lines.push(`  binary data sent by: ${written.binary.join(', ')}; replay with the sio engine (the default): --engine lean sends JSON only`)
+  }
   lines.push(`  received: ${receivedOf(plan.profiles.flatMap((p) => p.sessions)) || 'nothing'}`)
   const m = written.measured
   const replies = m.replyEvent ? `; replies: ${m.replyEvent}` : ''

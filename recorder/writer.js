@@ -12,6 +12,9 @@ import { Typed, buildIdentity } from './identity.js'
 import { measuredEvents, replayCommand } from './measured.js'
 import { planProfiles } from './profiles.js'
 
+/** What a replay of binary data needs: the lean engine writes a Buffer as JSON ({type, data}), not as an attachment. */
+const SIO_ONLY = 'replay with the sio engine (the default); --engine lean sends JSON only'
+
 /** Keys whose string values are text a person typed. */
 const TEXT_KEY = /^(text|message|msg|body|content|comment|line)$/i
 
@@ -23,6 +26,7 @@ const TEXT_KEY = /^(text|message|msg|body|content|comment|line)$/i
  * @property {import('./measured.js').Measured} measured
  * @property {string[]} command
  * @property {import('./profiles.js').ProfilePlan} plan the client profiles (one per distinct recorded session) and the sessions left out
+ * @property {string[]} binary the events whose replay sends binary data (the lean engine sends JSON only)
  */
 
 /**
@@ -44,12 +48,13 @@ export function writeScenario (model, files) {
     n += replays.steps
     return { fields, replays }
   })
+  const binary = [...new Set(plan.profiles.flatMap((p) => p.session.steps).filter((s) => carriesBytes(s.args)).map((s) => String(s.event)))]
   const measured = measuredEvents(several ? mergedSession(plan) : session)
   const csv = identity.feeder.fields.length > 0 ? csvOf(identity.feeder) : null
   const replayed = { engine: session.engine, namespaces: plan.namespaces }
   const command = replayCommand(replayed, measured, { scenario: files.scenario, feeder: csv === null ? null : files.feeder })
   const parts = [
-    header(model, plan, files, command, identity),
+    header(model, plan, files, command, identity, binary),
     "import { setTimeout as sleep } from 'node:timers/promises'\n",
     '/** Recorded pauses are divided by SPEED: 2 replays twice as fast, 0 without pauses (SCENARIO_SPEED overrides it). */',
     'const SPEED = Number(process.env.SCENARIO_SPEED ?? 1)\n',
@@ -58,7 +63,18 @@ export function writeScenario (model, files) {
     ...written.flatMap((w) => w.replays.code),
     HELPERS
   ]
-  return { module: parts.filter(Boolean).join('\n'), csv, identity, measured, command, plan }
+  return { module: parts.filter(Boolean).join('\n'), csv, identity, measured, command, plan, binary }
+}
+
+/**
+ * Whether a value holds bytes (a binary attachment when recorded).
+ * @param {unknown} value
+ * @returns {boolean}
+ */
+function carriesBytes (value) {
+  if (Buffer.isBuffer(value)) return true
+  if (Array.isArray(value)) return value.some(carriesBytes)
+  return value !== null && typeof value === 'object' && Object.values(value).some(carriesBytes)
 }
 
 /**
@@ -107,8 +123,9 @@ function mergedSession (plan) {
  * @param {{ source: string, scenario: string, feeder: string }} files
  * @param {string[]} command
  * @param {import('./identity.js').Identity} identity
+ * @param {string[]} binary the events that send binary data
  */
-function header (model, plan, files, command, identity) {
+function header (model, plan, files, command, identity, binary) {
   const session = plan.profiles[0].session
   const engine = session.engine
   const lines = [
@@ -120,6 +137,7 @@ function header (model, plan, files, command, identity) {
     'Replay it:',
     ...command.map((word, k) => `${k === 0 ? '  ' : '    '}${word}${k < command.length - 1 ? ' \\' : ''}`),
     'Add --loop to repeat the recorded steps until the run ends.',
+    ...(binary.length > 0 ? [`${binary.join(', ')} send${binary.length > 1 ? '' : 's'} binary data: ${SIO_ONLY}.`] : []),
     ''
   ]
   if (identity.feeder.fields.length > 0) {

@@ -16,12 +16,15 @@ import { perTransport, totalOf, wireOf } from '../lib/transports.js'
  * its connection is one client), until it closes.
  * @param {import('socket.io').Server} io
  * @param {string[]} [namespaces] the app namespaces
- * @returns {{ counts: () => ConnectionCounts }}
+ * @returns {{ counts: () => ConnectionCounts, closes: () => Record<string, number> }}
  */
 export function trackConnections (io, namespaces = ['/']) {
   const counts = perTransport(() => 0)
   /** @type {WeakSet<object>} */
   const counted = new WeakSet()
+  /** Connections closed, by Engine.IO's reason: 'ping timeout' (the client did not answer a ping in time), 'transport close' (the client closed), … */
+  /** @type {Record<string, number>} */
+  const closes = {}
   const onConnection = (/** @type {import('socket.io').Socket} */ socket) => {
     const conn = socket.conn
     if (counted.has(conn)) return
@@ -33,11 +36,16 @@ export function trackConnections (io, namespaces = ['/']) {
       transport = wireOf(upgraded.name)
       counts[transport]++
     })
-    conn.once('close', () => { counts[transport]-- })
+    conn.once('close', (/** @type {string} */ reason) => {
+      counts[transport]--
+      // Engine.IO's own few reasons (a fixed set), never a client's text: the record stays small.
+      closes[reason] = (closes[reason] ?? 0) + 1
+    })
   }
   for (const name of namespaces) io.of(name).on('connection', onConnection)
   return {
-    counts: () => ({ connected: totalOf(counts), byTransport: { ...counts } })
+    counts: () => ({ connected: totalOf(counts), byTransport: { ...counts } }),
+    closes: () => ({ ...closes })
   }
 }
 

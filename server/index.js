@@ -92,7 +92,8 @@ export async function startServer (options = {}, hooks = {}) {
   const app = serveApp(io, { namespaces, authToken: options.authToken ?? null, relayEvent, relayRatePerSec })
   const broadcast = createBroadcastHandler({ io, defaultEvent: options.event ?? DEFAULT_EVENT, namespaces, recipients: hooks.recipients })
   const sampler = createProcessSampler()
-  const stats = () => ({ ...sampler.sample(), ...connections.counts(), app: app.counts() })
+  // GET /stats also says why connections closed (bench/scale.js: which side gave out first).
+  const stats = () => ({ ...sampler.sample(), ...connections.counts(), closes: connections.closes(), app: app.counts() })
   // Its own sampler: GET /stats covers the time since the previous GET, the hook one second.
   const hookSampler = hooks.onSample ? createProcessSampler() : undefined
   const sampleTimer = hookSampler && setInterval(() => {

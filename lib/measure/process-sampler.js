@@ -15,6 +15,7 @@ import { HEALTH_SUMMARY_FROM } from '../schema/result-schema.js'
  * @property {number} cpuPct CPU over the interval, % of one core (user + system)
  * @property {number} rssBytes
  * @property {number} heapUsedBytes
+ * @property {number} [pid] the process sampled (a simulator's result names it: merged --workers samples stay apart)
  */
 
 const round2 = (/** @type {number} */ v) => Math.round(v * 100) / 100

@@ -64,7 +64,7 @@ export function formatSimSummary (r) {
     ...(r.server.diagnosis ? [`FIRST CONTACT: ${r.server.diagnosis}`] : []),
     ...(optionsOf(r).insecure ? [INSECURE_WARNING] : []),
     clientsLine(r),
-    byTransportLine(c.byTransport),
+    byTransportLine(c.byTransport, optionsOf(r).protocol === 'sse'),
     connectTimeLine(r),
     ...formatLogins(r.logins),
     `connect errors: ${formatCounts(c.errors)}`,
@@ -136,8 +136,12 @@ function clientsLine (r) {
   return `clients: ${connected}, never ${c.failed}; attempts ${c.attempts}, reconnects ${c.reconnects}`
 }
 
-/** @param {SimResult['clients']['byTransport']} byTransport */
-function byTransportLine (byTransport) {
+/**
+ * @param {SimResult['clients']['byTransport']} byTransport
+ * @param {boolean} streams Server-Sent Events: each client's one connection is counted under websocket, and named for what it is
+ */
+function byTransportLine (byTransport, streams) {
+  if (streams) return `by transport: event stream ${byTransport.websocket?.connected ?? 0}/${byTransport.websocket?.target ?? 0}`
   const modes = Object.entries(byTransport).map(([m, v]) => `${m} ${v.connected}/${v.target}${m === 'upgrade' ? ` (${v.upgraded} upgraded)` : ''}`)
   return `by transport: ${modes.join(', ')}`
 }

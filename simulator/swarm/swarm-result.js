@@ -63,7 +63,8 @@ export function swarmResult (ended) {
     messages: deliveries.reports(),
     messageRollups: deliveries.rollups(),
     recorder: deliveries.info(),
-    health: { samples: sampled.samples, summary: summarizeHealth(sampled.samples) },
+    // Each sample names its process: the samples of --workers, merged, stay apart by it (bench/scale.js).
+    health: { samples: sampled.samples.map((s) => ({ ...s, pid: process.pid })), summary: summarizeHealth(sampled.samples) },
     timeline: sampled.timeline,
     ...(scenario ? { scenario } : {}),
     ...(nodes ? { nodes } : {}),

@@ -53,6 +53,20 @@ test('run --protocol sse --publish against nchan: 20 subscribers measure every p
   assert.deepEqual([result.options.protocol, result.options.engine, result.options.event], ['sse', 'sse', 'message'])
 })
 
+test('capacity --protocol sse --publish against nchan: each step\'s subscribers measure every message', async (t) => {
+  const nchan = await startNchan(t)
+  if (!nchan) return
+  const out = await tempDir(t)
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'capacity', '--protocol', 'sse', '--target', `${nchan.http}/sse/cap`,
+    '--publish', `POST ${nchan.http}/pub/cap`, '--message', '{"id":"{{id}}","ts":{{sentAt}}}', '--id-field', 'id', '--sent-at-field', 'ts',
+    '--start', '10', '--max', '20', '--rounds', '2x200', '--simulators', '1', '--ramp', '500ms', '--slo', 'p99<10s', '--out', out], { timeoutMs: 90000 })
+  assert.equal(code, 0, stderr)
+  const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
+  assert.deepEqual(result.steps.map((/** @type {any} */ s) => [s.clients, s.connected, s.expected, s.missing, s.verdict]),
+    [[10, 10, 20, 0, 'pass'], [20, 20, 40, 0, 'pass']])
+  assert.equal(result.capacity, 20)
+})
+
 test('a stream nchan ends is resumed with Last-Event-ID: the messages published in the gap arrive after the reconnect', async (t) => {
   const nchan = await startNchan(t)
   if (!nchan) return

@@ -3,8 +3,9 @@
  * with socket.io-client's browser bundle) that logs in by POST /login (a session cookie and a
  * token), connects to /chat with the token in its auth (refused without both), joins a room with
  * an ack, says a line with an ack (relayed to the room), sends a binary avatar with an ack and a
- * typing notice. The ledger keeps, per socket, what it received in order: each event with the
- * shape of its payload, and the rooms it joined.
+ * typing notice; /feed is the same again, for recordings of sockets on two namespaces. The ledger
+ * keeps, per socket, its namespace and what it received in order: each event with the shape of
+ * its payload, and the rooms it joined.
  */
 import { createServer } from 'node:http'
 import { randomBytes } from 'node:crypto'
@@ -58,7 +59,7 @@ export function shapeOf (value) {
 }
 
 /**
- * @typedef {{ user: string, events: { event: string, shape: unknown, text?: string }[], joins: string[] }} LedgerEntry
+ * @typedef {{ nsp?: string, user: string, events: { event: string, shape: unknown, text?: string }[], joins: string[] }} LedgerEntry
  */
 
 /**
@@ -102,36 +103,42 @@ export async function startRecordedApp (t, { transports = ['websocket'], page = 
   let relayed = 0
   const http = pageServer({ page, bundle: await readFile(BUNDLE), transports, sessions })
   const io = new Server(http)
-  const chat = io.of('/chat')
-  chat.use((socket, next) => {
-    const sid = /(?:^|;\s*)sid=([^;]+)/.exec(socket.handshake.headers.cookie ?? '')?.[1]
-    const session = sid === undefined ? undefined : sessions.get(sid)
-    if (!session || socket.handshake.auth?.token !== session.token || socket.handshake.auth?.user !== session.user) return next(new Error('not logged in'))
-    socket.data.user = session.user
-    next()
-  })
-  chat.on('connection', (socket) => {
-    /** @type {LedgerEntry} */
-    const entry = { user: socket.data.user, events: [], joins: [] }
-    ledger.set(socket.id, entry)
-    socket.onAny((event, ...args) => {
-      const payload = args.filter((a) => typeof a !== 'function')
-      entry.events.push({ event, shape: shapeOf(payload), ...(typeof payload[0]?.text === 'string' ? { text: payload[0].text } : {}) })
-    })
-    socket.on('join', ({ room }, ack) => {
-      socket.join(room)
-      entry.joins.push(room)
-      ack({ ok: true })
-    })
-    socket.on('chat', ({ room, text }, ack) => {
-      const id = `m-${++relayed}`
-      socket.to(room).emit('chat', { id, room, from: socket.data.user, text })
-      ack({ ok: true, id })
-    })
-    socket.on('avatar', ({ data }, ack) => ack({ stored: data.length }))
-  })
+  // /feed is /chat again: a second namespace, for recordings of sockets on both.
+  for (const name of ['/chat', '/feed']) serveNamespace(io.of(name))
   await new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(undefined)))
   t.after(() => new Promise((resolve) => { io.close(); http.closeAllConnections(); http.close(() => resolve(undefined)) }))
   const address = /** @type {import('node:net').AddressInfo} */ (http.address())
   return { url: `http://127.0.0.1:${address.port}`, ledger, io, entries: async () => [...ledger.values()] }
+
+  /** @param {import('socket.io').Namespace} chat */
+  function serveNamespace (chat) {
+    chat.use((socket, next) => {
+      const sid = /(?:^|;\s*)sid=([^;]+)/.exec(socket.handshake.headers.cookie ?? '')?.[1]
+      const session = sid === undefined ? undefined : sessions.get(sid)
+      const auth = socket.handshake.auth
+      if (!session || auth?.token !== session.token || auth?.user !== session.user) return next(new Error('not logged in'))
+      socket.data.user = session.user
+      next()
+    })
+    chat.on('connection', (socket) => {
+      /** @type {LedgerEntry} */
+      const entry = { nsp: chat.name, user: socket.data.user, events: [], joins: [] }
+      ledger.set(socket.id, entry)
+      socket.onAny((event, ...args) => {
+        const payload = args.filter((a) => typeof a !== 'function')
+        entry.events.push({ event, shape: shapeOf(payload), ...(typeof payload[0]?.text === 'string' ? { text: payload[0].text } : {}) })
+      })
+      socket.on('join', ({ room }, ack) => {
+        socket.join(room)
+        entry.joins.push(room)
+        ack({ ok: true })
+      })
+      socket.on('chat', ({ room, text }, ack) => {
+        const id = `m-${++relayed}`
+        socket.to(room).emit('chat', { id, room, from: socket.data.user, text })
+        ack({ ok: true, id })
+      })
+      socket.on('avatar', ({ data }, ack) => ack({ stored: data.length }))
+    })
+  }
 }

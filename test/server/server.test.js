@@ -90,6 +90,12 @@ test('GET /stats counts connections by transport, and its own process health', a
   assert.equal(typeof stats.loopDelayP99Ms, 'number')
   assert.equal(typeof stats.cpuPct, 'number')
   await swarm.stop()
+  // Why connections closed, by Engine.IO's reason: the swarm's clients closed theirs (the simulator's first look too).
+  const closes = async () => /** @type {Record<string, number>} */ ((/** @type {any} */ (await (await fetch(`${server.url}/stats`)).json())).closes)
+  await waitFor(async () => Object.values(await closes()).reduce((a, b) => a + b, 0) >= 6, { message: 'the 6 clients\' closes' })
+  const reasons = await closes()
+  assert.ok(Object.keys(reasons).every((r) => ['transport close', 'forced close'].includes(r)), JSON.stringify(reasons))
+  assert.equal((/** @type {any} */ (await (await fetch(`${server.url}/stats`)).json())).connected, 0)
 })
 
 test('--parser msgpack: sio clients with the msgpack parser get every broadcast; JSON clients cannot connect', async (t) => {

@@ -6,10 +6,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
+import https from 'node:https'
+import { readFileSync } from 'node:fs'
 import { normalizeSimOptions } from '../../simulator/sim-options.js'
 import { inspectServer } from '../../simulator/inspection/inspect.js'
 import { normalizeRunOptions } from '../../runner/run-options.js'
 import { normalizeServeOptions } from '../../server/server-options.js'
+import { makeCertificate } from '../helpers/https-server.js'
 
 test('--protocol sse: the URL is the stream, path and query included; events default to message; --event names others', () => {
   const o = normalizeSimOptions({ protocol: 'sse', url: 'http://127.0.0.1:8080/sub/news?x=1' })
@@ -91,4 +94,23 @@ test('the look before the swarm: a 404, a page and a refusal of everyone\'s iden
   assert.deepEqual([info.protocol, info.rampMs, info.handshakeError], ['Server-Sent Events (text/event-stream)', 2000, null])
   const ok = await inspectServer(normalizeSimOptions({ protocol: 'sse', url: `${url}/private`, header: 'Authorization: Bearer ok' }))
   assert.equal(ok.handshakeError, null, 'the first client\'s --header went with the look')
+})
+
+test('the look over https: a certificate no client trusts stops with the fix named; --ca makes it pass', async (t) => {
+  const files = makeCertificate(t)
+  if (!files) return
+  const server = https.createServer({ cert: readFileSync(files.cert), key: readFileSync(files.key) }, (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+    res.write(': open\n\n')
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) }))
+  const url = `https://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/events`
+  await assert.rejects(inspectServer(normalizeSimOptions({ protocol: 'sse', url })), (error) => {
+    assert.equal(/** @type {import('../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
+    assert.match(/** @type {Error} */ (error).message, /failed TLS: DEPTH_ZERO_SELF_SIGNED_CERT: .*--ca FILE.*--insecure/)
+    return true
+  })
+  const info = await inspectServer(normalizeSimOptions({ protocol: 'sse', url, ca: files.cert }))
+  assert.equal(info.handshakeError, null)
 })

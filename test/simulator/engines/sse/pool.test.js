@@ -165,3 +165,18 @@ test('https:// with --ca: the stream is read over TLS', async (t) => {
   await waitFor(() => untrusted.log.errors.length === 1, { message: 'the untrusted certificate refused' })
   assert.equal(untrusted.log.errors[0].reason, 'DEPTH_ZERO_SELF_SIGNED_CERT')
 })
+
+test('--ramp-guard\'s reconnect cap: each reconnect asks it once; a deferred one goes after the wait without asking again', async (t) => {
+  const { url } = await listen(t, (req, res) => { res.writeHead(503); res.end() })
+  /** The attempts made when the cap was asked: once before each reconnect. @type {number[]} */
+  const askedAfter = []
+  /** The first reconnect waits 200 ms for its token, the later ones go at once. */
+  const reconnectGate = () => {
+    askedAfter.push(log.attempts)
+    return askedAfter.length === 1 ? 200 : 0
+  }
+  const { pool, log } = openPool(t, url, { reconnectGate, backoff: { minMs: 10, maxMs: 20, jitter: 0 } })
+  pool.connect(0, 'websocket')
+  await waitFor(() => log.attempts >= 4, { message: () => `3 reconnects (attempts ${log.attempts})` })
+  assert.deepEqual(askedAfter.slice(0, 3), [1, 2, 3], 'asked once before each reconnect, the deferred one included')
+})

@@ -184,3 +184,19 @@ test('--reconnect-spread reaches the plain WebSocket clients\' backoff (it was d
   assert.deepEqual(resolvePlainConfig({ ...base, backoff: spread }).backoff, spread)
   assert.notDeepEqual(resolvePlainConfig(base).backoff, spread, 'without it: the defaults')
 })
+
+test('--ramp-guard\'s reconnect cap: each reconnect asks it once; a deferred one goes after the wait without asking again', async (t) => {
+  const { wss, url } = await startWss(t)
+  wss.on('connection', (ws) => ws.close(1008, 'busy'))
+  /** The attempts made when the cap was asked: once before each reconnect. @type {number[]} */
+  const askedAfter = []
+  /** The first reconnect waits 200 ms for its token, the later ones go at once. */
+  const reconnectGate = () => {
+    askedAfter.push(log.attempts)
+    return askedAfter.length === 1 ? 200 : 0
+  }
+  const { pool, log } = openPool(t, url, { wsClient: 'builtin', reconnectGate, backoff: { minMs: 10, maxMs: 20, jitter: 0 } })
+  pool.connect(0, 'websocket')
+  await waitFor(() => log.attempts >= 4, { message: () => `3 reconnects (attempts ${log.attempts})` })
+  assert.deepEqual(askedAfter.slice(0, 3), [1, 2, 3], 'asked once before each reconnect, the deferred one included')
+})
