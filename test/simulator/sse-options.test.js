@@ -36,8 +36,7 @@ test('options that mean nothing to an event stream subscriber are refused, namin
     [{ emit: 'chat {}' }, /--emit is not for --protocol sse.*--publish/],
     [{ join: 'join {}' }, /--join is not for --protocol sse/],
     [{ reconnectOnServerDisconnect: true }, /--reconnect-on-server-disconnect is not for --protocol sse/],
-    [{ transport: 'polling' }, /--transport polling is a Socket\.IO transport: --protocol sse reads one event stream per client/],
-    [{ nodeFrom: 'header:x-node' }, /--node-from is not for --protocol sse/]
+    [{ transport: 'polling' }, /--transport polling is a Socket\.IO transport: --protocol sse reads one event stream per client/]
   ]
   for (const [input, message] of cases) {
     assert.throws(() => normalizeSimOptions({ protocol: 'sse', url: 'http://h:1/s', ...input }), (error) => {

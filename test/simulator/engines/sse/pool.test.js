@@ -10,6 +10,9 @@ import http from 'node:http'
 import https from 'node:https'
 import { readFileSync } from 'node:fs'
 import { sseEngine } from '../../../../simulator/engines/sse.js'
+import { SsePool } from '../../../../simulator/engines/sse/pool.js'
+import { resolveSseConfig } from '../../../../simulator/engines/sse/config.js'
+import { STATE } from '../../../../simulator/wire/state.js'
 import { PAYLOAD_TOO_LARGE } from '../../../../simulator/wire/limits.js'
 import { tlsTrust } from '../../../../lib/input/tls-trust.js'
 import { recorder } from '../lean/helpers.js'
@@ -179,4 +182,21 @@ test('--ramp-guard\'s reconnect cap: each reconnect asks it once; a deferred one
   pool.connect(0, 'websocket')
   await waitFor(() => log.attempts >= 4, { message: () => `3 reconnects (attempts ${log.attempts})` })
   assert.deepEqual(askedAfter.slice(0, 3), [1, 2, 3], 'asked once before each reconnect, the deferred one included')
+})
+
+test('a 204 tells the client to stop reconnecting, as it tells an EventSource; other refusals wait to retry', async (t) => {
+  const { url } = await listen(t, (req, res) => {
+    if (req.url === '/events') res.writeHead(204).end()
+    else res.writeHead(503).end()
+  })
+  const { log, events } = recorder()
+  const options = { path: '/', namespace: '/', events: ['message'], keepAlive: false, reconnect: true, heartbeatTickMs: 20, backoff: NEVER }
+  const stopped = new SsePool(resolveSseConfig({ ...options, url }), events)
+  const waiting = new SsePool(resolveSseConfig({ ...options, url: url.replace('/events', '/busy') }), events)
+  t.after(() => { stopped.close(); waiting.close() })
+  stopped.connect(0)
+  waiting.connect(1)
+  await waitFor(() => log.errors.length === 2, { message: 'both refused' })
+  assert.deepEqual(log.errors.map((e) => [e.i, e.reason]).sort(), [[0, 'handshake refused: HTTP 204'], [1, 'handshake refused: HTTP 503']])
+  assert.deepEqual([stopped.clients[0].state, waiting.clients[1].state], [STATE.IDLE, STATE.WAITING])
 })
