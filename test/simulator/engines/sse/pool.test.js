@@ -123,16 +123,20 @@ test('a 404, a 200 that is not an event stream and a refused connection are conn
   assert.equal(log.connectedCount + other.log.connectedCount, 0)
 })
 
-test('an event over --max-payload ends the stream with the payload reason', async (t) => {
+test('an event over --max-payload ends the stream with the payload reason, whole or still coming', async (t) => {
   const { url } = await listen(t, (req, res) => {
     openStream(res)
-    res.write(`data: ${'x'.repeat(3000)}\n\n`)
+    // /events: one whole event too large; /events?endless: a line that never ends, in pieces.
+    if (req.url === '/events') res.write(`data: ${'x'.repeat(3000)}\n\n`)
+    else for (let k = 0; k < 4; k++) res.write(`${k === 0 ? 'data: ' : ''}${'y'.repeat(500)}`)
   })
-  const { pool, log } = openPool(t, url, { maxPayloadBytes: 1024, backoff: NEVER })
-  pool.connect(0, 'websocket')
-  await waitFor(() => log.disconnects.length === 1, { message: 'the client closed its stream' })
-  assert.deepEqual(log.disconnects, [{ i: 0, reason: PAYLOAD_TOO_LARGE }])
-  assert.equal(log.messages.length, 0)
+  const whole = openPool(t, url, { maxPayloadBytes: 1024, backoff: NEVER })
+  const coming = openPool(t, `${url}?endless`, { maxPayloadBytes: 1024, backoff: NEVER })
+  whole.pool.connect(0, 'websocket')
+  coming.pool.connect(0, 'websocket')
+  await waitFor(() => whole.log.disconnects.length === 1 && coming.log.disconnects.length === 1, { message: 'both clients closed their streams' })
+  assert.deepEqual([...whole.log.disconnects, ...coming.log.disconnects], [{ i: 0, reason: PAYLOAD_TOO_LARGE }, { i: 0, reason: PAYLOAD_TOO_LARGE }])
+  assert.equal(whole.log.messages.length + coming.log.messages.length, 0)
 })
 
 test('each GET carries the client\'s --header, --query and cookies; the cookies the server sets come back on the reconnect', async (t) => {
