@@ -80,39 +80,12 @@ const lib = [
 ]
 
 /**
- * Code lines of at most 160 characters: a longer one does too much, name a part of
- * it. Here lines holding a string, template literal, URL or regex literal are exempt; the
- * stricter count (scripts/lint-rules.js max-code-line: only comments and lone strings exempt)
- * is held by test/scripts/lint-rules.test.js to a number that only goes down, until it is 0
- * and the rule can replace this one.
- */
-const lineLength = {
-  rules: {
-    'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreComments: true, ignoreRegExpLiterals: true }]
-  }
-}
-
-/**
- * The folders already clean of long code lines, held to the stricter count for good
- * (scripts/lint-rules.js max-code-line: only comments and lone strings exempt), but for the
- * files in them still to be shortened. A folder joins when its last long line is shortened;
- * max-len above still holds the rest.
+ * Code lines of at most 160 characters: a longer one does too much, name a part of it
+ * (scripts/lint-rules.js max-code-line: comments and lone strings exempt, a string, template
+ * or regex literal on a line of code counting). It holds every file of the project.
  */
 const codeLines = {
-  files: [
-    '*.js', 'server/**/*.js', 'broadcaster/**/*.js', 'infra/**/*.js', 'bin/**/*.js', 'scripts/**/*.js',
-    'lib/*.js', 'lib/input/**/*.js', 'lib/values/**/*.js', 'lib/text/**/*.js', 'lib/schema/**/*.js', 'lib/measure/**/*.js',
-    'results/*.js', 'results/text/**/*.js', 'results/thresholds/**/*.js', 'results/metrics/**/*.js', 'results/collector/**/*.js',
-    'results/merge/**/*.js', 'results/follow/**/*.js', 'results/files/**/*.js',
-    'simulator/*.js', 'simulator/sessions/**/*.js', 'simulator/inspection/**/*.js', 'simulator/processes/**/*.js', 'simulator/traffic/**/*.js',
-    'simulator/recording/**/*.js', 'simulator/swarm/**/*.js', 'simulator/reporting/**/*.js',
-    'runner/*.js', 'runner/capacity/**/*.js', 'examples/**/*.js', 'bench/**/*.js',
-    'recorder/**/*.js', 'results/dashboard/**/*.js', 'simulator/engines/**/*.js', 'simulator/wire/**/*.js',
-    'runner/live/**/*.js', 'lib/cli-options/**/*.js',
-    'results/report/**/*.js',
-    'test/scripts/**/*.js', 'test/bin/**/*.js', 'test/docs/**/*.js', 'test/examples/**/*.js', 'test/package/**/*.js', 'test/fuzz/**/*.js',
-    'test/results/**/*.js'
-  ],
+  files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
   rules: { 'ioswarm/max-code-line': ['error', { code: 160 }] }
 }
 
@@ -126,7 +99,6 @@ export default [
   ...neostandard({
     ignores: ['node_modules/**', 'coverage/**', 'results-out/**', 'runs/**']
   }),
-  lineLength,
   comments,
   codeLines,
   ...features,

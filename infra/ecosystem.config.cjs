@@ -33,7 +33,9 @@ function count (name, fallback, max) {
 
 /** Settings of this file, not options of `ioswarm simulate`. */
 // The metrics port is a base: each instance gets its own (bin/pm2-entry.js).
-const OWN = new Set(['IOSWARM_SIMULATORS', 'IOSWARM_ID_PREFIX', 'IOSWARM_PORT', 'IOSWARM_HOST', 'IOSWARM_TOKEN', 'IOSWARM_METRICS_PORT', 'IOSWARM_METRICS_HOST'])
+const OWN = new Set([
+  'IOSWARM_SIMULATORS', 'IOSWARM_ID_PREFIX', 'IOSWARM_PORT', 'IOSWARM_HOST', 'IOSWARM_TOKEN', 'IOSWARM_METRICS_PORT', 'IOSWARM_METRICS_HOST'
+])
 
 /**
  * Every other IOSWARM_* variable, for the simulators: `ioswarm simulate` reads its options
@@ -60,7 +62,9 @@ const simulator = {
     ...simulateEnv(),
     IOSWARM_ID_PREFIX: env.IOSWARM_ID_PREFIX || os.hostname(),
     // Instance i serves its metrics on base + i (bin/pm2-entry.js): one port per process.
-    ...(env.IOSWARM_METRICS_PORT ? { IOSWARM_METRICS_PORT_BASE: String(count('IOSWARM_METRICS_PORT', 9464, 65535)), IOSWARM_METRICS_HOST_BIND: env.IOSWARM_METRICS_HOST || '0.0.0.0' } : {})
+    ...(env.IOSWARM_METRICS_PORT
+      ? { IOSWARM_METRICS_PORT_BASE: String(count('IOSWARM_METRICS_PORT', 9464, 65535)), IOSWARM_METRICS_HOST_BIND: env.IOSWARM_METRICS_HOST || '0.0.0.0' }
+      : {})
   },
   // pm2 stop sends SIGINT, then SIGKILL after kill_timeout: the simulator needs that long to
   // close its clients, wait out open messages and write its final report (retried while
@@ -87,7 +91,9 @@ const server = {
   args: [
     'serve', '--port', String(count('IOSWARM_PORT', 3000, 65535)), ...(env.IOSWARM_HOST ? ['--host', env.IOSWARM_HOST] : []),
     // The server's metrics one port below the simulators' first (IOSWARM_METRICS_PORT - 1).
-    ...(env.IOSWARM_METRICS_PORT ? ['--metrics-port', String(count('IOSWARM_METRICS_PORT', 9464, 65535) - 1), '--metrics-host', env.IOSWARM_METRICS_HOST || '0.0.0.0'] : [])
+    ...(env.IOSWARM_METRICS_PORT
+      ? ['--metrics-port', String(count('IOSWARM_METRICS_PORT', 9464, 65535) - 1), '--metrics-host', env.IOSWARM_METRICS_HOST || '0.0.0.0']
+      : [])
   ],
   env: env.IOSWARM_TOKEN ? { IOSWARM_TOKEN: env.IOSWARM_TOKEN } : {},
   kill_timeout: 10000,

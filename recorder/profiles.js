@@ -2,7 +2,8 @@
  * A recording's Socket.IO sessions as client profiles. A HAR can hold several sessions: two
  * tabs, a page that opened a second socket, a reload. Each distinct one (its steps, namespaces
  * and payloads) becomes a profile of the scenario; sessions that did the same (a reload that
- * did it again) are one profile recorded that many times. Client i replays the profile
+ * did it again, with another token perhaps) are one profile recorded that many times, written
+ * with the handshake of the first. Client i replays the profile
  * `PROFILE_OF[i % total]`, where each profile takes as many slots of the cycle as times it was
  * recorded: the run keeps the recording's proportions, and the first clients already cover
  * every profile. What a run cannot vary per client stays one for all: the server, its
@@ -68,10 +69,11 @@ function apart (first, other) {
 }
 
 /**
- * What a session did, without its times: sessions with the same signature are one profile.
+ * What a session did, without its times and without who it was (a reload logs in again and
+ * connects with another token): sessions with the same signature are one profile.
  * @param {SessionModel} session
  */
 function signature (session) {
-  const steps = session.steps.map((s) => [s.kind, s.nsp, s.event ?? null, s.args ?? null, s.acked ?? false, s.room ?? null, s.auth ?? null])
+  const steps = session.steps.map((s) => [s.kind, s.nsp, s.event ?? null, s.args ?? null, s.acked ?? false, s.room ?? null])
   return JSON.stringify([session.namespaces, steps])
 }

@@ -123,7 +123,7 @@ async function runOne (options, link, quiet, steering, said) {
         if (options.phases) said.phases(options.phases)
         if (!quiet) process.stderr.write(`${line}\n`)
       },
-      onProgress: (p) => progress.update(formatProgress(p)),
+      onProgress: (p) => progress.update(formatProgress(p, options.protocol === 'sse')),
       onWindow: (w) => {
         said.window(w)
         if (quiet) return

@@ -34,8 +34,7 @@ const NOT_FOR_SSE = [
   ['send-on-open', 'a subscriber sends nothing: put the subscription in --url or --query'],
   ['subprotocol', 'WebSocket subprotocols are offered in a WebSocket handshake'],
   ['match', 'an event stream names its events: measure them with --event NAME'],
-  ['source-address', 'not yet for --protocol sse'],
-  ['node-from', 'not yet for --protocol sse']
+  ['source-address', 'not yet for --protocol sse']
 ]
 
 /**

@@ -17,9 +17,10 @@ const MAX_MESSAGE_ROWS = 40
 
 /**
  * @param {import('../swarm/swarm.js').Progress} p
+ * @param {boolean} [streams] Server-Sent Events: the one connection each client holds is counted under websocket, and named for what it is
  */
-export function formatProgress (p) {
-  const modes = Object.entries(p.byMode).map(([mode, c]) => `${mode} ${c.connected}/${c.target}`).join(', ')
+export function formatProgress (p, streams = false) {
+  const modes = Object.entries(p.byMode).map(([mode, c]) => `${streams && mode === 'websocket' ? 'event stream' : mode} ${c.connected}/${c.target}`).join(', ')
   return [
     `[${Math.round(p.elapsedMs / 1000)}s] ${p.phase}`,
     ...(p.rampHeld ? [`ramp held: ${p.rampHeld}`] : []),

@@ -91,6 +91,8 @@ export async function loadScenario (path) {
  */
 export function createHookRunner ({ hooks, options, identities, deliveries, emitting, replies, simId, figures = null }) {
   const namespaces = deliveries.namespaces
+  /** The lean engine writes every argument as JSON: binary data would arrive as `{ type, data }`, not as bytes. */
+  const jsonOnly = options.engine === 'lean'
   /** Each session's facade and context, by namespace and client (built at the session's first hook). @type {(Session | undefined)[][]} */
   const bySession = namespaces.map(() => [])
   /** @type {Map<string, NodeJS.Timeout[]>} timers of `every`, by client and namespace */
@@ -156,7 +158,10 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
      * @param {import('./emitting.js').AckHandler} [onAck]
      * @param {boolean} [line] false: a join or leave, not a line the server may relay
      */
-    const send = (event, args, onAck, line = true) => live() && emitting.send(i, k, event, args, emits, { onAck, line })
+    const send = (event, args, onAck, line = true) => {
+      if (jsonOnly) refuseBinary(event, args)
+      return live() && emitting.send(i, k, event, args, emits, { onAck, line })
+    }
     const emitWithAck = (/** @type {string} */ event, /** @type {unknown[]} */ args, line = true) => new Promise((resolve, reject) => {
       const sent = send(event, args, (error, answer) => (error === null ? resolve(answer) : reject(error)), line)
       if (!sent) reject(new Error(`not connected to ${nsp}`))
@@ -169,7 +174,9 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
       emitWithAck: (event, ...args) => emitWithAck(event, args),
       emitAndWait: (event, args, replyEvent, match) => new Promise((resolve, reject) => {
         const onReply = (/** @type {Error | null} */ error, /** @type {unknown[]} */ answer) => (error === null ? resolve(answer) : reject(error))
-        const sent = live() && replies.wait(i, k, event, Array.isArray(args) ? args : [args], emits, { replyEvent, match, onReply })
+        const list = Array.isArray(args) ? args : [args]
+        if (jsonOnly) refuseBinary(event, list)
+        const sent = live() && replies.wait(i, k, event, list, emits, { replyEvent, match, onReply })
         if (!sent) reject(new Error(`not connected to ${nsp}`))
       }),
       async join (room, { event = 'join', payload = { room } } = {}) {
@@ -264,3 +271,32 @@ export function createHookRunner ({ hooks, options, identities, deliveries, emit
 }
 
 /** @typedef {{ session: number, socket: HookSocket, ctx: HookContext }} Session */
+
+/** How deep refuseBinary looks into an emit's arguments (a payload deeper than this is no chat message). */
+const BINARY_DEPTH = 8
+
+/**
+ * Throws (a hook error, counted under its message) when an emit's arguments carry binary data,
+ * which the lean engine would send as JSON instead of a binary attachment.
+ * @param {string} event
+ * @param {unknown[]} args
+ */
+function refuseBinary (event, args) {
+  if (carriesBinary(args, BINARY_DEPTH)) {
+    throw new Error(`emit "${event}" carries binary data (a Buffer or typed array): the lean engine sends JSON only; use --engine sio`)
+  }
+}
+
+/**
+ * @param {unknown} value
+ * @param {number} depth levels left to look into
+ * @returns {boolean}
+ */
+function carriesBinary (value, depth) {
+  if (value === null || typeof value !== 'object') return false
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return true
+  if (depth === 0) return false
+  if (Array.isArray(value)) return value.some((v) => carriesBinary(v, depth - 1))
+  for (const key in value) if (carriesBinary(/** @type {Record<string, unknown>} */ (value)[key], depth - 1)) return true
+  return false
+}

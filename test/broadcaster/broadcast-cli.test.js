@@ -26,7 +26,11 @@ test('broadcast --redis --run prints each round\'s results across the run\'s sim
   assert.equal(code, 0, stderr)
   assert.match(stderr, /clock offset to Redis: -?\d+\.\d+ ms ± \d+\.\d+ ms/)
   assert.match(stderr, /round 1: 2 messages × 2 simulators, reached 32, missing 0, relative p50 /)
-  assert.match(stderr, /round 1: .*; simulator floor p50 [\d.]+m?s max [\d.]+m?s \(in a [\d.]+m?s spread\), busiest \d+%/, 'the simulators\' floor, through Redis')
+  assert.match(
+    stderr,
+    /round 1: .*; simulator floor p50 [\d.]+m?s max [\d.]+m?s \(in a [\d.]+m?s spread\), busiest \d+%/,
+    'the simulators\' floor, through Redis'
+  )
   assert.match(stderr, /round 2: 1 messages × 2 simulators, reached 16, missing 0/)
   const result = JSON.parse(stdout)
   assert.deepEqual(result.rounds.map((/** @type {any} */ r) => [r.round, r.complete, r.result.received]), [[1, true, 32], [2, true, 16]])

@@ -37,7 +37,14 @@ test('firstRound numbers the rounds from there: a second call to the same swarm 
   const server = await startTestServer(t)
   /** @type {number[]} */
   const rounds = []
-  const result = await runBroadcast({ url: server.url, token: 'test-token', rounds: '2x10,1x10', firstRound: 4 }, { onRoundEnd: (round) => { rounds.push(round) } })
+  const result = await runBroadcast(
+    { url: server.url, token: 'test-token', rounds: '2x10,1x10', firstRound: 4 },
+    {
+      onRoundEnd: (round) => {
+        rounds.push(round)
+      }
+    }
+  )
   assert.deepEqual(result.messages.map((m) => m.id), ['4.1', '4.2', '5.1'])
   assert.deepEqual(rounds, [4, 5])
   await assert.rejects(runBroadcast({ url: server.url, token: 'test-token', rounds: '1x10', firstRound: 0 }), /firstRound must be a whole number from 1/)
@@ -50,7 +57,10 @@ test('a wrong token stops the broadcast with a clear error', async (t) => {
 })
 
 test('a server that is not there fails the broadcast with the reason', async () => {
-  await assert.rejects(runBroadcast({ url: `http://127.0.0.1:${await closedPort()}`, token: 't', rounds: '1x10' }), /every broadcast so far failed: POST .* failed: ECONNREFUSED/)
+  await assert.rejects(
+    runBroadcast({ url: `http://127.0.0.1:${await closedPort()}`, token: 't', rounds: '1x10' }),
+    /every broadcast so far failed: POST .* failed: ECONNREFUSED/
+  )
 })
 
 test('bad options are usage errors naming the flag', async () => {

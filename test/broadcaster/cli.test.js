@@ -36,14 +36,23 @@ test('broadcast --rooms --namespace (twice) --to: the flags become the POST /bro
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
   t.after(() => server.close())
   const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'broadcast', '--url', url, '--token', 't', '--rounds', '3x0', '--rooms', '2', '--namespace', '/a', '--namespace', '/b', '--json'])
+  const { code, stdout, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'broadcast', '--url', url, '--token', 't', '--rounds', '3x0', '--rooms', '2', '--namespace', '/a',
+    '--namespace', '/b', '--json'
+  ])
   assert.equal(code, 0, stderr)
-  assert.deepEqual(bodies.map((b) => [b.seq, b.rooms, b.namespace, 'room' in b]).sort(), [[1, 2, ['/a', '/b'], false], [2, 2, ['/a', '/b'], false], [3, 2, ['/a', '/b'], false]])
+  assert.deepEqual(bodies.map((b) => [b.seq, b.rooms, b.namespace, 'room' in b]).sort(), [
+    [1, 2, ['/a', '/b'], false],
+    [2, 2, ['/a', '/b'], false],
+    [3, 2, ['/a', '/b'], false]
+  ])
   assert.match(stderr, /1\.2 .* sent to room-1 \(1 clients\)/)
   assert.deepEqual(JSON.parse(stdout).messages.map((/** @type {any} */ m) => m.room).sort(), ['room-0', 'room-0', 'room-1'])
 
   bodies.length = 0
-  const one = await runCli(t, ['bin/ioswarm.js', 'broadcast', '--url', url, '--token', 't', '--rounds', '1x0', '--to', 'match-7'], { env: { IOSWARM_NAMESPACE: '' } })
+  const one = await runCli(t, ['bin/ioswarm.js', 'broadcast', '--url', url, '--token', 't', '--rounds', '1x0', '--to', 'match-7'], {
+    env: { IOSWARM_NAMESPACE: '' }
+  })
   assert.equal(one.code, 0, one.stderr)
   assert.equal(bodies[0].room, 'match-7')
   assert.equal('rooms' in bodies[0] || 'namespace' in bodies[0], false)

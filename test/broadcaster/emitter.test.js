@@ -21,7 +21,15 @@ test('--via redis-emitter reaches every client of a server on the Redis adapter,
   await waitForClients(server, 6)
   const plain = await runBroadcast({ via: 'redis-emitter', redis: redisUrl, url: 'http://unused', token: '', rounds: '2x50', size: 16 })
   assert.ok(plain.messages.every((m) => m.error === null && m.recipients === null && typeof m.sentAt === 'number'), JSON.stringify(plain.messages))
-  const shaped = await runBroadcast({ via: 'redis-emitter', redis: redisUrl, url: 'http://unused', token: '', rounds: '1x10', event: 'score', message: '{"kind":"goal","id":{{id}},"sentAt":{{sentAt}}}' })
+  const shaped = await runBroadcast({
+    via: 'redis-emitter',
+    redis: redisUrl,
+    url: 'http://unused',
+    token: '',
+    rounds: '1x10',
+    event: 'score',
+    message: '{"kind":"goal","id":{{id}},"sentAt":{{sentAt}}}'
+  })
   assert.equal(shaped.messages[0].error, null)
   await waitFor(() => swarm.closed.length === 3, { timeoutMs: 15000, message: () => `3 messages closed (have ${swarm.closed.length})` })
   const result = await swarm.stop()
@@ -33,7 +41,8 @@ test('--via redis-emitter reaches every client of a server on the Redis adapter,
   assert.deepEqual(result.messages.map((m) => `${m.event} ${m.id}`).sort(), ['broadcast 1.1', 'broadcast 1.2', 'score 1.1'])
 })
 
-test('--via redis-emitter --rooms --namespace: emitter.of(namespace).to(room), exactly the room\'s clients; a namespace no server serves is named', async (t) => {
+test('--via redis-emitter --rooms --namespace: emitter.of(namespace).to(room), ' +
+  'exactly the room\'s clients; a namespace no server serves is named', async (t) => {
   const redisUrl = await getRedisUrl(t)
   if (!redisUrl) return
   const server = await startTestServer(t, { adapter: 'redis', redisUrl, namespaces: ['/', '/a'] })
@@ -43,7 +52,16 @@ test('--via redis-emitter --rooms --namespace: emitter.of(namespace).to(room), e
   const onRoot = record(await connect(t, server.url), 'broadcast')
   const result = await runBroadcast({ via: 'redis-emitter', redis: redisUrl, url: 'http://unused', token: '', rounds: '3x0', rooms: 2, namespaces: ['/a'] })
   assert.deepEqual(result.messages.map((m) => [m.id, m.room, m.error]), [['1.1', 'room-0', null], ['1.2', 'room-1', null], ['1.3', 'room-0', null]])
-  const fence = await runBroadcast({ via: 'redis-emitter', redis: redisUrl, url: 'http://unused', token: '', rounds: '1x0', event: 'broadcast', size: 4, namespaces: ['/a', '/'] })
+  const fence = await runBroadcast({
+    via: 'redis-emitter',
+    redis: redisUrl,
+    url: 'http://unused',
+    token: '',
+    rounds: '1x0',
+    event: 'broadcast',
+    size: 4,
+    namespaces: ['/a', '/']
+  })
   assert.equal(fence.messages[0].error, null)
   await waitFor(() => [...got, onRoot].every((list) => list.some((m) => m.payload === 'iosw')), { message: 'the fence at every client' })
   got.forEach((list, i) => {

@@ -128,7 +128,10 @@ test('run --publish to a Socket.IO app\'s REST endpoint: {{room}} in the URL, a 
 test('a first answer 401 or 404 stops the rounds: a usage error (exit 2) with the reason, the fix and what the API said', async (t) => {
   const { url, announced } = await startAnnounceApp(t, 'k-123')
   const cases = [
-    [`POST ${url}/announce/news`, ['X-App-Key: {{env.APP_KEY}}'], { APP_KEY: 'wrong' }, /answered HTTP 401 to the first message: the publish API wants credentials: give them with --publish-header .*\(it said: bad key\)/],
+    [
+      `POST ${url}/announce/news`, ['X-App-Key: {{env.APP_KEY}}'], { APP_KEY: 'wrong' },
+      /answered HTTP 401 to the first message: the publish API wants credentials: give them with --publish-header .*\(it said: bad key\)/
+    ],
     [`POST ${url}/announcement/news`, ['X-App-Key: k-123'], {}, /answered HTTP 404 to the first message: nothing answers at that path: check the --publish URL/]
   ]
   for (const [publish, publishHeader, env, expected] of /** @type {[string, string[], Record<string, string>, RegExp][]} */ (cases)) {
@@ -164,7 +167,10 @@ test('--publish-sign pusher:KEY:SECRET signs each request as Pusher\'s HTTP API 
   const signed = await runBroadcast({ url, token: '', publish, publishSign: 'pusher:app-key:the-secret', message, rounds: '3x20' })
   assert.deepEqual(signed.publish?.byStatus, { 200: 3 })
   assert.deepEqual(seen, { good: 3, bad: 0 })
-  await assert.rejects(runBroadcast({ url, token: '', publish, publishSign: 'pusher:app-key:another', message, rounds: '3x20' }), /HTTP 401 to the first message/)
+  await assert.rejects(
+    runBroadcast({ url, token: '', publish, publishSign: 'pusher:app-key:another', message, rounds: '3x20' }),
+    /HTTP 401 to the first message/
+  )
   // The schedule may have sent more before the first answer came: none of them passed.
   assert.ok(seen.good === 3 && seen.bad >= 1, JSON.stringify(seen))
 })

@@ -5,7 +5,9 @@ import { parseMessageTemplate, renderMessage } from '../../broadcaster/template.
 const values = { id: '2.7', batch: 'a1b2c3', round: 2, seq: 7, sentAt: 1712345678901.25, payload: 'abc', room: null }
 
 test('a placeholder alone is the value with its type; inside a string it is written into it', () => {
-  const template = parseMessageTemplate('{"id":{{id}},"r":{{round}},"s":{{ seq }},"ts":{{sentAt}},"p":{{payload}},"ref":"msg-{{id}}/{{round}}","quoted":"{{sentAt}}"}')
+  const template = parseMessageTemplate(
+    '{"id":{{id}},"r":{{round}},"s":{{ seq }},"ts":{{sentAt}},"p":{{payload}},"ref":"msg-{{id}}/{{round}}","quoted":"{{sentAt}}"}'
+  )
   assert.deepEqual(template.render(values), { id: '2.7', r: 2, s: 7, ts: 1712345678901.25, p: 'abc', ref: 'msg-2.7/2', quoted: '1712345678901.25' })
   assert.deepEqual(template.placeholders.sort(), ['id', 'payload', 'round', 'sentAt', 'seq'])
 })
@@ -28,7 +30,10 @@ test('{{room}}: the target room as a value, null when to everyone; inside a stri
 
 test('a template that is not JSON, or names an unknown placeholder, is a usage error naming the flag', () => {
   assert.throws(() => parseMessageTemplate('{"id": {{id}}'), (error) => {
-    assert.match(/** @type {Error} */ (error).message, /^--message must be a JSON template \(placeholders \{\{id\}\} \{\{batch\}\} \{\{round\}\} \{\{seq\}\} \{\{sentAt\}\} \{\{payload\}\}/)
+    assert.match(
+      /** @type {Error} */ (error).message,
+      /^--message must be a JSON template \(placeholders \{\{id\}\} \{\{batch\}\} \{\{round\}\} \{\{seq\}\} \{\{sentAt\}\} \{\{payload\}\}/
+    )
     assert.equal(/** @type {any} */ (error).exitCode, 2)
     return true
   })

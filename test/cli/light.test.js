@@ -38,7 +38,9 @@ test('ioswarm --help and --version load no command: every command listed, none o
   // Given twice, --help goes through yargs (its help renderer loaded, still no command).
   const help = await loadedByCli(t, ['--help', '--help'], { env: { LC_ALL: 'en_US.UTF-8' } })
   assert.equal(help.code, 0, help.stderr)
-  for (const name of ['run', 'capacity', 'simulate', 'serve', 'broadcast', 'report <results..>', 'fleet', 'probe']) assert.match(help.stdout, new RegExp(`ioswarm ${name} `))
+  for (const name of ['run', 'capacity', 'simulate', 'serve', 'broadcast', 'report <results..>', 'fleet', 'probe']) {
+    assert.match(help.stdout, new RegExp(`ioswarm ${name} `))
+  }
   assert.ok(help.packages.has('yargs'), 'the log is real: it saw yargs')
   assert.deepEqual(help.files.filter((f) => COMMAND_FOLDERS.some((folder) => f.startsWith(folder))), [])
   assert.deepEqual([...help.packages].filter((p) => COMMAND_PACKAGES.includes(p)), [])

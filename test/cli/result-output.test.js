@@ -12,7 +12,9 @@ import { startTestServer } from '../helpers/swarm.js'
 
 test('simulate --json with its stdout closed (EPIPE) saves the result to a file and says where', async (t) => {
   const server = await startTestServer(t)
-  const child = spawn(process.execPath, [BIN, 'simulate', '--url', server.url, '-c', '2', '--ramp', '100ms', '--duration', '1s', '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'simulate', '--url', server.url, '-c', '2', '--ramp', '100ms', '--duration', '1s', '--json', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   t.after(() => { if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGKILL') })
   // The reader goes away before the result is written.
   child.stdout.destroy()

@@ -53,6 +53,7 @@ test('simulate --protocol sse: --event types measured by their id and send time,
   assert.equal(result.server.protocol, 'Server-Sent Events (text/event-stream)')
   assert.match(stderr, /ioswarm simulate \S+: 10 clients → http:\/\/127\.0\.0\.1:\d+\/events, Server-Sent Events \(text\/event-stream\)/)
   assert.match(stderr, /by transport: event stream 10\/10/)
+  assert.match(stderr, /\[\d+s\] running {2}connected 10\/10 \(event stream 10\/10\)/, 'the progress line')
 })
 
 test('simulate --protocol sse at a path with no stream: exit 2 before any client starts, with the reason', async (t) => {
@@ -60,4 +61,24 @@ test('simulate --protocol sse at a path with no stream: exit 2 before any client
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'sse', '--url', `${url}/nothing`, '-c', '2', '--duration', '5s'])
   assert.equal(code, 2, stderr)
   assert.match(stderr, /\/nothing answered HTTP 404: no event stream at that path: nothing was started; check --url/)
+})
+
+test('--node-from with --protocol sse: which node served each stream, by a header, a cookie or an event', async (t) => {
+  let n = 0
+  const server = http.createServer((req, res) => {
+    const node = `n${n++ % 2}`
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'X-Node': node, 'Set-Cookie': `SERVERID=${node}; Path=/` })
+    res.write(`event: node\ndata: ${node}\n\n`)
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) }))
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/events`
+  for (const from of ['header:x-node', 'cookie:SERVERID', 'event:node']) {
+    n = 0
+    const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'sse', '--url', url, '-c', '4', '--ramp', '0',
+      '--duration', '2s', '--node-from', from, '--json'], { timeoutMs: 30000 })
+    assert.equal(code, 0, stderr.slice(-2000))
+    const { nodes } = JSON.parse(stdout)
+    assert.deepEqual(nodes.nodes.map((/** @type {any} */ row) => [row.name, row.connects]).sort(), [['n0', 2], ['n1', 2]], from)
+  }
 })

@@ -124,7 +124,11 @@ test('a server that is not socket.io (404 on both transports): stops before the 
   const { port } = /** @type {import('node:net').AddressInfo} */ (plain.address())
   const { code, stderr } = await runCli(t, ['client.js', '-c', '2', '-t', 'polling', '--url', `http://127.0.0.1:${port}`, '--ramp', '0', '--duration', '30'])
   assert.equal(code, 2, stderr)
-  assert.match(stderr, /no Engine.IO handshake .*HTTP 404 \(nothing at \/socket.io\/: is --path right\? socket.io.s default is \/socket.io\/\): "nothing here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/)
+  assert.match(
+    stderr,
+    new RegExp(/no Engine.IO handshake .*HTTP 404 \(nothing at \/socket.io\/: is --path right\? socket.io.s default is \/socket.io\/\): /.source +
+      /"nothing here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/.source)
+  )
   assert.doesNotMatch(stderr, /connected \d+\//, 'no swarm started')
   const waited = await runCli(t, ['client.js', '-c', '2', '--url', `http://127.0.0.1:${port}`, '--duration', '30', '--wait-for-server', '1s'])
   assert.equal(waited.code, 2, waited.stderr)
@@ -159,7 +163,12 @@ test('events that arrive but are not measured are counted, and the summary says 
     const result = JSON.parse(stdout)
     assert.deepEqual(result.messages, [])
     assert.deepEqual(result.clients.unmeasuredEvents, { news: 6 }, engine)
-    assert.match(stderr, /messages: none received\. Measured "broadcast", but other events arrived: "news" ×6\. Measure them with --event news \(or --event '\*' for every event\)/, engine)
+    assert.match(
+      stderr,
+      new RegExp(/messages: none received\. Measured "broadcast", but other events arrived: /.source +
+        /"news" ×6\. Measure them with --event news \(or --event '\*' for every event\)/.source),
+      engine
+    )
     await waitFor(() => server.io.of('/').sockets.size === 0, { message: 'the clients gone' })
   }
 })
@@ -169,7 +178,10 @@ test('the URL\'s query string reaches the server\'s handshake on both engines an
   io.use((socket, next) => (socket.handshake.query.token === 's3cret' ? next() : next(new Error('no token'))))
   for (const engine of ['sio', 'lean']) {
     for (const transport of ['websocket', 'polling']) {
-      const ok = await runCli(t, ['client.js', '-c', '2', '--engine', engine, '-t', transport, '--url', `${url}/?token=s3cret`, '--ramp', '0', '--duration', '1', '--json', '--quiet'])
+      const ok = await runCli(t, [
+        'client.js', '-c', '2', '--engine', engine, '-t', transport, '--url', `${url}/?token=s3cret`, '--ramp', '0',
+        '--duration', '1', '--json', '--quiet'
+      ])
       assert.equal(ok.code, 0, ok.stderr)
       assert.equal(JSON.parse(ok.stdout).clients.everConnected, 2, `${engine} ${transport}`)
     }
@@ -177,7 +189,11 @@ test('the URL\'s query string reaches the server\'s handshake on both engines an
   // Every client would send the same (missing) token: the look's refusal stops it before the swarm.
   const refused = await runCli(t, ['client.js', '-c', '2', '--url', url, '--ramp', '0', '--duration', '1', '--json', '--quiet', '--no-reconnect'])
   assert.equal(refused.code, 2, refused.stderr)
-  assert.match(refused.stderr, /^ioswarm: the server refused namespace \/: no token: every client sends this same identity, so none can connect and nothing was started; give what the server wants \(--auth, --query/m)
+  assert.match(
+    refused.stderr,
+    new RegExp(/^ioswarm: the server refused namespace \/: no token: every client sends this same identity, /.source +
+      /so none can connect and nothing was started; give what the server wants \(--auth, --query/.source, 'm')
+  )
   assert.equal(refused.stdout, '', 'no result: nothing was started')
 })
 

@@ -34,7 +34,11 @@ test('no library code starts the CLI binary or writes argv lists of simulate fla
       const source = readFileSync(join(ROOT, dir, file), 'utf8')
       assert.doesNotMatch(source, /bin\/ioswarm\.js/, `${dir}/${file} starts the CLI`)
       // The shapes the old hand-written lists had: ['simulate', …], '--clients', String(n), …
-      assert.doesNotMatch(source, /'simulate',\s*'--(?!quiet')|'--(clients|transport|engine|url|ramp)',\s*(String\(|ctx\.|options\.|o\.)/, `${dir}/${file} writes a simulate argv list`)
+      assert.doesNotMatch(
+        source,
+        /'simulate',\s*'--(?!quiet')|'--(clients|transport|engine|url|ramp)',\s*(String\(|ctx\.|options\.|o\.)/,
+        `${dir}/${file} writes a simulate argv list`
+      )
     }
   }
 })

@@ -142,7 +142,8 @@ test('ioswarm serve stopped with SIGTERM (a deploy) closes like stock socket.io:
   })))
 })
 
-test('serve --shutdown disconnect says "io server disconnect": honoured by default, reconnected with --reconnect-on-server-disconnect', { concurrency: 2 }, async (t) => {
+test('serve --shutdown disconnect says "io server disconnect": ' +
+  'honoured by default, reconnected with --reconnect-on-server-disconnect', { concurrency: 2 }, async (t) => {
   await Promise.all(ENGINES.map((engine) => t.test(engine, async (t) => {
     const first = await serve(t, 0, ['--shutdown', 'disconnect'])
     const port = first.port

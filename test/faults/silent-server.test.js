@@ -56,7 +56,10 @@ for (const engine of ['lean', 'sio']) {
     const server = await startSilentServer(t)
     const controller = new AbortController()
     t.after(() => controller.abort())
-    const result = runSwarm({ url: server.url, clients: CLIENTS, engine, transport: 'websocket', ramp: 0, reconnect: false, duration: 30 }, { signal: controller.signal })
+    const result = runSwarm(
+      { url: server.url, clients: CLIENTS, engine, transport: 'websocket', ramp: 0, reconnect: false, duration: 30 },
+      { signal: controller.signal }
+    )
     await waitFor(() => server.sockets.length === CLIENTS && server.sockets.every((s) => s.closedAt !== null), {
       timeoutMs: 15000,
       message: () => `${CLIENTS} clients to connect and then close on their own (${JSON.stringify(server.sockets)})`

@@ -106,7 +106,11 @@ function assertStaleHandled (r) {
   assert.match(stderr, new RegExp(`simulator ${STOPPED_ID} \\(.*pid ${stopped.pid}\\) went stale: no heartbeat since \\d\\d:\\d\\d:\\d\\d`), stderr)
   assert.match(stderr, new RegExp(`${STOPPED_ID}.*killed \\(SIGKILL\\)`), stderr)
   assert.match(stderr, new RegExp(`stale simulators: ${STOPPED_ID}`), 'named in the summary')
-  assert.match(stderr, /connected 16\/24 \(8 of them on 1 stale simulator, \d+ connected when last heard from\)/, 'its clients are accounted for in the summary')
+  assert.match(
+    stderr,
+    /connected 16\/24 \(8 of them on 1 stale simulator, \d+ connected when last heard from\)/,
+    'its clients are accounted for in the summary'
+  )
   // Gone, and reaped by the runner (not a zombie left to init).
   assert.equal(stateOf(stopped.pid), null, `pid ${stopped.pid} is gone`)
 

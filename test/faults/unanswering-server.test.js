@@ -29,7 +29,10 @@ test('a server that never answers: the handshakes timed out, and the connects pe
   // Shorter than the engines' 20 s connect timeout: every connect is still pending at the end.
   const results = await Promise.all(['lean', 'sio'].map((engine) => runSwarm({ url, clients: CLIENTS, engine, transport: 'websocket', ramp: 0, duration: 2 })))
   for (const result of results) {
-    assert.match(String(result.server.handshakeError), /\(the handshakes timed out: the server took the connections and answered nothing in 5 s, on polling and on WebSocket\)$/)
+    assert.match(
+      String(result.server.handshakeError),
+      /\(the handshakes timed out: the server took the connections and answered nothing in 5 s, on polling and on WebSocket\)$/
+    )
     assert.equal(result.clients.everConnected, 0)
     assert.deepEqual(result.clients.errors, { [PENDING_AT_END]: CLIENTS }, result.engine)
     assert.equal(result.timeline.reduce((sum, p) => sum + p.errors, 0), CLIENTS, 'the timeline counts them too')

@@ -173,7 +173,10 @@ ${nodes.map((n) => `    server 127.0.0.1:${n.port} max_fails=1 fail_timeout=5s;`
  * @param {string} dir
  */
 export function nginxHttpPrelude (dir) {
-  return ['access_log off;', ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${dir}/${kind === 'client_body' ? 'body' : kind};`)]
+  return [
+    'access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${dir}/${kind === 'client_body' ? 'body' : kind};`)
+  ]
     .map((line) => `  ${line}`).join('\n')
 }
 

@@ -4,7 +4,7 @@
  * channel (201 with subscribers, 202 without); `/sub/CHANNEL` subscribes over WebSocket, `/sse/CHANNEL`
  * as an EventSource (Server-Sent Events: each message an event with nchan's message id as its
  * `id:`, resumed from a `Last-Event-ID`), `/sse-brief/CHANNEL` the same with each stream ended
- * by nchan after a second. The
+ * by nchan after a second, `/sse-by-query?channel=CHANNEL` the channel named in the query. The
  * nginx master runs in the foreground with its own prefix and is stopped by its pid when the
  * test ends. Without nginx or the module the test skips with a loud reason, except under
  * CI=true, where it fails (.ci/run installs them).
@@ -36,6 +36,7 @@ ${nginxHttpPrelude(dir)}
     location ~ ^/sub/([\\w-]+)$ { nchan_subscriber websocket; nchan_channel_id $1; nchan_subscriber_first_message newest; }
     location ~ ^/sse/([\\w-]+)$ { nchan_subscriber eventsource; nchan_channel_id $1; nchan_subscriber_first_message newest; }
     location ~ ^/sse-brief/([\\w-]+)$ { nchan_subscriber eventsource; nchan_channel_id $1; nchan_subscriber_first_message newest; nchan_subscriber_timeout 1s; }
+    location = /sse-by-query { nchan_subscriber eventsource; nchan_channel_id $arg_channel; nchan_subscriber_first_message newest; }
   }
 }
 `

@@ -42,7 +42,9 @@ export function decodeOtlpJson (body) {
             resource,
             attributes: attrs(p.attributes),
             value: kind === 'histogram' ? num(p.count) : num(p.asDouble ?? p.asInt),
-            histogram: kind === 'histogram' ? { count: num(p.count), sum: num(p.sum), bucketCounts: (p.bucketCounts ?? []).map(num), explicitBounds: (p.explicitBounds ?? []).map(Number) } : null,
+            histogram: kind === 'histogram'
+              ? { count: num(p.count), sum: num(p.sum), bucketCounts: (p.bucketCounts ?? []).map(num), explicitBounds: (p.explicitBounds ?? []).map(Number) }
+              : null,
             startMs: num(p.startTimeUnixNano) / 1e6,
             timeMs: num(p.timeUnixNano) / 1e6
           })

@@ -85,10 +85,20 @@ function holderAlive (lock) {
  *   authToken: refuse handshakes without it (query token, Authorization: Bearer, auth.token on 3 and 4)
  * @returns {Promise<Peer>}
  */
-export async function startSocketIoPeer (t, { version = '4', parser = 'json', path = '/socket.io', namespaces = ['/'], allowEIO3 = false, pingIntervalMs = 25000, authToken = null, late, tls } = {}) {
+export async function startSocketIoPeer (t, {
+  version = '4', parser = 'json', path = '/socket.io', namespaces = ['/'], allowEIO3 = false, pingIntervalMs = 25000, authToken = null, late, tls
+} = {}) {
   ensureNodePeers()
   return startPeer(t, process.execPath, [`${PEERS}node/server.js`], {
-    SIO_VERSION: version, PARSER: parser, SIO_PATH: path, NAMESPACES: namespaces.join(','), ALLOW_EIO3: allowEIO3 ? '1' : '', PING_INTERVAL_MS: String(pingIntervalMs), AUTH_TOKEN: authToken ?? '', ...lateEnv(late), ...tlsEnv(tls)
+    SIO_VERSION: version,
+    PARSER: parser,
+    SIO_PATH: path,
+    NAMESPACES: namespaces.join(','),
+    ALLOW_EIO3: allowEIO3 ? '1' : '',
+    PING_INTERVAL_MS: String(pingIntervalMs),
+    AUTH_TOKEN: authToken ?? '',
+    ...lateEnv(late),
+    ...tlsEnv(tls)
   })
 }
 
@@ -157,7 +167,11 @@ export async function startPythonAppPeer (t, { authToken = null, namespaces = ['
   if (!pythonSocketIo(t)) return null
   const pingIntervalS = pingIntervalMs / 1000
   const peer = await startPeer(t, PYTHON, [`${PEERS}python/app_server.py`], {
-    AUTH_TOKEN: authToken ?? '', NAMESPACES: namespaces.join(','), PING_INTERVAL: String(pingIntervalS), PING_TIMEOUT: String(Math.min(20, pingIntervalS)), ...lateEnv(late)
+    AUTH_TOKEN: authToken ?? '',
+    NAMESPACES: namespaces.join(','),
+    PING_INTERVAL: String(pingIntervalS),
+    PING_TIMEOUT: String(Math.min(20, pingIntervalS)),
+    ...lateEnv(late)
   })
   return withAppApi(peer)
 }
@@ -205,7 +219,11 @@ export function pythonSocketIo (t, more = []) {
  */
 export async function startPythonPeer (t, { namespaces = ['/'], pingIntervalS = 25 } = {}) {
   if (!pythonSocketIo(t)) return null
-  return startPeer(t, PYTHON, [`${PEERS}python/server.py`], { NAMESPACES: namespaces.join(','), PING_INTERVAL: String(pingIntervalS), PING_TIMEOUT: String(Math.min(20, pingIntervalS)) })
+  return startPeer(t, PYTHON, [`${PEERS}python/server.py`], {
+    NAMESPACES: namespaces.join(','),
+    PING_INTERVAL: String(pingIntervalS),
+    PING_TIMEOUT: String(Math.min(20, pingIntervalS))
+  })
 }
 
 /**
@@ -270,7 +288,9 @@ async function trustingFetch (ca) {
  * @param {{ mode?: 'json' | 'nested' | 'text' | 'binary', fragment?: boolean, token?: string, refuse?: 'close' | 'http', subprotocol?: string, pingIntervalMs?: number }} [options]
  * @returns {Promise<WebSocketPeer | null>}
  */
-export async function startWebSocketPeer (t, kind, { mode = 'json', fragment = false, token = '', refuse = 'close', subprotocol = '', pingIntervalMs = 0 } = {}) {
+export async function startWebSocketPeer (t, kind, {
+  mode = 'json', fragment = false, token = '', refuse = 'close', subprotocol = '', pingIntervalMs = 0
+} = {}) {
   const env = { MODE: mode, FRAGMENT: fragment ? '1' : '', TOKEN: token, REFUSE: refuse, SUBPROTOCOL: subprotocol }
   let peer
   if (kind === 'node') {
@@ -284,7 +304,10 @@ export async function startWebSocketPeer (t, kind, { mode = 'json', fragment = f
       skipOrFail(t, reason)
       return null
     }
-    peer = await startPeer(t, PYTHON, [`${PEERS}python/websockets_server.py`], { ...env, ...(pingIntervalMs > 0 ? { PING_INTERVAL: String(pingIntervalMs / 1000) } : {}) })
+    peer = await startPeer(t, PYTHON, [`${PEERS}python/websockets_server.py`], {
+      ...env,
+      ...(pingIntervalMs > 0 ? { PING_INTERVAL: String(pingIntervalMs / 1000) } : {})
+    })
   }
   const http = peer.url
   return {

@@ -70,5 +70,8 @@ function makeCertificates (dir) {
   openssl(['req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=ioswarm test CA'])
   openssl(['req', ...key, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost'])
   writeFileSync(path.join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n')
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.cnf'])
+  openssl([
+    'x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt',
+    '-days', '2', '-extfile', 'san.cnf'
+  ])
 }

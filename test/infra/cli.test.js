@@ -34,10 +34,13 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
     '--url', 'http://10.0.0.5:3000', '--redis', 'redis://:pw@10.0.0.5:6379', '--run', 'r1',
     '--simulators', '2', '--total-clients', '2000', '-t', 'websocket:70,polling:30', '--ioswarm-version', VERSION])
   assert.equal(code, 0, stderr)
-  const install = `'npm install --global --no-audit --no-fund ioswarm@${VERSION} && { command -v pm2 >/dev/null 2>&1 || npm install --global --no-audit --no-fund pm2@7; }'`
+  const install = `'npm install --global --no-audit --no-fund ioswarm@${VERSION} && ` +
+    '{ command -v pm2 >/dev/null 2>&1 || npm install --global --no-audit --no-fund pm2@7; }\''
   // Host k's simulators are parts k × 2 on of the fleet's 4 (IOSWARM_PART_BASE, IOSWARM_PARTS: simulate --part).
-  const start = (/** @type {string} */ prefix, /** @type {number} */ base) => '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
-    `env IOSWARM_PART_BASE=${base} IOSWARM_PARTS=4 IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 ` +
+  const start = (/** @type {string} */ prefix, /** @type {number} */ base) =>
+    '\'cd "$(npm root --global)/ioswarm" && { pm2 delete ioswarm-sim >/dev/null 2>&1 || true; } && ' +
+    `env IOSWARM_PART_BASE=${base} IOSWARM_PARTS=4 IOSWARM_URL=http://10.0.0.5:3000 '\\''IOSWARM_REDIS=redis://:***@10.0.0.5:6379'\\'' ` +
+    'IOSWARM_RUN=r1 IOSWARM_SIMULATORS=2 ' +
     `IOSWARM_CLIENTS=500 IOSWARM_TRANSPORT=websocket:70,polling:30 IOSWARM_ID_PREFIX=${prefix} pm2 start infra/ecosystem.config.cjs --only ioswarm-sim'`
   assert.equal(stdout, [
     `deploy@sim-1: ${SSH} -- deploy@sim-1 ${install}`,
@@ -49,13 +52,18 @@ test('fleet up --dry-run prints the install and pm2 commands for every host, and
   assert.ok(!stdout.includes('pw@'), 'the Redis password is masked')
 })
 
-test('fleet up: --clients and --max-clients are the whole fleet\'s, a share to each simulator; a bare --clients with several is refused with both readings', async (t) => {
+test('fleet up: --clients and --max-clients are the whole fleet\'s, a share to each simulator; ' +
+  'a bare --clients with several is refused with both readings', async (t) => {
   const file = await hostsFile(t, 'sim-1\nsim-2\n')
   const up = (/** @type {string[]} */ more) => runCli(t, ['bin/ioswarm.js', 'fleet', 'up', '-f', file, '--dry-run', '--url', 'http://10.0.0.5:3000',
     '--redis', 'redis://10.0.0.5:6379', '--run', 'r1', '--simulators', '2', '--ioswarm-version', VERSION, ...more])
   const bare = await up(['--clients', '500'])
   assert.equal(bare.code, 2, bare.stderr)
-  assert.match(bare.stderr, /--clients 500 with 2 hosts × --simulators 2 has two readings: 4 simulators × 500 = 2,000 clients \(the old reading: --clients-per-simulator 500\), or 500 clients in all, 125 per simulator \(the new one: --total-clients 500\)/)
+  assert.match(
+    bare.stderr,
+    new RegExp(/--clients 500 with 2 hosts × --simulators 2 has two readings: 4 simulators × 500 = 2,000 clients \(the old reading: /.source +
+      /--clients-per-simulator 500\), or 500 clients in all, 125 per simulator \(the new one: --total-clients 500\)/.source)
+  )
   assert.equal(bare.stdout, '', 'no host touched')
   const each = await up(['--clients-per-simulator', '500', '--max-clients', '3000'])
   assert.equal(each.code, 0, each.stderr)
@@ -79,7 +87,10 @@ test('fleet up deploys this checkout by default: packed here, copied to each hos
     '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379', '--run', 'r1'])
   assert.equal(code, 0, stderr)
   const [copy, install] = stdout.split('\n')
-  assert.ok(copy.startsWith('h1: ssh ') && copy.includes(` -- h1 'sh -c '\\''cat > /tmp/ioswarm-${VERSION}.tgz'\\''' < `) && copy.endsWith(`ioswarm-${VERSION}.tgz'`), copy)
+  assert.ok(
+    copy.startsWith('h1: ssh ') && copy.includes(` -- h1 'sh -c '\\''cat > /tmp/ioswarm-${VERSION}.tgz'\\''' < `) && copy.endsWith(`ioswarm-${VERSION}.tgz'`),
+    copy
+  )
   assert.match(install, new RegExp(`npm install --global --no-audit --no-fund /tmp/ioswarm-${VERSION}\\.tgz`))
 })
 
@@ -107,7 +118,20 @@ test('fleet up checks what every host would be given: a bad --engine or --run ex
 
 test('fleet exec --dry-run lines are exactly what runs: pasted into a shell, hostile words arrive intact', async (t) => {
   const words = ["it's", '$(echo INJECTED)', '`echo INJECTED`', 'a b', '*', '~', '-n', '\\', '"', '', '!', 'x;echo INJECTED', 'line\nbreak']
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'u@h1,h2:2200', '--ssh', FAKE_SSH, '--dry-run', '--', 'printf', '[%s]\\n', ...words])
+  const { code, stdout, stderr } = await runCli(t, [
+    'bin/ioswarm.js',
+    'fleet',
+    'exec',
+    '--hosts',
+    'u@h1,h2:2200',
+    '--ssh',
+    FAKE_SSH,
+    '--dry-run',
+    '--',
+    'printf',
+    '[%s]\\n',
+    ...words
+  ])
   assert.equal(code, 0, stderr)
   const lines = stdout.split('\n').slice(0, -1)
   assert.equal(lines.length, 2, 'one line per host')
@@ -121,14 +145,22 @@ test('fleet exec --dry-run lines are exactly what runs: pasted into a shell, hos
   }
 })
 
-test('the fleet commands\' ssh timeout is --ssh-connect-timeout; --connect-timeout (run\'s wait for clients) is refused there with both readings', async (t) => {
-  const timed = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'h1', '--ssh', FAKE_SSH, '--ssh-connect-timeout', '3s', '--dry-run', '--', 'uptime'])
+test('the fleet commands\' ssh timeout is --ssh-connect-timeout; ' +
+  '--connect-timeout (run\'s wait for clients) is refused there with both readings', async (t) => {
+  const timed = await runCli(t, [
+    'bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'h1', '--ssh', FAKE_SSH, '--ssh-connect-timeout', '3s', '--dry-run',
+    '--', 'uptime'
+  ])
   assert.equal(timed.code, 0, timed.stderr)
   assert.match(timed.stdout, /^h1: \S+ -o BatchMode=yes -o ConnectTimeout=3 /)
   const old = await runCli(t, ['bin/ioswarm.js', 'fleet', 'exec', '--hosts', 'h1', '--ssh', FAKE_SSH, '--connect-timeout', '3s', '--dry-run', '--', 'uptime'])
   assert.equal(old.code, 2)
   assert.equal(old.stdout, '')
-  assert.match(old.stderr, /^ioswarm: --connect-timeout 3s has two readings: ssh's ConnectTimeout per host \(what it meant on the fleet commands: --ssh-connect-timeout 3s\), or how long clients may take past the ramp .*say --ssh-connect-timeout$/m)
+  assert.match(
+    old.stderr,
+    new RegExp(/^ioswarm: --connect-timeout 3s has two readings: ssh's ConnectTimeout per host \(what it meant on the fleet commands: /.source +
+      /--ssh-connect-timeout 3s\), or how long clients may take past the ramp .*say --ssh-connect-timeout$/.source, 'm')
+  )
 })
 
 test('hosts-file mistakes exit 2 naming the file and line; nothing runs', async (t) => {
@@ -186,8 +218,11 @@ test('fleet up copies the simulators\' feeder and scenario to every host and poi
   t.after(() => rm(dir, { recursive: true, force: true }))
   await writeFile(join(dir, 'users.csv'), 'user,token\nu0,t0\n')
   await writeFile(join(dir, 'chat.mjs'), 'export function onConnect () {}\n')
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'fleet', 'up', '-f', file, '--dry-run', '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379', '--run', 'r7',
-    '--feeder', join(dir, 'users.csv'), '--scenario', join(dir, 'chat.mjs'), '--auth', '{"token":"{{row.token}}"}', '--header', 'X-A: 1', '--header', 'X-B: {{i}}', '--ioswarm-version', VERSION])
+  const { code, stdout, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'fleet', 'up', '-f', file, '--dry-run', '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379', '--run', 'r7',
+    '--feeder', join(dir, 'users.csv'), '--scenario', join(dir, 'chat.mjs'), '--auth', '{"token":"{{row.token}}"}',
+    '--header', 'X-A: 1', '--header', 'X-B: {{i}}', '--ioswarm-version', VERSION
+  ])
   assert.equal(code, 0, stderr)
   const lines = stdout.trim().split('\n')
   assert.match(lines[0], /^sim-1: ssh .* 'sh -c '\\''mkdir -p \/tmp\/ioswarm-r7 && cat > \/tmp\/ioswarm-r7\/feeder-users\.csv'\\''' < .*users\.csv$/)

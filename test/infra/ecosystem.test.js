@@ -25,7 +25,14 @@ test('the simulators get every IOSWARM_* option variable that is set, and none o
   const plain = simulatorApp({ IOSWARM_ENGINE: 'lean' })
   assert.deepEqual(plain.args, ['simulate', '--quiet'])
   assert.ok(!('IOSWARM_WS_CLIENT' in plain.env) && !('IOSWARM_RAMP' in plain.env), JSON.stringify(plain.env))
-  const set = simulatorApp({ IOSWARM_ENGINE: 'lean', IOSWARM_WS_CLIENT: 'builtin', IOSWARM_RAMP: '5s', IOSWARM_SIMULATORS: '3', IOSWARM_TOKEN: 't', IOSWARM_ID_PREFIX: 'h' })
+  const set = simulatorApp({
+    IOSWARM_ENGINE: 'lean',
+    IOSWARM_WS_CLIENT: 'builtin',
+    IOSWARM_RAMP: '5s',
+    IOSWARM_SIMULATORS: '3',
+    IOSWARM_TOKEN: 't',
+    IOSWARM_ID_PREFIX: 'h'
+  })
   assert.deepEqual(set.env, { IOSWARM_ENGINE: 'lean', IOSWARM_WS_CLIENT: 'builtin', IOSWARM_RAMP: '5s', IOSWARM_ID_PREFIX: 'h' })
 })
 
@@ -69,7 +76,11 @@ test('pm2 runs the ecosystem file: the server and K simulators per host join the
     return at
   })
   const apps = await pm2.list()
-  assert.deepEqual(apps.map((a) => [a.name, a.pm2_env.exec_mode]).sort(), [['ioswarm-server', 'fork_mode'], ['ioswarm-sim', 'fork_mode'], ['ioswarm-sim', 'fork_mode']])
+  assert.deepEqual(apps.map((a) => [a.name, a.pm2_env.exec_mode]).sort(), [
+    ['ioswarm-server', 'fork_mode'],
+    ['ioswarm-sim', 'fork_mode'],
+    ['ioswarm-sim', 'fork_mode']
+  ])
 
   const joined = await waitFor(async () => {
     const sims = await collector.listSimulators(runId)

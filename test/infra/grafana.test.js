@@ -10,7 +10,18 @@ test('the dashboard is importable JSON with unique panel ids and the panels the 
   const ids = dashboard.panels.map((/** @type {any} */ p) => p.id)
   assert.equal(new Set(ids).size, ids.length)
   const titles = dashboard.panels.map((/** @type {any} */ p) => p.title).join('\n')
-  for (const wanted of [/Connected clients by transport/, /percentiles of the last completed round/, /Missing/, /Simulator event-loop delay/, /Server CPU/, /Server memory/, /storms/i, /per room/]) assert.match(titles, wanted)
+  for (const wanted of [
+    /Connected clients by transport/,
+    /percentiles of the last completed round/,
+    /Missing/,
+    /Simulator event-loop delay/,
+    /Server CPU/,
+    /Server memory/,
+    /storms/i,
+    /per room/
+  ]) {
+    assert.match(titles, wanted)
+  }
 })
 
 test('the dashboard queries every metric ioswarm exports, and nothing else', async () => {

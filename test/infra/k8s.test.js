@@ -111,9 +111,17 @@ test('each simulator pod is part JOB_COMPLETION_INDEX of `completions` (--part):
   assert.ok(!words.includes('--client-offset'), 'no offset of its own: --part gives it')
   const config = find('ConfigMap', 'ioswarm-simulate').data
   const clients = Number(config.IOSWARM_CLIENTS)
-  const whole = partitionSwarm({ clients: clients * job.spec.completions, emitters: parseEmitters(config.IOSWARM_EMITTERS ?? '10%', '--emitters') }, job.spec.completions)
+  const whole = partitionSwarm(
+    { clients: clients * job.spec.completions, emitters: parseEmitters(config.IOSWARM_EMITTERS ?? '10%', '--emitters') },
+    job.spec.completions
+  )
   for (let k = 0; k < job.spec.completions; k++) {
-    const pod = normalizeSimOptions({ url: 'http://ioswarm-server:3000', clients, emitters: config.IOSWARM_EMITTERS ?? '10%', part: `${k}/${job.spec.completions}` })
+    const pod = normalizeSimOptions({
+      url: 'http://ioswarm-server:3000',
+      clients,
+      emitters: config.IOSWARM_EMITTERS ?? '10%',
+      part: `${k}/${job.spec.completions}`
+    })
     assert.deepEqual([pod.clientOffset, pod.emitters], [whole[k].clientOffset, whole[k].emitters], `pod ${k}`)
     assert.equal(pod.clientOffset, k * clients)
   }

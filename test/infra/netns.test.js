@@ -86,7 +86,8 @@ function canRun (t) {
   return hasRedisServer(t, 'no redis-server on PATH (the netns test starts its own on the bridge)')
 }
 
-test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale, the others stay whole, its spooled reports arrive', { timeout: 120000 }, async (t) => {
+test('3 hosts × 2 simulators × 200 clients join one run; ' +
+  'a cut host goes stale, the others stay whole, its spooled reports arrive', { timeout: 120000 }, async (t) => {
   if (!canRun(t)) return
   const dir = await mkdtemp(join(tmpdir(), 'ioswarm-netns-'))
   const env = { ...process.env, IOSW_NETNS_STATE: join(dir, 'state') }
@@ -117,14 +118,29 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
     '--simulators', '0', '--expect-simulators', '6', '--rounds', '2x500,2x2000,1x500', '--ramp', '0', '--message-timeout', '4s', '--out', out])
 
   // The runner first: it waits for the six simulators while they start.
-  const simArgs = (/** @type {string} */ id) => ['simulate', '-q', '-c', String(CLIENTS), '--url', SERVER, '--ramp', '0', '--redis', redisUrl, '--run', runId, '--id', id]
+  const simArgs = (/** @type {string} */ id) => [
+    'simulate', '-q', '-c', String(CLIENTS), '--url', SERVER, '--ramp', '0', '--redis', redisUrl, '--run', runId, '--id',
+    id
+  ]
   for (const host of ['h2', 'h3']) for (const i of [0, 1]) startIn(tracked, `iosw-${host}`, simArgs(`${host}-${i}`))
   await pm2.run(['start', 'infra/ecosystem.config.cjs', '--only', 'ioswarm-sim'], {
     netns: 'iosw-h4',
-    env: { IOSWARM_URL: SERVER, IOSWARM_REDIS: redisUrl, IOSWARM_RUN: runId, IOSWARM_SIMULATORS: '2', IOSWARM_CLIENTS: String(CLIENTS), IOSWARM_RAMP: '0', IOSWARM_ID_PREFIX: 'h4' }
+    env: {
+      IOSWARM_URL: SERVER,
+      IOSWARM_REDIS: redisUrl,
+      IOSWARM_RUN: runId,
+      IOSWARM_SIMULATORS: '2',
+      IOSWARM_CLIENTS: String(CLIENTS),
+      IOSWARM_RAMP: '0',
+      IOSWARM_ID_PREFIX: 'h4'
+    }
   })
 
-  const runnerSaid = (/** @type {RegExp} */ pattern) => waitFor(() => pattern.test(runner.stderr()) || runner.child.exitCode !== null, { timeoutMs: 60000, message: () => `${pattern} from the runner:\n${runner.stderr()}` })
+  const runnerSaid = (/** @type {RegExp} */ pattern) =>
+    waitFor(() => pattern.test(runner.stderr()) || runner.child.exitCode !== null, {
+      timeoutMs: 60000,
+      message: () => `${pattern} from the runner:\n${runner.stderr()}`
+    })
 
   // Round 1 reached every client of every host.
   await runnerSaid(/round 1: /)
@@ -164,10 +180,14 @@ test('3 hosts × 2 simulators × 200 clients join one run; a cut host goes stale
   const result = JSON.parse(await readFile(join(out, 'result.json'), 'utf8'))
   const reached = result.distributions[0].messages.map((/** @type {any} */ m) => [m.id, m.simulators, m.received, m.missing])
   assert.deepEqual(reached, [['1.1', 6, 1200, 0], ['1.2', 6, 1200, 0], ['2.1', 6, 1200, 0], ['2.2', 6, 1200, 0], ['3.1', 6, 1200, 0]])
-  assert.deepEqual(result.distributions[0].simulatorList.map((/** @type {any} */ s) => [s.id, s.stale]), [['h2-0', false], ['h2-1', false], ['h3-0', false], ['h3-1', false], ['h4-0', false], ['h4-1', false]])
+  assert.deepEqual(
+    result.distributions[0].simulatorList.map((/** @type {any} */ s) => [s.id, s.stale]),
+    [['h2-0', false], ['h2-1', false], ['h3-0', false], ['h3-1', false], ['h4-0', false], ['h4-1', false]]
+  )
 })
 
-test('one simulator host with 4 source addresses opens 500 clients to ONE server address:port whose ip_local_port_range allows 200 per address; all connected, all receive', { timeout: 90000 }, async (t) => {
+test('one simulator host with 4 source addresses opens 500 clients to ONE server address:port ' +
+  'whose ip_local_port_range allows 200 per address; all connected, all receive', { timeout: 90000 }, async (t) => {
   if (!canRun(t)) return
   const dir = await mkdtemp(join(tmpdir(), 'ioswarm-netns-src-'))
   const env = { ...process.env, IOSW_NETNS_STATE: join(dir, 'state') }
@@ -191,7 +211,11 @@ test('one simulator host with 4 source addresses opens 500 clients to ONE server
   // One source address: the preflight refuses 500 clients over 200 ports, and says what to add.
   const alone = startIn(tracked, 'iosw-h2', base)
   assert.equal(await alone.exited, 2, alone.stderr())
-  assert.match(alone.stderr(), /ephemeral ports per \(source address, destination\) over 1 source address\(es\) and 1 destination\(s\) \(net\.ipv4\.ip_local_port_range 40000 40199\): needs 50\d, limit 200; give the simulator more source addresses \(--source-address .*ip addr add/)
+  assert.match(
+    alone.stderr(),
+    new RegExp(/ephemeral ports per \(source address, destination\) over 1 source address\(es\) and 1 destination\(s\) /.source +
+      /\(net\.ipv4\.ip_local_port_range 40000 40199\): needs 50\d, limit 200; give the simulator more source addresses \(--source-address .*ip addr add/.source)
+  )
 
   const redisUrl = `redis://10.213.0.1:${redisPort}`
   const runId = `netns-src-${Date.now()}`

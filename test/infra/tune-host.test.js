@@ -34,7 +34,10 @@ const LINUX_DEFAULTS = { 'net/ipv4/ip_local_port_range': '32768\t60999', 'net/co
  */
 function check (dir, args, nofile = 1024) {
   // `ulimit -n` sets the soft and the hard limit; lowering them needs no privilege.
-  const out = spawnSync('sh', ['-c', `ulimit -n ${nofile} && exec "$0" --check "$@"`, SCRIPT, ...args], { encoding: 'utf8', env: { ...process.env, IOSW_SYSCTL_DIR: dir } })
+  const out = spawnSync('sh', ['-c', `ulimit -n ${nofile} && exec "$0" --check "$@"`, SCRIPT, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, IOSW_SYSCTL_DIR: dir }
+  })
   return { code: out.status, stdout: out.stdout, stderr: out.stderr }
 }
 

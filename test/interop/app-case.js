@@ -98,24 +98,45 @@ export async function appCase (t, peer, send, { engine, transport, namespaces, r
     count = await peer.count()
     return namespaces.every((ns) => count?.byNamespace[ns] === accepted.length && sameRooms(count.rooms?.[ns], joinedRooms)) &&
       count.refused === refusedClients * namespaces.length
-  }, { timeoutMs: WAIT_MS, intervalMs: 100, message: () => `${accepted.length} clients in rooms ${JSON.stringify(joinedRooms)} on ${namespaces.join(', ')} and ${refusedClients * namespaces.length} refusals, as the server counts them; have ${JSON.stringify(count)}` })
+  }, {
+    timeoutMs: WAIT_MS,
+    intervalMs: 100,
+    message: () => `${accepted.length} clients in rooms ${JSON.stringify(joinedRooms)} on ${namespaces.join(', ')} and ` +
+      `${refusedClients * namespaces.length} refusals, as the server counts them; have ${JSON.stringify(count)}`
+  })
 
   // A message to everyone, sent after every join was done on the server: once each client has
   // it, each has read its join's ack (sent before it on the same connection), so the room
   // messages after it are expected by exactly their rooms.
-  const closedOf = (/** @type {(m: import('../../lib/schema/result-schema.js').MessageReport) => boolean} */ which) => swarm.closed.filter((m) => m.event === 'broadcast' && which(m))
+  const closedOf = (/** @type {(m: import('../../lib/schema/result-schema.js').MessageReport) => boolean} */ which) =>
+    swarm.closed.filter((m) => m.event === 'broadcast' && which(m))
   await send.toEveryone()
-  await waitFor(() => closedOf((m) => m.room === null).length === namespaces.length, { timeoutMs: WAIT_MS, message: () => `the message to everyone closed on ${namespaces.join(', ')}: ${JSON.stringify(swarm.closed.map((m) => [m.id, m.namespace, m.room]))}` })
+  await waitFor(() => closedOf((m) => m.room === null).length === namespaces.length, {
+    timeoutMs: WAIT_MS,
+    message: () => `the message to everyone closed on ${namespaces.join(', ')}: ${JSON.stringify(swarm.closed.map((m) => [m.id, m.namespace, m.room]))}`
+  })
   const fencedAt = Date.now()
   for (const m of closedOf((m) => m.room === null)) {
-    assert.deepEqual([m.expected, m.received, m.missing, m.misdelivered, m.duplicates], [accepted.length, accepted.length, 0, 0, 0], `to everyone on ${m.namespace}`)
+    assert.deepEqual(
+      [m.expected, m.received, m.missing, m.misdelivered, m.duplicates],
+      [accepted.length, accepted.length, 0, 0, 0],
+      `to everyone on ${m.namespace}`
+    )
   }
   const ROOM_MESSAGES = 4
   await send.toRooms(ROOM_MESSAGES, rooms)
-  await waitFor(() => closedOf((m) => m.room !== null).length === ROOM_MESSAGES * namespaces.length, { timeoutMs: WAIT_MS, message: () => `${ROOM_MESSAGES} room messages closed on each of ${namespaces.join(', ')}: ${JSON.stringify(closedOf(() => true).map((m) => [m.id, m.namespace, m.room]))}; swarm ${JSON.stringify(swarm.progress)}` })
+  await waitFor(() => closedOf((m) => m.room !== null).length === ROOM_MESSAGES * namespaces.length, {
+    timeoutMs: WAIT_MS,
+    message: () =>
+      `${ROOM_MESSAGES} room messages closed on each of ${namespaces.join(', ')}: ` +
+      `${JSON.stringify(closedOf(() => true).map((m) => [m.id, m.namespace, m.room]))}; swarm ${JSON.stringify(swarm.progress)}`
+  })
   const LINES = 6
   const lines = () => swarm.closed.filter((m) => m.event === 'chat' && m.firstAt > fencedAt)
-  await waitFor(() => lines().length >= LINES, { timeoutMs: WAIT_MS, message: () => `${LINES} relayed chat lines closed after the fence (have ${lines().length})` })
+  await waitFor(() => lines().length >= LINES, {
+    timeoutMs: WAIT_MS,
+    message: () => `${LINES} relayed chat lines closed after the fence (have ${lines().length})`
+  })
   const closedLines = lines()
   const roomMessages = closedOf((m) => m.room !== null)
   const result = await swarm.stop()
@@ -131,7 +152,10 @@ export async function appCase (t, peer, send, { engine, transport, namespaces, r
     const upgraded = result.clients.byTransport.upgrade?.upgraded ?? 0
     assert.ok(upgraded >= accepted.length && upgraded <= clients, `every accepted client upgraded to websocket: ${upgraded}`)
   }
-  assert.deepEqual(result.clients.namespaces?.map((n) => [n.name, n.connects, n.refused]) ?? [], namespaces.length > 1 || namespaces[0] !== '/' ? namespaces.map((ns) => [ns, accepted.length, { unauthorized: refusedClients }]) : [])
+  assert.deepEqual(
+    result.clients.namespaces?.map((n) => [n.name, n.connects, n.refused]) ?? [],
+    namespaces.length > 1 || namespaces[0] !== '/' ? namespaces.map((ns) => [ns, accepted.length, { unauthorized: refusedClients }]) : []
+  )
   // Joins: one per namespace per accepted client, each acked and timed.
   const joins = result.scenario?.joins
   const joinCount = accepted.length * namespaces.length

@@ -84,16 +84,36 @@ function resultCounts (result) {
  */
 async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, transport, nodeFrom = 'event:node' }) {
   // The deployment is its group's: the case before's clients are gone from every node first.
-  await waitFor(async () => Object.values(await nodeCounts(nodes)).every((n) => n === 0), { timeoutMs: WAIT_MS, message: 'no client left on any node from the case before' })
-  const swarm = swarmBehind(t, front, balancer, { engine, transport, nodeFrom, emit: 'chat {"text":"hi from {{i}}"}', emitters: 4, emitRate: '4/s', emitAck: true })
-  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})` })
-  await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
+  await waitFor(async () => Object.values(await nodeCounts(nodes)).every((n) => n === 0), {
+    timeoutMs: WAIT_MS,
+    message: 'no client left on any node from the case before'
+  })
+  const swarm = swarmBehind(t, front, balancer, {
+    engine,
+    transport,
+    nodeFrom,
+    emit: 'chat {"text":"hi from {{i}}"}',
+    emitters: 4,
+    emitRate: '4/s',
+    emitAck: true
+  })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, {
+    timeoutMs: WAIT_MS,
+    message: () => `${CLIENTS} clients connected (${swarm.progress?.connected})`
+  })
+  await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, {
+    timeoutMs: WAIT_MS,
+    message: 'the nodes hold every client'
+  })
   // Lines first received before every client was in are judged on who got them, not on missing: a
   // client counts as expecting a line once it is connected on its side, which can come just after
   // the node relayed the line (seen at load: a ramp line of lean upgrade, 13 of 20 "missing").
   const allInAt = Date.now()
   // Emitters start as they connect: wait for lines that every other client expected.
-  await waitFor(() => swarm.closed.filter((m) => m.event === 'chat' && m.expected === CLIENTS - 1).length >= 8, { timeoutMs: WAIT_MS, message: '8 relayed lines to everyone closed' })
+  await waitFor(() => swarm.closed.filter((m) => m.event === 'chat' && m.expected === CLIENTS - 1).length >= 8, {
+    timeoutMs: WAIT_MS,
+    message: '8 relayed lines to everyone closed'
+  })
   const held = await nodeCounts(nodes)
   const result = await swarm.stop()
 
@@ -111,7 +131,11 @@ async function chatThroughBalancer (t, { nodes, front }, { balancer, engine, tra
   const judged = lines.filter((m) => m.firstAt > allInAt)
   assert.ok(judged.length >= 1, `lines after every client was in: ${judged.length}`)
   const short = judged.filter((m) => m.missing > 0).map((m) => [m.id, m.expected, m.received, m.missing])
-  assert.equal(judged.reduce((n, m) => n + m.missing, 0), 0, `no relayed line missing: [id, expected, received, missing] ${JSON.stringify(short)}; by transport ${JSON.stringify(result.clients.byTransport)}`)
+  assert.equal(
+    judged.reduce((n, m) => n + m.missing, 0),
+    0,
+    `no relayed line missing: [id, expected, received, missing] ${JSON.stringify(short)}; by transport ${JSON.stringify(result.clients.byTransport)}`
+  )
   // A line is never expected back at its sender.
   assert.ok(lines.every((m) => m.expected <= CLIENTS - 1), `expected ${lines.map((m) => m.expected)}`)
   assert.equal(report.nodes.reduce((n, r) => n + r.received, 0), lines.reduce((n, m) => n + m.received, 0), 'every delivery is counted on a node')
@@ -150,7 +174,8 @@ for (const kind of /** @type {const} */ (['node', 'python'])) {
 // One deployment per kind of node and balancer, shared by its cases one after the other (its
 // start is a third of a case): each case starts with no client on any node, and its own swarm.
 for (const { kind, balancer, cases } of GROUPS) {
-  test(`behind ${balancer} in front of ${kind} chat nodes, ${cases.length} cases on one deployment: every client connected, per-node counts as the nodes say, no relayed line missing`, async (t) => {
+  test(`behind ${balancer} in front of ${kind} chat nodes, ${cases.length} cases on one deployment: ` +
+    'every client connected, per-node counts as the nodes say, no relayed line missing', async (t) => {
     const deployed = await deployment(t, kind, balancer)
     if (!deployed) return
     for (const c of cases) {
@@ -160,8 +185,9 @@ for (const { kind, balancer, cases } of GROUPS) {
       await t.test(name, (t) => chatThroughBalancer(t, deployed, { balancer, ...c }))
     }
     if (kind === 'node' && balancer === 'haproxy') {
-      await t.test('lean polling clients log in through haproxy first: the session cookie and the balancer\'s cookie from the login keep each on the node that holds its session',
-        (t) => loginThroughBalancer(t, deployed))
+      await t.test('lean polling clients log in through haproxy first: ' +
+        'the session cookie and the balancer\'s cookie from the login keep each on the node that holds its session',
+      (t) => loginThroughBalancer(t, deployed))
     }
   })
 }
@@ -174,9 +200,21 @@ for (const { kind, balancer, cases } of GROUPS) {
  * @param {{ nodes: import('../helpers/balancer.js').ChatNode[], front: import('../helpers/balancer.js').Balancer }} deployed
  */
 async function loginThroughBalancer (t, { nodes, front }) {
-  const swarm = swarmBehind(t, front, 'haproxy', { url: `${front.url}/members`, engine: 'lean', transport: 'polling', nodeFrom: 'cookie:SERVERID', login: 'POST /login {"user":"u{{i}}"}' })
-  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: WAIT_MS, message: () => `${CLIENTS} clients connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})` })
-  await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, { timeoutMs: WAIT_MS, message: 'the nodes hold every client' })
+  const swarm = swarmBehind(t, front, 'haproxy', {
+    url: `${front.url}/members`,
+    engine: 'lean',
+    transport: 'polling',
+    nodeFrom: 'cookie:SERVERID',
+    login: 'POST /login {"user":"u{{i}}"}'
+  })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, {
+    timeoutMs: WAIT_MS,
+    message: () => `${CLIENTS} clients connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})`
+  })
+  await waitFor(async () => Object.values(await nodeCounts(nodes)).reduce((a, b) => a + b, 0) === CLIENTS, {
+    timeoutMs: WAIT_MS,
+    message: 'the nodes hold every client'
+  })
   const held = await nodeCounts(nodes)
   const result = await swarm.stop()
   assert.equal(result.clients.connected, CLIENTS)
@@ -223,12 +261,14 @@ for (const [balancer, nodeFrom] of /** @type {const} */ ([['haproxy', 'event:nod
   }
 }
 
-test('ioswarm run through HAProxy: the simulators\' node reports merge into the run\'s, broadcasts reach every node\'s clients, nodes.imbalance is judged', async (t) => {
+test('ioswarm run through HAProxy: the simulators\' node reports merge into the run\'s, ' +
+  'broadcasts reach every node\'s clients, nodes.imbalance is judged', async (t) => {
   const deployed = await deployment(t, 'node', 'haproxy')
   if (!deployed) return
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-nodes-run-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', deployed.front.url, '--token', 'any', '--simulators', '2', '--clients-per-simulator', '12',
+  const { code, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--target', deployed.front.url, '--token', 'any', '--simulators', '2', '--clients-per-simulator', '12',
     '--engine', 'lean', '--transport', 'websocket', '--node-from', 'event:node', '--rounds', '2x200', '--ramp', '500ms', '--quiet', '--out', out,
     '--assert', 'missing=0', '--assert', 'nodes.imbalance<3', '--assert', 'nodes.imbalance<1'], { timeoutMs: 120000 })
   assert.equal(code, 3, `one threshold fails: exit 3 (${stderr})`)
@@ -249,6 +289,9 @@ test('ioswarm run through HAProxy: the simulators\' node reports merge into the 
     ['nodes.imbalance<3', true, `nodes.imbalance ${imbalance} (2x12)`],
     ['nodes.imbalance<1', false, `nodes.imbalance ${imbalance} (2x12)`]
   ])
-  assert.ok(d.timeline.some((p) => p.byNode && Object.values(p.byNode).reduce((a, b) => a + b, 0) === 12), 'each simulator\'s samples count its clients by node')
+  assert.ok(
+    d.timeline.some((p) => p.byNode && Object.values(p.byNode).reduce((a, b) => a + b, 0) === 12),
+    'each simulator\'s samples count its clients by node'
+  )
   assert.match(stderr, new RegExp(`nodes \\(event:node\\): 3 seen, imbalance ${imbalance} `))
 })

@@ -17,9 +17,11 @@ const DURATION_S = 5
  * @returns {Promise<import('../../lib/schema/result-schema.js').SimResult>}
  */
 export async function chatScenario (t, peer, { engine, transport }) {
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', String(CLIENTS), '--engine', engine, '-t', transport, '--url', peer.url,
+  const { code, stdout, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'simulate', '-c', String(CLIENTS), '--engine', engine, '-t', transport, '--url', peer.url,
     '--rooms', '2', '--event', 'chat', '--scenario', 'examples/chat.js', '--auth', '{"token":"{{env.APP_TOKEN}}","user":"u{{i}}"}',
-    '--ramp', '0', '--duration', `${DURATION_S}s`, '--json', '--quiet'], { env: { APP_TOKEN: TOKEN, CHAT_LINE_EVERY_MS: '500' }, timeoutMs: (DURATION_S + 30) * 1000 })
+    '--ramp', '0', '--duration', `${DURATION_S}s`, '--json', '--quiet'
+  ], { env: { APP_TOKEN: TOKEN, CHAT_LINE_EVERY_MS: '500' }, timeoutMs: (DURATION_S + 30) * 1000 })
   assert.equal(code, 0, `exit code; stderr: ${stderr.slice(-2000)}`)
   const result = JSON.parse(stdout)
   assert.equal(result.clients.everConnected, CLIENTS, `connected: ${JSON.stringify(result.clients.errors)}`)

@@ -27,7 +27,8 @@ for (const peerSpec of PEERS) {
   })
 }
 
-test('python-socketio 5: live replies (a state event per move) move during the run, and end as the result has them', { concurrency: 2, timeout: 120000 }, async (t) => {
+test('python-socketio 5: live replies (a state event per move) ' +
+  'move during the run, and end as the result has them', { concurrency: 2, timeout: 120000 }, async (t) => {
   await Promise.all(['sio', 'lean'].map((engine) => t.test(engine, async (t) => {
     const peer = await startPythonPeer(t)
     if (peer) await checkLiveEmits(t, peer.url, ['--engine', engine], { replies: true })

@@ -29,7 +29,11 @@ const DURATION_S = 45
 export async function measureAgainst (t, peer, { engine, transport, url = peer.url, namespace = '/', args = [], messages = 2 }) {
   const run = runCli(t, ['bin/ioswarm.js', 'simulate', '-c', String(CLIENTS), '--engine', engine, '-t', transport, '--url', url,
     '--ramp', '0', '--duration', `${DURATION_S}s`, '--event', 'news', '--json', '--metrics-port', '0', ...args], { timeoutMs: (DURATION_S + 20) * 1000 })
-  await waitFor(async () => (await peer.count()).byNamespace[namespace] === CLIENTS, { timeoutMs: DURATION_S * 1000, intervalMs: 50, message: `${CLIENTS} clients on ${namespace} as the server counts them` })
+  await waitFor(async () => (await peer.count()).byNamespace[namespace] === CLIENTS, {
+    timeoutMs: DURATION_S * 1000,
+    intervalMs: 50,
+    message: `${CLIENTS} clients on ${namespace} as the server counts them`
+  })
   await peer.emit(messages)
   await endWhenMeasured(run, { messages, clients: CLIENTS })
   // Exits by itself after its end (SIGTERM once measured, or its duration): runCli's own bound kills it otherwise.

@@ -33,15 +33,28 @@ for (const { version, namespaces, rows } of VERSIONS) {
   })
 }
 
-test('socket.io 2 with a middleware on \'/\': a client of /a and /b that \'/\' refuses is refused on both (the server connects nothing else before \'/\')', { concurrency: 3 }, async (t) => {
+test('socket.io 2 with a middleware on \'/\': ' +
+  'a client of /a and /b that \'/\' refuses is refused on both (the server connects nothing else before \'/\')', { concurrency: 3 }, async (t) => {
   await Promise.all(APP_MATRIX.filter((c) => c.transport !== 'upgrade').map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
     const peer = await startSocketIoPeer(t, { version: '2', namespaces: ['/', '/a', '/b'], authToken: TOKEN, pingIntervalMs: PING_INTERVAL_MS })
     // Client 1 of 3 has a wrong token.
-    const swarm = startTestSwarm(t, { ...c, url: peer.url, clients: 3, namespace: ['/a', '/b'], feeder: feederFile(t, ['query', 'wrong', 'header']), query: 'token={{row.query}}', header: ['Authorization: Bearer {{row.header}}'] })
+    const swarm = startTestSwarm(t, {
+      ...c,
+      url: peer.url,
+      clients: 3,
+      namespace: ['/a', '/b'],
+      feeder: feederFile(t, ['query', 'wrong', 'header']),
+      query: 'token={{row.query}}',
+      header: ['Authorization: Bearer {{row.header}}']
+    })
     await waitFor(async () => {
       const count = await peer.count()
       return count.byNamespace['/a'] === 2 && count.byNamespace['/b'] === 2 && count.refused === 1 && (swarm.progress?.errors ?? 0) >= 2
-    }, { timeoutMs: WAIT_MS, intervalMs: 100, message: () => `2 clients on /a and /b, 1 refused on '/' and its 2 refusals counted by the swarm (${JSON.stringify(swarm.progress?.errors)})` })
+    }, {
+      timeoutMs: WAIT_MS,
+      intervalMs: 100,
+      message: () => `2 clients on /a and /b, 1 refused on '/' and its 2 refusals counted by the swarm (${JSON.stringify(swarm.progress?.errors)})`
+    })
     const result = await swarm.stop()
     assert.equal(result.clients.everConnected, 2)
     assert.deepEqual(result.clients.errors, { unauthorized: 2 })
@@ -54,7 +67,12 @@ test('socket.io 2 and --auth: the first contact says it is not sent, and how to 
   // Every client would send the same auth, which v2 never carries: no client can connect.
   await assert.rejects(inspectServer(normalizeSimOptions({ url: `${peer.url}/a`, engine: 'lean', auth: `{"token":"${TOKEN}"}` })), (error) => {
     assert.equal(/** @type {import('../../lib/errors.js').IoswarmError} */ (error).exitCode, 2)
-    assert.match(/** @type {Error} */ (error).message, /^the server speaks Socket\.IO v2 \(socket\.io 2\.x\), which has no handshake auth: --auth .* is not sent; carry the token with --query or --header; the server refused namespace \/a: unauthorized: every client sends this same identity, so none can connect and nothing was started/)
+    assert.match(
+      /** @type {Error} */ (error).message,
+      new RegExp(/^the server speaks Socket\.IO v2 \(socket\.io 2\.x\), which has no handshake auth: --auth .* is not sent; /.source +
+        /carry the token with --query or --header; the server refused namespace \/a: unauthorized: every client sends this same identity, /.source +
+        /so none can connect and nothing was started/.source)
+    )
     return true
   })
 })

@@ -61,7 +61,8 @@ function expectedCounts (entry) {
   }
 }
 
-test('the faulty socket.io 4 app (every 3rd room message to the next room, every 4th twice) is caught with its ledger\'s exact counts', { concurrency: 3 }, async (t) => {
+test('the faulty socket.io 4 app (every 3rd room message to the next room, ' +
+  'every 4th twice) is caught with its ledger\'s exact counts', { concurrency: 3 }, async (t) => {
   await Promise.all(APP_MATRIX.filter((c) => c.transport !== 'upgrade').map((c) => t.test(`${c.engine} ${c.transport}`, async (t) => {
     const peer = await startAppPeer(t, { faults: { wrongRoomEvery: 3, duplicateEvery: 4 }, pingIntervalMs: PING_INTERVAL_MS })
     // 9 clients named u0 … u8 by their handshake, 3 rooms of 3; every client says a line twice a second.
@@ -77,7 +78,11 @@ test('the faulty socket.io 4 app (every 3rd room message to the next room, every
       emitAck: true,
       event: 'broadcast'
     })
-    await waitFor(async () => JSON.stringify(Object.values((await peer.appCount()).rooms['/'])) === '[3,3,3]', { timeoutMs: WAIT_MS, intervalMs: 100, message: '3 clients in each of 3 rooms, as the server counts them' })
+    await waitFor(async () => JSON.stringify(Object.values((await peer.appCount()).rooms['/'])) === '[3,3,3]', {
+      timeoutMs: WAIT_MS,
+      intervalMs: 100,
+      message: '3 clients in each of 3 rooms, as the server counts them'
+    })
     // A fence: once every client has this message to everyone, each has read its join's ack.
     const fence = async (/** @type {number} */ round) => {
       await peer.broadcast({ round, seq: 1 })
@@ -86,7 +91,10 @@ test('the faulty socket.io 4 app (every 3rd room message to the next room, every
     await fence(8)
     const before = (await ledgerOf(peer)).messages.length
     await peer.broadcast({ rooms: 3, count: 12, round: 1 })
-    await waitFor(async () => (await ledgerOf(peer)).messages.filter((e) => e.kind === 'relay').length >= before + 8, { timeoutMs: WAIT_MS, message: 'eight lines relayed after the fence' })
+    await waitFor(async () => (await ledgerOf(peer)).messages.filter((e) => e.kind === 'relay').length >= before + 8, {
+      timeoutMs: WAIT_MS,
+      message: 'eight lines relayed after the fence'
+    })
     // Everything the server sent before this second fence reached the clients before it.
     const ledger = await ledgerOf(peer)
     await fence(9)
@@ -102,13 +110,21 @@ test('the faulty socket.io 4 app (every 3rd room message to the next room, every
     for (const entry of compared) {
       const m = seen.get(`${entry.kind === 'relay' ? 'chat' : 'broadcast'}:${entry.id}`)
       assert.ok(m, `${entry.kind} ${entry.id} measured`)
-      assert.deepEqual({ received: m.received, missing: m.missing, misdelivered: m.misdelivered, duplicates: m.duplicates }, expectedCounts(entry), `${entry.kind} ${entry.id} to ${entry.room}, sent to ${entry.sentTo} ×${entry.copies}`)
+      assert.deepEqual(
+        { received: m.received, missing: m.missing, misdelivered: m.misdelivered, duplicates: m.duplicates },
+        expectedCounts(entry),
+        `${entry.kind} ${entry.id} to ${entry.room}, sent to ${entry.sentTo} ×${entry.copies}`
+      )
     }
     // The room broadcasts in numbers (9 clients, 3 rooms of 3): messages 3, 6, 9, 12 went to
     // the next room (3 misdelivered, 3 missing each), 4, 8, 12 twice (3 duplicates each; 12's
     // are the copies at the wrong room's clients, which the ledger counts as misdelivered only).
-    const sum = (/** @type {'missing' | 'misdelivered' | 'duplicates'} */ key) => broadcasts.reduce((s, e) => s + (seen.get(`broadcast:${e.id}`)?.[key] ?? 0), 0)
-    assert.deepEqual({ misdelivered: sum('misdelivered'), duplicates: sum('duplicates'), missing: sum('missing') }, { misdelivered: 12, duplicates: 9, missing: 12 })
+    const sum = (/** @type {'missing' | 'misdelivered' | 'duplicates'} */ key) =>
+      broadcasts.reduce((s, e) => s + (seen.get(`broadcast:${e.id}`)?.[key] ?? 0), 0)
+    assert.deepEqual(
+      { misdelivered: sum('misdelivered'), duplicates: sum('duplicates'), missing: sum('missing') },
+      { misdelivered: 12, duplicates: 9, missing: 12 }
+    )
     const ledgerTotals = { misdelivered: 0, duplicated: 0, missing: 0 }
     for (const e of broadcasts) {
       ledgerTotals.misdelivered += e.recipients.filter((r) => !r.inRoom).length

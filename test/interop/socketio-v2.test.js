@@ -42,7 +42,10 @@ test('socket.io 2, \'/\' with and without a middleware: the look before a swarm 
   const guarded = await startSocketIoPeer(t, { version: '2', authToken: TOKEN })
   // Before: past a middleware on '/' the answer comes with a later poll, unread: a refusal read as connected.
   // A wrong token that differs per client: the look says why (one shared by every client would stop it).
-  assert.equal((await inspectServer(normalizeSimOptions({ url: guarded.url, query: 'token=wrong-{{i}}' }))).diagnosis, 'the server refused namespace /: unauthorized')
+  assert.equal(
+    (await inspectServer(normalizeSimOptions({ url: guarded.url, query: 'token=wrong-{{i}}' }))).diagnosis,
+    'the server refused namespace /: unauthorized'
+  )
   assert.equal((await inspectServer(normalizeSimOptions({ url: guarded.url, query: `token=${TOKEN}` }))).diagnosis, null)
   // socket.io 2 connects '/' at every Engine.IO session: the tokenless look's handshake and its first contact were refused each.
   const { connected, refused } = await guarded.count()

@@ -27,9 +27,15 @@ test('socket.io 4 with the msgpack parser', { concurrency: 3 }, async (t) => {
 
 test('socket.io 4 with msgpack, tested without --parser msgpack: the first contact says so', async (t) => {
   const peer = await startSocketIoPeer(t, { version: '4', parser: 'msgpack' })
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '2', '--url', peer.url, '--ramp', '0', '--duration', '2', '--json', '--no-reconnect'])
+  const { code, stdout, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'simulate', '-c', '2', '--url', peer.url, '--ramp', '0', '--duration', '2', '--json',
+    '--no-reconnect'
+  ])
   assert.equal(code, 1, stderr)
-  assert.match(stderr, /warning: the server closed the connection on a JSON CONNECT and accepted a msgpack one: it speaks socket\.io-msgpack-parser; add --parser msgpack/)
+  assert.match(
+    stderr,
+    /warning: the server closed the connection on a JSON CONNECT and accepted a msgpack one: it speaks socket\.io-msgpack-parser; add --parser msgpack/
+  )
   assert.match(stderr, /FIRST CONTACT: the server closed/)
   assert.match(JSON.parse(stdout).server.diagnosis, /add --parser msgpack/)
 })

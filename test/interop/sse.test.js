@@ -53,6 +53,22 @@ test('run --protocol sse --publish against nchan: 20 subscribers measure every p
   assert.deepEqual([result.options.protocol, result.options.engine, result.options.event], ['sse', 'sse', 'message'])
 })
 
+test('run --protocol sse with rooms: each client\'s channel from --query, each message to its room, only its room expects it', async (t) => {
+  const nchan = await startNchan(t)
+  if (!nchan) return
+  const out = await tempDir(t)
+  const rooms = ['--query', 'channel={{room}}', '--rooms', '2', '--room-field', 'room', '--publish', `POST ${nchan.http}/pub/{{room}}`]
+  const message = ['--message', '{"id":"{{id}}","ts":{{sentAt}},"room":"{{room}}"}', '--id-field', 'id', '--sent-at-field', 'ts']
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--protocol', 'sse', '--target', `${nchan.http}/sse-by-query`, ...rooms, ...message,
+    '--rounds', '4x100', '--clients', '20', '--simulators', '1', '--ramp', '500ms', '--out', out], { timeoutMs: 60000 })
+  assert.equal(code, 0, stderr)
+  const [d] = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')).distributions
+  // Message k went to room-{(k-1) mod 2}: half of the clients each, and no copy reached the other half.
+  const expected = [1, 2, 3, 4].map((k) => [`1.${k}`, `room-${(k - 1) % 2}`, 10, 0])
+  assert.deepEqual(d.messages.map((/** @type {any} */ m) => [m.id, m.room, m.received, m.missing]), expected)
+  assert.deepEqual([d.rounds[0].misdelivered, d.rounds[0].duplicates ?? 0], [0, 0])
+})
+
 test('capacity --protocol sse --publish against nchan: each step\'s subscribers measure every message', async (t) => {
   const nchan = await startNchan(t)
   if (!nchan) return

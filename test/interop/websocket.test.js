@@ -35,7 +35,11 @@ const KINDS = /** @type {const} */ (['node', 'python'])
 async function measure (t, peer, { client, args = [], messages = 2, measured = messages }) {
   const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--protocol', 'websocket', '-c', String(CLIENTS), '--ws-client', client, '--url', peer.url,
     '--ramp', '0', '--duration', `${DURATION_S}s`, '--json', '--metrics-port', '0', ...args], { timeoutMs: (DURATION_S + 20) * 1000 })
-  await waitFor(async () => (await peer.count()).connected === CLIENTS, { timeoutMs: DURATION_S * 1000, intervalMs: 50, message: `${CLIENTS} clients as the server counts them` })
+  await waitFor(async () => (await peer.count()).connected === CLIENTS, {
+    timeoutMs: DURATION_S * 1000,
+    intervalMs: 50,
+    message: `${CLIENTS} clients as the server counts them`
+  })
   await peer.emit(messages)
   await endWhenMeasured(run, { messages: measured, clients: CLIENTS })
   const { code, stdout, stderr } = await run
@@ -102,7 +106,10 @@ test('a message shape of its own: --id-field, --sent-at-field (epoch seconds) an
   await Promise.all(CLIENTS_OF.map((client) => t.test(client, async (t) => {
     const peer = await startWebSocketPeer(t, 'python', { mode: 'nested' })
     if (!peer) return
-    const result = await measure(t, peer, { client, args: ['--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--match', 'type=score', '--match', 'type=goal'] })
+    const result = await measure(t, peer, {
+      client,
+      args: ['--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--match', 'type=score', '--match', 'type=goal']
+    })
     assert.deepEqual(result.messages.map((/** @type {any} */ m) => m.id).sort(), ['1', '2'])
     for (const m of result.messages) assert.equal(m.absolute?.count, CLIENTS, 'absolute latency from a time in seconds')
     assert.deepEqual(result.clients.unmeasuredEvents, { 'type=heartbeat': 2 * CLIENTS }, 'heartbeats counted by what they were, not measured')

@@ -5,7 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { makeOutDir } from '../../lib/cli-run.js'
 
-test('makeOutDir: --out made before anything starts (what it made, to remove on an early failure); one that cannot be written is exit 2 naming --out', async (t) => {
+test('makeOutDir: --out made before anything starts (what it made, to remove on an early failure); ' +
+  'one that cannot be written is exit 2 naming --out', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-out-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
   const out = path.join(dir, 'a', 'b')

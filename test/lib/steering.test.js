@@ -15,7 +15,12 @@ test('a bad value is refused with its flag\'s own message (400) and reaches no h
   steering.handle('clients', (value) => { done.push(value) })
   const flagMessage = (() => { try { parseRate('fast', '--emit-rate') } catch (error) { return /** @type {Error} */ (error).message } })()
   const rate = await steering.act('emit-rate', { rate: 'fast' }, 'api')
-  assert.deepEqual(rate, { ok: false, status: 400, message: flagMessage, event: { type: 'action', at: 1000, action: 'emit-rate', value: 'fast', by: 'api', ok: false, message: flagMessage } })
+  assert.deepEqual(rate, {
+    ok: false,
+    status: 400,
+    message: flagMessage,
+    event: { type: 'action', at: 1000, action: 'emit-rate', value: 'fast', by: 'api', ok: false, message: flagMessage }
+  })
   const clients = await steering.act('clients', { clients: -3 }, 'dashboard')
   assert.equal(clients.ok, false)
   assert.equal(!clients.ok && clients.status, 400)

@@ -29,7 +29,15 @@ test('per-transport records, totals and names from a library\'s transport name',
 test('CSV columns and chart series follow the list of wire transports', () => {
   const header = samplesCsv([]).split('\n')[0].split(',')
   for (const name of WIRE_NAMES) assert.ok(header.includes(name), `samples.csv has a ${name} column`)
-  const d = /** @type {any} */ ({ name: 'd', startedAt: 0, simulators: 1, clients: { connected: 3, target: 3 }, timeline: [{ t: 1000, simulator: 's', connected: 3, byTransport: { websocket: 1, polling: 2 } }], server: [], health: [] })
+  const d = /** @type {any} */ ({
+    name: 'd',
+    startedAt: 0,
+    simulators: 1,
+    clients: { connected: 3, target: 3 },
+    timeline: [{ t: 1000, simulator: 's', connected: 3, byTransport: { websocket: 1, polling: 2 } }],
+    server: [],
+    health: []
+  })
   const [stacked] = connectionCharts(d, 'x')
   const datasets = /** @type {any} */ (stacked).config.data.datasets
   assert.deepEqual(datasets.map((/** @type {any} */ s) => s.label), WIRE_NAMES)

@@ -17,7 +17,9 @@ const TOKEN = 'peer-s3cret'
  * @param {string} id
  */
 function everyoneHas (got, id) {
-  return waitFor(() => got.every((list) => list.some((m) => m.id === id)), { message: () => `${id} at every client: ${JSON.stringify(got.map((l) => l.map((m) => m.id)))}` })
+  return waitFor(() => got.every((list) => list.some((m) => m.id === id)), {
+    message: () => `${id} at every client: ${JSON.stringify(got.map((l) => l.map((m) => m.id)))}`
+  })
 }
 
 /** @type {[string, (t: import('node:test').TestContext, o: import('../helpers/peers.js').AppPeerOptions) => Promise<import('../helpers/peers.js').AppPeer | null>][]} */
@@ -42,7 +44,9 @@ for (const [name, start] of PEERS) {
     const peer = await start(t, { namespaces: ['/'] })
     if (!peer) return
     const sockets = await Promise.all(Array.from({ length: 4 }, () => connect(t, peer.url)))
-    for (const [i, s] of sockets.entries()) assert.deepEqual(await join(s, i % 2 ? { room: `room-${i % 2}` } : `room-${i % 2}`), { ok: true, room: `room-${i % 2}` })
+    for (const [i, s] of sockets.entries()) {
+      assert.deepEqual(await join(s, i % 2 ? { room: `room-${i % 2}` } : `room-${i % 2}`), { ok: true, room: `room-${i % 2}` })
+    }
     assert.equal((await join(sockets[0], '')).ok, false)
     const got = sockets.map((s) => record(s, 'broadcast'))
     const { messages } = await peer.broadcast({ rooms: 2, round: 1, count: 3, batch: 'b' })

@@ -87,8 +87,10 @@ export async function recordAndReplay (t, { transports, replayTransport, through
     proxy.child.kill('SIGINT')
     const proxied = await proxy
     assert.equal(proxied.code, 0, proxied.stderr)
-    const same = (/** @type {string} */ text, /** @type {string} */ name) => text.replaceAll(new URL(pageUrl).host, new URL(app.url).host).replaceAll(`${name}.`, 'NAME.')
-      .replace(/^ \* Recorded by .*\n/m, '').replace(/^recorded .*; replaying /m, '').replace(/\(sid [^,]+, /, '(').replace(/step\((\d+), \d+, /g, 'step($1, PAUSE, ')
+    const same = (/** @type {string} */ text, /** @type {string} */ name) => text
+      .replaceAll(new URL(pageUrl).host, new URL(app.url).host).replaceAll(`${name}.`, 'NAME.')
+      .replace(/^ \* Recorded by .*\n/m, '').replace(/^recorded .*; replaying /m, '')
+      .replace(/\(sid [^,]+, /, '(').replace(/step\((\d+), \d+, /g, 'step($1, PAUSE, ')
       .replace(/^.*(wrote|keep) .*\n/gm, '')
     assert.equal(same(proxied.stderr.slice(proxied.stderr.indexOf('\nrecorded ') + 1), 'proxy'), same(record.stderr, 'app'))
     assert.equal(same(await readFile(join(dir, 'proxy.mjs'), 'utf8'), 'proxy'), same(module, 'app'))

@@ -85,7 +85,9 @@ function entryOf (r, wall) {
   const cookieHeader = Object.entries(requestHeaders).find(([k]) => k.toLowerCase() === 'cookie')?.[1] ?? ''
   const cookies = cookieHeader.split(/;\s*/).filter(Boolean).map((/** @type {string} */ c) => ({ name: c.split('=')[0], value: c.slice(c.indexOf('=') + 1) }))
   const setCookies = pairs(responseHeaders).filter((h) => h.name.toLowerCase() === 'set-cookie')
-    .map((h) => ({ name: h.value.split('=')[0], value: h.value.slice(h.value.indexOf('=') + 1).split(';')[0], path: '/', httpOnly: /httponly/i.test(h.value), secure: false }))
+    .map((h) => ({
+      name: h.value.split('=')[0], value: h.value.slice(h.value.indexOf('=') + 1).split(';')[0], path: '/', httpOnly: /httponly/i.test(h.value), secure: false
+    }))
   const url = new URL(r.url)
   const isWs = r.frames !== null
   const endTs = r.endTs ?? r.responseTs ?? r.startTs
@@ -111,7 +113,11 @@ function entryOf (r, wall) {
       httpVersion: 'HTTP/1.1',
       headers: pairs(responseHeaders),
       cookies: setCookies,
-      content: { size: r.body ? r.body.body.length : 0, mimeType: r.mimeType ?? 'x-unknown', ...(r.body ? { text: r.body.body, ...(r.body.base64Encoded ? { encoding: 'base64' } : {}) } : {}) },
+      content: {
+        size: r.body ? r.body.body.length : 0,
+        mimeType: r.mimeType ?? 'x-unknown',
+        ...(r.body ? { text: r.body.body, ...(r.body.base64Encoded ? { encoding: 'base64' } : {}) } : {})
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,

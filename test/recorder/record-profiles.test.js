@@ -1,12 +1,13 @@
 /**
  * Client profiles from the sessions of one HAR (recorder/profiles.js): Chrome's fixture session
- * recorded again after a reload (the same steps, another sid), a second tab that joined another
- * room (its handshake asking for another with ?room=vip), a third that did the same on the /feed namespace, and a socket to another Engine.IO
- * path. The first two are one profile recorded twice, the tabs profiles 2 and 3, the other path
- * is named and left out; client i replays profile [1, 1, 2, 3][i mod 4]. Eight clients replay
- * it with the line record printed against the socket.io 4 chat app (recorded-app.js): each
- * connects to /chat and /feed, and the app's ledger sees each act where and as its profile did
- * and only listen on the other namespace.
+ * recorded again after a reload (the same steps, another sid and token), a second tab that
+ * joined another room (its handshake asking for another with ?room=vip), a third that did the
+ * first's steps on the /feed namespace, and a socket to another Engine.IO path. The first two
+ * are one profile recorded twice, the tabs profiles 2 and 3, the other path is named and left
+ * out; client i replays profile [1, 1, 2, 3][i mod 4]. Eight clients replay it with the line
+ * record printed against the socket.io 4 chat app (recorded-app.js): each connects to /chat and
+ * /feed, and the app's ledger sees each act where and as its profile did, and only listen on
+ * the other namespace.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -40,7 +41,8 @@ test('a reload, two more tabs and a socket elsewhere: three profiles in the reco
   const har = JSON.parse(await readFile(join(ROOT, 'test/fixtures/har/chrome-websocket.har'), 'utf8'))
   const ws = har.log.entries.find((/** @type {any} */ e) => e._resourceType === 'websocket')
   har.log.entries.push(
-    again(ws, 10, 'reloadedSidAAAAAAAAAAAB'),
+    // After a reload the page logged in again: its CONNECT carries another token.
+    again(ws, 10, 'reloadedSidAAAAAAAAAAAB', (text) => text.replace('c2lnbmF0dXJlLW9mLWFsaWNl', 'YW5vdGhlci1zaWduYXR1cmU')),
     again(ws, 20, 'secondTabSidAAAAAAAAAAB', (text) => text.replaceAll('room-7', 'room-9').replaceAll('room=lobby', 'room=vip')),
     again(ws, 30, 'otherPathSidAAAAAAAAAAB', (text) => text.replace('ws://app.test/socket.io/', 'ws://app.test/other-io/')),
     again(ws, 40, 'feedTabSidAAAAAAAAAAAAB', (text) => text.replaceAll('/chat,', '/feed,'))

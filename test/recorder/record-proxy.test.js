@@ -49,7 +49,11 @@ async function startRecorder (t, target, out, more = []) {
  * @param {Awaited<ReturnType<typeof startRecordedApp>>} app
  */
 async function chatSession (t, url, transports, app) {
-  const res = await fetch(`${url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: 'alice', password: 'pw-Alice-2026' }) })
+  const res = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user: 'alice', password: 'pw-Alice-2026' })
+  })
   assert.equal(res.status, 200)
   const { token } = /** @type {{ token: string }} */ (await res.json())
   const cookie = String(res.headers.get('set-cookie')).split(';')[0]
@@ -86,7 +90,10 @@ for (const [name, transports, replay] of CASES) {
     run.child.kill('SIGINT')
     const done = await run
     assert.equal(done.code, 0, done.stderr)
-    assert.match(done.stderr, /recorded 1 Socket\.IO session\(s\) through the recording proxy to http:\/\/127\.0\.0\.1:\d+; replaying 127\.0\.0\.1:\d+\/socket\.io\//)
+    assert.match(
+      done.stderr,
+      /recorded 1 Socket\.IO session\(s\) through the recording proxy to http:\/\/127\.0\.0\.1:\d+; replaying 127\.0\.0\.1:\d+\/socket\.io\//
+    )
     assert.match(done.stderr, new RegExp(`Engine\\.IO v4, ${transports.join(' then ')}\\), namespaces /chat`))
     // The same lines the HAR of the browser's session gives (browser-case.js).
     assert.match(done.stderr, /sent: \/chat join\(room-7\), \/chat chat \(ack\), \/chat avatar \(ack\), \/chat typing\n/)
@@ -96,7 +103,10 @@ for (const [name, transports, replay] of CASES) {
     assert.doesNotMatch(module, /pw-Alice-2026/, 'the password stays out of the scenario')
     assert.match(module, /auth: \{ token: ctx\.login\.token, user: ctx\.row\.user \}/)
     assert.match(module, /json: \{ user: ctx\.row\.user, password: ctx\.row\.password \}/)
-    assert.match(module, /socket\.emitWithAck\("avatar", \{ name: "me\.png", data: Buffer\.from\("AQIDBAU=", 'base64'\) \}\)\) \/\/ acked with \[\{"stored":5\}\]/)
+    assert.match(
+      module,
+      /socket\.emitWithAck\("avatar", \{ name: "me\.png", data: Buffer\.from\("AQIDBAU=", 'base64'\) \}\)\) \/\/ acked with \[\{"stored":5\}\]/
+    )
     assert.equal(await readFile(join(dir, 'app.users.csv'), 'utf8'), 'user,password\nalice,pw-Alice-2026\n')
   })
 }
@@ -171,7 +181,10 @@ test('bad input to record --proxy: exit 2 naming the flag, and nothing written w
   const cases = [
     { args: ['--proxy', '0', '--out', out], want: /--target is needed with --proxy/ },
     { args: ['--proxy', '0', '--target', 'ftp://x.test', '--out', out], want: /--target must be an http:\/\/ or https:\/\/ URL, got "ftp:\/\/x\.test"/ },
-    { args: ['--proxy', '0', '--har', 'x.har', '--target', app.url, '--out', out], want: /--proxy records through the proxy; --har reads a recording: give one of them/ },
+    {
+      args: ['--proxy', '0', '--har', 'x.har', '--target', app.url, '--out', out],
+      want: /--proxy records through the proxy; --har reads a recording: give one of them/
+    },
     { args: ['--out', out], want: /--har or --proxy is needed/ },
     { args: ['--proxy', '70000', '--target', app.url, '--out', out], want: /--proxy/ }
   ]

@@ -48,7 +48,13 @@ main().catch((error) => { window.failed = String(error) })
 export function shapeOf (value) {
   if (Buffer.isBuffer(value) || value instanceof ArrayBuffer) return 'binary'
   if (Array.isArray(value)) return value.map(shapeOf)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shapeOf(v)]))
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, shapeOf(v)])
+    )
+  }
   return typeof value
 }
 

@@ -42,8 +42,10 @@ async function recorded (t) {
 test('lean engine, --loop: every client repeats the recorded steps, in order, until the run ends', async (t) => {
   const app = await startVoteApp(t, { ackVotes: true })
   const files = await recorded(t)
-  const run = await runCli(t, [BIN, 'simulate', '--url', app.url, '--engine', 'lean', '--transport', 'polling', '--scenario', files.scenario, '--feeder', files.feeder,
-    '--event', 'score', '--clients', '10', '--ramp', '500ms', '--duration', '4s', '--loop', '--json'], { env: { SCENARIO_SPEED: '5' } })
+  const run = await runCli(t, [
+    BIN, 'simulate', '--url', app.url, '--engine', 'lean', '--transport', 'polling', '--scenario', files.scenario, '--feeder', files.feeder,
+    '--event', 'score', '--clients', '10', '--ramp', '500ms', '--duration', '4s', '--loop', '--json'
+  ], { env: { SCENARIO_SPEED: '5' } })
   const done = await run
   assert.equal(done.code, 0, done.stderr)
   const result = JSON.parse(done.stdout)
@@ -63,8 +65,10 @@ test('lean engine, --loop: every client repeats the recorded steps, in order, un
 test('lean engine: a step whose ack never comes is named, per client, in the result', async (t) => {
   const app = await startVoteApp(t, { ackVotes: false })
   const files = await recorded(t)
-  const run = await runCli(t, [BIN, 'simulate', '--url', app.url, '--engine', 'lean', '--transport', 'polling', '--scenario', files.scenario, '--feeder', files.feeder,
-    '--event', 'score', '--clients', '5', '--ramp', '200ms', '--duration', '3s', '--ack-timeout', '500ms', '--json'], { env: { SCENARIO_SPEED: '5' } })
+  const run = await runCli(t, [
+    BIN, 'simulate', '--url', app.url, '--engine', 'lean', '--transport', 'polling', '--scenario', files.scenario, '--feeder', files.feeder,
+    '--event', 'score', '--clients', '5', '--ramp', '200ms', '--duration', '3s', '--ack-timeout', '500ms', '--json'
+  ], { env: { SCENARIO_SPEED: '5' } })
   const done = await run
   assert.equal(done.code, 0, done.stderr)
   const result = JSON.parse(done.stdout)

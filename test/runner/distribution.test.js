@@ -18,9 +18,27 @@ function optionsFor (input) {
 }
 
 test('local simulators get the simulate options given to run, normalised by the simulator\'s own normaliser', () => {
-  const options = optionsFor({ engine: 'lean', wsClient: 'builtin', maxOpenMessages: '7', keepMessages: '3', transport: 'websocket:1,polling:1', keepAlive: false })
+  const options = optionsFor({
+    engine: 'lean',
+    wsClient: 'builtin',
+    maxOpenMessages: '7',
+    keepMessages: '3',
+    transport: 'websocket:1,polling:1',
+    keepAlive: false
+  })
   assert.deepEqual(options, {
-    ...normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 50, ramp: '500ms', engine: 'lean', wsClient: 'builtin', maxOpenMessages: 7, keepMessages: 3, transport: 'websocket:1,polling:1', keepAlive: false, maxPayload: 1_000_000 }),
+    ...normalizeSimOptions({
+      url: 'http://127.0.0.1:3000',
+      clients: 50,
+      ramp: '500ms',
+      engine: 'lean',
+      wsClient: 'builtin',
+      maxOpenMessages: 7,
+      keepMessages: 3,
+      transport: 'websocket:1,polling:1',
+      keepAlive: false,
+      maxPayload: 1_000_000
+    }),
     emitters: { count: 50 }, // --emitters 100 % of the run's local clients, this simulator's slice
     id: '1x50-sim1',
     // The local simulators share the host's source addresses (--source-address): a slice of the port range each.
@@ -71,7 +89,8 @@ async function readChild (t, collector, fixture, args) {
   return { said, errors: readers.errors() }
 }
 
-test('a local simulator\'s collector writes that fail over IPC are said (which simulator, which write, why), counted in the result and warned of', async (t) => {
+test('a local simulator\'s collector writes that fail over IPC are said (which simulator, ' +
+  'which write, why), counted in the result and warned of', async (t) => {
   const collector = createMemoryCollector()
   t.after(() => collector.close())
   // Three messages that are no collector write, then a write the collector rejects (a bad simulator id).

@@ -29,7 +29,8 @@ test('--auth-token reaches the run\'s reference server: clients with another tok
   assert.ok(!JSON.stringify(result).includes(SECRET))
 })
 
-test('--auth-token alone: the run\'s simulators bring it from their environment ({{env.IOSWARM_AUTH_TOKEN}}), never in their options or the results', async () => {
+test('--auth-token alone: the run\'s simulators bring it from their environment ' +
+  '({{env.IOSWARM_AUTH_TOKEN}}), never in their options or the results', async () => {
   assert.equal(normalizeRunOptions({ authToken: SECRET }).simulatorInput.auth, '{"token":"{{env.IOSWARM_AUTH_TOKEN}}"}')
   assert.equal(normalizeRunOptions({ authToken: SECRET, query: 'token=x' }).simulatorInput.auth, undefined, 'an identity of their own wins')
   const result = await runTest({ ...QUICK, clients: 3, rounds: '1x100', authToken: SECRET })
@@ -78,7 +79,10 @@ test('appTargets reads the simulators\' rooms and namespaces, checked as the bro
 test('--auth-token: kept for the server, refused with --target', () => {
   assert.equal(normalizeRunOptions({ authToken: SECRET }).authToken, SECRET)
   assert.equal(normalizeRunOptions({}).authToken, null)
-  assert.throws(() => normalizeRunOptions({ authToken: SECRET, target: 'http://127.0.0.1:1', token: 't' }), /^IoswarmError: --auth-token is for the reference server that run starts/)
+  assert.throws(
+    () => normalizeRunOptions({ authToken: SECRET, target: 'http://127.0.0.1:1', token: 't' }),
+    /^IoswarmError: --auth-token is for the reference server that run starts/
+  )
 })
 
 test('one look at the server per run: the runner inspects once and hands it to its 3 simulators, which do not look again', async (t) => {

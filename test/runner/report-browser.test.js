@@ -12,12 +12,16 @@ const ARTIFACTS = fileURLToPath(new URL('../.artifacts/', import.meta.url))
 const KINDS = ['connected-transport', 'connected-simulator', 'relative-delay', 'absolute-latency', 'missing', 'connect-time',
   'server-load', 'server-memory', 'health-loop', 'health-cpu']
 
-test('the report of a real short run (rooms, joins, emits with acks) opens in Chromium with every chart and scenario table drawn', { skip: chromiumMissing() ?? false }, async (t) => {
+test('the report of a real short run (rooms, joins, emits with acks) ' +
+  'opens in Chromium with every chart and scenario table drawn', { skip: chromiumMissing() ?? false }, async (t) => {
   const out = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-report-'))
   t.after(() => rm(out, { recursive: true, force: true }))
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '10', '--transport', 'websocket:1,polling:1',
-    '--rounds', '3x300', '--ping-interval', '1s', '--ramp', '1s', '--name', '<script>alert("run")</script>', '--quiet', '--out', out,
-    '--rooms', '2', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}"}', '--emit-rate', '2/s', '--emit-ack', '--event', 'broadcast', '--event', 'chat'], { timeoutMs: 120000 })
+  const { code, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '10', '--transport', 'websocket:1,polling:1', '--rounds', '3x300',
+    '--ping-interval', '1s', '--ramp', '1s', '--name', '<script>alert("run")</script>', '--quiet', '--out', out, '--rooms', '2',
+    '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}"}', '--emit-rate', '2/s', '--emit-ack', '--event', 'broadcast',
+    '--event', 'chat'
+  ], { timeoutMs: 120000 })
   assert.equal(code, 0, stderr)
   const browser = await launchChromium()
   t.after(() => browser.close())

@@ -12,11 +12,14 @@ import { runCli } from '../helpers/cli.js'
 for (const signal of ['TERM', 'KILL']) {
   // 5 s, not 2: a simulator child that needs more than 2 s to connect on a loaded machine saw no
   // storm at all (the server was back before it came); 20 rounds of 500 ms run past the restart.
-  test(`run --restart-server-at 5s --restart-signal ${signal}: the server comes back on its port, every client with it, the storm is measured and judged`, async (t) => {
+  test(`run --restart-server-at 5s --restart-signal ${signal}: the server comes back on its port, ` +
+    'every client with it, the storm is measured and judged', async (t) => {
     const out = await mkdtemp(path.join(os.tmpdir(), 'ioswarm-restart-'))
     t.after(() => rm(out, { recursive: true, force: true }))
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '1', '--clients', '6', '--engine', 'lean', '--rounds', '20x500',
-      '--ping-interval', '1s', '--ramp', '0', '--restart-server-at', '5s', '--restart-signal', signal, '--assert', 'unreturned=0', '--assert', 'recover.max<15s', '--out', out], { timeoutMs: 90000 })
+    const { code, stderr } = await runCli(t, [
+      'bin/ioswarm.js', 'run', '--simulators', '1', '--clients', '6', '--engine', 'lean', '--rounds', '20x500', '--ping-interval', '1s',
+      '--ramp', '0', '--restart-server-at', '5s', '--restart-signal', signal, '--assert', 'unreturned=0', '--assert', 'recover.max<15s', '--out', out
+    ], { timeoutMs: 90000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr, new RegExp(`reference server restarted at 5 s \\(SIG${signal}\\): down \\d+ ms, now pid \\d+`))
     const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))

@@ -46,7 +46,9 @@ function assertComplete (result, expected) {
 
 test('ioswarm run end to end with the embedded collector: result.json, CSVs and report', async (t) => {
   const out = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--distributions', '2x10,1x15', ...QUICK, '--out', out, '--assert', 'missing=0'], { timeoutMs: 120000 })
+  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--distributions', '2x10,1x15', ...QUICK, '--out', out, '--assert', 'missing=0'], {
+    timeoutMs: 120000
+  })
   assert.equal(code, 0, stderr)
   const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
   assert.equal(result.run.collector, 'memory')
@@ -62,10 +64,12 @@ test('ioswarm run end to end with the embedded collector: result.json, CSVs and 
 
 test('a chat-like run end to end (rooms, joins, emits with acks): scenario results in result.json, CSVs, summary and thresholds', async (t) => {
   const out = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '6', '--rounds', '2x300', '--ping-interval', '1s', '--ramp', '500ms',
-    '--rooms', '2', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}","text":"hi from {{i}}"}', '--emit-rate', '4/s', '--emitters', '50%', '--emit-ack',
-    '--event', 'broadcast', '--event', 'chat', '--quiet', '--out', out,
-    '--assert', 'misdelivered=0', '--assert', 'ack.p99<5s', '--assert', 'duplicated=0', '--assert', 'join.failed=0', '--assert', 'ack.timeouts=0'], { timeoutMs: 120000 })
+  const { code, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '6', '--rounds', '2x300', '--ping-interval', '1s', '--ramp', '500ms',
+    '--rooms', '2', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}","text":"hi from {{i}}"}', '--emit-rate', '4/s',
+    '--emitters', '50%', '--emit-ack', '--event', 'broadcast', '--event', 'chat', '--quiet', '--out', out, '--assert', 'misdelivered=0',
+    '--assert', 'ack.p99<5s', '--assert', 'duplicated=0', '--assert', 'join.failed=0', '--assert', 'ack.timeouts=0'
+  ], { timeoutMs: 120000 })
   assert.equal(code, 0, stderr)
   const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')))
   assert.deepEqual(result.thresholds?.map((v) => v.ok), [true, true, true, true, true])
@@ -77,7 +81,9 @@ test('a chat-like run end to end (rooms, joins, emits with acks): scenario resul
   assert.deepEqual([...new Set(rows.map((r) => r.room))].sort(), ['room-0', 'room-1'], 'broadcasts and lines went to the rooms')
   assert.ok(rows.some((r) => r.event === 'chat' && r.messages > 0), 'relayed chat lines measured')
   assert.deepEqual([d.deliveries?.total.misdelivered, d.deliveries?.total.missing], [0, 0])
-  for (const r of rows.filter((x) => x.event === 'broadcast')) assert.deepEqual([r.expected, r.received], [6 * r.messages, 6 * r.messages], `${r.room}: its 6 clients only`)
+  for (const r of rows.filter((x) => x.event === 'broadcast')) {
+    assert.deepEqual([r.expected, r.received], [6 * r.messages, 6 * r.messages], `${r.room}: its 6 clients only`)
+  }
   const deliveries = (await readFile(path.join(out, 'deliveries.csv'), 'utf8')).trim().split('\r\n')
   assert.equal(deliveries[0].split(',').slice(0, 4).join(','), 'distribution,scope,namespace,room')
   assert.equal(deliveries.length, 1 + rows.length + 1 + 1, 'the rows, the namespace, the total')
@@ -94,7 +100,25 @@ test('ioswarm run end to end with Redis', async (t) => {
   const redisUrl = await getRedisUrl(t)
   if (!redisUrl) return
   const out = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '2', '--clients-per-simulator', '12', ...QUICK, '--redis', redisUrl, '--out', out, '--transport', 'websocket:1,polling:1'], { timeoutMs: 120000 })
+  const { code, stderr } = await runCli(
+    t,
+    [
+      'bin/ioswarm.js',
+      'run',
+      '--simulators',
+      '2',
+      '--clients-per-simulator',
+      '12',
+      ...QUICK,
+      '--redis',
+      redisUrl,
+      '--out',
+      out,
+      '--transport',
+      'websocket:1,polling:1'
+    ],
+    { timeoutMs: 120000 }
+  )
   assert.equal(code, 0, stderr)
   const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
   assert.equal(result.run.collector, 'redis')
@@ -104,7 +128,14 @@ test('ioswarm run end to end with Redis', async (t) => {
 
 test('a failed threshold exits 3 and says which', async (t) => {
   const out = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--simulators', '1', '--clients', '5', '--rounds', '1x100', '--ping-interval', '1s', '--ramp', '0', '--quiet', '--out', out, '--assert', 'p99<0.001ms', '--assert', 'missing=0'], { timeoutMs: 60000 })
+  const { code, stderr } = await runCli(
+    t,
+    [
+      'bin/ioswarm.js', 'run', '--simulators', '1', '--clients', '5', '--rounds', '1x100', '--ping-interval', '1s',
+      '--ramp', '0', '--quiet', '--out', out, '--assert', 'p99<0.001ms', '--assert', 'missing=0'
+    ],
+    { timeoutMs: 60000 }
+  )
   assert.equal(code, 3, stderr)
   assert.match(stderr, /p99<0\.001ms/)
   assert.match(stderr, /FAIL/i)
@@ -160,9 +191,15 @@ test('a --target with no Engine.IO at its path (404 on both transports): exit 2 
   t.after(() => new Promise((resolve) => plain.close(() => resolve(undefined))))
   const target = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (plain.address()).port}`
   const dir = await tempDir(t)
-  const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', target, '--token', 'x', '--out', path.join(dir, 'results'), '--rounds', '1x100'])
+  const { code, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--target', target, '--token', 'x', '--out', path.join(dir, 'results'), '--rounds', '1x100'
+  ])
   assert.equal(code, 2, stderr)
-  assert.match(stderr, /no Engine\.IO handshake at http:\/\/127\.0\.0\.1:\d+\/socket\.io\/ \(polling: polling handshake answered HTTP 404 .*"no app here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/)
+  assert.match(
+    stderr,
+    new RegExp(/no Engine\.IO handshake at http:\/\/127\.0\.0\.1:\d+\/socket\.io\/ \(polling: polling handshake answered /.source +
+      /HTTP 404 .*"no app here"; websocket: Unexpected server response: 404\): nothing was started; check --url and --path/.source)
+  )
   // The first line states the swarm the run would make; nothing after it may show a simulator.
   const [layout, ...rest] = stderr.split('\n')
   assert.match(layout, /^run \S+: 2 simulators × 100 = 200 clients; target /)
@@ -174,7 +211,26 @@ test('ioswarm run --protocol websocket: a whole local test against the plain Web
   for (const wsClient of ['ws', 'builtin']) {
     const out = await tempDir(t)
     const auth = wsClient === 'builtin' ? ['--auth-token', 'fan-token'] : []
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--protocol', 'websocket', '--ws-client', wsClient, '--distributions', '2x10', ...QUICK, ...auth, '--out', out, '--assert', 'missing=0'], { timeoutMs: 120000 })
+    const { code, stderr } = await runCli(
+      t,
+      [
+        'bin/ioswarm.js',
+        'run',
+        '--protocol',
+        'websocket',
+        '--ws-client',
+        wsClient,
+        '--distributions',
+        '2x10',
+        ...QUICK,
+        ...auth,
+        '--out',
+        out,
+        '--assert',
+        'missing=0'
+      ],
+      { timeoutMs: 120000 }
+    )
     assert.equal(code, 0, stderr)
     const result = JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8'))
     assert.equal(result.options.protocol, 'websocket')
@@ -219,7 +275,8 @@ async function startCountingServer (t) {
   return { url, seen, reset }
 }
 
-test('the same --clients, --duration and --ramp on simulate --workers 4 and run --simulators 4: the same clients for the same time, or run refuses with both readings', async (t) => {
+test('the same --clients, --duration and --ramp on simulate --workers 4 and run --simulators 4: ' +
+  'the same clients for the same time, or run refuses with both readings', async (t) => {
   const server = await startCountingServer(t)
   const same = ['--clients', '8', '--duration', '3s', '--ramp', '1s']
   const simulate = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', server.url, '--workers', '4', ...same, '--quiet', '--json'], { timeoutMs: 60000 })
@@ -231,23 +288,41 @@ test('the same --clients, --duration and --ramp on simulate --workers 4 and run 
   // The same words on run: both readings, with numbers and their spellings; nothing started.
   const out = await tempDir(t)
   server.reset()
-  const bare = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', ...same, '--out', path.join(out, 'bare')], { timeoutMs: 30000 })
+  const bare = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', ...same, '--out', path.join(out, 'bare')], {
+    timeoutMs: 30000
+  })
   assert.equal(bare.code, 2, bare.stderr)
-  assert.match(bare.stderr, /--clients 8 with --simulators 4 has two readings: 4 simulators × 8 = 32 clients \(the old reading: --clients-per-simulator 8\), or 8 clients in all, 2 per simulator \(the new one: --total-clients 8\)/)
-  const clientsSpelled = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', '--total-clients', '8', '--duration', '3s', '--ramp', '1s',
-    '--out', path.join(out, 'half')], { timeoutMs: 30000 })
+  assert.match(
+    bare.stderr,
+    new RegExp(/--clients 8 with --simulators 4 has two readings: 4 simulators × 8 = 32 clients \(the old reading: /.source +
+      /--clients-per-simulator 8\), or 8 clients in all, 2 per simulator \(the new one: --total-clients 8\)/.source)
+  )
+  const clientsSpelled = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', '--total-clients', '8', '--duration', '3s', '--ramp', '1s',
+    '--out', path.join(out, 'half')
+  ], { timeoutMs: 30000 })
   assert.equal(clientsSpelled.code, 2, clientsSpelled.stderr)
-  assert.match(clientsSpelled.stderr, /--duration 3s with --ramp 1 s has two readings: hold the clients 3s after the ramp, 4 s in all \(the old reading: --hold 3s\), or 3s in all, the ramp included, held 2 s after the ramp \(the new one: --total-duration 3s\)/)
+  assert.match(
+    clientsSpelled.stderr,
+    new RegExp(/--duration 3s with --ramp 1 s has two readings: hold the clients 3s after the ramp, 4 s in all \(the old reading: /.source +
+      /--hold 3s\), or 3s in all, the ramp included, held 2 s after the ramp \(the new one: --total-duration 3s\)/.source)
+  )
   assert.equal(server.seen.connects, 0, 'a refused run starts no client')
 
   // Spelled out: what simulate did, split over 4 simulators.
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', '--total-clients', '8', '--total-duration', '3s', '--ramp', '1s',
-    '--window', '1s', '--out', path.join(out, 'run')], { timeoutMs: 60000 })
+  const run = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--target', server.url, '--simulators', '4', '--total-clients', '8', '--total-duration', '3s', '--ramp', '1s',
+    '--window', '1s', '--out', path.join(out, 'run')
+  ], { timeoutMs: 60000 })
   assert.equal(run.code, 0, run.stderr)
   assert.match(run.stderr, /^run \S+: 4 simulators × 2 = 8 clients; target /m)
   const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(await readFile(path.join(out, 'run', 'result.json'), 'utf8')))
   // As many connections in all as simulate's (its clients, and the one first look at the server).
-  assert.deepEqual([server.seen.peak, server.seen.connects, result.distributions[0].clients.target], [8, simSeen.connects, 8], 'run: 8 clients in all, as simulate')
+  assert.deepEqual(
+    [server.seen.peak, server.seen.connects, result.distributions[0].clients.target],
+    [8, simSeen.connects, 8],
+    'run: 8 clients in all, as simulate'
+  )
   assert.deepEqual([result.options.durationMs, result.options.durationIs, result.options.holdMs, result.options.clients],
     [3000, 'the whole run, the ramp included', null, '8'], 'the result says what the length and the clients meant')
   // The run's clients stayed as long as simulate's did: its end is counted from the simulators' start, not from the ramp's end.

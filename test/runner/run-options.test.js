@@ -21,7 +21,11 @@ test('--metrics-port, --metrics-host and --metrics-linger: none by default, chec
   assert.throws(() => normalizeRunOptions({ metricsPort: 'http' }), /--metrics-port must be a whole number from 0 to 65535/)
   assert.throws(() => normalizeRunOptions({ metricsLinger: 'a while' }), /--metrics-linger must be a duration/)
   assert.deepEqual([none.otlp, none.otlpIntervalMs], [null, 10000])
-  assert.equal(normalizeRunOptions({ otlp: 'http://collector:4318' }).otlp, 'http://collector:4318/v1/metrics', 'the OTLP/HTTP metrics path added to a bare URL')
+  assert.equal(
+    normalizeRunOptions({ otlp: 'http://collector:4318' }).otlp,
+    'http://collector:4318/v1/metrics',
+    'the OTLP/HTTP metrics path added to a bare URL'
+  )
   assert.equal(normalizeRunOptions({ otlp: 'https://o.example/otlp/v1/metrics', otlpInterval: '2s' }).otlpIntervalMs, 2000)
   assert.throws(() => normalizeRunOptions({ otlp: 'collector:4318' }), /--otlp must be an http/)
 })
@@ -48,24 +52,34 @@ test('run --phases: implies --rounds none, lasts the profile, splits its largest
 
 test('--distributions gives the layout: a clients flag beside it is refused, not ignored', () => {
   for (const [key, flag] of [['clients', '--clients'], ['totalClients', '--total-clients'], ['clientsPerSimulator', '--clients-per-simulator']]) {
-    assert.throws(() => normalizeRunOptions({ distributions: '2x2,1x3', [key]: '10' }), { message: `${flag} cannot go with --distributions 2x2,1x3, which gives each distribution's simulators and clients; give one` })
+    assert.throws(() => normalizeRunOptions({ distributions: '2x2,1x3', [key]: '10' }), {
+      message: `${flag} cannot go with --distributions 2x2,1x3, which gives each distribution's simulators and clients; give one`
+    })
   }
   assert.deepEqual(normalizeRunOptions({ distributions: '2x2,1x3', rounds: '1x100' }).distributions.map((d) => d.total), [4, 3])
 })
 
 test('--max-clients is the whole swarm\'s room: at least its clients, split over the simulators as the clients are', () => {
-  assert.throws(() => normalizeRunOptions({ simulators: 2, clientsPerSimulator: 3, maxClients: 5 }), /--max-clients is the room of the whole swarm: at least its clients \(6\), got 5/)
+  assert.throws(
+    () => normalizeRunOptions({ simulators: 2, clientsPerSimulator: 3, maxClients: 5 }),
+    /--max-clients is the room of the whole swarm: at least its clients \(6\), got 5/
+  )
   const options = normalizeRunOptions({ simulators: 2, clientsPerSimulator: 3, maxClients: 9 })
   const parts = partitionOf({ options, url: 'http://127.0.0.1:1', rampMs: 0 }, options.distributions[0])
   assert.deepEqual(parts.map((p) => [p.clients, p.maxClients]), [[3, 5], [3, 4]])
 })
 
-test('--clients is the whole swarm: a bare one with several simulators is refused with both readings; --total-clients and --clients-per-simulator say which', () => {
-  const layout = (/** @type {Record<string, unknown>} */ input) => normalizeRunOptions({ rounds: '1x100', ...input }).distributions.map((d) => [d.name, d.simulators, d.total])
+test('--clients is the whole swarm: a bare one with several simulators is refused with both readings; ' +
+  '--total-clients and --clients-per-simulator say which', () => {
+  const layout = (/** @type {Record<string, unknown>} */ input) =>
+    normalizeRunOptions({ rounds: '1x100', ...input }).distributions.map((d) => [d.name, d.simulators, d.total])
   assert.throws(() => normalizeRunOptions({ simulators: 4, clients: 20000 }), (error) => {
     const text = String(error)
     assert.equal(/** @type {any} */ (error).code, 'IOSWARM_ERR_INVALID_OPTION')
-    assert.match(text, /--clients 20000 with --simulators 4 has two readings: 4 simulators × 20,000 = 80,000 clients \(the old reading: --clients-per-simulator 20000\)/)
+    assert.match(
+      text,
+      /--clients 20000 with --simulators 4 has two readings: 4 simulators × 20,000 = 80,000 clients \(the old reading: --clients-per-simulator 20000\)/
+    )
     assert.match(text, /or 20,000 clients in all, 5,000 per simulator \(the new one: --total-clients 20000\)/)
     return true
   })
@@ -78,7 +92,10 @@ test('--clients is the whole swarm: a bare one with several simulators is refuse
   assert.deepEqual(layout({ simulators: 0, expectSimulators: 2, redis: 'redis://127.0.0.1:6379', clients: 5 }), [['0x5', 0, 0]])
   // Without any: the default clients on each simulator, the layout run always had.
   assert.deepEqual(layout({}), [['2x100', 2, 200]])
-  const parts = partitionOf({ options: normalizeRunOptions({ simulators: 3, totalClients: 10 }), url: 'http://127.0.0.1:1', rampMs: 0 }, normalizeRunOptions({ simulators: 3, totalClients: 10 }).distributions[0])
+  const parts = partitionOf(
+    { options: normalizeRunOptions({ simulators: 3, totalClients: 10 }), url: 'http://127.0.0.1:1', rampMs: 0 },
+    normalizeRunOptions({ simulators: 3, totalClients: 10 }).distributions[0]
+  )
   assert.deepEqual(parts.map((p) => p.clients), [4, 3, 3], 'split by the one partition of simulate --workers')
   for (const [input, message] of /** @type {[Record<string, unknown>, RegExp][]} */ ([
     [{ clients: 8, totalClients: 8 }, /--total-clients cannot go with --clients: both say how many clients run/],
@@ -95,8 +112,14 @@ test('--duration is the whole run: a bare one with a ramp is refused with both r
     return true
   })
   // The ramp by default is the reference server's pingInterval (25 s), or the target's, read from it.
-  assert.throws(() => normalizeRunOptions({ ...none, duration: '60s' }), /--duration 60s with the ramp \(25 s: the reference server's pingInterval by default\) has two readings: .*85 s in all/)
-  assert.throws(() => normalizeRunOptions({ ...none, duration: '60s', target: 'http://127.0.0.1:1' }), /--duration 60s with the ramp \(the server's pingInterval by default\) has two readings/)
+  assert.throws(
+    () => normalizeRunOptions({ ...none, duration: '60s' }),
+    /--duration 60s with the ramp \(25 s: the reference server's pingInterval by default\) has two readings: .*85 s in all/
+  )
+  assert.throws(
+    () => normalizeRunOptions({ ...none, duration: '60s', target: 'http://127.0.0.1:1' }),
+    /--duration 60s with the ramp \(the server's pingInterval by default\) has two readings/
+  )
   const length = (/** @type {Record<string, unknown>} */ input) => { const o = normalizeRunOptions({ ...none, ...input }); return [o.durationMs, o.holdMs] }
   assert.deepEqual(length({ duration: '60s', ramp: '0' }), [60000, null], 'with --ramp 0 both readings are one')
   assert.deepEqual(length({ totalDuration: '60s', ramp: '30s' }), [60000, null])

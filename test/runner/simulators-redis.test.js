@@ -101,7 +101,11 @@ test('a simulator whose clock is 4 s off measures its offset through Redis and c
   const { collector, runId } = await runCollector(t, redisUrl, 'skew')
   // The server runs in this process: its clock is ours, measured against Redis TIME.
   const sender = await estimateClockOffset(() => collector.time(), { reference: 'redis' })
-  await collector.registerRun(runId, { name: 'skew', startedAt: Date.now(), options: { senderClockOffsetMs: sender.offsetMs, senderClockUncertaintyMs: sender.uncertaintyMs } })
+  await collector.registerRun(runId, {
+    name: 'skew',
+    startedAt: Date.now(),
+    options: { senderClockOffsetMs: sender.offsetMs, senderClockUncertaintyMs: sender.uncertaintyMs }
+  })
   const server = await startTestServer(t)
   const sim = startSimulator(t, { url: server.url, redisUrl, runId, id: 'skewed', clients: 5, env: { IOSWARM_CLOCK_SKEW_MS: '4000' } })
   await waitForClients(server, 5)
@@ -112,7 +116,10 @@ test('a simulator whose clock is 4 s off measures its offset through Redis and c
   assert.equal(code, 0, stderr)
   const result = JSON.parse(stdout)
   assert.equal(result.clock.reference, 'redis')
-  assert.ok(Math.abs(result.clock.offsetMs + 4000) <= result.clock.uncertaintyMs + 2, `offset ${result.clock.offsetMs} ± ${result.clock.uncertaintyMs} should be about -4000`)
+  assert.ok(
+    Math.abs(result.clock.offsetMs + 4000) <= result.clock.uncertaintyMs + 2,
+    `offset ${result.clock.offsetMs} ± ${result.clock.uncertaintyMs} should be about -4000`
+  )
   // The absolute delays carry the uncertainty of the clock that corrected them: the skewed simulator's, as the collector has it.
   const skewed = (await collector.listSimulators(runId)).find((s) => s.id === 'skewed')
   assert.ok(skewed && skewed.clock.uncertaintyMs > 0, `the simulator's clock uncertainty: ${JSON.stringify(skewed?.clock)}`)

@@ -16,7 +16,16 @@ test('--redis: clients N goes to every simulator through Redis, each its share; 
   /** @type {string[]} */
   const lines = []
   const running = runTest({
-    redis: redisUrl, simulators: 2, clientsPerSimulator: 2, maxClients: 8, rounds: 'none', window: '1s', hold: '60s', pingInterval: '1s', ramp: '200ms', quiet: true
+    redis: redisUrl,
+    simulators: 2,
+    clientsPerSimulator: 2,
+    maxClients: 8,
+    rounds: 'none',
+    window: '1s',
+    hold: '60s',
+    pingInterval: '1s',
+    ramp: '200ms',
+    quiet: true
   }, { steering, log: (line) => lines.push(line) })
   t.after(async () => {
     await steering.act('stop', {}, 'api')

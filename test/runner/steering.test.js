@@ -98,7 +98,8 @@ test('clients N resizes every simulator (the server\'s count follows), a new emi
   assert.ok(slow.perClient > 0, 'the emitters still emit')
   assert.equal(windows.at(-2)?.clients.connected, 12, 'every client of the grown swarm stayed')
   assert.deepEqual(result.actions?.map((a) => [a.action, a.value, a.by, a.ok]), [
-    ['clients', 12, 'dashboard', true], ['emit-rate', '1/s', 'api', true], ['clients', 13, 'api', false], ['emit-rate', 'fast', 'api', false], ['stop', null, 'api', true]
+    ['clients', 12, 'dashboard', true], ['emit-rate', '1/s', 'api', true], ['clients', 13, 'api', false], ['emit-rate', 'fast', 'api', false],
+    ['stop', null, 'api', true]
   ])
   // The stop ended the run as Ctrl-C does: its windows kept with what they measured, the actions in its files.
   assert.ok(windows.some((w) => w.received > 0), 'the windows before the stop are kept, with what they measured')

@@ -43,8 +43,10 @@ const LOOKING_HOOKS = `
 async function runWindows (t, url, more = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-windows-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
-  const run = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '5s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3', '--ramp', '500ms',
-    '--out', out, ...CHAT, ...more], { timeoutMs: 90000 })
+  const run = await runCli(t, [
+    'bin/ioswarm.js', 'run', '--target', url, '--hold', '5s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3',
+    '--ramp', '500ms', '--out', out, ...CHAT, ...more
+  ], { timeoutMs: 90000 })
   const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
   return { ...run, out, result, windows: result.distributions[0].windows ?? [] }
 }
@@ -124,7 +126,8 @@ function wantedAt (steps, t) {
 
 // The cases run side by side: each is mostly waiting for its run.
 describe('chat apps without a broadcaster', { concurrency: true }, () => {
-  test('run --target a socket.io 4 chat, no --token: windows merged over 2 simulators, drawn in Chromium; a threshold failing in a window exits 3 naming it', async (t) => {
+  test('run --target a socket.io 4 chat, no --token: windows merged over 2 simulators, drawn in Chromium; ' +
+    'a threshold failing in a window exits 3 naming it', async (t) => {
     const redisUrl = await getRedisUrl(t)
     if (redisUrl === null) return
     const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
@@ -170,13 +173,20 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-phases-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
     const bad = runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, wait 3s'], { timeoutMs: 30000 })
-    const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s',
-      '--simulators', '2', '--out', out, '--dashboard', ...CHAT], { timeoutMs: 60000 })
+    const { code, stdout, stderr } = await runCli(t, [
+      'bin/ioswarm.js', 'run', '--target', node.url, '--phases', 'ramp 2s to 12, hold 3s at 2/s, ramp 2s to 0', '--window', '1s', '--simulators', '2',
+      '--out', out, '--dashboard', ...CHAT
+    ], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[1], /^no broadcaster \(--phases\): .*following --phases 'ramp 2000ms to 12, hold 3000ms, ramp 2000ms to 0' \(7 s\)/)
-    const d = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'))).distributions[0]
+    const d = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
+      .distributions[0]
     const steps = /** @type {import('../../lib/schema/result-schema.js').PhaseStep[]} */ (d.phases)
-    assert.deepEqual(steps.map((s) => [s.kind, s.from, s.to, s.closed]), [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]], 'both simulators\' steps summed')
+    assert.deepEqual(
+      steps.map((s) => [s.kind, s.from, s.to, s.closed]),
+      [['ramp', 0, 12, 0], ['hold', 12, 12, 0], ['ramp', 12, 0, 12]],
+      'both simulators\' steps summed'
+    )
     assert.equal(d.rampedDown, 12)
     const windows = d.windows ?? []
     const seen = JSON.stringify(windows.map((w) => [w.phase?.index, w.clients.connected, w.clients.drops, w.clients.closed]))
@@ -208,7 +218,10 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     assert.match(report, /phase 2: hold 12/, 'the report shades the phases')
     // --dashboard: each step a mark of the live stream, shaded on the page's charts and the report's second-by-second ones.
     const marks = readFileSync(path.join(out, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'mark')
-    assert.deepEqual(marks.map((m) => [m.kind, m.label, m.endAt - m.at]), [['phase', '1: ramp to 12', 2000], ['phase', '2: hold', 3000], ['phase', '3: ramp to 0', 2000]])
+    assert.deepEqual(
+      marks.map((m) => [m.kind, m.label, m.endAt - m.at]),
+      [['phase', '1: ramp to 12', 2000], ['phase', '2: hold', 3000], ['phase', '3: ramp to 0', 2000]]
+    )
     assert.match(report, /"ioswarmShape":\["1: ramp to 12","3: ramp to 0"\]/, 'the second-by-second charts shade them')
     const refused = await bad
     assert.equal(refused.code, 2)
@@ -231,12 +244,18 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const { io, url } = await startIoServer(t)
     // The app's own feed: a score to everyone every 100 ms, its id and send time (epoch s) where the app keeps them; at most 10 minutes of it.
     let seq = 0
-    const feed = setInterval(() => { if (++seq > 6000) clearInterval(feed); else io.emit('score', { data: { seq, ts: Date.now() / 1000, home: seq % 3 } }) }, 100)
+    const feed = setInterval(() => {
+      if (++seq > 6000) clearInterval(feed)
+      else io.emit('score', { data: { seq, ts: Date.now() / 1000, home: seq % 3 } })
+    }, 100)
     t.after(() => clearInterval(feed))
     const out = mkdtempSync(path.join(os.tmpdir(), 'ioswarm-feed-'))
     t.after(() => rmSync(out, { recursive: true, force: true }))
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'run', '--target', url, '--hold', '3s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3',
-      '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0', '--assert', 'abs.p99<30s', '--out', out], { timeoutMs: 90000 })
+    const { code, stderr } = await runCli(t, [
+      'bin/ioswarm.js', 'run', '--target', url, '--hold', '3s', '--window', '1s', '--simulators', '2', '--clients-per-simulator', '3',
+      '--ramp', '500ms', '--event', 'score', '--id-field', 'data.seq', '--sent-at-field', 'data.ts', '--assert', 'missing=0',
+      '--assert', 'abs.p99<30s', '--out', out
+    ], { timeoutMs: 90000 })
     assert.equal(code, 0, stderr)
     assert.match(stderr.split('\n')[0], /^no broadcaster \(--target without --token\)/)
     const result = /** @type {import('../../lib/schema/result-schema.js').RunResult} */ (JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')))
@@ -264,8 +283,10 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     const redisUrl = await getRedisUrl(t)
     if (redisUrl === null) return
     const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
-    const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', node.url, '--workers', '2', '--clients', '4', '--ramp', '0', '--duration', '3s',
-      '--window', '1s', '--json', ...CHAT], { timeoutMs: 60000 })
+    const { code, stdout, stderr } = await runCli(t, [
+      'bin/ioswarm.js', 'simulate', '--url', node.url, '--workers', '2', '--clients', '4', '--ramp', '0', '--duration', '3s', '--window', '1s',
+      '--json', ...CHAT
+    ], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
     const result = /** @type {import('../../lib/schema/result-schema.js').SimResult} */ (JSON.parse(stdout))
     const windows = result.windows ?? []

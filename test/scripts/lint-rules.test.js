@@ -78,11 +78,11 @@ function projectFiles () {
 }
 
 /**
- * Code lines over 160 characters (comments and lone strings exempt) the project still has: the
- * number only goes down. Lower it when you shorten some; name a part of a long line rather than
- * raise it.
+ * Code lines over 160 characters (comments and lone strings exempt) the project still has: none.
+ * eslint.config.js holds every file to it; this counts the same over every file of the project.
+ * Name a part of a long line rather than raise it.
  */
-const LONG_CODE_LINES = 440
+const LONG_CODE_LINES = 0
 
 test('the project has no more code lines over 160 characters than it had', async () => {
   const eslint = new ESLint({

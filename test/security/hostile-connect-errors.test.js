@@ -115,7 +115,10 @@ test('a handshake refused with a hostile body: the error in the result is escape
   t.after(() => new Promise((resolve) => httpServer.close(() => resolve(undefined))))
   const { port } = /** @type {import('node:net').AddressInfo} */ (httpServer.address())
   // 404 on both transports: the swarm does not start (exit 2), and the error says why.
-  const error = await runSwarm({ url: `http://127.0.0.1:${port}`, clients: 1, ramp: 0, duration: 0.2, reconnect: false }).then(() => '', (e) => String(e.message))
+  const error = await runSwarm({ url: `http://127.0.0.1:${port}`, clients: 1, ramp: 0, duration: 0.2, reconnect: false }).then(
+    () => '',
+    (e) => String(e.message)
+  )
   // Control characters escaped, the line break folded into a space, the rest cut short.
   assert.match(error, /polling handshake answered HTTP 404 \(nothing at \/socket\.io\/: [^)]*\): "\\u001b\[2J\\u001b\]0;pwned\\u0007no socket\.io herey+…"/)
   assert.doesNotMatch(error, /[\u0000-\u001f]/) // eslint-disable-line no-control-regex

@@ -25,8 +25,8 @@ const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url))
  * limited to ioswarm:*.
  */
 const ACL_RULES = ['reset', 'on', `>${PASSWORD}`, '~ioswarm:*', '&ioswarm:*', '-@all',
-  ...'ping hset hgetall hkeys zadd zrange zrem set exists xadd xrange xread evalsha eval multi exec publish subscribe unsubscribe unlink time hexists hlen select info'
-    .split(' ').map((c) => `+${c}`)]
+  ...('ping hset hgetall hkeys zadd zrange zrem set exists xadd xrange xread evalsha eval multi exec publish ' +
+    'subscribe unsubscribe unlink time hexists hlen select info').split(' ').map((c) => `+${c}`)]
 
 /**
  * A TLS-only private Redis with an admin password and the ACL user `swarm`.
@@ -136,14 +136,24 @@ test('simulate and broadcast --run over rediss:// with the ACL user; without the
   const done = await sim
   assert.equal(done.code, 0, done.stderr)
   assert.equal(JSON.parse(done.stdout).clock.reference, 'redis')
-  for (const [name, text] of [['broadcast stdout', bcast.stdout], ['broadcast stderr', bcast.stderr], ['simulate stdout', done.stdout], ['simulate stderr', done.stderr]]) assertNoSecret(text, name)
+  for (const [name, text] of [
+    ['broadcast stdout', bcast.stdout],
+    ['broadcast stderr', bcast.stderr],
+    ['simulate stdout', done.stdout],
+    ['simulate stderr', done.stderr]
+  ]) {
+    assertNoSecret(text, name)
+  }
   assert.deepEqual(await redis.admin.call('ACL', 'LOG'), [], 'ACL LOG: nothing denied')
 
   // The same simulator without the CA: exit 1 at once, the cause and the way out, no password.
   const untrusted = await runCli(t, ['bin/ioswarm.js', 'simulate', '--quiet', '--ramp', '0', '--url', server.url, '--clients', '1',
     '--redis', redis.url, '--run', runId], { env: { NODE_EXTRA_CA_CERTS: '' }, timeoutMs: 30000 })
   assert.equal(untrusted.code, 1, untrusted.stderr)
-  assert.match(untrusted.stderr, new RegExp(`cannot use Redis at rediss://swarm:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}: self-signed certificate in certificate chain .*NODE_EXTRA_CA_CERTS`))
+  assert.match(
+    untrusted.stderr,
+    new RegExp(`cannot use Redis at rediss://swarm:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}: self-signed certificate in certificate chain .*NODE_EXTRA_CA_CERTS`)
+  )
   assertNoSecret(untrusted.stderr, 'the untrusted error')
 })
 
@@ -165,7 +175,10 @@ test('connectRedis: REDISS:// in capitals is TLS too, localhost is checked again
     }
     console.log(JSON.stringify(out))`
   const urls = [`REDISS://127.0.0.1:${redis.port}`, `rediss://localhost:${redis.port}`, `redis://127.0.0.1:${redis.port}`]
-  const { code, stdout, stderr } = await runCli(t, ['--input-type=module', '-e', script, JSON.stringify(urls)], { env: { NODE_EXTRA_CA_CERTS: redis.caFile }, timeoutMs: 30000 })
+  const { code, stdout, stderr } = await runCli(t, ['--input-type=module', '-e', script, JSON.stringify(urls)], {
+    env: { NODE_EXTRA_CA_CERTS: redis.caFile },
+    timeoutMs: 30000
+  })
   assert.equal(code, 0, stderr)
   const out = JSON.parse(stdout)
   assert.equal(out[urls[0]], 'PONG', 'REDISS:// went over TLS')

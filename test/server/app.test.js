@@ -87,7 +87,12 @@ test('bad namespaces, relay event or relay rate are refused naming the flag', as
 })
 
 test('sumAppCounts adds up every count, namespace by namespace', () => {
-  const one = { namespaces: { '/': 2, '/a': 1 }, refused: 1, rooms: { joins: 3, leaves: 1, rejected: 0 }, relay: { received: 5, relayed: 4, rejected: 1, limited: 0 } }
+  const one = {
+    namespaces: { '/': 2, '/a': 1 },
+    refused: 1,
+    rooms: { joins: 3, leaves: 1, rejected: 0 },
+    relay: { received: 5, relayed: 4, rejected: 1, limited: 0 }
+  }
   const two = { namespaces: { '/': 3 }, refused: 2, rooms: { joins: 1, leaves: 0, rejected: 2 }, relay: { received: 1, relayed: 1, rejected: 0, limited: 3 } }
   assert.deepEqual(sumAppCounts([one, two]), {
     namespaces: { '/': 5, '/a': 1 },

@@ -11,7 +11,11 @@ import { startServeProcess } from './processes.js'
 test('serve --help lists the cluster, adapter, parser and transport knobs', async (t) => {
   const { code, stdout } = await runCli(t, ['bin/ioswarm.js', 'serve', '--help'])
   assert.equal(code, 0)
-  for (const flag of ['--cluster', '--adapter', '--redis', '--run', '--parser', '--per-message-deflate', '--ping-interval', '--ping-timeout', '--max-http-buffer-size', '--auth-token', '--namespace', '--relay-event', '--relay-rate']) {
+  const flags = [
+    '--cluster', '--adapter', '--redis', '--run', '--parser', '--per-message-deflate', '--ping-interval', '--ping-timeout', '--max-http-buffer-size',
+    '--auth-token', '--namespace', '--relay-event', '--relay-rate'
+  ]
+  for (const flag of flags) {
     assert.ok(stdout.includes(flag), flag)
   }
 })

@@ -12,7 +12,16 @@ test('defaults: one process, memory adapter, JSON parser; --cluster 2+ defaults 
   assert.equal(single.serverId, defaultServerId())
   assert.match(defaultServerId(), /^server-[A-Za-z0-9._-]+$/)
   assert.equal(normalizeServeOptions({ cluster: '2' }).adapter, 'cluster')
-  const full = normalizeServeOptions({ cluster: '3', adapter: 'redis-streams', redis: 'redis://h:1', run: 'r1', id: 'api', parser: 'msgpack', maxHttpBufferSize: '512kb', pingInterval: '5s' })
+  const full = normalizeServeOptions({
+    cluster: '3',
+    adapter: 'redis-streams',
+    redis: 'redis://h:1',
+    run: 'r1',
+    id: 'api',
+    parser: 'msgpack',
+    maxHttpBufferSize: '512kb',
+    pingInterval: '5s'
+  })
   assert.deepEqual([full.cluster, full.adapter, full.redisUrl, full.runId, full.serverId, full.parser, full.maxHttpBufferSize, full.pingIntervalMs],
     [3, 'redis-streams', 'redis://h:1', 'r1', 'api', 'msgpack', 512_000, 5000])
 })

@@ -28,11 +28,15 @@ test('--ws-client: bad values and another engine are usage errors naming the fla
   const url = ['http://127.0.0.1:3000']
   assertUsageError(() => normalizeSimOptions({ url, engine: 'lean', wsClient: 'undici' }), /^--ws-client must be one of ws, builtin, got "undici"$/)
   assertUsageError(() => normalizeSimOptions({ url, engine: 'lean', wsClient: '' }), /^--ws-client must be one of ws, builtin, got ""$/)
-  assertUsageError(() => normalizeSimOptions({ url, wsClient: 'builtin' }), /^--ws-client works with --engine lean only; --engine sio uses socket\.io-client's own WebSocket/)
+  assertUsageError(
+    () => normalizeSimOptions({ url, wsClient: 'builtin' }),
+    /^--ws-client works with --engine lean only; --engine sio uses socket\.io-client's own WebSocket/
+  )
   assertUsageError(() => normalizeSimOptions({ url, engine: 'sio', wsClient: 'ws' }), /^--ws-client works with --engine lean only/)
 })
 
-test('--http-client: builtin by default on http://, undici on https:// and on request; bad values, another engine, builtin on https:// are usage errors', () => {
+test('--http-client: builtin by default on http://, undici on https:// and on request; ' +
+  'bad values, another engine, builtin on https:// are usage errors', () => {
   const url = ['http://127.0.0.1:3000']
   assert.equal(normalizeSimOptions({ url, engine: 'lean' }).httpClient, 'builtin')
   assert.equal(normalizeSimOptions({ url, engine: 'lean', httpClient: 'undici' }).httpClient, 'undici')
@@ -40,7 +44,10 @@ test('--http-client: builtin by default on http://, undici on https:// and on re
   assert.equal(normalizeSimOptions({ url }).httpClient, null, 'sio (the default engine) has its own')
   assertUsageError(() => normalizeSimOptions({ url, engine: 'lean', httpClient: 'ws' }), /^--http-client must be one of builtin, undici, got "ws"$/)
   assertUsageError(() => normalizeSimOptions({ url, httpClient: 'builtin' }), /^--http-client works with --engine lean only/)
-  assertUsageError(() => normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean', httpClient: 'builtin' }), /^--http-client builtin speaks http:\/\/ only \(no TLS\).*use --http-client undici$/)
+  assertUsageError(
+    () => normalizeSimOptions({ url: ['https://127.0.0.1:3000'], engine: 'lean', httpClient: 'builtin' }),
+    /^--http-client builtin speaks http:\/\/ only \(no TLS\).*use --http-client undici$/
+  )
 })
 
 test('--reconnect-spread: a duration of at least 100ms, passed on under reconnectSpreadMs', () => {
@@ -48,6 +55,9 @@ test('--reconnect-spread: a duration of at least 100ms, passed on under reconnec
   assert.equal(normalizeSimOptions({ ...base, reconnectSpread: '10s' }).reconnectSpreadMs, 10000)
   assert.equal(normalizeSimOptions(base).reconnectSpreadMs, null)
   for (const bad of ['50ms', 'soon']) {
-    assert.throws(() => normalizeSimOptions({ ...base, reconnectSpread: bad }), (e) => e instanceof IoswarmError && e.exitCode === EXIT.USAGE && /--reconnect-spread/.test(e.message))
+    assert.throws(
+      () => normalizeSimOptions({ ...base, reconnectSpread: bad }),
+      (e) => e instanceof IoswarmError && e.exitCode === EXIT.USAGE && /--reconnect-spread/.test(e.message)
+    )
   }
 })

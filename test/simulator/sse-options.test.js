@@ -30,14 +30,14 @@ test('options that mean nothing to an event stream subscriber are refused, namin
     [{ auth: '{"t":1}' }, /--auth is not for --protocol sse.*--header, --query or --cookie/],
     [{ engine: 'lean' }, /--engine is not for --protocol sse/],
     [{ wsClient: 'builtin' }, /--ws-client is not for --protocol sse/],
+    [{ httpClient: 'undici' }, /--http-client is not for --protocol sse.*built-in client, https:\/\/ on Node's https/],
     [{ match: 'type=x' }, /--match is not for --protocol sse.*--event NAME/],
     [{ sendOnOpen: 'hi' }, /--send-on-open is not for --protocol sse/],
     [{ subprotocol: 'a' }, /--subprotocol is not for --protocol sse/],
     [{ emit: 'chat {}' }, /--emit is not for --protocol sse.*--publish/],
     [{ join: 'join {}' }, /--join is not for --protocol sse/],
     [{ reconnectOnServerDisconnect: true }, /--reconnect-on-server-disconnect is not for --protocol sse/],
-    [{ transport: 'polling' }, /--transport polling is a Socket\.IO transport: --protocol sse reads one event stream per client/],
-    [{ nodeFrom: 'header:x-node' }, /--node-from is not for --protocol sse/]
+    [{ transport: 'polling' }, /--transport polling is a Socket\.IO transport: --protocol sse reads one event stream per client/]
   ]
   for (const [input, message] of cases) {
     assert.throws(() => normalizeSimOptions({ protocol: 'sse', url: 'http://h:1/s', ...input }), (error) => {
@@ -53,6 +53,7 @@ test('run --protocol sse needs --target and --publish (no reference server); ser
   assert.throws(() => normalizeRunOptions({ protocol: 'sse', target: 'http://h:1/s', token: 't', rounds: '1x100' }), /--protocol sse has no reference server/)
   const ok = normalizeRunOptions({ protocol: 'sse', target: 'http://h:1/s', publish: 'POST http://h:1/pub', rounds: '1x100' })
   assert.deepEqual([ok.protocol, ok.event], ['sse', 'message'])
+  assert.equal(normalizeRunOptions({ protocol: 'sse', target: 'http://h:1/s', rounds: 'none', hold: '1m' }).protocol, 'sse', 'subscribers only')
   assert.throws(() => normalizeServeOptions({ protocol: 'sse' }), /--protocol sse is a subscriber protocol of simulate and run/)
 })
 

@@ -13,9 +13,20 @@ test('--protocol websocket: the URL is the endpoint, path and query included; th
   assert.deepEqual(o.query, {})
   assert.deepEqual(normalizeSimOptions({ protocol: 'websocket', url: ['https://h:1/x', 'http://h:2/x'] }).urls, ['wss://h:1/x', 'ws://h:2/x'])
   assert.deepEqual(normalizeSimOptions({ protocol: 'websocket', url: 'ws://127.0.0.1-127.0.0.2:9/' }).urls, ['ws://127.0.0.1:9/', 'ws://127.0.0.2:9/'])
-  const full = normalizeSimOptions({ protocol: 'websocket', url: 'ws://h:1', wsClient: 'builtin', subprotocol: ['a', 'b.v2'], match: ['type=score', 'data.ch=x=y'], sendOnOpen: 'hello {{i}}' })
+  const full = normalizeSimOptions({
+    protocol: 'websocket',
+    url: 'ws://h:1',
+    wsClient: 'builtin',
+    subprotocol: ['a', 'b.v2'],
+    match: ['type=score', 'data.ch=x=y'],
+    sendOnOpen: 'hello {{i}}'
+  })
   assert.equal(full.wsClient, 'builtin')
-  assert.equal(normalizeSimOptions({ protocol: 'websocket', url: 'wss://h:1', wsClient: 'builtin' }).wsClient, 'builtin', 'the built-in client speaks wss:// too')
+  assert.equal(
+    normalizeSimOptions({ protocol: 'websocket', url: 'wss://h:1', wsClient: 'builtin' }).wsClient,
+    'builtin',
+    'the built-in client speaks wss:// too'
+  )
   assert.deepEqual(full.subprotocols, ['a', 'b.v2'])
   assert.deepEqual(full.match, [['type', 'score'], ['data.ch', 'x=y']])
   assert.equal(full.sendOnOpen, 'hello {{i}}')
@@ -58,7 +69,9 @@ test('Socket.IO-only options are refused with --protocol websocket, naming the f
 })
 
 test('plain WebSocket options are refused with --protocol socketio, naming the flag', () => {
-  for (const [input, flag] of /** @type {[Record<string, unknown>, string][]} */ ([[{ sendOnOpen: 'x' }, '--send-on-open'], [{ subprotocol: 'a' }, '--subprotocol'], [{ match: 'a=b' }, '--match']])) {
+  /** @type {[Record<string, unknown>, string][]} */
+  const cases = [[{ sendOnOpen: 'x' }, '--send-on-open'], [{ subprotocol: 'a' }, '--subprotocol'], [{ match: 'a=b' }, '--match']]
+  for (const [input, flag] of cases) {
     assert.throws(() => normalizeSimOptions({ url: 'http://h:1', ...input }), new RegExp(`${flag} works with --protocol websocket only`))
   }
 })

@@ -31,6 +31,7 @@ import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
  * @property {(() => number) | null} reconnectGate --ramp-guard's cap on reconnect attempts (EngineOptions.reconnectGate); null: none
  * @property {boolean} cookieJar each client keeps the cookies its answers set and sends them on each GET
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope
+ * @property {string | null} nodeHeader --node-from header:NAME, lower-case: the answer's header naming the node that serves the stream
  */
 
 /**
@@ -66,6 +67,7 @@ export function resolveSseConfig (options) {
     backoff: options.backoff ?? RECONNECT_DEFAULTS,
     cookieJar: options.cookieJar !== false,
     reconnectGate: options.reconnectGate ?? null,
-    cookieScope: { secure, host, path: url.pathname }
+    cookieScope: { secure, host, path: url.pathname },
+    nodeHeader: options.nodeHeader ? options.nodeHeader.toLowerCase() : null
   }
 }

@@ -13,7 +13,8 @@
  * its status (`handshake refused: HTTP 404`) or its type (`not an event stream: text/html`);
  * the look before the swarm (simulator/inspection/sse-look.js) stops on it before any client
  * starts. Unlike EventSource, a refused client tries again after the backoff, as every engine
- * of a load test does, so a server that comes back is measured coming back.
+ * of a load test does, so a server that comes back is measured coming back; but a 204, which
+ * tells an EventSource to stop reconnecting, stops the client too.
  */
 import https from 'node:https'
 import { DeadlineSweeper } from '../../wire/scheduler.js'
@@ -65,7 +66,8 @@ export class SsePool {
     this.events = events
     /** @type {import('./stream-socket.js').StreamOwner} what the built-in client's streams tell the pool (http://) */
     this.owner = {
-      head: (s, status, type, setCookie) => this.opened(/** @type {SseClient} */ (s.client), s.gen, status, type, setCookie),
+      head: (s, status, type, setCookie, node) => this.opened(/** @type {SseClient} */ (s.client), s.gen, status, type, setCookie, node),
+      nodeHeader: config.nodeHeader,
       data: (s, data) => this.onData(/** @type {SseClient} */ (s.client), s.gen, data),
       ended: (s, reason) => this.onFailure(/** @type {SseClient} */ (s.client), s.gen, reason)
     }
@@ -146,14 +148,17 @@ export class SsePool {
    * @param {number} status
    * @param {string} type its content type, lower-case, without parameters
    * @param {string | string[] | undefined} setCookie
+   * @param {string | null} node the --node-from header's value, null when not asked for or not sent
    * @returns {boolean} whether the stream is open (else the client has ended it)
    */
-  opened (c, gen, status, type, setCookie) {
+  opened (c, gen, status, type, setCookie, node) {
     if (c.gen !== gen) return false
     if (this.config.cookieJar) this.jars[c.i] = storeCookies(this.jars[c.i] ?? null, setCookie, this.config.cookieScope)
+    if (node !== null) this.events.node?.(c.i, node)
     const refusal = refusalOf(status, type)
     if (refusal !== null) {
-      this.end(c, refusal, true)
+      // 204 No Content is how a server tells an EventSource to stop reconnecting: this client stops too.
+      this.end(c, refusal, status !== 204)
       return false
     }
     this.settle(c)
@@ -167,7 +172,9 @@ export class SsePool {
    * @param {import('node:http').IncomingMessage} res
    */
   onResponse (c, gen, res) {
-    if (!this.opened(c, gen, res.statusCode ?? 0, contentType(res.headers['content-type']), res.headers['set-cookie'])) {
+    const header = this.config.nodeHeader === null ? undefined : res.headers[this.config.nodeHeader]
+    const node = header === undefined ? null : String(header)
+    if (!this.opened(c, gen, res.statusCode ?? 0, contentType(res.headers['content-type']), res.headers['set-cookie'], node)) {
       res.destroy()
       return
     }

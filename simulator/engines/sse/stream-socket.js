@@ -23,7 +23,9 @@ const READ = Object.freeze({ HEAD: 0, UNTIL_CLOSE: 1, LENGTH: 2, CHUNK_SIZE: 3, 
 /**
  * What a stream tells its owner (the pool: one object for every stream).
  * @typedef {object} StreamOwner
- * @property {(socket: SseSocket, status: number, type: string, setCookie: string[]) => boolean} head the answer's head; false: no stream, stop reading
+ * @property {(socket: SseSocket, status: number, type: string, setCookie: string[], node: string | null) => boolean} head the answer's head
+ *   (node: the value of the header named by nodeHeader); false: no stream, stop reading
+ * @property {string | null} nodeHeader a response header (lower-case) whose value the head hands on: --node-from header:NAME
  * @property {(socket: SseSocket, data: Buffer) => void} data a piece of the body (valid only during the call)
  * @property {(socket: SseSocket, reason: string) => void} ended the stream ended or failed (told once)
  */
@@ -169,12 +171,12 @@ function readHead (s, buf, at, end) {
     return end
   }
   s.partial = null
-  const { status, type, chunked, length, setCookie } = parseHead(data.toString('latin1', from, stop))
+  const { status, type, chunked, length, setCookie, node } = parseHead(data.toString('latin1', from, stop), s.owner.nodeHeader)
   if (status === 0) {
     s.finish('not an HTTP answer')
     return end
   }
-  if (!s.owner.head(s, status, type, setCookie)) {
+  if (!s.owner.head(s, status, type, setCookie, node)) {
     // The owner has ended the client itself: nothing more to tell it.
     s.over = true
     s.finish('')
@@ -191,8 +193,9 @@ function readHead (s, buf, at, end) {
 
 /**
  * @param {string} head status line and header lines
+ * @param {string | null} watch a header (lower-case) whose value is wanted
  */
-function parseHead (head) {
+function parseHead (head, watch) {
   const lines = head.split('\r\n')
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0])
   let type = ''
@@ -200,6 +203,8 @@ function parseHead (head) {
   let length = -1
   /** @type {string[]} */
   const setCookie = []
+  /** @type {string | null} */
+  let node = null
   for (let k = 1; k < lines.length; k++) {
     const line = lines[k]
     const colon = line.indexOf(':')
@@ -210,8 +215,9 @@ function parseHead (head) {
     else if (name === 'transfer-encoding') chunked = /(^|,)\s*chunked\s*$/i.test(value)
     else if (name === 'content-length') length = /^\d+$/.test(value) ? Number(value) : -1
     else if (name === 'set-cookie') setCookie.push(value)
+    else if (name === watch) node = value
   }
-  return { status: status ? Number(status[1]) : 0, type, chunked, length: chunked ? -1 : length, setCookie }
+  return { status: status ? Number(status[1]) : 0, type, chunked, length: chunked ? -1 : length, setCookie, node }
 }
 
 /**

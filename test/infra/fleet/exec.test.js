@@ -21,7 +21,8 @@ test('every host runs at once: each waits for all the others to have started (a 
   const dir = await tempDir(t)
   const hosts = parseHostsList('h1,u@h2,h3:2200,h4')
   // Sequential execution could never pass the barrier; the loop gives up after ~10 s.
-  const barrier = 'touch "$D/$FAKE_SSH_HOST"; i=0; while [ "$(ls "$D" | wc -l)" -lt 4 ]; do i=$((i+1)); [ $i -lt 1000 ] || exit 9; sleep 0.01; done; echo "$FAKE_SSH_HOST passed"'
+  const barrier =
+    'touch "$D/$FAKE_SSH_HOST"; i=0; while [ "$(ls "$D" | wc -l)" -lt 4 ]; do i=$((i+1)); [ $i -lt 1000 ] || exit 9; sleep 0.01; done; echo "$FAKE_SSH_HOST passed"'
   const steps = planExec(hosts, ['env', `D=${dir}`, 'sh', '-c', barrier], { ssh: FAKE_SSH })
   /** @type {string[]} */
   const seen = []
@@ -47,7 +48,9 @@ test('--parallel 1 runs one host at a time: alone at the barrier, the first host
 
 test('exit codes and unreachable hosts are results; a failed host skips the later steps', async () => {
   const hosts = parseHostsList('ok1,bad,down-3')
-  const first = planExec(hosts, ['sh', '-c', 'echo "out $FAKE_SSH_HOST"; echo "err $FAKE_SSH_HOST" >&2; [ "$FAKE_SSH_HOST" != bad ] || exit 3'], { ssh: FAKE_SSH })[0]
+  const first = planExec(hosts, ['sh', '-c', 'echo "out $FAKE_SSH_HOST"; echo "err $FAKE_SSH_HOST" >&2; [ "$FAKE_SSH_HOST" != bad ] || exit 3'], {
+    ssh: FAKE_SSH
+  })[0]
   const second = { ...planExec(hosts, ['echo', 'second'], { ssh: FAKE_SSH })[0], name: 'second' }
   const results = await runPlan([first, second])
   const by = (/** @type {string} */ step, /** @type {string} */ host) => {

@@ -69,5 +69,8 @@ test('readHostsFile reads a file and names it in errors', async (t) => {
   const file = join(dir, 'hosts')
   await writeFile(file, 'a\r\nb\r\n')
   assert.deepEqual((await readHostsFile(file)).map((h) => h.host), ['a', 'b'])
-  await assert.rejects(readHostsFile(join(dir, 'missing')), (/** @type {any} */ error) => error.code === CODES.INPUT && error.message.includes(join(dir, 'missing')))
+  await assert.rejects(
+    readHostsFile(join(dir, 'missing')),
+    (/** @type {any} */ error) => error.code === CODES.INPUT && error.message.includes(join(dir, 'missing'))
+  )
 })

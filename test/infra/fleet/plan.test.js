@@ -16,7 +16,10 @@ const SSH = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-o', 'Ser
 test('sshArgv: batch mode, timeouts, -p only when a port is given, -- before the destination', () => {
   assert.deepEqual(sshArgv(hosts[0], 'uptime'), [...SSH, '--', 'deploy@sim-1', 'uptime'])
   assert.deepEqual(sshArgv(hosts[1], 'uptime', { ssh: '/opt/ssh', connectTimeoutS: 3, sshOptions: ['-o', 'Port=1'] }),
-    ['/opt/ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=3', '-o', 'ServerAliveInterval=10', '-o', 'ServerAliveCountMax=3', '-o', 'Port=1', '-p', '2222', '--', 'sim-2', 'uptime'])
+    [
+      '/opt/ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=3', '-o', 'ServerAliveInterval=10', '-o', 'ServerAliveCountMax=3', '-o', 'Port=1',
+      '-p', '2222', '--', 'sim-2', 'uptime'
+    ])
   assert.deepEqual(sshArgv(hosts[2], 'x').slice(-5), ['-p', '22', '--', '::1', 'x'], 'IPv6 without brackets, as ssh wants it')
 })
 

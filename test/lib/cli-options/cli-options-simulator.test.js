@@ -18,7 +18,16 @@ test('the simulator\'s table holds the very rows of simulate, and those passed o
 test('parseSimulateOptions gives what parseOptions(\'simulate\') gives: defaults, parsed values, the same errors', () => {
   const inputs = [
     { url: 'http://127.0.0.1:3000' },
-    { url: 'http://127.0.0.1:3000', clients: '250', transport: 'websocket:70,polling:30', json: true, metricsPort: '0', otlp: 'http://collector:4318', redis: 'redis://r:6379', run: 'r1' },
+    {
+      url: 'http://127.0.0.1:3000',
+      clients: '250',
+      transport: 'websocket:70,polling:30',
+      json: true,
+      metricsPort: '0',
+      otlp: 'http://collector:4318',
+      redis: 'redis://r:6379',
+      run: 'r1'
+    },
     { url: 'http://127.0.0.1:3000', header: 'a: 1\nb: 2', emit: 'chat', emitInterval: '1s', phases: 'ramp 10s to 100, hold 5s' }
   ]
   for (const input of inputs) assert.deepEqual(parseSimulateOptions(input), parseOptions('simulate', input))

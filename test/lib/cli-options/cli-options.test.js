@@ -1,7 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import yargs from 'yargs'
-import { OPTIONS, STARTS_SIMULATORS, declareOptions, envNameOf, keyOf, optionsOf, parseOptions, passOnOptions, pickPassOn } from '../../../lib/cli-options/index.js'
+import {
+  OPTIONS, STARTS_SIMULATORS, declareOptions, envNameOf, keyOf, optionsOf, parseOptions, passOnOptions, pickPassOn
+} from '../../../lib/cli-options/index.js'
 import { commands } from '../../../bin/commands.js'
 
 const COMMANDS = ['simulate', 'run', 'capacity', 'serve', 'broadcast', 'report', 'probe', 'fleet up', 'fleet exec', 'fleet down', 'fleet status']

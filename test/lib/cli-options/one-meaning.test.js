@@ -110,7 +110,11 @@ test('rows that share a name parse alike (type, key, normaliser), unless a revie
   const several = [...byName].filter(([, rows]) => rows.length > 1)
   assert.deepEqual(several.map(([name]) => name).sort(), Object.keys(SAME_NAME).sort(), 'a name with rows in several tables is reviewed')
   const apart = several.filter(([, rows]) => new Set(rows.map((o) => JSON.stringify([o.type, o.array ?? false, o.to ?? null, String(o.parse ?? '')]))).size > 1)
-  assert.deepEqual(apart.map(([name]) => name).sort(), [...PARSED_APART].sort(), 'rows of one name parse alike (one normaliser), or are reviewed in PARSED_APART')
+  assert.deepEqual(
+    apart.map(([name]) => name).sort(),
+    [...PARSED_APART].sort(),
+    'rows of one name parse alike (one normaliser), or are reviewed in PARSED_APART'
+  )
   /** @type {Map<string, Set<string>>} */
   const byAlias = new Map()
   for (const o of OPTIONS) if (o.alias) byAlias.set(o.alias, new Set([...(byAlias.get(o.alias) ?? []), o.name]))

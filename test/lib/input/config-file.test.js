@@ -49,7 +49,8 @@ test('--config through the CLI: values apply, mistakes exit 2 with the file name
     'ws-client.yml': 'clients: 2\nws-client: builtin\n'
   })
   for (const [file, message] of [
-    ['bad.json', /--config: .*bad\.json is not valid JSON: line 1, column/], ['typo.json', /Unknown argument: cleints/], ['wrong-type.json', /--clients must be a whole number .*"many"/],
+    ['bad.json', /--config: .*bad\.json is not valid JSON: line 1, column/], ['typo.json', /Unknown argument: cleints/],
+    ['wrong-type.json', /--clients must be a whole number .*"many"/],
     // A simulate option read from the file reaches the same checks as the flag (sio is the default engine).
     ['ws-client.yml', /--ws-client works with --engine lean only/]
   ]) {

@@ -9,7 +9,12 @@ test('--node-from reads cookie:NAME, header:NAME (lower-cased) and event:NAME[.p
   assert.deepEqual(parseNodeFrom('cookie:SERVERID', '--node-from'), { spec: 'cookie:SERVERID', kind: 'cookie', name: 'SERVERID', path: null })
   assert.deepEqual(parseNodeFrom('header:X-Node', '--node-from'), { spec: 'header:X-Node', kind: 'header', name: 'x-node', path: null })
   assert.deepEqual(parseNodeFrom('event:node', '--node-from'), { spec: 'event:node', kind: 'event', name: 'node', path: null })
-  assert.deepEqual(parseNodeFrom('event:hello.server.name', '--node-from'), { spec: 'event:hello.server.name', kind: 'event', name: 'hello', path: 'server.name' })
+  assert.deepEqual(parseNodeFrom('event:hello.server.name', '--node-from'), {
+    spec: 'event:hello.server.name',
+    kind: 'event',
+    name: 'hello',
+    path: 'server.name'
+  })
 })
 
 test('a bad --node-from is a usage error naming the flag and the forms', () => {
@@ -52,18 +57,31 @@ function row (name, counts, delaysMs = []) {
 }
 
 test('merging node reports: rows of one name summed, histograms merged, imbalance from the sums', () => {
-  const a = { from: 'event:node', nodes: [row('n1', { connected: 3, connects: 4, drops: 1, moved: 1, received: 10, missing: 1 }, [1, 2]), row('n2', { connected: 1, connects: 1 }, [8])], unknown: 1, moved: 1, imbalance: 3 }
+  const a = {
+    from: 'event:node',
+    nodes: [row('n1', { connected: 3, connects: 4, drops: 1, moved: 1, received: 10, missing: 1 }, [1, 2]), row('n2', { connected: 1, connects: 1 }, [8])],
+    unknown: 1,
+    moved: 1,
+    imbalance: 3
+  }
   const b = { from: 'event:node', nodes: [row('n2', { connected: 2, connects: 2, moved: 2, received: 5 }, [4])], unknown: 0, moved: 2, imbalance: 1 }
   const merged = mergeNodeReports([a, undefined, b])
   assert.ok(merged)
-  assert.deepEqual(merged.nodes.map((n) => [n.name, n.connected, n.connects, n.drops, n.moved, n.received, n.missing]), [['n1', 3, 4, 1, 1, 10, 1], ['n2', 3, 3, 0, 2, 5, 0]])
+  assert.deepEqual(
+    merged.nodes.map((n) => [n.name, n.connected, n.connects, n.drops, n.moved, n.received, n.missing]),
+    [['n1', 3, 4, 1, 1, 10, 1], ['n2', 3, 3, 0, 2, 5, 0]]
+  )
   assert.equal(merged.nodes[1].relative.count, 2)
   assert.equal(decode(merged.nodes[1].relative.histogram).totalCount, 2)
   assert.equal(merged.nodes[1].absolute, undefined, 'rows of older results carry no absolute delays: none made up')
   // Absolute delays merge as relative ones do; a row without them (an older result) adds none.
   /** @param {import('../../../lib/schema/result-schema.js').NodeRow} r @param {number[]} delaysMs */
   const withAbsolute = (r, delaysMs) => ({ ...r, absolute: row(r.name, {}, delaysMs).relative })
-  const both = mergeNodeReports([{ ...a, nodes: [withAbsolute(a.nodes[1], [100, 300])] }, { ...b, nodes: [withAbsolute(b.nodes[0], [200])] }, { ...b, nodes: [row('n2', { connected: 1 })] }])
+  const both = mergeNodeReports([
+    { ...a, nodes: [withAbsolute(a.nodes[1], [100, 300])] },
+    { ...b, nodes: [withAbsolute(b.nodes[0], [200])] },
+    { ...b, nodes: [row('n2', { connected: 1 })] }
+  ])
   assert.equal(both?.nodes[0].absolute?.count, 3)
   assert.equal(Math.round(Number(both?.nodes[0].absolute?.max)), 300)
   assert.equal(merged.moved, 3)
@@ -73,7 +91,13 @@ test('merging node reports: rows of one name summed, histograms merged, imbalanc
 })
 
 test('merging keeps the first 50 names by connects and folds the rest, with their own folded rows, into other', () => {
-  const many = (/** @type {number} */ from) => ({ from: 'cookie:S', nodes: Array.from({ length: 40 }, (_, k) => row(`n${from + k}`, { connected: 1, connects: from + k })), unknown: 0, moved: 0, imbalance: 1 })
+  const many = (/** @type {number} */ from) => ({
+    from: 'cookie:S',
+    nodes: Array.from({ length: 40 }, (_, k) => row(`n${from + k}`, { connected: 1, connects: from + k })),
+    unknown: 0,
+    moved: 0,
+    imbalance: 1
+  })
   const folded = { from: 'cookie:S', nodes: [{ ...row('other', { connected: 5, connects: 5 }), folded: 7 }], unknown: 0, moved: 0, imbalance: null }
   const merged = /** @type {import('../../../lib/schema/result-schema.js').NodeReport} */ (mergeNodeReports([many(0), many(40), folded]))
   assert.equal(merged.nodes.length, MAX_NODE_NAMES + 1)

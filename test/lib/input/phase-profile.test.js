@@ -31,7 +31,8 @@ test('an emit rate per step is read in --emit-rate\'s form', () => {
 test('a bad step is refused naming --phases, the step and what is allowed', () => {
   /** @type {[string, RegExp][]} */
   const cases = [
-    ['jump 5s', /^--phases step 1 must be "ramp DURATION to CLIENTS" or "hold DURATION", each optionally followed by "at RATE".*, separated by commas.*got "jump 5s"$/],
+    ['jump 5s', new RegExp(/^--phases step 1 must be "ramp DURATION to CLIENTS" or "hold DURATION", /.source +
+      /each optionally followed by "at RATE".*, separated by commas.*got "jump 5s"$/.source)],
     ['ramp to 5', /^--phases step 1 must be "ramp DURATION to CLIENTS".*got "ramp to 5"$/],
     ['hold', /^--phases step 1 must be .*got "hold"$/],
     ['ramp 5s to 3, hold', /^--phases step 2 must be .*got "hold"$/],
@@ -56,7 +57,9 @@ test('a bad step is refused naming --phases, the step and what is allowed', () =
 })
 
 test('slicing over workers splits each ramp target as the clients are, summing to it', () => {
-  const phases = /** @type {import('../../../lib/input/phase-profile.js').Phase[]} */ (parsePhases('ramp 1s to 7, hold 1s, ramp 1s to 2, ramp 1s to 0', '--phases'))
+  const phases = /** @type {import('../../../lib/input/phase-profile.js').Phase[]} */ (
+    parsePhases('ramp 1s to 7, hold 1s, ramp 1s to 2, ramp 1s to 0', '--phases')
+  )
   const slices = [0, 1, 2].map((k) => slicePhases(phases, 3, k))
   assert.deepEqual(slices.map((s) => s.map((p) => p.to)), [[3, undefined, 1, 0], [2, undefined, 1, 0], [2, undefined, 0, 0]])
   for (let n = 0; n < phases.length; n++) {

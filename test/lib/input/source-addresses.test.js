@@ -30,7 +30,8 @@ test('every address must be on an interface of this host (the loopback subnet co
   }
   assert.doesNotThrow(() => checkLocalAddresses(['10.1.2.3', '127.0.0.9'], '--source-address', /** @type {any} */ (interfaces)))
   assert.throws(() => checkLocalAddresses(['10.1.2.3', '10.1.2.4'], '--source-address', /** @type {any} */ (interfaces)),
-    /--source-address takes addresses of this host's interfaces; 10\.1\.2\.4 is on none \(this host has 127\.0\.0\.1, 10\.1\.2\.3\)\. Add it first, e\.g\. `ip addr add 10\.1\.2\.4\/24 dev eth0`/)
+    new RegExp(/--source-address takes addresses of this host's interfaces; 10\.1\.2\.4 is on none \(this /.source +
+      /host has 127\.0\.0\.1, 10\.1\.2\.3\)\. Add it first, e\.g\. `ip addr add 10\.1\.2\.4\/24 dev eth0`/.source))
   assert.throws(() => normalizeSimOptions({ sourceAddress: '192.0.2.77' }), /192\.0\.2\.77 is on none/)
   assert.deepEqual(normalizeSimOptions({ sourceAddress: '127.0.0.2-3' }).sourceAddresses, ['127.0.0.2', '127.0.0.3'])
   const env = upEnv({ url: 'http://10.0.0.5:3000', redis: 'redis://10.0.0.5:6379', run: 'r1', sourceAddress: '192.0.2.10-192.0.2.12' })

@@ -7,7 +7,11 @@ const values = { i: 7, sim: 's1', room: 'room-3', rand: 'zz', 'row.token': 'tok7
 const lookup = (/** @type {string} */ name) => values[/** @type {keyof typeof values} */ (name)]
 
 test('JSON templates: a placeholder alone keeps its type, inside a string it is written in; rows by field', () => {
-  const t = compileJsonTemplate('{"user":"u{{i}}","n":{{i}},"token":{{row.token}},"deep":[{"k":{{row.n}}}],"k{{room}}":true}', { flag: '--auth', names, rowFields: ['token', 'n'] })
+  const t = compileJsonTemplate('{"user":"u{{i}}","n":{{i}},"token":{{row.token}},"deep":[{"k":{{row.n}}}],"k{{room}}":true}', {
+    flag: '--auth',
+    names,
+    rowFields: ['token', 'n']
+  })
   assert.deepEqual(t.render(lookup), { user: 'u7', n: 7, token: 'tok7', deep: [{ k: 42 }], 'kroom-3': true })
   assert.deepEqual(t.placeholders.sort(), ['i', 'room', 'row.n', 'row.token'])
 })
@@ -29,9 +33,18 @@ test('text templates write every placeholder into the text', () => {
 })
 
 test('errors name the flag: unknown placeholder, rows without a feeder, a missing field, not JSON', () => {
-  assert.throws(() => compileJsonTemplate('{"a":{{user}}}', { flag: '--auth', names }), /^IoswarmError: --auth has an unknown placeholder \{\{user\}\}: use \{\{i\}\} \{\{sim\}\} \{\{room\}\} \{\{rand\}\}$/)
-  assert.throws(() => compileTextTemplate('{{row.token}}', { flag: '--query', names, rowFields: null }), /--query uses \{\{row.token\}\}, which needs a feeder: add --feeder FILE/)
-  assert.throws(() => compileTextTemplate('{{row.tokn}}', { flag: '--header', names, rowFields: ['token', 'user'] }), /--header uses \{\{row.tokn\}\}, but the feeder has no field "tokn" \(its fields: token, user\)/)
+  assert.throws(
+    () => compileJsonTemplate('{"a":{{user}}}', { flag: '--auth', names }),
+    /^IoswarmError: --auth has an unknown placeholder \{\{user\}\}: use \{\{i\}\} \{\{sim\}\} \{\{room\}\} \{\{rand\}\}$/
+  )
+  assert.throws(
+    () => compileTextTemplate('{{row.token}}', { flag: '--query', names, rowFields: null }),
+    /--query uses \{\{row.token\}\}, which needs a feeder: add --feeder FILE/
+  )
+  assert.throws(
+    () => compileTextTemplate('{{row.tokn}}', { flag: '--header', names, rowFields: ['token', 'user'] }),
+    /--header uses \{\{row.tokn\}\}, but the feeder has no field "tokn" \(its fields: token, user\)/
+  )
   assert.throws(() => compileJsonTemplate('{"a":', { flag: '--auth', names }), (error) => {
     assert.match(String(error), /--auth must be a JSON template/)
     assert.equal(/** @type {any} */ (error).exitCode, 2)
@@ -75,6 +88,12 @@ test('event calls: a JSON array (a name with spaces, any number of arguments) or
 test('{{env.NAME}} where the environment is read; a clear error where it is not', () => {
   const t = compileTextTemplate('Bearer {{env.APP_TOKEN}}', { flag: '--header', names, env: true })
   assert.equal(t.render((name) => (name === 'env.APP_TOKEN' ? 's3' : '')), 'Bearer s3')
-  assert.throws(() => compileTextTemplate('{{env.APP_TOKEN}}', { flag: '--message', names }), /--message has a placeholder \{\{env.APP_TOKEN\}\}, but the environment is not read here/)
-  assert.throws(() => compileTextTemplate('{{env.1X}}', { flag: '--header', names, env: true }), /--header has \{\{env.1X\}\}: an environment variable's name is letters, digits and _/)
+  assert.throws(
+    () => compileTextTemplate('{{env.APP_TOKEN}}', { flag: '--message', names }),
+    /--message has a placeholder \{\{env.APP_TOKEN\}\}, but the environment is not read here/
+  )
+  assert.throws(
+    () => compileTextTemplate('{{env.1X}}', { flag: '--header', names, env: true }),
+    /--header has \{\{env.1X\}\}: an environment variable's name is letters, digits and _/
+  )
 })

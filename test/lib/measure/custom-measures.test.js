@@ -32,19 +32,40 @@ test('custom figures: names are plain and bounded (later ones refused and counte
   assert.equal(merged.timings.join_lobby.count, 3)
   assert.ok(Math.abs(merged.timings.join_lobby.max - 50) < 0.1, 'HDR: 3 significant digits')
   assert.equal(merged.refused, 2)
-  assert.equal(mergeCustomReports([{ timings: {}, counts: { 'bad name': 3, constructor: 1 }, refused: 0, refusedNames: [] }])?.counts.constructor, 1, 'a name read from JSON is data, never a prototype')
-  assert.deepEqual(mergeCustomReports([{ timings: {}, counts: { 'bad name': 3 }, refused: 0, refusedNames: [] }])?.counts, {}, 'a bad name read from JSON is left out')
+  assert.equal(
+    mergeCustomReports([{ timings: {}, counts: { 'bad name': 3, constructor: 1 }, refused: 0, refusedNames: [] }])?.counts.constructor,
+    1,
+    'a name read from JSON is data, never a prototype'
+  )
+  assert.deepEqual(
+    mergeCustomReports([{ timings: {}, counts: { 'bad name': 3 }, refused: 0, refusedNames: [] }])?.counts,
+    {},
+    'a bad name read from JSON is left out'
+  )
 })
 
 test('--assert custom.NAME.STAT: a bad name or statistic is a usage error naming --assert', () => {
-  assert.deepEqual(parseThreshold('custom.join_lobby.p99<300ms'), { expression: 'custom.join_lobby.p99<300ms', metric: 'custom.join_lobby.p99', op: '<', value: 300, unit: 'ms' })
+  assert.deepEqual(parseThreshold('custom.join_lobby.p99<300ms'), {
+    expression: 'custom.join_lobby.p99<300ms',
+    metric: 'custom.join_lobby.p99',
+    op: '<',
+    value: 300,
+    unit: 'ms'
+  })
   assert.equal(parseThreshold('custom.joined.count>=5').unit, 'count')
-  assert.throws(() => parseThreshold('custom.join-lobby.p99<300ms'), /^IoswarmError: --assert "custom.join-lobby.p99<300ms" has a custom figure name "join-lobby"/)
-  assert.throws(() => parseThreshold('custom.join_lobby.p42<300ms'), /--assert .* reads "p42" of custom.join_lobby: write custom.join_lobby.STAT with STAT one of p50, p90, p99, max, mean, count/)
+  assert.throws(
+    () => parseThreshold('custom.join-lobby.p99<300ms'),
+    /^IoswarmError: --assert "custom.join-lobby.p99<300ms" has a custom figure name "join-lobby"/
+  )
+  assert.throws(
+    () => parseThreshold('custom.join_lobby.p42<300ms'),
+    /--assert .* reads "p42" of custom.join_lobby: write custom.join_lobby.STAT with STAT one of p50, p90, p99, max, mean, count/
+  )
   assert.throws(() => parseThreshold('custom.joined.count>1%'), /--assert .* takes a whole count for custom.joined.count/)
 })
 
-test('simulate --workers 2: hooks\' ctx.timing and ctx.count reach the merged result and the summary; report --assert on them exits 3 when one fails', async (t) => {
+test('simulate --workers 2: hooks\' ctx.timing and ctx.count reach the merged result and the summary; ' +
+  'report --assert on them exits 3 when one fails', async (t) => {
   const server = await startAppServer(t)
   const dir = mkdtempSync(join(tmpdir(), 'ioswarm-custom-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))

@@ -21,7 +21,11 @@ test('a process with every file descriptor taken still samples itself (the last 
     const after = sampler.sample()
     console.log(JSON.stringify({ opened, direct, before: before.rssBytes, after: after.rssBytes, cpu: after.cpuPct }))
   `
-  const run = spawnSync('bash', ['-c', `ulimit -n 64 && exec "${process.execPath}" --input-type=module -e "$0"`, script], { cwd: ROOT, encoding: 'utf8', timeout: 30000 })
+  const run = spawnSync('bash', ['-c', `ulimit -n 64 && exec "${process.execPath}" --input-type=module -e "$0"`, script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30000
+  })
   assert.equal(run.status, 0, run.stderr)
   const out = JSON.parse(run.stdout)
   assert.ok(out.opened > 0 && out.opened < 64, `descriptors exhausted after ${out.opened}`)

@@ -32,7 +32,11 @@ const pub = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379')
 const sub = pub.duplicate()
 
 const server = http.createServer()
-const io = new Server(server, { pingInterval, pingTimeout: Math.min(20000, pingInterval), adapter: createAdapter(pub, sub, { key: process.env.CHANNEL || 'socket.io' }) })
+const io = new Server(server, {
+  pingInterval,
+  pingTimeout: Math.min(20000, pingInterval),
+  adapter: createAdapter(pub, sub, { key: process.env.CHANNEL || 'socket.io' })
+})
 
 /** @param {Record<string, string>} headers */
 const nameTheNode = (headers) => {

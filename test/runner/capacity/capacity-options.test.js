@@ -14,7 +14,16 @@ test('defaults: --start 1000, --max 100000, --precision 5%, --growth 2, --rounds
 })
 
 test('what capacity shares with run is checked by run\'s normaliser; other commands\' options are not taken', () => {
-  const o = normalizeCapacityOptions({ slo: 'p99<1s', target: 'http://10.0.0.7:3000', token: 't', engine: 'lean', transport: 'websocket:3,polling:1', ramp: '5s', distributions: '2x500', restartServerAt: '30s' })
+  const o = normalizeCapacityOptions({
+    slo: 'p99<1s',
+    target: 'http://10.0.0.7:3000',
+    token: 't',
+    engine: 'lean',
+    transport: 'websocket:3,polling:1',
+    ramp: '5s',
+    distributions: '2x500',
+    restartServerAt: '30s'
+  })
   assert.equal(o.target, 'http://10.0.0.7:3000')
   assert.equal(o.transport, 'websocket:3,polling:1')
   assert.equal(o.rampMs, 5000)
@@ -25,9 +34,31 @@ test('what capacity shares with run is checked by run\'s normaliser; other comma
   assert.deepEqual([none.rounds, none.stepDurationMs, none.windowMs, none.vary], [[], 20000, 5000, 'clients'])
   assert.equal(/** @type {Record<string, unknown>} */ (none.simulatorInput).window, '5000ms')
   // What the windows hold beside deliveries: acks timed out, replies (--reply-event, emitAndWait), a scenario's own figures.
-  const own = normalizeCapacityOptions({ slo: ['ack.timeouts<1%', 'reply.p99<300ms', 'reply.timeouts=0', 'custom.join_lobby.p99<300ms', 'custom.joined.count>=1'], rounds: 'none' })
-  assert.deepEqual(own.slo.map((s) => [s.metric, s.unit]), [['ack.timeouts', '%'], ['reply.p99', 'ms'], ['reply.timeouts', 'count'], ['custom.join_lobby.p99', 'ms'], ['custom.joined.count', 'count'], ['connected', '%']])
-  const rate = normalizeCapacityOptions({ slo: 'ack.p99<200ms', rounds: 'none', vary: 'emit-rate', clients: 2000, emit: 'chat {}', emitters: '10%', start: 100, max: 5000 })
+  const own = normalizeCapacityOptions({
+    slo: ['ack.timeouts<1%', 'reply.p99<300ms', 'reply.timeouts=0', 'custom.join_lobby.p99<300ms', 'custom.joined.count>=1'],
+    rounds: 'none'
+  })
+  assert.deepEqual(
+    own.slo.map((s) => [s.metric, s.unit]),
+    [
+      ['ack.timeouts', '%'],
+      ['reply.p99', 'ms'],
+      ['reply.timeouts', 'count'],
+      ['custom.join_lobby.p99', 'ms'],
+      ['custom.joined.count', 'count'],
+      ['connected', '%']
+    ]
+  )
+  const rate = normalizeCapacityOptions({
+    slo: 'ack.p99<200ms',
+    rounds: 'none',
+    vary: 'emit-rate',
+    clients: 2000,
+    emit: 'chat {}',
+    emitters: '10%',
+    start: 100,
+    max: 5000
+  })
   assert.deepEqual([rate.clients, rate.emitters, rate.startClients, rate.maxClients, rate.startLevel, rate.maxLevel], [2000, 200, 2000, 2000, 100, 5000])
   assert.equal(/** @type {Record<string, unknown>} */ (rate.simulatorInput).emitRate, '100/200s', 'the first step\'s rate, spread over the emitters')
   assert.throws(() => normalizeCapacityOptions({ slo: 'p99<1s', engine: 'turbo' }), /--engine must be one of sio, lean/)
@@ -55,12 +86,15 @@ test('bad input names the flag: an SLO without an operator or of a metric that i
     [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', clients: 100, emit: 'chat {}', emitRate: '1/s' }, /^--emit-rate is what --vary emit-rate searches/],
     [{ slo: 'p99<1s', vary: 'emit-rate', clients: 100, emit: 'chat {}' }, /^--vary emit-rate is judged on windows/],
     [{ slo: 'p99<1s', clients: 100 }, /^--clients is for --vary emit-rate/],
-    [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', clients: 10, emit: 'chat {}', max: 20000 }, /^--max 20000 messages a second is more than 10 emitters can send/],
+    [{ slo: 'p99<1s', rounds: 'none', vary: 'emit-rate', clients: 10, emit: 'chat {}', max: 20000 },
+      /^--max 20000 messages a second is more than 10 emitters can send/],
     [{ slo: 'p99<1s', rounds: 'none', stepDuration: '5s', window: '5s' }, /^--step-duration 5s is shorter than 2 windows/],
-    [{ slo: 'ack.p99<1s' }, /^--slo "ack.p99<1s": ack.p99 judges the clients' own traffic \(emits' acks, replies, a scenario's figures\), which only a step without rounds measures/],
+    [{ slo: 'ack.p99<1s' },
+      /^--slo "ack.p99<1s": ack.p99 judges the clients' own traffic \(emits' acks, replies, a scenario's figures\), which only a step without rounds measures/],
     [{ slo: 'custom.join_lobby.p99<1s' }, /^--slo "custom.join_lobby.p99<1s": custom.join_lobby.p99 judges the clients' own traffic/],
     [{ slo: 'reply.timeouts=0', rounds: '3x1000' }, /^--slo "reply.timeouts=0": reply.timeouts judges the clients' own traffic/],
-    [{ slo: 'echo=0', rounds: 'none' }, /^--slo "echo=0": echo is not a service level of the server .*SLO metrics: .*ack\.timeouts, reply\.p50, .*custom\.NAME\.p50\|p90\|p99\|max\|mean\|count$/]
+    [{ slo: 'echo=0', rounds: 'none' },
+      /^--slo "echo=0": echo is not a service level of the server .*SLO metrics: .*ack\.timeouts, reply\.p50, .*custom\.NAME\.p50\|p90\|p99\|max\|mean\|count$/]
   ]
   for (const [input, pattern] of cases) {
     assert.throws(() => normalizeCapacityOptions(/** @type {Record<string, unknown>} */ (input)), (error) => {

@@ -37,7 +37,30 @@ test('bad input exits 2 naming the flag, before anything starts', async (t) => {
 test('ioswarm capacity end to end: the answer in one line, result.json, steps.csv and report.html; exit 0, or 3 when --start already fails', async (t) => {
   const server = await startDegradingServer(t, { limit: 15, mode: 'delay', delayMs: 400 })
   const out = await tempDir(t)
-  const found = await runCli(t, ['bin/ioswarm.js', 'capacity', '--target', server.url, '--token', server.token, '--slo', 'p99<200ms', '--start', '10', '--max', '40', '--precision', '25%', ...QUICK, '--out', out, '--json'], { timeoutMs: 120000 })
+  const found = await runCli(
+    t,
+    [
+      'bin/ioswarm.js',
+      'capacity',
+      '--target',
+      server.url,
+      '--token',
+      server.token,
+      '--slo',
+      'p99<200ms',
+      '--start',
+      '10',
+      '--max',
+      '40',
+      '--precision',
+      '25%',
+      ...QUICK,
+      '--out',
+      out,
+      '--json'
+    ],
+    { timeoutMs: 120000 }
+  )
   assert.equal(found.code, 0, found.stderr)
   assert.match(found.stderr, /^step 1 \(grow\): 10 clients: connected 10 in .* → pass$/m, 'a progress line per step')
   assert.match(found.stderr, /^capacity: 15 clients at p99<200ms — websocket \(lean\), target http:\/\/127\.0\.0\.1:\d+, 2 simulators/m)
@@ -48,7 +71,28 @@ test('ioswarm capacity end to end: the answer in one line, result.json, steps.cs
   assert.equal((await readFile(path.join(out, 'steps.csv'), 'utf8')).trimEnd().split('\r\n').length, 1 + result.steps.length)
   assert.match(await readFile(path.join(out, 'report.html'), 'utf8'), /data-chart="capacity-delay"/)
 
-  const low = await runCli(t, ['bin/ioswarm.js', 'capacity', '--target', server.url, '--token', server.token, '--slo', 'p99<200ms', '--start', '20', '--max', '40', ...QUICK, '--out', await tempDir(t), '--quiet'], { timeoutMs: 120000 })
+  const low = await runCli(
+    t,
+    [
+      'bin/ioswarm.js',
+      'capacity',
+      '--target',
+      server.url,
+      '--token',
+      server.token,
+      '--slo',
+      'p99<200ms',
+      '--start',
+      '20',
+      '--max',
+      '40',
+      ...QUICK,
+      '--out',
+      await tempDir(t),
+      '--quiet'
+    ],
+    { timeoutMs: 120000 }
+  )
   assert.equal(low.code, 3, low.stderr)
   assert.match(low.stderr, /^capacity: below 20 clients at p99<200ms — .*the first step failed: p99 \d+ms.*start lower with --start/m)
   assert.doesNotMatch(low.stderr, /^step 1/m, '--quiet: no progress lines')

@@ -19,9 +19,8 @@ test('finds the client count at which a server starts to delay broadcasts, withi
   const server = await startDegradingServer(t, { limit: 30, mode: 'delay', delayMs: 1500 })
   /** @type {string[]} */
   const lines = []
-  const result = await runCapacity({ ...QUICK, messageTimeout: '4s', target: server.url, token: server.token, slo: ['p99<750ms', 'missing=0'], start: 10, max: 80 }, {
-    log: logTo(lines)
-  })
+  const options = { ...QUICK, messageTimeout: '4s', target: server.url, token: server.token, slo: ['p99<750ms', 'missing=0'], start: 10, max: 80 }
+  const result = await runCapacity(options, { log: logTo(lines) })
   assert.equal(result.outcome, 'found', lines.join('\n'))
   const capacity = /** @type {number} */ (result.capacity)
   assert.ok(capacity <= 30 && capacity >= 27, `capacity ${capacity} within 10 % below the true 30\n${lines.join('\n')}`)
@@ -39,7 +38,10 @@ test('finds the client count at which a server starts to delay broadcasts, withi
   for (const [clients, verdict] of judged) assert.equal(verdict, clients <= 30 ? 'pass' : 'fail', `${clients} clients`)
   const failed = result.steps.find((s) => s.clients === 40)
   assert.match(failed?.why ?? '', /^p99 \d+ms \(round 3, 40 clients\)$/, 'the failing SLO and its value')
-  assert.ok((failed?.relative.p99 ?? 0) >= 1490, `the 1.5 s the server held half the clients back (a loaded machine fires its timer late): ${failed?.relative.p99}`)
+  assert.ok(
+    (failed?.relative.p99 ?? 0) >= 1490,
+    `the 1.5 s the server held half the clients back (a loaded machine fires its timer late): ${failed?.relative.p99}`
+  )
   assert.equal(failed?.limitedBy, null)
   assert.ok(result.steps.every((s) => s.verdict === 'inconclusive' || s.connected === s.clients), 'every client of each step connected')
   // The simulators' health over each step, in shape: both simulators, their shares adding up to the step, utilisation a
@@ -54,7 +56,10 @@ test('finds the client count at which a server starts to delay broadcasts, withi
     assert.equal(s.limitedBy !== null, s.verdict === 'inconclusive', `step ${s.step}: ${s.verdict}, limited by ${s.limitedBy}`)
   }
   assert.equal(result.steps.filter((s) => s.verdict === 'pass').every((s) => s.missing === 0 && s.expected === 2 * s.clients), true)
-  assert.match(result.answer, new RegExp(`^capacity: ${capacity} clients at p99<750ms, missing=0 — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators`))
+  assert.match(
+    result.answer,
+    new RegExp(`^capacity: ${capacity} clients at p99<750ms, missing=0 — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators`)
+  )
   assert.equal(lines.filter((l) => /^step \d+ \((grow|narrow)\)/.test(l)).length, result.steps.length, 'one progress line per step')
   assert.equal(result.schemaVersion, 1)
   assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'JSON-serialisable')
@@ -105,7 +110,22 @@ test('a stop (the signal) ends the search after the step in progress: the steps 
 test('--protocol websocket: the search runs against the plain WebSocket reference server, growing the plain clients step by step', async (t) => {
   /** @type {string[]} */
   const lines = []
-  const result = await runCapacity({ protocol: 'websocket', simulators: 1, ramp: '100ms', rounds: '2x300', messageTimeout: '2s', connectTimeout: '10s', growth: 2, precision: '10%', slo: ['missing=0'], start: 10, max: 40 }, { log: logTo(lines) })
+  const result = await runCapacity(
+    {
+      protocol: 'websocket',
+      simulators: 1,
+      ramp: '100ms',
+      rounds: '2x300',
+      messageTimeout: '2s',
+      connectTimeout: '10s',
+      growth: 2,
+      precision: '10%',
+      slo: ['missing=0'],
+      start: 10,
+      max: 40
+    },
+    { log: logTo(lines) }
+  )
   assert.equal(result.outcome, 'max', lines.join('\n'))
   assert.deepEqual(result.steps.map((s) => [s.clients, s.verdict, s.connected]), [[10, 'pass', 10], [20, 'pass', 20], [40, 'pass', 40]], lines.join('\n'))
   assert.match(result.answer, /websocket \(websocket\), reference server/)
@@ -116,7 +136,20 @@ test('against a server that wants a token, the look before the search is the fir
   const server = await startTestServer(t, { authToken: secret, pingIntervalMs: 1000 })
   /** @type {string[]} */
   const lines = []
-  const result = await runCapacity({ ...QUICK, simulators: 1, ramp: undefined, target: server.url, token: server.token, auth: JSON.stringify({ token: secret }), slo: ['missing=0'], start: 2, max: 4 }, { log: logTo(lines) })
+  const result = await runCapacity(
+    {
+      ...QUICK,
+      simulators: 1,
+      ramp: undefined,
+      target: server.url,
+      token: server.token,
+      auth: JSON.stringify({ token: secret }),
+      slo: ['missing=0'],
+      start: 2,
+      max: 4
+    },
+    { log: logTo(lines) }
+  )
   assert.equal(result.outcome, 'max', lines.join('\n'))
   assert.deepEqual(lines.filter((l) => /warning/.test(l)), [], 'no warning')
   assert.match(lines.join('\n'), /ramp 1 s per step/, 'the ramp read from the handshake the look got')
@@ -134,6 +167,10 @@ test('reports the collector refuses past its bound are counted in the result and
   assert.ok(Object.keys(refused.bySimulator).every((id) => /^capacity-.*-sim[12]$/.test(id)), JSON.stringify(refused.bySimulator))
   const warnings = capacityWarnings(result)
   assert.equal(warnings.length, 1, warnings.join('\n'))
-  assert.match(warnings[0], new RegExp(`^WARNING: capacity-\\S+: ${refused.total} message reports refused past the collector's bound of 1 per run \\(.*\\); they are missing from the steps' rounds \\(their verdicts\\)`))
+  assert.match(
+    warnings[0],
+    new RegExp(`^WARNING: capacity-\\S+: ${refused.total} message reports refused past the collector's bound of 1 per run \\(.*\\); ` +
+      'they are missing from the steps\' rounds \\(their verdicts\\)')
+  )
   assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'JSON-serialisable')
 })

@@ -75,7 +75,8 @@ describe('capacity without rounds', { concurrency: true }, () => {
     const capacity = /** @type {number} */ (result.capacity)
     assert.ok(capacity <= RATE_LIMIT && capacity >= RATE_LIMIT * 0.5, `capacity ${capacity} messages/s within 50 % below ${RATE_LIMIT}: ${log}`)
     // Well below the limit passes, well above fails (a loaded machine may measure a step twice: inconclusive, again).
-    const verdicts = (/** @type {number} */ rate) => new Set(result.steps.filter((s) => s.windowed?.emitRate === rate && s.verdict !== 'inconclusive').map((s) => s.verdict))
+    const verdicts = (/** @type {number} */ rate) =>
+      new Set(result.steps.filter((s) => s.windowed?.emitRate === rate && s.verdict !== 'inconclusive').map((s) => s.verdict))
     assert.deepEqual([...verdicts(30)], ['pass'], log)
     assert.deepEqual([...verdicts(90)], ['fail'], log)
     for (const s of result.steps) {
@@ -83,17 +84,26 @@ describe('capacity without rounds', { concurrency: true }, () => {
       const w = /** @type {import('../../../lib/schema/capacity-schema.js').StepWindowed} */ (s.windowed)
       assert.ok(w.windows >= 2, `judged on the windows of its hold: ${log}`)
       // The clients sent what the step asked for (the rate reached the simulators over the resize path).
-      assert.ok(Math.abs(w.emitsPerSecond - /** @type {number} */ (w.emitRate)) <= /** @type {number} */ (w.emitRate) * 0.25, `sent ${w.emitsPerSecond}/s at ${w.emitRate}/s: ${log}`)
+      assert.ok(
+        Math.abs(w.emitsPerSecond - /** @type {number} */ (w.emitRate)) <= /** @type {number} */ (w.emitRate) * 0.25,
+        `sent ${w.emitsPerSecond}/s at ${w.emitRate}/s: ${log}`
+      )
     }
     const failed = result.steps.find((s) => s.windowed?.emitRate === 90 && s.verdict === 'fail')
     assert.match(failed?.why ?? '', /^ack\.p50 \d+ms \(window \d\d:\d\d:\d\d–\d\d:\d\d:\d\d, 90 messages\/s, \d+ acks\)$/, 'the SLO names the worst window')
     assert.ok((failed?.windowed?.ack?.p50 ?? 0) >= LATE_MS - 10, log)
-    assert.match(result.answer, new RegExp(`^capacity: ${capacity} messages/s at ack\\.p50<400ms — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators, 10 clients`))
+    assert.match(
+      result.answer,
+      new RegExp(`^capacity: ${capacity} messages/s at ack\\.p50<400ms — websocket \\(lean\\), target http://127\\.0\\.0\\.1:\\d+, 2 simulators, 10 clients`)
+    )
     assert.equal(result.options.vary, 'emit-rate')
     assert.equal(result.options.rounds, 'none')
     // The answer in the report and steps.csv: the steps against messages a second, with their acks.
     const html = buildCapacityReport(result)
-    assert.ok(html.includes(`${capacity} messages/s</div>`) && html.includes('<th>messages/s</th>') && html.includes('<th>ack p99</th>'), 'the report names the rate')
+    assert.ok(
+      html.includes(`${capacity} messages/s</div>`) && html.includes('<th>messages/s</th>') && html.includes('<th>ack p99</th>'),
+      'the report names the rate'
+    )
     assert.match(html, /Delay and missing deliveries against messages a second/)
     const [head, first] = capacityStepsCsv(result).split('\r\n').map((l) => l.split(','))
     assert.equal(first[head.indexOf('emit_rate')], '30')
@@ -130,7 +140,8 @@ describe('capacity without rounds', { concurrency: true }, () => {
     assert.match(lines.find((l) => l.startsWith('step 2')) ?? '', /^step 2 \(grow\): 8 clients: connected 8 .*worst of \d windows: relative p50/, log)
   })
 
-  test('against the reference server: a scenario\'s ack timeouts, replies (emitAndWait) and own figures judged on the windows; the server\'s stats in the step', async (t) => {
+  test('against the reference server: a scenario\'s ack timeouts, replies (emitAndWait) ' +
+    'and own figures judged on the windows; the server\'s stats in the step', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'ioswarm-capacity-hooks-'))
     t.after(() => rmSync(dir, { recursive: true, force: true }))
     const hooks = join(dir, 'hooks.js')

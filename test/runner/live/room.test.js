@@ -10,7 +10,15 @@ import { normalizeRunOptions } from '../../../runner/run-options.js'
 
 const roomy = { fdSoft: 1_000_000, fdHard: 1_000_000, ports: 28232, portRange: '32768 60999', freeBytes: 16 * 2 ** 30 }
 /** The done-when run: 2 simulators × 1000 clients, no rounds, their own emits (a target of its own: the fds are the simulators'). */
-const base = { target: 'http://127.0.0.1:3000', simulators: 2, clientsPerSimulator: 1000, rounds: 'none', hold: '5m', emit: 'chat {"text":"hi"}', dashboard: '' }
+const base = {
+  target: 'http://127.0.0.1:3000',
+  simulators: 2,
+  clientsPerSimulator: 1000,
+  rounds: 'none',
+  hold: '5m',
+  emit: 'chat {"text":"hi"}',
+  dashboard: ''
+}
 
 test('twice the swarm where the host holds it, less where its file descriptors do not, the swarm itself at worst', () => {
   const options = normalizeRunOptions(base)

@@ -16,7 +16,11 @@ test('rates parse per second and per minute; 0 and off mean no limit; the rest i
   assert.equal(parseBroadcastRate(0), Infinity)
   assert.equal(parseBroadcastRate('off'), Infinity)
   for (const bad of ['-1/s', '10/h', 'fast', '', '1e9999']) {
-    assert.throws(() => parseBroadcastRate(bad), (error) => /** @type {any} */ (error).code === CODES.INVALID_OPTION && /--broadcast-rate/.test(/** @type {Error} */ (error).message), bad)
+    assert.throws(
+      () => parseBroadcastRate(bad),
+      (error) => /** @type {any} */ (error).code === CODES.INVALID_OPTION && /--broadcast-rate/.test(/** @type {Error} */ (error).message),
+      bad
+    )
   }
 })
 
@@ -65,6 +69,10 @@ test('the server the runner starts for itself has no rate limit: fast rounds are
   const server = await startServerProcess({ token: 'runner-token', pingIntervalMs: 25000 })
   t.after(() => server.stop(3000))
   // Twice the default bucket, at once.
-  const statuses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${server.url}/broadcast`, { method: 'POST', headers: { authorization: 'Bearer runner-token' }, body: '{}' }).then((r) => r.status)))
+  const statuses = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      fetch(`${server.url}/broadcast`, { method: 'POST', headers: { authorization: 'Bearer runner-token' }, body: '{}' }).then((r) => r.status)
+    )
+  )
   assert.deepEqual([...new Set(statuses)], [200])
 })

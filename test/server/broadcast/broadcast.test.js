@@ -43,7 +43,9 @@ async function fence (server, got) {
  * @param {string} id
  */
 function everyoneHas (got, id) {
-  return waitFor(() => got.every((list) => list.some((m) => m.id === id)), { message: () => `message ${id} at every client (${JSON.stringify(got.map((l) => l.map((m) => m.id)))})` })
+  return waitFor(() => got.every((list) => list.some((m) => m.id === id)), {
+    message: () => `message ${id} at every client (${JSON.stringify(got.map((l) => l.map((m) => m.id)))})`
+  })
 }
 
 test('a broadcast to a room reaches exactly the room\'s clients, carrying its room; recipients count the room', async (t) => {

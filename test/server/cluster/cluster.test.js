@@ -57,17 +57,25 @@ for (const adapter of ['cluster', 'redis', 'redis-streams']) {
       return stats.connected === CLIENTS
     }, { timeoutMs: 30000, message: 'every client connected' }).catch(async (error) => {
       const { clients } = await swarm.stop()
-      throw new Error(`${error.message}: server ${JSON.stringify(stats)}; client errors ${JSON.stringify(clients.errors)}, disconnects ${JSON.stringify(clients.disconnects)}`)
+      throw new Error(
+        `${error.message}: server ${JSON.stringify(stats)}; client errors ${JSON.stringify(clients.errors)}, disconnects ${JSON.stringify(clients.disconnects)}`
+      )
     })
     assert.deepEqual(stats.byTransport, { websocket: CLIENTS / 2, polling: CLIENTS / 2 })
     assert.equal(stats.workers.length, 2)
-    for (const w of stats.workers) assert.ok(w.connected > 0, `worker ${w.worker} has clients: ${JSON.stringify(stats.workers.map((/** @type {any} */ x) => x.byTransport))}`)
+    for (const w of stats.workers) {
+      assert.ok(w.connected > 0, `worker ${w.worker} has clients: ${JSON.stringify(stats.workers.map((/** @type {any} */ x) => x.byTransport))}`)
+    }
     assert.equal(stats.cluster.adapter, adapter)
     assert.ok(stats.cpuPct >= 0 && stats.rssBytes > stats.workers[0].rssBytes, 'totals add the processes up')
 
     // A worker counts the other workers' clients from their last count (sent every second).
     await waitFor(async () => {
-      const res = await fetch(`${server.url}/broadcast`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ event: 'not-listened-to' }) })
+      const res = await fetch(`${server.url}/broadcast`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ event: 'not-listened-to' })
+      })
       return /** @type {any} */ (await res.json()).messages[0].recipients === CLIENTS
     }, { timeoutMs: 10000, message: 'recipients to count both workers\' clients' })
 
@@ -111,7 +119,9 @@ test('--cluster 2: auth, rooms, room broadcasts and relays reach exactly the roo
   assert.deepEqual(stats.app.namespaces, { '/': 0, '/a': 8 })
   assert.equal(stats.app.refused, 1)
   assert.equal(stats.app.rooms.joins, 8)
-  for (const w of stats.workers) assert.ok(w.app.namespaces['/a'] > 0, `worker ${w.worker} has clients: ${JSON.stringify(stats.workers.map((/** @type {any} */ x) => x.app))}`)
+  for (const w of stats.workers) {
+    assert.ok(w.app.namespaces['/a'] > 0, `worker ${w.worker} has clients: ${JSON.stringify(stats.workers.map((/** @type {any} */ x) => x.app))}`)
+  }
 
   // One admin connection: every broadcast leaves one worker, in order, so the last one
   // (to everyone) reaching a client means the earlier ones had reached it too.

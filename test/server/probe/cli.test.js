@@ -19,7 +19,10 @@ test('ioswarm probe --pid: samples of a running process arrive; it stops when th
     await collector.close()
   })
   const child = await startTcpChild(t)
-  const probe = runCli(t, ['bin/ioswarm.js', 'probe', '--pid', String(child.pid), '--redis', redisUrl, '--run', runId, '--id', 'legacy-1', '--interval', '200ms'])
+  const probe = runCli(t, [
+    'bin/ioswarm.js', 'probe', '--pid', String(child.pid), '--redis', redisUrl, '--run', runId, '--id', 'legacy-1',
+    '--interval', '200ms'
+  ])
   /** @type {import('../../../lib/schema/result-schema.js').ServerSample[]} */
   let samples = []
   await waitFor(async () => {

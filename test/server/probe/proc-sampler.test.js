@@ -24,7 +24,8 @@ test('establishedInodes keeps state 01 rows only', () => {
   assert.deepEqual(establishedInodes(table), ['222'])
 })
 
-test('a live process: its own established connections, CPU and RSS; null once it exits', { skip: process.platform !== 'linux' && 'needs Linux /proc' }, async (t) => {
+test('a live process: its own established connections, CPU and RSS; ' +
+  'null once it exits', { skip: process.platform !== 'linux' && 'needs Linux /proc' }, async (t) => {
   const child = await startTcpChild(t)
   const sampler = await createProcSampler(/** @type {number} */ (child.pid))
   // net/tcp is read page by page while other tests' sockets come and go: a row may be missed or
@@ -35,7 +36,11 @@ test('a live process: its own established connections, CPU and RSS; null once it
     const read = await sampler.sample()
     seen.push(read?.connected)
     return read?.connected === 2 ? read : null
-  }, { timeoutMs: 1000, intervalMs: 50, message: () => `both ends of its loopback connection, and nothing of this test process (reads: ${JSON.stringify(seen)})` })
+  }, {
+    timeoutMs: 1000,
+    intervalMs: 50,
+    message: () => `both ends of its loopback connection, and nothing of this test process (reads: ${JSON.stringify(seen)})`
+  })
   assert.ok(sample)
   assert.equal(sample.connected, 2)
   assert.ok(sample.rssBytes > 10e6 && sample.cpuPct >= 0 && sample.threads > 1)

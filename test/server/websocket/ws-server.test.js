@@ -45,7 +45,11 @@ async function client (t, url, options = {}) {
  * @param {string} [token]
  */
 function post (url, body, token = 'test-token') {
-  return fetch(`${url}/broadcast`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+  return fetch(`${url}/broadcast`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body)
+  })
 }
 
 test('a broadcast reaches every client as one JSON text frame; the token guards it; /stats counts the clients', async (t) => {
@@ -134,11 +138,14 @@ test('--auth-token: a client without it is closed with 1008 after the handshake,
   const without = await refused.stop()
   assert.deepEqual(without.clients.errors, { 'refused: close 1008 policy violation: unauthorized': 3 })
   assert.equal(without.clients.everConnected, 0)
-  for (const [wsClient, credentials] of /** @type {const} */ ([['ws', { header: 'Authorization: Bearer fan-token' }], ['builtin', { query: 'token=fan-token' }]])) {
+  const credentialsOf = /** @type {const} */ ([['ws', { header: 'Authorization: Bearer fan-token' }], ['builtin', { query: 'token=fan-token' }]])
+  for (const [wsClient, credentials] of credentialsOf) {
     const swarm = startTestSwarm(t, { protocol: 'websocket', url: server.url, clients: 3, wsClient, ...credentials })
     await waitFor(() => server.wss.clients.size === 3, { message: `${wsClient}: three clients in` })
     // In on the server's side once it sent the 101; on the swarm's once its client read it (at load: 2 of 3 at the stop).
-    await waitFor(() => swarm.progress?.connected === 3, { message: () => `${wsClient}: the swarm to count its three clients in (${swarm.progress?.connected})` })
+    await waitFor(() => swarm.progress?.connected === 3, {
+      message: () => `${wsClient}: the swarm to count its three clients in (${swarm.progress?.connected})`
+    })
     const result = await swarm.stop()
     assert.deepEqual(result.clients.errors, {}, wsClient)
     assert.equal(result.clients.everConnected, 3, wsClient)
@@ -173,7 +180,13 @@ test('ioswarm serve --protocol websocket (the real binary): listens, broadcasts,
   /** @type {string} */
   let stdout = ''
   run.child.stdout?.on('data', (d) => { stdout += d })
-  const { url } = await waitFor(() => { const line = stdout.split('\n').find((l) => l.startsWith('{')); return line ? JSON.parse(line) : null }, { timeoutMs: 15000, message: 'listening' })
+  const { url } = await waitFor(
+    () => {
+      const line = stdout.split('\n').find((l) => l.startsWith('{'))
+      return line ? JSON.parse(line) : null
+    },
+    { timeoutMs: 15000, message: 'listening' }
+  )
   const c = await client(t, url)
   assert.equal((await post(url, { count: 1 }, 'cli-token')).status, 200)
   await waitFor(() => c.received.length === 1, { message: 'the broadcast' })

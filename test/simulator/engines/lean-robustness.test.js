@@ -34,7 +34,13 @@ const CASES = [
   },
   { name: 'an attachment nobody announced', ws: [Buffer.from([1, 2])], polling: ['bAQI='] },
   { name: 'a payload cut after a good packet (empty packet)', ws: ['42["broadcast",1]', ''], polling: ['42["broadcast",1]\x1e'], delivered: 1 },
-  { name: 'a frame over maxPayloadBytes', ws: [`42["broadcast","${'x'.repeat(300)}"]`], polling: [`42["broadcast","${'x'.repeat(300)}"]`], reason: PAYLOAD_TOO_LARGE, extra: { maxPayloadBytes: 200 } }
+  {
+    name: 'a frame over maxPayloadBytes',
+    ws: [`42["broadcast","${'x'.repeat(300)}"]`],
+    polling: [`42["broadcast","${'x'.repeat(300)}"]`],
+    reason: PAYLOAD_TOO_LARGE,
+    extra: { maxPayloadBytes: 200 }
+  }
 ]
 
 for (const { label, transport, extra } of VARIANTS) {

@@ -191,7 +191,8 @@ test('the pool reports one shared keep-alive agent', (t) => {
 })
 
 for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
-  test(`polling (${httpClient}): a server that closes each POST's connection after answering (as its keep-alive timeout does); every pong still arrives, no client is lost`, async (t) => {
+  test(`polling (${httpClient}): a server that closes each POST's connection after answering (as its keep-alive timeout does); ` +
+    'every pong still arrives, no client is lost', async (t) => {
     const server = await startIoServer(t, { pingInterval: 150, pingTimeout: 10000 })
     let pongs = 0
     let connections = 0
@@ -199,7 +200,11 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     server.httpServer.on('request', (req, res) => {
       if (req.method === 'POST') res.on('finish', () => setImmediate(() => req.socket.destroy()))
     })
-    server.io.engine.on('connection', (/** @type {any} */ socket) => socket.on('packet', (/** @type {{ type: string }} */ p) => { if (p.type === 'pong') pongs++ }))
+    server.io.engine.on('connection', (/** @type {any} */ socket) =>
+      socket.on('packet', (/** @type {{ type: string }} */ p) => {
+        if (p.type === 'pong') pongs++
+      })
+    )
     const { log } = await connectPool(t, server.url, 'polling', 10, { httpClient })
     const before = connections
     await waitFor(() => pongs >= 40, { timeoutMs: 20000, message: '40 pongs' })
@@ -210,7 +215,8 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
 }
 
 for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
-  test(`polling (${httpClient}): a header or cookie value rendered with a line break fails that client's attempt, saying which flag; others connect`, async (t) => {
+  test(`polling (${httpClient}): a header or cookie value rendered with a line break fails that client's attempt, ` +
+    'saying which flag; others connect', async (t) => {
     const server = await startIoServer(t)
     /** @type {(string | undefined)[]} */
     const tokens = []
@@ -218,7 +224,9 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     const { log, events } = recorder()
     const pool = leanEngine.createPool(engineOptions(server.url, {
       httpClient,
-      identity: (i) => (i === 1 ? { headers: { 'X-Token': 'a\r\nX-Injected: 1' } } : i === 2 ? { headers: { 'X-Token': 't2' }, cookies: { s: 'b\nc' } } : { headers: { 'X-Token': `t${i}` } })
+      identity: (i) => (i === 1
+        ? { headers: { 'X-Token': 'a\r\nX-Injected: 1' } }
+        : i === 2 ? { headers: { 'X-Token': 't2' }, cookies: { s: 'b\nc' } } : { headers: { 'X-Token': `t${i}` } })
     }), events)
     t.after(() => pool.close())
     for (let i = 0; i < 4; i++) pool.connect(i, 'polling')

@@ -161,7 +161,8 @@ function memoryOf (pid) {
   return { rssBytes: kb('VmRSS'), peakBytes: kb('VmHWM') }
 }
 
-test('a real 100 MB frame against `simulate --engine lean` with the default limit: RSS stays flat, the close is reported', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+test('a real 100 MB frame against `simulate --engine lean` with the default limit: ' +
+  'RSS stays flat, the close is reported', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   const peer = await startSwarmPeer(t)
   const run = runCli(t, ['client.js', '--engine', 'lean', '-c', '1', '--url', peer.url, '--ramp', '0', '--no-reconnect', '--json'], { timeoutMs: 120000 })
   const pid = /** @type {number} */ (run.child.pid)
@@ -178,7 +179,10 @@ test('a real 100 MB frame against `simulate --engine lean` with the default limi
   run.child.kill('SIGTERM')
   const { code, stdout, stderr } = await run
   const growth = after.peakBytes - before.rssBytes
-  t.diagnostic(`child RSS ${Math.round(before.rssBytes / 1e6)} MB after connect (peak so far ${Math.round(before.peakBytes / 1e6)} MB), peak ${Math.round(after.peakBytes / 1e6)} MB after the 100 MB frame (+${Math.round(growth / 1e6)} MB)`)
+  t.diagnostic(
+    `child RSS ${Math.round(before.rssBytes / 1e6)} MB after connect (peak so far ${Math.round(before.peakBytes / 1e6)} MB), ` +
+    `peak ${Math.round(after.peakBytes / 1e6)} MB after the 100 MB frame (+${Math.round(growth / 1e6)} MB)`
+  )
   // Against the frame's own size: a client that held the frame, as bytes or as text, grows by at least that. The
   // RSS read at the connect leaves room for what a young process still grows by with no traffic at all (≈ 20 MB for a
   // few hundred ms after it connects), so no wait for it to settle. Measured: the frame leaves the peak where it was;

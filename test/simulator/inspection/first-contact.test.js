@@ -12,7 +12,9 @@ import { makeCertificate, startHttpsServer } from '../../helpers/https-server.js
 import { startIoServer } from '../../helpers/io-server.js'
 import { inspectServer, normalizeSimOptions } from '../../../simulator/index.js'
 
-const FIX = /DEPTH_ZERO_SELF_SIGNED_CERT on polling and on WebSocket: .*give its CA \(or the certificate itself\) with --ca FILE, or skip verification with --insecure.*no client can connect with this trust, so nothing was started/
+const FIX =
+  new RegExp(/DEPTH_ZERO_SELF_SIGNED_CERT on polling and on WebSocket: .*give its CA \(or the certificate itself\) with --ca FILE, /.source +
+    /or skip verification with --insecure.*no client can connect with this trust, so nothing was started/.source)
 
 test('a certificate no client trusts stops simulate, run and capacity before the swarm: exit 2, the fault and the fix', async (t) => {
   const files = makeCertificate(t)
@@ -58,11 +60,16 @@ test('a --login server whose certificate no client trusts stops simulate and run
   ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
   for (const [i, { code, stderr }] of runs.entries()) {
     assert.equal(code, 2, `${['simulate', 'run'][i]}: ${stderr}`)
-    assert.match(stderr, /--login POST https:\/\/127\.0\.0\.1:\d+\/login failed: DEPTH_ZERO_SELF_SIGNED_CERT: .*--ca FILE.*--insecure; no client can log in with this trust, so nothing was started/)
+    assert.match(
+      stderr,
+      new RegExp(/--login POST https:\/\/127\.0\.0\.1:\d+\/login failed: DEPTH_ZERO_SELF_SIGNED_CERT: /.source +
+        /.*--ca FILE.*--insecure; no client can log in with this trust, so nothing was started/.source)
+    )
   }
 })
 
-test('a namespace that refuses an identity every client shares stops simulate, run and capacity before the swarm; one that differs per client does not', async (t) => {
+test('a namespace that refuses an identity every client shares stops simulate, ' +
+  'run and capacity before the swarm; one that differs per client does not', async (t) => {
   const { io, url } = await startIoServer(t)
   let refusals = 0
   io.use((socket, next) => {
@@ -77,7 +84,11 @@ test('a namespace that refuses an identity every client shares stops simulate, r
   ].map((args) => runCli(t, [BIN, ...args], { timeoutMs: 90000 })))
   for (const [i, { code, stderr }] of runs.entries()) {
     assert.equal(code, 2, `${['simulate', 'run', 'capacity'][i]}: ${stderr}`)
-    assert.match(stderr, /the server refused namespace \/: no token: every client sends this same identity, so none can connect and nothing was started; give what the server wants \(--auth, --query, --header, --cookie, --login/)
+    assert.match(
+      stderr,
+      new RegExp(/the server refused namespace \/: no token: every client sends this same identity, /.source +
+        /so none can connect and nothing was started; give what the server wants \(--auth, --query, --header, --cookie, --login/.source)
+    )
     assert.doesNotMatch(stderr, /connected \d+\/|simulators \d+\/\d+|clients ×/, 'no swarm started')
   }
   assert.equal(refusals, 3, 'one look each, no client after it')

@@ -9,7 +9,14 @@ import { execFile } from 'node:child_process'
 import { ROOT } from '../../helpers/cli.js'
 
 const LIMITS = { fdSoft: 20000, fdHard: 20000, ports: 28232, portRange: '32768 60999', freeBytes: 8 * 1024 ** 3 }
-const need = (/** @type {Partial<import('../../../simulator/inspection/preflight.js').Need>} */ over) => ({ clients: 1000, processes: 1, destinations: 1, engine: 'lean', pollingShare: 0, ...over })
+const need = (/** @type {Partial<import('../../../simulator/inspection/preflight.js').Need>} */ over) => ({
+  clients: 1000,
+  processes: 1,
+  destinations: 1,
+  engine: 'lean',
+  pollingShare: 0,
+  ...over
+})
 
 test('a run well inside the limits passes with no warning, and says what it needs', () => {
   const result = checkPreflight(need({ clients: 1000 }), LIMITS)
@@ -33,7 +40,8 @@ test('socket.io-client polling needs two descriptors per client; more than the f
 for (const httpClient of ['undici', 'builtin']) {
   test(`lean polling on ${httpClient} needs one descriptor per client and a bounded pool for posts; upgrading clients two`, () => {
     // 19,000 polling clients fit one process under a 20,000 descriptor limit (two per client would need 38,064).
-    const options = (/** @type {string} */ transport) => normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 19000, engine: 'lean', transport, httpClient })
+    const options = (/** @type {string} */ transport) =>
+      normalizeSimOptions({ url: 'http://127.0.0.1:3000', clients: 19000, engine: 'lean', transport, httpClient })
     const polling = checkPreflight(needOf(options('polling'), 1), LIMITS)
     assert.equal(polling.needs.fdsPerProcess, 19000 + POST_CONNECTIONS + FD_MARGIN)
     assert.throws(() => checkPreflight(needOf(options('upgrade'), 1), LIMITS), (error) => {
@@ -55,7 +63,10 @@ test('socket.io-client polling over the fd limit is told that the lean engine ne
 })
 
 test('workers divide the descriptors per process; destinations divide the ports', () => {
-  assert.throws(() => checkPreflight(need({ clients: 40000 }), LIMITS), /ephemeral ports per \(source address, destination\).*needs 40000, limit 28232.*--source-address.*ip addr add.*more destinations/s)
+  assert.throws(
+    () => checkPreflight(need({ clients: 40000 }), LIMITS),
+    /ephemeral ports per \(source address, destination\).*needs 40000, limit 28232.*--source-address.*ip addr add.*more destinations/s
+  )
   const result = checkPreflight(need({ clients: 40000, processes: 4, destinations: 2 }), LIMITS)
   assert.equal(result.needs.fdsPerProcess, 10000 + FD_MARGIN)
   assert.equal(result.needs.portsPerDestination, 20000)
@@ -88,7 +99,9 @@ test('this machine\'s limits are read from /proc', { skip: process.platform !== 
 test('simulate with more clients than the hard fd limit exits 2 before connecting', async () => {
   // A lowered hard limit (sh's ulimit) makes the test the same on every machine; nothing listens on port 9.
   const run = await new Promise((resolve) => {
-    execFile('sh', ['-c', 'ulimit -n 512 && exec "$0" "$@"', process.execPath, 'bin/ioswarm.js', 'simulate', '-c', '600', '--url', 'http://127.0.0.1:9', '--duration', '5s'],
+    const args = ['-c', 'ulimit -n 512 && exec "$0" "$@"', process.execPath,
+      'bin/ioswarm.js', 'simulate', '-c', '600', '--url', 'http://127.0.0.1:9', '--duration', '5s']
+    execFile('sh', args,
       { cwd: ROOT, timeout: 20000, env: { ...process.env, NO_COLOR: '1' } },
       (error, stdout, stderr) => resolve({ code: error ? /** @type {any} */ (error).code : 0, stdout, stderr }))
   })
@@ -99,6 +112,20 @@ test('simulate with more clients than the hard fd limit exits 2 before connectin
 })
 
 test('needOf: what a swarm of these options needs, over its processes (the swarm\'s and --workers\' one reading)', () => {
-  const options = normalizeSimOptions({ url: 'http://127.0.0.1-127.0.0.2:3000', clients: 900, engine: 'lean', transport: 'websocket:50,polling:20,upgrade:30', httpClient: 'undici' })
-  assert.deepEqual(needOf(options, 3), { clients: 900, processes: 3, destinations: 2, sourceAddresses: 1, engine: 'lean', pollingShare: 0.5, upgradeShare: 0.3 })
+  const options = normalizeSimOptions({
+    url: 'http://127.0.0.1-127.0.0.2:3000',
+    clients: 900,
+    engine: 'lean',
+    transport: 'websocket:50,polling:20,upgrade:30',
+    httpClient: 'undici'
+  })
+  assert.deepEqual(needOf(options, 3), {
+    clients: 900,
+    processes: 3,
+    destinations: 2,
+    sourceAddresses: 1,
+    engine: 'lean',
+    pollingShare: 0.5,
+    upgradeShare: 0.3
+  })
 })

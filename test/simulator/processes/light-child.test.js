@@ -18,7 +18,10 @@ const NOT_IN_A_SIMULATOR = ['@opentelemetry/api', '@opentelemetry/sdk-metrics', 
   'socket.io', 'pm2', 'chart.js', 'yargs', 'yaml', 'csv-parse', 'socket.io-msgpack-parser']
 const NOT_IN_A_SIMULATOR_FOLDERS = ['results/report/', 'results/metrics/', 'server/', 'runner/', 'infra/', 'bin/']
 /** The swarm's parts of --scenario, --node-from, --window and --session-lifetime: loaded with their flag only. */
-const FLAG_PARTS = ['simulator/traffic/scenario-hooks.js', 'simulator/recording/node-tracker.js', 'simulator/recording/window-recorder.js', 'simulator/swarm/churn.js']
+const FLAG_PARTS = [
+  'simulator/traffic/scenario-hooks.js', 'simulator/recording/node-tracker.js',
+  'simulator/recording/window-recorder.js', 'simulator/swarm/churn.js'
+]
 /**
  * What a child reporting over IPC never loads: Redis' key names, URL redaction and clock (its
  * runner's collector has them), and the normaliser (it is handed normalised options).
@@ -77,7 +80,10 @@ test('a lean simulator child loads none of the optional parts: no metrics, Redis
   const { packages, files, connected } = await loadedBy(t, { engine: 'lean', transport: 'websocket' })
   // The log is real: it holds what the child did load, imported (its engine, the ws library) and
   // require()d (the histogram library).
-  assert.ok(files.includes('simulator/engines/lean.js') && packages.has('ws') && packages.has('hdr-histogram-js'), `the log saw the child's own modules: ${[...packages].join(', ')}`)
+  assert.ok(
+    files.includes('simulator/engines/lean.js') && packages.has('ws') && packages.has('hdr-histogram-js'),
+    `the log saw the child's own modules: ${[...packages].join(', ')}`
+  )
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === 'socket.io-client' || p === UNDICI), [])
   assert.deepEqual(files.filter((f) => NOT_IN_A_SIMULATOR_FOLDERS.some((folder) => f.startsWith(folder)) || f.startsWith('simulator/engines/sio')), [])
   assert.ok(files.includes('simulator/sessions/inspection-http.js'), 'the child looked at the server itself (over node:http)')
@@ -104,9 +110,15 @@ test('a lean polling child on the built-in HTTP client (the http:// default), ha
   const { packages, files } = await loadedBy(t, { engine: 'lean', transport: 'polling' }, { look: true })
   assert.ok(files.includes('simulator/engines/lean/polling/http-builtin.js'), 'its polls went over the built-in client')
   assert.deepEqual([...packages].filter((p) => NOT_IN_A_SIMULATOR.includes(p) || p === UNDICI), [])
-  const probes = ['simulator/inspection/inspect-look.js', 'simulator/inspection/handshake.js', 'simulator/inspection/diagnose.js', 'simulator/sessions/inspection.js', 'simulator/sessions/inspection-http.js']
+  const probes = [
+    'simulator/inspection/inspect-look.js', 'simulator/inspection/handshake.js', 'simulator/inspection/diagnose.js',
+    'simulator/sessions/inspection.js', 'simulator/sessions/inspection-http.js'
+  ]
   assert.deepEqual(files.filter((f) => probes.includes(f)), [], 'the look it was handed is the only one')
-  assert.ok(files.includes('simulator/inspection/inspect.js') && !files.includes('simulator/processes/spawn.js'), 'the child loads the inspection\'s entry, not the parent\'s side')
+  assert.ok(
+    files.includes('simulator/inspection/inspect.js') && !files.includes('simulator/processes/spawn.js'),
+    'the child loads the inspection\'s entry, not the parent\'s side'
+  )
 })
 
 test('a child given --scenario, --node-from, --window and --session-lifetime loads their parts, and its swarm runs them', async (t) => {

@@ -64,7 +64,10 @@ test('the parts add up: clients and room to grow, contiguous client indices, dis
       // Slice (index, count) of the port range is [index / count, (index + 1) / count).
       const ranges = parts.map(({ sourcePortSlice: { index, count } }) => [index / count, (index + 1) / count]).sort((a, b) => a[0] - b[0])
       for (let k = 1; k < ranges.length; k++) assert.ok(ranges[k][0] >= ranges[k - 1][1] - 1e-12, `${label}: slices overlap`)
-      assert.ok(Math.abs(ranges[0][0] - parent.index / parent.count) < 1e-12 && Math.abs(ranges[ranges.length - 1][1] - (parent.index + 1) / parent.count) < 1e-12, `${label}: within the whole's slice`)
+      assert.ok(
+        Math.abs(ranges[0][0] - parent.index / parent.count) < 1e-12 && Math.abs(ranges[ranges.length - 1][1] - (parent.index + 1) / parent.count) < 1e-12,
+        `${label}: within the whole's slice`
+      )
     }
   }
   assert.throws(() => partitionSwarm(WHOLES[0], 0), RangeError)

@@ -44,7 +44,8 @@ test('one process: clients N grows and shrinks its own swarm, up to --max-client
   assert.ok(grown.ok, JSON.stringify(grown))
   await waitForClients(server, 8)
   const tooMany = await steering.act('clients', { clients: 9 }, 'api')
-  assert.deepEqual(!tooMany.ok && [tooMany.status, tooMany.message], [409, 'this swarm has room for 8 clients (reserved at its start: --max-clients, else with --dashboard twice the swarm as far as this host\'s limits hold it); ' +
+  assert.deepEqual(!tooMany.ok && [tooMany.status, tooMany.message], [409,
+    'this swarm has room for 8 clients (reserved at its start: --max-clients, else with --dashboard twice the swarm as far as this host\'s limits hold it); ' +
     'start it with --max-clients 9 or more to grow to 9'])
   const noEmit = await steering.act('emit-rate', { rate: '2/s' }, 'api')
   assert.match(!noEmit.ok ? noEmit.message : '', /no --emit/)
@@ -74,7 +75,9 @@ test('--workers: each worker resizes to its share of N (the one partition), the 
 
 test('`ioswarm simulate`: Ctrl-C is the stop action: said on the terminal and in the JSON result', async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 1000 })
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--json', '--url', server.url, '--clients', '2', '--ramp', '0', '--duration', '60s'], { timeoutMs: 60000 })
+  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--json', '--url', server.url, '--clients', '2', '--ramp', '0', '--duration', '60s'], {
+    timeoutMs: 60000
+  })
   await waitForClients(server, 2)
   run.child.kill('SIGINT')
   const { code, stdout, stderr } = await run

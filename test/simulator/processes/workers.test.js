@@ -15,7 +15,10 @@ import { waitFor } from '../../helpers/wait.js'
 
 test('a worker gets the simulator\'s normalised options over IPC: nothing on its command line', async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 200 })
-  const options = { ...normalizeSimOptions({ url: server.url, clients: 2, engine: 'lean', ramp: '0', duration: '1s', maxOpenMessages: 9, event: ['a', 'b'] }), id: 'ipc-w' }
+  const options = {
+    ...normalizeSimOptions({ url: server.url, clients: 2, engine: 'lean', ramp: '0', duration: '1s', maxOpenMessages: 9, event: ['a', 'b'] }),
+    id: 'ipc-w'
+  }
   const child = forkSimulator(options)
   t.after(() => child.stop(2000))
   assert.deepEqual(child.process.spawnargs.slice(-2), [child.process.spawnargs.at(-2), 'ipc-w'], 'the child entry and its id as a label, no flags')
@@ -33,7 +36,14 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   const server = await startTestServer(t, { pingIntervalMs: 200 })
   // --duration ends the run by itself (a SIGTERM right after the broadcast could race the frames
   // still in the workers' sockets); 20 s leaves slow child starts on a loaded machine room.
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '20', '--engine', 'lean', '--url', server.url, '--ramp', '0', '--duration', '20s', '--id', 'wt', '--keep-messages', '2', '--json'], { timeoutMs: 60000 })
+  const run = runCli(
+    t,
+    [
+      'bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '20', '--engine', 'lean', '--url', server.url, '--ramp', '0',
+      '--duration', '20s', '--id', 'wt', '--keep-messages', '2', '--json'
+    ],
+    { timeoutMs: 60000 }
+  )
   // Not just 20 on the server: 20 that know they are connected, else a client that reads its
   // CONNECT ack and the broadcast together is received but not expected (expected 18 of 20,
   // seen in a full CI run and 2 of 26 runs under load; every message was received 20 times).
@@ -54,7 +64,10 @@ test('simulate --workers 2 -c 20: 20 clients over two processes, every message r
   assert.equal(result.workers.note, RELATIVE_NOTE)
   // --keep-messages 2: the oldest of three is rolled up, in each worker and in the merge.
   assert.deepEqual(result.messages.map((/** @type {any} */ m) => m.id), ['1.2', '1.3'])
-  assert.deepEqual(result.messageRollups.map((/** @type {any} */ g) => [g.event, g.round, g.messages, g.received, g.missing, g.relative.count]), [['broadcast', 1, 1, 20, 0, 20]])
+  assert.deepEqual(
+    result.messageRollups.map((/** @type {any} */ g) => [g.event, g.round, g.messages, g.received, g.missing, g.relative.count]),
+    [['broadcast', 1, 1, 20, 0, 20]]
+  )
   assert.equal(result.recorder.rolledUpMessages, 1)
   for (const m of result.messages) {
     assert.equal(m.received, 20)
@@ -113,7 +126,10 @@ test('with --redis, each worker registers and reports to the collector on its ow
     await redis.zrem('ioswarm:runs', runId)
     redis.disconnect()
   })
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '4', '--url', server.url, '--ramp', '0', '--redis', redisUrl, '--run', runId, '--id', 'rw', '--json', '--quiet'])
+  const run = runCli(t, [
+    'bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '4', '--url', server.url, '--ramp', '0', '--redis', redisUrl,
+    '--run', runId, '--id', 'rw', '--json', '--quiet'
+  ])
   await waitForClients(server, 4)
   await server.broadcast({ round: 1, count: 1, size: 16 })
   // Each worker reports the message once every one of its clients has it.

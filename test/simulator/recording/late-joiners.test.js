@@ -92,7 +92,8 @@ async function startLateServer (t) {
   return { url: `http://127.0.0.1:${port}`, sent: () => sent }
 }
 
-test('clients that connected after a line or a broadcast was sent do not expect it (one that gets it: received); one connected at the send that never gets it is missing', async (t) => {
+test('clients that connected after a line or a broadcast was sent do not expect it (one that gets it: ' +
+  'received); one connected at the send that never gets it is missing', async (t) => {
   const server = await startLateServer(t)
   const swarm = startTestSwarm(t, {
     url: server.url,

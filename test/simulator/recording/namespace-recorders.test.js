@@ -11,14 +11,21 @@ import { runSwarm } from '../../../simulator/swarm/swarm.js'
  * @param {string[]} ids
  * @param {string} [nsp]
  */
-const closedAll = (swarm, ids, nsp = '/') => waitFor(() => ids.every((id) => swarm.closed.some((m) => m.id === id && (m.namespace ?? '/') === nsp)), { timeoutMs: 15000, message: `reports of ${ids.join(', ')}` })
+const closedAll = (swarm, ids, nsp = '/') =>
+  waitFor(() => ids.every((id) => swarm.closed.some((m) => m.id === id && (m.namespace ?? '/') === nsp)), {
+    timeoutMs: 15000,
+    message: `reports of ${ids.join(', ')}`
+  })
 
 for (const engine of ['sio', 'lean']) {
   for (const transport of ['websocket', 'polling']) {
     test(`${engine} ${transport}: room messages are expected by their room only; wrong rooms and second copies are counted exactly`, async (t) => {
       const server = await startAppServer(t)
       const swarm = startTestSwarm(t, { url: server.url, engine, transport, clients: 6, rooms: 3, join: 'join {"room":"{{room}}"}', messageTimeout: '3s' })
-      await waitFor(() => ['room-0', 'room-1', 'room-2'].every((r) => server.roomSize(r) === 2), { timeoutMs: 15000, message: 'two clients joined in each of three rooms' })
+      await waitFor(() => ['room-0', 'room-1', 'room-2'].every((r) => server.roomSize(r) === 2), {
+        timeoutMs: 15000,
+        message: 'two clients joined in each of three rooms'
+      })
       await server.joinsSettled()
       const now = Date.now()
       // Right: each room gets its own message.
@@ -52,7 +59,10 @@ for (const engine of ['sio', 'lean']) {
   test(`${engine}: each client joins several namespaces over one connection; each is counted and measured on its own, a refusing one too`, async (t) => {
     const server = await startAppServer(t, { namespaces: ['/', '/news'], refuse: ['/private', '/secret'] })
     const swarm = startTestSwarm(t, { url: server.url, engine, transport: 'websocket', clients: 4, namespace: ['/', '/news'] })
-    await waitFor(() => server.io.of('/news').sockets.size === 4 && server.io.of('/').sockets.size === 4, { timeoutMs: 15000, message: '4 clients on / and /news' })
+    await waitFor(() => server.io.of('/news').sockets.size === 4 && server.io.of('/').sockets.size === 4, {
+      timeoutMs: 15000,
+      message: '4 clients on / and /news'
+    })
     assert.equal(server.io.engine.clientsCount, 4, 'one Engine.IO connection per client, both namespaces multiplexed on it')
     server.io.of('/news').emit('broadcast', { id: 'n1', sentAt: Date.now() })
     server.io.of('/').emit('broadcast', { id: 'r1', sentAt: Date.now() })
@@ -67,7 +77,15 @@ for (const engine of ['sio', 'lean']) {
     const stop = new AbortController()
     t.after(() => stop.abort())
     let errors = 0
-    const refused = runSwarm({ url: server.url, engine, transport: 'websocket', clients: 3, namespace: ['/', '/private'], ramp: 0, duration: 30 }, { signal: stop.signal, onProgress: (p) => { errors = p.errors } })
+    const refused = runSwarm(
+      { url: server.url, engine, transport: 'websocket', clients: 3, namespace: ['/', '/private'], ramp: 0, duration: 30 },
+      {
+        signal: stop.signal,
+        onProgress: (p) => {
+          errors = p.errors
+        }
+      }
+    )
     await waitFor(() => errors >= 3, { timeoutMs: 15000, message: () => `3 refusals counted by the swarm (have ${errors})` })
     stop.abort()
     const r = await refused
@@ -80,12 +98,16 @@ for (const engine of ['sio', 'lean']) {
     t.after(() => both.abort())
     let bothErrors = 0
     // A query that differs per client: a refused first identity stops a swarm only when every client shares it.
-    const refusedTwice = runSwarm({ url: server.url, engine, transport: 'polling', clients: 3, namespace: ['/private', '/secret'], ramp: 0, duration: 30, query: 'client={{i}}' },
-      { signal: both.signal, onProgress: (p) => { bothErrors = p.errors } })
+    const refusedTwice = runSwarm({
+      url: server.url, engine, transport: 'polling', clients: 3, namespace: ['/private', '/secret'], ramp: 0, duration: 30, query: 'client={{i}}'
+    }, { signal: both.signal, onProgress: (p) => { bothErrors = p.errors } })
     await waitFor(() => bothErrors >= 6, { timeoutMs: 15000, message: () => `6 refusals counted by the swarm (have ${bothErrors})` })
     both.abort()
     const r2 = await refusedTwice
-    assert.deepEqual(r2.clients.namespaces?.map((n) => [n.name, n.connects, n.refused]), [['/private', 0, { unauthorized: 3 }], ['/secret', 0, { unauthorized: 3 }]])
+    assert.deepEqual(
+      r2.clients.namespaces?.map((n) => [n.name, n.connects, n.refused]),
+      [['/private', 0, { unauthorized: 3 }], ['/secret', 0, { unauthorized: 3 }]]
+    )
     assert.deepEqual(r2.clients.errors, { unauthorized: 6 })
   })
 }

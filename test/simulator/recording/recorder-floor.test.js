@@ -57,6 +57,26 @@ test('a saturated simulator (its loop busy for the whole drain) reads about 100 
 })
 
 test('floors whose CPU passed their wall time (helper threads, older simulators) read 100 % in the run\'s merge', () => {
-  const report = { key: 'e:m1', id: 'm1', event: 'e', round: 1, seq: 1, sentAt: null, firstAt: 0, received: 4, expected: 4, missing: 0, duplicates: 0, late: 0, relative: encodedDelay([1, 2]), absolute: null, floor: { cpuMs: 1.72, spreadMs: 1 } }
-  assert.equal(messageFloor([{ simulator: 's1', report: /** @type {any} */ (report) }])?.busyMax, 1, 'busiest 172 % was helper threads\' CPU counted as busy time')
+  const report = {
+    key: 'e:m1',
+    id: 'm1',
+    event: 'e',
+    round: 1,
+    seq: 1,
+    sentAt: null,
+    firstAt: 0,
+    received: 4,
+    expected: 4,
+    missing: 0,
+    duplicates: 0,
+    late: 0,
+    relative: encodedDelay([1, 2]),
+    absolute: null,
+    floor: { cpuMs: 1.72, spreadMs: 1 }
+  }
+  assert.equal(
+    messageFloor([{ simulator: 's1', report: /** @type {any} */ (report) }])?.busyMax,
+    1,
+    'busiest 172 % was helper threads\' CPU counted as busy time'
+  )
 })

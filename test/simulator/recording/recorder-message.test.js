@@ -46,7 +46,17 @@ test('who a message is for, by its send time: not the clients that connected aft
 test('a message from its first receipt to its report: missing counted, floor, histograms summed up; missing clients named', () => {
   const identity = identify([{ id: 'm1', batch: 'b', round: 2, seq: 1, sentAt: Date.now(), room: 'r' }])
   const message = openMessage({
-    key: 'tick:b/m1', event: 'tick', namespace: '/', identity, targeted: false, expecting: expectedOf(bitsOf([1, 2, 3]), null, -1), members: null, sender: -1, now: 50, cpuMs: 7, window: -1
+    key: 'tick:b/m1',
+    event: 'tick',
+    namespace: '/',
+    identity,
+    targeted: false,
+    expecting: expectedOf(bitsOf([1, 2, 3]), null, -1),
+    members: null,
+    sender: -1,
+    now: 50,
+    cpuMs: 7,
+    window: -1
   })
   assert.deepEqual([message.report.room, message.report.batch, message.report.expected, message.absolute !== null], [null, 'b', 3, true])
   message.receivedBits[0] |= 1 << 2

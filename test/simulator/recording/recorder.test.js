@@ -25,7 +25,10 @@ const AFTER_MS = 200
 test('identify uses the id field, else a content hash', () => {
   assert.deepEqual(identify([{ id: 'a', round: 2, seq: 3, sentAt: 1764000000000 }]), { id: 'a', round: 2, seq: 3, sentAt: 1764000000000, room: null })
   assert.equal(identify([{ id: 'a', sentAt: 5 }]).sentAt, null, 'a number that is no time after 1973 is not a send time')
-  assert.deepEqual(identify([{ meta: { key: 'k1', ts: 1764000000.5 }, to: 'r' }], messageFields({ idField: 'meta.key', sentAtField: 'meta.ts', roomField: 'to' })), { id: 'k1', round: null, seq: null, sentAt: 1764000000500, room: 'r' })
+  assert.deepEqual(
+    identify([{ meta: { key: 'k1', ts: 1764000000.5 }, to: 'r' }], messageFields({ idField: 'meta.key', sentAtField: 'meta.ts', roomField: 'to' })),
+    { id: 'k1', round: null, seq: null, sentAt: 1764000000500, room: 'r' }
+  )
   assert.equal(identify([{ id: 7 }]).id, '7')
   const a = identify([{ text: 'x' }])
   assert.match(a.id, /^content:/)
@@ -158,7 +161,10 @@ test('the floor is the CPU used from the first receipt until every expected clie
   const [busy, quick] = rec.reports()
   assert.ok(busy.floor, 'a floor on every report')
   assert.ok(busy.floor.cpuMs >= 20 && busy.floor.cpuMs < AFTER_MS, `floor ${busy.floor.cpuMs} ms: the 20 ms spin, not the ${AFTER_MS} ms one after`)
-  assert.ok(busy.floor.spreadMs >= spinMs && busy.floor.spreadMs <= drainMs, `spread ${busy.floor.spreadMs} ms: the wall time from first receipt to the last expected one`)
+  assert.ok(
+    busy.floor.spreadMs >= spinMs && busy.floor.spreadMs <= drainMs,
+    `spread ${busy.floor.spreadMs} ms: the wall time from first receipt to the last expected one`
+  )
   assert.equal(busy.received, 5)
   assert.ok(quick.floor && quick.floor.cpuMs < 5 && quick.floor.spreadMs < 5, `one receipt: floor ${JSON.stringify(quick.floor)}`)
 })
@@ -283,10 +289,22 @@ test('a client that connected after a message was sent does not expect it: its c
   }
   rec.closeAll()
   const byId = Object.fromEntries(rec.reports().map((m) => [m.id, m]))
-  assert.deepEqual(pick(byId.b1), { expected: 30, received: 30, missing: 1, misdelivered: 0, duplicates: 0 }, 'b1: 29 of the 30 connected at the send, and joiner 30')
-  assert.deepEqual(pick(byId.line), { expected: 29, received: 29, missing: 1, misdelivered: 0, duplicates: 0 }, 'its sender neither expects it nor counts its echo')
+  assert.deepEqual(
+    pick(byId.b1),
+    { expected: 30, received: 30, missing: 1, misdelivered: 0, duplicates: 0 },
+    'b1: 29 of the 30 connected at the send, and joiner 30'
+  )
+  assert.deepEqual(
+    pick(byId.line),
+    { expected: 29, received: 29, missing: 1, misdelivered: 0, duplicates: 0 },
+    'its sender neither expects it nor counts its echo'
+  )
   assert.equal(byId.line.echo, 1)
-  assert.deepEqual(pick(byId['no-time']), { expected: 34, received: 30, missing: 4, misdelivered: 0, duplicates: 0 }, 'no send time: everyone connected at the first receipt')
+  assert.deepEqual(
+    pick(byId['no-time']),
+    { expected: 34, received: 30, missing: 4, misdelivered: 0, duplicates: 0 },
+    'no send time: everyone connected at the first receipt'
+  )
   // A send time older than the message timeout is no clock to trust: everyone connected now.
   const stale = createRecorder({ clients: 4, messageTimeoutMs: 1000 })
   for (let i = 0; i < 4; i++) stale.setConnected(i, true)

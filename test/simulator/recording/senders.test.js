@@ -93,7 +93,8 @@ function assertLines (lines, echo) {
 for (const engine of ['sio', 'lean']) {
   for (const relay of /** @type {const} */ (['others', 'all'])) {
     const echo = relay === 'all' ? 1 : 0
-    test(`${engine}, ${relay === 'others' ? 'socket.broadcast.emit' : 'io.emit'}: --emit '["new message", …]' wrapped by the server (--id-field message), --join as an array`, async (t) => {
+    test(`${engine}, ${relay === 'others' ? 'socket.broadcast.emit' : 'io.emit'}: ` +
+      '--emit \'["new message", …]\' wrapped by the server (--id-field message), --join as an array', async (t) => {
       const url = await startChatServer(t, relay)
       const { result, lines } = await linesAfterConnect(t, {
         url,
@@ -131,7 +132,8 @@ for (const engine of ['sio', 'lean']) {
   }
 }
 
-test('python-socketio 5: "new message" to everyone but the sender (skip_sid), chat lines to everyone: no line missing at its sender, echoes counted', { concurrency: 2 }, async (t) => {
+test('python-socketio 5: "new message" to everyone but the sender (skip_sid), ' +
+  'chat lines to everyone: no line missing at its sender, echoes counted', { concurrency: 2 }, async (t) => {
   await Promise.all(['sio', 'lean'].map((engine) => t.test(engine, async (t) => {
     const peer = await startPythonAppPeer(t)
     if (!peer) return
@@ -145,7 +147,10 @@ test('python-socketio 5: "new message" to everyone but the sender (skip_sid), ch
         })
       }
     `)
-    const { result, lines } = await linesAfterConnect(t, { url: peer.url, engine, scenario, idField: 'message', event: ['new message', 'chat'] }, ['new message', 'chat'])
+    const { result, lines } = await linesAfterConnect(t, { url: peer.url, engine, scenario, idField: 'message', event: ['new message', 'chat'] }, [
+      'new message',
+      'chat'
+    ])
     assertLines(lines['new message'], 0)
     assertLines(lines.chat, 1)
     assert.deepEqual(result.scenario?.hooks?.errors, {})

@@ -119,7 +119,10 @@ test('windows of several processes merge by index: counts summed, the most messa
 
 test('--window longer than --duration, or under a second, exits 2 naming --window', () => {
   for (const input of [{ window: '20s', duration: '10s' }, { window: '500ms' }]) {
-    assert.throws(() => normalizeSimOptions({ url: 'http://127.0.0.1:1', ...input }), (error) => error instanceof IoswarmError && error.exitCode === 2 && /--window/.test(error.message))
+    assert.throws(
+      () => normalizeSimOptions({ url: 'http://127.0.0.1:1', ...input }),
+      (error) => error instanceof IoswarmError && error.exitCode === 2 && /--window/.test(error.message)
+    )
   }
 })
 
@@ -127,8 +130,9 @@ test('a swarm of chatting clients reports a window a second: each line\'s delive
   const server = await startAppServer(t)
   /** @type {import('../../../lib/schema/result-schema.js').WindowReport[]} */
   const live = []
-  const result = await runSwarm({ url: server.url, clients: 4, ramp: 0, duration: '4.5s', window: '1s', emit: 'chat {"text":"hi {{i}}"}', emitRate: '10/s', emitAck: true },
-    { onWindow: (w) => live.push(w) })
+  const result = await runSwarm({
+    url: server.url, clients: 4, ramp: 0, duration: '4.5s', window: '1s', emit: 'chat {"text":"hi {{i}}"}', emitRate: '10/s', emitAck: true
+  }, { onWindow: (w) => live.push(w) })
   const windows = result.windows ?? []
   assert.deepEqual(live.map((w) => w.index), windows.map((w) => w.index))
   assert.ok(windows.length >= 3, `${windows.length} windows`)

@@ -46,7 +46,10 @@ test('simulate --dashboard: the page, its stream, 403 without the token, clients
   // Without the token: 403, and the swarm keeps its size.
   assert.equal((await request(at('/api/clients'), { method: 'POST', body: { clients: 3 } })).status, 403)
   await waitFor(() => events.seconds().some((s) => s.clients.connected === 2), { timeoutMs: 30000, message: '2 clients in the stream' })
-  await waitFor(() => events.seconds().some((s) => s.traffic.emits.acked > 0 && s.delivery.relative !== null), { timeoutMs: 30000, message: 'acked emits and delays' })
+  await waitFor(() => events.seconds().some((s) => s.traffic.emits.acked > 0 && s.delivery.relative !== null), {
+    timeoutMs: 30000,
+    message: 'acked emits and delays'
+  })
   assert.equal(server.stats().connected, 2, 'the refused action changed nothing')
 
   const grown = await act('clients', { clients: 4 })

@@ -20,7 +20,11 @@ test('simulate --metrics-port serves this simulator\'s clients, samples and mess
   }, { timeoutMs: 20000, intervalMs: 200, message: 'five connected clients in /metrics' })
   assert.match(String(text), /ioswarm_clients_target\{simulator="simA",transport="websocket",.*\} 5/)
   await server.broadcast({ id: 'm1' })
-  await waitFor(async () => /ioswarm_messages_received_total\{simulator="simA",.*\} 5/.test(await (await fetch(url)).text()), { timeoutMs: 20000, intervalMs: 200, message: 'the message report in /metrics' })
+  await waitFor(async () => /ioswarm_messages_received_total\{simulator="simA",.*\} 5/.test(await (await fetch(url)).text()), {
+    timeoutMs: 20000,
+    intervalMs: 200,
+    message: 'the message report in /metrics'
+  })
   assert.equal((await fetch(url.replace(/\/metrics$/, '/other'))).status, 404)
   run.child.kill('SIGTERM')
   assert.equal((await run).code, 0)
@@ -56,12 +60,18 @@ function sum (text, name, where = {}) {
  */
 async function checkWorkersMetrics (t, extra) {
   const server = await startTestServer(t, { pingIntervalMs: 5000 })
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '10', '--url', server.url, '--ramp', '0', '--id', 'wm', '--metrics-port', '0', ...extra], { timeoutMs: 60000 })
+  const run = runCli(
+    t,
+    ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '10', '--url', server.url, '--ramp', '0', '--id', 'wm', '--metrics-port', '0', ...extra],
+    { timeoutMs: 60000 }
+  )
   const url = await printedUrl(run, 'wm: metrics')
   const workers = ['wm-w1', 'wm-w2']
   const text = await waitFor(async () => {
     const body = await (await fetch(url).catch(() => null))?.text()
-    return body && sum(body, 'ioswarm_clients_connected') === 10 && workers.every((w) => sum(body, 'ioswarm_simulator_rss_bytes', { simulator: w }) > 0) ? body : null
+    return body && sum(body, 'ioswarm_clients_connected') === 10 && workers.every((w) => sum(body, 'ioswarm_simulator_rss_bytes', { simulator: w }) > 0)
+      ? body
+      : null
   }, { timeoutMs: 30000, intervalMs: 200, message: 'both workers\' clients and health in the parent\'s /metrics' })
   for (const simulator of workers) {
     assert.equal(sum(String(text), 'ioswarm_clients_connected', { simulator, transport: 'websocket' }), 5)
@@ -104,6 +114,7 @@ test('simulate --metrics-port: emits and acks move during the run, and end as th
   await checkLiveEmits(t, (await startAppServer(t)).url, [])
 })
 
-test('simulate --workers 2 --metrics-port: the workers\' emits and acks move during the run, and end as the merged result has them', { timeout: 90000 }, async (t) => {
+test('simulate --workers 2 --metrics-port: ' +
+  'the workers\' emits and acks move during the run, and end as the merged result has them', { timeout: 90000 }, async (t) => {
   await checkLiveEmits(t, (await startAppServer(t)).url, ['--workers', '2'])
 })

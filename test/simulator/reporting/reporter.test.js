@@ -63,7 +63,15 @@ test('past its memory bound the reporter spools to disk while Redis is down, the
   await waitFor(() => reporter.stats.retries > 0, { timeoutMs: 5000, message: 'a failed write while Redis is down' })
 
   await redis.start()
-  const sent = await reporter.finish({ clients: /** @type {any} */ ({ target: 1, connected: 1, failed: 0 }), health: /** @type {any} */ ({}), clock: { offsetMs: 0, uncertaintyMs: 0, reference: 'local' }, endedAt: Date.now() }, 15000)
+  const sent = await reporter.finish(
+    {
+      clients: /** @type {any} */ ({ target: 1, connected: 1, failed: 0 }),
+      health: /** @type {any} */ ({}),
+      clock: { offsetMs: 0, uncertaintyMs: 0, reference: 'local' },
+      endedAt: Date.now()
+    },
+    15000
+  )
   assert.equal(sent.undelivered, 0)
   const messages = await collector.getMessages(runId)
   assert.deepEqual(messages.map((m) => m.seq).sort((a, b) => Number(a) - Number(b)), Array.from({ length: 20 }, (_, i) => i))
@@ -83,7 +91,15 @@ test('a report refused past the collector\'s bound (written directly, as with Re
   })
   reporter.start()
   for (let seq = 0; seq < 3; seq++) reporter.message(report(seq))
-  const sent = await reporter.finish({ clients: /** @type {any} */ ({ target: 1, connected: 1, failed: 0 }), health: /** @type {any} */ ({}), clock: { offsetMs: 0, uncertaintyMs: 0, reference: 'local' }, endedAt: Date.now() }, 3000)
+  const sent = await reporter.finish(
+    {
+      clients: /** @type {any} */ ({ target: 1, connected: 1, failed: 0 }),
+      health: /** @type {any} */ ({}),
+      clock: { offsetMs: 0, uncertaintyMs: 0, reference: 'local' },
+      endedAt: Date.now()
+    },
+    3000
+  )
   assert.equal(sent.undelivered, 0, 'the refused reports were not retried forever ahead of the final report')
   assert.equal((await collector.getFinals(runId)).length, 1)
   assert.deepEqual(await collector.getRefused(runId), { limit: 1, bySimulator: { 'sim-a': 2 } })

@@ -27,7 +27,21 @@ test('simulate\'s summary: copies in capitals when wrong, namespaces, joins, emi
   const messages = recordRoomMessages({ clients: 6, rooms: 3, messages: [{ id: 'm1', room: 'room-1', to: [1, 4, 0] }, { id: 'm2', room: null, twice: [2] }] })
   const text = formatSimSummary(simResult({
     messages,
-    messageRollups: [{ event: 'broadcast', round: 1, messages: 3, received: 18, expected: 18, missing: 0, duplicates: 1, misdelivered: 2, late: 0, firstAt: 0, lastAt: 0, relative: encodedDelay([1]), absolute: null }],
+    messageRollups: [{
+      event: 'broadcast',
+      round: 1,
+      messages: 3,
+      received: 18,
+      expected: 18,
+      missing: 0,
+      duplicates: 1,
+      misdelivered: 2,
+      late: 0,
+      firstAt: 0,
+      lastAt: 0,
+      relative: encodedDelay([1]),
+      absolute: null
+    }],
     clients: { ...simResult({}).clients, namespaces: [{ name: '/admin', connected: 0, connects: 0, disconnects: {}, refused: { unauthorized: 6 } }] },
     scenario: {
       joins: { event: 'join', sent: 6, acked: 5, unacked: 0, failed: 1, reasons: { 'no such room': 1 }, time: encodedDelay([2, 3, 4, 5, 6]) },
@@ -38,7 +52,11 @@ test('simulate\'s summary: copies in capitals when wrong, namespaces, joins, emi
       }
     }
   }))
-  assert.match(text, /^copies: MISDELIVERED 3 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m, 'kept messages and rollups')
+  assert.match(
+    text,
+    /^copies: MISDELIVERED 3 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m,
+    'kept messages and rollups'
+  )
   assert.match(text, /^namespace \/admin: connected 0, connects 0, refused 6 \(unauthorized: 6\), drops 0$/m)
   assert.match(text, /^joins \(join\): sent 6, acked 5, failed 1 \(no such room: 1\), unacked 0; join time p50 4\.00ms, p99 6\.00ms, max 6\.00ms$/m)
   assert.match(text, /^HOOK ERRORS 2: boom: 2$/m)
@@ -48,13 +66,16 @@ test('simulate\'s summary: copies in capitals when wrong, namespaces, joins, emi
   assert.doesNotMatch(formatSimSummary(simResult({})), /copies:/, 'no message, no copies line')
 })
 
-test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces: the merged result and summary count a server\'s wrong and second copies exactly', async (t) => {
+test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces: ' +
+  'the merged result and summary count a server\'s wrong and second copies exactly', async (t) => {
   const server = await startAppServer(t, { namespaces: ['/', '/news'] })
   // --duration ends the run by itself (a SIGTERM right after the server's emits could race their
   // frames in the workers' sockets); 20 s leaves slow child starts on a loaded machine room.
-  const run = runCli(t, ['bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '6', '--url', server.url, '--ramp', '0', '--duration', '20s', '--id', 'ws',
-    '--rooms', '3', '--namespace', '/', '--namespace', '/news', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}"}', '--emit-rate', '5/s',
-    '--emitters', '50%', '--emit-ack', '--event', 'broadcast', '--event', 'chat', '--json'], { timeoutMs: 60000 })
+  const run = runCli(t, [
+    'bin/ioswarm.js', 'simulate', '--workers', '2', '-c', '6', '--url', server.url, '--ramp', '0', '--duration', '20s', '--id', 'ws', '--rooms', '3',
+    '--namespace', '/', '--namespace', '/news', '--join', 'join {"room":"{{room}}"}', '--emit', 'chat {"room":"{{room}}"}', '--emit-rate', '5/s',
+    '--emitters', '50%', '--emit-ack', '--event', 'broadcast', '--event', 'chat', '--json'
+  ], { timeoutMs: 60000 })
   const joined = () => ['room-0', 'room-1', 'room-2'].every((r) => server.roomSize(r) === 2 && server.roomSize(r, '/news') === 2)
   await waitFor(joined, { timeoutMs: 15000, message: 'two clients in each room of / and /news' })
   await waitFor(() => server.counts.chats > 0, { timeoutMs: 10000, message: 'chat lines from the emitters' })
@@ -70,12 +91,20 @@ test('simulate --workers 2 with rooms, joins, emits with acks and two namespaces
   const byId = Object.fromEntries(result.messages.map((m) => [m.id, m]))
   assert.deepEqual([byId.wrong.room, byId.wrong.expected, byId.wrong.received, byId.wrong.misdelivered], ['room-1', 2, 2, 2])
   assert.deepEqual([byId.twice.expected, byId.twice.received, byId.twice.duplicates, byId.twice.misdelivered], [2, 2, 2, 0])
-  assert.deepEqual([result.scenario?.joins?.sent, result.scenario?.joins?.acked, result.scenario?.joins?.failed], [12, 12, 0], 'two namespaces × six clients, both workers merged')
+  assert.deepEqual(
+    [result.scenario?.joins?.sent, result.scenario?.joins?.acked, result.scenario?.joins?.failed],
+    [12, 12, 0],
+    'two namespaces × six clients, both workers merged'
+  )
   assert.equal(result.scenario?.emits?.emitters, 3)
   assert.ok((result.scenario?.emits?.ackTime?.count ?? 0) > 0, 'acks timed in the merged histogram')
   assert.deepEqual(result.clients.namespaces?.map((n) => [n.name, n.connects]), [['/', 6], ['/news', 6]])
   assert.match(stderr, /^copies: MISDELIVERED 2 copies \(to clients not in the message's room\), DUPLICATED 2 copies \(a second copy to one client\)$/m)
-  assert.match(stderr, /^echo: \d+ copies of lines back to their sender \(not expected of it, not counted as received\)$/m, 'the server relays each line to its room, the sender too')
+  assert.match(
+    stderr,
+    /^echo: \d+ copies of lines back to their sender \(not expected of it, not counted as received\)$/m,
+    'the server relays each line to its room, the sender too'
+  )
   assert.match(stderr, /^namespace \/news: connected \d, connects 6, refused 0, drops \d/m)
   assert.match(stderr, /^joins \(join\): sent 12, acked 12, failed 0, unacked 0; join time p50 /m)
   // An emit still waiting for its ack when the swarm ends is cut short (failed, with its reason): not asserted.
@@ -103,7 +132,10 @@ test('simulate\'s summary warns of its reports a run\'s collector refused past i
   assert.deepEqual([reportsRefused.total, reportsRefused.bySimulator], [7, { 's1-w1': 3, 's1-w2': 4 }])
   const warnings = formatSimSummary(simResult({ reportsRefused })).split('\n').filter((l) => l.startsWith('WARNING:'))
   assert.equal(warnings.length, 1)
-  assert.match(warnings[0], /^WARNING: simulator s1: 7 message reports refused past the collector's bound of 200000 per run \(s1-w1 3, s1-w2 4\); they are missing from messages\.csv/)
+  assert.match(
+    warnings[0],
+    /^WARNING: simulator s1: 7 message reports refused past the collector's bound of 200000 per run \(s1-w1 3, s1-w2 4\); they are missing from messages\.csv/
+  )
   assert.doesNotMatch(formatSimSummary(simResult({})), /WARNING:/)
   assert.equal(mergeRefused([null, undefined]), null)
 })

@@ -47,7 +47,17 @@ function openPool (t, engine, url, transport, cookieJar, eio = 4, wsClient = 'ws
     reconnected () {}
   }
   const pool = engines[engine].createPool({
-    url, path: '/socket.io/', namespace: '/', events: ['news'], keepAlive: true, reconnect: true, cookieJar, eio, backoff: { minMs: 50, maxMs: 200, jitter: 0 }, nodeHeader: 'X-Served-By', wsClient
+    url,
+    path: '/socket.io/',
+    namespace: '/',
+    events: ['news'],
+    keepAlive: true,
+    reconnect: true,
+    cookieJar,
+    eio,
+    backoff: { minMs: 50, maxMs: 200, jitter: 0 },
+    nodeHeader: 'X-Served-By',
+    wsClient
   }, events)
   t.after(() => pool.close())
   for (let i = 0; i < CLIENTS; i++) pool.connect(i, transport)
@@ -63,7 +73,8 @@ function openPool (t, engine, url, transport, cookieJar, eio = 4, wsClient = 'ws
  */
 async function everyClientHolds (t, nodes, url, eio) {
   const cases = [
-    ...(/** @type {const} */ (['sio', 'lean'])).flatMap((engine) => (/** @type {const} */ (['polling', 'upgrade', 'websocket'])).map((transport) => ({ engine, transport, wsClient: 'ws' }))),
+    ...(/** @type {const} */ (['sio', 'lean'])).flatMap((engine) =>
+      (/** @type {const} */ (['polling', 'upgrade', 'websocket'])).map((transport) => ({ engine, transport, wsClient: 'ws' }))),
     { engine: 'lean', transport: 'websocket', wsClient: 'builtin' }
   ]
   /** @typedef {{ engine: 'sio' | 'lean', transport: 'polling' | 'upgrade' | 'websocket', wsClient: 'ws' | 'builtin' }} Case */
@@ -76,7 +87,10 @@ async function everyClientHolds (t, nodes, url, eio) {
       // Their sessions live on: each node (no adapter between them) broadcasts once, and each
       // client gets the one of its own node, over polls that came after the handshake.
       for (const node of nodes) await node.emit(1, 'news')
-      await waitFor(() => pool.received.every((n) => n === 1), { timeoutMs: 20000, message: () => `every client got its node's broadcast (have ${pool.received})` })
+      await waitFor(() => pool.received.every((n) => n === 1), {
+        timeoutMs: 20000,
+        message: () => `every client got its node's broadcast (have ${pool.received})`
+      })
       const counts = await Promise.all(nodes.map((node) => node.count()))
       assert.equal(counts.reduce((sum, c) => sum + c.connected, 0), CLIENTS, 'each client is on exactly one node')
       assert.ok(counts.filter((c) => c.connected > 0).length > 1, `the balancer spread the clients: ${counts.map((c) => c.connected)}`)
@@ -99,7 +113,10 @@ async function everyClientHolds (t, nodes, url, eio) {
 async function failsWithoutJar (t, engine, url, eio) {
   await t.test(`${engine} polling without a cookie jar fails behind the balancer`, async (t) => {
     const pool = openPool(t, engine, url, 'polling', false, eio)
-    await waitFor(() => pool.errors.length + pool.drops.length >= CLIENTS, { timeoutMs: 20000, message: () => `clients failing (errors ${pool.errors.length}, drops ${pool.drops.length})` })
+    await waitFor(() => pool.errors.length + pool.drops.length >= CLIENTS, {
+      timeoutMs: 20000,
+      message: () => `clients failing (errors ${pool.errors.length}, drops ${pool.drops.length})`
+    })
     assert.match([...pool.errors, ...pool.drops].join('\n'), /HTTP 400|transport error|xhr (poll|post) error/)
   })
 }
@@ -107,7 +124,12 @@ async function failsWithoutJar (t, engine, url, eio) {
 test('socket.io 2 nodes (Engine.IO v3: socket.io-client 2 and lean) behind a cookie-sticky balancer', async (t) => {
   if (!hasTool(t, HAPROXY, 'haproxy')) return
   const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '2', pingIntervalMs: 2000 })))
-  const balancer = /** @type {import('../../helpers/balancer.js').Balancer} */ (await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, port: Number(new URL(node.url).port) }))))
+  const balancer = /** @type {import('../../helpers/balancer.js').Balancer} */ (
+    await startHaproxy(
+      t,
+      nodes.map((node, k) => ({ name: `n${k}`, port: Number(new URL(node.url).port) }))
+    )
+  )
   await everyClientHolds(t, nodes, balancer.url, 3)
   await failsWithoutJar(t, 'sio', balancer.url, 3)
 })
@@ -115,7 +137,12 @@ test('socket.io 2 nodes (Engine.IO v3: socket.io-client 2 and lean) behind a coo
 test('behind a cookie-sticky balancer every client keeps its node: both engines, every transport', async (t) => {
   if (!hasTool(t, HAPROXY, 'haproxy')) return
   const nodes = await Promise.all([0, 1, 2].map(() => startSocketIoPeer(t, { version: '4', pingIntervalMs: 2000 })))
-  const balancer = /** @type {import('../../helpers/balancer.js').Balancer} */ (await startHaproxy(t, nodes.map((node, k) => ({ name: `n${k}`, port: Number(new URL(node.url).port) }))))
+  const balancer = /** @type {import('../../helpers/balancer.js').Balancer} */ (
+    await startHaproxy(
+      t,
+      nodes.map((node, k) => ({ name: `n${k}`, port: Number(new URL(node.url).port) }))
+    )
+  )
   await everyClientHolds(t, nodes, balancer.url, 4)
   // The same without the jar: polling clients lose their session (the test above would catch a jar that stops working).
   for (const engine of /** @type {const} */ (['sio', 'lean'])) await failsWithoutJar(t, engine, balancer.url, 4)

@@ -84,12 +84,15 @@ const CASES = [
 ]
 
 for (const [engine, transport, extra] of /** @type {['sio' | 'lean', any, Record<string, unknown>][]} */ (CASES)) {
-  test(`${engine}${extra.wsClient ? ' builtin' : ''} ${transport}: cookies of every answer go back on every later request, the upgrade and the reconnect`, async (t) => {
+  test(`${engine}${extra.wsClient ? ' builtin' : ''} ${transport}: ` +
+    'cookies of every answer go back on every later request, the upgrade and the reconnect', async (t) => {
     const server = await startCookieServer(t)
     const client = openClient(t, engine, server.url, transport, extra)
     await waitFor(() => client.connects === 1 && (transport !== 'upgrade' || client.upgrades === 1), { message: () => `connected (errors: ${client.errors})` })
     // Polling clients: let a POST's answer come back before the drop (a pong every second).
-    if (transport === 'polling') await waitFor(() => server.seen.some((s) => s.method === 'GET' && s.cookie.includes('post=1')), { message: 'a GET after a POST' })
+    if (transport === 'polling') {
+      await waitFor(() => server.seen.some((s) => s.method === 'GET' && s.cookie.includes('post=1')), { message: 'a GET after a POST' })
+    }
     for (const socket of server.io.sockets.sockets.values()) socket.conn.close()
     await waitFor(() => client.connects === 2, { message: () => `reconnected (errors: ${client.errors})` })
     const [first, ...later] = server.seen
@@ -98,7 +101,10 @@ for (const [engine, transport, extra] of /** @type {['sio' | 'lean', any, Record
     for (const s of later) {
       const names = s.cookie.split('; ').map((pair) => pair.split('=')[0])
       assert.ok(names.includes('seed') && names.includes('hs'), `${s.method} ${s.upgrade ? 'upgrade' : ''} carries the handshake's cookie: ${s.cookie}`)
-      assert.ok(!names.includes('gone') && !names.includes('tls') && !names.includes('elsewhere'), `deleted, Secure over http and other-path cookies stay out: ${s.cookie}`)
+      assert.ok(
+        !names.includes('gone') && !names.includes('tls') && !names.includes('elsewhere'),
+        `deleted, Secure over http and other-path cookies stay out: ${s.cookie}`
+      )
       assert.equal(new Set(names).size, names.length, `no cookie twice: ${s.cookie}`)
     }
     const reconnect = later.find((s) => s.sid === '')

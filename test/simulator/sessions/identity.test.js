@@ -22,7 +22,17 @@ const USERS = 'user,token\nu0,secret0\nu1,secret1\nu2,secret2\nu3,secret3\n'
 
 test('identities: {{i}} counts from --client-offset, feeder rows by the global index, rooms by --rooms or --room', (t) => {
   const feeder = feederFile(t, USERS)
-  const ids = compileIdentities({ auth: '{"token":"{{row.token}}","n":{{i}},"sim":"{{sim}}","room":"{{room}}"}', queryTemplate: 'user={{row.user}}&x=1', headers: ['X-User: {{row.user}}'], feeder, rooms: 3, clientOffset: 2 }, { simId: 's1' })
+  const ids = compileIdentities(
+    {
+      auth: '{"token":"{{row.token}}","n":{{i}},"sim":"{{sim}}","room":"{{room}}"}',
+      queryTemplate: 'user={{row.user}}&x=1',
+      headers: ['X-User: {{row.user}}'],
+      feeder,
+      rooms: 3,
+      clientOffset: 2
+    },
+    { simId: 's1' }
+  )
   assert.equal(ids.personal, true)
   assert.deepEqual(ids.of(0), { auth: { token: 'secret2', n: 2, sim: 's1', room: 'room-2' }, query: { user: 'u2', x: '1' }, headers: { 'X-User': 'u2' } })
   assert.deepEqual(ids.of(3).auth, { token: 'secret1', n: 5, sim: 's1', room: 'room-2' }, 'row 5 mod 4 = 1, room 5 mod 3 = 2')
@@ -35,13 +45,20 @@ test('identities: {{i}} counts from --client-offset, feeder rows by the global i
   assert.equal(plain.roomOf(0), null)
   const fromEnv = compileIdentities({ auth: '{"token":"{{env.APP_TOKEN}}"}' }, { simId: 's1', env: { APP_TOKEN: 'from-env' } })
   assert.deepEqual(fromEnv.of(0).auth, { token: 'from-env' })
-  assert.deepEqual(compileIdentities({ auth: '{"token":"{{env.APP_TOKEN}}"}' }, { simId: 's1', env: {} }).of(0).auth, { token: '' }, 'an unset variable is empty')
+  assert.deepEqual(
+    compileIdentities({ auth: '{"token":"{{env.APP_TOKEN}}"}' }, { simId: 's1', env: {} }).of(0).auth,
+    { token: '' },
+    'an unset variable is empty'
+  )
 })
 
 test('bad identity options are usage errors naming the flag', (t) => {
   const feeder = feederFile(t, USERS)
   const bad = (/** @type {Record<string, unknown>} */ options) => () => normalizeSimOptions({ url: 'http://127.0.0.1:1', ...options })
-  assert.throws(bad({ auth: '{"token":"{{row.tokn}}"}', feeder }), /--auth uses \{\{row.tokn\}\}, but the feeder has no field "tokn" \(its fields: user, token\)/)
+  assert.throws(
+    bad({ auth: '{"token":"{{row.tokn}}"}', feeder }),
+    /--auth uses \{\{row.tokn\}\}, but the feeder has no field "tokn" \(its fields: user, token\)/
+  )
   assert.throws(bad({ auth: '{"token":{{token}}}' }), /--auth has an unknown placeholder \{\{token\}\}/)
   assert.throws(bad({ auth: '["a"]' }), /--auth must be a JSON object template/)
   assert.throws(bad({ auth: '{"a":' }), /--auth must be a JSON template/)

@@ -107,7 +107,10 @@ after(() => app.close())
  */
 async function connectAll (t, options) {
   const swarm = startTestSwarm(t, { url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, ...options })
-  await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})` })
+  await waitFor(() => swarm.progress?.connected === CLIENTS, {
+    timeoutMs: 15000,
+    message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${swarm.progress?.errors})`
+  })
   return swarm
 }
 
@@ -116,7 +119,11 @@ for (const engine of ['sio', 'lean']) {
     test(`${engine} ${transport}: each client logs in first, its session cookie opens the socket, {{login.token}} reaches --auth`, async (t) => {
       const users = Array.from({ length: CLIENTS }, (_, k) => `${engine}-${transport}-${k}`)
       const swarm = await connectAll(t, {
-        engine, transport, login: `POST /login {"user":"${engine}-${transport}-{{i}}"}`, auth: '{"token":"{{login.token}}"}', loginHeader: 'X-Requested-With: ioswarm'
+        engine,
+        transport,
+        login: `POST /login {"user":"${engine}-${transport}-{{i}}"}`,
+        auth: '{"token":"{{login.token}}"}',
+        loginHeader: 'X-Requested-With: ioswarm'
       })
       const result = await swarm.stop()
       assert.equal(result.clients.connected, CLIENTS)
@@ -139,8 +146,19 @@ for (const engine of ['sio', 'lean']) {
 test('a login that gets no answer (its connection reset) is counted under connect errors too, beside the logins\' failures', async (t) => {
   app.mode.reset = /^reset-[13]$/
   t.after(() => { app.mode.reset = null })
-  const swarm = startTestSwarm(t, { url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, engine: 'lean', transport: 'websocket', login: 'POST /login {"user":"reset-{{i}}"}' })
-  await waitFor(() => swarm.progress?.connected === 2 && (swarm.progress?.errors ?? 0) >= 2, { timeoutMs: 15000, message: () => `2 connected, 2 errors (${swarm.progress?.connected}, ${swarm.progress?.errors})` })
+  const swarm = startTestSwarm(t, {
+    url: app.url,
+    clients: CLIENTS,
+    ramp: '200ms',
+    duration: null,
+    engine: 'lean',
+    transport: 'websocket',
+    login: 'POST /login {"user":"reset-{{i}}"}'
+  })
+  await waitFor(() => swarm.progress?.connected === 2 && (swarm.progress?.errors ?? 0) >= 2, {
+    timeoutMs: 15000,
+    message: () => `2 connected, 2 errors (${swarm.progress?.connected}, ${swarm.progress?.errors})`
+  })
   const result = await swarm.stop()
   const failed = Object.entries(/** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins).failed)
   assert.equal(failed.reduce((n, [, count]) => n + count, 0), 2, JSON.stringify(failed))
@@ -159,7 +177,9 @@ test('a login that answers 500 for every client ends the run: exit 1, "login fai
 
 // engine.io's middleware cannot answer a WebSocket upgrade with a status (it destroys the socket): the polling handshake gets the 401.
 for (const engine of ['lean', 'sio']) {
-  test(`${engine}: a reconnect refused with 401 (the session is gone) logs its client in again, once per refusal; it comes back with the new session and token`, (t) => reloginAfter401(t, engine))
+  test(`${engine}: a reconnect refused with 401 (the session is gone) logs its client in again, once per refusal; ` +
+    'it comes back with the new session and token', (t) =>
+    reloginAfter401(t, engine))
 }
 
 /**
@@ -171,9 +191,13 @@ for (const engine of ['lean', 'sio']) {
 async function endSessionsAndWaitForNew (swarm, user) {
   app.sessions.clear()
   for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
-  const renewed = () => [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${user}-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
+  const renewed = () =>
+    [...app.io.sockets.sockets.values()].filter((s) => new RegExp(`connect\\.sid=${user}-\\d+\\.[2-9]`).test(s.request.headers.cookie ?? '')).length
   await waitFor(() => renewed() === CLIENTS && app.io.sockets.sockets.size === CLIENTS,
-    { timeoutMs: 10000, message: () => `every client logged in again and connected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)` })
+    {
+      timeoutMs: 10000,
+      message: () => `every client logged in again and connected (${JSON.stringify([...app.logins])}, ${app.io.sockets.sockets.size} on the server)`
+    })
   // The server holds a socket before its client has read the CONNECT that counts the reconnect
   // (CI under load stopped in between: 3 of 4): wait for a later progress tick with all connected.
   const seenAt = swarm.progress?.elapsedMs ?? 0
@@ -186,7 +210,13 @@ async function endSessionsAndWaitForNew (swarm, user) {
  * @param {string} engine
  */
 async function reloginAfter401 (t, engine) {
-  const swarm = await connectAll(t, { engine, transport: 'polling', login: `POST /login {"user":"${engine}-again-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
+  const swarm = await connectAll(t, {
+    engine,
+    transport: 'polling',
+    login: `POST /login {"user":"${engine}-again-{{i}}"}`,
+    auth: '{"token":"{{login.token}}"}',
+    reconnectSpread: '300ms'
+  })
   await endSessionsAndWaitForNew(swarm, `${engine}-again`)
   const result = await swarm.stop()
   const logins = /** @type {import('../../../lib/schema/result-schema.js').LoginReport} */ (result.logins)
@@ -196,7 +226,12 @@ async function reloginAfter401 (t, engine) {
   assert.equal(logins.attempts, CLIENTS + logins.relogins)
   assert.equal(result.clients.reconnects, CLIENTS)
   // The new login's token reached the reconnect's CONNECT (--auth '{{login.token}}').
-  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => new RegExp(`^t-${engine}-again-${k}\\.[2-9]$`).test(token)), `${engine}-again-${k}'s new token`)
+  for (let k = 0; k < CLIENTS; k++) {
+    assert.ok(
+      app.tokens.some((token) => new RegExp(`^t-${engine}-again-${k}\\.[2-9]$`).test(token)),
+      `${engine}-again-${k}'s new token`
+    )
+  }
 }
 
 // The app's socket middleware refuses the CONNECT of a gone session (socket.io's "Usage with
@@ -218,7 +253,13 @@ async function reloginAfterRefusal (t, engine, transport) {
   app.mode.gate = 'socket'
   t.after(() => { app.mode.gate = 'engine' })
   const user = `${engine}-${transport}-gone`
-  const swarm = await connectAll(t, { engine, transport, login: `POST /login {"user":"${user}-{{i}}"}`, auth: '{"token":"{{login.token}}"}', reconnectSpread: '300ms' })
+  const swarm = await connectAll(t, {
+    engine,
+    transport,
+    login: `POST /login {"user":"${user}-{{i}}"}`,
+    auth: '{"token":"{{login.token}}"}',
+    reconnectSpread: '300ms'
+  })
   const refusedBefore = app.refused.count
   await endSessionsAndWaitForNew(swarm, user)
   const result = await swarm.stop()
@@ -228,7 +269,12 @@ async function reloginAfterRefusal (t, engine, transport) {
   assert.equal(result.clients.errors['session gone'], refusals, JSON.stringify(result.clients.errors))
   assert.equal(logins.relogins, refusals, 'one new login per refusal')
   assert.equal(logins.attempts, CLIENTS + logins.relogins)
-  for (let k = 0; k < CLIENTS; k++) assert.ok(app.tokens.some((token) => token.startsWith(`t-${user}-${k}.`) && !token.endsWith('.1')), `${user}-${k}'s new token`)
+  for (let k = 0; k < CLIENTS; k++) {
+    assert.ok(
+      app.tokens.some((token) => token.startsWith(`t-${user}-${k}.`) && !token.endsWith('.1')),
+      `${user}-${k}'s new token`
+    )
+  }
 }
 
 test(`a CONNECT refused whatever the login: at most ${MAX_REFUSED_RELOGINS} new logins in a row per client, then it stays away`, async (t) => {
@@ -240,7 +286,10 @@ test(`a CONNECT refused whatever the login: at most ${MAX_REFUSED_RELOGINS} new 
   for (const socket of app.io.sockets.sockets.values()) socket.conn.close()
   // Each client: the engine's reconnect, refused, then a login and a connect per refusal, refused each time.
   const bound = CLIENTS * (1 + MAX_REFUSED_RELOGINS)
-  await waitFor(() => app.refused.count - refusedBefore >= bound, { timeoutMs: 15000, message: () => `${bound} refusals (${app.refused.count - refusedBefore})` })
+  await waitFor(() => app.refused.count - refusedBefore >= bound, {
+    timeoutMs: 15000,
+    message: () => `${bound} refusals (${app.refused.count - refusedBefore})`
+  })
   // Two progress ticks later, none has come back for more (an unbounded loop would be at it on loopback).
   for (let tick = 0; tick < 2; tick++) {
     const seenAt = swarm.progress?.elapsedMs ?? 0
@@ -288,11 +337,24 @@ async function startPlainApp (t) {
 }
 
 for (const wsClient of ['ws', 'builtin']) {
-  test(`--protocol websocket (--ws-client ${wsClient}): each client logs in, its session cookie rides on the upgrade, {{login.token}} in --header; a 401 logs it in again`, async (t) => {
+  test(`--protocol websocket (--ws-client ${wsClient}): each client logs in, its session cookie rides on the upgrade, ` +
+    '{{login.token}} in --header; a 401 logs it in again', async (t) => {
     const app = await startPlainApp(t)
     const login = { login: 'POST /login {"user":"u{{i}}"}', header: 'Authorization: Bearer {{login.token}}' }
-    const swarm = startTestSwarm(t, { protocol: 'websocket', wsClient, url: app.url, clients: CLIENTS, ramp: '200ms', duration: null, reconnectSpread: '300ms', ...login })
-    await waitFor(() => swarm.progress?.connected === CLIENTS, { timeoutMs: 15000, message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${JSON.stringify(swarm.progress?.errors)})` })
+    const swarm = startTestSwarm(t, {
+      protocol: 'websocket',
+      wsClient,
+      url: app.url,
+      clients: CLIENTS,
+      ramp: '200ms',
+      duration: null,
+      reconnectSpread: '300ms',
+      ...login
+    })
+    await waitFor(() => swarm.progress?.connected === CLIENTS, {
+      timeoutMs: 15000,
+      message: () => `${CLIENTS} connected (${swarm.progress?.connected}, errors ${JSON.stringify(swarm.progress?.errors)})`
+    })
     assert.equal(app.logins(), CLIENTS)
     for (const { cookie, authorization } of app.upgrades) assert.equal(authorization, `Bearer t-${/sid=([^;]+)/.exec(cookie)?.[1]}`, cookie)
     // The session ends: each reconnect is refused 401, logs in again, and comes back with its new session and the 101's own cookie.

@@ -46,7 +46,13 @@ for (const engine of /** @type {const} */ (['lean', 'sio'])) {
         attempt () {}, connected () { connected++ }, upgraded () {}, message () {}, unmeasured () {}, disconnected () {}, connectError () {}, reconnected () {}
       }
       const pool = engines[engine].createPool({
-        url: server.url, path: '/socket.io/', namespace: '/', events: ['*'], keepAlive: true, reconnect: false, sourcePorts: /** @type {any} */ (createSourcePorts(ADDRESSES, null, 1))
+        url: server.url,
+        path: '/socket.io/',
+        namespace: '/',
+        events: ['*'],
+        keepAlive: true,
+        reconnect: false,
+        sourcePorts: /** @type {any} */ (createSourcePorts(ADDRESSES, null, 1))
       }, events)
       t.after(() => pool.close())
       for (let i = 0; i < CLIENTS; i++) pool.connect(i, transport)

@@ -99,7 +99,9 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
         assert.equal(refused.connected.size, 0)
         refusals.set(`${name} ${transport}`, refused.errors[0])
         // The summary names the flags wherever the reason carries the certificate's code (sio polling says only HTTP 0).
-        if (engine === 'lean' || transport === 'websocket') assert.match(certificateAdvice({ [refused.errors[0]]: 1 }), /^TLS: .*--ca FILE.*--insecure/, refused.errors[0])
+        if (engine === 'lean' || transport === 'websocket') {
+          assert.match(certificateAdvice({ [refused.errors[0]]: 1 }), /^TLS: .*--ca FILE.*--insecure/, refused.errors[0])
+        }
       })
     }
   }
@@ -174,7 +176,11 @@ test('TLS: --ca and --insecure on every engine and transport, the inspection, an
   })
 
   await t.test('bad --ca input exits 2 naming the flag', async (t) => {
-    for (const [file, expected] of [[join(files.dir, 'missing.pem'), /--ca cannot read .*missing\.pem.*ENOENT/], [files.notPem, /--ca .*not-pem\.txt.* is not a PEM certificate file/]]) {
+    const cases = [
+      [join(files.dir, 'missing.pem'), /--ca cannot read .*missing\.pem.*ENOENT/],
+      [files.notPem, /--ca .*not-pem\.txt.* is not a PEM certificate file/]
+    ]
+    for (const [file, expected] of cases) {
       const run = await runCli(t, [BIN, 'simulate', '--url', url, '--ca', String(file), '-c', '1', '--duration', '1s'])
       assert.equal(run.code, 2, run.stderr)
       assert.match(run.stderr, /** @type {RegExp} */ (expected))

@@ -36,6 +36,12 @@ for (const engine of ['lean', 'sio']) {
     assert.ok(acceptTime.max !== null && acceptTime.max <= (result.clients.connectTime.max ?? 0), 'accepted before connected')
     assert.deepEqual(errors, { 'xhr poll error (HTTP 403)': REFUSED }, 'the HTTP status of each refusal')
     const summary = formatSimSummary(result)
-    assert.match(summary, new RegExp(`avalanche: ${CLIENTS} clients at once \\(--ramp 0\\): handshake accepted \\(Engine.IO open\\) p50 \\S+, p99 \\S+, max \\S+; connected p50 \\S+, p99 \\S+, max \\S+; failed handshakes: ${REFUSED} \\(.+: ${REFUSED}\\)`))
+    assert.match(
+      summary,
+      new RegExp(
+        `avalanche: ${CLIENTS} clients at once \\(--ramp 0\\): handshake accepted \\(Engine.IO open\\) p50 \\S+, p99 \\S+, max \\S+; ` +
+        `connected p50 \\S+, p99 \\S+, max \\S+; failed handshakes: ${REFUSED} \\(.+: ${REFUSED}\\)`
+      )
+    )
   })
 }

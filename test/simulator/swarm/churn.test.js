@@ -70,6 +70,10 @@ test('--session-lifetime: acks a session still awaits when its lifetime closes i
     assert.ok(result.churn && result.churn.sessionsClosed >= 2, `${engine}: ${JSON.stringify(result.churn)}`)
     const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
     assert.ok(emits.sent > 0, `${engine}: ${JSON.stringify(emits)}`)
-    assert.deepEqual([emits.acked, emits.timedOut, emits.failed, emits.closed], [0, 0, 0, emits.sent], `${engine}: closed on purpose, not failed: ${JSON.stringify(emits)}`)
+    assert.deepEqual(
+      [emits.acked, emits.timedOut, emits.failed, emits.closed],
+      [0, 0, 0, emits.sent],
+      `${engine}: closed on purpose, not failed: ${JSON.stringify(emits)}`
+    )
   }
 })

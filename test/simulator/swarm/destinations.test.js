@@ -7,7 +7,9 @@ import { startTestServer, startTestSwarm, waitForClients } from '../../helpers/s
 import { waitFor } from '../../helpers/wait.js'
 
 test('an address range expands to one URL per address; several --url values add up', () => {
-  assert.deepEqual(expandDestinations('http://127.0.0.1-127.0.0.3:3000/chat'), ['http://127.0.0.1:3000/chat', 'http://127.0.0.2:3000/chat', 'http://127.0.0.3:3000/chat'])
+  assert.deepEqual(expandDestinations('http://127.0.0.1-127.0.0.3:3000/chat'), [
+    'http://127.0.0.1:3000/chat', 'http://127.0.0.2:3000/chat', 'http://127.0.0.3:3000/chat'
+  ])
   assert.deepEqual(expandDestinations(['http://a:1', 'http://127.0.0.9-127.0.0.10:2']), ['http://a:1', 'http://127.0.0.9:2', 'http://127.0.0.10:2'])
   assert.deepEqual(expandDestinations(undefined), ['http://localhost:3000'])
   assert.throws(() => expandDestinations('http://127.0.0.5-127.0.0.2:3000'), /--url address range must vary only the last number/)

@@ -37,7 +37,8 @@ test('reconnect storms with and without connection state recovery, both engines'
   const cases = []
   for (const recovery of [true, false]) {
     for (const engine of ['lean', 'sio']) {
-      cases.push(parent.test(`a storm of transport closes, ${recovery ? 'with' : 'without'} connection state recovery (${engine}): ${recovery ? 'sessions recovered, the gap replayed' : 'the gap lost'}`, async (t) => {
+      cases.push(parent.test(`a storm of transport closes, ${recovery ? 'with' : 'without'} connection state recovery (${engine}): ` +
+        `${recovery ? 'sessions recovered, the gap replayed' : 'the gap lost'}`, async (t) => {
         const server = await startServer(t, recovery)
         const controller = new AbortController()
         t.after(() => controller.abort())
@@ -54,7 +55,10 @@ test('reconnect storms with and without connection state recovery, both engines'
         await waitFor(() => nsp.sockets.size === CLIENTS, { timeoutMs: 10000, message: () => `${CLIENTS} clients (have ${nsp.sockets.size})` })
         // Every client has a message (and, with recovery, its offset) before the drop.
         server.io.emit('news', { id: 'before', sentAt: Date.now() })
-        await waitFor(() => closed.some((r) => r.id === 'before' && r.received === CLIENTS), { timeoutMs: 10000, message: 'every client got the first message' })
+        await waitFor(() => closed.some((r) => r.id === 'before' && r.received === CLIENTS), {
+          timeoutMs: 10000,
+          message: 'every client got the first message'
+        })
         server.gate.open = false
         for (const socket of [...nsp.sockets.values()].slice(0, DROPPED)) socket.conn.close()
         // Every dropped client knows it is away once it has tried to come back (and was refused).
@@ -66,7 +70,10 @@ test('reconnect storms with and without connection state recovery, both engines'
         // The server has a socket before its client reads the CONNECT ack (and, recovered, the
         // replayed packets after it): wait until the swarm itself counts everyone back.
         const backAt = Date.now()
-        await waitFor(() => seen.at > backAt && seen.connected === CLIENTS, { timeoutMs: 10000, message: () => `the swarm counts every client back (has ${seen.connected})` })
+        await waitFor(() => seen.at > backAt && seen.connected === CLIENTS, {
+          timeoutMs: 10000,
+          message: () => `the swarm counts every client back (has ${seen.connected})`
+        })
         // Both gap messages closed (a replay later than the recorder's quiet second is a late copy
         // of a closed message; the storm counts it as replayed either way).
         await waitFor(() => closed.filter((r) => r.id.startsWith('gap-')).length === 2, { timeoutMs: 10000, message: 'both gap messages closed' })

@@ -12,7 +12,14 @@ test('createSizer opens clients up to the target, closes the highest-indexed one
   const log = []
   /** @type {number[]} */
   const targets = []
-  const sizer = createSizer({ clients: 3, capacity: 6, rampMs: 0, start: (i) => log.push(`+${i}`), stop: (i) => log.push(`-${i}`), onTarget: (n) => targets.push(n) })
+  const sizer = createSizer({
+    clients: 3,
+    capacity: 6,
+    rampMs: 0,
+    start: (i) => log.push(`+${i}`),
+    stop: (i) => log.push(`-${i}`),
+    onTarget: (n) => targets.push(n)
+  })
   await sizer.done
   assert.deepEqual(log, ['+0', '+1', '+2'])
   sizer.resize(6, 0)
@@ -49,7 +56,8 @@ test('createSizer: a shrink during a ramp stops the ramp, and no client past the
   assert.deepEqual(stopped, started.slice(1).reverse(), 'every started client past the target was closed')
 })
 
-test('a running swarm grows and shrinks (both engines): the server sees it, closing on purpose is no storm, missing counts only the clients wanted', async (t) => {
+test('a running swarm grows and shrinks (both engines): ' +
+  'the server sees it, closing on purpose is no storm, missing counts only the clients wanted', async (t) => {
   const server = await startTestServer(t, { pingIntervalMs: 1000 })
   for (const engine of ['lean', 'sio']) {
     const controller = new AbortController()
@@ -73,7 +81,8 @@ test('a running swarm grows and shrinks (both engines): the server sees it, clos
     const second = new AbortController()
     t.after(() => second.abort())
     await waitFor(() => server.io.of('/').sockets.size === 0, { message: 'the first swarm gone' })
-    const growing = startSwarm({ ...normalizeSimOptions({ url: server.url, clients: 2, engine, ramp: 0, duration: 60, messageTimeout: '2s' }), maxClients: 8 }, {
+    const options = normalizeSimOptions({ url: server.url, clients: 2, engine, ramp: 0, duration: 60, messageTimeout: '2s' })
+    const growing = startSwarm({ ...options, maxClients: 8 }, {
       signal: second.signal,
       onResizable: (fn) => { resize = fn },
       onMessage: (report) => closed.push(report)
@@ -98,7 +107,11 @@ test('a running swarm grows and shrinks (both engines): the server sees it, clos
     assert.equal(result.clients.target, 5, 'the target is the size it ended at')
     assert.equal(result.clients.failed, 0)
     assert.equal(result.clients.everConnected, 8)
-    assert.equal(result.clients.disconnects['io client disconnect'], 3, `${engine}: three on the shrink (the counts are taken before the end closes the rest): ${JSON.stringify(result.clients.disconnects)}`)
+    assert.equal(
+      result.clients.disconnects['io client disconnect'],
+      3,
+      `${engine}: three on the shrink (the counts are taken before the end closes the rest): ${JSON.stringify(result.clients.disconnects)}`
+    )
     assert.deepEqual(result.clients.storms?.list, [], 'closing on purpose is no storm')
     assert.equal(Object.values(result.clients.byTransport).reduce((sum, m) => sum + m.target, 0), 5)
     await waitFor(() => server.io.of('/').sockets.size === 0, { message: 'clients gone' })

@@ -72,7 +72,9 @@ async function everyoneGetsEverything (t, engine, transport) {
   const swarm = startTestSwarm(t, { url: server.url, clients: 24, transport, engine })
   await waitForClients(server, 24)
   if (transport === 'upgrade') {
-    await waitFor(() => [...server.io.of('/').sockets.values()].every((s) => s.conn.transport.name === 'websocket'), { message: 'every upgrade client on websocket' })
+    await waitFor(() => [...server.io.of('/').sockets.values()].every((s) => s.conn.transport.name === 'websocket'), {
+      message: 'every upgrade client on websocket'
+    })
   }
   await server.broadcast({ round: 1, count: 3, size: 64 })
   await waitFor(() => swarm.closed.length === 3, { message: () => `3 messages closed (have ${swarm.closed.length})` })
@@ -90,7 +92,8 @@ async function everyoneGetsEverything (t, engine, transport) {
 }
 
 for (const wsClient of /** @type {const} */ (['builtin', 'ws'])) {
-  test(`lean --ws-client ${wsClient}: websocket and upgrade clients get every broadcast, and the ws library opens their sockets only when asked to`, async (t) => {
+  test(`lean --ws-client ${wsClient}: websocket and upgrade clients get every broadcast, ` +
+    'and the ws library opens their sockets only when asked to', async (t) => {
     // The ws library opens a WebSocket with http.request (seen on Node's http client channel);
     // the built-in client writes its handshake on a plain net socket (not seen there).
     /** @type {string[]} */
@@ -193,7 +196,9 @@ test('--ramp 2s with 200 clients: the swarm starts connections evenly over the w
   // Client i is due i × 10 ms after the first: never started early; a loaded machine can only
   // make starts late (a stalled loop catches up in a burst), so evenness is checked loosely.
   // Measured from the ramp's start: a first start that came late (a loop held up) moves the first, not the schedule.
-  for (const [i, at] of startedAt.entries()) assert.ok(at - rampFrom >= i * 10 - 5, `client ${i} started ${at - rampFrom} ms after the ramp began, before its ${i * 10} ms`)
+  for (const [i, at] of startedAt.entries()) {
+    assert.ok(at - rampFrom >= i * 10 - 5, `client ${i} started ${at - rampFrom} ms after the ramp began, before its ${i * 10} ms`)
+  }
   assert.ok(bins.filter((n) => n >= 20).length >= 3, `starts per 500 ms window: ${bins}`)
   assert.ok(startedAt[199] - first >= 1800, `the last start came ${startedAt[199] - first} ms after the first`)
 })

@@ -28,7 +28,10 @@ for (const engine of ['sio', 'lean']) {
       await server.joinsSettled(6)
       const settledAt = Date.now()
       const heard = server.counts.chats
-      await waitFor(() => server.counts.chats >= Math.max(30, heard + 20), { timeoutMs: 15000, message: () => `20 more chat lines relayed (have ${server.counts.chats})` })
+      await waitFor(() => server.counts.chats >= Math.max(30, heard + 20), {
+        timeoutMs: 15000,
+        message: () => `20 more chat lines relayed (have ${server.counts.chats})`
+      })
       const result = await swarm.stop()
       const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
       assert.equal(emits.emitters, 3, '50% of 6 clients, spread over the indices')
@@ -70,7 +73,10 @@ for (const engine of ['sio', 'lean']) {
     assert.ok(lines.length >= 10, `lines measured: ${lines.length}`)
     for (const m of lines) {
       const sentAt = /** @type {number} */ (m.sentAt)
-      assert.ok(sentAt >= startedAt + OFFSET_MS && sentAt <= Date.now() + OFFSET_MS, `${m.id}: sentAt ${sentAt} is on the reference clock, ${OFFSET_MS} ms ahead of this one (run from ${startedAt})`)
+      assert.ok(
+        sentAt >= startedAt + OFFSET_MS && sentAt <= Date.now() + OFFSET_MS,
+        `${m.id}: sentAt ${sentAt} is on the reference clock, ${OFFSET_MS} ms ahead of this one (run from ${startedAt})`
+      )
       assert.equal(m.absolute?.count, m.received, m.id)
       assert.ok((m.absolute?.max ?? Infinity) < 2000, `${m.id}: absolute latency max ${m.absolute?.max} ms, not the ${OFFSET_MS} ms offset`)
       assert.equal(m.missing, 0, m.id)
@@ -80,7 +86,16 @@ for (const engine of ['sio', 'lean']) {
   test(`${engine}: the run ends after the lines in flight: their acks and relayed copies are counted, not failed or missing`, async (t) => {
     // Each line is relayed and acked 300 ms after the server hears it: at any time, lines are in flight.
     const server = await startAppServer(t, { relayDelayMs: 300 })
-    const swarm = startTestSwarm(t, { url: server.url, engine, clients: 3, emit: 'chat {"text":"hi"}', emitRate: '20/s', emitTiming: 'fixed', emitAck: true, event: 'none' })
+    const swarm = startTestSwarm(t, {
+      url: server.url,
+      engine,
+      clients: 3,
+      emit: 'chat {"text":"hi"}',
+      emitRate: '20/s',
+      emitTiming: 'fixed',
+      emitAck: true,
+      event: 'none'
+    })
     await waitFor(() => server.counts.chats >= 20, { timeoutMs: 15000, message: () => `20 lines heard (have ${server.counts.chats})` })
     const result = await swarm.stop()
     const emits = result.scenario?.emits
@@ -93,7 +108,10 @@ for (const engine of ['sio', 'lean']) {
     // it was sent), though the server's relay 300 ms later reaches them: received, never missing.
     for (const m of lines) assert.deepEqual([m.received, m.missing], [2, 0], `${m.id}: the two others`)
     assert.ok(lines.every((m) => m.expected <= 2), JSON.stringify(lines.map((m) => m.expected)))
-    assert.ok(lines.filter((m) => m.expected === 2).length >= lines.length / 2, `most lines sent with all three connected: ${JSON.stringify(lines.map((m) => m.expected))}`)
+    assert.ok(
+      lines.filter((m) => m.expected === 2).length >= lines.length / 2,
+      `most lines sent with all three connected: ${JSON.stringify(lines.map((m) => m.expected))}`
+    )
   })
 
   test(`${engine}: a server that never acks yields timeouts, not a hang`, { timeout: 60000 }, async (t) => {
@@ -101,7 +119,10 @@ for (const engine of ['sio', 'lean']) {
     const stop = new AbortController()
     t.after(() => stop.abort())
     let timedOut = 0
-    const run = runSwarm({ url: server.url, engine, clients: 2, ramp: 0, duration: 30, emit: 'chat {"text":"hi"}', emitRate: '10/s', emitAck: true, ackTimeout: '200ms' }, {
+    const options = {
+      url: server.url, engine, clients: 2, ramp: 0, duration: 30, emit: 'chat {"text":"hi"}', emitRate: '10/s', emitAck: true, ackTimeout: '200ms'
+    }
+    const run = runSwarm(options, {
       signal: stop.signal,
       onSample: ({ figures }) => { timedOut += figures?.emits.timedOut ?? 0 }
     })

@@ -59,7 +59,11 @@ const dropped = (server) => ({ timeoutMs: 20000, message: () => `both connection
  */
 function assertEveryEmitCounted (emits) {
   assert.ok(emits, 'emits recorded')
-  assert.equal(emits.acked + emits.timedOut + emits.failed + (emits.closed ?? 0), emits.sent, `sent = acked + timed out + failed + closed: ${JSON.stringify(emits)}`)
+  assert.equal(
+    emits.acked + emits.timedOut + emits.failed + (emits.closed ?? 0),
+    emits.sent,
+    `sent = acked + timed out + failed + closed: ${JSON.stringify(emits)}`
+  )
   assert.ok(emits.acked > 0 && emits.timedOut > 0 && emits.failed > 0, `each kind of end happened: ${JSON.stringify(emits)}`)
 }
 

@@ -59,7 +59,10 @@ const HOOKS = `
 
 test('--reply-match without --reply-event, --reply-event with nothing that emits, a bad path: usage errors naming the flag; the CLI exits 2', async (t) => {
   assert.throws(() => normalizeSimOptions({ emit: 'move {}', replyMatch: 'id' }), /^IoswarmError: --reply-match needs --reply-event EVENT/)
-  assert.throws(() => normalizeSimOptions({ replyEvent: 'state' }), /^IoswarmError: --reply-event needs --emit \(each emit then waits for this event\) or --scenario/)
+  assert.throws(
+    () => normalizeSimOptions({ replyEvent: 'state' }),
+    /^IoswarmError: --reply-event needs --emit \(each emit then waits for this event\) or --scenario/
+  )
   assert.throws(() => normalizeSimOptions({ emit: 'move {}', replyEvent: 'state', replyMatch: 'a..b' }), /^IoswarmError: --reply-match must be a dot path/)
   const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '--url', 'http://127.0.0.1:1', '--emit', 'move {}', '--reply-match', 'id'])
   assert.equal(code, 2)
@@ -88,11 +91,14 @@ for (const engine of ['sio', 'lean']) {
   }
 }
 
-test('the flag form: --emit … --reply-event state --reply-match id (python-socketio, --workers 2): sent, replied, reply p50/p99 merged into the result, its windows and the summary', async (t) => {
+test('the flag form: --emit … --reply-event state --reply-match id (python-socketio, --workers 2): ' +
+  'sent, replied, reply p50/p99 merged into the result, its windows and the summary', async (t) => {
   const peer = await startPythonPeer(t, { pingIntervalS: 1 })
   if (peer === null) return
-  const { code, stdout, stderr } = await runCli(t, ['bin/ioswarm.js', 'simulate', '-c', '4', '--workers', '2', '--url', peer.url, '--ramp', '0', '--duration', '2',
-    '--emit', 'move {"text":"e4"}', '--emit-rate', '5/s', '--reply-event', 'state', '--reply-match', 'id', '--window', '1s', '--json'], { timeoutMs: 30000 })
+  const { code, stdout, stderr } = await runCli(t, [
+    'bin/ioswarm.js', 'simulate', '-c', '4', '--workers', '2', '--url', peer.url, '--ramp', '0', '--duration', '2', '--emit', 'move {"text":"e4"}',
+    '--emit-rate', '5/s', '--reply-event', 'state', '--reply-match', 'id', '--window', '1s', '--json'
+  ], { timeoutMs: 30000 })
   assert.equal(code, 0, stderr)
   const { scenario, windows } = JSON.parse(stdout)
   assert.ok(scenario.replies.sent >= 6, JSON.stringify(scenario.replies))

@@ -21,10 +21,43 @@ function moduleFile (t, name, text) {
 test('a scenario must be a module of known hooks; anything else is a usage error naming --scenario', async (t) => {
   assert.throws(() => normalizeSimOptions({ scenario: 'hooks.txt' }), /^IoswarmError: --scenario must be a JavaScript module \(.js or .mjs\)/)
   assert.throws(() => normalizeSimOptions({ scenario: '/nope/hooks.js' }), /--scenario cannot read "\/nope\/hooks.js": no such file/)
-  await assert.rejects(loadScenario(moduleFile(t, 'typo.js', 'export function onConect () {}')), /--scenario .*typo.js exports onConect; a scenario exports hooks: identity, onConnect, onEvent, onDisconnect/)
+  await assert.rejects(
+    loadScenario(moduleFile(t, 'typo.js', 'export function onConect () {}')),
+    /--scenario .*typo.js exports onConect; a scenario exports hooks: identity, onConnect, onEvent, onDisconnect/
+  )
   await assert.rejects(loadScenario(moduleFile(t, 'empty.js', 'export default 1')), /exports no hook/)
   await assert.rejects(loadScenario(moduleFile(t, 'broken.js', 'export function onConnect ( {')), /--scenario .*broken.js could not be loaded/)
   await assert.rejects(loadScenario(moduleFile(t, 'value.js', 'export const onEvent = 3')), /onEvent must be a function/)
+})
+
+test('lean: an emit with binary data is a hook error naming --engine sio, not JSON sent in its place', async (t) => {
+  const server = await startAppServer(t)
+  /** @type {unknown[]} */
+  const avatars = []
+  /** @type {string[]} */
+  const refusals = []
+  server.io.on('connection', (socket) => {
+    socket.on('avatar', (data) => avatars.push(data))
+    socket.on('refused', (data) => refusals.push(data.message))
+  })
+  const file = moduleFile(t, 'binary.js', `
+    export async function onConnect (socket) {
+      try {
+        await socket.emitWithAck('avatar', [new Uint8Array(2)])
+      } catch (error) {
+        socket.emit('refused', { message: error.message })
+      }
+      socket.emit('avatar', { name: 'me', image: Buffer.from([1, 2, 3]) })
+    }
+  `)
+  const swarm = startTestSwarm(t, { url: server.url, engine: 'lean', clients: 2, scenario: file })
+  await waitFor(() => refusals.length === 2 && swarm.progress?.connected === 2, { message: () => `2 refusals told (have ${refusals.length})` })
+  const result = await swarm.stop()
+  const refusal = 'emit "avatar" carries binary data (a Buffer or typed array): the lean engine sends JSON only; use --engine sio'
+  assert.deepEqual(refusals, [refusal, refusal], 'emitWithAck rejects with the reason')
+  assert.deepEqual(result.scenario?.hooks?.errors, { [refusal]: 2 }, 'emit throws: a hook error')
+  assert.equal(result.scenario?.hooks?.emits.sent, 2, 'the JSON emits went')
+  assert.deepEqual(avatars, [], 'nothing of the binary emits reached the server')
 })
 
 for (const engine of ['sio', 'lean']) {

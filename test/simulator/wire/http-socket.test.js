@@ -30,7 +30,8 @@ function recorder () {
 
 const CHUNKED = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n' +
   '5;ext=1\r\nhello\r\n8\r\n, wörld\r\n0\r\nX-Trailer: yes\r\n\r\n'
-const LENGTH = `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength('4{"a":"é"}\x1e42["news",1]')}\r\nConnection: keep-alive\r\n\r\n4{"a":"é"}\x1e42["news",1]`
+const LENGTH = `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength('4{"a":"é"}\x1e42["news",1]')}\r\n` +
+  'Connection: keep-alive\r\n\r\n4{"a":"é"}\x1e42["news",1]'
 
 for (const [name, text, body] of /** @type {const} */ ([['Content-Length', LENGTH, '4{"a":"é"}\x1e42["news",1]'], ['chunked', CHUNKED, 'hello, wörld']])) {
   test(`${name}: the same body however the response is cut between two and three reads (the read buffer reused)`, () => {
@@ -60,7 +61,9 @@ for (const [name, text, body] of /** @type {const} */ ([['Content-Length', LENGT
 }
 
 test('malformed answers fail the request: a bad status line, a bad chunk size, two Content-Lengths', () => {
-  for (const text of ['HTTP/2 200 OK\r\n\r\n', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab']) {
+  const answers = ['HTTP/2 200 OK\r\n\r\n', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab']
+  for (const text of answers) {
     const handler = recorder()
     const conn = new HttpSocket(handler, 1 << 20)
     conn.phase = PHASE.HEAD
@@ -152,7 +155,8 @@ test('keep-alive: Content-Length, chunked (written a byte at a time) and multi-b
   assert.equal(seen.connections, 1, 'one connection for the three requests')
 })
 
-test('a server that closes: after Connection: close, with a body that lasts until the close, in the middle of a body, and a reused connection lost before its answer (retry)', async (t) => {
+test('a server that closes: after Connection: close, with a body that lasts until the close, ' +
+  'in the middle of a body, and a reused connection lost before its answer (retry)', async (t) => {
   const { port } = await rawServer(t, (request, nth, socket) => {
     const path = request.split(' ')[1]
     if (path === '/close') socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok')

@@ -44,7 +44,9 @@ test('a port the kernel refuses (another socket listens on it) is skipped: the c
   const low = await blockedPort(t)
   const ports = new SourcePorts({ addresses: ['127.0.0.2'], range: { low, high: low + 3 } })
   const address = /** @type {net.AddressInfo} */ (target.address())
-  const socket = await new Promise((resolve, reject) => connectFrom(ports, 0, { host: '127.0.0.1', port: address.port }, (error, s) => (error ? reject(error) : resolve(s))))
+  const socket = await new Promise((resolve, reject) =>
+    connectFrom(ports, 0, { host: '127.0.0.1', port: address.port }, (error, s) => (error ? reject(error) : resolve(s)))
+  )
   assert.equal(socket.localAddress, '127.0.0.2')
   assert.equal(socket.localPort, low + 1)
   assert.deepEqual(ports.stats(), [{ address: '127.0.0.2', inUse: 1, refused: 1, exhausted: 0 }], 'the refused port was let go at once')
@@ -85,7 +87,8 @@ const CASES = [
 
 /** @typedef {{ engine: string, transport: import('../../../lib/transports.js').ClientMode, wsClient?: string, httpClient?: string }} SourceCase */
 for (const { engine, transport, wsClient, httpClient } of /** @type {SourceCase[]} */ (CASES)) {
-  test(`${engine} ${transport}${wsClient ? ` (${wsClient})` : ''}${httpClient ? ` (${httpClient})` : ''}: clients leave from 3 source addresses, each on a port the pool holds, and get every broadcast`, async (t) => {
+  test(`${engine} ${transport}${wsClient ? ` (${wsClient})` : ''}${httpClient ? ` (${httpClient})` : ''}: ` +
+    'clients leave from 3 source addresses, each on a port the pool holds, and get every broadcast', async (t) => {
     const server = await startTestServer(t)
     /** @type {[string, number][]} */
     const seen = []
@@ -93,7 +96,15 @@ for (const { engine, transport, wsClient, httpClient } of /** @type {SourceCase[
       const s = socket.conn.request.socket
       seen.push([String(s.remoteAddress).replace(/^::ffff:/, ''), Number(s.remotePort)])
     })
-    const swarm = startTestSwarm(t, { url: server.url, clients: 9, engine, transport, ...(wsClient ? { wsClient } : {}), ...(httpClient ? { httpClient } : {}), sourceAddress: '127.0.0.2-127.0.0.4' })
+    const swarm = startTestSwarm(t, {
+      url: server.url,
+      clients: 9,
+      engine,
+      transport,
+      ...(wsClient ? { wsClient } : {}),
+      ...(httpClient ? { httpClient } : {}),
+      sourceAddress: '127.0.0.2-127.0.0.4'
+    })
     await waitForClients(server, 9)
     await server.broadcast({ round: 1, count: 1, size: 16 })
     await waitFor(() => swarm.closed.length === 1, { message: () => `1 message closed (have ${swarm.closed.length})` })
@@ -107,17 +118,26 @@ for (const { engine, transport, wsClient, httpClient } of /** @type {SourceCase[
     for (const [a, port] of swarmSeen) assert.equal(ports.held[ports.addresses.indexOf(a)][port - ports.low], 1, `${a}:${port} is a port the pool holds`)
     const result = await swarm.stop()
     assert.deepEqual(result.sourceAddresses?.map((a) => [a.address, a.exhausted]), [['127.0.0.2', 0], ['127.0.0.3', 0], ['127.0.0.4', 0]])
-    assert.match(formatSimSummary(result), /source addresses: 3 \(127\.0\.0\.2, 127\.0\.0\.3, 127\.0\.0\.4\), source ports chosen by the simulator; \d+ refused by the kernel and skipped\n/)
+    assert.match(
+      formatSimSummary(result),
+      /source addresses: 3 \(127\.0\.0\.2, 127\.0\.0\.3, 127\.0\.0\.4\), source ports chosen by the simulator; \d+ refused by the kernel and skipped\n/
+    )
     assert.equal(result.messages[0].received, 9)
     assert.equal(result.messages[0].missing, 0)
   })
 }
 
 /** @type {{ transport: import('../../../lib/transports.js').ClientMode, wsClient: 'ws' | 'builtin', httpClient?: 'builtin' | 'undici' }[]} */
-const REFUSED_CASES = [{ transport: 'websocket', wsClient: 'builtin' }, { transport: 'websocket', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws' }, { transport: 'polling', wsClient: 'ws', httpClient: 'undici' }]
+const REFUSED_CASES = [
+  { transport: 'websocket', wsClient: 'builtin' },
+  { transport: 'websocket', wsClient: 'ws' },
+  { transport: 'polling', wsClient: 'ws' },
+  { transport: 'polling', wsClient: 'ws', httpClient: 'undici' }
+]
 
 for (const { transport, wsClient, httpClient } of REFUSED_CASES) {
-  test(`lean ${transport} (${wsClient}${httpClient ? `, ${httpClient}` : ''}): a refused source port is skipped and the client connects from the next`, async (t) => {
+  test(`lean ${transport} (${wsClient}${httpClient ? `, ${httpClient}` : ''}): ` +
+    'a refused source port is skipped and the client connects from the next', async (t) => {
     const server = await startIoServer(t)
     const low = await blockedPort(t)
     const sourcePorts = new SourcePorts({ addresses: ['127.0.0.2'], range: { low, high: low + 7 } })
@@ -141,7 +161,10 @@ test('--workers 2: each worker takes its own half of the port range; the result 
     const s = socket.conn.request.socket
     if (String(s.remoteAddress).endsWith('127.0.0.2')) remotePorts.push(Number(s.remotePort))
   })
-  const options = { ...normalizeSimOptions({ url: server.url, clients: 8, engine: 'lean', ramp: '0', duration: '20s', sourceAddress: '127.0.0.2' }), id: 'srcw' }
+  const options = {
+    ...normalizeSimOptions({ url: server.url, clients: 8, engine: 'lean', ramp: '0', duration: '20s', sourceAddress: '127.0.0.2' }),
+    id: 'srcw'
+  }
   const controller = new AbortController()
   t.after(() => controller.abort())
   let closed = 0

@@ -10,6 +10,9 @@ import http from 'node:http'
 import https from 'node:https'
 import { readFileSync } from 'node:fs'
 import { sseEngine } from '../../../../simulator/engines/sse.js'
+import { SsePool } from '../../../../simulator/engines/sse/pool.js'
+import { resolveSseConfig } from '../../../../simulator/engines/sse/config.js'
+import { STATE } from '../../../../simulator/wire/state.js'
 import { PAYLOAD_TOO_LARGE } from '../../../../simulator/wire/limits.js'
 import { tlsTrust } from '../../../../lib/input/tls-trust.js'
 import { recorder } from '../lean/helpers.js'
@@ -120,16 +123,20 @@ test('a 404, a 200 that is not an event stream and a refused connection are conn
   assert.equal(log.connectedCount + other.log.connectedCount, 0)
 })
 
-test('an event over --max-payload ends the stream with the payload reason', async (t) => {
+test('an event over --max-payload ends the stream with the payload reason, whole or still coming', async (t) => {
   const { url } = await listen(t, (req, res) => {
     openStream(res)
-    res.write(`data: ${'x'.repeat(3000)}\n\n`)
+    // /events: one whole event too large; /events?endless: a line that never ends, in pieces.
+    if (req.url === '/events') res.write(`data: ${'x'.repeat(3000)}\n\n`)
+    else for (let k = 0; k < 4; k++) res.write(`${k === 0 ? 'data: ' : ''}${'y'.repeat(500)}`)
   })
-  const { pool, log } = openPool(t, url, { maxPayloadBytes: 1024, backoff: NEVER })
-  pool.connect(0, 'websocket')
-  await waitFor(() => log.disconnects.length === 1, { message: 'the client closed its stream' })
-  assert.deepEqual(log.disconnects, [{ i: 0, reason: PAYLOAD_TOO_LARGE }])
-  assert.equal(log.messages.length, 0)
+  const whole = openPool(t, url, { maxPayloadBytes: 1024, backoff: NEVER })
+  const coming = openPool(t, `${url}?endless`, { maxPayloadBytes: 1024, backoff: NEVER })
+  whole.pool.connect(0, 'websocket')
+  coming.pool.connect(0, 'websocket')
+  await waitFor(() => whole.log.disconnects.length === 1 && coming.log.disconnects.length === 1, { message: 'both clients closed their streams' })
+  assert.deepEqual([...whole.log.disconnects, ...coming.log.disconnects], [{ i: 0, reason: PAYLOAD_TOO_LARGE }, { i: 0, reason: PAYLOAD_TOO_LARGE }])
+  assert.equal(whole.log.messages.length + coming.log.messages.length, 0)
 })
 
 test('each GET carries the client\'s --header, --query and cookies; the cookies the server sets come back on the reconnect', async (t) => {
@@ -179,4 +186,21 @@ test('--ramp-guard\'s reconnect cap: each reconnect asks it once; a deferred one
   pool.connect(0, 'websocket')
   await waitFor(() => log.attempts >= 4, { message: () => `3 reconnects (attempts ${log.attempts})` })
   assert.deepEqual(askedAfter.slice(0, 3), [1, 2, 3], 'asked once before each reconnect, the deferred one included')
+})
+
+test('a 204 tells the client to stop reconnecting, as it tells an EventSource; other refusals wait to retry', async (t) => {
+  const { url } = await listen(t, (req, res) => {
+    if (req.url === '/events') res.writeHead(204).end()
+    else res.writeHead(503).end()
+  })
+  const { log, events } = recorder()
+  const options = { path: '/', namespace: '/', events: ['message'], keepAlive: false, reconnect: true, heartbeatTickMs: 20, backoff: NEVER }
+  const stopped = new SsePool(resolveSseConfig({ ...options, url }), events)
+  const waiting = new SsePool(resolveSseConfig({ ...options, url: url.replace('/events', '/busy') }), events)
+  t.after(() => { stopped.close(); waiting.close() })
+  stopped.connect(0)
+  waiting.connect(1)
+  await waitFor(() => log.errors.length === 2, { message: 'both refused' })
+  assert.deepEqual(log.errors.map((e) => [e.i, e.reason]).sort(), [[0, 'handshake refused: HTTP 204'], [1, 'handshake refused: HTTP 503']])
+  assert.deepEqual([stopped.clients[0].state, waiting.clients[1].state], [STATE.IDLE, STATE.WAITING])
 })

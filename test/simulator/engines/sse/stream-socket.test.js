@@ -21,6 +21,7 @@ function readAll (/** @type {Buffer[]} */ reads) {
     remaining: 0,
     over: false,
     owner: {
+      nodeHeader: null,
       head: (/** @type {unknown} */ _s, /** @type {number} */ status, /** @type {string} */ type, /** @type {string[]} */ cookies) => {
         told.head.push([status, type, cookies])
         return status === 200

@@ -38,7 +38,10 @@ async function startWss (t, options = {}) {
  */
 function openPool (t, url, extra = {}) {
   const { log, events } = recorder()
-  const pool = websocketEngine.createPool({ url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: true, heartbeatTickMs: 20, ...extra }, events)
+  const pool = websocketEngine.createPool(
+    { url, path: '/', namespace: '/', events: ['*'], keepAlive: true, reconnect: true, heartbeatTickMs: 20, ...extra },
+    events
+  )
   t.after(() => pool.close())
   return { pool, log }
 }
@@ -69,7 +72,10 @@ for (const wsClient of CLIENTS) {
     const { pool, log } = openPool(t, url, { wsClient, reconnect: true })
     pool.connect(0, 'websocket')
     await waitFor(() => log.errors.length >= 2, { message: 'two refusals (the second after the backoff)' })
-    assert.deepEqual(log.errors.slice(0, 2).map((e) => e.reason), ['refused: close 1008 policy violation: bad token', 'refused: close 1008 policy violation: bad token'])
+    assert.deepEqual(
+      log.errors.slice(0, 2).map((e) => e.reason),
+      ['refused: close 1008 policy violation: bad token', 'refused: close 1008 policy violation: bad token']
+    )
     assert.equal(log.connectedCount, 0)
     assert.equal(log.attempts, refusals)
   })
@@ -106,7 +112,10 @@ for (const wsClient of CLIENTS) {
     const sockets = []
     server.on('connection', (s) => sockets.push(s))
     t.after(() => { for (const s of sockets) s.destroy() })
-    const { pool, log } = openPool(t, `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`, { wsClient, connectTimeoutMs: 150 })
+    const { pool, log } = openPool(t, `ws://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/`, {
+      wsClient,
+      connectTimeoutMs: 150
+    })
     pool.connect(0, 'websocket')
     // The retry is a second TCP connection after the first attempt's timeout, and it times out too.
     await waitFor(() => log.errors.length >= 2 && sockets.length >= 2, {

@@ -76,7 +76,8 @@ function hello (pool, i, acks) {
 }
 
 for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
-  test(`polling (${httpClient}): 30 clients' POSTs share at most 3 connections; every broadcast reaches every client, every emit is acked, every POST carries its own session's cookie`, async (t) => {
+  test(`polling (${httpClient}): 30 clients' POSTs share at most 3 connections; ` +
+    'every broadcast reaches every client, every emit is acked, every POST carries its own session\'s cookie', async (t) => {
     const server = await cookieServer(t)
     server.io.on('connection', (socket) => socket.on('hello', (/** @type {number} */ n, /** @type {(n: number) => void} */ ack) => ack(n)))
     const { pool, log } = await connectPolling(t, server.url, 30, { httpClient, postConnections: 3 })
@@ -113,7 +114,10 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     /** @type {number[]} */
     const acks = []
     for (let i = 0; i < 12; i++) hello(pool, i, acks)
-    await waitFor(() => acks.filter((i) => i !== 0).length === 11 && log.disconnects.length === 1, { timeoutMs: 20000, message: '11 acks and client 0 dropped' })
+    await waitFor(() => acks.filter((i) => i !== 0).length === 11 && log.disconnects.length === 1, {
+      timeoutMs: 20000,
+      message: '11 acks and client 0 dropped'
+    })
     assert.ok(broken >= 1)
     assert.deepEqual(log.disconnects, [{ i: 0, reason: 'transport error' }])
     assert.deepEqual(log.errors, [])
@@ -143,7 +147,8 @@ test('polling (builtin): a server that closes every POST connection after answer
   const answered = () => [...heartbeats].filter(([, h]) => h.pongs >= 3).map(([k]) => k)
   await waitFor(() => answered().length === 20, {
     timeoutMs: 20000,
-    message: () => `3 pongs from each of 20 clients (have them from ${answered().length}; short: ${JSON.stringify([...heartbeats].filter(([, h]) => h.pongs < 3))})`
+    message: () => `3 pongs from each of 20 clients (have them from ${answered().length}; ` +
+      `short: ${JSON.stringify([...heartbeats].filter(([, h]) => h.pongs < 3))})`
   })
   assert.deepEqual([...log.errors, ...log.disconnects], [])
   // Every ping written is answered but the one that may be in flight now.
