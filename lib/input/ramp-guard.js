@@ -20,6 +20,13 @@ export const RAMP_GUARD_DEFAULTS = Object.freeze({ loopDelayMs: 200, failuresPct
 /** Seconds over which the share of failed connect attempts is taken (one second holds too few answers at a slow ramp). */
 export const FAILURE_WINDOW_S = 3
 
+/**
+ * How long a hold for failing connects lasts with no attempt out and none answered: longer than
+ * socket.io-client's longest backoff (5 s), so clients waiting to try again are waited for; a
+ * client refused for good never tries again, and the ramp must not wait for it forever.
+ */
+export const QUIET_HOLD_S = 10
+
 const KEYS = ['loop', 'failures', 'reconnects']
 
 /**

@@ -6,7 +6,7 @@
  * reconnects: a token bucket per process, so a collapse does not turn into tries without end.
  */
 import { monotonicMs } from '../../lib/measure/clock.js'
-import { FAILURE_WINDOW_S } from '../../lib/input/ramp-guard.js'
+import { FAILURE_WINDOW_S, QUIET_HOLD_S } from '../../lib/input/ramp-guard.js'
 
 /**
  * @typedef {import('../../lib/input/ramp-guard.js').RampGuardBounds} RampGuardBounds
@@ -20,8 +20,10 @@ export function createRampGuard (bounds) {
   /** The last FAILURE_WINDOW_S seconds' answers to connect attempts. @type {{ answered: number, failed: number }[]} */
   const seconds = []
   let heldSince = /** @type {number | null} */ (null)
-  /** The hold is for failing connects: it lasts while clients are still trying and none has been answered since. */
+  /** The hold is for failing connects: with nothing answered since, it lasts while attempts are out, or QUIET_HOLD_S. */
   let forFailures = false
+  /** Seconds in a row with no connect attempt answered. */
+  let quietS = 0
   let holds = 0
   let heldMs = 0
   let longestHoldMs = 0
@@ -44,9 +46,9 @@ export function createRampGuard (bounds) {
   /**
    * Why the ramp should wait now, or null.
    * @param {number} loopDelayMs
-   * @param {number} waiting
+   * @param {number} pending
    */
-  function reasonNow (loopDelayMs, waiting) {
+  function reasonNow (loopDelayMs, pending) {
     if (loopDelayMs > bounds.loopDelayMs) return { reason: `loop delay ${Math.round(loopDelayMs)} ms`, failures: false }
     const answered = seconds.reduce((n, s) => n + s.answered, 0)
     const failed = seconds.reduce((n, s) => n + s.failed, 0)
@@ -55,9 +57,11 @@ export function createRampGuard (bounds) {
       if (pct <= bounds.failuresPct) return null
       return { reason: `connect failures ${Math.round(pct)}% (${failed} of ${answered} in ${FAILURE_WINDOW_S} s)`, failures: true }
     }
-    // Held for failures and nothing answered since: the server has not said it is better, and
-    // clients still trying will say it. With none left trying, waiting would learn nothing.
-    return forFailures && waiting > 0 ? { reason: `connect failures, none answered since: ${waiting} clients not connected`, failures: true } : null
+    // Held for failures and nothing answered since: the server has not said it is better, and the
+    // attempts still out (or the clients waiting out their backoff) will say it. With none out for
+    // QUIET_HOLD_S, nothing is left to say it (clients refused for good): the ramp goes on, and holds again if its new clients fail.
+    if (!forFailures || (pending === 0 && quietS >= QUIET_HOLD_S)) return null
+    return { reason: `connect failures, none answered since (${pending} attempts out)`, failures: true }
   }
 
   return {
@@ -67,15 +71,16 @@ export function createRampGuard (bounds) {
      * @param {number} now.loopDelayMs this process's event-loop delay, p99 of the last second
      * @param {number} now.connects connects in the last second
      * @param {number} now.errors connect attempts that failed in the last second
-     * @param {number} now.waiting clients that are trying to connect or will try again (backoff), not connected
+     * @param {number} now.pending connect attempts not answered yet
      * @param {boolean} now.ramping clients are still to be started (nothing to hold otherwise)
      * @returns {string | null} why the ramp is held; null: it is not
      */
-    check ({ loopDelayMs, connects, errors, waiting, ramping }) {
+    check ({ loopDelayMs, connects, errors, pending, ramping }) {
       seconds.push({ answered: connects + errors, failed: errors })
+      quietS = connects + errors > 0 ? 0 : quietS + 1
       if (seconds.length > FAILURE_WINDOW_S) seconds.shift()
       const at = monotonicMs()
-      const hold = ramping ? reasonNow(loopDelayMs, waiting) : null
+      const hold = ramping ? reasonNow(loopDelayMs, pending) : null
       if (hold === null) {
         release(at)
         return null

@@ -214,10 +214,8 @@ async function runUntilEnd (swarm, options, hooks) {
     }
     const live = tracker.live()
     // --ramp-guard: the ramp waits while this second's sample says so (before the next start it would make).
-    // Clients that will try again (reconnect on) are every started one not connected; without reconnects, the attempts still out.
-    const waiting = options.reconnect ? Math.max(0, sizer.started() - live.connected) : live.pending
     const rampHeld = guard?.check({
-      loopDelayMs: sample.loopDelayP99Ms, connects: point.connects, errors: point.errors, waiting, ramping: sizer.started() < sizer.target()
+      loopDelayMs: sample.loopDelayP99Ms, connects: point.connects, errors: point.errors, pending: live.pending, ramping: sizer.started() < sizer.target()
     }) ?? null
     if (guard) sizer.hold(rampHeld !== null)
     const figures = second.take()

@@ -395,8 +395,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: 'Hold the ramp while the loop lags or connects fail; cap retries',
     details: 'Degrade instead of collapsing: each simulator process stops opening new clients while its event-loop delay (p99 of the last second) ' +
       'is above `loop` or more than `failures` of the connect attempts answered in the last 3 seconds failed (timed out, refused, errored), and ' +
-      'opens the rest on the same schedule once both are back under, so a held ramp ends later, it never bursts. While connects are failing and ' +
-      'no attempt has been answered since, it keeps waiting. Reconnect attempts (lean, websocket and sse engines; socket.io-client paces its own) ' +
+      'opens the rest on the same schedule once both are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
+      'answered since, it waits while attempts are out, else at most 10 s (clients refused for good never try again). Reconnect attempts (lean, websocket and sse engines; socket.io-client paces its own) ' +
       'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held; the result ' +
       'records the holds, the time held and the deferred reconnects (`rampGuard`, summed over processes). Alone: loop=200ms,failures=5%,reconnects=50/s; ' +
       'set any of them: --ramp-guard loop=100ms,failures=10%',

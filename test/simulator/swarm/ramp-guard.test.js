@@ -91,6 +91,24 @@ test('--ramp-guard: the ramp waits while the server refuses handshakes, then ope
   assert.match(formatSimSummary(result), /ramp guard \(loop delay over 200 ms or connect failures over 20%\): held \d+ times, \S+ in all/)
 })
 
+test('--ramp-guard: clients refused for good (they never try again) hold the ramp for a while, not forever', async (t) => {
+  const { io, url } = await startIoServer(t)
+  const seen = new Set()
+  // The app's middleware refuses the first 3 clients: socket.io-client stays away after a refused CONNECT.
+  io.use((socket, next) => {
+    seen.add(socket.handshake.query.u)
+    next(Number(socket.handshake.query.u) < 3 ? new Error('not you') : undefined)
+  })
+  const s = swarm(t, url, { clients: 40, ramp: '20s', rampGuard: '' })
+  await heldProgress(s.progress)
+  assert.ok(seen.size < 40, `held before the ramp's end (${seen.size} clients seen)`)
+  const others = () => `the other 37 clients (${s.progress.at(-1)?.connected})`
+  await waitFor(() => s.progress.at(-1)?.connected === 37, { timeoutMs: 120000, message: others })
+  const result = await s.stop()
+  assert.ok(result.rampGuard && result.rampGuard.holds >= 1, JSON.stringify(result.rampGuard))
+  assert.equal(result.clients.errors['not you'], 3)
+})
+
 test('without --ramp-guard the same ramp goes on while the server refuses', async (t) => {
   const { io, url, state } = await refusingServer(t)
   const s = swarm(t, url, {})
