@@ -33,8 +33,7 @@ const NOT_FOR_SSE = [
   ['scenario', 'its hooks drive a Socket.IO socket'],
   ['send-on-open', 'a subscriber sends nothing: put the subscription in --url or --query'],
   ['subprotocol', 'WebSocket subprotocols are offered in a WebSocket handshake'],
-  ['match', 'an event stream names its events: measure them with --event NAME'],
-  ['source-address', 'not yet for --protocol sse']
+  ['match', 'an event stream names its events: measure them with --event NAME']
 ]
 
 /**
@@ -45,9 +44,7 @@ const NOT_FOR_SSE = [
 export function checkSseFlags (input, o) {
   for (const [name, why] of NOT_FOR_SSE) {
     const key = keyOf(name)
-    const given = name === 'reconnect-on-server-disconnect'
-      ? o.reconnectOnServerDisconnect === true
-      : name === 'source-address' ? o.sourceAddresses.length > 0 : input[key] !== undefined || input[name] !== undefined
+    const given = name === 'reconnect-on-server-disconnect' ? o.reconnectOnServerDisconnect === true : input[key] !== undefined || input[name] !== undefined
     if (given) throw invalidOption(`--${name}`, `is not for --protocol sse (Server-Sent Events): ${why}`)
   }
   const other = /** @type {{ transport: string }[]} */ (o.transport).find((m) => m.transport !== 'websocket')

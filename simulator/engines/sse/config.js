@@ -31,6 +31,7 @@ import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
  * @property {(() => number) | null} reconnectGate --ramp-guard's cap on reconnect attempts (EngineOptions.reconnectGate); null: none
  * @property {boolean} cookieJar each client keeps the cookies its answers set and sends them on each GET
  * @property {import('../../sessions/cookie-jar.js').CookieScope} cookieScope
+ * @property {import('../../wire/source-ports.js').SourcePorts | null} sourcePorts --source-address: each client's address and ports of its own
  * @property {string | null} nodeHeader --node-from header:NAME, lower-case: the answer's header naming the node that serves the stream
  */
 
@@ -68,6 +69,7 @@ export function resolveSseConfig (options) {
     cookieJar: options.cookieJar !== false,
     reconnectGate: options.reconnectGate ?? null,
     cookieScope: { secure, host, path: url.pathname },
+    sourcePorts: options.sourcePorts ?? null,
     nodeHeader: options.nodeHeader ? options.nodeHeader.toLowerCase() : null
   }
 }

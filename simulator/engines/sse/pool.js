@@ -121,7 +121,9 @@ export class SsePool {
     c.parser.reset()
     let request = `GET ${path}${suffix} HTTP/1.1\r\nHost: ${this.config.hostHeader}\r\n`
     for (const name in headers) request += `${name}: ${headers[name]}\r\n`
-    c.req = new SseSocket(this.owner, c, gen, this.config, `${request}\r\n`, this.tlsClient)
+    const ports = this.config.sourcePorts
+    const source = ports === null ? null : { ports, a: ports.addressOf(c.i) }
+    c.req = new SseSocket(this.owner, c, gen, this.config, `${request}\r\n`, this.tlsClient, source)
   }
 
   /**

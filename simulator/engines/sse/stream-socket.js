@@ -44,8 +44,10 @@ export class SseSocket {
    * @param {{ host: string, port: number }} to
    * @param {string} request the whole GET, head and blank line
    * @param {import('../../wire/tls/tls-client.js').TlsClient | null} tls https://: the destination's shared TLS (context, SNI, session ticket)
+   * @param {{ ports: import('../../wire/source-ports.js').SourcePorts, a: number } | null} source --source-address: the client's
+   *   address (its index in ports) and a port of its own from it, released when the connection closes
    */
-  constructor (owner, client, gen, to, request, tls = null) {
+  constructor (owner, client, gen, to, request, tls = null, source = null) {
     this.owner = owner
     this.client = client
     this.gen = gen
@@ -60,16 +62,28 @@ export class SseSocket {
     this.over = false
     /** @type {string} the connection's error, when it failed */
     this.error = ''
+    /** @type {{ host: string, port: number, localAddress?: string, localPort?: number }} */
+    const target = { host: to.host, port: to.port }
+    const localPort = source === null ? 0 : source.ports.acquire(source.a)
+    if (source !== null && localPort !== 0) Object.assign(target, { localAddress: source.ports.addresses[source.a], localPort })
     // `onread` is documented for net.Socket but missing from @types/node's constructor options.
     const plain = () => new net.Socket(/** @type {net.SocketConstructorOpts} */ ({ onread: ON_READ }))
-    const socket = /** @type {Connection} */ (tls === null ? plain() : tls.connect({ host: to.host, port: to.port }, ON_READ))
+    const socket = /** @type {Connection} */ (tls === null ? plain() : tls.connect(target, ON_READ))
     socket.stream = this
     this.socket = socket
     socket.setNoDelay(true)
     socket.once(tls === null ? 'connect' : 'secureConnect', onUp)
     socket.on('error', onError)
     socket.on('close', onClose)
-    if (tls === null) socket.connect(to.port, to.host)
+    if (source !== null && localPort === 0) {
+      // Every port of the address is held: no connection, a failed attempt (told once the constructor is done).
+      source.ports.exhausted[source.a]++
+      this.error = `no free source port on ${source.ports.addresses[source.a]} (every port of the range is held)`
+      queueMicrotask(() => this.finish(this.error))
+      return
+    }
+    if (source !== null) socket.once('close', () => source.ports.release(source.a, localPort))
+    if (tls === null) socket.connect(target)
   }
 
   /** Drops the connection (the owner hears nothing more: it ended the client itself). */

@@ -13,6 +13,7 @@ import { sseEngine } from '../../../../simulator/engines/sse.js'
 import { SsePool } from '../../../../simulator/engines/sse/pool.js'
 import { resolveSseConfig } from '../../../../simulator/engines/sse/config.js'
 import { STATE } from '../../../../simulator/wire/state.js'
+import { createSourcePorts } from '../../../../simulator/wire/source-ports.js'
 import { PAYLOAD_TOO_LARGE } from '../../../../simulator/wire/limits.js'
 import { tlsTrust } from '../../../../lib/input/tls-trust.js'
 import { recorder } from '../lean/helpers.js'
@@ -218,4 +219,25 @@ test('a 204 tells the client to stop reconnecting, as it tells an EventSource; o
   await waitFor(() => log.errors.length === 2, { message: 'both refused' })
   assert.deepEqual(log.errors.map((e) => [e.i, e.reason]).sort(), [[0, 'handshake refused: HTTP 204'], [1, 'handshake refused: HTTP 503']])
   assert.deepEqual([stopped.clients[0].state, waiting.clients[1].state], [STATE.IDLE, STATE.WAITING])
+})
+
+test('--source-address: each client\'s streams leave from its own address, a reconnect too', async (t) => {
+  /** @type {Map<string, Set<string>>} the addresses each client's GETs came from, by its query */
+  const from = new Map()
+  const { url } = await listen(t, (req, res, n) => {
+    const user = String(new URL(req.url ?? '/', 'http://x').searchParams.get('user'))
+    from.set(user, (from.get(user) ?? new Set()).add(String(req.socket.remoteAddress)))
+    openStream(res)
+    // Each client's first stream ends at once (a reconnect after retry:), the second stays.
+    if (n <= 4) res.end('retry: 10\ndata: first\n\n')
+    else res.write('data: second\n\n')
+  })
+  const addresses = ['127.0.0.2', '127.0.0.3']
+  const identity = (/** @type {number} */ i) => ({ query: { user: `u${i}` } })
+  const { pool, log } = openPool(t, url, { identity, sourcePorts: createSourcePorts(addresses, null, 1) ?? undefined })
+  for (let i = 0; i < 4; i++) pool.connect(i, 'websocket')
+  await waitFor(() => log.messages.length === 8, { message: 'each client\'s two streams' })
+  assert.equal(log.reconnected, 4)
+  for (const [user, seen] of from) assert.equal(seen.size, 1, `${user} came from ${[...seen]}`)
+  assert.deepEqual([...new Set([...from.values()].flatMap((s) => [...s]))].sort(), addresses, 'both addresses in use')
 })
