@@ -21,7 +21,7 @@ const NOT_FOR_SSE = [
   ['auth', 'it is Socket.IO\'s CONNECT payload: send credentials with --header, --query or --cookie'],
   ['engine', 'it picks a Socket.IO client: the SSE subscriber is Node\'s own HTTP client'],
   ['ws-client', 'an event stream is an HTTP answer, not a WebSocket'],
-  ['http-client', 'http:// streams are read on the built-in client, https:// on Node\'s https'],
+  ['http-client', 'every stream is read on the built-in client (https:// too)'],
   ['reconnect-on-server-disconnect', 'subscribers reconnect after every end of the stream, as EventSource does (unless --no-reconnect)'],
   ['join', 'a subscriber only listens: choose its channel in --url or --query'],
   ['emit', 'a subscriber only listens: publish with --publish \'POST URL\''],

@@ -30,7 +30,7 @@ test('options that mean nothing to an event stream subscriber are refused, namin
     [{ auth: '{"t":1}' }, /--auth is not for --protocol sse.*--header, --query or --cookie/],
     [{ engine: 'lean' }, /--engine is not for --protocol sse/],
     [{ wsClient: 'builtin' }, /--ws-client is not for --protocol sse/],
-    [{ httpClient: 'undici' }, /--http-client is not for --protocol sse.*built-in client, https:\/\/ on Node's https/],
+    [{ httpClient: 'undici' }, /--http-client is not for --protocol sse.*built-in client \(https:\/\/ too\)/],
     [{ match: 'type=x' }, /--match is not for --protocol sse.*--event NAME/],
     [{ sendOnOpen: 'hi' }, /--send-on-open is not for --protocol sse/],
     [{ subprotocol: 'a' }, /--subprotocol is not for --protocol sse/],

@@ -1,8 +1,8 @@
 /**
  * The life of every Server-Sent Events client in one pool, as a browser's EventSource lives:
- * a GET with `Accept: text/event-stream`, on the built-in HTTP/1.1 stream reader for http://
- * (stream-socket.js: far less memory and CPU per stream than Node's http client) and on Node's
- * https for https://, one connection per client kept for the stream, the stream read by
+ * a GET with `Accept: text/event-stream` on the built-in HTTP/1.1 stream reader
+ * (stream-socket.js: far less memory and CPU per stream than Node's http client; https:// on
+ * simulator/wire/tls/), one connection per client kept for the stream, the stream read by
  * parse.js, and after the stream ends a new GET that carries the last event id the client
  * saw as `Last-Event-ID` (so a server that keeps a history, as nchan and
  * Mercure do, resends what was published in the gap), after the delay the server set with
@@ -16,7 +16,6 @@
  * of a load test does, so a server that comes back is measured coming back; but a 204, which
  * tells an EventSource to stop reconnecting, stops the client too.
  */
-import https from 'node:https'
 import { DeadlineSweeper } from '../../wire/scheduler.js'
 import { STATE, stopWaiting } from '../../wire/state.js'
 import { FrameCache } from '../../wire/frame-cache.js'
@@ -25,6 +24,7 @@ import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
 import { cookieHeader, seedCookies, storeCookies } from '../../sessions/cookie-jar.js'
 import { EventStreamParser } from './parse.js'
 import { SseSocket } from './stream-socket.js'
+import { TlsClient } from '../../wire/tls/tls-client.js'
 
 /** The reason the swarm counts a client closed on purpose under (the tracker keeps it out of storms). */
 export const CLIENT_CLOSE = 'io client disconnect'
@@ -40,7 +40,7 @@ class SseClient {
     this.state = STATE.IDLE
     /** Bumped whenever a connection ends: callbacks of older requests compare and bow out. */
     this.gen = 0
-    /** @type {{ destroy: () => void } | null} the stream's connection: the built-in client's socket, or Node's https request */
+    /** @type {SseSocket | null} the stream's connection */
     this.req = null
     this.attempts = 0
     this.reconnecting = false
@@ -71,6 +71,8 @@ export class SsePool {
       data: (s, data) => this.onData(/** @type {SseClient} */ (s.client), s.gen, data),
       ended: (s, reason) => this.onFailure(/** @type {SseClient} */ (s.client), s.gen, reason)
     }
+    /** https://: one TLS context, SNI and the latest session ticket for every stream of the destination. */
+    this.tlsClient = config.secure ? new TlsClient({ host: config.host, trust: config.tls, onTls: events.secured ?? null }) : null
     /** Decode once: a published message reaches every client as the same data. */
     this.cache = new FrameCache()
     this.sweeper = new DeadlineSweeper((i) => this.onDeadline(i), config.heartbeatTickMs)
@@ -110,23 +112,16 @@ export class SsePool {
         suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
       }
     }
-    const { host, port, path, tls } = this.config
+    const { path } = this.config
     /** @type {Record<string, string>} */
     const headers = { ...identity?.headers, Accept: 'text/event-stream', 'Cache-Control': 'no-cache' }
     if (c.parser.lastEventId !== '') headers['Last-Event-ID'] = c.parser.lastEventId
     const cookie = this.cookiesOf(c, identity)
     if (cookie !== '') headers.Cookie = cookie
     c.parser.reset()
-    if (!this.config.secure) {
-      let request = `GET ${path}${suffix} HTTP/1.1\r\nHost: ${this.config.hostHeader}\r\n`
-      for (const name in headers) request += `${name}: ${headers[name]}\r\n`
-      c.req = new SseSocket(this.owner, c, gen, this.config, `${request}\r\n`)
-      return
-    }
-    const req = c.req = https.request({ host, port, path: `${path}${suffix}`, headers, agent: false, ...tls })
-    req.on('response', (res) => this.onResponse(c, gen, res))
-    req.on('error', (error) => this.onFailure(c, gen, errorText(error)))
-    req.end()
+    let request = `GET ${path}${suffix} HTTP/1.1\r\nHost: ${this.config.hostHeader}\r\n`
+    for (const name in headers) request += `${name}: ${headers[name]}\r\n`
+    c.req = new SseSocket(this.owner, c, gen, this.config, `${request}\r\n`, this.tlsClient)
   }
 
   /**
@@ -163,25 +158,6 @@ export class SsePool {
     }
     this.settle(c)
     return true
-  }
-
-  /**
-   * An https:// stream's answer, on Node's https client.
-   * @param {SseClient} c
-   * @param {number} gen
-   * @param {import('node:http').IncomingMessage} res
-   */
-  onResponse (c, gen, res) {
-    const header = this.config.nodeHeader === null ? undefined : res.headers[this.config.nodeHeader]
-    const node = header === undefined ? null : String(header)
-    if (!this.opened(c, gen, res.statusCode ?? 0, contentType(res.headers['content-type']), res.headers['set-cookie'], node)) {
-      res.destroy()
-      return
-    }
-    res.on('data', (chunk) => this.onData(c, gen, chunk))
-    res.on('end', () => this.onFailure(c, gen, STREAM_ENDED))
-    res.on('error', (error) => this.onFailure(c, gen, errorText(error)))
-    res.on('close', () => this.onFailure(c, gen, STREAM_ENDED))
   }
 
   /**
@@ -332,14 +308,6 @@ export function refusalOf (status, type) {
 }
 
 /**
- * A Content-Type header's type, lower-case, without parameters.
- * @param {string | undefined} header
- */
-function contentType (header) {
-  return String(header ?? '').split(';')[0].trim().toLowerCase()
-}
-
-/**
  * An event's data as the recorder takes it: a JSON object or array parsed (its id and send
  * time then come from --id-field and --sent-at-field), other text as it is (told apart by
  * its content).
@@ -355,13 +323,4 @@ export function parseData (data) {
   } catch {
     return data
   }
-}
-
-/**
- * A socket or TLS error as a short reason: its code when it has one (ECONNREFUSED, ECONNRESET,
- * DEPTH_ZERO_SELF_SIGNED_CERT: no addresses, so one key per kind), else its message.
- * @param {Error & { code?: string }} error
- */
-function errorText (error) {
-  return typeof error.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(error.code) ? error.code : error.message
 }

@@ -1,6 +1,7 @@
 /**
- * The built-in HTTP/1.1 client of an event stream (http:// only; https:// goes through Node's
- * https, sse/pool.js): one GET written as one string on a plain TCP connection, the answer
+ * The built-in HTTP/1.1 client of an event stream: one GET written as one string on a TCP
+ * connection (https://: TLS on it, from simulator/wire/tls/, whose context, SNI and latest
+ * session ticket every connection of a destination shares, as the built-in WebSocket client's), the answer
  * read from ONE buffer shared by every connection (net's `onread`, as the other built-in
  * clients of simulator/wire/ do) by a small parser: the head (status, content type, cookies),
  * then a body framed by chunked encoding, by Content-Length, or by the end of the connection,
@@ -30,17 +31,21 @@ const READ = Object.freeze({ HEAD: 0, UNTIL_CLOSE: 1, LENGTH: 2, CHUNK_SIZE: 3, 
  * @property {(socket: SseSocket, reason: string) => void} ended the stream ended or failed (told once)
  */
 
-export class SseSocket extends net.Socket {
+/** @typedef {net.Socket & { stream?: SseSocket }} Connection a plain or TLS socket, with the stream it carries */
+
+/** Every connection reads into the one buffer. */
+const ON_READ = { buffer: READ_BUFFER, callback: onRead }
+
+export class SseSocket {
   /**
    * @param {StreamOwner} owner
    * @param {unknown} client whose stream it is (the owner's)
    * @param {number} gen the client's generation when it opened
    * @param {{ host: string, port: number }} to
    * @param {string} request the whole GET, head and blank line
+   * @param {import('../../wire/tls/tls-client.js').TlsClient | null} tls https://: the destination's shared TLS (context, SNI, session ticket)
    */
-  constructor (owner, client, gen, to, request) {
-    // `onread` is documented for net.Socket but missing from @types/node's constructor options.
-    super(/** @type {net.SocketConstructorOpts} */ ({ onread: { buffer: READ_BUFFER, callback: onRead } }))
+  constructor (owner, client, gen, to, request, tls = null) {
     this.owner = owner
     this.client = client
     this.gen = gen
@@ -55,11 +60,23 @@ export class SseSocket extends net.Socket {
     this.over = false
     /** @type {string} the connection's error, when it failed */
     this.error = ''
-    this.setNoDelay(true)
-    this.on('connect', onConnect)
-    this.on('error', onError)
-    this.on('close', onClose)
-    this.connect(to.port, to.host)
+    // `onread` is documented for net.Socket but missing from @types/node's constructor options.
+    const plain = () => new net.Socket(/** @type {net.SocketConstructorOpts} */ ({ onread: ON_READ }))
+    const socket = /** @type {Connection} */ (tls === null ? plain() : tls.connect({ host: to.host, port: to.port }, ON_READ))
+    socket.stream = this
+    this.socket = socket
+    socket.setNoDelay(true)
+    socket.once(tls === null ? 'connect' : 'secureConnect', onUp)
+    socket.on('error', onError)
+    socket.on('close', onClose)
+    if (tls === null) socket.connect(to.port, to.host)
+  }
+
+  /** Drops the connection (the owner hears nothing more: it ended the client itself). */
+  destroy () {
+    this.over = true
+    this.phase = READ.DONE
+    this.socket.destroy()
   }
 
   /**
@@ -73,35 +90,38 @@ export class SseSocket extends net.Socket {
       this.over = true
       this.owner.ended(this, reason)
     }
-    this.destroy()
+    this.socket.destroy()
   }
 }
 
-/** @this {SseSocket} */
-function onConnect () {
-  this.write(this.request)
+/** @this {Connection} */
+function onUp () {
+  this.write(/** @type {SseSocket} */ (this.stream).request)
 }
 
 /**
- * @this {SseSocket}
+ * @this {Connection}
  * @param {Error & { code?: string }} error
  */
 function onError (error) {
-  if (this.error === '') this.error = typeof error.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(error.code) ? error.code : error.message
+  const s = /** @type {SseSocket} */ (this.stream)
+  if (s.error === '') s.error = typeof error.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(error.code) ? error.code : error.message
 }
 
-/** @this {SseSocket} */
+/** @this {Connection} */
 function onClose () {
-  this.finish(this.error !== '' ? this.error : this.phase === READ.HEAD ? 'closed before an answer' : 'stream ended by the server')
+  const s = /** @type {SseSocket} */ (this.stream)
+  s.finish(s.error !== '' ? s.error : s.phase === READ.HEAD ? 'closed before an answer' : 'stream ended by the server')
 }
 
 /**
- * @this {SseSocket}
+ * @this {Connection}
  * @param {number} bytes
  * @param {Buffer} buf the shared read buffer
  */
 function onRead (bytes, buf) {
-  if (this.phase !== READ.DONE) readAnswer(this, buf, 0, bytes)
+  const s = /** @type {SseSocket} */ (this.stream)
+  if (s.phase !== READ.DONE) readAnswer(s, buf, 0, bytes)
 }
 
 /**

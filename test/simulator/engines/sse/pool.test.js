@@ -37,7 +37,7 @@ async function listen (t, handle, tls) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
   t.after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) }))
   const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port
-  return { requests, url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/events` }
+  return { requests, server, url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/events` }
 }
 
 /** @param {http.ServerResponse} res */
@@ -156,17 +156,32 @@ test('each GET carries the client\'s --header, --query and cookies; the cookies 
   ])
 })
 
-test('https:// with --ca: the stream is read over TLS', async (t) => {
+test('https:// with --ca: the stream is read over TLS; later streams resume the first one\'s TLS session; each handshake timed', async (t) => {
   const files = makeCertificate(t)
   if (!files) return
-  const { url } = await listen(t, (req, res) => {
+  const { url, server } = await listen(t, (req, res) => {
     openStream(res)
     res.write('data: {"id":"tls"}\n\n')
   }, files)
-  const { pool, log } = openPool(t, url, { tls: tlsTrust({ ca: [files.cert] }) })
+  /** @type {boolean[]} whether each TLS connection the server accepted resumed a session */
+  const resumed = []
+  server.on('secureConnection', (socket) => resumed.push(socket.isSessionReused()))
+  /** @type {number[]} */
+  const handshakes = []
+  const { log, events } = recorder()
+  events.secured = (ms) => handshakes.push(ms)
+  const base = { path: '/', namespace: '/', events: ['message'], keepAlive: false, reconnect: true, heartbeatTickMs: 20 }
+  const pool = sseEngine.createPool({ ...base, url, tls: tlsTrust({ ca: [files.cert] }) }, events)
+  t.after(() => pool.close())
   pool.connect(0, 'websocket')
   await waitFor(() => log.messages.length === 1, { message: 'the event over https' })
   assert.deepEqual(log.messages[0].args, [{ id: 'tls' }])
+  // The first stream's session ticket has come with its event: the next streams offer it.
+  pool.connect(1, 'websocket')
+  pool.connect(2, 'websocket')
+  await waitFor(() => log.messages.length === 3, { message: 'two more streams' })
+  assert.deepEqual(resumed, [false, true, true])
+  assert.equal(handshakes.length, 3)
   const untrusted = openPool(t, url, { backoff: NEVER })
   untrusted.pool.connect(0, 'websocket')
   await waitFor(() => untrusted.log.errors.length === 1, { message: 'the untrusted certificate refused' })
