@@ -10,6 +10,7 @@ import { formatMs } from '../../lib/text/format.js'
 export function formatRampGuard (g) {
   if (!g) return []
   const bounds = `loop delay over ${g.loopDelayMs} ms or connect failures over ${g.failuresPct}%`
-  const held = g.holds === 0 ? 'never held' : `held ${g.holds} times, ${formatMs(g.heldMs)} in all (longest ${formatMs(g.longestHoldMs)})`
+  const times = `${g.holds} time${g.holds === 1 ? '' : 's'}`
+  const held = g.holds === 0 ? 'never held' : `held ${times}, ${formatMs(g.heldMs)} in all (longest ${formatMs(g.longestHoldMs)})`
   return [`ramp guard (${bounds}): ${held}; reconnects deferred over ${g.reconnectsPerS}/s: ${g.deferredReconnects}`]
 }

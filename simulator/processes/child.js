@@ -20,6 +20,7 @@
 import { EXIT, IoswarmError } from '../../lib/errors.js'
 import { CHILD_MESSAGE } from './child-messages.js'
 import { runLinkedSwarm } from './linked.js'
+import { holdNotices } from '../swarm/ramp-guard.js'
 
 if (typeof process.send !== 'function') {
   process.stderr.write('simulator/processes/child.js is started by ioswarm over IPC (child_process.fork), not by hand: use `ioswarm simulate`\n')
@@ -72,6 +73,19 @@ function resizeSwarm ({ clients, rampMs, emitIntervalMs }) {
   }
 }
 
+/**
+ * Writes a line to stderr now and then while the ramp is held (holdNotices).
+ * @param {string} id
+ * @returns {(progress: import('../swarm/swarm.js').Progress) => void}
+ */
+function noticeHolds (id) {
+  const notice = holdNotices()
+  return (progress) => {
+    const line = notice(progress)
+    if (line !== null) process.stderr.write(`ioswarm simulate ${id}: ${line}\n`)
+  }
+}
+
 process.on('message', async (/** @type {any} */ message) => {
   if (message?.type === CHILD_MESSAGE.STOP) return stopper.abort()
   if (message?.type === CHILD_MESSAGE.RESIZE) return send({ type: CHILD_MESSAGE.RESIZED, clients: message.clients, error: resizeSwarm(message) })
@@ -82,6 +96,8 @@ process.on('message', async (/** @type {any} */ message) => {
       signal: stopper.signal,
       server: message.server ?? undefined,
       onResizable: (fn) => { resize = fn },
+      // --ramp-guard: a worker has no progress line; its parent shows its stderr lines.
+      onProgress: message.options.rampGuard ? noticeHolds(message.options.id) : undefined,
       onMessage: message.forwardMessages ? (report) => { send({ type: CHILD_MESSAGE.MESSAGE, report }) } : undefined
     })
     await send({ type: CHILD_MESSAGE.RESULT, result, delivery })

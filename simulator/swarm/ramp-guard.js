@@ -49,7 +49,9 @@ export function createRampGuard (bounds) {
    * @param {number} pending
    */
   function reasonNow (loopDelayMs, pending) {
-    if (loopDelayMs > bounds.loopDelayMs) return { reason: `loop delay ${Math.round(loopDelayMs)} ms`, failures: false }
+    // Tenths below 100 ms: a delay just over a low bound (10 ms) is not said as the bound itself.
+    const delay = loopDelayMs < 100 ? loopDelayMs.toFixed(1) : Math.round(loopDelayMs)
+    if (loopDelayMs > bounds.loopDelayMs) return { reason: `loop delay ${delay} ms`, failures: false }
     const answered = seconds.reduce((n, s) => n + s.answered, 0)
     const failed = seconds.reduce((n, s) => n + s.failed, 0)
     if (answered > 0) {
@@ -120,5 +122,31 @@ export function createRampGuard (bounds) {
         deferredReconnects: deferred
       }
     }
+  }
+}
+
+/** Seconds between two notices of a held ramp from one process (a loop that lags holds and lets go every other second). */
+export const HOLD_NOTICE_S = 10
+
+/**
+ * A held ramp said on a line of its own, for a process without a progress line (a `--workers`
+ * child, whose stderr lines its parent shows): at most one line every HOLD_NOTICE_S seconds,
+ * and only when the ramp was held in them.
+ * @returns {(progress: { elapsedMs: number, rampHeld?: string | null }) => string | null} fed each progress, the line to write, if any
+ */
+export function holdNotices () {
+  let heldS = 0
+  let last = ''
+  let windowStartMs = 0
+  return (progress) => {
+    if (progress.rampHeld) {
+      heldS++
+      last = progress.rampHeld
+    }
+    if (progress.elapsedMs - windowStartMs < HOLD_NOTICE_S * 1000) return null
+    const line = heldS === 0 ? null : `ramp held ${heldS} s of the last ${Math.round((progress.elapsedMs - windowStartMs) / 1000)} s (last: ${last})`
+    windowStartMs = progress.elapsedMs
+    heldS = 0
+    return line
   }
 }

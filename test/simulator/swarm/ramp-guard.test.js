@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { SIO_RECONNECTS_UNCAPPED, runSwarm } from '../../../simulator/swarm/swarm.js'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { formatProgress, formatSimSummary } from '../../../simulator/reporting/summary-text.js'
+import { holdNotices } from '../../../simulator/swarm/ramp-guard.js'
 import { mergeSimMeasures } from '../../../results/merge/measures.js'
 import { formatRampGuard } from '../../../results/index.js'
 import { startIoServer } from '../../helpers/io-server.js'
@@ -88,7 +89,7 @@ test('--ramp-guard: the ramp waits while the server refuses handshakes, then ope
   assert.ok(guard.heldMs > 0 && guard.longestHoldMs > 0 && guard.longestHoldMs <= guard.heldMs, JSON.stringify(guard))
   assert.deepEqual([guard.loopDelayMs, guard.failuresPct, guard.reconnectsPerS], [200, 20, 50], 'its bounds: the defaults but the one set')
   assert.equal(result.clients.everConnected, CLIENTS)
-  assert.match(formatSimSummary(result), /ramp guard \(loop delay over 200 ms or connect failures over 20%\): held \d+ times, \S+ in all/)
+  assert.match(formatSimSummary(result), /ramp guard \(loop delay over 200 ms or connect failures over 20%\): held \d+ times?, \S+ in all/)
 })
 
 test('--ramp-guard: clients refused for good (they never try again) hold the ramp for a while, not forever', async (t) => {
@@ -134,7 +135,7 @@ test('--ramp-guard: the ramp waits while the swarm\'s event loop is blocked, and
   t.after(() => clearInterval(busy))
   const held = await heldProgress(s.progress)
   clearInterval(busy)
-  assert.match(String(held.rampHeld), /^loop delay \d+ ms$/)
+  assert.match(String(held.rampHeld), /^loop delay \d+(\.\d)? ms$/)
   await waitFor(() => s.progress.at(-1)?.connected === CLIENTS, { timeoutMs: 60000, message: () => `every client (${s.progress.at(-1)?.connected})` })
   const result = await s.stop()
   const guard = result.rampGuard
@@ -199,4 +200,19 @@ test('--ramp-guard with --engine sio: the swarm says its reconnects are not capp
   })
   await running
   assert.ok(warnings.includes(SIO_RECONNECTS_UNCAPPED), warnings.join('\n'))
+})
+
+test('a worker says its held ramp at most once every 10 s, and only when it was held', () => {
+  const notice = holdNotices()
+  /** @type {(string | null)[]} */
+  const lines = []
+  for (let s = 1; s <= 30; s++) {
+    // Held in seconds 3 and 4 (loop delay), then 25 (failures); never from 5 to 24.
+    const rampHeld = s === 3 || s === 4 ? `loop delay ${s}00 ms` : s === 25 ? 'connect failures 50% (1 of 2 in 3 s)' : null
+    lines.push(notice({ elapsedMs: s * 1000, rampHeld }))
+  }
+  assert.deepEqual(lines.flatMap((line, k) => (line === null ? [] : [[k + 1, line]])), [
+    [10, 'ramp held 2 s of the last 10 s (last: loop delay 400 ms)'],
+    [30, 'ramp held 1 s of the last 10 s (last: connect failures 50% (1 of 2 in 3 s))']
+  ])
 })
