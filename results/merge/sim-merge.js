@@ -157,18 +157,46 @@ export function groupBy (items, keyOf) {
 }
 
 /**
- * Sums the workers' per-second points by wall-clock second.
+ * Sums the workers' per-second points by wall-clock second. A worker samples about once a
+ * second, so two of its samples can round to one second: they are that worker's one point
+ * first (its later level, both seconds' counts), never two workers' levels added.
  * @param {import('../../lib/schema/result-schema.js').TimelinePoint[][]} timelines
  */
 function mergeTimelines (timelines) {
   /** @type {Map<number, import('../../lib/schema/result-schema.js').TimelinePoint>} */
   const bySecond = new Map()
-  for (const point of timelines.flat()) {
-    const second = Math.round(point.t / 1000)
-    const into = bySecond.get(second)
-    bySecond.set(second, into
-      ? { ...sumRecords([into, point]), t: into.t, messages: Math.max(into.messages, point.messages) }
-      : { ...point, byTransport: { ...point.byTransport } })
+  for (const timeline of timelines) {
+    /** @type {Map<number, import('../../lib/schema/result-schema.js').TimelinePoint>} */
+    const own = new Map()
+    for (const point of timeline) {
+      const second = Math.round(point.t / 1000)
+      const before = own.get(second)
+      own.set(second, before ? laterLevels(before, point) : point)
+    }
+    for (const [second, point] of own) {
+      const into = bySecond.get(second)
+      bySecond.set(second, into
+        ? { ...sumRecords([into, point]), t: into.t, messages: Math.max(into.messages, point.messages) }
+        : { ...point, byTransport: { ...point.byTransport } })
+    }
   }
   return [...bySecond.values()].sort((a, b) => a.t - b.t)
+}
+
+/**
+ * One worker's two samples in one second as one: the later one's levels (connected, by
+ * transport, by node, messages so far) and the counts of both.
+ * @param {import('../../lib/schema/result-schema.js').TimelinePoint} earlier
+ * @param {import('../../lib/schema/result-schema.js').TimelinePoint} later
+ * @returns {import('../../lib/schema/result-schema.js').TimelinePoint}
+ */
+function laterLevels (earlier, later) {
+  const point = {
+    ...later,
+    connects: earlier.connects + later.connects,
+    disconnects: earlier.disconnects + later.disconnects,
+    errors: earlier.errors + later.errors
+  }
+  if (earlier.closed !== undefined || later.closed !== undefined) point.closed = (earlier.closed ?? 0) + (later.closed ?? 0)
+  return point
 }

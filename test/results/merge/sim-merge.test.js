@@ -78,3 +78,18 @@ test('groupBy keeps the order of first appearance, with keys of any type', () =>
   const groups = groupBy([3, 1, 4, 1, 5, 9, 2, 6], (n) => n % 3)
   assert.deepEqual([...groups.entries()], [[0, [3, 9, 6]], [1, [1, 4, 1]], [2, [5, 2]]])
 })
+
+test('mergeSimResults (--workers): a worker\'s two samples in one second are its one level, not added twice', () => {
+  /** @type {(t: number, connected: number, connects: number) => import('../../../lib/schema/result-schema.js').TimelinePoint} */
+  const point = (t, connected, connects) =>
+    ({ t, connected, byTransport: { websocket: connected, polling: 0 }, connects, disconnects: 0, errors: 1, messages: 3 })
+  // Worker A samples at 1.49 s and 2.51 s; worker B at 1.51 s and 2.49 s: both of B's round to second 2.
+  const a = simResult('w0', { timeline: [point(1490, 100, 100), point(2510, 200, 100)] })
+  const b = simResult('w1', { timeline: [point(1510, 150, 150), point(2490, 250, 100)] })
+  const merged = mergeSimResults([a, b], 'sim')
+  assert.deepEqual(merged.timeline.map((p) => [Math.round(p.t / 1000), p.connected, p.byTransport.websocket, p.connects, p.errors]), [
+    [1, 100, 100, 100, 1], // A alone
+    [2, 250, 250, 250, 2], // B's later level, both its counts; A has none in this second
+    [3, 200, 200, 100, 1] // A alone
+  ])
+})
