@@ -299,3 +299,17 @@ export function mergeCookies (jar, from, nowMs = Date.now()) {
   for (const cookie of from ?? []) jar = put(jar, cookie, nowMs)
   return jar
 }
+
+/**
+ * Client i's Cookie header ('' when none applies): --cookie seeds its jar when it starts on
+ * purpose; a reconnect keeps what the server set since.
+ * @param {Jar[]} jars each client's jar, by index
+ * @param {number} i
+ * @param {{ cookies?: Record<string, string> } | undefined} identity
+ * @param {boolean} reconnecting
+ * @param {string} path the request's path (the jar's scope)
+ */
+export function clientCookieHeader (jars, i, identity, reconnecting, path) {
+  if (identity?.cookies !== undefined && !reconnecting) jars[i] = seedCookies(jars[i] ?? null, identity.cookies)
+  return cookieHeader(jars[i] ?? null, path)
+}

@@ -177,3 +177,17 @@ export function scenarioIdentity (identities, hook, { namespace, onCall = () => 
     }
   }
 }
+
+/**
+ * A client's own --query parameters as the tail of a URL whose path (and query, if any) comes
+ * before: `?a=1&b=2`, or `&a=1&b=2` after a query of the URL's own.
+ * @param {Record<string, string> | undefined} query
+ * @param {string} separator `?`, or `&` when the URL has a query already
+ */
+export function querySuffix (query, separator) {
+  let suffix = ''
+  if (query !== undefined) {
+    for (const key in query) suffix += `${suffix === '' ? separator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(query[key])}`
+  }
+  return suffix
+}

@@ -27,3 +27,17 @@ export function backoffDelayMs (attempt, random = Math.random, config = RECONNEC
   }
   return Math.min(ms, config.maxMs) | 0
 }
+
+/**
+ * A client whose wait is over tries again, unless --ramp-guard's cap on reconnects per second
+ * defers it: then it waits for its token, once (the next deadline starts it whatever the cap says).
+ * @param {{ config: { reconnectGate: (() => number) | null }, sweeper: { setIn: (i: number, ms: number) => void },
+ *   startAttempt: (c: any) => void }} pool
+ * @param {{ i: number, paced: boolean }} c
+ */
+export function reconnectOrDefer (pool, c) {
+  const waitMs = c.paced || pool.config.reconnectGate === null ? 0 : pool.config.reconnectGate()
+  c.paced = waitMs > 0
+  if (c.paced) pool.sweeper.setIn(c.i, waitMs)
+  else pool.startAttempt(c)
+}

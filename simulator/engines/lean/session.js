@@ -7,7 +7,7 @@ import { STATE, WIRE, Client } from './client.js'
 import { DeadlineSweeper } from '../../wire/scheduler.js'
 import { stopWaiting } from '../../wire/state.js'
 import { FrameCache } from '../../wire/frame-cache.js'
-import { backoffDelayMs } from '../../wire/backoff.js'
+import { backoffDelayMs, reconnectOrDefer } from '../../wire/backoff.js'
 import { parseOpen, encodeConnect, encodeDisconnect } from './codec.js'
 import { openWebSocket } from './websocket-transport/websocket.js'
 import { closePolling } from './polling/polling.js'
@@ -215,10 +215,7 @@ export class LeanSession {
    * @param {Client} c
    */
   reconnect (c) {
-    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
-    c.paced = waitMs > 0
-    if (c.paced) this.sweeper.setIn(c.i, waitMs)
-    else this.startAttempt(c)
+    reconnectOrDefer(this, c)
   }
 
   /** @param {number} i */

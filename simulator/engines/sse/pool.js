@@ -19,12 +19,13 @@
 import { DeadlineSweeper } from '../../wire/scheduler.js'
 import { STATE, stopWaiting } from '../../wire/state.js'
 import { FrameCache } from '../../wire/frame-cache.js'
-import { backoffDelayMs } from '../../wire/backoff.js'
+import { backoffDelayMs, reconnectOrDefer } from '../../wire/backoff.js'
 import { PAYLOAD_TOO_LARGE } from '../../wire/limits.js'
-import { cookieHeader, seedCookies, storeCookies } from '../../sessions/cookie-jar.js'
+import { clientCookieHeader, storeCookies } from '../../sessions/cookie-jar.js'
 import { EventStreamParser } from './parse.js'
 import { SseSocket } from './stream-socket.js'
 import { TlsClient } from '../../wire/tls/tls-client.js'
+import { querySuffix } from '../../sessions/identity.js'
 
 /** The reason the swarm counts a client closed on purpose under (the tracker keeps it out of storms). */
 export const CLIENT_CLOSE = 'io client disconnect'
@@ -106,12 +107,7 @@ export class SsePool {
     const gen = c.gen
     this.events.attempt(c.i)
     if (c.gen !== gen || c.state !== STATE.OPENING) return
-    let suffix = ''
-    if (identity?.query !== undefined) {
-      for (const key in identity.query) {
-        suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
-      }
-    }
+    const suffix = querySuffix(identity?.query, this.config.querySeparator)
     const { path } = this.config
     /** @type {Record<string, string>} */
     const headers = { ...identity?.headers, Accept: 'text/event-stream', 'Cache-Control': 'no-cache' }
@@ -134,8 +130,7 @@ export class SsePool {
    */
   cookiesOf (c, identity) {
     if (!this.config.cookieJar) return ''
-    if (identity?.cookies !== undefined && !c.reconnecting) this.jars[c.i] = seedCookies(this.jars[c.i] ?? null, identity.cookies)
-    return cookieHeader(this.jars[c.i] ?? null, this.config.cookieScope.path)
+    return clientCookieHeader(this.jars, c.i, identity, c.reconnecting, this.config.cookieScope.path)
   }
 
   /**
@@ -232,10 +227,7 @@ export class SsePool {
    * @param {SseClient} c
    */
   reconnect (c) {
-    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
-    c.paced = waitMs > 0
-    if (c.paced) this.sweeper.setIn(c.i, waitMs)
-    else this.startAttempt(c)
+    reconnectOrDefer(this, c)
   }
 
   /** @param {number} i */

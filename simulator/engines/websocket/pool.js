@@ -15,7 +15,7 @@
 import { DeadlineSweeper } from '../../wire/scheduler.js'
 import { stopWaiting } from '../../wire/state.js'
 import { FrameCache } from '../../wire/frame-cache.js'
-import { backoffDelayMs } from '../../wire/backoff.js'
+import { backoffDelayMs, reconnectOrDefer } from '../../wire/backoff.js'
 import { WEBSOCKET_EVENT } from '../../../lib/values/option-values.js'
 import { decodeInto } from './decode.js'
 import { CLIENT_CLOSE, CONNECT_TIMEOUT, endReason } from './reasons.js'
@@ -23,7 +23,8 @@ import { PlainWsSocket } from './ws-socket.js'
 import { PlainRawSocket } from './raw-socket.js'
 import { TlsClient } from '../../wire/tls/tls-client.js'
 import { PlainClient, STATE } from './client.js'
-import { addCookieHeader, cookieHeader, seedCookies, storeCookies, storeHeadCookies } from '../../sessions/cookie-jar.js'
+import { addCookieHeader, clientCookieHeader, storeCookies, storeHeadCookies } from '../../sessions/cookie-jar.js'
+import { querySuffix } from '../../sessions/identity.js'
 
 /** @typedef {import('./client.js').PlainSocket} PlainSocket */
 
@@ -73,12 +74,7 @@ export class PlainPool {
     const gen = c.gen
     this.events.attempt(c.i)
     if (c.gen !== gen || c.state !== STATE.OPENING) return
-    let suffix = ''
-    if (identity?.query !== undefined) {
-      for (const key in identity.query) {
-        suffix += `${suffix === '' ? this.config.querySeparator : '&'}${encodeURIComponent(key)}=${encodeURIComponent(identity.query[key])}`
-      }
-    }
+    const suffix = querySuffix(identity?.query, this.config.querySeparator)
     const headers = this.upgradeHeaders(c, identity)
     c.openMessage = identity?.openMessage ?? null
     c.ws = this.config.wsLibrary
@@ -97,8 +93,7 @@ export class PlainPool {
   upgradeHeaders (c, identity) {
     const headers = identity?.headers ?? null
     if (!this.config.cookieJar) return headers
-    if (identity?.cookies !== undefined && !c.reconnecting) this.jars[c.i] = seedCookies(this.jars[c.i] ?? null, identity.cookies)
-    const cookie = cookieHeader(this.jars[c.i] ?? null, this.config.cookieScope.path)
+    const cookie = clientCookieHeader(this.jars, c.i, identity, c.reconnecting, this.config.cookieScope.path)
     return cookie === '' ? headers : addCookieHeader({ ...headers }, cookie)
   }
 
@@ -190,10 +185,7 @@ export class PlainPool {
    * @param {PlainClient} c
    */
   reconnect (c) {
-    const waitMs = c.paced || this.config.reconnectGate === null ? 0 : this.config.reconnectGate()
-    c.paced = waitMs > 0
-    if (c.paced) this.sweeper.setIn(c.i, waitMs)
-    else this.startAttempt(c)
+    reconnectOrDefer(this, c)
   }
 
   /** @param {number} i */
