@@ -58,7 +58,8 @@ async function chatSession (t, url, transports, app) {
   const { token } = /** @type {{ token: string }} */ (await res.json())
   const cookie = String(res.headers.get('set-cookie')).split(';')[0]
   const socket = await connect(t, `${url}/chat`, { auth: { token, user: 'alice' }, transports, extraHeaders: { cookie } })
-  if (transports.length > 1) await new Promise((resolve) => socket.io.engine.once('upgrade', resolve))
+  // The upgrade may be over before connect() resolves: its event would never come again.
+  if (transports.length > 1) await waitFor(() => socket.io.engine.transport.name === 'websocket', { message: 'the upgrade to websocket' })
   const acks = [
     await socket.emitWithAck('join', { room: 'room-7' }),
     await socket.emitWithAck('chat', { room: 'room-7', text: 'hello there' }),
