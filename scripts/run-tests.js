@@ -40,6 +40,15 @@ const rank = (/** @type {string} */ f) => {
 }
 const queue = [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
 
+/**
+ * The longest a test file may run (IOSWARM_TEST_TIMEOUT_MS, 10 minutes by default; the slowest
+ * file takes about two): node's --test-timeout, which stops a file that waits for something
+ * that never comes and fails it with its name, instead of holding the whole run until CI's own
+ * bound.
+ */
+const timeoutEnv = Number(process.env.IOSWARM_TEST_TIMEOUT_MS)
+const fileTimeoutMs = Number.isInteger(timeoutEnv) && timeoutEnv > 0 ? timeoutEnv : 600000
+
 const jobsEnv = Number(process.env.IOSWARM_TEST_JOBS)
 const jobs = Number.isInteger(jobsEnv) && jobsEnv > 0 ? jobsEnv : Math.max(1, Math.min(3, availableParallelism() + 1))
 // TAP, then a last word on every skipped test and the totals (scripts/skip-summary.js).
@@ -64,7 +73,8 @@ const times = []
  */
 function runFile (file) {
   const started = performance.now()
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...reporters, ...extra, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const args = ['--test', '--test-concurrency=1', `--test-timeout=${fileTimeoutMs}`, ...reporters, ...extra, file]
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout.setEncoding('utf8').on('data', (d) => { out += d })
   child.stderr.setEncoding('utf8').on('data', (d) => { out += d })
