@@ -5,8 +5,7 @@
  * same waves until a server sets its own delay with `retry:`).
  */
 import { invalidOption } from '../../../lib/errors.js'
-import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
-import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
+import { connectionSettings } from '../../wire/limits.js'
 
 /**
  * @typedef {import('../types.js').EngineOptions & { connectTimeoutMs?: number, heartbeatTickMs?: number }} SseOptions
@@ -56,19 +55,8 @@ export function resolveSseConfig (options) {
     host,
     port: Number(url.port) || (secure ? 443 : 80),
     path: `${url.pathname}${url.search}`,
-    hostHeader: url.host,
-    querySeparator: url.search === '' ? '?' : '&',
     events: options.events.includes('*') ? null : new Set(options.events),
-    reconnect: options.reconnect !== false,
-    identity: options.identity,
-    tls: secure ? options.tls ?? null : null,
-    maxPayloadBytes: options.maxPayloadBytes ?? CONNECTION_DEFAULTS.maxPayloadBytes,
-    connectTimeoutMs: options.connectTimeoutMs ?? CONNECTION_DEFAULTS.connectTimeoutMs,
-    heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
-    backoff: options.backoff ?? RECONNECT_DEFAULTS,
-    cookieJar: options.cookieJar !== false,
-    reconnectGate: options.reconnectGate ?? null,
-    cookieScope: { secure, host, path: url.pathname },
+    ...connectionSettings(options, url),
     sourcePorts: options.sourcePorts ?? null,
     nodeHeader: options.nodeHeader ? options.nodeHeader.toLowerCase() : null
   }

@@ -5,8 +5,7 @@
  * the same waves).
  */
 import { invalidOption } from '../../../lib/errors.js'
-import { RECONNECT_DEFAULTS } from '../../wire/backoff.js'
-import { CONNECTION_DEFAULTS } from '../../wire/limits.js'
+import { connectionSettings } from '../../wire/limits.js'
 import { compileMatcher } from './decode.js'
 
 /**
@@ -59,23 +58,11 @@ export function resolvePlainConfig (options) {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: Number(url.port) || (secure ? 443 : 80),
     path: `${url.pathname}${url.search}`,
-    hostHeader: url.host,
-    querySeparator: url.search === '' ? '?' : '&',
     // `ws` unless the built-in RFC 6455 client is asked for (as for the lean engine).
     wsLibrary: options.wsClient !== 'builtin',
     subprotocols,
     protocolHeader: subprotocols.length > 0 ? subprotocols.join(', ') : null,
     match: compileMatcher(options.match),
-    reconnect: options.reconnect !== false,
-    identity: options.identity,
-    tls: secure ? options.tls ?? null : null,
-    maxPayloadBytes: options.maxPayloadBytes ?? CONNECTION_DEFAULTS.maxPayloadBytes,
-    connectTimeoutMs: options.connectTimeoutMs ?? CONNECTION_DEFAULTS.connectTimeoutMs,
-    heartbeatTickMs: options.heartbeatTickMs ?? CONNECTION_DEFAULTS.heartbeatTickMs,
-    // --reconnect-spread (the swarm's spreadBackoff) or the defaults, as for the lean engine.
-    backoff: options.backoff ?? RECONNECT_DEFAULTS,
-    cookieJar: options.cookieJar !== false,
-    reconnectGate: options.reconnectGate ?? null,
-    cookieScope: { secure, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), path: url.pathname }
+    ...connectionSettings(options, url)
   }
 }
