@@ -108,8 +108,9 @@ export function identify (args, fields = DEFAULT_FIELDS) {
     const room = fields.room(first)
     if (typeof id === 'string' || typeof id === 'number') {
       // A message of ioswarm's rounds in the user's own shape (`--message '{"id":"{{id}}",…}'`)
-      // carries no round field: its id, `<round>.<seq>`, says which round it belongs to.
-      const numbered = typeof round === 'number' ? null : ROUND_ID.exec(String(id))
+      // carries no round field: its id, the string `<round>.<seq>`, says which round it belongs
+      // to. A number id is the app's own (3.14 is no round 3, and 1.10 would read as 1.1).
+      const numbered = typeof round === 'number' || typeof id !== 'string' ? null : ROUND_ID.exec(id)
       return {
         id: String(id),
         ...(typeof batch === 'string' ? { batch } : {}),

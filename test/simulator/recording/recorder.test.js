@@ -30,6 +30,8 @@ test('identify uses the id field, else a content hash', () => {
     { id: 'k1', round: null, seq: null, sentAt: 1764000000500, room: 'r' }
   )
   assert.equal(identify([{ id: 7 }]).id, '7')
+  assert.deepEqual([identify([{ id: '3.14' }]).round, identify([{ id: '3.14' }]).seq], [3, 14], 'a round\'s id in the user\'s shape')
+  assert.deepEqual([identify([{ id: 3.14 }]).round, identify([{ id: 3.14 }]).seq], [null, null], 'a number id is the app\'s own')
   const a = identify([{ text: 'x' }])
   assert.match(a.id, /^content:/)
   assert.equal(identify([{ text: 'x' }]).id, a.id)
