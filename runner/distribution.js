@@ -11,7 +11,9 @@ import { phaseMarks } from '../lib/input/phase-profile.js'
 import {
   attachIpcReader, buildDistribution, createIpcErrorBook, followLines, followWindows, formatPublishLine, formatRoundLine, readRefused, waitForRound
 } from '../results/index.js'
-import { forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm, rampCutWarning } from '../simulator/index.js'
+import {
+  forkSimulator, labelPhases, mergePhases, normalizeSimOptions, partitionSwarm, rampCutWarning, holdLines
+} from '../simulator/index.js'
 import { staleLine, watchStale } from './stale.js'
 import { broadcastOf, simulatorEnv } from './run-options.js'
 import { steerDistribution } from './live/steer.js'
@@ -65,7 +67,7 @@ export async function runDistribution (ctx, distribution, hooks) {
   const parts = partitionOf(ctx, distribution)
   // --duration: the whole run, the ramp included, from the first simulator's start (as simulate's from its swarm's).
   const lengthMs = options.phases ? null : options.durationMs
-  const children = startSimulators(ctx, distribution, parts)
+  const children = startSimulators(ctx, distribution, parts, (line) => log(`${distribution.name}: ${line}`))
   // The run's clients and emit-rate actions reach these simulators while they run.
   const unsteer = steerDistribution(ctx, children, parts, hooks.steering)
   const readers = attachReaders(collector, children, (line) => log(`${distribution.name}: ${line}`))
@@ -229,14 +231,19 @@ async function holdWithoutRounds ({ options }, distribution, hooks, endsAtMono) 
 
 /**
  * Forks the distribution's local simulators; each reports to the collector (over IPC for the
- * in-memory one, else to Redis itself).
+ * in-memory one, else to Redis itself). Their stderr is kept for a failure's reason; the lines
+ * a held ramp writes (--ramp-guard) are said as they come, so a ramp that waits says why.
  * @param {Parameters<typeof runDistribution>[0]} ctx
  * @param {Distribution} distribution
  * @param {import('../simulator/processes/partition.js').SwarmPart[]} parts the distribution's partition (partitionOf)
+ * @param {(line: string) => void} log
  */
-function startSimulators (ctx, distribution, parts) {
+function startSimulators (ctx, distribution, parts, log) {
   const link = { runId: ctx.runId, ipc: !ctx.options.redis, redisUrl: ctx.options.redis }
-  return parts.map((_, i) => forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options), server: ctx.server ?? null }))
+  return parts.map((_, i) => {
+    const onStderr = ctx.options.simulatorInput.rampGuard ? holdLines(log) : undefined
+    return forkSimulator(simulatorOptions(ctx, distribution, i, parts), { link, env: simulatorEnv(ctx.options), server: ctx.server ?? null, onStderr })
+  })
 }
 
 /**

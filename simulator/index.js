@@ -14,5 +14,6 @@ export { checkPreflight, FD_MARGIN, KIB_PER_CLIENT, pollingShareOf, upgradeShare
 export { partitionSwarm, partOfSwarm, pickEmitters, shareOf } from './processes/partition.js'
 export { inspectServer } from './inspection/inspect.js'
 export { labelPhases, mergePhases, rampCutWarning } from './phase-options.js'
+export { holdLines } from './swarm/ramp-guard.js'
 export { createSteering, formatActionLine, STEERING_ACTIONS } from '../lib/steering.js'
 export { decodeEvent, fillPlaceholders, parseSioHeader, splitPayloadV3 } from './engines/lean/codec.js'

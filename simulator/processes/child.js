@@ -20,7 +20,7 @@
 import { EXIT, IoswarmError } from '../../lib/errors.js'
 import { CHILD_MESSAGE } from './child-messages.js'
 import { runLinkedSwarm } from './linked.js'
-import { holdNotices } from '../swarm/ramp-guard.js'
+import { holdNoticeLine, holdNotices } from '../swarm/ramp-guard.js'
 
 if (typeof process.send !== 'function') {
   process.stderr.write('simulator/processes/child.js is started by ioswarm over IPC (child_process.fork), not by hand: use `ioswarm simulate`\n')
@@ -82,7 +82,7 @@ function noticeHolds (id) {
   const notice = holdNotices()
   return (progress) => {
     const line = notice(progress)
-    if (line !== null) process.stderr.write(`ioswarm simulate ${id}: ${line}\n`)
+    if (line !== null) process.stderr.write(`${holdNoticeLine(id, line)}\n`)
   }
 }
 

@@ -150,3 +150,45 @@ export function holdNotices () {
     return line
   }
 }
+
+/** The prefix of a hold notice on a child's stderr, which `run` reads back to say it live. */
+const NOTICE_PREFIX = 'ioswarm simulate '
+
+/**
+ * A hold notice as a child process writes it on its stderr.
+ * @param {string} id the simulator's id
+ * @param {string} text what holdNotices said
+ */
+export function holdNoticeLine (id, text) {
+  return `${NOTICE_PREFIX}${id}: ${text}`
+}
+
+/**
+ * A hold notice read back from a line of a child's stderr (holdNoticeLine's inverse).
+ * @param {string} line
+ * @returns {{ id: string, text: string } | null} null: another line
+ */
+export function readHoldNotice (line) {
+  const at = line.indexOf(': ramp held ')
+  if (!line.startsWith(NOTICE_PREFIX) || at === -1) return null
+  return { id: line.slice(NOTICE_PREFIX.length, at), text: line.slice(at + 2) }
+}
+
+/**
+ * The whole lines of a child's stderr that tell of a held ramp, passed on one by one (`run`
+ * says them live: its simulators have no progress line of their own).
+ * @param {(line: string) => void} log
+ * @returns {(text: string) => void}
+ */
+export function holdLines (log) {
+  let partial = ''
+  return (text) => {
+    const lines = (partial + text).split('\n')
+    // A line cut between two chunks waits for its end; a bound keeps a line without one from growing.
+    partial = /** @type {string} */ (lines.pop()).slice(-4000)
+    for (const line of lines) {
+      const notice = readHoldNotice(line)
+      if (notice !== null) log(`${notice.id} ${notice.text}`)
+    }
+  }
+}

@@ -8,6 +8,7 @@ import { createMemoryCollector } from '../../results/collector/memory.js'
 import { formatRunSummary } from '../../results/text/summary.js'
 import { caveats } from '../../results/report/sections.js'
 import { attachReaders, partitionOf, simulatorOptions } from '../../runner/distribution.js'
+import { holdLines, holdNoticeLine, holdNotices } from '../../simulator/swarm/ramp-guard.js'
 import { normalizeRunOptions } from '../../runner/run-options.js'
 import { normalizeSimOptions } from '../../simulator/index.js'
 
@@ -118,4 +119,18 @@ test('reports refused past the collector\'s bound are not IPC failures: the coll
   const { said, errors } = await readChild(t, collector, 'ipc-refused-child.js', ['refused-ipc-run', '10'])
   assert.deepEqual([said, errors], [[], null])
   assert.deepEqual((await collector.getRefused('refused-ipc-run')).bySimulator, { child: 6 })
+})
+
+test('run says a simulator\'s held ramp from its stderr as it comes, a line cut between two chunks included', () => {
+  const notice = holdNotices()
+  let said = null
+  for (let s = 1; s <= 10; s++) said = notice({ elapsedMs: s * 1000, rampHeld: s === 2 ? 'loop delay 240 ms' : null }) ?? said
+  const line = holdNoticeLine('1x50-sim2', /** @type {string} */ (said))
+  /** @type {string[]} */
+  const logged = []
+  const feed = holdLines((text) => logged.push(text))
+  feed('(node:123) Warning: something else\n' + line.slice(0, 20))
+  assert.deepEqual(logged, [], 'nothing until the line is whole')
+  feed(`${line.slice(20)}\nioswarm simulate 1x50-sim2: connect errors: none\n`)
+  assert.deepEqual(logged, ['1x50-sim2 ramp held 1 s of the last 10 s (last: loop delay 240 ms)'])
 })

@@ -397,7 +397,8 @@ export const SIMULATE_OPTIONS = defineOptions([
       'is above `loop` or more than `failures` of the connect attempts answered in the last 3 seconds failed (timed out, refused, errored), and ' +
       'opens the rest on the same schedule once both are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
       'answered since, it waits while attempts are out, else at most 10 s (clients refused for good never try again). Reconnect attempts (lean, websocket and sse engines; socket.io-client paces its own) ' +
-      'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held; the result ' +
+      'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held (under run and --workers, each ' +
+      'simulator process says so at most every 10 s); the result ' +
       'records the holds, the time held and the deferred reconnects (`rampGuard`, summed over processes). Alone: loop=200ms,failures=5%,reconnects=50/s; ' +
       'set any of them: --ramp-guard loop=100ms,failures=10%',
     to: 'rampGuard',
