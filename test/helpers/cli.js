@@ -2,6 +2,7 @@
  * Runs the real CLI binary in a child process and collects its output; the child is killed
  * by pid if it outlives the test.
  */
+import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { waitFor } from './wait.js'
@@ -54,4 +55,32 @@ export async function printedUrl (run, label, timeoutMs = 30000) {
   })
   if (typeof url !== 'string') throw new Error(`the CLI ended before it printed "${label} URL": ${run.output().stderr.slice(-2000)}`)
   return url
+}
+
+/** Refused command lines run at once, at most: each is a whole node process loading the CLI. */
+const REFUSALS_AT_ONCE = 3
+
+/**
+ * Command lines the CLI must refuse before it starts anything: each exits 2 with its message on
+ * stderr (and, with `notMatch`, without that text: a sign something started). They run a few at
+ * a time, each case named in its failure.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} base the arguments before each case's, e.g. ['bin/ioswarm.js', 'run']
+ * @param {[string[], RegExp][]} cases each case's own arguments and the message it must print
+ * @param {{ notMatch?: RegExp, timeoutMs?: number, noStdout?: boolean }} [options] noStdout: nothing on stdout either
+ */
+export async function expectRefusals (t, base, cases, { notMatch, timeoutMs = 30000, noStdout = false } = {}) {
+  let next = 0
+  const lane = async () => {
+    while (next < cases.length) {
+      const [args, message] = cases[next++]
+      const named = args.join(' ')
+      const { code, stdout, stderr } = await runCli(t, [...base, ...args], { timeoutMs })
+      assert.equal(code, 2, `${named}: exit code (stderr: ${stderr})`)
+      assert.match(stderr, message, named)
+      if (notMatch) assert.doesNotMatch(stderr, notMatch, `${named}: refused before it started`)
+      if (noStdout) assert.equal(stdout, '', `${named}: nothing on stdout`)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(REFUSALS_AT_ONCE, cases.length) }, lane))
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { io } from 'socket.io-client'
 import { createCollector } from '../../results/collector/index.js'
-import { runCli } from '../helpers/cli.js'
+import { expectRefusals, runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
 import { startServeProcess } from './processes.js'
@@ -34,11 +34,7 @@ test('serve: a bad --namespace, --relay-event or --relay-rate exits 2 naming the
     [['--relay-event', 'disconnect'], /--relay-event must be an event name of 1 to 200 characters, not one of connect/],
     [['--relay-rate', 'lots'], /--relay-rate must be a positive number per second or minute/]
   ]
-  for (const [args, message] of cases) {
-    const { code, stderr } = await runCli(t, ['bin/ioswarm.js', 'serve', '--port', '0', ...args])
-    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`)
-    assert.match(stderr, message)
-  }
+  await expectRefusals(t, ['bin/ioswarm.js', 'serve', '--port', '0'], cases)
 })
 
 test('serve: an unreachable Redis for the adapter exits 1 with the redacted URL', async (t) => {

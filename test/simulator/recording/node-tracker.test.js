@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createNodeTracker } from '../../../simulator/recording/node-tracker.js'
 import { createRecorder } from '../../../simulator/recording/recorder.js'
 import { parseNodeFrom } from '../../../lib/input/node-from.js'
-import { runCli } from '../../helpers/cli.js'
+import { expectRefusals } from '../../helpers/cli.js'
 import { cookieValue, storeCookies } from '../../../simulator/sessions/cookie-jar.js'
 
 const from = /** @type {import('../../../lib/input/node-from.js').NodeFrom} */ (parseNodeFrom('event:node', '--node-from'))
@@ -109,11 +109,7 @@ test('bad --node-from exits 2 naming the flag, before any socket opens', async (
     [['--node-from', 'event:node', '--protocol', 'websocket', '--url', 'ws://127.0.0.1:1/feed'], /--node-from works with Socket\.IO servers/],
     [['--node-from', 'header:x node', '--url', 'http://127.0.0.1:1'], /--node-from must be .*: header names are HTTP tokens/]
   ]
-  for (const [args, message] of cases) {
-    const { code, stderr } = await runCli(t, ['client.js', ...args], { timeoutMs: 30000 })
-    assert.equal(code, 2, `${args.join(' ')}: exit code (stderr: ${stderr})`)
-    assert.match(stderr, message)
-  }
+  await expectRefusals(t, ['client.js'], cases)
 })
 
 test('cookieValue: the latest cookie of that name in a client\'s jar, whatever its path; none is null', () => {
