@@ -179,7 +179,8 @@ test('3 hosts × 2 simulators × 200 clients join one run; ' +
   // once TCP retransmitted them, and its reports of them were spooled until Redis was back.
   const result = JSON.parse(await readFile(join(out, 'result.json'), 'utf8'))
   const reached = result.distributions[0].messages.map((/** @type {any} */ m) => [m.id, m.simulators, m.received, m.missing])
-  assert.deepEqual(reached, [['1.1', 6, 1200, 0], ['1.2', 6, 1200, 0], ['2.1', 6, 1200, 0], ['2.2', 6, 1200, 0], ['3.1', 6, 1200, 0]])
+  assert.deepEqual(reached, [['1.1', 6, 1200, 0], ['1.2', 6, 1200, 0], ['2.1', 6, 1200, 0], ['2.2', 6, 1200, 0], ['3.1', 6, 1200, 0]],
+    `what the runner said:\n${runner.stderr()}`)
   assert.deepEqual(
     result.distributions[0].simulatorList.map((/** @type {any} */ s) => [s.id, s.stale]),
     [['h2-0', false], ['h2-1', false], ['h3-0', false], ['h3-1', false], ['h4-0', false], ['h4-1', false]]
