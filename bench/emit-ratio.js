@@ -20,6 +20,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { hostFacts } from '../lib/host.js'
+import { wholeNumber } from './args.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const { values } = parseArgs({
@@ -33,22 +34,11 @@ const { values } = parseArgs({
   }
 })
 
-/**
- * @param {string} flag
- * @param {string} text
- * @param {number} max
- */
-function wholeNumber (flag, text, max) {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${flag}: a whole number from 1 to ${max}, not ${JSON.stringify(text)}`)
-  return n
-}
-
 // Bounded: a pair takes about half a minute, so at most 40 of them.
-const pairs = wholeNumber('--pairs', values.pairs, 40)
-const clients = wholeNumber('--clients', values.clients, 100000)
-const rate = wholeNumber('--rate', values.rate, 1000000)
-const seconds = wholeNumber('--seconds', values.seconds, 600)
+const pairs = wholeNumber('--pairs', values.pairs, { max: 40 })
+const clients = wholeNumber('--clients', values.clients, { max: 100000 })
+const rate = wholeNumber('--rate', values.rate, { max: 1000000 })
+const seconds = wholeNumber('--seconds', values.seconds, { max: 600 })
 const pinArgs = values['no-pin'] ? [] : ['--pin']
 
 /**

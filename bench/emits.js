@@ -44,6 +44,7 @@ import { forkSimulator, normalizeSimOptions } from '../simulator/index.js'
 import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 import { findArtilleryBin, followTree } from './artillery-case.js'
 import { pin } from './pin.js'
+import { wholeNumber } from './args.js'
 
 const TICKS = clockTicksPerSecond()
 /** How long all clients may take to connect. */
@@ -71,7 +72,7 @@ const { values } = parseArgs({
   }
 })
 const clients = wholeNumber('--clients', values.clients)
-const warmupMs = wholeNumber('--warmup-seconds', values['warmup-seconds'], 0) * 1000
+const warmupMs = wholeNumber('--warmup-seconds', values['warmup-seconds'], { min: 0 }) * 1000
 const windowMs = wholeNumber('--seconds', values.seconds) * 1000
 const rates = values.rates.split(',').map((r) => wholeNumber('--rates', r))
 const artilleryRates = values['artillery-rates'].split(',').map((r) => wholeNumber('--artillery-rates', r))
@@ -319,17 +320,6 @@ function serverCpuUs () {
 /** @param {unknown} line */
 function print (line) {
   process.stdout.write(`${JSON.stringify(line)}\n`)
-}
-
-/**
- * @param {string} flag
- * @param {string} value
- * @param {number} [min]
- */
-function wholeNumber (flag, value, min = 1) {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < min) throw new Error(`${flag} must be a whole number, at least ${min}, got ${JSON.stringify(value)}`)
-  return n
 }
 
 /** @param {number} v */

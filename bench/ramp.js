@@ -14,19 +14,14 @@ import { parseArgs } from 'node:util'
 import { hostFacts } from '../lib/host.js'
 import { monotonicMs } from '../lib/measure/clock.js'
 import { startRamp } from '../simulator/swarm/ramp.js'
+import { wholeNumber } from './args.js'
 
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '200' }, 'ramp-ms': { type: 'string', default: '2000' }, runs: { type: 'string', default: '3' } }
 })
-/** @param {string} name @param {string | undefined} text @param {number} max */
-const whole = (name, text, max) => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`--${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`)
-  return n
-}
-const count = whole('count', values.count, 100_000)
-const rampMs = whole('ramp-ms', values['ramp-ms'], 600_000)
-const runs = whole('runs', values.runs, 100)
+const count = wholeNumber('--count', values.count, { max: 100_000 })
+const rampMs = wholeNumber('--ramp-ms', values['ramp-ms'], { max: 600_000 })
+const runs = wholeNumber('--runs', values.runs, { max: 100 })
 
 /** @type {number[][]} */
 const quarters = []
