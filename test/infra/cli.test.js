@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { VERSION } from '../../lib/version.js'
 import { createRedisCollector } from '../../results/collector/index.js'
-import { runCli } from '../helpers/cli.js'
+import { expectRefusals, runCli } from '../helpers/cli.js'
 import { getRedisUrl } from '../helpers/redis.js'
 import { writeFleet } from './fixtures/fleet-run.js'
 
@@ -105,15 +105,10 @@ test('fleet up --dry-run never shows the Redis password or the server token', as
 
 test('fleet up checks what every host would be given: a bad --engine or --run exits 2 before any host is touched', async (t) => {
   const base = ['bin/ioswarm.js', 'fleet', 'up', '--hosts', 'h1', '--ssh', FAKE_SSH, '--url', 'http://10.0.0.5:3000', '--redis', 'redis://10.0.0.5:6379']
-  for (const [args, message] of /** @type {[string[], RegExp][]} */ ([
+  await expectRefusals(t, base, [
     [['--run', 'r1', '--engine', 'leen'], /--engine must be one of sio, lean, got "leen"/],
     [['--run', 'has spaces'], /--run must be 1 to 100 letters/]
-  ])) {
-    const { code, stdout, stderr } = await runCli(t, [...base, ...args])
-    assert.equal(code, 2, stderr)
-    assert.equal(stdout, '')
-    assert.match(stderr, message)
-  }
+  ], { noStdout: true })
 })
 
 test('fleet exec --dry-run lines are exactly what runs: pasted into a shell, hostile words arrive intact', async (t) => {
