@@ -168,7 +168,7 @@ export function holdNoticeLine (id, text) {
  * @param {string} line
  * @returns {{ id: string, text: string } | null} null: another line
  */
-export function readHoldNotice (line) {
+function readHoldNotice (line) {
   const at = line.indexOf(': ramp held ')
   if (!line.startsWith(NOTICE_PREFIX) || at === -1) return null
   return { id: line.slice(NOTICE_PREFIX.length, at), text: line.slice(at + 2) }
