@@ -210,6 +210,8 @@ export const HEALTH_SUMMARY_FROM = Object.freeze({
  * @typedef {object} RampGuardReport
  * @property {number} loopDelayMs the ramp waits while the process's event-loop delay (p99 of a second) is above it
  * @property {number} failuresPct … or while more than this share of the connect attempts answered in the last 3 s failed
+ * @property {number} [connectMs] the ramp also waits while more than 1 % of the connects of the last 3 s took longer (0: not watched; absent in
+ *   results written before the bound existed)
  * @property {number} reconnectsPerS most reconnect attempts a second of one process
  * @property {number} holds times the ramp was held
  * @property {number} heldMs time the ramp was held in all
@@ -286,7 +288,14 @@ export const MERGE_RULES = {
   logins: { request: 'first', attempts: 'sum', ok: 'sum', relogins: 'sum', failed: 'reasons', time: 'delay' },
   custom: 'custom',
   rampGuard: {
-    loopDelayMs: 'first', failuresPct: 'first', reconnectsPerS: 'first', holds: 'sum', heldMs: 'sum', longestHoldMs: 'max', deferredReconnects: 'sum'
+    loopDelayMs: 'first',
+    failuresPct: 'first',
+    connectMs: 'first',
+    reconnectsPerS: 'first',
+    holds: 'sum',
+    heldMs: 'sum',
+    longestHoldMs: 'max',
+    deferredReconnects: 'sum'
   }
 }
 

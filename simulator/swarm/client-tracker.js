@@ -39,9 +39,11 @@ function namespaceRecord (n) {
  * @param {(i: number, k: number, isConnected: boolean, reason?: string) => void} options.onConnectedChange client i's namespace k (index in namespaces) connected or dropped (and why)
  * @param {(i: number, k: number, event: string, args: unknown[]) => void} options.onMessage an event on client i's namespace k
  * @param {ReturnType<typeof createStormTracker>} [options.storms] the swarm's storm tracker (the recorder tells its gap of each receipt); default: one of its own
+ * @param {number} [options.slowConnectMs] connects that take longer are counted apart, each second (--ramp-guard's `connect`); default: none
  */
 export function createClientTracker ({
-  transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, storms = createStormTracker(transports.length)
+  transports, target = transports.length, namespaces = ['/'], onConnectedChange, onMessage, storms = createStormTracker(transports.length),
+  slowConnectMs = Infinity
 }) {
   const count = transports.length
   let wanted = target
@@ -80,6 +82,8 @@ export function createClientTracker ({
   /** Connected clients by wire transport: index = wire number. */
   const byWire = new Int32Array(WIRE_NAMES.length + 1)
   const window = { connects: 0, disconnects: 0, errors: 0, closed: 0 }
+  /** Connects since the last tick that took longer than slowConnectMs (not a timeline figure: the ramp guard's). */
+  let slowConnects = 0
 
   /**
    * @param {number} i
@@ -140,7 +144,9 @@ export function createClientTracker ({
       onConnectedChange(i, k, true)
       if (up !== null && up[i] !== allUp) return
       answered(i)
-      recordMs(connectTime, monotonicMs() - attemptStartMs[i])
+      const connectMs = monotonicMs() - attemptStartMs[i]
+      recordMs(connectTime, connectMs)
+      if (connectMs > slowConnectMs) slowConnects++
       wire[i] = wireNumber(wireName)
       countWire(i, 1)
       totals.connected++
@@ -265,6 +271,13 @@ export function createClientTracker ({
       window.errors = 0
       window.closed = 0
       return point
+    },
+
+    /** @returns {number} connects over slowConnectMs since the last call (the ramp guard asks once a second) */
+    takeSlowConnects () {
+      const n = slowConnects
+      slowConnects = 0
+      return n
     },
 
     /** @returns {import('../../lib/schema/result-schema.js').ClientCounts} */

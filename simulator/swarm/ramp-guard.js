@@ -1,12 +1,13 @@
 /**
  * --ramp-guard: a swarm that degrades instead of collapsing. Once a second, with the swarm's
  * own sample, it decides whether the ramp waits: while this process's event loop is slow (a
- * simulator that cannot keep up measures itself, not the server) or while the server fails
- * the connects it is sent (more clients only make its queue longer). And it paces
+ * simulator that cannot keep up measures itself, not the server), while the server fails
+ * the connects it is sent, or while it answers them slowly (more clients only make its queue
+ * longer; a server's lag shows in its connect times long before its connects time out). And it paces
  * reconnects: a token bucket per process, so a collapse does not turn into tries without end.
  */
 import { monotonicMs } from '../../lib/measure/clock.js'
-import { FAILURE_WINDOW_S, QUIET_HOLD_S } from '../../lib/input/ramp-guard.js'
+import { FAILURE_WINDOW_S, QUIET_HOLD_S, SLOW_CONNECTS_PCT, formatConnectBound } from '../../lib/input/ramp-guard.js'
 
 /**
  * @typedef {import('../../lib/input/ramp-guard.js').RampGuardBounds} RampGuardBounds
@@ -17,7 +18,7 @@ import { FAILURE_WINDOW_S, QUIET_HOLD_S } from '../../lib/input/ramp-guard.js'
  * @param {RampGuardBounds} bounds
  */
 export function createRampGuard (bounds) {
-  /** The last FAILURE_WINDOW_S seconds' answers to connect attempts. @type {{ answered: number, failed: number }[]} */
+  /** The last FAILURE_WINDOW_S seconds' answers to connect attempts. @type {{ answered: number, failed: number, connects: number, slow: number }[]} */
   const seconds = []
   let heldSince = /** @type {number | null} */ (null)
   /** The hold is for failing connects: with nothing answered since, it lasts while attempts are out, or QUIET_HOLD_S. */
@@ -56,8 +57,15 @@ export function createRampGuard (bounds) {
     const failed = seconds.reduce((n, s) => n + s.failed, 0)
     if (answered > 0) {
       const pct = failed / answered * 100
-      if (pct <= bounds.failuresPct) return null
-      return { reason: `connect failures ${Math.round(pct)}% (${failed} of ${answered} in ${FAILURE_WINDOW_S} s)`, failures: true }
+      if (pct > bounds.failuresPct) {
+        return { reason: `connect failures ${Math.round(pct)}% (${failed} of ${answered} in ${FAILURE_WINDOW_S} s)`, failures: true }
+      }
+      const connects = seconds.reduce((n, s) => n + s.connects, 0)
+      const slow = seconds.reduce((n, s) => n + s.slow, 0)
+      if (bounds.connectMs > 0 && slow * 100 > connects * SLOW_CONNECTS_PCT) {
+        return { reason: `slow connects: ${slow} of ${connects} over ${formatConnectBound(bounds.connectMs)} in ${FAILURE_WINDOW_S} s`, failures: false }
+      }
+      return null
     }
     // Held for failures and nothing answered since: the server has not said it is better, and the
     // attempts still out (or the clients waiting out their backoff) will say it. With none out for
@@ -73,12 +81,13 @@ export function createRampGuard (bounds) {
      * @param {number} now.loopDelayMs this process's event-loop delay, p99 of the last second
      * @param {number} now.connects connects in the last second
      * @param {number} now.errors connect attempts that failed in the last second
+     * @param {number} [now.slowConnects] connects in the last second that took longer than the `connect` bound
      * @param {number} now.pending connect attempts not answered yet
      * @param {boolean} now.ramping clients are still to be started (nothing to hold otherwise)
      * @returns {string | null} why the ramp is held; null: it is not
      */
-    check ({ loopDelayMs, connects, errors, pending, ramping }) {
-      seconds.push({ answered: connects + errors, failed: errors })
+    check ({ loopDelayMs, connects, errors, slowConnects = 0, pending, ramping }) {
+      seconds.push({ answered: connects + errors, failed: errors, connects, slow: slowConnects })
       quietS = connects + errors > 0 ? 0 : quietS + 1
       if (seconds.length > FAILURE_WINDOW_S) seconds.shift()
       const at = monotonicMs()

@@ -238,6 +238,8 @@ function trackClients (options, { transports, namespaces, nodes, logins, deliver
     // --phases opens none at the start: the first step does (simulator/phase-options.js).
     target: options.phases ? 0 : options.clients,
     namespaces,
+    // --ramp-guard's `connect` bound: connects slower than it are counted apart (0: not watched).
+    slowConnectMs: options.rampGuard?.connectMs || Infinity,
     onConnectedChange: (i, k, isUp, reason) => {
       // A client's node is its connection's: the first namespace's connect and drop say when it starts and ends.
       if (nodes !== null && k === 0) isUp ? nodeConnected(nodes, i, pool()) : nodes.disconnected(i)

@@ -215,7 +215,12 @@ async function runUntilEnd (swarm, options, hooks) {
     const live = tracker.live()
     // --ramp-guard: the ramp waits while this second's sample says so (before the next start it would make).
     const rampHeld = guard?.check({
-      loopDelayMs: sample.loopDelayP99Ms, connects: point.connects, errors: point.errors, pending: live.pending, ramping: sizer.started() < sizer.target()
+      loopDelayMs: sample.loopDelayP99Ms,
+      connects: point.connects,
+      errors: point.errors,
+      slowConnects: tracker.takeSlowConnects(),
+      pending: live.pending,
+      ramping: sizer.started() < sizer.target()
     }) ?? null
     if (guard) sizer.hold(rampHeld !== null)
     const figures = second.take()

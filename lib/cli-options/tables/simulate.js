@@ -392,14 +392,15 @@ export const SIMULATE_OPTIONS = defineOptions([
     commands: ['simulate'],
     passOn: true,
     notOn: ['capacity', 'fleet up'],
-    describe: 'Hold the ramp while the loop lags or connects fail; cap retries',
+    describe: 'Hold the ramp while the loop lags or connects fail or slow; cap retries',
     details: 'Degrade instead of collapsing: each simulator process stops opening new clients while its event-loop delay (p99 of the last second) ' +
-      'is above `loop` or more than `failures` of the connect attempts answered in the last 3 seconds failed (timed out, refused, errored), and ' +
-      'opens the rest on the same schedule once both are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
+      'is above `loop`, more than `failures` of the connect attempts answered in the last 3 seconds failed (timed out, refused, errored), or ' +
+      'the connects of the last 3 seconds took longer than `connect` (their p99: a server falling behind answers slowly long before it ' +
+      'times out; `connect=off` does not watch it), and opens the rest on the same schedule once all are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
       'answered since, it waits while attempts are out, else at most 10 s (clients refused for good never try again). Reconnect attempts (lean, websocket and sse engines; socket.io-client paces its own) ' +
       'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held (under run and --workers, each ' +
       'simulator process says so at most every 10 s); the result ' +
-      'records the holds, the time held and the deferred reconnects (`rampGuard`, summed over processes). Alone: loop=200ms,failures=5%,reconnects=50/s; ' +
+      'records the holds, the time held and the deferred reconnects (`rampGuard`, summed over processes). Alone: loop=200ms,failures=5%,connect=3s,reconnects=50/s; ' +
       'set any of them: --ramp-guard loop=100ms,failures=10%',
     to: 'rampGuard',
     parse: (v, flag) => parseRampGuard(v, flag)

@@ -87,9 +87,11 @@ test('--ramp-guard: the ramp waits while the server refuses handshakes, then ope
   assert.ok(guard, 'the result records the guard')
   assert.ok(guard.holds >= 1, `holds: ${guard.holds}`)
   assert.ok(guard.heldMs > 0 && guard.longestHoldMs > 0 && guard.longestHoldMs <= guard.heldMs, JSON.stringify(guard))
-  assert.deepEqual([guard.loopDelayMs, guard.failuresPct, guard.reconnectsPerS], [200, 20, 50], 'its bounds: the defaults but the one set')
+  const bounds = [guard.loopDelayMs, guard.failuresPct, guard.connectMs, guard.reconnectsPerS]
+  assert.deepEqual(bounds, [200, 20, 3000, 50], 'its bounds: the defaults but the one set')
   assert.equal(result.clients.everConnected, CLIENTS)
-  assert.match(formatSimSummary(result), /ramp guard \(loop delay over 200 ms or connect failures over 20%\): held \d+ times?, \S+ in all/)
+  const line = /ramp guard \(loop delay over 200 ms, connect time p99 over 3 s or connect failures over 20%\): held \d+ times?, \S+ in all/
+  assert.match(formatSimSummary(result), line)
 })
 
 test('--ramp-guard: clients refused for good (they never try again) hold the ramp for a while, not forever', async (t) => {
@@ -144,31 +146,70 @@ test('--ramp-guard: the ramp waits while the swarm\'s event loop is blocked, and
   assert.equal(result.clients.everConnected, CLIENTS)
 })
 
+test('--ramp-guard connect=: the ramp waits while the server answers handshakes slowly, then opens the rest', async (t) => {
+  const state = { slowMs: 0, seen: new Set() }
+  // A server falling behind: it still accepts every handshake, but late (its queue), never failing one.
+  const { io, url } = await startIoServer(t, {
+    allowRequest: (req, callback) => {
+      const u = new URL(req.url ?? '/', 'http://x').searchParams.get('u')
+      if (u !== null) state.seen.add(u)
+      if (state.slowMs === 0 || u === null) return callback(null, true)
+      setTimeout(() => callback(null, true), state.slowMs)
+    }
+  })
+  const s = swarm(t, url, { rampGuard: 'connect=300ms,failures=99%' })
+  await waitFor(() => io.of('/').sockets.size >= 10, { timeoutMs: 30000, message: 'the first 10 clients' })
+  state.slowMs = 700
+  const held = await heldProgress(s.progress)
+  assert.match(String(held.rampHeld), /^slow connects: \d+ of \d+ over 300 ms in 3 s$/)
+  const seenAtHold = state.seen.size
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  assert.ok(state.seen.size <= seenAtHold + ALLOWED_AFTER_HOLD, `no new client while held: ${seenAtHold} seen at the hold, ${state.seen.size} now`)
+  assert.ok(state.seen.size < CLIENTS, 'the ramp had not ended')
+  state.slowMs = 0
+  await waitFor(() => s.progress.at(-1)?.connected === CLIENTS, { timeoutMs: 60000, message: () => `every client (${s.progress.at(-1)?.connected})` })
+  const result = await s.stop()
+  const guard = result.rampGuard
+  assert.ok(guard && guard.holds >= 1 && guard.heldMs > 0, JSON.stringify(guard))
+  assert.equal(guard.connectMs, 300)
+  assert.deepEqual(result.clients.errors, {}, 'slow, never failed')
+})
+
 test('--ramp-guard: bad bounds are refused, naming the flag and what is allowed', () => {
   const url = 'http://127.0.0.1:1'
   const refused = (/** @type {unknown} */ rampGuard, /** @type {RegExp} */ why) =>
     assert.throws(() => normalizeSimOptions({ url, rampGuard }), (/** @type {any} */ e) => /^--ramp-guard/.test(e.flag) && why.test(e.message))
-  refused('speed=3', /key=value pairs among loop, failures, reconnects/)
+  refused('speed=3', /key=value pairs among loop, failures, connect, reconnects/)
   refused('loop', /key=value pairs/)
   refused('loop=5ms', /loop= must be at least 10ms/)
   refused('loop=fast', /loop= must be a duration/)
   refused('failures=100%', /failures= must be a share from 0% to 99%/)
+  refused('connect=50ms', /connect= must be at least 100ms \(a connect's time\), or off/)
+  refused('connect=soon', /connect= must be a duration/)
   refused('reconnects=0/s', /reconnects= must be reconnect attempts a second per process from 1/)
-  assert.deepEqual(normalizeSimOptions({ url, rampGuard: '' }).rampGuard, { loopDelayMs: 200, failuresPct: 5, reconnectsPerS: 50 })
-  assert.deepEqual(normalizeSimOptions({ url, rampGuard: 'reconnects=20/s, loop=1s' }).rampGuard, { loopDelayMs: 1000, failuresPct: 5, reconnectsPerS: 20 })
+  assert.deepEqual(normalizeSimOptions({ url, rampGuard: '' }).rampGuard, { loopDelayMs: 200, failuresPct: 5, connectMs: 3000, reconnectsPerS: 50 })
+  const some = normalizeSimOptions({ url, rampGuard: 'reconnects=20/s, loop=1s' }).rampGuard
+  assert.deepEqual(some, { loopDelayMs: 1000, failuresPct: 5, connectMs: 3000, reconnectsPerS: 20 })
+  assert.equal(normalizeSimOptions({ url, rampGuard: 'connect=off' }).rampGuard?.connectMs, 0)
+  assert.equal(normalizeSimOptions({ url, rampGuard: 'connect=750' }).rampGuard?.connectMs, 750, 'ms when no unit is given')
+  // Bounds handed over already parsed (a parent process's normalised options) stay as they were, `off` included.
+  const parsed = /** @type {any} */ (normalizeSimOptions({ url, rampGuard: 'connect=off,loop=1s' }).rampGuard)
+  assert.deepEqual(normalizeSimOptions({ url, rampGuard: parsed }).rampGuard, parsed)
   assert.equal(normalizeSimOptions({ url }).rampGuard, null)
 })
 
 test('--ramp-guard over several processes: holds, time held and deferred reconnects summed, the longest hold the longest', () => {
   const guard = (/** @type {number} */ holds, /** @type {number} */ heldMs, /** @type {number} */ deferredReconnects) =>
-    ({ loopDelayMs: 200, failuresPct: 5, reconnectsPerS: 50, holds, heldMs, longestHoldMs: heldMs, deferredReconnects })
+    ({ loopDelayMs: 200, failuresPct: 5, connectMs: 3000, reconnectsPerS: 50, holds, heldMs, longestHoldMs: heldMs, deferredReconnects })
   const measures = /** @type {import('../../../lib/schema/result-schema.js').SimMeasures[]} */ (/** @type {unknown} */ ([
     { rampGuard: guard(1, 1000, 3) }, { rampGuard: guard(2, 4000, 0) }, {}
   ]))
   assert.deepEqual(mergeSimMeasures(measures).rampGuard, { ...guard(3, 5000, 3), longestHoldMs: 4000 })
   assert.equal(mergeSimMeasures(measures.slice(2)).rampGuard, undefined, 'no guard, no record')
-  const never = 'ramp guard (loop delay over 200 ms or connect failures over 5%): never held; reconnects deferred over 50/s: 0'
+  const never = 'ramp guard (loop delay over 200 ms, connect time p99 over 3 s or connect failures over 5%): never held; reconnects deferred over 50/s: 0'
   assert.deepEqual(formatRampGuard(guard(0, 0, 0)), [never])
+  const unwatched = 'ramp guard (loop delay over 200 ms or connect failures over 5%): never held; reconnects deferred over 50/s: 0'
+  assert.deepEqual(formatRampGuard({ ...guard(0, 0, 0), connectMs: 0 }), [unwatched], 'connect=off, or a result from before the bound')
 })
 
 test('--ramp-guard reconnects=5/s: a swarm refused at every handshake reconnects at most 5 a second, the rest deferred', async (t) => {
