@@ -273,11 +273,22 @@ export function createClientTracker ({
       return point
     },
 
-    /** @returns {number} connects over slowConnectMs since the last call (the ramp guard asks once a second) */
+    /**
+     * The ramp guard's once-a-second look at connect times: connects over slowConnectMs since the
+     * last call, and attempts still unanswered that have waited longer than it already (a server
+     * whose accept queue is full answers none of them: they would be told only when they time out).
+     * @returns {{ slow: number, waiting: number }}
+     */
     takeSlowConnects () {
-      const n = slowConnects
+      const slow = slowConnects
       slowConnects = 0
-      return n
+      let waiting = 0
+      if (totals.pending > 0 && slowConnectMs !== Infinity) {
+        // Once a second, a pass over the clients (100,000: a fraction of a millisecond).
+        const before = monotonicMs() - slowConnectMs
+        for (let i = 0; i < count; i++) if (pending[i] && attemptStartMs[i] < before) waiting++
+      }
+      return { slow, waiting }
     },
 
     /** @returns {import('../../lib/schema/result-schema.js').ClientCounts} */

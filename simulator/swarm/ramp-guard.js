@@ -33,6 +33,8 @@ export function createRampGuard (bounds) {
   let tokens = bounds.reconnectsPerS
   let filledAt = monotonicMs()
   let deferred = 0
+  /** Attempts unanswered at the last check that had waited longer than the `connect` bound. */
+  let waitingNow = 0
 
   /** @param {number} now */
   function release (now) {
@@ -55,23 +57,34 @@ export function createRampGuard (bounds) {
     if (loopDelayMs > bounds.loopDelayMs) return { reason: `loop delay ${delay} ms`, failures: false }
     const answered = seconds.reduce((n, s) => n + s.answered, 0)
     const failed = seconds.reduce((n, s) => n + s.failed, 0)
-    if (answered > 0) {
-      const pct = failed / answered * 100
-      if (pct > bounds.failuresPct) {
-        return { reason: `connect failures ${Math.round(pct)}% (${failed} of ${answered} in ${FAILURE_WINDOW_S} s)`, failures: true }
-      }
-      const connects = seconds.reduce((n, s) => n + s.connects, 0)
-      const slow = seconds.reduce((n, s) => n + s.slow, 0)
-      if (bounds.connectMs > 0 && slow * 100 > connects * SLOW_CONNECTS_PCT) {
-        return { reason: `slow connects: ${slow} of ${connects} over ${formatConnectBound(bounds.connectMs)} in ${FAILURE_WINDOW_S} s`, failures: false }
-      }
-      return null
+    const pct = answered > 0 ? failed / answered * 100 : 0
+    if (pct > bounds.failuresPct) {
+      return { reason: `connect failures ${Math.round(pct)}% (${failed} of ${answered} in ${FAILURE_WINDOW_S} s)`, failures: true }
     }
+    const slow = slowReason()
+    if (slow !== null) return { reason: slow, failures: false }
+    if (answered > 0) return null
     // Held for failures and nothing answered since: the server has not said it is better, and the
     // attempts still out (or the clients waiting out their backoff) will say it. With none out for
     // QUIET_HOLD_S, nothing is left to say it (clients refused for good): the ramp goes on, and holds again if its new clients fail.
     if (!forFailures || (pending === 0 && quietS >= QUIET_HOLD_S)) return null
     return { reason: `connect failures, none answered since (${pending} attempts out)`, failures: true }
+  }
+
+  /**
+   * Connects slower than the `connect` bound, or null: more than SLOW_CONNECTS_PCT of the
+   * window's connects (and of the attempts waiting longer than it now) were over it.
+   * @returns {string | null}
+   */
+  function slowReason () {
+    if (bounds.connectMs === 0) return null
+    const connects = seconds.reduce((n, s) => n + s.connects, 0)
+    const slow = seconds.reduce((n, s) => n + s.slow, 0)
+    const over = slow + waitingNow
+    if (over === 0 || over * 100 <= (connects + waitingNow) * SLOW_CONNECTS_PCT) return null
+    const bound = formatConnectBound(bounds.connectMs)
+    const done = `${slow} of ${connects} over ${bound} in ${FAILURE_WINDOW_S} s`
+    return `slow connects: ${waitingNow === 0 ? done : `${done}, ${waitingNow} waiting longer`}`
   }
 
   return {
@@ -81,13 +94,15 @@ export function createRampGuard (bounds) {
      * @param {number} now.loopDelayMs this process's event-loop delay, p99 of the last second
      * @param {number} now.connects connects in the last second
      * @param {number} now.errors connect attempts that failed in the last second
-     * @param {number} [now.slowConnects] connects in the last second that took longer than the `connect` bound
+     * @param {number} [now.slow] connects in the last second that took longer than the `connect` bound
+     * @param {number} [now.waiting] connect attempts unanswered now that have waited longer than the `connect` bound
      * @param {number} now.pending connect attempts not answered yet
      * @param {boolean} now.ramping clients are still to be started (nothing to hold otherwise)
      * @returns {string | null} why the ramp is held; null: it is not
      */
-    check ({ loopDelayMs, connects, errors, slowConnects = 0, pending, ramping }) {
-      seconds.push({ answered: connects + errors, failed: errors, connects, slow: slowConnects })
+    check ({ loopDelayMs, connects, errors, slow = 0, waiting = 0, pending, ramping }) {
+      seconds.push({ answered: connects + errors, failed: errors, connects, slow })
+      waitingNow = waiting
       quietS = connects + errors > 0 ? 0 : quietS + 1
       if (seconds.length > FAILURE_WINDOW_S) seconds.shift()
       const at = monotonicMs()

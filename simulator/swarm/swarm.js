@@ -218,7 +218,7 @@ async function runUntilEnd (swarm, options, hooks) {
       loopDelayMs: sample.loopDelayP99Ms,
       connects: point.connects,
       errors: point.errors,
-      slowConnects: tracker.takeSlowConnects(),
+      ...tracker.takeSlowConnects(),
       pending: live.pending,
       ramping: sizer.started() < sizer.target()
     }) ?? null

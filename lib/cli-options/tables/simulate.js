@@ -395,8 +395,8 @@ export const SIMULATE_OPTIONS = defineOptions([
     describe: 'Hold the ramp while the loop lags or connects fail or slow; cap retries',
     details: 'Degrade instead of collapsing: each simulator process stops opening new clients while its event-loop delay (p99 of the last second) ' +
       'is above `loop`, more than `failures` of the connect attempts answered in the last 3 seconds failed (timed out, refused, errored), or ' +
-      'the connects of the last 3 seconds took longer than `connect` (their p99: a server falling behind answers slowly long before it ' +
-      'times out; `connect=off` does not watch it), and opens the rest on the same schedule once all are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
+      'the connects of the last 3 seconds took longer than `connect` (their p99, attempts still waiting past it counted too: a server falling ' +
+      'behind answers slowly long before it times out; `connect=off` does not watch it), and opens the rest on the same schedule once all are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
       'answered since, it waits while attempts are out, else at most 10 s (clients refused for good never try again). Reconnect attempts (lean, websocket and sse engines; socket.io-client paces its own) ' +
       'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held (under run and --workers, each ' +
       'simulator process says so at most every 10 s); the result ' +

@@ -161,7 +161,7 @@ test('--ramp-guard connect=: the ramp waits while the server answers handshakes 
   await waitFor(() => io.of('/').sockets.size >= 10, { timeoutMs: 30000, message: 'the first 10 clients' })
   state.slowMs = 700
   const held = await heldProgress(s.progress)
-  assert.match(String(held.rampHeld), /^slow connects: \d+ of \d+ over 300 ms in 3 s$/)
+  assert.match(String(held.rampHeld), /^slow connects: \d+ of \d+ over 300 ms in 3 s(, \d+ waiting longer)?$/)
   const seenAtHold = state.seen.size
   await new Promise((resolve) => setTimeout(resolve, 2500))
   assert.ok(state.seen.size <= seenAtHold + ALLOWED_AFTER_HOLD, `no new client while held: ${seenAtHold} seen at the hold, ${state.seen.size} now`)
@@ -173,6 +173,32 @@ test('--ramp-guard connect=: the ramp waits while the server answers handshakes 
   assert.ok(guard && guard.holds >= 1 && guard.heldMs > 0, JSON.stringify(guard))
   assert.equal(guard.connectMs, 300)
   assert.deepEqual(result.clients.errors, {}, 'slow, never failed')
+})
+
+test('--ramp-guard connect=: attempts left unanswered past the bound hold the ramp before any times out', async (t) => {
+  /** @type {(() => void)[]} handshakes held while the server stalls (its accept queue full) */
+  const held = []
+  const state = { stalling: false }
+  const { io, url } = await startIoServer(t, {
+    allowRequest: (req, callback) => {
+      const u = new URL(req.url ?? '/', 'http://x').searchParams.get('u')
+      if (!state.stalling || u === null) return callback(null, true)
+      held.push(() => callback(null, true))
+    }
+  })
+  // failures=99%: no failure can hold it; within the 20 s connect timeout none fails anyway.
+  const s = swarm(t, url, { rampGuard: 'connect=500ms,failures=99%' })
+  await waitFor(() => io.of('/').sockets.size >= 10, { timeoutMs: 30000, message: 'the first 10 clients' })
+  state.stalling = true
+  const stalledAt = performance.now()
+  const progress = await heldProgress(s.progress)
+  assert.match(String(progress.rampHeld), /^slow connects: \d+ of \d+ over 500 ms in 3 s, \d+ waiting longer$/)
+  assert.ok(performance.now() - stalledAt < 15000, 'held while the attempts still wait, before the connect timeout')
+  state.stalling = false
+  for (const answer of held.splice(0)) answer()
+  await waitFor(() => s.progress.at(-1)?.connected === CLIENTS, { timeoutMs: 60000, message: () => `every client (${s.progress.at(-1)?.connected})` })
+  const result = await s.stop()
+  assert.deepEqual(result.clients.errors, {}, 'held, never failed')
 })
 
 test('--ramp-guard: bad bounds are refused, naming the flag and what is allowed', () => {
