@@ -65,10 +65,12 @@
  * @typedef {object} EnginePool
  * @property {(i: number, transport: Transport) => void} connect open client i
  * @property {(i: number) => void} disconnect close client i on purpose (no reconnect)
- * @property {(i: number, nsp: string, event: string, args: unknown[], callback?: (error: Error | null, args: unknown[]) => void, timeoutMs?: number) => boolean} emit
+ * @property {(i: number, nsp: string, event: string, args: unknown[], callback?: (error: Error | null, args: unknown[]) => void, timeoutMs?: number,
+ *   wantsArgs?: boolean) => boolean} emit
  *   client i emits `event` on namespace `nsp`; with `callback` it asks for an ack, and the callback gets the ack's
  *   arguments, or an error after `timeoutMs` (default 10 s) or when the connection ends first. False when client i
- *   is not connected to `nsp` (nothing was sent)
+ *   is not connected to `nsp` (nothing was sent). wantsArgs false: the caller does not read the ack's arguments, and
+ *   an engine may hand it [] instead of decoding them
  * @property {() => Promise<void>} close close every client and free shared resources
  * @property {() => { keepAlive: boolean, maxSockets: number | null }} agent the HTTP agent polling uses
  * @property {(i: number, name: string) => string | null} [cookieOf] the value of cookie `name` in client i's jar (--node-from cookie:NAME)

@@ -287,8 +287,8 @@ function recordJoins (event, joins) {
 
 /** An ack's outcome is counted by the machinery; --emit does nothing more with it. */
 const noop = () => {}
-/** The emit's ack options, one object for every emit. */
-const ACK_NOOP = Object.freeze({ onAck: noop })
+/** The emit's ack options, one object for every emit: its ack is counted, its arguments never read. */
+const ACK_NOOP = Object.freeze({ onAck: noop, answer: false })
 
 /**
  * @param {string} event

@@ -108,11 +108,12 @@ export function createEmitting ({ options, deliveries, pool, figures = null }) {
    * @param {string} event
    * @param {unknown[]} args
    * @param {EmitCounts | null} counts
-   * @param {{ onAck?: AckHandler, line?: boolean, pending?: boolean }} [how] line: false = not a
-   *   line the server may relay (a join); pending: false = the run's end does not wait for it
+   * @param {{ onAck?: AckHandler, line?: boolean, pending?: boolean, answer?: boolean }} [how] line: false = not a
+   *   line the server may relay (a join); pending: false = the run's end does not wait for it; answer: false = onAck
+   *   does not read the ack's arguments (the engine may leave them undecoded: [])
    * @returns {boolean} false when the client is not connected there (nothing sent)
    */
-  function send (i, k, event, args, counts, { onAck, line = true, pending = true } = {}) {
+  function send (i, k, event, args, counts, { onAck, line = true, pending = true, answer = true } = {}) {
     // Before the emit: the server may relay it back before pool().emit returns (a local server).
     if (line) deliveries.ownLine(i, k, args)
     if (onAck === undefined) {
@@ -125,7 +126,7 @@ export function createEmitting ({ options, deliveries, pool, figures = null }) {
     }
     const startMs = monotonicMs()
     const closesAtSend = purposeCloses[i]
-    const sent = pool().emit(i, namespaces[k], event, args, (engineError, answer) => {
+    const sent = pool().emit(i, namespaces[k], event, args, (engineError, answerArgs) => {
       if (pending) pendingAcks--
       const onPurpose = closingAll || closing[i] === 1 || purposeCloses[i] !== closesAtSend
       const error = engineError !== null && !isAckTimeout(engineError) && onPurpose ? ackClosed() : engineError
@@ -134,8 +135,8 @@ export function createEmitting ({ options, deliveries, pool, figures = null }) {
         countAck(counts, error, elapsedMs)
         figures?.ack(error, elapsedMs)
       }
-      onAck(engineError, answer, elapsedMs)
-    }, options.ackTimeoutMs)
+      onAck(engineError, answerArgs, elapsedMs)
+    }, options.ackTimeoutMs, answer)
     if (sent) {
       if (counts !== null) {
         counts.sent++

@@ -97,6 +97,8 @@ export class Client {
     /** @type {((error: Error | null, args: unknown[]) => void) | null} */
     this.ackCallback = null
     this.ackDeadline = 0
+    /** The first slot's emit reads its ack's arguments (else they are not decoded). */
+    this.ackWantsArgs = true
     /** @type {Map<number, import('./namespaces.js').AckWaiter> | null} the other emits waiting for their acknowledgement, by ack id */
     this.acks = null
     /** The next ack id (socket.io-client counts from 0 per Manager). */

@@ -8,7 +8,7 @@ import { EIO_RECORD_SEPARATOR } from '../../../lib/protocol.js'
 import { STATE } from './client.js'
 import { wireName } from '../../../lib/transports.js'
 import { parseSioHeader, decodeEvent, fillPlaceholders, connectErrorMessage, splitPayloadV3 } from './codec.js'
-import { onAck, onNamespaceRefused, onServerDisconnect } from './namespaces.js'
+import { ackWantsArgs, onAck, onNamespaceRefused, onServerDisconnect } from './namespaces.js'
 
 /** @typedef {import('./client.js').Client} Client */
 /** @typedef {import('./session.js').LeanSession} LeanSession */
@@ -48,9 +48,51 @@ export function onSocketMessage (ws, data, start, end, isBinary) {
  */
 function onWsText (s, c, data, start, end) {
   // An ACK ('43…', the answer to this client's own emit) is never a cached broadcast.
-  const hit = data[start] === 52 && data[start + 1] === 51 ? null : s.cache.findBytes(data, start, end)
+  const isAck = data[start] === 52 && data[start + 1] === 51
+  if (isAck && c.binary === null && onAckBytes(c, data, start, end)) return
+  const hit = isAck ? null : s.cache.findBytes(data, start, end)
   if (hit !== null && c.binary === null) deliver(s, c, hit)
   else onPacket(s, c, data.toString('utf8', start, end), false)
+}
+
+/**
+ * The arguments of an ACK as text, or null when its emit does not read them (then they are
+ * not decoded; an array's brackets are still required).
+ * @param {Client} c
+ * @param {number} ackId
+ * @param {string} text
+ * @param {number} dataStart
+ * @returns {string | null}
+ */
+function ackArgsText (c, ackId, text, dataStart) {
+  const unread = ackWantsArgs(c, ackId) === false && text.charCodeAt(dataStart) === 91 && text.charCodeAt(text.length - 1) === 93
+  return unread ? null : text.slice(dataStart)
+}
+
+/**
+ * An ACK of the main namespace read where it lies (`43<id>[…]`): its id from the bytes, its
+ * arguments decoded only when its emit reads them (an acked --emit does not: no string, no parse).
+ * @param {Client} c
+ * @param {Buffer} data
+ * @param {number} start at '43'
+ * @param {number} end
+ * @returns {boolean} false: not of that form (a namespace's, no id, too long an id): read as text
+ */
+function onAckBytes (c, data, start, end) {
+  let pos = start + 2
+  let ackId = 0
+  // At most 15 digits: within a safe integer, as parseSioHeader reads ids.
+  for (; pos < end && pos - start - 2 < 16; pos++) {
+    const code = data[pos]
+    if (code < 48 || code > 57) break
+    ackId = ackId * 10 + code - 48
+  }
+  const digits = pos - start - 2
+  if (digits === 0 || digits > 15 || data[pos] !== 91 || data[end - 1] !== 93) return false // '[' … ']'
+  const wants = ackWantsArgs(c, ackId)
+  // Not awaited (timed out already, or not ours) or read: the text path parses and checks it as before.
+  if (wants !== false) return false
+  return onAck(c, ackId, null)
 }
 
 /**
@@ -139,7 +181,7 @@ function onMessage (s, c, text, lookup) {
     case 0: return onNamespaceConnect(s, c, text, header, ns)
     case 4: return onConnectError(s, c, text, header, ns)
     case 1: return onServerDisconnect(s, c, ns)
-    case 3: if (!onAck(c, header.ackId, text.slice(header.dataStart))) s.fail(c, 'parse error')
+    case 3: if (!onAck(c, header.ackId, ackArgsText(c, header.ackId, text, header.dataStart))) s.fail(c, 'parse error')
   }
 }
 

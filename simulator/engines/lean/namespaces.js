@@ -21,7 +21,11 @@ import { performance } from 'node:perf_hooks'
  * @property {number} ns the namespace the emit went to
  * @property {(error: Error | null, args: unknown[]) => void} callback
  * @property {number} deadline performance.now() ms after which it times out
+ * @property {boolean} wantsArgs its caller reads the ack's arguments
  */
+
+/** The arguments an ack is answered with when its emit's caller does not read them (not decoded). */
+const UNREAD_ARGS = /** @type {unknown[]} */ (/** @type {unknown} */ (Object.freeze([])))
 
 /**
  * A namespace refused the client (CONNECT_ERROR, its middleware's `next(err)`).
@@ -64,9 +68,10 @@ export function onServerDisconnect (s, c, ns) {
  * @param {unknown[]} args
  * @param {((error: Error | null, args: unknown[]) => void) | undefined} callback
  * @param {number} timeoutMs
+ * @param {boolean} [wantsArgs] false: the callback does not read the ack's arguments (they are not decoded)
  * @returns {boolean} false when the client is not connected to that namespace (nothing sent)
  */
-export function emit (s, i, nsp, event, args, callback, timeoutMs) {
+export function emit (s, i, nsp, event, args, callback, timeoutMs, wantsArgs = true) {
   // JSON only: socket.io sends binary arguments as attachments, which this client does not write.
   // A loop, not args.some(closure): this runs on every emit.
   for (let a = 0; a < args.length; a++) if (isBinary(args[a])) throw new TypeError('binary emit arguments need --engine sio (the lean engine emits JSON)')
@@ -83,7 +88,8 @@ export function emit (s, i, nsp, event, args, callback, timeoutMs) {
       c.ackNs = ns
       c.ackCallback = callback
       c.ackDeadline = deadline
-    } else (c.acks ??= new Map()).set(ackId, { ns, callback, deadline })
+      c.ackWantsArgs = wantsArgs
+    } else (c.acks ??= new Map()).set(ackId, { ns, callback, deadline, wantsArgs })
     s.ackSweeper.lower(i, deadline)
   }
   s.send(c, encodeEvent(nsp, event, args, ackId))
@@ -99,23 +105,36 @@ function isBinary (value) {
 }
 
 /**
+ * Whether the emit an ack answers reads the ack's arguments.
+ * @param {Client} c
+ * @param {number} ackId
+ * @returns {boolean | undefined} undefined: no emit of this client waits for it (timed out already, or not ours)
+ */
+export function ackWantsArgs (c, ackId) {
+  if (ackId !== -1 && ackId === c.ackId) return c.ackWantsArgs
+  return c.acks?.get(ackId)?.wantsArgs
+}
+
+/**
  * An ACK packet: the answer to one of this client's emits.
  * @param {Client} c
  * @param {number} ackId
- * @param {string} json the ack's arguments, a JSON array
+ * @param {string | null} json the ack's arguments, a JSON array; null: not decoded (its emit does not read them)
  * @returns {boolean} false when malformed
  */
 export function onAck (c, ackId, json) {
   const inline = ackId !== -1 && ackId === c.ackId
   const waiter = inline ? undefined : c.acks?.get(ackId)
   if (!inline && waiter === undefined) return true // timed out already, or not ours: socket.io-client ignores it too
-  let args
-  try {
-    args = JSON.parse(json)
-  } catch {
-    return false
+  let args = UNREAD_ARGS
+  if (json !== null) {
+    try {
+      args = JSON.parse(json)
+    } catch {
+      return false
+    }
+    if (!Array.isArray(args)) return false
   }
-  if (!Array.isArray(args)) return false
   const callback = inline ? takeFirstAck(c) : /** @type {AckWaiter} */ (waiter).callback
   if (!inline) c.acks?.delete(ackId)
   callback(null, args)

@@ -292,9 +292,10 @@ export class LeanSession {
    * @param {unknown[]} args
    * @param {((error: Error | null, args: unknown[]) => void) | undefined} callback
    * @param {number} timeoutMs
+   * @param {boolean} wantsArgs
    */
-  emit (i, nsp, event, args, callback, timeoutMs) {
-    return emit(this, i, nsp, event, args, callback, timeoutMs)
+  emit (i, nsp, event, args, callback, timeoutMs, wantsArgs) {
+    return emit(this, i, nsp, event, args, callback, timeoutMs, wantsArgs)
   }
 
   /**

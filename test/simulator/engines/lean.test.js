@@ -239,3 +239,27 @@ for (const httpClient of /** @type {const} */ (['builtin', 'undici'])) {
     assert.deepEqual(tokens.sort(), ['t0', 't3'])
   })
 }
+
+for (const { label, transport, extra } of VARIANTS) {
+  test(`${label}: an ack's arguments are decoded only for an emit that reads them; both are acked, by id`, async (t) => {
+    const server = await startIoServer(t)
+    let n = 0
+    server.io.on('connection', (socket) => socket.on('chat', (_line, ack) => ack({ ok: true, n: ++n })))
+    const { pool } = await connectPool(t, server.url, transport, 1, extra)
+    /** @type {{ wants: boolean, error: Error | null, args: unknown[] }[]} */
+    const answers = []
+    const ask = (/** @type {boolean} */ wants) =>
+      assert.ok(pool.emit(0, '/', 'chat', [{ text: 'hi' }], (error, args) => answers.push({ wants, error, args }), 5000, wants))
+    // Two at once: the first waits in the client's first slot, the second in its map of the rest.
+    ask(false)
+    ask(true)
+    ask(true)
+    ask(false)
+    await waitFor(() => answers.length === 4, { message: '4 acks' })
+    assert.ok(answers.every((a) => a.error === null))
+    assert.deepEqual(answers.filter((a) => !a.wants).map((a) => a.args), [[], []], 'not decoded: []')
+    const read = answers.filter((a) => a.wants).map((a) => /** @type {any} */ (a.args)[0])
+    assert.equal(read.length, 2)
+    assert.ok(read.every((a) => a.ok === true && a.n >= 1 && a.n <= 4), JSON.stringify(read))
+  })
+}
