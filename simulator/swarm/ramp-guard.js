@@ -28,7 +28,8 @@ export function createRampGuard (bounds) {
   let holds = 0
   let heldMs = 0
   let longestHoldMs = 0
-  // The reconnect bucket: one second's worth at most, refilled as time passes.
+  // The reconnect bucket: one second's worth at most, refilled as time passes; while the ramp is
+  // held, HELD_RECONNECT_SHARE as fast (a retry is load on a server already behind, as a new client is).
   const perMs = bounds.reconnectsPerS / 1000
   let tokens = bounds.reconnectsPerS
   let filledAt = monotonicMs()
@@ -126,13 +127,16 @@ export function createRampGuard (bounds) {
      */
     reconnectDelayMs () {
       const now = monotonicMs()
-      tokens = Math.min(bounds.reconnectsPerS, tokens + (now - filledAt) * perMs)
+      const held = heldSince !== null
+      const rate = held ? perMs * HELD_RECONNECT_SHARE : perMs
+      // At most one second's worth at the current rate: a hold does not begin with a full bucket's burst.
+      tokens = Math.min(held ? bounds.reconnectsPerS * HELD_RECONNECT_SHARE : bounds.reconnectsPerS, tokens + (now - filledAt) * rate)
       filledAt = now
       // Each deferred attempt takes its token now, ahead: they go one by one, at the bucket's rate, not all at once.
       tokens -= 1
       if (tokens >= 0) return 0
       deferred++
-      return Math.ceil(-tokens / perMs)
+      return Math.ceil(-tokens / rate)
     },
 
     /** @returns {RampGuardReport} */
@@ -148,6 +152,9 @@ export function createRampGuard (bounds) {
     }
   }
 }
+
+/** The share of `reconnects` a second that a process retries at while its ramp is held. */
+export const HELD_RECONNECT_SHARE = 0.1
 
 /** Seconds between two notices of a held ramp from one process (a loop that lags holds and lets go every other second). */
 export const HOLD_NOTICE_S = 10

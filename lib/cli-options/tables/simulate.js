@@ -398,7 +398,7 @@ export const SIMULATE_OPTIONS = defineOptions([
       'the connects of the last 3 seconds took longer than `connect` (their p99, attempts still waiting past it counted too: a server falling ' +
       'behind answers slowly long before it times out; `connect=off` does not watch it), and opens the rest on the same schedule once all are back under, so a held ramp ends later, it never bursts. Held for failures with nothing ' +
       'answered since, it waits while attempts are out, else at most 10 s (clients refused for good never try again). Reconnect attempts (lean, websocket and sse engines; socket.io-client paces its own) ' +
-      'are capped at `reconnects` a second per process, those over it deferred. The progress line says why the ramp is held (under run and --workers, each ' +
+      'are capped at `reconnects` a second per process (a tenth of it while the ramp is held: a retry is load too), those over it deferred. The progress line says why the ramp is held (under run and --workers, each ' +
       'simulator process says so at most every 10 s); the result ' +
       'records the holds, the time held and the deferred reconnects (`rampGuard`, summed over processes). Alone: loop=200ms,failures=5%,connect=3s,reconnects=50/s; ' +
       'set any of them: --ramp-guard loop=100ms,failures=10%',

@@ -255,6 +255,24 @@ test('--ramp-guard reconnects=5/s: a swarm refused at every handshake reconnects
   assert.equal(result.clients.everConnected, 0)
 })
 
+test('--ramp-guard: while the ramp is held, reconnects go at a tenth of their cap', async (t) => {
+  const { state, url } = await refusingServer(t)
+  state.refusing = true
+  // 60 clients in 3 s, every one refused: held within a second or two, with dozens started and retrying.
+  const s = swarm(t, url, { ramp: '3s', rampGuard: 'reconnects=20/s' })
+  await heldProgress(s.progress)
+  const refusedAtHold = state.refused
+  const heldAt = performance.now()
+  await new Promise((resolve) => setTimeout(resolve, 5000))
+  const retries = state.refused - refusedAtHold
+  const elapsedS = (performance.now() - heldAt) / 1000
+  const result = await s.stop()
+  assert.ok(s.progress.at(-1)?.rampHeld, 'still held at the end')
+  // 2 a second while held (a tenth of 20), a bucket of one such second, and those already on their way.
+  assert.ok(retries <= 2 * elapsedS + 2 + 3, `${retries} retries in ${elapsedS.toFixed(1)} s held (uncapped they come at ≈ 15 a second)`)
+  assert.ok(result.rampGuard && result.rampGuard.deferredReconnects > 0, JSON.stringify(result.rampGuard))
+})
+
 test('--ramp-guard with --engine sio: the swarm says its reconnects are not capped', async (t) => {
   const { url } = await refusingServer(t)
   /** @type {string[]} */
