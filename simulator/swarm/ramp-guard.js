@@ -127,10 +127,10 @@ export function createRampGuard (bounds) {
      */
     reconnectDelayMs () {
       const now = monotonicMs()
-      const held = heldSince !== null
-      const rate = held ? perMs * HELD_RECONNECT_SHARE : perMs
+      const share = heldSince === null ? 1 : HELD_RECONNECT_SHARE
+      const rate = perMs * share
       // At most one second's worth at the current rate: a hold does not begin with a full bucket's burst.
-      tokens = Math.min(held ? bounds.reconnectsPerS * HELD_RECONNECT_SHARE : bounds.reconnectsPerS, tokens + (now - filledAt) * rate)
+      tokens = Math.min(bounds.reconnectsPerS * share, tokens + (now - filledAt) * rate)
       filledAt = now
       // Each deferred attempt takes its token now, ahead: they go one by one, at the bucket's rate, not all at once.
       tokens -= 1
