@@ -1,7 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { IoswarmError } from '../../../lib/errors.js'
-import { expandDestinations } from '../../../simulator/swarm/destinations.js'
+import { createDestinationPool, expandDestinations } from '../../../simulator/swarm/destinations.js'
+import { leanEngine } from '../../../simulator/engines/lean.js'
+import { engineOptions, recorder } from '../engines/lean/helpers.js'
+import { startIoServer } from '../../helpers/io-server.js'
 import { normalizeSimOptions } from '../../../simulator/sim-options.js'
 import { startTestServer, startTestSwarm, waitForClients } from '../../helpers/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -46,3 +49,27 @@ for (const engine of ['lean', 'sio']) {
     }
   })
 }
+
+test('the pool over several destinations hands each emit to its engine whole: an ack nobody reads is not decoded', async (t) => {
+  // Two servers, one a destination: client i goes to the pool of destination i % 2.
+  const servers = [await startIoServer(t), await startIoServer(t)]
+  for (const server of servers) server.io.on('connection', (socket) => socket.on('chat', (_line, ack) => ack({ ok: true })))
+  const { log, events } = recorder()
+  const urls = servers.map((server) => server.url)
+  const pool = createDestinationPool(leanEngine, engineOptions(urls[0], { wsClient: 'builtin' }), urls, 2, events)
+  t.after(() => pool.close())
+  pool.connect(0, 'websocket')
+  pool.connect(1, 'websocket')
+  await waitFor(() => log.connected.size === 2, { message: '2 clients connected' })
+  /** @type {{ i: number, wants: boolean, error: Error | null, args: unknown[] }[]} */
+  const answers = []
+  for (const i of [0, 1]) {
+    for (const wants of [false, true]) {
+      assert.ok(pool.emit(i, '/', 'chat', [{ text: 'hi' }], (error, args) => answers.push({ i, wants, error, args }), 5000, wants))
+    }
+  }
+  await waitFor(() => answers.length === 4, { message: '4 acks' })
+  assert.ok(answers.every((a) => a.error === null))
+  assert.deepEqual(answers.filter((a) => !a.wants).map((a) => a.args), [[], []], 'wantsArgs false reached the engine: not decoded')
+  assert.deepEqual(answers.filter((a) => a.wants).map((a) => a.args), [[{ ok: true }], [{ ok: true }]])
+})
