@@ -195,6 +195,10 @@ export function encodeConnect (nsp, data) {
   return `40${nspPrefix(nsp)}${data === undefined ? '' : JSON.stringify(data)}`
 }
 
+/** The event name encodeEvent wrote last, and its JSON. */
+let lastEvent = ''
+let lastEventJson = '""'
+
 /**
  * An EVENT packet (Engine.IO message included): `42[/nsp,][ackId]["event",…args]`. JSON only:
  * binary arguments would need a BINARY_EVENT with attachments.
@@ -205,13 +209,18 @@ export function encodeConnect (nsp, data) {
  */
 export function encodeEvent (nsp, event, args, ackId) {
   // Each argument stringified as JSON.stringify([event, ...args]) would (undefined, a function
-  // or a symbol as null), without the array copy: this runs on every emit.
-  let out = `42${nspPrefix(nsp)}${ackId === -1 ? '' : ackId}[${JSON.stringify(event)}`
+  // or a symbol as null), without the array copy: this runs on every emit. A swarm emits one
+  // or a few events: the last one's JSON is kept rather than made again each time.
+  if (event !== lastEvent) {
+    lastEvent = event
+    lastEventJson = JSON.stringify(event)
+  }
+  let out = (nsp === '/' ? '42' : `42${nsp},`) + (ackId === -1 ? '[' : `${ackId}[`) + lastEventJson
   for (let a = 0; a < args.length; a++) {
     const json = JSON.stringify(args[a])
-    out += json === undefined ? ',null' : `,${json}`
+    out += json === undefined ? ',null' : ',' + json
   }
-  return `${out}]`
+  return out + ']'
 }
 
 /**

@@ -39,7 +39,9 @@ test('encodeFrame masks and sizes frames; readFrameHeader reads server frames', 
     if (lengthBytes > 0) assert.equal(readFrameHeader(server, 0, server.length - 1), null, 'incomplete length')
   }
   // encodeTextFrame: the same frame from a string (UTF-8, every length class, every tail length of the mask).
-  for (const text of ['', 'a', 'ab', 'abc', 'abcd', '42["chat",{"text":"hé ☃"}]', 'x'.repeat(126), 'y'.repeat(65537)]) {
+  // Both ways of writing it: through the 16 KiB scratch buffer (up to 5,461 UTF-16 units) and into the frame.
+  const around = ['z'.repeat(5461), 'é'.repeat(5461), '\u{1F600}'.repeat(2730) + '☃', 'w'.repeat(5462), 'é'.repeat(5462), '☃'.repeat(6000)]
+  for (const text of ['', 'a', 'ab', 'abc', 'abcd', '42["chat",{"text":"hé ☃"}]', '\u{1F600}', 'x'.repeat(126), ...around, 'y'.repeat(65537)]) {
     const bytes = encodeTextFrame(text)
     const length = Buffer.byteLength(text)
     const lengthBytes = length < 126 ? 0 : length < 65536 ? 2 : 8
