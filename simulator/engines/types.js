@@ -66,11 +66,13 @@
  * @property {(i: number, transport: Transport) => void} connect open client i
  * @property {(i: number) => void} disconnect close client i on purpose (no reconnect)
  * @property {(i: number, nsp: string, event: string, args: unknown[], callback?: (error: Error | null, args: unknown[]) => void, timeoutMs?: number,
- *   wantsArgs?: boolean) => boolean} emit
+ *   wantsArgs?: boolean, encoded?: string | null) => boolean} emit
  *   client i emits `event` on namespace `nsp`; with `callback` it asks for an ack, and the callback gets the ack's
  *   arguments, or an error after `timeoutMs` (default 10 s) or when the connection ends first. False when client i
  *   is not connected to `nsp` (nothing was sent). wantsArgs false: the caller does not read the ack's arguments, and
- *   an engine may hand it [] instead of decoding them
+ *   an engine may hand it [] instead of decoding them. encoded: `args` as JSON.stringify writes them, without the
+ *   brackets (`{"a":1},2`), made once by the caller for a constant template: an engine that writes text may send it
+ *   instead of encoding `args` again (the others ignore it)
  * @property {() => Promise<void>} close close every client and free shared resources
  * @property {() => { keepAlive: boolean, maxSockets: number | null }} agent the HTTP agent polling uses
  * @property {(i: number, name: string) => string | null} [cookieOf] the value of cookie `name` in client i's jar (--node-from cookie:NAME)

@@ -93,8 +93,9 @@ export function createDestinationPool (engine, options, urls, clients, events, s
   return {
     connect: (i, transport) => pools[i % pools.length].connect(i, transport),
     disconnect: (i) => pools[i % pools.length].disconnect(i),
-    // Every argument passed on, wantsArgs too: without it the engine decodes every ack.
-    emit: (i, nsp, event, args, callback, timeoutMs, wantsArgs) => pools[i % pools.length].emit(i, nsp, event, args, callback, timeoutMs, wantsArgs),
+    // Every argument passed on (without wantsArgs the engine decoded every ack).
+    emit: (i, nsp, event, args, callback, timeoutMs, wantsArgs, encoded) =>
+      pools[i % pools.length].emit(i, nsp, event, args, callback, timeoutMs, wantsArgs, encoded),
     close: async () => { await Promise.all(pools.map((p) => p.close())) },
     agent: () => pools[0].agent(),
     cookieOf: (i, name) => pools[i % pools.length].cookieOf?.(i, name) ?? null,

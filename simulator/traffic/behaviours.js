@@ -72,6 +72,10 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     ? /** @type {Record<string, unknown>} */ (constantFirst)
     : null
   const stamp = compileStamp(stampId ? options.idField : null, stampSentAt ? options.sentAtField : null, constantObject)
+  // The lean engine writes text: a constant template's JSON is joined from parts made once.
+  const encodeStamped = options.engine === 'lean'
+    ? compileEncodedStamp(stampId ? options.idField : null, stampSentAt ? options.sentAtField : null, constantArgs)
+    : null
   // Every emitter's next emit in one heap with one timer (no timer or closure per emit), and
   // the namespace session it was scheduled in: an emit of a session that ended bows out.
   const next = new DeadlineHeap(fire)
@@ -178,7 +182,7 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     }
     const ack = options.emitAck ? ACK_NOOP : undefined
     if (options.replyEvent) replies.wait(i, 0, tpl.event, args, emits, { replyEvent: options.replyEvent, match: options.replyMatch, onReply: noop, ...ack })
-    else emitting.send(i, 0, tpl.event, args, emits, ack)
+    else emitting.send(i, 0, tpl.event, args, emits, ack, encodeStamped === null ? null : encodeStamped(id, sentAt))
   }
 
   return {
@@ -272,6 +276,47 @@ export function compileStamp (idField, sentAtField, constantFirst = null) {
     if (setSentAt !== null) setSentAt(stamped, sentAt)
     return stamped
   }
+}
+
+/**
+ * A constant template's arguments as JSON once stamped, joined from text made once: what
+ * JSON.stringify([stamped, ...rest]) writes between its brackets, without stringifying the
+ * stamped object on every emit (≈ 1 µs of an acked emit's CPU). Only for the default fields
+ * (`id` and `sentAt` set by name, as compileStamp's constant path does) and ids of ownId's form
+ * (a letter, digits and a dot: nothing JSON escapes). Null where it does not apply: other
+ * fields, placeholders, a first argument that is not an object, arguments JSON cannot write.
+ * @param {string | null} idField
+ * @param {string | null} sentAtField
+ * @param {unknown[] | null} constantArgs the rendered arguments of a template without placeholders
+ * @returns {((id: string, sentAt: number) => string) | null}
+ */
+export function compileEncodedStamp (idField, sentAtField, constantArgs) {
+  if (idField !== 'id' || sentAtField !== 'sentAt' || constantArgs === null) return null
+  const first = constantArgs[0]
+  if (first === null || typeof first !== 'object' || Array.isArray(first)) return null
+  // Marks no template holds (each must be found exactly once), where the id and time go.
+  const idMark = JSON.stringify('\u0001ioswarm:id\u0001')
+  const sentAtMark = JSON.stringify('\u0001ioswarm:sentAt\u0001')
+  let text
+  try {
+    text = JSON.stringify([{ ...first, id: JSON.parse(idMark), sentAt: JSON.parse(sentAtMark) }, ...constantArgs.slice(1)])
+  } catch {
+    return null // a BigInt or a cycle: the engine's own encoding says so on the first emit
+  }
+  if (text === undefined) return null
+  const body = text.slice(1, -1)
+  const at = body.indexOf(idMark)
+  const sentAtAt = body.indexOf(sentAtMark)
+  if (at === -1 || sentAtAt === -1 || body.indexOf(idMark, at + 1) !== -1 || body.indexOf(sentAtMark, sentAtAt + 1) !== -1) return null
+  const idFirst = at < sentAtAt
+  const a = body.slice(0, Math.min(at, sentAtAt))
+  const b = body.slice(Math.min(at, sentAtAt) + (idFirst ? idMark : sentAtMark).length, Math.max(at, sentAtAt))
+  const c = body.slice(Math.max(at, sentAtAt) + (idFirst ? sentAtMark : idMark).length)
+  // JSON writes a finite number as String() does, and NaN or an infinity as null.
+  const number = (/** @type {number} */ n) => (Number.isFinite(n) ? '' + n : 'null')
+  return idFirst
+    ? (id, sentAt) => a + '"' + id + '"' + b + number(sentAt) + c
+    : (id, sentAt) => a + number(sentAt) + b + '"' + id + '"' + c
 }
 
 /**

@@ -111,13 +111,14 @@ export function createEmitting ({ options, deliveries, pool, figures = null }) {
    * @param {{ onAck?: AckHandler, line?: boolean, pending?: boolean, answer?: boolean }} [how] line: false = not a
    *   line the server may relay (a join); pending: false = the run's end does not wait for it; answer: false = onAck
    *   does not read the ack's arguments (the engine may leave them undecoded: [])
+   * @param {string | null} [encoded] `args` as JSON without the brackets, for an engine that writes text (EnginePool.emit)
    * @returns {boolean} false when the client is not connected there (nothing sent)
    */
-  function send (i, k, event, args, counts, { onAck, line = true, pending = true, answer = true } = {}) {
+  function send (i, k, event, args, counts, { onAck, line = true, pending = true, answer = true } = {}, encoded = null) {
     // Before the emit: the server may relay it back before pool().emit returns (a local server).
     if (line) deliveries.ownLine(i, k, args)
     if (onAck === undefined) {
-      const sent = pool().emit(i, namespaces[k], event, args, undefined, options.ackTimeoutMs)
+      const sent = pool().emit(i, namespaces[k], event, args, undefined, options.ackTimeoutMs, true, encoded)
       if (sent && counts !== null) {
         counts.sent++
         figures?.sent()
@@ -136,7 +137,7 @@ export function createEmitting ({ options, deliveries, pool, figures = null }) {
         figures?.ack(error, elapsedMs)
       }
       onAck(engineError, answerArgs, elapsedMs)
-    }, options.ackTimeoutMs, answer)
+    }, options.ackTimeoutMs, answer, encoded)
     if (sent) {
       if (counts !== null) {
         counts.sent++

@@ -209,18 +209,41 @@ let lastEventJson = '""'
  */
 export function encodeEvent (nsp, event, args, ackId) {
   // Each argument stringified as JSON.stringify([event, ...args]) would (undefined, a function
-  // or a symbol as null), without the array copy: this runs on every emit. A swarm emits one
-  // or a few events: the last one's JSON is kept rather than made again each time.
-  if (event !== lastEvent) {
-    lastEvent = event
-    lastEventJson = JSON.stringify(event)
-  }
-  let out = (nsp === '/' ? '42' : `42${nsp},`) + (ackId === -1 ? '[' : `${ackId}[`) + lastEventJson
+  // or a symbol as null), without the array copy: this runs on every emit.
+  let out = eventHead(nsp, event, ackId)
   for (let a = 0; a < args.length; a++) {
     const json = JSON.stringify(args[a])
     out += json === undefined ? ',null' : ',' + json
   }
   return out + ']'
+}
+
+/**
+ * An EVENT packet whose arguments are JSON already (`{"a":1},2`: what JSON.stringify writes
+ * between the brackets; '' for none).
+ * @param {string} nsp
+ * @param {string} event
+ * @param {string} argsJson
+ * @param {number} ackId -1 = no acknowledgement asked for
+ */
+export function encodeEventText (nsp, event, argsJson, ackId) {
+  const head = eventHead(nsp, event, ackId)
+  return argsJson === '' ? head + ']' : head + ',' + argsJson + ']'
+}
+
+/**
+ * `42[/nsp,][ackId]["event"`. A swarm emits one or a few events: the last one's JSON is kept
+ * rather than made again each time.
+ * @param {string} nsp
+ * @param {string} event
+ * @param {number} ackId
+ */
+function eventHead (nsp, event, ackId) {
+  if (event !== lastEvent) {
+    lastEvent = event
+    lastEventJson = JSON.stringify(event)
+  }
+  return (nsp === '/' ? '42' : `42${nsp},`) + (ackId === -1 ? '[' : `${ackId}[`) + lastEventJson
 }
 
 /**

@@ -9,7 +9,7 @@
  * socket gives up, and its Manager closes with its last socket); with several, the session
  * ends when no namespace is left.
  */
-import { encodeConnect, encodeEvent } from './codec.js'
+import { encodeConnect, encodeEvent, encodeEventText } from './codec.js'
 import { STATE } from './client.js'
 import { ackTimeout } from '../../../lib/errors.js'
 import { performance } from 'node:perf_hooks'
@@ -69,12 +69,16 @@ export function onServerDisconnect (s, c, ns) {
  * @param {((error: Error | null, args: unknown[]) => void) | undefined} callback
  * @param {number} timeoutMs
  * @param {boolean} [wantsArgs] false: the callback does not read the ack's arguments (they are not decoded)
+ * @param {string | null} [encoded] `args` as JSON without the brackets, made once by the caller (a constant
+ *   template's): sent as it is (null: `args` are encoded here)
  * @returns {boolean} false when the client is not connected to that namespace (nothing sent)
  */
-export function emit (s, i, nsp, event, args, callback, timeoutMs, wantsArgs = true) {
+export function emit (s, i, nsp, event, args, callback, timeoutMs, wantsArgs = true, encoded = null) {
   // JSON only: socket.io sends binary arguments as attachments, which this client does not write.
-  // A loop, not args.some(closure): this runs on every emit.
-  for (let a = 0; a < args.length; a++) if (isBinary(args[a])) throw new TypeError('binary emit arguments need --engine sio (the lean engine emits JSON)')
+  // A loop, not args.some(closure): this runs on every emit. Encoded ones are JSON already.
+  if (encoded === null) {
+    for (let a = 0; a < args.length; a++) if (isBinary(args[a])) throw new TypeError('binary emit arguments need --engine sio (the lean engine emits JSON)')
+  }
   const c = s.clients[i]
   const ns = s.nspIndex.get(nsp)
   if (c === undefined || ns === undefined || !(c.up & (1 << ns)) || c.state !== STATE.CONNECTED) return false
@@ -92,7 +96,7 @@ export function emit (s, i, nsp, event, args, callback, timeoutMs, wantsArgs = t
     } else (c.acks ??= new Map()).set(ackId, { ns, callback, deadline, wantsArgs })
     s.ackSweeper.lower(i, deadline)
   }
-  s.send(c, encodeEvent(nsp, event, args, ackId))
+  s.send(c, encoded === null ? encodeEvent(nsp, event, args, ackId) : encodeEventText(nsp, event, encoded, ackId))
   return true
 }
 

@@ -22,7 +22,8 @@ export function createLeanPool (options, events) {
   return {
     connect: (i, transport) => session.connect(i, transport),
     disconnect: (i) => session.disconnect(i),
-    emit: (i, nsp, event, args, callback, timeoutMs = 10000, wantsArgs = true) => session.emit(i, nsp, event, args, callback, timeoutMs, wantsArgs),
+    emit: (i, nsp, event, args, callback, timeoutMs = 10000, wantsArgs = true, encoded = null) =>
+      session.emit(i, nsp, event, args, callback, timeoutMs, wantsArgs, encoded),
     close: () => closeSession(session),
     // Polling: one keep-alive connection per client for polls, a shared pool for posts; no limit (null: Infinity, which JSON cannot carry).
     agent: () => ({ keepAlive: session.config.keepAlive, maxSockets: null }),

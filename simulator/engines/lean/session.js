@@ -293,9 +293,10 @@ export class LeanSession {
    * @param {((error: Error | null, args: unknown[]) => void) | undefined} callback
    * @param {number} timeoutMs
    * @param {boolean} wantsArgs
+   * @param {string | null} encoded args as JSON, made by the caller (null: encoded here)
    */
-  emit (i, nsp, event, args, callback, timeoutMs, wantsArgs) {
-    return emit(this, i, nsp, event, args, callback, timeoutMs, wantsArgs)
+  emit (i, nsp, event, args, callback, timeoutMs, wantsArgs, encoded) {
+    return emit(this, i, nsp, event, args, callback, timeoutMs, wantsArgs, encoded)
   }
 
   /**

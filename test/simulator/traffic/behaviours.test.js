@@ -4,7 +4,8 @@ import { startAppServer } from '../../helpers/app-server.js'
 import { startTestSwarm } from '../../helpers/swarm.js'
 import { waitFor } from '../../helpers/wait.js'
 import { runSwarm } from '../../../simulator/swarm/swarm.js'
-import { compileStamp } from '../../../simulator/traffic/behaviours.js'
+import { compileEncodedStamp, compileStamp } from '../../../simulator/traffic/behaviours.js'
+import { ownId } from '../../../simulator/traffic/own-ids.js'
 
 for (const engine of ['sio', 'lean']) {
   for (const transport of ['websocket', 'polling']) {
@@ -183,4 +184,35 @@ test('compileStamp: a copy with the id and send time set, the argument left as i
   assert.deepEqual(nested, { text: 'hi', id: 'kept in place', meta: { room: 'r', id: 'e1.2' } })
   assert.deepEqual(compileStamp(null, 'sentAt')(first, 'e1.2', 3.5), { ...first, sentAt: 3.5 })
   assert.deepEqual(first, { text: 'hi', id: 'kept in place', meta: { room: 'r' } }, 'the argument is not changed')
+})
+
+test('compileEncodedStamp: a constant template\'s JSON, stamped, is what JSON.stringify writes of the stamped arguments', () => {
+  const templates = [
+    [{ text: 'hi' }],
+    [{ sentAt: null, text: 'é\u2028"\\', id: null }], // the time's field before the id's
+    [{ text: 'hi', meta: { id: 'inner', sentAt: 1 } }, 2, 'two', null, [1, { b: 2 }]],
+    [{}],
+    [{ id: '\u0001ioswarm:id', sentAt: 'x' }]
+  ]
+  const ids = [ownId(0, 1), ownId(16666, 4294967295), ownId(123456789, 7)]
+  const times = [1733433600123.456, 0, -1.5, 1e21, 5e-7, Number.NaN, Infinity]
+  for (const args of templates) {
+    const encode = compileEncodedStamp('id', 'sentAt', args)
+    assert.ok(encode !== null, JSON.stringify(args))
+    const stamp = compileStamp('id', 'sentAt', /** @type {Record<string, unknown>} */ (args[0]))
+    for (const id of ids) {
+      for (const sentAt of times) {
+        const stamped = [stamp(/** @type {Record<string, unknown>} */ (args[0]), id, sentAt), ...args.slice(1)]
+        assert.equal(encode(id, sentAt), JSON.stringify(stamped).slice(1, -1), `${JSON.stringify(args)} ${id} ${sentAt}`)
+      }
+    }
+  }
+  // Where it does not apply, the engine encodes the arguments itself.
+  assert.equal(compileEncodedStamp('msgId', 'sentAt', [{ text: 'hi' }]), null, 'other fields')
+  assert.equal(compileEncodedStamp('id', null, [{ text: 'hi' }]), null, 'no time stamped')
+  assert.equal(compileEncodedStamp('id', 'sentAt', null), null, 'placeholders')
+  assert.equal(compileEncodedStamp('id', 'sentAt', ['text']), null, 'no object first')
+  assert.equal(compileEncodedStamp('id', 'sentAt', [[1]]), null)
+  assert.equal(compileEncodedStamp('id', 'sentAt', [{ text: '\u0001ioswarm:id\u0001' }]), null, 'a mark in the template itself')
+  assert.equal(compileEncodedStamp('id', 'sentAt', [{ n: 1n }]), null, 'what JSON cannot write')
 })
