@@ -164,7 +164,9 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     const tpl = /** @type {NonNullable<typeof emit>} */ (emit)
     const seq = ++seqs[i]
     const id = ownId(options.clientOffset + i, seq)
-    const sentAt = wallMs() + clockOffsetMs()
+    // To the microsecond: a joined line (encodeStamped) writes the time from whole numbers.
+    const sentAtUs = Math.round((wallMs() + clockOffsetMs()) * 1000)
+    const sentAt = sentAtUs / 1000
     /** @type {unknown[]} */
     let args = constantArgs ?? []
     if (tpl.args && constantArgs === null) {
@@ -182,7 +184,7 @@ export function createBehaviours ({ options, identities, deliveries, emitting, r
     }
     const ack = options.emitAck ? ACK_NOOP : undefined
     if (options.replyEvent) replies.wait(i, 0, tpl.event, args, emits, { replyEvent: options.replyEvent, match: options.replyMatch, onReply: noop, ...ack })
-    else emitting.send(i, 0, tpl.event, args, emits, ack, encodeStamped === null ? null : encodeStamped(id, sentAt))
+    else emitting.send(i, 0, tpl.event, args, emits, ack, encodeStamped === null ? null : encodeStamped(id, sentAtUs))
   }
 
   return {
@@ -285,10 +287,13 @@ export function compileStamp (idField, sentAtField, constantFirst = null) {
  * (`id` and `sentAt` set by name, as compileStamp's constant path does) and ids of ownId's form
  * (a letter, digits and a dot: nothing JSON escapes). Null where it does not apply: other
  * fields, placeholders, a first argument that is not an object, arguments JSON cannot write.
+ * The send time comes in whole microseconds and is written as JSON writes it in milliseconds
+ * (sentAtUs / 1000), from its whole milliseconds (made text once per millisecond) and a table
+ * of the 1,000 fractions: turning a fractional double into text cost ≈ 0.7 µs an emit.
  * @param {string | null} idField
  * @param {string | null} sentAtField
  * @param {unknown[] | null} constantArgs the rendered arguments of a template without placeholders
- * @returns {((id: string, sentAt: number) => string) | null}
+ * @returns {((id: string, sentAtUs: number) => string) | null}
  */
 export function compileEncodedStamp (idField, sentAtField, constantArgs) {
   if (idField !== 'id' || sentAtField !== 'sentAt' || constantArgs === null) return null
@@ -312,11 +317,41 @@ export function compileEncodedStamp (idField, sentAtField, constantArgs) {
   const a = body.slice(0, Math.min(at, sentAtAt))
   const b = body.slice(Math.min(at, sentAtAt) + (idFirst ? idMark : sentAtMark).length, Math.max(at, sentAtAt))
   const c = body.slice(Math.max(at, sentAtAt) + (idFirst ? sentAtMark : idMark).length)
-  // JSON writes a finite number as String() does, and NaN or an infinity as null.
-  const number = (/** @type {number} */ n) => (Number.isFinite(n) ? '' + n : 'null')
+  const fractions = msFractions()
+  let lastMs = -1
+  let lastMsText = ''
+  /** @param {number} us */
+  const time = (us) => {
+    if (!(us >= 0 && us < FRACTION_TABLE_LIMIT_US)) {
+      // JSON writes a finite number as String() does, and NaN or an infinity as null.
+      const ms = us / 1000
+      return Number.isFinite(ms) ? '' + ms : 'null'
+    }
+    const ms = Math.floor(us / 1000)
+    if (ms !== lastMs) {
+      lastMs = ms
+      lastMsText = '' + ms
+    }
+    return lastMsText + fractions[us - ms * 1000]
+  }
   return idFirst
-    ? (id, sentAt) => a + '"' + id + '"' + b + number(sentAt) + c
-    : (id, sentAt) => a + number(sentAt) + b + '"' + id + '"' + c
+    ? (id, sentAtUs) => a + '"' + id + '"' + b + time(sentAtUs) + c
+    : (id, sentAtUs) => a + time(sentAtUs) + b + '"' + id + '"' + c
+}
+
+/**
+ * Below this many microseconds (2^42 ms, the year 2109) a double is finer than a thousandth of a
+ * millisecond, so `us / 1000` is written by String() as its whole milliseconds and its three
+ * decimals, trailing zeros left out: what the fraction table holds. Above, String() does it.
+ */
+const FRACTION_TABLE_LIMIT_US = 2 ** 42 * 1000
+
+/** @type {string[] | null} */
+let fractionTable = null
+/** @returns {string[]} '', '.001', …, '.01', …, '.999': the decimals of k / 1000 as String() writes them */
+function msFractions () {
+  fractionTable ??= Array.from({ length: 1000 }, (_, k) => (k === 0 ? '' : '.' + String(k).padStart(3, '0').replace(/0+$/, '')))
+  return fractionTable
 }
 
 /**

@@ -195,15 +195,19 @@ test('compileEncodedStamp: a constant template\'s JSON, stamped, is what JSON.st
     [{ id: '\u0001ioswarm:id', sentAt: 'x' }]
   ]
   const ids = [ownId(0, 1), ownId(16666, 4294967295), ownId(123456789, 7)]
-  const times = [1733433600123.456, 0, -1.5, 1e21, 5e-7, Number.NaN, Infinity]
+  // Whole microseconds, as the stamp has them: today's, on a whole or tenth of a millisecond, the
+  // edges of the fraction table, and what it leaves to String() (negative, past it, not finite).
+  const times = [1733433600123456, 1733433600123000, 1733433600123450, 1733433600123001, 0, 1, 500, 999, 1000,
+    2 ** 42 * 1000 - 1, 2 ** 42 * 1000, 2 ** 53 - 1, -1500, -1, Number.NaN, Infinity]
+  for (let k = 0; k < 2000; k++) times.push(Math.round(Math.random() * 2 ** 42 * 1000))
   for (const args of templates) {
     const encode = compileEncodedStamp('id', 'sentAt', args)
     assert.ok(encode !== null, JSON.stringify(args))
     const stamp = compileStamp('id', 'sentAt', /** @type {Record<string, unknown>} */ (args[0]))
     for (const id of ids) {
-      for (const sentAt of times) {
-        const stamped = [stamp(/** @type {Record<string, unknown>} */ (args[0]), id, sentAt), ...args.slice(1)]
-        assert.equal(encode(id, sentAt), JSON.stringify(stamped).slice(1, -1), `${JSON.stringify(args)} ${id} ${sentAt}`)
+      for (const us of times) {
+        const stamped = [stamp(/** @type {Record<string, unknown>} */ (args[0]), id, us / 1000), ...args.slice(1)]
+        assert.equal(encode(id, us), JSON.stringify(stamped).slice(1, -1), `${JSON.stringify(args)} ${id} ${us} µs`)
       }
     }
   }
