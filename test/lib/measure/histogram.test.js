@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
 import { createHistogram, recordMs, summarize, encode, decode, mergeEncoded, percentileCurve } from '../../../lib/measure/histogram.js'
 
 test('summaries are in milliseconds from microsecond recordings', () => {
@@ -75,4 +76,25 @@ test('summarize gives, in one walk, the numbers of the library\'s own percentile
     }
   }
   assert.equal(compared, 6 * 9 * 2)
+})
+
+test('a recorded value lands where the library puts it: the same index for every value, the same histogram', () => {
+  const require = createRequire(import.meta.url)
+  const { constructorFromBucketSize } = require('hdr-histogram-js/dist/JsHistogramFactory.js')
+  const Library = constructorFromBucketSize(32)
+  const library = new Library(1, 60_000_000, 3)
+  library.autoResize = true
+  const ours = /** @type {any} */ (createHistogram())
+  const values = [0, 1, 2047, 2048, 2049, 4095, 4096, 59_999_999, 60_000_000, 2 ** 31 - 1, 2 ** 31, 3.6e9, 0.5, 1e12]
+  for (let k = 1; k < 31; k++) values.push(2 ** k - 1, 2 ** k, 2 ** k + 1)
+  for (let v = 0; v < 70000; v++) values.push(v)
+  for (let k = 0; k < 20000; k++) values.push(Math.floor(Math.random() * 2 ** 31))
+  for (const v of values) assert.equal(ours.countsArrayIndex(v), library.countsArrayIndex(v), `index of ${v}`)
+  for (const v of values) {
+    if (v !== Math.floor(v)) continue
+    ours.recordValue(v)
+    library.recordValue(v)
+  }
+  assert.equal(encode(ours), encode(library), 'the same histogram, resized past its first range alike')
+  assert.throws(() => ours.recordValue(-1), /negative/)
 })
