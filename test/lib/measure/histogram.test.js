@@ -97,4 +97,15 @@ test('a recorded value lands where the library puts it: the same index for every
   }
   assert.equal(encode(ours), encode(library), 'the same histogram, resized past its first range alike')
   assert.throws(() => ours.recordValue(-1), /negative/)
+  // The library records through countsArrayIndex, which ours overrides: a library that renamed it
+  // would leave ours unused (the same figures, the slow index) without this.
+  assert.notEqual(Object.getPrototypeOf(ours).countsArrayIndex, Library.prototype.countsArrayIndex)
+  let calls = 0
+  const fast = ours.countsArrayIndex
+  ours.countsArrayIndex = function (/** @type {number} */ value) {
+    calls++
+    return fast.call(this, value)
+  }
+  recordMs(ours, 1.5)
+  assert.equal(calls, 1, 'recordValue found the index through countsArrayIndex')
 })
