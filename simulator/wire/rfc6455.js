@@ -100,12 +100,7 @@ export function checkHandshakeResponse (head, key, protocols = null) {
  * @param {Buffer} payload
  */
 export function encodeFrame (opcode, payload) {
-  const length = payload.length
-  const frame = maskedFrame(opcode, length)
-  const dataStart = frame.length - length
-  const maskStart = dataStart - 4
-  for (let k = 0; k < length; k++) frame[dataStart + k] = payload[k] ^ frame[maskStart + (k & 3)]
-  return frame
+  return maskedCopy(opcode, payload, payload.length)
 }
 
 /**
@@ -122,50 +117,51 @@ const SCRATCH = Buffer.allocUnsafe(16 * 1024)
  */
 export function encodeTextFrame (text) {
   // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
-  if (text.length * 3 > SCRATCH.length) return encodeLongTextFrame(text)
-  const length = SCRATCH.write(text, 0)
+  if (text.length * 3 <= SCRATCH.length) return maskedCopy(OPCODE.TEXT, SCRATCH, SCRATCH.write(text, 0))
+  // Too long for it: written into the frame and masked where it lies.
+  const length = Buffer.byteLength(text)
   const frame = maskedFrame(OPCODE.TEXT, length)
   const dataStart = frame.length - length
-  const m0 = frame[dataStart - 4]
-  const m1 = frame[dataStart - 3]
-  const m2 = frame[dataStart - 2]
-  const m3 = frame[dataStart - 1]
-  let j = 0
-  for (; j + 3 < length; j += 4) {
-    frame[dataStart + j] = SCRATCH[j] ^ m0
-    frame[dataStart + j + 1] = SCRATCH[j + 1] ^ m1
-    frame[dataStart + j + 2] = SCRATCH[j + 2] ^ m2
-    frame[dataStart + j + 3] = SCRATCH[j + 3] ^ m3
-  }
-  for (let q = 0; j < length; j++, q++) frame[dataStart + j] = SCRATCH[j] ^ (q === 0 ? m0 : q === 1 ? m1 : m2)
+  frame.write(text, dataStart, length, 'utf8')
+  mask(frame, dataStart, frame, dataStart, length)
   return frame
 }
 
 /**
- * A masked text frame of a text too long for the scratch buffer, written into the frame as
- * it is encoded (no payload buffer of its own first).
- * @param {string} text
+ * A frame of the first `length` bytes of `source`, masked as they are copied in.
+ * @param {number} opcode
+ * @param {Buffer} source
+ * @param {number} length
  * @returns {Buffer}
  */
-function encodeLongTextFrame (text) {
-  const length = Buffer.byteLength(text)
-  const frame = maskedFrame(OPCODE.TEXT, length)
-  const dataStart = frame.length - length
-  const m0 = frame[dataStart - 4]
-  const m1 = frame[dataStart - 3]
-  const m2 = frame[dataStart - 2]
-  const m3 = frame[dataStart - 1]
-  frame.write(text, dataStart, length, 'utf8')
-  const end = dataStart + length
-  let k = dataStart
-  for (; k + 3 < end; k += 4) {
-    frame[k] ^= m0
-    frame[k + 1] ^= m1
-    frame[k + 2] ^= m2
-    frame[k + 3] ^= m3
-  }
-  for (let q = 0; k < end; k++, q++) frame[k] ^= q === 0 ? m0 : q === 1 ? m1 : m2
+function maskedCopy (opcode, source, length) {
+  const frame = maskedFrame(opcode, length)
+  mask(frame, frame.length - length, source, 0, length)
   return frame
+}
+
+/**
+ * Writes `length` bytes of `source` from `from`, masked with the key in the 4 bytes before
+ * `at`, into `frame` at `at` (source may be the frame itself, at the same place).
+ * @param {Buffer} frame
+ * @param {number} at
+ * @param {Buffer} source
+ * @param {number} from
+ * @param {number} length
+ */
+function mask (frame, at, source, from, length) {
+  const m0 = frame[at - 4]
+  const m1 = frame[at - 3]
+  const m2 = frame[at - 2]
+  const m3 = frame[at - 1]
+  let j = 0
+  for (; j + 3 < length; j += 4) {
+    frame[at + j] = source[from + j] ^ m0
+    frame[at + j + 1] = source[from + j + 1] ^ m1
+    frame[at + j + 2] = source[from + j + 2] ^ m2
+    frame[at + j + 3] = source[from + j + 3] ^ m3
+  }
+  for (let q = 0; j < length; j++, q++) frame[at + j] = source[from + j] ^ (q === 0 ? m0 : q === 1 ? m1 : m2)
 }
 
 /**
