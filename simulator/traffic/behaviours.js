@@ -300,23 +300,19 @@ export function compileEncodedStamp (idField, sentAtField, constantArgs) {
   const first = constantArgs[0]
   if (first === null || typeof first !== 'object' || Array.isArray(first)) return null
   // Marks no template holds (each must be found exactly once), where the id and time go.
-  const idMark = JSON.stringify('\u0001ioswarm:id\u0001')
-  const sentAtMark = JSON.stringify('\u0001ioswarm:sentAt\u0001')
+  const ID = '\u0001ioswarm:id\u0001'
+  const SENT_AT = '\u0001ioswarm:sentAt\u0001'
   let text
   try {
-    text = JSON.stringify([{ ...first, id: JSON.parse(idMark), sentAt: JSON.parse(sentAtMark) }, ...constantArgs.slice(1)])
+    text = JSON.stringify([{ ...first, id: ID, sentAt: SENT_AT }, ...constantArgs.slice(1)])
   } catch {
     return null // a BigInt or a cycle: the engine's own encoding says so on the first emit
   }
-  if (text === undefined) return null
-  const body = text.slice(1, -1)
-  const at = body.indexOf(idMark)
-  const sentAtAt = body.indexOf(sentAtMark)
-  if (at === -1 || sentAtAt === -1 || body.indexOf(idMark, at + 1) !== -1 || body.indexOf(sentAtMark, sentAtAt + 1) !== -1) return null
-  const idFirst = at < sentAtAt
-  const a = body.slice(0, Math.min(at, sentAtAt))
-  const b = body.slice(Math.min(at, sentAtAt) + (idFirst ? idMark : sentAtMark).length, Math.max(at, sentAtAt))
-  const c = body.slice(Math.max(at, sentAtAt) + (idFirst ? sentAtMark : idMark).length)
+  const parts = text.slice(1, -1).split(/("\\u0001ioswarm:(?:id|sentAt)\\u0001")/)
+  // [before, mark, between, mark, after]: each mark once, in either order.
+  if (parts.length !== 5 || parts[1] === parts[3]) return null
+  const [a, firstMark, b, , c] = parts
+  const idFirst = firstMark === JSON.stringify(ID)
   const fractions = msFractions()
   let lastMs = -1
   let lastMsText = ''
