@@ -11,7 +11,8 @@
  *                            [--seconds 10] [--no-pin]
  *
  * One JSON line per pair (bench: 'emit-ratio-pair'), then a summary ('emit-ratio'): the median,
- * lowest and highest ratio, the median of each side's µs, and the load before and after.
+ * lowest and highest ratio, the median of each side's µs, the load before and after, and the boot
+ * (CPU model, a bare `node -e 0`'s ms).
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { hostFacts } from '../lib/host.js'
 import { wholeNumber } from './args.js'
+import { bootFacts } from './boot.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const { values } = parseArgs({
@@ -76,6 +78,7 @@ const median = (xs) => {
 const round2 = (/** @type {number} */ x) => Math.round(x * 100) / 100
 
 const loadBefore = os.loadavg()
+const boot = bootFacts()
 const ratios = []
 const floorUs = []
 const emitUs = []
@@ -116,5 +119,6 @@ console.log(JSON.stringify({
   medianEmitUs: median(emitUs),
   loadAverageBefore: loadBefore.map(round2),
   loadAverageAfter: os.loadavg().map(round2),
-  host: hostFacts()
+  host: hostFacts(),
+  ...boot
 }))

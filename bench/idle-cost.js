@@ -24,7 +24,7 @@
  * One JSON line per server (bench: 'idle-cost'), then a summary ('idle-cost-host') with the
  * machine, its `node -e 0` time and its load before and after.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { hostFacts } from '../lib/host.js'
 import { wholeNumber } from './args.js'
+import { bootFacts } from './boot.js'
 
 const BIN = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
 const PEER = fileURLToPath(new URL('../test/peers/node/server.js', import.meta.url))
@@ -80,13 +81,12 @@ process.on('exit', () => {
 })
 
 const loadBefore = os.loadavg()
-const nodeStartMs = nodeStartup()
+const boot = bootFacts()
 for (const kind of kinds) console.log(JSON.stringify(await measure(kind)))
 console.log(JSON.stringify({
   bench: 'idle-cost-host',
   host: hostFacts(),
-  cpuModel: cpuModel(),
-  nodeStartMs,
+  ...boot,
   loadBefore: loadBefore.map((l) => Math.round(l * 100) / 100),
   loadAfter: os.loadavg().map((l) => Math.round(l * 100) / 100)
 }))
@@ -252,20 +252,6 @@ function hostBusyTicks () {
 function rssBytes (child) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
   return match ? Number(match[1]) * 1024 : null
-}
-
-/** @returns {number} the median of three `node -e 0`, ms: how fast this boot is, as the records compare boots */
-function nodeStartup () {
-  const times = [0, 1, 2].map(() => {
-    const t = performance.now()
-    spawnSync(process.execPath, ['-e', '0'])
-    return performance.now() - t
-  }).sort((a, b) => a - b)
-  return Math.round(times[1])
-}
-
-function cpuModel () {
-  return /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? null
 }
 
 /**

@@ -6,7 +6,7 @@
  * (`ioswarm simulate --workers M`) and `--destinations D` loopback addresses
  * (127.0.0.1-127.0.0.D, the server binds 0.0.0.0). Connects every client, sends one
  * broadcast, stops the simulator and prints one JSON line: connected, received, missing,
- * RSS per process, connect time. With --servers S, the broadcast is posted to every server
+ * RSS per process, connect time, and the boot (CPU model, a bare `node -e 0`'s ms). With --servers S, the broadcast is posted to every server
  * at once with one message id, so the simulator sees it as one message.
  *
  * With --source-address A (e.g. 127.0.0.2-127.0.0.4), the simulator opens its clients from
@@ -39,6 +39,7 @@ import { parseArgs } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { hostFacts } from '../lib/host.js'
 import { isSaturated } from '../lib/measure/process-sampler.js'
+import { bootFacts } from './boot.js'
 
 const BIN = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
 const TOKEN = 'bench-scale-token'
@@ -67,6 +68,8 @@ const { values } = parseArgs({
   }
 })
 const clients = Number(values.clients)
+// Before any process of the run: how fast this boot is, as the records compare boots.
+const boot = bootFacts()
 
 const servers = Array.from({ length: Number(values.servers) }, () =>
   spawn(process.execPath, [
@@ -149,6 +152,7 @@ process.stdout.write(`${JSON.stringify({
   sides: whichSideFirst(result, stoppedMs),
   rampGuard: result.rampGuard ?? null,
   host: hostFacts(),
+  ...boot,
   loadavg: readFileSync('/proc/loadavg', 'utf8').trim()
 })}\n`)
 if (lostWorkers.length > 0) process.stderr.write(`bench/scale.js: ${lostWorkers.length} worker result(s) lost: the figures above miss their clients\n`)
