@@ -32,6 +32,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { hostFacts } from '../lib/host.js'
+import { parseDurationMs } from '../lib/values/parsers.js'
+import { clockTicksPerSecond, parseStat } from '../server/probe/proc-sampler.js'
 import { wholeNumber } from './args.js'
 import { bootFacts } from './boot.js'
 
@@ -39,8 +41,8 @@ const BIN = fileURLToPath(new URL('../bin/ioswarm.js', import.meta.url))
 const PEER = fileURLToPath(new URL('../test/peers/node/server.js', import.meta.url))
 const PEER_MODULES = fileURLToPath(new URL('../test/peers/node_modules/socket.io-v4', import.meta.url))
 const TOKEN = 'bench-idle-cost-token'
-/** Clock ticks a second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_S = 100
+/** Clock ticks a second of /proc's CPU times. */
+const TICKS_PER_S = clockTicksPerSecond()
 
 const { values } = parseArgs({
   options: {
@@ -57,8 +59,8 @@ const { values } = parseArgs({
 
 // A process holds its clients' sockets under its descriptor limit (20,000 on some hosts).
 const clients = wholeNumber('--clients', values.clients, { max: 19000 })
-const pingIntervalS = seconds('--ping-interval', values['ping-interval'], 600)
-const rampS = seconds('--ramp', values.ramp, 3600)
+const pingIntervalS = wholeSeconds('--ping-interval', values['ping-interval'], 600)
+const rampS = wholeSeconds('--ramp', values.ramp, 3600)
 const settleS = wholeNumber('--settle-s', values['settle-s'], { min: 0, max: 600 })
 // A server's old-generation collection (hundreds of ms of CPU at 300 MB) comes every minute or
 // two: one heartbeat's window catches it or not, so the default window is two.
@@ -126,7 +128,6 @@ async function measure (kind) {
       bench: 'idle-cost',
       server: kind,
       clients,
-      connectedAtStart: clients,
       connectedAtEnd: connectedAfter,
       connectedInS: connectedS,
       pingIntervalS,
@@ -236,9 +237,8 @@ async function count (url) {
 
 /** @param {import('node:child_process').ChildProcess} child @returns {number} user + system clock ticks so far */
 function cpuTicks (child) {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  // After the command name: utime and stime are the 12th and 13th fields.
-  return Number(fields[11]) + Number(fields[12])
+  const stat = parseStat(readFileSync(`/proc/${child.pid}/stat`, 'utf8'))
+  return stat.utimeTicks + stat.stimeTicks
 }
 
 /** @returns {number} the host's busy clock ticks so far, all CPUs (user, nice, system, irq, softirq, steal) */
@@ -255,14 +255,13 @@ function rssBytes (child) {
 }
 
 /**
+ * A duration flag in whole seconds (the server's and the simulator's flags take it as `Ns`).
  * @param {string} flag
- * @param {string} text e.g. 60s or 60
- * @param {number} max
+ * @param {string} text e.g. 60s, 1m
+ * @param {number} maxS
  */
-function seconds (flag, text, max) {
-  const match = /^(\d+)s?$/.exec(text)
-  if (!match || Number(match[1]) < 1 || Number(match[1]) > max) {
-    throw new Error(`${flag} must be whole seconds from 1 to ${max} (e.g. 60s), got ${JSON.stringify(text)}`)
-  }
-  return Number(match[1])
+function wholeSeconds (flag, text, maxS) {
+  const ms = parseDurationMs(text, flag, { max: maxS * 1000 })
+  if (ms < 1000 || ms % 1000 !== 0) throw new Error(`${flag} must be whole seconds from 1 to ${maxS} (e.g. 60s), got ${JSON.stringify(text)}`)
+  return ms / 1000
 }
