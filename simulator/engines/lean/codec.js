@@ -243,7 +243,7 @@ function eventHead (nsp, event, ackId) {
     lastEvent = event
     lastEventJson = JSON.stringify(event)
   }
-  return (nsp === '/' ? '42' : `42${nsp},`) + (ackId === -1 ? '[' : `${ackId}[`) + lastEventJson
+  return '42' + nspPrefix(nsp) + (ackId === -1 ? '[' : `${ackId}[`) + lastEventJson
 }
 
 /**

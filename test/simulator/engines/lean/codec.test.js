@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  parseOpen, parseSioHeader, peekEventName, decodeEvent, fillPlaceholders, encodeConnect, encodeDisconnect, encodeEvent, connectErrorMessage
+  parseOpen, parseSioHeader, peekEventName, decodeEvent, fillPlaceholders, encodeConnect, encodeDisconnect, encodeEvent, encodeEventText, connectErrorMessage
 } from '../../../../simulator/engines/lean/codec.js'
 
 test('parseOpen reads the handshake and refuses what is not one', () => {
@@ -70,5 +70,15 @@ test('encodeEvent writes what JSON.stringify([event, ...args]) would, after the 
   for (const args of cases) {
     assert.equal(encodeEvent('/', 'chat', args, -1), `42${JSON.stringify(['chat', ...args])}`)
     assert.equal(encodeEvent('/a', 'new "x"', args, 7), `42/a,7${JSON.stringify(['new "x"', ...args])}`)
+  }
+})
+
+test('encodeEventText writes the packet encodeEvent writes, from arguments that are JSON already', () => {
+  for (const args of [[], [{ id: 'e1.1', sentAt: 1733433600123.456 }], [{ text: 'hi' }, 2, 'é']]) {
+    const argsJson = JSON.stringify(args).slice(1, -1)
+    // The last event name is kept between calls: alternate names to see it change.
+    for (const [nsp, event, ackId] of [['/', 'chat', -1], ['/a', 'new "x"', 7], ['/', 'chat', 12]]) {
+      assert.equal(encodeEventText(nsp, event, argsJson, ackId), encodeEvent(nsp, event, args, ackId))
+    }
   }
 })
