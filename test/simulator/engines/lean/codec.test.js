@@ -77,7 +77,9 @@ test('encodeEventText writes the packet encodeEvent writes, from arguments that 
   for (const args of [[], [{ id: 'e1.1', sentAt: 1733433600123.456 }], [{ text: 'hi' }, 2, 'é']]) {
     const argsJson = JSON.stringify(args).slice(1, -1)
     // The last event name is kept between calls: alternate names to see it change.
-    for (const [nsp, event, ackId] of [['/', 'chat', -1], ['/a', 'new "x"', 7], ['/', 'chat', 12]]) {
+    /** @type {[string, string, number][]} */
+    const heads = [['/', 'chat', -1], ['/a', 'new "x"', 7], ['/', 'chat', 12]]
+    for (const [nsp, event, ackId] of heads) {
       assert.equal(encodeEventText(nsp, event, argsJson, ackId), encodeEvent(nsp, event, args, ackId))
     }
   }
