@@ -192,17 +192,19 @@ async function stop (child) {
  */
 async function firstJsonLine (child) {
   let text = ''
-  const deadline = Date.now() + 30_000
-  for await (const chunk of /** @type {AsyncIterable<string>} */ (child.stdout)) {
-    text += chunk
-    const line = text.split('\n').find((l) => l.startsWith('{'))
-    if (line) {
-      child.stdout?.resume()
-      return JSON.parse(line)
+  try {
+    // A data listener, not a for-await over the stream: leaving that loop would destroy the
+    // pipe, and the server's later lines would meet a closed one.
+    for (const signal = AbortSignal.timeout(30_000); ;) {
+      const [chunk] = await once(/** @type {import('node:stream').Readable} */ (child.stdout), 'data', { signal })
+      text += chunk
+      const line = text.split('\n').find((l) => l.startsWith('{'))
+      if (line) return JSON.parse(line)
     }
-    if (Date.now() > deadline) break
+  } catch (error) {
+    if (/** @type {Error} */ (error).name !== 'AbortError') throw error
+    throw new Error(`the server (pid ${child.pid}) printed no {"port": …} line within 30 s`)
   }
-  throw new Error(`the server (pid ${child.pid}) printed no {"port": …} line within 30 s`)
 }
 
 /**
