@@ -4,7 +4,8 @@
  * interop peers, the CLI binary, pm2, network namespaces — so three keep two cores busy without
  * starving the timing-sensitive ones). The slowest kinds of files start first so the pool ends
  * together. Each file's TAP output is held and printed whole when it ends, so files never
- * interleave; the end lists every skipped test with its reason, the slowest files and the totals.
+ * interleave; the end lists every skipped test with its reason, the slowest files, every failed
+ * test with the first lines of its error, and the totals.
  * (Node 20's `node --test DIR` would also run every other .js file under test/, and has no globs.)
  *
  * With --checks, the static checks (scripts/checks.js: lint and the type check) run beside the
@@ -63,6 +64,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 }
 const skips = []
 /** @type {string[]} */
 const failedFiles = []
+/** @type {string[]} */
+const failures = []
 /** @type {{ file: string, ms: number }[]} */
 const times = []
 
@@ -92,7 +95,10 @@ function runFile (file) {
       failedFiles.push(file)
       if (!last) totals.failed++
     }
-    for (const line of out.split('\n')) if (/^# (SKIPPED|TODO): /.test(line)) skips.push(line)
+    for (const line of out.split('\n')) {
+      if (/^# (SKIPPED|TODO): /.test(line)) skips.push(line)
+      else if (line.startsWith('# FAILED: ')) failures.push(line)
+    }
     process.stdout.write(`\n# file: ${file} (${(ms / 1000).toFixed(1)} s${code !== 0 ? `, exit ${code ?? signal}` : ''})\n${out}`)
     resolve()
   }))
@@ -132,6 +138,8 @@ const wallS = ((performance.now() - wallStart) / 1000).toFixed(0)
 process.stdout.write(`\n# ${files.length} files, ${jobs} at a time, ${wallS} s; the slowest:\n${slowest.join('\n')}\n`)
 const skipped = `\n# ${skips.length} test${skips.length === 1 ? '' : 's'} skipped or todo:\n${skips.join('\n')}\n`
 process.stdout.write(skips.length === 0 ? '\n# no test was skipped\n' : skipped)
+// Each failed test again with its error's first lines, so the end of the output says why.
+if (failures.length > 0) process.stdout.write(`\n${failures.join('\n')}\n`)
 if (failedFiles.length > 0) process.stdout.write(`\n# FAILED in: ${failedFiles.join(', ')}\n`)
 process.stdout.write(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`)
 process.exitCode = failedFiles.length > 0 || totals.failed > 0 ? 1 : 0
