@@ -46,11 +46,24 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
   }
 
   /**
-   * Merges the windows every simulator still running is done with (all of them: `all`).
-   * @param {boolean} all
+   * The simulators whose windows are still to come, around a read: every one listed after it,
+   * but those that had ended (a final report) or stopped answering before it. A simulator stores
+   * its last windows before its final report, so one that ended before the read has them all in
+   * it; one that ends during the read (with a collector over the network, time passes) may not,
+   * and one that joins during it has its first window still to come. Judged on one listing
+   * alone, either would have a window merged without it, and dropped as too late when read.
+   * @param {import('../collector/types.js').SimulatorStatus[]} before listed before the read
    */
-  async function merge (all) {
-    const running = all ? [] : (await collector.listSimulators(runId)).filter((s) => s.alive && s.final === null)
+  async function stillComing (before) {
+    const gone = new Set(before.filter((s) => !s.alive || s.final !== null).map((s) => s.id))
+    return (await collector.listSimulators(runId)).filter((s) => !gone.has(s.id))
+  }
+
+  /**
+   * Merges the windows every simulator in `running` is done with (none in it: every window).
+   * @param {{ id: string }[]} running the simulators whose windows are still to come
+   */
+  async function merge (running) {
     const done = Math.min(...running.map((s) => latest.get(s.id) ?? -Infinity))
     const merged = []
     for (const index of [...pending.keys()].sort((a, b) => a - b)) {
@@ -67,7 +80,11 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
     }
   }
 
-  const stop = followEvery(() => read().then(() => merge(false)))
+  const stop = followEvery(async () => {
+    const before = await collector.listSimulators(runId)
+    await read()
+    await merge(await stillComing(before))
+  })
 
   return {
     /**
@@ -77,7 +94,7 @@ export function followWindows (collector, runId, { onWindow = () => {} } = {}) {
     async finish () {
       await stop()
       await read()
-      await merge(true)
+      await merge([])
       return rows
     }
   }
