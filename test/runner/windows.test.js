@@ -284,17 +284,23 @@ describe('chat apps without a broadcaster', { concurrency: true }, () => {
     if (redisUrl === null) return
     const [node] = /** @type {NonNullable<Awaited<ReturnType<typeof startChatNodes>>>} */ (await startChatNodes(t, { kind: 'node', count: 1, redisUrl }))
     const { code, stdout, stderr } = await runCli(t, [
-      'bin/ioswarm.js', 'simulate', '--url', node.url, '--workers', '2', '--clients', '4', '--ramp', '0', '--duration', '3s', '--window', '1s',
+      'bin/ioswarm.js', 'simulate', '--url', node.url, '--workers', '2', '--clients', '4', '--ramp', '0', '--duration', '4s', '--window', '1s',
       '--json', ...CHAT
     ], { timeoutMs: 60000 })
     assert.equal(code, 0, stderr)
     const result = /** @type {import('../../lib/schema/result-schema.js').SimResult} */ (JSON.parse(stdout))
     const windows = result.windows ?? []
-    assert.ok(windows.length >= 3, `${windows.length} windows`)
-    for (const w of windows.slice(1, -1)) {
-      assert.equal(w.simulators, 2, 'both workers in each window')
-      assert.equal(w.clients.connected, 4)
-      assert.ok(w.received > 0 && w.emits.ackTime.count > 0)
+    const seen = JSON.stringify(windows.map((w) => [w.simulators, w.clients.connected, w.received, w.emits.ackTime.count]))
+    assert.ok(windows.length >= 3, seen)
+    // The windows from the first with both workers' clients all in (a loaded host may start one
+    // worker a window late: 2 of 4 connected in the second), but not the last (the end cuts it).
+    const ramped = windows.findIndex((w, k) => k > 0 && w.clients.connected === 4)
+    const held = ramped < 0 ? [] : windows.slice(ramped, -1)
+    assert.ok(held.length >= 1, seen)
+    for (const w of held) {
+      assert.equal(w.simulators, 2, `both workers in each window: ${seen}`)
+      assert.equal(w.clients.connected, 4, seen)
+      assert.ok(w.received > 0 && w.emits.ackTime.count > 0, seen)
     }
     const emits = /** @type {NonNullable<NonNullable<typeof result.scenario>['emits']>} */ (result.scenario?.emits)
     assert.equal(windows.reduce((s, w) => s + w.emits.sent, 0), emits.sent)
