@@ -27,7 +27,14 @@ test('memory collector: a cursor counts from the first sample ever stored, so tr
   assert.deepEqual(await collector.readSince('trim', next.cursor), { messages: [], samples: [], serverSamples: [], cursor: next.cursor, more: false })
 })
 
-test('followWindows: the collector keeps no window report once merged, so a long run without rounds does not grow', async (t) => {
+/**
+ * A run's simulators over the real memory collector: each registers (with a heartbeat), stores
+ * window reports (one acked emit each: a window book's own report, its index and times set) and
+ * ends (a final report).
+ * @param {import('node:test').TestContext} t
+ * @param {string} runId
+ */
+async function windowRun (t, runId) {
   const collector = await createCollector({})
   t.after(() => collector.close())
   /** @type {import('../../../lib/schema/result-schema.js').WindowReport[]} */
@@ -35,110 +42,116 @@ test('followWindows: the collector keeps no window report once merged, so a long
   const book = createWindowBook({ windowMs: 1000, onWindow: (r) => made.push(r) })
   book.sent()
   book.flush(true)
-  const report = (/** @type {number} */ index) => ({ ...made[0], index, startAt: index * 1000, endAt: (index + 1) * 1000 })
-  const sims = ['sim-1', 'sim-2']
-  for (const id of sims) {
-    await collector.registerSimulator('follow', { id, hostname: 'h', pid: 1, clients: 1, transport: 'websocket', engine: 'lean', startedAt: Date.now() })
-    await collector.heartbeat('follow', id, 60000)
+  return {
+    collector,
+    /** @param {string} id */
+    async register (id) {
+      await collector.registerSimulator(runId, { id, hostname: 'h', pid: 1, clients: 1, transport: 'websocket', engine: 'lean', startedAt: Date.now() })
+      await collector.heartbeat(runId, id, 60000)
+    },
+    /** @param {string} id @param {number} index */
+    window: (id, index) => collector.reportWindow(runId, id, { ...made[0], index, startAt: index * 1000, endAt: (index + 1) * 1000 }),
+    /** @param {string} id */
+    end: (id) => collector.reportFinal(runId, id, finalReport({ target: 1, connected: 1, failed: 0, connectMs: [5] }))
   }
-  /** @type {{ count: number, wake: () => void }} */
-  const merged = { count: 0, wake: () => {} }
-  const follower = followWindows(collector, 'follow', { onWindow: () => { merged.count++; merged.wake() } })
-  const finished = { rows: /** @type {import('../../../lib/schema/result-schema.js').WindowResult[] | null} */ (null) }
-  t.after(async () => { finished.rows ??= await follower.finish() })
+}
+
+/** @typedef {Awaited<ReturnType<typeof windowRun>>} WindowRun */
+
+/**
+ * followWindows over `collector`, and a wait for the rows it merges as it follows.
+ * @param {import('node:test').TestContext} t
+ * @param {import('../../../results/collector/types.js').Collector} collector
+ * @param {string} runId
+ */
+function followed (t, collector, runId) {
+  let count = 0
+  let wake = () => {}
+  const follower = followWindows(collector, runId, { onWindow: () => { count++; wake() } })
+  const finishing = { rows: /** @type {Promise<import('../../../lib/schema/result-schema.js').WindowResult[]> | null} */ (null) }
+  const finish = () => (finishing.rows ??= follower.finish())
+  t.after(finish)
+  return {
+    finish,
+    /**
+     * Resolves once `want` rows were merged while following (each woken by the follower), or fails after 10 s.
+     * @param {number} want
+     */
+    merged: (want) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${count} of ${want} windows merged after 10 s`)), 10000)
+      wake = () => { if (count >= want) { clearTimeout(timer); resolve(undefined) } }
+      wake()
+    })
+  }
+}
+
+test('followWindows: the collector keeps no window report once merged, so a long run without rounds does not grow', async (t) => {
+  const run = await windowRun(t, 'follow')
+  const sims = ['sim-1', 'sim-2']
+  for (const id of sims) await run.register(id)
+  const follower = followed(t, run.collector, 'follow')
   const perBatch = 20
   for (let batch = 0; batch < 2; batch++) {
-    for (let i = 0; i < perBatch; i++) for (const id of sims) await collector.reportWindow('follow', id, report(batch * perBatch + i))
+    for (let i = 0; i < perBatch; i++) for (const id of sims) await run.window(id, batch * perBatch + i)
     const want = (batch + 1) * perBatch
-    // Merged at the follower's next read (every 500 ms): woken by each merged window, bounded by a deadline.
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${merged.count} of ${want} windows merged after 10 s`)), 10000)
-      merged.wake = () => { if (merged.count >= want) { clearTimeout(timer); resolve(undefined) } }
-      merged.wake()
-    })
-    assert.equal((await collector.readWindows('follow', null)).windows.length, 0, `after ${want} windows of 2 simulators, none kept`)
+    // Merged at the follower's next read (every 500 ms).
+    await follower.merged(want)
+    assert.equal((await run.collector.readWindows('follow', null)).windows.length, 0, `after ${want} windows of 2 simulators, none kept`)
   }
-  finished.rows = await follower.finish()
-  assert.deepEqual(finished.rows.map((r) => r.index), Array.from({ length: 2 * perBatch }, (_, i) => i))
-  assert.ok(finished.rows.every((r) => r.simulators === 2 && r.emits.sent === 2), 'each window merged over both simulators')
+  const rows = await follower.finish()
+  assert.deepEqual(rows.map((r) => r.index), Array.from({ length: 2 * perBatch }, (_, i) => i))
+  assert.ok(rows.every((r) => r.simulators === 2 && r.emits.sent === 2), 'each window merged over both simulators')
 })
 
 /**
- * @typedef {object} Race what other simulators do while the follower reads
- * @property {(id: string) => Promise<void>} register a simulator registers and starts its heartbeat
- * @property {(id: string, index: number) => Promise<void>} window a simulator stores a window report
- * @property {(id: string) => Promise<void>} end a simulator stores its final report
- */
-
-/**
- * A followWindows run over the real memory collector: sim-1 and sim-2 registered, `before` stores
- * what comes before the follower starts, `during` what other simulators store while its first
- * read that sees a window is under way (as with a collector over the network, where time passes
- * between the follower's calls).
+ * A followWindows run with sim-1 and sim-2 registered: `before` stores what comes before the
+ * follower starts, `during` what other simulators store while its first read that sees a window
+ * is under way (as with a collector over the network, where time passes between the follower's calls).
  * @param {import('node:test').TestContext} t
- * @param {(race: Race) => Promise<void>} before
- * @param {(race: Race) => Promise<void>} during
+ * @param {(run: WindowRun) => Promise<void>} before
+ * @param {(run: WindowRun) => Promise<void>} during
  * @returns {Promise<[number, number, number][]>} each merged row's index, simulators and emits sent, once one was merged
  */
 async function followDuringRead (t, before, during) {
-  const collector = await createCollector({})
-  t.after(() => collector.close())
-  /** @type {import('../../../lib/schema/result-schema.js').WindowReport[]} */
-  const made = []
-  const book = createWindowBook({ windowMs: 1000, onWindow: (r) => made.push(r) })
-  book.sent()
-  book.flush(true)
-  /** @type {Race} */
-  const race = {
-    async register (id) {
-      await collector.registerSimulator('race', { id, hostname: 'h', pid: 1, clients: 1, transport: 'websocket', engine: 'lean', startedAt: Date.now() })
-      await collector.heartbeat('race', id, 60000)
-    },
-    window: (id, index) => collector.reportWindow('race', id, { ...made[0], index, startAt: index * 1000, endAt: (index + 1) * 1000 }),
-    end: (id) => collector.reportFinal('race', id, finalReport({ target: 1, connected: 1, failed: 0, connectMs: [5] }))
-  }
-  await race.register('sim-1')
-  await race.register('sim-2')
-  await before(race)
+  const run = await windowRun(t, 'race')
+  await run.register('sim-1')
+  await run.register('sim-2')
+  await before(run)
   let raced = false
   const racing = {
-    ...collector,
-    /** @type {typeof collector.readWindows} */
+    ...run.collector,
+    /** @type {typeof run.collector.readWindows} */
     async readWindows (runId, cursor, limit) {
-      const got = await collector.readWindows(runId, cursor, limit)
+      const got = await run.collector.readWindows(runId, cursor, limit)
       if (!raced && got.windows.length > 0) {
         raced = true
-        await during(race)
+        await during(run)
       }
       return got
     }
   }
-  /** @type {import('../../../lib/schema/result-schema.js').WindowResult[]} */
-  const live = []
-  const follower = followWindows(racing, 'race', { onWindow: (row) => live.push(row) })
-  // A few reads of the follower (every 500 ms), bounded.
-  for (const deadline = Date.now() + 10000; live.length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 50))
+  const follower = followed(t, racing, 'race')
+  await follower.merged(1)
   const rows = await follower.finish()
   assert.ok(raced, 'the race was run')
-  assert.ok(live.length > 0, `a window merged while following: ${JSON.stringify(rows)}`)
   return rows.map((r) => [r.index, r.simulators, r.emits.sent])
 }
 
 test('followWindows: a simulator that ends during a read has its last window merged, not dropped as too late', async (t) => {
-  const rows = await followDuringRead(t, (race) => race.window('sim-1', 0), async (race) => {
-    await race.window('sim-2', 0)
-    await race.end('sim-2')
+  const rows = await followDuringRead(t, (run) => run.window('sim-1', 0), async (run) => {
+    await run.window('sim-2', 0)
+    await run.end('sim-2')
   })
   assert.deepEqual(rows, [[0, 2, 2]], 'window 0 merged over both simulators')
 })
 
 test('followWindows: a simulator that joins during a read has its first window waited for, not dropped as too late', async (t) => {
-  const rows = await followDuringRead(t, async (race) => {
-    await race.window('sim-1', 0)
-    await race.window('sim-2', 0)
-  }, async (race) => {
-    await race.register('sim-3')
-    await race.window('sim-3', 0)
+  const rows = await followDuringRead(t, async (run) => {
+    await run.window('sim-1', 0)
+    await run.window('sim-2', 0)
+  }, async (run) => {
+    await run.register('sim-3')
+    await run.window('sim-3', 0)
   })
   assert.deepEqual(rows, [[0, 3, 3]], 'window 0 merged over the three simulators')
 })
